@@ -1,0 +1,328 @@
+"""The codemod contract (design.md section 4): base class, fixes, findings, registry.
+
+A codemod is a LibCST ``VisitorBasedCodemodCommand`` with a stable ``code`` (``TFM1xx``
+migration, ``TFM2xx`` TF2 fix, ``TFM3xx`` finding only), a kebab-case ``name``, a one-line
+``summary``, a ``safety`` level and a docstring in four parts (What it does / Why it matters /
+Before / After). It never touches files: the engine hands it a module tree and collects the
+fixes and findings it records.
+
+Detection is shared: each codemod names the node types it wants (``interests``) and answers
+``detect(node, names)`` for them; the engine makes one traversal for all codemods and only
+those that detected something run their transform.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import lru_cache
+from typing import ClassVar, Optional, Sequence
+
+import libcst as cst
+from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import PositionProvider, ScopeProvider
+
+from tfmodernize.tfsymbols import TFNames
+
+CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
+NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SUPPRESSION = re.compile(r"#\s*tfmodernize:\s*ignore(?:\[([^\]]*)\])?")
+DOC_SECTIONS = ("What it does", "Why it matters", "Before", "After")
+
+
+class Safety(str, Enum):
+    SAFE = "safe"  # behaviour preserved: applied by default
+    UNSAFE = "unsafe"  # applied only with --unsafe-fixes
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Something a codemod reports instead of (or besides) rewriting it."""
+
+    code: str
+    name: str
+    message: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    suggestion: Optional[str] = None
+    path: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One rewrite a codemod applied."""
+
+    code: str
+    name: str
+    message: str
+    line: int
+    column: int
+
+
+@dataclass
+class FileState:
+    """Per-file facts and results shared by all codemods running on one file."""
+
+    text: str
+    needs_scope: bool = False
+    unsafe_fixes: bool = False
+    fixes: list[Fix] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+class TFCodemod(VisitorBasedCodemodCommand):
+    """Base of every tfmodernize codemod.
+
+    Subclasses set the class attributes below, implement ``detect`` for their ``interests``
+    and the usual LibCST ``visit_*``/``leave_*`` methods. Inside a transform, ``self.tf``
+    resolves TF names for the current tree; ``self.fix(...)`` must approve every rewrite and
+    ``self.report(...)`` records a finding. Pass *original* nodes to both (positions are
+    computed on the tree the codemod received).
+    """
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    safety: ClassVar[Safety] = Safety.SAFE
+    #: Strings of which at least one must occur in the source for the codemod to apply.
+    needles: ClassVar[tuple[str, ...]] = ()
+    #: Node types ``detect`` is called with during the shared traversal.
+    interests: ClassVar[tuple[type[cst.CSTNode], ...]] = ()
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, context: CodemodContext, state: Optional[FileState] = None) -> None:
+        super().__init__(context)
+        self.state = state if state is not None else FileState(text="")
+        self.tf: TFNames = TFNames(cst.Module(body=[]), {})
+        self._current_lines: Optional[list[str]] = None
+
+    @property
+    def DESCRIPTION(self) -> str:  # noqa: N802 - LibCST's name for the summary
+        return self.summary
+
+    # -- detection (class level: runs in the shared traversal) ------------------------------
+
+    @classmethod
+    def applies_to_text(cls, text: str) -> bool:
+        return not cls.needles or any(needle in text for needle in cls.needles)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        """Whether ``node`` (one of ``interests``) may need this codemod. Cheap and pure."""
+        return True
+
+    # -- transform ---------------------------------------------------------------------------
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        # Import statements are not expressions: a codemod that rewrites them overrides this.
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        scopes = None
+        if self.state.needs_scope and self.context.wrapper is not None:
+            scopes = self.context.wrapper.resolve(ScopeProvider)
+        self.tf = TFNames.for_module(tree, scopes)
+        self._current_lines = None
+        return super().transform_module_impl(tree)
+
+    def _position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
+        try:
+            where = self.get_metadata(PositionProvider, node)
+        except KeyError:
+            return (1, 1, 1, 1)
+        return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+
+    def suppressed(self, node: cst.CSTNode) -> bool:
+        """Whether a ``# tfmodernize: ignore[...]`` comment on the node's lines silences it."""
+        if "tfmodernize:" not in self.state.text:
+            return False
+        if self._current_lines is None:
+            assert self.context.wrapper is not None
+            self._current_lines = self.context.wrapper.module.code.splitlines()
+        start, _, end, _ = self._position(node)
+        for line in self._current_lines[start - 1 : end]:
+            for match in SUPPRESSION.finditer(line):
+                if match.group(1) is None:
+                    return True
+                wanted = {part.strip() for part in match.group(1).split(",")}
+                if self.code in wanted or self.name in wanted:
+                    return True
+        return False
+
+    def fix(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        *,
+        safe: bool = True,
+        suggestion: Optional[str] = None,
+    ) -> bool:
+        """Ask to rewrite ``node``; returns whether the rewrite may go ahead.
+
+        A fix is unsafe when the codemod is, or when this occurrence is (``safe=False``).
+        Unsafe fixes without ``--unsafe-fixes`` become findings carrying the suggestion.
+        """
+        if self.suppressed(node):
+            return False
+        unsafe = self.safety is Safety.UNSAFE or not safe
+        if unsafe and not self.state.unsafe_fixes:
+            self.report(node, f"{message} (unsafe fix: use --unsafe-fixes)", suggestion=suggestion, check_suppressed=False)
+            return False
+        line, column, _, _ = self._position(node)
+        self.state.fixes.append(Fix(self.code, self.name, message, line, column))
+        return True
+
+    def report(
+        self,
+        node: cst.CSTNode,
+        message: str,
+        *,
+        suggestion: Optional[str] = None,
+        check_suppressed: bool = True,
+    ) -> None:
+        """Record a finding at ``node`` (unless suppressed)."""
+        if check_suppressed and self.suppressed(node):
+            return
+        line, column, end_line, end_column = self._position(node)
+        self.state.findings.append(
+            Finding(self.code, self.name, message, line, column, end_line, end_column, suggestion)
+        )
+        self.warn(f"{self.code} line {line}: {message}")
+
+    # -- emitting TF code -------------------------------------------------------------------
+
+    def tf_expr(self, path: str) -> cst.BaseExpression:
+        """An expression naming TF2's ``tf.<path>``, through the alias in scope.
+
+        Adds ``import tensorflow as tf`` (or ``import tensorflow``) when the file has no
+        alias for the TF2 top level.
+        """
+        prefix, add_import = self.tf.tf2_prefix()
+        if add_import:
+            if prefix == "tf":
+                AddImportsVisitor.add_needed_import(self.context, "tensorflow", asname="tf")
+            else:
+                AddImportsVisitor.add_needed_import(self.context, "tensorflow")
+        return cst.parse_expression(f"{prefix}.{path}")
+
+
+# -- docstrings --------------------------------------------------------------------------------
+
+
+def doc_sections(codemod: type[TFCodemod]) -> dict[str, str]:
+    """The four docstring parts of a codemod, keyed by heading."""
+    doc = inspect.cleandoc(codemod.__doc__ or "")
+    heading = re.compile(rf"^({'|'.join(DOC_SECTIONS)})\s*:?\s*$", re.MULTILINE)
+    parts: dict[str, str] = {}
+    matches = list(heading.finditer(doc))
+    for index, match in enumerate(matches):
+        end = matches[index + 1].start() if index + 1 < len(matches) else len(doc)
+        parts[match.group(1)] = doc[match.end() : end].strip("\n")
+    return parts
+
+
+def contract_problems(codemod: type[TFCodemod]) -> list[str]:
+    """What a codemod class gets wrong about the contract (empty when it is fine)."""
+    problems = []
+    for attr in ("code", "name", "summary"):
+        if not isinstance(getattr(codemod, attr, None), str):
+            problems.append(f"{codemod.__name__} lacks `{attr}`")
+    if problems:
+        return problems
+    if not CODE_PATTERN.match(codemod.code):
+        problems.append(f"{codemod.__name__}: code {codemod.code!r} is not TFM1xx/2xx/3xx")
+    if not NAME_PATTERN.match(codemod.name):
+        problems.append(f"{codemod.__name__}: name {codemod.name!r} is not kebab-case")
+    missing = [s for s in DOC_SECTIONS if s not in doc_sections(codemod)]
+    if missing:
+        problems.append(f"{codemod.__name__}: docstring lacks {', '.join(missing)}")
+    return problems
+
+
+# -- registry ----------------------------------------------------------------------------------
+
+
+class RegistryError(Exception):
+    pass
+
+
+@lru_cache(maxsize=None)
+def builtin_codemods() -> tuple[type[TFCodemod], ...]:
+    """Every codemod of the ``codemods`` package and of ``tfmodernize.codemods`` entry points,
+    in catalogue order (by code: migrations, then TF2 fixes, then findings)."""
+    import codemods as package
+
+    found: dict[str, type[TFCodemod]] = {}
+    modules = [
+        importlib.import_module(f"{package.__name__}.{info.name}")
+        for info in pkgutil.iter_modules(package.__path__)
+        if not info.name.startswith("_")
+    ]
+    classes = [
+        obj
+        for module in modules
+        for obj in vars(module).values()
+        if inspect.isclass(obj) and issubclass(obj, TFCodemod) and obj.__module__ == module.__name__
+    ]
+    classes.extend(_entry_point_codemods())
+    names: dict[str, str] = {}
+    for cls in classes:
+        problems = contract_problems(cls)
+        if problems:
+            raise RegistryError("; ".join(problems))
+        if cls.code in found or cls.name in names:
+            raise RegistryError(f"duplicate codemod code or name: {cls.code} {cls.name}")
+        found[cls.code] = cls
+        names[cls.name] = cls.code
+    return tuple(found[code] for code in sorted(found))
+
+
+def _entry_point_codemods() -> list[type[TFCodemod]]:
+    from importlib.metadata import entry_points
+
+    loaded = []
+    for entry in entry_points(group="tfmodernize.codemods"):
+        obj = entry.load()
+        if not (inspect.isclass(obj) and issubclass(obj, TFCodemod)):
+            raise RegistryError(f"entry point {entry.name} is not a TFCodemod subclass")
+        loaded.append(obj)
+    return loaded
+
+
+def find_codemod(key: str) -> Optional[type[TFCodemod]]:
+    """A codemod by code (``TFM207``, any case) or name (``run-functions-eagerly``)."""
+    for cls in builtin_codemods():
+        if key.upper() == cls.code or key.lower() == cls.name:
+            return cls
+    return None
+
+
+def select_codemods(
+    select: Sequence[str] = (), ignore: Sequence[str] = ()
+) -> tuple[type[TFCodemod], ...]:
+    """The catalogue filtered by codes/names; code prefixes (``TFM2``) select a family.
+
+    Raises ``KeyError`` naming an unknown entry.
+    """
+
+    def matches(cls: type[TFCodemod], key: str) -> bool:
+        return cls.name == key.lower() or cls.code.startswith(key.upper())
+
+    catalogue = builtin_codemods()
+    for key in [*select, *ignore]:
+        if not any(matches(cls, key) for cls in catalogue):
+            raise KeyError(key)
+    chosen = [c for c in catalogue if not select or any(matches(c, k) for k in select)]
+    return tuple(c for c in chosen if not any(matches(c, k) for k in ignore))
+

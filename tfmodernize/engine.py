@@ -1,0 +1,209 @@
+"""Source -> Outcome: the rewrite pipeline of design.md section 2.
+
+    decode -> text pre-filter -> parse once -> one shared detection traversal
+           -> the codemods that detected something, in catalogue order, on the same tree
+           -> render once -> re-parse check -> Outcome
+
+Files are independent: ``run`` maps them over a process pool and yields outcomes in input
+order. Nothing here imports tensorflow or knows a codemod by name.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import traceback
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator, Optional, Sequence
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.metadata import MetadataWrapper, ScopeProvider
+
+from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codemods
+from tfmodernize.settings import Settings
+from tfmodernize.sources import Discovered, SourceError, read_source
+from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
+
+#: A file can only match a codemod if it imports one of these (every match is by qualified name).
+PREFILTER = re.compile(r"\b(?:tensorflow|keras|tf_keras)\b")
+
+#: Python 2 constructs, to say "run 2to3 first" rather than just "syntax error".
+_PY2_HINTS = re.compile(
+    r"^\s*print\s+[^\s(=]|^\s*exec\s+[\"'\w]|\bexcept\s+[\w.]+\s*,\s*\w+\s*:|\bur[\"']|^\s*raise\s+\w+\s*,|<>|`\w+`",
+    re.MULTILINE,
+)
+
+
+@dataclass
+class Outcome:
+    """What happened to one file."""
+
+    path: Path
+    old: Optional[str] = None
+    new: Optional[str] = None
+    new_bytes: Optional[bytes] = None
+    old_bytes: Optional[bytes] = None
+    fixes: list[Fix] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    error: Optional[str] = None
+    skipped: Optional[str] = None
+
+    @property
+    def changed(self) -> bool:
+        return self.error is None and self.new is not None and self.new != self.old
+
+
+class RewriteError(Exception):
+    """A file that parsed but could not be rewritten; the message is ``line:col: reason``."""
+
+
+def _syntax_message(error: cst.ParserSyntaxError, text: str) -> str:
+    first = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
+    hint = " (Python 2 source? run 2to3 first)" if _PY2_HINTS.search(text) else ""
+    return f"{error.raw_line}:{error.raw_column + 1}: not Python 3 syntax: {first}{hint}"
+
+
+def _detect(
+    module: cst.Module, candidates: Sequence[type[TFCodemod]], names: TFNames
+) -> set[type[TFCodemod]]:
+    """One traversal asking every candidate's ``detect`` about the node types it wants."""
+    found: set[type[TFCodemod]] = {c for c in candidates if not c.interests}
+    wanted: dict[type, list[type[TFCodemod]]] = {}
+    for codemod in candidates:
+        for kind in codemod.interests:
+            wanted.setdefault(kind, []).append(codemod)
+    if not wanted:
+        return found
+
+    class Detector(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            for codemod in wanted.get(type(node), ()):
+                if codemod not in found and codemod.detect(node, names):
+                    found.add(codemod)
+            return len(found) < len(candidates)
+
+    module.visit(Detector())
+    return found
+
+
+def _names_for(module: cst.Module, needs_scope: bool) -> tuple[cst.Module, TFNames]:
+    if not needs_scope:
+        return module, TFNames.for_module(module)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    return wrapper.module, TFNames.for_module(wrapper.module, wrapper.resolve(ScopeProvider))
+
+
+def transform_text(
+    text: str,
+    codemods: Sequence[type[TFCodemod]],
+    *,
+    path: str = "<string>",
+    unsafe_fixes: bool = False,
+) -> tuple[str, FileState]:
+    """Rewrite one module's text with ``codemods``; returns the new text and what happened.
+
+    Raises ``cst.ParserSyntaxError`` for input that does not parse and ``RewriteError`` when a
+    rewrite would not parse (the rewrite is then dropped).
+    """
+    state = FileState(text=text, unsafe_fixes=unsafe_fixes)
+    candidates = [c for c in codemods if c.applies_to_text(text)]
+    if not text.strip() or not PREFILTER.search(text):
+        return text, state
+    module = cst.parse_module(text)
+    aliases = tf_import_aliases(module)
+    if not aliases or not candidates:
+        return text, state
+    state.needs_scope = needs_scope_analysis(text, aliases)
+    module, names = _names_for(module, state.needs_scope)
+    found = _detect(module, candidates, names)
+    changed = False
+    for index, codemod in enumerate(candidates):
+        if codemod not in found:
+            continue
+        fixes_before = len(state.fixes)
+        context = CodemodContext(filename=path, full_module_name=None)
+        result = codemod(context, state).transform_module(module)
+        if len(state.fixes) > fixes_before:
+            changed = True
+            module, names = _names_for(result, state.needs_scope)
+            later = [c for c in candidates[index + 1 :] if c not in found]
+            found |= _detect(module, later, names)
+    if not changed:
+        return text, state
+    new_text = module.code
+    try:
+        ast.parse(new_text)
+    except SyntaxError as error:
+        raise RewriteError(
+            f"{error.lineno}:{error.offset}: rewrite dropped, it would not parse ({error.msg}); "
+            f"codemods involved: {', '.join(sorted({f.code for f in state.fixes}))}"
+        ) from None
+    return new_text, state
+
+
+def process(discovered: Discovered, settings: Settings) -> Outcome:
+    """Run the selected codemods on one file. Never raises: problems land in ``error``."""
+    path = discovered.path
+    outcome = Outcome(path)
+    if discovered.problem is not None:
+        outcome.error = discovered.problem
+        return outcome
+    try:
+        source = read_source(path)
+    except SourceError as error:
+        outcome.error = str(error)
+        return outcome
+    outcome.old, outcome.old_bytes = source.text, source.data
+    if not source.text.strip():
+        outcome.skipped = "empty file"
+        outcome.new = source.text
+        return outcome
+    if not PREFILTER.search(source.text):
+        outcome.skipped = "no TensorFlow import"
+        outcome.new = source.text
+        return outcome
+    codemods = select_codemods(settings.select, settings.ignore)
+    try:
+        new_text, state = transform_text(
+            source.text, codemods, path=str(path), unsafe_fixes=settings.unsafe_fixes
+        )
+        new_bytes = source.encode(new_text) if new_text != source.text else source.data
+    except cst.ParserSyntaxError as error:
+        outcome.error = _syntax_message(error, source.text)
+        return outcome
+    except RewriteError as error:
+        outcome.error = str(error)
+        return outcome
+    except UnicodeEncodeError as error:
+        outcome.error = f"rewrite cannot be encoded as {source.encoding}: {error.reason}"
+        return outcome
+    except Exception as error:  # a codemod bug must not stop the run
+        tail = traceback.format_exc(limit=-3).strip().splitlines()[-1]
+        outcome.error = f"internal error, file left untouched: {type(error).__name__}: {error} [{tail}]"
+        return outcome
+    outcome.new, outcome.new_bytes = new_text, new_bytes
+    outcome.fixes = state.fixes
+    outcome.findings = [
+        Finding(**{**f.__dict__, "path": str(path)}) for f in state.findings
+    ]
+    return outcome
+
+
+def _process_star(item: tuple[Discovered, Settings]) -> Outcome:
+    return process(*item)
+
+
+def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
+    """Process ``files``, yielding outcomes in input order; uses ``settings.jobs`` processes."""
+    items = [(f, settings) for f in files]
+    if settings.jobs <= 1 or len(items) <= 1:
+        for item in items:
+            yield _process_star(item)
+        return
+    workers = min(settings.jobs, len(items))
+    chunk = max(1, min(16, len(items) // (workers * 4)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_process_star, items, chunksize=chunk)

@@ -1,0 +1,165 @@
+"""Finding source files, decoding them faithfully, and writing them back atomically.
+
+Decoding keeps everything a rewrite must preserve (design.md section 8): the encoding (PEP 263
+cookie or UTF-8 BOM), the newline style (text is decoded without newline translation) and the
+file mode. Writes go to a temporary file in the same folder, are fsynced, then replace the
+original with ``os.replace``: a killed run leaves either the old or the new file, never half.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import io
+import os
+import stat
+import tempfile
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, Optional, Sequence
+
+SKIPPED_DIRS = frozenset(
+    {"site-packages", "dist-packages", "build", "dist", "__pycache__", "node_modules", "venv", "__pypackages__"}
+)
+
+
+class SourceError(Exception):
+    """A file that cannot be read or decoded; the message says why."""
+
+
+@dataclass(frozen=True)
+class Source:
+    path: Path
+    data: bytes
+    text: str
+    encoding: str
+
+    def encode(self, text: str) -> bytes:
+        return text.encode(self.encoding)
+
+
+@dataclass(frozen=True)
+class Discovered:
+    """A path found under the inputs, or the reason it cannot be processed."""
+
+    path: Path
+    problem: Optional[str] = None
+
+
+def _is_virtualenv(folder: Path) -> bool:
+    return (folder / "pyvenv.cfg").is_file() or (folder / "conda-meta").is_dir()
+
+
+def _excluded(path: Path, root: Path, patterns: Sequence[str]) -> bool:
+    if not patterns:
+        return False
+    try:
+        rel = path.relative_to(root).as_posix()
+    except ValueError:
+        rel = path.as_posix()
+    candidates = {rel, path.name, path.as_posix()}
+    return any(fnmatch.fnmatch(c, p) or fnmatch.fnmatch(c, p.rstrip("/") + "/*") for c in candidates for p in patterns)
+
+
+def discover(paths: Iterable[Path], exclude: Sequence[str] = ()) -> Iterator[Discovered]:
+    """Every ``.py`` file under ``paths`` in sorted order.
+
+    Folders skip ``.git`` and other hidden folders, virtualenvs, ``site-packages``,
+    ``build``/``dist`` and paths matching ``exclude`` globs. A file named explicitly is always
+    taken. Symlinks are followed only when they stay inside the folder being searched.
+    Raises ``FileNotFoundError`` for an input that does not exist.
+    """
+    for given in paths:
+        if not given.exists() and not given.is_symlink():
+            raise FileNotFoundError(str(given))
+        if not given.is_dir():
+            yield Discovered(given)
+            continue
+        root = given.resolve()
+        for folder, dirnames, filenames in os.walk(given):
+            here = Path(folder)
+            kept = []
+            for name in sorted(dirnames):
+                sub = here / name
+                if name.startswith(".") or name in SKIPPED_DIRS or sub.is_symlink():
+                    continue
+                if _is_virtualenv(sub) or _excluded(sub, given, exclude):
+                    continue
+                kept.append(name)
+            dirnames[:] = kept
+            for name in sorted(filenames):
+                if not name.endswith(".py") or name.startswith("."):
+                    continue
+                path = here / name
+                if _excluded(path, given, exclude):
+                    continue
+                if path.is_symlink():
+                    target = path.resolve()
+                    if not target.is_relative_to(root):
+                        yield Discovered(path, f"symlink to {target}, outside {given}: not followed")
+                        continue
+                yield Discovered(path)
+
+
+def read_source(path: Path) -> Source:
+    """Read and decode ``path``; raises ``SourceError`` saying why it cannot."""
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise SourceError("is a folder, not a file") from None
+    except PermissionError:
+        raise SourceError("cannot be read: permission denied") from None
+    except OSError as error:
+        raise SourceError(f"cannot be read: {error.strerror or error}") from None
+    if b"\x00" in data:
+        raise SourceError("binary file (NUL bytes), not Python source")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        raise SourceError(f"bad encoding declaration: {error.msg}") from None
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as error:
+        reason = error.reason if isinstance(error, UnicodeDecodeError) else str(error)
+        where = ""
+        if isinstance(error, UnicodeDecodeError):
+            line = data[: error.start].count(b"\n") + 1
+            where = f" (line {line}, byte {error.start})"
+        raise SourceError(f"cannot be decoded as {encoding}{where}: {reason}") from None
+    return Source(path, data, text, encoding)
+
+
+def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
+    """Replace ``path`` with ``data`` if it still holds ``expected``, keeping its mode.
+
+    The new content is written to a temporary file beside it, fsynced, and moved over the
+    original in one ``os.replace``; on any error the original is untouched.
+    """
+    if path.read_bytes() != expected:
+        raise SourceError("changed on disk during the run: not written")
+    mode = stat.S_IMODE(path.stat().st_mode)
+    target = path.resolve()
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tfm-tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    try:
+        dir_fd = os.open(target.parent, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)

@@ -1,0 +1,295 @@
+"""Qualified-name resolution of TensorFlow symbols, shared by every codemod.
+
+Design.md section 2: LibCST's ``QualifiedNameProvider`` costs about eight parses per file, so
+TF names are resolved by **one import-alias pass per file**: the import statements are read
+once, each local name bound by an import of ``tensorflow``, ``keras`` or ``tf_keras`` is
+mapped to the module or object it stands for, and a dotted expression such as ``tf.nn.relu``
+is qualified by looking up its root name.
+
+That shortcut is only sound when the alias names are never rebound (``tf = Mock()``,
+``def f(tf): ...``). A cheap textual test spots any binding of an alias name other than its
+import; for such files resolution falls back to LibCST's ``ScopeProvider``, which tells for
+each use of the name which assignment it sees.
+
+Everything here is pure LibCST: importing it never imports tensorflow.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator, Mapping, Optional, Union
+
+import libcst as cst
+from libcst.metadata import Assignment, Scope
+
+#: Top-level packages whose symbols the codemods care about.
+TF_ROOTS = ("tensorflow", "keras", "tf_keras")
+
+#: Prefixes under which the Keras API lives, longest first.
+KERAS_PREFIXES = (
+    "tensorflow.compat.v1.keras.",
+    "tensorflow.compat.v2.keras.",
+    "tensorflow.python.keras.",
+    "tensorflow.keras.",
+    "tf_keras.",
+    "keras.",
+)
+
+#: Spelled-out namespaces the TF API is reachable through, longest first.
+_TF_PREFIXES = (
+    ("tensorflow.compat.v1.compat.v2.", False),
+    ("tensorflow.compat.v1.", True),
+    ("tensorflow.compat.v2.", False),
+    ("tensorflow.", False),
+)
+
+
+@dataclass(frozen=True)
+class TFSymbol:
+    """A TensorFlow API name with the namespace it was reached through stripped.
+
+    ``path`` is relative to the TF top level (``"nn.relu"``); ``v1`` says whether the code
+    reached it through ``tensorflow.compat.v1``.
+    """
+
+    path: str
+    v1: bool
+
+
+def dotted_name(node: cst.CSTNode) -> Optional[str]:
+    """``a.b.c`` for a chain of ``Name``/``Attribute`` nodes, else ``None``."""
+    parts = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def root_name(node: cst.CSTNode) -> Optional[cst.Name]:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node if isinstance(node, cst.Name) else None
+
+
+def _is_tf_module(qualified: str) -> bool:
+    return qualified.split(".", 1)[0] in TF_ROOTS
+
+
+def _import_bindings(stmt: cst.CSTNode) -> Iterator[tuple[str, str]]:
+    """(local name, qualified name) for every TF binding an import statement makes."""
+    if isinstance(stmt, cst.Import):
+        for alias in stmt.names:
+            full = dotted_name(alias.name)
+            if full is None or not _is_tf_module(full):
+                continue
+            if alias.asname is not None:
+                local = alias.asname.name
+                if isinstance(local, cst.Name):
+                    yield local.value, full
+            else:
+                # ``import tensorflow.compat.v1`` binds ``tensorflow`` itself.
+                root = full.split(".", 1)[0]
+                yield root, root
+    elif isinstance(stmt, cst.ImportFrom):
+        if stmt.relative or stmt.module is None or isinstance(stmt.names, cst.ImportStar):
+            return
+        module = dotted_name(stmt.module)
+        if module is None or not _is_tf_module(module):
+            return
+        for alias in stmt.names:
+            name = dotted_name(alias.name)
+            if name is None:
+                continue
+            local = name
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            yield local, f"{module}.{name}"
+
+
+def _small_statements(body: Union[cst.Module, cst.BaseSuite, cst.CSTNode]) -> Iterator[cst.CSTNode]:
+    """Every small statement of a module, walking statement blocks only (no expressions)."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.SimpleStatementLine):
+            yield from node.body
+        elif isinstance(node, (cst.Module, cst.IndentedBlock)):
+            stack.extend(reversed(node.body))
+        elif isinstance(node, cst.SimpleStatementSuite):
+            yield from node.body
+        elif isinstance(node, cst.BaseCompoundStatement):
+            stack.append(node.body)
+            for attr in ("orelse", "finalbody"):
+                extra = getattr(node, attr, None)
+                if extra is not None:
+                    stack.append(extra)
+            for handler in getattr(node, "handlers", ()):
+                stack.append(handler)
+            for case in getattr(node, "cases", ()):
+                stack.append(case)
+        elif isinstance(node, (cst.Else, cst.Finally, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase)):
+            stack.append(node.body)
+
+
+def tf_import_aliases(module: cst.Module) -> dict[str, set[str]]:
+    """Local name -> the qualified names TF imports bind it to, anywhere in the module."""
+    aliases: dict[str, set[str]] = {}
+    for stmt in _small_statements(module):
+        for local, full in _import_bindings(stmt):
+            aliases.setdefault(local, set()).add(full)
+    return aliases
+
+
+def _rebinding_pattern(name: str) -> re.Pattern[str]:
+    n = re.escape(name)
+    ident = r"[\w\s,()\[\]*]*"
+    return re.compile(
+        rf"^[ \t]*{ident}(?<![\w.]){n}\b{ident}(?::[^=\n]*)?=(?!=)"  # tf = ..., a, tf = ...
+        rf"|(?<![\w.]){n}\s*:="  # walrus
+        rf"|\bdef\s+\w+\s*\([^)]*(?<![\w.=]){n}\s*[,:=)]"  # parameter
+        rf"|\blambda\b[^:\n]*(?<![\w.=]){n}\s*[,:=]"
+        rf"|\bfor\b[^\n]*(?<![\w.]){n}\b[^\n]*\bin\b"  # loop / comprehension target
+        rf"|\b(?:def|class)\s+{n}\b"
+        rf"|\b(?:global|nonlocal)\b[^\n]*(?<![\w.]){n}\b"
+        rf"|\bexcept\b[^\n]*\bas\s+{n}\b"
+        rf"|\bwith\b[^\n]*\bas\s+\(?{n}\b",
+        re.MULTILINE,
+    )
+
+
+def needs_scope_analysis(text: str, aliases: Mapping[str, set[str]]) -> bool:
+    """Whether an alias name may be bound by something other than its TF import.
+
+    Over-approximates on purpose: a false alarm only costs the slower scope analysis.
+    """
+    for local, targets in aliases.items():
+        if len(targets) > 1:
+            return True
+        if _rebinding_pattern(local).search(text):
+            return True
+        other_import = re.compile(
+            rf"^[ \t]*(?:from\s+(?!(?:{'|'.join(TF_ROOTS)})\b)\S+\s+)?import\b[^\n]*\b(?:as\s+)?{re.escape(local)}\b",
+            re.MULTILINE,
+        )
+        for match in other_import.finditer(text):
+            line = match.group(0)
+            if not any(re.search(rf"\b{root}\b", line) for root in TF_ROOTS):
+                return True
+    return False
+
+
+class TFNames:
+    """Resolves expressions in one module tree to qualified TensorFlow names."""
+
+    def __init__(
+        self,
+        module: cst.Module,
+        aliases: Mapping[str, set[str]],
+        scopes: Optional[Mapping[cst.CSTNode, Optional[Scope]]] = None,
+    ) -> None:
+        self.module = module
+        self.aliases = {local: next(iter(t)) for local, t in aliases.items() if len(t) == 1}
+        self._scopes = scopes
+
+    @classmethod
+    def for_module(
+        cls,
+        module: cst.Module,
+        scopes: Optional[Mapping[cst.CSTNode, Optional[Scope]]] = None,
+    ) -> "TFNames":
+        return cls(module, tf_import_aliases(module), scopes)
+
+    @property
+    def has_tensorflow(self) -> bool:
+        return bool(self.aliases)
+
+    # -- resolution -------------------------------------------------------------------------
+
+    def _resolve_root(self, name: cst.Name) -> Optional[str]:
+        if self._scopes is None:
+            return self.aliases.get(name.value)
+        scope = self._scopes.get(name)
+        if scope is None:
+            return None
+        assignments = scope[name.value]
+        targets = set()
+        for assignment in assignments:
+            if not isinstance(assignment, Assignment):
+                return None
+            bound = dict(_import_bindings(assignment.node)).get(name.value)
+            if bound is None:
+                return None
+            targets.add(bound)
+        return targets.pop() if len(targets) == 1 else None
+
+    def qualify(self, node: cst.CSTNode) -> Optional[str]:
+        """``tensorflow.compat.v1.placeholder`` for ``tf.placeholder`` under that import."""
+        dotted = dotted_name(node)
+        if dotted is None:
+            return None
+        root = root_name(node)
+        assert root is not None
+        base = self._resolve_root(root)
+        if base is None:
+            return None
+        rest = dotted[len(root.value):]
+        return base + rest
+
+    def tf_symbol(self, node: cst.CSTNode) -> Optional[TFSymbol]:
+        """The TF API path of ``node`` with ``compat.v1``/``compat.v2`` stripped."""
+        qualified = self.qualify(node)
+        if qualified is None:
+            return None
+        qualified += "."
+        for prefix, v1 in _TF_PREFIXES:
+            if qualified.startswith(prefix):
+                rest = qualified[len(prefix):-1]
+                return TFSymbol(rest, v1) if rest else None
+        return None
+
+    def is_tf(self, node: cst.CSTNode, *paths: str) -> bool:
+        """Whether ``node`` names one of ``paths`` (relative to TF, any namespace)."""
+        symbol = self.tf_symbol(node)
+        return symbol is not None and symbol.path in paths
+
+    def keras_path(self, node: cst.CSTNode) -> Optional[str]:
+        """``"layers.Dense"`` for ``keras.layers.Dense`` / ``tf.keras.layers.Dense`` / ...."""
+        qualified = self.qualify(node)
+        if qualified is None:
+            return None
+        qualified += "."
+        for prefix in KERAS_PREFIXES:
+            if qualified.startswith(prefix):
+                return qualified[len(prefix):-1] or None
+        return None
+
+    # -- emission ---------------------------------------------------------------------------
+
+    def alias_of(self, qualified: str) -> Optional[str]:
+        """A local name bound to exactly ``qualified`` by an import, if any."""
+        for local, target in sorted(self.aliases.items()):
+            if target == qualified:
+                return local
+        return None
+
+    def tf2_prefix(self) -> tuple[str, bool]:
+        """How emitted code should spell the TF2 top level, and whether an import is needed.
+
+        Returns ``(prefix, add_import)``: the file's ``import tensorflow as X`` alias if it has
+        one; else, when ``tf`` is taken by ``tensorflow.compat.v1``, ``tf.compat.v2`` (which
+        compat-v1-import shortens once the file no longer needs v1); else ``tf`` with a new
+        ``import tensorflow as tf``, or a plain ``import tensorflow`` if ``tf`` is taken.
+        """
+        alias = self.alias_of("tensorflow")
+        if alias is not None:
+            return alias, False
+        v1 = self.alias_of("tensorflow.compat.v1")
+        if v1 is not None:
+            return f"{v1}.compat.v2", False
+        if "tf" in self.aliases:
+            return "tensorflow", True
+        return "tf", True
