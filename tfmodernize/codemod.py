@@ -66,15 +66,41 @@ class Fix:
     column: int
 
 
+@dataclass(frozen=True)
+class Obligation:
+    """A rewrite by ``by`` that is only correct once codemod ``needs`` rewrites its output."""
+
+    by: str
+    needs: str
+    reason: str
+
+
 @dataclass
 class FileState:
-    """Per-file facts and results shared by all codemods running on one file."""
+    """Per-file facts and results shared by all codemods running on one file.
+
+    Obligations make multi-codemod migrations atomic: a codemod whose output is only valid
+    after a later codemod has rewritten part of it calls ``oblige``; that later codemod calls
+    ``discharge`` for each piece it completes. If any obligation is left when all codemods
+    have run, the engine re-runs the file without the obliging codemod, so a file is never
+    left half-migrated (e.g. session-to-function leaving a TF1 ``minimize`` in a function
+    because minimize-to-tape was not selected or declined).
+    """
 
     text: str
     needs_scope: bool = False
     unsafe_fixes: bool = False
     fixes: list[Fix] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    obligations: list[Obligation] = field(default_factory=list)
+
+    def discharge(self, needs: str) -> bool:
+        """Mark one obligation on codemod ``needs`` fulfilled; False if there was none."""
+        for index, obligation in enumerate(self.obligations):
+            if obligation.needs == needs:
+                del self.obligations[index]
+                return True
+        return False
 
 
 class TFCodemod(VisitorBasedCodemodCommand):
@@ -199,6 +225,14 @@ class TFCodemod(VisitorBasedCodemodCommand):
             Finding(self.code, self.name, message, line, column, end_line, end_column, suggestion)
         )
         self.warn(f"{self.code} line {line}: {message}")
+
+    def oblige(self, needs: str, reason: str) -> None:
+        """Declare that this rewrite is only valid if codemod ``needs`` later completes it."""
+        self.state.obligations.append(Obligation(self.code, needs, reason))
+
+    def discharge(self, needs: Optional[str] = None) -> bool:
+        """Fulfil one obligation placed on this codemod (or on ``needs``)."""
+        return self.state.discharge(needs or self.code)
 
     # -- emitting TF code -------------------------------------------------------------------
 

@@ -106,8 +106,33 @@ def transform_text(
     """Rewrite one module's text with ``codemods``; returns the new text and what happened.
 
     Raises ``cst.ParserSyntaxError`` for input that does not parse and ``RewriteError`` when a
-    rewrite would not parse (the rewrite is then dropped).
+    rewrite would not parse (the rewrite is then dropped). A codemod whose obligations are
+    left unfulfilled is taken out and the file rewritten again without it.
     """
+    declined: list[Finding] = []
+    while True:
+        new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes)
+        if not state.obligations:
+            state.findings[:0] = declined
+            return new_text, state
+        culprits = {o.by for o in state.obligations}
+        for obligation in state.obligations:
+            owner = next(c for c in codemods if c.code == obligation.by)
+            declined.append(
+                Finding(owner.code, owner.name,
+                        f"not applied: {obligation.reason}, which needs {obligation.needs} and it did not complete",
+                        1, 1, 1, 1)
+            )
+        codemods = [c for c in codemods if c.code not in culprits]
+
+
+def _transform_once(
+    text: str,
+    codemods: Sequence[type[TFCodemod]],
+    *,
+    path: str,
+    unsafe_fixes: bool,
+) -> tuple[str, FileState]:
     state = FileState(text=text, unsafe_fixes=unsafe_fixes)
     candidates = [c for c in codemods if c.applies_to_text(text)]
     if not text.strip() or not PREFILTER.search(text):
@@ -131,7 +156,7 @@ def transform_text(
             module, names = _names_for(result, state.needs_scope)
             later = [c for c in candidates[index + 1 :] if c not in found]
             found |= _detect(module, later, names)
-    if not changed:
+    if not changed or state.obligations:
         return text, state
     new_text = module.code
     try:
