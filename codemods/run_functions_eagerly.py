@@ -18,8 +18,6 @@ Before
 After
     import tensorflow as tf
     tf.config.run_functions_eagerly(True)
-
-Fixtures: ``fixtures/run-functions-eagerly/``.
 """
 
 from __future__ import annotations

@@ -61,9 +61,16 @@ class RewriteError(Exception):
 
 
 def _syntax_message(error: cst.ParserSyntaxError, text: str) -> str:
-    first = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
+    """``line:col: not Python 3 syntax: reason``, with CPython's wording where it has one."""
+    line, column = error.raw_line, error.raw_column + 1
+    reason = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
+    try:
+        ast.parse(text)
+    except SyntaxError as python_error:
+        line, column = python_error.lineno or line, python_error.offset or column
+        reason = python_error.msg
     hint = " (Python 2 source? run 2to3 first)" if _PY2_HINTS.search(text) else ""
-    return f"{error.raw_line}:{error.raw_column + 1}: not Python 3 syntax: {first}{hint}"
+    return f"{line}:{column}: not Python 3 syntax: {reason}{hint}"
 
 
 def _detect(

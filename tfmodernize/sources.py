@@ -116,7 +116,10 @@ def read_source(path: Path) -> Source:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
-        raise SourceError(f"bad encoding declaration: {error.msg}") from None
+        # No usable cookie: either a bad one, or undecodable bytes on the first two lines.
+        if b"coding" in b"\n".join(data.split(b"\n", 2)[:2]):
+            raise SourceError(f"bad encoding declaration: {error.msg}") from None
+        encoding = "utf-8"
     try:
         text = data.decode(encoding)
     except (UnicodeDecodeError, LookupError) as error:

@@ -1,0 +1,3 @@
+from tfmodernize.cli import main
+
+main()

@@ -1,0 +1,300 @@
+"""The ``tfmodernize`` command line (design.md section 6): parse options, run the engine, pick a sink.
+
+Exit codes, as ruff's: 0 nothing to do; 1 a diff (``diff``), findings (``check``, ``apply``
+when findings remain) or a verification difference; 2 usage errors or any input that could not
+be read or parsed. Heavy modules (libcst, the engine) are imported inside the commands so that
+``tfmodernize --version`` starts fast; tensorflow is never imported here.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, List, Optional
+
+import typer
+from rich.console import Console
+
+from tfmodernize import __version__
+
+if TYPE_CHECKING:
+    from tfmodernize.engine import Outcome
+    from tfmodernize.settings import Settings
+
+app = typer.Typer(
+    name="tfmodernize",
+    help="Migrate TensorFlow 1.x code to idiomatic TensorFlow 2 and fix TF2 anti-patterns.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+EXIT_CLEAN, EXIT_REPORTED, EXIT_ERROR = 0, 1, 2
+
+stdout = Console(highlight=False, soft_wrap=True)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"tfmodernize {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
+) -> None:
+    """Migrate TensorFlow 1.x code to idiomatic TensorFlow 2 and fix TF2 anti-patterns."""
+
+
+# -- shared options --------------------------------------------------------------------------
+
+PathsArg = typer.Argument(..., help="Files or folders to process.", show_default=False)
+SelectOpt = typer.Option([], "--select", help="Only these codemods (codes, code prefixes or names; comma-separated or repeated).")
+IgnoreOpt = typer.Option([], "--ignore", help="Skip these codemods (codes, code prefixes or names).")
+ExcludeOpt = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable).")
+UnsafeOpt = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes marked unsafe.")
+JobsOpt = typer.Option(None, "--jobs", "-j", help="Worker processes (default: all cores).")
+ConfigOpt = typer.Option(None, "--config", help="pyproject.toml with a [tool.tfmodernize] table.")
+
+
+def _split(values: List[str]) -> list[str]:
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def _usage_error(message: str) -> typer.Exit:
+    stderr.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(EXIT_ERROR)
+
+
+def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs) -> "Settings":
+    from tfmodernize.codemod import RegistryError, select_codemods
+    from tfmodernize.settings import SettingsError, build_settings
+
+    try:
+        settings = build_settings(
+            paths,
+            config=config,
+            select=_split(select),
+            ignore=_split(ignore),
+            exclude=_split(exclude),
+            unsafe_fixes=unsafe_fixes,
+            jobs=jobs,
+        )
+        select_codemods(settings.select, settings.ignore)
+    except SettingsError as error:
+        raise _usage_error(str(error))
+    except KeyError as error:
+        raise _usage_error(f"unknown codemod {error.args[0]!r} in --select/--ignore (see `tfmodernize list`)")
+    except RegistryError as error:
+        raise _usage_error(f"broken codemod catalogue: {error}")
+    return settings
+
+
+def _outcomes(paths: List[Path], settings: "Settings") -> Iterator["Outcome"]:
+    """Discover and process files, yielding outcomes in order; missing inputs are errors."""
+    from tfmodernize.engine import Outcome, run
+    from tfmodernize.sources import Discovered, discover
+
+    files: list[Discovered] = []
+    missing: list[Outcome] = []
+    for path in paths:
+        try:
+            files.extend(discover([path], settings.exclude))
+        except FileNotFoundError:
+            missing.append(Outcome(path, error="no such file or folder"))
+    yield from missing
+    results = run(files, settings)
+    if sys.stderr.isatty() and len(files) > 20:
+        from rich.progress import Progress
+
+        with Progress(console=stderr, transient=True) as progress:
+            task = progress.add_task("tfmodernize", total=len(files))
+            for outcome in results:
+                progress.advance(task)
+                yield outcome
+    else:
+        yield from results
+
+
+def _print_error(outcome: "Outcome") -> None:
+    stderr.print(f"{outcome.path}:{outcome.error}" if outcome.error[:1].isdigit() else f"{outcome.path}: {outcome.error}", highlight=False, markup=False)
+
+
+def _print_findings(outcome: "Outcome", console: Console) -> None:
+    from tfmodernize.output.formats import diagnostics, text_line
+
+    for diagnostic in diagnostics(outcome):
+        if diagnostic.kind == "finding":
+            console.print(text_line(diagnostic), markup=False)
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+@app.command()
+def diff(
+    paths: List[Path] = PathsArg,
+    select: List[str] = SelectOpt,
+    ignore: List[str] = IgnoreOpt,
+    exclude: List[str] = ExcludeOpt,
+    unsafe_fixes: Optional[bool] = UnsafeOpt,
+    jobs: Optional[int] = JobsOpt,
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Show what would change, as colored unified diffs, and a summary. Changes nothing.
+
+    Example: tfmodernize diff examples/
+    """
+    from tfmodernize.output.diff import print_diff, unified_diff
+    from tfmodernize.output.summary import Summary, print_summary
+
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs)
+    summary = Summary()
+    for outcome in _outcomes(paths, settings):
+        summary.add(outcome)
+        if outcome.error is not None:
+            _print_error(outcome)
+        elif outcome.changed:
+            print_diff(stdout, unified_diff(outcome.path, outcome.old, outcome.new))
+        _print_findings(outcome, stderr)
+    print_summary(stderr, summary, changed_label="would change")
+    raise typer.Exit(EXIT_ERROR if summary.failed else EXIT_REPORTED if summary.changed or summary.findings else EXIT_CLEAN)
+
+
+@app.command()
+def apply(
+    paths: List[Path] = PathsArg,
+    select: List[str] = SelectOpt,
+    ignore: List[str] = IgnoreOpt,
+    exclude: List[str] = ExcludeOpt,
+    unsafe_fixes: Optional[bool] = UnsafeOpt,
+    jobs: Optional[int] = JobsOpt,
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Rewrite files in place (atomically) and print what changed.
+
+    Example: tfmodernize apply src/ --select TFM2
+    """
+    from collections import Counter
+
+    from tfmodernize.output.summary import Summary, print_summary
+    from tfmodernize.sources import SourceError, write_atomic
+
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs)
+    summary = Summary()
+    for outcome in _outcomes(paths, settings):
+        if outcome.changed:
+            try:
+                write_atomic(outcome.path, outcome.new_bytes, outcome.old_bytes)
+            except (SourceError, OSError) as error:
+                outcome.error = f"not written: {error}"
+        summary.add(outcome)
+        if outcome.error is not None:
+            _print_error(outcome)
+            continue
+        if outcome.changed:
+            counts = Counter(f"{f.code} {f.name}" for f in outcome.fixes)
+            detail = ", ".join(f"{key} x{n}" for key, n in sorted(counts.items()))
+            stdout.print(f"fixed {outcome.path} ({detail})", markup=False)
+        _print_findings(outcome, stdout)
+    print_summary(stderr, summary)
+    raise typer.Exit(EXIT_ERROR if summary.failed else EXIT_REPORTED if summary.findings else EXIT_CLEAN)
+
+
+@app.command()
+def check(
+    paths: List[Path] = PathsArg,
+    output_format: Format = typer.Option(Format.text, "--format", help="Report format."),
+    select: List[str] = SelectOpt,
+    ignore: List[str] = IgnoreOpt,
+    exclude: List[str] = ExcludeOpt,
+    unsafe_fixes: Optional[bool] = UnsafeOpt,
+    jobs: Optional[int] = JobsOpt,
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Report findings and the fixes that `apply` would make, as diagnostics for CI.
+
+    Fixes are marked [*] in text output. Example: tfmodernize check src/ --format sarif
+    """
+    from tfmodernize.output.formats import EMITTERS, diagnostics, text_line
+
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs)
+    outcomes = []
+    reported = failed = fixable = 0
+    for outcome in _outcomes(paths, settings):
+        found = diagnostics(outcome)
+        failed += outcome.error is not None
+        fixable += len(outcome.fixes)
+        reported += len(found)
+        if output_format is Format.text:
+            for diagnostic in found:
+                stdout.print(text_line(diagnostic), markup=False)
+        else:
+            outcome.old_bytes = outcome.new_bytes = None
+            outcomes.append(outcome)
+    if output_format is Format.text:
+        stderr.print(f"{reported} diagnostic(s){'' if not fixable else f', {fixable} fixable'}.")
+    else:
+        print(EMITTERS[output_format.value](outcomes))
+    raise typer.Exit(EXIT_ERROR if failed else EXIT_REPORTED if reported else EXIT_CLEAN)
+
+
+@app.command(name="list")
+def list_codemods() -> None:
+    """List the codemod catalogue in the order it runs."""
+    from rich.table import Table
+
+    from tfmodernize.codemod import builtin_codemods
+
+    table = Table(title="tfmodernize codemods")
+    for column in ("code", "name", "safety", "summary"):
+        table.add_column(column)
+    for codemod in builtin_codemods():
+        table.add_row(codemod.code, codemod.name, codemod.safety.value, codemod.summary)
+    stdout.print(table)
+
+
+@app.command()
+def explain(key: str = typer.Argument(..., help="A codemod code (TFM207) or name (run-functions-eagerly).")) -> None:
+    """Show a codemod's documentation: what it does, why, before and after."""
+    from rich.markdown import Markdown
+    from rich.syntax import Syntax
+
+    from tfmodernize.codemod import doc_sections, find_codemod
+
+    codemod = find_codemod(key)
+    if codemod is None:
+        raise _usage_error(f"no codemod {key!r} (see `tfmodernize list`)")
+    stdout.print(f"[bold]{codemod.code} {codemod.name}[/] ({codemod.safety.value})")
+    stdout.print(codemod.summary, markup=False)
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures" / codemod.name
+    if fixtures.is_dir():
+        cases = sorted(p.name for p in fixtures.iterdir() if (p / "before.py").is_file())
+        stdout.print(f"Verified fixtures: {fixtures} ({', '.join(cases)})", markup=False)
+    for heading, body in doc_sections(codemod).items():
+        stdout.print(f"\n[bold underline]{heading}[/]")
+        text = _dedent(body)
+        if heading in ("Before", "After"):
+            stdout.print(Syntax(text, "python", theme="ansi_dark", background_color="default"))
+        else:
+            stdout.print(Markdown(text))
+
+
+def _dedent(text: str) -> str:
+    import textwrap
+
+    return textwrap.dedent(text).strip("\n")
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,1 @@
+"""Sinks for the outcome stream: colored diffs, the run summary, and report formats."""

@@ -1,0 +1,34 @@
+"""Unified diffs of rewritten files, colored with rich on a terminal, plain when piped."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+
+def unified_diff(path: Path, old: str, new: str) -> str:
+    name = path.as_posix()
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=f"a/{name}",
+        tofile=f"b/{name}",
+    )
+    out = []
+    for line in lines:
+        if not line.endswith(("\n", "\r")):
+            line += "\n\\ No newline at end of file\n"
+        out.append(line)
+    return "".join(out)
+
+
+_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
+
+
+def print_diff(console: Console, diff: str) -> None:
+    for line in diff.splitlines():
+        style = next((s for prefix, s in _STYLES if line.startswith(prefix)), "")
+        console.print(Text(line, style=style), soft_wrap=True, highlight=False)
