@@ -60,15 +60,13 @@ class RewriteError(Exception):
     """A file that parsed but could not be rewritten; the message is ``line:col: reason``."""
 
 
-def _syntax_message(error: cst.ParserSyntaxError, text: str) -> str:
+def _syntax_message(error: "cst.ParserSyntaxError | SyntaxError", text: str) -> str:
     """``line:col: not Python 3 syntax: reason``, with CPython's wording where it has one."""
-    line, column = error.raw_line, error.raw_column + 1
-    reason = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
-    try:
-        ast.parse(text)
-    except SyntaxError as python_error:
-        line, column = python_error.lineno or line, python_error.offset or column
-        reason = python_error.msg
+    if isinstance(error, SyntaxError):
+        line, column, reason = error.lineno or 1, error.offset or 1, error.msg
+    else:
+        line, column = error.raw_line, error.raw_column + 1
+        reason = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
     hint = " (Python 2 source? run 2to3 first)" if _PY2_HINTS.search(text) else ""
     return f"{line}:{column}: not Python 3 syntax: {reason}{hint}"
 
@@ -112,7 +110,7 @@ def transform_text(
 ) -> tuple[str, FileState]:
     """Rewrite one module's text with ``codemods``; returns the new text and what happened.
 
-    Raises ``cst.ParserSyntaxError`` for input that does not parse and ``RewriteError`` when a
+    Raises ``SyntaxError``/``cst.ParserSyntaxError`` for input that does not parse and ``RewriteError`` when a
     rewrite would not parse (the rewrite is then dropped). A codemod whose obligations are
     left unfulfilled is taken out and the file rewritten again without it.
     """
@@ -144,6 +142,9 @@ def _transform_once(
     candidates = [c for c in codemods if c.applies_to_text(text)]
     if not text.strip() or not PREFILTER.search(text):
         return text, state
+    # CPython's parser first: it is ~10x faster than LibCST's and stricter (LibCST accepts
+    # some Python 2 forms such as ``except E, e:``), and its messages are the familiar ones.
+    ast.parse(text)
     module = cst.parse_module(text)
     aliases = tf_import_aliases(module)
     if not aliases or not candidates:
@@ -203,7 +204,7 @@ def process(discovered: Discovered, settings: Settings) -> Outcome:
             source.text, codemods, path=str(path), unsafe_fixes=settings.unsafe_fixes
         )
         new_bytes = source.encode(new_text) if new_text != source.text else source.data
-    except cst.ParserSyntaxError as error:
+    except (cst.ParserSyntaxError, SyntaxError) as error:
         outcome.error = _syntax_message(error, source.text)
         return outcome
     except RewriteError as error:

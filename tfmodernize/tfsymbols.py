@@ -146,7 +146,7 @@ def tf_import_aliases(module: cst.Module) -> dict[str, set[str]]:
 
 def _rebinding_pattern(name: str) -> re.Pattern[str]:
     n = re.escape(name)
-    ident = r"[\w\s,()\[\]*]*"
+    ident = r"[\w \t,()\[\]*]*"
     return re.compile(
         rf"^[ \t]*{ident}(?<![\w.]){n}\b{ident}(?::[^=\n]*)?=(?!=)"  # tf = ..., a, tf = ...
         rf"|(?<![\w.]){n}\s*:="  # walrus

@@ -1,0 +1,54 @@
+"""The codemod contract, checked on every registered codemod and on bad examples."""
+
+import libcst as cst
+import pytest
+
+from tfmodernize.codemod import (
+    DOC_SECTIONS,
+    Safety,
+    TFCodemod,
+    builtin_codemods,
+    contract_problems,
+    doc_sections,
+    select_codemods,
+)
+
+CATALOGUE = builtin_codemods()
+
+
+def test_catalogue_is_in_code_order_and_unique():
+    codes = [c.code for c in CATALOGUE]
+    assert codes == sorted(codes) and len(set(codes)) == len(codes)
+    assert len({c.name for c in CATALOGUE}) == len(CATALOGUE)
+
+
+@pytest.mark.parametrize("codemod", CATALOGUE, ids=lambda c: c.code)
+def test_codemod_honours_the_contract(codemod):
+    assert contract_problems(codemod) == []
+    sections = doc_sections(codemod)
+    assert list(sections) == list(DOC_SECTIONS)
+    assert all(sections[s].strip() for s in DOC_SECTIONS)
+    assert isinstance(codemod.safety, Safety)
+    assert all(isinstance(kind, type) and issubclass(kind, cst.CSTNode) for kind in codemod.interests)
+
+
+def test_contract_problems_are_named():
+    class Sloppy(TFCodemod):
+        """Does things."""
+
+        code = "X1"
+        name = "Sloppy_Name"
+        summary = "sloppy"
+
+    problems = " ".join(contract_problems(Sloppy))
+    assert "not TFM1xx" in problems and "not kebab-case" in problems and "What it does" in problems
+
+
+def test_selection_by_family_prefix_and_name():
+    everything = select_codemods()
+    assert everything == CATALOGUE
+    assert all(c.code.startswith("TFM2") for c in select_codemods(["TFM2"]))
+    assert select_codemods(["run-functions-eagerly"])[0].code == "TFM207"
+    assert all(c.code != "TFM207" for c in select_codemods(ignore=["TFM207"]))
+    with pytest.raises(KeyError):
+        select_codemods(["no-such-codemod"])

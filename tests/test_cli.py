@@ -1,0 +1,161 @@
+"""The command line: every command, its output and its exit code."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from tfmodernize import __version__
+from tfmodernize.cli import app
+from tfmodernize.codemod import builtin_codemods
+
+OLD = "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)\n"
+NEW = "import tensorflow as tf\ntf.config.run_functions_eagerly(True)\n"
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+@pytest.fixture
+def tree(tmp_path):
+    (tmp_path / "train.py").write_text(OLD)
+    (tmp_path / "plain.py").write_text("x = 1\n")
+    return tmp_path
+
+
+def invoke(runner, *args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_version(runner):
+    result = invoke(runner, "--version")
+    assert result.exit_code == 0 and result.stdout.strip() == f"tfmodernize {__version__}"
+
+
+def test_module_entry_point_and_fast_start():
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tfmodernize", "--version"],
+        capture_output=True, text=True, check=True,
+    )
+    assert out.stdout.strip() == f"tfmodernize {__version__}"
+    imported = out.stderr
+    assert "tensorflow" not in imported and " libcst" not in imported
+
+
+def test_diff_shows_a_diff_and_changes_nothing(runner, tree):
+    result = invoke(runner, "diff", tree)
+    assert result.exit_code == 1
+    assert "-tf.config.experimental_run_functions_eagerly(True)" in result.stdout
+    assert "+tf.config.run_functions_eagerly(True)" in result.stdout
+    assert "would change" in result.stderr and "TFM207" in result.stderr
+    assert (tree / "train.py").read_text() == OLD
+
+
+def test_diff_on_clean_tree_exits_zero(runner, tmp_path):
+    (tmp_path / "ok.py").write_text(NEW)
+    result = invoke(runner, "diff", tmp_path)
+    assert result.exit_code == 0 and result.stdout == ""
+
+
+def test_apply_rewrites_and_is_idempotent(runner, tree):
+    result = invoke(runner, "apply", tree)
+    assert result.exit_code == 0
+    assert "fixed" in result.stdout and "TFM207 run-functions-eagerly x1" in result.stdout
+    assert (tree / "train.py").read_text() == NEW
+    assert (tree / "plain.py").read_text() == "x = 1\n"
+    again = invoke(runner, "apply", tree)
+    assert again.exit_code == 0 and "fixed" not in again.stdout
+    assert invoke(runner, "diff", tree).exit_code == 0
+
+
+def test_apply_reports_bad_files_and_goes_on(runner, tree):
+    (tree / "broken.py").write_text("import tensorflow as tf\nprint 'x'\n")
+    result = invoke(runner, "apply", tree)
+    assert result.exit_code == 2
+    assert "broken.py:2:1: not Python 3 syntax" in result.stderr
+    assert (tree / "train.py").read_text() == NEW
+
+
+def test_check_text(runner, tree):
+    result = invoke(runner, "check", tree)
+    assert result.exit_code == 1
+    assert f"{tree / 'train.py'}:2:1: TFM207 [*]" in result.stdout
+    assert (tree / "train.py").read_text() == OLD
+
+
+def test_check_json(runner, tree):
+    (tree / "broken.py").write_bytes(b"import tensorflow\n\xff\n")
+    result = invoke(runner, "check", tree, "--format", "json")
+    assert result.exit_code == 2
+    records = json.loads(result.stdout)
+    by_code = {r["code"]: r for r in records}
+    assert by_code["TFM207"]["kind"] == "fix" and "+tf.config.run_functions_eagerly" in by_code["TFM207"]["fix"]["diff"]
+    assert by_code["TFM000"]["kind"] == "error" and "cannot be decoded" in by_code["TFM000"]["message"]
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif"])
+def test_check_ci_formats(runner, tree, fmt):
+    result = invoke(runner, "check", tree, "--format", fmt)
+    assert result.exit_code == 1
+    if fmt == "github":
+        assert result.stdout.startswith("::warning title=tfmodernize (TFM207 run-functions-eagerly),file=")
+    else:
+        sarif = json.loads(result.stdout)
+        assert sarif["runs"][0]["results"][0]["ruleId"] == "TFM207"
+
+
+def test_select_and_ignore(runner, tree):
+    assert invoke(runner, "diff", tree, "--ignore", "TFM207").exit_code == 0
+    assert invoke(runner, "diff", tree, "--select", "run-functions-eagerly").exit_code == 1
+    assert invoke(runner, "diff", tree, "--select", "TFM2").exit_code == 1
+
+
+def test_unknown_select_is_a_usage_error(runner, tree):
+    result = invoke(runner, "diff", tree, "--select", "TFM999")
+    assert result.exit_code == 2 and "unknown codemod 'TFM999'" in result.stderr
+
+
+def test_missing_path_is_an_error_but_the_run_goes_on(runner, tree):
+    result = invoke(runner, "apply", tree / "nope.py", tree)
+    assert result.exit_code == 2 and "no such file" in result.stderr
+    assert (tree / "train.py").read_text() == NEW
+
+
+def test_pyproject_settings(runner, tree):
+    (tree / "pyproject.toml").write_text('[tool.tfmodernize]\nignore = ["TFM207"]\n')
+    assert invoke(runner, "diff", tree).exit_code == 0
+    (tree / "pyproject.toml").write_text('[tool.tfmodernize]\nbogus = 1\n')
+    result = invoke(runner, "diff", tree)
+    assert result.exit_code == 2 and "unknown key `bogus`" in result.stderr
+
+
+def test_list_shows_the_catalogue(runner):
+    result = invoke(runner, "list")
+    assert result.exit_code == 0
+    for codemod in builtin_codemods():
+        assert codemod.code in result.stdout
+
+
+@pytest.mark.parametrize("key", ["TFM207", "tfm207", "run-functions-eagerly"])
+def test_explain(runner, key):
+    result = invoke(runner, "explain", key)
+    assert result.exit_code == 0
+    for heading in ("What it does", "Why it matters", "Before", "After"):
+        assert heading in result.stdout
+    assert "run_functions_eagerly" in result.stdout
+
+
+def test_explain_every_codemod(runner):
+    for codemod in builtin_codemods():
+        result = invoke(runner, "explain", codemod.code)
+        assert result.exit_code == 0, codemod.code
+        assert codemod.summary.split()[0] in result.stdout
+
+
+def test_explain_unknown(runner):
+    result = invoke(runner, "explain", "TFM999")
+    assert result.exit_code == 2 and "no codemod" in result.stderr

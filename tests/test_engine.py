@@ -1,0 +1,269 @@
+"""Engine and sources: bad input of every kind, faithful round trips, atomic writes, order."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tfmodernize.codemod import builtin_codemods, find_codemod
+from tfmodernize.engine import process, run, transform_text
+from tfmodernize.settings import Settings
+from tfmodernize.sources import Discovered, discover, write_atomic
+
+OLD = "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)\n"
+NEW = "import tensorflow as tf\ntf.config.run_functions_eagerly(True)\n"
+ONE_JOB = Settings(jobs=1)
+
+
+def outcome_for(path: Path, settings: Settings = ONE_JOB):
+    return process(Discovered(path), settings)
+
+
+def test_rewrites_a_tf_file(tmp_path):
+    path = tmp_path / "a.py"
+    path.write_text(OLD)
+    outcome = outcome_for(path)
+    assert outcome.changed and outcome.new == NEW and outcome.error is None
+    assert [f.code for f in outcome.fixes] == ["TFM207"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param(b"import tensorflow as tf\nx = (\n", "2:5: not Python 3 syntax: '(' was never closed", id="syntax-error"),
+        pytest.param(b"import tensorflow as tf\nprint 'hello'\n", "not Python 3 syntax", id="python2-print"),
+        pytest.param(b"import tensorflow as tf\ntry:\n    pass\nexcept ValueError, e:\n    pass\n", "run 2to3 first", id="python2-except"),
+        pytest.param(b"import tensorflow as tf\nx = '\xff\xfe'\n", "cannot be decoded as utf-8 (line 2", id="undecodable"),
+        pytest.param(b"# -*- coding: klingon -*-\nimport tensorflow\n", "bad encoding declaration", id="unknown-cookie"),
+        pytest.param(b"\x7fELF\x02\x01\x01\x00\x00\x00import tensorflow", "binary file", id="binary"),
+    ],
+)
+def test_bad_input_is_reported_and_untouched(tmp_path, content, message):
+    path = tmp_path / "bad.py"
+    path.write_bytes(content)
+    outcome = outcome_for(path)
+    assert outcome.error is not None and message in outcome.error
+    assert not outcome.changed
+    assert path.read_bytes() == content
+
+
+def test_python2_message_names_line_and_column(tmp_path):
+    path = tmp_path / "old.py"
+    path.write_text("import tensorflow as tf\nprint 'hello'\n")
+    assert outcome_for(path).error.startswith("2:1: not Python 3 syntax")
+
+
+def test_unreadable_file(tmp_path, monkeypatch):
+    path = tmp_path / "secret.py"
+    path.write_text(OLD)
+    real = Path.read_bytes
+
+    def deny(self):
+        if self.name == "secret.py":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", deny)
+    assert outcome_for(path).error == "cannot be read: permission denied"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_unreadable_file_by_mode(tmp_path):
+    path = tmp_path / "secret.py"
+    path.write_text(OLD)
+    path.chmod(0)
+    assert "permission denied" in outcome_for(path).error
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", "   \n"])
+def test_empty_files_are_skipped(tmp_path, content):
+    path = tmp_path / "empty.py"
+    path.write_text(content)
+    outcome = outcome_for(path)
+    assert outcome.error is None and not outcome.changed and outcome.skipped == "empty file"
+
+
+def test_run_goes_on_after_a_bad_file(tmp_path):
+    (tmp_path / "a_bad.py").write_text("import tensorflow as tf\nx = (\n")
+    (tmp_path / "b_good.py").write_text(OLD)
+    outcomes = list(run(discover([tmp_path]), ONE_JOB))
+    assert [o.path.name for o in outcomes] == ["a_bad.py", "b_good.py"]
+    assert outcomes[0].error and outcomes[1].changed
+
+
+def test_empty_folder(tmp_path):
+    assert list(run(discover([tmp_path]), ONE_JOB)) == []
+
+
+def test_missing_input_raises():
+    with pytest.raises(FileNotFoundError):
+        list(discover([Path("/nonexistent/nowhere")]))
+
+
+@pytest.mark.parametrize(
+    ("encoding", "header"),
+    [
+        ("latin-1", "# -*- coding: latin-1 -*-\n"),
+        ("cp1252", "# vim: set fileencoding=cp1252 :\n"),
+        ("utf-8", ""),
+    ],
+)
+def test_encoding_is_preserved(tmp_path, encoding, header):
+    text = header + "import tensorflow as tf\n# Größe: é\ntf.config.experimental_run_functions_eagerly(True)\n"
+    path = tmp_path / "enc.py"
+    path.write_bytes(text.encode(encoding))
+    outcome = outcome_for(path)
+    assert outcome.changed
+    assert outcome.new_bytes == text.replace("experimental_run", "run").encode(encoding)
+
+
+def test_bom_is_preserved(tmp_path):
+    path = tmp_path / "bom.py"
+    path.write_bytes(b"\xef\xbb\xbf" + OLD.encode())
+    outcome = outcome_for(path)
+    assert outcome.new_bytes == b"\xef\xbb\xbf" + NEW.encode()
+
+
+def test_crlf_is_preserved(tmp_path):
+    path = tmp_path / "crlf.py"
+    path.write_bytes(OLD.replace("\n", "\r\n").encode())
+    outcome = outcome_for(path)
+    assert outcome.new_bytes == NEW.replace("\n", "\r\n").encode()
+
+
+def test_missing_trailing_newline_is_preserved(tmp_path):
+    path = tmp_path / "nonl.py"
+    path.write_bytes(OLD.rstrip("\n").encode())
+    assert outcome_for(path).new_bytes == NEW.rstrip("\n").encode()
+
+
+def test_atomic_write_keeps_mode_and_content(tmp_path):
+    path = tmp_path / "tool.py"
+    path.write_text(OLD)
+    path.chmod(0o751)
+    write_atomic(path, NEW.encode(), OLD.encode())
+    assert path.read_text() == NEW
+    assert path.stat().st_mode & 0o777 == 0o751
+    assert [p.name for p in tmp_path.iterdir()] == ["tool.py"]
+
+
+def test_atomic_write_refuses_a_file_changed_meanwhile(tmp_path):
+    path = tmp_path / "a.py"
+    path.write_text("edited by someone else\n")
+    with pytest.raises(Exception, match="changed on disk"):
+        write_atomic(path, NEW.encode(), OLD.encode())
+    assert path.read_text() == "edited by someone else\n"
+
+
+def test_killed_run_leaves_no_half_written_file(tmp_path):
+    """SIGKILL an `apply` mid-run: every file is entirely old or entirely new."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    padding = "".join(f"value_{i} = {i} * 2  # padding line to make the file long\n" for i in range(3000))
+    old = OLD + padding
+    new = NEW + padding
+    for i in range(120):
+        (tree / f"m{i:03}.py").write_text(old)
+    process_ = subprocess.Popen(
+        [sys.executable, "-m", "tfmodernize", "apply", str(tree), "--jobs", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if any(p.read_text() == new for p in tree.glob("m*.py") if p.stat().st_size):
+            break
+        time.sleep(0.02)
+    process_.send_signal(signal.SIGKILL)
+    process_.wait()
+    contents = [p.read_text() for p in sorted(tree.glob("m*.py"))]
+    assert len(contents) == 120
+    assert all(c in (old, new) for c in contents)
+    assert any(c == new for c in contents), "the run was killed before it wrote anything"
+    assert any(c == old for c in contents), "the run finished before it was killed"
+
+
+def test_discovery_skips_what_it_should(tmp_path):
+    for rel in [
+        "pkg/a.py",
+        "pkg/sub/b.py",
+        ".git/hooks/x.py",
+        ".hidden/c.py",
+        "venv/lib/d.py",
+        "myenv/pyvenv.cfg",
+        "myenv/lib/e.py",
+        "lib/site-packages/f.py",
+        "build/g.py",
+        "dist/h.py",
+        "pkg/generated/i.py",
+        "pkg/notes.txt",
+    ]:
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x = 1\n")
+    found = [d.path.relative_to(tmp_path).as_posix() for d in discover([tmp_path], exclude=["pkg/generated"])]
+    assert found == ["pkg/a.py", "pkg/sub/b.py"]
+
+
+def test_explicit_file_is_always_taken(tmp_path):
+    path = tmp_path / "build" / "script.py"
+    path.parent.mkdir()
+    path.write_text("x = 1\n")
+    assert [d.path for d in discover([path])] == [path]
+
+
+def test_symlink_out_of_tree_is_reported(tmp_path):
+    outside = tmp_path / "outside.py"
+    outside.write_text(OLD)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "link.py").symlink_to(outside)
+    (tree / "inner.py").write_text(OLD)
+    (tree / "inner_link.py").symlink_to(tree / "inner.py")
+    found = {d.path.name: d.problem for d in discover([tree])}
+    assert found["inner.py"] is None and found["inner_link.py"] is None
+    assert "outside" in found["link.py"]
+    assert process(Discovered(tree / "link.py", found["link.py"]), ONE_JOB).error
+
+
+def test_parallel_run_keeps_input_order(tmp_path):
+    for i in range(40):
+        (tmp_path / f"f{i:02}.py").write_text(OLD if i % 3 else "x = 1\n")
+    files = list(discover([tmp_path]))
+    serial = [(o.path, o.new) for o in run(files, Settings(jobs=1))]
+    parallel = [(o.path, o.new) for o in run(files, Settings(jobs=2))]
+    assert serial == parallel
+    assert [p for p, _ in parallel] == sorted(p for p, _ in parallel)
+
+
+def test_files_without_tensorflow_come_out_identical(tmp_path):
+    text = "import numpy as np  \r\nx = np.zeros(3)\t\n\n\n"
+    path = tmp_path / "plain.py"
+    path.write_bytes(text.encode())
+    outcome = outcome_for(path)
+    assert outcome.skipped == "no TensorFlow import" and not outcome.changed
+
+
+def test_whole_catalogue_is_idempotent_on_its_own_output():
+    source = OLD + "y = tf.constant(1.0)\n"
+    once, _ = transform_text(source, builtin_codemods())
+    twice, state = transform_text(once, builtin_codemods())
+    assert twice == once and state.fixes == []
+
+
+def test_a_crashing_codemod_leaves_the_file_untouched(tmp_path, monkeypatch):
+    codemod = find_codemod("TFM207")
+
+    def explode(self, original, updated):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(codemod, "leave_Attribute", explode)
+    path = tmp_path / "a.py"
+    path.write_text(OLD)
+    outcome = outcome_for(path, Settings(jobs=1, select=("TFM207",)))
+    assert "internal error" in outcome.error and "boom" in outcome.error
+    assert path.read_text() == OLD

@@ -1,0 +1,229 @@
+"""The child process of the verification harness: imports TensorFlow once, runs many scripts.
+
+``runner.Child`` starts ``python -m tfmodernize.verify.child MODE READ_FD WRITE_FD`` with the
+environment of its mode (``runner.child_environment``). The child imports TensorFlow, sets one
+intra/inter-op thread and deterministic ops, says it is ready, then answers requests (one
+script to run each) on the two pipes until the parent closes them. The script's own stdout and
+stderr are captured per run, so nothing a script prints can corrupt the protocol.
+
+Every script starts from a clean slate: a fresh module namespace, Python/numpy/TF seeds reset,
+``tf.config.run_functions_eagerly(False)``, and
+
+- ``tf1`` mode: a fresh default graph, legacy Keras (tf-keras) state cleared, v2 behaviour
+  disabled, and a plain ``import tensorflow`` in the script (and in functions it defines)
+  resolved to ``tf.compat.v1``; ``import tensorflow.compat.v1 as tf`` works unchanged;
+- ``tf2`` mode: ``tf.keras.backend.clear_session()`` (Keras 3) and nothing else.
+
+Both run inside ``DeterministicRandomTestTool(mode=...)``, so TF1 graphs and TF2 eager code
+draw the same random numbers when they create random ops in the same order.
+
+The values left in module-level names are converted here (tensors and variables to numpy) and
+sent back; ``compare`` judges them in the parent.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import faulthandler
+import gc
+import inspect
+import io
+import os
+import random
+import signal
+import sys
+import time
+import traceback
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+#: Seed of Python's ``random``, numpy and Keras 3 at the start of every script.
+SEED = 42
+#: Lines of a script's output or traceback sent back with a result.
+TAIL_LINES = 25
+
+
+class NotConcrete(Exception):
+    """A value that is not a number, array, tensor or variable (or a container of them)."""
+
+
+class Sandbox:
+    """Runs one script at a time in a fresh namespace under the semantics of ``mode``."""
+
+    def __init__(self, mode: str) -> None:
+        import numpy as np
+        import tensorflow as tf
+        from tf_keras.src.legacy_tf_layers.migration_utils import DeterministicRandomTestTool
+
+        self.mode = mode
+        self.np = np
+        self.tf = tf
+        self.tool_class = DeterministicRandomTestTool
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        tf.config.threading.set_inter_op_parallelism_threads(1)
+        tf.config.experimental.enable_op_determinism()
+        if mode == "tf1":
+            tf.compat.v1.disable_v2_behavior()
+            self.builtins = _builtins_importing_tensorflow_as(tf.compat.v1)
+        else:
+            self.builtins = dict(vars(builtins))
+        self.keras = tf.keras  # tf-keras in tf1 mode (TF_USE_LEGACY_KERAS=1), Keras 3 in tf2
+
+    @contextlib.contextmanager
+    def fresh_state(self, random_mode: str) -> Iterator[None]:
+        tf = self.tf
+        random.seed(SEED)
+        self.np.random.seed(SEED)
+        tf.config.run_functions_eagerly(False)
+        self.keras.backend.clear_session()
+        tool = self.tool_class(seed=SEED, mode=random_mode)
+        if self.mode == "tf1":
+            with tf.Graph().as_default(), tool.scope():
+                yield
+        else:
+            self.keras.utils.set_random_seed(SEED)
+            with tool.scope():
+                yield
+
+    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        path = Path(request["script"])
+        output = io.StringIO()
+        namespace: dict[str, Any] = {
+            "__name__": "__main__",
+            "__file__": str(path),
+            "__builtins__": self.builtins,
+        }
+        saved_path, saved_argv = list(sys.path), list(sys.argv)
+        sys.path.insert(0, str(path.parent))
+        sys.argv = [str(path)]
+        started = time.perf_counter()
+        reply: dict[str, Any] = {"values": {}, "skipped": {}, "error": None}
+        try:
+            code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
+            with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+                with self.fresh_state(request["random"]):
+                    _execute(code, namespace)
+            reply["values"], reply["skipped"] = self.capture(namespace)
+        except BaseException as error:  # the script's failure is the result, not ours
+            reply["error"] = _traceback_tail(error, str(path))
+        finally:
+            sys.path[:], sys.argv[:] = saved_path, saved_argv
+            namespace.clear()
+            gc.collect()
+        reply["seconds"] = time.perf_counter() - started
+        reply["output"] = "\n".join(output.getvalue().splitlines()[-TAIL_LINES:])
+        return reply
+
+    # -- capturing module-level values --------------------------------------------------------
+
+    def capture(self, namespace: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """Concrete values by name, and the type of every other public module-level name."""
+        values, skipped = {}, {}
+        for name, value in namespace.items():
+            if name.startswith("_") or inspect.ismodule(value) or callable(value):
+                continue
+            try:
+                values[name] = self.concrete(value)
+            except NotConcrete as why:
+                skipped[name] = str(why)
+        return values, skipped
+
+    def concrete(self, value: Any) -> Any:
+        """``value`` with tensors/variables as numpy arrays; raises NotConcrete otherwise."""
+        np = self.np
+        if value is None or type(value) in (bool, int, float, complex):
+            return value
+        if isinstance(value, np.generic):
+            return self._numeric(np.asarray(value), value)[()]
+        if isinstance(value, np.ndarray):
+            return self._numeric(value, value).copy()
+        if isinstance(value, list):
+            return [self.concrete(item) for item in value]
+        if isinstance(value, tuple):  # named tuples too: their class lives only in this child
+            return tuple(self.concrete(item) for item in value)
+        if isinstance(value, dict):
+            return {key: self.concrete(item) for key, item in value.items()}
+        if self._array_like(value):
+            try:
+                array = np.asarray(value.numpy())
+            except Exception as error:
+                raise NotConcrete(f"{_type_name(value)} without a concrete value ({type(error).__name__})") from None
+            return self._numeric(array, value)
+        raise NotConcrete(_type_name(value))
+
+    def _array_like(self, value: Any) -> bool:
+        tf = self.tf
+        if isinstance(value, (tf.Tensor, tf.Variable)):
+            return True
+        # Keras 3 variables are not tf.Variable subclasses.
+        return all(hasattr(value, attr) for attr in ("numpy", "dtype", "shape", "assign"))
+
+    def _numeric(self, array: Any, original: Any) -> Any:
+        if array.dtype.kind not in "biufc":
+            raise NotConcrete(f"{_type_name(original)} of dtype {array.dtype}")
+        return array
+
+
+def _builtins_importing_tensorflow_as(v1_module: Any) -> dict[str, Any]:
+    """Builtins whose ``__import__`` gives ``tf.compat.v1`` for a plain ``import tensorflow``.
+
+    Only the name ``tensorflow`` itself is redirected: ``import tensorflow.compat.v1 as tf``
+    imports the top-level package and then reads ``.compat.v1`` from it, so it must get the
+    real package; ``from tensorflow.keras import layers`` is left alone as well.
+    """
+    real_import: Callable[..., Any] = builtins.__import__
+
+    def tf1_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name == "tensorflow":
+            return v1_module
+        return real_import(name, globals, locals, fromlist, level)
+
+    replaced = dict(vars(builtins))
+    replaced["__import__"] = tf1_import
+    return replaced
+
+
+def _execute(code: Any, namespace: dict[str, Any]) -> None:
+    try:
+        exec(code, namespace)
+    except SystemExit as stop:
+        if stop.code not in (None, 0):
+            raise
+
+
+def _type_name(value: Any) -> str:
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _traceback_tail(error: BaseException, script: str) -> str:
+    """The traceback from the script's first frame on (harness frames dropped), shortened."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != script:
+        tb = tb.tb_next
+    lines = traceback.format_exception(type(error), error, tb if tb is not None else error.__traceback__)
+    text = "".join(lines).rstrip()
+    return "\n".join(text.splitlines()[-TAIL_LINES:])
+
+
+def main(argv: list[str]) -> int:
+    mode, read_fd, write_fd = argv[0], int(argv[1]), int(argv[2])
+    faulthandler.enable()
+    # The parent sends SIGUSR1 before killing a script that hangs: the dump says where.
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
+    requests = Connection(read_fd, writable=False)
+    replies = Connection(write_fd, readable=False)
+    sandbox = Sandbox(mode)
+    replies.send({"ready": True, "tensorflow": sandbox.tf.__version__, "pid": os.getpid()})
+    while True:
+        try:
+            request = requests.recv()
+        except EOFError:
+            return 0
+        replies.send(sandbox.run(request))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
