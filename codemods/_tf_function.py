@@ -1,0 +1,143 @@
+"""Which functions TensorFlow traces, shared by the codemods about code inside a ``tf.function``.
+
+A function is traced when it is decorated with ``@tf.function`` / ``@tf.function(...)`` (any
+alias: ``@T.function``, ``from tensorflow import function``), or when it is wrapped by name:
+``f = tf.function(g)``, ``tf.function(g, jit_compile=True)``, ``self.f = tf.function(self.g)``.
+The decorator is resolved by qualified name, so a non-TF ``function`` is never mistaken for it.
+
+"Inside a tf.function" means in the traced function's own body: code in a nested ``def``,
+``lambda`` or class is only traced if it is called, which the codemods cannot know, so they
+leave it alone.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from tfmodernize.tfsymbols import TFNames
+
+#: Node types the shared detection traversal hands to ``mentions_tf_function``.
+INTERESTS: tuple[type[cst.CSTNode], ...] = (cst.Decorator, cst.Call)
+
+
+def is_tf_function(expr: cst.BaseExpression, names: TFNames) -> bool:
+    """``tf.function`` itself, or a call of it used as a decorator factory."""
+    if isinstance(expr, cst.Call):
+        expr = expr.func
+    return names.is_tf(expr, "function")
+
+
+def mentions_tf_function(node: cst.CSTNode, names: TFNames) -> bool:
+    """For ``detect``: a ``@tf.function`` decorator or a ``tf.function(...)`` call."""
+    if isinstance(node, cst.Decorator):
+        return is_tf_function(node.decorator, names)
+    return isinstance(node, cst.Call) and names.is_tf(node.func, "function")
+
+
+class _Collector(cst.CSTVisitor):
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
+        self.functions: dict[str, list[cst.FunctionDef]] = {}
+        self.methods: dict[str, list[cst.FunctionDef]] = {}
+        self.traced: list[cst.FunctionDef] = []
+        self.wrapped_functions: set[str] = set()
+        self.wrapped_methods: set[str] = set()
+        self._in_class: list[bool] = [False]
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self._in_class.append(True)
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self._in_class.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        table = self.methods if self._in_class[-1] else self.functions
+        table.setdefault(node.name.value, []).append(node)
+        if any(is_tf_function(d.decorator, self.names) for d in node.decorators):
+            self.traced.append(node)
+        self._in_class.append(False)
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._in_class.pop()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if not self.names.is_tf(node.func, "function") or not node.args:
+            return
+        first = node.args[0]
+        if first.keyword is not None and first.keyword.value != "func":
+            return
+        target = first.value
+        if isinstance(target, cst.Name):
+            self.wrapped_functions.add(target.value)
+        elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+            if target.value.value in ("self", "cls"):
+                self.wrapped_methods.add(target.attr.value)
+
+
+def traced_functions(module: cst.Module, names: TFNames) -> set[cst.FunctionDef]:
+    """Every ``def`` of ``module`` that is decorated with or wrapped by ``tf.function``."""
+    collector = _Collector(names)
+    module.visit(collector)
+    traced = set(collector.traced)
+    for name in collector.wrapped_functions:
+        traced.update(collector.functions.get(name, ()))
+    for name in collector.wrapped_methods:
+        traced.update(collector.methods.get(name, ()))
+    return traced
+
+
+def own_body(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes under ``node`` that are not inside a nested def, lambda or class."""
+    stack = list(reversed(node.children))
+    while stack:
+        child = stack.pop()
+        yield child
+        if isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        stack.extend(reversed(child.children))
+
+
+class InTFFunction:
+    """Mixin for a TFCodemod: tracks whether the visitor is in a traced function's own body.
+
+    ``self.traced_function`` is the (original) traced ``FunctionDef`` whose own body the
+    visitor is in, else ``None``. A subclass overriding a ``visit_``/``leave_`` method below
+    calls ``super()``.
+    """
+
+    tf: TFNames
+
+    def visit_Module(self, node: cst.Module) -> Optional[bool]:
+        self._traced = traced_functions(node, self.tf)
+        self._frames: list[Optional[cst.FunctionDef]] = [None]
+        return True
+
+    @property
+    def traced_function(self) -> Optional[cst.FunctionDef]:
+        return self._frames[-1]
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> Optional[bool]:
+        self._frames.append(node if node in self._traced else None)
+        return True
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.CSTNode:
+        self._frames.pop()
+        return updated
+
+    def visit_Lambda(self, node: cst.Lambda) -> Optional[bool]:
+        self._frames.append(None)
+        return True
+
+    def leave_Lambda(self, original: cst.Lambda, updated: cst.Lambda) -> cst.CSTNode:
+        self._frames.pop()
+        return updated
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> Optional[bool]:
+        self._frames.append(None)
+        return True
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.CSTNode:
+        self._frames.pop()
+        return updated
