@@ -1,0 +1,73 @@
+"""``tfmodernize verify OLD.py NEW.py``: run both scripts on TensorFlow and compare their values.
+
+This module runs in the CLI process and never imports TensorFlow (nor numpy before knowing
+that the ``verify`` extra is installed): all TensorFlow work happens in child processes.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Optional
+
+from rich.console import Console
+
+from tfmodernize.verify import DEFAULT_ATOL, DEFAULT_RTOL
+
+EXIT_EQUAL, EXIT_DIFFERENT, EXIT_ERROR = 0, 1, 2
+INSTALL_HINT = "pip install 'tfmodernize[verify]'"
+#: What the children import, by importable module name.
+REQUIRED_MODULES = ("tensorflow", "tf_keras", "numpy")
+
+
+def missing_requirements() -> list[str]:
+    """The modules of the ``verify`` extra that are not installed (without importing them)."""
+    return [name for name in REQUIRED_MODULES if importlib.util.find_spec(name) is None]
+
+
+def verify_command(
+    old: Path,
+    new: Path,
+    *,
+    compare: Optional[list[str]] = None,
+    rtol: float = DEFAULT_RTOL,
+    atol: float = DEFAULT_ATOL,
+    old_mode: str = "tf1",
+    timeout: float = 120.0,
+    console: Console,
+) -> int:
+    """Run ``old`` (TF1 semantics with ``old_mode="tf1"``) and ``new`` (plain TF2), compare the
+    module-level values, print a table; exit code 0 equal, 1 different, 2 could not run."""
+    missing = missing_requirements()
+    if missing:
+        console.print(
+            f"[bold red]error:[/] verification runs TensorFlow, and {', '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not installed. Install the verify extra:\n"
+            f"    {INSTALL_HINT}"
+        )
+        return EXIT_ERROR
+    problems = [f"{path}: no such file" for path in (old, new) if not Path(path).is_file()]
+    if old_mode not in ("tf1", "tf2"):
+        problems.append(f"--old-mode must be tf1 or tf2, not {old_mode!r}")
+    if timeout <= 0 or rtol < 0 or atol < 0:
+        problems.append("--timeout must be positive, --rtol and --atol not negative")
+    if problems:
+        for problem in problems:
+            console.print(f"[bold red]error:[/] {problem}")
+        return EXIT_ERROR
+
+    from tfmodernize.verify.report import print_verdict
+    from tfmodernize.verify.runner import Harness, Script
+    from tfmodernize.verify.verdict import Pair, verify_pairs
+
+    pair = Pair(
+        before=Script(Path(old), old_mode, timeout=timeout),
+        after=Script(Path(new), "tf2", timeout=timeout),
+        compare=compare or None,
+        rtol=rtol,
+        atol=atol,
+    )
+    with console.status("running both scripts on TensorFlow…"), Harness() as harness:
+        verdict = verify_pairs([pair], harness)[0]
+    print_verdict(verdict, console)
+    return verdict.exit_code

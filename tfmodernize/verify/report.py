@@ -1,0 +1,50 @@
+"""Rich rendering of a verdict: a table of compared names, then the reason for a failed run."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from tfmodernize.verify.compare import Status
+from tfmodernize.verify.verdict import DIFFERENT, EQUAL, Verdict
+
+_STYLES = {
+    Status.EQUAL: "green",
+    Status.DIFFERS_AS_EXPECTED: "green",
+    Status.DIFFERENT: "bold red",
+    Status.UNEXPECTEDLY_EQUAL: "bold red",
+    Status.MISSING: "bold red",
+}
+
+
+def verdict_table(verdict: Verdict) -> Table:
+    table = Table(title=f"{verdict.before.script.path.name} vs {verdict.after.script.path.name}")
+    table.add_column("name", style="bold")
+    table.add_column("status")
+    table.add_column("detail", overflow="fold")
+    for result in verdict.names:
+        table.add_row(result.name, Text(result.status.value, style=_STYLES[result.status]), result.detail)
+    return table
+
+
+def print_verdict(verdict: Verdict, console: Console) -> None:
+    """The table (when both scripts ran), failed runs with their traceback tail, a summary."""
+    for label, run in (("old", verdict.before), ("new", verdict.after)):
+        if run.ok:
+            continue
+        console.print(f"[bold red]{run.script.path} ({label}, {run.script.mode} mode) could not run:[/]")
+        console.print(Text(run.error))
+        if run.output:
+            console.print("[dim]its output ended with:[/]")
+            console.print(Text(run.output), style="dim")
+    if verdict.names:
+        console.print(verdict_table(verdict))
+    seconds = f"({verdict.before.seconds:.2f} s old, {verdict.after.seconds:.2f} s new)"
+    if verdict.status == EQUAL:
+        console.print(f"[green]equal[/]: every compared value matches {seconds}")
+    elif verdict.status == DIFFERENT:
+        failed = sum(not result.ok for result in verdict.names)
+        console.print(f"[bold red]different[/]: {failed} of {len(verdict.names)} compared name(s) failed {seconds}")
+    else:
+        console.print("[bold red]could not run[/]: nothing was compared")

@@ -1,0 +1,263 @@
+"""Long-lived TensorFlow child processes, one per mode, that run scripts on request.
+
+Importing TensorFlow costs seconds, running a fixture script milliseconds: a ``Child`` starts
+``tfmodernize.verify.child`` once and sends it one script after another. A script that crashes
+the child (abort, segfault) or runs past its timeout fails alone: the child is killed and a
+new one is started for the next script. Nothing here imports TensorFlow.
+
+``Harness`` owns one child per mode and runs a batch of scripts with both children working at
+the same time (one thread per mode).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+import tfmodernize
+
+MODES = ("tf1", "tf2")
+RANDOM_MODES = ("num_random_ops", "constant")
+#: Importing TensorFlow on a busy two-core machine can take long; this is not a script's time.
+STARTUP_TIMEOUT = 300.0
+#: Lines of the child's own stderr (TF logs, faulthandler dumps) kept with a failure.
+LOG_TAIL_LINES = 20
+
+
+@dataclass(frozen=True)
+class Script:
+    """One script to run, with the semantics (``tf1``/``tf2``) and random mode to run it in."""
+
+    path: Path
+    mode: str = "tf2"
+    random: str = "num_random_ops"
+    timeout: float = 120.0
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
+        if self.random not in RANDOM_MODES:
+            raise ValueError(f"random must be one of {', '.join(RANDOM_MODES)}, not {self.random!r}")
+
+
+@dataclass
+class RunResult:
+    """What one script left behind: concrete values by name, or why it could not run."""
+
+    script: Script
+    values: dict[str, Any] = field(default_factory=dict)
+    #: Public module-level names that were not concrete values, with their type.
+    skipped: dict[str, str] = field(default_factory=dict)
+    error: Optional[str] = None
+    output: str = ""
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def child_environment(mode: str) -> dict[str, str]:
+    """The environment of a child: quiet, CPU only, deterministic; legacy Keras in tf1 only."""
+    env = dict(os.environ)
+    env.pop("TF_USE_LEGACY_KERAS", None)
+    env.update(
+        TF_CPP_MIN_LOG_LEVEL="2",
+        TF_DETERMINISTIC_OPS="1",
+        # oneDNN's fused CPU kernels round differently from the reference kernels.
+        TF_ENABLE_ONEDNN_OPTS="0",
+        CUDA_VISIBLE_DEVICES="-1",
+        OMP_NUM_THREADS="1",
+        PYTHONHASHSEED="0",
+    )
+    if mode == "tf1":
+        env["TF_USE_LEGACY_KERAS"] = "1"
+    # The child must import this very copy of tfmodernize, installed or not.
+    package_root = str(Path(tfmodernize.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    return env
+
+
+class ChildError(Exception):
+    """The child could not be started."""
+
+
+class Child:
+    """One TensorFlow child process of a mode; restarted after a crash or a timeout."""
+
+    def __init__(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        self.mode = mode
+        self.tensorflow_version: Optional[str] = None
+        self._process: Optional[subprocess.Popen] = None
+        self._send: Optional[Connection] = None
+        self._receive: Optional[Connection] = None
+        self._log: Optional[Any] = None
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        to_child_read, to_child_write = os.pipe()
+        from_child_read, from_child_write = os.pipe()
+        self._log = tempfile.TemporaryFile()
+        try:
+            self._process = subprocess.Popen(
+                [sys.executable, "-m", "tfmodernize.verify.child", self.mode,
+                 str(to_child_read), str(from_child_write)],
+                pass_fds=(to_child_read, from_child_write),
+                env=child_environment(self.mode),
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,
+                stderr=self._log,
+                start_new_session=True,
+            )
+        finally:
+            os.close(to_child_read)
+            os.close(from_child_write)
+        self._send = Connection(to_child_write, readable=False)
+        self._receive = Connection(from_child_read, writable=False)
+        ready = self._reply(STARTUP_TIMEOUT, since=0)
+        if not isinstance(ready, dict) or not ready.get("ready"):
+            self.close()
+            raise ChildError(f"the {self.mode} TensorFlow child did not start: {ready}")
+        self.tensorflow_version = ready["tensorflow"]
+
+    def close(self) -> None:
+        for connection in (self._send, self._receive):
+            if connection is not None:
+                connection.close()
+        self._send = self._receive = None
+        if self._process is not None:
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._kill()
+            self._process = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    # -- running ----------------------------------------------------------------------------
+
+    def run(self, script: Script) -> RunResult:
+        """Run ``script`` in this child; never raises for the script's own failures."""
+        if script.mode != self.mode:
+            raise ValueError(f"a {script.mode} script sent to the {self.mode} child")
+        if not self.alive:
+            self.close()
+            try:
+                self.start()
+            except ChildError as error:
+                return RunResult(script, error=str(error))
+        assert self._send is not None and self._log is not None
+        log_offset = self._log.seek(0, os.SEEK_END)
+        started = time.perf_counter()
+        self._send.send({"script": str(Path(script.path).resolve()), "random": script.random})
+        reply = self._reply(script.timeout, since=log_offset)
+        if isinstance(reply, dict):
+            return RunResult(
+                script,
+                values=reply["values"],
+                skipped=reply["skipped"],
+                error=reply["error"],
+                output=reply["output"],
+                seconds=reply["seconds"],
+            )
+        return RunResult(script, error=reply, seconds=time.perf_counter() - started)
+
+    def _reply(self, timeout: float, *, since: int) -> Any:
+        """The child's next message, or a string saying why there is none (child then gone)."""
+        assert self._receive is not None and self._process is not None
+        try:
+            if self._receive.poll(timeout):
+                return self._receive.recv()
+        except (EOFError, OSError):
+            code = self._process.wait(timeout=10)
+            why = f"the {self.mode} child died (exit code {code})"
+        else:
+            self._dump_stacks()
+            why = f"timed out after {timeout:g} s (the {self.mode} child was killed)"
+        self._kill()
+        tail = self._log_tail(since)
+        self.close()
+        return f"{why}\n{tail}" if tail else why
+
+    def _dump_stacks(self) -> None:
+        """Ask a hung child for its Python stacks (faulthandler), for the failure message."""
+        assert self._process is not None
+        try:
+            self._process.send_signal(signal.SIGUSR1)
+        except ProcessLookupError:
+            return
+        time.sleep(0.5)
+
+    def _kill(self) -> None:
+        if self._process is None or self._process.poll() is not None:
+            return
+        try:
+            os.killpg(self._process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self._process.wait()
+
+    def _log_tail(self, since: int) -> str:
+        assert self._log is not None
+        self._log.seek(since)
+        text = self._log.read().decode("utf-8", "replace")
+        return "\n".join(text.rstrip().splitlines()[-LOG_TAIL_LINES:])
+
+
+class Harness:
+    """One child per mode, started on first use; use as a context manager to stop them."""
+
+    def __init__(self) -> None:
+        self._children: dict[str, Child] = {}
+
+    def __enter__(self) -> "Harness":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for child in self._children.values():
+            child.close()
+        self._children.clear()
+
+    def child(self, mode: str) -> Child:
+        if mode not in self._children:
+            self._children[mode] = Child(mode)
+        return self._children[mode]
+
+    def run(self, script: Script) -> RunResult:
+        return self.child(script.mode).run(script)
+
+    def run_all(self, scripts: Sequence[Script]) -> list[RunResult]:
+        """Run every script, both modes' children at once; results in the input's order."""
+        by_mode: dict[str, list[int]] = {}
+        for index, script in enumerate(scripts):
+            by_mode.setdefault(script.mode, []).append(index)
+        results: list[Optional[RunResult]] = [None] * len(scripts)
+
+        def run_mode(mode: str) -> None:
+            for index in by_mode[mode]:
+                results[index] = self.run(scripts[index])
+
+        with ThreadPoolExecutor(max_workers=max(1, len(by_mode))) as pool:
+            for done in [pool.submit(run_mode, mode) for mode in by_mode]:
+                done.result()
+        return [result for result in results if result is not None]
