@@ -65,6 +65,7 @@ ExcludeOpt = typer.Option([], "--exclude", help="Glob of paths to skip (repeatab
 UnsafeOpt = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes marked unsafe.")
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Worker processes (default: all cores).")
 ConfigOpt = typer.Option(None, "--config", help="pyproject.toml with a [tool.tfmodernize] table.")
+NoCacheOpt = typer.Option(False, "--no-cache", help="Do not read or write the outcome cache (.tfmodernize_cache).")
 
 
 def _split(values: List[str]) -> list[str]:
@@ -76,7 +77,7 @@ def _usage_error(message: str) -> typer.Exit:
     return typer.Exit(EXIT_ERROR)
 
 
-def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs) -> "Settings":
+def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache) -> "Settings":
     from tfmodernize.codemod import RegistryError, select_codemods
     from tfmodernize.settings import SettingsError, build_settings
 
@@ -89,6 +90,7 @@ def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs) -> "Se
             exclude=_split(exclude),
             unsafe_fixes=unsafe_fixes,
             jobs=jobs,
+            cache=not no_cache,
         )
         select_codemods(settings.select, settings.ignore)
     except SettingsError as error:
@@ -150,6 +152,7 @@ def diff(
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
+    no_cache: bool = NoCacheOpt,
 ) -> None:
     """Show what would change, as colored unified diffs, and a summary. Changes nothing.
 
@@ -158,7 +161,7 @@ def diff(
     from tfmodernize.output.diff import print_diff, unified_diff
     from tfmodernize.output.summary import Summary, print_summary
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache)
     summary = Summary()
     for outcome in _outcomes(paths, settings):
         summary.add(outcome)
@@ -180,6 +183,7 @@ def apply(
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
+    no_cache: bool = NoCacheOpt,
 ) -> None:
     """Rewrite files in place (atomically) and print what changed.
 
@@ -190,7 +194,7 @@ def apply(
     from tfmodernize.output.summary import Summary, print_summary
     from tfmodernize.sources import SourceError, write_atomic
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache)
     summary = Summary()
     for outcome in _outcomes(paths, settings):
         if outcome.changed:
@@ -221,6 +225,7 @@ def check(
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
+    no_cache: bool = NoCacheOpt,
 ) -> None:
     """Report findings and the fixes that `apply` would make, as diagnostics for CI.
 
@@ -228,7 +233,7 @@ def check(
     """
     from tfmodernize.output.formats import EMITTERS, diagnostics, text_line
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache)
     outcomes = []
     reported = failed = fixable = 0
     for outcome in _outcomes(paths, settings):
@@ -288,6 +293,25 @@ def explain(key: str = typer.Argument(..., help="A codemod code (TFM207) or name
             stdout.print(Syntax(text, "python", theme="ansi_dark", background_color="default"))
         else:
             stdout.print(Markdown(text))
+
+
+@app.command()
+def verify(
+    old: Path = typer.Argument(..., help="The program before the rewrite."),
+    new: Path = typer.Argument(..., help="The program after the rewrite."),
+    compare: List[str] = typer.Option([], "--compare", help="Compare exactly these module-level names (comma-separated or repeated)."),
+    rtol: float = typer.Option(1e-5, "--rtol", help="Relative tolerance."),
+    atol: float = typer.Option(1e-6, "--atol", help="Absolute tolerance."),
+    old_mode: str = typer.Option("tf1", "--old-mode", help="Run OLD with TF1 semantics (tf1) or plain TF2 (tf2)."),
+    timeout: float = typer.Option(120.0, "--timeout", help="Seconds each program may run."),
+) -> None:
+    """Run OLD and NEW on TensorFlow and compare their module-level values (0 equal, 1 different, 2 could not run)."""
+    from tfmodernize.verify.command import verify_command
+
+    raise typer.Exit(
+        verify_command(old, new, compare=_split(compare) or None, rtol=rtol, atol=atol,
+                       old_mode=old_mode, timeout=timeout, console=stdout)
+    )
 
 
 def _dedent(text: str) -> str:
