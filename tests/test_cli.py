@@ -16,7 +16,8 @@ NEW = "import tensorflow as tf\ntf.config.run_functions_eagerly(True)\n"
 
 
 @pytest.fixture
-def runner():
+def runner(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the outcome cache goes to the working folder
     return CliRunner()
 
 
@@ -159,3 +160,26 @@ def test_explain_every_codemod(runner):
 def test_explain_unknown(runner):
     result = invoke(runner, "explain", "TFM999")
     assert result.exit_code == 2 and "no codemod" in result.stderr
+
+
+def test_cache_serves_a_second_run_and_follows_edits(runner, tree, monkeypatch):
+    import tfmodernize.engine as engine
+
+    first = invoke(runner, "check", tree)
+    assert list((tree / ".tfmodernize_cache").rglob("*.json"))  # tree is the working folder
+
+    def no_rewrite(*args, **kwargs):
+        raise AssertionError("cache miss")
+
+    monkeypatch.setattr(engine, "_rewrite", no_rewrite)
+    second = invoke(runner, "check", tree, "--jobs", "1")
+    assert second.exit_code == first.exit_code == 1
+    assert second.stdout == first.stdout
+    (tree / "train.py").write_text(OLD + "# edited\n")
+    edited = invoke(runner, "check", tree, "--jobs", "1")
+    assert isinstance(edited.exception, AssertionError) and "cache miss" in str(edited.exception)
+
+
+def test_no_cache_writes_nothing(runner, tree, tmp_path):
+    invoke(runner, "check", tree, "--no-cache")
+    assert not list(tmp_path.rglob(".tfmodernize_cache"))

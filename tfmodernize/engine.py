@@ -14,7 +14,7 @@ import ast
 import re
 import traceback
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Sequence
 
@@ -24,7 +24,8 @@ from libcst.metadata import MetadataWrapper, ScopeProvider
 
 from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codemods
 from tfmodernize.settings import Settings
-from tfmodernize.sources import Discovered, SourceError, read_source
+from tfmodernize.cache import OutcomeCache
+from tfmodernize.sources import Discovered, Source, SourceError, read_source
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
 
 #: A file can only match a codemod if it imports one of these (every match is by qualified name).
@@ -199,30 +200,56 @@ def process(discovered: Discovered, settings: Settings) -> Outcome:
         outcome.new = source.text
         return outcome
     codemods = select_codemods(settings.select, settings.ignore)
+    cache = key = None
+    if settings.cache_dir is not None:
+        cache = OutcomeCache(settings.cache_dir, codemods, settings.unsafe_fixes)
+        key = cache.key(source.data)
+        hit = cache.get(key)
+        if hit is not None:
+            _fill(outcome, source, hit["new"], hit["fixes"], hit["findings"], hit["error"])
+            return outcome
+    new_text, fixes, findings, error = _rewrite(source, codemods, settings)
+    _fill(outcome, source, new_text, fixes, findings, error)
+    if cache is not None and not (error or "").startswith("internal error"):
+        cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error)
+    return outcome
+
+
+def _rewrite(
+    source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings
+) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str]]:
+    """(new text, fixes, findings, error) for one decoded source."""
     try:
         new_text, state = transform_text(
-            source.text, codemods, path=str(path), unsafe_fixes=settings.unsafe_fixes
+            source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes
         )
-        new_bytes = source.encode(new_text) if new_text != source.text else source.data
+        source.encode(new_text)
     except (cst.ParserSyntaxError, SyntaxError) as error:
-        outcome.error = _syntax_message(error, source.text)
-        return outcome
+        return None, [], [], _syntax_message(error, source.text)
     except RewriteError as error:
-        outcome.error = str(error)
-        return outcome
+        return None, [], [], str(error)
     except UnicodeEncodeError as error:
-        outcome.error = f"rewrite cannot be encoded as {source.encoding}: {error.reason}"
-        return outcome
+        return None, [], [], f"rewrite cannot be encoded as {source.encoding}: {error.reason}"
     except Exception as error:  # a codemod bug must not stop the run
         tail = traceback.format_exc(limit=-3).strip().splitlines()[-1]
-        outcome.error = f"internal error, file left untouched: {type(error).__name__}: {error} [{tail}]"
-        return outcome
-    outcome.new, outcome.new_bytes = new_text, new_bytes
-    outcome.fixes = state.fixes
-    outcome.findings = [
-        Finding(**{**f.__dict__, "path": str(path)}) for f in state.findings
-    ]
-    return outcome
+        return None, [], [], f"internal error, file left untouched: {type(error).__name__}: {error} [{tail}]"
+    findings = [replace(f, path=str(source.path)) for f in state.findings]
+    return new_text, state.fixes, findings, None
+
+
+def _fill(
+    outcome: Outcome,
+    source: Source,
+    new_text: Optional[str],
+    fixes: list[Fix],
+    findings: list[Finding],
+    error: Optional[str],
+) -> None:
+    outcome.error = error
+    if error is None:
+        outcome.new = new_text
+        outcome.new_bytes = source.data if new_text == source.text else source.encode(new_text)
+        outcome.fixes, outcome.findings = fixes, findings
 
 
 def _process_star(item: tuple[Discovered, Settings]) -> Outcome:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+CACHE_DIR_NAME = ".tfmodernize_cache"
+
 
 class SettingsError(Exception):
     pass
@@ -25,6 +27,8 @@ class Settings:
     unsafe_fixes: bool = False
     jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
     config_path: Optional[Path] = None
+    #: Where the outcome cache lives; ``None`` disables it (the library default).
+    cache_dir: Optional[Path] = None
 
 
 _KEYS = {"select": list, "ignore": list, "exclude": list, "unsafe-fixes": bool, "jobs": int}
@@ -73,7 +77,9 @@ def build_settings(
     exclude: Sequence[str] = (),
     unsafe_fixes: Optional[bool] = None,
     jobs: Optional[int] = None,
+    cache: bool = True,
 ) -> Settings:
+    """Settings for a CLI run; the cache lives beside the configuration (or in the cwd)."""
     config_path = config if config is not None else find_config(paths[0] if paths else Path.cwd())
     table: dict[str, Any] = {}
     if config_path is not None:
@@ -89,4 +95,5 @@ def build_settings(
         unsafe_fixes=unsafe_fixes if unsafe_fixes is not None else table.get("unsafe-fixes", False),
         jobs=jobs or table.get("jobs") or (os.cpu_count() or 1),
         config_path=config_path,
+        cache_dir=((config_path.parent if config_path else Path.cwd()) / CACHE_DIR_NAME) if cache else None,
     )

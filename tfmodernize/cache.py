@@ -1,0 +1,76 @@
+"""Content-hash cache of outcomes, as ruff keeps one: a second run over unchanged files is
+a hash and a small read per file.
+
+The key covers everything an outcome depends on: the file's bytes, the codemods selected,
+``--unsafe-fixes``, and a fingerprint of the tool itself (the source of every module of
+``tfmodernize`` and ``codemods``), so editing a codemod invalidates what it produced. Entries
+are JSON files (under ``.tfmodernize_cache/`` for CLI runs) written atomically; a damaged or unreadable entry
+is a miss, never an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import asdict
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional, Sequence
+
+from tfmodernize.codemod import Finding, Fix, TFCodemod
+
+
+@lru_cache(maxsize=None)
+def _tool_fingerprint() -> str:
+    import codemods
+    import tfmodernize
+
+    digest = hashlib.sha256()
+    for package in (tfmodernize, codemods):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+class OutcomeCache:
+    def __init__(self, folder: Path, codemods: Sequence[type[TFCodemod]], unsafe_fixes: bool) -> None:
+        self.folder = folder
+        settings = f"{','.join(c.code for c in codemods)}|{unsafe_fixes}|{_tool_fingerprint()}"
+        self._salt = hashlib.sha256(settings.encode()).digest()
+
+    def key(self, data: bytes) -> str:
+        return hashlib.sha256(self._salt + data).hexdigest()
+
+    def _entry(self, key: str) -> Path:
+        return self.folder / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> Optional[dict]:
+        try:
+            record = json.loads(self._entry(key).read_text(encoding="utf-8"))
+            record["fixes"] = [Fix(**f) for f in record["fixes"]]
+            record["findings"] = [Finding(**f) for f in record["findings"]]
+            return record
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
+
+    def put(self, key: str, *, new: Optional[str], fixes: list[Fix], findings: list[Finding], error: Optional[str]) -> None:
+        record = {
+            "new": new,
+            "fixes": [asdict(f) for f in fixes],
+            "findings": [asdict(f) for f in findings],
+            "error": error,
+        }
+        entry = self._entry(key)
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(record, handle)
+            os.replace(tmp, entry)
+        except OSError:
+            pass  # a cache that cannot be written only costs speed
