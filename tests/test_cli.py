@@ -183,3 +183,31 @@ def test_cache_serves_a_second_run_and_follows_edits(runner, tree, monkeypatch):
 def test_no_cache_writes_nothing(runner, tree, tmp_path):
     invoke(runner, "check", tree, "--no-cache")
     assert not list(tmp_path.rglob(".tfmodernize_cache"))
+
+
+def test_review_suggestions_replace_exactly_the_changed_lines(runner, tmp_path):
+    source = "import tensorflow as tf\n\nx = 1\ntf.config.experimental_run_functions_eagerly(True)\ny = 2\n"
+    (tmp_path / "m.py").write_text(source)
+    result = invoke(runner, "check", tmp_path / "m.py", "--format", "review")
+    comments = json.loads(result.stdout)["comments"]
+    assert comments == [
+        {
+            "path": (tmp_path / "m.py").as_posix(),
+            "line": 4,
+            "side": "RIGHT",
+            "body": "tfmodernize: TFM207 run-functions-eagerly\n```suggestion\ntf.config.run_functions_eagerly(True)\n```",
+        }
+    ]
+
+
+def test_review_anchors_insertions_on_an_existing_line(runner, tmp_path):
+    source = "from tensorflow.config import experimental_run_functions_eagerly\nexperimental_run_functions_eagerly(True)\n"
+    (tmp_path / "m.py").write_text(source)
+    result = invoke(runner, "check", tmp_path / "m.py", "--format", "rdjson")
+    suggestions = [d["suggestions"][0] for d in json.loads(result.stdout)["diagnostics"] if "suggestions" in d]
+    old_lines = source.splitlines(keepends=True)
+    rebuilt = list(old_lines)
+    for suggestion in reversed(suggestions):
+        start, end = suggestion["range"]["start"]["line"], suggestion["range"]["end"]["line"]
+        rebuilt[start - 1 : end - 1] = [suggestion["text"]]
+    assert "".join(rebuilt) == "import tensorflow as tf\n\ntf.config.run_functions_eagerly(True)\n"

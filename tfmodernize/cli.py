@@ -41,6 +41,8 @@ class Format(str, Enum):
     json = "json"
     github = "github"
     sarif = "sarif"
+    rdjson = "rdjson"
+    review = "review"
 
 
 def _version(value: bool) -> None:

@@ -128,9 +128,103 @@ def emit_sarif(outcomes: Iterable[Outcome]) -> str:
     return json.dumps(sarif, indent=2)
 
 
+def _suggestions(outcome: Outcome) -> list[tuple[int, int, str]]:
+    """(first old line, last old line, replacement text) per changed region, 1-based.
+
+    An insertion is anchored on the line before it (or after it, at the top of the file),
+    since a review suggestion must replace at least one existing line.
+    """
+    import difflib
+
+    old = (outcome.old or "").splitlines(keepends=True)
+    new = (outcome.new or "").splitlines(keepends=True)
+    regions = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        replacement = new[j1:j2]
+        if i1 == i2:  # pure insertion
+            if i1 > 0:
+                i1, replacement = i1 - 1, [old[i1 - 1], *replacement]
+            else:
+                i2, replacement = 1, [*replacement, old[0]]
+        regions.append((i1 + 1, max(i1 + 1, i2), "".join(replacement)))
+    return regions
+
+
+def _fix_summary(outcome: Outcome) -> str:
+    codes = sorted({f"{f.code} {f.name}" for f in outcome.fixes})
+    return "tfmodernize: " + ", ".join(codes)
+
+
+def emit_rdjson(outcomes: Iterable[Outcome]) -> str:
+    """reviewdog's Diagnostic format: findings, errors, and fixes with their suggestions."""
+    diagnostics_out = []
+    for outcome in outcomes:
+        for d in diagnostics(outcome):
+            if d.kind == "fix":
+                continue
+            diagnostics_out.append(
+                {
+                    "message": d.message,
+                    "location": {
+                        "path": d.path,
+                        "range": {
+                            "start": {"line": d.line, "column": d.column},
+                            "end": {"line": d.end_line, "column": d.end_column},
+                        },
+                    },
+                    "severity": "ERROR" if d.kind == "error" else "WARNING",
+                    "code": {"value": d.code},
+                }
+            )
+        if outcome.changed:
+            path = outcome.path.as_posix()
+            for first, last, text in _suggestions(outcome):
+                diagnostics_out.append(
+                    {
+                        "message": _fix_summary(outcome),
+                        "location": {"path": path, "range": {"start": {"line": first}, "end": {"line": last}}},
+                        "severity": "INFO",
+                        "code": {"value": ",".join(sorted({f.code for f in outcome.fixes}))},
+                        "suggestions": [
+                            {
+                                "range": {"start": {"line": first, "column": 1}, "end": {"line": last + 1, "column": 1}},
+                                "text": text,
+                            }
+                        ],
+                    }
+                )
+    return json.dumps({"source": {"name": "tfmodernize"}, "diagnostics": diagnostics_out}, indent=2)
+
+
+def emit_review(outcomes: Iterable[Outcome]) -> str:
+    """Comments for a GitHub pull-request review (``POST .../pulls/N/reviews``): each change
+    as a ```suggestion block the author can commit with one click, findings as plain comments."""
+    comments = []
+    for outcome in outcomes:
+        path = outcome.path.as_posix()
+        if outcome.changed:
+            for first, last, text in _suggestions(outcome):
+                comment = {"path": path, "line": last, "side": "RIGHT",
+                           "body": f"{_fix_summary(outcome)}\n```suggestion\n{text}```"}
+                if first != last:
+                    comment.update(start_line=first, start_side="RIGHT")
+                comments.append(comment)
+        for d in diagnostics(outcome):
+            if d.kind != "fix":
+                body = f"**{d.code} {d.name}**: {d.message}"
+                if d.suggestion:
+                    body += f"\n\nSuggested:\n```python\n{d.suggestion}\n```"
+                comments.append({"path": path, "line": d.line, "side": "RIGHT", "body": body})
+    return json.dumps({"event": "COMMENT", "body": "tfmodernize review", "comments": comments}, indent=2)
+
+
 #: Formats that print one report after the run (text streams as it goes, in the CLI).
 EMITTERS: dict[str, Callable[[Iterable[Outcome]], str]] = {
     "json": emit_json,
     "github": emit_github,
     "sarif": emit_sarif,
+    "rdjson": emit_rdjson,
+    "review": emit_review,
 }
