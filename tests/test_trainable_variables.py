@@ -1,0 +1,153 @@
+"""TFM202 trainable-variables: golden, unsafe, finding and no-op tables."""
+
+import pytest
+
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+
+STEP = """\
+import tensorflow as tf
+model = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+with tf.GradientTape() as tape:
+    loss = model(x)
+grads = tape.gradient(loss, model.{a})
+opt.apply_gradients(zip(grads, model.{b}))
+"""
+
+REWRITES = [
+    pytest.param(STEP.format(a="variables", b="variables"), STEP.format(a="trainable_variables", b="trainable_variables"), id="variables"),
+    pytest.param(STEP.format(a="weights", b="weights"), STEP.format(a="trainable_variables", b="trainable_variables"), id="weights"),
+    pytest.param(STEP.format(a="variables", b="weights"), STEP.format(a="trainable_variables", b="trainable_variables"), id="variables-then-weights"),
+    pytest.param(
+        "import tensorflow as T\nnet = T.keras.Model(inputs, outputs)\nwith T.GradientTape() as g:\n    loss = net(x)\n"
+        "opt.apply_gradients(zip(g.gradient(loss, net.variables), net.variables))\n",
+        "import tensorflow as T\nnet = T.keras.Model(inputs, outputs)\nwith T.GradientTape() as g:\n    loss = net(x)\n"
+        "opt.apply_gradients(zip(g.gradient(loss, net.trainable_variables), net.trainable_variables))\n",
+        id="alias-inline-gradient",
+    ),
+    pytest.param(
+        "from tensorflow import keras\nimport tensorflow as tf\nlayer = keras.layers.Dense(3)\n"
+        "def step(x):\n    with tf.GradientTape() as tape:\n        loss = layer(x)  # forward\n"
+        "    grads = tape.gradient(loss, layer.weights)  # all of them\n"
+        "    opt.apply_gradients(grads_and_vars=zip(grads, layer.weights))\n",
+        "from tensorflow import keras\nimport tensorflow as tf\nlayer = keras.layers.Dense(3)\n"
+        "def step(x):\n    with tf.GradientTape() as tape:\n        loss = layer(x)  # forward\n"
+        "    grads = tape.gradient(loss, layer.trainable_variables)  # all of them\n"
+        "    opt.apply_gradients(grads_and_vars=zip(grads, layer.trainable_variables))\n",
+        id="from-keras-layer-in-function-comments-kept",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nclass Net(tf.keras.Model):\n    pass\nclass Deeper(Net):\n    pass\n"
+        "class Trainer:\n    def __init__(self):\n        self.model = Deeper()\n"
+        "    def step(self, x):\n        with tf.GradientTape() as tape:\n            loss = self.model(x)\n"
+        "        grads = tape.gradient(loss, self.model.variables)\n"
+        "        self.opt.apply_gradients(zip(grads, self.model.variables))\n",
+        "import tensorflow as tf\nclass Net(tf.keras.Model):\n    pass\nclass Deeper(Net):\n    pass\n"
+        "class Trainer:\n    def __init__(self):\n        self.model = Deeper()\n"
+        "    def step(self, x):\n        with tf.GradientTape() as tape:\n            loss = self.model(x)\n"
+        "        grads = tape.gradient(loss, self.model.trainable_variables)\n"
+        "        self.opt.apply_gradients(zip(grads, self.model.trainable_variables))\n",
+        id="attribute-bound-to-subclass-instance",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nclass Lin(tf.Module):\n    pass\nm = Lin()\n"
+        "with tf.GradientTape(persistent=True) as tape:\n    loss = m(x)\n"
+        "grads = tape.gradient(target=loss, sources=m.variables)\nopt.apply_gradients(zip(grads, m.variables))\n",
+        "import tensorflow.compat.v1 as tf\nclass Lin(tf.Module):\n    pass\nm = Lin()\n"
+        "with tf.GradientTape(persistent=True) as tape:\n    loss = m(x)\n"
+        "grads = tape.gradient(target=loss, sources=m.trainable_variables)\nopt.apply_gradients(zip(grads, m.trainable_variables))\n",
+        id="compat-v1-tf-module-keywords",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    result = assert_rewrites("TFM202", before, after)
+    assert [f.code for f in result.fixes] == ["TFM202"]
+    assert result.findings == []
+
+
+UNKNOWN_OWNER = STEP.replace("tf.keras.Sequential([tf.keras.layers.Dense(1)])", "build_model()")
+
+
+def test_unknown_object_is_an_unsafe_fix():
+    result = assert_unchanged("TFM202", UNKNOWN_OWNER.format(a="variables", b="variables"))
+    [finding] = result.findings
+    assert "not provably a Keras model" in finding.message and "--unsafe-fixes" in finding.message
+    assert finding.suggestion == "model.trainable_variables"
+    assert_rewrites(
+        "TFM202",
+        UNKNOWN_OWNER.format(a="variables", b="variables"),
+        UNKNOWN_OWNER.format(a="trainable_variables", b="trainable_variables"),
+        unsafe_fixes=True,
+    )
+
+
+PARAMETER_OWNER = (
+    "import tensorflow as tf\ndef step(model, x):\n    with tf.GradientTape() as tape:\n        loss = model(x)\n"
+    "    grads = tape.gradient(loss, model.variables)\n    opt.apply_gradients(zip(grads, model.variables))\n"
+)
+
+
+def test_function_argument_is_an_unsafe_fix():
+    [finding] = assert_unchanged("TFM202", PARAMETER_OWNER).findings
+    assert "unsafe fix" in finding.message
+    assert "model.trainable_variables" in rewrite("TFM202", PARAMETER_OWNER, unsafe_fixes=True).code
+
+
+FINDINGS = [
+    pytest.param(
+        STEP.format(a="variables", b="variables").replace("grads = ", "grads = ").replace(
+            "opt.apply_gradients", "grads = [tf.clip_by_norm(g, 1.0) for g in grads]\nopt.apply_gradients"
+        ),
+        "also used elsewhere",
+        id="gradient-list-used-elsewhere",
+    ),
+    pytest.param(STEP.format(a="variables", b="trainable_variables"), "line up only if", id="applied-to-trainable"),
+    pytest.param(
+        STEP.format(a="variables", b="variables").replace("opt.apply_gradients(zip(grads, model.variables))", "print(grads)"),
+        "not passed straight",
+        id="never-applied",
+    ),
+    pytest.param(
+        STEP.format(a="variables", b="variables").replace("grads = tape.gradient", "other = other_model.variables\ngrads = tape.gradient")
+        .replace("zip(grads, model.variables)", "zip(grads, other_model.variables)"),
+        "line up only if",
+        id="applied-to-another-model",
+    ),
+    pytest.param(
+        STEP.format(a="variables", b="variables").replace("    loss = model(x)", "    tape.watch(model.variables)\n    loss = model(x)"),
+        "calls `watch`",
+        id="explicit-watch",
+    ),
+    pytest.param(STEP.format(a="variables", b="variables").replace("zip(", "izip("), "not passed straight", id="not-builtin-zip"),
+    pytest.param(
+        "import tensorflow as tf\nzip = my_zip\n" + STEP.format(a="variables", b="variables").split("\n", 1)[1],
+        "not passed straight",
+        id="zip-rebound",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "fragment"), FINDINGS)
+def test_findings_instead_of_half_a_fix(source, fragment):
+    result = assert_unchanged("TFM202", source)
+    assert [f.code for f in result.findings] == ["TFM202"]
+    assert fragment in result.findings[0].message
+
+
+NO_OPS = [
+    pytest.param(STEP.format(a="trainable_variables", b="trainable_variables"), id="already-trainable"),
+    pytest.param(STEP.format(a="variables", b="variables").replace("import tensorflow as tf\n", "import mylib as tf\nimport tensorflow\n"), id="non-tf-tape"),
+    pytest.param("import tensorflow\ntf = Fake()\nwith tf.GradientTape() as tape:\n    loss = m(x)\ngrads = tape.gradient(loss, m.variables)\nopt.apply_gradients(zip(grads, m.variables))\n", id="non-tf-object-called-tf"),
+    pytest.param("import tensorflow as tf\ntape = Recorder()\ngrads = tape.gradient(loss, model.variables)\nopt.apply_gradients(zip(grads, model.variables))\n", id="not-a-gradient-tape"),
+    pytest.param(STEP.format(a="variables", b="variables").replace("grads = tape.gradient(loss, model.variables)", "grads = tape.gradient(loss, model.variables)  # tfmodernize: ignore[TFM202]"), id="suppressed-on-gradient"),
+    pytest.param(STEP.format(a="variables", b="variables").replace("zip(grads, model.variables))", "zip(grads, model.variables))  # tfmodernize: ignore"), id="suppressed-on-apply"),
+    pytest.param(STEP.format(a="variables", b="variables").replace("grads = tape.gradient(loss, model.variables)", "grads = tape.gradient(loss, model.variables)  # tfmodernize: ignore[trainable-variables]"), id="suppressed-by-name"),
+]
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source):
+    result = assert_unchanged("TFM202", source)
+    assert result.findings == []
