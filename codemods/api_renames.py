@@ -1,0 +1,489 @@
+"""TFM109 api-renames.
+
+What it does
+    Applies TensorFlow's own TF1 -> TF2 upgrade tables (those of ``tf_upgrade_v2``, generated
+    into ``tfmodernize/data/`` and checked against TF 2.21), under any import alias and for
+    names imported with ``from tensorflow import x``:
+
+    * symbol renames (``tf.random_normal`` -> ``tf.random.normal``, ``tf.log`` ->
+      ``tf.math.log``, ``tf.segment_sum`` -> ``tf.math.segment_sum``, ...);
+    * keyword renames (``reduction_indices=``/``keep_dims=`` -> ``axis=``/``keepdims=``,
+      ``dim=`` -> ``axis=``, ...), and positional arguments whose position changed become
+      keywords first (the peer's reorders);
+    * keyword deletions, only when the value passed is the one TF2 behaves as (the v1 default,
+      or the value the peer's message says TF2 assumes); otherwise a finding;
+    * the special calls that matter on TF 2.21: ``tf.to_float(x)`` and its siblings ->
+      ``tf.cast(x, tf.float32)``, ``tf.nn.dropout(x, keep_prob)`` -> ``rate=1 - keep_prob``,
+      ``tf.nn.softmax_cross_entropy_with_logits(labels=y, ...)`` -> labels wrapped in
+      ``tf.stop_gradient`` (the v1 function did not back-propagate into labels),
+      ``tf.zeros_like(..., optimize=True)`` and kin lose the argument.
+
+    Targets inside ``tf.compat.v1`` are not applied: sessions, placeholders, optimizers,
+    collections, variable scopes, layers, summaries, savers, flags and logging belong to the
+    structural codemods; for any other such symbol (``tf.assert_equal``, ``tf.where``, ...) a
+    finding says what the peer would do. ``tf.contrib.*`` gets a finding with the peer's
+    message (and the TensorFlow Addons target where the peer names one); so do targets that no
+    longer exist in TF 2.21. Under ``import tensorflow.compat.v1 as tf`` only argument and name
+    changes that lead to TF2 are made, spelled ``tf.compat.v2.X`` until compat-v1-import
+    (TFM112) switches the import.
+
+    Deliberate differences from ``tf_upgrade_v2``:
+
+    * it never rewrites to ``tf.compat.v1.*``: it leaves the code alone and reports instead,
+      because code that still needs v1 is what this tool exists to remove;
+    * ``tf.image.resize_images``/``resize_bilinear``/... are reported, not renamed: TF2's
+      ``tf.image.resize`` uses half-pixel centres and gives different numbers;
+    * a deleted keyword passed a value TF2 does not behave as (``tf.cond(..., strict=False)``)
+      is reported, where the peer drops it silently;
+    * ``*.minimize``/``*.compute_gradients`` keyword edits and ``dataset.make_*_iterator()``
+      are left to minimize-to-tape and to the data codemods: they match methods by name only;
+    * ``tf.name_scope(name)`` with just a name is TF2-compatible here (the peer falls back to
+      v1 because of graph-mode scope re-entry, which does not change any computed value);
+    * calls with ``*args``/``**kwargs`` whose arguments would need rewriting are reported.
+
+Why it matters
+    TF 2.x removed or moved about a thousand TF1 names and renamed many arguments; code using
+    them fails with ``AttributeError``/``TypeError`` on TF 2.21. The renamed symbols compute
+    the same values, which the numeric fixtures check.
+
+Before
+    import tensorflow as tf
+    x = tf.random_normal([4, 3], seed=1)
+    s = tf.reduce_sum(tf.to_float(x > 0), reduction_indices=1, keep_dims=True)
+
+After
+    import tensorflow as tf
+    x = tf.random.normal([4, 3], seed=1)
+    s = tf.reduce_sum(tf.cast(x > 0, tf.float32), axis=1, keepdims=True)
+
+Fixtures: ``fixtures/api-renames/``.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import libcst as cst
+from libcst.codemod.visitors import RemoveImportsVisitor
+
+from codemods._upgrade_tables import (
+    has_star_args,
+    is_stop_gradient,
+    literal_text,
+    positional_count,
+    tables,
+    v1_requirement,
+)
+from tfmodernize.codemod import TFCodemod, find_codemod
+from tfmodernize.tfsymbols import TFNames, TFSymbol
+
+#: Which structural codemod (by name) owns the TF1 constructs whose peer target is
+#: ``tf.compat.v1``: while it is in the catalogue, this codemod stays quiet about them.
+OWNERS = {
+    "session-to-function": (
+        "Session", "InteractiveSession", "placeholder", "placeholder_with_default", "ConfigProto",
+        "GPUOptions", "global_variables_initializer", "local_variables_initializer",
+        "initialize_all_variables", "initialize_local_variables", "variables_initializer",
+        "reset_default_graph", "get_default_graph", "tables_initializer", "get_default_session",
+    ),
+    "minimize-to-tape": ("train.Optimizer", "train.get_or_create_global_step", "train.get_global_step"),
+    "collections-to-tracking": (
+        "get_collection", "get_collection_ref", "add_to_collection", "add_to_collections",
+        "trainable_variables", "global_variables", "local_variables", "all_variables", "GraphKeys",
+        "model_variables", "moving_average_variables",
+    ),
+    "get-variable-to-variable": ("get_variable", "variable_scope", "get_variable_scope", "AUTO_REUSE"),
+    "layers-to-keras": ("layers",),
+    "summary-v2": ("summary",),
+    "saver-to-checkpoint": ("train.Saver", "train.Checkpoint"),
+    "absl-flags-logging": ("app", "flags", "logging"),
+}
+
+_CAST_DTYPES = {"float": "float32", "double": "float64"}
+#: Peer transformers whose TF2 target computes different numbers (measured: half-pixel centres).
+_RESIZE = ("image.resize_images", "image.resize_area", "image.resize_bicubic",
+           "image.resize_bilinear", "image.resize_nearest_neighbor")
+
+
+def owner_of(path: str) -> Optional[str]:
+    for owner, prefixes in OWNERS.items():
+        for prefix in prefixes:
+            if path == prefix or path.startswith(prefix + ".") or (
+                prefix == "train.Optimizer" and path.startswith("train.") and path.endswith("Optimizer")
+            ):
+                return owner
+    return None
+
+
+def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
+    atomic = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.SimpleString)
+    if isinstance(node, atomic) or node.lpar:
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _keyword(name: str, value: cst.BaseExpression, like: Optional[cst.Arg] = None) -> cst.Arg:
+    arg = cst.Arg(value=value, keyword=cst.Name(name), equal=cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+    if like is not None:
+        arg = arg.with_changes(comma=like.comma, whitespace_after_arg=like.whitespace_after_arg)
+    return arg
+
+
+class _Declined(Exception):
+    """A call this codemod cannot migrate; the message says why."""
+
+
+class ApiRenames(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM109"
+    name = "api-renames"
+    summary = "TF1 symbol, keyword and argument-order renames from TensorFlow's own upgrade tables"
+    interests = (cst.Attribute, cst.Name, cst.Call)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        if isinstance(node, cst.Call):
+            symbol = names.tf_symbol(node.func)
+            if symbol is None:
+                return False
+            t = tables()
+            path = symbol.path
+            return (path in t.keyword_renames or path in t.keyword_deletions
+                    or path in t.reorders or path in t.transformers)
+        symbol = names.tf_symbol(node)
+        if symbol is None:
+            return False
+        t = tables()
+        return (t.rename_for(symbol.path) is not None or t.dead_for(symbol.path) is not None
+                or symbol.path.startswith("contrib."))
+
+    def __init__(self, context, state=None) -> None:
+        super().__init__(context, state)
+        self._inner: set[int] = set()
+        self._call_funcs: set[int] = set()
+        self._frozen: set[int] = set()
+
+    # -- bookkeeping: which Name/Attribute nodes are whole symbols ----------------------------
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self._inner.add(id(node.value))
+        self._inner.add(id(node.attr))
+        return True
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        if node.keyword is not None:
+            self._inner.add(id(node.keyword))
+        return True
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self._call_funcs.add(id(node.func))
+        symbol = self.tf.tf_symbol(node.func)
+        if symbol is not None:
+            try:
+                self._plan(node, symbol)
+            except _Declined as why:
+                # Leave the whole call as it is, name included: never half-migrate a call.
+                self._frozen.add(id(node.func))
+                if not symbol.v1:
+                    self.report(node, str(why))
+        return True
+
+    # -- symbols --------------------------------------------------------------------------------
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        return self._leave_symbol(original, updated)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self._leave_symbol(original, updated)
+
+    def _leave_symbol(self, original: Union[cst.Attribute, cst.Name], updated: cst.BaseExpression) -> cst.BaseExpression:
+        if id(original) in self._inner or id(original) in self._frozen:
+            return updated
+        symbol = self.tf.tf_symbol(original)
+        if symbol is None:
+            return updated
+        path = symbol.path
+        t = tables()
+        called = id(original) in self._call_funcs
+        transformer = t.transformers.get(path, {}).get("kind")
+        if called and (transformer == "cast_transformer" or path in _RESIZE):
+            return updated  # the call handles it
+        if path in _RESIZE or transformer == "cast_transformer":
+            if not symbol.v1:
+                self.report(original, f"tf.{path} used as a value: call sites are migrated one by one, "
+                                      "this reference is left for you")
+            return updated
+        renamed = t.rename_for(path)
+        if renamed is not None:
+            key, target = renamed
+            if target.startswith("compat.v1."):
+                self._report_v1_target(original, symbol, key, target)
+                return updated
+            if not self.fix(original, f"tf.{key} is tf.{t.renames[key]} in TF2"):
+                return updated
+            if isinstance(original, cst.Name):
+                self._drop_import(original)
+            return self.tf_expr(target)
+        dead = t.dead_for(path)
+        if dead is not None:
+            if not symbol.v1:
+                key, target = dead
+                self.report(original, f"tf_upgrade_v2 maps tf.{key} to tf.{target}, which does not exist in "
+                                      f"TensorFlow {t.tensorflow_version}: migrate by hand")
+            return updated
+        if path.startswith("contrib."):
+            self._report_contrib(original, path)
+        return updated
+
+    def _report_v1_target(self, node: cst.CSTNode, symbol: TFSymbol, key: str, target: str) -> None:
+        if symbol.v1:
+            return  # already spelled through compat.v1: compat-v1-import lists it
+        owner = owner_of(symbol.path)
+        if owner is not None and find_codemod(owner) is not None:
+            return
+        # The peer's note, without its account of its own compat.v1 rewrite.
+        message = tables().messages.get(key, {}).get("message", "").split("\n")[0]
+        message = message.replace("<function name>", f"tf.{key}")
+        self.report(node, f"tf.{key} has no TF2 equivalent that behaves the same; tf_upgrade_v2 would "
+                          f"use tf.{target}. {message}".strip())
+
+    def _report_contrib(self, node: cst.CSTNode, path: str) -> None:
+        t = tables()
+        addon = t.addons.get(path)
+        if addon is not None:
+            self.report(node, f"tf.{path} is gone from TF2; TensorFlow Addons has {addon} (the API may differ)")
+            return
+        message = t.messages.get(path, {}).get("message") or t.module_message(path) or "tf.contrib is gone from TF2"
+        self.report(node, message.replace("<function name>", f"tf.{path}"))
+
+    def _drop_import(self, name: cst.Name) -> None:
+        qualified = self.tf.qualify(name)
+        if qualified is None:
+            return
+        module, _, obj = qualified.rpartition(".")
+        RemoveImportsVisitor.remove_unused_import(self.context, module, obj, asname=name.value if name.value != obj else None)
+
+    # -- calls ----------------------------------------------------------------------------------
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if id(original.func) in self._frozen:
+            return updated
+        symbol = self.tf.tf_symbol(original.func)
+        if symbol is None:
+            return updated
+        plan = self._plan(original, symbol)
+        if plan is None:
+            return updated
+        message, build = plan
+        if not self.fix(original, message):
+            return updated
+        if isinstance(original.func, cst.Name) and symbol.v1:
+            self._drop_import(original.func)
+        return build(updated)
+
+    def _plan(self, call: cst.Call, symbol: TFSymbol):
+        """``(message, build)`` for a call that needs rewriting, None if none; raises _Declined."""
+        t = tables()
+        path = symbol.path
+        transformer = t.transformers.get(path, {})
+        kind = transformer.get("kind")
+        if path in _RESIZE:
+            raise _Declined(f"tf.{path}: TF2's tf.image.resize samples at half-pixel centres and gives other "
+                            "numbers; keep tf.compat.v1.image.* or resize with the new semantics by hand")
+        if kind == "cast_transformer":
+            return self._cast_plan(call, path)
+        edits = []
+        if has_star_args(call) and (path in t.reorders or path in t.keyword_renames
+                                    or path in t.keyword_deletions or kind):
+            raise _Declined(f"tf.{path} is called with *args/**kwargs whose names or order TF2 changed: "
+                            "migrate this call by hand")
+        order = t.reorders.get(path)
+        if order is not None and positional_count(call) > order["positional"]:
+            if positional_count(call) > order["positional"] + len(order["keywords"]):
+                raise _Declined(f"tf.{path} is called with more positional arguments than it takes")
+            edits.append(("reorder", order))
+        renames = t.keyword_renames.get(path, {})
+        deletions = t.keyword_deletions.get(path, {})
+        passed = {arg.keyword.value: arg for arg in call.args if arg.keyword is not None}
+        if order is not None and edits:
+            start = order["positional"]
+            for index, arg in enumerate(a for a in call.args if a.keyword is None):
+                if index >= start:
+                    passed[order["keywords"][index - start]] = arg
+        for old, entry in deletions.items():
+            if old in passed and not self._deletable(entry, passed[old].value):
+                message = entry.get("message") or f"TF2 has no `{old}` argument"
+                raise _Declined(f"tf.{path}({old}=...): {message.replace('<function name>', f'tf.{path}')} "
+                                "This value is not the one TF2 behaves as: migrate by hand")
+        for old, new in renames.items():
+            if old in passed and new in passed:
+                raise _Declined(f"tf.{path} is passed both {old}= and {new}=")
+        if set(passed) & (set(renames) | set(deletions)):
+            edits.append(("keywords", renames, deletions))
+        if kind == "dropout_transformer":
+            edits.append(("dropout",))
+        elif kind == "softmax_cross_entropy_with_logits_transformer":
+            labels = passed.get("labels")
+            if labels is None:
+                raise _Declined(f"tf.{path} without labels=: cannot tell which argument to stop gradients on")
+            if not is_stop_gradient(labels.value, self.tf):
+                edits.append(("stop_gradient",))
+        elif kind == "rename_if_arg_found_transformer":
+            arg = next((a for a in call.args if a.keyword is not None
+                        and a.keyword.value == transformer["arg_name"]), None)
+            if arg is not None:
+                if not self._arg_ok(transformer["ok"], arg.value):
+                    raise _Declined(transformer["message"].replace("converted to compat.v1", "left unchanged"))
+                if transformer["remove_if_ok"]:
+                    edits.append(("drop", transformer["arg_name"]))
+        elif kind is not None and not symbol.v1 and not path.startswith("contrib."):
+            reason = v1_requirement(path, call, self.tf)
+            if reason is not None and t.rename_for(path) is None:
+                raise _Declined(f"tf.{path}: {reason}; tf_upgrade_v2 handles it with its {kind}: migrate by hand")
+        if not edits:
+            return None
+        if kind == "dropout_transformer" and positional_count(call) < 2 and "keep_prob" not in passed:
+            edits = [e for e in edits if e[0] != "dropout"]
+            if not edits:
+                return None
+        target = self._target(path)
+
+        def build(updated: cst.Call) -> cst.Call:
+            for edit in edits:
+                updated = self._apply(edit, updated)
+            if symbol.v1 and target is not None:
+                # v1 spelling with v2 arguments: name the v2 function explicitly.
+                updated = updated.with_changes(func=self.tf_expr(target))
+            return updated
+
+        names = ", ".join(sorted({e[0] for e in edits}))
+        return f"tf.{path}: TF2 arguments ({names})", build
+
+    def _target(self, path: str) -> Optional[str]:
+        renamed = tables().rename_for(path)
+        if renamed is None:
+            return path
+        return None if renamed[1].startswith("compat.v1.") else renamed[1]
+
+    @staticmethod
+    def _deletable(entry: dict, value: cst.BaseExpression) -> bool:
+        text = literal_text(value)
+        if text is None:
+            return False
+        behaves_as = entry.get("behaves_as")
+        safe = set()
+        if behaves_as is not None:
+            safe.add(behaves_as)
+        if "v1_default" in entry and (behaves_as is None or entry.get("level") == "info"):
+            safe.add(entry["v1_default"])
+        if entry.get("level") in ("warning", "error") and behaves_as is None:
+            return False
+        return text in safe
+
+    @staticmethod
+    def _arg_ok(ok: str, value: cst.BaseExpression) -> bool:
+        if ok == "str":
+            return isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+        return isinstance(value, cst.Name) and value.value == ok
+
+    def _apply(self, edit: tuple, call: cst.Call) -> cst.Call:
+        kind = edit[0]
+        if kind == "reorder":
+            order = edit[1]
+            args, index = [], 0
+            for arg in call.args:
+                if arg.keyword is None and not arg.star:
+                    if index >= order["positional"]:
+                        arg = _keyword(order["keywords"][index - order["positional"]], arg.value, arg)
+                    index += 1
+                args.append(arg)
+            return call.with_changes(args=_fix_commas(args, call.args))
+        if kind == "keywords":
+            renames, deletions = edit[1], edit[2]
+            args = []
+            for arg in call.args:
+                if arg.keyword is not None and arg.keyword.value in deletions:
+                    continue
+                if arg.keyword is not None and arg.keyword.value in renames:
+                    arg = arg.with_changes(keyword=cst.Name(renames[arg.keyword.value]))
+                args.append(arg)
+            return call.with_changes(args=_fix_commas(args, call.args))
+        if kind == "drop":
+            args = [a for a in call.args if a.keyword is None or a.keyword.value != edit[1]]
+            return call.with_changes(args=_fix_commas(args, call.args))
+        if kind == "stop_gradient":
+            args = [
+                a.with_changes(value=cst.Call(func=self.tf_expr("stop_gradient"), args=[cst.Arg(a.value)]))
+                if a.keyword is not None and a.keyword.value == "labels" else a
+                for a in call.args
+            ]
+            return call.with_changes(args=args)
+        if kind == "dropout":
+            return self._dropout(call)
+        raise AssertionError(kind)
+
+    def _dropout(self, call: cst.Call) -> cst.Call:
+        """``keep_prob`` (2nd positional or keyword) -> ``rate=1 - keep_prob``; later positionals
+        (noise_shape, seed, name: same order in TF2) become keywords so they can follow it."""
+        later = ("noise_shape", "seed", "name")
+        args, index = [], 0
+        rate = None
+        for arg in call.args:
+            if arg.keyword is None and not arg.star:
+                if index == 1:
+                    rate = arg
+                elif index >= 2:
+                    args.append(_keyword(later[index - 2], arg.value, arg))
+                else:
+                    args.append(arg)
+                index += 1
+            elif arg.keyword is not None and arg.keyword.value == "keep_prob":
+                rate = arg
+            else:
+                args.append(arg)
+        assert rate is not None
+        value = cst.BinaryOperation(left=cst.Integer("1"), operator=cst.Subtract(), right=_parenthesized(rate.value))
+        position = 1 if rate.keyword is None else len(args)
+        args.insert(position, _keyword("rate", value, rate))
+        return call.with_changes(args=_fix_commas(args, call.args))
+
+    def _cast_plan(self, call: cst.Call, path: str):
+        dtype = path[len("to_"):]
+        dtype = _CAST_DTYPES.get(dtype, dtype)
+        positional = [a for a in call.args if a.keyword is None]
+        keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
+        if has_star_args(call) or len(positional) > 2 or set(keywords) - {"x", "name"}:
+            raise _Declined(f"tf.{path}: unusual arguments; write tf.cast(x, tf.{dtype}) by hand")
+        value = positional[0] if positional else keywords.get("x")
+        if value is None:
+            raise _Declined(f"tf.{path} without an argument")
+        name = positional[1] if len(positional) > 1 else keywords.get("name")
+
+        def build(updated: cst.Call) -> cst.Call:
+            args = [cst.Arg(value=_arg_value(updated, value, call), keyword=value.keyword, equal=value.equal),
+                    cst.Arg(value=self.tf_expr(dtype))]
+            if name is not None:
+                args.append(_keyword("name", _arg_value(updated, name, call)))
+            if value.keyword is not None:
+                args[1] = _keyword("dtype", args[1].value, args[1])
+            return updated.with_changes(func=self.tf_expr("cast"), args=_fix_commas(args, call.args))
+
+        return f"tf.{path}(x) is tf.cast(x, tf.{dtype}) in TF2", build
+
+
+def _arg_value(updated: cst.Call, original_arg: cst.Arg, original: cst.Call) -> cst.BaseExpression:
+    """The (already transformed) value of ``original_arg`` in ``updated``."""
+    return updated.args[list(original.args).index(original_arg)].value
+
+
+def _fix_commas(args: list[cst.Arg], before: tuple[cst.Arg, ...]) -> list[cst.Arg]:
+    """Separate ``args`` with commas, keeping the call's trailing-comma style."""
+    fixed = []
+    for index, arg in enumerate(args):
+        if index == len(args) - 1:
+            arg = arg.with_changes(comma=before[-1].comma if before else cst.MaybeSentinel.DEFAULT)
+        elif not isinstance(arg.comma, cst.Comma):
+            arg = arg.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        fixed.append(arg)
+    return fixed

@@ -1,0 +1,240 @@
+"""TFM112 compat-v1-import.
+
+What it does
+    Runs after every other migration (codes order the catalogue). When nothing in the file needs
+    ``tf.compat.v1`` any more, it turns ``import tensorflow.compat.v1 as tf`` into
+    ``import tensorflow as tf`` (and ``from tensorflow.compat.v1 import x`` into
+    ``from tensorflow import x``), deletes the ``tf.disable_v2_behavior()`` /
+    ``tf.disable_eager_execution()`` / ``tf.enable_eager_execution()`` /
+    ``tf.enable_v2_behavior()`` statements, and shortens the ``tf.compat.v2.X`` spellings that
+    other codemods emitted through the v1 alias to ``tf.X``. Otherwise it changes nothing and
+    reports, at the import, every use that still needs v1.
+
+    "Needs v1" is decided from TensorFlow's own upgrade tables (``tfmodernize/data/``, see
+    ``codemods/_upgrade_tables.py::v1_requirement``), for every name reached through
+    ``tensorflow.compat.v1``:
+
+    * the name does not exist in TF 2.21 (``v1_only``, measured on the installed TensorFlow
+      when the tables are generated), e.g. ``tf.placeholder``, ``tf.Session``, ``tf.layers``;
+    * the peer renames it (TF2 spells it differently, or maps it to ``tf.compat.v1`` because
+      TF2's namesake behaves differently: ``tf.where``, ``tf.assert_equal``, initialisers);
+    * the call passes a keyword TF2 renamed or dropped, or positional arguments beyond those
+      TF2 keeps in place;
+    * the peer needs a custom transformer for the call and the call does not already have the
+      TF2 shape (``tf.nn.dropout`` with ``keep_prob``, ``softmax_cross_entropy_with_logits``
+      without ``tf.stop_gradient`` on the labels, ``tf.strings.split``, ...);
+    * method calls only v1 has: ``.make_one_shot_iterator()``, ``.make_initializable_iterator()``,
+      and ``.value`` of a shape dimension (``x.shape[0].value``).
+
+    Differences from ``tf_upgrade_v2 --upgrade_compat_v1_import``: the peer switches the import
+    unconditionally and then renames everything it can, leaving ``tf.compat.v1.*`` spellings
+    behind; this codemod only switches when the file runs on TF2 as it is, so it never leaves a
+    file that is neither v1 nor v2.
+
+Why it matters
+    ``import tensorflow.compat.v1 as tf`` with ``disable_v2_behavior()`` runs the whole program
+    in TF1 graph mode: no eager execution, no ``tf.function`` benefits, and an API that may be
+    removed. Once the code is TF2 code, the import is all that keeps it in v1.
+
+Before
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+    x = tf.compat.v2.random.normal([2, 2], seed=1)
+    y = tf.reduce_sum(x, axis=0)
+
+After
+    import tensorflow as tf
+    x = tf.random.normal([2, 2], seed=1)
+    y = tf.reduce_sum(x, axis=0)
+
+Fixtures: ``fixtures/compat-v1-import/``.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import libcst as cst
+import libcst.matchers as m
+
+from codemods._upgrade_tables import v1_requirement
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.tfsymbols import TFNames, dotted_name
+
+V1 = "tensorflow.compat.v1"
+#: Switches of the global TF1 mode; once nothing needs v1, TF2's defaults are what they asked for
+#: (eager on) or what the rest of the file no longer depends on (eager off).
+MODE_SWITCHES = ("disable_v2_behavior", "disable_eager_execution", "enable_eager_execution", "enable_v2_behavior")
+#: Methods that exist only on TF1 objects.
+V1_METHODS = ("make_one_shot_iterator", "make_initializable_iterator")
+_LISTED = 12
+
+
+def _is_v1_import(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Import):
+        return any(dotted_name(a.name) == V1 for a in node.names)
+    if isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
+        return dotted_name(node.module) == V1
+    return False
+
+
+class _Needs(cst.CSTVisitor):
+    """Collects the uses that still need ``tf.compat.v1`` (``(node, what, why)``)."""
+
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
+        self.found: list[tuple[cst.CSTNode, str, str]] = []
+        self._inner: set[int] = set()
+        self._calls: dict[int, cst.Call] = {}
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self._inner.add(id(node.value))
+        self._inner.add(id(node.attr))
+        if node.attr.value == "value" and isinstance(node.value, cst.Subscript):
+            inner = node.value.value
+            if (isinstance(inner, cst.Attribute) and inner.attr.value == "shape") or (
+                m.matches(inner, m.Call(func=m.Attribute(attr=m.Name("get_shape"))))
+            ):
+                self.found.append((node, "<shape>[i].value", "TF2 shape dimensions are ints, not Dimension"))
+        return True
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        if node.keyword is not None:
+            self._inner.add(id(node.keyword))
+        return True
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self._calls[id(node.func)] = node
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in V1_METHODS:
+            self.found.append((node, f".{node.func.attr.value}()", "a TF1 dataset method"))
+        return True
+
+    def on_leave(self, original: cst.CSTNode) -> None:
+        if isinstance(original, (cst.Attribute, cst.Name)) and id(original) not in self._inner:
+            self._check(original)
+
+    def _check(self, node: Union[cst.Attribute, cst.Name]) -> None:
+        symbol = self.names.tf_symbol(node)
+        if symbol is None or not symbol.v1 or symbol.path in MODE_SWITCHES:
+            return
+        why = v1_requirement(symbol.path, self._calls.get(id(node)), self.names)
+        if why is not None:
+            self.found.append((node, f"tf.{symbol.path}", why))
+
+
+class CompatV1Import(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM112"
+    name = "compat-v1-import"
+    summary = "import tensorflow.compat.v1 as tf -> import tensorflow as tf once nothing needs v1"
+    needles = ("compat.v1", "compat import v1")
+    interests = (cst.Import, cst.ImportFrom, cst.Call)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        if isinstance(node, cst.Call):
+            symbol = names.tf_symbol(node.func)
+            return symbol is not None and symbol.v1 and symbol.path in MODE_SWITCHES
+        return _is_v1_import(node)
+
+    def __init__(self, context, state=None) -> None:
+        super().__init__(context, state)
+        self._switch = False
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        needs = _Needs(self.tf)
+        node.visit(needs)
+        self._switch = not needs.found
+        if needs.found:
+            self._report_needs(node, needs.found)
+        return self._switch
+
+    def _report_needs(self, module: cst.Module, found: list[tuple[cst.CSTNode, str, str]]) -> None:
+        anchor = next((s for s in _imports(module) if _is_v1_import(s)), None)
+        seen: dict[str, tuple[int, str]] = {}
+        for node, what, why in found:
+            if what not in seen:
+                seen[what] = (self._position(node)[0], why)
+        listed = [f"{what} (line {line}: {why})" for what, (line, why) in list(seen.items())[:_LISTED]]
+        more = f" and {len(seen) - _LISTED} more" if len(seen) > _LISTED else ""
+        self.report(anchor if anchor is not None else found[0][0],
+                    f"still needs tf.compat.v1: {'; '.join(listed)}{more}")
+
+    # -- the switch -----------------------------------------------------------------------------
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.Import:
+        if not any(dotted_name(a.name) == V1 for a in original.names):
+            return updated
+        if not self.fix(original, "nothing here needs tf.compat.v1 any more: import TF2"):
+            return updated
+        names = []
+        for alias in updated.names:
+            if dotted_name(alias.name) == V1:
+                # ``import tensorflow.compat.v1`` binds ``tensorflow``: plain ``import tensorflow``.
+                alias = alias.with_changes(name=cst.Name("tensorflow"))
+            names.append(alias)
+        return updated.with_changes(names=names)
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+        if not _is_v1_import(original):
+            return updated
+        if not self.fix(original, "nothing here needs tf.compat.v1 any more: import from TF2"):
+            return updated
+        return updated.with_changes(module=cst.Name("tensorflow"))
+
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> Union[cst.SimpleStatementLine, cst.RemovalSentinel]:
+        kept = []
+        for statement, before in zip(updated.body, original.body):
+            if self._is_mode_switch(before) and self.fix(before, "TF2 runs eagerly: drop the TF1 mode switch"):
+                continue
+            kept.append(statement)
+        if len(kept) == len(updated.body):
+            return updated
+        if not kept:
+            return cst.RemoveFromParent()
+        return updated.with_changes(body=kept)
+
+    def _is_mode_switch(self, statement: cst.BaseSmallStatement) -> bool:
+        if not (isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call)):
+            return False
+        symbol = self.tf.tf_symbol(statement.value.func)
+        return symbol is not None and symbol.v1 and symbol.path in MODE_SWITCHES and not statement.value.args
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        if not updated.body:
+            return updated.with_changes(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+        return updated
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        shortened = self._without_compat_v2(original)
+        if shortened is None:
+            return updated
+        return shortened
+
+    def _without_compat_v2(self, node: cst.Attribute) -> Optional[cst.BaseExpression]:
+        """``tf.compat.v2.X`` through the v1 alias -> ``tf.X`` (the alias becomes TF2's)."""
+        value = node.value
+        if not (isinstance(value, cst.Attribute) and value.attr.value == "v2"
+                and isinstance(value.value, cst.Attribute) and value.value.attr.value == "compat"):
+            return None
+        alias = value.value.value
+        if not isinstance(alias, cst.Name) or self.tf.qualify(alias) != V1:
+            return None
+        return node.with_changes(value=alias)
+
+
+def _imports(module: cst.Module):
+    for statement in module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield from (s for s in statement.body if isinstance(s, (cst.Import, cst.ImportFrom)))
