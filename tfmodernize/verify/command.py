@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from rich.console import Console
 
 from tfmodernize.verify import DEFAULT_ATOL, DEFAULT_RTOL
+
+if TYPE_CHECKING:
+    from tfmodernize.verify.runner import Harness
 
 EXIT_EQUAL, EXIT_DIFFERENT, EXIT_ERROR = 0, 1, 2
 INSTALL_HINT = "pip install 'tfmodernize[verify]'"
@@ -35,9 +38,13 @@ def verify_command(
     old_mode: str = "tf1",
     timeout: float = 120.0,
     console: Console,
+    harness: Optional["Harness"] = None,
 ) -> int:
     """Run ``old`` (TF1 semantics with ``old_mode="tf1"``) and ``new`` (plain TF2), compare the
-    module-level values, print a table; exit code 0 equal, 1 different, 2 could not run."""
+    module-level values, print a table; exit code 0 equal, 1 different, 2 could not run.
+
+    ``harness`` lets a caller that verifies many pairs reuse its TensorFlow children.
+    """
     missing = missing_requirements()
     if missing:
         console.print(
@@ -67,7 +74,11 @@ def verify_command(
         rtol=rtol,
         atol=atol,
     )
-    with console.status("running both scripts on TensorFlow…"), Harness() as harness:
-        verdict = verify_pairs([pair], harness)[0]
+    with console.status("running both scripts on TensorFlow…"):
+        if harness is not None:
+            verdict = verify_pairs([pair], harness)[0]
+        else:
+            with Harness() as own:
+                verdict = verify_pairs([pair], own)[0]
     print_verdict(verdict, console)
     return verdict.exit_code

@@ -218,7 +218,9 @@ class Child:
         assert self._log is not None
         self._log.seek(since)
         text = self._log.read().decode("utf-8", "replace")
-        return "\n".join(text.rstrip().splitlines()[-LOG_TAIL_LINES:])
+        # faulthandler ends a crash dump with every loaded extension module: noise here.
+        lines = [line for line in text.rstrip().splitlines() if not line.startswith("Extension modules:")]
+        return "\n".join(lines[-LOG_TAIL_LINES:]).rstrip()
 
 
 class Harness:

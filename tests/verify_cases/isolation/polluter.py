@@ -1,0 +1,8 @@
+# Leaves every kind of global state behind that a later script must not see.
+import numpy as np
+import tensorflow as tf
+
+tf.config.run_functions_eagerly(True)
+leftover = tf.compat.v1.constant(1.0) + 1
+layer = tf.keras.layers.Dense(1)
+np.random.seed(7)
