@@ -1,0 +1,425 @@
+"""What TF1 training code trains, shared by minimize-to-tape, gradients-to-tape and
+collections-to-tracking.
+
+A TF1 graph keeps its variables in collections; ``minimize(loss)`` without ``var_list`` and
+``tf.trainable_variables()`` read them. TF2 has no collections, so a migration must write the
+list out. ``VariableInventory`` reads it off the module: the variables the program creates at
+module level (``W = tf.Variable(...)``, ``tf.get_variable``, inside ``variable_scope`` /
+``name_scope`` blocks), in creation order, with their TF1 graph names and trainability. When
+anything else in the file may create variables (a layer, a helper function calling
+``get_variable``, a Keras model, a rebound name), the inventory says why it is incomplete and
+the codemods decline rather than guess.
+
+Also here: the TF1 -> Keras optimizer table (``tfmodernize/data/optimizers.json``, written by
+``scripts/generate_optimizer_table.py``) and the GradientTape block both tape codemods emit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Iterator, Optional, Sequence
+
+import libcst as cst
+
+from tfmodernize.tfsymbols import TFNames
+
+#: TF paths whose call creates a variable the inventory can describe.
+VARIABLE_CALLS = ("Variable", "get_variable")
+#: TF paths whose call creates the global step (never trainable).
+GLOBAL_STEP_CALLS = ("train.get_or_create_global_step", "train.create_global_step")
+#: TF path prefixes whose calls may create trainable variables the inventory cannot name.
+OPAQUE_CREATORS = ("layers.", "contrib.", "estimator.", "nn.rnn_cell.", "nn.dynamic_rnn",
+                   "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "Module", "saved_model.",
+                   "train.import_meta_graph", "import_graph_def")
+#: Keras path prefixes whose calls create layers or models (and so variables).
+KERAS_CREATORS = ("layers.", "Sequential", "Model", "models.", "applications.")
+#: TF paths of ``with`` scopes that prefix variable names.
+VARIABLE_SCOPES = ("variable_scope",)
+NAME_SCOPES = ("name_scope",)
+
+
+@dataclass(frozen=True)
+class ModuleVariable:
+    """A variable created by a module-level statement, bound to one Python name."""
+
+    name: str
+    graph_name: Optional[str]  # the TF1 graph name without ``:0``, None when not a literal
+    trainable: bool
+    index: int  # position of the creating statement in ``module.body``
+
+
+@dataclass
+class VariableInventory:
+    """The module's variables in creation order, or why that list may be incomplete."""
+
+    variables: list[ModuleVariable] = field(default_factory=list)
+    problem: Optional[str] = None
+    rebound: set[str] = field(default_factory=set)
+
+    def variable(self, name: str) -> Optional[ModuleVariable]:
+        """The module variable bound to ``name`` (and to nothing else), if any."""
+        if name in self.rebound:
+            return None
+        return next((v for v in self.variables if v.name == name), None)
+
+    def before(self, index: int, *, trainable_only: bool) -> list[ModuleVariable]:
+        """Variables created by module-level statements before ``module.body[index]``."""
+        return [v for v in self.variables if v.index < index and (v.trainable or not trainable_only)]
+
+    @staticmethod
+    def in_scope(variables: Sequence[ModuleVariable], scope: str) -> Optional[list[ModuleVariable]]:
+        """TF1's ``get_collection(key, scope)`` filter (``re.match`` on the name); None if a
+        name is unknown."""
+        if any(v.graph_name is None for v in variables):
+            return None
+        return [v for v in variables if re.match(scope, v.graph_name)]
+
+
+def _literal_string(node: Optional[cst.BaseExpression]) -> Optional[str]:
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _argument(call: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
+    for index, arg in enumerate(call.args):
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+        if arg.keyword is None and arg.star == "" and index == position:
+            return arg.value
+    return None
+
+
+def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Call):
+            yield current
+        stack.extend(current.children)
+
+
+def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
+    """Whether ``call`` may create trainable variables the inventory cannot list."""
+    symbol = tf.tf_symbol(call.func)
+    if symbol is not None and (
+        symbol.path in VARIABLE_CALLS
+        or any(symbol.path.startswith(prefix) for prefix in OPAQUE_CREATORS)
+    ):
+        return True
+    keras = tf.keras_path(call.func)
+    return keras is not None and any(keras.startswith(prefix) for prefix in KERAS_CREATORS)
+
+
+def _assigned_names(statement: cst.CSTNode) -> Iterator[str]:
+    """Names bound by assignments, loops, ``with ... as`` and ``global`` anywhere inside."""
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        targets: list[cst.CSTNode] = []
+        if isinstance(node, cst.AssignTarget):
+            targets.append(node.target)
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+            targets.append(node.target)
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            targets.append(node.target)
+        elif isinstance(node, cst.AsName):
+            targets.append(node.name)
+        elif isinstance(node, cst.NamedExpr):
+            targets.append(node.target)
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            yield from (item.name.value for item in node.names)
+        for target in targets:
+            for sub in _names_in(target):
+                yield sub
+        stack.extend(node.children)
+
+
+def _names_in(target: cst.CSTNode) -> Iterator[str]:
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _names_in(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from _names_in(target.value)
+
+
+def _scope_prefix(item: cst.WithItem, tf: TFNames) -> Optional[tuple[str, str]]:
+    """``("variable"|"name", "gen")`` for ``tf.variable_scope("gen")`` / ``tf.name_scope``."""
+    call = item.item
+    if not isinstance(call, cst.Call):
+        return None
+    if tf.is_tf(call.func, *VARIABLE_SCOPES):
+        name = _literal_string(_argument(call, "name_or_scope", 0))
+        return ("variable", name) if name is not None else ("variable", "")
+    if tf.is_tf(call.func, *NAME_SCOPES):
+        name = _literal_string(_argument(call, "name", 0))
+        return ("name", name) if name is not None else ("name", "")
+    return None
+
+
+def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
+    """The variables ``module`` creates, read off its module-level statements."""
+    found = VariableInventory()
+    rebound: dict[str, int] = {}
+
+    def unknown(why: str) -> None:
+        if found.problem is None:
+            found.problem = why
+
+    def visit(statements: Sequence[cst.CSTNode], index: int, var_scope: list[str], name_scope: list[str]) -> None:
+        for statement in statements:
+            if isinstance(statement, cst.With):
+                pushed_var, pushed_name = list(var_scope), list(name_scope)
+                for item in statement.items:
+                    prefix = _scope_prefix(item, tf)
+                    if prefix is None:
+                        continue
+                    kind, name = prefix
+                    if not name:
+                        unknown("a variable scope whose name is not a string literal")
+                        continue
+                    pushed_name.append(name)
+                    if kind == "variable":
+                        pushed_var.append(name)
+                visit(statement.body.body, index, pushed_var, pushed_name)
+                continue
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if _record(small, index, var_scope, name_scope):
+                        continue
+                    if any(creates_opaque_variables(call, tf) for call in calls(small)):
+                        unknown("something other than a plain `tf.Variable`/`get_variable` assignment creates variables")
+                continue
+            if any(creates_opaque_variables(call, tf) for call in calls(statement)):
+                what = "a function or class" if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else "a compound statement"
+                unknown(f"{what} creates variables")
+
+    def _record(small: cst.BaseSmallStatement, index: int, var_scope: list[str], name_scope: list[str]) -> bool:
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)):
+            return False
+        call = small.value
+        symbol = tf.tf_symbol(call.func)
+        if symbol is None:
+            return False
+        python_name = small.targets[0].target.value
+        if symbol.path in GLOBAL_STEP_CALLS:
+            found.variables.append(ModuleVariable(python_name, "global_step", False, index))
+            return True
+        if symbol.path not in VARIABLE_CALLS:
+            return False
+        if any(arg.keyword is not None and arg.keyword.value == "collections" for arg in call.args):
+            unknown("a variable with explicit `collections`")
+            return True
+        trainable_arg = _argument(call, "trainable", None)
+        if trainable_arg is None:
+            trainable = True
+        elif isinstance(trainable_arg, cst.Name) and trainable_arg.value in ("True", "False"):
+            trainable = trainable_arg.value == "True"
+        else:
+            unknown("a variable whose `trainable` is not a literal")
+            return True
+        if symbol.path == "Variable":
+            if sum(1 for arg in call.args if arg.keyword is None) > 1:
+                unknown("a `tf.Variable` with positional arguments after the initial value")
+                return True
+            name_arg = _argument(call, "name", None)
+            base = "Variable" if name_arg is None else _literal_string(name_arg)
+            prefix = name_scope
+        else:
+            base = _literal_string(_argument(call, "name", 0))
+            prefix = var_scope
+        graph_name = None if base is None else "/".join([*prefix, base])
+        found.variables.append(ModuleVariable(python_name, graph_name, trainable, index))
+        return True
+
+    for index, statement in enumerate(module.body):
+        visit([statement], index, [], [])
+        for name in _assigned_names(statement):
+            rebound[name] = rebound.get(name, 0) + 1
+    for variable in found.variables:
+        if rebound.get(variable.name, 0) > 1:
+            found.rebound.add(variable.name)
+            unknown(f"`{variable.name}` is bound more than once")
+    graph_names = [v.graph_name for v in found.variables if v.graph_name is not None]
+    if len(graph_names) != len(set(graph_names)):
+        found.problem = found.problem or "two variables share a graph name (TF1 would rename one)"
+    return found
+
+
+def variable_list(variables: Sequence[ModuleVariable]) -> cst.List:
+    """``[W, b]``."""
+    return cst.List([cst.Element(cst.Name(v.name)) for v in variables])
+
+
+def top_level_index(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
+    """Index of the module-level statement that contains ``node``."""
+    for index, statement in enumerate(module.body):
+        if statement is node or _contains(statement, node):
+            return index
+    return None
+
+
+def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    stack = [tree]
+    while stack:
+        current = stack.pop()
+        if current is node:
+            return True
+        stack.extend(current.children)
+    return False
+
+
+def used_names(module: cst.Module) -> set[str]:
+    """Every identifier in the module, to pick names that clash with nothing."""
+    return {node.value for node in _walk(module) if isinstance(node, cst.Name)}
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """``base``, or ``base_2``, ``base_3``... whichever is not taken; marks it taken."""
+    name, counter = base, 1
+    while name in taken:
+        counter += 1
+        name = f"{base}_{counter}"
+    taken.add(name)
+    return name
+
+
+def functions(module: cst.Module) -> Iterator[tuple[int, cst.FunctionDef]]:
+    """Every function definition with the index of the module-level statement holding it."""
+    for index, statement in enumerate(module.body):
+        for node in _walk(statement):
+            if isinstance(node, cst.FunctionDef):
+                yield index, node
+
+
+def module_bindings(module: cst.Module) -> set[str]:
+    """Names bound by module-level statements (functions' insides excluded)."""
+    bound: set[str] = set()
+    for statement in module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            bound.add(statement.name.value)
+        elif isinstance(statement, (cst.Import, cst.ImportFrom)) or (
+            isinstance(statement, cst.SimpleStatementLine)
+            and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body)
+        ):
+            for small in getattr(statement, "body", []):
+                for alias in getattr(small, "names", ()):
+                    if isinstance(alias, cst.ImportAlias):
+                        local = alias.asname.name if alias.asname else alias.name
+                        bound.add(root.value if (root := _root(local)) else "")
+        else:
+            bound.update(_assigned_names(statement))
+    return bound
+
+
+def _root(node: cst.CSTNode) -> Optional[cst.Name]:
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node if isinstance(node, cst.Name) else None
+
+
+def names_read(node: cst.CSTNode) -> set[str]:
+    return {n.value for n in _walk(node) if isinstance(n, cst.Name)}
+
+
+def binds(statements: Sequence[cst.CSTNode], name: str) -> bool:
+    """Whether any of ``statements`` binds ``name``."""
+    return any(name in set(_assigned_names(statement)) for statement in statements)
+
+
+def split_docstring(body: Sequence[cst.BaseStatement]) -> tuple[list[cst.BaseStatement], list[cst.BaseStatement]]:
+    """(docstring statement if any, the rest) of a function body."""
+    if body and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1:
+        small = body[0].body[0]
+        if isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+            return [body[0]], list(body[1:])
+    return [], list(body)
+
+
+def tape_block(gradient_tape: cst.BaseExpression, tape: str, statements: Sequence[cst.BaseStatement]) -> cst.With:
+    """``with tf.GradientTape() as tape:`` around ``statements``."""
+    return cst.With(
+        items=[cst.WithItem(cst.Call(gradient_tape), asname=cst.AsName(cst.Name(tape)))],
+        body=cst.IndentedBlock(body=list(statements)),
+    )
+
+
+def statement(code: str) -> cst.SimpleStatementLine:
+    parsed = cst.parse_statement(code)
+    assert isinstance(parsed, cst.SimpleStatementLine)
+    return parsed
+
+
+# -- the optimizer table --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def optimizer_table() -> dict:
+    """TF1 optimizer class name -> its Keras 3 counterpart and argument mapping."""
+    text = resources.files("tfmodernize").joinpath("data/optimizers.json").read_text(encoding="utf-8")
+    return json.loads(text)["optimizers"]
+
+
+@dataclass(frozen=True)
+class KerasOptimizer:
+    """The Keras constructor a TF1 optimizer call becomes, or why it cannot."""
+
+    keras: str
+    args: tuple[cst.Arg, ...]
+    different_maths: Optional[str]
+
+
+def keras_optimizer(call: cst.Call, tf1_class: str) -> tuple[Optional[KerasOptimizer], Optional[str]]:
+    """Map ``tf.train.<tf1_class>(...)`` to Keras arguments with TF1's effective defaults."""
+    entry = optimizer_table()[tf1_class]
+    given: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None, "its arguments are unpacked with * or **"
+        if arg.keyword is None:
+            if index >= len(entry["positional"]):
+                return None, "it has more positional arguments than TF1 accepts"
+            given[entry["positional"][index]] = arg.value
+        else:
+            if arg.keyword.value not in entry["arguments"]:
+                return None, f"`{arg.keyword.value}` is not an argument of {tf1_class}"
+            given[arg.keyword.value] = arg.value
+    keras_args: list[cst.Arg] = []
+    written: set[str] = set()
+    for tf1_param in entry["positional"]:
+        keras_param = entry["arguments"][tf1_param]
+        if tf1_param not in given or keras_param is None:
+            continue
+        keras_args.append(_keyword(keras_param, given[tf1_param]))
+        written.add(keras_param)
+    for keras_param in entry["required"]:
+        if keras_param not in written:
+            return None, f"it lacks the required `{keras_param}`"
+    for keras_param, value in entry["write_defaults"].items():
+        if keras_param not in written:
+            keras_args.append(_keyword(keras_param, cst.parse_expression(repr(value))))
+    return KerasOptimizer(entry["keras"], tuple(keras_args), entry["different_maths"]), None
+
+
+def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
+    return cst.Arg(
+        value=value,
+        keyword=cst.Name(name),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )

@@ -1,0 +1,265 @@
+"""TFM104 collections-to-tracking.
+
+What it does
+    Replaces reads of TF1 graph collections with the explicit lists they hold:
+    ``tf.trainable_variables()``, ``tf.global_variables()`` and
+    ``tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES | GLOBAL_VARIABLES, scope=...)``
+    become the list of the module's variables created before that point, in creation order
+    and filtered by scope prefix as TF1 does; ``UPDATE_OPS`` and ``REGULARIZATION_LOSSES`` become
+    ``[]`` when nothing in the file can have added to them; a collection the program fills
+    itself (``tf.add_to_collection("losses", x)`` ... ``tf.get_collection("losses")``) becomes a
+    plain list. Works on TF1 code and on session-to-function's output alike.
+
+Why it matters
+    TF2 has no graph collections: ``tf.compat.v1.trainable_variables()`` returns ``[]`` in
+    eager code and in a ``tf.function`` it only sees variables created inside that function,
+    so code that trains "whatever is in the collection" silently trains nothing. Explicit
+    lists say what is trained. Where the list cannot be read off the code (variables made by
+    layers or helper functions, slot variables of optimizers in ``global_variables``, batch
+    normalisation's update ops) the codemod declines with a finding.
+
+Before
+    W = tf.Variable(tf.zeros([3, 1]), name="W")
+    b = tf.Variable(tf.zeros([1]), name="b")
+    step = tf.Variable(0, trainable=False)
+    params = tf.trainable_variables()
+
+After
+    W = tf.Variable(tf.zeros([3, 1]), name="W")
+    b = tf.Variable(tf.zeros([1]), name="b")
+    step = tf.Variable(0, trainable=False)
+    params = [W, b]
+
+Fixtures: ``fixtures/collections-to-tracking/``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional, Union
+
+import libcst as cst
+
+from codemods import _training as training
+from tfmodernize.codemod import TFCodemod
+
+#: ``tf.GraphKeys`` attributes this codemod knows, with the collection names they stand for.
+GRAPH_KEYS = {
+    "TRAINABLE_VARIABLES": "trainable_variables",
+    "GLOBAL_VARIABLES": "variables",
+    "UPDATE_OPS": "update_ops",
+    "REGULARIZATION_LOSSES": "regularization_losses",
+    "LOSSES": "losses",
+}
+VARIABLE_READS = {"trainable_variables": "trainable_variables", "global_variables": "variables",
+                  "all_variables": "variables"}
+#: Collection names TF fills by itself; a program's own list must not have one of these names.
+BUILTIN_KEYS = frozenset({*GRAPH_KEYS.values(), "summaries", "local_variables", "model_variables",
+                          "moving_average_variables", "queue_runners", "savers", "cond_context",
+                          "while_context", "metric_variables", "init_op", "train_op", "global_step"})
+#: TF paths (prefixes) that put ops into UPDATE_OPS or losses into REGULARIZATION_LOSSES.
+UPDATE_SOURCES = re.compile(r"batch_norm|BatchNormalization|add_update")
+REGULARIZER_ARGUMENTS = ("regularizer", "kernel_regularizer", "bias_regularizer", "activity_regularizer",
+                         "weights_regularizer", "biases_regularizer")
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+class CollectionsToTracking(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM104"
+    name = "collections-to-tracking"
+    summary = "tf.trainable_variables()/get_collection/add_to_collection -> explicit lists"
+    needles = ("_variables", "collection")
+    interests = (cst.Call,)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names) -> bool:
+        assert isinstance(node, cst.Call)
+        return names.is_tf(node.func, *VARIABLE_READS, "get_collection", "add_to_collection")
+
+    # -- analysis ---------------------------------------------------------------------------
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        self._module = node
+        self._inventory = training.inventory(node, self.tf)
+        self._taken = training.used_names(node)
+        self._all_calls = list(training.calls(node))
+        self._replacements: dict[cst.Call, cst.BaseExpression] = {}
+        self._inserts: dict[cst.CSTNode, cst.SimpleStatementLine] = {}
+        self._plan_program_collections(node)
+        return True
+
+    def _key(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
+        if isinstance(node, cst.SimpleString):
+            value = node.evaluated_value
+            return value if isinstance(value, str) else None
+        symbol = self.tf.tf_symbol(node) if node is not None else None
+        if symbol is not None and symbol.path.startswith("GraphKeys."):
+            return GRAPH_KEYS.get(symbol.path[len("GraphKeys."):])
+        return None
+
+    @staticmethod
+    def _argument(call: cst.Call, keyword: str, position: int) -> Optional[cst.BaseExpression]:
+        for index, arg in enumerate(call.args):
+            if (arg.keyword is not None and arg.keyword.value == keyword) or (arg.keyword is None and index == position):
+                return arg.value
+        return None
+
+    def _owner(self, call: cst.Call) -> tuple[Optional[cst.CSTNode], Optional[cst.CSTNode]]:
+        """(innermost function holding ``call`` or the module, the statement of that body holding it)."""
+        owner, statement = None, None
+        for top in self._module.body:
+            if not training._contains(top, call):
+                continue
+            owner, statement = self._module, top
+            for _, function in training.functions(cst.Module(body=[top])):
+                if training._contains(function, call):
+                    owner = function
+                    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else []
+                    statement = next((s for s in body if training._contains(s, call)), None)
+        return owner, statement
+
+    def _plan_program_collections(self, module: cst.Module) -> None:
+        """``add_to_collection(name, x)`` + ``get_collection(name)`` -> one Python list."""
+        uses: dict[str, list[tuple[str, cst.Call]]] = {}
+        for call in self._all_calls:
+            if self.tf.is_tf(call.func, "add_to_collection"):
+                kind = "add"
+            elif self.tf.is_tf(call.func, "get_collection"):
+                kind = "get"
+            else:
+                continue
+            key = self._key(self._argument(call, "name" if kind == "add" else "key", 0))
+            if key is not None and key not in BUILTIN_KEYS:
+                uses.setdefault(key, []).append((kind, call))
+        for key, found in uses.items():
+            why = self._program_collection(key, found)
+            if why is not None:
+                for _, call in found:
+                    self.report(call, f"collection {key!r} not migrated: {why}")
+
+    def _program_collection(self, key: str, found: list[tuple[str, cst.Call]]) -> Optional[str]:
+        owners = {id(self._owner(call)[0]) for _, call in found}
+        if len(owners) != 1:
+            return "it is used in more than one function (or in a function and at module level)"
+        owner = self._owner(found[0][1])[0]
+        body = list(owner.body if isinstance(owner, cst.Module) else owner.body.body)
+        first_add = None
+        for kind, call in found:
+            _, statement = self._owner(call)
+            position = body.index(statement) if statement in body else None
+            if kind == "add":
+                if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                        and isinstance(statement.body[0], cst.Expr) and statement.body[0].value is call):
+                    return "`add_to_collection` is not a statement of its own"
+                if len(call.args) != 2 or any(a.star for a in call.args):
+                    return "`add_to_collection` has unexpected arguments"
+                if first_add is None or position < body.index(first_add):
+                    first_add = statement
+            elif len(call.args) != 1:
+                return "`get_collection` filters by scope"
+        if first_add is None:
+            return "nothing is added to it"
+        first = body.index(first_add)
+        for kind, call in found:
+            _, statement = self._owner(call)
+            if kind == "get" and (statement not in body or body.index(statement) < first):
+                return "it is read before anything is added"
+        calls = [call for _, call in found]
+        if any(self.suppressed(call) for call in calls):
+            return None
+        name = training.fresh_name(re.sub(r"\W", "_", key).strip("_") + "_collection", self._taken)
+        if not name.isidentifier() or name[0].isdigit():
+            return "its name does not make a Python identifier"
+        for kind, call in found:
+            self.fix(call, f"collection {key!r} -> the list `{name}`")
+            if kind == "add":
+                self._replacements[call] = cst.parse_expression(f"{name}.append({_code(call.args[1].value)})")
+            else:
+                self._replacements[call] = cst.parse_expression(f"list({name})")
+        self._inserts[first_add] = training.statement(f"{name} = []")
+        return None
+
+    # -- rewriting --------------------------------------------------------------------------
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if original in self._replacements:
+            return self._replacements[original]
+        symbol = self.tf.tf_symbol(original.func)
+        if symbol is None:
+            return updated
+        if symbol.path in VARIABLE_READS:
+            key, scope = VARIABLE_READS[symbol.path], self._argument(original, "scope", 0)
+        elif symbol.path == "get_collection":
+            key, scope = self._key(self._argument(original, "key", 0)), self._argument(original, "scope", 1)
+            if key is None or key not in GRAPH_KEYS.values():
+                if self._argument(original, "key", 0) is not None and key is None:
+                    self.report(original, "`get_collection` not migrated: its key is not a literal or a known GraphKeys name")
+                return updated
+        else:
+            return updated
+        result = self._collection(original, key, scope)
+        if isinstance(result, str):
+            self.report(original, f"`{_code(original.func)}` not migrated: {result}")
+            return updated
+        if not self.fix(original, f"collection {key!r} -> an explicit list"):
+            return updated
+        return result
+
+    def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> Union[cst.List, str]:
+        if key == "update_ops":
+            if any(UPDATE_SOURCES.search(_code(c.func)) for c in self._all_calls) or self._added(key):
+                return "the file has layers that add update ops (batch normalisation); run their updates explicitly"
+            return cst.List([])
+        if key == "regularization_losses":
+            regularized = any(
+                arg.keyword is not None and arg.keyword.value in REGULARIZER_ARGUMENTS
+                for c in self._all_calls for arg in c.args
+            )
+            if regularized or self._added(key):
+                return "variables or layers in the file have regularizers; sum their losses explicitly"
+            return cst.List([])
+        if key == "losses":
+            return "`tf.losses` functions add to this collection implicitly; sum the losses explicitly"
+        if self._inventory.problem is not None:
+            return f"the file's variables cannot be listed ({self._inventory.problem})"
+        top = training.top_level_index(self._module, call)
+        assert top is not None
+        if key == "variables" and any(
+            (s := self.tf.tf_symbol(c.func)) is not None and s.path.startswith("train.") and s.path.endswith("Optimizer")
+            or self.tf.keras_path(c.func) is not None and self.tf.keras_path(c.func).startswith("optimizers.")
+            for c in self._all_calls
+        ):
+            return "an optimizer's slot variables are global variables too; list the variables you mean"
+        variables = self._inventory.before(top, trainable_only=key == "trainable_variables")
+        if not self._is_none(scope):
+            if not isinstance(scope, cst.SimpleString) or not isinstance(scope.evaluated_value, str):
+                return "its scope is not a string literal"
+            scoped = self._inventory.in_scope(variables, scope.evaluated_value)
+            if scoped is None:
+                return "a variable's graph name is not a string literal, so the scope cannot be matched"
+            variables = scoped
+        return training.variable_list(variables)
+
+    def _added(self, key: str) -> bool:
+        return any(
+            self.tf.is_tf(c.func, "add_to_collection", "add_to_collections") and c.args
+            and self._key(c.args[0].value) == key
+            for c in self._all_calls
+        )
+
+    @staticmethod
+    def _is_none(node: Optional[cst.BaseExpression]) -> bool:
+        return node is None or (isinstance(node, cst.Name) and node.value == "None")
+
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> Union[cst.SimpleStatementLine, cst.FlattenSentinel]:
+        insert = self._inserts.get(original)
+        if insert is None:
+            return updated
+        insert = insert.with_changes(leading_lines=updated.leading_lines)
+        return cst.FlattenSentinel([insert, updated.with_changes(leading_lines=[])])

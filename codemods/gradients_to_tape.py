@@ -1,0 +1,225 @@
+"""TFM103 gradients-to-tape.
+
+What it does
+    Inside a function (typically the ``@tf.function`` session-to-function made), rewrites
+    ``grads = tf.gradients(loss, [W, b])`` to a ``tf.GradientTape`` around the statements that
+    compute ``loss`` and ``grads = tape.gradient(loss, [W, b])``; a function argument among
+    the sources is watched. Anywhere, ``tf.assign(v, x)``, ``tf.assign_add(v, x)`` and
+    ``tf.assign_sub(v, x)`` become ``v.assign(x)``, ``v.assign_add(x)``, ``v.assign_sub(x)``.
+
+Why it matters
+    ``tf.gradients`` only works while building a graph and ``tf.assign`` only exists in
+    ``tf.compat.v1``. TF2 records gradients on a tape and updates variables through their own
+    methods. ``tf.gradients`` always returns a list, so a single source variable becomes
+    ``[tape.gradient(loss, W)]``. ``tf.stop_gradient`` in the loss is kept as is.
+
+Before
+    @tf.function
+    def train_step(x, y):
+        cost = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
+        grad_W = tf.gradients(cost, W)
+        tf.assign_sub(W, 0.1 * grad_W[0])
+        return cost
+
+After
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            cost = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
+        grad_W = [tape.gradient(cost, W)]
+        W.assign_sub(0.1 * grad_W[0])
+        return cost
+
+Fixtures: ``fixtures/gradients-to-tape/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from codemods import _training as training
+from tfmodernize.codemod import TFCodemod
+
+ASSIGNS = {"assign": ("ref", "value", "validate_shape", "use_locking", "name"),
+           "assign_add": ("ref", "value", "use_locking", "name"),
+           "assign_sub": ("ref", "value", "use_locking", "name")}
+GRADIENT_ARGUMENTS = ("ys", "xs", "grad_ys")
+#: ``tf.gradients`` arguments that only steer graph scheduling, devices or op names.
+SCHEDULING = ("name", "colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
+
+
+@dataclass
+class Site:
+    function: cst.FunctionDef
+    position: int
+    replacement: cst.SimpleStatementLine
+    tape: str
+    watched: list[str]
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
+
+
+class GradientsToTape(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM103"
+    name = "gradients-to-tape"
+    summary = "tf.gradients -> GradientTape; tf.assign(v, x) -> v.assign(x)"
+    needles = ("gradients", "assign")
+    interests = (cst.Call,)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names) -> bool:
+        assert isinstance(node, cst.Call)
+        return names.is_tf(node.func, "gradients", *ASSIGNS)
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        self._inventory = training.inventory(node, self.tf)
+        self._globals = training.module_bindings(node)
+        self._sites: dict[cst.FunctionDef, Site] = {}
+        self._seen: set[cst.Call] = set()
+        for top, function in training.functions(node):
+            if isinstance(function.body, cst.IndentedBlock):
+                self._plan(function, top)
+        for call in training.calls(node):
+            if call not in self._seen and self.tf.is_tf(call.func, "gradients"):
+                self.report(call, "`tf.gradients` not migrated: only `name = tf.gradients(...)` statements directly "
+                                  "in a function body are (graph code at module level needs session-to-function first)")
+        return True
+
+    def _gradients_call(self, line: cst.BaseStatement) -> Optional[tuple[str, cst.Call]]:
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+            return None
+        small = line.body[0]
+        if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.value, cst.Call) and self.tf.is_tf(small.value.func, "gradients")):
+            return _code(small.targets[0].target), small.value
+        return None
+
+    def _plan(self, function: cst.FunctionDef, top: int) -> None:
+        body = list(function.body.body)
+        found = [(position, *hit) for position, line in enumerate(body) if (hit := self._gradients_call(line))]
+        self._seen.update(call for _, _, call in found)
+        if len(found) > 1:
+            for _, _, call in found:
+                self.report(call, "`tf.gradients` not migrated: this function takes gradients twice; "
+                                  "split it or use one persistent tape")
+            return
+        if not found:
+            return
+        position, target, call = found[0]
+        site = self._site(function, top, body, position, target, call)
+        if isinstance(site, str):
+            self.report(call, f"`tf.gradients` not migrated: {site}")
+            return
+        if self.fix(call, "`tf.gradients` -> `tf.GradientTape`"):
+            self.discharge()
+            self._sites[function] = site
+
+    def _site(self, function: cst.FunctionDef, top: int, body: list, position: int, target: str, call: cst.Call):
+        args: dict[str, cst.BaseExpression] = {}
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                return "its arguments are unpacked"
+            if arg.keyword is None and index >= len(GRADIENT_ARGUMENTS):
+                return "pass the arguments after `grad_ys` by keyword"
+            args[arg.keyword.value if arg.keyword else GRADIENT_ARGUMENTS[index]] = arg.value
+        unknown = set(args) - {*GRADIENT_ARGUMENTS, "stop_gradients", "unconnected_gradients", *SCHEDULING}
+        if unknown or "ys" not in args or "xs" not in args:
+            return f"its arguments could not be read ({', '.join(sorted(unknown)) or 'ys and xs are needed'})"
+        if "stop_gradients" in args and not self._is_none(args["stop_gradients"]):
+            return "`stop_gradients` has no tape equivalent; wrap those tensors in `tf.stop_gradient`"
+        docstring, preceding = training.split_docstring(body[:position])
+        ys = args["ys"]
+        targets = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
+        if not all(isinstance(t, cst.Name) and training.binds(preceding, t.value) for t in targets):
+            return "the differentiated value is not a name computed earlier in the same function"
+        params = {p.name.value for p in function.params.params}
+        xs = args["xs"]
+        single = not isinstance(xs, (cst.List, cst.Tuple))
+        sources = [xs] if single else [e.value for e in xs.elements]
+        if (isinstance(xs, cst.Call) and self.tf.is_tf(xs.func, "trainable_variables") and not xs.args):
+            if self._inventory.problem is not None:
+                return f"the file's variables cannot be listed ({self._inventory.problem})"
+            sources = [cst.Name(v.name) for v in self._inventory.before(top, trainable_only=True)]
+            xs, single = training.variable_list(self._inventory.before(top, trainable_only=True)), False
+        watched = []
+        for source in sources:
+            if not isinstance(source, cst.Name):
+                return f"`{_code(source)}` is not a variable or argument the tape can watch"
+            variable = self._inventory.variable(source.value)
+            if variable is not None and variable.trainable and source.value not in params:
+                continue
+            if source.value in params and not training.binds(preceding, source.value):
+                watched.append(source.value)
+                continue
+            return f"`{source.value}` is neither a trainable variable nor a function argument, so no tape watches it"
+        taken = self._globals | training.names_read(function)
+        tape = training.fresh_name("tape", taken)
+        sources_code = _code(xs) if not isinstance(xs, cst.Tuple) else _code(cst.List(xs.elements))
+        extra = ""
+        if "grad_ys" in args and not self._is_none(args["grad_ys"]):
+            extra += f", output_gradients={_code(args['grad_ys'])}"
+        if "unconnected_gradients" in args:
+            extra += f", unconnected_gradients={_code(args['unconnected_gradients'])}"
+        gradient = f"{tape}.gradient({_code(ys)}, {sources_code}{extra})"
+        value = f"[{gradient}]" if single else gradient
+        replacement = training.statement(f"{target} = {value}")
+        return Site(function, position, replacement, tape, watched)
+
+    @staticmethod
+    def _is_none(node: Optional[cst.BaseExpression]) -> bool:
+        return node is None or (isinstance(node, cst.Name) and node.value == "None")
+
+    # -- rewriting --------------------------------------------------------------------------
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        site = self._sites.get(original)
+        if site is None:
+            return updated
+        statements = list(updated.body.body)
+        docstring, preceding = training.split_docstring(statements[: site.position])
+        line = statements[site.position]
+        watch = [training.statement(f"{site.tape}.watch({name})") for name in site.watched]
+        gradient_tape = cst.parse_expression(_code(self.tf_expr("GradientTape")))
+        replacement = site.replacement.with_changes(
+            leading_lines=line.leading_lines, trailing_whitespace=line.trailing_whitespace
+        )
+        new_body = [
+            *docstring,
+            training.tape_block(gradient_tape, site.tape, [*watch, *preceding]),
+            replacement,
+            *statements[site.position + 1:],
+        ]
+        return updated.with_changes(body=updated.body.with_changes(body=new_body))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        symbol = self.tf.tf_symbol(original.func)
+        if symbol is None or symbol.path not in ASSIGNS:
+            return updated
+        positions = ASSIGNS[symbol.path]
+        args: dict[str, cst.Arg] = {}
+        for index, arg in enumerate(updated.args):
+            if arg.star or (arg.keyword is None and index >= len(positions)):
+                self.report(original, f"`tf.{symbol.path}` not migrated: its arguments could not be read")
+                return updated
+            args[arg.keyword.value if arg.keyword else positions[index]] = arg
+        if "ref" not in args or "value" not in args:
+            return updated
+        if "validate_shape" in args:
+            self.report(original, f"`tf.{symbol.path}` not migrated: variables' `assign` has no `validate_shape`")
+            return updated
+        ref = args["ref"].value
+        if not isinstance(ref, (cst.Name, cst.Attribute)):
+            self.report(original, f"`tf.{symbol.path}` not migrated: `{_code(ref)}` is not a plain variable name")
+            return updated
+        if not self.fix(original, f"`tf.{symbol.path}(v, x)` -> `v.{symbol.path}(x)`"):
+            return updated
+        rest = [args["value"].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)]
+        rest += [args[k] for k in positions[2:] if k in args]
+        rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return cst.Call(cst.Attribute(ref, cst.Name(symbol.path)), args=rest)
