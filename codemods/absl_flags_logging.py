@@ -1,0 +1,289 @@
+"""TFM110 absl-flags-logging.
+
+What it does
+    Moves TF1's wrappers around absl to absl itself, the library they wrapped:
+
+    * ``tf.app.flags.X`` / ``tf.flags.X`` -> ``flags.X`` with ``from absl import flags``
+      (``FLAGS``, every ``DEFINE_*``); the old keyword names TF's wrappers accepted
+      (``flag_name=``, ``default_value=``, ``docstring=``) become absl's (``name=``,
+      ``default=``, ``help=``);
+    * ``tf.app.run(main)`` -> ``app.run(main)`` with ``from absl import app``; ``tf.app.run()``
+      -> ``app.run(main)`` when the module defines ``main``;
+    * ``tf.logging.X`` -> ``logging.X`` with ``from absl import logging``, verbosity constants
+      included (``tf.logging.set_verbosity(tf.logging.INFO)`` ->
+      ``logging.set_verbosity(logging.INFO)``).
+
+    Where the file already uses the name (``import logging``), the import is
+    ``import absl.logging`` and the code says ``absl.logging.info``.
+
+    Declined, with a finding: ``tf.logging`` levels that are not one of its constants passed
+    straight to a logging call (absl's verbosity numbers are not Python's logging levels, so
+    ``tf.logging.log(20, ...)``, a comparison with ``tf.logging.INFO`` or the value of
+    ``tf.logging.get_verbosity()`` would change meaning), ``tf.logging.vlog`` (TF logs at a Python level, absl at a verbosity level),
+    ``tf.logging.TaskLevelStatusMessage`` (absl has none), ``tf.app.run()`` without a ``main``
+    in the module, and flags read at module level in a file that never parses them (TF's
+    ``FLAGS`` parsed ``sys.argv`` on first read, absl's raises ``UnparsedFlagAccessError``).
+
+    Differences from ``tf_upgrade_v2``: the peer maps ``tf.app.flags``/``tf.flags`` to
+    ``tf.compat.v1.flags`` with an error ("use the argparse or absl modules"), ``tf.logging``
+    and ``tf.app.run`` to ``tf.compat.v1``; this codemod does the absl migration the peer asks
+    for. Two behaviours change on purpose and only for output or bad input: log lines have
+    absl's format instead of ``INFO:tensorflow:``, and ``app.run`` rejects command-line flags
+    the program does not define, where ``tf.app.run`` passed them on to ``main``.
+
+Why it matters
+    ``tf.app``, ``tf.flags`` and ``tf.logging`` do not exist in TF2; TF1 programs built on
+    them fail at import. absl is installed with TensorFlow and is what they always ran on.
+
+Before
+    import tensorflow as tf
+    tf.app.flags.DEFINE_integer("steps", 10, "training steps")
+    FLAGS = tf.app.flags.FLAGS
+    def main(_):
+        tf.logging.set_verbosity(tf.logging.INFO)
+        tf.logging.info("steps: %d", FLAGS.steps)
+    tf.app.run()
+
+After
+    import tensorflow as tf
+    from absl import app, flags, logging
+
+    flags.DEFINE_integer("steps", 10, "training steps")
+    FLAGS = flags.FLAGS
+    def main(_):
+        logging.set_verbosity(logging.INFO)
+        logging.info("steps: %d", FLAGS.steps)
+    app.run(main)
+
+Fixtures: ``fixtures/absl-flags-logging/``.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import libcst as cst
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.tfsymbols import TFNames, TFSymbol, _import_bindings, root_name
+
+#: TF1's ``tf.app.flags`` DEFINE_* wrappers renamed these keywords before calling absl
+#: (``tensorflow/python/platform/flags.py``, ``_RENAMED_ARGUMENTS``).
+FLAG_KEYWORDS = {"flag_name": "name", "default_value": "default", "docstring": "help"}
+#: ``tf.logging`` names absl.logging has with the same meaning.
+LOGGING_FUNCTIONS = frozenset({
+    "log", "debug", "info", "warn", "warning", "error", "fatal", "flush",
+    "log_every_n", "log_first_n", "log_if", "set_verbosity",
+})
+LEVELS = frozenset({"DEBUG", "INFO", "WARN", "ERROR", "FATAL"})
+#: Calls whose first argument is a level: the level must be one of ``LEVELS``.
+LEVEL_CALLS = frozenset({"log", "log_every_n", "log_first_n", "log_if", "set_verbosity"})
+_FLAG_PREFIXES = ("app.flags.", "flags.")
+
+
+def _absl_module(path: str) -> Optional[tuple[str, str]]:
+    """``("flags", "DEFINE_string")`` for ``app.flags.DEFINE_string``; None if not ours."""
+    for prefix in _FLAG_PREFIXES:
+        if path.startswith(prefix):
+            return "flags", path[len(prefix):]
+    if path in ("app.flags", "flags"):
+        return "flags", ""
+    if path == "app.run":
+        return "app", "run"
+    if path.startswith("logging."):
+        return "logging", path[len("logging."):]
+    return None
+
+
+class AbslFlagsLogging(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM110"
+    name = "absl-flags-logging"
+    summary = "tf.app.flags / tf.app.run / tf.logging -> absl.flags / absl.app.run / absl.logging"
+    needles = ("flags", "app", "logging")
+    interests = (cst.Attribute, cst.Name)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        symbol = names.tf_symbol(node)
+        return symbol is not None and _absl_module(symbol.path) is not None
+
+    def __init__(self, context, state=None) -> None:
+        super().__init__(context, state)
+        self._inner: set[int] = set()
+        self._levels_ok: set[int] = set()
+        self._frozen: set[int] = set()
+        self._flags_ok = True
+        self._has_main = False
+        self._taken: set[str] = set()
+        self._call_of: dict[int, cst.Call] = {}
+        self._from_imports: dict[str, str] = {}
+
+    # -- whole-module facts ---------------------------------------------------------------------
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        self._has_main = any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in node.body)
+        self._taken = _names_in_use(node, self.tf)
+        self._flags_ok = self._flags_parsed_or_unread(node)
+        self._from_imports = {
+            local: qualified for statement in _walk(node, (cst.ImportFrom,))
+            for local, qualified in _import_bindings(statement)
+        }
+        return True
+
+    def _flags_parsed_or_unread(self, module: cst.Module) -> bool:
+        """False when flag values are read at module level and nothing parses the flags."""
+        symbols = [self.tf.tf_symbol(n) for n in _walk(module, (cst.Attribute, cst.Name))]
+        if any(s is not None and s.path == "app.run" for s in symbols):
+            return True
+        flags_objects = {"FLAGS"}
+        for statement in module.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Assign) and self._is_flags_object(small.value):
+                        flags_objects |= {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
+        for statement in module.body:
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            for node in _walk(statement, (cst.Attribute,)):
+                base = node.value
+                if (isinstance(base, cst.Name) and base.value in flags_objects) or self._is_flags_object(base):
+                    return False
+        return True
+
+    def _is_flags_object(self, node: cst.CSTNode) -> bool:
+        symbol = self.tf.tf_symbol(node)
+        return symbol is not None and symbol.path in ("app.flags.FLAGS", "flags.FLAGS")
+
+    # -- calls: check the arguments before any name inside them is rewritten --------------------
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self._inner.add(id(node.value))
+        self._inner.add(id(node.attr))
+        return True
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        if node.keyword is not None:
+            self._inner.add(id(node.keyword))
+        return True
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self._call_of[id(node.func)] = node
+        symbol = self.tf.tf_symbol(node.func)
+        target = _absl_module(symbol.path) if symbol is not None else None
+        if target is None or target[0] != "logging" or target[1] not in LEVEL_CALLS:
+            return True
+        level = next((a.value for a in node.args if a.keyword is None or a.keyword.value in ("level", "v")), None)
+        level_symbol = self.tf.tf_symbol(level) if level is not None else None
+        if level_symbol is not None and level_symbol.path.startswith("logging.") and level_symbol.path[8:] in LEVELS:
+            self._levels_ok.add(id(level))
+        else:
+            self._frozen.add(id(node.func))
+            self.report(node, f"tf.logging.{target[1]} with a level that is not a tf.logging constant: absl's "
+                              "verbosity numbers differ from Python logging levels; migrate by hand")
+        return True
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        symbol = self.tf.tf_symbol(original.func)
+        target = _absl_module(symbol.path) if symbol is not None else None
+        if target is None or id(original.func) in self._frozen:
+            return updated
+        module, name = target
+        if module == "flags" and name.startswith("DEFINE") and self._flags_ok:
+            args = [a.with_changes(keyword=cst.Name(FLAG_KEYWORDS[a.keyword.value]))
+                    if a.keyword is not None and a.keyword.value in FLAG_KEYWORDS else a for a in updated.args]
+            return updated.with_changes(args=args)
+        if module == "app" and not any(a.keyword is None or a.keyword.value == "main" for a in original.args):
+            # tf.app.run() ran ``__main__.main``; absl wants it passed.
+            main = cst.Arg(cst.Name("main"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if updated.args else cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(args=[main, *updated.args])
+        return updated
+
+    # -- names ----------------------------------------------------------------------------------
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        return self._leave_symbol(original, updated)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self._leave_symbol(original, updated)
+
+    def _leave_symbol(self, original: Union[cst.Attribute, cst.Name], updated: cst.BaseExpression) -> cst.BaseExpression:
+        if id(original) in self._inner or id(original) in self._frozen:
+            return updated
+        symbol = self.tf.tf_symbol(original)
+        target = _absl_module(symbol.path) if symbol is not None else None
+        if target is None:
+            return updated
+        module, rest = target
+        why = self._decline_reason(original, symbol, module, rest)
+        if why is not None:
+            self.report(original, why)
+            return updated
+        if not self.fix(original, f"tf.{symbol.path} is absl's {module}{'.' + rest if rest else ''}"):
+            return updated
+        root = root_name(original)
+        if root is not None and root.value in self._from_imports:
+            # ``from tensorflow import logging as L``: TF2 has no such module to import.
+            module_name, _, obj = self._from_imports[root.value].rpartition(".")
+            RemoveImportsVisitor.remove_unused_import(
+                self.context, module_name, obj, asname=root.value if root.value != obj else None)
+        return self._absl_expr(module, rest)
+
+    def _decline_reason(self, node: cst.CSTNode, symbol: TFSymbol, module: str, rest: str) -> Optional[str]:
+        first = rest.split(".", 1)[0]
+        if module == "flags" and not self._flags_ok:
+            return ("flag values are read at module level and the file never parses the flags: TF's FLAGS "
+                    "parsed sys.argv on first read, absl's raises; call app.run or FLAGS(sys.argv) first")
+        if module == "app" and not self._has_main and not self._main_passed(node):
+            return "tf.app.run() without a main function in this module: pass main to absl's app.run by hand"
+        if module == "logging":
+            if first in LEVELS and id(node) not in self._levels_ok:
+                return (f"tf.logging.{first} is a Python logging level; absl's logging.{first} is a verbosity "
+                        "number with another scale: migrate this use by hand")
+            if first not in LEVELS and first not in LOGGING_FUNCTIONS:
+                return f"tf.logging.{first} has no absl equivalent with the same meaning: migrate by hand"
+        return None
+
+    def _main_passed(self, node: cst.CSTNode) -> bool:
+        call = self._call_of.get(id(node))
+        return call is not None and any(a.keyword is None or a.keyword.value == "main" for a in call.args)
+
+    def _absl_expr(self, module: str, rest: str) -> cst.BaseExpression:
+        if module in self._taken:
+            AddImportsVisitor.add_needed_import(self.context, f"absl.{module}")
+            head = f"absl.{module}"
+        else:
+            AddImportsVisitor.add_needed_import(self.context, "absl", module)
+            head = module
+        return cst.parse_expression(f"{head}.{rest}" if rest else head)
+
+
+def _walk(node: cst.CSTNode, kinds: tuple[type, ...]):
+    """Nodes of ``kinds`` under ``node``; attribute names (the ``b`` of ``a.b``) are skipped."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, kinds):
+            yield current
+        stack.extend([current.value] if isinstance(current, cst.Attribute) else current.children)
+
+
+def _names_in_use(module: cst.Module, names: TFNames) -> set[str]:
+    """Which of ``flags``/``app``/``logging`` the module already binds to something else."""
+    taken = set()
+    in_tf_imports = {id(name) for statement in _walk(module, (cst.ImportFrom,))
+                     if any(True for _ in _import_bindings(statement))
+                     for name in _walk(statement, (cst.Name,))}
+    for node in _walk(module, (cst.Name,)):
+        if id(node) in in_tf_imports:
+            continue
+        if node.value in ("flags", "app", "logging") and names.tf_symbol(node) is None:
+            taken.add(node.value)
+    for alias in _walk(module, (cst.ImportFrom,)):
+        if alias.module is not None and isinstance(alias.module, cst.Name) and alias.module.value == "absl":
+            if not isinstance(alias.names, cst.ImportStar):
+                for imported in alias.names:
+                    if imported.asname is None and isinstance(imported.name, cst.Name):
+                        taken.discard(imported.name.value)
+    return taken
