@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from rich.console import Console
+from rich.markup import escape
 
 from tfmodernize.verify import DEFAULT_ATOL, DEFAULT_RTOL
 
@@ -45,14 +46,6 @@ def verify_command(
 
     ``harness`` lets a caller that verifies many pairs reuse its TensorFlow children.
     """
-    missing = missing_requirements()
-    if missing:
-        console.print(
-            f"[bold red]error:[/] verification runs TensorFlow, and {', '.join(missing)} "
-            f"{'is' if len(missing) == 1 else 'are'} not installed. Install the verify extra:\n"
-            f"    {INSTALL_HINT}"
-        )
-        return EXIT_ERROR
     problems = [f"{path}: no such file" for path in (old, new) if not Path(path).is_file()]
     if old_mode not in ("tf1", "tf2"):
         problems.append(f"--old-mode must be tf1 or tf2, not {old_mode!r}")
@@ -60,7 +53,15 @@ def verify_command(
         problems.append("--timeout must be positive, --rtol and --atol not negative")
     if problems:
         for problem in problems:
-            console.print(f"[bold red]error:[/] {problem}")
+            console.print(f"[bold red]error:[/] {escape(problem)}")
+        return EXIT_ERROR
+    missing = missing_requirements()
+    if missing:
+        console.print(
+            f"[bold red]error:[/] verification runs TensorFlow, and {', '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} not installed. Install the verify extra:"
+        )
+        console.print(f"    {INSTALL_HINT}", markup=False)
         return EXIT_ERROR
 
     from tfmodernize.verify.report import print_verdict

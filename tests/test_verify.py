@@ -1,0 +1,352 @@
+"""Tests of the verification harness itself (tfmodernize/verify).
+
+The comparison rule is tested on plain values; the harness on the small programs of
+``tests/verify_cases/<case>/`` (before.py, after.py, case.toml), all run in one batch by one
+``Harness`` (two TensorFlow children) shared by the whole module.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rich.console import Console
+
+from tfmodernize.verify.command import missing_requirements, verify_command
+from tfmodernize.verify.compare import Status, compare_values, difference
+from tfmodernize.verify.fixtures import FixtureCase
+
+CASES_DIR = Path(__file__).resolve().parent / "verify_cases"
+ROOT = CASES_DIR.parent.parent
+
+needs_tensorflow = pytest.mark.skipif(bool(missing_requirements()), reason="needs the verify extra")
+
+
+# -- the comparison rule -----------------------------------------------------------------------
+
+EQUAL = [
+    ("same floats", np.float32([1.0, 2.0]), np.float32([1.0, 2.0])),
+    ("within rtol", np.float32([1000.0]), np.float32([1000.005])),
+    ("within atol", np.float64([0.0]), np.float64([5e-7])),
+    ("int32 vs int64", np.int32([1, 2]), np.int64([1, 2])),
+    ("Python int vs np.int64", 3, np.int64(3)),
+    ("Python float vs float32 scalar", 0.5, np.float32(0.5)),
+    ("bool vs np.bool_", True, np.bool_(True)),
+    ("None vs None", None, None),
+    ("nan equals nan", np.float32([np.nan]), np.float32([np.nan])),
+    ("list vs tuple", [1.0, 2.0], (1.0, 2.0)),
+    ("nested dict", {"w": [np.ones(2)]}, {"w": (np.ones(2),)}),
+    ("0-d array vs scalar", np.array(2.0), np.float64(2.0)),
+]
+
+DIFFERENT = [
+    ("float32 vs float64", np.float32([1.0]), np.float64([1.0]), "x: dtypes differ: before float32 shape (1,), after float64 shape (1,)"),
+    ("int vs float", 3, 3.0, "x: kinds differ (integer vs float)"),
+    ("bool vs int", True, 1, "x: kinds differ (bool vs integer)"),
+    ("None vs zero", None, 0, "x: before None, after Python integer shape ()"),
+    ("shape", np.zeros((2, 3), np.float32), np.zeros((3, 2), np.float32), "x: shapes differ: before float32 shape (2, 3), after float32 shape (3, 2)"),
+    ("integers exactly", np.int64([5]), np.int64([6]), "x: values differ in 1 of 1 element(s)"),
+    ("length", [1, 2], [1, 2, 3], "x: length 2 before, 3 after"),
+    ("dict keys", {"a": 1}, {"b": 1}, "x: keys differ (only before: 'a'; only after: 'b')"),
+    ("nested path", {"w": [1.0, 2.0]}, {"w": [1.0, 2.5]}, "x['w'][1]: values differ"),
+    ("list vs array", [1.0], np.float64([1.0]), "x: before list of 1, after float64 shape (1,)"),
+    ("not numbers", "a", "a", "(not numbers)"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), [case[1:] for case in EQUAL], ids=[case[0] for case in EQUAL])
+def test_equal_values(before, after) -> None:
+    assert difference("x", before, after) is None
+
+
+@pytest.mark.parametrize(("before", "after", "fragment"), [case[1:] for case in DIFFERENT], ids=[case[0] for case in DIFFERENT])
+def test_different_values(before, after, fragment) -> None:
+    reason = difference("x", before, after)
+    assert reason is not None and fragment in reason
+
+
+def test_numeric_difference_names_errors_and_first_index() -> None:
+    before = np.float32([[1.0, 2.0], [3.0, 4.0]])
+    after = np.float32([[1.0, 2.0], [3.5, 4.25]])
+    assert difference("w", before, after) == (
+        "w: values differ in 2 of 4 element(s): max abs error 0.5, max rel error 0.1666667; "
+        "first mismatch at index (1, 0): before 3, after 3.5; "
+        "before float32 shape (2, 2), after float32 shape (2, 2)"
+    )
+
+
+def test_tolerances_are_per_call() -> None:
+    assert difference("x", 1.0, 1.01) is not None
+    assert difference("x", 1.0, 1.01, rtol=0.05) is None
+    assert difference("x", 0.0, 0.01, atol=0.1) is None
+
+
+def test_compare_values_uses_names_bound_in_both_runs() -> None:
+    results = compare_values({"a": 1, "only_before": 2}, {"a": 1, "only_after": 3})
+    assert [(r.name, r.status) for r in results] == [("a", Status.EQUAL)]
+
+
+def test_compare_values_with_explicit_names_reports_missing_and_skipped() -> None:
+    results = compare_values(
+        {"a": 1.0}, {"a": 1.0}, compare=["a", "W", "gone"],
+        before_skipped={"W": "RefVariable without a concrete value"},
+    )
+    by_name = {r.name: r for r in results}
+    assert by_name["a"].status is Status.EQUAL
+    assert by_name["W"].status is Status.MISSING
+    assert "before: `W` is a RefVariable without a concrete value" in by_name["W"].detail
+    assert "after: `W` is not bound at module level" in by_name["W"].detail
+    assert "before: `gone` is not bound" in by_name["gone"].detail
+
+
+def test_nothing_to_compare_fails() -> None:
+    [result] = compare_values({"a": 1}, {"b": 1})
+    assert not result.ok and "no module-level name" in result.detail
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "status"),
+    [
+        ({"g": None}, {"g": np.float32(6.0)}, Status.DIFFERS_AS_EXPECTED),
+        ({"g": np.float32(6.0)}, {"g": np.float32(6.0)}, Status.UNEXPECTEDLY_EQUAL),
+        ({"g": None}, {}, Status.MISSING),
+    ],
+    ids=["differs", "equal-fails", "missing-fails"],
+)
+def test_expected_difference(before, after, status) -> None:
+    results = compare_values(before, after, expected_difference=["g"], reason="gradient was None")
+    assert [r.status for r in results] == [status]
+    assert results[0].ok is (status is Status.DIFFERS_AS_EXPECTED)
+
+
+# -- the harness on real TensorFlow -------------------------------------------------------------
+
+CASES = {
+    path.name: FixtureCase.load(path, "harness")
+    for path in sorted(CASES_DIR.iterdir())
+    if (path / "before.py").is_file()
+}
+
+
+@pytest.fixture(scope="module")
+def harness():
+    from tfmodernize.verify.runner import Harness
+
+    with Harness() as shared:
+        yield shared
+
+
+@pytest.fixture(scope="module")
+def verdicts(harness) -> dict:
+    from tfmodernize.verify.verdict import verify_pairs
+
+    names = list(CASES)
+    return dict(zip(names, verify_pairs([CASES[name].pair() for name in names], harness)))
+
+
+@needs_tensorflow
+@pytest.mark.parametrize(
+    "name",
+    ["random_tf1_tf2", "compat_v1_import", "traces_expected_difference", "none_vs_value"],
+)
+def test_equal_programs_pass(verdicts, name) -> None:
+    verdict = verdicts[name]
+    assert verdict.status == "equal", verdict.explain()
+    assert verdict.exit_code == 0
+
+
+@needs_tensorflow
+def test_tf1_random_ops_match_tf2_under_the_deterministic_tool(verdicts) -> None:
+    verdict = verdicts["random_tf1_tf2"]
+    assert verdict.before.script.mode == "tf1"
+    assert [r.name for r in verdict.names] == ["noise_value", "y_value", "hidden_value", "w_value", "executing_eagerly"]
+    assert all(r.status is Status.EQUAL for r in verdict.names)
+    # Not a trivially equal case: the random values are real draws.
+    noise = verdict.before.values["noise_value"]
+    assert noise.dtype == np.float32 and noise.shape == (2, 3) and np.unique(noise).size == 6
+
+
+@needs_tensorflow
+def test_tf1_mode_graph_objects_are_not_values(verdicts) -> None:
+    skipped = verdicts["random_tf1_tf2"].before.skipped
+    assert {"x", "w", "b", "y", "sess"} <= set(skipped)
+    assert "without a concrete value" in skipped["w"]
+
+
+@needs_tensorflow
+def test_trace_counts_are_recorded(verdicts) -> None:
+    verdict = verdicts["traces_expected_difference"]
+    assert verdict.before.values["traces"] == 3 and verdict.after.values["traces"] == 1
+    assert {r.name: r.status for r in verdict.names}["traces"] is Status.DIFFERS_AS_EXPECTED
+
+
+@needs_tensorflow
+def test_expected_difference_that_is_equal_fails(verdicts) -> None:
+    verdict = verdicts["expected_but_equal"]
+    assert verdict.status == "different" and verdict.exit_code == 1
+    assert "traces: unexpectedly equal: expected to differ (claimed fewer traces)" in verdict.explain()
+
+
+@needs_tensorflow
+def test_numeric_error_fails_with_the_details(verdicts) -> None:
+    verdict = verdicts["numeric_error"]
+    assert verdict.status == "different"
+    text = verdict.explain()
+    assert "w_final: values differ in 1 of 4 element(s): max abs error 0.0009999275" in text
+    assert "first mismatch at index (1, 1): before 4.5, after 4.501" in text
+    assert "before float32 shape (2, 2), after float32 shape (2, 2)" in text
+
+
+@needs_tensorflow
+def test_dtype_change_fails(verdicts) -> None:
+    verdict = verdicts["dtype_change"]
+    assert verdict.status == "different"
+    assert "w_final: dtypes differ: before float32 shape (2, 2), after float64 shape (2, 2)" in verdict.explain()
+
+
+@needs_tensorflow
+@pytest.mark.parametrize(
+    ("name", "fragments"),
+    [
+        ("crash_exception", ["after.py (after, tf2 mode) could not run", 'after.py", line 6', "shapes must be equal", "about to fail"]),
+        ("crash_abort", ["the tf2 child died (exit code -6)", 'crash_abort/after.py", line 6']),
+        ("hang", ["timed out after 3 s", 'hang/after.py", line 7']),
+    ],
+)
+def test_failing_after_script_fails_cleanly(verdicts, name, fragments) -> None:
+    verdict = verdicts[name]
+    assert verdict.status == "error" and verdict.exit_code == 2
+    assert verdict.before.ok and verdict.names == []
+    text = verdict.explain()
+    for fragment in fragments:
+        assert fragment in text
+    assert "Extension modules" not in text
+
+
+@needs_tensorflow
+def test_hang_is_stopped_near_its_timeout(verdicts) -> None:
+    assert 3 <= verdicts["hang"].after.seconds < 15
+
+
+@needs_tensorflow
+@pytest.mark.parametrize("mode", ["tf1", "tf2"])
+def test_each_script_starts_from_fresh_state(harness, mode) -> None:
+    from tfmodernize.verify.runner import Script
+
+    probe = Script(CASES_DIR / "isolation" / "probe.py", mode)
+    polluter = Script(CASES_DIR / "isolation" / "polluter.py", mode)
+    first, polluted, second = harness.run_all([probe, polluter, probe])
+    assert polluted.ok, polluted.error
+    assert first.ok, first.error
+    assert first.values["functions_run_eagerly"] is False
+    assert first.values["graph_ops"] == 0
+    assert first.values["sees_leftover"] is False
+    assert first.values["first_layer_name_is_dense"] is True
+    assert difference("state", first.values, second.values) is None
+
+
+@needs_tensorflow
+def test_child_restarts_after_a_crash(harness) -> None:
+    from tfmodernize.verify.runner import Script
+
+    crash, probe = harness.run_all(
+        [Script(CASES_DIR / "crash_abort" / "after.py", "tf2"), Script(CASES_DIR / "isolation" / "probe.py", "tf2")]
+    )
+    assert not crash.ok and "died" in crash.error
+    assert probe.ok and probe.values["sees_leftover"] is False
+
+
+# -- the user-facing command --------------------------------------------------------------------
+
+
+def _console() -> Console:
+    return Console(record=True, width=200, color_system=None)
+
+
+@needs_tensorflow
+@pytest.mark.parametrize(
+    ("case", "code", "fragments"),
+    [
+        ("random_tf1_tf2", 0, ["noise_value", "equal: every compared value matches"]),
+        ("numeric_error", 1, ["w_final", "different", "first mismatch at index (1, 1)"]),
+        ("crash_exception", 2, ["could not run", "shapes must be equal"]),
+    ],
+)
+def test_verify_command_exit_codes_and_table(harness, case, code, fragments) -> None:
+    console = _console()
+    config = CASES[case]
+    exit_code = verify_command(
+        config.before, config.after, compare=None, rtol=1e-5, atol=1e-6,
+        old_mode=config.before_mode(), timeout=60, console=console, harness=harness,
+    )
+    text = console.export_text()
+    assert exit_code == code, text
+    for fragment in fragments:
+        assert fragment in text
+
+
+@needs_tensorflow
+def test_verify_command_compares_exactly_the_names_given(harness) -> None:
+    console = _console()
+    case = CASES["numeric_error"]
+    exit_code = verify_command(case.before, case.after, compare=["absent"], rtol=1e-5, atol=1e-6,
+                               old_mode="tf2", timeout=60, console=console, harness=harness)
+    text = console.export_text()
+    assert exit_code == 1
+    assert "absent" in text and "not bound at module level" in text and "w_final" not in text
+
+
+def test_verify_command_without_tensorflow_says_how_to_install(monkeypatch, tmp_path) -> None:
+    import tfmodernize.verify.command as command
+
+    script = tmp_path / "s.py"
+    script.write_text("x = 1\n")
+    monkeypatch.setattr(command.importlib.util, "find_spec", lambda name: None)
+    console = _console()
+    exit_code = verify_command(script, script, compare=None, rtol=1e-5, atol=1e-6,
+                               old_mode="tf1", timeout=10, console=console)
+    assert exit_code == 2
+    assert "pip install 'tfmodernize[verify]'" in console.export_text()
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [({"old_mode": "tf3"}, "--old-mode must be tf1 or tf2"), ({"timeout": 0}, "--timeout must be positive")],
+)
+def test_verify_command_rejects_bad_options(tmp_path, options, fragment) -> None:
+    script = tmp_path / "s.py"
+    script.write_text("x = 1\n")
+    console = _console()
+    arguments = {"compare": None, "rtol": 1e-5, "atol": 1e-6, "old_mode": "tf1", "timeout": 10, **options}
+    assert verify_command(script, script, console=console, **arguments) == 2
+    assert fragment in console.export_text()
+
+
+def test_verify_command_reports_a_missing_file(tmp_path) -> None:
+    console = _console()
+    code = verify_command(tmp_path / "nope.py", tmp_path / "nope.py", compare=None, rtol=1e-5, atol=1e-6,
+                          old_mode="tf1", timeout=10, console=console)
+    assert code == 2 and "nope.py: no such file" in console.export_text()
+
+
+@needs_tensorflow
+def test_cli_verify_never_imports_tensorflow_in_its_own_process() -> None:
+    case = CASES["compat_v1_import"]
+    program = textwrap.dedent(
+        f"""
+        import sys
+        from typer.testing import CliRunner
+        from tfmodernize.cli import app
+        result = CliRunner().invoke(app, ["verify", {str(case.before)!r}, {str(case.after)!r},
+                                          "--compare", "total_value,steps", "--old-mode", "tf1", "--timeout", "60"])
+        print(result.output)
+        print("exit", result.exit_code, "tensorflow imported:", "tensorflow" in sys.modules)
+        """
+    )
+    completed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert "exit 0 tensorflow imported: False" in completed.stdout, completed.stdout + completed.stderr
+    assert "total_value" in completed.stdout and "steps" in completed.stdout
