@@ -63,8 +63,10 @@ class CaseConfig:
         for key in ("rtol", "atol", "timeout"):
             if key in data:
                 number = _typed(data, key, (int, float))
-                if number < 0 or (key == "timeout" and number == 0):
-                    raise FixtureError(f"case.toml: `{key}` must be positive, got {number}")
+                if key == "timeout" and number <= 0:
+                    raise FixtureError(f"case.toml: `timeout` must be positive, got {number}")
+                if number < 0:
+                    raise FixtureError(f"case.toml: `{key}` must not be negative, got {number}")
                 config[key] = float(number)
         if "before_mode" in data:
             config["before_mode"] = _choice(data, "before_mode", MODES)
@@ -135,7 +137,7 @@ class FixtureCase:
         try:
             return cls(path, codemod, CaseConfig.parse(toml.read_text(encoding="utf-8")))
         except FixtureError as error:
-            return cls(path, codemod, problem=f"{toml}: {error}")
+            return cls(path, codemod, problem=f"{path}: {error}")
 
     def pipeline(self) -> list[Any]:
         """The codemod classes of the golden test, in catalogue order; FixtureError if unknown."""
