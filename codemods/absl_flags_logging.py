@@ -143,9 +143,13 @@ class AbslFlagsLogging(TFCodemod):
                 for small in statement.body:
                     if isinstance(small, cst.Assign) and self._is_flags_object(small.value):
                         flags_objects |= {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
-        for statement in module.body:
-            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-                continue
+        module_level = [s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
+        for statement in module_level:
+            for call in _walk(statement, (cst.Call,)):
+                func = call.func
+                if (isinstance(func, cst.Name) and func.value in flags_objects) or self._is_flags_object(func):
+                    return True  # ``FLAGS(argv)`` parses explicitly
+        for statement in module_level:
             for node in _walk(statement, (cst.Attribute,)):
                 base = node.value
                 if (isinstance(base, cst.Name) and base.value in flags_objects) or self._is_flags_object(base):

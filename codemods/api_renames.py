@@ -18,6 +18,11 @@ What it does
       ``tf.stop_gradient`` (the v1 function did not back-propagate into labels),
       ``tf.zeros_like(..., optimize=True)`` and kin lose the argument.
 
+    Calls whose meaning changed under the same name (``tf.nn.dropout``'s second argument,
+    ``softmax_cross_entropy_with_logits``, reordered positional arguments) are rewritten only
+    in TF1 code: under a ``compat.v1`` import, or in a file that uses some TF1-only name or
+    keyword elsewhere; in a file that already reads as TF2 they are TF2 calls and stay.
+
     Targets inside ``tf.compat.v1`` are not applied: sessions, placeholders, optimizers,
     collections, variable scopes, layers, summaries, savers, flags and logging belong to the
     structural codemods; for any other such symbol (``tf.assert_equal``, ``tf.where``, ...) a
@@ -39,7 +44,10 @@ What it does
       are left to minimize-to-tape and to the data codemods: they match methods by name only;
     * ``tf.name_scope(name)`` with just a name is TF2-compatible here (the peer falls back to
       v1 because of graph-mode scope re-entry, which does not change any computed value);
-    * calls with ``*args``/``**kwargs`` whose arguments would need rewriting are reported.
+    * calls with ``*args``/``**kwargs`` whose arguments would need rewriting are reported;
+    * the same-name calls above are left alone in files with no other TF1 API (the peer
+      assumes every input is TF1 and would, e.g., turn TF2's ``dropout(x, 0.2)`` into
+      ``rate=1 - 0.2``), which also keeps the codemod idempotent.
 
 Why it matters
     TF 2.x removed or moved about a thousand TF1 names and renamed many arguments; code using
@@ -69,6 +77,7 @@ from libcst.codemod.visitors import RemoveImportsVisitor
 from codemods._upgrade_tables import (
     has_star_args,
     is_stop_gradient,
+    keyword_names,
     literal_text,
     positional_count,
     tables,
@@ -163,8 +172,13 @@ class ApiRenames(TFCodemod):
         self._inner: set[int] = set()
         self._call_funcs: set[int] = set()
         self._frozen: set[int] = set()
+        self._tf1_file = False
 
     # -- bookkeeping: which Name/Attribute nodes are whole symbols ----------------------------
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        self._tf1_file = _shows_tf1(node, self.tf)
+        return True
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         self._inner.add(id(node.value))
@@ -293,12 +307,14 @@ class ApiRenames(TFCodemod):
                             "numbers; keep tf.compat.v1.image.* or resize with the new semantics by hand")
         if kind == "cast_transformer":
             return self._cast_plan(call, path)
+        # Same name, other meaning in TF1 and TF2: only where the code is TF1 code.
+        tf1 = symbol.v1 or self._tf1_file
         edits = []
         if has_star_args(call) and (path in t.reorders or path in t.keyword_renames
                                     or path in t.keyword_deletions or kind):
             raise _Declined(f"tf.{path} is called with *args/**kwargs whose names or order TF2 changed: "
                             "migrate this call by hand")
-        order = t.reorders.get(path)
+        order = t.reorders.get(path) if tf1 or t.rename_for(path) else None
         if order is not None and positional_count(call) > order["positional"]:
             if positional_count(call) > order["positional"] + len(order["keywords"]):
                 raise _Declined(f"tf.{path} is called with more positional arguments than it takes")
@@ -321,9 +337,9 @@ class ApiRenames(TFCodemod):
                 raise _Declined(f"tf.{path} is passed both {old}= and {new}=")
         if set(passed) & (set(renames) | set(deletions)):
             edits.append(("keywords", renames, deletions))
-        if kind == "dropout_transformer":
+        if kind == "dropout_transformer" and tf1:
             edits.append(("dropout",))
-        elif kind == "softmax_cross_entropy_with_logits_transformer":
+        elif kind == "softmax_cross_entropy_with_logits_transformer" and tf1:
             labels = passed.get("labels")
             if labels is None:
                 raise _Declined(f"tf.{path} without labels=: cannot tell which argument to stop gradients on")
@@ -337,7 +353,8 @@ class ApiRenames(TFCodemod):
                     raise _Declined(transformer["message"].replace("converted to compat.v1", "left unchanged"))
                 if transformer["remove_if_ok"]:
                     edits.append(("drop", transformer["arg_name"]))
-        elif kind is not None and not symbol.v1 and not path.startswith("contrib."):
+        elif kind not in (None, "dropout_transformer", "softmax_cross_entropy_with_logits_transformer") \
+                and not symbol.v1 and not path.startswith("contrib."):
             reason = v1_requirement(path, call, self.tf)
             if reason is not None and t.rename_for(path) is None:
                 raise _Declined(f"tf.{path}: {reason}; tf_upgrade_v2 handles it with its {kind}: migrate by hand")
@@ -470,6 +487,33 @@ class ApiRenames(TFCodemod):
             return updated.with_changes(func=self.tf_expr("cast"), args=_fix_commas(args, call.args))
 
         return f"tf.{path}(x) is tf.cast(x, tf.{dtype}) in TF2", build
+
+
+def _shows_tf1(module: cst.Module, names: TFNames) -> bool:
+    """Whether the file uses the TF1 API somewhere: a name TF2 lacks or renamed, a keyword TF2
+    renamed, or a ``compat.v1`` spelling. Decides what ``tf.nn.dropout(x, 0.5)`` and other calls whose
+    meaning changed under the same name mean in this file."""
+    t = tables()
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            continue
+        if isinstance(node, cst.Call):
+            symbol = names.tf_symbol(node.func)
+            if symbol is not None and keyword_names(node) & (
+                    set(t.keyword_renames.get(symbol.path, ())) | set(t.keyword_deletions.get(symbol.path, ()))):
+                return True
+        if isinstance(node, (cst.Attribute, cst.Name)):
+            symbol = names.tf_symbol(node)
+            if symbol is not None and (symbol.v1 or t.v1_only_name(symbol.path) or t.rename_for(symbol.path)
+                                       or t.dead_for(symbol.path)):
+                return True
+            if isinstance(node, cst.Attribute):
+                stack.append(node.value)
+                continue
+        stack.extend(node.children)
+    return False
 
 
 def _arg_value(updated: cst.Call, original_arg: cst.Arg, original: cst.Call) -> cst.BaseExpression:

@@ -1,0 +1,187 @@
+"""TFM109 api-renames: golden, no-op and finding tables."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codemods._upgrade_tables import tables
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+
+REWRITES = [
+    pytest.param(
+        "import tensorflow as tf\nx = tf.random_normal([2], seed=1)\n",
+        "import tensorflow as tf\nx = tf.random.normal([2], seed=1)\n",
+        id="symbol",
+    ),
+    pytest.param(
+        "import tensorflow as T\ny = T.log(x)  # natural log\n",
+        "import tensorflow as T\ny = T.math.log(x)  # natural log\n",
+        id="other-alias-comment-kept",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nf = tf.segment_sum\n",
+        "import tensorflow as tf\nf = tf.math.segment_sum\n",
+        id="reference-not-call",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ns = tf.reduce_sum(x, reduction_indices=1, keep_dims=True)\n",
+        "import tensorflow as tf\ns = tf.reduce_sum(x, axis=1, keepdims=True)\n",
+        id="keyword-renames",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ns = tf.reduce_mean(tf.log(x), None, False, 'm', 1)\n",
+        "import tensorflow as tf\ns = tf.reduce_mean(tf.math.log(x), None, False, 'm', axis=1)\n",
+        id="reorder-then-keyword-rename",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ni = tf.arg_max(x, dimension=1)\n",
+        "import tensorflow as tf\ni = tf.argmax(x, axis=1)\n",
+        id="keyword-rename-by-old-name-and-symbol",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nm = tf.argmax(tf.log(x), 1, 'n')\n",
+        "import tensorflow as tf\nm = tf.argmax(tf.math.log(x), 1, name='n')\n",
+        id="reorder-in-tf1-file",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nc = tf.to_float(x > 0)\nd = tf.to_int64(y, 'n')\ne = tf.to_double(x=z)\n",
+        "import tensorflow as tf\nc = tf.cast(x > 0, tf.float32)\nd = tf.cast(y, tf.int64, name='n')\ne = tf.cast(x=z, dtype=tf.float64)\n",
+        id="casts",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ny = tf.nn.dropout(x, 0.8, None, 3)\nz = tf.nn.dropout(x, keep_prob=a + b)\np = tf.placeholder(tf.float32)\n",
+        "import tensorflow as tf\ny = tf.nn.dropout(x, rate=1 - 0.8, noise_shape=None, seed=3)\nz = tf.nn.dropout(x, rate=1 - (a + b))\np = tf.placeholder(tf.float32)\n",
+        id="dropout-keep-prob",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nl = tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z, dim=-1)\n",
+        "import tensorflow as tf\nl = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z, axis=-1)\n",
+        id="softmax-xent-stop-gradient",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nl = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z)\n",
+        "import tensorflow as tf\nl = tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)\n",
+        id="softmax-xent-v2-no-stop-gradient",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nq = tf.zeros_like(x, optimize=True)\ng = tf.gradients(y, x, colocate_gradients_with_ops=False)\n",
+        "import tensorflow as tf\nq = tf.zeros_like(x)\ng = tf.gradients(y, x)\n",
+        id="deletions-at-tf2-value",
+    ),
+    pytest.param(
+        "from tensorflow import random_normal, log\nx = random_normal([2])\ny = log(x)\n",
+        "import tensorflow as tf\n\nx = tf.random.normal([2])\ny = tf.math.log(x)\n",
+        id="from-import",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nx = tf.random_normal([2])\ns = tf.reduce_mean(x, reduction_indices=0)\np = tf.placeholder(tf.float32)\n",
+        "import tensorflow.compat.v1 as tf\nx = tf.compat.v2.random.normal([2])\n"
+        "s = tf.compat.v2.reduce_mean(x, axis=0)\np = tf.placeholder(tf.float32)\n",
+        id="compat-v1-alias-spells-v2",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.compat.v1.random_uniform([2])\n",
+        "import tensorflow as tf\nx = tf.random.uniform([2])\n",
+        id="spelled-compat-v1",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ns = tf.reduce_sum(\n    x,\n    reduction_indices=[0],  # rows\n)\n",
+        "import tensorflow as tf\ns = tf.reduce_sum(\n    x,\n    axis=[0],  # rows\n)\n",
+        id="multiline-comment-kept",
+    ),
+]
+
+NO_OPS = [
+    pytest.param("tf = object()\nx = tf.random_normal([2])\n", id="non-tf-object"),
+    pytest.param("import mylib as tf\nx = tf.random_normal([2])\n", id="other-module-as-tf"),
+    pytest.param("import tensorflow as tf\ndef f(tf):\n    return tf.random_normal([2])\n", id="shadowed-parameter"),
+    pytest.param("import tensorflow as tf\nx = tf.random.normal([2])\ny = tf.reduce_sum(x, axis=0)\n", id="already-tf2"),
+    pytest.param("import tensorflow as tf\n# x = tf.random_normal([2])\n", id="in-a-comment"),
+    pytest.param("import tensorflow as tf\nx = tf.random_normal([2])  # tfmodernize: ignore\n", id="suppressed"),
+    pytest.param("import tensorflow as tf\nx = tf.log(y)  # tfmodernize: ignore[TFM109]\n", id="suppressed-by-code"),
+    pytest.param("import tensorflow as tf\nx = obj.reduce_sum(y, reduction_indices=1)\n", id="method-lookalike"),
+    pytest.param("import tensorflow as tf\nd = tf.nn.dropout(x, rate=0.2)\n", id="dropout-already-rate"),
+    pytest.param("import tensorflow as tf\nd = tf.nn.dropout(x, 0.2)\n", id="dropout-in-tf2-file-is-rate"),
+    pytest.param("import tensorflow as tf\nm = tf.argmax(x, 1, tf.int32)\n", id="tf2-positional-order-in-tf2-file"),
+    pytest.param(
+        "import tensorflow as tf\nl = tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)\n",
+        id="softmax-xent-in-tf2-file",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nl = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)\n",
+        id="softmax-xent-already-stopped",
+    ),
+]
+
+FINDINGS = [
+    pytest.param("import tensorflow as tf\na = tf.assert_equal(x, y)\n", "tf.compat.v1.assert_equal", id="v1-target-unowned"),
+    pytest.param("import tensorflow as tf\nk = tf.cond(p, f, g, strict=False)\n", "strict", id="deletion-not-tf2-value"),
+    pytest.param("import tensorflow as tf\nq = tf.ones_like(x, optimize=flag)\n", "optimize", id="arg-found-not-ok"),
+    pytest.param("import tensorflow as tf\nr = tf.image.resize_images(x, [2, 2])\n", "half-pixel", id="resize-numbers-change"),
+    pytest.param("import tensorflow as tf\nc = tf.nn.rnn_cell.LSTMCell(3)\n", "does not exist in TensorFlow", id="dead-target"),
+    pytest.param("import tensorflow as tf\nr = tf.contrib.layers.l2_regularizer(0.1)\n", "tf.contrib", id="contrib"),
+    pytest.param("import tensorflow as tf\nr = tf.contrib.image.rotate(x, 1.0)\n", "tfa.image.rotate", id="contrib-addons"),
+    pytest.param("import tensorflow as tf\ns = tf.reduce_sum(*args, reduction_indices=1)\n", "*args", id="star-args"),
+    pytest.param("import tensorflow as tf\ns = tf.reduce_sum(x, axis=1, reduction_indices=1)\n", "both", id="old-and-new-keyword"),
+    pytest.param("import tensorflow as tf\nf = tf.to_float\n", "used as a value", id="cast-as-value"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    result = assert_rewrites("TFM109", before, after)
+    assert result.fixes and all(fix.code == "TFM109" for fix in result.fixes)
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source):
+    result = assert_unchanged("TFM109", source)
+    assert result.findings == []
+
+
+@pytest.mark.parametrize(("source", "fragment"), FINDINGS)
+def test_findings_leave_the_code_alone(source, fragment):
+    result = assert_unchanged("TFM109", source)
+    assert [f.code for f in result.findings] == ["TFM109"]
+    assert fragment in result.findings[0].message
+
+
+def test_declined_call_keeps_its_name_too():
+    # tf.conv2d_backprop_input is renamed, but not when one of its arguments is declined.
+    source = "import tensorflow as tf\ny = tf.nn.conv2d_backprop_input(s, f, b, [1, 1, 1, 1], 'SAME', use_cudnn_on_gpu=flag)\n"
+    result = assert_unchanged("TFM109", source)
+    assert "use_cudnn_on_gpu" in result.findings[0].message
+
+
+def test_compat_v1_targets_are_quiet_under_the_v1_alias():
+    result = assert_unchanged("TFM109", "import tensorflow.compat.v1 as tf\na = tf.assert_equal(x, y)\n")
+    assert result.findings == []
+
+
+def test_tables_load_lazily_without_tensorflow():
+    tables.cache_clear()
+    import codemods.api_renames  # noqa: F401 - importing the codemod must not load the tables
+
+    assert tables.cache_info().currsize == 0
+    rewrite("TFM109", "import tensorflow as tf\nx = tf.log(y)\n")
+    assert tables.cache_info().currsize == 1
+
+
+def test_rewrite_path_never_imports_tensorflow():
+    program = (
+        "import sys\n"
+        "from tfmodernize.testing import rewrite\n"
+        "for code in ('TFM109', 'TFM110', 'TFM112'):\n"
+        "    rewrite(code, 'import tensorflow.compat.v1 as tf\\nx = tf.to_float(tf.log(y))\\n')\n"
+        "assert 'tensorflow' not in sys.modules, 'tensorflow was imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", program], check=True, cwd=Path(__file__).resolve().parent.parent)
+
+
+def test_tables_record_their_origin():
+    t = tables()
+    assert t.tensorflow_version.startswith("2.")
+    assert t.renames["random_normal"] == "random.normal"
+    assert not any(target.startswith("compat.v2.") for target in t.renames.values())
