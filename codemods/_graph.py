@@ -1,0 +1,629 @@
+"""What a TF1 graph-building program does, read statically: shared by the TFM1xx codemods.
+
+A *unit* is a block of statements that builds a graph and runs it: a module body or a
+function body. ``GraphUnit`` reads its top-level statements in program order (blocks
+``with tf.Session() as sess:`` and ``with tf.Graph().as_default():`` are read through, as if
+dedented) and classifies each one:
+
+==============  ==========================================================================
+``PLACEHOLDER``  ``x = tf.placeholder(...)`` / ``tf.placeholder_with_default(...)``
+``VARIABLE``     ``w = tf.Variable(...)`` / ``tf.get_variable(...)``: created once, eagerly
+``OBJECT``       optimizers, savers, Keras layers and models, initializer objects: Python
+                 objects built once where they are
+``GRAPH``        any other statement building tensors; *dynamic* when its value changes
+                 from run to run (depends on a placeholder, a variable, a random or stateful
+                 op), *static* otherwise (a constant expression, computable once eagerly)
+``SESSION``      ``sess = tf.Session(...)``, ``tf.InteractiveSession()``
+``INIT``         ``init = tf.global_variables_initializer()`` and the other initializers
+``CONFIG``       ``config = tf.ConfigProto(...)`` and assignments to its fields
+``RESET``        ``tf.reset_default_graph()``, ``g = tf.Graph()``
+``RUN``          a statement that runs the graph (``sess.run``, ``t.eval()``, ``op.run()``)
+``PLAIN``        Python that touches no graph (data, printing, imports, definitions)
+==============  ==========================================================================
+
+Public API, for codemods that need the same facts:
+
+- ``GraphUnit(statements, names)`` raises ``Decline`` (node + reason) on programs this
+  reading cannot follow; ``unit.variables`` lists the variables the program creates, in
+  creation order, with their trainability; ``unit.placeholders`` the placeholders by name.
+- ``unit.backward_slice(names, before)``: the dynamic graph statements a set of names
+  depends on, in program order.
+- ``names_used(node)`` / ``names_bound(node)``: the Python names an expression or statement
+  reads / binds.
+
+Nothing here imports TensorFlow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Iterable, Optional, Sequence
+
+import libcst as cst
+
+from tfmodernize.tfsymbols import TFNames
+
+PLACEHOLDERS = ("placeholder", "placeholder_with_default")
+VARIABLE_MAKERS = ("Variable", "get_variable")
+SESSIONS = ("Session", "InteractiveSession")
+INITIALIZERS = (
+    "global_variables_initializer",
+    "initialize_all_variables",
+    "local_variables_initializer",
+    "initialize_local_variables",
+    "variables_initializer",
+    "initialize_variables",
+    "tables_initializer",
+)
+CONFIGS = ("ConfigProto", "GPUOptions")
+RANDOM_OPS = (
+    "random_normal",
+    "random_uniform",
+    "truncated_normal",
+    "random_shuffle",
+    "random_crop",
+    "random_gamma",
+    "random_poisson",
+    "multinomial",
+    "nn.dropout",
+    "layers.dropout",
+)
+STATEFUL_OPS = ("assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub")
+#: Ops whose fetched value is ``None`` in ``sess.run``.
+VALUELESS_OPS = ("group",)
+#: Constructs whose semantics a tf.function cannot reproduce: the whole unit is declined.
+UNSUPPORTED = (
+    ("train.start_queue_runners", "queue runners"),
+    ("train.Coordinator", "queue runners"),
+    ("train.string_input_producer", "input queues"),
+    ("train.input_producer", "input queues"),
+    ("train.slice_input_producer", "input queues"),
+    ("train.batch", "input queues"),
+    ("train.shuffle_batch", "input queues"),
+    ("FIFOQueue", "queues"),
+    ("RandomShuffleQueue", "queues"),
+    ("PaddingFIFOQueue", "queues"),
+    ("data.make_one_shot_iterator", "dataset iterators"),
+    ("data.make_initializable_iterator", "dataset iterators"),
+    ("while_loop", None),
+)
+#: API families whose calls make an object (kept where it is), not a tensor.
+OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.")
+
+
+class Kind(str, Enum):
+    PLACEHOLDER = "placeholder"
+    VARIABLE = "variable"
+    OBJECT = "object"
+    GRAPH = "graph"
+    SESSION = "session"
+    INIT = "init"
+    CONFIG = "config"
+    RESET = "reset"
+    RUN = "run"
+    PLAIN = "plain"
+
+
+class Decline(Exception):
+    """The program does something this analysis cannot follow; ``node`` says where."""
+
+    def __init__(self, node: cst.CSTNode, message: str) -> None:
+        super().__init__(message)
+        self.node = node
+        self.message = message
+
+
+@dataclass
+class Placeholder:
+    name: str
+    dtype: Optional[cst.BaseExpression]
+    shape: Optional[cst.BaseExpression]
+    default: Optional[cst.BaseExpression]  # placeholder_with_default's input
+    statement: "Statement"
+
+
+@dataclass
+class Variable:
+    name: str
+    trainable: bool
+    statement: "Statement"
+
+
+@dataclass(eq=False)
+class Statement:
+    """One top-level statement of a unit. ``origin`` is the node in the original tree (for
+    positions); ``node`` the same statement with the leading lines of blocks read through."""
+
+    index: int
+    node: cst.BaseStatement
+    origin: cst.BaseStatement
+    kind: Kind
+    defs: frozenset[str] = frozenset()
+    uses: frozenset[str] = frozenset()
+    dynamic: bool = False
+    #: a minimize / group op: its fetched value is None
+    valueless: bool = False
+    #: updates variables (assign, minimize)
+    stateful: bool = False
+    minimizes: int = 0
+    gradients: int = 0
+    #: name of the session this statement opens (with-block or assignment)
+    tf_calls: tuple[tuple[str, cst.Call], ...] = ()
+
+
+@dataclass
+class Flattened:
+    """The unit's statements with session/graph ``with`` blocks read through."""
+
+    statements: list[tuple[cst.BaseStatement, cst.BaseStatement]] = field(default_factory=list)
+    sessions: set[str] = field(default_factory=set)
+    session_configs: list[cst.BaseExpression] = field(default_factory=list)
+    removed_blocks: list[cst.With] = field(default_factory=list)
+
+
+# -- names ---------------------------------------------------------------------------------
+
+
+class _NameReader(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.loads: set[str] = set()
+        self.stores: set[str] = set()
+        self.scoped: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.loads.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        self.scoped.add(node.name.value)
+        if node.default is not None:
+            node.default.visit(self)
+        return False
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.scoped |= names_bound_by_target(node.target)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        self._store(node.target)
+        return False
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.loads |= names_bound_by_target(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
+        self._store(node.target)
+        if node.value is not None:
+            node.value.visit(self)
+        return False
+
+    def visit_For(self, node: cst.For) -> None:
+        self._store(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> bool:
+        self._store(node.name)
+        return False
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._store(node.target)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stores.add(node.name.value)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.stores.add(node.name.value)
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            if alias.asname is None:
+                self.stores.add(_dotted(alias.name).split(".")[0])
+        return True
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                if alias.asname is None:
+                    self.stores.add(_dotted(alias.name))
+        return True
+
+    def _store(self, target: cst.CSTNode) -> None:
+        if isinstance(target, (cst.Attribute, cst.Subscript)):
+            # ``a.b = v`` / ``a[i] = v`` mutate ``a``: a use, not a binding.
+            target.visit(self)
+            return
+        if isinstance(target, cst.StarredElement):
+            self._store(target.value)
+            return
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._store(element.value)
+            return
+        if isinstance(target, cst.Name):
+            self.stores.add(target.value)
+            return
+        target.visit(self)
+
+
+def _dotted(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+def names_bound_by_target(target: cst.CSTNode) -> set[str]:
+    reader = _NameReader()
+    reader._store(target)
+    return reader.stores
+
+
+def _read(node: cst.CSTNode) -> _NameReader:
+    reader = _NameReader()
+    node.visit(reader)
+    return reader
+
+
+def names_used(node: cst.CSTNode) -> frozenset[str]:
+    """Names ``node`` reads (over-approximated: a name a nested scope binds still counts
+    unless only that scope binds it)."""
+    reader = _read(node)
+    return frozenset(reader.loads - (reader.scoped - reader.stores) - (reader.stores - reader.loads))
+
+
+def names_bound(node: cst.CSTNode) -> frozenset[str]:
+    """Names ``node`` binds in the scope it runs in (assignments, loop and with targets,
+    imports, definitions)."""
+    return frozenset(_read(node).stores)
+
+
+# -- TF calls -------------------------------------------------------------------------------
+
+
+class _CallReader(cst.CSTVisitor):
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
+        self.calls: list[tuple[str, cst.Call]] = []
+        self.attribute_calls: list[tuple[str, cst.Call]] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        symbol = self.names.tf_symbol(node.func)
+        if symbol is not None:
+            self.calls.append((symbol.path, node))
+        elif self.names.keras_path(node.func) is not None:
+            self.calls.append(("keras." + self.names.keras_path(node.func), node))
+        elif isinstance(node.func, cst.Attribute):
+            self.attribute_calls.append((node.func.attr.value, node))
+
+
+def tf_calls(node: cst.CSTNode, names: TFNames) -> tuple[list[tuple[str, cst.Call]], list[tuple[str, cst.Call]]]:
+    """(TF API calls as (path, node), method calls as (method name, node)) inside ``node``."""
+    reader = _CallReader(names)
+    node.visit(reader)
+    return reader.calls, reader.attribute_calls
+
+
+def tf_path(node: cst.CSTNode, names: TFNames) -> Optional[str]:
+    """The TF API path a call's function names (``"nn.relu"``), or None."""
+    symbol = names.tf_symbol(node)
+    if symbol is not None:
+        return symbol.path
+    keras = names.keras_path(node)
+    return "keras." + keras if keras is not None else None
+
+
+def is_object_path(path: str) -> bool:
+    if path.startswith("train.") and path not in ("train.exponential_decay",):
+        return True
+    if path.endswith("_initializer") and path not in INITIALIZERS:
+        return True
+    return path.startswith(OBJECT_PREFIXES[1:])
+
+
+def _argument(call: cst.Call, position: int, keyword: str) -> Optional[cst.BaseExpression]:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    return positional[position].value if position < len(positional) else None
+
+
+def call_argument(call: cst.Call, position: int, keyword: str) -> Optional[cst.BaseExpression]:
+    """The argument of ``call`` given at ``position`` or as ``keyword``."""
+    return _argument(call, position, keyword)
+
+
+def _single_assignment(node: cst.BaseStatement) -> Optional[tuple[str, cst.BaseExpression]]:
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return None
+    small = node.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        return small.targets[0].target.value, small.value
+    return None
+
+
+def _expression(node: cst.BaseStatement) -> Optional[cst.BaseExpression]:
+    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Expr):
+        return node.body[0].value
+    return None
+
+
+# -- reading blocks through -------------------------------------------------------------------
+
+
+def _session_call(expr: cst.BaseExpression, names: TFNames) -> Optional[cst.Call]:
+    if isinstance(expr, cst.Call) and tf_path(expr.func, names) in SESSIONS:
+        return expr
+    return None
+
+
+def _graph_context(expr: cst.BaseExpression, names: TFNames, graphs: frozenset[str]) -> bool:
+    """``tf.Graph().as_default()``, or ``g.as_default()`` for a ``g = tf.Graph()``."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default"):
+        return False
+    graph = expr.func.value
+    if isinstance(graph, cst.Name):
+        return graph.value in graphs
+    return isinstance(graph, cst.Call) and tf_path(graph.func, names) == "Graph"
+
+
+def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
+    """The statements of ``body`` with ``with tf.Session() as s:`` and
+    ``with tf.Graph().as_default():`` blocks read through."""
+    out = Flattened()
+    graphs = graph_names(body, names)
+
+    def walk(statements: Sequence[cst.BaseStatement], carried: Sequence[cst.EmptyLine]) -> None:
+        for position, stmt in enumerate(statements):
+            leading = list(carried) if position == 0 else []
+            if isinstance(stmt, cst.With) and _is_read_through(stmt, names, graphs):
+                for item in stmt.items:
+                    call = _session_call(item.item, names)
+                    if call is not None:
+                        if item.asname is None or not isinstance(item.asname.name, cst.Name):
+                            raise Decline(stmt, "a session opened without a name")
+                        out.sessions.add(item.asname.name.value)
+                        config = call_argument(call, 2, "config")
+                        if config is not None:
+                            out.session_configs.append(config)
+                out.removed_blocks.append(stmt)
+                inner = stmt.body
+                if not isinstance(inner, cst.IndentedBlock):
+                    raise Decline(stmt, "a one-line session block")
+                walk(inner.body, [*leading, *stmt.leading_lines])
+                continue
+            node = stmt
+            if leading:
+                node = stmt.with_changes(leading_lines=[*leading, *stmt.leading_lines])
+            out.statements.append((node, stmt))
+
+    walk(body, ())
+    return out
+
+
+def _is_read_through(stmt: cst.With, names: TFNames, graphs: frozenset[str]) -> bool:
+    return all(
+        _session_call(i.item, names) is not None or _graph_context(i.item, names, graphs) for i in stmt.items
+    )
+
+
+def graph_names(body: Sequence[cst.BaseStatement], names: TFNames) -> frozenset[str]:
+    """Names bound by ``g = tf.Graph()`` statements of ``body``."""
+    found = set()
+    for stmt in body:
+        assignment = _single_assignment(stmt)
+        if assignment and isinstance(assignment[1], cst.Call) and tf_path(assignment[1].func, names) == "Graph":
+            found.add(assignment[0])
+    return frozenset(found)
+
+
+# -- the unit -----------------------------------------------------------------------------------
+
+
+class GraphUnit:
+    """The graph a block of statements builds, and where it runs it. See the module doc."""
+
+    def __init__(
+        self,
+        body: Sequence[cst.BaseStatement],
+        names: TFNames,
+        graph_functions: Iterable[str] = (),
+        variable_functions: Iterable[str] = (),
+    ) -> None:
+        """``graph_functions``: user functions that build tensors; ``variable_functions``:
+        those that also create variables (a tf.function could not call them)."""
+        self.names = names
+        self.variable_functions = frozenset(variable_functions)
+        self.graph_functions = frozenset(graph_functions) | self.variable_functions
+        flat = flatten(body, names)
+        self.removed_blocks = flat.removed_blocks
+        self.sessions: set[str] = set(flat.sessions)
+        self.session_configs = list(flat.session_configs)
+        self.statements: list[Statement] = []
+        self.placeholders: dict[str, Placeholder] = {}
+        self.variables: list[Variable] = []
+        self.kind_of: dict[str, str] = {}
+        self.bindings: dict[str, int] = {}
+        for node, origin in flat.statements:
+            self._add(node, origin)
+
+    # -- classification -------------------------------------------------------------------------
+
+    def _add(self, node: cst.BaseStatement, origin: cst.BaseStatement) -> None:
+        index = len(self.statements)
+        defs, uses = names_bound(node), names_used(node)
+        calls, methods = tf_calls(node, self.names)
+        for name in defs:
+            self.bindings[name] = self.bindings.get(name, 0) + 1
+        for path, call in calls:
+            for unsupported, what in UNSUPPORTED:
+                if path == unsupported:
+                    raise Decline(call, f"`{_dotted(call.func)}` ({what or 'graph control flow'}) has no tf.function equivalent this codemod can write")
+        for method, call in methods:
+            if method in ("partial_run", "partial_run_setup"):
+                raise Decline(call, "`partial_run` cannot be migrated automatically")
+            if method == "get_next":
+                raise Decline(call, "dataset iterators fed through `get_next()`: iterate the dataset in TF2")
+        stmt = Statement(index, node, origin, Kind.PLAIN, defs, uses, tf_calls=tuple(calls))
+        assignment = _single_assignment(node)
+        expression = _expression(node)
+        call = assignment[1] if assignment else expression
+        path = tf_path(call.func, self.names) if isinstance(call, cst.Call) else None
+        graph_names = {n for n, k in self.kind_of.items() if k in ("placeholder", "variable", "dynamic", "static", "op")}
+
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            stmt.kind = Kind.PLAIN
+            captured = uses & {n for n, k in self.kind_of.items() if k in ("placeholder", "dynamic", "op", "session")}
+            if captured:
+                raise Decline(origin, f"`{node.name.value}` uses `{sorted(captured)[0]}` from the graph: move it into the function by hand")
+        elif self._runs(node, uses):
+            stmt.kind = Kind.RUN
+            rebuilt = defs & graph_names
+            if rebuilt:
+                raise Decline(origin, f"`{sorted(rebuilt)[0]}` is rebound where the graph is run")
+        elif assignment and path in PLACEHOLDERS:
+            name = assignment[0]
+            if name in self.kind_of:
+                raise Decline(origin, f"placeholder `{name}` rebinds a name")
+            stmt.kind = Kind.PLACEHOLDER
+            if path == "placeholder":
+                placeholder = Placeholder(name, call_argument(call, 0, "dtype"), call_argument(call, 1, "shape"), None, stmt)
+            else:
+                placeholder = Placeholder(name, None, call_argument(call, 1, "shape"), call_argument(call, 0, "input"), stmt)
+            self.placeholders[name] = placeholder
+            self.kind_of[name] = "placeholder"
+        elif assignment and path in VARIABLE_MAKERS:
+            name = assignment[0]
+            dynamic = uses & {n for n, k in self.kind_of.items() if k in ("placeholder", "dynamic", "op")}
+            if dynamic:
+                raise Decline(origin, f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run")
+            stmt.kind = Kind.VARIABLE
+            trainable = call_argument(call, 1 if path == "Variable" else 99, "trainable")
+            is_false = isinstance(trainable, cst.Name) and trainable.value == "False"
+            self.variables.append(Variable(name, not is_false, stmt))
+            self.kind_of[name] = "variable"
+        elif assignment and path in SESSIONS:
+            stmt.kind = Kind.SESSION
+            self.sessions.add(assignment[0])
+            config = call_argument(call, 2, "config")
+            if config is not None:
+                self.session_configs.append(config)
+            self.kind_of[assignment[0]] = "session"
+        elif assignment and path in INITIALIZERS:
+            stmt.kind = Kind.INIT
+            self.kind_of[assignment[0]] = "init"
+        elif assignment and path == "Graph":
+            stmt.kind = Kind.RESET
+            self.kind_of[assignment[0]] = "graph"
+        elif assignment and path in CONFIGS:
+            stmt.kind = Kind.CONFIG
+            self.kind_of[assignment[0]] = "config"
+        elif expression is not None and path == "reset_default_graph":
+            stmt.kind = Kind.RESET
+        elif uses & {n for n, k in self.kind_of.items() if k == "config"} and not defs:
+            stmt.kind = Kind.CONFIG
+        elif expression is not None and path in SESSIONS:
+            stmt.kind = Kind.SESSION
+        else:
+            self._classify_graph(stmt, assignment, path, calls, methods, graph_names)
+        self.statements.append(stmt)
+
+    def _runs(self, node: cst.CSTNode, uses: frozenset[str]) -> bool:
+        if uses & self.sessions:
+            return True
+        _, methods = tf_calls(node, self.names)
+        graph = {n for n, k in self.kind_of.items() if k in ("dynamic", "static", "variable", "op", "init")}
+        for method, call in methods:
+            if method in ("eval", "run") and isinstance(call.func, cst.Attribute):
+                target = call.func.value
+                if names_used(target) & graph or (
+                    isinstance(target, cst.Call) and tf_path(target.func, self.names) in INITIALIZERS
+                ):
+                    return True
+        return False
+
+    def _classify_graph(self, stmt, assignment, path, calls, methods, graph_names) -> None:
+        node, origin, uses, defs = stmt.node, stmt.origin, stmt.uses, stmt.defs
+        tensor_calls = [p for p, _ in calls if not is_object_path(p)]
+        user_graph_calls = self._user_calls(node) & self.graph_functions
+        if not tensor_calls and not (uses & graph_names) and not user_graph_calls:
+            stmt.kind = Kind.OBJECT if calls else Kind.PLAIN
+            return
+        minimizes = [c for m, c in methods if m == "minimize"]
+        if assignment and not (uses & graph_names) and path is not None and is_object_path(path) and not minimizes:
+            stmt.kind = Kind.OBJECT
+            self.kind_of[assignment[0]] = "object"
+            return
+        for made, call in calls:
+            if made in PLACEHOLDERS or made in VARIABLE_MAKERS or made in SESSIONS:
+                raise Decline(call, f"`{_dotted(call.func)}` inside a larger statement or block: this codemod only follows `name = tf.{made}(...)` statements")
+        stmt.kind = Kind.GRAPH
+        dynamic_names = {n for n, k in self.kind_of.items() if k in ("placeholder", "variable", "dynamic", "op")}
+        stateful = [c for m, c in methods if m in STATEFUL_OPS] + [c for p, c in calls if p in STATEFUL_OPS]
+        random = [c for p, c in calls if p in RANDOM_OPS or p.startswith("random.")]
+        stmt.minimizes = len(minimizes)
+        stmt.stateful = bool(stateful or minimizes)
+        stmt.gradients = sum(1 for p, _ in calls if p == "gradients")
+        stmt.dynamic = bool(uses & dynamic_names or stateful or random or minimizes or stmt.gradients)
+        stmt.valueless = bool(minimizes) or path in VALUELESS_OPS
+        if stmt.dynamic:
+            creators = [c for p, c in calls if p.startswith(("layers.", "contrib.")) and p[7:8].islower()]
+            creators += [c for c in self._user_call_nodes(node) if c.func.value in self.variable_functions]
+            if creators:
+                raise Decline(creators[0], f"`{_dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session")
+        if isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, cst.Expr) for s in node.body):
+            if path is not None and path.startswith("summary."):
+                return
+            raise Decline(origin, "a tensor is used outside the session (printed or passed to Python)")
+        for name in defs:
+            self.kind_of[name] = "op" if stmt.valueless else ("dynamic" if stmt.dynamic else "static")
+
+    def _user_call_nodes(self, node: cst.CSTNode) -> list[cst.Call]:
+        found: list[cst.Call] = []
+
+        class Reader(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                if isinstance(call.func, cst.Name):
+                    found.append(call)
+
+        node.visit(Reader())
+        return found
+
+    def _user_calls(self, node: cst.CSTNode) -> set[str]:
+        return {call.func.value for call in self._user_call_nodes(node)}
+
+    # -- queries ----------------------------------------------------------------------------
+
+    def kind(self, name: str) -> Optional[str]:
+        """``placeholder``, ``variable``, ``static``, ``dynamic``, ``op``, ``object``,
+        ``session``, ``init``, ``config`` or None (plain Python / unknown)."""
+        return self.kind_of.get(name)
+
+    def trainable_variables(self) -> list[Variable]:
+        return [v for v in self.variables if v.trainable]
+
+    def reaching(self, name: str, before: int) -> Optional[Statement]:
+        """The last statement before index ``before`` that binds ``name``."""
+        for stmt in reversed(self.statements[:before]):
+            if name in stmt.defs:
+                return stmt
+        return None
+
+    def backward_slice(self, names: Iterable[str], before: int) -> list[Statement]:
+        """The dynamic graph statements the values of ``names`` at index ``before`` depend
+        on, in program order."""
+        chosen: dict[int, Statement] = {}
+        work = [(name, before) for name in names]
+        while work:
+            name, position = work.pop()
+            stmt = self.reaching(name, position)
+            if stmt is None or stmt.kind is not Kind.GRAPH or not stmt.dynamic or stmt.index in chosen:
+                continue
+            chosen[stmt.index] = stmt
+            work.extend((used, stmt.index) for used in stmt.uses)
+        return [chosen[i] for i in sorted(chosen)]
