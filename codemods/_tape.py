@@ -101,3 +101,31 @@ def names_in(node: cst.CSTNode) -> set[str]:
         else:
             stack.extend(current.children)
     return found
+
+
+def bound_names(node: cst.CSTNode) -> set[str]:
+    """The names a statement (or block) binds by assignment, ``for``, ``with ... as`` or ``:=``."""
+    found: set[str] = set()
+    for child in walk(node):
+        targets: list[cst.CSTNode] = []
+        if isinstance(child, cst.AssignTarget):
+            targets.append(child.target)
+        elif isinstance(child, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr)):
+            targets.append(child.target)
+        elif isinstance(child, (cst.For, cst.CompFor)):
+            targets.append(child.target)
+        elif isinstance(child, cst.AsName):
+            targets.append(child.name)
+        for target in targets:
+            found |= _target_names(target)
+    return found
+
+
+def _target_names(target: cst.CSTNode) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_target_names(element.value) for element in target.elements))
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()

@@ -1,0 +1,110 @@
+"""TFM203 tape-scope: golden, finding and no-op tables."""
+
+import pytest
+
+from tfmodernize.testing import assert_rewrites, assert_unchanged
+
+REWRITES = [
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    logits = model(x)\ng = tape.gradient(logits[:, 7], x)\n",
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    logits = model(x)\n    target = logits[:, 7]\ng = tape.gradient(target, x)\n",
+        id="indexing-in-the-call",
+    ),
+    pytest.param(
+        "import tensorflow as T\nwith T.GradientTape() as t:\n    a = f(x)\n    b = g(x)\nt.gradient(a + b, w)  # both\n",
+        "import tensorflow as T\nwith T.GradientTape() as t:\n    a = f(x)\n    b = g(x)\n    target = a + b\nt.gradient(target, w)  # both\n",
+        id="alias-sum-comment-kept",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntarget = 1\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient(target=tf.reduce_mean(y), sources=v)\n",
+        "import tensorflow as tf\ntarget = 1\nwith tf.GradientTape() as tape:\n    y = f(x)\n    target_1 = tf.reduce_mean(y)\ngrads = tape.gradient(target=target_1, sources=v)\n",
+        id="keywords-fresh-name",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef step():\n    with tf.GradientTape() as tape:\n        y = f(x)\n    loss = tf.reduce_mean(y)\n    scaled = loss * 2.0\n    return tape.gradient(scaled, v)\n",
+        "import tensorflow as tf\ndef step():\n    with tf.GradientTape() as tape:\n        y = f(x)\n        loss = tf.reduce_mean(y)\n        scaled = loss * 2.0\n    return tape.gradient(scaled, v)\n",
+        id="statements-in-between-move",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\n\n# the mean\nloss = tf.reduce_mean(y)\ngrads = tape.gradient(loss, v)\n",
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\n    # the mean\n    loss = tf.reduce_mean(y)\n\ngrads = tape.gradient(loss, v)\n",
+        id="blank-line-stays-comment-moves",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\nopt.apply_gradients(zip(tape.gradient(tf.reduce_sum(y), v), v))\n",
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\n    target = tf.reduce_sum(y)\nopt.apply_gradients(zip(tape.gradient(target, v), v))\n",
+        id="inside-apply-gradients",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\nloss = y * 2\nprint(loss)\ngrads = tape.gradient(loss, v)\n",
+        "import tensorflow.compat.v1 as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\n    loss = y * 2\n    print(loss)\ngrads = tape.gradient(loss, v)\n",
+        id="compat-v1-order-kept",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    result = assert_rewrites("TFM203", before, after)
+    assert [f.code for f in result.fixes] == ["TFM203"]
+    assert result.findings == []
+
+
+FINDINGS = [
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\nloss = y * 2\nif debug:\n    print(loss)\ngrads = tape.gradient(loss, v)\n",
+        "not a plain computation",
+        id="compound-statement-in-between",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape, tf.device('/cpu:0'):\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n",
+        "other context managers",
+        id="other-context-manager",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\nr = log(), tape.gradient(y[0], v)\n",
+        "other parts of the statement run before",
+        id="something-runs-first",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\nif ok:\n    grads = tape.gradient(y[0], v)\n",
+        "inside another statement",
+        id="gradient-in-a-nested-block",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\nloss = y * 2\ntape.stop_recording()\ngrads = tape.gradient(loss, v)\n",
+        "uses `tape`",
+        id="tape-used-in-between",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient((lambda: y[0])(), v)\n",
+        "cannot be evaluated earlier",
+        id="lambda-in-target",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "fragment"), FINDINGS)
+def test_findings(source, fragment):
+    result = assert_unchanged("TFM203", source)
+    assert [f.code for f in result.findings] == ["TFM203"]
+    assert fragment in result.findings[0].message and "gradient is None" in result.findings[0].message
+
+
+NO_OPS = [
+    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    loss = f(x)\ngrads = tape.gradient(loss, v)\n", id="target-computed-in-block"),
+    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    loss = f(x)\ngrads = tape.gradient(loss * 2 if False else loss, v)  # tfmodernize: ignore[TFM203]\n", id="suppressed"),
+    pytest.param("import tensorflow as tf\nloss = f(x)\nwith tf.GradientTape() as tape:\n    y = g(x)\ngrads = tape.gradient(loss[0], v)\n", id="target-from-before-the-block"),
+    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\nz = other(w)\ngrads = tape.gradient(z, v)\n", id="in-between-not-from-taped-results"),
+    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\n    grads = tape.gradient(y[0], v)\n", id="gradient-inside-block"),
+    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    loss = f(x)\nif ok:\n    grads = tape.gradient(loss, v)\n", id="taped-name-in-a-nested-block"),
+    pytest.param("import mylib as tf\nimport tensorflow\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n", id="non-tf-module-called-tf"),
+    pytest.param("import tensorflow\ntf = Fake()\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n", id="non-tf-object-called-tf"),
+    pytest.param("import tensorflow as tf\nwith recorder() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n", id="not-a-gradient-tape"),
+]
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source):
+    result = assert_unchanged("TFM203", source)
+    assert result.findings == []
