@@ -248,10 +248,25 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
         if rebound.get(variable.name, 0) > 1:
             found.rebound.add(variable.name)
             unknown(f"`{variable.name}` is bound more than once")
-    graph_names = [v.graph_name for v in found.variables if v.graph_name is not None]
-    if len(graph_names) != len(set(graph_names)):
-        found.problem = found.problem or "two variables share a graph name (TF1 would rename one)"
+    found.variables = _uniquified(found.variables)
     return found
+
+
+def _uniquified(variables: list[ModuleVariable]) -> list[ModuleVariable]:
+    """Graph names as TF1 makes them unique: a second ``Variable`` becomes ``Variable_1``."""
+    used: set[str] = set()
+    named = []
+    for variable in variables:
+        name = variable.graph_name
+        if name is not None:
+            candidate, counter = name, 0
+            while candidate in used:
+                counter += 1
+                candidate = f"{name}_{counter}"
+            used.add(candidate)
+            variable = ModuleVariable(variable.name, candidate, variable.trainable, variable.index)
+        named.append(variable)
+    return named
 
 
 def variable_list(variables: Sequence[ModuleVariable]) -> cst.List:

@@ -75,6 +75,8 @@ class Site:
     receiver: cst.BaseExpression
     replacement: list[cst.BaseStatement] = field(default_factory=list)
     taped: bool = False  # the statements before it go into a tape
+    keep_statement: bool = False  # only ``call`` is replaced, by ``call_replacement``
+    call_replacement: Optional[str] = None
     tape_name: str = "tape"
 
 
@@ -134,6 +136,7 @@ class MinimizeToTape(TFCodemod):
         self._taken = training.used_names(node)
         self._globals = training.module_bindings(node)
         self._keras_calls: dict[cst.Call, cst.Call] = {}
+        self._calls: dict[cst.Call, cst.BaseExpression] = {}
         self._bodies: dict[cst.FunctionDef, dict[int, Site]] = {}
         self._hoisted: dict[int, list[cst.BaseStatement]] = {}
         optimizers = self._optimizers(node)
@@ -177,6 +180,12 @@ class MinimizeToTape(TFCodemod):
         if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
             return None
         small = line.body[0]
+        inner = [c for c in training.calls(small) if isinstance(c.func, cst.Attribute)
+                 and c.func.attr.value == "compute_gradients"]
+        if len(inner) == 1 and not (isinstance(small, (cst.Assign, cst.Expr)) and small.value is inner[0]):
+            call = inner[0]
+            return Site(function, position, top, "compute_gradients", call, line, None, call.func.value,
+                        keep_statement=True)
         target = None
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             target, value = small.targets[0].target.value, small.value
@@ -273,7 +282,9 @@ class MinimizeToTape(TFCodemod):
             clash = training.names_read(optimizer.call) & bound
             if clash:
                 return f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
-            reusable = site.target is not None and self._count(site.target) == 1
+            # ``optimizer = tf.train.X(...).minimize(cost)`` names the train op like an
+            # optimizer; only then does the name read well on the Keras optimizer.
+            reusable = site.target is not None and "opt" in site.target.lower() and self._count(site.target) == 1
             optimizer.hoisted_name = site.target if reusable else training.fresh_name("optimizer", self._taken)
             receiver = optimizer.hoisted_name
         else:
@@ -298,8 +309,6 @@ class MinimizeToTape(TFCodemod):
             return f"`{sorted(unknown)[0]}` is not a TF1 argument"
         if not self._is_none(args.get("grad_loss")):
             return "`grad_loss` has no tape equivalent here; pass it as `output_gradients`"
-        if site.method == "compute_gradients" and site.target is None:
-            return "its result is not assigned"
         docstring, rest = training.split_docstring(body[: site.position])
         loss = args["loss"]
         if not (isinstance(loss, cst.Name) and training.binds(rest, loss.value)):
@@ -318,7 +327,11 @@ class MinimizeToTape(TFCodemod):
                 *self._global_step(args),
             ]
         else:
-            lines.append(f"{site.target} = list(zip({tape}.gradient({loss.value}, {variables}), {variables}))")
+            site.call_replacement = f"list(zip({tape}.gradient({loss.value}, {variables}), {variables}))"
+            if site.keep_statement:
+                self._calls[site.call] = cst.parse_expression(site.call_replacement)
+            else:
+                lines.append(f"{site.target} = {site.call_replacement}" if site.target else site.call_replacement)
         site.replacement = lines
         site.tape_name = tape
         return None
@@ -354,7 +367,7 @@ class MinimizeToTape(TFCodemod):
     # -- rewriting --------------------------------------------------------------------------
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        return self._keras_calls.get(original, updated)
+        return self._keras_calls.get(original, self._calls.get(original, updated))
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
         sites = self._bodies.get(original)
@@ -369,8 +382,13 @@ class MinimizeToTape(TFCodemod):
                 new_body.append(statement)
                 continue
             replacement = list(site.replacement)
+            if site.keep_statement:
+                replacement.append(statement)
+            else:
+                replacement[-1] = replacement[-1].with_changes(trailing_whitespace=statement.trailing_whitespace)
             replacement[0] = replacement[0].with_changes(leading_lines=statement.leading_lines)
-            replacement[-1] = replacement[-1].with_changes(trailing_whitespace=statement.trailing_whitespace)
+            if site.keep_statement and len(replacement) > 1:
+                replacement[-1] = statement.with_changes(leading_lines=[])
             if site is tape_site:
                 docstring, taped = training.split_docstring(new_body)
                 gradient_tape = cst.parse_expression(self._code(self.tf_expr("GradientTape")))
