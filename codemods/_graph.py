@@ -72,6 +72,8 @@ RANDOM_OPS = (
 STATEFUL_OPS = ("assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub")
 #: Ops whose fetched value is ``None`` in ``sess.run``.
 VALUELESS_OPS = ("group",)
+#: Ops whose fetch this codemod cannot translate (summaries have their own codemod).
+UNKNOWN_OPS = ("no_op", "Print", "print", "py_func", "control_dependencies", "assert_equal", "Assert")
 #: Constructs whose semantics a tf.function cannot reproduce: the whole unit is declined.
 UNSUPPORTED = (
     ("train.start_queue_runners", "queue runners"),
@@ -580,8 +582,12 @@ class GraphUnit:
             if path is not None and path.startswith("summary."):
                 return
             raise Decline(origin, "a tensor is used outside the session (printed or passed to Python)")
+        unknown = path is not None and (path.startswith("summary.") or path in UNKNOWN_OPS)
         for name in defs:
-            self.kind_of[name] = "op" if stmt.valueless else ("dynamic" if stmt.dynamic else "static")
+            if unknown:
+                self.kind_of[name] = "unknown"
+            else:
+                self.kind_of[name] = "op" if stmt.valueless else ("dynamic" if stmt.dynamic else "static")
 
     def _user_call_nodes(self, node: cst.CSTNode) -> list[cst.Call]:
         found: list[cst.Call] = []

@@ -238,6 +238,7 @@ class SessionToFunction(TFCodemod):
             plan = UnitPlan(unit)
             plan.taken = set().union(*(_all_names(s) for s in body)) if body else set()
             self._plan_runs(plan)
+            self._plan_removals(plan)
             self._plan_config(plan)
             self._check_leftovers(plan)
             self._check_functions(plan)
@@ -272,6 +273,17 @@ class SessionToFunction(TFCodemod):
         updates = [s for s in unit.statements if s.stateful]
         if len(initializer_runs) > 1 and updates:
             raise Decline(initializer_runs[1], "variables are initialised again after ops that update them: TF2 variables are created once")
+
+    def _plan_removals(self, plan: UnitPlan) -> None:
+        for block in plan.unit.removed_blocks:
+            plan.fixes.append((block.items[0], "the block is dedented: TF2 has no sessions or default graphs"))
+        for stmt in plan.unit.statements:
+            if stmt.kind is Kind.SESSION:
+                plan.fixes.append((stmt.origin, "TF2 has no sessions"))
+            elif stmt.kind is Kind.PLACEHOLDER:
+                plan.fixes.append((stmt.origin, f"placeholder `{_code(stmt.node.body[0].targets[0].target)}` -> function parameter"))
+            elif stmt.kind is Kind.RESET:
+                plan.fixes.append((stmt.origin, "TF2 has no default graph to reset"))
 
     def _plan_site(self, plan: UnitPlan, stmt: Statement, site: "_Site") -> None:
         unit = plan.unit
@@ -363,6 +375,8 @@ class SessionToFunction(TFCodemod):
             return "init"
         if isinstance(expr, cst.Name):
             kind = unit.kind(expr.value)
+            if kind == "unknown":
+                raise Decline(expr, f"fetch `{expr.value}` is an op this codemod does not understand")
             if kind in ("init", "op", "variable", "static", "dynamic"):
                 return kind
             if kind == "placeholder":
@@ -370,7 +384,7 @@ class SessionToFunction(TFCodemod):
             raise Decline(expr, f"fetch `{expr.value}` is not a tensor or op this codemod understands")
         used = names_used(expr)
         kinds = {unit.kind(n) for n in used}
-        if kinds & {"init", "session", "object", "config"}:
+        if kinds & {"init", "session", "object", "config", "unknown", "graph"}:
             raise Decline(expr, f"fetch `{_code(expr)}` is not a tensor this codemod understands")
         calls, _ = tf_calls(expr, self.tf)
         if kinds & {"placeholder", "dynamic", "op", "variable"}:
@@ -385,7 +399,9 @@ class SessionToFunction(TFCodemod):
             return values[0]
         if shape == "dict":
             return cst.Dict([cst.DictElement(e.key, v) for e, v in zip(elements, values)])
-        if shape == "unpacked" or shape == "tuple":
+        if shape == "unpacked":
+            return cst.Tuple(_commas([cst.Element(v) for v in values]), lpar=[], rpar=[])
+        if shape == "tuple":
             return cst.Tuple(_commas([cst.Element(v) for v in values]))
         return cst.List(_commas([cst.Element(v) for v in values]))
 
@@ -586,7 +602,7 @@ class SessionToFunction(TFCodemod):
             lines = _squeeze([*carried, *stmt.leading_lines], blank)
             carried = []
             if (is_def or after_def) and out:
-                lines = [cst.EmptyLine()] * blank + [line for line in lines if line.comment is not None]
+                lines = [cst.EmptyLine(indent=False)] * blank + [line for line in lines if line.comment is not None]
             elif not out:
                 lines = _squeeze(lines, 0)
             out.append(stmt.with_changes(leading_lines=lines))

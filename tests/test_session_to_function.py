@@ -1,0 +1,649 @@
+"""TFM101 session-to-function: golden rewrites, declines with findings, no-ops, obligations.
+
+Numeric proofs of the rewrites live in ``fixtures/session-to-function/``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from codemods._graph import GraphUnit, Kind
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+
+REWRITES = [
+    pytest.param(
+        """
+        import numpy as np
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 2])
+        W = tf.Variable([[1.0], [2.0]])
+        y = tf.matmul(x, W)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(y, feed_dict={x: np.ones((3, 2))}))
+        """,
+        """
+        import numpy as np
+        import tensorflow as tf
+
+        W = tf.Variable([[1.0], [2.0]])
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def compute_y(x):
+            y = tf.matmul(x, W)
+            return y
+
+
+        print(compute_y(np.ones((3, 2))).numpy())
+        """,
+        id="docstring-example",
+    ),
+    pytest.param(
+        """
+        import tensorflow as T
+
+        a = T.placeholder(T.int32, shape=[])
+        b = a * 2
+        s = T.Session()
+        r = s.run(b, {a: 4})
+        s.close()
+        """,
+        """
+        import tensorflow as T
+
+
+        @T.function(input_signature=[T.TensorSpec([], T.int32)])
+        def compute_b(a):
+            b = a * 2
+            return b
+
+
+        r = compute_b(4)
+        """,
+        id="other-alias-positional-feed",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        tf.reset_default_graph()
+        c = tf.constant([1.0, 2.0])
+        d = c * 3.0
+        sess = tf.Session()
+        values = sess.run([c, d])
+        pair = sess.run((c, d))
+        named = sess.run({"c": c})
+        """,
+        """
+        import tensorflow as tf
+
+        c = tf.constant([1.0, 2.0])
+        d = c * 3.0
+        values = [c.numpy(), d.numpy()]
+        pair = (c.numpy(), d.numpy())
+        named = {"c": c.numpy()}
+        """,
+        id="static-fetches-are-eager-values",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        def main():
+            x = tf.placeholder(tf.float32, [None])
+            total = tf.reduce_sum(x)
+            with tf.Session() as sess:
+                return sess.run(total, feed_dict={x: [1.0, 2.0]})
+        """,
+        """
+        import tensorflow as tf
+
+        def main():
+            @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+            def compute_total(x):
+                total = tf.reduce_sum(x)
+                return total
+
+            return compute_total([1.0, 2.0]).numpy()
+        """,
+        id="function-unit",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        with tf.Graph().as_default():
+            x = tf.placeholder(tf.float32, [2])
+            y = tf.placeholder(tf.float32, [2])
+            # the difference
+            diff = x - y
+            unused = x * 100.0
+            with tf.Session() as sess:
+                out = sess.run(diff, feed_dict={y: [1.0, 1.0], x: [3.0, 4.0]})
+        result = out * 2
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32), tf.TensorSpec([2], tf.float32)])
+        def compute_diff(x, y):
+            # the difference
+            diff = x - y
+            return diff
+
+
+        out = compute_diff(y=[1.0, 1.0], x=[3.0, 4.0]).numpy()
+        result = out * 2
+        """,
+        id="graph-block-feed-order-kept-dead-code-dropped",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 1])
+        w = tf.Variable([[2.0]])
+        y = tf.matmul(x, w)
+        step = tf.assign(w, w + 1.0)
+        init = tf.global_variables_initializer()
+        sess = tf.Session()
+        sess.run(init)
+        _, out = sess.run([step, y], {x: [[1.0]]})
+        sess.run(step, feed_dict={x: [[1.0]]})
+        w_now = w.eval(session=sess)
+        """,
+        """
+        import tensorflow as tf
+
+        w = tf.Variable([[2.0]])
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 1], tf.float32)])
+        def compute_step_and_y(x):
+            y = tf.matmul(x, w)
+            step = w.assign(w + 1.0)
+            return step, y
+
+
+        @tf.function
+        def compute_step():
+            step = w.assign(w + 1.0)
+            return step
+
+
+        _, out = compute_step_and_y([[1.0]])
+        compute_step()
+        w_now = w.numpy()
+        """,
+        id="assign-returns-its-value-unused-feed-dropped",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 2])
+        keep = tf.placeholder_with_default(1.0, shape=[])
+        h = tf.nn.relu(x) * keep
+        out = tf.reduce_sum(h, axis=1)
+        with tf.Session() as sess:
+            a = sess.run(out, {x: [[1.0, -1.0]]})
+            b = sess.run(out, {keep: 0.5, x: [[1.0, -1.0]]})
+        print(a, b)
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.float32)])
+        def compute_out(x, keep=1.0):
+            h = tf.nn.relu(x) * keep
+            out = tf.reduce_sum(h, axis=1)
+            return out
+
+
+        a = compute_out([[1.0, -1.0]]).numpy()
+        b = compute_out(keep=0.5, x=[[1.0, -1.0]]).numpy()
+        print(a, b)
+        """,
+        id="placeholder-with-default",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        config = tf.ConfigProto(log_device_placement=True, intra_op_parallelism_threads=2)
+        config.gpu_options.allow_growth = True
+        c = tf.constant(1.0)
+        with tf.Session(config=config) as sess:
+            v = sess.run(c)
+        """,
+        """
+        import tensorflow as tf
+
+        tf.debugging.set_log_device_placement(True)
+        tf.config.threading.set_intra_op_parallelism_threads(2)
+        for gpu in tf.config.list_physical_devices("GPU"):
+            tf.config.experimental.set_memory_growth(gpu, True)
+        c = tf.constant(1.0)
+        v = c.numpy()
+        """,
+        id="config-proto-to-tf-config",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        sess = tf.InteractiveSession()
+        x = tf.placeholder(tf.float32, [3])
+        y = tf.reduce_max(x)
+        tf.global_variables_initializer().run()
+        best = y.eval(feed_dict={x: [1.0, 5.0, 2.0]})
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        def compute_y(x):
+            y = tf.reduce_max(x)
+            return y
+
+
+        best = compute_y([1.0, 5.0, 2.0])
+        """,
+        id="interactive-session-eval",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None])
+        y = x + 1.0
+        sess = tf.Session()
+        total = 0.0
+        for batch in ([1.0], [2.0]):
+            total += sess.run(y, {x: batch})[0]
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def compute_y(x):
+            y = x + 1.0
+            return y
+
+
+        total = 0.0
+        for batch in ([1.0], [2.0]):
+            total += compute_y(batch).numpy()[0]
+        """,
+        id="value-context-takes-numpy",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf  # tfmodernize: ignore[TFM207]
+
+        x = tf.placeholder(tf.float32, [None])
+        mean = tf.reduce_mean(x)
+        spread = tf.reduce_max(x) - tf.reduce_min(x)
+        with tf.Session() as sess:
+            m, s = sess.run([mean, spread], {x: [1.0, 3.0]})
+            stats = sess.run([mean, spread], {x: [1.0, 3.0]})
+        """,
+        """
+        import tensorflow as tf  # tfmodernize: ignore[TFM207]
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def compute_mean_and_spread(x):
+            mean = tf.reduce_mean(x)
+            spread = tf.reduce_max(x) - tf.reduce_min(x)
+            return mean, spread
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def compute_mean_and_spread_2(x):
+            mean = tf.reduce_mean(x)
+            spread = tf.reduce_max(x) - tf.reduce_min(x)
+            return [mean, spread]
+
+
+        m, s = compute_mean_and_spread([1.0, 3.0])
+        stats = compute_mean_and_spread_2([1.0, 3.0])
+        """,
+        id="unpacked-and-list-fetches-other-codes-suppression-ignored",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before: str, after: str) -> None:
+    result = assert_rewrites("TFM101", before, after)
+    assert result.findings == []
+    assert result.fixes and all(f.code == "TFM101" for f in result.fixes)
+
+
+DECLINES = [
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        y = x * 2.0
+        z = y + 1.0
+        with tf.Session() as sess:
+            out = sess.run(z, {y: [1.0, 2.0]})
+        """,
+        "feeding `y`, which is not a placeholder",
+        id="feed-non-placeholder",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        y = x * 2.0
+        sess = tf.Session()
+        h = sess.partial_run_setup([y], [x])
+        """,
+        "`partial_run` cannot be migrated",
+        id="partial-run",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        q = tf.FIFOQueue(10, tf.float32)
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        sess = tf.Session()
+        coord = tf.train.Coordinator()
+        out = sess.run(y, {x: 1.0})
+        """,
+        "queues",
+        id="queues",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            out = sess.run(y, {x: 1.0})
+            saver.save(sess, "/tmp/model")
+        """,
+        "session `sess` is used other than to run the graph",
+        id="session-passed-on",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        x = tf.placeholder(tf.float32)
+        sess = tf.Session()
+        out = sess.run(x * 2.0, {x: 1.0})
+        """,
+        "placeholder `x` rebinds a name",
+        id="placeholder-rebound",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        print(y)
+        sess = tf.Session()
+        out = sess.run(y, {x: 1.0})
+        """,
+        "a tensor is used outside the session",
+        id="tensor-printed",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        tf.summary.scalar("y", y)
+        merged = tf.summary.merge_all()
+        sess = tf.Session()
+        s, out = sess.run([merged, y], {x: 1.0})
+        """,
+        "fetch `merged` is an op this codemod does not understand",
+        id="unknown-op-fetched",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        config = tf.ConfigProto(device_count={"GPU": 0})
+        c = tf.constant(1.0)
+        with tf.Session(config=config) as sess:
+            v = sess.run(c)
+        """,
+        "ConfigProto option `device_count` has no tf.config equivalent",
+        id="config-without-equivalent",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 3])
+        h = tf.layers.dense(x, 4)
+        sess = tf.Session()
+        out = sess.run(h, {x: [[1.0, 2.0, 3.0]]})
+        """,
+        "creates variables each time it runs",
+        id="layers-on-placeholder",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [3])
+        w = tf.Variable(x)
+        sess = tf.Session()
+        sess.run(w.initializer, {x: [1.0, 2.0, 3.0]})
+        """,
+        "variable `w` is initialised from `x`",
+        id="variable-from-placeholder",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        up = tf.assign_add(w, 1.0)
+        init = tf.global_variables_initializer()
+        with tf.Session() as sess:
+            sess.run(init)
+            sess.run(up)
+        with tf.Session() as sess:
+            sess.run(init)
+            v = sess.run(w)
+        """,
+        "variables are initialised again",
+        id="reinitialised-after-update",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x * 2.0
+        sess = tf.Session()
+        out = sess.run(y)
+        """,
+        "placeholder `x` is not fed",
+        id="placeholder-not-fed",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        scale = 2.0
+        x = tf.placeholder(tf.float32)
+        y = x * scale
+        scale = 3.0
+        sess = tf.Session()
+        out = sess.run(y, {x: 1.0})
+        """,
+        "`scale` is rebound after the graph used it",
+        id="captured-python-value-rebound",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x * 2.0
+        sess = tf.Session()
+        t, out = sess.run([tf.no_op(), y], {x: 1.0})
+        """,
+        "builds new graph ops where the graph is run",
+        id="graph-built-inside-run",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "message"), DECLINES)
+def test_declines_unchanged_with_finding(source: str, message: str) -> None:
+    result = assert_unchanged("TFM101", source)
+    assert [f.code for f in result.findings] == ["TFM101"]
+    assert message in result.findings[0].message
+    assert "session program not migrated" in result.findings[0].message
+
+
+NO_OPS = [
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        """,
+        id="graph-without-session",
+    ),
+    pytest.param(
+        """
+        from unittest import mock
+        tf = mock.Mock()
+        x = tf.placeholder("float")
+        sess = tf.Session()
+        out = sess.run(x, {x: 1.0})
+        """,
+        id="non-tf-tf",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        sess = tf.Session()  # tfmodernize: ignore[TFM101]
+        out = sess.run(y, {x: 1.0})
+        """,
+        id="suppressed",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        sess = tf.Session()
+        out = sess.run(y, {x: 1.0})  # tfmodernize: ignore
+        """,
+        id="suppressed-at-call-site",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source: str) -> None:
+    result = assert_unchanged("TFM101", source)
+    assert result.findings == []
+
+
+def test_tf1_compat_import_names_tf2_through_compat_v2() -> None:
+    result = rewrite(
+        "TFM101",
+        """
+        import tensorflow.compat.v1 as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        y = x * 2.0
+        with tf.Session() as sess:
+            out = sess.run(y, {x: [1.0, 2.0]})
+        """,
+    )
+    assert "@tf.compat.v2.function(input_signature=[tf.compat.v2.TensorSpec([2], tf.float32)])" in result.code
+    assert "placeholder" not in result.code and "Session" not in result.code
+
+
+MINIMIZE = """
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 1])
+w = tf.Variable([[0.0]])
+loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
+opt = tf.train.GradientDescentOptimizer(0.1)
+train = opt.minimize(loss)
+grads = tf.gradients(loss, [w])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    _, l = sess.run([train, loss], {x: [[1.0]]})
+    g = sess.run(grads, {x: [[1.0]]})
+"""
+
+
+def test_minimize_and_gradients_are_obligations() -> None:
+    # Alone, TFM101 cannot complete this program: the engine drops it with a finding.
+    result = rewrite("TFM101", MINIMIZE)
+    assert result.code == MINIMIZE
+    messages = [f.message for f in result.findings]
+    assert any("`minimize` moved into `train_step`" in m and "TFM102" in m for m in messages)
+    assert any("`tf.gradients` moved into" in m and "TFM103" in m for m in messages)
+
+
+def test_minimize_statement_moved_verbatim_into_the_function() -> None:
+    from tfmodernize.codemod import FileState, find_codemod
+    from tfmodernize.engine import _transform_once
+
+    codemod = find_codemod("TFM101")
+    text, state = _transform_once(MINIMIZE.replace("    g = sess.run(grads, {x: [[1.0]]})\n", ""),
+                                  [codemod], path="<test>", unsafe_fixes=False)
+    assert [o.needs for o in state.obligations] == ["TFM102"]
+    assert isinstance(state, FileState)
+
+
+def test_graph_unit_reports_variables_in_creation_order() -> None:
+    import libcst as cst
+
+    from tfmodernize.tfsymbols import TFNames
+
+    module = cst.parse_module(
+        "import tensorflow as tf\n"
+        "b = tf.Variable(tf.zeros([2]))\n"
+        "steps = tf.Variable(0, trainable=False)\n"
+        "w = tf.get_variable('w', [2, 2])\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "y = tf.matmul(x, w) + b\n"
+        "z = y * 2.0\n"
+        "k = tf.constant(3.0)\n"
+    )
+    unit = GraphUnit(module.body, TFNames.for_module(module))
+    assert [v.name for v in unit.variables] == ["b", "steps", "w"]
+    assert [v.name for v in unit.trainable_variables()] == ["b", "w"]
+    assert list(unit.placeholders) == ["x"]
+    assert unit.kind("k") == "static" and unit.kind("z") == "dynamic"
+    assert [s.index for s in unit.backward_slice({"z"}, len(unit.statements))] == [5, 6]
+    assert unit.statements[4].kind is Kind.PLACEHOLDER
