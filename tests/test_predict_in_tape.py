@@ -1,0 +1,108 @@
+"""TFM205 predict-in-tape: golden, unsafe, finding and no-op tables."""
+
+import pytest
+
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+
+HEAD = "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+TAIL = "grads = tape.gradient(loss, model.trainable_variables)\n"
+
+
+def step(*lines: str) -> str:
+    return HEAD + "with tf.GradientTape() as tape:\n" + "".join(f"    {line}\n" for line in lines) + TAIL
+
+
+REWRITES = [
+    pytest.param(
+        step("pred = model.predict(x)", "loss = tf.reduce_mean(pred)"),
+        step("pred = model(x, training=False)", "loss = tf.reduce_mean(pred)"),
+        id="plain",
+    ),
+    pytest.param(
+        step("pred = tf.convert_to_tensor(model.predict(x, verbose=0))  # numpy!", "loss = tf.reduce_mean(pred)"),
+        step("pred = model(x, training=False)  # numpy!", "loss = tf.reduce_mean(pred)"),
+        id="convert-to-tensor-dropped-comment-kept",
+    ),
+    pytest.param(
+        step("loss = loss_fn(y, model.predict(x=batch, batch_size=8))"),
+        step("loss = loss_fn(y, model(batch, training=False))"),
+        id="inline-keywords",
+    ),
+    pytest.param(
+        step("a = model.predict(x)", "b = a * 2", "c = 1", "loss = tf.reduce_sum(b)"),
+        step("a = model(x, training=False)", "b = a * 2", "c = 1", "loss = tf.reduce_sum(b)"),
+        id="reaches-through-statements",
+    ),
+    pytest.param(
+        "import tensorflow as T\nfrom tensorflow import keras\nnet = keras.Model(i, o)\ndef f(x):\n    with T.GradientTape() as g:\n"
+        "        loss = T.reduce_mean(T.convert_to_tensor(net.predict(x)))\n    return g.gradient(loss, net.trainable_variables)\n",
+        "import tensorflow as T\nfrom tensorflow import keras\nnet = keras.Model(i, o)\ndef f(x):\n    with T.GradientTape() as g:\n"
+        "        loss = T.reduce_mean(net(x, training=False))\n    return g.gradient(loss, net.trainable_variables)\n",
+        id="alias-from-keras-in-function",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    result = assert_rewrites("TFM205", before, after)
+    assert [f.code for f in result.fixes] == ["TFM205"]
+    assert result.findings == []
+
+
+UNKNOWN = step("pred = model.predict(x)", "loss = tf.reduce_mean(pred)").replace(
+    "tf.keras.Sequential([tf.keras.layers.Dense(1)])", "load_model()"
+)
+
+
+def test_unknown_model_is_an_unsafe_fix():
+    [finding] = assert_unchanged("TFM205", UNKNOWN).findings
+    assert "not provably a Keras model" in finding.message and "--unsafe-fixes" in finding.message
+    assert "pred = model(x, training=False)" in rewrite("TFM205", UNKNOWN, unsafe_fixes=True).code
+
+
+def test_comment_inside_the_call_makes_it_unsafe():
+    source = step("pred = model.predict(", "    x,  # inputs", ")", "loss = tf.reduce_mean(pred)")
+    [finding] = assert_unchanged("TFM205", source).findings
+    assert "drop the comments" in finding.message
+
+
+FINDINGS = [
+    pytest.param(step("pred = model.predict(x, steps=2)", "loss = tf.reduce_mean(pred)"), "arguments a model call does not take (steps)", id="steps"),
+    pytest.param("import numpy as np\n" + step("pred = np.array(model.predict(x))", "loss = tf.reduce_mean(pred)"), "goes through NumPy", id="numpy-wrapper"),
+    pytest.param(step("pred = model.predict(x)", "loss = tf.reduce_mean(pred.argmax(axis=1))"), "NumPy methods", id="numpy-method"),
+]
+
+
+@pytest.mark.parametrize(("source", "fragment"), FINDINGS)
+def test_findings(source, fragment):
+    result = assert_unchanged("TFM205", source)
+    assert [f.code for f in result.findings] == ["TFM205"]
+    assert fragment in result.findings[0].message
+
+
+NO_OPS = [
+    pytest.param(step("pred = model(x)", "loss = tf.reduce_mean(pred)"), id="already-a-call"),
+    pytest.param(step("shown = model.predict(x)", "loss = tf.reduce_mean(model(x))"), id="prediction-not-in-target"),
+    pytest.param(HEAD + "pred = model.predict(x)\nwith tf.GradientTape() as tape:\n    loss = tf.reduce_mean(pred * w)\n" + TAIL, id="predict-outside-the-tape"),
+    pytest.param(step("pred = model.predict(x)  # tfmodernize: ignore[TFM205]", "loss = tf.reduce_mean(pred)"), id="suppressed"),
+    pytest.param(step("pred = model.predict(x)  # tfmodernize: ignore[predict-in-tape]", "loss = tf.reduce_mean(pred)"), id="suppressed-by-name"),
+    pytest.param(
+        "import mylib as tf\nimport tensorflow\nwith tf.GradientTape() as tape:\n    loss = f(model.predict(x))\ngrads = tape.gradient(loss, w)\n",
+        id="non-tf-module-called-tf",
+    ),
+    pytest.param(
+        "import tensorflow\ntf = Fake()\nwith tf.GradientTape() as tape:\n    loss = f(model.predict(x))\ngrads = tape.gradient(loss, w)\n",
+        id="non-tf-object-called-tf",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith recorder() as tape:\n    loss = f(model.predict(x))\ngrads = tape.gradient(loss, w)\n",
+        id="not-a-gradient-tape",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source):
+    result = assert_unchanged("TFM205", source)
+    assert result.findings == []
