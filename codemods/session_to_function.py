@@ -119,6 +119,28 @@ class FunctionPlan:
     anchor: int  # index of the unit statement after which (or before which, if empty) it goes
     minimizes: int = 0
     gradients: int = 0
+    #: the body as emitted: statements and calls of shared helpers, in dependency order
+    steps: list[Union[Statement, Helper]] = field(default_factory=list)
+
+
+@dataclass
+class Helper:
+    """A sub-graph several functions need: one plain function they all call."""
+
+    name: str
+    params: list[str]
+    outputs: list[str]
+    body: list[Statement]
+
+    @property
+    def anchor(self) -> int:
+        return self.body[-1].index
+
+    def call(self) -> cst.SimpleStatementLine:
+        targets = [cst.Element(cst.Name(n)) for n in self.outputs]
+        target = targets[0].value if len(targets) == 1 else cst.Tuple(_commas(targets), lpar=[], rpar=[])
+        call = cst.Call(cst.Name(self.name), _commas([cst.Arg(cst.Name(p)) for p in self.params]))
+        return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], call)])
 
 
 @dataclass
@@ -137,6 +159,7 @@ class UnitPlan:
     fixes: list[tuple[cst.CSTNode, str]] = field(default_factory=list)
     taken: set[str] = field(default_factory=set)
     config: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
+    helpers: list[Helper] = field(default_factory=list)
 
 
 class _Names(cst.CSTVisitor):
@@ -242,6 +265,7 @@ class SessionToFunction(TFCodemod):
             self._plan_config(plan)
             self._check_leftovers(plan)
             self._check_functions(plan)
+            self._plan_helpers(plan)
         except Decline as decline:
             self.report(decline.node, f"session program not migrated: {decline.message}")
             return None
@@ -446,11 +470,7 @@ class SessionToFunction(TFCodemod):
         else:
             named = [e.expr.value for e in [*ops, *elements] if isinstance(e.expr, cst.Name)]
             base = ("run_" if not elements else "compute_") + ("_and_".join(named[:3]) if named else "fetches")
-        name, counter = base, 2
-        while name in plan.taken:
-            name, counter = f"{base}_{counter}", counter + 1
-        plan.taken.add(name)
-        return name
+        return self._fresh(plan, base)
 
     def _call(self, function: FunctionPlan, plan: UnitPlan, site: "_Site") -> cst.Call:
         unit = plan.unit
@@ -508,6 +528,65 @@ class SessionToFunction(TFCodemod):
         if shape == "tuple":
             return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(_numpy(item), loop, lpar=[], rpar=[]))])
         return cst.ListComp(_numpy(item), loop)
+
+    # -- shared sub-graphs --------------------------------------------------------------------------
+
+    def _plan_helpers(self, plan: UnitPlan) -> None:
+        """Statements needed by the same several functions (two or more of them in a row: a
+        sub-graph, not a one-liner) become one helper function those functions call.
+
+        Variable updates and ``tf.gradients`` stay in the functions, where the tape codemods
+        expect them. A statement's users include those of every statement depending on it, so
+        helpers only depend on helpers with more users: calls can always be ordered."""
+        functions = list(plan.functions.values())
+        users: dict[int, set[str]] = {}
+        for function in functions:
+            for stmt in function.body:
+                users.setdefault(stmt.index, set()).add(function.name)
+        groups: dict[frozenset[str], list[Statement]] = {}
+        for function in functions:
+            for stmt in function.body:
+                shared = frozenset(users[stmt.index])
+                if len(shared) > 1 and not (stmt.stateful or stmt.gradients) and stmt not in groups.get(shared, []):
+                    groups.setdefault(shared, []).append(stmt)
+        for shared, members in sorted(groups.items(), key=lambda item: item[1][0].index):
+            if len(members) < 2:
+                continue
+            members.sort(key=lambda stmt: stmt.index)
+            member_ids = {m.index for m in members}
+            defined = set().union(*(m.defs for m in members))
+            needed: set[str] = set()
+            outside_defs: set[str] = set()
+            for function in functions:
+                if function.name not in shared:
+                    continue
+                for stmt in function.body:
+                    if stmt.index not in member_ids:
+                        needed |= stmt.uses
+                        outside_defs |= stmt.defs
+                if function.returned is not None:
+                    needed |= names_used(function.returned)
+            for other in groups.values():
+                if other is not members:
+                    for stmt in other:
+                        needed |= stmt.uses
+            uses = set().union(*(m.uses for m in members))
+            params = [n for n in plan.unit.placeholders if n in uses]
+            params += sorted((uses & outside_defs) - defined - set(params))
+            outputs = [n for n in _in_order(members) if n in needed]
+            if not outputs:
+                continue
+            name = self._fresh(plan, "build_" + "_and_".join(outputs[:3]))
+            plan.helpers.append(Helper(name, params, outputs, members))
+        for function in functions:
+            function.steps = _order_steps(function.body, plan.helpers)
+
+    def _fresh(self, plan: UnitPlan, base: str) -> str:
+        name, counter = base, 2
+        while name in plan.taken:
+            name, counter = f"{base}_{counter}", counter + 1
+        plan.taken.add(name)
+        return name
 
     # -- configuration ---------------------------------------------------------------------------
 
@@ -590,7 +669,9 @@ class SessionToFunction(TFCodemod):
     def _emit(self, plan: UnitPlan, nested: bool) -> list[cst.BaseStatement]:
         unit = plan.unit
         blank = 1 if nested else 2
-        by_anchor: dict[int, list[FunctionPlan]] = {}
+        by_anchor: dict[int, list[Union[Helper, FunctionPlan]]] = {}
+        for helper in plan.helpers:
+            by_anchor.setdefault(helper.anchor, []).append(helper)
         for function in plan.functions.values():
             by_anchor.setdefault(function.anchor, []).append(function)
         out: list[cst.BaseStatement] = []
@@ -614,7 +695,7 @@ class SessionToFunction(TFCodemod):
             moved = stmt.kind is Kind.GRAPH and stmt.dynamic
             if functions and not moved:
                 for function in functions:
-                    put(self._function_def(function, unit, nested), is_def=True)
+                    put(self._definition(function, unit), is_def=True)
             if moved:
                 carried.extend(line for line in stmt.node.leading_lines if line.comment is None)
             elif stmt.kind in (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET):
@@ -637,18 +718,34 @@ class SessionToFunction(TFCodemod):
                 put(stmt.node)
             if functions and moved:
                 for function in functions:
-                    put(self._function_def(function, unit, nested), is_def=True)
+                    put(self._definition(function, unit), is_def=True)
         if not out:
             out.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=carried))
         return out
 
-    def _function_def(self, function: FunctionPlan, unit: GraphUnit, nested: bool) -> cst.FunctionDef:
+    def _body(self, steps: Sequence[Union[Statement, Helper]]) -> list[cst.BaseStatement]:
         body: list[cst.BaseStatement] = []
-        for position, stmt in enumerate(function.body):
-            node = stmt.node.visit(_AssignMethods(self))
+        for position, step in enumerate(steps):
+            node = step.call() if isinstance(step, Helper) else step.node.visit(_AssignMethods(self))
             if position == 0:
                 node = node.with_changes(leading_lines=[l for l in node.leading_lines if l.comment is not None])
             body.append(node)
+        return body
+
+    def _definition(self, definition: Union[Helper, FunctionPlan], unit: GraphUnit) -> cst.FunctionDef:
+        if isinstance(definition, FunctionPlan):
+            return self._function_def(definition, unit)
+        outputs = [cst.Element(cst.Name(n)) for n in definition.outputs]
+        returned = outputs[0].value if len(outputs) == 1 else cst.Tuple(_commas(outputs), lpar=[], rpar=[])
+        body = [*self._body(definition.body), cst.SimpleStatementLine([cst.Return(returned)])]
+        return cst.FunctionDef(
+            name=cst.Name(definition.name),
+            params=cst.Parameters(_commas([cst.Param(cst.Name(p)) for p in definition.params])),
+            body=cst.IndentedBlock(body),
+        )
+
+    def _function_def(self, function: FunctionPlan, unit: GraphUnit) -> cst.FunctionDef:
+        body = self._body(function.steps or function.body)
         if function.returned is not None:
             body.append(cst.SimpleStatementLine([cst.Return(function.returned)]))
         elif not body:
@@ -872,6 +969,55 @@ class _AssignMethods(cst.CSTTransformer):
         ref, value = updated.args[0].value, updated.args[1]
         return cst.Call(cst.Attribute(_paren(ref), cst.Name(ASSIGN_METHODS[path])),
                         [value.with_changes(comma=cst.MaybeSentinel.DEFAULT), *updated.args[2:]])
+
+
+def _in_order(statements: Sequence[Statement]) -> list[str]:
+    """Names the statements bind, by first binding."""
+    seen: list[str] = []
+    for stmt in statements:
+        for name in sorted(stmt.defs):
+            if name not in seen:
+                seen.append(name)
+    return seen
+
+
+def _order_steps(body: Sequence[Statement], helpers: Sequence[Helper]) -> list[Union[Statement, Helper]]:
+    """A function body with its helpers' statements replaced by calls, ordered so that every
+    step comes after the steps binding the names it uses (program order otherwise)."""
+    owner: dict[int, Helper] = {}
+    for helper in helpers:
+        for stmt in helper.body:
+            owner[stmt.index] = helper
+    steps: list[Union[Statement, Helper]] = []
+    for stmt in body:
+        step = owner.get(stmt.index, stmt)
+        if step not in steps:
+            steps.append(step)
+    members = {id(step): (step.body if isinstance(step, Helper) else [step]) for step in steps}
+    first = {id(step): members[id(step)][0].index for step in steps}
+
+    def depends(step, other) -> bool:
+        for stmt in members[id(step)]:
+            for name in stmt.uses:
+                binder = max(
+                    (s.index for s in body if name in s.defs and s.index < stmt.index), default=None
+                )
+                if binder is not None and any(s.index == binder for s in members[id(other)]):
+                    return True
+        return False
+
+    ordered: list[Union[Statement, Helper]] = []
+    pending = sorted(steps, key=lambda step: first[id(step)])
+    while pending:
+        ready = next(
+            (step for step in pending if not any(depends(step, other) for other in pending if other is not step)),
+            None,
+        )
+        if ready is None:
+            raise Decline(members[id(pending[0])][0].origin, "shared sub-graphs depend on each other both ways")
+        ordered.append(ready)
+        pending.remove(ready)
+    return ordered
 
 
 def _no_space_equal() -> cst.AssignEqual:
