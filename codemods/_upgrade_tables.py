@@ -166,6 +166,8 @@ def v1_requirement(path: str, call: Optional[cst.Call], names: TFNames) -> Optio
     kind = transformer["kind"]
     if kind == "rename_if_arg_found_transformer":
         return f"argument {transformer['arg_name']} changed meaning" if transformer["arg_name"] in used else None
+    if kind == "add_argument_transformer":
+        return None if transformer["arg_name"] in used else f"TF2 requires {transformer['arg_name']}="
     if kind == "dropout_transformer":
         return None if positional_count(call) <= 1 and "keep_prob" not in used else "keep_prob became rate"
     if kind == "softmax_cross_entropy_with_logits_transformer":

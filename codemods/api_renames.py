@@ -335,6 +335,15 @@ class ApiRenames(TFCodemod):
         for old, new in renames.items():
             if old in passed and new in passed:
                 raise _Declined(f"tf.{path} is passed both {old}= and {new}=")
+        if order is not None and edits:
+            moved = order["keywords"][: positional_count(call) - order["positional"]]
+            clash = [name for name in moved if name in renames and order["positional"]
+                     and renames[name] not in order["keywords"]]
+            if clash:
+                # ``reduce_sum(x, None, False, 'n', 1)``: the TF2 name of the 5th argument is the
+                # 2nd parameter, which the call already fills positionally.
+                raise _Declined(f"tf.{path}: positional {clash[0]} would become {renames[clash[0]]}=, which an "
+                                "earlier positional argument already fills: pass it by keyword")
         if set(passed) & (set(renames) | set(deletions)):
             edits.append(("keywords", renames, deletions))
         if kind == "dropout_transformer" and tf1:
@@ -353,6 +362,13 @@ class ApiRenames(TFCodemod):
                     raise _Declined(transformer["message"].replace("converted to compat.v1", "left unchanged"))
                 if transformer["remove_if_ok"]:
                     edits.append(("drop", transformer["arg_name"]))
+        elif kind == "add_argument_transformer" and not path.startswith("keras."):
+            # tf.nn.dilation2d/erosion2d: TF2 requires data_format; TF1 only knew NHWC.
+            if positional_count(call) > 3:
+                raise _Declined(f"tf.{path}: positional arguments after strides changed order in TF2 "
+                                "(rates/dilations and padding swapped): pass them by keyword")
+            if transformer["arg_name"] not in passed:
+                edits.append(("add", transformer["arg_name"], transformer["value"]))
         elif kind not in (None, "dropout_transformer", "softmax_cross_entropy_with_logits_transformer") \
                 and not symbol.v1 and not path.startswith("contrib."):
             reason = v1_requirement(path, call, self.tf)
@@ -438,6 +454,9 @@ class ApiRenames(TFCodemod):
             return call.with_changes(args=args)
         if kind == "dropout":
             return self._dropout(call)
+        if kind == "add":
+            added = _keyword(edit[1], cst.parse_expression(edit[2]))
+            return call.with_changes(args=_fix_commas([*call.args, added], call.args))
         raise AssertionError(kind)
 
     def _dropout(self, call: cst.Call) -> cst.Call:

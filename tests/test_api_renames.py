@@ -31,11 +31,6 @@ REWRITES = [
         id="keyword-renames",
     ),
     pytest.param(
-        "import tensorflow as tf\ns = tf.reduce_mean(tf.log(x), None, False, 'm', 1)\n",
-        "import tensorflow as tf\ns = tf.reduce_mean(tf.math.log(x), None, False, 'm', axis=1)\n",
-        id="reorder-then-keyword-rename",
-    ),
-    pytest.param(
         "import tensorflow as tf\ni = tf.arg_max(x, dimension=1)\n",
         "import tensorflow as tf\ni = tf.argmax(x, axis=1)\n",
         id="keyword-rename-by-old-name-and-symbol",
@@ -87,6 +82,11 @@ REWRITES = [
         id="spelled-compat-v1",
     ),
     pytest.param(
+        "import tensorflow as tf\ny = tf.nn.dilation2d(x, filter=f, strides=s, rates=r, padding='SAME')\n",
+        "import tensorflow as tf\ny = tf.nn.dilation2d(x, filters=f, strides=s, dilations=r, padding='SAME', data_format='NHWC')\n",
+        id="dilation2d-data-format-added",
+    ),
+    pytest.param(
         "import tensorflow as tf\ns = tf.reduce_sum(\n    x,\n    reduction_indices=[0],  # rows\n)\n",
         "import tensorflow as tf\ns = tf.reduce_sum(\n    x,\n    axis=[0],  # rows\n)\n",
         id="multiline-comment-kept",
@@ -126,6 +126,14 @@ FINDINGS = [
     pytest.param("import tensorflow as tf\ns = tf.reduce_sum(*args, reduction_indices=1)\n", "*args", id="star-args"),
     pytest.param("import tensorflow as tf\ns = tf.reduce_sum(x, axis=1, reduction_indices=1)\n", "both", id="old-and-new-keyword"),
     pytest.param("import tensorflow as tf\nf = tf.to_float\n", "used as a value", id="cast-as-value"),
+    pytest.param(
+        "import tensorflow as tf\np = tf.placeholder(tf.float32)\ns = tf.reduce_mean(p, None, False, 'm', 1)\n",
+        "already fills",
+        id="reordered-argument-clashes-with-positional",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ny = tf.nn.dilation2d(x, f, s, r, 'SAME')\n", "changed order", id="dilation2d-positional",
+    ),
 ]
 
 
