@@ -359,6 +359,8 @@ class SessionToFunction(TFCodemod):
             value = call
             if shape != "none" and self._wants_numpy(plan, site, targets):
                 value = self._to_numpy(call, shape, site.fetches)
+            elif shape in ("list", "tuple") and not _returns(function, cst.List if shape == "list" else cst.Tuple):
+                value = cst.Call(cst.Name(shape), [cst.Arg(call)])
             plan.fixes.append((site.call, f"`{_code(site.call)}` -> `{function.name}(...)`"))
         self._place(plan, site, value, targets)
 
@@ -448,7 +450,10 @@ class SessionToFunction(TFCodemod):
         for element in [*elements, *ops]:
             wanted |= names_used(element.expr)
         body = unit.backward_slice(wanted, stmt.index)
-        key = (_code(returned) if returned is not None else "", tuple(s.index for s in body), tuple(_code(o.expr) for o in ops))
+        # Lists, tuples and unpacked fetches of the same tensors share one function.
+        sequence = shape in ("list", "tuple", "unpacked")
+        fetched = tuple(_code(e.expr) for e in elements) if sequence else _code(returned) if returned is not None else ""
+        key = (sequence, fetched, tuple(s.index for s in body), tuple(_code(o.expr) for o in ops))
         if key in plan.functions:
             return plan.functions[key]
         used = set(wanted)
@@ -550,7 +555,7 @@ class SessionToFunction(TFCodemod):
                 if len(shared) > 1 and not (stmt.stateful or stmt.gradients) and stmt not in groups.get(shared, []):
                     groups.setdefault(shared, []).append(stmt)
         for shared, members in sorted(groups.items(), key=lambda item: item[1][0].index):
-            if len(members) < 2:
+            if len(members) < 2 or all(len(f.body) == len(members) for f in functions if f.name in shared):
                 continue
             members.sort(key=lambda stmt: stmt.index)
             member_ids = {m.index for m in members}
@@ -969,6 +974,10 @@ class _AssignMethods(cst.CSTTransformer):
         ref, value = updated.args[0].value, updated.args[1]
         return cst.Call(cst.Attribute(_paren(ref), cst.Name(ASSIGN_METHODS[path])),
                         [value.with_changes(comma=cst.MaybeSentinel.DEFAULT), *updated.args[2:]])
+
+
+def _returns(function: FunctionPlan, container: type) -> bool:
+    return isinstance(function.returned, container)
 
 
 def _in_order(statements: Sequence[Statement]) -> list[str]:

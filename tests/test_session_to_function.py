@@ -305,19 +305,62 @@ REWRITES = [
             return mean, spread
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
-        def compute_mean_and_spread_2(x):
-            mean = tf.reduce_mean(x)
-            spread = tf.reduce_max(x) - tf.reduce_min(x)
-            return [mean, spread]
-
-
         m, s = compute_mean_and_spread([1.0, 3.0])
-        stats = compute_mean_and_spread_2([1.0, 3.0])
+        stats = list(compute_mean_and_spread([1.0, 3.0]))
         """,
-        id="unpacked-and-list-fetches-other-codes-suppression-ignored",
+        id="one-function-for-unpacked-and-list-fetches-other-codes-suppression-ignored",
     ),
 ]
+
+
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 2])
+        y = tf.placeholder(tf.float32, [None, 1])
+        w = tf.Variable([[1.0], [1.0]])
+        h = tf.matmul(x, w)
+        pred = tf.nn.sigmoid(h)
+        err = tf.reduce_mean(tf.abs(pred - y))
+        sq = tf.reduce_mean(tf.square(pred - y))
+        with tf.Session() as sess:
+            p = sess.run(pred, {x: [[1.0, 2.0]]})
+            e, s = sess.run([err, sq], {x: [[1.0, 2.0]], y: [[1.0]]})
+        """,
+        """
+        import tensorflow as tf
+
+        w = tf.Variable([[1.0], [1.0]])
+
+
+        def build_pred(x):
+            h = tf.matmul(x, w)
+            pred = tf.nn.sigmoid(h)
+            return pred
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def compute_pred(x):
+            pred = build_pred(x)
+            return pred
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
+        def compute_err_and_sq(x, y):
+            pred = build_pred(x)
+            err = tf.reduce_mean(tf.abs(pred - y))
+            sq = tf.reduce_mean(tf.square(pred - y))
+            return err, sq
+
+
+        p = compute_pred([[1.0, 2.0]])
+        e, s = compute_err_and_sq([[1.0, 2.0]], [[1.0]])
+        """,
+        id="shared-sub-graph-becomes-a-helper",
+    )
+)
 
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
