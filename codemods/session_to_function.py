@@ -160,6 +160,7 @@ class UnitPlan:
     taken: set[str] = field(default_factory=set)
     config: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
     helpers: list[Helper] = field(default_factory=list)
+    reused: set[str] = field(default_factory=set)
 
 
 class _Names(cst.CSTVisitor):
@@ -473,8 +474,13 @@ class SessionToFunction(TFCodemod):
         if any(s.minimizes for s in body) and ops:
             base = "train_step"
         else:
-            named = [e.expr.value for e in [*ops, *elements] if isinstance(e.expr, cst.Name)]
-            base = ("run_" if not elements else "compute_") + ("_and_".join(named[:3]) if named else "fetches")
+            words = [_describe(e.expr) for e in [*ops, *elements]]
+            base = ("run_" if not elements else "compute_") + "_and_".join(w for w in words[:3] if w)
+        # The name of a fetched op or tensor is free once its statement moves into the function.
+        reusable = plan.unit.kind(base) in ("op", "dynamic")
+        if reusable and base not in plan.reused:
+            plan.reused.add(base)
+            return base
         return self._fresh(plan, base)
 
     def _call(self, function: FunctionPlan, plan: UnitPlan, site: "_Site") -> cst.Call:
@@ -974,6 +980,20 @@ class _AssignMethods(cst.CSTTransformer):
         ref, value = updated.args[0].value, updated.args[1]
         return cst.Call(cst.Attribute(_paren(ref), cst.Name(ASSIGN_METHODS[path])),
                         [value.with_changes(comma=cst.MaybeSentinel.DEFAULT), *updated.args[2:]])
+
+
+def _describe(expr: cst.BaseExpression) -> str:
+    """A name-like word for a fetched expression: ``y``, ``reduce_max`` for ``tf.reduce_max(y)``."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        return func.attr.value if isinstance(func, cst.Attribute) else _describe(func)
+    if isinstance(expr, cst.Subscript):
+        return _describe(expr.value)
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    return "value"
 
 
 def _returns(function: FunctionPlan, container: type) -> bool:
