@@ -250,6 +250,17 @@ def test_each_script_starts_from_fresh_state(harness, mode) -> None:
 
 
 @needs_tensorflow
+@pytest.mark.parametrize(("random", "same"), [("constant", True), ("num_random_ops", False)])
+def test_random_mode_is_per_script(harness, random, same) -> None:
+    from tfmodernize.verify.runner import Script
+
+    first, again = harness.run_all([Script(CASES_DIR / "random_modes" / "probe.py", "tf2", random)] * 2)
+    assert first.ok, first.error
+    assert first.values["same"] is same
+    assert difference("draws", first.values, again.values) is None
+
+
+@needs_tensorflow
 def test_child_restarts_after_a_crash(harness) -> None:
     from tfmodernize.verify.runner import Script
 
