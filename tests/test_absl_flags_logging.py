@@ -1,0 +1,109 @@
+"""TFM110 absl-flags-logging: golden, no-op and finding tables."""
+
+import ast
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from codemods.absl_flags_logging import FLAG_KEYWORDS, LEVELS, LOGGING_FUNCTIONS
+from tfmodernize.testing import assert_rewrites, assert_unchanged
+
+REWRITES = [
+    pytest.param(
+        "import tensorflow as tf\n"
+        "tf.app.flags.DEFINE_integer('steps', 10, 'training steps')\n"
+        "FLAGS = tf.app.flags.FLAGS\n"
+        "def main(_):\n"
+        "    tf.logging.set_verbosity(tf.logging.INFO)\n"
+        "    tf.logging.info('steps: %d', FLAGS.steps)\n"
+        "tf.app.run()\n",
+        "import tensorflow as tf\n"
+        "from absl import app, flags, logging\n"
+        "\n"
+        "flags.DEFINE_integer('steps', 10, 'training steps')\n"
+        "FLAGS = flags.FLAGS\n"
+        "def main(_):\n"
+        "    logging.set_verbosity(logging.INFO)\n"
+        "    logging.info('steps: %d', FLAGS.steps)\n"
+        "app.run(main)\n",
+        id="program",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.flags.DEFINE_string(flag_name='x', default_value='a', docstring='d')  # keep\n",
+        "import tensorflow as tf\nfrom absl import flags\n\nflags.DEFINE_string(name='x', default='a', help='d')  # keep\n",
+        id="old-keyword-names",
+    ),
+    pytest.param(
+        "import logging\nimport tensorflow as T\nlogging.info('stdlib')\nT.logging.warning('tf')\n",
+        "import logging\nimport tensorflow as T\nimport absl.logging\n\nlogging.info('stdlib')\nabsl.logging.warning('tf')\n",
+        id="stdlib-logging-taken",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nfrom tensorflow import logging as L\nL.error('x')\ntf.app.run(main=f, argv=['p'])\n",
+        "import tensorflow.compat.v1 as tf\nfrom absl import app, logging\n\nlogging.error('x')\napp.run(main=f, argv=['p'])\n",
+        id="v1-alias-and-from-import",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.logging.log_every_n(tf.logging.WARN, 'x %d', 10, 1)\n",
+        "import tensorflow as tf\nfrom absl import logging\n\nlogging.log_every_n(logging.WARN, 'x %d', 10, 1)\n",
+        id="level-constant-in-level-call",
+    ),
+]
+
+NO_OPS = [
+    pytest.param("import logging\nlogging.info('x')\n", id="no-tensorflow"),
+    pytest.param("import tensorflow as tf\nfrom absl import logging\nlogging.info('x')\n", id="already-absl"),
+    pytest.param("tf = object()\ntf.logging.info('x')\n", id="non-tf-object"),
+    pytest.param("import tensorflow as tf\ntf.logging.info('x')  # tfmodernize: ignore[TFM110]\n", id="suppressed"),
+    pytest.param("import tensorflow as tf\ntf.get_logger().info('x')\n", id="tf2-logger"),
+]
+
+FINDINGS = [
+    pytest.param("import tensorflow as tf\ntf.logging.log(20, 'x')\n", "not a tf.logging constant", id="numeric-level"),
+    pytest.param("import tensorflow as tf\nok = tf.logging.get_verbosity() > 10\n", "get_verbosity", id="get-verbosity"),
+    pytest.param("import tensorflow as tf\nquiet = level >= tf.logging.ERROR\n", "Python logging level", id="constant-compared"),
+    pytest.param("import tensorflow as tf\ntf.logging.vlog(1, 'x')\n", "vlog", id="vlog"),
+    pytest.param("import tensorflow as tf\ntf.app.run()\n", "without a main", id="run-without-main"),
+    pytest.param(
+        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 1, '')\nprint(tf.app.flags.FLAGS.n)\n",
+        "never parses", id="module-level-read-unparsed",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    result = assert_rewrites("TFM110", before, after)
+    assert result.findings == []
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source):
+    result = assert_unchanged("TFM110", source)
+    assert result.findings == []
+
+
+@pytest.mark.parametrize(("source", "fragment"), FINDINGS)
+def test_findings_leave_the_code_alone(source, fragment):
+    result = assert_unchanged("TFM110", source)
+    assert result.findings and all(f.code == "TFM110" for f in result.findings)
+    assert any(fragment in f.message for f in result.findings)
+
+
+def test_flag_keywords_are_tensorflows():
+    spec = importlib.util.find_spec("tensorflow")  # locates it without importing it
+    if spec is None:
+        pytest.skip("compares with the installed tensorflow's flags wrapper")
+    source = Path(spec.origin).parent / "python" / "platform" / "flags.py"
+    tree = ast.parse(source.read_text())
+    renamed = next(
+        ast.literal_eval(node.value) for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "_RENAMED_ARGUMENTS"
+    )
+    assert renamed == FLAG_KEYWORDS
+
+
+def test_absl_has_every_target():
+    absl_logging = pytest.importorskip("absl.logging")
+    assert all(hasattr(absl_logging, name) for name in LOGGING_FUNCTIONS | LEVELS)

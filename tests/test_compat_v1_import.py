@@ -1,0 +1,130 @@
+"""TFM112 compat-v1-import: golden, no-op and finding tables, and its place after TFM109."""
+
+import pytest
+
+from codemods._upgrade_tables import v1_requirement
+from tfmodernize.codemod import builtin_codemods, find_codemod
+from tfmodernize.engine import transform_text
+from tfmodernize.testing import assert_rewrites, assert_unchanged
+
+REWRITES = [
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\ny = tf.reduce_sum(tf.ones([2]), axis=0)\n",
+        "import tensorflow as tf\ny = tf.reduce_sum(tf.ones([2]), axis=0)\n",
+        id="switch-and-drop-mode",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()  # graph mode\nx = tf.compat.v2.random.normal([2])\n",
+        "import tensorflow as tf\nx = tf.random.normal([2])\n",
+        id="compat-v2-shortened",
+    ),
+    pytest.param(
+        "import numpy as np, tensorflow.compat.v1 as T\nT.enable_eager_execution()\nx = T.constant(np.ones(2))\n",
+        "import numpy as np, tensorflow as T\nx = T.constant(np.ones(2))\n",
+        id="other-alias-in-multi-import",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nif True:\n    tf.disable_v2_behavior()\nx = tf.ones([2])\n",
+        "import tensorflow as tf\nif True:\n    pass\nx = tf.ones([2])\n",
+        id="emptied-block-gets-pass",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nfrom tensorflow.compat.v1 import nn\ny = nn.relu(tf.ones([2]))\n",
+        "import tensorflow as tf\nfrom tensorflow import nn\ny = nn.relu(tf.ones([2]))\n",
+        id="from-import",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.compat.v1.disable_eager_execution()\nx = tf.ones([2])\n",
+        "import tensorflow as tf\nx = tf.ones([2])\n",
+        id="spelled-mode-switch-under-tf2-import",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\ny = tf.nn.dropout(x, rate=0.1)\nl = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(a), logits=b)\n",
+        "import tensorflow as tf\ny = tf.nn.dropout(x, rate=0.1)\nl = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(a), logits=b)\n",
+        id="transformed-calls-are-tf2",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf  # TF1 style\n# tf.placeholder would need v1\nx = tf.ones([2])\n",
+        "import tensorflow as tf  # TF1 style\n# tf.placeholder would need v1\nx = tf.ones([2])\n",
+        id="comments-kept",
+    ),
+]
+
+NO_OPS = [
+    pytest.param("import tensorflow as tf\nx = tf.ones([2])\n", id="already-tf2"),
+    pytest.param("import mylib.compat.v1 as tf\ntf.disable_v2_behavior()\n", id="not-tensorflow"),
+    pytest.param("import tensorflow.compat.v1 as tf  # tfmodernize: ignore\nx = tf.ones([2])\n", id="suppressed"),
+]
+
+# (source, fragments the finding must list)
+FINDINGS = [
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nx = tf.placeholder(tf.float32)\nwith tf.Session() as s:\n    pass\n",
+        ["tf.placeholder (line 3", "tf.Session (line 4"],
+        id="v1-only-names",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\ny = tf.reduce_sum(x, keep_dims=True)\n", ["keep_dims"], id="old-keyword",
+    ),
+    pytest.param("import tensorflow.compat.v1 as tf\nw = tf.where(c)\n", ["tf.where", "tf.compat.v1.where"], id="renamed-to-v1"),
+    pytest.param("import tensorflow.compat.v1 as tf\nm = tf.argmax(x, 1, 'n')\n", ["another order"], id="reordered"),
+    pytest.param("import tensorflow.compat.v1 as tf\nd = tf.nn.dropout(x, 0.5)\n", ["keep_prob"], id="dropout-keep-prob"),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nl = tf.nn.softmax_cross_entropy_with_logits(labels=a, logits=b)\n",
+        ["stop_gradient"], id="softmax-xent-labels",
+    ),
+    pytest.param("import tensorflow.compat.v1 as tf\nn = x.shape[0].value\n", ["Dimension"], id="shape-value"),
+    pytest.param("import tensorflow.compat.v1 as tf\nit = ds.make_one_shot_iterator()\n", ["make_one_shot_iterator"], id="iterator"),
+    pytest.param("import tensorflow.compat.v1 as tf\nz = tf.zeros_like(x, optimize=False)\n", ["optimize"], id="arg-changed-meaning"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    result = assert_rewrites("TFM112", before, after)
+    assert result.findings == []
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source):
+    result = assert_unchanged("TFM112", source)
+    assert result.findings == []
+
+
+@pytest.mark.parametrize(("source", "fragments"), FINDINGS)
+def test_still_needs_v1(source, fragments):
+    result = assert_unchanged("TFM112", source)
+    assert [f.code for f in result.findings] == ["TFM112"]
+    assert result.findings[0].line == 1  # reported at the import
+    for fragment in fragments:
+        assert fragment in result.findings[0].message
+
+
+def test_runs_last_among_migrations():
+    migrations = [c.code for c in builtin_codemods() if c.code.startswith("TFM1")]
+    assert migrations[-1] == "TFM112"
+
+
+def test_after_api_renames_the_file_switches():
+    before = (
+        "import tensorflow.compat.v1 as tf\n"
+        "tf.disable_v2_behavior()\n"
+        "x = tf.random_normal([2, 2], seed=1)\n"
+        "y = tf.reduce_sum(tf.to_float(x > 0), reduction_indices=1)\n"
+    )
+    new, state = transform_text(before, [find_codemod("TFM109"), find_codemod("TFM112")])
+    assert new == (
+        "import tensorflow as tf\n"
+        "x = tf.random.normal([2, 2], seed=1)\n"
+        "y = tf.reduce_sum(tf.cast(x > 0, tf.float32), axis=1)\n"
+    )
+    assert state.findings == []
+
+
+def test_v1_requirement_is_none_for_plain_tf2_calls():
+    from tfmodernize.tfsymbols import TFNames
+    import libcst as cst
+
+    module = cst.parse_module("import tensorflow.compat.v1 as tf\ntf.reduce_sum(x, axis=1)\n")
+    call = module.body[1].body[0].value
+    assert v1_requirement("reduce_sum", call, TFNames.for_module(module)) is None
