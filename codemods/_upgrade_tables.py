@@ -95,7 +95,10 @@ def tables() -> Tables:
         keyword_deletions=raw["keyword_deletions"],
         reorders=raw["reorders"],
         transformers=raw["transformers"],
-        messages=raw["messages"],
+        messages={
+            path: {"level": level, "message": raw["message_texts"][index]}
+            for path, (level, index) in raw["messages"].items()
+        },
         module_messages=raw["module_messages"],
         addons=raw["addons"],
         v1_only=frozenset(raw["v1_only"]),

@@ -204,11 +204,15 @@ def extract(modules: dict[str, types.ModuleType]) -> dict[str, Any]:
         kind, extra = _transformer_kind(transformer, peer)
         transformers[path] = {"kind": kind, **extra}
 
+    # Many symbols share one long message (losses, metrics, initialisers): store each once.
+    message_texts: list[str] = []
     messages = {}
     for function, (level, message) in spec.function_warnings.items():
         path = _strip(function) if not function.startswith("*.") else function
         if path is not None:
-            messages[path] = {"level": _level(level, ast_edits), "message": message}
+            if message not in message_texts:
+                message_texts.append(message)
+            messages[path] = [_level(level, ast_edits), message_texts.index(message)]
 
     module_messages = {}
     for module, (level, message) in modules["module_deprecations_v2"].MODULE_DEPRECATIONS.items():
@@ -227,6 +231,7 @@ def extract(modules: dict[str, types.ModuleType]) -> dict[str, Any]:
         "reorders": reorders,
         "transformers": transformers,
         "messages": messages,
+        "message_texts": message_texts,
         "module_messages": module_messages,
         "addons": addons,
     }
