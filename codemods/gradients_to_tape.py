@@ -160,7 +160,9 @@ class GradientsToTape(TFCodemod):
             return f"`{source.value}` is neither a trainable variable nor a function argument, so no tape watches it"
         taken = self._globals | training.names_read(function)
         tape = training.fresh_name("tape", taken)
-        sources_code = _code(xs) if not isinstance(xs, cst.Tuple) else _code(cst.List(xs.elements))
+        if isinstance(xs, cst.Tuple):
+            xs = cst.List([e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])
+        sources_code = _code(xs)
         extra = ""
         if "grad_ys" in args and not self._is_none(args["grad_ys"]):
             extra += f", output_gradients={_code(args['grad_ys'])}"

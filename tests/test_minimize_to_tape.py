@@ -1,0 +1,199 @@
+"""TFM102 minimize-to-tape: golden, finding and no-op tables; the optimizer table."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codemods._training import optimizer_table
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+
+HEAD = """\
+import tensorflow as tf
+
+W = tf.Variable(tf.zeros([3, 1]), name="W")
+b = tf.Variable(tf.zeros([1]), name="b")
+"""
+
+STEP = HEAD + """\
+opt = {optimizer}
+
+
+@tf.function
+def train_step(x, y):
+    cost = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+    train_op = opt.minimize(cost{arguments})
+    return cost
+"""
+
+TAPED = HEAD + """\
+opt = {optimizer}
+
+
+@tf.function
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        cost = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+    gradients = tape.gradient(cost, {variables})
+    opt.apply_gradients(zip(gradients, {variables}))
+{extra}    return cost
+"""
+
+
+def step(optimizer, arguments=""):
+    return STEP.format(optimizer=optimizer, arguments=arguments)
+
+
+def taped(optimizer, variables="[W, b]", extra=""):
+    return TAPED.format(optimizer=optimizer, variables=variables, extra=extra)
+
+
+OPTIMIZERS = [
+    pytest.param("tf.train.GradientDescentOptimizer(0.1)", "tf.keras.optimizers.SGD(learning_rate=0.1)", id="sgd"),
+    pytest.param("tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)",
+                 "tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)", id="momentum-nesterov"),
+    pytest.param("tf.train.AdamOptimizer()", "tf.keras.optimizers.Adam(epsilon=1e-08)", id="adam-defaults"),
+    pytest.param("tf.train.AdamOptimizer(0.01, beta1=0.8, epsilon=1e-4)",
+                 "tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.8, epsilon=1e-4)", id="adam-given-epsilon"),
+    pytest.param("tf.train.AdagradOptimizer(0.3)",
+                 "tf.keras.optimizers.Adagrad(learning_rate=0.3, epsilon=0.0)", id="adagrad"),
+    pytest.param("tf.train.AdadeltaOptimizer(rho=0.9)",
+                 "tf.keras.optimizers.Adadelta(rho=0.9, epsilon=1e-08)", id="adadelta"),
+    pytest.param("tf.train.FtrlOptimizer(0.2, l1_regularization_strength=0.01, use_locking=True, name='F')",
+                 "tf.keras.optimizers.Ftrl(learning_rate=0.2, l1_regularization_strength=0.01, name='F')", id="ftrl"),
+    pytest.param("tf.compat.v1.train.GradientDescentOptimizer(learning_rate=LR)",
+                 "tf.keras.optimizers.SGD(learning_rate=LR)", id="spelled-compat-v1"),
+]
+
+
+@pytest.mark.parametrize(("tf1", "keras"), OPTIMIZERS)
+def test_optimizer_mapping(tf1, keras):
+    result = assert_rewrites("TFM102", step(tf1), taped(keras))
+    assert {f.code for f in result.fixes} == {"TFM102"} and result.findings == []
+
+
+REWRITES = [
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=[W]"),
+                 taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "[W]"), id="explicit-var-list"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=step_counter"),
+                 taped("tf.keras.optimizers.SGD(learning_rate=0.1)", extra="    step_counter.assign_add(1)\n"),
+                 id="global-step"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=tf.trainable_variables(scope='g')"),
+                 taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "variables").replace(
+                     "    gradients =", "    variables = tf.trainable_variables(scope='g')\n    gradients ="),
+                 id="var-list-expression-bound-once"),
+    pytest.param(
+        HEAD + "scale = tf.Variable(2.0, trainable=False)\n\n\ndef train_step(x, y):\n"
+        '    """One step."""\n    # forward\n    cost = tf.reduce_mean(scale * tf.matmul(x, W) + b - y)\n'
+        "    # update\n    optimizer = tf.train.GradientDescentOptimizer(0.5).minimize(cost)  # SGD\n    return cost\n",
+        HEAD + "scale = tf.Variable(2.0, trainable=False)\n\n\noptimizer = tf.keras.optimizers.SGD(learning_rate=0.5)\n\n\n"
+        'def train_step(x, y):\n    """One step."""\n    with tf.GradientTape() as tape:\n        # forward\n'
+        "        cost = tf.reduce_mean(scale * tf.matmul(x, W) + b - y)\n    # update\n"
+        "    gradients = tape.gradient(cost, [W, b])\n    optimizer.apply_gradients(zip(gradients, [W, b]))  # SGD\n"
+        "    return cost\n",
+        id="inline-optimizer-hoisted-eager-function-comments-docstring-non-trainable-excluded",
+    ),
+    pytest.param(
+        HEAD + "opt = tf.train.MomentumOptimizer(0.1, 0.5)\n\n\ndef step(x):\n    cost = tf.reduce_sum(x * W) + b\n"
+        "    grads, variables = zip(*opt.compute_gradients(cost))\n    grads, _ = tf.clip_by_global_norm(grads, 1.0)\n"
+        "    opt.apply_gradients(zip(grads, variables), global_step=gs)\n",
+        HEAD + "opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.5)\n\n\ndef step(x):\n"
+        "    with tf.GradientTape() as tape:\n        cost = tf.reduce_sum(x * W) + b\n"
+        "    grads, variables = zip(*list(zip(tape.gradient(cost, [W, b]), [W, b])))\n"
+        "    grads, _ = tf.clip_by_global_norm(grads, 1.0)\n    opt.apply_gradients(zip(grads, variables))\n"
+        "    gs.assign_add(1)\n",
+        id="compute-clip-apply",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nW = tf.get_variable('W', [2])\nopt = tf.train.AdamOptimizer(0.1)\n"
+        "def step(x):\n    loss = tf.reduce_sum(W * x)\n    opt.minimize(loss)\n",
+        "import tensorflow.compat.v1 as tf\nW = tf.get_variable('W', [2])\n"
+        "opt = tf.compat.v2.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-08)\n"
+        "def step(x):\n    with tf.compat.v2.GradientTape() as tape:\n        loss = tf.reduce_sum(W * x)\n"
+        "    gradients = tape.gradient(loss, [W])\n    opt.apply_gradients(zip(gradients, [W]))\n",
+        id="compat-v1-import-get-variable",
+    ),
+    pytest.param(
+        "import tensorflow as T\nW = T.Variable(1.0)\nopt = T.train.GradientDescentOptimizer(0.1)\n"
+        "def step(tape):\n    loss = W * W\n    opt.minimize(loss)\n",
+        "import tensorflow as T\nW = T.Variable(1.0)\nopt = T.keras.optimizers.SGD(learning_rate=0.1)\n"
+        "def step(tape):\n    with T.GradientTape() as tape_2:\n        loss = W * W\n"
+        "    gradients = tape_2.gradient(loss, [W])\n    opt.apply_gradients(zip(gradients, [W]))\n",
+        id="alias-and-taken-name",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    result = assert_rewrites("TFM102", before, after)
+    assert result.findings == []
+
+
+FINDINGS = [
+    pytest.param(step("tf.train.RMSPropOptimizer(0.01)"), "accumulator at 1.0", id="rmsprop-different-maths"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)").replace("    return cost", "    return train_op"),
+                 "`train_op` (a TF1 op) is used after it", id="op-used-later"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)") + "slot = opt.get_slot(W, 'm')\n",
+                 "`opt` is used here", id="optimizer-used-elsewhere"),
+    pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ncost = tf.reduce_sum(W)\n"
+                 "train_op = opt.minimize(cost)\n", "`opt` is used here", id="module-level-graph-code"),
+    pytest.param(HEAD + "h = tf.layers.dense(W, 3)\n" + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD):],
+                 "cannot be listed", id="layers-make-variables-implicit-var-list"),
+    pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    opt.minimize(W * x)\n",
+                 "the loss is not a name computed earlier", id="loss-expression"),
+    pytest.param(HEAD + "def f(x, lr):\n    c = W * x\n    o = tf.train.GradientDescentOptimizer(lr).minimize(c)\n",
+                 "only exists inside the function", id="inline-optimizer-uses-argument"),
+    pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = W * x\n    d = b * x\n"
+                 "    opt.minimize(c)\n    opt.minimize(d)\n", "two losses", id="two-losses-one-function"),
+    pytest.param(step("tf.train.AdamOptimizer(0.1, 0.9, 0.99, 1e-8, False, 'A', False, 3)"),
+                 "more positional arguments", id="too-many-arguments"),
+]
+
+
+@pytest.mark.parametrize(("source", "fragment"), FINDINGS)
+def test_findings(source, fragment):
+    result = assert_unchanged("TFM102", source)
+    assert [f.code for f in result.findings] == ["TFM102"]
+    assert fragment in result.findings[0].message
+
+
+def test_rmsprop_is_an_unsafe_fix():
+    result = rewrite("TFM102", step("tf.train.RMSPropOptimizer(0.01, decay=0.8)"), unsafe_fixes=True)
+    assert result.code == taped("tf.keras.optimizers.RMSprop(learning_rate=0.01, rho=0.8, epsilon=1e-10)")
+
+
+NO_OPS = [
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)").replace(
+        "train_op = opt.minimize", "train_op = opt.minimize  # tfmodernize: ignore[TFM102]\n    ("
+    ).replace("cost)\n    return", "cost))\n    return"), id="suppressed-site"),
+    pytest.param("import numpy as tf\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
+                 "def f(x):\n    c = x * 2\n    opt.minimize(c)\n", id="non-tf-alias"),
+    pytest.param("import tensorflow as tf\nopt = make_optimizer()\ndef f(x):\n    c = x * 2\n    opt.minimize(c)\n",
+                 id="unknown-optimizer"),
+    pytest.param("import tensorflow as tf\nopt = tf.keras.optimizers.SGD(0.1)\n"
+                 "def f(x):\n    c = x * 2\n    opt.minimize(c, [v])\n", id="keras-optimizer-minimize"),
+]
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source):
+    assert_unchanged("TFM102", source)
+
+
+def test_suppression_on_optimizer_line():
+    source = step("tf.train.GradientDescentOptimizer(0.1)  # tfmodernize: ignore[minimize-to-tape]")
+    result = assert_unchanged("TFM102", source)
+    assert result.findings == []
+
+
+def test_table_is_generated_and_complete():
+    data = json.loads((Path(__file__).resolve().parent.parent / "tfmodernize/data/optimizers.json").read_text())
+    assert data["generated_by"] == "scripts/generate_optimizer_table.py"
+    table = optimizer_table()
+    assert set(table) == {"GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
+                          "RMSPropOptimizer", "AdadeltaOptimizer", "FtrlOptimizer"}
+    assert table["AdamOptimizer"]["write_defaults"] == {"epsilon": 1e-08}
+    assert table["AdagradOptimizer"]["write_defaults"] == {"epsilon": 0.0}
+    assert table["RMSPropOptimizer"]["different_maths"]
