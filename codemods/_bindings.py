@@ -91,17 +91,6 @@ def is_builtin(name: cst.Name, scopes: Scopes) -> bool:
     return bool(found) and all(isinstance(a, BuiltinAssignment) for a in found)
 
 
-def assignments_in_scope(scope_node: cst.CSTNode, name: str, scopes: Scopes, parents: Parents) -> list[Binding]:
-    """The bindings of ``name`` made directly in the scope that ``scope_node`` belongs to."""
-    scope = scopes.get(scope_node)
-    if scope is None:
-        return []
-    return [
-        _classify(a, parents) if isinstance(a, Assignment) else Binding("other", scope_node)
-        for a in scope.assignments[name]
-    ]
-
-
 def references(binding_name: cst.Name, scopes: Scopes) -> Optional[list[cst.CSTNode]]:
     """The uses that may read the value bound at ``binding_name``; None if unknown."""
     scope = scopes.get(binding_name)

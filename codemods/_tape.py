@@ -11,19 +11,6 @@ from codemods._bindings import Parents, Scopes, bindings, walk
 from tfmodernize.tfsymbols import TFNames
 
 
-def tape_item(with_node: cst.With, tf: TFNames) -> Optional[cst.WithItem]:
-    """The ``tf.GradientTape(...) as name`` item of a ``with`` statement, if it has one."""
-    for item in with_node.items:
-        if (
-            isinstance(item.item, cst.Call)
-            and tf.is_tf(item.item.func, "GradientTape")
-            and item.asname is not None
-            and isinstance(item.asname.name, cst.Name)
-        ):
-            return item
-    return None
-
-
 def is_tape(name: cst.BaseExpression, tf: TFNames, scopes: Scopes, parents: Parents) -> bool:
     """Whether ``name`` is only ever bound by ``with tf.GradientTape(...) as name``."""
     if not isinstance(name, cst.Name):
@@ -53,13 +40,13 @@ class GradientCall:
     sources: cst.BaseExpression
 
 
-def gradient_call(node: cst.CSTNode, method: str = "gradient") -> Optional[GradientCall]:
+def gradient_call(node: cst.CSTNode) -> Optional[GradientCall]:
     """``node`` as a ``<name>.gradient(target, sources)`` call (also by keyword), else None."""
     if not (
         isinstance(node, cst.Call)
         and isinstance(node.func, cst.Attribute)
         and isinstance(node.func.value, cst.Name)
-        and node.func.attr.value == method
+        and node.func.attr.value == "gradient"
     ):
         return None
     target = sources = None

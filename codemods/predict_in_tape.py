@@ -10,8 +10,10 @@ What it does
     Fix safety: safe when ``model`` is provably a Keras model or layer (bound in the file to
     ``keras.Sequential(...)``, ``keras.Model(...)``, a ``keras.layers`` layer or an instance
     of a Keras subclass of the file); otherwise unsafe, as another object's ``predict`` may
-    not be its ``__call__``; also unsafe when comments inside the call would be lost. A prediction whose numpy methods are used (``pred.argmax()``) or
-    that is wrapped in something other than ``tf.convert_to_tensor`` is reported instead.
+    not be its ``__call__``; also unsafe when comments inside the call would be lost. A
+    prediction used as a NumPy array anywhere (``pred.argmax()``, ``pred.tolist()``) or passed
+    through a NumPy function is reported instead: as a tensor it would break or still cut the
+    gradient.
 
 Why it matters
     ``predict`` runs its own loop and returns a NumPy array: the tape cannot record through
@@ -41,13 +43,15 @@ from typing import Optional
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from codemods._bindings import bindings, keras_classes, provably_keras, walk
-from codemods._tape import GradientCall, bound_names, gradient_call, gradient_calls, names_in, tape_with
+from codemods._bindings import bindings, keras_classes, provably_keras, references, walk
+from codemods._tape import GradientCall, bound_names, gradient_calls, names_in, tape_with
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name, root_name
 
 #: ``predict`` arguments that do not change the values it returns.
 DROPPABLE = ("verbose", "batch_size")
+#: Attributes that NumPy arrays and tensors both have with the same meaning.
+ARRAY_AND_TENSOR = ("shape", "dtype", "ndim")
 
 
 def _imported(node: cst.CSTNode) -> list[cst.ImportAlias]:
@@ -153,10 +157,13 @@ class PredictInTape(TFCodemod):
             if isinstance(outer, cst.Call) and self._is_numpy(outer.func):
                 return "its result goes through NumPy, which would still cut the gradient"
         if isinstance(parent, cst.Assign):
-            names = bound_names(parent)
-            for node in walk(self._parents.get(self._parents.get(parent))):
-                if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in names:
-                    return f"NumPy methods are used on the prediction (`.{node.attr.value}`)"
+            for target in parent.targets:
+                if not isinstance(target.target, cst.Name):
+                    continue
+                for use in references(target.target, self._scopes) or ():
+                    user = self._parents.get(use)
+                    if isinstance(user, cst.Attribute) and user.value is use and user.attr.value not in ARRAY_AND_TENSOR:
+                        return f"the prediction is used as a NumPy array (`.{user.attr.value}`)"
         return None
 
     def _is_numpy(self, func: cst.BaseExpression) -> bool:

@@ -47,14 +47,13 @@ Fixtures: ``fixtures/tf-range-loop/``; speed: ``benchmarks/retracing.py``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterator, Optional
 
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from codemods._bindings import bindings, is_builtin, references, walk
-from codemods._tf_function import is_tf_function, mentions_tf_function, own_body
+from codemods._tf_function import is_tf_function, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
 
 #: TF functions that convert a Python int argument to the same int32 tensor that
@@ -71,13 +70,6 @@ TENSOR_SAFE_ARGS: dict[str, Optional[tuple[int, ...]]] = {
 #: Keywords that change how those functions convert their arguments.
 CONVERSION_KEYWORDS = ("dtype", "preferred_dtype", "dtype_hint")
 INT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
-
-
-@dataclass(frozen=True)
-class Traced:
-    """A callable name bound to a traced function."""
-
-    function: cst.FunctionDef
 
 
 def _number_kind(expr: cst.BaseExpression, loop_var: str) -> Optional[str]:
@@ -126,6 +118,7 @@ class TFRangeLoop(TFCodemod):
         self._scopes = self.metadata[ScopeProvider]
         self._parents = self.metadata[ParentNodeProvider]
         self._traced_defs = self._traced_definitions(node)
+        self._all_traced = traced_functions(node, self.tf)
         self._to_tf_range: set[cst.Call] = set()
         self._to_constant: set[cst.Arg] = set()
         for loop in walk(node):
@@ -178,11 +171,11 @@ class TFRangeLoop(TFCodemod):
         return None
 
     def _in_traced(self, node: cst.CSTNode) -> bool:
+        """Inside a traced function, where autograph would turn a ``tf.range`` loop into a
+        graph loop: not this codemod's business."""
         current = self._parents.get(node)
         while current is not None:
-            if isinstance(current, cst.FunctionDef) and (
-                current in self._traced_defs or any(is_tf_function(d.decorator, self.tf) for d in current.decorators)
-            ):
+            if current in self._all_traced:
                 return True
             current = self._parents.get(current)
         return False

@@ -29,6 +29,11 @@ REWRITES = [
         id="inline-keywords",
     ),
     pytest.param(
+        step("pred = model.predict(x)", "loss = tf.reduce_mean(pred) / pred.shape[0]"),
+        step("pred = model(x, training=False)", "loss = tf.reduce_mean(pred) / pred.shape[0]"),
+        id="shape-is-fine-on-a-tensor",
+    ),
+    pytest.param(
         step("a = model.predict(x)", "b = a * 2", "c = 1", "loss = tf.reduce_sum(b)"),
         step("a = model(x, training=False)", "b = a * 2", "c = 1", "loss = tf.reduce_sum(b)"),
         id="reaches-through-statements",
@@ -70,7 +75,12 @@ def test_comment_inside_the_call_makes_it_unsafe():
 FINDINGS = [
     pytest.param(step("pred = model.predict(x, steps=2)", "loss = tf.reduce_mean(pred)"), "arguments a model call does not take (steps)", id="steps"),
     pytest.param("import numpy as np\n" + step("pred = np.array(model.predict(x))", "loss = tf.reduce_mean(pred)"), "goes through NumPy", id="numpy-wrapper"),
-    pytest.param(step("pred = model.predict(x)", "loss = tf.reduce_mean(pred.argmax(axis=1))"), "NumPy methods", id="numpy-method"),
+    pytest.param(step("pred = model.predict(x)", "loss = tf.reduce_mean(pred.argmax(axis=1))"), "used as a NumPy array (`.argmax`)", id="numpy-method"),
+    pytest.param(
+        step("pred = model.predict(x)", "loss = tf.reduce_mean(pred)") + "labels = pred.tolist()\n",
+        "used as a NumPy array (`.tolist`)",
+        id="numpy-method-after-the-block",
+    ),
 ]
 
 

@@ -80,6 +80,10 @@ NO_OPS = [
         "import tensorflow as tf\n@tf.function\ndef outer(x):\n    for i in range(3):\n        x = inner(x, i)\n    return x\n@tf.function\ndef inner(x, k):\n    return x * tf.cast(k, tf.float32)\n",
         id="loop-inside-a-tf-function",
     ),
+    pytest.param(
+        CAST + "def outer(x):\n    for i in range(3):\n        x = f(x, i)\n    return x\nouter_fn = tf.function(outer)\n",
+        id="loop-inside-a-wrapped-function",
+    ),
     pytest.param(loop("f(x, i)  # tfmodernize: ignore[TFM201]", header="for i in range(10):  # tfmodernize: ignore[TFM201]"), id="suppressed"),
     pytest.param(loop("f(x, i)", header="for i in range(10):  # tfmodernize: ignore[tf-range-loop]"), id="suppressed-by-name"),
 ]
