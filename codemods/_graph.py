@@ -18,6 +18,7 @@ dedented) and classifies each one:
 ``CONFIG``       ``config = tf.ConfigProto(...)`` and assignments to its fields
 ``RESET``        ``tf.reset_default_graph()``, ``g = tf.Graph()``
 ``RUN``          a statement that runs the graph (``sess.run``, ``t.eval()``, ``op.run()``)
+``FEED``         ``feed = {x: ..., y: ...}``: a feed dict built ahead of the runs
 ``PLAIN``        Python that touches no graph (data, printing, imports, definitions)
 ==============  ==========================================================================
 
@@ -104,6 +105,7 @@ class Kind(str, Enum):
     CONFIG = "config"
     RESET = "reset"
     RUN = "run"
+    FEED = "feed"
     PLAIN = "plain"
 
 
@@ -160,7 +162,8 @@ class Flattened:
 
     statements: list[tuple[cst.BaseStatement, cst.BaseStatement]] = field(default_factory=list)
     sessions: set[str] = field(default_factory=set)
-    session_configs: list[cst.BaseExpression] = field(default_factory=list)
+    #: ``config=`` of the sessions opened, with the index of the statement they precede
+    session_configs: list[tuple[cst.BaseExpression, int]] = field(default_factory=list)
     removed_blocks: list[cst.With] = field(default_factory=list)
 
 
@@ -392,7 +395,7 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                         out.sessions.add(item.asname.name.value)
                         config = call_argument(call, 2, "config")
                         if config is not None:
-                            out.session_configs.append(config)
+                            out.session_configs.append((config, len(out.statements)))
                 out.removed_blocks.append(stmt)
                 inner = stmt.body
                 if not isinstance(inner, cst.IndentedBlock):
@@ -451,6 +454,10 @@ class GraphUnit:
         self.variables: list[Variable] = []
         self.kind_of: dict[str, str] = {}
         self.bindings: dict[str, int] = {}
+        #: ``feed = {x: ..., y: ...}`` statements: name -> the dict
+        self.feeds: dict[str, cst.Dict] = {}
+        #: names bound to a list of tensors (``tf.gradients``, list literals)
+        self.sequences: set[str] = set()
         for node, origin in flat.statements:
             self._add(node, origin)
 
@@ -488,6 +495,10 @@ class GraphUnit:
             rebuilt = defs & graph_names
             if rebuilt:
                 raise Decline(origin, f"`{sorted(rebuilt)[0]}` is rebound where the graph is run")
+        elif assignment and self._feed_dict(assignment[1]):
+            stmt.kind = Kind.FEED
+            self.feeds[assignment[0]] = assignment[1]
+            self.kind_of[assignment[0]] = "feed"
         elif assignment and path in PLACEHOLDERS:
             name = assignment[0]
             if name in self.kind_of:
@@ -514,7 +525,7 @@ class GraphUnit:
             self.sessions.add(assignment[0])
             config = call_argument(call, 2, "config")
             if config is not None:
-                self.session_configs.append(config)
+                self.session_configs.append((config, index))
             self.kind_of[assignment[0]] = "session"
         elif assignment and path in INITIALIZERS:
             stmt.kind = Kind.INIT
@@ -582,12 +593,25 @@ class GraphUnit:
             if path is not None and path.startswith("summary."):
                 return
             raise Decline(origin, "a tensor is used outside the session (printed or passed to Python)")
+        if assignment and (path == "gradients" or isinstance(assignment[1], (cst.List, cst.Tuple))):
+            self.sequences.add(assignment[0])
         unknown = path is not None and (path.startswith("summary.") or path in UNKNOWN_OPS)
         for name in defs:
             if unknown:
                 self.kind_of[name] = "unknown"
             else:
                 self.kind_of[name] = "op" if stmt.valueless else ("dynamic" if stmt.dynamic else "static")
+
+    def _feed_dict(self, value: cst.BaseExpression) -> bool:
+        """A dict literal whose keys are all placeholders."""
+        return (
+            isinstance(value, cst.Dict)
+            and bool(value.elements)
+            and all(
+                isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name) and self.kind_of.get(e.key.value) == "placeholder"
+                for e in value.elements
+            )
+        )
 
     def _user_call_nodes(self, node: cst.CSTNode) -> list[cst.Call]:
         found: list[cst.Call] = []

@@ -159,6 +159,8 @@ class UnitPlan:
     fixes: list[tuple[cst.CSTNode, str]] = field(default_factory=list)
     taken: set[str] = field(default_factory=set)
     config: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
+    #: statements emitted before the unit statement of that index (inline session configs)
+    prefix: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
     helpers: list[Helper] = field(default_factory=list)
     reused: set[str] = field(default_factory=set)
 
@@ -309,6 +311,8 @@ class SessionToFunction(TFCodemod):
                 plan.fixes.append((stmt.origin, f"placeholder `{_code(stmt.node.body[0].targets[0].target)}` -> function parameter"))
             elif stmt.kind is Kind.RESET:
                 plan.fixes.append((stmt.origin, "TF2 has no default graph to reset"))
+            elif stmt.kind is Kind.FEED:
+                plan.fixes.append((stmt.origin, "the feed dict's values become function arguments"))
 
     def _plan_site(self, plan: UnitPlan, stmt: Statement, site: "_Site") -> None:
         unit = plan.unit
@@ -352,14 +356,15 @@ class SessionToFunction(TFCodemod):
 
         dynamic = ops or any(e.kind == "dynamic" for e in elements)
         if not dynamic:
-            value = self._eager_value(elements, shape, site)
+            value = self._eager_value(elements, shape, unit)
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         else:
             function = self._function_for(plan, stmt, site, elements, ops, shape)
             call = self._call(function, plan, site)
             value = call
             if shape != "none" and self._wants_numpy(plan, site, targets):
-                value = self._to_numpy(call, shape, site.fetches)
+                listed = shape == "single" and isinstance(elements[0].expr, cst.Name) and elements[0].expr.value in unit.sequences
+                value = self._to_numpy(call, "list" if listed else shape, site.fetches)
             elif shape in ("list", "tuple") and not _returns(function, cst.List if shape == "list" else cst.Tuple):
                 value = cst.Call(cst.Name(shape), [cst.Arg(call)])
             plan.fixes.append((site.call, f"`{_code(site.call)}` -> `{function.name}(...)`"))
@@ -420,8 +425,12 @@ class SessionToFunction(TFCodemod):
             raise Decline(expr, f"fetch `{_code(expr)}` builds new graph ops where the graph is run")
         return "static"
 
-    def _eager_value(self, elements: list[Element], shape: str, site: "_Site") -> cst.BaseExpression:
-        values = [_numpy(e.expr) for e in elements]
+    def _eager_value(self, elements: list[Element], shape: str, unit: GraphUnit) -> cst.BaseExpression:
+        values = [
+            cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
+            if isinstance(e.expr, cst.Name) and e.expr.value in unit.sequences else _numpy(e.expr)
+            for e in elements
+        ]
         if shape == "single":
             return values[0]
         if shape == "dict":
@@ -487,6 +496,11 @@ class SessionToFunction(TFCodemod):
         unit = plan.unit
         fed: dict[str, cst.BaseExpression] = {}
         feed = site.feed
+        if isinstance(feed, cst.Name) and unit.kind(feed.value) == "feed":
+            feed = unit.feeds[feed.value]
+            for name in names_used(feed):
+                if unit.bindings.get(name, 0) > 1:
+                    raise Decline(site.feed, f"`{name}` in feed dict `{site.feed.value}` is rebound before the run")
         if feed is not None:
             if not isinstance(feed, cst.Dict):
                 raise Decline(feed, "a feed_dict that is not a dict literal")
@@ -603,9 +617,16 @@ class SessionToFunction(TFCodemod):
 
     def _plan_config(self, plan: UnitPlan) -> None:
         unit = plan.unit
-        for config in unit.session_configs:
-            if not (isinstance(config, cst.Name) and unit.kind(config.value) == "config"):
-                raise Decline(config, "a session config that is not a `tf.ConfigProto` bound to a name")
+        for config, position in unit.session_configs:
+            if isinstance(config, cst.Call) and tf_path(config.func, self.tf) == "ConfigProto":
+                owner = unit.statements[position] if position < len(unit.statements) else None
+                if owner is None:
+                    raise Decline(config, "a session opened on an empty block")
+                lines = [line for arg in config.args for line in self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, owner)]
+                plan.prefix.setdefault(position, []).extend(cst.parse_statement(line) for line in lines)
+                plan.fixes.append((config, "ConfigProto options -> tf.config"))
+            elif not (isinstance(config, cst.Name) and unit.kind(config.value) == "config"):
+                raise Decline(config, "a session config that is not a `tf.ConfigProto`")
         for stmt in unit.statements:
             if stmt.kind is not Kind.CONFIG:
                 continue
@@ -618,6 +639,8 @@ class SessionToFunction(TFCodemod):
                 lines.extend(self._config_lines("allow_growth", small.value, stmt))
             else:
                 raise Decline(stmt.origin, "a session config this codemod cannot translate to tf.config")
+            if not lines:
+                continue
             plan.config[stmt.index] = [cst.parse_statement(line) for line in lines]
             plan.fixes.append((stmt.origin, "ConfigProto options -> tf.config"))
 
@@ -636,7 +659,7 @@ class SessionToFunction(TFCodemod):
     def _check_leftovers(self, plan: UnitPlan) -> None:
         """Names of the old graph must not survive outside the functions."""
         unit = plan.unit
-        gone = {n for n, k in unit.kind_of.items() if k in ("placeholder", "dynamic", "op", "session", "init", "config", "graph")}
+        gone = {n for n, k in unit.kind_of.items() if k in ("placeholder", "dynamic", "op", "session", "init", "config", "graph", "feed")}
         for stmt in unit.statements:
             if stmt.kind in (Kind.VARIABLE, Kind.OBJECT, Kind.PLAIN) or (stmt.kind is Kind.GRAPH and not stmt.dynamic):
                 leaked = stmt.uses & gone
@@ -704,12 +727,14 @@ class SessionToFunction(TFCodemod):
         for stmt in unit.statements:
             functions = by_anchor.get(stmt.index, [])
             moved = stmt.kind is Kind.GRAPH and stmt.dynamic
+            for new in plan.prefix.get(stmt.index, []):
+                put(new)
             if functions and not moved:
                 for function in functions:
                     put(self._definition(function, unit), is_def=True)
             if moved:
                 carried.extend(line for line in stmt.node.leading_lines if line.comment is None)
-            elif stmt.kind in (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET):
+            elif stmt.kind in (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET, Kind.FEED):
                 carried.extend(stmt.node.leading_lines)
             elif stmt.kind is Kind.CONFIG:
                 replacement = plan.config.get(stmt.index, [])
