@@ -138,8 +138,10 @@ class Child:
                 connection.close()
         self._send = self._receive = None
         if self._process is not None:
+            # The child exits on EOF, but TensorFlow's interpreter shutdown takes seconds and
+            # there is nothing to flush: do not wait for it.
             try:
-                self._process.wait(timeout=10)
+                self._process.wait(timeout=1)
             except subprocess.TimeoutExpired:
                 self._kill()
             self._process = None
