@@ -151,7 +151,7 @@ def verdicts(harness) -> dict:
 @needs_tensorflow
 @pytest.mark.parametrize(
     "name",
-    ["random_tf1_tf2", "compat_v1_import", "traces_expected_difference", "none_vs_value"],
+    ["random_tf1_tf2", "compat_v1_import", "traces_expected_difference", "none_vs_value", "local_module"],
 )
 def test_equal_programs_pass(verdicts, name) -> None:
     verdict = verdicts[name]
@@ -258,6 +258,24 @@ def test_random_mode_is_per_script(harness, random, same) -> None:
     assert first.ok, first.error
     assert first.values["same"] is same
     assert difference("draws", first.values, again.values) is None
+
+
+@needs_tensorflow
+def test_modules_beside_a_tf1_script_are_tf1_too(verdicts) -> None:
+    verdict = verdicts["local_module"]
+    assert verdict.status == "equal", verdict.explain()
+    assert verdict.before.values["total"] == np.float32(18.0)
+
+
+@needs_tensorflow
+def test_modules_beside_a_script_are_forgotten_after_it(harness) -> None:
+    from tfmodernize.verify.runner import Script
+
+    first, second = harness.run_all(
+        [Script(CASES_DIR / "local_module" / "after.py"), Script(CASES_DIR / "isolation" / "uses_constants.py")]
+    )
+    assert first.ok and second.ok, (first.error, second.error)
+    assert second.values["scale"] == 5.0
 
 
 @needs_tensorflow

@@ -10,8 +10,9 @@ Every script starts from a clean slate: a fresh module namespace, Python/numpy/T
 ``tf.config.run_functions_eagerly(False)``, and
 
 - ``tf1`` mode: a fresh default graph, legacy Keras (tf-keras) state cleared, v2 behaviour
-  disabled, and a plain ``import tensorflow`` in the script (and in functions it defines)
-  resolved to ``tf.compat.v1``; ``import tensorflow.compat.v1 as tf`` works unchanged;
+  disabled, and a plain ``import tensorflow`` in the script (in functions it defines, and in
+  modules beside it) resolved to ``tf.compat.v1``; ``import tensorflow.compat.v1 as tf``
+  works unchanged;
 - ``tf2`` mode: ``tf.keras.backend.clear_session()`` (Keras 3) and nothing else.
 
 Both run inside ``DeterministicRandomTestTool(mode=...)``, so TF1 graphs and TF2 eager code
@@ -27,6 +28,8 @@ import builtins
 import contextlib
 import faulthandler
 import gc
+import importlib.abc
+import importlib.machinery
 import inspect
 import io
 import os
@@ -95,9 +98,11 @@ class Sandbox:
             "__file__": str(path),
             "__builtins__": self.builtins,
         }
-        saved_path, saved_argv = list(sys.path), list(sys.argv)
+        saved_path, saved_argv, saved_modules = list(sys.path), list(sys.argv), set(sys.modules)
         sys.path.insert(0, str(path.parent))
         sys.argv = [str(path)]
+        local_modules = LocalModules(path.parent, self.builtins if self.mode == "tf1" else None)
+        sys.meta_path.insert(0, local_modules)
         started = time.perf_counter()
         reply: dict[str, Any] = {"values": {}, "skipped": {}, "error": None}
         try:
@@ -109,6 +114,8 @@ class Sandbox:
         except BaseException as error:  # the script's failure is the result, not ours
             reply["error"] = _traceback_tail(error, str(path))
         finally:
+            sys.meta_path.remove(local_modules)
+            local_modules.forget(set(sys.modules) - saved_modules)
             sys.path[:], sys.argv[:] = saved_path, saved_argv
             namespace.clear()
             gc.collect()
@@ -166,6 +173,55 @@ class Sandbox:
         return array
 
 
+class LocalModules(importlib.abc.MetaPathFinder):
+    """The script's own modules (files beside it): run in tf1 mode too, and forgotten after.
+
+    In tf1 mode a helper module's ``import tensorflow as tf`` must behave as the script's
+    does, so modules found in the script's folder execute with the same builtins. Whatever
+    the mode, a module imported from that folder is removed from ``sys.modules`` after the
+    script, so the next script (maybe from another folder with its own ``helpers.py``) gets
+    its own. Installed packages are never touched, even inside that folder (a project venv).
+    """
+
+    def __init__(self, folder: Path, tf1_builtins: dict[str, Any] | None) -> None:
+        self.folder = folder.resolve()
+        self.tf1_builtins = tf1_builtins
+
+    def local(self, filename: str | None) -> bool:
+        if not filename:
+            return False
+        where = Path(filename).resolve()
+        installed = {"site-packages", "dist-packages"} & set(where.parts)
+        return where.is_relative_to(self.folder) and not installed
+
+    def find_spec(self, name, path, target=None):
+        if self.tf1_builtins is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
+            return None
+        if not self.local(spec.origin):
+            return None
+        spec.loader = _TF1SourceLoader(spec.loader.name, spec.loader.path, self.tf1_builtins)
+        return spec
+
+    def forget(self, names: set[str]) -> None:
+        for name in names:
+            module = sys.modules.get(name)
+            if module is not None and self.local(getattr(module, "__file__", None)):
+                del sys.modules[name]
+
+
+class _TF1SourceLoader(importlib.machinery.SourceFileLoader):
+    def __init__(self, fullname: str, path: str, tf1_builtins: dict[str, Any]) -> None:
+        super().__init__(fullname, path)
+        self.tf1_builtins = tf1_builtins
+
+    def exec_module(self, module: Any) -> None:
+        module.__dict__["__builtins__"] = self.tf1_builtins
+        super().exec_module(module)
+
+
 def _builtins_importing_tensorflow_as(v1_module: Any) -> dict[str, Any]:
     """Builtins whose ``__import__`` gives ``tf.compat.v1`` for a plain ``import tensorflow``.
 
@@ -211,6 +267,7 @@ def _traceback_tail(error: BaseException, script: str) -> str:
 def main(argv: list[str]) -> int:
     mode, read_fd, write_fd = argv[0], int(argv[1]), int(argv[2])
     faulthandler.enable()
+    sys.dont_write_bytecode = True  # scripts and their helpers may live in read-only folders
     # The parent sends SIGUSR1 before killing a script that hangs: the dump says where.
     faulthandler.register(signal.SIGUSR1, all_threads=True)
     requests = Connection(read_fd, writable=False)
