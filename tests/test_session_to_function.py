@@ -363,6 +363,41 @@ REWRITES.append(
 )
 
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        pair = [x, x * 2.0]
+        k = tf.constant([1.0, 2.0])
+        ks = [k, k + 1.0]
+        feed = {x: [1.0, 2.0]}
+        with tf.Session(config=tf.ConfigProto(allow_soft_placement=True)) as sess:
+            both = sess.run(pair, feed_dict=feed)
+            static = sess.run(ks)
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def compute_pair(x):
+            pair = [x, x * 2.0]
+            return pair
+
+
+        k = tf.constant([1.0, 2.0])
+        ks = [k, k + 1.0]
+        tf.config.set_soft_device_placement(True)
+        both = compute_pair([1.0, 2.0])
+        static = [t.numpy() for t in ks]
+        """,
+        id="named-feed-inline-config-list-valued-fetches",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:
     result = assert_rewrites("TFM101", before, after)
@@ -541,6 +576,48 @@ DECLINES = [
         """,
         "`scale` is rebound after the graph used it",
         id="captured-python-value-rebound",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x * 2.0
+        data = 1.0
+        feed = {x: data}
+        data = 2.0
+        sess = tf.Session()
+        out = sess.run(y, feed_dict=feed)
+        """,
+        "`data` in feed dict `feed` is rebound before the run",
+        id="named-feed-value-rebound",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x * 2.0
+        sess = tf.Session()
+
+        def predict(value):
+            return sess.run(y, {x: value})
+        """,
+        "`predict` uses `sess` from the graph",
+        id="session-used-by-another-function",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        if True:
+            x = tf.placeholder(tf.float32)
+        y = x * 2.0
+        sess = tf.Session()
+        out = sess.run(y, {x: 1.0})
+        """,
+        "inside a larger statement or block",
+        id="placeholder-in-a-block",
     ),
     pytest.param(
         """
