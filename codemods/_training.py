@@ -39,6 +39,8 @@ OPAQUE_CREATORS = ("layers.", "contrib.", "estimator.", "nn.rnn_cell.", "nn.dyna
 KERAS_CREATORS = ("layers.", "Sequential", "Model", "models.", "applications.")
 #: TF paths of ``with`` scopes that prefix variable names.
 VARIABLE_SCOPES = ("variable_scope",)
+#: Calls whose name says they add ops to TF1's UPDATE_OPS collection.
+UPDATE_SOURCES = re.compile(r"batch_norm|BatchNormalization|add_update")
 NAME_SCOPES = ("name_scope",)
 
 
@@ -267,6 +269,37 @@ def _uniquified(variables: list[ModuleVariable]) -> list[ModuleVariable]:
             variable = ModuleVariable(variable.name, candidate, variable.trainable, variable.index)
         named.append(variable)
     return named
+
+
+def update_ops_collection(node: cst.BaseExpression, module: cst.Module, tf: TFNames) -> Optional[cst.Call]:
+    """The ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` call ``node`` is or names (module level)."""
+    if isinstance(node, cst.Name):
+        bound = [
+            small.value
+            for statement in module.body if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+            if isinstance(small, cst.Assign) and any(
+                isinstance(t.target, cst.Name) and t.target.value == node.value for t in small.targets)
+        ]
+        if len(bound) != 1:
+            return None
+        node = bound[0]
+    if not (isinstance(node, cst.Call) and tf.is_tf(node.func, "get_collection") and node.args):
+        return None
+    key = node.args[0].value
+    is_update_ops = tf.is_tf(key, "GraphKeys.UPDATE_OPS") or (
+        isinstance(key, cst.SimpleString) and key.evaluated_value == "update_ops")
+    return node if is_update_ops else None
+
+
+def adds_update_ops(module: cst.Module, tf: TFNames) -> bool:
+    """Whether anything in ``module`` may put ops into UPDATE_OPS."""
+    for call in calls(module):
+        if UPDATE_SOURCES.search(cst.Module(body=[]).code_for_node(call.func)):
+            return True
+        if tf.is_tf(call.func, "add_to_collection", "add_to_collections"):
+            return True
+    return False
 
 
 def variable_list(variables: Sequence[ModuleVariable]) -> cst.List:

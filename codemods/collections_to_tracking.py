@@ -57,8 +57,6 @@ VARIABLE_READS = {"trainable_variables": "trainable_variables", "global_variable
 BUILTIN_KEYS = frozenset({*GRAPH_KEYS.values(), "summaries", "local_variables", "model_variables",
                           "moving_average_variables", "queue_runners", "savers", "cond_context",
                           "while_context", "metric_variables", "init_op", "train_op", "global_step"})
-#: TF paths (prefixes) that put ops into UPDATE_OPS or losses into REGULARIZATION_LOSSES.
-UPDATE_SOURCES = re.compile(r"batch_norm|BatchNormalization|add_update")
 REGULARIZER_ARGUMENTS = ("regularizer", "kernel_regularizer", "bias_regularizer", "activity_regularizer",
                          "weights_regularizer", "biases_regularizer")
 
@@ -211,7 +209,7 @@ class CollectionsToTracking(TFCodemod):
 
     def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> Union[cst.List, str]:
         if key == "update_ops":
-            if any(UPDATE_SOURCES.search(_code(c.func)) for c in self._all_calls) or self._added(key):
+            if training.adds_update_ops(self._module, self.tf):
                 return "the file has layers that add update ops (batch normalisation); run their updates explicitly"
             return cst.List([])
         if key == "regularization_losses":

@@ -76,6 +76,10 @@ class Site:
     replacement: list[cst.BaseStatement] = field(default_factory=list)
     taped: bool = False  # the statements before it go into a tape
     keep_statement: bool = False  # only ``call`` is replaced, by ``call_replacement``
+    #: ``with tf.control_dependencies(deps):`` holding the statement, if any, and whether the
+    #: dependencies are provably empty (then the block goes).
+    dependencies: Optional[cst.With] = None
+    drop_dependencies: bool = False
     call_replacement: Optional[str] = None
     tape_name: str = "tape"
 
@@ -177,6 +181,13 @@ class MinimizeToTape(TFCodemod):
         return [*by_name.values(), *inline]
 
     def _site(self, function: cst.FunctionDef, position: int, top: int, line: cst.BaseStatement) -> Optional[Site]:
+        if (isinstance(line, cst.With) and len(line.items) == 1 and isinstance(line.items[0].item, cst.Call)
+                and self.tf.is_tf(line.items[0].item.func, "control_dependencies")
+                and isinstance(line.body, cst.IndentedBlock) and len(line.body.body) == 1):
+            site = self._site(function, position, top, line.body.body[0])
+            if site is not None and not site.keep_statement:
+                site.dependencies = line
+            return site
         if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
             return None
         small = line.body[0]
@@ -309,6 +320,10 @@ class MinimizeToTape(TFCodemod):
             return f"`{sorted(unknown)[0]}` is not a TF1 argument"
         if not self._is_none(args.get("grad_loss")):
             return "`grad_loss` has no tape equivalent here; pass it as `output_gradients`"
+        if site.dependencies is not None:
+            why = self._dependencies(site)
+            if why is not None:
+                return why
         docstring, rest = training.split_docstring(body[: site.position])
         loss = args["loss"]
         if not (isinstance(loss, cst.Name) and training.binds(rest, loss.value)):
@@ -334,6 +349,26 @@ class MinimizeToTape(TFCodemod):
                 lines.append(f"{site.target} = {site.call_replacement}" if site.target else site.call_replacement)
         site.replacement = lines
         site.tape_name = tape
+        return None
+
+    def _dependencies(self, site: Site) -> Optional[str]:
+        """Decide what becomes of ``with tf.control_dependencies(deps):`` around the site.
+
+        TF1 code wraps ``minimize`` in the update ops of ``tf.layers`` batch normalisation
+        (``UPDATE_OPS``). With nothing in the file that adds update ops the collection is
+        empty and the block goes; other dependencies are kept around the update.
+        """
+        assert site.dependencies is not None
+        deps = site.dependencies.items[0].item.args
+        if len(deps) != 1:
+            return "its `control_dependencies` arguments could not be read"
+        collection = training.update_ops_collection(deps[0].value, self._module, self.tf)
+        if collection is None:
+            return None
+        if training.adds_update_ops(self._module, self.tf):
+            return ("it depends on UPDATE_OPS and the file has layers that add update ops (batch "
+                    "normalisation): migrate them to Keras layers, which update themselves, first")
+        site.drop_dependencies = True
         return None
 
     def _variables(
@@ -385,7 +420,11 @@ class MinimizeToTape(TFCodemod):
             if site.keep_statement:
                 replacement.append(statement)
             else:
-                replacement[-1] = replacement[-1].with_changes(trailing_whitespace=statement.trailing_whitespace)
+                line = statement.body.body[0] if isinstance(statement, cst.With) else statement
+                replacement[-1] = replacement[-1].with_changes(trailing_whitespace=line.trailing_whitespace)
+            if site.dependencies is not None and not site.drop_dependencies:
+                assert isinstance(statement, cst.With)
+                replacement = [statement.with_changes(body=statement.body.with_changes(body=replacement))]
             replacement[0] = replacement[0].with_changes(leading_lines=statement.leading_lines)
             if site.keep_statement and len(replacement) > 1:
                 replacement[-1] = statement.with_changes(leading_lines=[])

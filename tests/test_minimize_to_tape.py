@@ -121,6 +121,25 @@ REWRITES = [
         "    gradients = tape_2.gradient(loss, [W])\n    opt.apply_gradients(zip(gradients, [W]))\n",
         id="alias-and-taken-name",
     ),
+    pytest.param(
+        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
+        "def f(x):\n    c = tf.reduce_sum(x * W)\n    with tf.control_dependencies(updates):\n"
+        "        train = opt.minimize(c)  # step\n    return c\n",
+        HEAD + "opt = tf.keras.optimizers.SGD(learning_rate=0.1)\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
+        "def f(x):\n    with tf.GradientTape() as tape:\n        c = tf.reduce_sum(x * W)\n"
+        "    gradients = tape.gradient(c, [W, b])\n    opt.apply_gradients(zip(gradients, [W, b]))  # step\n    return c\n",
+        id="empty-update-ops-dependencies-dropped",
+    ),
+    pytest.param(
+        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
+        "    check = tf.debugging.assert_positive(c)\n    with tf.control_dependencies([check]):\n"
+        "        opt.minimize(c)\n",
+        HEAD + "opt = tf.keras.optimizers.SGD(learning_rate=0.1)\ndef f(x):\n    with tf.GradientTape() as tape:\n"
+        "        c = tf.reduce_sum(x * W)\n        check = tf.debugging.assert_positive(c)\n"
+        "    with tf.control_dependencies([check]):\n        gradients = tape.gradient(c, [W, b])\n"
+        "        opt.apply_gradients(zip(gradients, [W, b]))\n",
+        id="other-dependencies-kept",
+    ),
 ]
 
 
@@ -133,6 +152,10 @@ def test_rewrites(before, after):
 FINDINGS = [
     pytest.param(step("tf.train.RMSPropOptimizer(0.01)"), "accumulator at 1.0", id="rmsprop-different-maths"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
+    pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\n"
+                 "def f(x):\n    h = tf.layers.batch_normalization(x * W, training=True)\n    c = tf.reduce_sum(h)\n"
+                 "    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n"
+                 "        opt.minimize(c, var_list=[W])\n", "batch normalisation", id="batch-norm-update-ops"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)").replace("    return cost", "    return train_op"),
                  "`train_op` (a TF1 op) is used after it", id="op-used-later"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)") + "slot = opt.get_slot(W, 'm')\n",
