@@ -103,6 +103,13 @@ def test_compare_values_with_explicit_names_reports_missing_and_skipped() -> Non
     assert "before: `gone` is not bound" in by_name["gone"].detail
 
 
+def test_row_detail_names_nested_paths_only() -> None:
+    [flat] = compare_values({"w": np.float32([1.0])}, {"w": np.float32([2.0])})
+    [nested] = compare_values({"p": {"w": 1}}, {"p": {"w": 2}})
+    assert flat.detail.startswith("values differ in 1 of 1")
+    assert nested.detail.startswith("p['w']: values differ in 1 of 1")
+
+
 def test_nothing_to_compare_fails() -> None:
     [result] = compare_values({"a": 1}, {"b": 1})
     assert not result.ok and "no module-level name" in result.detail
@@ -196,7 +203,7 @@ def test_numeric_error_fails_with_the_details(verdicts) -> None:
     verdict = verdicts["numeric_error"]
     assert verdict.status == "different"
     text = verdict.explain()
-    assert "w_final: values differ in 1 of 4 element(s): max abs error 0.0009999275" in text
+    assert "w_final: different: values differ in 1 of 4 element(s): max abs error 0.0009999275" in text
     assert "first mismatch at index (1, 1): before 4.5, after 4.501" in text
     assert "before float32 shape (2, 2), after float32 shape (2, 2)" in text
 
@@ -205,7 +212,7 @@ def test_numeric_error_fails_with_the_details(verdicts) -> None:
 def test_dtype_change_fails(verdicts) -> None:
     verdict = verdicts["dtype_change"]
     assert verdict.status == "different"
-    assert "w_final: dtypes differ: before float32 shape (2, 2), after float64 shape (2, 2)" in verdict.explain()
+    assert "w_final: different: dtypes differ: before float32 shape (2, 2), after float64 shape (2, 2)" in verdict.explain()
 
 
 @needs_tensorflow

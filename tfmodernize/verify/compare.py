@@ -203,6 +203,8 @@ def compare_values(
             results.append(NameResult(name, Status.MISSING, missing))
             continue
         why = difference(name, before[name], after[name], rtol=rtol, atol=atol)
+        if why is not None and why.startswith(f"{name}: "):
+            why = why[len(name) + 2 :]  # the row already names it; nested paths stay
         if name in expected:
             if why is None:
                 detail = f"expected to differ ({reason})" if reason else "expected to differ"

@@ -58,8 +58,7 @@ class Verdict:
                     lines.extend(f"    {line}" for line in run.output.splitlines())
         for result in self.names:
             if not result.ok:
-                lines.append(f"{result.status.value}: {result.detail}" if result.detail.startswith(result.name)
-                             else f"{result.name}: {result.status.value}: {result.detail}")
+                lines.append(f"{result.name}: {result.status.value}: {result.detail}")
         return "\n".join(lines) if lines else "equal"
 
 
