@@ -294,6 +294,28 @@ def test_child_restarts_after_a_crash(verdicts) -> None:
     assert verdicts["crash_exception"].before.values["w_final"].shape == (2, 2)
 
 
+def test_a_child_that_cannot_start_fails_every_script_with_the_reason(tmp_path, monkeypatch) -> None:
+    import tfmodernize.verify.runner as runner
+
+    fake = tmp_path / "fake" / "tensorflow"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('no TensorFlow here')\n")
+    real_environment = runner.child_environment
+
+    def broken_environment(mode: str) -> dict[str, str]:
+        env = real_environment(mode)
+        env["PYTHONPATH"] = f"{env['PYTHONPATH']}:{tmp_path / 'fake'}"
+        return env
+
+    monkeypatch.setattr(runner, "child_environment", broken_environment)
+    script = runner.Script(CASES_DIR / "isolation" / "probe.py")
+    with runner.Harness() as harness:
+        first, second = harness.run_all([script, script])
+    assert "the tf2 TensorFlow child did not start" in first.error
+    assert "ImportError: no TensorFlow here" in first.error
+    assert second.error == first.error
+
+
 # -- the user-facing command --------------------------------------------------------------------
 
 

@@ -103,6 +103,8 @@ class Child:
         self._send: Optional[Connection] = None
         self._receive: Optional[Connection] = None
         self._log: Optional[Any] = None
+        #: Why the child could not be started; later scripts fail at once with it.
+        self._broken: Optional[str] = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -159,16 +161,22 @@ class Child:
         """Run ``script`` in this child; never raises for the script's own failures."""
         if script.mode != self.mode:
             raise ValueError(f"a {script.mode} script sent to the {self.mode} child")
+        if self._broken is not None:
+            return RunResult(script, error=self._broken)
         if not self.alive:
             self.close()
             try:
                 self.start()
             except ChildError as error:
-                return RunResult(script, error=str(error))
+                self._broken = str(error)
+                return RunResult(script, error=self._broken)
         assert self._send is not None and self._log is not None
         log_offset = self._log.seek(0, os.SEEK_END)
         started = time.perf_counter()
-        self._send.send({"script": str(Path(script.path).resolve()), "random": script.random})
+        try:
+            self._send.send({"script": str(Path(script.path).resolve()), "random": script.random})
+        except OSError:
+            pass  # the child is gone: _reply reads the EOF and says so
         reply = self._reply(script.timeout, since=log_offset)
         if isinstance(reply, dict):
             return RunResult(
@@ -188,7 +196,10 @@ class Child:
             if self._receive.poll(timeout):
                 return self._receive.recv()
         except (EOFError, OSError):
-            code = self._process.wait(timeout=10)
+            try:
+                code = self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                code = None
             why = f"the {self.mode} child died (exit code {code})"
         else:
             self._dump_stacks()
