@@ -37,6 +37,7 @@ Nothing here imports TensorFlow.
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable, Optional, Sequence
@@ -439,11 +440,14 @@ class GraphUnit:
         names: TFNames,
         graph_functions: Iterable[str] = (),
         variable_functions: Iterable[str] = (),
+        safe_names: Iterable[str] = (),
     ) -> None:
         """``graph_functions``: user functions that build tensors; ``variable_functions``:
-        those that also create variables (a tf.function could not call them)."""
+        those that also create variables (a tf.function could not call them); ``safe_names``:
+        other names whose calls create no variables (numpy, math, plain local functions)."""
         self.names = names
         self.variable_functions = frozenset(variable_functions)
+        self.safe_names = frozenset(safe_names)
         self.graph_functions = frozenset(graph_functions) | self.variable_functions
         flat = flatten(body, names)
         self.removed_blocks = flat.removed_blocks
@@ -487,6 +491,12 @@ class GraphUnit:
 
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             stmt.kind = Kind.PLAIN
+            name = node.name.value
+            if any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls):
+                self.variable_functions |= {name}
+            elif isinstance(node, cst.FunctionDef):
+                self.safe_names |= {name}
+                self.graph_functions |= {name} if calls else set()
             captured = uses & {n for n, k in self.kind_of.items() if k in ("placeholder", "dynamic", "op", "session")}
             if captured:
                 raise Decline(origin, f"`{node.name.value}` uses `{sorted(captured)[0]}` from the graph: move it into the function by hand")
@@ -566,6 +576,8 @@ class GraphUnit:
         user_graph_calls = self._user_calls(node) & self.graph_functions
         if not tensor_calls and not (uses & graph_names) and not user_graph_calls:
             stmt.kind = Kind.OBJECT if calls else Kind.PLAIN
+            if calls:
+                self.kind_of.update((name, "object") for name in defs)
             return
         minimizes = [c for m, c in methods if m == "minimize"]
         if assignment and not (uses & graph_names) and path is not None and is_object_path(path) and not minimizes:
@@ -585,10 +597,11 @@ class GraphUnit:
         stmt.dynamic = bool(uses & dynamic_names or stateful or random or minimizes or stmt.gradients)
         stmt.valueless = bool(minimizes) or path in VALUELESS_OPS
         if stmt.dynamic:
-            creators = [c for p, c in calls if p.startswith(("layers.", "contrib.")) and p[7:8].islower()]
+            creators = [c for p, c in calls if p.startswith(("layers.", "contrib.")) and p.rsplit(".", 1)[-1][:1].islower()]
             creators += [c for c in self._user_call_nodes(node) if c.func.value in self.variable_functions]
             if creators:
                 raise Decline(creators[0], f"`{_dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session")
+            self._check_callees(node, calls, dynamic_names)
         if isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, cst.Expr) for s in node.body):
             if path is not None and path.startswith("summary."):
                 return
@@ -601,6 +614,35 @@ class GraphUnit:
                 self.kind_of[name] = "unknown"
             else:
                 self.kind_of[name] = "op" if stmt.valueless else ("dynamic" if stmt.dynamic else "static")
+
+    def _check_callees(self, node: cst.CSTNode, calls, dynamic_names: set[str]) -> None:
+        """A statement moving into a tf.function may only call code known not to create
+        variables: TF, Python builtins, numpy/math, functions of this module that create no
+        variables, objects built once (Keras layers), methods of tensors."""
+        tf_nodes = {id(call) for _, call in calls}
+        safe = self.safe_names | self.graph_functions - self.variable_functions
+
+        class Reader(cst.CSTVisitor):
+            found: Optional[cst.Call] = None
+
+            def visit_Call(reader, call: cst.Call) -> None:
+                if id(call) in tf_nodes or reader.found is not None:
+                    return
+                root = call.func
+                while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                    root = root.value if not isinstance(root, cst.Call) else root.func
+                name = root.value if isinstance(root, cst.Name) else None
+                if name is None or name in safe or name in dir(builtins):
+                    return
+                if self.kind_of.get(name) in ("placeholder", "variable", "dynamic", "static", "object", "op"):
+                    return
+                if names_used(call) & dynamic_names:
+                    reader.found = call
+
+        reader = Reader()
+        node.visit(reader)
+        if reader.found is not None:
+            raise Decline(reader.found, f"`{_dotted(reader.found.func) or 'this call'}` is defined elsewhere: called in a tf.function it may create variables on every trace")
 
     def _feed_dict(self, value: cst.BaseExpression) -> bool:
         """A dict literal whose keys are all placeholders."""

@@ -101,6 +101,8 @@ CONFIG_CALLS = {
     "intra_op_parallelism_threads": "config.threading.set_intra_op_parallelism_threads",
     "inter_op_parallelism_threads": "config.threading.set_inter_op_parallelism_threads",
 }
+#: Modules whose functions never create TF variables.
+SAFE_MODULES = ("numpy", "math", "operator", "functools", "itertools")
 INITIALISED = "variables are initialised when created in TF2"
 #: Method forms of TF1's ``tf.assign(ref, value)`` family.
 ASSIGN_METHODS = {"assign": "assign", "assign_add": "assign_add", "assign_sub": "assign_sub"}
@@ -219,8 +221,7 @@ class SessionToFunction(TFCodemod):
             scopes = self.context.wrapper.resolve(ScopeProvider)
         self.tf = TFNames.for_module(tree, scopes)
         self._current_lines = None
-        graph_functions, variable_functions = self._user_functions(tree)
-        self._functions = (graph_functions, variable_functions)
+        self._functions = self._user_functions(tree)
         new_body = []
         for stmt in tree.body:
             if isinstance(stmt, cst.FunctionDef) and self._has_session(stmt):
@@ -228,7 +229,7 @@ class SessionToFunction(TFCodemod):
                 if migrated is not None:
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
             new_body.append(stmt)
-        if self._has_session(cst.Module(body=[s for s in tree.body if not isinstance(s, cst.FunctionDef)])):
+        if self._has_session(tree):
             migrated = self._migrate(new_body, nested=False, original=tree.body)
             if migrated is not None:
                 new_body = migrated
@@ -237,19 +238,30 @@ class SessionToFunction(TFCodemod):
     # -- finding the units ----------------------------------------------------------------------
 
     def _has_session(self, node: cst.CSTNode) -> bool:
-        calls, methods = tf_calls(node, self.tf)
-        return any(p in SESSIONS for p, _ in calls)
+        """Whether a session is opened in ``node``'s own statements (not in nested defs)."""
+        body = node.body.body if isinstance(node, cst.FunctionDef) else node.body
+        own = [s for s in body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
+        return any(p in SESSIONS for s in own for p, _ in tf_calls(s, self.tf)[0])
 
-    def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str]]:
-        graph, variables = set(), set()
+    def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str]]:
+        """Module functions building tensors, those creating variables, and the names whose
+        calls surely create none (plain module functions, numpy and math)."""
+        graph, variables, safe = set(), set(), set()
         for stmt in tree.body:
             if isinstance(stmt, cst.FunctionDef):
                 calls, _ = tf_calls(stmt, self.tf)
-                if calls:
-                    graph.add(stmt.name.value)
+                (graph if calls else safe).add(stmt.name.value)
                 if any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls):
                     variables.add(stmt.name.value)
-        return graph, variables
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Import):
+                        for alias in small.names:
+                            module = _code(alias.name)
+                            if module.split(".")[0] in SAFE_MODULES:
+                                local = alias.asname.name if alias.asname else alias.name
+                                safe.add(_code(local).split(".")[0])
+        return graph, variables, safe
 
     def _migrate(
         self,
@@ -272,7 +284,7 @@ class SessionToFunction(TFCodemod):
         except Decline as decline:
             self.report(decline.node, f"session program not migrated: {decline.message}")
             return None
-        if any(self.suppressed(node) for node, _ in plan.fixes):
+        if not plan.fixes or any(self.suppressed(node) for node, _ in plan.fixes):
             return None
         for node, message in plan.fixes:
             self.fix(node, message)
@@ -423,6 +435,8 @@ class SessionToFunction(TFCodemod):
             return "dynamic"
         if calls:
             raise Decline(expr, f"fetch `{_code(expr)}` builds new graph ops where the graph is run")
+        if "static" not in kinds:
+            raise Decline(expr, f"fetch `{_code(expr)}` is not a tensor of this graph")
         return "static"
 
     def _eager_value(self, elements: list[Element], shape: str, unit: GraphUnit) -> cst.BaseExpression:
@@ -847,6 +861,10 @@ class _RunSites(cst.CSTVisitor):
                 fetches = call_argument(call, 0, "fetches")
                 if fetches is None:
                     raise Decline(call, "`run` without fetches")
+                extra = [a for a in call.args[2:] if a.keyword is None or a.keyword.value not in ("fetches", "feed_dict")]
+                extra += [a for a in call.args[:2] if a.keyword is not None and a.keyword.value not in ("fetches", "feed_dict")]
+                if extra or any(a.star for a in call.args):
+                    raise Decline(call, "`run` with options, run metadata or unpacked arguments")
                 return _Site(call, fetches, call_argument(call, 1, "feed_dict"), "value")
             if method == "close":
                 self.explained.add(id(target))

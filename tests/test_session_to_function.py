@@ -567,6 +567,45 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        x = tf.placeholder(tf.float32)
+        y = x * 2.0
+        sess = tf.Session()
+        out = sess.run(y, {x: 1.0}, options=tf.RunOptions(trace_level=3))
+        """,
+        "`run` with options",
+        id="run-options",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        from models import Model
+
+        x = tf.placeholder(tf.float32)
+        model = Model()
+        sess = tf.Session()
+        out = sess.run(model.loss, {x: 1.0})
+        """,
+        "fetch `model.loss` is not a tensor of this graph",
+        id="fetch-of-an-attribute",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+        from models import inference
+
+        x = tf.placeholder(tf.float32)
+        logits = inference(x)
+        sess = tf.Session()
+        out = sess.run(logits, {x: 1.0})
+        """,
+        "`inference` is defined elsewhere",
+        id="unknown-function-on-a-placeholder",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         scale = 2.0
         x = tf.placeholder(tf.float32)
         y = x * scale
