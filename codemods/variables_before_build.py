@@ -57,11 +57,11 @@ class VariablesBeforeBuild(TFCodemod):
     name = "variables-before-build"
     summary = "model variables read before the model is built are an empty list"
     needles = ("variables", "weights")
-    interests = (cst.Call,)
+    interests = (cst.Attribute,)
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
-        return names.keras_path(node.func) is not None or isinstance(node.func, cst.Name)
+        return node.attr.value in VARIABLE_LISTS
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._keras_classes = {

@@ -1,0 +1,392 @@
+"""TFM208 keras3-renames.
+
+What it does
+    Rewrites Keras 2 spellings that TensorFlow 2.16+ (``tf.keras`` is Keras 3) rejects or
+    silently ignores, where the object is known to be a Keras one (built from a Keras
+    constructor in the file, ``self`` in a Keras subclass, or ``model.optimizer`` of such
+    a model):
+
+    - optimizer constructors: ``lr=`` -> ``learning_rate=`` (Keras 3: ``ValueError:
+      Argument(s) not recognized: {'lr': ...}``);
+    - ``optimizer.lr`` -> ``optimizer.learning_rate`` (Keras 3 has no ``lr``: reading it
+      raises ``AttributeError``, and ``opt.lr = 0.01`` silently creates an unused attribute);
+    - ``metric.reset_states()`` -> ``metric.reset_state()``, and in a ``Metric`` subclass
+      ``def reset_states(self)`` -> ``def reset_state(self)`` (Keras 3 never calls the old
+      name, so an override of it is silently skipped);
+    - ``model.fit_generator`` / ``evaluate_generator`` / ``predict_generator`` -> ``fit`` /
+      ``evaluate`` / ``predict`` (removed in Keras 3), when only arguments those accept are
+      passed; ``verbose=0``, the old methods' default, is kept explicit for evaluate/predict;
+    - ``self.add_weight("w", shape, ...)`` with positional arguments -> keywords (Keras 3's
+      positional order is ``shape, initializer, dtype`` and a positional name raises);
+    - ``keras.layers.experimental.preprocessing.X`` and ``keras.layers.experimental.X`` ->
+      ``keras.layers.X`` (the ``experimental`` namespace is gone; the layers kept their
+      names), also in ``from ... import`` statements.
+
+    Code using ``tf_keras`` (Keras 2 kept as a package) is left alone. Where the receiver
+    is not known to be a Keras object, or the arguments cannot be carried over, it reports a
+    finding instead (``reset_states()`` on an unknown object, ``fit_generator(...,
+    workers=4)``, ``model.optimizer.lr`` on an unknown model, removed layers such as
+    ``RandomFourierFeatures``). The list follows Keras 3's migration guide and breaking-change
+    notes, each entry checked to fail on TF 2.21 with Keras 3.15.
+
+Why it matters
+    Since TF 2.16 ``tf.keras`` is Keras 3. These Keras 2 spellings either raise on the
+    first run or, worse, are silently ignored (a learning-rate change that never happens, a
+    metric reset that never runs). The new spellings also work on Keras 2.6+.
+
+Before
+    optimizer = tf.keras.optimizers.SGD(lr=0.1)
+    optimizer.lr = 0.05
+    train_loss = tf.keras.metrics.Mean()
+    train_loss.reset_states()
+
+After
+    optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)
+    optimizer.learning_rate = 0.05
+    train_loss = tf.keras.metrics.Mean()
+    train_loss.reset_state()
+
+Fixtures: ``fixtures/keras3-renames/``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+import libcst as cst
+
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.tfsymbols import dotted_name
+
+#: Layers of ``keras.layers.experimental[.preprocessing]`` that Keras 3 has in ``keras.layers``.
+MOVED_LAYERS = frozenset({
+    "CategoryEncoding", "CenterCrop", "Discretization", "EinsumDense", "Hashing",
+    "IntegerLookup", "Normalization", "RandomContrast", "RandomCrop", "RandomFlip",
+    "RandomHeight", "RandomRotation", "RandomTranslation", "RandomWidth", "RandomZoom",
+    "Rescaling", "Resizing", "StringLookup", "TextVectorization",
+})
+
+#: Removed ``*_generator`` methods: new name, keywords the new method accepts (old -> new),
+#: and the old method's ``verbose`` default when it differs from the new one's.
+GENERATOR_METHODS = {
+    "fit_generator": ("fit", {
+        "generator": "x", "steps_per_epoch": "steps_per_epoch", "epochs": "epochs",
+        "verbose": "verbose", "callbacks": "callbacks", "validation_data": "validation_data",
+        "validation_steps": "validation_steps", "validation_freq": "validation_freq",
+        "class_weight": "class_weight", "shuffle": "shuffle", "initial_epoch": "initial_epoch",
+    }, None),
+    "evaluate_generator": ("evaluate", {
+        "generator": "x", "steps": "steps", "callbacks": "callbacks", "verbose": "verbose",
+    }, "0"),
+    "predict_generator": ("predict", {
+        "generator": "x", "steps": "steps", "callbacks": "callbacks", "verbose": "verbose",
+    }, "0"),
+}
+
+#: Keras 2 positional order of ``add_weight`` and the keywords Keras 3 accepts.
+LAYER_ADD_WEIGHT = ("name", "shape", "dtype", "initializer", "regularizer", "trainable", "constraint")
+LAYER_KEYWORDS = frozenset({*LAYER_ADD_WEIGHT, "aggregation", "autocast"})
+METRIC_ADD_WEIGHT = ("name", "shape")
+METRIC_KEYWORDS = frozenset({"name", "shape", "initializer", "dtype"})
+
+MODEL_CONSTRUCTORS = frozenset({
+    "Model", "Sequential", "models.Model", "models.Sequential", "models.load_model", "saving.load_model",
+})
+
+
+def _ctor_kind(path: Optional[str]) -> Optional[str]:
+    """``metric`` / ``optimizer`` / ``model`` / ``layer`` for a Keras constructor path."""
+    if path is None:
+        return None
+    leaf = path.rsplit(".", 1)[-1]
+    if path in MODEL_CONSTRUCTORS:
+        return "model"
+    if not leaf[:1].isupper():
+        return None
+    if path.startswith("metrics."):
+        return "metric"
+    if path.startswith("optimizers.") and not path.startswith(("optimizers.schedules.", "optimizers.legacy.")):
+        return "optimizer"
+    if path.startswith("layers."):
+        return "layer"
+    return None
+
+
+class Keras3Renames(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM208"
+    name = "keras3-renames"
+    summary = "Keras 2 spellings that Keras 3 rejects or ignores -> their Keras 3 names"
+    needles = ("lr", "reset_states", "_generator", "add_weight", "experimental")
+    interests = (cst.Call, cst.Attribute, cst.ImportFrom, cst.FunctionDef)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names) -> bool:
+        if isinstance(node, cst.ImportFrom):
+            module = dotted_name(node.module) if node.module is not None else None
+            return module is not None and ".layers.experimental" in module and not module.startswith("tf_keras")
+        if isinstance(node, cst.FunctionDef):
+            return node.name.value == "reset_states"
+        if isinstance(node, cst.Attribute):
+            if node.attr.value in ("lr", "reset_states", "add_weight") or node.attr.value in GENERATOR_METHODS:
+                return True
+            return (names.keras_path(node) or "").startswith("layers.experimental.")
+        return isinstance(node, cst.Call) and any(a.keyword is not None and a.keyword.value == "lr" for a in node.args)
+
+    # -- what objects are -------------------------------------------------------------------
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        self._class_kinds = self._keras_classes(node)
+        self._kinds = self._bindings(node)
+        self._classes: list[tuple[cst.ClassDef, Optional[str]]] = []
+        return True
+
+    def _is_tf_keras(self, node: cst.CSTNode) -> bool:
+        return (self.tf.qualify(node) or "").startswith("tf_keras")
+
+    def _keras_classes(self, module: cst.Module) -> dict[str, str]:
+        kinds: dict[str, str] = {}
+        classes = [n for n in _walk(module) if isinstance(n, cst.ClassDef)]
+        changed = True
+        while changed:
+            changed = False
+            for cls in classes:
+                if cls.name.value in kinds:
+                    continue
+                for base in cls.bases:
+                    kind = None
+                    if isinstance(base.value, cst.Name) and base.value.value in kinds:
+                        kind = kinds[base.value.value]
+                    elif not self._is_tf_keras(base.value):
+                        kind = _ctor_kind(self.tf.keras_path(base.value))
+                    if kind is not None:
+                        kinds[cls.name.value] = kind
+                        changed = True
+                        break
+        return kinds
+
+    def _value_kind(self, value: cst.BaseExpression) -> Optional[str]:
+        if not isinstance(value, cst.Call):
+            return None
+        if isinstance(value.func, cst.Name) and value.func.value in self._class_kinds:
+            return self._class_kinds[value.func.value]
+        if self._is_tf_keras(value.func):
+            return "tf_keras" if _ctor_kind(self.tf.keras_path(value.func)) else None
+        return _ctor_kind(self.tf.keras_path(value.func))
+
+    def _bindings(self, module: cst.Module) -> dict[str, str]:
+        """Name or ``self.attr`` -> kind, for names only ever bound to one kind of Keras object."""
+        seen: dict[str, set[Optional[str]]] = {}
+        for node in _walk(module):
+            if isinstance(node, cst.Assign):
+                for target in node.targets:
+                    key = dotted_name(target.target)
+                    if key is not None:
+                        seen.setdefault(key, set()).add(self._value_kind(node.value))
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.AsName)):
+                target = node.name if isinstance(node, cst.AsName) else node.target
+                key = dotted_name(target)
+                if key is not None:
+                    seen.setdefault(key, set()).add(None)
+            elif isinstance(node, cst.Param):
+                seen.setdefault(node.name.value, set()).add(None)
+        return {key: next(iter(kinds)) for key, kinds in seen.items() if len(kinds) == 1 and None not in kinds}
+
+    def _kind(self, expr: cst.BaseExpression) -> Optional[str]:
+        """What Keras object ``expr`` is known to be, if any."""
+        current = self._class_kind
+        if isinstance(expr, cst.Name) and expr.value == "self":
+            return current
+        if isinstance(expr, cst.Call):
+            if isinstance(expr.func, cst.Name) and expr.func.value == "super" and not expr.args:
+                return current
+            return self._value_kind(expr)
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "optimizer":
+            owner = self._kind(expr.value)
+            return {"model": "optimizer", "tf_keras": "tf_keras"}.get(owner or "")
+        key = dotted_name(expr)
+        return self._kinds.get(key) if key is not None else None
+
+    @property
+    def _class_kind(self) -> Optional[str]:
+        return self._classes[-1][1] if self._classes else None
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self._classes.append((node, self._class_kinds.get(node.name.value)))
+        return True
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        self._classes.pop()
+        return updated
+
+    # -- rewrites -----------------------------------------------------------------------------
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        if original.name.value != "reset_states" or self._class_kind != "metric":
+            return updated
+        cls = self._classes[-1][0]
+        methods = {s.name.value for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+        if original not in cls.body.body or "reset_state" in methods:
+            return updated
+        if not self.fix(original.name, "Keras 3 metrics call `reset_state()`: an override named `reset_states` is never called"):
+            return updated
+        return updated.with_changes(name=cst.Name("reset_state"))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        kind = None if self._is_tf_keras(original.func) else _ctor_kind(self.tf.keras_path(original.func))
+        if kind == "optimizer":
+            return self._optimizer_arguments(original, updated)
+        if not isinstance(original.func, cst.Attribute):
+            return updated
+        method = original.func.attr.value
+        receiver = original.func.value
+        if method == "reset_states" and not original.args:
+            return self._reset_states(original, updated, receiver)
+        if method in GENERATOR_METHODS:
+            return self._generator_method(original, updated, receiver, method)
+        if method == "add_weight" and isinstance(receiver, cst.Name) and receiver.value == "self":
+            return self._add_weight(original, updated)
+        return updated
+
+    def _optimizer_arguments(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        keywords = [a.keyword.value for a in original.args if a.keyword is not None]
+        if "lr" not in keywords or "learning_rate" in keywords:
+            return updated
+        if not self.fix(original, "Keras 3 optimizers take `learning_rate=`, not `lr=`"):
+            return updated
+        return updated.with_changes(args=[
+            a.with_changes(keyword=cst.Name("learning_rate")) if a.keyword is not None and a.keyword.value == "lr" else a
+            for a in updated.args
+        ])
+
+    def _reset_states(self, original: cst.Call, updated: cst.Call, receiver: cst.BaseExpression) -> cst.BaseExpression:
+        kind = self._kind(receiver)
+        if kind == "metric":
+            if self.fix(original, "Keras 3 metrics have `reset_state()`; `reset_states()` raises AttributeError"):
+                return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("reset_state")))
+        elif kind == "model":
+            self.report(original, "Keras 3 models have no `reset_states()`: call `reset_states()` on each stateful RNN layer (`for layer in model.layers`)")
+        elif kind is None:
+            self.report(original, "if this is a Keras metric, Keras 3 only has `reset_state()` (`reset_states()` raises AttributeError); Keras 3 RNN layers keep `reset_states()`")
+        return updated
+
+    def _generator_method(self, original, updated, receiver, method) -> cst.BaseExpression:
+        new_method, accepted, verbose_default = GENERATOR_METHODS[method]
+        kind = self._kind(receiver)
+        if self._is_tf_keras(receiver) or kind == "tf_keras":
+            return updated
+        if kind != "model":
+            self.report(original, f"`{method}` was removed in Keras 3: if this is a Keras model, call `{new_method}` (it takes generators and `keras.utils.PyDataset`)")
+            return updated
+        positional = [a for a in original.args if a.keyword is None]
+        keywords = [a.keyword.value for a in original.args if a.keyword is not None]
+        rejected = [k for k in keywords if k not in accepted]
+        if len(positional) > 1 or any(a.star for a in original.args) or rejected:
+            why = f"`{', '.join(rejected)}` moved to `keras.utils.PyDataset`" if rejected else "pass the arguments after the data by keyword"
+            self.report(original, f"`{method}` was removed in Keras 3: call `{new_method}` ({why})")
+            return updated
+        if not self.fix(original, f"`{method}` was removed in Keras 3: `{new_method}` takes the generator"):
+            return updated
+        args = [
+            a.with_changes(keyword=cst.Name(accepted[a.keyword.value])) if a.keyword is not None else a
+            for a in updated.args
+        ]
+        if verbose_default is not None and "verbose" not in keywords:
+            args = [*(a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args), _keyword("verbose", cst.Integer(verbose_default))]
+        return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new_method)), args=args)
+
+    def _add_weight(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        kind = self._class_kind
+        if kind is None:
+            return updated
+        order, accepted = (METRIC_ADD_WEIGHT, METRIC_KEYWORDS) if kind == "metric" else (LAYER_ADD_WEIGHT, LAYER_KEYWORDS)
+        positional = [a for a in original.args if a.keyword is None]
+        keywords = [a.keyword.value for a in original.args if a.keyword is not None]
+        rejected = [k for k in keywords if k not in accepted]
+        if rejected or any(a.star for a in original.args) or len(positional) > len(order):
+            what = f"`{', '.join(rejected)}`" if rejected else "these positional arguments"
+            self.report(original, f"Keras 3 `add_weight` does not take {what} (its signature is `add_weight(shape, initializer, dtype, ..., name=...)`): convert by hand")
+            return updated
+        if kind == "metric" and "initializer" not in keywords:
+            self.report(original, "Keras 3 metric weights need an explicit `initializer=` (e.g. \"zeros\")")
+            return updated
+        if not positional:
+            return updated
+        if not self.fix(original, "Keras 3 `add_weight` takes `shape, initializer, dtype` positionally: pass Keras 2's positional arguments by keyword"):
+            return updated
+        args = [
+            a.with_changes(keyword=cst.Name(order[i]), equal=_equal()) if i < len(positional) else a
+            for i, a in enumerate(updated.args)
+        ]
+        return updated.with_changes(args=args)
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        if original.attr.value == "lr":
+            return self._lr(original, updated)
+        if self._is_tf_keras(original):
+            return updated
+        path = self.tf.keras_path(original) or ""
+        for namespace in ("layers.experimental.preprocessing.", "layers.experimental."):
+            leaf = path[len(namespace):]
+            if path.startswith(namespace) and "." not in leaf and leaf != "preprocessing":
+                return self._moved_layer(original, updated, leaf, namespace.count("."))
+        return updated
+
+    def _lr(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+        kind = self._kind(original.value)
+        if kind == "optimizer":
+            if self.fix(original, "Keras 3 optimizers have `learning_rate`, not `lr` (reading `lr` raises, setting it does nothing)"):
+                return updated.with_changes(attr=cst.Name("learning_rate"))
+        elif kind is None and isinstance(original.value, cst.Attribute) and original.value.attr.value == "optimizer":
+            self.report(original, "if this is a Keras optimizer, Keras 3 has `learning_rate`, not `lr` (reading `lr` raises, setting it does nothing)")
+        return updated
+
+    def _moved_layer(self, original: cst.Attribute, updated: cst.Attribute, layer: str, depth: int) -> cst.BaseExpression:
+        if layer not in MOVED_LAYERS:
+            self.report(original, f"`{layer}` is not in Keras 3 (the `layers.experimental` namespace was removed): keep it by depending on `tf_keras` or copy its implementation")
+            return updated
+        layers_node: cst.BaseExpression = updated
+        for _ in range(depth):
+            layers_node = layers_node.value if isinstance(layers_node, cst.Attribute) else layers_node
+        if not (isinstance(layers_node, cst.Attribute) and layers_node.attr.value == "layers") and not (
+            isinstance(layers_node, cst.Name) and layers_node.value == "layers"
+        ):
+            self.report(original, f"`layers.experimental` was removed in Keras 3: import `{layer}` from `keras.layers`")
+            return updated
+        if not self.fix(original, f"`layers.experimental` was removed in Keras 3: `{layer}` is `keras.layers.{layer}`"):
+            return updated
+        return cst.Attribute(value=layers_node, attr=cst.Name(layer))
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+        module = dotted_name(original.module) if original.module is not None else None
+        if module is None or module.startswith("tf_keras") or isinstance(original.names, cst.ImportStar):
+            return updated
+        for suffix in (".layers.experimental.preprocessing", ".layers.experimental"):
+            if module.endswith(suffix):
+                break
+        else:
+            return updated
+        names = [dotted_name(alias.name) for alias in original.names]
+        unknown = [n for n in names if n not in MOVED_LAYERS]
+        if unknown:
+            self.report(original, f"`{module}` was removed in Keras 3: import the layers from `{module[: -len(suffix)]}.layers` ({', '.join(map(str, unknown))} must be replaced by hand)")
+            return updated
+        if not self.fix(original, f"`{module}` was removed in Keras 3: the layers are in `{module[: -len(suffix)]}.layers`"):
+            return updated
+        return updated.with_changes(module=cst.parse_expression(f"{module[: -len(suffix)]}.layers"))
+
+
+def _equal() -> cst.AssignEqual:
+    return cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
+
+
+def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
+    return cst.Arg(value, keyword=cst.Name(name), equal=_equal())
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
