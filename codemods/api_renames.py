@@ -36,6 +36,9 @@ What it does
 
     * it never rewrites to ``tf.compat.v1.*``: it leaves the code alone and reports instead,
       because code that still needs v1 is what this tool exists to remove;
+    * renames whose target does not work on TF 2.21 are not applied: where the TF1 name still
+      works (``tf.keras.optimizers.Adam``, which the peer sends to ``legacy.Adam``, a Keras 3
+      placeholder that raises) nothing is said, otherwise a finding;
     * ``tf.image.resize_images``/``resize_bilinear``/... are reported, not renamed: TF2's
       ``tf.image.resize`` uses half-pixel centres and gives different numbers;
     * a deleted keyword passed a value TF2 does not behave as (``tf.cond(..., strict=False)``)
@@ -241,7 +244,8 @@ class ApiRenames(TFCodemod):
             return self.tf_expr(target)
         dead = t.dead_for(path)
         if dead is not None:
-            if not symbol.v1:
+            owner = owner_of(path)
+            if not symbol.v1 and (owner is None or find_codemod(owner) is None):
                 key, target = dead
                 self.report(original, f"tf_upgrade_v2 maps tf.{key} to tf.{target}, which does not exist in "
                                       f"TensorFlow {t.tensorflow_version}: migrate by hand")
