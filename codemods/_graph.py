@@ -632,7 +632,7 @@ class GraphUnit:
                 while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
                     root = root.value if not isinstance(root, cst.Call) else root.func
                 name = root.value if isinstance(root, cst.Name) else None
-                if name is None or name in safe or name in dir(builtins):
+                if name is None or name in safe or name in dir(builtins) or name in self.names.aliases:
                     return
                 if self.kind_of.get(name) in ("placeholder", "variable", "dynamic", "static", "object", "op"):
                     return

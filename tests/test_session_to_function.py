@@ -754,8 +754,7 @@ import tensorflow as tf
 x = tf.placeholder(tf.float32, [None, 1])
 w = tf.Variable([[0.0]])
 loss = tf.reduce_mean(tf.square(tf.matmul(x, w) - 1.0))
-opt = tf.train.GradientDescentOptimizer(0.1)
-train = opt.minimize(loss)
+train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
 grads = tf.gradients(loss, [w])
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
