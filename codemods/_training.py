@@ -52,6 +52,8 @@ class ModuleVariable:
     graph_name: Optional[str]  # the TF1 graph name without ``:0``, None when not a literal
     trainable: bool
     index: int  # position of the creating statement in ``module.body``
+    #: A Keras layer or model: its variables exist once it is built and are read off it.
+    keras: bool = False
 
 
 @dataclass
@@ -209,9 +211,12 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
             return False
         call = small.value
         symbol = tf.tf_symbol(call.func)
-        if symbol is None:
+        if symbol is None and tf.keras_path(call.func) is None:
             return False
         python_name = small.targets[0].target.value
+        if _keras_object(call, tf):
+            found.variables.append(ModuleVariable(python_name, None, True, index, keras=True))
+            return True
         if symbol.path in GLOBAL_STEP_CALLS:
             found.variables.append(ModuleVariable(python_name, "global_step", False, index))
             return True
@@ -302,9 +307,29 @@ def adds_update_ops(module: cst.Module, tf: TFNames) -> bool:
     return False
 
 
-def variable_list(variables: Sequence[ModuleVariable]) -> cst.List:
-    """``[W, b]``."""
-    return cst.List([cst.Element(cst.Name(v.name)) for v in variables])
+def _keras_object(call: cst.Call, tf: TFNames) -> bool:
+    """``tf.keras.layers.Dense(...)``, ``keras.Sequential(...)``, ``tf.layers.Dense(...)``."""
+    path = tf.keras_path(call.func)
+    if path is None:
+        symbol = tf.tf_symbol(call.func)
+        path = symbol.path if symbol is not None and symbol.path.startswith("layers.") else None
+    if path is None:
+        return False
+    if path in ("Sequential", "Model", "models.Sequential", "models.Model"):
+        return True
+    last = path.rsplit(".", 1)[-1]
+    return path.startswith("layers.") and last[:1].isupper() and last not in ("Input", "InputSpec")
+
+
+def variable_list(variables: Sequence[ModuleVariable], *, trainable_only: bool = True) -> cst.BaseExpression:
+    """``[W, b]``; a Keras object contributes ``*model.trainable_variables`` (or ``.variables``)."""
+    attribute = "trainable_variables" if trainable_only else "variables"
+    if len(variables) == 1 and variables[0].keras:
+        return cst.Attribute(cst.Name(variables[0].name), cst.Name(attribute))
+    return cst.List([
+        cst.StarredElement(cst.Attribute(cst.Name(v.name), cst.Name(attribute))) if v.keras else cst.Element(cst.Name(v.name))
+        for v in variables
+    ])
 
 
 def top_level_index(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
@@ -383,7 +408,9 @@ def _root(node: cst.CSTNode) -> Optional[cst.Name]:
 
 
 def names_read(node: cst.CSTNode) -> set[str]:
-    return {n.value for n in _walk(node) if isinstance(n, cst.Name)}
+    """Identifiers ``node`` uses as names (attribute names after a dot excluded)."""
+    attributes = {id(n.attr) for n in _walk(node) if isinstance(n, cst.Attribute)}
+    return {n.value for n in _walk(node) if isinstance(n, cst.Name) and id(n) not in attributes}
 
 
 def binds(statements: Sequence[cst.CSTNode], name: str) -> bool:

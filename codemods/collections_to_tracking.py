@@ -207,7 +207,7 @@ class CollectionsToTracking(TFCodemod):
             return updated
         return result
 
-    def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> Union[cst.List, str]:
+    def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> Union[cst.BaseExpression, str]:
         if key == "update_ops":
             if training.adds_update_ops(self._module, self.tf):
                 return "the file has layers that add update ops (batch normalisation); run their updates explicitly"
@@ -237,10 +237,12 @@ class CollectionsToTracking(TFCodemod):
             if not isinstance(scope, cst.SimpleString) or not isinstance(scope.evaluated_value, str):
                 return "its scope is not a string literal"
             scoped = self._inventory.in_scope(variables, scope.evaluated_value)
+            if any(v.keras for v in variables):
+                return "Keras layers name their variables themselves, so the scope cannot be matched"
             if scoped is None:
                 return "a variable's graph name is not a string literal, so the scope cannot be matched"
             variables = scoped
-        return training.variable_list(variables)
+        return training.variable_list(variables, trainable_only=key == "trainable_variables")
 
     def _added(self, key: str) -> bool:
         return any(

@@ -87,8 +87,9 @@ class GradientsToTape(TFCodemod):
                 self._plan(function, top)
         for call in training.calls(node):
             if call not in self._seen and self.tf.is_tf(call.func, "gradients"):
-                self.report(call, "`tf.gradients` not migrated: only `name = tf.gradients(...)` statements directly "
-                                  "in a function body are (graph code at module level needs session-to-function first)")
+                self.report(call, "`tf.gradients` not migrated: it is not a `name = tf.gradients(...)` statement "
+                                  "directly in a function body (at module level it is TF1 graph code, which "
+                                  "session-to-function moves into a function first)")
         return True
 
     def _gradients_call(self, line: cst.BaseStatement) -> Optional[tuple[str, cst.Call]]:
@@ -145,7 +146,7 @@ class GradientsToTape(TFCodemod):
         if (isinstance(xs, cst.Call) and self.tf.is_tf(xs.func, "trainable_variables") and not xs.args):
             if self._inventory.problem is not None:
                 return f"the file's variables cannot be listed ({self._inventory.problem})"
-            sources = [cst.Name(v.name) for v in self._inventory.before(top, trainable_only=True)]
+            sources = []
             xs, single = training.variable_list(self._inventory.before(top, trainable_only=True)), False
         watched = []
         for source in sources:

@@ -140,6 +140,15 @@ REWRITES = [
         "        opt.apply_gradients(zip(gradients, [W, b]))\n",
         id="other-dependencies-kept",
     ),
+    pytest.param(
+        "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "opt = tf.train.AdamOptimizer(0.1, epsilon=1e-7)\ndef f(x):\n    c = tf.reduce_sum(model(x))\n    opt.minimize(c)\n",
+        "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
+        "opt = tf.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-7)\ndef f(x):\n    with tf.GradientTape() as tape:\n"
+        "        c = tf.reduce_sum(model(x))\n    gradients = tape.gradient(c, model.trainable_variables)\n"
+        "    opt.apply_gradients(zip(gradients, model.trainable_variables))\n",
+        id="keras-model-variables",
+    ),
 ]
 
 
