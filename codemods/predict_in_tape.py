@@ -32,8 +32,6 @@ After
         pred = model(x, training=False)
         loss = tf.reduce_mean((pred - y) ** 2)
     grads = tape.gradient(loss, model.trainable_variables)
-
-Fixtures: ``fixtures/predict-in-tape/``.
 """
 
 from __future__ import annotations

@@ -28,8 +28,6 @@ After
         logits = model(images)
         target = tf.reduce_mean(logits[:, 7])
     grads = tape.gradient(target, images)
-
-Fixtures: ``fixtures/tape-scope/``.
 """
 
 from __future__ import annotations

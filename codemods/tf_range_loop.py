@@ -5,24 +5,27 @@ What it does
     inside a Python ``for i in range(...)`` loop with the loop variable (or an integer
     expression of it, ``i + 1``) as an argument, which traces a new graph for every value.
 
-    - If the loop uses ``i`` only as such arguments (or as an argument of ``tf.cast``,
-      ``tf.print``, ...), the loop becomes ``for i in tf.range(...)``.
-    - Otherwise (``i`` is also printed, indexes a list, is used after the loop, ...), the
-      argument becomes ``tf.constant(i)`` at the call and the loop stays Python.
-    - Either way the function then receives an ``int32`` scalar tensor instead of a Python
-      ``int``. That is the same value only where the function hands the parameter straight to
-      a TF op that would have converted the Python int itself (``tf.cast``, ``tf.range``,
-      ``tf.print``, ``tf.convert_to_tensor``, ``tf.identity``, ``tf.fill`` values,
-      ``tf.gather`` indices). Any other use (``x * n`` would become float32 * int32, an
-      error; ``print(n)`` runs once instead of per value; ``lst[n]``; ``range(n)``; ``n + 1``)
-      is reported as a finding, as is a float that changes per call (``lr *= 0.9``), whose
-      tensor dtype the code cannot prove.
+    If the loop uses ``i`` only as such arguments (or as an argument of ``tf.cast``,
+    ``tf.print``, ...), the loop becomes ``for i in tf.range(...)``. Otherwise (``i`` is also
+    printed, indexes a list, is used after the loop, ...) the argument becomes
+    ``tf.constant(i)`` at the call and the loop stays Python.
+
+    Either way the function then receives an ``int32`` scalar tensor instead of a Python
+    ``int``. That is the same value only where the function hands the parameter straight to a
+    TF op that would have converted the Python int itself (``tf.cast``, ``tf.range``,
+    ``tf.print``, ``tf.convert_to_tensor``, ``tf.identity``, ``tf.fill`` values, ``tf.gather``
+    indices). Any other use is reported as a finding instead: ``x * n`` would become float32 *
+    int32, an error; ``print(n)`` would run once instead of once per value; ``lst[n]``,
+    ``range(n)`` and ``n + 1`` need a Python int. So is a float that changes per call
+    (``i / 10``, ``lr *= 0.9``), whose tensor dtype the code cannot prove. Loops inside a
+    traced function are autograph's business and are left alone.
 
 Why it matters
     A Python number argument is part of a ``tf.function``'s trace key: every new value
     builds and optimises a new graph (TF warns about "excessive retracing"). A 1,000-step loop
     traces 1,000 times and runs tens of times slower than with a tensor argument, which is
-    traced once ("Better performance with tf.function", "Python or Tensor args?").
+    traced once ("Better performance with tf.function", "Python or Tensor args?";
+    ``benchmarks/retracing.py`` measures it).
 
 Before
     @tf.function
@@ -41,8 +44,6 @@ After
 
     for n in tf.range(1, 50):
         train(n)
-
-Fixtures: ``fixtures/tf-range-loop/``; speed: ``benchmarks/retracing.py``.
 """
 
 from __future__ import annotations

@@ -32,8 +32,6 @@ After
         loss = loss_fn(y, model(x, training=True))
     grads = tape.gradient(loss, model.trainable_variables)
     optimizer.apply_gradients(zip(grads, model.trainable_variables))
-
-Fixtures: ``fixtures/trainable-variables/``.
 """
 
 from __future__ import annotations

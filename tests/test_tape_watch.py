@@ -1,7 +1,10 @@
 """TFM204 tape-watch: golden, unsafe, finding and no-op tables."""
 
+import textwrap
+
 import pytest
 
+from tfmodernize.codemod import doc_sections, find_codemod
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [
@@ -81,3 +84,9 @@ NO_OPS = [
 def test_no_ops(source):
     result = assert_unchanged("TFM204", source)
     assert result.findings == []
+
+
+def test_docstring_example_is_what_it_does():
+    sections = doc_sections(find_codemod("TFM204"))
+    before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
+    assert_rewrites("TFM204", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)

@@ -1,7 +1,10 @@
 """TFM201 tf-range-loop: golden, finding and no-op tables."""
 
+import textwrap
+
 import pytest
 
+from tfmodernize.codemod import doc_sections, find_codemod
 from tfmodernize.testing import assert_rewrites, assert_unchanged
 
 CAST = "import tensorflow as tf\n@tf.function\ndef f(x, k):\n    return x * tf.cast(k, tf.float32)\n"
@@ -93,3 +96,9 @@ NO_OPS = [
 def test_no_ops(source):
     result = assert_unchanged("TFM201", source)
     assert result.findings == []
+
+
+def test_docstring_example_is_what_it_does():
+    sections = doc_sections(find_codemod("TFM201"))
+    before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
+    assert_rewrites("TFM201", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)
