@@ -80,13 +80,16 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
         self._numbers = numbers
         self._reported: set[tuple[int, str]] = set()
         self._not_reads: set[int] = set()
+        self._locals_cache: dict[cst.FunctionDef, set[str]] = {}
         return result
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        result = super().visit_FunctionDef(node)
-        if self.traced_function is node:
-            self._locals = _bound_names(node)
-        return result
+    @property
+    def _locals(self) -> set[str]:
+        """Names bound by the traced function the visitor is in (computed once per function)."""
+        function = self.traced_function
+        if function not in self._locals_cache:
+            self._locals_cache[function] = _bound_names(function)
+        return self._locals_cache[function]
 
     def visit_Name(self, node: cst.Name) -> None:
         function = self.traced_function

@@ -65,11 +65,17 @@ class OuterMutationInFunction(InTFFunction, TFCodemod):
     def detect(cls, node: cst.CSTNode, names) -> bool:
         return mentions_tf_function(node, names)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        result = super().visit_FunctionDef(node)
-        if self.traced_function is node:
-            self._locals = _bound_names(node)
-        return result
+    def visit_Module(self, node: cst.Module) -> bool:
+        self._locals_cache: dict[cst.FunctionDef, set[str]] = {}
+        return super().visit_Module(node)
+
+    @property
+    def _locals(self) -> set[str]:
+        """Names bound by the traced function the visitor is in (computed once per function)."""
+        function = self.traced_function
+        if function not in self._locals_cache:
+            self._locals_cache[function] = _bound_names(function)
+        return self._locals_cache[function]
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.traced_function is None or not isinstance(node.func, cst.Attribute):
