@@ -272,7 +272,9 @@ class MinimizeToTape(TFCodemod):
             self._keras_calls[optimizer.call] = new_call
         for site in optimizer.sites:
             self.fix(site.line, f"`{site.method}` -> GradientTape and Keras `apply_gradients`")
-            self.discharge()
+            if site.method == "minimize":
+                # session-to-function obliges once per ``minimize`` it moves into a function.
+                self.discharge()
             site.replacement = [training.statement(code) for code in site.replacement]
             self._bodies.setdefault(site.function, {})[site.position] = site
 
@@ -285,7 +287,8 @@ class MinimizeToTape(TFCodemod):
         body = list(site.function.body.body)
         local_taken = self._globals | training.names_read(site.function)
         later = body[site.position + 1:]
-        if site.target is not None and any(site.target in training.names_read(s) for s in later):
+        is_op = site.method != "compute_gradients"
+        if is_op and site.target is not None and any(site.target in training.names_read(s) for s in later):
             return f"`{site.target}` (a TF1 op) is used after it"
         if optimizer.name is None:
             params = {p.name.value for p in site.function.params.params}

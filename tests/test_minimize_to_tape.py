@@ -229,3 +229,17 @@ def test_table_is_generated_and_complete():
     assert table["AdamOptimizer"]["write_defaults"] == {"epsilon": 1e-08}
     assert table["AdagradOptimizer"]["write_defaults"] == {"epsilon": 0.0}
     assert table["RMSPropOptimizer"]["different_maths"]
+
+
+def test_discharges_one_obligation_per_minimize():
+    import libcst as cst
+    from libcst.codemod import CodemodContext
+
+    from tfmodernize.codemod import FileState, Obligation, find_codemod
+
+    source = HEAD + ("opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
+                     "    gv = opt.compute_gradients(c)\n    opt.apply_gradients(gv)\n"
+                     "def g(x):\n    d = tf.reduce_sum(x * b)\n    opt.minimize(d)\n")
+    state = FileState(text=source, obligations=[Obligation("TFM101", "TFM102", "minimize") for _ in range(2)])
+    find_codemod("TFM102")(CodemodContext(), state).transform_module(cst.parse_module(source))
+    assert len(state.fixes) == 4 and len(state.obligations) == 1
