@@ -18,10 +18,11 @@ What it does
       ``tf.stop_gradient`` (the v1 function did not back-propagate into labels),
       ``tf.zeros_like(..., optimize=True)`` and kin lose the argument.
 
-    Calls whose meaning changed under the same name (``tf.nn.dropout``'s second argument,
-    ``softmax_cross_entropy_with_logits``, reordered positional arguments) are rewritten only
-    in TF1 code: under a ``compat.v1`` import, or in a file that uses some TF1-only name or
-    keyword elsewhere; in a file that already reads as TF2 they are TF2 calls and stay.
+    Names and calls whose meaning changed under the same spelling (``tf.nn.max_pool``,
+    ``tf.where``, ``tf.nn.dropout``'s second argument, ``softmax_cross_entropy_with_logits``,
+    reordered positional arguments) are rewritten or reported only in TF1 code: under a
+    ``compat.v1`` import, or in a file that uses some TF1-only name or keyword elsewhere; in a
+    file that already reads as TF2 they are TF2's and stay, silently.
 
     Targets inside ``tf.compat.v1`` are not applied: sessions, placeholders, optimizers,
     collections, variable scopes, layers, summaries, savers, flags and logging belong to the
@@ -234,6 +235,8 @@ class ApiRenames(TFCodemod):
         renamed = t.rename_for(path)
         if renamed is not None:
             key, target = renamed
+            if not (symbol.v1 or self._tf1_file or _tf1_only(key)):
+                return updated  # a name TF2 has too, in a file that reads as TF2: TF2's meaning
             if target.startswith("compat.v1."):
                 self._report_v1_target(original, symbol, key, target)
                 return updated
@@ -318,7 +321,7 @@ class ApiRenames(TFCodemod):
                                     or path in t.keyword_deletions or kind):
             raise _Declined(f"tf.{path} is called with *args/**kwargs whose names or order TF2 changed: "
                             "migrate this call by hand")
-        order = t.reorders.get(path) if tf1 or t.rename_for(path) else None
+        order = t.reorders.get(path) if tf1 or _tf1_only(path) else None
         if order is not None and positional_count(call) > order["positional"]:
             if positional_count(call) > order["positional"] + len(order["keywords"]):
                 raise _Declined(f"tf.{path} is called with more positional arguments than it takes")
@@ -512,10 +515,15 @@ class ApiRenames(TFCodemod):
         return f"tf.{path}(x) is tf.cast(x, tf.{dtype}) in TF2", build
 
 
+def _tf1_only(path: str) -> bool:
+    """Whether ``tf.<path>`` can only be TF1 code: TF2 has no such name."""
+    return tables().v1_only_name(path) or path.startswith("contrib.")
+
+
 def _shows_tf1(module: cst.Module, names: TFNames) -> bool:
-    """Whether the file uses the TF1 API somewhere: a name TF2 lacks or renamed, a keyword TF2
-    renamed, or a ``compat.v1`` spelling. Decides what ``tf.nn.dropout(x, 0.5)`` and other calls whose
-    meaning changed under the same name mean in this file."""
+    """Whether the file uses the TF1 API somewhere: a name TF2 lacks, a keyword TF2 renamed, or
+    a ``compat.v1`` spelling. Decides what ``tf.nn.dropout(x, 0.5)``, ``tf.nn.max_pool`` and
+    other names whose meaning changed under the same spelling mean in this file."""
     t = tables()
     stack: list[cst.CSTNode] = [module]
     while stack:
@@ -529,8 +537,7 @@ def _shows_tf1(module: cst.Module, names: TFNames) -> bool:
                 return True
         if isinstance(node, (cst.Attribute, cst.Name)):
             symbol = names.tf_symbol(node)
-            if symbol is not None and (symbol.v1 or t.v1_only_name(symbol.path) or t.rename_for(symbol.path)
-                                       or t.dead_for(symbol.path)):
+            if symbol is not None and (symbol.v1 or _tf1_only(symbol.path)):
                 return True
             if isinstance(node, cst.Attribute):
                 stack.append(node.value)

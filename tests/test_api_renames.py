@@ -21,6 +21,11 @@ REWRITES = [
         id="other-alias-comment-kept",
     ),
     pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\np = tf.nn.max_pool(x, ksize=2, strides=2, padding='SAME')\n",
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\np = tf.nn.max_pool2d(input=x, ksize=2, strides=2, padding='SAME')\n",
+        id="same-name-rename-in-tf1-file",
+    ),
+    pytest.param(
         "import tensorflow as tf\nf = tf.segment_sum\n",
         "import tensorflow as tf\nf = tf.math.segment_sum\n",
         id="reference-not-call",
@@ -110,13 +115,20 @@ NO_OPS = [
         id="softmax-xent-in-tf2-file",
     ),
     pytest.param(
+        "import tensorflow as tf\nw = tf.where(c, a, b)\np = tf.nn.max_pool(x, 2, 2, 'SAME')\ni = tf.keras.initializers.Zeros()\n",
+        id="tf2-names-in-tf2-file",
+    ),
+    pytest.param(
         "import tensorflow as tf\nl = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)\n",
         id="softmax-xent-already-stopped",
     ),
 ]
 
 FINDINGS = [
-    pytest.param("import tensorflow as tf\na = tf.assert_equal(x, y)\n", "tf.compat.v1.assert_equal", id="v1-target-unowned"),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.log(y)  # tfmodernize: ignore\na = tf.assert_equal(x, y)\n",
+        "tf.compat.v1.assert_equal", id="v1-target-unowned-in-tf1-file",
+    ),
     pytest.param("import tensorflow as tf\nk = tf.cond(p, f, g, strict=False)\n", "strict", id="deletion-not-tf2-value"),
     pytest.param("import tensorflow as tf\nq = tf.ones_like(x, optimize=flag)\n", "optimize", id="arg-found-not-ok"),
     pytest.param("import tensorflow as tf\nr = tf.image.resize_images(x, [2, 2])\n", "half-pixel", id="resize-numbers-change"),
