@@ -7,7 +7,8 @@ dedented) and classifies each one:
 
 ==============  ==========================================================================
 ``PLACEHOLDER``  ``x = tf.placeholder(...)`` / ``tf.placeholder_with_default(...)``
-``VARIABLE``     ``w = tf.Variable(...)`` / ``tf.get_variable(...)``: created once, eagerly
+``VARIABLE``     ``w = tf.Variable(...)`` / ``tf.get_variable(...)``, or a dict, list or tuple
+                 literal of them: created once, eagerly
 ``OBJECT``       optimizers, savers, Keras layers and models, initializer objects: Python
                  objects built once where they are
 ``GRAPH``        any other statement building tensors; *dynamic* when its value changes
@@ -255,6 +256,10 @@ class _NameReader(cst.CSTVisitor):
             self.stores.add(target.value)
             return
         target.visit(self)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
 
 
 def _dotted(node: cst.CSTNode) -> str:
@@ -520,15 +525,16 @@ class GraphUnit:
                 placeholder = Placeholder(name, None, call_argument(call, 1, "shape"), call_argument(call, 0, "input"), stmt)
             self.placeholders[name] = placeholder
             self.kind_of[name] = "placeholder"
-        elif assignment and path in VARIABLE_MAKERS:
+        elif assignment and self._variables_made(assignment[0], assignment[1]) is not None:
             name = assignment[0]
             dynamic = uses & {n for n, k in self.kind_of.items() if k in ("placeholder", "dynamic", "op")}
             if dynamic:
                 raise Decline(origin, f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run")
             stmt.kind = Kind.VARIABLE
-            trainable = call_argument(call, 1 if path == "Variable" else 99, "trainable")
-            is_false = isinstance(trainable, cst.Name) and trainable.value == "False"
-            self.variables.append(Variable(name, not is_false, stmt))
+            for label, made in self._variables_made(name, assignment[1]):
+                trainable = call_argument(made, 1 if tf_path(made.func, self.names) == "Variable" else 99, "trainable")
+                is_false = isinstance(trainable, cst.Name) and trainable.value == "False"
+                self.variables.append(Variable(label, not is_false, stmt))
             self.kind_of[name] = "variable"
         elif assignment and path in SESSIONS:
             stmt.kind = Kind.SESSION
@@ -643,6 +649,23 @@ class GraphUnit:
         node.visit(reader)
         if reader.found is not None:
             raise Decline(reader.found, f"`{_dotted(reader.found.func) or 'this call'}` is defined elsewhere: called in a tf.function it may create variables on every trace")
+
+    def _variables_made(self, name: str, value: cst.BaseExpression) -> Optional[list[tuple[str, cst.Call]]]:
+        """``[(label, call)]`` when ``value`` is ``tf.Variable(...)`` / ``tf.get_variable(...)``
+        or a dict, list or tuple literal of them (``weights = {"h1": tf.Variable(...)}``)."""
+        def made(expr: cst.BaseExpression) -> bool:
+            return isinstance(expr, cst.Call) and tf_path(expr.func, self.names) in VARIABLE_MAKERS
+
+        if made(value):
+            return [(name, value)]
+        if isinstance(value, cst.Dict) and value.elements:
+            pairs = [(e.key, e.value) for e in value.elements if isinstance(e, cst.DictElement)]
+            if len(pairs) == len(value.elements) and all(made(v) for _, v in pairs):
+                return [(f"{name}[{_code(k)}]", v) for k, v in pairs]
+        if isinstance(value, (cst.List, cst.Tuple)) and value.elements:
+            if all(isinstance(e, cst.Element) and made(e.value) for e in value.elements):
+                return [(f"{name}[{i}]", e.value) for i, e in enumerate(value.elements)]
+        return None
 
     def _feed_dict(self, value: cst.BaseExpression) -> bool:
         """A dict literal whose keys are all placeholders."""

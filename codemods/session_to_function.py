@@ -777,9 +777,10 @@ class SessionToFunction(TFCodemod):
         body: list[cst.BaseStatement] = []
         for position, step in enumerate(steps):
             node = step.call() if isinstance(step, Helper) else step.node.visit(_AssignMethods(self))
-            if position == 0:
-                node = node.with_changes(leading_lines=[l for l in node.leading_lines if l.comment is not None])
-            body.append(node)
+            lines = [line for line in node.leading_lines if position > 0 or line.comment is not None]
+            # A blank line keeps no indentation (it would leave trailing spaces in the body).
+            lines = [line if line.comment is not None else cst.EmptyLine(indent=False) for line in lines]
+            body.append(node.with_changes(leading_lines=lines))
         return body
 
     def _definition(self, definition: Union[Helper, FunctionPlan], unit: GraphUnit) -> cst.FunctionDef:

@@ -793,15 +793,16 @@ def test_graph_unit_reports_variables_in_creation_order() -> None:
         "b = tf.Variable(tf.zeros([2]))\n"
         "steps = tf.Variable(0, trainable=False)\n"
         "w = tf.get_variable('w', [2, 2])\n"
+        "layers = {'h': tf.Variable(tf.ones([2])), 'out': tf.Variable(1.0, trainable=False)}\n"
         "x = tf.placeholder(tf.float32, [None, 2])\n"
         "y = tf.matmul(x, w) + b\n"
         "z = y * 2.0\n"
         "k = tf.constant(3.0)\n"
     )
     unit = GraphUnit(module.body, TFNames.for_module(module))
-    assert [v.name for v in unit.variables] == ["b", "steps", "w"]
-    assert [v.name for v in unit.trainable_variables()] == ["b", "w"]
+    assert [v.name for v in unit.variables] == ["b", "steps", "w", "layers['h']", "layers['out']"]
+    assert [v.name for v in unit.trainable_variables()] == ["b", "w", "layers['h']"]
     assert list(unit.placeholders) == ["x"]
-    assert unit.kind("k") == "static" and unit.kind("z") == "dynamic"
-    assert [s.index for s in unit.backward_slice({"z"}, len(unit.statements))] == [5, 6]
-    assert unit.statements[4].kind is Kind.PLACEHOLDER
+    assert unit.kind("k") == "static" and unit.kind("z") == "dynamic" and unit.kind("layers") == "variable"
+    assert [s.index for s in unit.backward_slice({"z"}, len(unit.statements))] == [6, 7]
+    assert unit.statements[5].kind is Kind.PLACEHOLDER
