@@ -17,7 +17,7 @@ dedented) and classifies each one:
 ``SESSION``      ``sess = tf.Session(...)``, ``tf.InteractiveSession()``
 ``INIT``         ``init = tf.global_variables_initializer()`` and the other initializers
 ``CONFIG``       ``config = tf.ConfigProto(...)`` and assignments to its fields
-``RESET``        ``tf.reset_default_graph()``, ``g = tf.Graph()``
+``RESET``        ``tf.reset_default_graph()``, ``tf.disable_eager_execution()``, ``g = tf.Graph()``
 ``RUN``          a statement that runs the graph (``sess.run``, ``t.eval()``, ``op.run()``)
 ``FEED``         ``feed = {x: ..., y: ...}``: a feed dict built ahead of the runs
 ``PLAIN``        Python that touches no graph (data, printing, imports, definitions)
@@ -60,6 +60,8 @@ INITIALIZERS = (
     "tables_initializer",
 )
 CONFIGS = ("ConfigProto", "GPUOptions")
+#: Calls that only reset or force graph mode: gone once the program is migrated.
+GRAPH_MODE_SWITCHES = ("reset_default_graph", "disable_v2_behavior", "disable_eager_execution")
 RANDOM_OPS = (
     "random_normal",
     "random_uniform",
@@ -552,7 +554,7 @@ class GraphUnit:
         elif assignment and path in CONFIGS:
             stmt.kind = Kind.CONFIG
             self.kind_of[assignment[0]] = "config"
-        elif expression is not None and path == "reset_default_graph":
+        elif expression is not None and path in GRAPH_MODE_SWITCHES:
             stmt.kind = Kind.RESET
         elif uses & {n for n, k in self.kind_of.items() if k == "config"} and not defs:
             stmt.kind = Kind.CONFIG
@@ -609,7 +611,11 @@ class GraphUnit:
                 raise Decline(creators[0], f"`{_dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session")
             self._check_callees(node, calls, dynamic_names)
         if isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, cst.Expr) for s in node.body):
-            if path is not None and path.startswith("summary."):
+            if not uses & graph_names and not user_graph_calls:
+                # ``tf.set_random_seed(0)``, ``tf.logging.set_verbosity(...)``: runs as it is.
+                stmt.kind, stmt.dynamic = Kind.OBJECT, False
+                return
+            if path is not None and path.startswith("summary.") and stmt.dynamic:
                 return
             raise Decline(origin, "a tensor is used outside the session (printed or passed to Python)")
         if assignment and (path == "gradients" or isinstance(assignment[1], (cst.List, cst.Tuple))):

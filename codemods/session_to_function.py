@@ -17,6 +17,7 @@ What it does
     - a fetch that no placeholder or variable feeds is its eager value (``t.numpy()``), a
       fetched variable is ``v.numpy()``;
     - sessions, ``sess.close()``, initializer runs, ``tf.reset_default_graph()`` and
+      ``tf.disable_eager_execution()`` / ``tf.disable_v2_behavior()`` and
       ``with tf.Graph().as_default():`` disappear (blocks are dedented); ``ConfigProto``
       options become the matching ``tf.config`` calls;
     - ``tf.placeholder_with_default`` becomes a parameter with a default.
@@ -322,7 +323,7 @@ class SessionToFunction(TFCodemod):
             elif stmt.kind is Kind.PLACEHOLDER:
                 plan.fixes.append((stmt.origin, f"placeholder `{_code(stmt.node.body[0].targets[0].target)}` -> function parameter"))
             elif stmt.kind is Kind.RESET:
-                plan.fixes.append((stmt.origin, "TF2 has no default graph to reset"))
+                plan.fixes.append((stmt.origin, "TF2 runs eagerly: no default graph to reset or switch to"))
             elif stmt.kind is Kind.FEED:
                 plan.fixes.append((stmt.origin, "the feed dict's values become function arguments"))
 

@@ -68,7 +68,9 @@ REWRITES = [
         """
         import tensorflow as tf
 
+        tf.disable_eager_execution()
         tf.reset_default_graph()
+        tf.set_random_seed(0)
         c = tf.constant([1.0, 2.0])
         d = c * 3.0
         sess = tf.Session()
@@ -79,6 +81,7 @@ REWRITES = [
         """
         import tensorflow as tf
 
+        tf.set_random_seed(0)
         c = tf.constant([1.0, 2.0])
         d = c * 3.0
         values = [c.numpy(), d.numpy()]
