@@ -88,7 +88,7 @@ from codemods._upgrade_tables import (
     v1_requirement,
 )
 from tfmodernize.codemod import TFCodemod, find_codemod
-from tfmodernize.tfsymbols import TFNames, TFSymbol
+from tfmodernize.tfsymbols import TFNames, TFSymbol, _import_bindings, root_name
 
 #: Which structural codemod (by name) owns the TF1 constructs whose peer target is
 #: ``tf.compat.v1``: while it is in the catalogue, this codemod stays quiet about them.
@@ -177,11 +177,18 @@ class ApiRenames(TFCodemod):
         self._call_funcs: set[int] = set()
         self._frozen: set[int] = set()
         self._tf1_file = False
+        self._from_imported: dict[str, str] = {}
 
     # -- bookkeeping: which Name/Attribute nodes are whole symbols ----------------------------
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._tf1_file = _shows_tf1(node, self.tf)
+        self._from_imported = {
+            local: qualified
+            for statement in node.body if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body if isinstance(small, cst.ImportFrom)
+            for local, qualified in _import_bindings(small)
+        }
         return True
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
@@ -242,8 +249,7 @@ class ApiRenames(TFCodemod):
                 return updated
             if not self.fix(original, f"tf.{key} is tf.{t.renames[key]} in TF2"):
                 return updated
-            if isinstance(original, cst.Name):
-                self._drop_import(original)
+            self._drop_import(original)
             return self.tf_expr(target)
         dead = t.dead_for(path)
         if dead is not None:
@@ -278,12 +284,13 @@ class ApiRenames(TFCodemod):
         message = t.messages.get(path, {}).get("message") or t.module_message(path) or "tf.contrib is gone from TF2"
         self.report(node, message.replace("<function name>", f"tf.{path}"))
 
-    def _drop_import(self, name: cst.Name) -> None:
-        qualified = self.tf.qualify(name)
-        if qualified is None:
+    def _drop_import(self, replaced: cst.BaseExpression) -> None:
+        """Drop ``from tensorflow... import x`` once the replaced expression was its last use."""
+        root = root_name(replaced)
+        if root is None or root.value not in self._from_imported:
             return
-        module, _, obj = qualified.rpartition(".")
-        RemoveImportsVisitor.remove_unused_import(self.context, module, obj, asname=name.value if name.value != obj else None)
+        module, _, obj = self._from_imported[root.value].rpartition(".")
+        RemoveImportsVisitor.remove_unused_import(self.context, module, obj, asname=root.value if root.value != obj else None)
 
     # -- calls ----------------------------------------------------------------------------------
 
@@ -299,7 +306,7 @@ class ApiRenames(TFCodemod):
         message, build = plan
         if not self.fix(original, message):
             return updated
-        if isinstance(original.func, cst.Name) and symbol.v1:
+        if symbol.v1 and self._target(symbol.path) is not None:
             self._drop_import(original.func)
         return build(updated)
 

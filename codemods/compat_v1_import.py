@@ -7,7 +7,8 @@ What it does
     ``from tensorflow import x``), deletes the ``tf.disable_v2_behavior()`` /
     ``tf.disable_eager_execution()`` / ``tf.enable_eager_execution()`` /
     ``tf.enable_v2_behavior()`` statements, and shortens the ``tf.compat.v2.X`` spellings that
-    other codemods emitted through the v1 alias to ``tf.X``. Otherwise it changes nothing and
+    other codemods emitted through the v1 alias to ``tf.X``; ``tf.compat.v1.X`` spelled out
+    under ``import tensorflow as tf`` becomes ``tf.X`` too. Otherwise it changes nothing and
     reports, at the import, every use that still needs v1.
 
     "Needs v1" is decided from TensorFlow's own upgrade tables (``tfmodernize/data/``, see
@@ -134,26 +135,25 @@ class CompatV1Import(TFCodemod):
     name = "compat-v1-import"
     summary = "import tensorflow.compat.v1 as tf -> import tensorflow as tf once nothing needs v1"
     needles = ("compat.v1", "compat import v1")
-    interests = (cst.Import, cst.ImportFrom, cst.Call)
+    interests = (cst.Import, cst.ImportFrom, cst.Call, cst.Attribute)
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        if isinstance(node, cst.Attribute):
+            return node.attr.value == "v1" and names.qualify(node) == V1
         if isinstance(node, cst.Call):
             symbol = names.tf_symbol(node.func)
             return symbol is not None and symbol.v1 and symbol.path in MODE_SWITCHES
         return _is_v1_import(node)
 
-    def __init__(self, context, state=None) -> None:
-        super().__init__(context, state)
-        self._switch = False
-
     def visit_Module(self, node: cst.Module) -> bool:
         needs = _Needs(self.tf)
         node.visit(needs)
-        self._switch = not needs.found
         if needs.found:
             self._report_needs(node, needs.found)
-        return self._switch
+            return False
+        # A silenced v1 import keeps the whole file on v1: no half switch.
+        return not any(self.suppressed(s) for s in _imports(node) if _is_v1_import(s))
 
     def _report_needs(self, module: cst.Module, found: list[tuple[cst.CSTNode, str, str]]) -> None:
         anchor = next((s for s in _imports(module) if _is_v1_import(s)), None)
@@ -218,23 +218,26 @@ class CompatV1Import(TFCodemod):
 
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         shortened = self._without_compat_v2(original)
-        if shortened is None:
+        if shortened is None or not self.fix(original, "TF2 names need no compat prefix"):
             return updated
-        return shortened
+        return updated.with_changes(value=shortened.value)
 
     def _without_compat_v2(self, node: cst.Attribute) -> Optional[cst.BaseExpression]:
-        """``tf.compat.v2.X`` through the v1 alias -> ``tf.X`` (the alias becomes TF2's)."""
+        """``tf.compat.v2.X`` through the v1 alias, or ``tf.compat.v1.X`` through the TF2 one
+        -> ``tf.X`` (the alias is, or becomes, TF2's)."""
         value = node.value
-        if not (isinstance(value, cst.Attribute) and value.attr.value == "v2"
-                and isinstance(value.value, cst.Attribute) and value.value.attr.value == "compat"):
+        if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Attribute)
+                and value.value.attr.value == "compat"):
             return None
         alias = value.value.value
-        if not isinstance(alias, cst.Name) or self.tf.qualify(alias) != V1:
+        if not isinstance(alias, cst.Name):
+            return None
+        spelled = (self.tf.qualify(alias), value.attr.value)
+        if spelled not in ((V1, "v2"), ("tensorflow", "v1")):
             return None
         return node.with_changes(value=alias)
 
 
 def _imports(module: cst.Module):
-    for statement in module.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            yield from (s for s in statement.body if isinstance(s, (cst.Import, cst.ImportFrom)))
+    """Every import statement of the module, nested ones (``try:``/``if``) included."""
+    return m.findall(module, m.Import() | m.ImportFrom())
