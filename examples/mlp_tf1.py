@@ -9,9 +9,9 @@ train_y = np.sin(train_x.sum(axis=1, keepdims=True)).astype(np.float32)
 
 x = tf.placeholder(tf.float32, [None, 4], name="x")
 y = tf.placeholder(tf.float32, [None, 1], name="y")
-W1 = tf.Variable(tf.random.normal([4, 16], stddev=0.5), name="W1")
+W1 = tf.Variable(tf.random_normal([4, 16], stddev=0.5), name="W1")
 b1 = tf.Variable(tf.zeros([16]), name="b1")
-W2 = tf.Variable(tf.random.normal([16, 1], stddev=0.5), name="W2")
+W2 = tf.Variable(tf.random_normal([16, 1], stddev=0.5), name="W2")
 b2 = tf.Variable(tf.zeros([1]), name="b2")
 hidden = tf.nn.relu(tf.matmul(x, W1) + b1)
 pred = tf.matmul(hidden, W2) + b2
