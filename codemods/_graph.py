@@ -60,6 +60,8 @@ INITIALIZERS = (
     "tables_initializer",
 )
 CONFIGS = ("ConfigProto", "GPUOptions")
+#: RNN builders: they create their cells' variables when called.
+RNN_PREFIXES = ("nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.raw_rnn", "nn.rnn_cell.", "nn.static_bidirectional_rnn")
 #: Calls that only reset or force graph mode: gone once the program is migrated.
 GRAPH_MODE_SWITCHES = ("reset_default_graph", "disable_v2_behavior", "disable_eager_execution")
 RANDOM_OPS = (
@@ -606,6 +608,7 @@ class GraphUnit:
         stmt.valueless = bool(minimizes) or path in VALUELESS_OPS
         if stmt.dynamic:
             creators = [c for p, c in calls if p.startswith(("layers.", "contrib.")) and p.rsplit(".", 1)[-1][:1].islower()]
+            creators += [c for p, c in calls if p in VARIABLE_MAKERS or p.startswith(RNN_PREFIXES)]
             creators += [c for c in self._user_call_nodes(node) if c.func.value in self.variable_functions]
             if creators:
                 raise Decline(creators[0], f"`{_dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session")

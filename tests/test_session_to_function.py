@@ -529,6 +529,19 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        x = tf.placeholder(tf.float32, [None, 3, 2])
+        cell = tf.nn.rnn_cell.BasicLSTMCell(4)
+        outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+        sess = tf.Session()
+        o = sess.run(outputs, {x: [[[1.0, 2.0]] * 3]})
+        """,
+        "`tf.nn.dynamic_rnn` creates variables each time it runs",
+        id="rnn-on-placeholder",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         x = tf.placeholder(tf.float32, [3])
         w = tf.Variable(x)
         sess = tf.Session()
