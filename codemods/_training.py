@@ -120,7 +120,7 @@ def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
     return keras is not None and any(keras.startswith(prefix) for prefix in KERAS_CREATORS)
 
 
-def _assigned_names(statement: cst.CSTNode) -> Iterator[str]:
+def assigned_names(statement: cst.CSTNode) -> Iterator[str]:
     """Names bound by assignments, loops, ``with ... as`` and ``global`` anywhere inside."""
     stack = [statement]
     while stack:
@@ -249,7 +249,7 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
 
     for index, statement in enumerate(module.body):
         visit([statement], index, [], [])
-        for name in _assigned_names(statement):
+        for name in assigned_names(statement):
             rebound[name] = rebound.get(name, 0) + 1
     for variable in found.variables:
         if rebound.get(variable.name, 0) > 1:
@@ -335,12 +335,12 @@ def variable_list(variables: Sequence[ModuleVariable], *, trainable_only: bool =
 def top_level_index(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
     """Index of the module-level statement that contains ``node``."""
     for index, statement in enumerate(module.body):
-        if statement is node or _contains(statement, node):
+        if statement is node or contains(statement, node):
             return index
     return None
 
 
-def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     stack = [tree]
     while stack:
         current = stack.pop()
@@ -352,10 +352,10 @@ def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
 
 def used_names(module: cst.Module) -> set[str]:
     """Every identifier in the module, to pick names that clash with nothing."""
-    return {node.value for node in _walk(module) if isinstance(node, cst.Name)}
+    return {node.value for node in walk(module) if isinstance(node, cst.Name)}
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     stack = [node]
     while stack:
         current = stack.pop()
@@ -376,7 +376,7 @@ def fresh_name(base: str, taken: set[str]) -> str:
 def functions(module: cst.Module) -> Iterator[tuple[int, cst.FunctionDef]]:
     """Every function definition with the index of the module-level statement holding it."""
     for index, statement in enumerate(module.body):
-        for node in _walk(statement):
+        for node in walk(statement):
             if isinstance(node, cst.FunctionDef):
                 yield index, node
 
@@ -397,7 +397,7 @@ def module_bindings(module: cst.Module) -> set[str]:
                         local = alias.asname.name if alias.asname else alias.name
                         bound.add(root.value if (root := _root(local)) else "")
         else:
-            bound.update(_assigned_names(statement))
+            bound.update(assigned_names(statement))
     return bound
 
 
@@ -409,13 +409,13 @@ def _root(node: cst.CSTNode) -> Optional[cst.Name]:
 
 def names_read(node: cst.CSTNode) -> set[str]:
     """Identifiers ``node`` uses as names (attribute names after a dot excluded)."""
-    attributes = {id(n.attr) for n in _walk(node) if isinstance(n, cst.Attribute)}
-    return {n.value for n in _walk(node) if isinstance(n, cst.Name) and id(n) not in attributes}
+    attributes = {id(n.attr) for n in walk(node) if isinstance(n, cst.Attribute)}
+    return {n.value for n in walk(node) if isinstance(n, cst.Name) and id(n) not in attributes}
 
 
 def binds(statements: Sequence[cst.CSTNode], name: str) -> bool:
     """Whether any of ``statements`` binds ``name``."""
-    return any(name in set(_assigned_names(statement)) for statement in statements)
+    return any(name in set(assigned_names(statement)) for statement in statements)
 
 
 def split_docstring(body: Sequence[cst.BaseStatement]) -> tuple[list[cst.BaseStatement], list[cst.BaseStatement]]:

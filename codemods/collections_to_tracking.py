@@ -110,14 +110,14 @@ class CollectionsToTracking(TFCodemod):
         """(innermost function holding ``call`` or the module, the statement of that body holding it)."""
         owner, statement = None, None
         for top in self._module.body:
-            if not training._contains(top, call):
+            if not training.contains(top, call):
                 continue
             owner, statement = self._module, top
             for _, function in training.functions(cst.Module(body=[top])):
-                if training._contains(function, call):
+                if training.contains(function, call):
                     owner = function
                     body = function.body.body if isinstance(function.body, cst.IndentedBlock) else []
-                    statement = next((s for s in body if training._contains(s, call)), None)
+                    statement = next((s for s in body if training.contains(s, call)), None)
         return owner, statement
 
     def _plan_program_collections(self, module: cst.Module) -> None:

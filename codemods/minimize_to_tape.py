@@ -292,7 +292,7 @@ class MinimizeToTape(TFCodemod):
             return f"`{site.target}` (a TF1 op) is used after it"
         if optimizer.name is None:
             params = {p.name.value for p in site.function.params.params}
-            bound = params | {n for s in body for n in training._assigned_names(s)}
+            bound = params | {n for s in body for n in training.assigned_names(s)}
             clash = training.names_read(optimizer.call) & bound
             if clash:
                 return f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
@@ -400,7 +400,7 @@ class MinimizeToTape(TFCodemod):
         return node is None or (isinstance(node, cst.Name) and node.value == "None")
 
     def _count(self, name: str) -> int:
-        return sum(1 for n in training._walk(self._module) if isinstance(n, cst.Name) and n.value == name)
+        return sum(1 for n in training.walk(self._module) if isinstance(n, cst.Name) and n.value == name)
 
     # -- rewriting --------------------------------------------------------------------------
 
