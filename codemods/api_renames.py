@@ -73,7 +73,7 @@ Fixtures: ``fixtures/api-renames/``.
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
@@ -306,11 +306,12 @@ class ApiRenames(TFCodemod):
         message, build = plan
         if not self.fix(original, message):
             return updated
-        if symbol.v1 and self._target(symbol.path) is not None:
+        rewritten = build(updated)
+        if rewritten.func is not updated.func:
             self._drop_import(original.func)
-        return build(updated)
+        return rewritten
 
-    def _plan(self, call: cst.Call, symbol: TFSymbol):
+    def _plan(self, call: cst.Call, symbol: TFSymbol) -> Optional[tuple[str, Callable[[cst.Call], cst.Call]]]:
         """``(message, build)`` for a call that needs rewriting, None if none; raises _Declined."""
         t = tables()
         path = symbol.path
@@ -498,7 +499,7 @@ class ApiRenames(TFCodemod):
         args.insert(position, _keyword("rate", value, rate))
         return call.with_changes(args=_fix_commas(args, call.args))
 
-    def _cast_plan(self, call: cst.Call, path: str):
+    def _cast_plan(self, call: cst.Call, path: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
         dtype = path[len("to_"):]
         dtype = _CAST_DTYPES.get(dtype, dtype)
         positional = [a for a in call.args if a.keyword is None]

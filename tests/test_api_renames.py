@@ -76,6 +76,16 @@ REWRITES = [
         id="from-import",
     ),
     pytest.param(
+        "from tensorflow import to_float\ny = to_float(x)\n",
+        "import tensorflow as tf\n\ny = tf.cast(x, tf.float32)\n",
+        id="from-import-cast",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nfrom tensorflow.compat.v1 import nn\ny = nn.softmax(x, dim=0)\n",
+        "import tensorflow.compat.v1 as tf\ny = tf.compat.v2.nn.softmax(x, axis=0)\n",
+        id="v1-from-import-with-v2-arguments",
+    ),
+    pytest.param(
         "import tensorflow.compat.v1 as tf\nx = tf.random_normal([2])\ns = tf.reduce_mean(x, reduction_indices=0)\np = tf.placeholder(tf.float32)\n",
         "import tensorflow.compat.v1 as tf\nx = tf.compat.v2.random.normal([2])\n"
         "s = tf.compat.v2.reduce_mean(x, axis=0)\np = tf.placeholder(tf.float32)\n",
