@@ -286,6 +286,16 @@ def test_modules_beside_a_script_are_forgotten_after_it(harness) -> None:
 
 
 @needs_tensorflow
+@pytest.mark.parametrize(("mode", "tf_keras", "eager"), [("tf1", True, False), ("tf2", False, True)])
+def test_modes_give_their_keras_and_execution(harness, mode, tf_keras, eager) -> None:
+    from tfmodernize.verify.runner import Script
+
+    result = harness.run(Script(CASES_DIR / "isolation" / "keras_version.py", mode))
+    assert result.ok, result.error
+    assert result.values == {"keras_is_tf_keras": tf_keras, "keras_is_keras_3": not tf_keras, "executing_eagerly": eager}
+
+
+@needs_tensorflow
 def test_child_restarts_after_a_crash(verdicts) -> None:
     # The batch runs a mode's scripts in order: crash_exception's before.py is the next tf2
     # script after crash_abort's after.py killed the child.
