@@ -6,9 +6,11 @@ What it does
     expression of it, ``i + 1``) as an argument, which traces a new graph for every value.
 
     If the loop uses ``i`` only as such arguments (or as an argument of ``tf.cast``,
-    ``tf.print``, ...), the loop becomes ``for i in tf.range(...)``. Otherwise (``i`` is also
-    printed, indexes a list, is used after the loop, ...) the argument becomes
-    ``tf.constant(i)`` at the call and the loop stays Python.
+    ``tf.print``, ...) and the ``range`` bounds are int literals or ``len(...)`` (so
+    ``tf.range`` yields int32, not the int64 a NumPy bound would give), the loop becomes
+    ``for i in tf.range(...)``. Otherwise (``i`` is also printed, indexes a list, is used after
+    the loop, the bounds are other names, ...) the argument becomes ``tf.constant(i)`` at the
+    call and the loop stays Python.
 
     Either way the function then receives an ``int32`` scalar tensor instead of a Python
     ``int``. That is the same value only where the function hands the parameter straight to a
@@ -17,7 +19,8 @@ What it does
     indices). Any other use is reported as a finding instead: ``x * n`` would become float32 *
     int32, an error; ``print(n)`` would run once instead of once per value; ``lst[n]``,
     ``range(n)`` and ``n + 1`` need a Python int. So is a float that changes per call
-    (``i / 10``, ``lr *= 0.9``), whose tensor dtype the code cannot prove. Loops inside a
+    (``i / 10``, ``lr *= 0.9``), whose tensor dtype the code cannot prove, and a function
+    compiled with ``jit_compile``, where XLA may need the value as a constant. Loops inside a
     traced function are autograph's business and are left alone.
 
 Why it matters
@@ -128,14 +131,14 @@ class TFRangeLoop(TFCodemod):
 
     # -- what is traced ----------------------------------------------------------------------
 
-    def _traced_definitions(self, module: cst.Module) -> set[cst.FunctionDef]:
-        """Functions that retrace per Python value: decorated or wrapped without a signature."""
-        found = set()
+    def _traced_definitions(self, module: cst.Module) -> dict[cst.FunctionDef, cst.BaseExpression]:
+        """Functions decorated only with a ``tf.function`` that retraces per Python value."""
+        found = {}
         for node in walk(module):
             if isinstance(node, cst.FunctionDef) and len(node.decorators) == 1:
                 decorator = node.decorators[0].decorator
                 if is_tf_function(decorator, self.tf) and self._retraces(decorator):
-                    found.add(node)
+                    found[node] = decorator
         return found
 
     @staticmethod
@@ -144,8 +147,19 @@ class TFRangeLoop(TFCodemod):
             return True
         return not any(a.star or (a.keyword is not None and a.keyword.value == "input_signature") for a in tf_function.args)
 
-    def _traced_callee(self, call: cst.Call) -> Optional[cst.FunctionDef]:
-        """The traced function that ``call`` calls, when its name provably means it."""
+    @staticmethod
+    def _compiled(tf_function: cst.BaseExpression) -> bool:
+        """``jit_compile=...`` other than False: XLA may need the argument as a constant."""
+        return isinstance(tf_function, cst.Call) and any(
+            a.keyword is not None
+            and a.keyword.value in ("jit_compile", "experimental_compile")
+            and not (isinstance(a.value, cst.Name) and a.value.value in ("False", "None"))
+            for a in tf_function.args
+        )
+
+    def _traced_callee(self, call: cst.Call) -> Optional[tuple[cst.FunctionDef, cst.BaseExpression]]:
+        """The traced function that ``call`` calls (and its ``tf.function`` expression), when
+        its name provably means it."""
         if not isinstance(call.func, cst.Name):
             return None
         found = bindings(call.func, self._scopes, self._parents)
@@ -153,7 +167,7 @@ class TFRangeLoop(TFCodemod):
             return None
         binding = found[0]
         if binding.kind == "def" and binding.node in self._traced_defs:
-            return binding.node
+            return binding.node, self._traced_defs[binding.node]
         wrapped = binding.value
         if (
             binding.kind == "assign"
@@ -168,7 +182,7 @@ class TFRangeLoop(TFCodemod):
             if len(inner) == 1 and inner[0].kind == "def" and isinstance(inner[0].node, cst.FunctionDef):
                 function = inner[0].node
                 if not function.decorators and not isinstance(self._parents.get(self._parents.get(function)), cst.ClassDef):
-                    return function
+                    return function, wrapped
         return None
 
     def _in_traced(self, node: cst.CSTNode) -> bool:
@@ -269,9 +283,10 @@ class TFRangeLoop(TFCodemod):
         for node in self._loop_nodes(loop):
             if not isinstance(node, cst.Call):
                 continue
-            function = self._traced_callee(node)
-            if function is None:
+            callee = self._traced_callee(node)
+            if callee is None:
                 continue
+            function, tf_function = callee
             for arg in node.args:
                 if arg.star:
                     continue
@@ -286,6 +301,15 @@ class TFRangeLoop(TFCodemod):
                         f"`{node.func.value}` is traced again for every value of `{spelled}` (a Python "
                         f"float that changes per call): pass a tensor of the dtype the function computes in, "
                         f"e.g. `tf.constant({spelled}, tf.float32)`",
+                    )
+                    continue
+                if self._compiled(tf_function):
+                    self.report(
+                        arg,
+                        f"`{node.func.value}` is traced again for every value of `{spelled}` (a Python int "
+                        f"from the `range` loop); not fixed because it is compiled with XLA (`jit_compile`), "
+                        f"which may need that argument as a compile-time constant: check, then pass "
+                        f"`tf.constant({spelled})`",
                     )
                     continue
                 parameter = self._parameter(function, node, arg)
@@ -312,8 +336,8 @@ class TFRangeLoop(TFCodemod):
                 self.report(arg, f"`{call.func.value}` retraces per value of `{var}`, which the loop body reassigns: pass `tf.constant(...)` of it")
             return
         wrapped = {id(arg) for _, arg in candidates if isinstance(arg.value, cst.Name)}
-        if self._only_tensor_uses(loop, wrapped):
-            range_call = self._range_call(loop)
+        range_call = self._range_call(loop)
+        if self._only_tensor_uses(loop, wrapped) and all(self._int32_python_int(a.value) for a in range_call.args):
             if self.fix(range_call, f"`{var}` is only passed to tf.function(s) as a tensor: loop over `tf.range` so they trace once"):
                 self._to_tf_range.add(range_call)
             return
@@ -321,6 +345,20 @@ class TFRangeLoop(TFCodemod):
             spelled = cst.Module([]).code_for_node(arg.value)
             if self.fix(arg, f"`{call.func.value}` retraces for every value of `{spelled}`: pass `tf.constant({spelled})`"):
                 self._to_constant.add(arg)
+
+    def _int32_python_int(self, expr: cst.BaseExpression) -> bool:
+        """Whether ``expr`` is provably a Python int in int32 range: int literals, ``len(...)``
+        and their sums, differences and products. ``tf.range`` then yields int32 like
+        ``tf.constant(i)``; a NumPy int64 bound would make it yield int64."""
+        if isinstance(expr, cst.Integer):
+            return expr.evaluated_value < 2**31
+        if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+            return self._int32_python_int(expr.expression)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "len":
+            return is_builtin(expr.func, self._scopes)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+            return self._int32_python_int(expr.left) and self._int32_python_int(expr.right)
+        return False
 
     def _report_changing_number(self, loop: cst.For, call: cst.Call, arg: cst.Arg) -> None:
         """A name the loop body steps with a number literal (``lr *= 0.9``) passed to the call."""

@@ -24,6 +24,16 @@ REWRITES = [
     pytest.param(loop("f(x, i)", "print(i)"), loop("f(x, tf.constant(i))", "print(i)"), id="printed-constant-at-call"),
     pytest.param(loop("f(x, names[i])", "f(x, i)"), loop("f(x, names[i])", "f(x, tf.constant(i))"), id="indexes-list-constant-at-call"),
     pytest.param(loop("f(x, i + 1)"), loop("f(x, tf.constant(i + 1))"), id="int-arithmetic-constant-at-call"),
+    pytest.param(
+        loop("f(x, i)", header="for i in range(len(rows) - 1):"),
+        loop("f(x, i)", header="for i in tf.range(len(rows) - 1):"),
+        id="len-bound-tf-range",
+    ),
+    pytest.param(
+        loop("f(x, i)", header="for i in range(n):"),
+        loop("f(x, tf.constant(i))", header="for i in range(n):"),
+        id="unknown-bound-may-be-int64-constant-at-call",
+    ),
     pytest.param(loop("f(x, i)") + "last = i\n", loop("f(x, tf.constant(i))") + "last = i\n", id="used-after-loop"),
     pytest.param(
         "import tensorflow as T\ndef g(n):\n    return T.range(n)\nstep = T.function(g, jit_compile=False)\nfor i in range(5):\n    step(i)\n",
@@ -57,6 +67,7 @@ FINDINGS = [
     pytest.param(loop("f(x, i)", head=function("for _ in range(k):\n        x = x * 2\n    return x")), "`range(k)`", id="python-range-in-function"),
     pytest.param(loop("f(x, i)", head=function("return tf.range(k, dtype=tf.float32)")), "tf.range(k, dtype=tf.float32)", id="conversion-dtype"),
     pytest.param(loop("f(x, i / 10)"), "Python float", id="float-expression"),
+    pytest.param(loop("f(x, i)", head=CAST.replace("@tf.function", "@tf.function(jit_compile=True)")), "XLA", id="jit-compile"),
     pytest.param(CAST + "lr = 0.1\nfor i in range(3):\n    f(lr, 2)\n    lr *= 0.9\n", "`lr` is a Python number", id="number-changing-per-call"),
     pytest.param(loop("i = i * 2", "f(x, i)"), "reassigns", id="loop-variable-reassigned"),
 ]
