@@ -141,12 +141,15 @@ class FixtureCase:
 
     def pipeline(self) -> list[Any]:
         """The codemod classes of the golden test, in catalogue order; FixtureError if unknown."""
-        from tfmodernize.codemod import find_codemod
+        from tfmodernize.codemod import RegistryError, find_codemod
 
         keys = self.config.codemods or (self.codemod,)
         found = []
         for key in keys:
-            codemod = find_codemod(key)
+            try:
+                codemod = find_codemod(key)
+            except RegistryError as error:
+                raise FixtureError(f"{self.id}: the codemod registry is broken: {error}") from None
             if codemod is None:
                 where = "`codemods` of case.toml" if self.config.codemods else "the fixture folder name"
                 raise FixtureError(
