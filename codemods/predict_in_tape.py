@@ -5,7 +5,8 @@ What it does
     result reaches the target of ``tape.gradient`` to ``model(x, training=False)``, and drops a
     now-pointless ``tf.convert_to_tensor(...)`` around it. ``verbose=`` and ``batch_size=``
     arguments go (they only matter to ``predict``'s own batching loop); any other argument
-    (``steps``, ``callbacks``) leaves the call alone with a finding.
+    (``steps``, ``callbacks``), or an input built with ``tf.data`` (which ``predict``
+    iterates but a model call does not take), leaves the call alone with a finding.
 
     Fix safety: safe when ``model`` is provably a Keras model or layer (bound in the file to
     ``keras.Sequential(...)``, ``keras.Model(...)``, a ``keras.layers`` layer or an instance
@@ -148,6 +149,8 @@ class PredictInTape(TFCodemod):
         others = [a.keyword.value for a in predict.args if a.keyword is not None and a.keyword.value not in ("x", *DROPPABLE)]
         if any(a.star for a in predict.args) or len(inputs) != 1 or others:
             return f"`predict` gets arguments a model call does not take ({', '.join(others) or 'positional'})"
+        if self._from_tf_data(inputs[0].value):
+            return "its input is a `tf.data` pipeline, which `predict` iterates but a model call does not take"
         wrapper = self._converter(predict) or predict
         parent = self._parents.get(wrapper)
         if isinstance(parent, cst.Arg):
@@ -163,6 +166,18 @@ class PredictInTape(TFCodemod):
                     if isinstance(user, cst.Attribute) and user.value is use and user.attr.value not in ARRAY_AND_TENSOR:
                         return f"the prediction is used as a NumPy array (`.{user.attr.value}`)"
         return None
+
+    def _from_tf_data(self, expr: cst.BaseExpression) -> bool:
+        """Whether ``expr``, or what a name in it is bound to, is built with ``tf.data``."""
+        values = [expr]
+        if isinstance(expr, cst.Name):
+            values.extend(b.value for b in bindings(expr, self._scopes, self._parents) if b.value is not None)
+        for value in values:
+            for node in walk(value):
+                symbol = self.tf.tf_symbol(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+                if symbol is not None and symbol.path.startswith("data."):
+                    return True
+        return False
 
     def _is_numpy(self, func: cst.BaseExpression) -> bool:
         root = root_name(func)

@@ -77,6 +77,11 @@ def test_comment_inside_the_call_makes_it_unsafe():
 
 FINDINGS = [
     pytest.param(step("pred = model.predict(x, steps=2)", "loss = tf.reduce_mean(pred)"), "arguments a model call does not take (steps)", id="steps"),
+    pytest.param(
+        step("pred = model.predict(ds)", "loss = tf.reduce_mean(pred)").replace("with tf", "ds = tf.data.Dataset.from_tensor_slices(x).batch(4)\nwith tf"),
+        "`tf.data` pipeline",
+        id="dataset-input",
+    ),
     pytest.param("import numpy as np\n" + step("pred = np.array(model.predict(x))", "loss = tf.reduce_mean(pred)"), "goes through NumPy", id="numpy-wrapper"),
     pytest.param(step("pred = model.predict(x)", "loss = tf.reduce_mean(pred.argmax(axis=1))"), "used as a NumPy array (`.argmax`)", id="numpy-method"),
     pytest.param(
