@@ -110,6 +110,21 @@ def test_row_detail_names_nested_paths_only() -> None:
     assert nested.detail.startswith("p['w']: values differ in 1 of 1")
 
 
+def test_names_that_are_values_on_one_side_only_are_shown_not_judged() -> None:
+    before_skipped = {"W": "RefVariable without a concrete value", "sess": "Session"}
+    after_skipped = {"sess": "Session"}
+    results = compare_values(
+        {"a": 1}, {"a": 1, "W": np.float32([2.0])}, before_skipped=before_skipped, after_skipped=after_skipped
+    )
+    assert [(r.name, r.status, r.detail) for r in results] == [
+        ("a", Status.EQUAL, "Python integer shape ()"),
+        ("W", Status.NOT_COMPARED, "before: RefVariable without a concrete value; after: float32 shape (1,)"),
+    ]
+    assert all(r.ok for r in results)
+    explicit = compare_values({"a": 1}, {"a": 1, "W": np.float32([2.0])}, compare=["a"], before_skipped=before_skipped)
+    assert [r.name for r in explicit] == ["a"]
+
+
 def test_nothing_to_compare_fails() -> None:
     [result] = compare_values({"a": 1}, {"b": 1})
     assert not result.ok and "no module-level name" in result.detail

@@ -42,10 +42,12 @@ class Status(str, Enum):
     MISSING = "missing"
     DIFFERS_AS_EXPECTED = "differs as expected"
     UNEXPECTEDLY_EQUAL = "unexpectedly equal"
+    #: Bound in both runs, a value in one only (a TF1 graph variable, say): shown, not judged.
+    NOT_COMPARED = "not compared"
 
     @property
     def ok(self) -> bool:
-        return self in (Status.EQUAL, Status.DIFFERS_AS_EXPECTED)
+        return self in (Status.EQUAL, Status.DIFFERS_AS_EXPECTED, Status.NOT_COMPARED)
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,9 @@ def compare_values(
     Without ``compare``, the names both runs bound to concrete values; with it, exactly those
     names (each must be a concrete value in both runs). Names in ``expected_difference`` must
     be bound in both runs and must differ. No name to compare at all is a failure: a
-    verification that compares nothing proves nothing.
+    verification that compares nothing proves nothing. Without ``compare``, a name bound in
+    both runs but to a concrete value in one only gets a ``NOT_COMPARED`` row (it tells the
+    user which value to bind, e.g. ``w_value = sess.run(w)``); it fails nothing.
     """
     skipped = {"before": before_skipped or {}, "after": after_skipped or {}}
     expected = list(dict.fromkeys(expected_difference))
@@ -217,9 +221,34 @@ def compare_values(
             results.append(NameResult(name, Status.DIFFERENT, why))
     if not results:
         results.append(
-            NameResult("(nothing)", Status.MISSING, "no module-level name is bound to a concrete value in both runs")
+            NameResult(
+                "(nothing)",
+                Status.MISSING,
+                "no module-level name is bound to a concrete value in both runs "
+                "(values computed inside functions must be bound at module level to be compared)",
+            )
         )
+    if compare is None:
+        results.extend(_not_compared(before, after, skipped, expected))
     return results
+
+
+def _not_compared(
+    before: dict[str, Any], after: dict[str, Any], skipped: dict[str, dict[str, str]], expected: list[str]
+) -> list[NameResult]:
+    rows = []
+    for name in [*before, *skipped["before"]]:
+        if name in expected or (name in before and name in after):
+            continue
+        if name in skipped["before"] and name in skipped["after"]:
+            continue  # a session or a model on both sides: nothing to say
+        if (name in before or name in skipped["before"]) and (name in after or name in skipped["after"]):
+            sides = [
+                f"{run}: {describe(values[name]) if name in values else skipped[run][name]}"
+                for run, values in (("before", before), ("after", after))
+            ]
+            rows.append(NameResult(name, Status.NOT_COMPARED, "; ".join(sides)))
+    return rows
 
 
 def _missing(name: str, values: dict[str, dict[str, Any]], skipped: dict[str, dict[str, str]]) -> str:

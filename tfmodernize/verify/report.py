@@ -15,6 +15,7 @@ _STYLES = {
     Status.DIFFERENT: "bold red",
     Status.UNEXPECTEDLY_EQUAL: "bold red",
     Status.MISSING: "bold red",
+    Status.NOT_COMPARED: "yellow",
 }
 
 
@@ -43,8 +44,11 @@ def print_verdict(verdict: Verdict, console: Console) -> None:
     seconds = f"({verdict.before.seconds:.2f} s old, {verdict.after.seconds:.2f} s new)"
     if verdict.status == EQUAL:
         console.print(f"[green]equal[/]: every compared value matches {seconds}")
+        if any(result.status is Status.NOT_COMPARED for result in verdict.names):
+            console.print("[yellow]not compared[/]: bind a concrete value (e.g. `w_value = sess.run(w)`) to check it too")
     elif verdict.status == DIFFERENT:
-        failed = sum(not result.ok for result in verdict.names)
-        console.print(f"[bold red]different[/]: {failed} of {len(verdict.names)} compared name(s) failed {seconds}")
+        compared = [result for result in verdict.names if result.status is not Status.NOT_COMPARED]
+        failed = sum(not result.ok for result in compared)
+        console.print(f"[bold red]different[/]: {failed} of {len(compared)} compared name(s) failed {seconds}")
     else:
         console.print("[bold red]could not run[/]: nothing was compared")
