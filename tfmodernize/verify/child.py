@@ -155,10 +155,10 @@ class Sandbox:
         if self._array_like(value):
             try:
                 array = np.asarray(value.numpy())
-            except Exception as error:
-                raise NotConcrete(f"{_type_name(value)} without a concrete value ({type(error).__name__})") from None
+            except Exception:
+                raise NotConcrete(f"graph {type(value).__name__} without a concrete value") from None
             return self._numeric(array, value)
-        raise NotConcrete(_type_name(value))
+        raise NotConcrete(type(value).__qualname__)
 
     def _array_like(self, value: Any) -> bool:
         tf = self.tf
@@ -169,7 +169,7 @@ class Sandbox:
 
     def _numeric(self, array: Any, original: Any) -> Any:
         if array.dtype.kind not in "biufc":
-            raise NotConcrete(f"{_type_name(original)} of dtype {array.dtype}")
+            raise NotConcrete(f"{type(original).__qualname__} of dtype {array.dtype}")
         return array
 
 
@@ -247,11 +247,6 @@ def _execute(code: Any, namespace: dict[str, Any]) -> None:
     except SystemExit as stop:
         if stop.code not in (None, 0):
             raise
-
-
-def _type_name(value: Any) -> str:
-    kind = type(value)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
 def _traceback_tail(error: BaseException, script: str) -> str:
