@@ -123,42 +123,13 @@ class AbslFlagsLogging(TFCodemod):
     # -- whole-module facts ---------------------------------------------------------------------
 
     def visit_Module(self, node: cst.Module) -> bool:
+        facts = _ModuleFacts(self.tf)
+        node.visit(facts)
         self._has_main = any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in node.body)
-        self._taken = _names_in_use(node, self.tf)
-        self._flags_ok = self._flags_parsed_or_unread(node)
-        self._from_imports = {
-            local: qualified for statement in _walk(node, (cst.ImportFrom,))
-            for local, qualified in _import_bindings(statement)
-        }
+        self._taken = facts.taken
+        self._from_imports = facts.from_imports
+        self._flags_ok = facts.flags_parsed_or_unread(node)
         return True
-
-    def _flags_parsed_or_unread(self, module: cst.Module) -> bool:
-        """False when flag values are read at module level and nothing parses the flags."""
-        symbols = [self.tf.tf_symbol(n) for n in _walk(module, (cst.Attribute, cst.Name))]
-        if any(s is not None and s.path == "app.run" for s in symbols):
-            return True
-        flags_objects = {"FLAGS"}
-        for statement in module.body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if isinstance(small, cst.Assign) and self._is_flags_object(small.value):
-                        flags_objects |= {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
-        module_level = [s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
-        for statement in module_level:
-            for call in _walk(statement, (cst.Call,)):
-                func = call.func
-                if (isinstance(func, cst.Name) and func.value in flags_objects) or self._is_flags_object(func):
-                    return True  # ``FLAGS(argv)`` parses explicitly
-        for statement in module_level:
-            for node in _walk(statement, (cst.Attribute,)):
-                base = node.value
-                if (isinstance(base, cst.Name) and base.value in flags_objects) or self._is_flags_object(base):
-                    return False
-        return True
-
-    def _is_flags_object(self, node: cst.CSTNode) -> bool:
-        symbol = self.tf.tf_symbol(node)
-        return symbol is not None and symbol.path in ("app.flags.FLAGS", "flags.FLAGS")
 
     # -- calls: check the arguments before any name inside them is rewritten --------------------
 
@@ -263,31 +234,90 @@ class AbslFlagsLogging(TFCodemod):
         return cst.parse_expression(f"{head}.{rest}" if rest else head)
 
 
-def _walk(node: cst.CSTNode, kinds: tuple[type, ...]):
-    """Nodes of ``kinds`` under ``node``; attribute names (the ``b`` of ``a.b``) are skipped."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, kinds):
-            yield current
-        stack.extend([current.value] if isinstance(current, cst.Attribute) else current.children)
+class _ModuleFacts(cst.CSTVisitor):
+    """What the rewrite needs to know about the whole module, in one traversal: the names
+    ``flags``/``app``/``logging`` already bound to something else, the ``from tensorflow``
+    imports, whether ``tf.app.run`` is called, and the module-level (outside any function or
+    class) calls and attribute reads, to tell whether flags are read before being parsed."""
 
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
+        self.taken: set[str] = set()
+        self.from_imports: dict[str, str] = {}
+        self.runs_app = False
+        self._depth = 0
+        self._skip: set[int] = set()
+        self._module_level_calls: list[cst.CSTNode] = []
+        self._module_level_reads: list[cst.CSTNode] = []
 
-def _names_in_use(module: cst.Module, names: TFNames) -> set[str]:
-    """Which of ``flags``/``app``/``logging`` the module already binds to something else."""
-    taken = set()
-    in_tf_imports = {id(name) for statement in _walk(module, (cst.ImportFrom,))
-                     if any(True for _ in _import_bindings(statement))
-                     for name in _walk(statement, (cst.Name,))}
-    for node in _walk(module, (cst.Name,)):
-        if id(node) in in_tf_imports:
-            continue
-        if node.value in ("flags", "app", "logging") and names.tf_symbol(node) is None:
-            taken.add(node.value)
-    for alias in _walk(module, (cst.ImportFrom,)):
-        if alias.module is not None and isinstance(alias.module, cst.Name) and alias.module.value == "absl":
-            if not isinstance(alias.names, cst.ImportStar):
-                for imported in alias.names:
-                    if imported.asname is None and isinstance(imported.name, cst.Name):
-                        taken.discard(imported.name.value)
-    return taken
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        bindings = dict(_import_bindings(node))
+        self.from_imports.update(bindings)
+        if bindings:
+            return False  # names inside ``from tensorflow import logging`` are TF's, not taken
+        if isinstance(node.module, cst.Name) and node.module.value == "absl":
+            return False  # ``from absl import logging`` is the binding we want
+        return True
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self._skip.add(id(node.attr))
+        if node.attr.value == "run" and not self.runs_app:
+            symbol = self.names.tf_symbol(node)
+            self.runs_app = symbol is not None and symbol.path == "app.run"
+        if self._depth == 0:
+            self._module_level_reads.append(node.value)
+        return True
+
+    def visit_Name(self, node: cst.Name) -> bool:
+        if node.value in ("flags", "app", "logging") and id(node) not in self._skip:
+            if self.names.tf_symbol(node) is None:
+                self.taken.add(node.value)
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        if self._depth == 0:
+            self._module_level_calls.append(node.func)
+        return True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self._depth += 1
+        return True
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._depth -= 1
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self._depth += 1
+        return True
+
+    def leave_ClassDef(self, node: cst.ClassDef) -> None:
+        self._depth -= 1
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        self._depth += 1
+        return True
+
+    def leave_Lambda(self, node: cst.Lambda) -> None:
+        self._depth -= 1
+
+    def flags_parsed_or_unread(self, module: cst.Module) -> bool:
+        """False when flag values are read at module level and nothing parses the flags."""
+        if self.runs_app:
+            return True
+        objects = {"FLAGS"}
+        for statement in module.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.Assign) and self._is_flags_object(small.value):
+                        objects |= {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
+
+        def is_flags(node: cst.CSTNode) -> bool:
+            return (isinstance(node, cst.Name) and node.value in objects) or self._is_flags_object(node)
+
+        if any(is_flags(func) for func in self._module_level_calls):
+            return True  # ``FLAGS(argv)`` parses explicitly
+        return not any(is_flags(base) for base in self._module_level_reads)
+
+    def _is_flags_object(self, node: cst.CSTNode) -> bool:
+        symbol = self.names.tf_symbol(node)
+        return symbol is not None and symbol.path in ("app.flags.FLAGS", "flags.FLAGS")

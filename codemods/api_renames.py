@@ -362,7 +362,8 @@ class ApiRenames(TFCodemod):
         if set(passed) & (set(renames) | set(deletions)):
             edits.append(("keywords", renames, deletions))
         if kind == "dropout_transformer" and tf1:
-            edits.append(("dropout",))
+            if positional_count(call) >= 2 or "keep_prob" in passed:
+                edits.append(("dropout",))
         elif kind == "softmax_cross_entropy_with_logits_transformer" and tf1:
             labels = passed.get("labels")
             if labels is None:
@@ -391,10 +392,6 @@ class ApiRenames(TFCodemod):
                 raise _Declined(f"tf.{path}: {reason}; tf_upgrade_v2 handles it with its {kind}: migrate by hand")
         if not edits:
             return None
-        if kind == "dropout_transformer" and positional_count(call) < 2 and "keep_prob" not in passed:
-            edits = [e for e in edits if e[0] != "dropout"]
-            if not edits:
-                return None
         target = self._target(path)
 
         def build(updated: cst.Call) -> cst.Call:
@@ -532,26 +529,30 @@ def _shows_tf1(module: cst.Module, names: TFNames) -> bool:
     """Whether the file uses the TF1 API somewhere: a name TF2 lacks, a keyword TF2 renamed, or
     a ``compat.v1`` spelling. Decides what ``tf.nn.dropout(x, 0.5)``, ``tf.nn.max_pool`` and
     other names whose meaning changed under the same spelling mean in this file."""
-    t = tables()
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.Import, cst.ImportFrom)):
-            continue
+    finder = _TF1Evidence(names)
+    module.visit(finder)
+    return finder.found
+
+
+class _TF1Evidence(cst.CSTVisitor):
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
+        self.found = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if self.found or isinstance(node, (cst.Import, cst.ImportFrom)):
+            return False
         if isinstance(node, cst.Call):
-            symbol = names.tf_symbol(node.func)
-            if symbol is not None and keyword_names(node) & (
-                    set(t.keyword_renames.get(symbol.path, ())) | set(t.keyword_deletions.get(symbol.path, ()))):
-                return True
-        if isinstance(node, (cst.Attribute, cst.Name)):
-            symbol = names.tf_symbol(node)
-            if symbol is not None and (symbol.v1 or _tf1_only(symbol.path)):
-                return True
-            if isinstance(node, cst.Attribute):
-                stack.append(node.value)
-                continue
-        stack.extend(node.children)
-    return False
+            symbol = self.names.tf_symbol(node.func)
+            if symbol is not None:
+                t = tables()
+                old = set(t.keyword_renames.get(symbol.path, ())) | set(t.keyword_deletions.get(symbol.path, ()))
+                self.found = bool(keyword_names(node) & old)
+        elif isinstance(node, (cst.Attribute, cst.Name)):
+            symbol = self.names.tf_symbol(node)
+            self.found = symbol is not None and (symbol.v1 or _tf1_only(symbol.path))
+            return not self.found and isinstance(node, cst.Attribute)
+        return not self.found
 
 
 def _arg_value(updated: cst.Call, original_arg: cst.Arg, original: cst.Call) -> cst.BaseExpression:
