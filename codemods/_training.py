@@ -16,6 +16,7 @@ Also here: the TF1 -> Keras optimizer table (``tfmodernize/data/optimizers.json`
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -54,6 +55,8 @@ class ModuleVariable:
     index: int  # position of the creating statement in ``module.body``
     #: A Keras layer or model: its variables exist once it is built and are read off it.
     keras: bool = False
+    #: Created with the initial value 0 (a step counter's usual start).
+    zero_start: bool = False
 
 
 @dataclass
@@ -218,7 +221,7 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
             found.variables.append(ModuleVariable(python_name, None, True, index, keras=True))
             return True
         if symbol.path in GLOBAL_STEP_CALLS:
-            found.variables.append(ModuleVariable(python_name, "global_step", False, index))
+            found.variables.append(ModuleVariable(python_name, "global_step", False, index, zero_start=True))
             return True
         if symbol.path not in VARIABLE_CALLS:
             return False
@@ -244,7 +247,9 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
             base = _literal_string(_argument(call, "name", 0))
             prefix = var_scope
         graph_name = None if base is None else "/".join([*prefix, base])
-        found.variables.append(ModuleVariable(python_name, graph_name, trainable, index))
+        initial = _argument(call, "initial_value", 0) if symbol.path == "Variable" else None
+        zero_start = isinstance(initial, cst.Integer) and initial.evaluated_value == 0
+        found.variables.append(ModuleVariable(python_name, graph_name, trainable, index, zero_start=zero_start))
         return True
 
     for index, statement in enumerate(module.body):
@@ -271,7 +276,7 @@ def _uniquified(variables: list[ModuleVariable]) -> list[ModuleVariable]:
                 counter += 1
                 candidate = f"{name}_{counter}"
             used.add(candidate)
-            variable = ModuleVariable(variable.name, candidate, variable.trainable, variable.index)
+            variable = dataclasses.replace(variable, graph_name=candidate)
         named.append(variable)
     return named
 
@@ -445,10 +450,47 @@ def statement(code: str) -> cst.SimpleStatementLine:
 
 
 @lru_cache(maxsize=None)
+def _tables() -> dict:
+    text = resources.files("tfmodernize").joinpath("data/optimizers.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
 def optimizer_table() -> dict:
     """TF1 optimizer class name -> its Keras 3 counterpart and argument mapping."""
-    text = resources.files("tfmodernize").joinpath("data/optimizers.json").read_text(encoding="utf-8")
-    return json.loads(text)["optimizers"]
+    return _tables()["optimizers"]
+
+
+def schedule_table() -> dict:
+    """TF1 learning-rate decay function -> its Keras 3 schedule and argument mapping."""
+    return _tables()["schedules"]
+
+
+#: The table's marker for the TF1 argument that carries the step.
+STEP = "@step"
+
+
+def keras_schedule(call: cst.Call, tf1_function: str):
+    """``(KerasOptimizer-like schedule, step expression)``, or ``(None, why not)``."""
+    entry = schedule_table()[tf1_function]
+    keras_args: list[cst.Arg] = []
+    step = None
+    for index, arg in enumerate(call.args):
+        if arg.star or (arg.keyword is None and index >= len(entry["positional"])):
+            return None, "its arguments could not be read"
+        param = arg.keyword.value if arg.keyword is not None else entry["positional"][index]
+        keras_param = entry["arguments"].get(param)
+        if param not in entry["arguments"]:
+            return None, f"`{param}` is not an argument of tf.train.{tf1_function}"
+        if keras_param == STEP:
+            step = arg.value
+        elif keras_param is not None:
+            keras_args.append(_keyword(keras_param, arg.value))
+    for keras_param, value in entry["write_defaults"].items():
+        if not any(a.keyword is not None and a.keyword.value == keras_param for a in keras_args):
+            keras_args.append(_keyword(keras_param, cst.parse_expression(repr(value))))
+    if step is None:
+        return None, "it has no step argument"
+    return KerasOptimizer(entry["keras"], tuple(keras_args), None), step
 
 
 @dataclass(frozen=True)

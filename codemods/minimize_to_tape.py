@@ -10,7 +10,11 @@ What it does
     Keras optimizer with the same hyper-parameters, writing out every default that differs
     (table: ``tfmodernize/data/optimizers.json``). Without ``var_list`` the variables are
     written out: the module's trainable variables in creation order. ``global_step`` is
-    incremented after the update, as TF1 did.
+    incremented after the update, as TF1 did. A learning rate decayed by
+    ``tf.train.exponential_decay`` (or inverse-time, polynomial, piecewise-constant, cosine
+    decay) of that step becomes the Keras schedule, when the step starts at 0 and only this
+    update increments it. ``with tf.control_dependencies(UPDATE_OPS)`` around ``minimize``
+    goes when nothing in the file adds update ops.
 
 Why it matters
     ``tf.compat.v1.train`` optimizers only work on graph tensors; TF2 code computes gradients
@@ -94,6 +98,8 @@ class Optimizer:
     sites: list[Site] = field(default_factory=list)
     problem: Optional[tuple[cst.CSTNode, str]] = None
     hoisted_name: str = "optimizer"
+    #: (name of the TF1 learning-rate tensor, the Keras schedule replacing it)
+    schedule: Optional[tuple[str, cst.Call]] = None
 
 
 def _arguments(call: cst.Call, positions: tuple[str, ...]) -> Optional[dict[str, cst.BaseExpression]]:
@@ -108,6 +114,10 @@ def _arguments(call: cst.Call, positions: tuple[str, ...]) -> Optional[dict[str,
         else:
             return None
     return found
+
+
+def _assignment(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
 
 
 class MinimizeToTape(TFCodemod):
@@ -143,6 +153,7 @@ class MinimizeToTape(TFCodemod):
         self._calls: dict[cst.Call, cst.BaseExpression] = {}
         self._bodies: dict[cst.FunctionDef, dict[int, Site]] = {}
         self._hoisted: dict[int, list[cst.BaseStatement]] = {}
+        self._removed: dict[cst.FunctionDef, set[int]] = {}
         optimizers = self._optimizers(node)
         for optimizer in optimizers:
             self._plan(optimizer)
@@ -263,11 +274,19 @@ class MinimizeToTape(TFCodemod):
                 return
         elif optimizer.name is not None:
             self.fix(optimizer.call, message)
-        new_call = cst.Call(self.tf_expr(keras_name), args=list(keras.args))
+        args = list(keras.args)
+        hoisted: list[cst.BaseStatement] = []
+        if optimizer.schedule is not None:
+            name, schedule = optimizer.schedule
+            module_name = name if name not in self._taken_globally(name) else training.fresh_name(name, self._taken)
+            hoisted.append(_assignment(module_name, schedule))
+            args = [arg.with_changes(value=cst.Name(module_name))
+                    if isinstance(arg.value, cst.Name) and arg.value.value == name else arg for arg in args]
+        new_call = cst.Call(self.tf_expr(keras_name), args=args)
         if optimizer.name is None:
             site = optimizer.sites[0]
-            hoisted = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(optimizer.hoisted_name))], new_call)])
-            self._hoisted.setdefault(site.top, []).append(hoisted)
+            hoisted.append(_assignment(optimizer.hoisted_name, new_call))
+            self._hoisted.setdefault(site.top, []).extend(hoisted)
         else:
             self._keras_calls[optimizer.call] = new_call
         for site in optimizer.sites:
@@ -290,19 +309,7 @@ class MinimizeToTape(TFCodemod):
         is_op = site.method != "compute_gradients"
         if is_op and site.target is not None and any(site.target in training.names_read(s) for s in later):
             return f"`{site.target}` (a TF1 op) is used after it"
-        if optimizer.name is None:
-            params = {p.name.value for p in site.function.params.params}
-            bound = params | {n for s in body for n in training.assigned_names(s)}
-            clash = training.names_read(optimizer.call) & bound
-            if clash:
-                return f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
-            # ``optimizer = tf.train.X(...).minimize(cost)`` names the train op like an
-            # optimizer; only then does the name read well on the Keras optimizer.
-            reusable = site.target is not None and "opt" in site.target.lower() and self._count(site.target) == 1
-            optimizer.hoisted_name = site.target if reusable else training.fresh_name("optimizer", self._taken)
-            receiver = optimizer.hoisted_name
-        else:
-            receiver = optimizer.name
+        receiver = optimizer.name or ""
         if site.method == "apply_gradients":
             args = _arguments(site.call, ("grads_and_vars", "global_step", "name"))
             if args is None or "grads_and_vars" not in args:
@@ -323,6 +330,11 @@ class MinimizeToTape(TFCodemod):
             return f"`{sorted(unknown)[0]}` is not a TF1 argument"
         if not self._is_none(args.get("grad_loss")):
             return "`grad_loss` has no tape equivalent here; pass it as `output_gradients`"
+        if optimizer.name is None:
+            why = self._hoist(site, optimizer, args.get("global_step"))
+            if why is not None:
+                return why
+            receiver = optimizer.hoisted_name
         if site.dependencies is not None:
             why = self._dependencies(site)
             if why is not None:
@@ -352,6 +364,92 @@ class MinimizeToTape(TFCodemod):
                 lines.append(f"{site.target} = {site.call_replacement}" if site.target else site.call_replacement)
         site.replacement = lines
         site.tape_name = tape
+        return None
+
+    def _hoist(self, site: Site, optimizer: Optimizer, global_step: Optional[cst.BaseExpression]) -> Optional[str]:
+        """Plan ``tf.train.X(...).minimize(...)``'s optimizer as a module-level Keras optimizer.
+
+        Its arguments must not need the function's locals, except a learning rate computed by
+        a TF1 decay function of ``global_step`` just for it, which becomes a Keras schedule.
+        """
+        body = list(site.function.body.body)
+        params = {p.name.value for p in site.function.params.params}
+        bound = params | {n for s in body for n in training.assigned_names(s)}
+        clash = training.names_read(optimizer.call) & bound
+        if len(clash) == 1:
+            why = self._schedule(site, optimizer, clash.pop(), global_step, bound)
+            if why is not None:
+                return why
+        elif clash:
+            return f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
+        # ``optimizer = tf.train.X(...).minimize(cost)`` names the train op like an
+        # optimizer; only then does the name read well on the Keras optimizer.
+        reusable = site.target is not None and "opt" in site.target.lower() and self._count(site.target) == 1
+        optimizer.hoisted_name = site.target if reusable else training.fresh_name("optimizer", self._taken)
+        return None
+
+    def _schedule(self, site: Site, optimizer: Optimizer, name: str, global_step, bound: set[str]) -> Optional[str]:
+        """``lr = tf.train.exponential_decay(lr0, global_step, ...)`` -> a Keras schedule.
+
+        A schedule reads the optimizer's ``iterations``; that equals TF1's ``global_step`` only
+        when the step starts at 0 and this update is the only thing that increments it.
+        """
+        local = f"the optimizer's arguments use `{name}`, which only exists inside the function"
+        body = list(site.function.body.body)
+        definitions = [
+            (position, line) for position, line in enumerate(body[: site.position])
+            if name in set(training.assigned_names(line))
+        ]
+        if len(definitions) != 1:
+            return local
+        position, line = definitions[0]
+        small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call)):
+            return local
+        symbol = self.tf.tf_symbol(small.value.func)
+        table = training.schedule_table()
+        if symbol is None or not symbol.path.startswith("train.") or symbol.path[6:] not in table:
+            return local
+        uses = [s for i, s in enumerate(body) if i not in (position, site.position) and name in training.names_read(s)]
+        if uses or not any(arg.value is not None and isinstance(arg.value, cst.Name) and arg.value.value == name
+                           for arg in optimizer.call.args):
+            return f"the learning rate `{name}` is used for more than the optimizer"
+        differs = training.optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
+        if differs is not None:
+            return f"its learning rate `{name}` decays, and {differs}"
+        schedule, step = training.keras_schedule(small.value, symbol.path[6:])
+        if schedule is None:
+            return f"`{name}`: {step}"
+        if not (isinstance(step, cst.Name) and isinstance(global_step, cst.Name) and step.value == global_step.value):
+            return f"the learning rate `{name}` decays with another step than this update's `global_step`"
+        if training.names_read(small.value) & (bound - {step.value}):
+            return f"the learning rate `{name}` depends on values computed in the function"
+        why = self._counts_only_here(step.value)
+        if why is not None:
+            return why
+        keras_path = f"keras.optimizers.schedules.{schedule.keras}"
+        optimizer.schedule = (name, cst.Call(self.tf_expr(keras_path), args=list(schedule.args)))
+        self._removed.setdefault(site.function, set()).add(position)
+        return None
+
+    def _counts_only_here(self, step: str) -> Optional[str]:
+        """Why ``step`` may differ from the optimizer's iteration count, if it may."""
+        variable = self._inventory.variable(step)
+        if variable is None or variable.trainable or not variable.zero_start:
+            return f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps"
+        increments = 0
+        for node in training.walk(self._module):
+            if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "global_step":
+                increments += isinstance(node.value, cst.Name) and node.value.value == step
+            elif (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == step
+                  and node.attr.value.startswith(("assign", "scatter"))):
+                increments += 2
+            elif (isinstance(node, cst.Call) and self.tf.tf_symbol(node.func) is not None
+                  and self.tf.tf_symbol(node.func).path.startswith("assign") and node.args
+                  and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == step):
+                increments += 2
+        if increments != 1:
+            return f"`{step}` is also changed elsewhere, so a Keras schedule would read other steps"
         return None
 
     def _dependencies(self, site: Site) -> Optional[str]:
@@ -399,6 +497,11 @@ class MinimizeToTape(TFCodemod):
     def _is_none(node: Optional[cst.BaseExpression]) -> bool:
         return node is None or (isinstance(node, cst.Name) and node.value == "None")
 
+    def _taken_globally(self, name: str) -> set[str]:
+        """``{name}`` if moving ``name`` to module level could clash with another use of it."""
+        uses = sum(1 for function in training.functions(self._module) if name in training.names_read(function[1]))
+        return {name} if name in self._globals or uses > 1 else set()
+
     def _count(self, name: str) -> int:
         return sum(1 for n in training.walk(self._module) if isinstance(n, cst.Name) and n.value == name)
 
@@ -414,7 +517,10 @@ class MinimizeToTape(TFCodemod):
         statements = list(updated.body.body)
         new_body: list[cst.BaseStatement] = []
         tape_site = next((s for s in sites.values() if s.taped), None)
+        removed = self._removed.get(original, set())
         for position, statement in enumerate(statements):
+            if position in removed:
+                continue
             site = sites.get(position)
             if site is None:
                 new_body.append(statement)

@@ -75,8 +75,37 @@ DIFFERENT_MATHS = {
     ),
 }
 
+#: Optimizers that match TF1 only while the learning rate is constant.
+DIFFERENT_WITH_SCHEDULE = {
+    "MomentumOptimizer": (
+        "TF1's momentum scales the whole accumulated velocity by the current learning rate while "
+        "Keras SGD folds each step's learning rate into the velocity, so they part as soon as the "
+        "learning rate changes (141% off two steps after a decay in our measurement)"
+    ),
+}
+
 #: Keras parameters with no numeric effect that must never be written out as defaults.
 NOT_DEFAULTS = {"name"}
+
+#: TF1 learning-rate decay function -> (Keras schedule, TF1 parameter -> Keras parameter).
+#: ``STEP`` marks the TF1 argument that carries the step: a Keras schedule reads the
+#: optimizer's own ``iterations`` instead.
+STEP = "@step"
+SCHEDULES = {
+    "exponential_decay": ("ExponentialDecay", {"learning_rate": "initial_learning_rate", "global_step": STEP,
+                                               "decay_steps": "decay_steps", "decay_rate": "decay_rate",
+                                               "staircase": "staircase", "name": "name"}),
+    "inverse_time_decay": ("InverseTimeDecay", {"learning_rate": "initial_learning_rate", "global_step": STEP,
+                                                "decay_steps": "decay_steps", "decay_rate": "decay_rate",
+                                                "staircase": "staircase", "name": "name"}),
+    "polynomial_decay": ("PolynomialDecay", {"learning_rate": "initial_learning_rate", "global_step": STEP,
+                                             "decay_steps": "decay_steps", "end_learning_rate": "end_learning_rate",
+                                             "power": "power", "cycle": "cycle", "name": "name"}),
+    "piecewise_constant": ("PiecewiseConstantDecay", {"x": STEP, "boundaries": "boundaries", "values": "values",
+                                                      "name": "name"}),
+    "cosine_decay": ("CosineDecay", {"learning_rate": "initial_learning_rate", "global_step": STEP,
+                                     "decay_steps": "decay_steps", "alpha": "alpha", "name": "name"}),
+}
 
 
 def _defaults(function) -> tuple[list[str], dict[str, object], list[str]]:
@@ -87,7 +116,32 @@ def _defaults(function) -> tuple[list[str], dict[str, object], list[str]]:
     return [p.name for p in parameters], defaults, required
 
 
+def _entry(tf1_function, keras_class, renames: dict) -> dict:
+    tf1_order, tf1_defaults, tf1_required = _defaults(tf1_function)
+    keras_order, keras_defaults, _ = _defaults(keras_class.__init__)
+    unmapped = set(tf1_order) - set(renames)
+    if unmapped:
+        raise SystemExit(f"{tf1_function.__name__}: parameters without a correspondence: {sorted(unmapped)}")
+    for keras_param in renames.values():
+        if keras_param not in (None, STEP) and keras_param not in keras_order:
+            raise SystemExit(f"{keras_class.__name__} has no parameter {keras_param}")
+    return {
+        "positional": tf1_order,
+        "arguments": {k: renames[k] for k in tf1_order},
+        "required": [renames[k] for k in tf1_required],
+        "write_defaults": {
+            renames[k]: v for k, v in tf1_defaults.items()
+            if renames.get(k) not in (None, STEP) and k not in NOT_DEFAULTS and v != keras_defaults.get(renames[k])
+        },
+    }
+
+
 def build() -> dict:
+    schedules = {
+        name: {"keras": keras_name,
+               **_entry(getattr(tf.compat.v1.train, name), getattr(keras.optimizers.schedules, keras_name), renames)}
+        for name, (keras_name, renames) in SCHEDULES.items()
+    }
     optimizers = {}
     for tf1_name, (keras_name, renames) in CORRESPONDENCE.items():
         tf1_order, tf1_defaults, tf1_required = _defaults(getattr(tf.compat.v1.train, tf1_name).__init__)
@@ -112,12 +166,14 @@ def build() -> dict:
             "required": [renames[k] for k in tf1_required],
             "write_defaults": write,
             "different_maths": DIFFERENT_MATHS.get(tf1_name),
+            "different_with_schedule": DIFFERENT_WITH_SCHEDULE.get(tf1_name),
         }
     return {
         "generated_by": "scripts/generate_optimizer_table.py",
         "tensorflow": tf.__version__,
         "keras": keras.__version__,
         "optimizers": optimizers,
+        "schedules": schedules,
     }
 
 

@@ -229,6 +229,8 @@ def test_table_is_generated_and_complete():
     assert table["AdamOptimizer"]["write_defaults"] == {"epsilon": 1e-08}
     assert table["AdagradOptimizer"]["write_defaults"] == {"epsilon": 0.0}
     assert table["RMSPropOptimizer"]["different_maths"]
+    assert table["MomentumOptimizer"]["different_with_schedule"]
+    assert data["schedules"]["exponential_decay"]["arguments"]["global_step"] == "@step"
 
 
 def test_discharges_one_obligation_per_minimize():
@@ -243,3 +245,50 @@ def test_discharges_one_obligation_per_minimize():
     state = FileState(text=source, obligations=[Obligation("TFM101", "TFM102", "minimize") for _ in range(2)])
     find_codemod("TFM102")(CodemodContext(), state).transform_module(cst.parse_module(source))
     assert len(state.fixes) == 4 and len(state.obligations) == 1
+
+
+SCHEDULED = HEAD + """\
+step = tf.Variable(0, trainable=False)
+
+
+def train_step(x):
+    cost = tf.reduce_sum(x * W) + b
+    lr = tf.train.exponential_decay(0.1, step, 100, 0.96, staircase=True)
+    train = tf.train.{optimizer}(lr).minimize(cost, global_step=step)
+{extra}"""
+
+
+def test_decayed_learning_rate_becomes_a_schedule():
+    assert_rewrites("TFM102", SCHEDULED.format(optimizer="AdamOptimizer", extra=""), HEAD + """\
+step = tf.Variable(0, trainable=False)
+
+
+lr = tf.keras.optimizers.schedules.ExponentialDecay(initial_learning_rate=0.1, decay_steps=100, decay_rate=0.96, staircase=True)
+optimizer = tf.keras.optimizers.Adam(learning_rate=lr, epsilon=1e-08)
+
+
+def train_step(x):
+    with tf.GradientTape() as tape:
+        cost = tf.reduce_sum(x * W) + b
+    gradients = tape.gradient(cost, [W, b])
+    optimizer.apply_gradients(zip(gradients, [W, b]))
+    step.assign_add(1)
+""")
+
+
+@pytest.mark.parametrize(("optimizer", "extra", "fragment"), [
+    pytest.param("MomentumOptimizer", "", "velocity", id="momentum-differs-once-lr-changes"),
+    pytest.param("AdamOptimizer", "    step.assign_add(5)\n", "changed elsewhere", id="step-changed-elsewhere"),
+    pytest.param("AdamOptimizer", "    return lr\n", "used for more than the optimizer", id="lr-used-elsewhere"),
+])
+def test_decayed_learning_rate_declines(optimizer, extra, fragment):
+    source = SCHEDULED.format(optimizer=optimizer, extra=extra)
+    if optimizer == "MomentumOptimizer":
+        source = source.replace("MomentumOptimizer(lr)", "MomentumOptimizer(lr, 0.9)")
+    result = assert_unchanged("TFM102", source)
+    assert fragment in result.findings[0].message
+
+
+def test_decay_on_a_step_not_starting_at_zero_declines():
+    source = SCHEDULED.format(optimizer="AdamOptimizer", extra="").replace("tf.Variable(0,", "tf.Variable(10,")
+    assert "created at 0" in assert_unchanged("TFM102", source).findings[0].message
