@@ -23,14 +23,6 @@ from tfmodernize.tfsymbols import TFNames
 
 DATA = Path(__file__).resolve().parent.parent / "tfmodernize" / "data" / "tf_upgrade_v2.json"
 
-#: Call shapes the peer rewrites with a custom transformer that api-renames reproduces; any
-#: other transformer of the peer means "this call's meaning changed in TF2".
-REPRODUCED_TRANSFORMERS = frozenset(
-    {"cast_transformer", "dropout_transformer", "softmax_cross_entropy_with_logits_transformer",
-     "rename_if_arg_found_transformer"}
-)
-
-
 @dataclass(frozen=True)
 class Tables:
     tensorflow_version: str

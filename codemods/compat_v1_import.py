@@ -75,8 +75,15 @@ def _is_v1_import(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.Import):
         return any(dotted_name(a.name) == V1 for a in node.names)
     if isinstance(node, cst.ImportFrom) and node.module is not None and not node.relative:
-        return dotted_name(node.module) == V1
+        return dotted_name(node.module) == V1 or _v1_from_compat(node) is not None
     return False
+
+
+def _v1_from_compat(node: cst.ImportFrom) -> Optional[cst.ImportAlias]:
+    """The ``v1`` alias of ``from tensorflow.compat import v1 [as tf]``, if that is the form."""
+    if node.module is None or dotted_name(node.module) != "tensorflow.compat" or isinstance(node.names, cst.ImportStar):
+        return None
+    return next((a for a in node.names if dotted_name(a.name) == "v1"), None)
 
 
 class _Needs(cst.CSTVisitor):
@@ -152,8 +159,18 @@ class CompatV1Import(TFCodemod):
         if needs.found:
             self._report_needs(node, needs.found)
             return False
-        # A silenced v1 import keeps the whole file on v1: no half switch.
-        return not any(self.suppressed(s) for s in _imports(node) if _is_v1_import(s))
+        for statement in _imports(node):
+            if not _is_v1_import(statement):
+                continue
+            # A silenced v1 import keeps the whole file on v1: no half switch.
+            if self.suppressed(statement):
+                return False
+            if isinstance(statement, cst.ImportFrom) and _v1_from_compat(statement) and len(statement.names) > 1:
+                # ``from tensorflow.compat import v1, v2``: the split is not worth guessing at.
+                self.report(statement, "nothing else needs v1: import it on its own line "
+                                       "(import tensorflow.compat.v1 as tf) to let the file switch to TF2")
+                return False
+        return True
 
     def _report_needs(self, module: cst.Module, found: list[tuple[cst.CSTNode, str, str]]) -> None:
         anchor = next((s for s in _imports(module) if _is_v1_import(s)), None)
@@ -184,11 +201,17 @@ class CompatV1Import(TFCodemod):
             names.append(alias)
         return updated.with_changes(names=names)
 
-    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+    def leave_ImportFrom(
+        self, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> Union[cst.ImportFrom, cst.Import]:
         if not _is_v1_import(original):
             return updated
+        v1 = _v1_from_compat(original)
         if not self.fix(original, "nothing here needs tf.compat.v1 any more: import from TF2"):
             return updated
+        if v1 is not None:
+            local = v1.asname.name if v1.asname is not None else cst.Name("v1")
+            return cst.Import(names=[cst.ImportAlias(name=cst.Name("tensorflow"), asname=cst.AsName(name=local))])
         return updated.with_changes(module=cst.Name("tensorflow"))
 
     def leave_SimpleStatementLine(

@@ -34,6 +34,11 @@ REWRITES = [
         id="from-import",
     ),
     pytest.param(
+        "from tensorflow.compat import v1 as tf\ntf.disable_v2_behavior()\nx = tf.compat.v2.ones([2])\n",
+        "import tensorflow as tf\nx = tf.ones([2])\n",
+        id="from-compat-import-v1",
+    ),
+    pytest.param(
         "import tensorflow as tf\nx = tf.compat.v1.reduce_sum(tf.ones([2]), axis=0)\n",
         "import tensorflow as tf\nx = tf.reduce_sum(tf.ones([2]), axis=0)\n",
         id="spelled-compat-v1-under-tf2-import",
@@ -85,6 +90,9 @@ FINDINGS = [
     pytest.param("import tensorflow.compat.v1 as tf\nit = ds.make_one_shot_iterator()\n", ["make_one_shot_iterator"], id="iterator"),
     pytest.param("import tensorflow.compat.v1 as tf\nz = tf.zeros_like(x, optimize=False)\n", ["optimize"], id="arg-changed-meaning"),
     pytest.param(
+        "from tensorflow.compat import v1 as tf, v2\nx = tf.compat.v2.ones([2])\n", ["own line"], id="mixed-compat-import",
+    ),
+    pytest.param(
         "import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\ny = tf.compat.v1.reduce_sum(x, axis=0)\n",
         ["tf.placeholder (line 2"], id="spelled-compat-v1-still-needed",
     ),
@@ -107,7 +115,7 @@ def test_no_ops(source):
 def test_still_needs_v1(source, fragments):
     result = assert_unchanged("TFM112", source)
     assert [f.code for f in result.findings] == ["TFM112"]
-    assert result.findings[0].line == (1 if "import tensorflow.compat.v1" in source else 2)  # at the import
+    assert result.findings[0].line == (2 if source.startswith("import tensorflow as tf") else 1)  # at the import
     for fragment in fragments:
         assert fragment in result.findings[0].message
 
