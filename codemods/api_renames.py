@@ -204,7 +204,10 @@ class ApiRenames(TFCodemod):
     def visit_Call(self, node: cst.Call) -> bool:
         self._call_funcs.add(id(node.func))
         symbol = self.tf.tf_symbol(node.func)
-        if symbol is not None:
+        if symbol is not None and self.suppressed(node):
+            # Silenced on any of its lines: its name stays too, or the call would be half TF2.
+            self._frozen.add(id(node.func))
+        elif symbol is not None:
             try:
                 self._plan(node, symbol)
             except _Declined as why:

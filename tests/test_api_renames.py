@@ -116,6 +116,10 @@ NO_OPS = [
     pytest.param("import tensorflow as tf\n# x = tf.random_normal([2])\n", id="in-a-comment"),
     pytest.param("import tensorflow as tf\nx = tf.random_normal([2])  # tfmodernize: ignore\n", id="suppressed"),
     pytest.param("import tensorflow as tf\nx = tf.log(y)  # tfmodernize: ignore[TFM109]\n", id="suppressed-by-code"),
+    pytest.param(
+        "import tensorflow as tf\ni = tf.arg_max(\n    x, dimension=1)  # tfmodernize: ignore[api-renames]\n",
+        id="suppressed-on-the-arguments-line",
+    ),
     pytest.param("import tensorflow as tf\nx = obj.reduce_sum(y, reduction_indices=1)\n", id="method-lookalike"),
     pytest.param("import tensorflow as tf\nd = tf.nn.dropout(x, rate=0.2)\n", id="dropout-already-rate"),
     pytest.param("import tensorflow as tf\nd = tf.nn.dropout(x, 0.2)\n", id="dropout-in-tf2-file-is-rate"),
