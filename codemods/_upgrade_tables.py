@@ -141,6 +141,8 @@ def v1_requirement(path: str, call: Optional[cst.Call], names: TFNames) -> Optio
     t = tables()
     if t.v1_only_name(path):
         return "no TF2 equivalent of this name"
+    if path.startswith("contrib."):
+        return "tf.contrib is gone"
     renamed = t.rename_for(path) or t.dead_for(path)
     if renamed is not None:
         return f"TF2 spells or defines it differently (tf.{renamed[1]})"
