@@ -27,6 +27,11 @@ What it does
     * method calls only v1 has: ``.make_one_shot_iterator()``, ``.make_initializable_iterator()``,
       and ``.value`` of a shape dimension (``x.shape[0].value``).
 
+    Not visible by name, so not checked: logic that relies on graph mode itself rather than
+    on a v1 name (``Tensor.__eq__`` comparing identity, Keras 2 behaviour of ``tf.keras``
+    under the v1 alias, which is Keras 3 once the import is TF2). A file that still runs a
+    session names ``tf.Session`` and so stays on v1.
+
     Differences from ``tf_upgrade_v2 --upgrade_compat_v1_import``: the peer switches the import
     unconditionally and then renames everything it can, leaving ``tf.compat.v1.*`` spellings
     behind; this codemod only switches when the file runs on TF2 as it is, so it never leaves a
