@@ -94,8 +94,14 @@ class Optimizer:
 
     tf1_class: str
     call: cst.Call
-    name: Optional[str]  # module-level name; None for ``tf.train.X(...).minimize(...)``
+    name: Optional[str]  # module-level name; None for one made inside a function
     sites: list[Site] = field(default_factory=list)
+    #: For ``opt = tf.train.X(...)`` inside a function: that function, the statement's index
+    #: and the local name. The Keras optimizer moves to module level (it owns variables).
+    function: Optional[cst.FunctionDef] = None
+    position: Optional[int] = None
+    local_name: Optional[str] = None
+    planned_hoist: bool = False
     problem: Optional[tuple[cst.CSTNode, str]] = None
     hoisted_name: str = "optimizer"
     #: (name of the TF1 learning-rate tensor, the Keras schedule replacing it)
@@ -177,19 +183,55 @@ class MinimizeToTape(TFCodemod):
         for top, function in training.functions(module):
             if not isinstance(function.body, cst.IndentedBlock):
                 continue
+            local: dict[str, Optimizer] = {}
             for position, line in enumerate(function.body.body):
+                constructor = self._local_constructor(line)
+                if constructor is not None:
+                    name, tf1_class, call = constructor
+                    local[name] = Optimizer(tf1_class, call, None, function=function, position=position, local_name=name)
+                    continue
                 site = self._site(function, position, top, line)
                 if site is None:
                     continue
-                if isinstance(site.receiver, cst.Name) and site.receiver.value in by_name:
+                if isinstance(site.receiver, cst.Name) and site.receiver.value in local:
+                    local[site.receiver.value].sites.append(site)
+                    receivers.add(id(site.receiver))
+                elif isinstance(site.receiver, cst.Name) and site.receiver.value in by_name:
                     by_name[site.receiver.value].sites.append(site)
                     receivers.add(id(site.receiver))
                 elif site.method == "minimize" and self._tf1_optimizer(site.receiver):
                     assert isinstance(site.receiver, cst.Call)
                     optimizer = Optimizer(self._tf1_optimizer(site.receiver), site.receiver, None, [site])
                     inline.append(optimizer)
+            for optimizer in local.values():
+                self._other_local_uses(optimizer, receivers)
+                inline.append(optimizer)
         self._other_uses(module, by_name, receivers)
         return [*by_name.values(), *inline]
+
+    def _local_constructor(self, line: cst.BaseStatement) -> Optional[tuple[str, str, cst.Call]]:
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+            return None
+        small = line.body[0]
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+            return None
+        tf1_class = self._tf1_optimizer(small.value)
+        if tf1_class is None:
+            return None
+        assert isinstance(small.value, cst.Call)
+        return small.targets[0].target.value, tf1_class, small.value
+
+    def _other_local_uses(self, optimizer: Optimizer, receivers: set[int]) -> None:
+        assert optimizer.function is not None and optimizer.position is not None
+        for position, line in enumerate(optimizer.function.body.body):
+            if position == optimizer.position:
+                continue
+            for node in training.walk(line):
+                if isinstance(node, cst.Name) and node.value == optimizer.local_name and id(node) not in receivers:
+                    optimizer.problem = (node, f"`{node.value}` is used here in a way minimize-to-tape does not rewrite")
+                    return
+        if not optimizer.sites:
+            optimizer.problem = (optimizer.call, f"`{optimizer.local_name}` is not used by any statement minimize-to-tape rewrites")
 
     def _site(self, function: cst.FunctionDef, position: int, top: int, line: cst.BaseStatement) -> Optional[Site]:
         if (isinstance(line, cst.With) and len(line.items) == 1 and isinstance(line.items[0].item, cst.Call)
@@ -310,6 +352,16 @@ class MinimizeToTape(TFCodemod):
         if is_op and site.target is not None and any(site.target in training.names_read(s) for s in later):
             return f"`{site.target}` (a TF1 op) is used after it"
         receiver = optimizer.name or ""
+        if optimizer.name is None:
+            global_step = None
+            if site.method != "compute_gradients":
+                global_step = (_arguments(site.call, ("loss", "global_step")) or {}).get("global_step")
+                if site.method == "apply_gradients":
+                    global_step = (_arguments(site.call, ("grads_and_vars", "global_step")) or {}).get("global_step")
+            why = self._hoist(site, optimizer, global_step)
+            if why is not None:
+                return why
+            receiver = optimizer.hoisted_name
         if site.method == "apply_gradients":
             args = _arguments(site.call, ("grads_and_vars", "global_step", "name"))
             if args is None or "grads_and_vars" not in args:
@@ -330,11 +382,6 @@ class MinimizeToTape(TFCodemod):
             return f"`{sorted(unknown)[0]}` is not a TF1 argument"
         if not self._is_none(args.get("grad_loss")):
             return "`grad_loss` has no tape equivalent here; pass it as `output_gradients`"
-        if optimizer.name is None:
-            why = self._hoist(site, optimizer, args.get("global_step"))
-            if why is not None:
-                return why
-            receiver = optimizer.hoisted_name
         if site.dependencies is not None:
             why = self._dependencies(site)
             if why is not None:
@@ -372,9 +419,14 @@ class MinimizeToTape(TFCodemod):
         Its arguments must not need the function's locals, except a learning rate computed by
         a TF1 decay function of ``global_step`` just for it, which becomes a Keras schedule.
         """
+        if optimizer.planned_hoist:
+            return None
+        optimizer.planned_hoist = True
         body = list(site.function.body.body)
         params = {p.name.value for p in site.function.params.params}
         bound = params | {n for s in body for n in training.assigned_names(s)}
+        if optimizer.local_name is not None:
+            bound.discard(optimizer.local_name)
         clash = training.names_read(optimizer.call) & bound
         if len(clash) == 1:
             why = self._schedule(site, optimizer, clash.pop(), global_step, bound)
@@ -384,6 +436,11 @@ class MinimizeToTape(TFCodemod):
             return f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
         # ``optimizer = tf.train.X(...).minimize(cost)`` names the train op like an
         # optimizer; only then does the name read well on the Keras optimizer.
+        if optimizer.local_name is not None:
+            local = optimizer.local_name
+            optimizer.hoisted_name = local if not self._taken_globally(local) else training.fresh_name(local, self._taken)
+            self._removed.setdefault(site.function, set()).add(optimizer.position)
+            return None
         reusable = site.target is not None and "opt" in site.target.lower() and self._count(site.target) == 1
         optimizer.hoisted_name = site.target if reusable else training.fresh_name("optimizer", self._taken)
         return None
@@ -410,7 +467,8 @@ class MinimizeToTape(TFCodemod):
         table = training.schedule_table()
         if symbol is None or not symbol.path.startswith("train.") or symbol.path[6:] not in table:
             return local
-        uses = [s for i, s in enumerate(body) if i not in (position, site.position) and name in training.names_read(s)]
+        users = (position, site.position, optimizer.position)
+        uses = [s for i, s in enumerate(body) if i not in users and name in training.names_read(s)]
         if uses or not any(arg.value is not None and isinstance(arg.value, cst.Name) and arg.value.value == name
                            for arg in optimizer.call.args):
             return f"the learning rate `{name}` is used for more than the optimizer"

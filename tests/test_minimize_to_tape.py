@@ -292,3 +292,18 @@ def test_decayed_learning_rate_declines(optimizer, extra, fragment):
 def test_decay_on_a_step_not_starting_at_zero_declines():
     source = SCHEDULED.format(optimizer="AdamOptimizer", extra="").replace("tf.Variable(0,", "tf.Variable(10,")
     assert "created at 0" in assert_unchanged("TFM102", source).findings[0].message
+
+
+def test_optimizer_made_inside_the_function_moves_to_module_level():
+    before = HEAD + ("\n\ndef step(x):\n    c = tf.reduce_sum(x * W)\n    opt = tf.train.AdagradOptimizer(0.1)\n"
+                     "    grads_and_vars = opt.compute_gradients(c)\n    opt.apply_gradients(grads_and_vars)\n")
+    after = HEAD + ("\n\nopt = tf.keras.optimizers.Adagrad(learning_rate=0.1, epsilon=0.0)\n\n\ndef step(x):\n"
+                    "    with tf.GradientTape() as tape:\n        c = tf.reduce_sum(x * W)\n"
+                    "    grads_and_vars = list(zip(tape.gradient(c, [W, b]), [W, b]))\n    opt.apply_gradients(grads_and_vars)\n")
+    assert_rewrites("TFM102", before, after)
+
+
+def test_optimizer_made_inside_the_function_and_used_otherwise_declines():
+    source = HEAD + ("def step(x):\n    c = tf.reduce_sum(x * W)\n    opt = tf.train.AdagradOptimizer(0.1)\n"
+                     "    opt.minimize(c)\n    return opt.get_slot(W, 'accumulator')\n")
+    assert "`opt` is used here" in assert_unchanged("TFM102", source).findings[0].message
