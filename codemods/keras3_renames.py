@@ -20,19 +20,26 @@ What it does
       positional order is ``shape, initializer, dtype`` and a positional name raises);
     - ``keras.layers.experimental.preprocessing.X`` and ``keras.layers.experimental.X`` ->
       ``keras.layers.X`` (the ``experimental`` namespace is gone; the layers kept their
-      names), also in ``from ... import`` statements.
+      names), also in ``from ... import`` statements;
+    - optimizer ``decay=d``, which Keras 3 ignores with only a warning, -> the schedule
+      computing the same ``lr / (1 + d * iterations)``:
+      ``learning_rate=keras.optimizers.schedules.InverseTimeDecay(lr, decay_steps=1,
+      decay_rate=d)`` (``decay=0`` is dropped);
+    - layer arguments Keras 3 rejects, dropped where they held the default:
+      ``time_major=False`` (RNN layers) and ``dynamic=False``.
 
     Code using ``tf_keras`` (Keras 2 kept as a package) is left alone. Where the receiver
     is not known to be a Keras object, or the arguments cannot be carried over, it reports a
     finding instead (``reset_states()`` on an unknown object, ``fit_generator(...,
     workers=4)``, ``model.optimizer.lr`` on an unknown model, removed layers such as
-    ``RandomFourierFeatures``). The list follows Keras 3's migration guide and breaking-change
+    ``RandomFourierFeatures``, ``decay=`` without an explicit learning rate,
+    ``time_major=True``, ``fused=``, ``constants=``). The list follows Keras 3's migration guide and breaking-change
     notes, each entry checked to fail on TF 2.21 with Keras 3.15.
 
 Why it matters
     Since TF 2.16 ``tf.keras`` is Keras 3. These Keras 2 spellings either raise on the
-    first run or, worse, are silently ignored (a learning-rate change that never happens, a
-    metric reset that never runs). The new spellings also work on Keras 2.6+.
+    first run or, worse, are silently ignored (a learning-rate change or decay that never
+    happens, a metric reset that never runs). The new spellings also work on Keras 2.6+.
 
 Before
     optimizer = tf.keras.optimizers.SGD(lr=0.1)
@@ -89,6 +96,14 @@ LAYER_KEYWORDS = frozenset({*LAYER_ADD_WEIGHT, "aggregation", "autocast"})
 METRIC_ADD_WEIGHT = ("name", "shape")
 METRIC_KEYWORDS = frozenset({"name", "shape", "initializer", "dtype"})
 
+#: Keras 2 layer arguments that Keras 3 rejects, and what to do when they are not the default.
+REMOVED_LAYER_ARGUMENTS = {
+    "time_major": "transpose the inputs to batch-major (`tf.transpose(x, [1, 0, 2])`) and drop it",
+    "dynamic": "drop it; to run the layer eagerly compile the model with `run_eagerly=True`",
+    "fused": "drop it (Keras 3 has no fused kernel; moving variance statistics may differ slightly)",
+    "constants": "pass the constants as extra inputs of the cell instead",
+}
+
 MODEL_CONSTRUCTORS = frozenset({
     "Model", "Sequential", "models.Model", "models.Sequential", "models.load_model", "saving.load_model",
 })
@@ -117,7 +132,7 @@ class Keras3Renames(TFCodemod):
     code = "TFM208"
     name = "keras3-renames"
     summary = "Keras 2 spellings that Keras 3 rejects or ignores -> their Keras 3 names"
-    needles = ("lr", "reset_states", "_generator", "add_weight", "experimental")
+    needles = ("lr", "reset_states", "_generator", "add_weight", "experimental", "decay", *REMOVED_LAYER_ARGUMENTS)
     interests = (cst.Call, cst.Attribute, cst.ImportFrom, cst.FunctionDef)
 
     @classmethod
@@ -131,7 +146,9 @@ class Keras3Renames(TFCodemod):
             if node.attr.value in ("lr", "reset_states", "add_weight") or node.attr.value in GENERATOR_METHODS:
                 return True
             return (names.keras_path(node) or "").startswith("layers.experimental.")
-        return isinstance(node, cst.Call) and any(a.keyword is not None and a.keyword.value == "lr" for a in node.args)
+        return isinstance(node, cst.Call) and any(
+            a.keyword is not None and a.keyword.value in ("lr", "decay", *REMOVED_LAYER_ARGUMENTS) for a in node.args
+        )
 
     # -- what objects are -------------------------------------------------------------------
 
@@ -236,6 +253,8 @@ class Keras3Renames(TFCodemod):
         kind = None if self._is_tf_keras(original.func) else _ctor_kind(self.tf.keras_path(original.func))
         if kind == "optimizer":
             return self._optimizer_arguments(original, updated)
+        if kind == "layer" and any(a.keyword is not None and a.keyword.value in REMOVED_LAYER_ARGUMENTS for a in original.args):
+            return self._layer_arguments(original, updated)
         if not isinstance(original.func, cst.Attribute):
             return updated
         method = original.func.attr.value
@@ -249,15 +268,66 @@ class Keras3Renames(TFCodemod):
         return updated
 
     def _optimizer_arguments(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        keywords = [a.keyword.value for a in original.args if a.keyword is not None]
-        if "lr" not in keywords or "learning_rate" in keywords:
+        keywords = {a.keyword.value for a in original.args if a.keyword is not None}
+        if "lr" in keywords and "learning_rate" in keywords:
             return updated
-        if not self.fix(original, "Keras 3 optimizers take `learning_rate=`, not `lr=`"):
-            return updated
-        return updated.with_changes(args=[
-            a.with_changes(keyword=cst.Name("learning_rate")) if a.keyword is not None and a.keyword.value == "lr" else a
-            for a in updated.args
-        ])
+        args = list(updated.args)
+        if "lr" in keywords and self.fix(original, "Keras 3 optimizers take `learning_rate=`, not `lr=`"):
+            args = [
+                a.with_changes(keyword=cst.Name("learning_rate")) if a.keyword is not None and a.keyword.value == "lr" else a
+                for a in args
+            ]
+        if "decay" in keywords:
+            args = self._decay(original, args)
+        return updated.with_changes(args=args)
+
+    def _decay(self, original: cst.Call, args: list[cst.Arg]) -> list[cst.Arg]:
+        """Keras 2's ``decay=d`` (``lr / (1 + d * iterations)``), which Keras 3 ignores, as
+        the equal ``InverseTimeDecay(lr, decay_steps=1, decay_rate=d)`` schedule."""
+        index = next(i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == "decay")
+        decay = args[index].value
+        if isinstance(decay, (cst.Integer, cst.Float)) and float(decay.value) == 0:
+            if self.fix(original, "Keras 3 optimizers have no `decay=` (ignored with a warning); it was 0"):
+                return _without(args, index)
+            return args
+        rate = next(
+            (i for i, a in enumerate(args) if (a.keyword is None and i == 0 and not a.star) or (a.keyword is not None and a.keyword.value in ("learning_rate", "lr"))),
+            None,
+        )
+        hint = "pass `learning_rate=keras.optimizers.schedules.InverseTimeDecay(lr, decay_steps=1, decay_rate=decay)`"
+        if rate is None:
+            self.report(original, f"Keras 3 optimizers ignore `decay=` (Keras 2 divided the learning rate by 1 + decay * iterations): {hint} with the learning rate made explicit")
+            return args
+        if isinstance(args[rate].value, cst.Call) or not isinstance(original.func, cst.Attribute):
+            self.report(original, f"Keras 3 optimizers ignore `decay=` (Keras 2 divided the learning rate by 1 + decay * iterations): {hint}")
+            return args
+        if not self.fix(original, "Keras 3 optimizers ignore `decay=`: the same decay is the InverseTimeDecay(lr, 1, decay) schedule"):
+            return args
+        schedule = cst.Call(
+            cst.Attribute(cst.Attribute(original.func.value, cst.Name("schedules")), cst.Name("InverseTimeDecay")),
+            [
+                cst.Arg(args[rate].value),
+                _keyword("decay_steps", cst.Integer("1")),
+                _keyword("decay_rate", decay),
+            ],
+        )
+        args[rate] = args[rate].with_changes(value=schedule)
+        return _without(args, index)
+
+    def _layer_arguments(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """Keras 2 layer arguments Keras 3 rejects: dropped where they were the default."""
+        args = list(updated.args)
+        for name, advice in REMOVED_LAYER_ARGUMENTS.items():
+            index = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
+            if index is None:
+                continue
+            value = args[index].value
+            if isinstance(value, cst.Name) and value.value == "False" and name in ("time_major", "dynamic"):
+                if self.fix(original, f"Keras 3 layers reject `{name}=`; `{name}=False` was the default"):
+                    args = _without(args, index)
+            else:
+                self.report(original, f"Keras 3 layers reject `{name}=`: {advice}")
+        return updated.with_changes(args=args)
 
     def _reset_states(self, original: cst.Call, updated: cst.Call, receiver: cst.BaseExpression) -> cst.BaseExpression:
         kind = self._kind(receiver)
@@ -374,6 +444,14 @@ class Keras3Renames(TFCodemod):
         if not self.fix(original, f"`{module}` was removed in Keras 3: the layers are in `{module[: -len(suffix)]}.layers`"):
             return updated
         return updated.with_changes(module=cst.parse_expression(f"{module[: -len(suffix)]}.layers"))
+
+
+def _without(args: list[cst.Arg], index: int) -> list[cst.Arg]:
+    """``args`` without ``args[index]``, the last argument keeping no trailing comma."""
+    kept = args[:index] + args[index + 1 :]
+    if kept and index == len(args) - 1:
+        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return kept
 
 
 def _equal() -> cst.AssignEqual:

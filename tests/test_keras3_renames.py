@@ -60,6 +60,21 @@ GOLDEN = [
         "from keras.layers import Rescaling, StringLookup as Lookup\nimport keras\n",
         id="experimental-import",
     ),
+    pytest.param(
+        "import keras\nopt = keras.optimizers.SGD(lr=0.1, decay=1e-4, momentum=0.9)\n",
+        "import keras\nopt = keras.optimizers.SGD(learning_rate=keras.optimizers.schedules.InverseTimeDecay(0.1, decay_steps=1, decay_rate=1e-4), momentum=0.9)\n",
+        id="decay-schedule",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nopt = tf.keras.optimizers.RMSprop(0.01, rho=0.9, decay=0.0)\n",
+        "import tensorflow as tf\nopt = tf.keras.optimizers.RMSprop(0.01, rho=0.9)\n",
+        id="zero-decay-dropped",
+    ),
+    pytest.param(
+        "from tensorflow.keras import layers\nrnn = layers.LSTM(4, time_major=False, return_sequences=True)\nd = layers.Dense(1, dynamic=False)\n",
+        "from tensorflow.keras import layers\nrnn = layers.LSTM(4, return_sequences=True)\nd = layers.Dense(1)\n",
+        id="default-layer-arguments-dropped",
+    ),
 ]
 
 
@@ -121,6 +136,9 @@ FINDINGS = [
         "explicit `initializer=`",
         id="metric-weight-without-initializer",
     ),
+    pytest.param("import tensorflow as tf\nopt = tf.keras.optimizers.Adam(decay=0.01)\n", "learning rate made explicit", id="decay-default-rate"),
+    pytest.param("import tensorflow as tf\nr = tf.keras.layers.GRU(3, time_major=True)\n", "transpose the inputs", id="time-major-true"),
+    pytest.param("import tensorflow as tf\nb = tf.keras.layers.BatchNormalization(fused=True)\n", "no fused kernel", id="fused"),
 ]
 
 
