@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -261,9 +262,10 @@ def test_each_script_starts_from_fresh_state(harness, mode) -> None:
 
     probe = Script(CASES_DIR / "isolation" / "probe.py", mode)
     polluter = Script(CASES_DIR / "isolation" / "polluter.py", mode)
-    first, polluted, second = harness.run_all([probe, polluter, probe])
+    first, polluted, second = harness.run(probe), harness.run(polluter), harness.run(probe)
     assert polluted.ok, polluted.error
     assert first.ok, first.error
+    assert first.pid == polluted.pid == second.pid
     assert first.values["functions_run_eagerly"] is False
     assert first.values["graph_ops"] == 0
     assert first.values["sees_leftover"] is False
@@ -276,8 +278,10 @@ def test_each_script_starts_from_fresh_state(harness, mode) -> None:
 def test_random_mode_is_per_script(harness, random, same) -> None:
     from tfmodernize.verify.runner import Script
 
-    first, again = harness.run_all([Script(CASES_DIR / "random_modes" / "probe.py", "tf2", random)] * 2)
+    script = Script(CASES_DIR / "random_modes" / "probe.py", "tf2", random)
+    first, again = harness.run(script), harness.run(script)
     assert first.ok, first.error
+    assert first.pid == again.pid
     assert first.values["same"] is same
     assert difference("draws", first.values, again.values) is None
 
@@ -293,10 +297,10 @@ def test_modules_beside_a_tf1_script_are_tf1_too(verdicts) -> None:
 def test_modules_beside_a_script_are_forgotten_after_it(harness) -> None:
     from tfmodernize.verify.runner import Script
 
-    first, second = harness.run_all(
-        [Script(CASES_DIR / "local_module" / "after.py"), Script(CASES_DIR / "isolation" / "uses_constants.py")]
-    )
+    first = harness.run(Script(CASES_DIR / "local_module" / "after.py"))
+    second = harness.run(Script(CASES_DIR / "isolation" / "uses_constants.py"))
     assert first.ok and second.ok, (first.error, second.error)
+    assert first.pid == second.pid
     assert second.values["scale"] == 5.0
 
 
@@ -311,12 +315,68 @@ def test_modes_give_their_keras_and_execution(harness, mode, tf_keras, eager) ->
 
 
 @needs_tensorflow
-def test_child_restarts_after_a_crash(verdicts) -> None:
-    # The batch runs a mode's scripts in order: crash_exception's before.py is the next tf2
-    # script after crash_abort's after.py killed the child.
-    assert "died" in verdicts["crash_abort"].after.error
-    assert verdicts["crash_exception"].before.ok
-    assert verdicts["crash_exception"].before.values["w_final"].shape == (2, 2)
+def test_child_restarts_after_a_crash(harness) -> None:
+    from tfmodernize.verify.runner import Script
+
+    probe = Script(CASES_DIR / "isolation" / "probe.py")
+    before = harness.run(probe)
+    crash = harness.run(Script(CASES_DIR / "crash_abort" / "after.py"))
+    after = harness.run(probe)
+    assert before.ok and "died" in crash.error and crash.pid is None
+    assert after.ok and after.pid != before.pid
+    assert difference("state", before.values, after.values) is None
+
+
+class _FakeChild:
+    """Stands in for a TensorFlow child: tf2 scripts take twice as long as tf1 scripts."""
+
+    def __init__(self, mode: str, number: int) -> None:
+        self.mode, self.number = mode, number
+
+    def run(self, script):
+        from tfmodernize.verify.runner import RunResult
+
+        time.sleep(0.01 if self.mode == "tf2" else 0.005)
+        return RunResult(script, pid=self.number)
+
+
+def _recording_harness(workers: int):
+    from tfmodernize.verify.runner import Harness
+
+    class RecordingHarness(Harness):
+        def __init__(self) -> None:
+            super().__init__(workers)
+            self.started: list[str] = []
+
+        def _acquire(self, mode: str):
+            with self._lock:
+                if self._idle[mode]:
+                    return self._idle[mode].pop()
+                self.started.append(mode)
+                return _FakeChild(mode, len(self.started))
+
+    return RecordingHarness()
+
+
+def test_run_all_balances_modes_over_workers(tmp_path) -> None:
+    from tfmodernize.verify.runner import Script
+
+    scripts = [Script(tmp_path / f"s{i}.py", "tf1" if i < 6 else "tf2") for i in range(60)]
+    harness = _recording_harness(workers=2)
+    results = harness.run_all(scripts)
+    assert [result.script for result in results] == scripts
+    # Both modes start at once; once tf1 is done its worker starts a second tf2 child.
+    assert sorted(harness.started[:2]) == ["tf1", "tf2"] and harness.started[2:] == ["tf2"]
+    assert len({result.pid for result in results if result.script.mode == "tf2"}) == 2
+
+
+def test_run_all_starts_no_extra_child_for_a_few_scripts(tmp_path) -> None:
+    from tfmodernize.verify.runner import Script
+
+    scripts = [Script(tmp_path / "a.py", "tf1")] + [Script(tmp_path / f"b{i}.py", "tf2") for i in range(3)]
+    harness = _recording_harness(workers=2)
+    harness.run_all(scripts)
+    assert sorted(harness.started) == ["tf1", "tf2"]
 
 
 def test_a_child_that_cannot_start_fails_every_script_with_the_reason(tmp_path, monkeypatch) -> None:

@@ -120,6 +120,7 @@ class Sandbox:
             namespace.clear()
             gc.collect()
         reply["seconds"] = time.perf_counter() - started
+        reply["pid"] = os.getpid()
         reply["output"] = "\n".join(output.getvalue().splitlines()[-TAIL_LINES:])
         return reply
 

@@ -5,8 +5,8 @@ Importing TensorFlow costs seconds, running a fixture script milliseconds: a ``C
 the child (abort, segfault) or runs past its timeout fails alone: the child is killed and a
 new one is started for the next script. Nothing here imports TensorFlow.
 
-``Harness`` owns one child per mode and runs a batch of scripts with both children working at
-the same time (one thread per mode).
+``Harness`` owns a pool of children and runs a batch of scripts with several of them working at
+the same time (one thread per child).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -60,6 +62,8 @@ class RunResult:
     error: Optional[str] = None
     output: str = ""
     seconds: float = 0.0
+    #: The child process that ran it (None if it died doing so).
+    pid: Optional[int] = None
 
     @property
     def ok(self) -> bool:
@@ -186,6 +190,7 @@ class Child:
                 error=reply["error"],
                 output=reply["output"],
                 seconds=reply["seconds"],
+                pid=reply["pid"],
             )
         return RunResult(script, error=reply, seconds=time.perf_counter() - started)
 
@@ -237,10 +242,23 @@ class Child:
 
 
 class Harness:
-    """One child per mode, started on first use; use as a context manager to stop them."""
+    """A pool of children, started on first use; use as a context manager to stop them.
 
-    def __init__(self) -> None:
-        self._children: dict[str, Child] = {}
+    ``run`` runs one script in the most recently used idle child of its mode, so scripts run
+    one after another by ``run`` share a child. ``run_all`` runs a batch with up to
+    ``workers`` children at once: one per mode to begin with; a worker whose mode has no
+    scripts left helps with the other mode's queue, starting a second child of that mode only
+    when enough scripts are waiting to pay for importing TensorFlow again.
+    """
+
+    #: Scripts that must be waiting before a worker starts one more child of a busy mode.
+    STEAL_MINIMUM = 12
+
+    def __init__(self, workers: Optional[int] = None) -> None:
+        self.workers = max(1, workers if workers is not None else min(4, os.cpu_count() or 1))
+        self._idle: dict[str, list[Child]] = {mode: [] for mode in MODES}
+        self._children: list[Child] = []
+        self._lock = threading.Lock()
 
     def __enter__(self) -> "Harness":
         return self
@@ -249,30 +267,70 @@ class Harness:
         self.close()
 
     def close(self) -> None:
-        for child in self._children.values():
+        for child in self._children:
             child.close()
         self._children.clear()
+        self._idle = {mode: [] for mode in MODES}
 
-    def child(self, mode: str) -> Child:
-        if mode not in self._children:
-            self._children[mode] = Child(mode)
-        return self._children[mode]
+    def _acquire(self, mode: str) -> Child:
+        with self._lock:
+            if self._idle[mode]:
+                return self._idle[mode].pop()
+            child = Child(mode)
+            self._children.append(child)
+            return child
+
+    def _release(self, child: Child) -> None:
+        with self._lock:
+            self._idle[child.mode].append(child)
 
     def run(self, script: Script) -> RunResult:
-        return self.child(script.mode).run(script)
+        child = self._acquire(script.mode)
+        try:
+            return child.run(script)
+        finally:
+            self._release(child)
 
     def run_all(self, scripts: Sequence[Script]) -> list[RunResult]:
-        """Run every script, both modes' children at once; results in the input's order."""
-        by_mode: dict[str, list[int]] = {}
-        for index, script in enumerate(scripts):
-            by_mode.setdefault(script.mode, []).append(index)
+        """Run every script, several children at once; results in the input's order."""
+        queues = {mode: deque(i for i, script in enumerate(scripts) if script.mode == mode) for mode in MODES}
+        serving = {mode: 0 for mode in MODES}
         results: list[Optional[RunResult]] = [None] * len(scripts)
 
-        def run_mode(mode: str) -> None:
-            for index in by_mode[mode]:
-                results[index] = self.run(scripts[index])
+        def next_job(current: Optional[str]) -> Optional[tuple[str, int]]:
+            with self._lock:
+                waiting = [mode for mode in MODES if queues[mode]]
+                if not waiting:
+                    return None
+                if current not in waiting:
+                    unserved = [mode for mode in waiting if serving[mode] == 0]
+                    mode = max(unserved or waiting, key=lambda m: len(queues[m]))
+                    if serving[mode] and not self._idle[mode] and len(queues[mode]) < self.STEAL_MINIMUM:
+                        return None
+                    if current is not None:
+                        serving[current] -= 1
+                    serving[mode] += 1
+                    current = mode
+                return current, queues[current].popleft()
 
-        with ThreadPoolExecutor(max_workers=max(1, len(by_mode))) as pool:
-            for done in [pool.submit(run_mode, mode) for mode in by_mode]:
+        def work() -> None:
+            current: Optional[str] = None
+            child: Optional[Child] = None
+            try:
+                while (job := next_job(current)) is not None:
+                    mode, index = job
+                    if mode != current:
+                        if child is not None:
+                            self._release(child)
+                        child, current = self._acquire(mode), mode
+                    assert child is not None
+                    results[index] = child.run(scripts[index])
+            finally:
+                if child is not None:
+                    self._release(child)
+
+        workers = min(self.workers, len(scripts))
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            for done in [pool.submit(work) for _ in range(workers)]:
                 done.result()
         return [result for result in results if result is not None]
