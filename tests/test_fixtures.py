@@ -3,7 +3,7 @@
 Golden: the case's codemod(s) turn ``before.py`` into exactly ``after.py`` and leave
 ``after.py`` unchanged (unsafe fixes enabled: a fixture shows the fix). Numeric: ``before.py``
 in its mode and ``after.py`` on plain TF2 leave equal values. The numeric tests selected in a
-run are executed in one batch by two long-lived TensorFlow children (one per mode) the first
+run are executed in one batch by long-lived TensorFlow children (``Harness.run_all``) the first
 time one of them asks for its verdict; each test then reads its own.
 
     pytest tests/test_fixtures.py -k run-functions-eagerly

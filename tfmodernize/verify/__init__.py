@@ -1,7 +1,7 @@
 """Numeric verification (design.md section 5): run a before and an after script on TensorFlow
 and prove that they leave equal values.
 
-- ``runner``: long-lived TensorFlow child processes, one per mode (``tf1``: plain
+- ``runner``: long-lived TensorFlow child processes of two modes (``tf1``: plain
   ``import tensorflow`` behaves as TF 1.x; ``tf2``: plain TF 2 with Keras 3), each running many
   scripts in fresh namespaces, with a timeout per script; ``Harness`` owns them.
 - ``child``: the code that runs inside those children (the only place TensorFlow is imported).

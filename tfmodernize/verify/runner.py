@@ -1,4 +1,4 @@
-"""Long-lived TensorFlow child processes, one per mode, that run scripts on request.
+"""Long-lived TensorFlow child processes of a mode (tf1 or tf2) that run scripts on request.
 
 Importing TensorFlow costs seconds, running a fixture script milliseconds: a ``Child`` starts
 ``tfmodernize.verify.child`` once and sends it one script after another. A script that crashes

@@ -1,7 +1,7 @@
 """A before/after pair to verify, and the verdict on it.
 
 ``verify_pairs`` runs every pair's two scripts through a ``Harness`` (all scripts in one
-batch, both mode children at once) and compares what they left behind.
+batch, several children at once) and compares what they left behind.
 """
 
 from __future__ import annotations
