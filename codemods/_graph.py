@@ -60,6 +60,11 @@ INITIALIZERS = (
     "tables_initializer",
 )
 CONFIGS = ("ConfigProto", "GPUOptions")
+#: Ops returning a list or tuple of tensors (fetched, a list of arrays).
+SEQUENCE_OPS = (
+    "gradients", "nn.moments", "nn.weighted_moments", "unstack", "split", "meshgrid", "unique",
+    "unique_with_counts", "linalg.eigh", "linalg.qr", "nn.top_k", "math.top_k", "hessians",
+)
 #: RNN builders: they create their cells' variables when called.
 RNN_PREFIXES = ("nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.raw_rnn", "nn.rnn_cell.", "nn.static_bidirectional_rnn")
 #: Calls that only reset or force graph mode: gone once the program is migrated.
@@ -621,7 +626,7 @@ class GraphUnit:
             if path is not None and path.startswith("summary.") and stmt.dynamic:
                 return
             raise Decline(origin, "a tensor is used outside the session (printed or passed to Python)")
-        if assignment and (path == "gradients" or isinstance(assignment[1], (cst.List, cst.Tuple))):
+        if assignment and (path in SEQUENCE_OPS or isinstance(assignment[1], (cst.List, cst.Tuple))):
             self.sequences.add(assignment[0])
         unknown = path is not None and (path.startswith("summary.") or path in UNKNOWN_OPS)
         for name in defs:

@@ -376,7 +376,10 @@ class SessionToFunction(TFCodemod):
             call = self._call(function, plan, site)
             value = call
             if shape != "none" and self._wants_numpy(plan, site, targets):
-                listed = shape == "single" and isinstance(elements[0].expr, cst.Name) and elements[0].expr.value in unit.sequences
+                listed = shape == "single" and (
+                    isinstance(targets, (cst.Tuple, cst.List))
+                    or isinstance(elements[0].expr, cst.Name) and elements[0].expr.value in unit.sequences
+                )
                 value = self._to_numpy(call, "list" if listed else shape, site.fetches)
             elif shape in ("list", "tuple") and not _returns(function, cst.List if shape == "list" else cst.Tuple):
                 value = cst.Call(cst.Name(shape), [cst.Arg(call)])

@@ -401,6 +401,37 @@ REWRITES.append(
 )
 
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None])
+        stats = tf.nn.moments(x, [0])
+        with tf.Session() as sess:
+            m, v = sess.run(stats, {x: [1.0, 2.0, 4.0]})
+            both = sess.run(stats, {x: [1.0, 2.0, 4.0]})
+        print(m, v, both)
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def compute_stats(x):
+            stats = tf.nn.moments(x, [0])
+            return stats
+
+
+        m, v = [t.numpy() for t in compute_stats([1.0, 2.0, 4.0])]
+        both = [t.numpy() for t in compute_stats([1.0, 2.0, 4.0])]
+        print(m, v, both)
+        """,
+        id="tuple-valued-op-converted-element-wise",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:
     result = assert_rewrites("TFM101", before, after)
