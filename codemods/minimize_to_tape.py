@@ -58,6 +58,7 @@ from typing import Optional
 import libcst as cst
 
 from codemods import _training as training
+from codemods._tf_function import traced_functions
 from tfmodernize.codemod import TFCodemod
 
 METHODS = ("minimize", "compute_gradients", "apply_gradients")
@@ -155,6 +156,7 @@ class MinimizeToTape(TFCodemod):
         self._inventory = training.inventory(node, self.tf)
         self._taken = training.used_names(node)
         self._globals = training.module_bindings(node)
+        self._traced = traced_functions(node, self.tf)
         self._keras_calls: dict[cst.Call, cst.Call] = {}
         self._calls: dict[cst.Call, cst.BaseExpression] = {}
         self._bodies: dict[cst.FunctionDef, dict[int, Site]] = {}
@@ -434,6 +436,11 @@ class MinimizeToTape(TFCodemod):
                 return why
         elif clash:
             return f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
+        stateless = training.optimizer_table()[optimizer.tf1_class]["stateless"] and optimizer.schedule is None
+        if site.function not in self._traced and not stateless:
+            return (f"`{site.function.name.value}` builds a new optimizer each time it runs (once in TF1 graph "
+                    "code, every step when run eagerly), so its state cannot move to module level safely: "
+                    "create the optimizer once outside the function or decorate the function with tf.function")
         # ``optimizer = tf.train.X(...).minimize(cost)`` names the train op like an
         # optimizer; only then does the name read well on the Keras optimizer.
         if optimizer.local_name is not None:

@@ -84,6 +84,9 @@ DIFFERENT_WITH_SCHEDULE = {
     ),
 }
 
+#: Optimizers that keep no state between steps (no slots; a constant learning rate).
+STATELESS = {"GradientDescentOptimizer"}
+
 #: Keras parameters with no numeric effect that must never be written out as defaults.
 NOT_DEFAULTS = {"name"}
 
@@ -167,6 +170,7 @@ def build() -> dict:
             "write_defaults": write,
             "different_maths": DIFFERENT_MATHS.get(tf1_name),
             "different_with_schedule": DIFFERENT_WITH_SCHEDULE.get(tf1_name),
+            "stateless": tf1_name in STATELESS,
         }
     return {
         "generated_by": "scripts/generate_optimizer_table.py",

@@ -251,6 +251,7 @@ SCHEDULED = HEAD + """\
 step = tf.Variable(0, trainable=False)
 
 
+@tf.function
 def train_step(x):
     cost = tf.reduce_sum(x * W) + b
     lr = tf.train.exponential_decay(0.1, step, 100, 0.96, staircase=True)
@@ -267,6 +268,7 @@ lr = tf.keras.optimizers.schedules.ExponentialDecay(initial_learning_rate=0.1, d
 optimizer = tf.keras.optimizers.Adam(learning_rate=lr, epsilon=1e-08)
 
 
+@tf.function
 def train_step(x):
     with tf.GradientTape() as tape:
         cost = tf.reduce_sum(x * W) + b
@@ -295,12 +297,17 @@ def test_decay_on_a_step_not_starting_at_zero_declines():
 
 
 def test_optimizer_made_inside_the_function_moves_to_module_level():
-    before = HEAD + ("\n\ndef step(x):\n    c = tf.reduce_sum(x * W)\n    opt = tf.train.AdagradOptimizer(0.1)\n"
+    before = HEAD + ("\n\n@tf.function\ndef step(x):\n    c = tf.reduce_sum(x * W)\n    opt = tf.train.AdagradOptimizer(0.1)\n"
                      "    grads_and_vars = opt.compute_gradients(c)\n    opt.apply_gradients(grads_and_vars)\n")
-    after = HEAD + ("\n\nopt = tf.keras.optimizers.Adagrad(learning_rate=0.1, epsilon=0.0)\n\n\ndef step(x):\n"
+    after = HEAD + ("\n\nopt = tf.keras.optimizers.Adagrad(learning_rate=0.1, epsilon=0.0)\n\n\n@tf.function\ndef step(x):\n"
                     "    with tf.GradientTape() as tape:\n        c = tf.reduce_sum(x * W)\n"
                     "    grads_and_vars = list(zip(tape.gradient(c, [W, b]), [W, b]))\n    opt.apply_gradients(grads_and_vars)\n")
     assert_rewrites("TFM102", before, after)
+
+
+def test_stateful_optimizer_made_in_an_eager_function_declines():
+    source = HEAD + "def step(x):\n    c = tf.reduce_sum(x * W)\n    tf.train.AdamOptimizer(0.1).minimize(c)\n"
+    assert "builds a new optimizer each time it runs" in assert_unchanged("TFM102", source).findings[0].message
 
 
 def test_optimizer_made_inside_the_function_and_used_otherwise_declines():
