@@ -7,7 +7,9 @@ The decorator is resolved by qualified name, so a non-TF ``function`` is never m
 
 "Inside a tf.function" means in the traced function's own body: code in a nested ``def``,
 ``lambda`` or class is only traced if it is called, which the codemods cannot know, so they
-leave it alone.
+leave it alone. A module that calls ``tf.config.run_functions_eagerly(True)`` runs its
+``tf.function``s as plain Python, so the trace-time pitfalls do not happen there and the
+``InTFFunction`` codemods see no traced function in it.
 """
 
 from __future__ import annotations
@@ -99,6 +101,25 @@ def own_body(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(child.children))
 
 
+def runs_functions_eagerly(module: cst.Module, names: TFNames) -> bool:
+    """Whether the module calls ``tf.config.run_functions_eagerly(True)`` (or its
+    ``experimental_`` spelling)."""
+    paths = ("config.run_functions_eagerly", "config.experimental_run_functions_eagerly")
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if (
+            isinstance(node, cst.Call)
+            and names.is_tf(node.func, *paths)
+            and len(node.args) == 1
+            and isinstance(node.args[0].value, cst.Name)
+            and node.args[0].value.value == "True"
+        ):
+            return True
+        stack.extend(node.children)
+    return False
+
+
 class InTFFunction:
     """Mixin for a TFCodemod: tracks whether the visitor is in a traced function's own body.
 
@@ -110,7 +131,7 @@ class InTFFunction:
     tf: TFNames
 
     def visit_Module(self, node: cst.Module) -> Optional[bool]:
-        self._traced = traced_functions(node, self.tf)
+        self._traced = set() if runs_functions_eagerly(node, self.tf) else traced_functions(node, self.tf)
         self._frames: list[Optional[cst.FunctionDef]] = [None]
         return True
 

@@ -30,6 +30,10 @@ NOOP = [
     pytest.param(
         "import tensorflow as tf\n\n@tf.function\ndef f(x):\n    return x.numpy()  # tfmodernize: ignore\n", id="suppressed"
     ),
+    pytest.param(
+        "import tensorflow as tf\ntf.config.run_functions_eagerly(True)\n\n@tf.function\ndef f(x):\n    return x.numpy()\n",
+        id="functions-run-eagerly",
+    ),
 ]
 
 

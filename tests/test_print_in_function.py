@@ -205,6 +205,19 @@ NOOP = [
         """,
         id="already-tf-print",
     ),
+    pytest.param(
+        """\
+        import tensorflow as tf
+
+        def main():
+            tf.config.experimental_run_functions_eagerly(True)
+
+        @tf.function
+        def f(x):
+            print(x)
+        """,
+        id="functions-run-eagerly",
+    ),
 ]
 
 
