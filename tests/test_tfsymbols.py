@@ -3,6 +3,7 @@
 import libcst as cst
 import pytest
 
+from tfmodernize.codemod import FileState
 from tfmodernize.engine import _names_for
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
 
@@ -10,8 +11,8 @@ from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_alias
 def resolve(source: str, expr_line: int = -1):
     """Qualify the expression statement on line ``expr_line`` of ``source``."""
     module = cst.parse_module(source)
-    aliases = tf_import_aliases(module)
-    module, names = _names_for(module, needs_scope_analysis(source, aliases))
+    state = FileState(text=source, needs_scope=needs_scope_analysis(source, tf_import_aliases(module)))
+    names = _names_for(module, state)
     found = []
 
     class Collect(cst.CSTVisitor):

@@ -17,15 +17,15 @@ import importlib
 import inspect
 import pkgutil
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 from typing import ClassVar, Optional, Sequence
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
-from libcst.codemod.visitors import AddImportsVisitor
-from libcst.metadata import PositionProvider, ScopeProvider
+from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 
 from tfmodernize.tfsymbols import TFNames
 
@@ -93,6 +93,18 @@ class FileState:
     fixes: list[Fix] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     obligations: list[Obligation] = field(default_factory=list)
+    _wrapper: Optional[MetadataWrapper] = field(default=None, repr=False)
+
+    def wrapper(self, module: cst.Module) -> MetadataWrapper:
+        """The metadata wrapper of ``module``, shared by every codemod that sees this tree.
+
+        Metadata (scopes, parents, positions) is computed once per tree version, not once per
+        codemod. The engine hands codemods trees whose nodes are unique (a fresh parse, or a
+        deep clone after a rewrite), so the wrapper does not copy the tree.
+        """
+        if self._wrapper is None or self._wrapper.module is not module:
+            self._wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        return self._wrapper
 
     def discharge(self, needs: str) -> bool:
         """Mark one obligation on codemod ``needs`` fulfilled; False if there was none."""
@@ -122,14 +134,51 @@ class TFCodemod(VisitorBasedCodemodCommand):
     #: Node types ``detect`` is called with during the shared traversal.
     interests: ClassVar[tuple[type[cst.CSTNode], ...]] = ()
 
-    METADATA_DEPENDENCIES = (PositionProvider,)
+    METADATA_DEPENDENCIES = ()
+
+    #: ``visit_*``/``leave_*`` hook names each subclass defines, for fast dispatch.
+    _hooks: ClassVar[frozenset[str]] = frozenset()
+    _attribute_hook_types: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._hooks = frozenset(n for n in dir(cls) if n.startswith(("visit_", "leave_")))
+        cls._attribute_hook_types = frozenset(n.split("_")[1] for n in cls._hooks if n.count("_") >= 2)
 
     def __init__(self, context: CodemodContext, state: Optional[FileState] = None) -> None:
-        super().__init__(context)
+        # Codemod.__init__ only: LibCST's matcher-decorator machinery (which scans every
+        # attribute of the class on construction and on every node) is not used here.
+        Codemod.__init__(self, context)
         self.state = state if state is not None else FileState(text="")
         self.tf: TFNames = TFNames(cst.Module(body=[]), {})
         self._current_lines: Optional[list[str]] = None
+        self._positions = None
 
+    # -- dispatch: CSTTransformer's, with the hook lookup precomputed per class -------------
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        name = "visit_" + type(node).__name__
+        if name in self._hooks:
+            return getattr(self, name)(node) is not False
+        return True
+
+    def on_leave(self, original_node, updated_node):
+        name = "leave_" + type(original_node).__name__
+        if name in self._hooks:
+            return getattr(self, name)(original_node, updated_node)
+        return updated_node
+
+    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
+        if type(node).__name__ in self._attribute_hook_types:
+            hook = getattr(self, f"visit_{type(node).__name__}_{attribute}", None)
+            if hook is not None:
+                hook(node)
+
+    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
+        if type(original_node).__name__ in self._attribute_hook_types:
+            hook = getattr(self, f"leave_{type(original_node).__name__}_{attribute}", None)
+            if hook is not None:
+                hook(original_node)
     @property
     def DESCRIPTION(self) -> str:  # noqa: N802 - LibCST's name for the summary
         return self.summary
@@ -154,6 +203,24 @@ class TFCodemod(VisitorBasedCodemodCommand):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         return False
 
+    def transform_module(self, tree: cst.Module) -> cst.Module:
+        """LibCST's ``CodemodCommand.transform_module`` over the file's shared wrapper."""
+        wrapper = self.state.wrapper(tree)
+        previous = self.context.wrapper
+        self.context = replace(self.context, wrapper=wrapper)
+        try:
+            with self.resolve(wrapper):
+                tree = self.transform_module_impl(wrapper.module)
+        finally:
+            self.context = replace(self.context, wrapper=previous)
+        for key, follow_up in (
+            (AddImportsVisitor.CONTEXT_KEY, AddImportsVisitor),
+            (RemoveImportsVisitor.CONTEXT_KEY, RemoveImportsVisitor),
+        ):
+            if key in self.context.scratch:
+                tree = follow_up(self.context).transform_module(tree)
+        return tree
+
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         scopes = None
         if self.state.needs_scope and self.context.wrapper is not None:
@@ -163,9 +230,11 @@ class TFCodemod(VisitorBasedCodemodCommand):
         return super().transform_module_impl(tree)
 
     def _position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
-        try:
-            where = self.get_metadata(PositionProvider, node)
-        except KeyError:
+        if self._positions is None:
+            assert self.context.wrapper is not None
+            self._positions = self.context.wrapper.resolve(PositionProvider)
+        where = self._positions.get(node)
+        if where is None:
             return (1, 1, 1, 1)
         return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
 

@@ -20,7 +20,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.metadata import MetadataWrapper, ScopeProvider
+from libcst.metadata import ScopeProvider
 
 from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codemods
 from tfmodernize.settings import Settings
@@ -95,11 +95,10 @@ def _detect(
     return found
 
 
-def _names_for(module: cst.Module, needs_scope: bool) -> tuple[cst.Module, TFNames]:
-    if not needs_scope:
-        return module, TFNames.for_module(module)
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    return wrapper.module, TFNames.for_module(wrapper.module, wrapper.resolve(ScopeProvider))
+def _names_for(module: cst.Module, state: FileState) -> TFNames:
+    if not state.needs_scope:
+        return TFNames.for_module(module)
+    return TFNames.for_module(module, state.wrapper(module).resolve(ScopeProvider))
 
 
 def transform_text(
@@ -151,7 +150,7 @@ def _transform_once(
     if not aliases or not candidates:
         return text, state
     state.needs_scope = needs_scope_analysis(text, aliases)
-    module, names = _names_for(module, state.needs_scope)
+    names = _names_for(module, state)
     found = _detect(module, candidates, names)
     changed = False
     for index, codemod in enumerate(candidates):
@@ -162,7 +161,9 @@ def _transform_once(
         result = codemod(context, state).transform_module(module)
         if len(state.fixes) > fixes_before:
             changed = True
-            module, names = _names_for(result, state.needs_scope)
+            # A rewrite may reuse a node in two places; metadata needs every node unique.
+            module = result.deep_clone()
+            names = _names_for(module, state)
             later = [c for c in candidates[index + 1 :] if c not in found]
             found |= _detect(module, later, names)
     if not changed or state.obligations:
