@@ -326,6 +326,26 @@ def _keras_object(call: cst.Call, tf: TFNames) -> bool:
     return path.startswith("layers.") and last[:1].isupper() and last not in ("Input", "InputSpec")
 
 
+#: TF paths whose use means the file still builds a TF1 graph and runs it in a session.
+GRAPH_PROGRAM = ("Session", "InteractiveSession", "placeholder", "placeholder_with_default",
+                 "disable_eager_execution", "disable_v2_behavior", "train.MonitoredTrainingSession",
+                 "train.MonitoredSession", "get_default_graph", "Graph", "train.Supervisor")
+
+
+def graph_program(module: cst.Module, tf: TFNames) -> Optional[str]:
+    """The TF1 graph-mode API the module still uses (``tf.Session``...), if any.
+
+    Functions in such a file may be graph builders called once: rewriting their ``minimize``
+    to eager Keras updates would break the session that runs them.
+    """
+    for node in walk(module):
+        if isinstance(node, (cst.Attribute, cst.Name)):
+            symbol = tf.tf_symbol(node)
+            if symbol is not None and (symbol.path in GRAPH_PROGRAM or symbol.path.startswith("estimator.")):
+                return f"tf.{symbol.path}"
+    return None
+
+
 def variable_list(variables: Sequence[ModuleVariable], *, trainable_only: bool = True) -> cst.BaseExpression:
     """``[W, b]``; a Keras object contributes ``*model.trainable_variables`` (or ``.variables``)."""
     attribute = "trainable_variables" if trainable_only else "variables"

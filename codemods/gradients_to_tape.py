@@ -82,14 +82,18 @@ class GradientsToTape(TFCodemod):
         self._globals = training.module_bindings(node)
         self._sites: dict[cst.FunctionDef, Site] = {}
         self._seen: set[cst.Call] = set()
+        graph = training.graph_program(node, self.tf)
         for top, function in training.functions(node):
+            if graph is not None:
+                break
             if isinstance(function.body, cst.IndentedBlock):
                 self._plan(function, top)
         for call in training.calls(node):
             if call not in self._seen and self.tf.is_tf(call.func, "gradients"):
-                self.report(call, "`tf.gradients` not migrated: it is not a `name = tf.gradients(...)` statement "
-                                  "directly in a function body (at module level it is TF1 graph code, which "
-                                  "session-to-function moves into a function first)")
+                where = ("the file is still a TF1 graph program (it uses `" + graph + "`)" if graph else
+                         "it is not a `name = tf.gradients(...)` statement directly in a function body")
+                self.report(call, f"`tf.gradients` not migrated: {where}; session-to-function moves graph code "
+                                  "into functions first")
         return True
 
     def _gradients_call(self, line: cst.BaseStatement) -> Optional[tuple[str, cst.Call]]:

@@ -157,6 +157,7 @@ class MinimizeToTape(TFCodemod):
         self._taken = training.used_names(node)
         self._globals = training.module_bindings(node)
         self._traced = traced_functions(node, self.tf)
+        self._graph_program = training.graph_program(node, self.tf)
         self._keras_calls: dict[cst.Call, cst.Call] = {}
         self._calls: dict[cst.Call, cst.BaseExpression] = {}
         self._bodies: dict[cst.FunctionDef, dict[int, Site]] = {}
@@ -290,6 +291,11 @@ class MinimizeToTape(TFCodemod):
         module.visit(Uses())
 
     def _plan(self, optimizer: Optimizer) -> None:
+        if self._graph_program is not None and optimizer.sites:
+            for site in optimizer.sites:
+                self.report(site.call, f"`{site.method}` not migrated: the file is still a TF1 graph program "
+                                       f"(it uses `{self._graph_program}`); session-to-function migrates it first")
+            return
         keras, why = training.keras_optimizer(optimizer.call, optimizer.tf1_class)
         if keras is None:
             self.report(optimizer.call, f"{optimizer.tf1_class} not migrated: {why}")

@@ -56,7 +56,7 @@ def test_rewrites(before, after):
 
 
 FINDINGS = [
-    pytest.param(HEAD + "cost = tf.reduce_sum(W)\ng = tf.gradients(cost, W)\n", "module level", id="graph-code"),
+    pytest.param(HEAD + "cost = tf.reduce_sum(W)\ng = tf.gradients(cost, W)\n", "not a `name = tf.gradients(...)` statement", id="graph-code"),
     pytest.param(HEAD + "def f(x):\n    c = tf.reduce_sum(x)\n    g = tf.gradients(c, [W], stop_gradients=[x])\n",
                  "`stop_gradients`", id="stop-gradients"),
     pytest.param(HEAD + "def f(x):\n    h = x * 2\n    c = tf.reduce_sum(h * W)\n    g = tf.gradients(c, h)\n",
@@ -91,3 +91,8 @@ NO_OPS = [
 @pytest.mark.parametrize("source", NO_OPS)
 def test_no_ops(source):
     assert_unchanged("TFM103", source)
+
+
+def test_graph_program_declines():
+    source = HEAD + "x = tf.placeholder(tf.float32)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n    g = tf.gradients(c, [W])\n"
+    assert "it uses `tf.placeholder`" in assert_unchanged("TFM103", source).findings[0].message

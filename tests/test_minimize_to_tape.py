@@ -314,3 +314,8 @@ def test_optimizer_made_inside_the_function_and_used_otherwise_declines():
     source = HEAD + ("def step(x):\n    c = tf.reduce_sum(x * W)\n    opt = tf.train.AdagradOptimizer(0.1)\n"
                      "    opt.minimize(c)\n    return opt.get_slot(W, 'accumulator')\n")
     assert "`opt` is used here" in assert_unchanged("TFM102", source).findings[0].message
+
+
+def test_graph_program_declines():
+    source = step("tf.train.GradientDescentOptimizer(0.1)") + "with tf.Session() as sess:\n    sess.run(train_step)\n"
+    assert "still a TF1 graph program (it uses `tf.Session`)" in assert_unchanged("TFM102", source).findings[0].message
