@@ -163,8 +163,6 @@ class Statement:
     stateful: bool = False
     minimizes: int = 0
     gradients: int = 0
-    #: name of the session this statement opens (with-block or assignment)
-    tf_calls: tuple[tuple[str, cst.Call], ...] = ()
 
 
 @dataclass
@@ -212,7 +210,9 @@ class _NameReader(cst.CSTVisitor):
         return False
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self.loads |= names_bound_by_target(node.target)
+        bound = names_bound_by_target(node.target)
+        self.loads |= bound
+        self.stores |= bound
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
         self._store(node.target)
@@ -293,7 +293,7 @@ def names_used(node: cst.CSTNode) -> frozenset[str]:
     """Names ``node`` reads (over-approximated: a name a nested scope binds still counts
     unless only that scope binds it)."""
     reader = _read(node)
-    return frozenset(reader.loads - (reader.scoped - reader.stores) - (reader.stores - reader.loads))
+    return frozenset(reader.loads - (reader.scoped - reader.stores))
 
 
 def names_bound(node: cst.CSTNode) -> frozenset[str]:
@@ -496,7 +496,7 @@ class GraphUnit:
                 raise Decline(call, "`partial_run` cannot be migrated automatically")
             if method == "get_next":
                 raise Decline(call, "dataset iterators fed through `get_next()`: iterate the dataset in TF2")
-        stmt = Statement(index, node, origin, Kind.PLAIN, defs, uses, tf_calls=tuple(calls))
+        stmt = Statement(index, node, origin, Kind.PLAIN, defs, uses)
         assignment = _single_assignment(node)
         expression = _expression(node)
         call = assignment[1] if assignment else expression

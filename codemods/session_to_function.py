@@ -76,6 +76,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
 import libcst as cst
+import libcst.matchers
 from libcst.metadata import ScopeProvider
 
 from codemods._graph import (
@@ -193,14 +194,8 @@ def _numpy(expr: cst.BaseExpression) -> cst.Call:
 
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:
-    class Reader(cst.CSTVisitor):
-        calls = False
-
-        def visit_Call(self, node: cst.Call) -> None:
-            Reader.calls = True
-
-    expr.visit(Reader())
-    return not Reader.calls
+    """No call anywhere in ``expr`` (dropping it cannot lose an effect)."""
+    return not cst.matchers.findall(expr, cst.matchers.Call())
 
 
 class SessionToFunction(TFCodemod):
@@ -231,7 +226,7 @@ class SessionToFunction(TFCodemod):
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
             new_body.append(stmt)
         if self._has_session(tree):
-            migrated = self._migrate(new_body, nested=False, original=tree.body)
+            migrated = self._migrate(new_body, nested=False)
             if migrated is not None:
                 new_body = migrated
         return tree.with_changes(body=new_body)
@@ -269,7 +264,6 @@ class SessionToFunction(TFCodemod):
         body: Sequence[cst.BaseStatement],
         *,
         nested: bool,
-        original: Optional[Sequence[cst.BaseStatement]] = None,
     ) -> Optional[list[cst.BaseStatement]]:
         """The new statements of one unit, or None when it is declined or suppressed."""
         try:
@@ -333,7 +327,8 @@ class SessionToFunction(TFCodemod):
             plan.smalls[site.small] = None
             plan.fixes.append((site.call, "the session is gone in TF2"))
             return
-        elements, shape = self._elements(unit, site.fetches, stmt.index)
+        elements, shape = self._elements(unit, site.fetches)
+        ops = [e for e in elements if e.kind == "op"]
         kinds = {e.kind for e in elements}
         if kinds == {"init"}:
             if site.context != "discard":
@@ -343,6 +338,29 @@ class SessionToFunction(TFCodemod):
             return
         if "init" in kinds:
             raise Decline(site.call, "an initializer fetched together with other values")
+        elements, shape, targets = self._without_ops(site, elements, shape)
+        dynamic = ops or any(e.kind == "dynamic" for e in elements)
+        if not dynamic:
+            value = self._eager_value(elements, shape, unit)
+            plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
+        else:
+            function = self._function_for(plan, stmt, elements, ops, shape)
+            call = self._call(function, plan, site)
+            value = call
+            if shape != "none" and self._wants_numpy(plan, site, targets):
+                listed = shape == "single" and (
+                    isinstance(targets, (cst.Tuple, cst.List))
+                    or isinstance(elements[0].expr, cst.Name) and elements[0].expr.value in unit.sequences
+                )
+                value = self._to_numpy(call, "list" if listed else shape)
+            elif shape in ("list", "tuple") and not _returns(function, cst.List if shape == "list" else cst.Tuple):
+                value = cst.Call(cst.Name(shape), [cst.Arg(call)])
+            plan.fixes.append((site.call, f"`{_code(site.call)}` -> `{function.name}(...)`"))
+        self._place(plan, site, value, targets)
+
+    def _without_ops(self, site: "_Site", elements: list[Element], shape: str):
+        """Fetched ops are run, not returned (their value is None): the elements, structure and
+        assignment targets that remain. An op's value may only go to ``_`` or be discarded."""
         targets = site.targets
         if shape != "single" and isinstance(targets, (cst.Tuple, cst.List)):
             if len(targets.elements) != len(elements):
@@ -355,36 +373,18 @@ class SessionToFunction(TFCodemod):
                     continue
                 kept.append(element)
                 kept_targets.append(target)
-            elements = kept
             shape = "single" if len(kept) == 1 else ("unpacked" if kept else "none")
-            targets = (
-                kept_targets[0].value if len(kept_targets) == 1 else targets.with_changes(elements=_commas(kept_targets))
-            ) if kept else None
-        elif any(e.kind == "op" for e in elements):
+            if not kept:
+                return kept, shape, None
+            if len(kept_targets) == 1:
+                return kept, shape, kept_targets[0].value
+            return kept, shape, targets.with_changes(elements=_commas(kept_targets))
+        if any(e.kind == "op" for e in elements):
             if site.context != "discard":
                 raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
             elements = [e for e in elements if e.kind != "op"]
             shape = "single" if len(elements) == 1 else ("unpacked" if elements else "none")
-        ops = [e for e in self._elements(unit, site.fetches, stmt.index)[0] if e.kind == "op"]
-
-        dynamic = ops or any(e.kind == "dynamic" for e in elements)
-        if not dynamic:
-            value = self._eager_value(elements, shape, unit)
-            plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
-        else:
-            function = self._function_for(plan, stmt, site, elements, ops, shape)
-            call = self._call(function, plan, site)
-            value = call
-            if shape != "none" and self._wants_numpy(plan, site, targets):
-                listed = shape == "single" and (
-                    isinstance(targets, (cst.Tuple, cst.List))
-                    or isinstance(elements[0].expr, cst.Name) and elements[0].expr.value in unit.sequences
-                )
-                value = self._to_numpy(call, "list" if listed else shape, site.fetches)
-            elif shape in ("list", "tuple") and not _returns(function, cst.List if shape == "list" else cst.Tuple):
-                value = cst.Call(cst.Name(shape), [cst.Arg(call)])
-            plan.fixes.append((site.call, f"`{_code(site.call)}` -> `{function.name}(...)`"))
-        self._place(plan, site, value, targets)
+        return elements, shape, targets
 
     def _place(self, plan: UnitPlan, site: "_Site", value: Optional[cst.BaseExpression], targets) -> None:
         if site.context == "value":
@@ -397,7 +397,8 @@ class SessionToFunction(TFCodemod):
                 targets=[site.small.targets[0].with_changes(target=targets)], value=value
             )
 
-    def _elements(self, unit: GraphUnit, fetches: cst.BaseExpression, index: int) -> tuple[list[Element], str]:
+    def _elements(self, unit: GraphUnit, fetches: cst.BaseExpression) -> tuple[list[Element], str]:
+        """The fetched values and the structure they were fetched in (single, list, tuple, dict)."""
         if isinstance(fetches, (cst.List, cst.Tuple)):
             shape = "list" if isinstance(fetches, cst.List) else "tuple"
             items = []
@@ -461,7 +462,9 @@ class SessionToFunction(TFCodemod):
 
     # -- functions -------------------------------------------------------------------------------
 
-    def _function_for(self, plan, stmt, site, elements, ops, shape) -> FunctionPlan:
+    def _function_for(self, plan: UnitPlan, stmt: Statement, elements: list[Element], ops: list[Element], shape: str) -> FunctionPlan:
+        """The function computing ``elements`` (running ``ops``) as fetched at ``stmt``: the
+        backward slice of what they use, one function per distinct fetch set."""
         unit = plan.unit
         returned: Optional[cst.BaseExpression]
         if shape == "none":
@@ -559,7 +562,8 @@ class SessionToFunction(TFCodemod):
             stmt.origin.visit(uses)
         return uses.numpy_needed
 
-    def _to_numpy(self, call: cst.Call, shape: str, fetches) -> cst.BaseExpression:
+    def _to_numpy(self, call: cst.Call, shape: str) -> cst.BaseExpression:
+        """What ``sess.run`` returned: numpy values in the fetched structure."""
         if shape == "single":
             return _numpy(call)
         item = cst.Name("t")

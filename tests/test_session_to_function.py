@@ -656,7 +656,7 @@ DECLINES = [
         scale = 2.0
         x = tf.placeholder(tf.float32)
         y = x * scale
-        scale = 3.0
+        scale += 1.0
         sess = tf.Session()
         out = sess.run(y, {x: 1.0})
         """,
