@@ -6,7 +6,9 @@ What it does
     ``sep=`` and ``end=`` are kept, ``file=sys.stdout`` / ``file=sys.stderr`` becomes
     ``output_stream=``, and a lone f-string is split into its text and its values
     (``print(f"loss {loss}")`` -> ``tf.print("loss ", loss, sep="", ...)``) so the values are
-    printed when the function runs. Unsafe: applied only with ``--unsafe-fixes``.
+    printed when the function runs. Unsafe: applied only with ``--unsafe-fixes``. Nothing is
+    changed in a module that calls ``tf.config.run_functions_eagerly(True)``, where ``print``
+    runs on every call.
 
 Why it matters
     Python's ``print`` runs while TensorFlow traces the function, not when the traced graph
