@@ -251,8 +251,10 @@ class Harness:
     when enough scripts are waiting to pay for importing TensorFlow again.
     """
 
-    #: Scripts that must be waiting before a worker starts one more child of a busy mode.
-    STEAL_MINIMUM = 12
+    #: Scripts that must be waiting before a worker starts one more child of a busy mode: a
+    #: second child halves the remaining time, importing TensorFlow costs about a dozen
+    #: fixture scripts, so it pays from about two dozen on.
+    STEAL_MINIMUM = 24
 
     def __init__(self, workers: Optional[int] = None) -> None:
         self.workers = max(1, workers if workers is not None else min(4, os.cpu_count() or 1))
