@@ -483,7 +483,9 @@ class GraphUnit:
 
     def _add(self, node: cst.BaseStatement, origin: cst.BaseStatement) -> None:
         index = len(self.statements)
-        defs, uses = names_bound(node), names_used(node)
+        reader = _read(node)
+        defs = frozenset(reader.stores)
+        uses = frozenset(reader.loads - (reader.scoped - reader.stores))
         calls, methods = tf_calls(node, self.names)
         for name in defs:
             self.bindings[name] = self.bindings.get(name, 0) + 1
@@ -514,7 +516,7 @@ class GraphUnit:
             captured = uses & {n for n, k in self.kind_of.items() if k in ("placeholder", "dynamic", "op", "session")}
             if captured:
                 raise Decline(origin, f"`{node.name.value}` uses `{sorted(captured)[0]}` from the graph: move it into the function by hand")
-        elif self._runs(node, uses):
+        elif self._runs(uses, methods):
             stmt.kind = Kind.RUN
             rebuilt = defs & graph_names
             if rebuilt:
@@ -571,10 +573,9 @@ class GraphUnit:
             self._classify_graph(stmt, assignment, path, calls, methods, graph_names)
         self.statements.append(stmt)
 
-    def _runs(self, node: cst.CSTNode, uses: frozenset[str]) -> bool:
+    def _runs(self, uses: frozenset[str], methods: list[tuple[str, cst.Call]]) -> bool:
         if uses & self.sessions:
             return True
-        _, methods = tf_calls(node, self.names)
         graph = {n for n, k in self.kind_of.items() if k in ("dynamic", "static", "variable", "op", "init")}
         for method, call in methods:
             if method in ("eval", "run") and isinstance(call.func, cst.Attribute):

@@ -165,6 +165,8 @@ class UnitPlan:
     config: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
     #: statements emitted before the unit statement of that index (inline session configs)
     prefix: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
+    #: names read somewhere other than as a feed value (computed once, on demand)
+    numpy_uses: Optional[set[str]] = None
     helpers: list[Helper] = field(default_factory=list)
     reused: set[str] = field(default_factory=set)
 
@@ -556,11 +558,12 @@ class SessionToFunction(TFCodemod):
             return True
         if site.context == "discard" or targets is None:
             return False
-        wanted = set(names_used(targets)) | {n.value for n in _target_names(targets)}
-        uses = _UseReader(wanted, self, plan.unit)
-        for stmt in plan.unit.statements:
-            stmt.origin.visit(uses)
-        return uses.numpy_needed
+        if plan.numpy_uses is None:
+            reader = _UseReader()
+            for stmt in plan.unit.statements:
+                stmt.origin.visit(reader)
+            plan.numpy_uses = reader.numpy_uses
+        return any(n.value in plan.numpy_uses for n in _target_names(targets))
 
     def _to_numpy(self, call: cst.Call, shape: str) -> cst.BaseExpression:
         """What ``sess.run`` returned: numpy values in the fetched structure."""
@@ -960,31 +963,29 @@ class _Leftovers(cst.CSTVisitor):
 
 
 class _UseReader(cst.CSTVisitor):
-    """Whether names bound to fetched values are used as numpy (anything but a feed value)."""
+    """Names read other than as a value fed to a session call: a fetched result bound to such
+    a name is used as numpy (printed, formatted, computed with), so the rewrite takes
+    ``.numpy()``; values only fed back into the graph can stay tensors."""
 
-    def __init__(self, wanted: set[str], codemod: SessionToFunction, unit: GraphUnit) -> None:
-        self.wanted = wanted
-        self.codemod = codemod
-        self.unit = unit
+    def __init__(self) -> None:
         self.feed_values: set[int] = set()
         self.targets: set[int] = set()
-        self.numpy_needed = False
+        self.numpy_uses: set[str] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self.targets |= {id(n) for n in _target_names(target.target)}
 
     def visit_Call(self, node: cst.Call) -> None:
-        feed = call_argument(node, 1, "feed_dict")
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("run", "eval"):
-            if node.func.attr.value == "eval":
-                feed = call_argument(node, 0, "feed_dict")
+            position = 0 if node.func.attr.value == "eval" else 1
+            feed = call_argument(node, position, "feed_dict")
             if isinstance(feed, cst.Dict):
                 self.feed_values |= {id(e.value) for e in feed.elements if isinstance(e, cst.DictElement)}
 
     def visit_Name(self, node: cst.Name) -> None:
-        if node.value in self.wanted and id(node) not in self.feed_values and id(node) not in self.targets:
-            self.numpy_needed = True
+        if id(node) not in self.feed_values and id(node) not in self.targets:
+            self.numpy_uses.add(node.value)
 
 
 def _target_names(target: cst.CSTNode) -> list[cst.Name]:
@@ -1069,36 +1070,30 @@ def _order_steps(body: Sequence[Statement], helpers: Sequence[Helper]) -> list[U
     for helper in helpers:
         for stmt in helper.body:
             owner[stmt.index] = helper
+    if not any(stmt.index in owner for stmt in body):
+        return list(body)
     steps: list[Union[Statement, Helper]] = []
+    step_of: dict[int, int] = {}
     for stmt in body:
         step = owner.get(stmt.index, stmt)
         if step not in steps:
             steps.append(step)
-    members = {id(step): (step.body if isinstance(step, Helper) else [step]) for step in steps}
-    first = {id(step): members[id(step)][0].index for step in steps}
-
-    def depends(step, other) -> bool:
-        for stmt in members[id(step)]:
-            for name in stmt.uses:
-                binder = max(
-                    (s.index for s in body if name in s.defs and s.index < stmt.index), default=None
-                )
-                if binder is not None and any(s.index == binder for s in members[id(other)]):
-                    return True
-        return False
-
-    ordered: list[Union[Statement, Helper]] = []
-    pending = sorted(steps, key=lambda step: first[id(step)])
-    while pending:
-        ready = next(
-            (step for step in pending if not any(depends(step, other) for other in pending if other is not step)),
-            None,
-        )
-        if ready is None:
-            raise Decline(members[id(pending[0])][0].origin, "shared sub-graphs depend on each other both ways")
-        ordered.append(ready)
-        pending.remove(ready)
-    return ordered
+        step_of[stmt.index] = steps.index(step)
+    needs: list[set[int]] = [set() for _ in steps]
+    binder: dict[str, int] = {}
+    for stmt in sorted(body, key=lambda s: s.index):
+        here = step_of[stmt.index]
+        needs[here] |= {step_of[binder[n]] for n in stmt.uses if n in binder} - {here}
+        binder.update((name, stmt.index) for name in stmt.defs)
+    ordered: list[int] = []
+    while len(ordered) < len(steps):
+        ready = [i for i in range(len(steps)) if i not in ordered and needs[i] <= set(ordered)]
+        if not ready:
+            stuck = steps[next(i for i in range(len(steps)) if i not in ordered)]
+            first = stuck.body[0] if isinstance(stuck, Helper) else stuck
+            raise Decline(first.origin, "shared sub-graphs depend on each other both ways")
+        ordered.append(ready[0])
+    return [steps[i] for i in ordered]
 
 
 def _no_space_equal() -> cst.AssignEqual:
