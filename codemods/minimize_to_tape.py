@@ -107,6 +107,8 @@ class Optimizer:
     hoisted_name: str = "optimizer"
     #: (name of the TF1 learning-rate tensor, the Keras schedule replacing it)
     schedule: Optional[tuple[str, cst.Call]] = None
+    #: Statements (function, index) that go once the optimizer is migrated.
+    removals: list[tuple[cst.FunctionDef, int]] = field(default_factory=list)
 
 
 def _arguments(call: cst.Call, positions: tuple[str, ...]) -> Optional[dict[str, cst.BaseExpression]]:
@@ -164,6 +166,10 @@ class MinimizeToTape(TFCodemod):
         self._hoisted: dict[int, list[cst.BaseStatement]] = {}
         self._removed: dict[cst.FunctionDef, set[int]] = {}
         optimizers = self._optimizers(node)
+        taped: dict[cst.FunctionDef, int] = {}
+        for site in (site for optimizer in optimizers for site in optimizer.sites if site.method != "apply_gradients"):
+            taped[site.function] = taped.get(site.function, 0) + 1
+        self._crowded = {function for function, count in taped.items() if count > 1}
         for optimizer in optimizers:
             self._plan(optimizer)
         return True
@@ -304,19 +310,17 @@ class MinimizeToTape(TFCodemod):
             node, why = optimizer.problem
             self.report(node, f"{optimizer.tf1_class} not migrated: {why}")
             return
-        taped: dict[cst.FunctionDef, int] = {}
-        for site in optimizer.sites:
-            if site.method != "apply_gradients":
-                taped[site.function] = taped.get(site.function, 0) + 1
         for site in optimizer.sites:
             why = self._build(site, optimizer)
-            if why is None and taped.get(site.function, 0) > 1:
+            if why is None and site.method != "apply_gradients" and site.function in self._crowded:
                 why = "one function computes gradients for two losses; split it into one step per loss"
             if why is not None:
                 self.report(site.call, f"`{site.method}` not migrated: {why}")
                 return
         if self.suppressed(optimizer.call) or any(self.suppressed(site.line) for site in optimizer.sites):
             return
+        for function, position in optimizer.removals:
+            self._removed.setdefault(function, set()).add(position)
         keras_name = f"keras.optimizers.{keras.keras}"
         message = f"tf.train.{optimizer.tf1_class} -> tf.{keras_name} with TF1's hyper-parameters"
         if keras.different_maths is not None:
@@ -452,7 +456,7 @@ class MinimizeToTape(TFCodemod):
         if optimizer.local_name is not None:
             local = optimizer.local_name
             optimizer.hoisted_name = local if not self._taken_globally(local) else training.fresh_name(local, self._taken)
-            self._removed.setdefault(site.function, set()).add(optimizer.position)
+            optimizer.removals.append((site.function, optimizer.position))
             return None
         reusable = site.target is not None and "opt" in site.target.lower() and self._count(site.target) == 1
         optimizer.hoisted_name = site.target if reusable else training.fresh_name("optimizer", self._taken)
@@ -500,7 +504,7 @@ class MinimizeToTape(TFCodemod):
             return why
         keras_path = f"keras.optimizers.schedules.{schedule.keras}"
         optimizer.schedule = (name, cst.Call(self.tf_expr(keras_path), args=list(schedule.args)))
-        self._removed.setdefault(site.function, set()).add(position)
+        optimizer.removals.append((site.function, position))
         return None
 
     def _counts_only_here(self, step: str) -> Optional[str]:
