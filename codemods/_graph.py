@@ -310,15 +310,24 @@ class _CallReader(cst.CSTVisitor):
         self.names = names
         self.calls: list[tuple[str, cst.Call]] = []
         self.attribute_calls: list[tuple[str, cst.Call]] = []
+        self.name_calls: list[cst.Call] = []
 
     def visit_Call(self, node: cst.Call) -> None:
-        symbol = self.names.tf_symbol(node.func)
-        if symbol is not None:
-            self.calls.append((symbol.path, node))
-        elif self.names.keras_path(node.func) is not None:
-            self.calls.append(("keras." + self.names.keras_path(node.func), node))
+        path = tf_path(node.func, self.names)
+        if path is not None:
+            self.calls.append((path, node))
         elif isinstance(node.func, cst.Attribute):
             self.attribute_calls.append((node.func.attr.value, node))
+        elif isinstance(node.func, cst.Name):
+            self.name_calls.append(node)
+
+
+class _StatementReader(_NameReader, _CallReader):
+    """Names and calls of one statement, in one traversal."""
+
+    def __init__(self, names: TFNames) -> None:
+        _NameReader.__init__(self)
+        _CallReader.__init__(self, names)
 
 
 def tf_calls(node: cst.CSTNode, names: TFNames) -> tuple[list[tuple[str, cst.Call]], list[tuple[str, cst.Call]]]:
@@ -483,10 +492,11 @@ class GraphUnit:
 
     def _add(self, node: cst.BaseStatement, origin: cst.BaseStatement) -> None:
         index = len(self.statements)
-        reader = _read(node)
+        reader = _StatementReader(self.names)
+        node.visit(reader)
         defs = frozenset(reader.stores)
         uses = frozenset(reader.loads - (reader.scoped - reader.stores))
-        calls, methods = tf_calls(node, self.names)
+        calls, methods = reader.calls, reader.attribute_calls
         for name in defs:
             self.bindings[name] = self.bindings.get(name, 0) + 1
         for path, call in calls:
@@ -570,7 +580,7 @@ class GraphUnit:
         elif expression is not None and path in SESSIONS:
             stmt.kind = Kind.SESSION
         else:
-            self._classify_graph(stmt, assignment, path, calls, methods, graph_names)
+            self._classify_graph(stmt, assignment, path, calls, methods, reader.name_calls, graph_names)
         self.statements.append(stmt)
 
     def _runs(self, uses: frozenset[str], methods: list[tuple[str, cst.Call]]) -> bool:
@@ -586,10 +596,10 @@ class GraphUnit:
                     return True
         return False
 
-    def _classify_graph(self, stmt, assignment, path, calls, methods, graph_names) -> None:
+    def _classify_graph(self, stmt, assignment, path, calls, methods, name_calls, graph_names) -> None:
         node, origin, uses, defs = stmt.node, stmt.origin, stmt.uses, stmt.defs
         tensor_calls = [p for p, _ in calls if not is_object_path(p)]
-        user_graph_calls = self._user_calls(node) & self.graph_functions
+        user_graph_calls = {c.func.value for c in name_calls} & self.graph_functions
         if not tensor_calls and not (uses & graph_names) and not user_graph_calls:
             stmt.kind = Kind.OBJECT if calls else Kind.PLAIN
             if calls:
@@ -615,7 +625,7 @@ class GraphUnit:
         if stmt.dynamic:
             creators = [c for p, c in calls if p.startswith(("layers.", "contrib.")) and p.rsplit(".", 1)[-1][:1].islower()]
             creators += [c for p, c in calls if p in VARIABLE_MAKERS or p.startswith(RNN_PREFIXES)]
-            creators += [c for c in self._user_call_nodes(node) if c.func.value in self.variable_functions]
+            creators += [c for c in name_calls if c.func.value in self.variable_functions]
             if creators:
                 raise Decline(creators[0], f"`{_dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session")
             self._check_callees(node, calls, dynamic_names)
@@ -692,20 +702,6 @@ class GraphUnit:
                 for e in value.elements
             )
         )
-
-    def _user_call_nodes(self, node: cst.CSTNode) -> list[cst.Call]:
-        found: list[cst.Call] = []
-
-        class Reader(cst.CSTVisitor):
-            def visit_Call(self, call: cst.Call) -> None:
-                if isinstance(call.func, cst.Name):
-                    found.append(call)
-
-        node.visit(Reader())
-        return found
-
-    def _user_calls(self, node: cst.CSTNode) -> set[str]:
-        return {call.func.value for call in self._user_call_nodes(node)}
 
     # -- queries ----------------------------------------------------------------------------
 

@@ -76,7 +76,6 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
 import libcst as cst
-import libcst.matchers
 from libcst.metadata import ScopeProvider
 
 from codemods._graph import (
@@ -165,24 +164,10 @@ class UnitPlan:
     config: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
     #: statements emitted before the unit statement of that index (inline session configs)
     prefix: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
-    #: names read somewhere other than as a feed value (computed once, on demand)
-    numpy_uses: Optional[set[str]] = None
+    #: names read somewhere other than as a feed value
+    numpy_uses: set[str] = field(default_factory=set)
     helpers: list[Helper] = field(default_factory=list)
     reused: set[str] = field(default_factory=set)
-
-
-class _Names(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
-
-
-def _all_names(node: cst.CSTNode) -> set[str]:
-    reader = _Names()
-    node.visit(reader)
-    return reader.names
 
 
 def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -197,7 +182,14 @@ def _numpy(expr: cst.BaseExpression) -> cst.Call:
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:
     """No call anywhere in ``expr`` (dropping it cannot lose an effect)."""
-    return not cst.matchers.findall(expr, cst.matchers.Call())
+    found = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            found.append(node)
+
+    expr.visit(Finder())
+    return not found
 
 
 class SessionToFunction(TFCodemod):
@@ -220,14 +212,15 @@ class SessionToFunction(TFCodemod):
         self.tf = TFNames.for_module(tree, scopes)
         self._current_lines = None
         self._functions = self._user_functions(tree)
+        owners = self._session_owners(tree)
         new_body = []
-        for stmt in tree.body:
-            if isinstance(stmt, cst.FunctionDef) and self._has_session(stmt):
+        for index, stmt in enumerate(tree.body):
+            if isinstance(stmt, cst.FunctionDef) and index in owners:
                 migrated = self._migrate(stmt.body.body, nested=True)
                 if migrated is not None:
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
             new_body.append(stmt)
-        if self._has_session(tree):
+        if any(not isinstance(tree.body[i], cst.FunctionDef) for i in owners):
             migrated = self._migrate(new_body, nested=False)
             if migrated is not None:
                 new_body = migrated
@@ -235,11 +228,27 @@ class SessionToFunction(TFCodemod):
 
     # -- finding the units ----------------------------------------------------------------------
 
-    def _has_session(self, node: cst.CSTNode) -> bool:
-        """Whether a session is opened in ``node``'s own statements (not in nested defs)."""
-        body = node.body.body if isinstance(node, cst.FunctionDef) else node.body
-        own = [s for s in body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
-        return any(p in SESSIONS for s in own for p, _ in tf_calls(s, self.tf)[0])
+    def _session_owners(self, tree: cst.Module) -> set[int]:
+        """Indices of the top-level statements whose own code (outside nested definitions,
+        except for a top-level function's body) opens a session."""
+        owners: set[int] = set()
+        names = self.tf
+
+        class Finder(cst.CSTVisitor):
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                return node is top
+
+            def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+                return False
+
+            def visit_Call(self, node: cst.Call) -> None:
+                terminal = node.func.attr if isinstance(node.func, cst.Attribute) else node.func
+                if isinstance(terminal, cst.Name) and terminal.value in SESSIONS and tf_path(node.func, names) in SESSIONS:
+                    owners.add(index)
+
+        for index, top in enumerate(tree.body):
+            top.visit(Finder())
+        return owners
 
     def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str]]:
         """Module functions building tensors, those creating variables, and the names whose
@@ -270,8 +279,13 @@ class SessionToFunction(TFCodemod):
         """The new statements of one unit, or None when it is declined or suppressed."""
         try:
             unit = GraphUnit(body, self.tf, *self._functions)
+            if not unit.sessions:
+                return None
             plan = UnitPlan(unit)
-            plan.taken = set().union(*(_all_names(s) for s in body)) if body else set()
+            reader = _UseReader()
+            for stmt in body:
+                stmt.visit(reader)
+            plan.taken, plan.numpy_uses = reader.names, reader.numpy_uses
             self._plan_runs(plan)
             self._plan_removals(plan)
             self._plan_config(plan)
@@ -558,11 +572,6 @@ class SessionToFunction(TFCodemod):
             return True
         if site.context == "discard" or targets is None:
             return False
-        if plan.numpy_uses is None:
-            reader = _UseReader()
-            for stmt in plan.unit.statements:
-                stmt.origin.visit(reader)
-            plan.numpy_uses = reader.numpy_uses
         return any(n.value in plan.numpy_uses for n in _target_names(targets))
 
     def _to_numpy(self, call: cst.Call, shape: str) -> cst.BaseExpression:
@@ -971,6 +980,7 @@ class _UseReader(cst.CSTVisitor):
         self.feed_values: set[int] = set()
         self.targets: set[int] = set()
         self.numpy_uses: set[str] = set()
+        self.names: set[str] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -984,6 +994,7 @@ class _UseReader(cst.CSTVisitor):
                 self.feed_values |= {id(e.value) for e in feed.elements if isinstance(e, cst.DictElement)}
 
     def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
         if id(node) not in self.feed_values and id(node) not in self.targets:
             self.numpy_uses.add(node.value)
 
