@@ -161,6 +161,8 @@ class Statement:
     valueless: bool = False
     #: updates variables (assign, minimize)
     stateful: bool = False
+    #: dynamic only because it draws random numbers (an initial value, typically)
+    random_only: bool = False
     minimizes: int = 0
     gradients: int = 0
 
@@ -548,6 +550,7 @@ class GraphUnit:
             self.kind_of[name] = "placeholder"
         elif assignment and self._variables_made(assignment[0], assignment[1]) is not None:
             name = assignment[0]
+            self._settle_initial_values(uses, index)
             dynamic = uses & {n for n, k in self.kind_of.items() if k in ("placeholder", "dynamic", "op")}
             if dynamic:
                 raise Decline(origin, f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run")
@@ -621,6 +624,7 @@ class GraphUnit:
         stmt.stateful = bool(stateful or minimizes)
         stmt.gradients = sum(1 for p, _ in calls if p == "gradients")
         stmt.dynamic = bool(uses & dynamic_names or stateful or random or minimizes or stmt.gradients)
+        stmt.random_only = bool(random) and not (uses & dynamic_names or stateful or minimizes or stmt.gradients)
         stmt.valueless = bool(minimizes) or path in VALUELESS_OPS
         if stmt.dynamic:
             creators = [c for p, c in calls if p.startswith(("layers.", "contrib.")) and p.rsplit(".", 1)[-1][:1].islower()]
@@ -683,6 +687,9 @@ class GraphUnit:
 
         if made(value):
             return [(name, value)]
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in self.variable_functions:
+            # ``W = weight_variable([5, 5, 1, 32])``: a module function making the variable.
+            return [(name, value)]
         if isinstance(value, cst.Dict) and value.elements:
             pairs = [(e.key, e.value) for e in value.elements if isinstance(e, cst.DictElement)]
             if len(pairs) == len(value.elements) and all(made(v) for _, v in pairs):
@@ -691,6 +698,16 @@ class GraphUnit:
             if all(isinstance(e, cst.Element) and made(e.value) for e in value.elements):
                 return [(f"{name}[{i}]", e.value) for i, e in enumerate(value.elements)]
         return None
+
+    def _settle_initial_values(self, uses: frozenset[str], before: int) -> None:
+        """``initial = tf.truncated_normal(...)`` feeding ``tf.Variable(initial)`` is drawn once,
+        eagerly, where it was built: TF1 sampled it once, to initialise the variable."""
+        for name in uses:
+            stmt = self.reaching(name, before)
+            if stmt is not None and stmt.random_only and stmt.dynamic:
+                self._settle_initial_values(stmt.uses, stmt.index)
+                stmt.dynamic = False
+                self.kind_of.update((bound, "static") for bound in stmt.defs)
 
     def _feed_dict(self, value: cst.BaseExpression) -> bool:
         """A dict literal whose keys are all placeholders."""
