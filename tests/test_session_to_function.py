@@ -830,6 +830,24 @@ def test_minimize_statement_moved_verbatim_into_the_function() -> None:
     assert isinstance(state, FileState)
 
 
+def test_graph_unit_variables_made_by_module_functions_and_random_initial_values() -> None:
+    import libcst as cst
+
+    from tfmodernize.tfsymbols import TFNames
+
+    module = cst.parse_module(
+        "import tensorflow as tf\n"
+        "W = weight_variable([3, 2])\n"
+        "initial = tf.random_uniform([2])\n"
+        "b = tf.Variable(initial)\n"
+        "noise = tf.random_normal([2])\n"
+    )
+    unit = GraphUnit(module.body, TFNames.for_module(module), variable_functions={"weight_variable"})
+    assert [v.name for v in unit.variables] == ["W", "b"]
+    assert unit.kind("initial") == "static"  # drawn once, to initialise b
+    assert unit.kind("noise") == "dynamic"  # drawn anew at every run
+
+
 def test_graph_unit_reports_variables_in_creation_order() -> None:
     import libcst as cst
 
