@@ -5,18 +5,20 @@ What it does
     it with ``sess.run(fetches, feed_dict)`` into TF2 code, at module level or inside a
     function:
 
-    - variables (``tf.Variable``, ``tf.get_variable``) stay where the graph created them,
-      created once, eagerly, in the same order;
+    - variables (``tf.Variable``, ``tf.get_variable``, dicts or lists of them, module
+      functions returning one) stay where the graph created them, created once, eagerly, in
+      the same order, with the random initial values they were drawn from;
     - each distinct fetch becomes one ``@tf.function`` whose parameters are the fed
       placeholders (same names, with an ``input_signature`` built from the placeholders'
       dtypes and shapes, so ``None`` batch sizes do not retrace and float64 feeds compute
       in the placeholder's dtype) and whose body is the backward slice of the fetched tensors,
-      in program order; sub-graphs needed by several functions become one helper function;
+      in program order; a sub-graph (two statements or more) needed by several functions
+      becomes one helper function they call;
     - ``sess.run`` / ``t.eval()`` / ``op.run()`` call sites call those functions with the fed
       values, taking ``.numpy()`` where the program used the numpy result;
     - a fetch that no placeholder or variable feeds is its eager value (``t.numpy()``), a
       fetched variable is ``v.numpy()``;
-    - sessions, ``sess.close()``, initializer runs, ``tf.reset_default_graph()`` and
+    - sessions, ``sess.close()``, initializer runs, ``tf.reset_default_graph()``,
       ``tf.disable_eager_execution()`` / ``tf.disable_v2_behavior()`` and
       ``with tf.Graph().as_default():`` disappear (blocks are dedented); ``ConfigProto``
       options become the matching ``tf.config`` calls;
@@ -25,8 +27,10 @@ What it does
     It declines, changing nothing in that program (or function) and reporting the construct
     and line: feeding a tensor that is not a placeholder, ``partial_run``, queue runners and
     dataset iterators, sessions passed around, placeholders rebound, tensors used outside a
-    session call, fetches of ops it does not understand, ``ConfigProto`` options with no
-    ``tf.config`` equivalent.
+    session call, fetches of ops it does not understand (summaries, ``tf.no_op``),
+    ``ConfigProto`` options with no ``tf.config`` equivalent, and code a tf.function would run
+    on every trace that creates variables (``tf.layers``, RNN builders, functions defined
+    elsewhere called on placeholder values), variables initialised again after an update.
 
     Contract with minimize-to-tape (TFM102) and gradients-to-tape (TFM103), which run after
     it: an ``opt.minimize(...)`` op (value ``None`` in ``sess.run``) or a ``tf.gradients``
