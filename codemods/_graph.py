@@ -426,7 +426,9 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                 inner = stmt.body
                 if not isinstance(inner, cst.IndentedBlock):
                     raise Decline(stmt, "a one-line session block")
-                walk(inner.body, [*leading, *stmt.leading_lines])
+                # A block left with nothing but ``pass`` leaves nothing behind.
+                body = [s for s in inner.body if not _is_pass(s)]
+                walk(body, [*leading, *stmt.leading_lines])
                 continue
             node = stmt
             if leading:
@@ -435,6 +437,10 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
 
     walk(body, ())
     return out
+
+
+def _is_pass(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, cst.Pass) for s in stmt.body)
 
 
 def _is_read_through(stmt: cst.With, names: TFNames, graphs: frozenset[str]) -> bool:

@@ -252,7 +252,22 @@ class SessionToFunction(TFCodemod):
 
         for index, top in enumerate(tree.body):
             top.visit(Finder())
+            if isinstance(top, cst.ClassDef) and self._opens_session(top):
+                self.report(top, f"session program not migrated: sessions in the methods of `{top.name.value}` "
+                                 "(graph state kept on the instance) are not migrated; move the graph into functions")
         return owners
+
+    def _opens_session(self, node: cst.CSTNode) -> bool:
+        found = []
+
+        class Finder(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                terminal = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
+                if isinstance(terminal, cst.Name) and terminal.value in SESSIONS:
+                    found.append(call)
+
+        node.visit(Finder())
+        return any(tf_path(call.func, self.tf) in SESSIONS for call in found)
 
     def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str]]:
         """Module functions building tensors, those creating variables, and the names whose
@@ -436,6 +451,8 @@ class SessionToFunction(TFCodemod):
         else:
             shape, items = "single", [Element(fetches, "")]
         for item in items:
+            if isinstance(item.expr, (cst.List, cst.Tuple, cst.Dict)):
+                raise Decline(item.expr, "nested fetch structures")
             item.kind = self._fetch_kind(unit, item.expr)
         return items, shape
 
@@ -537,6 +554,8 @@ class SessionToFunction(TFCodemod):
         unit = plan.unit
         fed: dict[str, cst.BaseExpression] = {}
         feed = site.feed
+        if isinstance(feed, cst.Name) and feed.value == "None":
+            feed = None
         if isinstance(feed, cst.Name) and unit.kind(feed.value) == "feed":
             feed = unit.feeds[feed.value]
             for name in names_used(feed):

@@ -432,6 +432,34 @@ REWRITES.append(
 )
 
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        c = tf.constant(2.0)
+        with tf.Session() as warmup:
+            pass
+        sess = tf.Session()
+        try:
+            v = sess.run(c, feed_dict=None)
+        finally:
+            sess.close()
+        """,
+        """
+        import tensorflow as tf
+
+        c = tf.constant(2.0)
+        try:
+            v = c.numpy()
+        finally:
+            pass
+        """,
+        id="empty-session-block-and-close-in-finally",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:
     result = assert_rewrites("TFM101", before, after)
@@ -609,6 +637,33 @@ DECLINES = [
         """,
         "placeholder `x` is not fed",
         id="placeholder-not-fed",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        with tf.Session() as sess:
+            r = sess.run({"a": [y]}, {x: 1.0})
+        """,
+        "nested fetch structures",
+        id="nested-fetches",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        class Net:
+            def __init__(self):
+                self.x = tf.placeholder(tf.float32)
+
+            def run(self):
+                with tf.Session() as sess:
+                    return sess.run(self.x * 2.0, {self.x: 1.0})
+        """,
+        "sessions in the methods of `Net`",
+        id="sessions-in-methods",
     ),
     pytest.param(
         """
