@@ -30,6 +30,7 @@ Public API, for codemods that need the same facts:
   creation order, with their trainability; ``unit.placeholders`` the placeholders by name.
 - ``unit.backward_slice(names, before)``: the dynamic graph statements a set of names
   depends on, in program order.
+- ``variables_created(statements, names)``: just the variables, in creation order, or None.
 - ``names_used(node)`` / ``names_bound(node)``: the Python names an expression or statement
   reads / binds.
 
@@ -756,3 +757,15 @@ class GraphUnit:
             chosen[stmt.index] = stmt
             work.extend((used, stmt.index) for used in stmt.uses)
         return [chosen[i] for i in sorted(chosen)]
+
+
+def variables_created(
+    body: Sequence[cst.BaseStatement], names: TFNames, variable_functions: Iterable[str] = ()
+) -> Optional[list[Variable]]:
+    """The variables a block of statements creates, in creation order (``Variable.trainable``
+    says which ones ``tf.trainable_variables()`` would list), or None when the block builds its
+    graph in a way this reading cannot follow."""
+    try:
+        return GraphUnit(body, names, variable_functions=variable_functions).variables
+    except Decline:
+        return None

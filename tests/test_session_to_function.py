@@ -903,6 +903,26 @@ def test_graph_unit_variables_made_by_module_functions_and_random_initial_values
     assert unit.kind("noise") == "dynamic"  # drawn anew at every run
 
 
+def test_variables_created_after_migration_and_unreadable_programs() -> None:
+    import libcst as cst
+
+    from codemods._graph import variables_created
+    from tfmodernize.tfsymbols import TFNames
+
+    migrated = cst.parse_module(
+        "import tensorflow as tf\n"
+        "W = tf.Variable(tf.zeros([2, 1]))\n"
+        "steps = tf.Variable(0, trainable=False)\n"
+        "@tf.function\n"
+        "def step(x):\n"
+        "    return tf.matmul(x, W)\n"
+    )
+    found = variables_created(migrated.body, TFNames.for_module(migrated))
+    assert [(v.name, v.trainable) for v in found] == [("W", True), ("steps", False)]
+    unreadable = cst.parse_module("import tensorflow as tf\nx = tf.placeholder(tf.float32)\nx = tf.placeholder(tf.float32)\n")
+    assert variables_created(unreadable.body, TFNames.for_module(unreadable)) is None
+
+
 def test_graph_unit_reports_variables_in_creation_order() -> None:
     import libcst as cst
 
