@@ -679,7 +679,7 @@ class SessionToFunction(TFCodemod):
                 owner = unit.statements[position] if position < len(unit.statements) else None
                 if owner is None:
                     raise Decline(config, "a session opened on an empty block")
-                lines = [line for arg in config.args for line in self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, owner)]
+                lines = [line for arg in config.args for line in self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, owner, unit)]
                 plan.prefix.setdefault(position, []).extend(cst.parse_statement(line) for line in lines)
                 plan.fixes.append((config, "ConfigProto options -> tf.config"))
             elif not (isinstance(config, cst.Name) and unit.kind(config.value) == "config"):
@@ -691,9 +691,9 @@ class SessionToFunction(TFCodemod):
             lines: list[str] = []
             if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call):
                 for arg in small.value.args:
-                    lines.extend(self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, stmt))
+                    lines.extend(self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, stmt, unit))
             elif isinstance(small, cst.Assign) and _code(small.targets[0].target).endswith(".gpu_options.allow_growth"):
-                lines.extend(self._config_lines("allow_growth", small.value, stmt))
+                lines.extend(self._config_lines("allow_growth", small.value, stmt, unit))
             else:
                 raise Decline(stmt.origin, "a session config this codemod cannot translate to tf.config")
             if not lines:
@@ -701,14 +701,18 @@ class SessionToFunction(TFCodemod):
             plan.config[stmt.index] = [cst.parse_statement(line) for line in lines]
             plan.fixes.append((stmt.origin, "ConfigProto options -> tf.config"))
 
-    def _config_lines(self, field: Optional[str], value: cst.BaseExpression, stmt: Statement) -> list[str]:
+    def _config_lines(self, field: Optional[str], value: cst.BaseExpression, stmt: Statement, unit: GraphUnit) -> list[str]:
+        """``tf.config`` statements doing what one ``ConfigProto``/``GPUOptions`` field did."""
         if field in CONFIG_CALLS:
             return [f"{_code(self.tf_expr(CONFIG_CALLS[field]))}({_code(value)})"]
         if field == "allow_growth" and isinstance(value, cst.Name) and value.value == "True":
             config = _code(self.tf_expr("config"))
-            return [f'for gpu in {config}.list_physical_devices("GPU"):\n    {config}.experimental.set_memory_growth(gpu, True)\n']
+            gpu = next(n for n in ("gpu", "physical_gpu", "gpu_device") if n not in unit.bindings)
+            return [f'for {gpu} in {config}.list_physical_devices("GPU"):\n    {config}.experimental.set_memory_growth({gpu}, True)\n']
+        if field == "gpu_options" and isinstance(value, cst.Name) and unit.kind(value.value) == "config":
+            return []  # a GPUOptions statement of its own, translated where it stands
         if field == "gpu_options" and isinstance(value, cst.Call) and tf_path(value.func, self.tf) == "GPUOptions":
-            return [line for arg in value.args for line in self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, stmt)]
+            return [line for arg in value.args for line in self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, stmt, unit)]
         raise Decline(stmt.origin, f"ConfigProto option `{field}` has no tf.config equivalent")
 
     # -- checks ----------------------------------------------------------------------------------
