@@ -164,6 +164,7 @@ class Statement:
     stateful: bool = False
     #: dynamic only because it draws random numbers (an initial value, typically)
     random_only: bool = False
+    #: TF1 optimizer steps (``minimize``, ``apply_gradients``) this statement runs
     minimizes: int = 0
     gradients: int = 0
 
@@ -615,7 +616,8 @@ class GraphUnit:
             if calls:
                 self.kind_of.update((name, "object") for name in defs)
             return
-        minimizes = [c for m, c in methods if m == "minimize"]
+        # ``apply_gradients`` (after ``compute_gradients``) is the other TF1 optimizer step.
+        minimizes = [c for m, c in methods if m in ("minimize", "apply_gradients")]
         if assignment and not (uses & graph_names) and path is not None and is_object_path(path) and not minimizes:
             stmt.kind = Kind.OBJECT
             self.kind_of[assignment[0]] = "object"

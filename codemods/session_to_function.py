@@ -320,7 +320,7 @@ class SessionToFunction(TFCodemod):
             self.fix(node, message)
         for function in plan.functions.values():
             for _ in range(function.minimizes):
-                self.oblige("TFM102", f"`minimize` moved into `{function.name}`")
+                self.oblige("TFM102", f"a TF1 optimizer step (`minimize`, `apply_gradients`) moved into `{function.name}`")
             for _ in range(function.gradients):
                 self.oblige("TFM103", f"`tf.gradients` moved into `{function.name}`")
         return self._emit(plan, nested)

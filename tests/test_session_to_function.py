@@ -870,7 +870,7 @@ def test_minimize_and_gradients_are_obligations() -> None:
     result = rewrite("TFM101", MINIMIZE)
     assert result.code == MINIMIZE
     messages = [f.message for f in result.findings]
-    assert any("`minimize` moved into `train_step`" in m and "TFM102" in m for m in messages)
+    assert any("optimizer step (`minimize`, `apply_gradients`) moved into `train_step`" in m and "TFM102" in m for m in messages)
     assert any("`tf.gradients` moved into" in m and "TFM103" in m for m in messages)
 
 
