@@ -164,6 +164,8 @@ class Statement:
     stateful: bool = False
     #: dynamic only because it draws random numbers (an initial value, typically)
     random_only: bool = False
+    #: what the names this statement binds are (``kind_of`` values), as it binds them
+    kinds: dict[str, str] = field(default_factory=dict)
     #: TF1 optimizer steps (``minimize``, ``apply_gradients``) this statement runs
     minimizes: int = 0
     gradients: int = 0
@@ -547,7 +549,7 @@ class GraphUnit:
             self.kind_of[assignment[0]] = "feed"
         elif assignment and path in PLACEHOLDERS:
             name = assignment[0]
-            if name in self.kind_of:
+            if self.kind_of.get(name, "static") != "static":
                 raise Decline(origin, f"placeholder `{name}` rebinds a name")
             stmt.kind = Kind.PLACEHOLDER
             if path == "placeholder":
@@ -592,6 +594,7 @@ class GraphUnit:
             stmt.kind = Kind.SESSION
         else:
             self._classify_graph(stmt, assignment, path, calls, methods, reader.name_calls, graph_names)
+        stmt.kinds = {name: self.kind_of[name] for name in defs if name in self.kind_of}
         self.statements.append(stmt)
 
     def _runs(self, uses: frozenset[str], methods: list[tuple[str, cst.Call]]) -> bool:
@@ -716,7 +719,8 @@ class GraphUnit:
             if stmt is not None and stmt.random_only and stmt.dynamic:
                 self._settle_initial_values(stmt.uses, stmt.index)
                 stmt.dynamic = False
-                self.kind_of.update((bound, "static") for bound in stmt.defs)
+                stmt.kinds = {bound: "static" for bound in stmt.defs}
+                self.kind_of.update(stmt.kinds)
 
     def _feed_dict(self, value: cst.BaseExpression) -> bool:
         """A dict literal whose keys are all placeholders."""
@@ -731,9 +735,15 @@ class GraphUnit:
 
     # -- queries ----------------------------------------------------------------------------
 
-    def kind(self, name: str) -> Optional[str]:
+    def kind(self, name: str, at: Optional[int] = None) -> Optional[str]:
         """``placeholder``, ``variable``, ``static``, ``dynamic``, ``op``, ``object``,
-        ``session``, ``init``, ``config`` or None (plain Python / unknown)."""
+        ``session``, ``init``, ``config``, ``feed``, ``graph``, ``unknown`` or None (plain
+        Python); with ``at``, what ``name`` is at the statement of that index (a name may be a
+        constant in one part of a program and a placeholder in a later one)."""
+        if at is not None:
+            stmt = self.reaching(name, at)
+            if stmt is not None:
+                return stmt.kinds.get(name)
         return self.kind_of.get(name)
 
     def trainable_variables(self) -> list[Variable]:

@@ -106,6 +106,8 @@ CONFIG_CALLS = {
     "intra_op_parallelism_threads": "config.threading.set_intra_op_parallelism_threads",
     "inter_op_parallelism_threads": "config.threading.set_inter_op_parallelism_threads",
 }
+#: What the names of the old graph are that do not survive the migration outside functions.
+GONE = ("placeholder", "dynamic", "op", "session", "init", "config", "graph", "feed")
 #: Modules whose functions never create TF variables.
 SAFE_MODULES = ("numpy", "math", "operator", "functools", "itertools")
 INITIALISED = "variables are initialised when created in TF2"
@@ -332,7 +334,7 @@ class SessionToFunction(TFCodemod):
         for stmt in unit.statements:
             if stmt.kind is not Kind.RUN:
                 continue
-            sites = _RunSites(self, unit)
+            sites = _RunSites(self, unit, stmt.index)
             stmt.origin.visit(sites)
             if sites.unexplained:
                 raise Decline(sites.unexplained, f"session `{sites.unexplained.value}` is used other than to run the graph")
@@ -362,7 +364,7 @@ class SessionToFunction(TFCodemod):
             plan.smalls[site.small] = None
             plan.fixes.append((site.call, "the session is gone in TF2"))
             return
-        elements, shape = self._elements(unit, site.fetches)
+        elements, shape = self._elements(unit, site.fetches, stmt.index)
         ops = [e for e in elements if e.kind == "op"]
         kinds = {e.kind for e in elements}
         if kinds == {"init"}:
@@ -432,7 +434,7 @@ class SessionToFunction(TFCodemod):
                 targets=[site.small.targets[0].with_changes(target=targets)], value=value
             )
 
-    def _elements(self, unit: GraphUnit, fetches: cst.BaseExpression) -> tuple[list[Element], str]:
+    def _elements(self, unit: GraphUnit, fetches: cst.BaseExpression, at: int) -> tuple[list[Element], str]:
         """The fetched values and the structure they were fetched in (single, list, tuple, dict)."""
         if isinstance(fetches, (cst.List, cst.Tuple)):
             shape = "list" if isinstance(fetches, cst.List) else "tuple"
@@ -453,14 +455,14 @@ class SessionToFunction(TFCodemod):
         for item in items:
             if isinstance(item.expr, (cst.List, cst.Tuple, cst.Dict)):
                 raise Decline(item.expr, "nested fetch structures")
-            item.kind = self._fetch_kind(unit, item.expr)
+            item.kind = self._fetch_kind(unit, item.expr, at)
         return items, shape
 
-    def _fetch_kind(self, unit: GraphUnit, expr: cst.BaseExpression) -> str:
+    def _fetch_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> str:
         if isinstance(expr, cst.Call) and tf_path(expr.func, self.tf) in INITIALIZERS:
             return "init"
         if isinstance(expr, cst.Name):
-            kind = unit.kind(expr.value)
+            kind = unit.kind(expr.value, at)
             if kind == "unknown":
                 raise Decline(expr, f"fetch `{expr.value}` is an op this codemod does not understand")
             if kind in ("init", "op", "variable", "static", "dynamic"):
@@ -469,7 +471,7 @@ class SessionToFunction(TFCodemod):
                 raise Decline(expr, f"placeholder `{expr.value}` is fetched")
             raise Decline(expr, f"fetch `{expr.value}` is not a tensor or op this codemod understands")
         used = names_used(expr)
-        kinds = {unit.kind(n) for n in used}
+        kinds = {unit.kind(n, at) for n in used}
         if kinds & {"init", "session", "object", "config", "unknown", "graph"}:
             raise Decline(expr, f"fetch `{_code(expr)}` is not a tensor this codemod understands")
         calls, _ = tf_calls(expr, self.tf)
@@ -556,7 +558,8 @@ class SessionToFunction(TFCodemod):
         feed = site.feed
         if isinstance(feed, cst.Name) and feed.value == "None":
             feed = None
-        if isinstance(feed, cst.Name) and unit.kind(feed.value) == "feed":
+        at = site.statement
+        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == "feed":
             feed = unit.feeds[feed.value]
             for name in names_used(feed):
                 if unit.bindings.get(name, 0) > 1:
@@ -568,7 +571,7 @@ class SessionToFunction(TFCodemod):
                 if not isinstance(element, cst.DictElement):
                     raise Decline(element, "`**` in a feed_dict")
                 key = element.key
-                if not (isinstance(key, cst.Name) and unit.kind(key.value) == "placeholder"):
+                if not (isinstance(key, cst.Name) and unit.kind(key.value, at) == "placeholder"):
                     raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder")
                 fed[key.value] = element.value
         for name, value in fed.items():
@@ -720,12 +723,11 @@ class SessionToFunction(TFCodemod):
     def _check_leftovers(self, plan: UnitPlan) -> None:
         """Names of the old graph must not survive outside the functions."""
         unit = plan.unit
-        gone = {n for n, k in unit.kind_of.items() if k in ("placeholder", "dynamic", "op", "session", "init", "config", "graph", "feed")}
         for stmt in unit.statements:
+            gone = {n for n in stmt.uses if unit.kind(n, stmt.index) in GONE}
             if stmt.kind in (Kind.VARIABLE, Kind.OBJECT, Kind.PLAIN) or (stmt.kind is Kind.GRAPH and not stmt.dynamic):
-                leaked = stmt.uses & gone
-                if leaked:
-                    raise Decline(stmt.origin, f"`{sorted(leaked)[0]}` is used outside a session call")
+                if gone:
+                    raise Decline(stmt.origin, f"`{sorted(gone)[0]}` is used outside a session call")
             if stmt.kind is Kind.RUN:
                 leftover = _Leftovers(gone, plan)
                 stmt.origin.visit(leftover)
@@ -885,14 +887,16 @@ class _Site:
     small: Optional[cst.BaseSmallStatement] = None
     targets: Optional[cst.BaseExpression] = None
     close: bool = False
+    statement: int = 0  # index of the unit statement holding the call
 
 
 class _RunSites(cst.CSTVisitor):
     """The session calls of one statement, with the context each value is used in."""
 
-    def __init__(self, codemod: SessionToFunction, unit: GraphUnit) -> None:
+    def __init__(self, codemod: SessionToFunction, unit: GraphUnit, statement: int) -> None:
         self.codemod = codemod
         self.unit = unit
+        self.statement = statement
         self.sites: list[_Site] = []
         self.seen: set[int] = set()
         self.explained: set[int] = set()
@@ -913,19 +917,19 @@ class _RunSites(cst.CSTVisitor):
                 extra += [a for a in call.args[:2] if a.keyword is not None and a.keyword.value not in ("fetches", "feed_dict")]
                 if extra or any(a.star for a in call.args):
                     raise Decline(call, "`run` with options, run metadata or unpacked arguments")
-                return _Site(call, fetches, call_argument(call, 1, "feed_dict"), "value")
+                return _Site(call, fetches, call_argument(call, 1, "feed_dict"), "value", statement=self.statement)
             if method == "close":
                 self.explained.add(id(target))
-                return _Site(call, None, None, "value", close=True)
+                return _Site(call, None, None, "value", close=True, statement=self.statement)
             return None
         if method in ("eval", "run"):
-            kinds = {self.unit.kind(n) for n in names_used(target)}
+            kinds = {self.unit.kind(n, self.statement) for n in names_used(target)}
             is_init = isinstance(target, cst.Call) and tf_path(target.func, self.codemod.tf) in INITIALIZERS
             if kinds & {"static", "dynamic", "variable", "op", "init"} or is_init:
                 session = call_argument(call, 1, "session")
                 if session is not None:
                     self.explained |= {id(n) for n in [session] if isinstance(n, cst.Name)}
-                return _Site(call, target, call_argument(call, 0, "feed_dict"), "value")
+                return _Site(call, target, call_argument(call, 0, "feed_dict"), "value", statement=self.statement)
         return None
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
