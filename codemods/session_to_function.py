@@ -172,6 +172,11 @@ class UnitPlan:
     prefix: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
     #: names read somewhere other than as a feed value
     numpy_uses: set[str] = field(default_factory=set)
+    #: feed dicts built where the graph runs, by name, and the uses turned into ``**feed``
+    local_feeds: dict[str, cst.Dict] = field(default_factory=dict)
+    feed_uses: set[int] = field(default_factory=set)
+    #: other nodes of run statements to replace (string-keyed feed dicts)
+    replacements: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
     helpers: list[Helper] = field(default_factory=list)
     reused: set[str] = field(default_factory=set)
 
@@ -311,6 +316,7 @@ class SessionToFunction(TFCodemod):
             self._plan_removals(plan)
             self._plan_config(plan)
             self._check_leftovers(plan)
+            self._check_local_feeds(plan)
             self._check_functions(plan)
             self._plan_helpers(plan)
         except Decline as decline:
@@ -331,6 +337,7 @@ class SessionToFunction(TFCodemod):
 
     def _plan_runs(self, plan: UnitPlan) -> None:
         unit = plan.unit
+        self._plan_local_feeds(plan)
         for stmt in unit.statements:
             if stmt.kind is not Kind.RUN:
                 continue
@@ -344,6 +351,30 @@ class SessionToFunction(TFCodemod):
         updates = [s for s in unit.statements if s.stateful]
         if len(initializer_runs) > 1 and updates:
             raise Decline(initializer_runs[1], "variables are initialised again after ops that update them: TF2 variables are created once")
+
+    def _plan_local_feeds(self, plan: UnitPlan) -> None:
+        """``feed = {x: batch, y: labels}`` built where the graph runs (in a loop, typically)
+        and used only as ``feed_dict``: it becomes ``{"x": batch, "y": labels}``, passed as
+        ``step(**feed)``, so the fed values are still taken when the dict is built."""
+        unit = plan.unit
+        for stmt in unit.statements:
+            if stmt.kind is not Kind.RUN:
+                continue
+            for assign in _assignments(stmt.origin):
+                target, value = assign.targets[0].target, assign.value
+                if len(assign.targets) != 1 or not isinstance(target, cst.Name) or not isinstance(value, cst.Dict):
+                    continue
+                keys = [e.key for e in value.elements if isinstance(e, cst.DictElement)]
+                if not keys or len(keys) != len(value.elements) or not all(
+                    isinstance(k, cst.Name) and unit.kind(k.value, stmt.index) == "placeholder" for k in keys
+                ):
+                    continue
+                if target.value in plan.local_feeds or unit.bindings.get(target.value, 0) > 1:
+                    raise Decline(assign, f"feed dict `{target.value}` is built more than once")
+                plan.local_feeds[target.value] = value
+                plan.replacements[value] = value.with_changes(elements=[
+                    e.with_changes(key=cst.SimpleString(f'"{e.key.value}"')) for e in value.elements
+                ])
 
     def _plan_removals(self, plan: UnitPlan) -> None:
         for block in plan.unit.removed_blocks:
@@ -559,6 +590,13 @@ class SessionToFunction(TFCodemod):
         if isinstance(feed, cst.Name) and feed.value == "None":
             feed = None
         at = site.statement
+        if isinstance(feed, cst.Name) and feed.value in plan.local_feeds:
+            keys = [e.key.value for e in plan.local_feeds[feed.value].elements]
+            required = [n for n in function.params if unit.placeholders[n].default is None]
+            if not set(keys) <= set(function.params) or not set(required) <= set(keys):
+                raise Decline(feed, f"feed dict `{feed.value}` does not feed exactly the parameters of `{function.name}`")
+            plan.feed_uses.add(id(feed))
+            return cst.Call(cst.Name(function.name), [cst.Arg(feed, star="**")])
         if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == "feed":
             feed = unit.feeds[feed.value]
             for name in names_used(feed):
@@ -733,6 +771,17 @@ class SessionToFunction(TFCodemod):
                 stmt.origin.visit(leftover)
                 if leftover.found is not None:
                     raise Decline(leftover.found, f"`{leftover.found.value}` is used outside a session call")
+
+    def _check_local_feeds(self, plan: UnitPlan) -> None:
+        """A feed dict turned into ``**feed`` may not be used any other way."""
+        if not plan.local_feeds:
+            return
+        for stmt in plan.unit.statements:
+            for name in _names_in(stmt.origin):
+                if name.value in plan.local_feeds and id(name) not in plan.feed_uses:
+                    assign_targets = {id(a.targets[0].target) for a in _assignments(stmt.origin)}
+                    if id(name) not in assign_targets:
+                        raise Decline(name, f"feed dict `{name.value}` is used other than as a feed_dict")
 
     def _check_functions(self, plan: UnitPlan) -> None:
         unit = plan.unit
@@ -988,7 +1037,7 @@ class _Leftovers(cst.CSTVisitor):
 
     def __init__(self, gone: set[str], plan: UnitPlan) -> None:
         self.gone = gone
-        self.replaced = {id(n) for n in [*plan.calls, *plan.smalls]}
+        self.replaced = {id(n) for n in [*plan.calls, *plan.smalls, *plan.replacements]}
         self.found: Optional[cst.Name] = None
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -1030,6 +1079,37 @@ class _UseReader(cst.CSTVisitor):
             self.numpy_uses.add(node.value)
 
 
+def _assignments(node: cst.CSTNode) -> list[cst.Assign]:
+    found: list[cst.Assign] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Assign(self, assign: cst.Assign) -> None:
+            found.append(assign)
+
+    node.visit(Finder())
+    return found
+
+
+def _names_in(node: cst.CSTNode) -> list[cst.Name]:
+    """The ``Name`` nodes naming variables (not keywords or attributes) in ``node``."""
+    found: list[cst.Name] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            arg.value.visit(self)
+            return False
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            attribute.value.visit(self)
+            return False
+
+    node.visit(Finder())
+    return found
+
+
 def _target_names(target: cst.CSTNode) -> list[cst.Name]:
     if isinstance(target, cst.Name):
         return [target]
@@ -1046,6 +1126,9 @@ class _Rewriter(cst.CSTTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         return self.plan.calls.get(original, updated)
+
+    def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
+        return self.plan.replacements.get(original, updated)
 
     def _small(self, original, updated):
         if original in self.plan.smalls:

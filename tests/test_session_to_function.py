@@ -654,6 +654,36 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        with tf.Session() as sess:
+            for v in range(2):
+                feed = {x: v}
+                print(feed)
+                out = sess.run(y, feed_dict=feed)
+        """,
+        "feed dict `feed` is used other than as a feed_dict",
+        id="loop-feed-dict-used-otherwise",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        z = tf.placeholder(tf.float32)
+        y = x + 1.0
+        with tf.Session() as sess:
+            for v in range(2):
+                feed = {x: v, z: 0.0}
+                out = sess.run(y, feed_dict=feed)
+        """,
+        "feed dict `feed` does not feed exactly the parameters of `compute_y`",
+        id="loop-feed-dict-extra-key",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         class Net:
             def __init__(self):
                 self.x = tf.placeholder(tf.float32)
