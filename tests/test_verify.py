@@ -270,6 +270,22 @@ def test_each_script_starts_from_fresh_state(harness, mode) -> None:
     assert first.values["graph_ops"] == 0
     assert first.values["sees_leftover"] is False
     assert first.values["first_layer_name_is_dense"] is True
+    assert first.values["floatx_is_float32"] is first.values["policy_is_float32"] is True
+    assert first.values["executing_eagerly"] is (mode == "tf2")
+    assert difference("state", first.values, second.values) is None
+
+
+@needs_tensorflow
+@pytest.mark.parametrize("mode", ["tf1", "tf2"])
+def test_a_script_that_switches_process_behaviour_retires_its_child(harness, mode) -> None:
+    from tfmodernize.verify.runner import Script
+
+    probe = Script(CASES_DIR / "isolation" / "probe.py", mode)
+    first = harness.run(probe)
+    switcher = harness.run(Script(CASES_DIR / "isolation" / "switches_behaviour.py", mode))
+    second = harness.run(probe)
+    assert switcher.ok and switcher.values == {"switched": True}, switcher.error
+    assert first.pid == switcher.pid != second.pid
     assert difference("state", first.values, second.values) is None
 
 

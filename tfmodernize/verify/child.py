@@ -73,6 +73,14 @@ class Sandbox:
         else:
             self.builtins = dict(vars(builtins))
         self.keras = tf.keras  # tf-keras in tf1 mode (TF_USE_LEGACY_KERAS=1), Keras 3 in tf2
+        self.behaviour = self.global_behaviour()
+
+    def global_behaviour(self) -> tuple[bool, ...]:
+        """Process-wide switches a script can flip but not be cleanly undone per script."""
+        from tensorflow.python import tf2  # no public query of "v2 behaviour" exists
+
+        tf = self.tf
+        return (tf.executing_eagerly(), tf.compat.v1.resource_variables_enabled(), tf2.enabled())
 
     @contextlib.contextmanager
     def fresh_state(self, random_mode: str) -> Iterator[None]:
@@ -81,11 +89,14 @@ class Sandbox:
         self.np.random.seed(SEED)
         tf.config.run_functions_eagerly(False)
         self.keras.backend.clear_session()
+        self.keras.backend.set_floatx("float32")
         tool = self.tool_class(seed=SEED, mode=random_mode)
         if self.mode == "tf1":
             with tf.Graph().as_default(), tool.scope():
                 yield
         else:
+            # (tf-keras refuses a global dtype policy under TF1 behaviour: tf2 mode only.)
+            self.keras.mixed_precision.set_global_policy("float32")
             self.keras.utils.set_random_seed(SEED)
             with tool.scope():
                 yield
@@ -121,6 +132,9 @@ class Sandbox:
             gc.collect()
         reply["seconds"] = time.perf_counter() - started
         reply["pid"] = os.getpid()
+        # A script that switched eager execution or v2 behaviour leaves a process no later
+        # script may run in: this child retires after replying.
+        reply["retire"] = self.global_behaviour() != self.behaviour
         reply["output"] = "\n".join(output.getvalue().splitlines()[-TAIL_LINES:])
         return reply
 
@@ -275,7 +289,10 @@ def main(argv: list[str]) -> int:
             request = requests.recv()
         except EOFError:
             return 0
-        replies.send(sandbox.run(request))
+        reply = sandbox.run(request)
+        replies.send(reply)
+        if reply["retire"]:
+            return 0
 
 
 if __name__ == "__main__":

@@ -183,6 +183,8 @@ class Child:
             pass  # the child is gone: _reply reads the EOF and says so
         reply = self._reply(script.timeout, since=log_offset)
         if isinstance(reply, dict):
+            if reply["retire"]:
+                self.close()  # the next script gets a new child
             return RunResult(
                 script,
                 values=reply["values"],
