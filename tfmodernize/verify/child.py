@@ -7,13 +7,16 @@ script to run each) on the two pipes until the parent closes them. The script's 
 stderr are captured per run, so nothing a script prints can corrupt the protocol.
 
 Every script starts from a clean slate: a fresh module namespace, Python/numpy/TF seeds reset,
-``tf.config.run_functions_eagerly(False)``, and
+``tf.config.run_functions_eagerly(False)``, Keras floatx float32, and
 
 - ``tf1`` mode: a fresh default graph, legacy Keras (tf-keras) state cleared, v2 behaviour
   disabled, and a plain ``import tensorflow`` in the script (in functions it defines, and in
   modules beside it) resolved to ``tf.compat.v1``; ``import tensorflow.compat.v1 as tf``
   works unchanged;
-- ``tf2`` mode: ``tf.keras.backend.clear_session()`` (Keras 3) and nothing else.
+- ``tf2`` mode: ``tf.keras.backend.clear_session()`` and the float32 dtype policy (Keras 3).
+
+Eager execution and v2 behaviour cannot be switched back per script: a script that switched
+them makes the child retire after its reply (the parent starts a new one).
 
 Both run inside ``DeterministicRandomTestTool(mode=...)``, so TF1 graphs and TF2 eager code
 draw the same random numbers when they create random ops in the same order.
