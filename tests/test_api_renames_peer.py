@@ -3,6 +3,10 @@
 One generated line per rename key of the tables (``x_17 = tf.random_normal``); both tools
 rewrite the whole snippet and, for every key whose target lies outside ``tf.compat.v1``, the
 symbol they choose must be the same (the peer's ``tf.compat.v2.X`` is TF2's ``tf.X``).
+
+Keys whose peer target does not work on TF 2.21 are not in the tables' ``renames`` at all
+(``scripts/generate_tf_tables.py`` drops them: ``tf.keras.optimizers.Adam`` -> ``legacy.Adam``,
+``tf.nn.rnn_cell.*``); the remaining deliberate differences are listed in ``DELIBERATE``.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ def peer():
 
     def upgrade(text: str) -> str:
         upgrader = ast_edits.ASTCodeUpgrader(tf_upgrade_v2.TFAPIChangeSpec())
-        _, new_text, _, errors = upgrader.update_string_pasta(text, "snippet.py")
+        _, new_text, _, _ = upgrader.update_string_pasta(text, "snippet.py")
         return new_text
 
     return upgrade
