@@ -10,7 +10,7 @@ can still report them. The rewrite path never runs this script; it only reads th
 
 Usage::
 
-    python scripts/generate_tf_tables.py [--tf-dir DIR] [--output FILE] [--no-validate]
+    python scripts/generate_tf_tables.py [--tf-dir DIR] [--output FILE]
 
 ``--tf-dir`` is the installed ``tensorflow`` package directory (default: found through
 ``importlib.util.find_spec`` without importing it). The JSON records the TF version it came
@@ -351,7 +351,6 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tf-dir", type=Path, default=None)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
-    parser.add_argument("--no-validate", action="store_true", help="skip the TF import (tables unchecked)")
     args = parser.parse_args(argv)
 
     tf_dir = args.tf_dir or find_tf_dir()
@@ -361,26 +360,25 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(f"loaded the peer's tables from {tf_dir / 'tools' / 'compatibility'} "
           f"in {1000 * (time.perf_counter() - started):.0f} ms (tensorflow not imported)")
     version = tf_version(tf_dir)
-    if not args.no_validate:
-        report = validate(tables)
-        if report["tf"] != version:
-            raise SystemExit(f"imported tensorflow {report['tf']} is not the one at {tf_dir} ({version})")
-        print(f"{len(report['dead'])} targets do not resolve on TensorFlow {version} (dropped, kept as dead_targets):")
-        for old, new in sorted(report["dead"].items()):
-            print(f"  tf.{old} -> tf.{new}")
-        print(f"{len(report['still_valid'])} more do not either, but their TF1 name works on {version} (dropped):")
-        for old, new in sorted(report["still_valid"].items()):
-            print(f"  tf.{old} (peer: tf.{new})")
+    report = validate(tables)
+    if report["tf"] != version:
+        raise SystemExit(f"imported tensorflow {report['tf']} is not the one at {tf_dir} ({version})")
+    print(f"{len(report['dead'])} targets do not resolve on TensorFlow {version} (dropped, kept as dead_targets):")
+    for old, new in sorted(report["dead"].items()):
+        print(f"  tf.{old} -> tf.{new}")
+    print(f"{len(report['still_valid'])} more do not either, but their TF1 name works on {version} (dropped):")
+    for old, new in sorted(report["still_valid"].items()):
+        print(f"  tf.{old} (peer: tf.{new})")
     v1_targets = sum(new.startswith("compat.v1.") for new in tables["renames"].values())
     print(f"{len(tables['renames'])} symbol renames ({v1_targets} into compat.v1), "
           f"{sum(map(len, tables['keyword_renames'].values()))} keyword renames and "
           f"{sum(map(len, tables['keyword_deletions'].values()))} deletions, "
-          f"{len(tables['reorders'])} reorders, {len(tables.get('v1_only', ()))} v1-only names")
+          f"{len(tables['reorders'])} reorders, {len(tables['v1_only'])} v1-only names")
 
     document = {
         "generated_by": "scripts/generate_tf_tables.py",
         "tensorflow_version": version,
-        "validated": not args.no_validate,
+        "validated": True,
         "license": "Apache-2.0",
         "attribution": ATTRIBUTION,
         **{key: tables[key] for key in sorted(tables)},
