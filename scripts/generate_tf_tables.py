@@ -257,18 +257,20 @@ def _lookup(root: Any, path: str) -> Any:
         return _MISSING
 
 
-def _usable(obj: Any) -> bool:
-    """Whether a resolved API object is real: Keras 3 keeps names like
-    ``tf.keras.optimizers.legacy.Adam`` as placeholders whose construction raises ImportError."""
+def _usable(tf: Any, path: str) -> bool:
+    """Whether ``tf.<path>`` resolves to something real. Keras 3 keeps names such as
+    ``tf.keras.optimizers.legacy.Adam`` as one placeholder class (``LegacyOptimizerWarning``)
+    whose construction raises ImportError: a class exported under another name than its own is
+    tried once, without arguments, and ImportError means "not there"."""
+    obj = _lookup(tf, path)
     if obj is _MISSING:
         return False
-    name = getattr(obj, "__name__", None)
-    if isinstance(obj, type) and name is not None and "Legacy" in name and "Warning" in name:
+    if isinstance(obj, type) and obj.__name__ != path.rpartition(".")[2]:
         try:
             obj()
         except ImportError:
             return False
-        except Exception:  # noqa: BLE001 - any other complaint means a real constructor
+        except Exception:  # noqa: BLE001 - any other complaint comes from a real constructor
             return True
     return True
 
@@ -323,10 +325,10 @@ def validate(tables: dict[str, Any]) -> dict[str, Any]:
 
     dead, still_valid = {}, {}
     for old, new in list(tables["renames"].items()):
-        if _usable(_lookup(tf, new)):
+        if _usable(tf, new):
             continue
         del tables["renames"][old]
-        if _usable(_lookup(tf, old)):
+        if _usable(tf, old):
             # The peer's target is gone but the TF1 name itself works on this TF (Keras 3's
             # ``tf.keras.optimizers.Adam``, whose peer target ``...legacy.Adam`` only raises).
             still_valid[old] = new
