@@ -84,6 +84,7 @@ from libcst.metadata import ScopeProvider
 
 from codemods._graph import (
     INITIALIZERS,
+    UNKNOWN_OPS,
     PLACEHOLDERS,
     SESSIONS,
     VARIABLE_MAKERS,
@@ -409,7 +410,7 @@ class SessionToFunction(TFCodemod):
         elements, shape, targets = self._without_ops(site, elements, shape)
         dynamic = ops or any(e.kind == "dynamic" for e in elements)
         if not dynamic:
-            value = self._eager_value(elements, shape, unit)
+            value = self._eager_value(elements, shape, unit, numpy=site.context != "discard")
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         else:
             function = self._function_for(plan, stmt, elements, ops, shape)
@@ -506,18 +507,29 @@ class SessionToFunction(TFCodemod):
         if kinds & {"init", "session", "object", "config", "unknown", "graph"}:
             raise Decline(expr, f"fetch `{_code(expr)}` is not a tensor this codemod understands")
         calls, _ = tf_calls(expr, self.tf)
-        if kinds & {"placeholder", "dynamic", "op", "variable"}:
+        if kinds & {"placeholder", "dynamic", "op"}:
             return "dynamic"
-        if calls:
+        if any(path.startswith("summary.") or path in UNKNOWN_OPS for path, _ in calls):
             raise Decline(expr, f"fetch `{_code(expr)}` builds new graph ops where the graph is run")
-        if "static" not in kinds:
+        if not calls and not kinds & {"static", "variable"}:
             raise Decline(expr, f"fetch `{_code(expr)}` is not a tensor of this graph")
+        # Built and run at once (``sess.run(w.assign(v))``, ``sess.run(w * 2)``): eager code
+        # computes the same where it stands.
         return "static"
 
-    def _eager_value(self, elements: list[Element], shape: str, unit: GraphUnit) -> cst.BaseExpression:
+    def _eager_value(
+        self, elements: list[Element], shape: str, unit: GraphUnit, numpy: bool
+    ) -> Optional[cst.BaseExpression]:
+        if not numpy:
+            # The value is dropped: what remains to do is the computation (``w.assign(v)``).
+            effects = [e.expr.visit(_AssignMethods(self)) for e in elements if not isinstance(e.expr, cst.Name)]
+            if not effects:
+                return None
+            return effects[0] if len(effects) == 1 else cst.Tuple(_commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
         values = [
             cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
-            if isinstance(e.expr, cst.Name) and e.expr.value in unit.sequences else _numpy(e.expr)
+            if isinstance(e.expr, cst.Name) and e.expr.value in unit.sequences
+            else _numpy(e.expr.visit(_AssignMethods(self)))
             for e in elements
         ]
         if shape == "single":

@@ -460,6 +460,32 @@ REWRITES.append(
 )
 
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable([1.0, 2.0])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            for step in range(3):
+                sess.run(tf.assign(w, w + step))
+            doubled = sess.run(w * 2.0)
+            sess.run(w)
+        """,
+        """
+        import tensorflow as tf
+
+        w = tf.Variable([1.0, 2.0])
+        for step in range(3):
+            w.assign(w + step)
+        doubled = (w * 2.0).numpy()
+        """,
+        id="ops-built-where-the-graph-runs-run-eagerly",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:
     result = assert_rewrites("TFM101", before, after)
