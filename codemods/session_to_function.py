@@ -17,7 +17,8 @@ What it does
     - ``sess.run`` / ``t.eval()`` / ``op.run()`` call sites call those functions with the fed
       values, taking ``.numpy()`` where the program used the numpy result;
     - a fetch that no placeholder or variable feeds is its eager value (``t.numpy()``), a
-      fetched variable is ``v.numpy()``;
+      fetched variable is ``v.numpy()``, and ops built inside ``sess.run`` on no placeholder
+      (``sess.run(tf.assign(w, v))``) are eager code where they stand (``w.assign(v)``);
     - sessions, ``sess.close()``, initializer runs, ``tf.reset_default_graph()``,
       ``tf.disable_eager_execution()`` / ``tf.disable_v2_behavior()`` and
       ``with tf.Graph().as_default():`` disappear (blocks are dedented); ``ConfigProto``
