@@ -23,6 +23,8 @@ What it does
     ``tf.logging.TaskLevelStatusMessage`` (absl has none), ``tf.app.run()`` without a ``main``
     in the module, and flags read at module level in a file that never parses them (TF's
     ``FLAGS`` parsed ``sys.argv`` on first read, absl's raises ``UnparsedFlagAccessError``).
+    ``tf.logging`` moves as a whole: one declined use keeps every ``tf.logging`` use of the
+    file on TF's logger, since half on each logger would log at two verbosities.
 
     Differences from ``tf_upgrade_v2``: the peer maps ``tf.app.flags``/``tf.flags`` to
     ``tf.compat.v1.flags`` with an error ("use the argparse or absl modules"), ``tf.logging``
@@ -66,7 +68,7 @@ import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.tfsymbols import TFNames, TFSymbol, _import_bindings, root_name
+from tfmodernize.tfsymbols import TFNames, _import_bindings, root_name
 
 #: TF1's ``tf.app.flags`` DEFINE_* wrappers renamed these keywords before calling absl
 #: (``tensorflow/python/platform/flags.py``, ``_RENAMED_ARGUMENTS``).
@@ -112,9 +114,9 @@ class AbslFlagsLogging(TFCodemod):
     def __init__(self, context, state=None) -> None:
         super().__init__(context, state)
         self._inner: set[int] = set()
-        self._levels_ok: set[int] = set()
         self._frozen: set[int] = set()
         self._flags_ok = True
+        self._logging_ok = True
         self._has_main = False
         self._taken: set[str] = set()
         self._call_of: dict[int, cst.Call] = {}
@@ -129,6 +131,11 @@ class AbslFlagsLogging(TFCodemod):
         self._taken = facts.taken
         self._from_imports = facts.from_imports
         self._flags_ok = facts.flags_parsed_or_unread(node)
+        # tf.logging moves as a whole or not at all: half of it on TF's Python logger and half
+        # on absl's would give the two halves different verbosities.
+        self._logging_ok = not facts.logging_blockers
+        for blocker, why in facts.logging_blockers:
+            self.report(blocker, f"{why}; tf.logging is left as it is in this file")
         return True
 
     # -- calls: check the arguments before any name inside them is rewritten --------------------
@@ -145,18 +152,6 @@ class AbslFlagsLogging(TFCodemod):
 
     def visit_Call(self, node: cst.Call) -> bool:
         self._call_of[id(node.func)] = node
-        symbol = self.tf.tf_symbol(node.func)
-        target = _absl_module(symbol.path) if symbol is not None else None
-        if target is None or target[0] != "logging" or target[1] not in LEVEL_CALLS:
-            return True
-        level = next((a.value for a in node.args if a.keyword is None or a.keyword.value in ("level", "v")), None)
-        level_symbol = self.tf.tf_symbol(level) if level is not None else None
-        if level_symbol is not None and level_symbol.path.startswith("logging.") and level_symbol.path[8:] in LEVELS:
-            self._levels_ok.add(id(level))
-        else:
-            self._frozen.add(id(node.func))
-            self.report(node, f"tf.logging.{target[1]} with a level that is not a tf.logging constant: absl's "
-                              "verbosity numbers differ from Python logging levels; migrate by hand")
         return True
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
@@ -191,9 +186,10 @@ class AbslFlagsLogging(TFCodemod):
         if target is None:
             return updated
         module, rest = target
-        why = self._decline_reason(original, symbol, module, rest)
+        why = self._decline_reason(original, module)
         if why is not None:
-            self.report(original, why)
+            if why:
+                self.report(original, why)
             return updated
         if not self.fix(original, f"tf.{symbol.path} is absl's {module}{'.' + rest if rest else ''}"):
             return updated
@@ -205,19 +201,15 @@ class AbslFlagsLogging(TFCodemod):
                 self.context, module_name, obj, asname=root.value if root.value != obj else None)
         return self._absl_expr(module, rest)
 
-    def _decline_reason(self, node: cst.CSTNode, symbol: TFSymbol, module: str, rest: str) -> Optional[str]:
-        first = rest.split(".", 1)[0]
+    def _decline_reason(self, node: cst.CSTNode, module: str) -> Optional[str]:
+        """Why this use stays (``""``: already reported), or None to migrate it."""
         if module == "flags" and not self._flags_ok:
             return ("flag values are read at module level and the file never parses the flags: TF's FLAGS "
                     "parsed sys.argv on first read, absl's raises; call app.run or FLAGS(sys.argv) first")
         if module == "app" and not self._has_main and not self._main_passed(node):
             return "tf.app.run() without a main function in this module: pass main to absl's app.run by hand"
-        if module == "logging":
-            if first in LEVELS and id(node) not in self._levels_ok:
-                return (f"tf.logging.{first} is a Python logging level; absl's logging.{first} is a verbosity "
-                        "number with another scale: migrate this use by hand")
-            if first not in LEVELS and first not in LOGGING_FUNCTIONS:
-                return f"tf.logging.{first} has no absl equivalent with the same meaning: migrate by hand"
+        if module == "logging" and not self._logging_ok:
+            return ""  # reported once, at what holds it back
         return None
 
     def _main_passed(self, node: cst.CSTNode) -> bool:
@@ -249,6 +241,9 @@ class _ModuleFacts(cst.CSTVisitor):
         self._skip: set[int] = set()
         self._module_level_calls: list[cst.CSTNode] = []
         self._module_level_reads: list[cst.CSTNode] = []
+        self.logging_blockers: list[tuple[cst.CSTNode, str]] = []
+        self._inner: set[int] = set()
+        self._level_args: set[int] = set()
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         bindings = dict(_import_bindings(node))
@@ -261,6 +256,7 @@ class _ModuleFacts(cst.CSTVisitor):
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         self._skip.add(id(node.attr))
+        self._inner.add(id(node.value))
         if node.attr.value == "run" and not self.runs_app:
             symbol = self.names.tf_symbol(node)
             self.runs_app = symbol is not None and symbol.path == "app.run"
@@ -277,7 +273,35 @@ class _ModuleFacts(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> bool:
         if self._depth == 0:
             self._module_level_calls.append(node.func)
+        function = self._logging_name(node.func)
+        if function in LEVEL_CALLS:
+            level = next((a.value for a in node.args if a.keyword is None or a.keyword.value in ("level", "v")), None)
+            if level is not None and self._logging_name(level) in LEVELS:
+                self._level_args.add(id(level))
+            else:
+                self.logging_blockers.append((node, f"tf.logging.{function} with a level that is not a tf.logging "
+                                                    "constant: absl's verbosity numbers are not Python logging levels"))
         return True
+
+    def on_leave(self, original: cst.CSTNode) -> None:
+        super().on_leave(original)
+        if not isinstance(original, (cst.Attribute, cst.Name)) or id(original) in self._inner or id(original) in self._skip:
+            return
+        name = self._logging_name(original)
+        if name is None:
+            return
+        if name in LEVELS and id(original) not in self._level_args:
+            self.logging_blockers.append((original, f"tf.logging.{name} is a Python logging level, absl's "
+                                                    f"logging.{name} a verbosity number on another scale"))
+        elif name not in LEVELS and name not in LOGGING_FUNCTIONS:
+            self.logging_blockers.append((original, f"tf.logging.{name} has no absl equivalent with the same meaning"))
+
+    def _logging_name(self, node: cst.CSTNode) -> Optional[str]:
+        """``"info"`` for ``tf.logging.info`` (any alias); None for anything else."""
+        symbol = self.names.tf_symbol(node)
+        if symbol is None or not symbol.path.startswith("logging."):
+            return None
+        return symbol.path[len("logging."):].split(".", 1)[0]
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self._depth += 1

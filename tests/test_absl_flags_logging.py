@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from codemods.absl_flags_logging import FLAG_KEYWORDS, LEVELS, LOGGING_FUNCTIONS
-from tfmodernize.testing import assert_rewrites, assert_unchanged
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [
     pytest.param(
@@ -70,6 +70,20 @@ FINDINGS = [
         "never parses", id="module-level-read-unparsed",
     ),
 ]
+
+
+def test_logging_moves_whole_or_not_at_all():
+    source = (
+        "import tensorflow as tf\n"
+        "tf.app.flags.DEFINE_integer('n', 1, '')\n"
+        "tf.logging.set_verbosity(tf.logging.ERROR)\n"
+        "tf.logging.log(20, 'python level')\n"
+    )
+    result = rewrite("TFM110", source)
+    assert "tf.logging.set_verbosity(tf.logging.ERROR)\n" in result.code and "absl" not in result.code.split("flags")[0]
+    assert "flags.DEFINE_integer('n', 1, '')" in result.code  # flags still move
+    assert [f.line for f in result.findings] == [4]
+    assert "left as it is" in result.findings[0].message
 
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
