@@ -112,6 +112,7 @@ CONFIG_CALLS = {
 GONE = ("placeholder", "dynamic", "op", "session", "init", "config", "graph", "feed")
 #: Modules whose functions never create TF variables.
 SAFE_MODULES = ("numpy", "math", "operator", "functools", "itertools")
+#: Fix message of a removed initializer run (also counted: a second one after updates declines).
 INITIALISED = "variables are initialised when created in TF2"
 #: Method forms of TF1's ``tf.assign(ref, value)`` family.
 ASSIGN_METHODS = {"assign": "assign", "assign_add": "assign_add", "assign_sub": "assign_sub"}
@@ -156,6 +157,8 @@ class Helper:
 
 @dataclass
 class Element:
+    """One fetched value of a ``sess.run`` call (``key``: its key in a fetched dict)."""
+
     expr: cst.BaseExpression
     kind: str  # init | op | variable | static | dynamic
     key: Optional[cst.BaseExpression] = None
@@ -163,6 +166,9 @@ class Element:
 
 @dataclass
 class UnitPlan:
+    """Everything decided about one unit before anything is rewritten: a decline anywhere
+    leaves the whole unit as it was."""
+
     unit: GraphUnit
     functions: dict[tuple, FunctionPlan] = field(default_factory=dict)
     calls: dict[cst.CSTNode, cst.BaseExpression] = field(default_factory=dict)
