@@ -103,12 +103,8 @@ def _argument(call: cst.Call, keyword: str, position: Optional[int]) -> Optional
 
 
 def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Call):
-            yield current
-        stack.extend(current.children)
+    """Every call inside ``node``, in source order."""
+    return (n for n in walk(node) if isinstance(n, cst.Call))
 
 
 def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
@@ -125,26 +121,13 @@ def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
 
 def assigned_names(statement: cst.CSTNode) -> Iterator[str]:
     """Names bound by assignments, loops, ``with ... as`` and ``global`` anywhere inside."""
-    stack = [statement]
-    while stack:
-        node = stack.pop()
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.AssignTarget):
-            targets.append(node.target)
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
-            targets.append(node.target)
-        elif isinstance(node, (cst.For, cst.CompFor)):
-            targets.append(node.target)
+    for node in walk(statement):
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+            yield from _names_in(node.target)
         elif isinstance(node, cst.AsName):
-            targets.append(node.name)
-        elif isinstance(node, cst.NamedExpr):
-            targets.append(node.target)
+            yield from _names_in(node.name)
         elif isinstance(node, (cst.Global, cst.Nonlocal)):
             yield from (item.name.value for item in node.names)
-        for target in targets:
-            for sub in _names_in(target):
-                yield sub
-        stack.extend(node.children)
 
 
 def _names_in(target: cst.CSTNode) -> Iterator[str]:
@@ -366,13 +349,7 @@ def top_level_index(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
 
 
 def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
-    stack = [tree]
-    while stack:
-        current = stack.pop()
-        if current is node:
-            return True
-        stack.extend(current.children)
-    return False
+    return any(current is node for current in walk(tree))
 
 
 def used_names(module: cst.Module) -> set[str]:
@@ -381,11 +358,28 @@ def used_names(module: cst.Module) -> set[str]:
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """``node`` and everything under it, in source order.
+
+    Reads the nodes' fields directly: LibCST's ``children`` rebuilds each node it is asked
+    about, which made these analyses cost many parses per file.
+    """
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(current.children)
+        found: list[cst.CSTNode] = []
+        for name in _child_fields(type(current)):
+            value = getattr(current, name)
+            if isinstance(value, cst.CSTNode):
+                found.append(value)
+            elif isinstance(value, (list, tuple)):
+                found.extend(item for item in value if isinstance(item, cst.CSTNode))
+        stack.extend(reversed(found))
+
+
+@lru_cache(maxsize=None)
+def _child_fields(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 def fresh_name(base: str, taken: set[str]) -> str:

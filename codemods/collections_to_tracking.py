@@ -82,13 +82,25 @@ class CollectionsToTracking(TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._module = node
-        self._inventory = training.inventory(node, self.tf)
-        self._taken = training.used_names(node)
+        self._variables: Optional[training.VariableInventory] = None
+        self._names: Optional[set[str]] = None
         self._all_calls = list(training.calls(node))
         self._replacements: dict[cst.Call, cst.BaseExpression] = {}
         self._inserts: dict[cst.CSTNode, cst.SimpleStatementLine] = {}
         self._plan_program_collections(node)
         return True
+
+    @property
+    def _inventory(self) -> training.VariableInventory:
+        if self._variables is None:
+            self._variables = training.inventory(self._module, self.tf)
+        return self._variables
+
+    @property
+    def _taken(self) -> set[str]:
+        if self._names is None:
+            self._names = training.used_names(self._module)
+        return self._names
 
     def _key(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
         if isinstance(node, cst.SimpleString):

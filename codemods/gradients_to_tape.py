@@ -78,16 +78,17 @@ class GradientsToTape(TFCodemod):
         return names.is_tf(node.func, "gradients", *ASSIGNS)
 
     def visit_Module(self, node: cst.Module) -> bool:
-        self._inventory = training.inventory(node, self.tf)
-        self._globals = training.module_bindings(node)
         self._sites: dict[cst.FunctionDef, Site] = {}
         self._seen: set[cst.Call] = set()
+        if not any(self.tf.is_tf(call.func, "gradients") for call in training.calls(node)):
+            return True
         graph = training.graph_program(node, self.tf)
-        for top, function in training.functions(node):
-            if graph is not None:
-                break
-            if isinstance(function.body, cst.IndentedBlock):
-                self._plan(function, top)
+        if graph is None:
+            self._inventory = training.inventory(node, self.tf)
+            self._globals = training.module_bindings(node)
+            for top, function in training.functions(node):
+                if isinstance(function.body, cst.IndentedBlock):
+                    self._plan(function, top)
         for call in training.calls(node):
             if call not in self._seen and self.tf.is_tf(call.func, "gradients"):
                 where = ("the file is still a TF1 graph program (it uses `" + graph + "`)" if graph else

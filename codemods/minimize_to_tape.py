@@ -155,16 +155,25 @@ class MinimizeToTape(TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._module = node
-        self._inventory = training.inventory(node, self.tf)
-        self._taken = training.used_names(node)
-        self._globals = training.module_bindings(node)
-        self._traced = traced_functions(node, self.tf)
-        self._graph_program = training.graph_program(node, self.tf)
         self._keras_calls: dict[cst.Call, cst.Call] = {}
         self._calls: dict[cst.Call, cst.BaseExpression] = {}
         self._bodies: dict[cst.FunctionDef, dict[int, Site]] = {}
         self._hoisted: dict[int, list[cst.BaseStatement]] = {}
         self._removed: dict[cst.FunctionDef, set[int]] = {}
+        all_calls = list(training.calls(node))
+        if not any(self._tf1_optimizer(call) for call in all_calls):
+            return True
+        graph = training.graph_program(node, self.tf)
+        if graph is not None:
+            for call in all_calls:
+                if isinstance(call.func, cst.Attribute) and call.func.attr.value in METHODS:
+                    self.report(call, f"`{call.func.attr.value}` not migrated: the file is still a TF1 graph "
+                                      f"program (it uses `{graph}`); session-to-function migrates it first")
+            return True
+        self._inventory = training.inventory(node, self.tf)
+        self._taken = training.used_names(node)
+        self._globals = training.module_bindings(node)
+        self._traced = traced_functions(node, self.tf)
         optimizers = self._optimizers(node)
         taped: dict[cst.FunctionDef, int] = {}
         for site in (site for optimizer in optimizers for site in optimizer.sites if site.method != "apply_gradients"):
@@ -273,35 +282,24 @@ class MinimizeToTape(TFCodemod):
 
     def _other_uses(self, module: cst.Module, by_name: dict[str, Optimizer], receivers: set[int]) -> None:
         """An optimizer used anywhere but its constructor and recognised sites stays TF1."""
+        if not by_name:
+            return
         constructors = {id(o.call) for o in by_name.values()}
-
-        class Uses(cst.CSTVisitor):
-            def __init__(self) -> None:
-                self.skip_target = False
-
-            def visit_Assign(self, node: cst.Assign) -> None:
-                if id(node.value) in constructors:
-                    self.skip_target = True
-
-            def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
-                skip, self.skip_target = self.skip_target, False
-                return not skip
-
-            def visit_Name(self, node: cst.Name) -> None:
-                optimizer = by_name.get(node.value)
-                if optimizer is not None and id(node) not in receivers and optimizer.problem is None:
-                    optimizer.problem = (node, f"`{node.value}` is used here in a way minimize-to-tape does not rewrite "
-                                               "(only `minimize`, `compute_gradients` and `apply_gradients` statements "
-                                               "in a function body)")
-
-        module.visit(Uses())
+        targets = {
+            id(target.target)
+            for node in training.walk(module) if isinstance(node, cst.Assign) and id(node.value) in constructors
+            for target in node.targets
+        }
+        for node in training.walk(module):
+            if not isinstance(node, cst.Name) or id(node) in receivers or id(node) in targets:
+                continue
+            optimizer = by_name.get(node.value)
+            if optimizer is not None and optimizer.problem is None:
+                optimizer.problem = (node, f"`{node.value}` is used here in a way minimize-to-tape does not rewrite "
+                                           "(only `minimize`, `compute_gradients` and `apply_gradients` statements "
+                                           "in a function body)")
 
     def _plan(self, optimizer: Optimizer) -> None:
-        if self._graph_program is not None and optimizer.sites:
-            for site in optimizer.sites:
-                self.report(site.call, f"`{site.method}` not migrated: the file is still a TF1 graph program "
-                                       f"(it uses `{self._graph_program}`); session-to-function migrates it first")
-            return
         keras, why = training.keras_optimizer(optimizer.call, optimizer.tf1_class)
         if keras is None:
             self.report(optimizer.call, f"{optimizer.tf1_class} not migrated: {why}")
