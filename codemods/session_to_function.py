@@ -810,7 +810,13 @@ class SessionToFunction(TFCodemod):
             for stmt in function.body:
                 free |= stmt.uses - bound
                 bound |= stmt.defs
-            for name in free - bound:
+            free -= bound
+            for name in function.params:
+                # The input signature and defaults are evaluated where the function is defined.
+                placeholder = unit.placeholders[name]
+                for part in (placeholder.shape, placeholder.dtype, placeholder.default):
+                    free |= names_used(part) if part is not None else set()
+            for name in sorted(free):
                 if unit.bindings.get(name, 0) > 1:
                     raise Decline(function.body[0].origin if function.body else unit.statements[function.anchor].origin,
                                   f"`{name}` is rebound after the graph used it: its TF1 value is not the one the function would see")
