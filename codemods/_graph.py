@@ -180,6 +180,8 @@ class Flattened:
     #: ``config=`` of the sessions opened, with the index of the statement they precede
     session_configs: list[tuple[cst.BaseExpression, int]] = field(default_factory=list)
     removed_blocks: list[cst.With] = field(default_factory=list)
+    #: session blocks inside other statements, dedented where they are
+    nested_blocks: list[cst.With] = field(default_factory=list)
 
 
 # -- names ---------------------------------------------------------------------------------
@@ -440,7 +442,40 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
             out.statements.append((node, stmt))
 
     walk(body, ())
+    out.nested_blocks = _nested_session_blocks([node for node, _ in out.statements], names, graphs)
+    for block in out.nested_blocks:
+        for item in block.items:
+            if _session_call(item.item, names) is not None:
+                if item.asname is None or not isinstance(item.asname.name, cst.Name):
+                    raise Decline(block, "a session opened without a name")
+                if call_argument(_session_call(item.item, names), 2, "config") is not None:
+                    raise Decline(item, "a configured session inside another block")
+                out.sessions.add(item.asname.name.value)
     return out
+
+
+def _nested_session_blocks(
+    statements: Sequence[cst.BaseStatement], names: TFNames, graphs: frozenset[str]
+) -> list[cst.With]:
+    """Session blocks inside other statements (``if __name__ == "__main__":``, loops), not in
+    nested definitions: they are dedented in place."""
+    found: list[cst.With] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_With(self, node: cst.With) -> None:
+            if _is_read_through(node, names, graphs) and isinstance(node.body, cst.IndentedBlock):
+                found.append(node)
+
+    for stmt in statements:
+        if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            stmt.visit(Finder())
+    return found
 
 
 def _is_pass(stmt: cst.BaseStatement) -> bool:
@@ -486,6 +521,7 @@ class GraphUnit:
         self.graph_functions = frozenset(graph_functions) | self.variable_functions
         flat = flatten(body, names)
         self.removed_blocks = flat.removed_blocks
+        self.nested_blocks = flat.nested_blocks
         self.sessions: set[str] = set(flat.sessions)
         self.session_configs = list(flat.session_configs)
         self.statements: list[Statement] = []

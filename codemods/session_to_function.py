@@ -385,7 +385,7 @@ class SessionToFunction(TFCodemod):
                 ])
 
     def _plan_removals(self, plan: UnitPlan) -> None:
-        for block in plan.unit.removed_blocks:
+        for block in [*plan.unit.removed_blocks, *plan.unit.nested_blocks]:
             plan.fixes.append((block.items[0], "the block is dedented: TF2 has no sessions or default graphs"))
         for stmt in plan.unit.statements:
             if stmt.kind is Kind.SESSION:
@@ -1038,9 +1038,17 @@ class _RunSites(cst.CSTVisitor):
             if other.call is not node and _contains(other.call, node):
                 raise Decline(node, "a session call nested in another")
 
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None and _session_opened(node.item, self.codemod.tf):
+            self.explained.add(id(node.asname.name))
+
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self.unit.sessions and id(node) not in self.explained and self.unexplained is None:
             self.unexplained = node
+
+
+def _session_opened(expr: cst.BaseExpression, names: TFNames) -> bool:
+    return isinstance(expr, cst.Call) and tf_path(expr.func, names) in SESSIONS
 
 
 def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
@@ -1063,6 +1071,7 @@ class _Leftovers(cst.CSTVisitor):
     def __init__(self, gone: set[str], plan: UnitPlan) -> None:
         self.gone = gone
         self.replaced = {id(n) for n in [*plan.calls, *plan.smalls, *plan.replacements]}
+        self.replaced |= {id(item) for block in plan.unit.nested_blocks for item in block.items}
         self.found: Optional[cst.Name] = None
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -1070,6 +1079,9 @@ class _Leftovers(cst.CSTVisitor):
             return False
         if isinstance(node, cst.Name) and node.value in self.gone:
             self.found = node
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "eval":
+            # ``t.eval()`` of a tensor built where the graph runs: nothing to call it on in TF2.
+            self.found = node.func.attr
         if isinstance(node, cst.Attribute):
             node.value.visit(self)
             return False
@@ -1154,6 +1166,16 @@ class _Rewriter(cst.CSTTransformer):
 
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
         return self.plan.replacements.get(original, updated)
+
+    def leave_With(self, original: cst.With, updated: cst.With):
+        if original not in self.plan.unit.nested_blocks:
+            return updated
+        body = [s for s in updated.body.body if not isinstance(s, cst.SimpleStatementLine) or s.body]
+        body = [s for s in body if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Pass) for x in s.body))]
+        if not body:
+            return cst.SimpleStatementLine([cst.Pass()], leading_lines=updated.leading_lines)
+        body[0] = body[0].with_changes(leading_lines=[*updated.leading_lines, *body[0].leading_lines])
+        return cst.FlattenSentinel(body)
 
     def _small(self, original, updated):
         if original in self.plan.smalls:

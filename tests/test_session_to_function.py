@@ -486,6 +486,39 @@ REWRITES.append(
 )
 
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None])
+        total = tf.reduce_sum(x)
+
+        if __name__ == "__main__":
+            # Run it.
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                print(sess.run(total, {x: [1.0, 2.0]}))
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def compute_total(x):
+            total = tf.reduce_sum(x)
+            return total
+
+
+        if __name__ == "__main__":
+            # Run it.
+            print(compute_total([1.0, 2.0]).numpy())
+        """,
+        id="session-block-under-main-guard",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:
     result = assert_rewrites("TFM101", before, after)
@@ -675,6 +708,20 @@ DECLINES = [
         """,
         "nested fetch structures",
         id="nested-fetches",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        if __name__ == "__main__":
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                twice = w * 2.0
+                print(twice.eval())
+        """,
+        "`eval` is used outside a session call",
+        id="tensor-built-and-evaluated-in-a-run-block",
     ),
     pytest.param(
         """
