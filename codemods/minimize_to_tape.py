@@ -343,8 +343,9 @@ class MinimizeToTape(TFCodemod):
             self._keras_calls[optimizer.call] = new_call
         for site in optimizer.sites:
             self.fix(site.line, f"`{site.method}` -> GradientTape and Keras `apply_gradients`")
-            if site.method == "minimize":
-                # session-to-function obliges once per ``minimize`` it moves into a function.
+            if site.method != "compute_gradients":
+                # session-to-function obliges once per optimizer step (``minimize`` or
+                # ``apply_gradients``) it moves into a function.
                 self.discharge()
             site.replacement = [training.statement(code) for code in site.replacement]
             self._bodies.setdefault(site.function, {})[site.position] = site

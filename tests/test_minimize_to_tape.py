@@ -237,7 +237,7 @@ def test_table_is_generated_and_complete():
     assert data["schedules"]["exponential_decay"]["arguments"]["global_step"] == "@step"
 
 
-def test_discharges_one_obligation_per_minimize():
+def test_discharges_one_obligation_per_optimizer_step():
     import libcst as cst
     from libcst.codemod import CodemodContext
 
@@ -246,7 +246,7 @@ def test_discharges_one_obligation_per_minimize():
     source = HEAD + ("opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
                      "    gv = opt.compute_gradients(c)\n    opt.apply_gradients(gv)\n"
                      "def g(x):\n    d = tf.reduce_sum(x * b)\n    opt.minimize(d)\n")
-    state = FileState(text=source, obligations=[Obligation("TFM101", "TFM102", "minimize") for _ in range(2)])
+    state = FileState(text=source, obligations=[Obligation("TFM101", "TFM102", "step") for _ in range(3)])
     find_codemod("TFM102")(CodemodContext(), state).transform_module(cst.parse_module(source))
     assert len(state.fixes) == 4 and len(state.obligations) == 1
 
