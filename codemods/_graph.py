@@ -528,6 +528,7 @@ class GraphUnit:
         self.placeholders: dict[str, Placeholder] = {}
         self.variables: list[Variable] = []
         self.kind_of: dict[str, str] = {}
+        self._bound: set[str] = set()  # names the statement being read binds to graph values
         self.bindings: dict[str, int] = {}
         #: ``feed = {x: ..., y: ...}`` statements: name -> the dict
         self.feeds: dict[str, cst.Dict] = {}
@@ -557,6 +558,7 @@ class GraphUnit:
             if method == "get_next":
                 raise Decline(call, "dataset iterators fed through `get_next()`: iterate the dataset in TF2")
         stmt = Statement(index, node, origin, Kind.PLAIN, defs, uses)
+        self._bound = set()
         assignment = _single_assignment(node)
         expression = _expression(node)
         call = assignment[1] if assignment else expression
@@ -582,7 +584,7 @@ class GraphUnit:
         elif assignment and self._feed_dict(assignment[1]):
             stmt.kind = Kind.FEED
             self.feeds[assignment[0]] = assignment[1]
-            self.kind_of[assignment[0]] = "feed"
+            self._bind(assignment[0], "feed")
         elif assignment and path in PLACEHOLDERS:
             name = assignment[0]
             if self.kind_of.get(name, "static") != "static":
@@ -593,7 +595,7 @@ class GraphUnit:
             else:
                 placeholder = Placeholder(name, None, call_argument(call, 1, "shape"), call_argument(call, 0, "input"), stmt)
             self.placeholders[name] = placeholder
-            self.kind_of[name] = "placeholder"
+            self._bind(name, "placeholder")
         elif assignment and self._variables_made(assignment[0], assignment[1]) is not None:
             name = assignment[0]
             self._settle_initial_values(uses, index)
@@ -605,23 +607,23 @@ class GraphUnit:
                 trainable = call_argument(made, 1 if tf_path(made.func, self.names) == "Variable" else 99, "trainable")
                 is_false = isinstance(trainable, cst.Name) and trainable.value == "False"
                 self.variables.append(Variable(label, not is_false, stmt))
-            self.kind_of[name] = "variable"
+            self._bind(name, "variable")
         elif assignment and path in SESSIONS:
             stmt.kind = Kind.SESSION
             self.sessions.add(assignment[0])
             config = call_argument(call, 2, "config")
             if config is not None:
                 self.session_configs.append((config, index))
-            self.kind_of[assignment[0]] = "session"
+            self._bind(assignment[0], "session")
         elif assignment and path in INITIALIZERS:
             stmt.kind = Kind.INIT
-            self.kind_of[assignment[0]] = "init"
+            self._bind(assignment[0], "init")
         elif assignment and path == "Graph":
             stmt.kind = Kind.RESET
-            self.kind_of[assignment[0]] = "graph"
+            self._bind(assignment[0], "graph")
         elif assignment and path in CONFIGS:
             stmt.kind = Kind.CONFIG
-            self.kind_of[assignment[0]] = "config"
+            self._bind(assignment[0], "config")
         elif expression is not None and path in GRAPH_MODE_SWITCHES:
             stmt.kind = Kind.RESET
         elif uses & {n for n, k in self.kind_of.items() if k == "config"} and not defs:
@@ -630,8 +632,16 @@ class GraphUnit:
             stmt.kind = Kind.SESSION
         else:
             self._classify_graph(stmt, assignment, path, calls, methods, reader.name_calls, graph_names)
+        for name in defs - self._bound:
+            # Rebound to plain Python: no longer the graph value it was.
+            self.kind_of.pop(name, None)
         stmt.kinds = {name: self.kind_of[name] for name in defs if name in self.kind_of}
         self.statements.append(stmt)
+
+    def _bind(self, name: str, kind: str) -> None:
+        """Record what ``name`` is from the statement being read on."""
+        self.kind_of[name] = kind
+        self._bound.add(name)
 
     def _runs(self, uses: frozenset[str], methods: list[tuple[str, cst.Call]]) -> bool:
         if uses & self.sessions:
@@ -653,13 +663,14 @@ class GraphUnit:
         if not tensor_calls and not (uses & graph_names) and not user_graph_calls:
             stmt.kind = Kind.OBJECT if calls else Kind.PLAIN
             if calls:
-                self.kind_of.update((name, "object") for name in defs)
+                for name in defs:
+                    self._bind(name, "object")
             return
         # ``apply_gradients`` (after ``compute_gradients``) is the other TF1 optimizer step.
         minimizes = [c for m, c in methods if m in ("minimize", "apply_gradients")]
         if assignment and not (uses & graph_names) and path is not None and is_object_path(path) and not minimizes:
             stmt.kind = Kind.OBJECT
-            self.kind_of[assignment[0]] = "object"
+            self._bind(assignment[0], "object")
             return
         for made, call in calls:
             if made in PLACEHOLDERS or made in VARIABLE_MAKERS or made in SESSIONS:
@@ -694,9 +705,9 @@ class GraphUnit:
         unknown = path is not None and (path.startswith("summary.") or path in UNKNOWN_OPS)
         for name in defs:
             if unknown:
-                self.kind_of[name] = "unknown"
+                self._bind(name, "unknown")
             else:
-                self.kind_of[name] = "op" if stmt.valueless else ("dynamic" if stmt.dynamic else "static")
+                self._bind(name, "op" if stmt.valueless else ("dynamic" if stmt.dynamic else "static"))
 
     def _check_callees(self, node: cst.CSTNode, calls, dynamic_names: set[str]) -> None:
         """A statement moving into a tf.function may only call code known not to create
