@@ -489,12 +489,14 @@ def _is_read_through(stmt: cst.With, names: TFNames, graphs: frozenset[str]) -> 
 
 
 def graph_names(body: Sequence[cst.BaseStatement], names: TFNames) -> frozenset[str]:
-    """Names bound by ``g = tf.Graph()`` statements of ``body``."""
+    """Names bound by ``g = tf.Graph()`` / ``sess = tf.Session()`` statements of ``body``:
+    ``with g.as_default():`` and ``with sess.as_default():`` blocks are read through."""
     found = set()
     for stmt in body:
         assignment = _single_assignment(stmt)
-        if assignment and isinstance(assignment[1], cst.Call) and tf_path(assignment[1].func, names) == "Graph":
-            found.add(assignment[0])
+        if assignment and isinstance(assignment[1], cst.Call):
+            if tf_path(assignment[1].func, names) in ("Graph", *SESSIONS):
+                found.add(assignment[0])
     return frozenset(found)
 
 

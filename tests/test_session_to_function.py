@@ -519,6 +519,35 @@ REWRITES.append(
 )
 
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        y = x * 3.0
+        sess = tf.Session()
+        with sess.as_default():
+            out = y.eval(feed_dict={x: [1.0, 2.0]})
+        sess.close()
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def compute_y(x):
+            y = x * 3.0
+            return y
+
+
+        out = compute_y([1.0, 2.0])
+        """,
+        id="session-as-default-block",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:
     result = assert_rewrites("TFM101", before, after)
