@@ -2,13 +2,15 @@
 
 A *unit* is a block of statements that builds a graph and runs it: a module body or a
 function body. ``GraphUnit`` reads its top-level statements in program order (blocks
-``with tf.Session() as sess:`` and ``with tf.Graph().as_default():`` are read through, as if
-dedented) and classifies each one:
+``with tf.Session() as sess:``, ``with tf.Graph().as_default():`` and
+``with sess.as_default():`` are read through, as if dedented; such blocks nested in other
+statements are listed in ``nested_blocks``) and classifies each one:
 
 ==============  ==========================================================================
 ``PLACEHOLDER``  ``x = tf.placeholder(...)`` / ``tf.placeholder_with_default(...)``
-``VARIABLE``     ``w = tf.Variable(...)`` / ``tf.get_variable(...)``, or a dict, list or tuple
-                 literal of them: created once, eagerly
+``VARIABLE``     ``w = tf.Variable(...)`` / ``tf.get_variable(...)``, a dict, list or tuple
+                 literal of them, or a call of a module function making one: created once,
+                 eagerly (random initial values they use are drawn eagerly too)
 ``OBJECT``       optimizers, savers, Keras layers and models, initializer objects: Python
                  objects built once where they are
 ``GRAPH``        any other statement building tensors; *dynamic* when its value changes
@@ -28,6 +30,8 @@ Public API, for codemods that need the same facts:
 - ``GraphUnit(statements, names)`` raises ``Decline`` (node + reason) on programs this
   reading cannot follow; ``unit.variables`` lists the variables the program creates, in
   creation order, with their trainability; ``unit.placeholders`` the placeholders by name.
+- ``unit.kind(name, at=index)``: what a name is at a statement (placeholder, variable,
+  static or dynamic tensor, op, session, ...); a name may change kind as a program goes on.
 - ``unit.backward_slice(names, before)``: the dynamic graph statements a set of names
   depends on, in program order.
 - ``variables_created(statements, names)``: just the variables, in creation order, or None.
