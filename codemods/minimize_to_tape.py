@@ -377,6 +377,8 @@ class MinimizeToTape(TFCodemod):
             args = _arguments(site.call, ("grads_and_vars", "global_step", "name"))
             if args is None or "grads_and_vars" not in args:
                 return "its arguments could not be read"
+            if not self._plain_step(args):
+                return "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`"
             site.replacement = [f"{receiver}.apply_gradients({self._code(args['grads_and_vars'])})"]
             site.replacement += self._global_step(args)
             return None
@@ -393,6 +395,8 @@ class MinimizeToTape(TFCodemod):
             return f"`{sorted(unknown)[0]}` is not a TF1 argument"
         if not self._is_none(args.get("grad_loss")):
             return "`grad_loss` has no tape equivalent here; pass it as `output_gradients`"
+        if not self._plain_step(args):
+            return "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`"
         if site.dependencies is not None:
             why = self._dependencies(site)
             if why is not None:
@@ -562,6 +566,15 @@ class MinimizeToTape(TFCodemod):
         if not variables:
             return None, "no trainable variable is created before it"
         return self._code(training.variable_list(variables)), None
+
+    def _plain_step(self, args: dict[str, cst.BaseExpression]) -> bool:
+        """Whether ``global_step`` is absent or a name/attribute (a variable made elsewhere).
+
+        ``tf.train.get_or_create_global_step()`` inside a step would look the variable up in
+        graph collections, which TF2 functions do not share.
+        """
+        step = args.get("global_step")
+        return self._is_none(step) or isinstance(step, (cst.Name, cst.Attribute))
 
     def _global_step(self, args: dict[str, cst.BaseExpression]) -> list[str]:
         step = args.get("global_step")

@@ -161,6 +161,8 @@ def test_rewrites(before, after):
 FINDINGS = [
     pytest.param(step("tf.train.RMSPropOptimizer(0.01)"), "accumulator at 1.0", id="rmsprop-different-maths"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=tf.train.get_or_create_global_step()"),
+                 "not a variable created once", id="global-step-created-in-step"),
     pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\n"
                  "def f(x):\n    h = tf.layers.batch_normalization(x * W, training=True)\n    c = tf.reduce_sum(h)\n"
                  "    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n"
