@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Iterator, Optional, Sequence
+from typing import Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
@@ -293,6 +293,37 @@ def adds_update_ops(module: cst.Module, tf: TFNames) -> bool:
         if tf.is_tf(call.func, "add_to_collection", "add_to_collections"):
             return True
     return False
+
+
+def listed_variables(
+    inventory: VariableInventory, top: int, trainable_only: bool, scope: Optional[cst.BaseExpression]
+) -> Union[cst.BaseExpression, str]:
+    """What TF1's variable collection read at module statement ``top`` holds, or why unknown."""
+    if inventory.problem is not None:
+        return f"the file's variables cannot be listed ({inventory.problem})"
+    variables = inventory.before(top, trainable_only=trainable_only)
+    if scope is not None and not (isinstance(scope, cst.Name) and scope.value == "None"):
+        if not isinstance(scope, cst.SimpleString) or not isinstance(scope.evaluated_value, str):
+            return "its scope is not a string literal"
+        if any(v.keras for v in variables):
+            return "Keras layers name their variables themselves, so the scope cannot be matched"
+        scoped = inventory.in_scope(variables, scope.evaluated_value)
+        if scoped is None:
+            return "a variable's graph name is not a string literal, so the scope cannot be matched"
+        variables = scoped
+    return variable_list(variables, trainable_only=trainable_only)
+
+
+def trainable_collection_read(call: cst.Call, tf: TFNames) -> Optional[tuple[Optional[cst.BaseExpression]]]:
+    """``(scope,)`` when ``call`` reads the trainable-variables collection, else None."""
+    if tf.is_tf(call.func, "trainable_variables"):
+        return (_argument(call, "scope", 0),)
+    if tf.is_tf(call.func, "get_collection"):
+        key = _argument(call, "key", 0)
+        is_trainable = (key is not None and tf.is_tf(key, "GraphKeys.TRAINABLE_VARIABLES")) or (
+            isinstance(key, cst.SimpleString) and key.evaluated_value == "trainable_variables")
+        return (_argument(call, "scope", 1),) if is_trainable else None
+    return None
 
 
 def _keras_object(call: cst.Call, tf: TFNames) -> bool:

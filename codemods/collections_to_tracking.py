@@ -234,27 +234,15 @@ class CollectionsToTracking(TFCodemod):
             return cst.List([])
         if key == "losses":
             return "`tf.losses` functions add to this collection implicitly; sum the losses explicitly"
-        if self._inventory.problem is not None:
-            return f"the file's variables cannot be listed ({self._inventory.problem})"
-        top = training.top_level_index(self._module, call)
-        assert top is not None
         if key == "variables" and any(
             (s := self.tf.tf_symbol(c.func)) is not None and s.path.startswith("train.") and s.path.endswith("Optimizer")
             or self.tf.keras_path(c.func) is not None and self.tf.keras_path(c.func).startswith("optimizers.")
             for c in self._all_calls
         ):
             return "an optimizer's slot variables are global variables too; list the variables you mean"
-        variables = self._inventory.before(top, trainable_only=key == "trainable_variables")
-        if not self._is_none(scope):
-            if not isinstance(scope, cst.SimpleString) or not isinstance(scope.evaluated_value, str):
-                return "its scope is not a string literal"
-            scoped = self._inventory.in_scope(variables, scope.evaluated_value)
-            if any(v.keras for v in variables):
-                return "Keras layers name their variables themselves, so the scope cannot be matched"
-            if scoped is None:
-                return "a variable's graph name is not a string literal, so the scope cannot be matched"
-            variables = scoped
-        return training.variable_list(variables, trainable_only=key == "trainable_variables")
+        top = training.top_level_index(self._module, call)
+        assert top is not None
+        return training.listed_variables(self._inventory, top, key == "trainable_variables", scope)
 
     def _added(self, key: str) -> bool:
         return any(

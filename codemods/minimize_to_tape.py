@@ -556,6 +556,15 @@ class MinimizeToTape(TFCodemod):
         """(expression naming the variables, optional binding line) or (None, why not)."""
         if not self._is_none(var_list):
             assert var_list is not None
+            collection = training.trainable_collection_read(var_list, self.tf) if isinstance(var_list, cst.Call) else None
+            if collection is not None:
+                # In a TF2 function the collection is empty: the list must be written out here.
+                listed = training.listed_variables(self._inventory, site.top, True, collection[0])
+                if isinstance(listed, str):
+                    return None, f"its var_list reads the trainable-variables collection and {listed}"
+                if isinstance(listed, cst.List) and not listed.elements:
+                    return None, "its var_list is empty (TF1 raises 'No variables to optimize')"
+                return self._code(listed), None
             if isinstance(var_list, (cst.Name, cst.Attribute, cst.List, cst.Tuple)):
                 return self._code(var_list), None
             name = training.fresh_name("variables", taken)

@@ -78,10 +78,13 @@ REWRITES = [
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=step_counter"),
                  taped("tf.keras.optimizers.SGD(learning_rate=0.1)", extra="    step_counter.assign_add(1)\n"),
                  id="global-step"),
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=tf.trainable_variables(scope='g')"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=model_variables()"),
                  taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "variables").replace(
-                     "    gradients =", "    variables = tf.trainable_variables(scope='g')\n    gradients ="),
+                     "    gradients =", "    variables = model_variables()\n    gradients ="),
                  id="var-list-expression-bound-once"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)",
+                      ", var_list=tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='b')"),
+                 taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "[b]"), id="var-list-collection-written-out"),
     pytest.param(
         HEAD + "scale = tf.Variable(2.0, trainable=False)\n\n\ndef train_step(x, y):\n"
         '    """One step."""\n    # forward\n    cost = tf.reduce_mean(scale * tf.matmul(x, W) + b - y)\n'
@@ -161,6 +164,8 @@ def test_rewrites(before, after):
 FINDINGS = [
     pytest.param(step("tf.train.RMSPropOptimizer(0.01)"), "accumulator at 1.0", id="rmsprop-different-maths"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=tf.trainable_variables('nothing')"),
+                 "var_list is empty", id="empty-var-list"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=tf.train.get_or_create_global_step()"),
                  "not a variable created once", id="global-step-created-in-step"),
     pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\n"
