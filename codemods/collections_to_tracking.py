@@ -8,7 +8,9 @@ What it does
     and filtered by scope prefix as TF1 does; ``UPDATE_OPS`` and ``REGULARIZATION_LOSSES`` become
     ``[]`` when nothing in the file can have added to them; a collection the program fills
     itself (``tf.add_to_collection("losses", x)`` ... ``tf.get_collection("losses")``) becomes a
-    plain list. Works on TF1 code and on session-to-function's output alike.
+    plain list. Works on TF1 code and on session-to-function's output alike. Each rewritten
+    read discharges one obligation placed on TFM104, so a codemod that leaves collection reads
+    where TF2 would silently find them empty can oblige it per read.
 
 Why it matters
     TF2 has no graph collections: ``tf.compat.v1.trainable_variables()`` returns ``[]`` in
@@ -186,6 +188,7 @@ class CollectionsToTracking(TFCodemod):
             return "its name does not make a Python identifier"
         for kind, call in found:
             self.fix(call, f"collection {key!r} -> the list `{name}`")
+            self.discharge()
             if kind == "add":
                 self._replacements[call] = cst.parse_expression(f"{name}.append({_code(call.args[1].value)})")
             else:
@@ -217,6 +220,7 @@ class CollectionsToTracking(TFCodemod):
             return updated
         if not self.fix(original, f"collection {key!r} -> an explicit list"):
             return updated
+        self.discharge()
         return result
 
     def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> Union[cst.BaseExpression, str]:
