@@ -264,19 +264,25 @@ def _uniquified(variables: list[ModuleVariable]) -> list[ModuleVariable]:
     return named
 
 
+def module_assignment(module: cst.Module, name: str) -> Optional[tuple[int, cst.BaseExpression]]:
+    """(statement index, value) of the one module-level ``name = value``, if there is one."""
+    bound = [
+        (index, small.value)
+        for index, statement in enumerate(module.body) if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.Assign) and any(
+            isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets)
+    ]
+    return bound[0] if len(bound) == 1 else None
+
+
 def update_ops_collection(node: cst.BaseExpression, module: cst.Module, tf: TFNames) -> Optional[cst.Call]:
     """The ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` call ``node`` is or names (module level)."""
     if isinstance(node, cst.Name):
-        bound = [
-            small.value
-            for statement in module.body if isinstance(statement, cst.SimpleStatementLine)
-            for small in statement.body
-            if isinstance(small, cst.Assign) and any(
-                isinstance(t.target, cst.Name) and t.target.value == node.value for t in small.targets)
-        ]
-        if len(bound) != 1:
+        bound = module_assignment(module, node.value)
+        if bound is None:
             return None
-        node = bound[0]
+        node = bound[1]
     if not (isinstance(node, cst.Call) and tf.is_tf(node.func, "get_collection") and node.args):
         return None
     key = node.args[0].value

@@ -565,6 +565,10 @@ class MinimizeToTape(TFCodemod):
                 if isinstance(listed, cst.List) and not listed.elements:
                     return None, "its var_list is empty (TF1 raises 'No variables to optimize')"
                 return self._code(listed), None
+            if isinstance(var_list, cst.Name):
+                why = self._collection_name(var_list.value)
+                if why is not None:
+                    return None, why
             if isinstance(var_list, (cst.Name, cst.Attribute, cst.List, cst.Tuple)):
                 return self._code(var_list), None
             name = training.fresh_name("variables", taken)
@@ -575,6 +579,23 @@ class MinimizeToTape(TFCodemod):
         if not variables:
             return None, "no trainable variable is created before it"
         return self._code(training.variable_list(variables)), None
+
+    def _collection_name(self, name: str) -> Optional[str]:
+        """Why a var_list named ``name`` may go empty in TF2, if it may.
+
+        ``params = tf.trainable_variables()`` at module level only keeps its TF1 meaning once
+        collections-to-tracking writes the list out; that needs the same facts as here.
+        """
+        bound = training.module_assignment(self._module, name)
+        if bound is None or not isinstance(bound[1], cst.Call):
+            return None
+        collection = training.trainable_collection_read(bound[1], self.tf)
+        if collection is None:
+            return None
+        listed = training.listed_variables(self._inventory, bound[0], True, collection[0])
+        if isinstance(listed, str):
+            return f"its var_list `{name}` reads the trainable-variables collection, which TF2 does not keep, and {listed}"
+        return None
 
     def _plain_step(self, args: dict[str, cst.BaseExpression]) -> bool:
         """Whether ``global_step`` is absent or a name/attribute (a variable made elsewhere).

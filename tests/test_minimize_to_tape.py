@@ -164,6 +164,9 @@ def test_rewrites(before, after):
 FINDINGS = [
     pytest.param(step("tf.train.RMSPropOptimizer(0.01)"), "accumulator at 1.0", id="rmsprop-different-maths"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
+    pytest.param(HEAD + "def make():\n    return tf.Variable(1.0)\nc = make()\nparams = tf.trainable_variables()\n"
+                 + step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=params")[len(HEAD):],
+                 "reads the trainable-variables collection", id="var-list-name-of-unlistable-collection"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=tf.trainable_variables('nothing')"),
                  "var_list is empty", id="empty-var-list"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=tf.train.get_or_create_global_step()"),
