@@ -276,6 +276,29 @@ def module_assignment(module: cst.Module, name: str) -> Optional[tuple[int, cst.
     return bound[0] if len(bound) == 1 else None
 
 
+def frozen_value(
+    statements: Sequence[cst.CSTNode], module: cst.Module, inventory: VariableInventory, tf: TFNames
+) -> Optional[str]:
+    """A module-level name ``statements`` read whose value was computed once from variables.
+
+    ``penalty = 0.05 * tf.nn.l2_loss(W)`` at module level is a graph tensor in TF1, recomputed
+    on every run; in TF2 it is a constant computed once, and a tape around ``statements``
+    records no gradient through it.
+    """
+    variables = {v.name for v in inventory.variables}
+    local = {name for statement in statements for name in assigned_names(statement)}
+    for name in sorted(set().union(*(names_read(s) for s in statements)) - local - variables):
+        bound = module_assignment(module, name)
+        if bound is None or not isinstance(bound[1], (cst.Call, cst.BinaryOperation, cst.UnaryOperation, cst.Subscript)):
+            continue
+        reads_collection = any(
+            tf.is_tf(call.func, "trainable_variables", "global_variables", "get_collection") for call in calls(bound[1])
+        )
+        if reads_collection or names_read(bound[1]) & variables:
+            return name
+    return None
+
+
 def update_ops_collection(node: cst.BaseExpression, module: cst.Module, tf: TFNames) -> Optional[cst.Call]:
     """The ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` call ``node`` is or names (module level)."""
     if isinstance(node, cst.Name):

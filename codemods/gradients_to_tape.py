@@ -84,6 +84,7 @@ class GradientsToTape(TFCodemod):
             return True
         graph = training.graph_program(node, self.tf)
         if graph is None:
+            self._module = node
             self._inventory = training.inventory(node, self.tf)
             self._globals = training.module_bindings(node)
             for top, function in training.functions(node):
@@ -144,6 +145,10 @@ class GradientsToTape(TFCodemod):
         targets = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
         if not all(isinstance(t, cst.Name) and training.binds(preceding, t.value) for t in targets):
             return "the differentiated value is not a name computed earlier in the same function"
+        frozen = training.frozen_value(preceding, self._module, self._inventory, self.tf)
+        if frozen is not None:
+            return (f"the differentiated value uses `{frozen}`, computed once at module level from variables: "
+                    "TF2 does not recompute it and the tape records no gradient through it")
         params = {p.name.value for p in function.params.params}
         xs = args["xs"]
         single = not isinstance(xs, (cst.List, cst.Tuple))

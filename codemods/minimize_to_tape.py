@@ -405,6 +405,10 @@ class MinimizeToTape(TFCodemod):
         loss = args["loss"]
         if not (isinstance(loss, cst.Name) and training.binds(rest, loss.value)):
             return "the loss is not a name computed earlier in the same function, so no tape can record it"
+        frozen = training.frozen_value(rest, self._module, self._inventory, self.tf)
+        if frozen is not None:
+            return (f"the loss uses `{frozen}`, computed once at module level from variables: TF2 does not "
+                    "recompute it and the tape records no gradient through it; compute it in the function")
         variables, bind = self._variables(args.get("var_list"), site, local_taken)
         if variables is None:
             return bind

@@ -62,6 +62,8 @@ FINDINGS = [
     pytest.param(HEAD + "def f(x):\n    h = x * 2\n    c = tf.reduce_sum(h * W)\n    g = tf.gradients(c, h)\n",
                  "neither a trainable variable nor a function argument", id="intermediate-tensor"),
     pytest.param(HEAD + "def f(x):\n    g = tf.gradients(outer, [W])\n", "not a name computed earlier", id="outer-target"),
+    pytest.param(HEAD + "norm = tf.norm(W)\ndef f(x):\n    c = tf.reduce_sum(x * W) * norm\n    g = tf.gradients(c, [W])\n",
+                 "computed once at module level", id="frozen-module-tensor"),
     pytest.param(HEAD + "def f(x):\n    c = tf.reduce_sum(x * W)\n    g = tf.gradients(c, [W])\n"
                  "    h = tf.gradients(c, [b])\n", "takes gradients twice", id="two-calls"),
     pytest.param("import tensorflow as tf\nv = tf.Variable(1.0)\nop = tf.assign(v, [1.0, 2.0], validate_shape=False)\n",

@@ -164,6 +164,13 @@ def test_rewrites(before, after):
 FINDINGS = [
     pytest.param(step("tf.train.RMSPropOptimizer(0.01)"), "accumulator at 1.0", id="rmsprop-different-maths"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
+    pytest.param(HEAD + "penalty = 0.05 * tf.nn.l2_loss(W)\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
+                 "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
+                 "computed once at module level from variables", id="loss-uses-frozen-module-tensor"),
+    pytest.param(HEAD + "penalty = tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()])\n"
+                 "opt = tf.train.GradientDescentOptimizer(0.1)\n"
+                 "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
+                 "`penalty`, computed once", id="loss-uses-module-tensor-from-collection"),
     pytest.param(HEAD + "def make():\n    return tf.Variable(1.0)\nc = make()\nparams = tf.trainable_variables()\n"
                  + step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=params")[len(HEAD):],
                  "reads the trainable-variables collection", id="var-list-name-of-unlistable-collection"),
