@@ -548,6 +548,33 @@ REWRITES.append(
 )
 
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+        tf.compat.v1.disable_eager_execution()
+        x = tf.compat.v1.placeholder(tf.float32, shape=[None])
+        y = tf.reduce_sum(x)
+        with tf.compat.v1.Session() as sess:
+            r = sess.run(y, feed_dict={x: [1.0, 2.0]})
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def compute_y(x):
+            y = tf.reduce_sum(x)
+            return y
+
+
+        r = compute_y([1.0, 2.0])
+        """,
+        id="compat-v1-spelled-out-under-tf2-import",
+    )
+)
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:
     result = assert_rewrites("TFM101", before, after)
