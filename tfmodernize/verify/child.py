@@ -169,6 +169,11 @@ class Sandbox:
         if isinstance(value, tuple):  # named tuples too: their class lives only in this child
             return tuple(self.concrete(item) for item in value)
         if isinstance(value, dict):
+            # Keys travel back to the parent as they are: only plain ones can (a TF1 feed dict
+            # keyed by placeholders is not a value to compare).
+            for key in value:
+                if not isinstance(key, (str, int, float, bool, type(None))):
+                    raise NotConcrete(f"dict keyed by {type(key).__qualname__}")
             return {key: self.concrete(item) for key, item in value.items()}
         if self._array_like(value):
             try:
