@@ -267,3 +267,70 @@ def test_a_crashing_codemod_leaves_the_file_untouched(tmp_path, monkeypatch):
     outcome = outcome_for(path, Settings(jobs=1, select=("TFM207",)))
     assert "internal error" in outcome.error and "boom" in outcome.error
     assert path.read_text() == OLD
+
+
+# -- obligations: a rewrite that needs a later codemod is all-or-nothing -----------------------
+
+import libcst as cst  # noqa: E402
+
+from tfmodernize.codemod import TFCodemod  # noqa: E402
+
+
+class MovesWork(TFCodemod):
+    """What it does\n    x\nWhy it matters\n    x\nBefore\n    x\nAfter\n    x"""
+
+    code, name, summary = "TFM191", "moves-work", "renames tf.old_op to tf.half_done"
+    interests = (cst.Attribute,)
+
+    @classmethod
+    def detect(cls, node, names):
+        return names.is_tf(node, "old_op")
+
+    def leave_Attribute(self, original, updated):
+        if self.tf.is_tf(original, "old_op") and self.fix(original, "half of a migration"):
+            self.oblige("TFM192", "tf.half_done is only valid once finished")
+            return updated.with_changes(attr=cst.Name("half_done"))
+        return updated
+
+
+class FinishesWork(TFCodemod):
+    """What it does\n    x\nWhy it matters\n    x\nBefore\n    x\nAfter\n    x"""
+
+    code, name, summary = "TFM192", "finishes-work", "finishes tf.half_done unless told not to"
+    interests = (cst.Attribute,)
+
+    @classmethod
+    def detect(cls, node, names):
+        return names.is_tf(node, "half_done")
+
+    def leave_Call(self, original, updated):
+        if not self.tf.is_tf(original.func, "half_done"):
+            return updated
+        if original.args:
+            self.report(original, "cannot finish a call with arguments")
+            return updated
+        self.fix(original, "finished")
+        self.discharge()
+        return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("new_op")))
+
+
+def test_obligation_fulfilled_keeps_both_rewrites():
+    new, state = transform_text("import tensorflow as tf\ntf.old_op()\n", [MovesWork, FinishesWork])
+    assert new == "import tensorflow as tf\ntf.new_op()\n"
+    assert [f.code for f in state.fixes] == ["TFM191", "TFM192"] and state.findings == []
+
+
+def test_obligation_unfulfilled_drops_the_obliging_codemod_and_says_why():
+    source = "import tensorflow as tf\ntf.old_op(1)\n"
+    new, state = transform_text(source, [MovesWork, FinishesWork])
+    assert new == source and state.fixes == []
+    assert [f.code for f in state.findings] == ["TFM191"]
+    message = state.findings[0].message
+    assert "needs TFM192" in message and "cannot finish a call with arguments" in message
+
+
+def test_obligation_on_an_unselected_codemod():
+    source = "import tensorflow as tf\ntf.old_op()\n"
+    new, state = transform_text(source, [MovesWork])
+    assert new == source
+    assert "TFM192 is not selected" in state.findings[0].message

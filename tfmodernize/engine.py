@@ -151,11 +151,19 @@ def transform_text(
             state.findings[:0] = declined
             return new_text, state
         culprits = {o.by for o in state.obligations}
+        selected = {c.code for c in codemods}
         for obligation in state.obligations:
             owner = next(c for c in codemods if c.code == obligation.by)
+            if obligation.needs not in selected:
+                why = f"{obligation.needs} is not selected"
+            else:
+                # The needed codemod's own findings say why it declined; their positions are in
+                # a tree that is being thrown away, so only the messages are kept.
+                said = sorted({f.message for f in state.findings if f.code == obligation.needs})
+                why = f"{obligation.needs} did not complete" + (f" ({'; '.join(said)})" if said else "")
             declined.append(
                 Finding(owner.code, owner.name,
-                        f"not applied: {obligation.reason}, which needs {obligation.needs} and it did not complete",
+                        f"not applied: {obligation.reason}, which needs {obligation.needs}, but {why}",
                         1, 1, 1, 1)
             )
         codemods = [c for c in codemods if c.code not in culprits]
