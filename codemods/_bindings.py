@@ -10,12 +10,13 @@ author meant). These helpers answer such questions from LibCST's ``ScopeProvider
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Mapping, Optional
+from typing import Mapping, Optional
 
 import libcst as cst
 from libcst.metadata import Assignment, BuiltinAssignment, Scope
 
 from tfmodernize.tfsymbols import TFNames, dotted_name
+from tfmodernize.treewalk import walk
 
 Scopes = Mapping[cst.CSTNode, Optional[Scope]]
 Parents = Mapping[cst.CSTNode, cst.CSTNode]
@@ -212,10 +213,3 @@ def provably_keras(
     )
 
 
-def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """``node`` and every node below it, in source order."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))

@@ -9,6 +9,7 @@ import libcst as cst
 
 from codemods._bindings import Parents, Scopes, bindings, walk
 from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import children
 
 
 def is_tape(name: cst.BaseExpression, tf: TFNames, scopes: Scopes, parents: Parents) -> bool:
@@ -86,7 +87,7 @@ def names_in(node: cst.CSTNode) -> set[str]:
         elif isinstance(current, cst.Arg):
             stack.append(current.value)
         else:
-            stack.extend(current.children)
+            stack.extend(children(current))
     return found
 
 

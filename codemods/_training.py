@@ -27,6 +27,7 @@ from typing import Iterator, Optional, Sequence, Union
 import libcst as cst
 
 from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import contains, walk
 
 #: TF paths whose call creates a variable the inventory can describe.
 VARIABLE_CALLS = ("Variable", "get_variable")
@@ -408,38 +409,9 @@ def top_level_index(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
     return None
 
 
-def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
-    return any(current is node for current in walk(tree))
-
-
 def used_names(module: cst.Module) -> set[str]:
     """Every identifier in the module, to pick names that clash with nothing."""
     return {node.value for node in walk(module) if isinstance(node, cst.Name)}
-
-
-def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """``node`` and everything under it, in source order.
-
-    Reads the nodes' fields directly: LibCST's ``children`` rebuilds each node it is asked
-    about, which made these analyses cost many parses per file.
-    """
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        found: list[cst.CSTNode] = []
-        for name in _child_fields(type(current)):
-            value = getattr(current, name)
-            if isinstance(value, cst.CSTNode):
-                found.append(value)
-            elif isinstance(value, (list, tuple)):
-                found.extend(item for item in value if isinstance(item, cst.CSTNode))
-        stack.extend(reversed(found))
-
-
-@lru_cache(maxsize=None)
-def _child_fields(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 def fresh_name(base: str, taken: set[str]) -> str:

@@ -100,6 +100,7 @@ from codemods._graph import (
 )
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import contains
 
 #: ``ConfigProto`` fields with a process-wide ``tf.config`` equivalent.
 CONFIG_CALLS = {
@@ -1035,7 +1036,7 @@ class _RunSites(cst.CSTVisitor):
             self.sites.append(site)
             self.seen.add(id(node))
         for other in self.sites[:-1] if site is not None else ():
-            if other.call is not node and _contains(other.call, node):
+            if other.call is not node and contains(other.call, node):
                 raise Decline(node, "a session call nested in another")
 
     def visit_WithItem(self, node: cst.WithItem) -> None:
@@ -1049,20 +1050,6 @@ class _RunSites(cst.CSTVisitor):
 
 def _session_opened(expr: cst.BaseExpression, names: TFNames) -> bool:
     return isinstance(expr, cst.Call) and tf_path(expr.func, names) in SESSIONS
-
-
-def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
-    found = False
-
-    class Finder(cst.CSTVisitor):
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            nonlocal found
-            if node is inner:
-                found = True
-            return not found
-
-    outer.visit(Finder())
-    return found
 
 
 class _Leftovers(cst.CSTVisitor):

@@ -11,12 +11,10 @@ order. Nothing here imports tensorflow or knows a codemod by name.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import re
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Sequence
 
@@ -28,6 +26,7 @@ from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codem
 from tfmodernize.settings import Settings
 from tfmodernize.cache import OutcomeCache
 from tfmodernize.sources import Discovered, Source, SourceError, read_source
+from tfmodernize.treewalk import walk
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
 
 #: A file can only match a codemod if it imports one of these (every match is by qualified name).
@@ -86,43 +85,13 @@ def _detect(
     if not wanted:
         return found
 
-    for node in _walk(module):
+    for node in walk(module, code_only=True):
         for codemod in wanted.get(type(node), ()):
             if codemod not in found and codemod.detect(node, names):
                 found.add(codemod)
                 if len(found) == len(candidates):
                     return found
     return found
-
-
-#: Fields that only ever hold whitespace and punctuation, never code a codemod looks for.
-_TRIVIA = ("whitespace", "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after",
-           "header", "footer", "empty_lines", "colon", "equal", "dot", "star", "operator")
-
-
-@lru_cache(maxsize=None)
-def _code_fields(kind: type) -> tuple[str, ...]:
-    return tuple(
-        f.name for f in dataclasses.fields(kind) if not any(t in f.name for t in _TRIVIA)
-    )
-
-
-def _walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Every code node under ``root``, without LibCST's visitor machinery.
-
-    A LibCST traversal rebuilds every node even for a read-only visitor; detection only needs
-    to look, so it walks the dataclass fields directly (several times faster).
-    """
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        for name in _code_fields(type(node)):
-            value = getattr(node, name)
-            if isinstance(value, cst.CSTNode):
-                stack.append(value)
-            elif isinstance(value, (list, tuple)):
-                stack.extend(reversed([v for v in value if isinstance(v, cst.CSTNode)]))
 
 
 def _names_for(module: cst.Module, state: FileState) -> TFNames:

