@@ -19,6 +19,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import children
 
 #: Node types the shared detection traversal hands to ``mentions_tf_function``.
 INTERESTS: tuple[type[cst.CSTNode], ...] = (cst.Decorator, cst.Call)
@@ -92,13 +93,13 @@ def traced_functions(module: cst.Module, names: TFNames) -> set[cst.FunctionDef]
 
 def own_body(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The nodes under ``node`` that are not inside a nested def, lambda or class."""
-    stack = list(reversed(node.children))
+    stack = list(reversed(children(node)))
     while stack:
         child = stack.pop()
         yield child
         if isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             continue
-        stack.extend(reversed(child.children))
+        stack.extend(reversed(children(child)))
 
 
 def runs_functions_eagerly(module: cst.Module, names: TFNames) -> bool:
@@ -116,7 +117,7 @@ def runs_functions_eagerly(module: cst.Module, names: TFNames) -> bool:
             and node.args[0].value.value == "True"
         ):
             return True
-        stack.extend(node.children)
+        stack.extend(children(node))
     return False
 
 

@@ -41,6 +41,7 @@ import libcst as cst
 
 from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.treewalk import walk
 
 MESSAGE = (
     "`{name}` is a Python number read by the tf.function `{function}`: its value is baked into "
@@ -68,7 +69,7 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
         numbers: set[str] = set()
         self._rebinds: dict[str, list[tuple[int, cst.CSTNode]]] = {}
         for index, stmt in enumerate(node.body):
-            for inner in _walk(stmt):
+            for inner in walk(stmt):
                 if isinstance(inner, cst.FunctionDef) and inner in traced:
                     self._defined_at[inner] = index
             for name, value, where in _module_bindings(stmt):
@@ -115,14 +116,6 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
         return True
 
 
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)
-
-
 def _is_number(value: cst.BaseExpression) -> bool:
     if isinstance(value, cst.UnaryOperation):
         value = value.expression
@@ -152,7 +145,7 @@ def _module_bindings(stmt: cst.CSTNode):
 
 def _global_assignments(stmt: cst.CSTNode):
     """``(name, node)`` for assignments to ``global`` names inside functions of ``stmt``."""
-    for function in _walk(stmt):
+    for function in walk(stmt):
         if not isinstance(function, cst.FunctionDef):
             continue
         declared = {n.name.value for node in own_body(function.body) if isinstance(node, cst.Global) for n in node.names}

@@ -58,12 +58,13 @@ Fixtures: ``fixtures/keras3-renames/``.
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Optional
 
 import libcst as cst
 
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name
+from tfmodernize.treewalk import walk
 
 #: Layers of ``keras.layers.experimental[.preprocessing]`` that Keras 3 has in ``keras.layers``.
 MOVED_LAYERS = frozenset({
@@ -163,7 +164,7 @@ class Keras3Renames(TFCodemod):
 
     def _keras_classes(self, module: cst.Module) -> dict[str, str]:
         kinds: dict[str, str] = {}
-        classes = [n for n in _walk(module) if isinstance(n, cst.ClassDef)]
+        classes = [n for n in walk(module) if isinstance(n, cst.ClassDef)]
         changed = True
         while changed:
             changed = False
@@ -194,7 +195,7 @@ class Keras3Renames(TFCodemod):
     def _bindings(self, module: cst.Module) -> dict[str, str]:
         """Name or ``self.attr`` -> kind, for names only ever bound to one kind of Keras object."""
         seen: dict[str, set[Optional[str]]] = {}
-        for node in _walk(module):
+        for node in walk(module):
             if isinstance(node, cst.Assign):
                 for target in node.targets:
                     key = dotted_name(target.target)
@@ -462,9 +463,3 @@ def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
     return cst.Arg(value, keyword=cst.Name(name), equal=_equal())
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)

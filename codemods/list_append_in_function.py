@@ -51,6 +51,7 @@ import libcst as cst
 
 from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.treewalk import children
 
 #: TF calls that turn the list into one tensor, and the TensorArray method doing the same.
 _CONSUMERS = {"stack": "stack", "convert_to_tensor": "stack", "concat": "concat"}
@@ -229,7 +230,7 @@ def _names(node: cst.CSTNode, *, nested: bool = True) -> Iterator[cst.Name]:
         elif isinstance(current, cst.Arg):
             stack.append(current.value)
         else:
-            stack.extend(current.children)
+            stack.extend(children(current))
 
 
 def _is_name(node: cst.CSTNode, name: str) -> bool:

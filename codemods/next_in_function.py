@@ -42,6 +42,7 @@ import libcst as cst
 
 from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.treewalk import walk
 
 _SHADOWED = re.compile(r"^[ \t]*next\s*=(?!=)|\bdef\s+next\s*\(|\bimport\b[^\n]*\bnext\b", re.MULTILINE)
 
@@ -67,10 +68,10 @@ class NextInFunction(InTFFunction, TFCodemod):
     def visit_Module(self, node: cst.Module) -> bool:
         self._builtin = _SHADOWED.search(self.state.text) is None
         self._generators = {
-            n.name.value for n in _walk(node) if isinstance(n, cst.FunctionDef) and any(isinstance(m, (cst.Yield)) for m in _walk(n.body))
+            n.name.value for n in walk(node) if isinstance(n, cst.FunctionDef) and any(isinstance(m, (cst.Yield)) for m in walk(n.body))
         }
         self._bindings: dict[str, list[cst.BaseExpression]] = {}
-        for n in _walk(node):
+        for n in walk(node):
             if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name):
                 self._bindings.setdefault(n.targets[0].target.value, []).append(n.value)
         return super().visit_Module(node)
@@ -119,9 +120,3 @@ class NextInFunction(InTFFunction, TFCodemod):
         return True
 
 
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)

@@ -54,6 +54,7 @@ import libcst as cst
 
 from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.treewalk import children
 
 _CONSTANTS = {"True", "False", "None"}
 
@@ -289,7 +290,7 @@ def _all_name_nodes(node: cst.CSTNode) -> Iterator[cst.Name]:
         if isinstance(current, cst.Arg):
             stack.append(current.value)
             continue
-        stack.extend(current.children)
+        stack.extend(children(current))
 
 
 def _parameters(node: Union[cst.FunctionDef, cst.Lambda]) -> list[str]:

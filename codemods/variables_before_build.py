@@ -35,6 +35,7 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.treewalk import walk
 
 VARIABLE_LISTS = {"trainable_variables", "trainable_weights", "variables", "weights"}
 BUILDERS = {
@@ -126,7 +127,7 @@ class VariablesBeforeBuild(TFCodemod):
     def _premature_read(self, stmt: cst.CSTNode, name: str) -> Optional[cst.Attribute]:
         if self._builds(stmt, name):
             return None
-        for node in _walk(stmt):
+        for node in walk(stmt):
             if (
                 isinstance(node, cst.Attribute)
                 and node.attr.value in VARIABLE_LISTS
@@ -138,7 +139,7 @@ class VariablesBeforeBuild(TFCodemod):
 
     def _builds(self, stmt: cst.CSTNode, name: str) -> bool:
         """Whether ``stmt`` may build ``name`` (or rebinds it, or hands it to other code)."""
-        for node in _walk(stmt):
+        for node in walk(stmt):
             if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
                 continue
             if isinstance(node, cst.Call):
@@ -173,14 +174,8 @@ def _builds_itself(cls: cst.ClassDef) -> bool:
                 isinstance(n, cst.Call)
                 and isinstance(n.func, cst.Attribute)
                 and n.func.attr.value == "build"
-                for n in _walk(stmt)
+                for n in walk(stmt)
             )
     return False
 
 
-def _walk(node: cst.CSTNode):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)
