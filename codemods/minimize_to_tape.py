@@ -161,15 +161,17 @@ class MinimizeToTape(TFCodemod):
         self._hoisted: dict[int, list[cst.BaseStatement]] = {}
         self._removed: dict[cst.FunctionDef, set[int]] = {}
         all_calls = list(training.calls(node))
+        # Every rewrite is planned here; with no plan the traversal is skipped (it would cost
+        # about a parse and change nothing).
         if not any(self._tf1_optimizer(call) for call in all_calls):
-            return True
+            return False
         graph = training.graph_program(node, self.tf)
         if graph is not None:
             for call in all_calls:
                 if isinstance(call.func, cst.Attribute) and call.func.attr.value in METHODS:
                     self.report(call, f"`{call.func.attr.value}` not migrated: the file is still a TF1 graph "
                                       f"program (it uses `{graph}`); session-to-function migrates it first")
-            return True
+            return False
         self._inventory = training.inventory(node, self.tf)
         self._taken = training.used_names(node)
         self._globals = training.module_bindings(node)
@@ -181,7 +183,7 @@ class MinimizeToTape(TFCodemod):
         self._crowded = {function for function, count in taped.items() if count > 1}
         for optimizer in optimizers:
             self._plan(optimizer)
-        return True
+        return bool(self._keras_calls or self._calls or self._bodies or self._hoisted)
 
     def _optimizers(self, module: cst.Module) -> list[Optimizer]:
         by_name: dict[str, Optimizer] = {}
