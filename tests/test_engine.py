@@ -334,3 +334,22 @@ def test_obligation_on_an_unselected_codemod():
     new, state = transform_text(source, [MovesWork])
     assert new == source
     assert "TFM192 is not selected" in state.findings[0].message
+
+
+def test_discovery_respects_gitignore(tmp_path):
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("generated/\n*_pb2.py\n")
+    for rel in ["src/model.py", "src/model_pb2.py", "generated/ops.py", "src/keep.py"]:
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x = 1\n")
+    found = [d.path.relative_to(tmp_path).as_posix() for d in discover([tmp_path])]
+    assert found == ["src/keep.py", "src/model.py"]
+    explicit = tmp_path / "src" / "model_pb2.py"
+    assert [d.path for d in discover([explicit])] == [explicit]
+
+
+def test_discovery_outside_git_ignores_nothing(tmp_path):
+    (tmp_path / ".gitignore").write_text("*.py\n")
+    (tmp_path / "a.py").write_text("x = 1\n")
+    assert [d.path.name for d in discover([tmp_path])] == ["a.py"]

@@ -12,6 +12,7 @@ import fnmatch
 import io
 import os
 import stat
+import subprocess
 import tempfile
 import tokenize
 from dataclasses import dataclass
@@ -65,8 +66,9 @@ def discover(paths: Iterable[Path], exclude: Sequence[str] = ()) -> Iterator[Dis
     """Every ``.py`` file under ``paths`` in sorted order.
 
     Folders skip ``.git`` and other hidden folders, virtualenvs, ``site-packages``,
-    ``build``/``dist`` and paths matching ``exclude`` globs. A file named explicitly is always
-    taken. Symlinks are followed only when they stay inside the folder being searched.
+    ``build``/``dist``, paths matching ``exclude`` globs and, inside a git work tree, files
+    git ignores (``.gitignore`` and friends). A file named explicitly is always taken.
+    Symlinks are followed only when they stay inside the folder being searched.
     Raises ``FileNotFoundError`` for an input that does not exist.
     """
     for given in paths:
@@ -75,30 +77,56 @@ def discover(paths: Iterable[Path], exclude: Sequence[str] = ()) -> Iterator[Dis
         if not given.is_dir():
             yield Discovered(given)
             continue
-        root = given.resolve()
-        for folder, dirnames, filenames in os.walk(given):
-            here = Path(folder)
-            kept = []
-            for name in sorted(dirnames):
-                sub = here / name
-                if name.startswith(".") or name in SKIPPED_DIRS or sub.is_symlink():
+        found = list(_walk_folder(given, exclude))
+        ignored = _git_ignored(given, [d.path for d in found])
+        yield from (d for d in found if d.path not in ignored)
+
+
+def _walk_folder(given: Path, exclude: Sequence[str]) -> Iterator[Discovered]:
+    root = given.resolve()
+    for folder, dirnames, filenames in os.walk(given):
+        here = Path(folder)
+        kept = []
+        for name in sorted(dirnames):
+            sub = here / name
+            if name.startswith(".") or name in SKIPPED_DIRS or sub.is_symlink():
+                continue
+            if _is_virtualenv(sub) or _excluded(sub, given, exclude):
+                continue
+            kept.append(name)
+        dirnames[:] = kept
+        for name in sorted(filenames):
+            if not name.endswith(".py") or name.startswith("."):
+                continue
+            path = here / name
+            if _excluded(path, given, exclude):
+                continue
+            if path.is_symlink():
+                target = path.resolve()
+                if not target.is_relative_to(root):
+                    yield Discovered(path, f"symlink to {target}, outside {given}: not followed")
                     continue
-                if _is_virtualenv(sub) or _excluded(sub, given, exclude):
-                    continue
-                kept.append(name)
-            dirnames[:] = kept
-            for name in sorted(filenames):
-                if not name.endswith(".py") or name.startswith("."):
-                    continue
-                path = here / name
-                if _excluded(path, given, exclude):
-                    continue
-                if path.is_symlink():
-                    target = path.resolve()
-                    if not target.is_relative_to(root):
-                        yield Discovered(path, f"symlink to {target}, outside {given}: not followed")
-                        continue
-                yield Discovered(path)
+            yield Discovered(path)
+
+
+def _git_ignored(folder: Path, files: Sequence[Path]) -> set[Path]:
+    """The ``files`` git ignores, asked in one ``git check-ignore`` call; none outside a
+    work tree or without git."""
+    if not files:
+        return set()
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(folder), "check-ignore", "--stdin", "-z"],
+            input=b"\0".join(str(p.resolve()).encode() for p in files),
+            capture_output=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    if result.returncode not in (0, 1):  # 128: not a git work tree
+        return set()
+    ignored = {Path(p.decode()) for p in result.stdout.split(b"\0") if p}
+    return {p for p in files if p.resolve() in ignored}
 
 
 def read_source(path: Path) -> Source:
