@@ -62,7 +62,8 @@ class VariablesBeforeBuild(TFCodemod):
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
-        return node.attr.value in VARIABLE_LISTS
+        # ``tf.trainable_variables`` and friends are TF functions, not a model's attribute.
+        return node.attr.value in VARIABLE_LISTS and names.qualify(node) is None
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._keras_classes = {
