@@ -25,9 +25,8 @@ from typing import ClassVar, Optional, Sequence
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-from libcst.metadata import MetadataWrapper, ScopeProvider
+from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 
-from tfmodernize.positions import Locator
 from tfmodernize.tfsymbols import TFNames
 
 CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
@@ -153,7 +152,7 @@ class TFCodemod(VisitorBasedCodemodCommand):
         self.state = state if state is not None else FileState(text="")
         self.tf: TFNames = TFNames(cst.Module(body=[]), {})
         self._current_lines: Optional[list[str]] = None
-        self._locator: Optional[Locator] = None
+        self._positions = None
 
     # -- dispatch: CSTTransformer's, with the hook lookup precomputed per class -------------
 
@@ -231,10 +230,13 @@ class TFCodemod(VisitorBasedCodemodCommand):
         return super().transform_module_impl(tree)
 
     def _position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
-        if self._locator is None:
+        if self._positions is None:
             assert self.context.wrapper is not None
-            self._locator = Locator(self.context.wrapper.module)
-        return self._locator.range(node) or (1, 1, 1, 1)
+            self._positions = self.context.wrapper.resolve(PositionProvider)
+        where = self._positions.get(node)
+        if where is None:
+            return (1, 1, 1, 1)
+        return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
 
     def suppressed(self, node: cst.CSTNode) -> bool:
         """Whether a ``# tfmodernize: ignore[...]`` comment on the node's lines silences it."""
