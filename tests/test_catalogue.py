@@ -52,3 +52,20 @@ def test_selection_by_family_prefix_and_name():
     assert all(c.code != "TFM207" for c in select_codemods(ignore=["TFM207"]))
     with pytest.raises(KeyError):
         select_codemods(["no-such-codemod"])
+
+
+def test_text_after_the_last_part_belongs_to_no_part():
+    class Documented(TFCodemod):
+        """What it does
+            Renames.
+        Why it matters
+            Because.
+        Before
+            old()
+        After
+            new()
+
+        Fixtures: ``fixtures/documented/``.
+        """
+
+    assert doc_sections(Documented)["After"] == "    new()"

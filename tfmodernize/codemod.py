@@ -324,14 +324,23 @@ class TFCodemod(VisitorBasedCodemodCommand):
 
 
 def doc_sections(codemod: type[TFCodemod]) -> dict[str, str]:
-    """The four docstring parts of a codemod, keyed by heading."""
+    """The four docstring parts of a codemod, keyed by heading.
+
+    A part is the indented block under its heading; unindented text after it (a closing
+    "Fixtures: ..." line, say) belongs to no part.
+    """
     doc = inspect.cleandoc(codemod.__doc__ or "")
     heading = re.compile(rf"^({'|'.join(DOC_SECTIONS)})\s*:?\s*$", re.MULTILINE)
     parts: dict[str, str] = {}
     matches = list(heading.finditer(doc))
     for index, match in enumerate(matches):
         end = matches[index + 1].start() if index + 1 < len(matches) else len(doc)
-        parts[match.group(1)] = doc[match.end() : end].strip("\n")
+        body = []
+        for line in doc[match.end() : end].strip("\n").splitlines():
+            if line.strip() and not line[:1].isspace():
+                break
+            body.append(line)
+        parts[match.group(1)] = "\n".join(body).strip("\n")
     return parts
 
 
