@@ -68,7 +68,7 @@ import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.tfsymbols import TFNames, _import_bindings, root_name
+from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
 
 #: TF1's ``tf.app.flags`` DEFINE_* wrappers renamed these keywords before calling absl
 #: (``tensorflow/python/platform/flags.py``, ``_RENAMED_ARGUMENTS``).
@@ -246,7 +246,7 @@ class _ModuleFacts(cst.CSTVisitor):
         self._level_args: set[int] = set()
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        bindings = dict(_import_bindings(node))
+        bindings = dict(import_bindings(node))
         self.from_imports.update(bindings)
         if bindings:
             return False  # names inside ``from tensorflow import logging`` are TF's, not taken

@@ -88,7 +88,7 @@ from codemods._upgrade_tables import (
     v1_requirement,
 )
 from tfmodernize.codemod import TFCodemod, find_codemod
-from tfmodernize.tfsymbols import TFNames, TFSymbol, _import_bindings, root_name
+from tfmodernize.tfsymbols import TFNames, TFSymbol, import_bindings, root_name
 
 #: Which structural codemod (by name) owns the TF1 constructs whose peer target is
 #: ``tf.compat.v1``: while it is in the catalogue, this codemod stays quiet about them.
@@ -187,7 +187,7 @@ class ApiRenames(TFCodemod):
             local: qualified
             for statement in node.body if isinstance(statement, cst.SimpleStatementLine)
             for small in statement.body if isinstance(small, cst.ImportFrom)
-            for local, qualified in _import_bindings(small)
+            for local, qualified in import_bindings(small)
         }
         return True
 

@@ -79,7 +79,7 @@ def _is_tf_module(qualified: str) -> bool:
     return qualified.split(".", 1)[0] in TF_ROOTS
 
 
-def _import_bindings(stmt: cst.CSTNode) -> Iterator[tuple[str, str]]:
+def import_bindings(stmt: cst.CSTNode) -> Iterator[tuple[str, str]]:
     """(local name, qualified name) for every TF binding an import statement makes."""
     if isinstance(stmt, cst.Import):
         for alias in stmt.names:
@@ -139,7 +139,7 @@ def tf_import_aliases(module: cst.Module) -> dict[str, set[str]]:
     """Local name -> the qualified names TF imports bind it to, anywhere in the module."""
     aliases: dict[str, set[str]] = {}
     for stmt in _small_statements(module):
-        for local, full in _import_bindings(stmt):
+        for local, full in import_bindings(stmt):
             aliases.setdefault(local, set()).add(full)
     return aliases
 
@@ -220,7 +220,7 @@ class TFNames:
         for assignment in assignments:
             if not isinstance(assignment, Assignment):
                 return None
-            bound = dict(_import_bindings(assignment.node)).get(name.value)
+            bound = dict(import_bindings(assignment.node)).get(name.value)
             if bound is None:
                 return None
             targets.add(bound)
