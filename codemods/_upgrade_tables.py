@@ -47,6 +47,16 @@ class Tables:
                 return None
             probe = probe.rpartition(".")[0]
 
+    def rewritten_in_tf1_code(self, path: str) -> bool:
+        """Whether TF1 code naming ``tf.<path>`` gets renamed or has its arguments rewritten.
+
+        A rename *to* such a path (``softmax_cross_entropy_with_logits_v2`` ->
+        ``nn.softmax_cross_entropy_with_logits``, ``arg_max`` -> ``argmax``) lands on a name
+        whose spelling alone does not say whether it is TF1's or TF2's.
+        """
+        return (self.rename_for(path) is not None or path in self.reorders or path in self.transformers
+                or path in self.keyword_renames or path in self.keyword_deletions)
+
     def dead_for(self, path: str) -> Optional[tuple[str, str]]:
         probe = path
         while True:

@@ -177,12 +177,14 @@ class ApiRenames(TFCodemod):
         self._call_funcs: set[int] = set()
         self._frozen: set[int] = set()
         self._tf1_file = False
+        self._stays_tf1 = False
         self._from_imported: dict[str, str] = {}
 
     # -- bookkeeping: which Name/Attribute nodes are whole symbols ----------------------------
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._tf1_file = _shows_tf1(node, self.tf)
+        self._stays_tf1 = self._tf1_file and _shows_tf1(node, self.tf, lasting=True)
         self._from_imported = {
             local: qualified
             for statement in node.body if isinstance(statement, cst.SimpleStatementLine)
@@ -245,7 +247,8 @@ class ApiRenames(TFCodemod):
         renamed = t.rename_for(path)
         if renamed is not None:
             key, target = renamed
-            if not (symbol.v1 or self._tf1_file or _tf1_only(key)):
+            tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
+            if not (tf1 or _tf1_only(key)):
                 return updated  # a name TF2 has too, in a file that reads as TF2: TF2's meaning
             if target.startswith("compat.v1."):
                 self._report_v1_target(original, symbol, key, target)
@@ -253,7 +256,9 @@ class ApiRenames(TFCodemod):
             if not self.fix(original, f"tf.{key} is tf.{t.renames[key]} in TF2"):
                 return updated
             self._drop_import(original)
-            return self.tf_expr(target)
+            # ``arg_max`` -> ``argmax``: in code that stays TF1 elsewhere, plain ``tf.argmax`` would
+            # read as TF1's own argmax on the next run (or under a compat.v1 import).
+            return self.tf_expr(target, spell_v2=self._stays_tf1 and t.rewritten_in_tf1_code(target))
         dead = t.dead_for(path)
         if dead is not None:
             owner = owner_of(path)
@@ -326,7 +331,7 @@ class ApiRenames(TFCodemod):
         if kind == "cast_transformer":
             return self._cast_plan(call, path)
         # Same name, other meaning in TF1 and TF2: only where the code is TF1 code.
-        tf1 = symbol.v1 or self._tf1_file
+        tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
         edits = []
         if has_star_args(call) and (path in t.reorders or path in t.keyword_renames
                                     or path in t.keyword_deletions or kind):
@@ -523,23 +528,32 @@ class ApiRenames(TFCodemod):
         return f"tf.{path}(x) is tf.cast(x, tf.{dtype}) in TF2", build
 
 
+def _renamed_to_tf2(path: str) -> bool:
+    renamed = tables().rename_for(path)
+    return renamed is not None and not renamed[1].startswith("compat.v1.")
+
+
 def _tf1_only(path: str) -> bool:
     """Whether ``tf.<path>`` can only be TF1 code: TF2 has no such name."""
     return tables().v1_only_name(path) or path.startswith("contrib.")
 
 
-def _shows_tf1(module: cst.Module, names: TFNames) -> bool:
+def _shows_tf1(module: cst.Module, names: TFNames, *, lasting: bool = False) -> bool:
     """Whether the file uses the TF1 API somewhere: a name TF2 lacks, a keyword TF2 renamed, or
     a ``compat.v1`` spelling. Decides what ``tf.nn.dropout(x, 0.5)``, ``tf.nn.max_pool`` and
-    other names whose meaning changed under the same spelling mean in this file."""
-    finder = _TF1Evidence(names)
+    other names whose meaning changed under the same spelling mean in this file.
+
+    ``lasting``: only evidence this codemod leaves in place (a TF1 name it cannot rename to a TF2
+    one, a ``compat.v1`` spelling), i.e. whether the file still reads as TF1 on the next run."""
+    finder = _TF1Evidence(names, lasting)
     module.visit(finder)
     return finder.found
 
 
 class _TF1Evidence(cst.CSTVisitor):
-    def __init__(self, names: TFNames) -> None:
+    def __init__(self, names: TFNames, lasting: bool) -> None:
         self.names = names
+        self.lasting = lasting
         self.found = False
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -547,13 +561,14 @@ class _TF1Evidence(cst.CSTVisitor):
             return False
         if isinstance(node, cst.Call):
             symbol = self.names.tf_symbol(node.func)
-            if symbol is not None:
+            if symbol is not None and not self.lasting:
                 t = tables()
                 old = set(t.keyword_renames.get(symbol.path, ())) | set(t.keyword_deletions.get(symbol.path, ()))
                 self.found = bool(keyword_names(node) & old)
         elif isinstance(node, (cst.Attribute, cst.Name)):
             symbol = self.names.tf_symbol(node)
-            self.found = symbol is not None and (symbol.v1 or _tf1_only(symbol.path))
+            self.found = symbol is not None and (symbol.v1 or _tf1_only(symbol.path) and not (
+                self.lasting and _renamed_to_tf2(symbol.path)))
             return not self.found and isinstance(node, cst.Attribute)
         return not self.found
 

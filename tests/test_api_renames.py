@@ -11,6 +11,20 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [
     pytest.param(
+        "import tensorflow as tf\nsaver = tf.train.Saver()\n"
+        "a = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z)\n"
+        "b = tf.batch_to_space_nd(x, [2, 2], [[0, 0], [0, 0]])\nc = tf.arg_max(x, 1, tf.int64)\n",
+        "import tensorflow as tf\nsaver = tf.train.Saver()\n"
+        "a = tf.compat.v2.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)\n"
+        "b = tf.compat.v2.batch_to_space(x, [2, 2], [[0, 0], [0, 0]])\nc = tf.compat.v2.argmax(x, 1, tf.int64)\n",
+        id="renamed-onto-a-tf1-namesake-in-tf1-code-spells-v2",
+    ),
+    pytest.param(
+        "import tensorflow as tf\na = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z)\n",
+        "import tensorflow as tf\na = tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=z)\n",
+        id="renamed-onto-a-tf1-namesake-in-tf2-code-stays-short",
+    ),
+    pytest.param(
         "import tensorflow as tf\nx = tf.random_normal([2], seed=1)\n",
         "import tensorflow as tf\nx = tf.random.normal([2], seed=1)\n",
         id="symbol",

@@ -353,3 +353,33 @@ def test_discovery_outside_git_ignores_nothing(tmp_path):
     (tmp_path / ".gitignore").write_text("*.py\n")
     (tmp_path / "a.py").write_text("x = 1\n")
     assert [d.path.name for d in discover([tmp_path])] == ["a.py"]
+
+
+MATCH_PROGRAM = '''\
+import tensorflow as tf
+
+mode = "train"
+match mode:
+    case "train":
+        rate = tf.log(2.0)
+    case _:
+        rate = None
+
+
+def pick(kind, x):
+    match kind:
+        case {"op": "log"}:
+            return tf.log(x)
+        case [first, *_]:
+            return tf.to_float(first)
+    return x
+'''
+
+
+def test_match_statements_are_walked(tmp_path):
+    path = tmp_path / "matching.py"
+    path.write_text(MATCH_PROGRAM)
+    outcome = outcome_for(path)
+    assert outcome.error is None
+    assert "tf.math.log(2.0)" in outcome.new and "tf.math.log(x)" in outcome.new
+    assert "tf.cast(first, tf.float32)" in outcome.new

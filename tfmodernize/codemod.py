@@ -305,13 +305,16 @@ class TFCodemod(VisitorBasedCodemodCommand):
 
     # -- emitting TF code -------------------------------------------------------------------
 
-    def tf_expr(self, path: str) -> cst.BaseExpression:
+    def tf_expr(self, path: str, *, spell_v2: bool = False) -> cst.BaseExpression:
         """An expression naming TF2's ``tf.<path>``, through the alias in scope.
 
         Adds ``import tensorflow as tf`` (or ``import tensorflow``) when the file has no
-        alias for the TF2 top level.
+        alias for the TF2 top level. ``spell_v2`` writes ``tf.compat.v2.<path>``: for a name
+        that TF1 code also uses with another meaning, in a file that is still TF1 code.
         """
         prefix, add_import = self.tf.tf2_prefix()
+        if spell_v2 and not prefix.endswith(".compat.v2"):
+            prefix += ".compat.v2"
         if add_import:
             if prefix == "tf":
                 AddImportsVisitor.add_needed_import(self.context, "tensorflow", asname="tf")

@@ -38,10 +38,10 @@ KERAS_PREFIXES = (
 
 #: Spelled-out namespaces the TF API is reachable through, longest first.
 _TF_PREFIXES = (
-    ("tensorflow.compat.v1.compat.v2.", False),
-    ("tensorflow.compat.v1.", True),
-    ("tensorflow.compat.v2.", False),
-    ("tensorflow.", False),
+    ("tensorflow.compat.v1.compat.v2.", False, True),
+    ("tensorflow.compat.v1.", True, False),
+    ("tensorflow.compat.v2.", False, True),
+    ("tensorflow.", False, False),
 )
 
 
@@ -50,11 +50,13 @@ class TFSymbol:
     """A TensorFlow API name with the namespace it was reached through stripped.
 
     ``path`` is relative to the TF top level (``"nn.relu"``); ``v1`` says whether the code
-    reached it through ``tensorflow.compat.v1``.
+    reached it through ``tensorflow.compat.v1``, ``v2`` whether it spelled ``compat.v2`` out:
+    such a name is TF2's whatever else the file uses.
     """
 
     path: str
     v1: bool
+    v2: bool = False
 
 
 def dotted_name(node: cst.CSTNode) -> Optional[str]:
@@ -122,7 +124,8 @@ def _small_statements(body: Union[cst.Module, cst.BaseSuite, cst.CSTNode]) -> It
         elif isinstance(node, cst.SimpleStatementSuite):
             yield from node.body
         elif isinstance(node, cst.BaseCompoundStatement):
-            stack.append(node.body)
+            if isinstance(getattr(node, "body", None), cst.BaseSuite):  # `match` has cases, no body
+                stack.append(node.body)
             for attr in ("orelse", "finalbody"):
                 extra = getattr(node, attr, None)
                 if extra is not None:
@@ -245,10 +248,10 @@ class TFNames:
         if qualified is None:
             return None
         qualified += "."
-        for prefix, v1 in _TF_PREFIXES:
+        for prefix, v1, v2 in _TF_PREFIXES:
             if qualified.startswith(prefix):
                 rest = qualified[len(prefix):-1]
-                return TFSymbol(rest, v1) if rest else None
+                return TFSymbol(rest, v1, v2) if rest else None
         return None
 
     def is_tf(self, node: cst.CSTNode, *paths: str) -> bool:
