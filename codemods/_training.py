@@ -26,7 +26,7 @@ from typing import Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
-from tfmodernize.tfsymbols import TFNames
+from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
 from tfmodernize.treewalk import contains, walk
 
 #: TF paths whose call creates a variable the inventory can describe.
@@ -44,6 +44,18 @@ VARIABLE_SCOPES = ("variable_scope",)
 #: Calls whose name says they add ops to TF1's UPDATE_OPS collection.
 UPDATE_SOURCES = re.compile(r"batch_norm|BatchNormalization|add_update")
 NAME_SCOPES = ("name_scope",)
+#: Top-level packages whose functions never create TF variables nor add to TF collections:
+#: calling into them leaves the inventory complete. Anything else imported (the program's own
+#: ``model.py``, slim, a research library) may, so a call into it makes the inventory unknown.
+VARIABLE_FREE_PACKAGES = frozenset({
+    "__future__", "abc", "argparse", "base64", "codecs", "collections", "copy", "csv", "cv2",
+    "dataclasses", "datetime", "enum", "functools", "glob", "gzip", "h5py", "hashlib", "imageio",
+    "io", "itertools", "json", "logging", "math", "matplotlib", "numpy", "operator", "os",
+    "pandas", "pathlib", "PIL", "pickle", "platform", "pprint", "random", "re", "scipy",
+    "seaborn", "shutil", "six", "skimage", "sklearn", "statistics", "string", "struct",
+    "subprocess", "sys", "tarfile", "tempfile", "textwrap", "time", "tqdm", "traceback",
+    "typing", "urllib", "uuid", "warnings", "zipfile", "absl",
+})
 
 
 @dataclass(frozen=True)
@@ -108,6 +120,33 @@ def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
     return (n for n in walk(node) if isinstance(n, cst.Call))
 
 
+def foreign_imports(module: cst.Module) -> dict[str, str]:
+    """Local name -> what it names, for names the file imports from code that may create variables
+    (neither TensorFlow/Keras nor a package of ``VARIABLE_FREE_PACKAGES``)."""
+    found: dict[str, str] = {}
+    for node in walk(module, code_only=True):
+        if not isinstance(node, (cst.Import, cst.ImportFrom)):
+            continue
+        tf = {local for local, _ in import_bindings(node)}
+        for local, qualified in import_bindings(node, tf_only=False):
+            package = qualified.split(".", 1)[0]
+            if local not in tf and package not in VARIABLE_FREE_PACKAGES and package != "keras":
+                found[local] = qualified
+    return found
+
+
+def foreign_call(node: cst.CSTNode, foreign: dict[str, str]) -> Optional[str]:
+    """``"`build` (imported as model.build)"`` for the first call in ``node`` into imported code that may
+    create variables or fill collections, else None."""
+    if not foreign:
+        return None
+    for call in calls(node):
+        root = root_name(call.func)
+        if root is not None and root.value in foreign:
+            return f"`{cst.Module(body=[]).code_for_node(call.func)}` (imported as {foreign[root.value]})"
+    return None
+
+
 def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
     """Whether ``call`` may create trainable variables the inventory cannot list."""
     symbol = tf.tf_symbol(call.func)
@@ -159,6 +198,7 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
     """The variables ``module`` creates, read off its module-level statements."""
     found = VariableInventory()
     rebound: dict[str, int] = {}
+    foreign = foreign_imports(module)
 
     def unknown(why: str) -> None:
         if found.problem is None:
@@ -238,6 +278,9 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
 
     for index, statement in enumerate(module.body):
         visit([statement], index, [], [])
+        imported = foreign_call(statement, foreign)
+        if imported is not None:
+            unknown(f"a call to {imported} may create variables")
         for name in assigned_names(statement):
             rebound[name] = rebound.get(name, 0) + 1
     for variable in found.variables:

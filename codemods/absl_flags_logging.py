@@ -78,6 +78,9 @@ LOGGING_FUNCTIONS = frozenset({
     "log", "debug", "info", "warn", "warning", "error", "fatal", "flush",
     "log_every_n", "log_first_n", "log_if", "set_verbosity",
 })
+#: Where absl spells a ``tf.logging`` function differently: TF1's ``fatal`` only logged (Python
+#: logging's ``critical``), absl's ``logging.fatal`` aborts the process after logging.
+ABSL_SPELLINGS = {"fatal": "get_absl_logger().critical"}
 LEVELS = frozenset({"DEBUG", "INFO", "WARN", "ERROR", "FATAL"})
 #: Calls whose first argument is a level: the level must be one of ``LEVELS``.
 LEVEL_CALLS = frozenset({"log", "log_every_n", "log_first_n", "log_if", "set_verbosity"})
@@ -223,6 +226,8 @@ class AbslFlagsLogging(TFCodemod):
         else:
             AddImportsVisitor.add_needed_import(self.context, "absl", module)
             head = module
+        if module == "logging":
+            rest = ABSL_SPELLINGS.get(rest, rest)
         return cst.parse_expression(f"{head}.{rest}" if rest else head)
 
 

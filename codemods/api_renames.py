@@ -113,6 +113,8 @@ OWNERS = {
 }
 
 _CAST_DTYPES = {"float": "float32", "double": "float64"}
+#: Peer transformers whose TF2 target needs the call rewritten as a whole (name and arguments).
+_CALL_REWRITES = ("cast_transformer", "add_summary_recording_cond_transformer")
 #: Peer transformers whose TF2 target computes different numbers (measured: half-pixel centres).
 _RESIZE = ("image.resize_images", "image.resize_area", "image.resize_bicubic",
            "image.resize_bilinear", "image.resize_nearest_neighbor")
@@ -237,9 +239,9 @@ class ApiRenames(TFCodemod):
         t = tables()
         called = id(original) in self._call_funcs
         transformer = t.transformers.get(path, {}).get("kind")
-        if called and (transformer == "cast_transformer" or path in _RESIZE):
+        if called and (transformer in _CALL_REWRITES or path in _RESIZE):
             return updated  # the call handles it
-        if path in _RESIZE or transformer == "cast_transformer":
+        if path in _RESIZE or transformer in _CALL_REWRITES:
             if not symbol.v1:
                 self.report(original, f"tf.{path} used as a value: call sites are migrated one by one, "
                                       "this reference is left for you")
@@ -330,6 +332,8 @@ class ApiRenames(TFCodemod):
                             "numbers; keep tf.compat.v1.image.* or resize with the new semantics by hand")
         if kind == "cast_transformer":
             return self._cast_plan(call, path)
+        if kind == "add_summary_recording_cond_transformer":
+            return self._recording_plan(call, path, transformer["cond"])
         # Same name, other meaning in TF1 and TF2: only where the code is TF1 code.
         tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
         edits = []
@@ -504,6 +508,17 @@ class ApiRenames(TFCodemod):
         args.insert(position, _keyword("rate", value, rate))
         return call.with_changes(args=_fix_commas(args, call.args))
 
+    def _recording_plan(self, call: cst.Call, path: str, condition: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
+        """``tf.contrib.summary.always_record_summaries()`` -> ``tf.summary.record_if(True)``."""
+        if call.args:
+            raise _Declined(f"tf.{path} takes no arguments: migrate this call by hand")
+        target = tables().renames[path]
+
+        def build(updated: cst.Call) -> cst.Call:
+            return updated.with_changes(func=self.tf_expr(target), args=[cst.Arg(cst.Name(condition))])
+
+        return f"tf.{path}() is tf.{target}({condition}) in TF2", build
+
     def _cast_plan(self, call: cst.Call, path: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
         dtype = path[len("to_"):]
         dtype = _CAST_DTYPES.get(dtype, dtype)
@@ -529,8 +544,11 @@ class ApiRenames(TFCodemod):
 
 
 def _renamed_to_tf2(path: str) -> bool:
-    renamed = tables().rename_for(path)
-    return renamed is not None and not renamed[1].startswith("compat.v1.")
+    """Whether this codemod turns ``tf.<path>`` into TF2 code (a rename, or a call rewrite)."""
+    t = tables()
+    renamed = t.rename_for(path)
+    return (renamed is not None and not renamed[1].startswith("compat.v1.")) or (
+        t.transformers.get(path, {}).get("kind") in _CALL_REWRITES)
 
 
 def _tf1_only(path: str) -> bool:

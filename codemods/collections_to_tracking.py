@@ -16,9 +16,12 @@ Why it matters
     TF2 has no graph collections: ``tf.compat.v1.trainable_variables()`` returns ``[]`` in
     eager code and in a ``tf.function`` it only sees variables created inside that function,
     so code that trains "whatever is in the collection" silently trains nothing. Explicit
-    lists say what is trained. Where the list cannot be read off the code (variables made by
-    layers or helper functions, slot variables of optimizers in ``global_variables``, batch
-    normalisation's update ops) the codemod declines with a finding.
+    lists say what is trained. Where the list cannot be read off the code the codemod declines
+    with a finding and writes nothing: a read inside a function while variables are created
+    after that function (what it holds depends on when it is called), variables made by layers, helper functions or imported code (a call into any
+    module but TensorFlow and a known set of variable-free packages), a read that would come
+    out empty, slot variables of optimizers in ``global_variables``, and ``UPDATE_OPS`` /
+    ``REGULARIZATION_LOSSES`` in a file whose layers or imported code may fill them.
 
 Before
     W = tf.Variable(tf.zeros([3, 1]), name="W")
@@ -224,6 +227,10 @@ class CollectionsToTracking(TFCodemod):
         return result
 
     def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> Union[cst.BaseExpression, str]:
+        if key in ("update_ops", "regularization_losses"):
+            imported = training.foreign_call(self._module, training.foreign_imports(self._module))
+            if imported is not None:
+                return f"the file calls {imported}, which may add to it; collect those ops explicitly"
         if key == "update_ops":
             if training.adds_update_ops(self._module, self.tf):
                 return "the file has layers that add update ops (batch normalisation); run their updates explicitly"
@@ -246,7 +253,17 @@ class CollectionsToTracking(TFCodemod):
             return "an optimizer's slot variables are global variables too; list the variables you mean"
         top = training.top_level_index(self._module, call)
         assert top is not None
-        return training.listed_variables(self._inventory, top, key == "trainable_variables", scope)
+        if self._owner(call)[0] is not self._module and self._inventory.before(top, trainable_only=False) != \
+                self._inventory.variables:
+            # Run later, a function sees every variable made before the call; the read's position
+            # says nothing about which those are unless they all come before the function.
+            return ("it is read inside a function and variables are created after that function; "
+                    "pass the list in explicitly")
+        listed = training.listed_variables(self._inventory, top, key == "trainable_variables", scope)
+        if isinstance(listed, cst.List) and not listed.elements:
+            return ("no variable is created in this file's module-level code before it (variables made by "
+                    "functions, layers or imported code are not tracked); list the variables you mean")
+        return listed
 
     def _added(self, key: str) -> bool:
         return any(

@@ -65,7 +65,7 @@ import libcst.matchers as m
 
 from codemods._upgrade_tables import v1_requirement
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.tfsymbols import TFNames, dotted_name
+from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
 
 V1 = "tensorflow.compat.v1"
 #: Switches of the global TF1 mode; once nothing needs v1, TF2's defaults are what they asked for
@@ -73,6 +73,8 @@ V1 = "tensorflow.compat.v1"
 MODE_SWITCHES = ("disable_v2_behavior", "disable_eager_execution", "enable_eager_execution", "enable_v2_behavior")
 #: Methods that exist only on TF1 objects.
 V1_METHODS = ("make_one_shot_iterator", "make_initializable_iterator")
+#: ``tf.test.TestCase`` methods that open a graph-mode session: their tests need v1 behaviour.
+SESSION_TEST_METHODS = ("session", "cached_session", "test_session")
 _LISTED = 12
 
 
@@ -126,6 +128,12 @@ class _Needs(cst.CSTVisitor):
         self._calls[id(node.func)] = node
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in V1_METHODS:
             self.found.append((node, f".{node.func.attr.value}()", "a TF1 dataset method"))
+        if m.matches(node.func, m.Attribute(value=m.Name("self"), attr=m.OneOf(*map(m.Name, SESSION_TEST_METHODS)))):
+            self.found.append((node, f"self.{node.func.attr.value}()", "a test session runs the graph in TF1 mode"))
+        symbol = self.names.tf_symbol(node.func)
+        if symbol is not None and symbol.v1 and symbol.path in MODE_SWITCHES and node.args:
+            # ``enable_eager_execution(config=...)``: TF2 has no such call to keep the arguments in.
+            self.found.append((node, f"tf.{symbol.path}(...)", "its arguments configure TF1's runtime"))
         return True
 
     def on_leave(self, original: cst.CSTNode) -> None:
@@ -159,6 +167,12 @@ class CompatV1Import(TFCodemod):
         return _is_v1_import(node)
 
     def visit_Module(self, node: cst.Module) -> bool:
+        for statement in _imports(node):
+            local = next((name for name, _ in import_bindings(statement) if name in self.tf.ambiguous), None)
+            if _is_v1_import(statement) and local is not None:
+                self.report(statement, f"`{local}` is imported both as {' and as '.join(sorted(self.tf.ambiguous[local]))}; "
+                                       "which API the code means cannot be told: keep one import to let the file switch")
+                return False
         needs = _Needs(self.tf)
         node.visit(needs)
         if needs.found:

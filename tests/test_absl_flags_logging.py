@@ -1,6 +1,8 @@
 """TFM110 absl-flags-logging: golden, no-op and finding tables."""
 
 import ast
+import subprocess
+import sys
 import importlib.util
 from pathlib import Path
 
@@ -122,3 +124,14 @@ def test_flag_keywords_are_tensorflows():
 def test_absl_has_every_target():
     absl_logging = pytest.importorskip("absl.logging")
     assert all(hasattr(absl_logging, name) for name in LOGGING_FUNCTIONS | LEVELS)
+
+
+def test_fatal_logs_without_aborting_as_tf1_did(tmp_path):
+    """TF1's ``tf.logging.fatal`` logged at CRITICAL and went on; absl's ``logging.fatal`` aborts."""
+    result = rewrite("TFM110", "import tensorflow as tf\ntf.logging.fatal('bad %s', 'input')\n")
+    assert "logging.get_absl_logger().critical('bad %s', 'input')" in result.code
+    script = tmp_path / "fatal.py"
+    script.write_text(result.code.replace("import tensorflow as tf\n", "") + "print('went on')\n")
+    ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0 and "went on" in ran.stdout
+    assert "bad input" in ran.stderr

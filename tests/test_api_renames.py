@@ -11,6 +11,13 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [
     pytest.param(
+        "import tensorflow as tf\nwith tf.contrib.summary.always_record_summaries():\n    pass\n"
+        "with tf.contrib.summary.never_record_summaries():\n    pass\n",
+        "import tensorflow as tf\nwith tf.summary.record_if(True):\n    pass\n"
+        "with tf.summary.record_if(False):\n    pass\n",
+        id="summary-recording-condition-is-an-argument",
+    ),
+    pytest.param(
         "import tensorflow as tf\nsaver = tf.train.Saver()\n"
         "a = tf.nn.softmax_cross_entropy_with_logits_v2(labels=y, logits=z)\n"
         "b = tf.batch_to_space_nd(x, [2, 2], [[0, 0], [0, 0]])\nc = tf.arg_max(x, 1, tf.int64)\n",

@@ -17,6 +17,10 @@ step = tf.Variable(0, trainable=False)
 """
 
 REWRITES = [
+    pytest.param("import tensorflow as tf\nimport numpy as np\nW = tf.Variable(np.zeros(3))\ny = np.ones(3)\n"
+                 "p = tf.trainable_variables()\n",
+                 "import tensorflow as tf\nimport numpy as np\nW = tf.Variable(np.zeros(3))\ny = np.ones(3)\n"
+                 "p = [W]\n", id="calls-into-numpy-keep-the-list-known"),
     pytest.param(VARS + "params = tf.trainable_variables()\n", VARS + "params = [W_g, b_g, W_d, h]\n", id="trainable"),
     pytest.param(VARS + "params = tf.global_variables()\n", VARS + "params = [W_g, b_g, W_d, h, step]\n", id="global"),
     pytest.param(VARS + "g = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='gen')\n",
@@ -91,6 +95,22 @@ FINDINGS = [
                  "Keras layers name their variables", id="keras-scope"),
     pytest.param("import tensorflow as tf\ndef a(x):\n    tf.add_to_collection('terms', x)\n"
                  "def b():\n    return tf.get_collection('terms')\n", "more than one function", id="collection-two-functions"),
+    # Never an empty list where the file cannot prove the collection empty (issue 17, item 1).
+    pytest.param("import tensorflow as tf\nx = tf.constant(1.0)\nopt_vars = tf.trainable_variables()\n",
+                 "no variable is created", id="nothing-created-is-not-empty"),
+    pytest.param("import tensorflow as tf\ndef params():\n    return tf.trainable_variables()\n",
+                 "no variable is created", id="helper-returning-the-collection"),
+    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\ndef params():\n    return tf.global_variables()\n"
+                 "b = tf.Variable(2.0)\n", "created after that function", id="read-in-function-before-later-variables"),
+    pytest.param("import tensorflow as tf\nfrom model import build\nW = tf.Variable(1.0)\nlogits = build(W)\n"
+                 "p = tf.trainable_variables()\n", "`build` (imported as model.build) may create variables", id="imported-builder"),
+    pytest.param("import tensorflow as tf\nimport nets\nlogits = nets.resnet(x)\n"
+                 "u = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n", "`nets.resnet` (imported as nets)", id="imported-update-ops"),
+    pytest.param("import tensorflow as tf\nfrom . import layers_lib as L\nh = L.dense(x)\n"
+                 "r = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n", "`L.dense` (imported as .layers_lib)",
+                 id="relative-import-regularization"),
+    pytest.param("import tensorflow as tf\nslim = tf.contrib.slim\nh = slim.conv2d(x, 8, 3)\n"
+                 "p = tf.trainable_variables()\n", "no variable is created", id="slim-alias"),
 ]
 
 

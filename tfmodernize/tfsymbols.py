@@ -81,12 +81,15 @@ def _is_tf_module(qualified: str) -> bool:
     return qualified.split(".", 1)[0] in TF_ROOTS
 
 
-def import_bindings(stmt: cst.CSTNode) -> Iterator[tuple[str, str]]:
-    """(local name, qualified name) for every TF binding an import statement makes."""
+def import_bindings(stmt: cst.CSTNode, *, tf_only: bool = True) -> Iterator[tuple[str, str]]:
+    """(local name, qualified name) for every TF binding an import statement makes.
+
+    ``tf_only=False``: every binding, relative ones as ``.module.name``.
+    """
     if isinstance(stmt, cst.Import):
         for alias in stmt.names:
             full = dotted_name(alias.name)
-            if full is None or not _is_tf_module(full):
+            if full is None or (tf_only and not _is_tf_module(full)):
                 continue
             if alias.asname is not None:
                 local = alias.asname.name
@@ -97,11 +100,12 @@ def import_bindings(stmt: cst.CSTNode) -> Iterator[tuple[str, str]]:
                 root = full.split(".", 1)[0]
                 yield root, root
     elif isinstance(stmt, cst.ImportFrom):
-        if stmt.relative or stmt.module is None or isinstance(stmt.names, cst.ImportStar):
+        if isinstance(stmt.names, cst.ImportStar) or (tf_only and (stmt.relative or stmt.module is None)):
             return
-        module = dotted_name(stmt.module)
-        if module is None or not _is_tf_module(module):
+        module = dotted_name(stmt.module) if stmt.module is not None else ""
+        if module is None or (tf_only and not _is_tf_module(module)):
             return
+        module = "." * len(stmt.relative) + module
         for alias in stmt.names:
             name = dotted_name(alias.name)
             if name is None:
@@ -109,7 +113,7 @@ def import_bindings(stmt: cst.CSTNode) -> Iterator[tuple[str, str]]:
             local = name
             if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 local = alias.asname.name.value
-            yield local, f"{module}.{name}"
+            yield local, f"{module}.{name}" if not module.endswith(".") else f"{module}{name}"
 
 
 def _small_statements(body: Union[cst.Module, cst.BaseSuite, cst.CSTNode]) -> Iterator[cst.CSTNode]:
@@ -196,6 +200,9 @@ class TFNames:
     ) -> None:
         self.module = module
         self.aliases = {local: next(iter(t)) for local, t in aliases.items() if len(t) == 1}
+        #: Names that imports bind to more than one TF module (``try: import tensorflow.compat.v1
+        #: as tf`` / ``except ImportError: import tensorflow as tf``): they resolve to nothing.
+        self.ambiguous = {local: frozenset(t) for local, t in aliases.items() if len(t) > 1}
         self._scopes = scopes
 
     @classmethod
