@@ -40,6 +40,8 @@ What it does
     * renames whose target does not work on TF 2.21 are not applied: where the TF1 name still
       works (``tf.keras.optimizers.Adam``, which the peer sends to ``legacy.Adam``, a Keras 3
       placeholder that raises) nothing is said, otherwise a finding;
+    * ``tf.set_random_seed`` becomes ``tf.random.set_seed`` (the peer keeps it on
+      ``tf.compat.v1``), so that a program is not kept on v1 for its seed alone;
     * ``tf.image.resize_images``/``resize_bilinear``/... are reported, not renamed: TF2's
       ``tf.image.resize`` uses half-pixel centres and gives different numbers;
     * a deleted keyword passed a value TF2 does not behave as (``tf.cond(..., strict=False)``)
@@ -113,6 +115,11 @@ OWNERS = {
 }
 
 _CAST_DTYPES = {"float": "float32", "double": "float64"}
+#: Renames where this codemod deliberately departs from the peer, which sends these to
+#: ``tf.compat.v1``: TF2 has a name that does the same job, and keeping the v1 name would keep a
+#: whole program on v1 for it. ``tf.random.set_seed`` sets the graph-level seed in graph mode, as
+#: ``set_random_seed`` did, and the global seed in eager code; op seeds derive from it as in TF1.
+OVERRIDES = {"set_random_seed": "random.set_seed"}
 #: Peer transformers whose TF2 target needs the call rewritten as a whole (name and arguments).
 _CALL_REWRITES = ("cast_transformer", "add_summary_recording_cond_transformer")
 #: Peer transformers whose TF2 target computes different numbers (measured: half-pixel centres).
@@ -246,7 +253,7 @@ class ApiRenames(TFCodemod):
                 self.report(original, f"tf.{path} used as a value: call sites are migrated one by one, "
                                       "this reference is left for you")
             return updated
-        renamed = t.rename_for(path)
+        renamed = _rename_for(path)
         if renamed is not None:
             key, target = renamed
             tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
@@ -255,12 +262,13 @@ class ApiRenames(TFCodemod):
             if target.startswith("compat.v1."):
                 self._report_v1_target(original, symbol, key, target)
                 return updated
-            if not self.fix(original, f"tf.{key} is tf.{t.renames[key]} in TF2"):
+            if not self.fix(original, f"tf.{key} is tf.{target} in TF2"):
                 return updated
             self._drop_import(original)
-            # ``arg_max`` -> ``argmax``: in code that stays TF1 elsewhere, plain ``tf.argmax`` would
-            # read as TF1's own argmax on the next run (or under a compat.v1 import).
-            return self.tf_expr(target, spell_v2=self._stays_tf1 and t.rewritten_in_tf1_code(target))
+            # In code that stays TF1 elsewhere (and so is kept on compat.v1 by compat-fallback),
+            # a plain ``tf.argmax`` would read as TF1's own argmax on the next run or under the
+            # compat.v1 import: a TF2 name written there says it is TF2's, ``tf.compat.v2.X``.
+            return self.tf_expr(target, spell_v2=self._stays_tf1)
         dead = t.dead_for(path)
         if dead is not None:
             owner = owner_of(path)
@@ -409,16 +417,16 @@ class ApiRenames(TFCodemod):
         def build(updated: cst.Call) -> cst.Call:
             for edit in edits:
                 updated = self._apply(edit, updated)
-            if symbol.v1 and target is not None:
-                # v1 spelling with v2 arguments: name the v2 function explicitly.
-                updated = updated.with_changes(func=self.tf_expr(target))
+            if (symbol.v1 or self._stays_tf1) and target is not None:
+                # v2 arguments in code read as v1: name the v2 function explicitly.
+                updated = updated.with_changes(func=self.tf_expr(target, spell_v2=self._stays_tf1))
             return updated
 
         names = ", ".join(sorted({e[0] for e in edits}))
         return f"tf.{path}: TF2 arguments ({names})", build
 
     def _target(self, path: str) -> Optional[str]:
-        renamed = tables().rename_for(path)
+        renamed = _rename_for(path)
         if renamed is None:
             return path
         return None if renamed[1].startswith("compat.v1.") else renamed[1]
@@ -543,10 +551,17 @@ class ApiRenames(TFCodemod):
         return f"tf.{path}(x) is tf.cast(x, tf.{dtype}) in TF2", build
 
 
+def _rename_for(path: str) -> Optional[tuple[str, str]]:
+    """``(key, target)`` of the rename this codemod applies to ``tf.<path>``, if any."""
+    if path in OVERRIDES:
+        return path, OVERRIDES[path]
+    return tables().rename_for(path)
+
+
 def _renamed_to_tf2(path: str) -> bool:
     """Whether this codemod turns ``tf.<path>`` into TF2 code (a rename, or a call rewrite)."""
     t = tables()
-    renamed = t.rename_for(path)
+    renamed = _rename_for(path)
     return (renamed is not None and not renamed[1].startswith("compat.v1.")) or (
         t.transformers.get(path, {}).get("kind") in _CALL_REWRITES)
 
@@ -585,8 +600,15 @@ class _TF1Evidence(cst.CSTVisitor):
                 self.found = bool(keyword_names(node) & old)
         elif isinstance(node, (cst.Attribute, cst.Name)):
             symbol = self.names.tf_symbol(node)
-            self.found = symbol is not None and (symbol.v1 or _tf1_only(symbol.path) and not (
-                self.lasting and _renamed_to_tf2(symbol.path)))
+            if symbol is None:
+                self.found = False
+            elif self.lasting:
+                # Left behind: a name this codemod cannot turn into TF2 and that TF2 lacks or
+                # that compat-v1-import will not take off compat.v1.
+                self.found = (symbol.v1 or _tf1_only(symbol.path)) and not _renamed_to_tf2(symbol.path) and (
+                    v1_requirement(symbol.path, None, self.names) is not None)
+            else:
+                self.found = symbol.v1 or _tf1_only(symbol.path)
             return not self.found and isinstance(node, cst.Attribute)
         return not self.found
 

@@ -71,6 +71,7 @@ class GradientsToTape(TFCodemod):
     summary = "tf.gradients -> GradientTape; tf.assign(v, x) -> v.assign(x)"
     needles = ("gradients", "assign")
     interests = (cst.Call,)
+    requires_tf2 = True
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

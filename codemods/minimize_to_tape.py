@@ -136,6 +136,7 @@ class MinimizeToTape(TFCodemod):
     summary = "tf.train optimizer minimize/compute_gradients -> GradientTape + Keras optimizer"
     needles = METHODS
     interests = (cst.Call,)
+    requires_tf2 = True
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

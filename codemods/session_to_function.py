@@ -219,6 +219,7 @@ class SessionToFunction(TFCodemod):
     summary = "placeholders + Session.run(fetches, feed_dict) -> @tf.function functions called with the fed values"
     needles = ("Session", "placeholder", ".eval(")
     interests = (cst.Call,)
+    requires_tf2 = True
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

@@ -11,6 +11,11 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [
     pytest.param(
+        "import tensorflow as tf\ntf.set_random_seed(7)\nx = tf.random_normal([2])\n",
+        "import tensorflow as tf\ntf.random.set_seed(7)\nx = tf.random.normal([2])\n",
+        id="set-random-seed-is-tf2s-set-seed",
+    ),
+    pytest.param(
         "import tensorflow as tf\nwith tf.contrib.summary.always_record_summaries():\n    pass\n"
         "with tf.contrib.summary.never_record_summaries():\n    pass\n",
         "import tensorflow as tf\nwith tf.summary.record_if(True):\n    pass\n"
@@ -43,7 +48,7 @@ REWRITES = [
     ),
     pytest.param(
         "import tensorflow as tf\nx = tf.placeholder(tf.float32)\np = tf.nn.max_pool(x, ksize=2, strides=2, padding='SAME')\n",
-        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\np = tf.nn.max_pool2d(input=x, ksize=2, strides=2, padding='SAME')\n",
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\np = tf.compat.v2.nn.max_pool2d(input=x, ksize=2, strides=2, padding='SAME')\n",
         id="same-name-rename-in-tf1-file",
     ),
     pytest.param(
@@ -73,7 +78,8 @@ REWRITES = [
     ),
     pytest.param(
         "import tensorflow as tf\ny = tf.nn.dropout(x, 0.8, None, 3)\nz = tf.nn.dropout(x, keep_prob=a + b)\np = tf.placeholder(tf.float32)\n",
-        "import tensorflow as tf\ny = tf.nn.dropout(x, rate=1 - 0.8, noise_shape=None, seed=3)\nz = tf.nn.dropout(x, rate=1 - (a + b))\np = tf.placeholder(tf.float32)\n",
+        "import tensorflow as tf\ny = tf.compat.v2.nn.dropout(x, rate=1 - 0.8, noise_shape=None, seed=3)\n"
+        "z = tf.compat.v2.nn.dropout(x, rate=1 - (a + b))\np = tf.placeholder(tf.float32)\n",
         id="dropout-keep-prob",
     ),
     pytest.param(

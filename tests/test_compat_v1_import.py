@@ -139,9 +139,9 @@ def test_still_needs_v1(source, fragments):
         assert fragment in result.findings[0].message
 
 
-def test_runs_last_among_migrations():
-    migrations = [c.code for c in builtin_codemods() if c.code.startswith("TFM1")]
-    assert migrations[-1] == "TFM112"
+def test_runs_after_every_migration_but_the_compat_fallback():
+    migrations = [c.name for c in builtin_codemods() if c.code.startswith("TFM1")]
+    assert migrations[-2:] == ["compat-v1-import", "compat-fallback"]
 
 
 def test_after_api_renames_the_file_switches():

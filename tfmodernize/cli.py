@@ -68,6 +68,7 @@ UnsafeOpt = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also ap
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Worker processes (default: all cores).")
 ConfigOpt = typer.Option(None, "--config", help="pyproject.toml with a [tool.tfmodernize] table.")
 NoCacheOpt = typer.Option(False, "--no-cache", help="Do not read or write the outcome cache (.tfmodernize_cache).")
+StatisticsOpt = typer.Option(False, "--statistics", help="Also list the TF1 constructs that keep files on tf.compat.v1, by number of files.")
 
 
 def _split(values: List[str]) -> list[str]:
@@ -155,6 +156,7 @@ def diff(
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
     no_cache: bool = NoCacheOpt,
+    statistics: bool = StatisticsOpt,
 ) -> None:
     """Show what would change, as colored unified diffs, and a summary. Changes nothing.
 
@@ -172,7 +174,7 @@ def diff(
         elif outcome.changed:
             print_diff(stdout, unified_diff(outcome.path, outcome.old, outcome.new))
         _print_findings(outcome, stderr)
-    print_summary(stderr, summary, changed_label="would change")
+    print_summary(stderr, summary, changed_label="would change", statistics=statistics)
     raise typer.Exit(EXIT_ERROR if summary.failed else EXIT_REPORTED if summary.changed or summary.findings else EXIT_CLEAN)
 
 
@@ -186,6 +188,7 @@ def apply(
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
     no_cache: bool = NoCacheOpt,
+    statistics: bool = StatisticsOpt,
 ) -> None:
     """Rewrite files in place (atomically) and print what changed.
 
@@ -213,7 +216,7 @@ def apply(
             detail = ", ".join(f"{key} x{n}" for key, n in sorted(counts.items()))
             stdout.print(f"fixed {outcome.path} ({detail})", markup=False)
         _print_findings(outcome, stdout)
-    print_summary(stderr, summary)
+    print_summary(stderr, summary, statistics=statistics)
     raise typer.Exit(EXIT_ERROR if summary.failed else EXIT_REPORTED if summary.findings else EXIT_CLEAN)
 
 
@@ -228,6 +231,7 @@ def check(
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
     no_cache: bool = NoCacheOpt,
+    statistics: bool = StatisticsOpt,
 ) -> None:
     """Report findings and the fixes that `apply` would make, as diagnostics for CI.
 
@@ -235,10 +239,14 @@ def check(
     """
     from tfmodernize.output.formats import EMITTERS, diagnostics, text_line
 
+    from tfmodernize.output.summary import Summary, print_blockers
+
     settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache)
     outcomes = []
     reported = failed = fixable = 0
+    summary = Summary()
     for outcome in _outcomes(paths, settings):
+        summary.add(outcome)
         found = diagnostics(outcome)
         failed += outcome.error is not None
         fixable += len(outcome.fixes)
@@ -251,6 +259,8 @@ def check(
             outcomes.append(outcome)
     if output_format is Format.text:
         stderr.print(f"{reported} diagnostic(s){'' if not fixable else f', {fixable} fixable'}.")
+        if statistics:
+            print_blockers(stderr, summary)
     else:
         print(EMITTERS[output_format.value](outcomes))
     raise typer.Exit(EXIT_ERROR if failed else EXIT_REPORTED if reported else EXIT_CLEAN)

@@ -93,6 +93,10 @@ class FileState:
     fixes: list[Fix] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     obligations: list[Obligation] = field(default_factory=list)
+    #: What keeps the file on TF1 when a codemod keeps it on ``tf.compat.v1`` instead of
+    #: migrating it: each distinct construct (``"tf.Session"``) with its first line, in source
+    #: order; empty for a file that is TF2 code.
+    kept_on_v1: list[tuple[str, int]] = field(default_factory=list)
     _wrapper: Optional[MetadataWrapper] = field(default=None, repr=False)
 
     def wrapper(self, module: cst.Module) -> MetadataWrapper:
@@ -105,6 +109,11 @@ class FileState:
         if self._wrapper is None or self._wrapper.module is not module:
             self._wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         return self._wrapper
+
+    def keep_on_v1(self, construct: str, line: int) -> None:
+        """Record that the file stays TF1 code (on ``tf.compat.v1``) because of ``construct``."""
+        if all(construct != known for known, _ in self.kept_on_v1):
+            self.kept_on_v1.append((construct, line))
 
     def discharge(self, needs: str) -> bool:
         """Mark one obligation on codemod ``needs`` fulfilled; False if there was none."""
@@ -133,6 +142,11 @@ class TFCodemod(VisitorBasedCodemodCommand):
     needles: ClassVar[tuple[str, ...]] = ()
     #: Node types ``detect`` is called with during the shared traversal.
     interests: ClassVar[tuple[type[cst.CSTNode], ...]] = ()
+    #: Whether this codemod's rewrites are TF2 code that only runs with v2 behaviour (eager
+    #: execution, ``tf.function``, ``GradientTape``). In a file another codemod keeps on
+    #: ``tf.compat.v1`` (``FileState.keep_on_v1``) the engine drops them: a file is migrated
+    #: whole or kept on v1 whole, never a mixture that runs on neither.
+    requires_tf2: ClassVar[bool] = False
 
     METADATA_DEPENDENCIES = ()
 

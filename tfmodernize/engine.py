@@ -52,10 +52,23 @@ class Outcome:
     findings: list[Finding] = field(default_factory=list)
     error: Optional[str] = None
     skipped: Optional[str] = None
+    #: What keeps the file on ``tf.compat.v1``: ``(construct, line)`` pairs (``FileState.kept_on_v1``).
+    kept_on_v1: list[tuple[str, int]] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
         return self.error is None and self.new is not None and self.new != self.old
+
+    @property
+    def status(self) -> str:
+        """``failed``, ``skipped``, ``kept-on-compat-v1``, ``migrated`` or ``unchanged``."""
+        if self.error is not None:
+            return "failed"
+        if self.skipped is not None:
+            return "skipped"
+        if self.kept_on_v1:
+            return "kept-on-compat-v1"
+        return "migrated" if self.changed else "unchanged"
 
 
 class RewriteError(Exception):
@@ -116,6 +129,19 @@ def transform_text(
     declined: list[Finding] = []
     while True:
         new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes)
+        tf2_only = {f.code for f in state.fixes} & {c.code for c in codemods if c.requires_tf2}
+        if state.kept_on_v1 and tf2_only and not state.obligations:
+            blocker, line = state.kept_on_v1[0]
+            # A file kept on compat.v1 runs with v2 behaviour off: TF2 rewrites in it would not run.
+            for codemod in codemods:
+                if codemod.code in tf2_only:
+                    declined.append(Finding(
+                        codemod.code, codemod.name,
+                        f"not applied: its rewrite is TF2 code, but {blocker} (line {line}) "
+                        "keeps the file on tf.compat.v1, and a file is migrated whole or kept on v1 whole; "
+                        f"migrate {blocker} to let the rest follow", 1, 1, 1, 1))
+            codemods = [c for c in codemods if c.code not in tf2_only]
+            continue
         if not state.obligations:
             state.findings[:0] = declined
             return new_text, state
@@ -214,35 +240,36 @@ def process(discovered: Discovered, settings: Settings) -> Outcome:
         key = cache.key(source.data)
         hit = cache.get(key)
         if hit is not None:
-            _fill(outcome, source, hit["new"], hit["fixes"], hit["findings"], hit["error"])
+            _fill(outcome, source, hit["new"], hit["fixes"], hit["findings"], hit["error"],
+                  [tuple(pair) for pair in hit.get("kept_on_v1") or ()])
             return outcome
-    new_text, fixes, findings, error = _rewrite(source, codemods, settings)
-    _fill(outcome, source, new_text, fixes, findings, error)
+    new_text, fixes, findings, error, kept_on_v1 = _rewrite(source, codemods, settings)
+    _fill(outcome, source, new_text, fixes, findings, error, kept_on_v1)
     if cache is not None and not (error or "").startswith("internal error"):
-        cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error)
+        cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error, kept_on_v1=kept_on_v1)
     return outcome
 
 
 def _rewrite(
     source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings
-) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str]]:
-    """(new text, fixes, findings, error) for one decoded source."""
+) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str], list[tuple[str, int]]]:
+    """(new text, fixes, findings, error, kept-on-v1 blocker) for one decoded source."""
     try:
         new_text, state = transform_text(
             source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes
         )
         source.encode(new_text)
     except (cst.ParserSyntaxError, SyntaxError) as error:
-        return None, [], [], _syntax_message(error, source.text)
+        return None, [], [], _syntax_message(error, source.text), []
     except RewriteError as error:
-        return None, [], [], str(error)
+        return None, [], [], str(error), []
     except UnicodeEncodeError as error:
-        return None, [], [], f"rewrite cannot be encoded as {source.encoding}: {error.reason}"
+        return None, [], [], f"rewrite cannot be encoded as {source.encoding}: {error.reason}", []
     except Exception as error:  # a codemod bug must not stop the run
         tail = traceback.format_exc(limit=-3).strip().splitlines()[-1]
-        return None, [], [], f"internal error, file left untouched: {type(error).__name__}: {error} [{tail}]"
+        return None, [], [], f"internal error, file left untouched: {type(error).__name__}: {error} [{tail}]", []
     findings = [replace(f, path=str(source.path)) for f in state.findings]
-    return new_text, state.fixes, findings, None
+    return new_text, state.fixes, findings, None, state.kept_on_v1
 
 
 def _fill(
@@ -252,12 +279,13 @@ def _fill(
     fixes: list[Fix],
     findings: list[Finding],
     error: Optional[str],
+    kept_on_v1: list[tuple[str, int]],
 ) -> None:
     outcome.error = error
     if error is None:
         outcome.new = new_text
         outcome.new_bytes = source.data if new_text == source.text else source.encode(new_text)
-        outcome.fixes, outcome.findings = fixes, findings
+        outcome.fixes, outcome.findings, outcome.kept_on_v1 = fixes, findings, kept_on_v1
 
 
 def _process_star(item: tuple[Discovered, Settings]) -> Outcome:

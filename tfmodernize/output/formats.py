@@ -64,9 +64,13 @@ def emit_json(outcomes: Iterable[Outcome]) -> str:
     records = []
     for outcome in outcomes:
         diff = unified_diff(outcome.path, outcome.old or "", outcome.new or "") if outcome.changed else None
+        blockers = [{"construct": construct, "line": line} for construct, line in outcome.kept_on_v1]
         for d in diagnostics(outcome):
             record = asdict(d)
             record["fix"] = {"applicability": "safe", "diff": diff} if d.kind == "fix" else None
+            # Per file: migrated, kept-on-compat-v1 (with what keeps it there), unchanged, ...
+            record["file_status"] = outcome.status
+            record["kept_on_v1"] = blockers
             records.append(record)
     return json.dumps(records, indent=2)
 

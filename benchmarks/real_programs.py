@@ -1,0 +1,151 @@
+"""Migration quality on real TF1 programs: the corpus score, what was declined, and run time.
+
+    python benchmarks/real_programs.py --corpus /tmp/corpus [--out /tmp/conv] [--ids D01,D07]
+
+The corpus is ``../shared/corpus/`` (programs written by people outside the project, never
+copied into this repository): materialize it first (its README says how), and run the score
+script's ``--determinism`` pass once so that the TF1 side is cached. Then this script
+
+1. copies the programs (and their ``.aux`` data folders) to ``--out``;
+2. runs ``tfmodernize check --format json`` on the copy (the findings: what each program
+   declined, grouped by reason) and ``tfmodernize apply`` on it;
+3. runs the corpus's ``score.py`` on the result (clean / runs / numeric per program);
+4. prints a per-program table, the declines grouped by reason with counts, the time of each
+   migrated program against its original under TF1 (``exec_seconds`` of both runs, the median
+   ratio over the programs that run on both sides), and the score line last.
+
+Needs TensorFlow (the ``verify`` extra) for step 3; steps 1-2 never import it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+RESULTS = Path("/tmp/corpus_results")
+
+
+def copy_corpus(corpus: Path, out: Path, ids: set[str]) -> list[str]:
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    copied = []
+    for program in sorted(corpus.glob("*.py")):
+        if ids and program.stem not in ids:
+            continue
+        shutil.copy2(program, out / program.name)
+        aux = corpus / f"{program.stem}.aux"
+        if aux.is_dir():
+            shutil.copytree(aux, out / aux.name)
+        copied.append(program.stem)
+    return copied
+
+
+def tfmodernize(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tfmodernize", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=1800)
+
+
+def reason_of(message: str) -> str:
+    """A finding's message with its specifics (names, numbers, quoted code) blanked, to group by."""
+    reason = re.sub(r"`[^`]*`", "`…`", message)
+    reason = re.sub(r"\b(line|lines) \d+(-\d+)?", r"\1 N", reason)
+    reason = re.sub(r"'[^']*'", "'…'", reason)
+    return reason.split(". ")[0][:160]
+
+
+def declines(out: Path) -> tuple[dict[str, list[dict]], list[str]]:
+    """Findings per program (from ``check --format json``), and errors reported per file."""
+    ran = tfmodernize("check", "--format", "json", "--no-cache", str(out))
+    findings: dict[str, list[dict]] = collections.defaultdict(list)
+    for item in json.loads(ran.stdout or "[]"):
+        findings[Path(item["path"]).stem].append(item)
+    errors = [line for line in ran.stderr.splitlines() if ": " in line and "error" in line.lower()]
+    return findings, errors
+
+
+def score(corpus: Path, out: Path, ids: list[str], workers: int) -> dict:
+    report = out.parent / f"score_{out.name}.json"
+    command = [sys.executable, str(SHARED_CORPUS / "score.py"), "--src", str(corpus), "--converted", str(out),
+               "--workers", str(workers), "--json", str(report), "--md", str(report.with_suffix(".md"))]
+    if ids:
+        command += ["--ids", ",".join(ids)]
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    ran = subprocess.run(command, capture_output=True, text=True, env=env, timeout=3600)
+    if ran.returncode != 0 or not report.exists():
+        raise SystemExit(f"score.py failed:\n{ran.stdout[-3000:]}\n{ran.stderr[-3000:]}")
+    result = json.loads(report.read_text())
+    result["score_line"] = ran.stdout.strip().splitlines()[-1]
+    return result
+
+
+def v1_times() -> dict[str, float]:
+    cache = RESULTS / "v1_numbers.json"
+    if not cache.exists():
+        return {}
+    return {key: entry.get("exec_seconds") for key, entry in json.loads(cache.read_text()).items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=Path("/tmp/corpus"), help="materialized corpus folder")
+    parser.add_argument("--out", type=Path, default=None, help="where the migrated copy goes (default: a temp dir)")
+    parser.add_argument("--ids", default="", help="comma-separated program ids (default: all)")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    if not args.corpus.is_dir() or not any(args.corpus.glob("*.py")):
+        raise SystemExit(f"{args.corpus}: no materialized corpus (see {SHARED_CORPUS / 'README.md'})")
+    ids = {i for i in args.ids.split(",") if i}
+    out = args.out or Path(tempfile.mkdtemp(prefix="tfm_real_")) / "conv"
+    programs = copy_corpus(args.corpus, out, ids)
+
+    findings, errors = declines(out)
+    applied = tfmodernize("apply", "--no-cache", str(out))
+    summary = [line for line in applied.stdout.splitlines() if "│" in line]
+    result = score(args.corpus, out, sorted(ids), args.workers)
+    by_id = {p["id"]: p for p in result["programs"]}
+    v1 = v1_times()
+
+    print(f"{'id':4} {'clean':5} {'runs':4} {'numeric':7} {'v2/v1 time':>10}  findings  first left / error")
+    ratios = []
+    for pid in programs:
+        p = by_id.get(pid, {})
+        v2_time = (p.get("v2") or {}).get("exec_seconds")
+        ratio = ""
+        if p.get("runs") and v2_time is not None and v1.get(pid):
+            ratios.append(v2_time / v1[pid])
+            ratio = f"{v2_time / v1[pid]:.2f}"
+        left = ", ".join(f"{k} x{v}" for k, v in (p.get("left") or {}).items())
+        error = (p.get("v2") or {}).get("exc_type") or ""
+        print(f"{pid:4} {str(p.get('clean', '-')):5} {str(p.get('runs', '-')):4} {str(p.get('numeric', '-')):7} "
+              f"{ratio:>10}  {len(findings.get(pid, [])):8}  {left or error}")
+
+    grouped = collections.Counter(
+        (f["code"], reason_of(f["message"])) for items in findings.values() for f in items if f.get("kind") == "finding")
+    print("\nWhat was declined (findings grouped by reason, most common first):")
+    for (code, reason), count in grouped.most_common(40):
+        print(f"  {count:4}  {code}  {reason}")
+    for line in errors:
+        print(f"  error: {line}")
+    if summary:
+        print("\napply:", " ".join(s.strip("│ ").replace("│", ":") for s in summary[:6]))
+    if ratios:
+        print(f"\nrun time, migrated vs original under TF1 (exec seconds, {len(ratios)} programs running on both): "
+              f"median ratio {statistics.median(ratios):.2f}, worst {max(ratios):.2f}")
+    print(result["score_line"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,266 @@
+"""TFM113 compat-fallback.
+
+What it does
+    Runs last. In a file that, after every other codemod, still names TF1-only API (names TF
+    2.x does not have: ``tf.Session``, ``tf.placeholder``, ``tf.get_variable``, ``tf.layers``,
+    ``tf.train.Saver``, ...), it makes the smallest rewrite that runs the file on TF 2.x with the
+    behaviour it had on TF 1.x, and says what keeps it there:
+
+    * ``import tensorflow as tf`` becomes ``import tensorflow.compat.v1 as tf`` (same alias);
+    * at the entry point of a program (session code at module level, an
+      ``if __name__ == "__main__":`` block, a module-level call of a function defined in the
+      file, ``tf.app.run``/``absl.app.run``) ``tf.disable_v2_behavior()`` follows the import;
+      a library module that only builds graphs gets no switch (it is global to the process:
+      the program importing the module must turn it off) and a finding saying so;
+    * a file using ``tf.layers``, ``tf.nn.rnn_cell`` or ``tf.keras`` through the v1 API (Keras 2,
+      which TF 2.16+ only provides through the tf-keras package) sets ``TF_USE_LEGACY_KERAS``
+      before importing TensorFlow, and a finding names the package to install;
+    * ``tf.contrib`` cannot run on TF 2.x at all: a finding names it (api-renames says what
+      replaces each name), and the file is still switched so that the rest runs as TF1.
+
+    A file already on ``import tensorflow.compat.v1 as tf`` that runs sessions without
+    switching v2 behaviour off gets the switch at its entry point. Every such file is reported
+    as kept on compat.v1 with its first blocking construct, so a codebase's remaining work can
+    be counted (``--statistics``).
+
+    The TF2 names other codemods wrote into such a file are spelled ``tf.compat.v2.X`` by them
+    (api-renames does so in any file that keeps TF1-only names), so they keep TF2's meaning
+    under the compat.v1 import. compat-v1-import (TFM112) does the opposite once nothing needs
+    v1; the two never both apply, and a second run changes nothing.
+
+Why it matters
+    TensorFlow's own ``tf_upgrade_v2`` renames TF1 code into ``tf.compat.v1`` but leaves v2
+    behaviour on, so its output fails at the first placeholder. A team migrating step by step
+    needs every file to run after each step: idiomatic TF2 where the migration is proven,
+    TF1 behaviour on TF 2.x elsewhere, and a list of what still needs a person.
+
+Before
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 2])
+    w = tf.get_variable("w", [2, 1])
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+
+After
+    import tensorflow.compat.v1 as tf
+    tf.disable_v2_behavior()
+
+    x = tf.placeholder(tf.float32, [None, 2])
+    w = tf.get_variable("w", [2, 1])
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+
+Fixtures: ``fixtures/compat-fallback/``.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import libcst as cst
+import libcst.matchers as m
+
+from codemods._training import GRAPH_PROGRAM
+from codemods._upgrade_tables import tables
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.tfsymbols import TFNames, dotted_name, root_name
+from tfmodernize.treewalk import walk
+
+V1 = "tensorflow.compat.v1"
+#: TF paths (through the v1 API) that need Keras 2, i.e. the tf-keras package, on TF 2.16+.
+LEGACY_KERAS = ("layers", "nn.rnn_cell", "keras")
+#: TF paths whose call switches v2 behaviour (or eager execution) off.
+SWITCHES = ("disable_v2_behavior", "disable_eager_execution")
+#: TF/absl paths whose call starts a program's ``main``.
+APP_RUNS = ("app.run",)
+SESSIONS = ("Session", "InteractiveSession", "train.MonitoredTrainingSession", "train.MonitoredSession")
+
+
+def _tf1_only(path: str) -> bool:
+    return tables().v1_only_name(path) or path.startswith("contrib.")
+
+
+def _statement_import(statement: cst.CSTNode) -> Optional[cst.Import]:
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Import):
+        return statement.body[0]
+    return None
+
+
+class CompatFallback(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM113"
+    name = "compat-fallback"
+    summary = "a file that still needs TF1 runs on TF 2.x: tensorflow.compat.v1 with v2 behaviour off at its entry point"
+    interests = (cst.Attribute, cst.Name)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        symbol = names.tf_symbol(node)
+        return symbol is not None and (_tf1_only(symbol.path) or symbol.v1)
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        self._plan = None
+        blockers = self._blockers(node)
+        if not blockers:
+            return False
+        first_node, first, _ = blockers[0]
+        imports = [(i, s) for i, s in enumerate(node.body) if self._tf_import(s) is not None]
+        # TF1-only names reached through ``import tensorflow``: that import must become compat.v1.
+        through_plain = any(spelling == "plain" for _, _, spelling in blockers)
+        plain = [(i, s) for i, s in imports if self._tf_import(s)[1] == "tensorflow"]
+        v1_imports = [(i, s) for i, s in imports if self._tf_import(s)[1] == V1]
+        anchors = plain if through_plain else v1_imports or plain
+        if not anchors:
+            self.report(first_node, f"{first} needs TF1, but TensorFlow is not imported with a plain module-level "
+                                    "`import tensorflow as tf`: import tensorflow.compat.v1 by hand")
+            return False
+        anchor_index, anchor = anchors[0]
+        if self.suppressed(anchor):
+            return False
+        for blocker_node, what, _ in blockers:
+            self.state.keep_on_v1(what, self._position(blocker_node)[0])
+        self._why = f"{first} (line {self._position(first_node)[0]}) has no TF2 migration here"
+        alias, module = self._tf_import(anchor)
+        # ``tf.compat.v1.X`` spelled out under ``import tensorflow as tf`` (tf_upgrade_v2's output)
+        # keeps the import; the switch is then spelled out too.
+        switch_prefix = alias if through_plain or module == V1 else f"{alias}.compat.v1"
+        graph = through_plain or self._graph_program(node)
+        entry = self._entry_point(node)
+        needs_switch = entry is not None and graph and not self._switched(node)
+        if entry is None and graph:
+            self.report(anchor, "this module builds a TF1 graph but has no entry point (no session code, "
+                                "`if __name__ == \"__main__\":` or app.run): the program that imports it must call "
+                                "tf.compat.v1.disable_v2_behavior() before building graphs")
+        legacy = self._legacy_keras(node)
+        if legacy is not None:
+            self.report(anchor, f"tf.{legacy} needs Keras 2 on TF 2.16+: install the tf-keras package "
+                                "(pip install tf-keras); the file sets TF_USE_LEGACY_KERAS=1 before importing TensorFlow")
+        for contrib_node, what, _ in blockers:
+            if what.startswith("tf.contrib."):
+                self.report(contrib_node, f"{what} is gone from TF 2.x: this file cannot run until it is replaced "
+                                          "(see the api-renames finding for its replacement)")
+                break
+        add_legacy = legacy is not None and not self._sets_legacy(node)
+        if not through_plain and not needs_switch and not add_legacy:
+            self.report(anchor, f"kept on tf.compat.v1: {self._why}")
+            return False
+        self._plan = (anchor_index, alias, through_plain, switch_prefix if needs_switch else None, add_legacy)
+        return False
+
+    # -- analysis ---------------------------------------------------------------------------
+
+    def _tf_import(self, statement: cst.CSTNode) -> Optional[tuple[str, str]]:
+        """``(alias, module)`` of a module-level ``import tensorflow[.compat.v1] as alias``."""
+        imported = _statement_import(statement)
+        if imported is None or len(imported.names) != 1:
+            return None
+        alias = imported.names[0]
+        module = dotted_name(alias.name)
+        if module not in ("tensorflow", V1):
+            return None
+        if alias.asname is None:
+            return ("tensorflow", module) if module == "tensorflow" else None
+        return (alias.asname.name.value, module) if isinstance(alias.asname.name, cst.Name) else None
+
+    def _blockers(self, module: cst.Module) -> list[tuple[cst.CSTNode, str, str]]:
+        """What keeps the file TF1 code, in source order: ``(node, "tf.Session", spelling)``.
+
+        ``spelling`` is ``plain`` for a TF1-only name reached through ``import tensorflow``,
+        ``v1`` through a ``tensorflow.compat.v1`` import, ``spelled`` for ``tf.compat.v1.X``
+        written out under ``import tensorflow``; the last counts only for graph-mode API
+        (sessions, placeholders): other v1 names spelled that way run on TF 2.x as they are.
+        """
+        found, inner = [], set()
+        for node in walk(module, code_only=True):
+            if isinstance(node, (cst.Import, cst.ImportFrom)):
+                inner.update(id(n) for n in walk(node, code_only=True))
+            if isinstance(node, cst.Attribute):
+                inner.add(id(node.value))
+            if not isinstance(node, (cst.Attribute, cst.Name)) or id(node) in inner:
+                continue
+            symbol = self.tf.tf_symbol(node)
+            if symbol is None or symbol.v2 or not _tf1_only(symbol.path):
+                continue
+            root = root_name(node)
+            through = self.tf.qualify(root) if root is not None else None
+            spelling = "v1" if through == V1 else "spelled" if symbol.v1 else "plain"
+            if spelling != "spelled" or symbol.path in GRAPH_PROGRAM:
+                found.append((node, f"tf.{symbol.path}", spelling))
+        return found
+
+    def _calls_to(self, module: cst.Module, paths: tuple[str, ...]) -> list[cst.Call]:
+        return [n for n in walk(module, code_only=True)
+                if isinstance(n, cst.Call) and self.tf.tf_symbol(n.func) is not None and self.tf.tf_symbol(n.func).path in paths]
+
+    def _switched(self, module: cst.Module) -> bool:
+        return bool(self._calls_to(module, SWITCHES))
+
+    def _graph_program(self, module: cst.Module) -> bool:
+        return any(isinstance(n, (cst.Attribute, cst.Name)) and (s := self.tf.tf_symbol(n)) is not None
+                   and s.path in GRAPH_PROGRAM for n in walk(module, code_only=True))
+
+    def _entry_point(self, module: cst.Module) -> Optional[cst.CSTNode]:
+        """The statement that makes the module a program, if any."""
+        defined = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef)}
+        for statement in module.body:
+            if isinstance(statement, cst.If) and m.matches(statement.test, m.Comparison(
+                    left=m.Name("__name__"), comparisons=[m.ComparisonTarget(comparator=m.SimpleString())])):
+                return statement
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            for call in (n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)):
+                symbol = self.tf.tf_symbol(call.func)
+                if symbol is not None and symbol.path in SESSIONS + APP_RUNS:
+                    return statement
+                if dotted_name(call.func) in ("app.run", "absl.app.run") or (
+                        isinstance(call.func, cst.Name) and call.func.value in defined):
+                    return statement
+        return None
+
+    def _legacy_keras(self, module: cst.Module) -> Optional[str]:
+        for node in walk(module, code_only=True):
+            if isinstance(node, (cst.Attribute, cst.Name)):
+                symbol = self.tf.tf_symbol(node)
+                if symbol is not None and not symbol.v2 and any(
+                        symbol.path == p or symbol.path.startswith(p + ".") for p in LEGACY_KERAS):
+                    return symbol.path
+        return None
+
+    @staticmethod
+    def _sets_legacy(module: cst.Module) -> bool:
+        return any(isinstance(n, cst.SimpleString) and n.evaluated_value == "TF_USE_LEGACY_KERAS"
+                   for n in walk(module, code_only=True))
+
+    # -- rewrite ----------------------------------------------------------------------------
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        if self._plan is None:
+            return updated
+        index, alias, switch_import, switch_prefix, add_legacy = self._plan
+        anchor = original.body[index]
+        if not self.fix(anchor, f"kept on tf.compat.v1 with TF1 behaviour, so it runs on TF 2.x: {self._why}"):
+            return updated
+        body = list(updated.body)
+        statement = body[index]
+        if switch_import:
+            imported = _statement_import(statement)
+            name = cst.parse_expression(V1)
+            asname = cst.AsName(name=cst.Name(alias))
+            statement = statement.with_changes(body=[imported.with_changes(
+                names=[imported.names[0].with_changes(name=name, asname=asname)])])
+        new = [statement]
+        if switch_prefix is not None:
+            new.append(cst.parse_statement(f"{switch_prefix}.disable_v2_behavior()"))
+        if add_legacy:
+            environ = [cst.parse_statement("import os"),
+                       cst.parse_statement('os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers: Keras 2, from tf-keras')]
+            if any(_statement_import(s) is not None and dotted_name(_statement_import(s).names[0].name) == "os"
+                   and _statement_import(s).names[0].asname is None for s in body[:index]):
+                environ = environ[1:]
+            environ[0] = environ[0].with_changes(leading_lines=statement.leading_lines)
+            new = environ + [statement.with_changes(leading_lines=[])] + new[1:]
+        body[index:index + 1] = new
+        return updated.with_changes(body=body)

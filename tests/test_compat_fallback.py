@@ -1,0 +1,168 @@
+"""TFM113 compat-fallback: golden, no-op and finding tables; entry points; idempotence with TFM112;
+a library module and its program run on TF 2.x after ``apply``."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tfmodernize.codemod import builtin_codemods
+from tfmodernize.engine import transform_text
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+
+SESSION = "x = tf.placeholder(tf.float32)\nwith tf.Session() as sess:\n    print(sess.run(x * 2, {x: 1.0}))\n"
+
+REWRITES = [
+    pytest.param(
+        "import tensorflow as tf\n" + SESSION,
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n" + SESSION,
+        id="module-level-session",
+    ),
+    pytest.param(
+        "import tensorflow as T\n\n\ndef main(_):\n    s = T.Session()\n\n\nT.app.run(main)\n",
+        "import tensorflow.compat.v1 as T\nT.disable_v2_behavior()\n\n\ndef main(_):\n    s = T.Session()\n\n\nT.app.run(main)\n",
+        id="app-run-other-alias",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef main():\n    v = tf.get_variable('v', [1])\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n\n\ndef main():\n    v = tf.get_variable('v', [1])\n\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+        id="main-guard",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef train():\n    return tf.Session()\n\n\ntrain()\n",
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n\n\ndef train():\n    return tf.Session()\n\n\ntrain()\n",
+        id="module-level-call-of-a-local-function",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\n" + SESSION,
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n" + SESSION,
+        id="compat-v1-import-without-the-switch",
+    ),
+    pytest.param(
+        "import os\nimport tensorflow as tf\nh = tf.layers.dense(tf.placeholder(tf.float32, [1, 2]), 3)\n",
+        "import os\nos.environ.setdefault(\"TF_USE_LEGACY_KERAS\", \"1\")  # tf.layers: Keras 2, from tf-keras\n"
+        "import tensorflow.compat.v1 as tf\nh = tf.layers.dense(tf.placeholder(tf.float32, [1, 2]), 3)\n",
+        id="layers-library-reuses-os",
+    ),
+]
+
+
+REWRITES.append(pytest.param(
+    "import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\nwith tf.compat.v1.Session() as s:\n    s.run(x, {x: 1.0})\n",
+    "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\nx = tf.compat.v1.placeholder(tf.float32)\n"
+    "with tf.compat.v1.Session() as s:\n    s.run(x, {x: 1.0})\n",
+    id="tf-upgrade-v2-output-gets-the-switch-it-forgot",
+))
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    assert_rewrites("TFM113", before, after)
+
+
+NO_OPS = [
+    pytest.param("import tensorflow as tf\nopt = tf.compat.v1.train.MomentumOptimizer(0.1, momentum=0.9)\n",
+                 id="v1-name-spelled-out-in-tf2-code-runs-as-is"),
+    pytest.param("import tensorflow as tf\ny = tf.reduce_sum(tf.ones([2]))\n", id="tf2-file"),
+    pytest.param("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n" + SESSION, id="already-switched"),
+    pytest.param("import tensorflow as tf\ny = tf.compat.v2.nn.softmax_cross_entropy_with_logits(labels=a, logits=b)\n",
+                 id="compat-v2-spelled-names-are-tf2"),
+    pytest.param("import tensorflow as tf  # tfmodernize: ignore[compat-fallback]\n" + SESSION, id="suppressed"),
+    pytest.param("import numpy as tf\ns = tf.Session()\n", id="not-tensorflow"),
+]
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source):
+    assert_unchanged("TFM113", source)
+
+
+def test_library_module_is_switched_without_the_global_switch_and_says_so():
+    source = "import tensorflow as tf\n\n\ndef build(x):\n    w = tf.get_variable('w', [2, 1])\n    return tf.matmul(x, w)\n"
+    result = assert_rewrites("TFM113", source, source.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf"))
+    assert any("no entry point" in f.message and "disable_v2_behavior" in f.message for f in result.findings)
+
+
+def test_contrib_is_named_and_the_rest_still_switched():
+    result = rewrite("TFM113", "import tensorflow as tf\nfrom_contrib = tf.contrib.layers.flatten\n" + SESSION)
+    assert result.code.startswith("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n")
+    assert any("tf.contrib.layers.flatten is gone" in f.message for f in result.findings)
+
+
+def test_tf_keras_needed_is_a_finding():
+    result = rewrite("TFM113", "import tensorflow as tf\nh = tf.layers.dense(x, 3)\n")
+    assert any("pip install tf-keras" in f.message for f in result.findings)
+
+
+def test_import_not_at_module_level_is_declined_with_a_finding():
+    source = "import sys\nif sys.version_info >= (3,):\n    import tensorflow as tf\n" + SESSION
+    result = assert_unchanged("TFM113", source)
+    assert any("import tensorflow.compat.v1 by hand" in f.message for f in result.findings)
+
+
+def test_whole_catalogue_keeps_a_saver_program_on_v1_and_a_second_run_changes_nothing():
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        w = tf.Variable(tf.random_normal([2, 2], seed=1))
+        m = tf.arg_max(w, 1, tf.int64)
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            saver.save(sess, "/tmp/model")
+    """)
+    codemods = builtin_codemods()
+    once, state = transform_text(source, codemods)
+    assert once.startswith("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n")
+    # TF2 names written into a file kept on v1 say they are TF2's.
+    assert "tf.compat.v2.random.normal([2, 2], seed=1)" in once and "tf.compat.v2.argmax(w, 1, tf.int64)" in once
+    assert [construct for construct, _ in state.kept_on_v1] == ["tf.train.Saver", "tf.Session", "tf.global_variables_initializer"]
+    twice, again = transform_text(once, codemods)
+    assert twice == once and again.fixes == []
+
+
+def test_a_migrated_file_is_not_kept_on_v1():
+    source = "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\ny = tf.reduce_sum(tf.ones([2]), axis=0)\n"
+    new, state = transform_text(source, builtin_codemods())
+    assert new.startswith("import tensorflow as tf\n") and state.kept_on_v1 == []
+
+
+LIBRARY = """\
+import tensorflow as tf
+
+
+def build(x):
+    w = tf.get_variable("w", [2, 1], initializer=tf.constant_initializer(0.5))
+    return tf.matmul(x, w)
+"""
+
+PROGRAM = """\
+import numpy as np
+import tensorflow as tf
+
+from model import build
+
+x = tf.placeholder(tf.float32, [None, 2])
+y = build(x)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(y, feed_dict={x: np.ones((1, 2))}).tolist())
+"""
+
+
+def test_library_and_program_run_on_tf2_after_apply(tmp_path):
+    pytest.importorskip("tensorflow")
+    (tmp_path / "model.py").write_text(LIBRARY)
+    (tmp_path / "train.py").write_text(PROGRAM)
+    applied = subprocess.run([sys.executable, "-m", "tfmodernize", "apply", "--no-cache", str(tmp_path)],
+                             capture_output=True, text=True, timeout=300)
+    assert applied.returncode in (0, 1), applied.stderr
+    assert (tmp_path / "model.py").read_text().startswith("import tensorflow.compat.v1 as tf\n\n")
+    assert "tf.disable_v2_behavior()" in (tmp_path / "train.py").read_text()
+    env = {k: v for k, v in os.environ.items() if k != "TF_USE_LEGACY_KERAS"} | {"TF_CPP_MIN_LOG_LEVEL": "3"}
+    ran = subprocess.run([sys.executable, "train.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.strip().splitlines()[-1] == "[[1.0]]"
