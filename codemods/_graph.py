@@ -418,12 +418,15 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
     ``with tf.Graph().as_default():`` blocks read through."""
     out = Flattened()
     graphs = graph_names(body, names)
+    used = frozenset().union(*(names_used(stmt) for stmt in body))
 
     def walk(statements: Sequence[cst.BaseStatement], carried: Sequence[cst.EmptyLine]) -> None:
         for position, stmt in enumerate(statements):
             leading = list(carried) if position == 0 else []
             if isinstance(stmt, cst.With) and _is_read_through(stmt, names, graphs):
                 for item in stmt.items:
+                    if _naming_scope(item, names) and item.asname is not None and item.asname.name.value in used:
+                        raise Decline(item, f"the name scope's `{item.asname.name.value}` is used")
                     call = _session_call(item.item, names)
                     if call is not None:
                         if item.asname is None or not isinstance(item.asname.name, cst.Name):
@@ -488,8 +491,21 @@ def _is_pass(stmt: cst.BaseStatement) -> bool:
 
 def _is_read_through(stmt: cst.With, names: TFNames, graphs: frozenset[str]) -> bool:
     return all(
-        _session_call(i.item, names) is not None or _graph_context(i.item, names, graphs) for i in stmt.items
+        _session_call(i.item, names) is not None or _graph_context(i.item, names, graphs) or _naming_scope(i, names)
+        for i in stmt.items
     )
+
+
+def _naming_scope(item: cst.WithItem, names: TFNames) -> bool:
+    """``with tf.name_scope("loss"):`` / ``with tf.device("/cpu:0"):`` around graph building:
+    they name and place ops, computing nothing, and are read through like a session block
+    (an ``as scope`` name must be used nowhere: the scope string it binds is gone)."""
+    call = item.item
+    if not (isinstance(call, cst.Call) and tf_path(call.func, names) in ("name_scope", "device")):
+        return False
+    if not call.args or any(a.star for a in call.args) or not isinstance(call.args[0].value, cst.SimpleString):
+        return False
+    return item.asname is None or isinstance(item.asname.name, cst.Name)
 
 
 def graph_names(body: Sequence[cst.BaseStatement], names: TFNames) -> frozenset[str]:
@@ -630,7 +646,7 @@ class GraphUnit:
         elif assignment and path in CONFIGS:
             stmt.kind = Kind.CONFIG
             self._bind(assignment[0], "config")
-        elif expression is not None and path in GRAPH_MODE_SWITCHES:
+        elif expression is not None and (path in GRAPH_MODE_SWITCHES or (path or "").endswith(".ops.reset_default_graph")):
             stmt.kind = Kind.RESET
         elif uses & {n for n, k in self.kind_of.items() if k == "config"} and not defs:
             stmt.kind = Kind.CONFIG

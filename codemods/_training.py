@@ -71,6 +71,11 @@ class ModuleVariable:
     #: Created with the initial value 0 (a step counter's usual start).
     zero_start: bool = False
 
+    @property
+    def binding(self) -> str:
+        """The Python name bound at module level: ``weights`` for ``weights['h1']``."""
+        return self.name.split("[", 1)[0]
+
 
 @dataclass
 class VariableInventory:
@@ -79,6 +84,9 @@ class VariableInventory:
     variables: list[ModuleVariable] = field(default_factory=list)
     problem: Optional[str] = None
     rebound: set[str] = field(default_factory=set)
+    #: Indices of module statements that reset the default graph: TF1's collections start
+    #: empty again after each (a program building a second model).
+    resets: list[int] = field(default_factory=list)
 
     def variable(self, name: str) -> Optional[ModuleVariable]:
         """The module variable bound to ``name`` (and to nothing else), if any."""
@@ -87,8 +95,14 @@ class VariableInventory:
         return next((v for v in self.variables if v.name == name), None)
 
     def before(self, index: int, *, trainable_only: bool) -> list[ModuleVariable]:
-        """Variables created by module-level statements before ``module.body[index]``."""
-        return [v for v in self.variables if v.index < index and (v.trainable or not trainable_only)]
+        """Variables in TF1's collections when ``module.body[index]`` runs: those created by
+        module-level statements before it, since the last graph reset."""
+        start = max((r for r in self.resets if r < index), default=-1)
+        return [v for v in self.variables if start < v.index < index and (v.trainable or not trainable_only)]
+
+    def graph_of(self, index: int) -> int:
+        """Which graph (0, 1, ... counting resets) module statement ``index`` builds into."""
+        return sum(1 for r in self.resets if r < index)
 
     @staticmethod
     def in_scope(variables: Sequence[ModuleVariable], scope: str) -> Optional[list[ModuleVariable]]:
@@ -180,6 +194,34 @@ def _names_in(target: cst.CSTNode) -> Iterator[str]:
         yield from _names_in(target.value)
 
 
+def resets_graph(statement: cst.CSTNode, tf: TFNames) -> bool:
+    """``tf.reset_default_graph()`` (or ``ops.reset_default_graph()``) as a statement of its own."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Call)):
+        return False
+    symbol = tf.tf_symbol(statement.body[0].value.func)
+    return symbol is not None and (symbol.path == "reset_default_graph" or symbol.path.endswith(".ops.reset_default_graph"))
+
+
+def variable_factories(module: cst.Module, tf: TFNames) -> dict[str, cst.Call]:
+    """Module functions that return a new variable and make nothing else:
+    ``def init_weights(shape): return tf.Variable(tf.random_normal(shape))`` -> that call."""
+    found = {}
+    for statement in module.body:
+        if not isinstance(statement, cst.FunctionDef) or not isinstance(statement.body, cst.IndentedBlock):
+            continue
+        last = statement.body.body[-1] if statement.body.body else None
+        returned = (last.body[0].value if isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1
+                    and isinstance(last.body[0], cst.Return) else None)
+        if not (isinstance(returned, cst.Call) and tf.is_tf(returned.func, *VARIABLE_CALLS)):
+            continue
+        made = [call for call in calls(statement) if creates_opaque_variables(call, tf)]
+        if made == [returned] and not any(isinstance(n, (cst.For, cst.While, cst.FunctionDef, cst.Lambda))
+                                          for n in walk(statement.body, code_only=True)):
+            found[statement.name.value] = returned
+    return found
+
+
 def _scope_prefix(item: cst.WithItem, tf: TFNames) -> Optional[tuple[str, str]]:
     """``("variable"|"name", "gen")`` for ``tf.variable_scope("gen")`` / ``tf.name_scope``."""
     call = item.item
@@ -197,7 +239,6 @@ def _scope_prefix(item: cst.WithItem, tf: TFNames) -> Optional[tuple[str, str]]:
 def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
     """The variables ``module`` creates, read off its module-level statements."""
     found = VariableInventory()
-    rebound: dict[str, int] = {}
     foreign = foreign_imports(module)
 
     def unknown(why: str) -> None:
@@ -228,19 +269,53 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
                     if any(creates_opaque_variables(call, tf) for call in calls(small)):
                         unknown("something other than a plain `tf.Variable`/`get_variable` assignment creates variables")
                 continue
+            if isinstance(statement, cst.FunctionDef) and statement.name.value in factories:
+                continue
             if any(creates_opaque_variables(call, tf) for call in calls(statement)):
                 what = "a function or class" if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else "a compound statement"
                 unknown(f"{what} creates variables")
 
     def _record(small: cst.BaseSmallStatement, index: int, var_scope: list[str], name_scope: list[str]) -> bool:
-        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
-                and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)):
+        """Record the variables an assignment makes: ``w = tf.Variable(...)``, a dict or list
+        literal of them (``weights = {"h1": tf.Variable(...)}``, read as ``weights["h1"]``), or
+        the result of a module function that returns a new variable (``w = init_weights(...)``)."""
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
             return False
-        call = small.value
+        python_name = small.targets[0].target.value
+        value = small.value
+        if isinstance(value, cst.Call):
+            return _record_call(value, python_name, index, var_scope, name_scope)
+        entries: list[tuple[str, cst.BaseExpression]] = []
+        if isinstance(value, cst.Dict) and value.elements:
+            for element in value.elements:
+                key = _literal_string(element.key) if isinstance(element, cst.DictElement) else None
+                if key is None:
+                    return False
+                entries.append((f"{python_name}[{key!r}]", element.value))
+        elif isinstance(value, (cst.List, cst.Tuple)) and value.elements:
+            if any(not isinstance(element, cst.Element) for element in value.elements):
+                return False
+            entries = [(f"{python_name}[{position}]", element.value) for position, element in enumerate(value.elements)]
+        else:
+            return False
+        if not all(isinstance(v, cst.Call) and _makes_variable(v) for _, v in entries):
+            return False
+        for expression, call in entries:
+            _record_call(call, expression, index, var_scope, name_scope)
+        return True
+
+    def _makes_variable(call: cst.Call) -> bool:
+        symbol = tf.tf_symbol(call.func)
+        if symbol is not None and symbol.path in VARIABLE_CALLS:
+            return True
+        return isinstance(call.func, cst.Name) and call.func.value in factories
+
+    def _record_call(call: cst.Call, python_name: str, index: int, var_scope: list[str], name_scope: list[str]) -> bool:
+        if isinstance(call.func, cst.Name) and call.func.value in factories:
+            call = factories[call.func.value]  # the variable the factory returns, made per call
         symbol = tf.tf_symbol(call.func)
         if symbol is None and tf.keras_path(call.func) is None:
             return False
-        python_name = small.targets[0].target.value
         if _keras_object(call, tf):
             found.variables.append(ModuleVariable(python_name, None, True, index, keras=True))
             return True
@@ -276,17 +351,24 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
         found.variables.append(ModuleVariable(python_name, graph_name, trainable, index, zero_start=zero_start))
         return True
 
+    factories = variable_factories(module, tf)
+    bindings: dict[str, list[int]] = {}
     for index, statement in enumerate(module.body):
+        if resets_graph(statement, tf):
+            found.resets.append(index)
         visit([statement], index, [], [])
         imported = foreign_call(statement, foreign)
         if imported is not None:
             unknown(f"a call to {imported} may create variables")
         for name in assigned_names(statement):
-            rebound[name] = rebound.get(name, 0) + 1
+            bindings.setdefault(name, []).append(index)
     for variable in found.variables:
-        if rebound.get(variable.name, 0) > 1:
-            found.rebound.add(variable.name)
-            unknown(f"`{variable.name}` is bound more than once")
+        bound = bindings.get(variable.binding, [])
+        if len(bound) > 1:
+            found.rebound.add(variable.binding)
+            # Bound again for another graph (after a reset) is that graph's variable, not a rebinding.
+            if sum(1 for index in bound if found.graph_of(index) == found.graph_of(variable.index)) > 1:
+                unknown(f"`{variable.name}` is bound more than once")
     found.variables = _uniquified(found.variables)
     return found
 
@@ -329,7 +411,7 @@ def frozen_value(
     on every run; in TF2 it is a constant computed once, and a tape around ``statements``
     records no gradient through it.
     """
-    variables = {v.name for v in inventory.variables}
+    variables = {v.binding for v in inventory.variables}
     local = {name for statement in statements for name in assigned_names(statement)}
     for name in sorted(set().union(*(names_read(s) for s in statements)) - local - variables):
         bound = module_assignment(module, name)
@@ -439,7 +521,8 @@ def variable_list(variables: Sequence[ModuleVariable], *, trainable_only: bool =
     if len(variables) == 1 and variables[0].keras:
         return cst.Attribute(cst.Name(variables[0].name), cst.Name(attribute))
     return cst.List([
-        cst.StarredElement(cst.Attribute(cst.Name(v.name), cst.Name(attribute))) if v.keras else cst.Element(cst.Name(v.name))
+        cst.StarredElement(cst.Attribute(cst.Name(v.name), cst.Name(attribute))) if v.keras
+        else cst.Element(cst.parse_expression(v.name))
         for v in variables
     ])
 

@@ -129,6 +129,24 @@ def _assignment(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
 
 
+class _LatestBinding:
+    """Module-level optimizer bindings by name; a use belongs to the latest binding before it."""
+
+    def __init__(self, bindings: dict[str, list[tuple[int, Optimizer]]]) -> None:
+        self._bindings = bindings
+
+    def at(self, name: str, index: int) -> Optional[Optimizer]:
+        """The optimizer ``name`` is bound to when module statement ``index`` runs."""
+        before = [optimizer for bound, optimizer in self._bindings.get(name, ()) if bound < index]
+        return before[-1] if before else None
+
+    def named(self, name: str) -> list[Optimizer]:
+        return [optimizer for _, optimizer in self._bindings.get(name, ())]
+
+    def all(self) -> list[Optimizer]:
+        return [optimizer for bound in self._bindings.values() for _, optimizer in bound]
+
+
 class MinimizeToTape(TFCodemod):
     __doc__ = __doc__
     code = "TFM102"
@@ -187,8 +205,10 @@ class MinimizeToTape(TFCodemod):
         return bool(self._keras_calls or self._calls or self._bodies or self._hoisted)
 
     def _optimizers(self, module: cst.Module) -> list[Optimizer]:
-        by_name: dict[str, Optimizer] = {}
-        for statement in module.body:
+        # A module-level name may be bound to a new optimizer for each model a program builds
+        # (one per graph): a function's sites belong to the binding made before the function.
+        bindings: dict[str, list[tuple[int, Optimizer]]] = {}
+        for index, statement in enumerate(module.body):
             if not isinstance(statement, cst.SimpleStatementLine):
                 continue
             for small in statement.body:
@@ -198,7 +218,8 @@ class MinimizeToTape(TFCodemod):
                     if tf1_class is not None:
                         assert isinstance(small.value, cst.Call)
                         name = small.targets[0].target.value
-                        by_name[name] = Optimizer(tf1_class, small.value, name)
+                        bindings.setdefault(name, []).append((index, Optimizer(tf1_class, small.value, name)))
+        by_name = _LatestBinding(bindings)
         inline: list[Optimizer] = []
         receivers: set[int] = set()
         for top, function in training.functions(module):
@@ -217,8 +238,8 @@ class MinimizeToTape(TFCodemod):
                 if isinstance(site.receiver, cst.Name) and site.receiver.value in local:
                     local[site.receiver.value].sites.append(site)
                     receivers.add(id(site.receiver))
-                elif isinstance(site.receiver, cst.Name) and site.receiver.value in by_name:
-                    by_name[site.receiver.value].sites.append(site)
+                elif isinstance(site.receiver, cst.Name) and by_name.at(site.receiver.value, top) is not None:
+                    by_name.at(site.receiver.value, top).sites.append(site)
                     receivers.add(id(site.receiver))
                 elif site.method == "minimize" and self._tf1_optimizer(site.receiver):
                     assert isinstance(site.receiver, cst.Call)
@@ -228,7 +249,7 @@ class MinimizeToTape(TFCodemod):
                 self._other_local_uses(optimizer, receivers)
                 inline.append(optimizer)
         self._other_uses(module, by_name, receivers)
-        return [*by_name.values(), *inline]
+        return [*by_name.all(), *inline]
 
     def _local_constructor(self, line: cst.BaseStatement) -> Optional[tuple[str, str, cst.Call]]:
         if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
@@ -283,11 +304,11 @@ class MinimizeToTape(TFCodemod):
             return None
         return Site(function, position, top, value.func.attr.value, value, line, target, value.func.value)
 
-    def _other_uses(self, module: cst.Module, by_name: dict[str, Optimizer], receivers: set[int]) -> None:
+    def _other_uses(self, module: cst.Module, by_name: "_LatestBinding", receivers: set[int]) -> None:
         """An optimizer used anywhere but its constructor and recognised sites stays TF1."""
-        if not by_name:
+        if not by_name.all():
             return
-        constructors = {id(o.call) for o in by_name.values()}
+        constructors = {id(o.call) for o in by_name.all()}
         targets = {
             id(target.target)
             for node in training.walk(module) if isinstance(node, cst.Assign) and id(node.value) in constructors
@@ -296,8 +317,9 @@ class MinimizeToTape(TFCodemod):
         for node in training.walk(module):
             if not isinstance(node, cst.Name) or id(node) in receivers or id(node) in targets:
                 continue
-            optimizer = by_name.get(node.value)
-            if optimizer is not None and optimizer.problem is None:
+            for optimizer in by_name.named(node.value):
+                if optimizer.problem is not None:
+                    continue
                 optimizer.problem = (node, f"`{node.value}` is used here in a way minimize-to-tape does not rewrite "
                                            "(only `minimize`, `compute_gradients` and `apply_gradients` statements "
                                            "in a function body)")

@@ -81,8 +81,10 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
 import libcst as cst
+from libcst.codemod.visitors import RemoveImportsVisitor
 from libcst.metadata import ScopeProvider
 
+from codemods import _training as training
 from codemods._graph import (
     INITIALIZERS,
     UNKNOWN_OPS,
@@ -99,7 +101,7 @@ from codemods._graph import (
     tf_path,
 )
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.tfsymbols import TFNames
+from tfmodernize.tfsymbols import TFNames, root_name
 from tfmodernize.treewalk import contains
 
 #: ``ConfigProto`` fields with a process-wide ``tf.config`` equivalent.
@@ -233,6 +235,7 @@ class SessionToFunction(TFCodemod):
         self.tf = TFNames.for_module(tree, scopes)
         self._current_lines = None
         self._functions = self._user_functions(tree)
+        self._graphs = 1
         owners = self._session_owners(tree)
         new_body = []
         for index, stmt in enumerate(tree.body):
@@ -242,10 +245,42 @@ class SessionToFunction(TFCodemod):
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
             new_body.append(stmt)
         if any(not isinstance(tree.body[i], cst.FunctionDef) for i in owners):
-            migrated = self._migrate(new_body, nested=False)
-            if migrated is not None:
-                new_body = migrated
+            new_body = self._migrate_graphs(new_body)
         return tree.with_changes(body=new_body)
+
+    def _migrate_graphs(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """Module-level code, one graph at a time.
+
+        A program that calls ``reset_default_graph()`` builds a new, independent graph after it
+        (a second model, often reusing the first one's names: ``x = tf.placeholder(...)``
+        again). Each stretch between resets is migrated as its own unit, its function and
+        helper names picked apart from every name in the module (a function named after the op
+        it replaces, ``train_step``, keeps that name in each stretch, as the op did).
+        """
+        segments: list[list[cst.BaseStatement]] = [[]]
+        for stmt in body:
+            # A reset before any session (a program's opening ``tf.reset_default_graph()``)
+            # starts nothing new: the unit removes it like the other graph switches.
+            if training.resets_graph(stmt, self.tf) and any(self._opens_session(s) for s in segments[-1]):
+                segments.append([])
+            segments[-1].append(stmt)
+        reader = _UseReader()
+        for stmt in body:
+            stmt.visit(reader)
+        taken = set(reader.names)
+        self._graphs = len(segments)
+        out: list[cst.BaseStatement] = []
+        for position, segment in enumerate(segments):
+            migrated = self._migrate(segment, nested=False, taken=taken)
+            if migrated is None:
+                out.extend(segment)
+                continue
+            if position > 0 and migrated:
+                # The stretch keeps the blank lines and comments that separated it from the last.
+                lines = [*segment[0].leading_lines, *migrated[0].leading_lines]
+                migrated[0] = migrated[0].with_changes(leading_lines=_squeeze(lines, 2))
+            out.extend(migrated)
+        return out
 
     # -- finding the units ----------------------------------------------------------------------
 
@@ -311,6 +346,7 @@ class SessionToFunction(TFCodemod):
         body: Sequence[cst.BaseStatement],
         *,
         nested: bool,
+        taken: Optional[set[str]] = None,
     ) -> Optional[list[cst.BaseStatement]]:
         """The new statements of one unit, or None when it is declined or suppressed."""
         try:
@@ -322,6 +358,10 @@ class SessionToFunction(TFCodemod):
             for stmt in body:
                 stmt.visit(reader)
             plan.taken, plan.numpy_uses = reader.names, reader.numpy_uses
+            if taken is not None:
+                # Shared with the module's other units: their functions' names are taken too.
+                taken |= plan.taken
+                plan.taken = taken
             self._plan_runs(plan)
             self._plan_removals(plan)
             self._plan_config(plan)
@@ -336,6 +376,13 @@ class SessionToFunction(TFCodemod):
             return None
         for node, message in plan.fixes:
             self.fix(node, message)
+        for stmt in plan.unit.statements:
+            root = root_name(stmt.node.body[0].value.func) if stmt.kind is Kind.RESET and isinstance(
+                stmt.node, cst.SimpleStatementLine) and isinstance(stmt.node.body[0], cst.Expr) else None
+            if root is not None and (self.tf.qualify(root) or "").endswith(".framework.ops"):
+                # ``from tensorflow.python.framework import ops`` was only there to reset the graph.
+                module, _, name = self.tf.qualify(root).rpartition(".")
+                RemoveImportsVisitor.remove_unused_import(self.context, module, name)
         for function in plan.functions.values():
             for _ in range(function.minimizes):
                 self.oblige("TFM102", f"a TF1 optimizer step (`minimize`, `apply_gradients`) moved into `{function.name}`")
@@ -388,7 +435,10 @@ class SessionToFunction(TFCodemod):
 
     def _plan_removals(self, plan: UnitPlan) -> None:
         for block in [*plan.unit.removed_blocks, *plan.unit.nested_blocks]:
-            plan.fixes.append((block.items[0], "the block is dedented: TF2 has no sessions or default graphs"))
+            scope = tf_path(block.items[0].item.func, self.tf) if isinstance(block.items[0].item, cst.Call) else None
+            why = ("it only named or placed ops, which TF2 functions do themselves" if scope in ("name_scope", "device")
+                   else "TF2 has no sessions or default graphs")
+            plan.fixes.append((block.items[0], f"the block is dedented: {why}"))
         for stmt in plan.unit.statements:
             if stmt.kind is Kind.SESSION:
                 plan.fixes.append((stmt.origin, "TF2 has no sessions"))
@@ -922,6 +972,11 @@ class SessionToFunction(TFCodemod):
 
     def _function_def(self, function: FunctionPlan, unit: GraphUnit) -> cst.FunctionDef:
         body = self._body(function.steps or function.body)
+        if self._graphs > 1:
+            # One of several graphs: ``minimize(loss)`` trained that graph's variables; say which,
+            # since the program's other graphs' variables now live beside them.
+            trainable = [v.name for v in unit.variables if v.trainable]
+            body = [stmt.visit(_ExplicitVarList(trainable)) for stmt in body]
         if function.returned is not None:
             body.append(cst.SimpleStatementLine([cst.Return(function.returned)]))
         elif not body:
@@ -952,6 +1007,23 @@ class SessionToFunction(TFCodemod):
 
 
 # -- visitors -------------------------------------------------------------------------------------
+
+
+class _ExplicitVarList(cst.CSTTransformer):
+    """``opt.minimize(loss)`` -> ``opt.minimize(loss, var_list=[W, b])`` with the graph's variables."""
+
+    def __init__(self, variables: list[str]) -> None:
+        self.variables = variables
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        if not (isinstance(updated.func, cst.Attribute) and updated.func.attr.value == "minimize"):
+            return updated
+        if len(updated.args) > 2 or any(a.star or (a.keyword is not None and a.keyword.value == "var_list")
+                                        for a in updated.args):
+            return updated
+        listed = cst.List(_commas([cst.Element(cst.parse_expression(name)) for name in self.variables]))
+        return updated.with_changes(args=_commas([*updated.args, cst.Arg(listed, keyword=cst.Name("var_list"),
+                                                                         equal=_no_space_equal())]))
 
 
 @dataclass
@@ -1071,6 +1143,10 @@ class _Leftovers(cst.CSTVisitor):
             # ``t.eval()`` of a tensor built where the graph runs: nothing to call it on in TF2.
             self.found = node.func.attr
         if isinstance(node, cst.Attribute):
+            node.value.visit(self)
+            return False
+        if isinstance(node, cst.Arg):
+            # ``"{cost}".format(cost=sess.run(cost))``: a keyword is not a use of the name.
             node.value.visit(self)
             return False
         return True

@@ -17,6 +17,14 @@ step = tf.Variable(0, trainable=False)
 """
 
 REWRITES = [
+    pytest.param("import tensorflow as tf\ndef model():\n    return tf.get_variable('w', [1])\nw = model()\np = tf.trainable_variables()\n",
+                 "import tensorflow as tf\ndef model():\n    return tf.get_variable('w', [1])\nw = model()\np = [w]\n",
+                 id="variable-factory-function"),
+    pytest.param("import tensorflow as tf\nweights = {'h1': tf.Variable(1.0), 'out': tf.Variable(2.0)}\nbiases = [tf.Variable(0.0)]\n"
+                 "p = tf.trainable_variables()\n",
+                 "import tensorflow as tf\nweights = {'h1': tf.Variable(1.0), 'out': tf.Variable(2.0)}\nbiases = [tf.Variable(0.0)]\n"
+                 "p = [weights['h1'], weights['out'], biases[0]]\n",
+                 id="variables-in-dict-and-list-literals"),
     pytest.param("import tensorflow as tf\nimport numpy as np\nW = tf.Variable(np.zeros(3))\ny = np.ones(3)\n"
                  "p = tf.trainable_variables()\n",
                  "import tensorflow as tf\nimport numpy as np\nW = tf.Variable(np.zeros(3))\ny = np.ones(3)\n"
@@ -75,8 +83,6 @@ def test_rewrites(before, after):
 FINDINGS = [
     pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nh = tf.layers.dense(x, 3)\np = tf.trainable_variables()\n",
                  "cannot be listed", id="layers"),
-    pytest.param("import tensorflow as tf\ndef model():\n    return tf.get_variable('w', [1])\nw = model()\n"
-                 "p = tf.trainable_variables()\n", "a function or class creates variables", id="helper-function"),
     pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nW = tf.Variable(2.0)\np = tf.trainable_variables()\n",
                  "bound more than once", id="rebound"),
     pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nopt = tf.train.AdamOptimizer()\n"

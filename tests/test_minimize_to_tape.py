@@ -171,7 +171,7 @@ FINDINGS = [
                  "opt = tf.train.GradientDescentOptimizer(0.1)\n"
                  "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
                  "`penalty`, computed once", id="loss-uses-module-tensor-from-collection"),
-    pytest.param(HEAD + "def make():\n    return tf.Variable(1.0)\nc = make()\nparams = tf.trainable_variables()\n"
+    pytest.param(HEAD + "from nets import make\nc = make()\nparams = tf.trainable_variables()\n"
                  + step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=params")[len(HEAD):],
                  "reads the trainable-variables collection", id="var-list-name-of-unlistable-collection"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=tf.trainable_variables('nothing')"),

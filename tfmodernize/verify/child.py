@@ -95,7 +95,10 @@ class Sandbox:
         self.keras.backend.set_floatx("float32")
         tool = self.tool_class(seed=SEED, mode=random_mode)
         if self.mode == "tf1":
-            with tf.Graph().as_default(), tool.scope():
+            # A fresh default graph, not a nested one: TF1 scripts may call reset_default_graph(),
+            # which refuses to run inside a `with Graph().as_default():` block.
+            tf.compat.v1.reset_default_graph()
+            with tool.scope():
                 yield
         else:
             # (tf-keras refuses a global dtype policy under TF1 behaviour: tf2 mode only.)
