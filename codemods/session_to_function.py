@@ -89,6 +89,7 @@ from codemods._graph import (
     INITIALIZERS,
     UNKNOWN_OPS,
     PLACEHOLDERS,
+    RANDOM_OPS,
     SESSIONS,
     VARIABLE_MAKERS,
     Decline,
@@ -102,7 +103,7 @@ from codemods._graph import (
 )
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, root_name
-from tfmodernize.treewalk import contains
+from tfmodernize.treewalk import contains, walk
 
 #: ``ConfigProto`` fields with a process-wide ``tf.config`` equivalent.
 CONFIG_CALLS = {
@@ -856,7 +857,15 @@ class SessionToFunction(TFCodemod):
 
     def _check_functions(self, plan: UnitPlan) -> None:
         unit = plan.unit
+        openings = sum(1 for stmt in unit.statements if stmt.kind is Kind.SESSION) + sum(
+            1 for block in [*unit.removed_blocks, *unit.nested_blocks]
+            for item in block.items if isinstance(item.item, cst.Call) and tf_path(item.item.func, self.tf) in SESSIONS)
         for function in plan.functions.values():
+            drawing = next((stmt for stmt in function.body if stmt.dynamic and _draws_random(stmt, self.tf)), None)
+            if drawing is not None and openings > 1:
+                raise Decline(drawing.origin, "random ops run in more than one session: each TF1 session restarts their "
+                                              "random state, a TF2 function keeps one; seed each draw explicitly "
+                                              "(tf.random.stateless_*) to migrate it")
             free = set(names_used(function.returned)) if function.returned is not None else set()
             bound = set(function.params)
             for stmt in function.body:
@@ -1004,6 +1013,11 @@ class SessionToFunction(TFCodemod):
             body=cst.IndentedBlock(body),
             decorators=[cst.Decorator(decorator)],
         )
+
+
+def _draws_random(stmt: Statement, names: TFNames) -> bool:
+    return any(isinstance(node, cst.Call) and (path := tf_path(node.func, names)) is not None
+               and (path in RANDOM_OPS or path.startswith("random.")) for node in walk(stmt.node))
 
 
 # -- visitors -------------------------------------------------------------------------------------

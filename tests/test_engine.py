@@ -383,3 +383,75 @@ def test_match_statements_are_walked(tmp_path):
     assert outcome.error is None
     assert "tf.math.log(2.0)" in outcome.new and "tf.math.log(x)" in outcome.new
     assert "tf.cast(first, tf.float32)" in outcome.new
+
+
+# -- crashes and hangs found by fuzzing and by hand (issue 17): each stays in its file ---------
+
+
+def test_symlink_loop_is_reported_and_the_run_goes_on(tmp_path):
+    (tmp_path / "loop_a.py").symlink_to(tmp_path / "loop_b.py")
+    (tmp_path / "loop_b.py").symlink_to(tmp_path / "loop_a.py")
+    (tmp_path / "real.py").write_text(OLD)
+    found = {d.path.name: d.problem for d in discover([tmp_path])}
+    assert found["real.py"] is None
+    assert "resolves to no file" in found["loop_a.py"] and "resolves to no file" in found["loop_b.py"]
+    outcomes = {o.path.name: o for o in run(discover([tmp_path]), ONE_JOB)}
+    assert outcomes["real.py"].changed and outcomes["loop_a.py"].error
+
+
+def test_file_name_that_is_not_utf8_is_processed(tmp_path):
+    name = os.fsdecode(b"caf\xe9_model.py")  # Latin-1 bytes: a surrogate escape in the str
+    (tmp_path / name).write_text(OLD)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    found = list(discover([tmp_path]))
+    assert [d.path.name for d in found] == [name] and found[0].problem is None
+    assert outcome_for(found[0].path).changed
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_fifo_named_like_a_module_is_skipped_not_read(tmp_path):
+    os.mkfifo(tmp_path / "pipe.py")
+    (tmp_path / "real.py").write_text(OLD)
+    found = {d.path.name: d for d in discover([tmp_path])}
+    assert "FIFO" in found["pipe.py"].problem
+    assert "FIFO" in process(found["pipe.py"], ONE_JOB).error  # would block forever if read
+    named = list(discover([tmp_path / "pipe.py"]))
+    assert "FIFO" in named[0].problem
+
+
+def test_deeply_nested_elif_chain_is_rewritten(tmp_path):
+    lines = ["import tensorflow as tf", "x = 3", "if x == 0:", "    y = tf.log(1.0)"]
+    for branch in range(1, 700):
+        lines += [f"elif x == {branch}:", f"    y = tf.log({branch}.0)"]
+    path = tmp_path / "deep.py"
+    path.write_text("\n".join(lines) + "\n")
+    outcome = outcome_for(path)
+    assert outcome.error is None and outcome.new.count("tf.math.log(") == 700
+
+
+def test_internal_error_never_escapes_its_file(tmp_path, monkeypatch):
+    import tfmodernize.engine as engine
+
+    def explode(discovered, settings):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(engine, "process", explode)
+    (tmp_path / "a.py").write_text(OLD)
+    (tmp_path / "b.py").write_text(OLD)
+    outcomes = list(run(discover([tmp_path]), ONE_JOB))
+    assert [o.path.name for o in outcomes] == ["a.py", "b.py"]
+    assert all("internal error" in o.error for o in outcomes)
+
+
+def test_carriage_return_only_newlines_keep_the_last_one(tmp_path):
+    path = tmp_path / "mac.py"
+    path.write_bytes(b"import tensorflow as tf\rx = tf.log(2.0)\r")
+    outcome = outcome_for(path)
+    assert outcome.new_bytes == b"import tensorflow as tf\rx = tf.math.log(2.0)\r"
+
+
+def test_backticks_in_a_docstring_are_no_python2_hint(tmp_path):
+    path = tmp_path / "doc.py"
+    path.write_text('import tensorflow as tf\n\n\ndef f():\n    """Returns `x`."""\n    return (\n')
+    error = outcome_for(path).error
+    assert "not Python 3 syntax" in error and "2to3" not in error

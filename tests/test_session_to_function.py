@@ -587,6 +587,19 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        noise = tf.random_uniform([], -1.0, 1.0, seed=3)
+        with tf.Session() as sess:
+            first = sess.run(noise)
+        with tf.Session() as sess:
+            again = sess.run(noise)
+        """,
+        "random ops run in more than one session",
+        id="random-state-restarts-per-session",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         x = tf.placeholder(tf.float32, [2])
         y = x * 2.0
         z = y + 1.0

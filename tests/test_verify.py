@@ -507,3 +507,40 @@ def test_cli_verify_never_imports_tensorflow_in_its_own_process() -> None:
     completed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert "exit 0 tensorflow imported: False" in completed.stdout, completed.stdout + completed.stderr
     assert "results" in completed.stdout and "traces" in completed.stdout
+
+
+PRINTING_TF1 = """\
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 2])
+w = tf.Variable([[0.5], [-1.0]])
+y = tf.matmul(x, w)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for step in range(3):
+        print("step", step, "output", sess.run(y, feed_dict={x: np.ones((1, 2)) * step}))
+"""
+
+
+@needs_tensorflow
+@pytest.mark.parametrize(("scale", "code", "fragment"), [
+    ("1.0", 0, "6 numbers printed, equal in order"),
+    ("1.5", 1, "number 4 of 6 differs"),
+])
+def test_verify_stdout_compares_what_a_migrated_script_prints(harness, tmp_path, scale, code, fragment) -> None:
+    from tfmodernize.codemod import builtin_codemods
+    from tfmodernize.engine import transform_text
+
+    before = tmp_path / "script_tf1.py"
+    before.write_text(PRINTING_TF1)
+    migrated, _ = transform_text(PRINTING_TF1, builtin_codemods())
+    assert "tf.function" in migrated
+    after = tmp_path / "script_tf2.py"
+    after.write_text(migrated.replace("[[0.5], [-1.0]]", f"[[0.5 * {scale}], [-1.0]]"))
+    console = _console()
+    exit_code = verify_command(before, after, compare=None, rtol=1e-5, atol=1e-6, old_mode="tf1",
+                               timeout=60, stdout=True, console=console, harness=harness)
+    text = console.export_text()
+    assert exit_code == code, text
+    assert fragment in text

@@ -11,7 +11,10 @@ order. Nothing here imports tensorflow or knows a codemod by name.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import sys
+import tokenize
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -82,8 +85,34 @@ def _syntax_message(error: "cst.ParserSyntaxError | SyntaxError", text: str) -> 
     else:
         line, column = error.raw_line, error.raw_column + 1
         reason = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
-    hint = " (Python 2 source? run 2to3 first)" if _PY2_HINTS.search(text) else ""
+    hint = " (Python 2 source? run 2to3 first)" if _PY2_HINTS.search(_without_strings(text)) else ""
     return f"{line}:{column}: not Python 3 syntax: {reason}{hint}"
+
+
+def _without_strings(text: str) -> str:
+    """``text`` with string literals emptied and comments dropped, as far as it tokenizes: Python 2
+    syntax is looked for in code, not in a docstring's ``backticks``."""
+    lines = text.splitlines(keepends=True)
+    tokens = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            tokens.append(token)
+    except (tokenize.TokenError, SyntaxError):
+        pass  # what tokenized before the error is masked; the rest is searched as it is
+    for token in reversed(tokens):
+        if token.type not in (tokenize.STRING, tokenize.COMMENT):
+            continue
+        (start_row, start_col), (end_row, end_col) = token.start, token.end
+        keep = '""' if token.type == tokenize.STRING else ""
+        if start_row == end_row:
+            line = lines[start_row - 1]
+            lines[start_row - 1] = line[:start_col] + keep + line[end_col:]
+        else:
+            lines[start_row - 1] = lines[start_row - 1][:start_col] + keep + "\n"
+            for row in range(start_row, end_row - 1):
+                lines[row] = "\n"
+            lines[end_row - 1] = lines[end_row - 1][end_col:]
+    return "".join(lines)
 
 
 def _detect(
@@ -202,6 +231,8 @@ def _transform_once(
     if not changed or state.obligations:
         return text, state
     new_text = module.code
+    if text.endswith("\r") and not new_text.endswith("\r"):
+        new_text += "\r"  # LibCST drops the last newline of a file written with `\r` alone
     try:
         ast.parse(new_text)
     except SyntaxError as error:
@@ -212,8 +243,15 @@ def _transform_once(
     return new_text, state
 
 
+#: LibCST's transformers recurse once per nesting level; a 2,000-branch ``elif`` chain nests
+#: 2,000 deep. Python 3.11 keeps Python-to-Python calls off the C stack, so a higher limit is safe.
+RECURSION_LIMIT = 30_000
+
+
 def process(discovered: Discovered, settings: Settings) -> Outcome:
     """Run the selected codemods on one file. Never raises: problems land in ``error``."""
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
     path = discovered.path
     outcome = Outcome(path)
     if discovered.problem is not None:
@@ -266,7 +304,10 @@ def _rewrite(
     except UnicodeEncodeError as error:
         return None, [], [], f"rewrite cannot be encoded as {source.encoding}: {error.reason}", []
     except Exception as error:  # a codemod bug must not stop the run
-        tail = traceback.format_exc(limit=-3).strip().splitlines()[-1]
+        try:
+            tail = traceback.format_exc(limit=-3).strip().splitlines()[-1]
+        except Exception:  # noqa: BLE001 - even a traceback that cannot be formatted stays in its file
+            tail = type(error).__name__
         return None, [], [], f"internal error, file left untouched: {type(error).__name__}: {error} [{tail}]", []
     findings = [replace(f, path=str(source.path)) for f in state.findings]
     return new_text, state.fixes, findings, None, state.kept_on_v1
@@ -289,7 +330,10 @@ def _fill(
 
 
 def _process_star(item: tuple[Discovered, Settings]) -> Outcome:
-    return process(*item)
+    try:
+        return process(*item)
+    except Exception as error:  # noqa: BLE001 - an internal error never escapes its file
+        return Outcome(item[0].path, error=f"internal error, file left untouched: {type(error).__name__}: {error}")
 
 
 def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:

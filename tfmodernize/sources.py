@@ -75,7 +75,7 @@ def discover(paths: Iterable[Path], exclude: Sequence[str] = ()) -> Iterator[Dis
         if not given.exists() and not given.is_symlink():
             raise FileNotFoundError(str(given))
         if not given.is_dir():
-            yield Discovered(given)
+            yield Discovered(given, _not_regular(given))
             continue
         found = list(_walk_folder(given, exclude))
         ignored = _git_ignored(given, [d.path for d in found])
@@ -102,11 +102,29 @@ def _walk_folder(given: Path, exclude: Sequence[str]) -> Iterator[Discovered]:
             if _excluded(path, given, exclude):
                 continue
             if path.is_symlink():
-                target = path.resolve()
+                try:
+                    target = path.resolve(strict=True)
+                except (OSError, RuntimeError) as error:  # a loop, or a dangling link
+                    yield Discovered(path, f"symlink that resolves to no file ({type(error).__name__}: "
+                                           f"{getattr(error, 'strerror', None) or error}): not followed")
+                    continue
                 if not target.is_relative_to(root):
                     yield Discovered(path, f"symlink to {target}, outside {given}: not followed")
                     continue
-            yield Discovered(path)
+            yield Discovered(path, _not_regular(path))
+
+
+def _not_regular(path: Path) -> Optional[str]:
+    """Why ``path`` is not a regular file to read (a FIFO would block the run forever), or None."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, RuntimeError):
+        return None  # reading it reports the reason
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device" \
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+    return f"{kind}, not a regular file: skipped"
 
 
 def _git_ignored(folder: Path, files: Sequence[Path]) -> set[Path]:
@@ -117,7 +135,7 @@ def _git_ignored(folder: Path, files: Sequence[Path]) -> set[Path]:
     try:
         result = subprocess.run(
             ["git", "-C", str(folder), "check-ignore", "--stdin", "-z"],
-            input=b"\0".join(str(p.resolve()).encode() for p in files),
+            input=b"\0".join(os.fsencode(_resolved(p)) for p in files),
             capture_output=True,
             timeout=60,
         )
@@ -125,8 +143,15 @@ def _git_ignored(folder: Path, files: Sequence[Path]) -> set[Path]:
         return set()
     if result.returncode not in (0, 1):  # 128: not a git work tree
         return set()
-    ignored = {Path(p.decode()) for p in result.stdout.split(b"\0") if p}
-    return {p for p in files if p.resolve() in ignored}
+    ignored = {Path(os.fsdecode(p)) for p in result.stdout.split(b"\0") if p}
+    return {p for p in files if _resolved(p) in ignored}
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
 
 
 def read_source(path: Path) -> Source:

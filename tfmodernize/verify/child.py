@@ -49,6 +49,23 @@ from typing import Any, Callable, Iterator
 SEED = 42
 #: Lines of a script's output or traceback sent back with a result.
 TAIL_LINES = 25
+#: Characters of a script's stdout sent back whole (its end, if it printed more).
+STDOUT_LIMIT = 4_000_000
+
+
+class _Both(io.TextIOBase):
+    """A stdout that writes to two buffers: the combined log and stdout alone."""
+
+    def __init__(self, *targets: io.StringIO) -> None:
+        self.targets = targets
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        for target in self.targets:
+            target.write(text)
+        return len(text)
 
 
 class NotConcrete(Exception):
@@ -110,6 +127,7 @@ class Sandbox:
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
         path = Path(request["script"])
         output = io.StringIO()
+        printed = io.StringIO()  # stdout alone, for ``verify --stdout``
         namespace: dict[str, Any] = {
             "__name__": "__main__",
             "__file__": str(path),
@@ -124,7 +142,7 @@ class Sandbox:
         reply: dict[str, Any] = {"values": {}, "skipped": {}, "error": None}
         try:
             code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
-            with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+            with contextlib.redirect_stdout(_Both(output, printed)), contextlib.redirect_stderr(output):
                 with self.fresh_state(request["random"]):
                     _execute(code, namespace)
             reply["values"], reply["skipped"] = self.capture(namespace)
@@ -142,6 +160,7 @@ class Sandbox:
         # script may run in: this child retires after replying.
         reply["retire"] = self.global_behaviour() != self.behaviour
         reply["output"] = "\n".join(output.getvalue().splitlines()[-TAIL_LINES:])
+        reply["stdout"] = printed.getvalue()[-STDOUT_LIMIT:]
         return reply
 
     # -- capturing module-level values --------------------------------------------------------

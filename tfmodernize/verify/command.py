@@ -38,11 +38,13 @@ def verify_command(
     atol: float = DEFAULT_ATOL,
     old_mode: str = "tf1",
     timeout: float = 120.0,
+    stdout: bool = False,
     console: Console,
     harness: Optional["Harness"] = None,
 ) -> int:
     """Run ``old`` (TF1 semantics with ``old_mode="tf1"``) and ``new`` (plain TF2), compare the
-    module-level values, print a table; exit code 0 equal, 1 different, 2 could not run.
+    module-level values (with ``stdout``: the numbers they print, and the names only if
+    ``compare`` lists some), print a table; exit code 0 equal, 1 different, 2 could not run.
 
     ``harness`` lets a caller that verifies many pairs reuse its TensorFlow children.
     """
@@ -74,6 +76,7 @@ def verify_command(
         compare=compare or None,
         rtol=rtol,
         atol=atol,
+        stdout=stdout,
     )
     with console.status("running both scripts on TensorFlow…"):
         if harness is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -20,12 +21,12 @@ _STYLES = {
 
 
 def verdict_table(verdict: Verdict) -> Table:
-    table = Table(title=f"{verdict.before.script.path.name} vs {verdict.after.script.path.name}")
+    table = Table(title=Text(f"{verdict.before.script.path.name} vs {verdict.after.script.path.name}"))
     table.add_column("name", style="bold")
     table.add_column("status")
     table.add_column("detail", overflow="fold")
     for result in verdict.names:
-        table.add_row(result.name, Text(result.status.value, style=_STYLES[result.status]), result.detail)
+        table.add_row(Text(result.name), Text(result.status.value, style=_STYLES[result.status]), Text(result.detail))
     return table
 
 
@@ -34,7 +35,7 @@ def print_verdict(verdict: Verdict, console: Console) -> None:
     for label, run in (("old", verdict.before), ("new", verdict.after)):
         if run.ok:
             continue
-        console.print(f"[bold red]{run.script.path} ({label}, {run.script.mode} mode) could not run:[/]")
+        console.print(f"[bold red]{escape(str(run.script.path))} ({label}, {run.script.mode} mode) could not run:[/]")
         console.print(Text(run.error))
         if run.output:
             console.print("[dim]its output ended with:[/]")

@@ -61,6 +61,8 @@ class RunResult:
     skipped: dict[str, str] = field(default_factory=dict)
     error: Optional[str] = None
     output: str = ""
+    #: What the script printed to stdout (not stderr, where TensorFlow logs).
+    stdout: str = ""
     seconds: float = 0.0
     #: The child process that ran it (None if it died doing so).
     pid: Optional[int] = None
@@ -191,6 +193,7 @@ class Child:
                 skipped=reply["skipped"],
                 error=reply["error"],
                 output=reply["output"],
+                stdout=reply.get("stdout", ""),
                 seconds=reply["seconds"],
                 pid=reply["pid"],
             )

@@ -11,6 +11,7 @@ from typing import Optional, Sequence
 
 from tfmodernize.verify import DEFAULT_ATOL, DEFAULT_RTOL
 from tfmodernize.verify.compare import NameResult, compare_values
+from tfmodernize.verify.printed import compare_printed
 from tfmodernize.verify.runner import Harness, RunResult, Script
 
 EQUAL, DIFFERENT, ERROR = "equal", "different", "error"
@@ -27,6 +28,9 @@ class Pair:
     atol: float = DEFAULT_ATOL
     expected_difference: Sequence[str] = ()
     reason: str = ""
+    #: Compare the numbers both print to stdout, in order; the module-level names then only
+    #: when ``compare`` lists some.
+    stdout: bool = False
 
 
 @dataclass
@@ -69,8 +73,10 @@ def verify_pairs(pairs: Sequence[Pair], harness: Harness) -> list[Verdict]:
     for index, pair in enumerate(pairs):
         before, after = results[2 * index], results[2 * index + 1]
         names = []
-        if before.ok and after.ok:
-            names = compare_values(
+        if before.ok and after.ok and pair.stdout:
+            names.append(compare_printed(before.stdout, after.stdout, rtol=pair.rtol, atol=pair.atol))
+        if before.ok and after.ok and (pair.compare or not pair.stdout):
+            names += compare_values(
                 before.values,
                 after.values,
                 compare=pair.compare,
