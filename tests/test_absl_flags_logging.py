@@ -20,7 +20,6 @@ REWRITES = [
         "    tf.logging.set_verbosity(tf.logging.INFO)\n"
         "    tf.logging.info('steps: %d', FLAGS.steps)\n"
         "tf.app.run()\n",
-        "import tensorflow as tf\n"
         "from absl import app, flags, logging\n"
         "\n"
         "flags.DEFINE_integer('steps', 10, 'training steps')\n"
@@ -33,22 +32,22 @@ REWRITES = [
     ),
     pytest.param(
         "import tensorflow as tf\ntf.flags.DEFINE_string(flag_name='x', default_value='a', docstring='d')  # keep\n",
-        "import tensorflow as tf\nfrom absl import flags\n\nflags.DEFINE_string(name='x', default='a', help='d')  # keep\n",
+        "from absl import flags\n\nflags.DEFINE_string(name='x', default='a', help='d')  # keep\n",
         id="old-keyword-names",
     ),
     pytest.param(
         "import logging\nimport tensorflow as T\nlogging.info('stdlib')\nT.logging.warning('tf')\n",
-        "import logging\nimport tensorflow as T\nimport absl.logging\n\nlogging.info('stdlib')\nabsl.logging.warning('tf')\n",
+        "import logging\nimport absl.logging\n\nlogging.info('stdlib')\nabsl.logging.warning('tf')\n",
         id="stdlib-logging-taken",
     ),
     pytest.param(
         "import tensorflow.compat.v1 as tf\nfrom tensorflow import logging as L\nL.error('x')\ntf.app.run(main=f, argv=['p'])\n",
-        "import tensorflow.compat.v1 as tf\nfrom absl import app, logging\n\nlogging.error('x')\napp.run(main=f, argv=['p'])\n",
+        "from absl import app, logging\n\nlogging.error('x')\napp.run(main=f, argv=['p'])\n",
         id="v1-alias-and-from-import",
     ),
     pytest.param(
         "import tensorflow as tf\ntf.logging.log_every_n(tf.logging.WARN, 'x %d', 10, 1)\n",
-        "import tensorflow as tf\nfrom absl import logging\n\nlogging.log_every_n(logging.WARN, 'x %d', 10, 1)\n",
+        "from absl import logging\n\nlogging.log_every_n(logging.WARN, 'x %d', 10, 1)\n",
         id="level-constant-in-level-call",
     ),
 ]
@@ -135,3 +134,12 @@ def test_fatal_logs_without_aborting_as_tf1_did(tmp_path):
     ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0 and "went on" in ran.stdout
     assert "bad input" in ran.stderr
+
+
+def test_an_import_the_rewrite_orphans_goes_one_unused_before_stays():
+    source = ("import tensorflow as tf\nimport tensorflow.compat.v1 as unused_before\n\n"
+              "tf.app.flags.DEFINE_integer('steps', 3, 'n')\nFLAGS = tf.app.flags.FLAGS\n")
+    result = rewrite("TFM110", source)
+    assert "import tensorflow as tf" not in result.code
+    assert "import tensorflow.compat.v1 as unused_before" in result.code
+    assert "flags.DEFINE_integer('steps', 3, 'n')" in result.code

@@ -50,7 +50,7 @@ REWRITES = [
                  "    return tf.add_n([tf.nn.l2_loss(v) for v in [W]])\n", id="in-function"),
     pytest.param("import tensorflow as tf\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
                  "regs = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n",
-                 "import tensorflow as tf\nupdates = []\nregs = []\n", id="empty-update-ops-and-regularization"),
+                 "updates = []\nregs = []\n", id="empty-update-ops-and-regularization"),
     pytest.param("import tensorflow.compat.v1 as tf\nW = tf.Variable(1.0)\n"
                  "# penalties\ntf.add_to_collection('penalties', tf.nn.l2_loss(W))\n"
                  "tf.add_to_collection('penalties', W * 2)\ntotal = tf.add_n(tf.get_collection('penalties'))\n",
@@ -65,7 +65,7 @@ REWRITES = [
                  id="program-collection-in-function"),
     pytest.param("from tensorflow import keras\nimport tensorflow as tf\nmodel = keras.Sequential([keras.layers.Dense(1)])\n"
                  "p = tf.trainable_variables()\n",
-                 "from tensorflow import keras\nimport tensorflow as tf\nmodel = keras.Sequential([keras.layers.Dense(1)])\n"
+                 "from tensorflow import keras\nmodel = keras.Sequential([keras.layers.Dense(1)])\n"
                  "p = model.trainable_variables\n", id="keras-model"),
     pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nbn = tf.keras.layers.BatchNormalization()\n"
                  "p = tf.trainable_variables()\nv = tf.global_variables()\n",

@@ -27,7 +27,8 @@ from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
 
-from tfmodernize.tfsymbols import TFNames
+from tfmodernize.tfsymbols import TFNames, tf_import_aliases
+from tfmodernize.treewalk import children
 
 CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -222,11 +223,14 @@ class TFCodemod(VisitorBasedCodemodCommand):
         wrapper = self.state.wrapper(tree)
         previous = self.context.wrapper
         self.context = replace(self.context, wrapper=wrapper)
+        used_before = _tf_alias_uses(tree)
         try:
             with self.resolve(wrapper):
                 tree = self.transform_module_impl(wrapper.module)
         finally:
             self.context = replace(self.context, wrapper=previous)
+        if used_before and tree is not wrapper.module:
+            self._drop_orphaned_imports(used_before, _tf_alias_uses(tree))
         for key, follow_up in (
             (AddImportsVisitor.CONTEXT_KEY, AddImportsVisitor),
             (RemoveImportsVisitor.CONTEXT_KEY, RemoveImportsVisitor),
@@ -234,6 +238,18 @@ class TFCodemod(VisitorBasedCodemodCommand):
             if key in self.context.scratch:
                 tree = follow_up(self.context).transform_module(tree)
         return tree
+
+    def _drop_orphaned_imports(self, before: dict[str, tuple[str, int]], after: dict[str, tuple[str, int]]) -> None:
+        """A TF import this rewrite left unused (``tf`` once flags moved to absl) goes too."""
+        for alias, (qualified, uses) in before.items():
+            if uses and after.get(alias, (qualified, 0))[1] == 0:
+                module, _, name = qualified.rpartition(".")
+                if alias == qualified.split(".", 1)[0] and "." not in qualified:
+                    RemoveImportsVisitor.remove_unused_import(self.context, qualified)
+                elif qualified == "tensorflow" or qualified.startswith("tensorflow.compat."):
+                    RemoveImportsVisitor.remove_unused_import(self.context, qualified, asname=alias)
+                else:
+                    RemoveImportsVisitor.remove_unused_import(self.context, module, name, asname=alias if alias != name else None)
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         scopes = None
@@ -335,6 +351,21 @@ class TFCodemod(VisitorBasedCodemodCommand):
             else:
                 AddImportsVisitor.add_needed_import(self.context, "tensorflow")
         return cst.parse_expression(f"{prefix}.{path}")
+
+
+def _tf_alias_uses(module: cst.Module) -> dict[str, tuple[str, int]]:
+    """Each name a TF import binds -> (what it binds, how often code outside imports reads it)."""
+    aliases = {local: next(iter(targets)) for local, targets in tf_import_aliases(module).items() if len(targets) == 1}
+    uses = dict.fromkeys(aliases, 0)
+    stack: list[cst.CSTNode] = [module] if aliases else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            continue
+        if isinstance(node, cst.Name) and node.value in uses:
+            uses[node.value] += 1
+        stack.extend(children(node, code_only=True))
+    return {local: (aliases[local], count) for local, count in uses.items()}
 
 
 # -- docstrings --------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ from typing import Iterator, Mapping, Optional, Union
 import libcst as cst
 from libcst.metadata import Assignment, Scope
 
+from tfmodernize.treewalk import walk
+
 #: Top-level packages whose symbols the codemods care about.
 TF_ROOTS = ("tensorflow", "keras", "tf_keras")
 
@@ -303,3 +305,21 @@ class TFNames:
         if "tf" in self.aliases:
             return "tensorflow", True
         return "tf", True
+
+
+def qualified_tf_names(module: cst.Module) -> set[str]:
+    """The qualified TF names (``tensorflow.math.log``) that whole attribute chains of ``module``
+    name, imports excluded: what a file asks of the TensorFlow it runs on."""
+    names = TFNames.for_module(module)
+    inner: set[int] = set()
+    found: set[str] = set()
+    for node in walk(module, code_only=True):
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            inner.update(id(n) for n in walk(node, code_only=True))
+        if isinstance(node, cst.Attribute):
+            inner.add(id(node.value))
+        if isinstance(node, (cst.Attribute, cst.Name)) and id(node) not in inner:
+            qualified = names.qualify(node)
+            if qualified is not None and qualified.startswith("tensorflow"):
+                found.add(qualified)
+    return found
