@@ -68,7 +68,7 @@ import libcst as cst
 from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
+from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
 
 #: TF1's ``tf.app.flags`` DEFINE_* wrappers renamed these keywords before calling absl
 #: (``tensorflow/python/platform/flags.py``, ``_RENAMED_ARGUMENTS``).
@@ -124,6 +124,11 @@ class AbslFlagsLogging(TFCodemod):
         self._taken: set[str] = set()
         self._call_of: dict[int, cst.Call] = {}
         self._from_imports: dict[str, str] = {}
+        #: ``from tensorflow import app`` names whose uses became absl's module of the same name
+        #: (``migrated``), or stayed TF's (``kept``): the first go from the TF import, which the
+        #: absl import rebinds.
+        self._migrated_names: set[str] = set()
+        self._kept_names: set[str] = set()
 
     # -- whole-module facts ---------------------------------------------------------------------
 
@@ -140,6 +145,12 @@ class AbslFlagsLogging(TFCodemod):
         for blocker, why in facts.logging_blockers:
             self.report(blocker, f"{why}; tf.logging is left as it is in this file")
         return True
+
+    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        rebound = self._migrated_names - self._kept_names
+        if not rebound:
+            return updated
+        return updated.visit(_DropFromImports(rebound, self.tf))
 
     # -- calls: check the arguments before any name inside them is rewritten --------------------
 
@@ -190,13 +201,15 @@ class AbslFlagsLogging(TFCodemod):
             return updated
         module, rest = target
         why = self._decline_reason(original, module)
-        if why is not None:
+        root = root_name(original)
+        if why is not None or not self.fix(original, f"tf.{symbol.path} is absl's {module}{'.' + rest if rest else ''}"):
             if why:
                 self.report(original, why)
+            if root is not None:
+                self._kept_names.add(root.value)
             return updated
-        if not self.fix(original, f"tf.{symbol.path} is absl's {module}{'.' + rest if rest else ''}"):
-            return updated
-        root = root_name(original)
+        if root is not None and root.value == module and root.value in self._from_imports:
+            self._migrated_names.add(root.value)
         if root is not None and root.value in self._from_imports:
             # ``from tensorflow import logging as L``: TF2 has no such module to import.
             module_name, _, obj = self._from_imports[root.value].rpartition(".")
@@ -229,6 +242,28 @@ class AbslFlagsLogging(TFCodemod):
         if module == "logging":
             rest = ABSL_SPELLINGS.get(rest, rest)
         return cst.parse_expression(f"{head}.{rest}" if rest else head)
+
+
+class _DropFromImports(cst.CSTTransformer):
+    """``from tensorflow import app, gfile`` -> ``from tensorflow import gfile`` when ``app`` now
+    names absl's module (the absl import binds it; keeping both would be a redefinition)."""
+
+    def __init__(self, names: set[str], tf: TFNames) -> None:
+        self.names = names
+        self.tf = tf
+
+    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
+        bound = dict(import_bindings(original))
+        if not bound or isinstance(updated.names, cst.ImportStar):
+            return updated
+        kept = [alias for alias in updated.names
+                if (alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                    else dotted_name(alias.name)) not in self.names]
+        if len(kept) == len(updated.names):
+            return updated
+        if not kept:
+            return cst.RemoveFromParent()
+        return updated.with_changes(names=[*kept[:-1], kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
 
 
 class _ModuleFacts(cst.CSTVisitor):

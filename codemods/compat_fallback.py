@@ -16,7 +16,9 @@ What it does
       which TF 2.16+ only provides through the tf-keras package) sets ``TF_USE_LEGACY_KERAS``
       before importing TensorFlow, and a finding names the package to install;
     * ``tf.contrib`` cannot run on TF 2.x at all: a finding names it (api-renames says what
-      replaces each name), and the file is still switched so that the rest runs as TF1.
+      replaces each name), and the file is still switched so that the rest runs as TF1;
+    * a program that calls ``tf.enable_eager_execution()`` ran eagerly: it gets no switch, and
+      in a file that is otherwise TF2 code the call (which TF 2.x lacks) is removed.
 
     A file already on ``import tensorflow.compat.v1 as tf`` that runs sessions without
     switching v2 behaviour off gets the switch at its entry point. Every such file is reported
@@ -74,6 +76,8 @@ V1 = "tensorflow.compat.v1"
 LEGACY_KERAS = ("layers", "nn.rnn_cell", "keras")
 #: TF paths whose call switches v2 behaviour (or eager execution) off.
 SWITCHES = ("disable_v2_behavior", "disable_eager_execution")
+#: TF1 calls asking for what TF 2.x does anyway: a program making them ran eagerly.
+EAGER_REQUESTS = ("enable_eager_execution", "enable_v2_behavior")
 #: TF/absl paths whose call starts a program's ``main``.
 APP_RUNS = ("app.run",)
 SESSIONS = ("Session", "InteractiveSession", "train.MonitoredTrainingSession", "train.MonitoredSession")
@@ -103,8 +107,16 @@ class CompatFallback(TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._plan = None
+        self._eager_requests: list[cst.SimpleStatementLine] = []
         blockers = self._blockers(node)
         if not blockers:
+            # ``tf.enable_eager_execution()`` in a file that is TF2 code otherwise: TF 2.x runs
+            # eagerly and has no such name, so the request goes.
+            self._eager_requests = [
+                s for s in (n for n in walk(node, code_only=True) if isinstance(n, cst.SimpleStatementLine))
+                if len(s.body) == 1 and isinstance(s.body[0], cst.Expr) and isinstance(s.body[0].value, cst.Call)
+                and not s.body[0].value.args and (symbol := self.tf.tf_symbol(s.body[0].value.func)) is not None
+                and not symbol.v1 and symbol.path in EAGER_REQUESTS]
             return False
         first_node, first, _ = blockers[0]
         imports = [(i, s) for i, s in enumerate(node.body) if self._tf_import(s) is not None]
@@ -129,7 +141,8 @@ class CompatFallback(TFCodemod):
         switch_prefix = alias if through_plain or module == V1 else f"{alias}.compat.v1"
         graph = through_plain or self._graph_program(node)
         entry = self._entry_point(node)
-        needs_switch = entry is not None and graph and not self._switched(node)
+        # A program that asked for eager execution ran eagerly: keep it so.
+        needs_switch = entry is not None and graph and not self._switched(node) and not self._calls_to(node, EAGER_REQUESTS)
         if entry is None and graph:
             self.report(anchor, "this module builds a TF1 graph but has no entry point (no session code, "
                                 "`if __name__ == \"__main__\":` or app.run): the program that imports it must call "
@@ -182,7 +195,7 @@ class CompatFallback(TFCodemod):
             if not isinstance(node, (cst.Attribute, cst.Name)) or id(node) in inner:
                 continue
             symbol = self.tf.tf_symbol(node)
-            if symbol is None or symbol.v2 or not _tf1_only(symbol.path):
+            if symbol is None or symbol.v2 or not _tf1_only(symbol.path) or symbol.path in EAGER_REQUESTS:
                 continue
             root = root_name(node)
             through = self.tf.qualify(root) if root is not None else None
@@ -237,6 +250,9 @@ class CompatFallback(TFCodemod):
     # -- rewrite ----------------------------------------------------------------------------
 
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+        if self._eager_requests:
+            dropped = {id(s) for s in self._eager_requests if self.fix(s, "TF 2.x runs eagerly: the request for eager execution goes")}
+            return updated.visit(_Without(dropped)) if dropped else updated
         if self._plan is None:
             return updated
         index, alias, switch_import, switch_prefix, add_legacy = self._plan
@@ -264,3 +280,16 @@ class CompatFallback(TFCodemod):
             new = environ + [statement.with_changes(leading_lines=[])] + new[1:]
         body[index:index + 1] = new
         return updated.with_changes(body=body)
+
+
+class _Without(cst.CSTTransformer):
+    """Removes the statements whose ids it is given (a block left empty gets ``pass``)."""
+
+    def __init__(self, dropped: set[int]) -> None:
+        self.dropped = dropped
+
+    def leave_SimpleStatementLine(self, original, updated):
+        return cst.RemoveFromParent() if id(original) in self.dropped else updated
+
+    def leave_IndentedBlock(self, original, updated):
+        return updated if updated.body else updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])

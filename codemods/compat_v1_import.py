@@ -63,7 +63,7 @@ from typing import Optional, Union
 import libcst as cst
 import libcst.matchers as m
 
-from codemods._upgrade_tables import v1_requirement
+from codemods._upgrade_tables import tables, v1_requirement
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
 
@@ -142,7 +142,13 @@ class _Needs(cst.CSTVisitor):
 
     def _check(self, node: Union[cst.Attribute, cst.Name]) -> None:
         symbol = self.names.tf_symbol(node)
-        if symbol is None or not symbol.v1 or symbol.path in MODE_SWITCHES:
+        if symbol is None or symbol.path in MODE_SWITCHES:
+            return
+        if not symbol.v1:
+            # Through another import (``import tensorflow.contrib.slim as slim``): a name TF 2.x
+            # lacks keeps the whole file TF1 code, whatever ``tf`` is bound to.
+            if tables().v1_only_name(symbol.path) or symbol.path.startswith("contrib."):
+                self.found.append((node, f"tf.{symbol.path}", "no TF2 equivalent of this name"))
             return
         why = v1_requirement(symbol.path, self._calls.get(id(node)), self.names)
         if why is not None:

@@ -143,3 +143,18 @@ def test_an_import_the_rewrite_orphans_goes_one_unused_before_stays():
     assert "import tensorflow as tf" not in result.code
     assert "import tensorflow.compat.v1 as unused_before" in result.code
     assert "flags.DEFINE_integer('steps', 3, 'n')" in result.code
+
+
+def test_a_tf_import_of_the_same_name_is_replaced_not_shadowed():
+    """``from tensorflow import app`` + absl's ``app`` would bind ``app`` twice (a redefinition)."""
+    source = ("from tensorflow import app, gfile\n\n\ndef main(_):\n    return gfile.Exists('x')\n\n\n"
+              "if __name__ == '__main__':\n    app.run()\n")
+    result = rewrite("TFM110", source)
+    assert result.code.startswith("from tensorflow import gfile\nfrom absl import app\n")
+    assert "app.run(main)" in result.code
+
+
+def test_a_declined_use_keeps_the_tf_import():
+    source = "from tensorflow import app\n\napp.run()\n"  # no main: declined
+    result = rewrite("TFM110", source)
+    assert result.code == source

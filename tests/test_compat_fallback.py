@@ -59,6 +59,22 @@ REWRITES.append(pytest.param(
 ))
 
 
+REWRITES += [
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef main():\n    tf.enable_eager_execution()\n    print(tf.ones([2]).numpy())\n\n\nmain()\n",
+        "import tensorflow as tf\n\n\ndef main():\n    print(tf.ones([2]).numpy())\n\n\nmain()\n",
+        id="eager-request-in-tf2-code-goes",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\ntf.enable_eager_execution()\nsaver = tf.train.Saver([tf.Variable(1.0)])\n"
+        "if __name__ == '__main__':\n    saver.save(None, '/tmp/x')\n",
+        "import tensorflow.compat.v1 as tf\n\ntf.enable_eager_execution()\nsaver = tf.train.Saver([tf.Variable(1.0)])\n"
+        "if __name__ == '__main__':\n    saver.save(None, '/tmp/x')\n",
+        id="eager-program-kept-on-v1-stays-eager",
+    ),
+]
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before, after):
     assert_rewrites("TFM113", before, after)

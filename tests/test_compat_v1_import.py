@@ -72,6 +72,11 @@ NO_OPS = [
 # (source, fragments the finding must list)
 FINDINGS = [
     pytest.param(
+        "import tensorflow.compat.v1 as tf\nimport tensorflow.contrib.slim as slim\ny = tf.reduce_sum(slim.flatten(x), axis=0)\n",
+        ["tf.contrib.slim.flatten (line 3"],
+        id="contrib-through-another-import-keeps-the-file-on-v1",
+    ),
+    pytest.param(
         "import tensorflow.compat.v1 as tf\ntf.disable_eager_execution()\n\n\nclass T(tf.test.TestCase):\n"
         "    def test_a(self):\n        with self.cached_session() as s:\n            s.run(tf.constant(1))\n",
         ["self.cached_session() (line 7", "TF1 mode"],

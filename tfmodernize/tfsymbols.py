@@ -310,9 +310,15 @@ class TFNames:
 def qualified_tf_names(module: cst.Module) -> set[str]:
     """The qualified TF names (``tensorflow.math.log``) that whole attribute chains of ``module``
     name, imports excluded: what a file asks of the TensorFlow it runs on."""
+    return set(tf_name_spellings(module).values())
+
+
+def tf_name_spellings(module: cst.Module) -> dict[str, str]:
+    """Each whole TF attribute chain of ``module`` as written (``tf.math.log``) -> its qualified
+    name (``tensorflow.math.log``), imports excluded."""
     names = TFNames.for_module(module)
     inner: set[int] = set()
-    found: set[str] = set()
+    found: dict[str, str] = {}
     for node in walk(module, code_only=True):
         if isinstance(node, (cst.Import, cst.ImportFrom)):
             inner.update(id(n) for n in walk(node, code_only=True))
@@ -321,5 +327,5 @@ def qualified_tf_names(module: cst.Module) -> set[str]:
         if isinstance(node, (cst.Attribute, cst.Name)) and id(node) not in inner:
             qualified = names.qualify(node)
             if qualified is not None and qualified.startswith("tensorflow"):
-                found.add(qualified)
+                found[dotted_name(node) or qualified] = qualified
     return found
