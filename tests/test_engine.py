@@ -455,3 +455,46 @@ def test_backticks_in_a_docstring_are_no_python2_hint(tmp_path):
     path.write_text('import tensorflow as tf\n\n\ndef f():\n    """Returns `x`."""\n    return (\n')
     error = outcome_for(path).error
     assert "not Python 3 syntax" in error and "2to3" not in error
+
+
+def test_killed_parallel_run_leaves_no_worker_behind(tmp_path):
+    """SIGKILL of `apply --jobs 2`: its pool workers end with it (no orphans)."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    padding = "".join(f"value_{i} = {i} * 2\n" for i in range(3000))
+    for i in range(60):
+        (tree / f"m{i:03}.py").write_text(OLD + padding)
+    run_ = subprocess.Popen([sys.executable, "-m", "tfmodernize", "apply", "--no-cache", str(tree), "--jobs", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any(p.read_text().startswith(NEW) for p in tree.glob("m*.py")):
+        time.sleep(0.02)
+    run_.send_signal(signal.SIGKILL)
+    run_.wait()
+    deadline = time.monotonic() + 10
+    alive = True
+    while alive and time.monotonic() < deadline:
+        try:
+            os.killpg(run_.pid, 0)  # anyone left in the run's process group?
+            time.sleep(0.1)
+        except ProcessLookupError:
+            alive = False
+    assert not alive, "pool workers outlived the killed run"
+
+
+def test_apply_removes_temporaries_a_killed_run_left(tmp_path):
+    from tfmodernize.sources import remove_stale_temporaries
+
+    source = tmp_path / "m.py"
+    source.write_text(OLD)
+    stale = tmp_path / ".m.py.abc123.tfm-tmp"
+    stale.write_text("half")
+    fresh = tmp_path / ".m.py.def456.tfm-tmp"
+    fresh.write_text("being written")
+    foreign = tmp_path / ".other.py.abc123.tfm-tmp"
+    foreign.write_text("not beside a source of this run")
+    old_time = time.time() - 60
+    os.utime(stale, (old_time, old_time))
+    os.utime(foreign, (old_time, old_time))
+    assert remove_stale_temporaries([source]) == [stale]
+    assert not stale.exists() and fresh.exists() and foreign.exists()

@@ -110,10 +110,12 @@ def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cac
     return settings
 
 
-def _outcomes(paths: List[Path], settings: "Settings") -> Iterator["Outcome"]:
-    """Discover and process files, yielding outcomes in order; missing inputs are errors."""
+def _outcomes(paths: List[Path], settings: "Settings", *, writing: bool = False) -> Iterator["Outcome"]:
+    """Discover and process files, yielding outcomes in order; missing inputs are errors.
+
+    ``writing`` (apply): first remove the temporary files a killed run left beside them."""
     from tfmodernize.engine import Outcome, run
-    from tfmodernize.sources import Discovered, discover
+    from tfmodernize.sources import Discovered, discover, remove_stale_temporaries
 
     files: list[Discovered] = []
     missing: list[Outcome] = []
@@ -122,6 +124,9 @@ def _outcomes(paths: List[Path], settings: "Settings") -> Iterator["Outcome"]:
             files.extend(discover([path], settings.exclude))
         except FileNotFoundError:
             missing.append(Outcome(path, error="no such file or folder"))
+    if writing:
+        for stale in remove_stale_temporaries(f.path for f in files if f.problem is None):
+            stderr.print(f"removed {stale}, left by an interrupted run", markup=False)
     yield from missing
     results = run(files, settings)
     if sys.stderr.isatty() and len(files) > 20:
@@ -206,7 +211,7 @@ def apply(
 
     settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache)
     summary = Summary()
-    for outcome in _outcomes(paths, settings):
+    for outcome in _outcomes(paths, settings, writing=True):
         if outcome.changed:
             try:
                 write_atomic(outcome.path, outcome.new_bytes, outcome.old_bytes)

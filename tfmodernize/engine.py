@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import io
+import os
 import re
 import sys
 import tokenize
@@ -329,6 +330,21 @@ def _fill(
         outcome.fixes, outcome.findings, outcome.kept_on_v1 = fixes, findings, kept_on_v1
 
 
+def _end_with_parent(parent: int) -> None:
+    """A pool worker ends when the run that started it dies (SIGKILL included), instead of
+    living on as an orphan: Linux signals it through PR_SET_PDEATHSIG."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return  # not Linux: the pool's own shutdown is all there is
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
 def _process_star(item: tuple[Discovered, Settings]) -> Outcome:
     try:
         return process(*item)
@@ -345,5 +361,5 @@ def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
         return
     workers = min(settings.jobs, len(items))
     chunk = max(1, min(16, len(items) // (workers * 4)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
         yield from pool.map(_process_star, items, chunksize=chunk)

@@ -185,6 +185,40 @@ def read_source(path: Path) -> Source:
     return Source(path, data, text, encoding)
 
 
+TEMP_SUFFIX = ".tfm-tmp"
+#: A temporary file untouched for this long belongs to no run that is still writing it.
+STALE_SECONDS = 5.0
+
+
+def remove_stale_temporaries(sources: Iterable[Path]) -> list[Path]:
+    """Delete the temporary files a killed run left beside ``sources`` (``.name.py.XXXX.tfm-tmp``,
+    as ``write_atomic`` names them); returns what was removed."""
+    import time
+
+    removed = []
+    by_folder: dict[Path, set[str]] = {}
+    for source in sources:
+        by_folder.setdefault(source.parent, set()).add(source.name)
+    for folder, names in by_folder.items():
+        try:
+            candidates = list(folder.glob(f".*{TEMP_SUFFIX}"))
+        except OSError:
+            continue
+        for candidate in candidates:
+            owner = candidate.name[1:].rsplit(".", 2)[0]  # ".m.py.ab12cd.tfm-tmp" -> "m.py"
+            try:
+                stale = time.time() - candidate.stat().st_mtime > STALE_SECONDS
+            except OSError:
+                continue
+            if owner in names and stale:
+                try:
+                    candidate.unlink()
+                    removed.append(candidate)
+                except OSError:
+                    pass
+    return removed
+
+
 def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
     """Replace ``path`` with ``data`` if it still holds ``expected``, keeping its mode.
 
@@ -195,7 +229,7 @@ def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
         raise SourceError("changed on disk during the run: not written")
     mode = stat.S_IMODE(path.stat().st_mode)
     target = path.resolve()
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tfm-tmp")
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
