@@ -288,6 +288,13 @@ class _ModuleFacts(cst.CSTVisitor):
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
         bindings = dict(import_bindings(node))
         self.from_imports.update(bindings)
+        for local, qualified in bindings.items():
+            # ``from tensorflow.python.platform import tf_logging as logging`` binds ``logging``
+            # to a TF module this codemod does not move: the name is taken.
+            symbol_path = qualified.partition(".")[2]
+            path = symbol_path.replace("compat.v1.", "", 1)
+            if local in ("flags", "app", "logging") and path not in ("app", "flags", "logging") and _absl_module(path) is None:
+                self.taken.add(local)
         if bindings:
             return False  # names inside ``from tensorflow import logging`` are TF's, not taken
         if isinstance(node.module, cst.Name) and node.module.value == "absl":

@@ -523,7 +523,8 @@ class ApiRenames(TFCodemod):
         target = tables().renames[path]
 
         def build(updated: cst.Call) -> cst.Call:
-            return updated.with_changes(func=self.tf_expr(target), args=[cst.Arg(cst.Name(condition))])
+            return updated.with_changes(func=self.tf_expr(target, spell_v2=self._stays_tf1),
+                                        args=[cst.Arg(cst.Name(condition))])
 
         return f"tf.{path}() is tf.{target}({condition}) in TF2", build
 
@@ -609,7 +610,9 @@ class _TF1Evidence(cst.CSTVisitor):
                     v1_requirement(symbol.path, None, self.names) is not None)
             else:
                 self.found = symbol.v1 or _tf1_only(symbol.path)
-            return not self.found and isinstance(node, cst.Attribute)
+            # Lasting evidence is judged on whole names: ``tf.contrib.summary`` inside a renamed
+            # ``tf.contrib.summary.always_record_summaries`` goes with it.
+            return not self.found and isinstance(node, cst.Attribute) and not (self.lasting and symbol is not None)
         return not self.found
 
 

@@ -158,3 +158,11 @@ def test_a_declined_use_keeps_the_tf_import():
     source = "from tensorflow import app\n\napp.run()\n"  # no main: declined
     result = rewrite("TFM110", source)
     assert result.code == source
+
+
+def test_logging_bound_by_another_tf_import_is_taken():
+    source = ("import tensorflow as tf\nfrom tensorflow.python.platform import tf_logging as logging\n\n"
+              "logging.info('a')\ntf.logging.info('b')\n")
+    result = rewrite("TFM110", source)
+    assert "import absl.logging" in result.code and "absl.logging.info('b')" in result.code
+    assert "from absl import logging" not in result.code  # would rebind `logging`
