@@ -168,6 +168,8 @@ class Statement:
     stateful: bool = False
     #: dynamic only because it draws random numbers (an initial value, typically)
     random_only: bool = False
+    #: calls a random op (``tf.random_uniform``, ``tf.random.normal``...)
+    draws_random: bool = False
     #: what the names this statement binds are (``kind_of`` values), as it binds them
     kinds: dict[str, str] = field(default_factory=dict)
     #: TF1 optimizer steps (``minimize``, ``apply_gradients``) this statement runs
@@ -705,6 +707,7 @@ class GraphUnit:
         stmt.stateful = bool(stateful or minimizes)
         stmt.gradients = sum(1 for p, _ in calls if p == "gradients")
         stmt.dynamic = bool(uses & dynamic_names or stateful or random or minimizes or stmt.gradients)
+        stmt.draws_random = bool(random)
         stmt.random_only = bool(random) and not (uses & dynamic_names or stateful or minimizes or stmt.gradients)
         stmt.valueless = bool(minimizes) or path in VALUELESS_OPS
         if stmt.dynamic:

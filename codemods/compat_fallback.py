@@ -206,7 +206,7 @@ class CompatFallback(TFCodemod):
 
     def _calls_to(self, module: cst.Module, paths: tuple[str, ...]) -> list[cst.Call]:
         return [n for n in walk(module, code_only=True)
-                if isinstance(n, cst.Call) and self.tf.tf_symbol(n.func) is not None and self.tf.tf_symbol(n.func).path in paths]
+                if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *paths)]
 
     def _switched(self, module: cst.Module) -> bool:
         return bool(self._calls_to(module, SWITCHES))

@@ -89,7 +89,6 @@ from codemods._graph import (
     INITIALIZERS,
     UNKNOWN_OPS,
     PLACEHOLDERS,
-    RANDOM_OPS,
     SESSIONS,
     VARIABLE_MAKERS,
     Decline,
@@ -103,7 +102,7 @@ from codemods._graph import (
 )
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, root_name
-from tfmodernize.treewalk import contains, walk
+from tfmodernize.treewalk import contains
 
 #: ``ConfigProto`` fields with a process-wide ``tf.config`` equivalent.
 CONFIG_CALLS = {
@@ -861,7 +860,7 @@ class SessionToFunction(TFCodemod):
             1 for block in [*unit.removed_blocks, *unit.nested_blocks]
             for item in block.items if isinstance(item.item, cst.Call) and tf_path(item.item.func, self.tf) in SESSIONS)
         for function in plan.functions.values():
-            drawing = next((stmt for stmt in function.body if stmt.dynamic and _draws_random(stmt, self.tf)), None)
+            drawing = next((stmt for stmt in function.body if stmt.dynamic and stmt.draws_random), None)
             if drawing is not None and openings > 1:
                 raise Decline(drawing.origin, "random ops run in more than one session: each TF1 session restarts their "
                                               "random state, a TF2 function keeps one; seed each draw explicitly "
@@ -1013,11 +1012,6 @@ class SessionToFunction(TFCodemod):
             body=cst.IndentedBlock(body),
             decorators=[cst.Decorator(decorator)],
         )
-
-
-def _draws_random(stmt: Statement, names: TFNames) -> bool:
-    return any(isinstance(node, cst.Call) and (path := tf_path(node.func, names)) is not None
-               and (path in RANDOM_OPS or path.startswith("random.")) for node in walk(stmt.node))
 
 
 # -- visitors -------------------------------------------------------------------------------------
