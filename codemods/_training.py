@@ -366,8 +366,11 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
         bound = bindings.get(variable.binding, [])
         if len(bound) > 1:
             found.rebound.add(variable.binding)
-            # Bound again for another graph (after a reset) is that graph's variable, not a rebinding.
-            if sum(1 for index in bound if found.graph_of(index) == found.graph_of(variable.index)) > 1:
+            # Bound again for another graph (after a reset) is that graph's variable, and bound
+            # before it was created (``w = 0.5`` before ``w = tf.Variable(...)``) is another value:
+            # neither is a rebinding of the variable.
+            later = [index for index in bound if index > variable.index and found.graph_of(index) == found.graph_of(variable.index)]
+            if later:
                 unknown(f"`{variable.name}` is bound more than once")
     found.variables = _uniquified(found.variables)
     return found

@@ -80,6 +80,7 @@ from typing import Callable, Optional, Union
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 
+from codemods._graph import call_argument
 from codemods._upgrade_tables import (
     has_star_args,
     is_stop_gradient,
@@ -120,6 +121,9 @@ _CAST_DTYPES = {"float": "float32", "double": "float64"}
 #: whole program on v1 for it. ``tf.random.set_seed`` sets the graph-level seed in graph mode, as
 #: ``set_random_seed`` did, and the global seed in eager code; op seeds derive from it as in TF1.
 OVERRIDES = {"set_random_seed": "random.set_seed"}
+#: TF1 names that divide as Python 2 did (floor division for integers, true division for
+#: floating values) and the TF2 name for each kind of operand, decided from literal operands.
+DIVISIONS = {"div": {"int": "math.floordiv", "float": "math.divide"}}
 #: Peer transformers whose TF2 target needs the call rewritten as a whole (name and arguments).
 _CALL_REWRITES = ("cast_transformer", "add_summary_recording_cond_transformer")
 #: Peer transformers whose TF2 target computes different numbers (measured: half-pixel centres).
@@ -246,7 +250,7 @@ class ApiRenames(TFCodemod):
         t = tables()
         called = id(original) in self._call_funcs
         transformer = t.transformers.get(path, {}).get("kind")
-        if called and (transformer in _CALL_REWRITES or path in _RESIZE):
+        if called and (transformer in _CALL_REWRITES or path in _RESIZE or path in DIVISIONS):
             return updated  # the call handles it
         if path in _RESIZE or transformer in _CALL_REWRITES:
             if not symbol.v1:
@@ -340,6 +344,8 @@ class ApiRenames(TFCodemod):
                             "numbers; keep tf.compat.v1.image.* or resize with the new semantics by hand")
         if kind == "cast_transformer":
             return self._cast_plan(call, path)
+        if path in DIVISIONS:
+            return self._division_plan(call, path)
         if kind == "add_summary_recording_cond_transformer":
             return self._recording_plan(call, path, transformer["cond"])
         # Same name, other meaning in TF1 and TF2: only where the code is TF1 code.
@@ -552,6 +558,49 @@ class ApiRenames(TFCodemod):
         return f"tf.{path}(x) is tf.cast(x, tf.{dtype}) in TF2", build
 
 
+    def _division_plan(self, call: cst.Call, path: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
+        """``tf.div(3, 4)`` -> ``tf.math.floordiv(3, 4)``; ``tf.div(3.0, 4)`` -> ``tf.math.divide``:
+        TF1 chose by the dtype of the first operand (the second is converted to it)."""
+        operand = _division_operand(call)
+        if operand is None:
+            raise _Declined(f"tf.{path} divides as Python 2 did (floor division for integer tensors, true "
+                            "division for floating ones) and the operands' dtype is not written here: use "
+                            "tf.math.floordiv or tf.math.divide, whichever your dtype asks for")
+        target = DIVISIONS[path][operand]
+
+        def build(updated: cst.Call) -> cst.Call:
+            return updated.with_changes(func=self.tf_expr(target, spell_v2=self._stays_tf1))
+
+        return f"tf.{path} of {operand} literals is tf.{target} in TF2", build
+
+
+def _division_operand(call: cst.Call) -> Optional[str]:
+    """``int`` or ``float``: what ``tf.div``'s first operand is, when both are numeric literals
+    (or lists of them) that TF1 converts to one dtype; None when the code does not say."""
+    if has_star_args(call):
+        return None
+    x, y = call_argument(call, 0, "x"), call_argument(call, 1, "y")
+    kinds = [_literal_kind(x) if x is not None else None, _literal_kind(y) if y is not None else None]
+    if kinds[0] == "int" and kinds[1] == "int":
+        return "int"
+    if kinds[0] == "float" and kinds[1] is not None:
+        return "float"
+    return None
+
+
+def _literal_kind(expr: cst.BaseExpression) -> Optional[str]:
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+        expr = expr.expression
+    if isinstance(expr, cst.Integer):
+        return "int"
+    if isinstance(expr, cst.Float):
+        return "float"
+    if isinstance(expr, (cst.List, cst.Tuple)) and expr.elements:
+        kinds = {_literal_kind(e.value) if isinstance(e, cst.Element) else None for e in expr.elements}
+        return kinds.pop() if len(kinds) == 1 else None
+    return None
+
+
 def _rename_for(path: str) -> Optional[tuple[str, str]]:
     """``(key, target)`` of the rename this codemod applies to ``tf.<path>``, if any."""
     if path in OVERRIDES:
@@ -589,19 +638,22 @@ class _TF1Evidence(cst.CSTVisitor):
         self.names = names
         self.lasting = lasting
         self.found = False
+        self.rewritten: set[int] = set()
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.found or isinstance(node, (cst.Import, cst.ImportFrom)):
             return False
         if isinstance(node, cst.Call):
             symbol = self.names.tf_symbol(node.func)
+            if symbol is not None and symbol.path in DIVISIONS and _division_operand(node) is not None:
+                self.rewritten.add(id(node.func))  # becomes a TF2 division whatever the file is
             if symbol is not None and not self.lasting:
                 t = tables()
                 old = set(t.keyword_renames.get(symbol.path, ())) | set(t.keyword_deletions.get(symbol.path, ()))
                 self.found = bool(keyword_names(node) & old)
         elif isinstance(node, (cst.Attribute, cst.Name)):
             symbol = self.names.tf_symbol(node)
-            if symbol is None:
+            if symbol is None or (self.lasting and id(node) in self.rewritten):
                 self.found = False
             elif self.lasting:
                 # Left behind: a name this codemod cannot turn into TF2 and that TF2 lacks or

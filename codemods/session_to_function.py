@@ -136,6 +136,8 @@ class FunctionPlan:
     gradients: int = 0
     #: the body as emitted: statements and calls of shared helpers, in dependency order
     steps: list[Union[Statement, Helper]] = field(default_factory=list)
+    #: indices of the unit statements that call it
+    sites: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -469,10 +471,12 @@ class SessionToFunction(TFCodemod):
         elements, shape, targets = self._without_ops(site, elements, shape)
         dynamic = ops or any(e.kind == "dynamic" for e in elements)
         if not dynamic:
+            self._check_eager_feed(plan, site)
             value = self._eager_value(elements, shape, unit, numpy=site.context != "discard")
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         else:
             function = self._function_for(plan, stmt, elements, ops, shape)
+            function.sites.append(stmt.index)
             call = self._call(function, plan, site)
             value = call
             if shape != "none" and self._wants_numpy(plan, site, targets):
@@ -566,11 +570,14 @@ class SessionToFunction(TFCodemod):
         if kinds & {"init", "session", "object", "config", "unknown", "graph"}:
             raise Decline(expr, f"fetch `{_code(expr)}` is not a tensor this codemod understands")
         calls, _ = tf_calls(expr, self.tf)
+        builders = {c.func.value for c in training.calls(expr) if isinstance(c.func, cst.Name)} & unit.graph_functions
+        if builders & unit.variable_functions:
+            raise Decline(expr, f"fetch `{_code(expr)}` creates variables where the graph is run")
         if kinds & {"placeholder", "dynamic", "op"}:
             return "dynamic"
         if any(path.startswith("summary.") or path in UNKNOWN_OPS for path, _ in calls):
             raise Decline(expr, f"fetch `{_code(expr)}` builds new graph ops where the graph is run")
-        if not calls and not kinds & {"static", "variable"}:
+        if not calls and not builders and not kinds & {"static", "variable"}:
             raise Decline(expr, f"fetch `{_code(expr)}` is not a tensor of this graph")
         # Built and run at once (``sess.run(w.assign(v))``, ``sess.run(w * 2)``): eager code
         # computes the same where it stands.
@@ -701,6 +708,21 @@ class SessionToFunction(TFCodemod):
             keyword = None if positional else cst.Name(name)
             args.append(cst.Arg(fed[name], keyword=keyword, equal=_no_space_equal() if keyword else cst.MaybeSentinel.DEFAULT))
         return cst.Call(cst.Name(function.name), _commas(args))
+
+    def _check_eager_feed(self, plan: UnitPlan, site: "_Site") -> None:
+        """A fetch no placeholder feeds may still be given a feed: placeholders it does not need
+        are ignored, as in TF1, but a fed tensor replaces that tensor's value, which the eager
+        value would not do."""
+        feed, unit = site.feed, plan.unit
+        if feed is None or (isinstance(feed, cst.Name) and (
+                feed.value == "None" or feed.value in plan.local_feeds or unit.kind(feed.value, site.statement) == "feed")):
+            return
+        if not isinstance(feed, cst.Dict):
+            raise Decline(feed, f"feed `{_code(feed)}` feeds tensors this codemod cannot tell")
+        for element in feed.elements:
+            key = element.key if isinstance(element, cst.DictElement) else element
+            if not (isinstance(key, cst.Name) and unit.kind(key.value, site.statement) == "placeholder"):
+                raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder")
 
     def _wants_numpy(self, plan: UnitPlan, site: "_Site", targets) -> bool:
         if site.context == "value":
@@ -865,25 +887,38 @@ class SessionToFunction(TFCodemod):
                 raise Decline(drawing.origin, "random ops run in more than one session: each TF1 session restarts their "
                                               "random state, a TF2 function keeps one; seed each draw explicitly "
                                               "(tf.random.stateless_*) to migrate it")
-            free = set(names_used(function.returned)) if function.returned is not None else set()
-            bound = set(function.params)
-            for stmt in function.body:
-                free |= stmt.uses - bound
-                bound |= stmt.defs
-            free -= bound
-            for name in function.params:
-                # The input signature and defaults are evaluated where the function is defined.
-                placeholder = unit.placeholders[name]
-                for part in (placeholder.shape, placeholder.dtype, placeholder.default):
-                    free |= names_used(part) if part is not None else set()
-            for name in sorted(free):
-                if unit.bindings.get(name, 0) > 1:
-                    raise Decline(function.body[0].origin if function.body else unit.statements[function.anchor].origin,
-                                  f"`{name}` is rebound after the graph used it: its TF1 value is not the one the function would see")
+            self._check_free_names(unit, function)
             for name in function.params:
                 placeholder = unit.placeholders[name]
                 if placeholder.default is not None and self._literal_dtype(placeholder.default) is None:
                     raise Decline(placeholder.statement.origin, f"cannot tell the dtype of `{name}`'s default")
+
+    def _check_free_names(self, unit: GraphUnit, function: FunctionPlan) -> None:
+        """A name the function reads from the module must still name, wherever the function is
+        called, what it named where TF1 built the graph (``W = 0.1`` before ``W = tf.Variable``
+        is fine; ``b`` rebound between the graph and a run is not)."""
+        built: list[tuple[str, Statement]] = []  # (name, the statement that read it in TF1)
+        bound = set(function.params)
+        for stmt in function.body:
+            built.extend((name, stmt) for name in sorted(stmt.uses - bound))
+            bound |= stmt.defs
+        for name in function.params:
+            # The input signature and defaults are evaluated where the function is defined.
+            placeholder = unit.placeholders[name]
+            for part in (placeholder.shape, placeholder.dtype, placeholder.default):
+                built.extend((used, placeholder.statement) for used in sorted(names_used(part) if part is not None else ()))
+        definition = function.anchor + 1 if function.body else function.anchor
+        for name, reader in built:
+            if unit.bindings.get(name, 0) < 2:
+                continue
+            meant = unit.reaching(name, reader.index)
+            seen = [unit.reaching(name, site) for site in function.sites]
+            if reader in (unit.placeholders[p].statement for p in function.params):
+                seen.append(unit.reaching(name, definition))
+            if any(binding is not meant for binding in seen) or any(
+                    name in unit.statements[site].defs for site in function.sites):
+                raise Decline(reader.origin, f"`{name}` is rebound after the graph used it: its TF1 value "
+                                             "is not the one the function would see")
 
     def _literal_dtype(self, value: cst.BaseExpression) -> Optional[str]:
         if isinstance(value, cst.UnaryOperation):

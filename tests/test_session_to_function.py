@@ -613,6 +613,46 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        base = tf.add(1, 2)
+        tripled = tf.multiply(base, 3)
+        with tf.Session() as sess:
+            override = {base: 10}
+            out = sess.run(tripled, feed_dict=override)
+        """,
+        "feeds tensors this codemod cannot tell",
+        id="eager-fetch-fed-through-named-dict",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        base = tf.add(1, 2)
+        tripled = tf.multiply(base, 3)
+        with tf.Session() as sess:
+            out = sess.run(tripled, {base: 10})
+        """,
+        "feeding `base`, which is not a placeholder",
+        id="eager-fetch-fed-a-tensor",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        scale = tf.constant(2.0)
+        y = x * scale
+        with tf.Session() as sess:
+            first = sess.run(y, {x: [1.0, 2.0]})
+            scale = tf.constant(5.0)
+            second = sess.run(y, {x: [1.0, 2.0]})
+        """,
+        "`scale` is rebound after the graph used it",
+        id="free-name-rebound-between-runs",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         x = tf.placeholder(tf.float32, [2])
         y = x * 2.0
         sess = tf.Session()
