@@ -188,8 +188,10 @@ class UnitPlan:
     #: feed dicts built where the graph runs, by name, and the uses turned into ``**feed``
     local_feeds: dict[str, cst.Dict] = field(default_factory=dict)
     feed_uses: set[int] = field(default_factory=set)
-    #: other nodes of run statements to replace (string-keyed feed dicts)
+    #: other nodes of run statements to replace (string-keyed feed dicts, their new names)
     replacements: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    #: local feed dicts renamed, old name -> new
+    feed_names: dict[str, str] = field(default_factory=dict)
     helpers: list[Helper] = field(default_factory=list)
     reused: set[str] = field(default_factory=set)
 
@@ -431,6 +433,11 @@ class SessionToFunction(TFCodemod):
                 if target.value in plan.local_feeds or unit.bindings.get(target.value, 0) > 1:
                     raise Decline(assign, f"feed dict `{target.value}` is built more than once")
                 plan.local_feeds[target.value] = value
+                if target.value == "feed_dict":
+                    # Named after TF1's keyword it reads as session code left behind; it now
+                    # holds function arguments.
+                    plan.feed_names[target.value] = self._fresh(plan, "arguments")
+                    plan.replacements[target] = cst.Name(plan.feed_names[target.value])
                 plan.replacements[value] = value.with_changes(elements=[
                     e.with_changes(key=cst.SimpleString(f'"{e.key.value}"')) for e in value.elements
                 ])
@@ -671,10 +678,19 @@ class SessionToFunction(TFCodemod):
         if isinstance(feed, cst.Name) and feed.value in plan.local_feeds:
             keys = [e.key.value for e in plan.local_feeds[feed.value].elements]
             required = [n for n in function.params if unit.placeholders[n].default is None]
-            if not set(keys) <= set(function.params) or not set(required) <= set(keys):
-                raise Decline(feed, f"feed dict `{feed.value}` does not feed exactly the parameters of `{function.name}`")
+            if not set(required) <= set(keys):
+                missing = sorted(set(required) - set(keys))[0]
+                raise Decline(feed, f"feed dict `{feed.value}` does not feed `{missing}`, which `{function.name}` needs")
             plan.feed_uses.add(id(feed))
-            return cst.Call(cst.Name(function.name), [cst.Arg(feed, star="**")])
+            local = cst.Name(plan.feed_names.get(feed.value, feed.value))
+            if set(keys) <= set(function.params):
+                return cst.Call(cst.Name(function.name), [cst.Arg(local, star="**")])
+            # TF1 ignores fed placeholders the fetches do not need: pass only the needed ones.
+            return cst.Call(cst.Name(function.name), _commas([
+                cst.Arg(cst.Subscript(local, [cst.SubscriptElement(cst.Index(cst.SimpleString(f'"{key}"')))]),
+                        keyword=cst.Name(key), equal=_no_space_equal())
+                for key in keys if key in function.params
+            ]))
         if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == "feed":
             feed = unit.feeds[feed.value]
             for name in names_used(feed):
@@ -1272,6 +1288,9 @@ class _Rewriter(cst.CSTTransformer):
         return self.plan.calls.get(original, updated)
 
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
+        return self.plan.replacements.get(original, updated)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         return self.plan.replacements.get(original, updated)
 
     def leave_With(self, original: cst.With, updated: cst.With):

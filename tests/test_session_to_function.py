@@ -573,6 +573,36 @@ REWRITES.append(
         id="compat-v1-spelled-out-under-tf2-import",
     )
 )
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        z = tf.placeholder(tf.float32)
+        y = x + 1.0
+        with tf.Session() as sess:
+            for v in range(2):
+                feed_dict = {x: v, z: 0.0}
+                out = sess.run(y, feed_dict=feed_dict)
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        def compute_y(x):
+            y = x + 1.0
+            return y
+
+
+        for v in range(2):
+            arguments = {"x": v, "z": 0.0}
+            out = compute_y(x=arguments["x"])
+        """,
+        id="loop-feed-dict-extra-key-passes-what-is-needed",
+    )
+)
 
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
@@ -608,6 +638,46 @@ DECLINES = [
         """,
         "feeding `y`, which is not a placeholder",
         id="feed-non-placeholder",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        base = tf.add(1, 2)
+        tripled = tf.multiply(base, 3)
+        with tf.Session() as sess:
+            override = {base: 10}
+            out = sess.run(tripled, feed_dict=override)
+        """,
+        "feeds tensors this codemod cannot tell",
+        id="eager-fetch-fed-through-named-dict",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        base = tf.add(1, 2)
+        tripled = tf.multiply(base, 3)
+        with tf.Session() as sess:
+            out = sess.run(tripled, {base: 10})
+        """,
+        "feeding `base`, which is not a placeholder",
+        id="eager-fetch-fed-a-tensor",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        scale = tf.constant(2.0)
+        y = x * scale
+        with tf.Session() as sess:
+            first = sess.run(y, {x: [1.0, 2.0]})
+            scale = tf.constant(5.0)
+            second = sess.run(y, {x: [1.0, 2.0]})
+        """,
+        "`scale` is rebound after the graph used it",
+        id="free-name-rebound-between-runs",
     ),
     pytest.param(
         """
@@ -853,14 +923,14 @@ DECLINES = [
 
         x = tf.placeholder(tf.float32)
         z = tf.placeholder(tf.float32)
-        y = x + 1.0
+        y = x + z
         with tf.Session() as sess:
             for v in range(2):
-                feed = {x: v, z: 0.0}
+                feed = {x: v}
                 out = sess.run(y, feed_dict=feed)
         """,
-        "feed dict `feed` does not feed exactly the parameters of `compute_y`",
-        id="loop-feed-dict-extra-key",
+        "feed dict `feed` does not feed `z`, which `compute_y` needs",
+        id="loop-feed-dict-missing-key",
     ),
     pytest.param(
         """
