@@ -675,6 +675,8 @@ class KerasOptimizer:
     keras: str
     args: tuple[cst.Arg, ...]
     different_maths: Optional[str]
+    #: Keras slot (suffix of its variable's name) -> the value TF1 started it at
+    slot_starts: dict[str, float] = field(default_factory=dict)
 
 
 def keras_optimizer(call: cst.Call, tf1_class: str) -> tuple[Optional[KerasOptimizer], Optional[str]]:
@@ -706,7 +708,7 @@ def keras_optimizer(call: cst.Call, tf1_class: str) -> tuple[Optional[KerasOptim
     for keras_param, value in entry["write_defaults"].items():
         if keras_param not in written:
             keras_args.append(_keyword(keras_param, cst.parse_expression(repr(value))))
-    return KerasOptimizer(entry["keras"], tuple(keras_args), entry["different_maths"]), None
+    return KerasOptimizer(entry["keras"], tuple(keras_args), entry["different_maths"], dict(entry["slot_starts"])), None
 
 
 def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:

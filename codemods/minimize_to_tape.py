@@ -21,7 +21,9 @@ Why it matters
     with a tape and updates with a Keras optimizer. The Keras defaults differ from TF1's (Adam
     and Adadelta ``epsilon`` 1e-7 instead of 1e-8, Adagrad adds an epsilon TF1 does not), so a
     bare class swap changes the training numbers. TF1's RMSPropOptimizer starts its
-    accumulator at 1 and Keras RMSprop at 0: that rewrite is offered only as an unsafe fix.
+    accumulators at 1 and Keras RMSprop at 0: the Keras optimizer is built on the variables it
+    trains right after the training function and those slots are set to 1; where the variables
+    cannot be named there, the rewrite is only an unsafe fix.
     The fixtures train each optimizer for several steps in TF1 and in TF2 and compare the
     losses and weights.
 
@@ -87,6 +89,8 @@ class Site:
     drop_dependencies: bool = False
     call_replacement: Optional[str] = None
     tape_name: str = "tape"
+    #: the variables it differentiates, as code (minimize / compute_gradients)
+    variables: Optional[str] = None
 
 
 @dataclass
@@ -178,6 +182,8 @@ class MinimizeToTape(TFCodemod):
         self._calls: dict[cst.Call, cst.BaseExpression] = {}
         self._bodies: dict[cst.FunctionDef, dict[int, Site]] = {}
         self._hoisted: dict[int, list[cst.BaseStatement]] = {}
+        #: statements to put after the module statement of that index
+        self._after: dict[int, list[cst.BaseStatement]] = {}
         self._removed: dict[cst.FunctionDef, set[int]] = {}
         all_calls = list(training.calls(node))
         # Every rewrite is planned here; with no plan the traversal is skipped (it would cost
@@ -202,7 +208,7 @@ class MinimizeToTape(TFCodemod):
         self._crowded = {function for function, count in taped.items() if count > 1}
         for optimizer in optimizers:
             self._plan(optimizer)
-        return bool(self._keras_calls or self._calls or self._bodies or self._hoisted)
+        return bool(self._keras_calls or self._calls or self._bodies or self._hoisted or self._after)
 
     def _optimizers(self, module: cst.Module) -> list[Optimizer]:
         # A module-level name may be bound to a new optimizer for each model a program builds
@@ -346,7 +352,12 @@ class MinimizeToTape(TFCodemod):
             self._removed.setdefault(function, set()).add(position)
         keras_name = f"keras.optimizers.{keras.keras}"
         message = f"tf.train.{optimizer.tf1_class} -> tf.{keras_name} with TF1's hyper-parameters"
-        if keras.different_maths is not None:
+        starts = self._slot_starts(optimizer, keras) if keras.slot_starts else None
+        if starts is not None:
+            if not self.fix(optimizer.call, f"{message}; its slots start where TF1's did"):
+                return
+            self._after.setdefault(max(site.top for site in optimizer.sites), []).extend(starts)
+        elif keras.different_maths is not None:
             if not self.fix(optimizer.call, f"{message}, but {keras.different_maths}", safe=False):
                 return
         elif optimizer.name is not None:
@@ -378,6 +389,33 @@ class MinimizeToTape(TFCodemod):
     @staticmethod
     def _code(node: cst.CSTNode) -> str:
         return cst.Module(body=[]).code_for_node(node)
+
+    def _slot_starts(self, optimizer: Optimizer, keras: training.KerasOptimizer) -> Optional[list[cst.BaseStatement]]:
+        """Statements that build the Keras optimizer on the variables it trains and set the
+        slots TF1 started elsewhere than Keras (RMSProp's accumulators at 1.0), placed after
+        the module statement holding its last step; None when the variables cannot be named
+        there (then the maths differ, as the table says)."""
+        listed = {site.variables for site in optimizer.sites if site.method != "apply_gradients"}
+        if len(listed) != 1 or None in listed:
+            return None
+        variables = listed.pop()
+        top = max(site.top for site in optimizer.sites)
+        bound = {name for statement in self._module.body[:top] for name in training.assigned_names(statement)}
+        if not training.names_read(cst.parse_expression(variables)) <= bound:
+            return None
+        name = optimizer.name or optimizer.hoisted_name
+        slot = training.fresh_name("slot", self._taken)
+        lines = [f"{name}.build({variables})"]
+        for suffix, value in keras.slot_starts.items():
+            fill = (f"{self._code(self.tf_expr('ones_like'))}({slot})" if value == 1.0
+                    else f"{self._code(self.tf_expr('fill'))}({slot}.shape, {value!r})")
+            lines.append(
+                f"# TF1's {optimizer.tf1_class} started these slots at {value!r}; Keras starts them at 0.\n"
+                f"for {slot} in {name}.variables:\n"
+                f'    if {slot}.name.endswith("_{suffix}"):\n'
+                f"        {slot}.assign({fill})\n"
+            )
+        return [cst.parse_statement(line) for line in lines]
 
     def _build(self, site: Site, optimizer: Optimizer) -> Optional[str]:
         """Fill ``site.replacement`` (code lines) or say why the site cannot be rewritten."""
@@ -438,6 +476,7 @@ class MinimizeToTape(TFCodemod):
         if variables is None:
             return bind
         site.taped = True
+        site.variables = variables if bind is None else None
         lines = [] if bind is None else [bind]
         tape = training.fresh_name("tape", local_taken)
         if site.method == "minimize":
@@ -691,7 +730,7 @@ class MinimizeToTape(TFCodemod):
         return updated.with_changes(body=updated.body.with_changes(body=new_body))
 
     def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        if not self._hoisted:
+        if not self._hoisted and not self._after:
             return updated
         body: list[cst.BaseStatement] = []
         for index, statement in enumerate(updated.body):
@@ -701,4 +740,10 @@ class MinimizeToTape(TFCodemod):
                 hoisted[0] = hoisted[0].with_changes(leading_lines=spacing)
             body.extend(hoisted)
             body.append(statement)
+            after = self._after.get(index, [])
+            if after and isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                # PEP 8's two blank lines after a top-level definition.
+                blank = [cst.EmptyLine(indent=False)] * 2
+                after[0] = after[0].with_changes(leading_lines=[*blank, *after[0].leading_lines])
+            body.extend(after)
         return updated.with_changes(body=body)

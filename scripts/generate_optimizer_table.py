@@ -71,8 +71,19 @@ TF1_IMPLICIT = {
 DIFFERENT_MATHS = {
     "RMSPropOptimizer": (
         "TF1 RMSPropOptimizer starts its mean-square accumulator at 1.0, Keras RMSprop at 0, so the "
-        "first steps are several times larger (18% off after 8 steps in our measurement)"
+        "first steps are several times larger (18% off after 8 steps in our measurement) unless the "
+        "accumulators are set to 1.0 after building the optimizer, which needs its variables listed "
+        "at module level"
     ),
+}
+
+#: Keras slot variables TF1 starts at another value than Keras's zeros: TF1 optimizer ->
+#: {Keras slot (the suffix of its variable's name): TF1's starting value}. TF1's
+#: RMSPropOptimizer fills its "rms" slot with ones; Keras RMSprop starts "velocity" at zeros.
+#: Both facts are checked against the libraries by ``_check_slot_starts`` when the table is
+#: written; a migration sets those slots after building the optimizer.
+SLOT_STARTS = {
+    "RMSPropOptimizer": ("rms", {"velocity": 1.0}),
 }
 
 #: Optimizers that match TF1 only while the learning rate is constant.
@@ -139,6 +150,28 @@ def _entry(tf1_function, keras_class, renames: dict) -> dict:
     }
 
 
+def _check_slot_starts(tf1_name: str, keras_name: str) -> dict[str, float]:
+    """The slot starts of ``SLOT_STARTS``, after checking them on both libraries."""
+    tf1_slot, starts = SLOT_STARTS[tf1_name]
+    graph = tf.Graph()
+    with graph.as_default():
+        weight = tf.compat.v1.Variable([2.0, 3.0], use_resource=True)
+        optimizer = getattr(tf.compat.v1.train, tf1_name)(0.1)
+        optimizer.minimize(tf.reduce_sum(weight), var_list=[weight])
+        with tf.compat.v1.Session(graph=graph) as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            tf1_start = session.run(optimizer.get_slot(weight, tf1_slot))
+    built = getattr(keras.optimizers, keras_name)(learning_rate=0.1)
+    built.build([tf.Variable([2.0, 3.0])])
+    for suffix, value in starts.items():
+        slots = [v for v in built.variables if v.name.endswith(f"_{suffix}")]
+        if not slots or any(float(x) != 0.0 for x in slots[0].numpy()):
+            raise SystemExit(f"{keras_name}: no zero-started slot named *_{suffix}")
+        if any(float(x) != value for x in tf1_start):
+            raise SystemExit(f"{tf1_name}: slot {tf1_slot} starts at {tf1_start}, not {value}")
+    return starts
+
+
 def build() -> dict:
     schedules = {
         name: {"keras": keras_name,
@@ -169,6 +202,7 @@ def build() -> dict:
             "required": [renames[k] for k in tf1_required],
             "write_defaults": write,
             "different_maths": DIFFERENT_MATHS.get(tf1_name),
+            "slot_starts": _check_slot_starts(tf1_name, keras_name) if tf1_name in SLOT_STARTS else {},
             "different_with_schedule": DIFFERENT_WITH_SCHEDULE.get(tf1_name),
             "stateless": tf1_name in STATELESS,
         }

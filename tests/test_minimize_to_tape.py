@@ -162,7 +162,8 @@ def test_rewrites(before, after):
 
 
 FINDINGS = [
-    pytest.param(step("tf.train.RMSPropOptimizer(0.01)"), "accumulator at 1.0", id="rmsprop-different-maths"),
+    pytest.param(step("tf.train.RMSPropOptimizer(0.01)", ", var_list=params") + "\n\nparams = [W, b]\n",
+                 "accumulator at 1.0", id="rmsprop-slots-not-settable-variables-listed-later"),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
     pytest.param(HEAD + "penalty = 0.05 * tf.nn.l2_loss(W)\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
                  "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
@@ -212,9 +213,23 @@ def test_findings(source, fragment):
     assert all(fragment in f.message for f in result.findings)
 
 
-def test_rmsprop_is_an_unsafe_fix():
-    result = rewrite("TFM102", step("tf.train.RMSPropOptimizer(0.01, decay=0.8)"), unsafe_fixes=True)
-    assert result.code == taped("tf.keras.optimizers.RMSprop(learning_rate=0.01, rho=0.8, epsilon=1e-10)")
+def test_rmsprop_accumulators_start_where_tf1s_did():
+    result = rewrite("TFM102", step("tf.train.RMSPropOptimizer(0.01, decay=0.8)"))
+    assert result.code == taped("tf.keras.optimizers.RMSprop(learning_rate=0.01, rho=0.8, epsilon=1e-10)") + (
+        "\n\n"
+        "opt.build([W, b])\n"
+        "# TF1's RMSPropOptimizer started these slots at 1.0; Keras starts them at 0.\n"
+        "for slot in opt.variables:\n"
+        '    if slot.name.endswith("_velocity"):\n'
+        "        slot.assign(tf.ones_like(slot))\n"
+    )
+
+
+def test_rmsprop_with_variables_not_listable_is_an_unsafe_fix():
+    source = step("tf.train.RMSPropOptimizer(0.01)", ", var_list=params") + "\n\nparams = [W, b]\n"
+    result = rewrite("TFM102", source, unsafe_fixes=True)
+    assert "tf.keras.optimizers.RMSprop(learning_rate=0.01, epsilon=1e-10)" in result.code
+    assert ".build(" not in result.code
 
 
 NO_OPS = [
@@ -250,6 +265,8 @@ def test_table_is_generated_and_complete():
     assert table["AdamOptimizer"]["write_defaults"] == {"epsilon": 1e-08}
     assert table["AdagradOptimizer"]["write_defaults"] == {"epsilon": 0.0}
     assert table["RMSPropOptimizer"]["different_maths"]
+    assert table["RMSPropOptimizer"]["slot_starts"] == {"velocity": 1.0}
+    assert table["AdamOptimizer"]["slot_starts"] == {}
     assert table["MomentumOptimizer"]["different_with_schedule"]
     assert data["schedules"]["exponential_decay"]["arguments"]["global_step"] == "@step"
 
