@@ -107,8 +107,9 @@ UNSUPPORTED = (
     ("data.make_initializable_iterator", "dataset iterators"),
     ("while_loop", None),
 )
-#: API families whose calls make an object (kept where it is), not a tensor.
-OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.")
+#: API families whose calls make an object (kept where it is), not a tensor. ``examples.``:
+#: the tutorials' dataset readers (``input_data.read_data_sets``) return numpy arrays.
+OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.", "examples.")
 
 
 class Kind(str, Enum):
@@ -175,6 +176,9 @@ class Statement:
     #: TF1 optimizer steps (``minimize``, ``apply_gradients``) this statement runs
     minimizes: int = 0
     gradients: int = 0
+    #: a statement outside the session reading only what a graph tensor is, not its value:
+    #: (the ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` node, the tensor's name, the attribute)
+    static_reads: list[tuple[cst.BaseExpression, str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -279,6 +283,63 @@ class _NameReader(cst.CSTVisitor):
             self.stores.add(target.value)
             return
         target.visit(self)
+
+
+#: What a graph tensor is, rather than its value: readable outside a session.
+STATIC_ATTRIBUTES = ("shape", "dtype")
+
+
+def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list[tuple[cst.BaseExpression, str, str]]]:
+    """Every use of a graph name in ``node`` as ``t.shape``, ``t.get_shape()`` or ``t.dtype``:
+    ``[(node, name, "shape" | "dtype")]``; None when a graph name is used any other way."""
+    names = frozenset(graph_names)
+    reads: list[tuple[cst.BaseExpression, str, str]] = []
+    covered: set[int] = set()
+    stray: list[cst.Name] = []
+
+    class Reader(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            func = call.func
+            if (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and not call.args
+                    and isinstance(func.value, cst.Name) and func.value.value in names):
+                reads.append((call, func.value.value, "shape"))
+                covered.add(id(func.value))
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            if (attribute.attr.value in STATIC_ATTRIBUTES and isinstance(attribute.value, cst.Name)
+                    and attribute.value.value in names):
+                reads.append((attribute, attribute.value.value, attribute.attr.value))
+                covered.add(id(attribute.value))
+
+        def visit_Name(self, name: cst.Name) -> None:
+            if name.value in names and id(name) not in covered:
+                stray.append(name)
+
+    node.visit(Reader())
+    # Attribute names (``.shape``) and keywords are Names too: only a stray *value* counts.
+    values = {id(n) for n in _value_names(node)}
+    if any(id(n) in values for n in stray) or not reads:
+        return None
+    return reads
+
+
+def _value_names(node: cst.CSTNode) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
+            attribute.value.visit(self)
+            return False
+
+        def visit_Arg(self, arg: cst.Arg) -> bool:
+            arg.value.visit(self)
+            return False
+
+    node.visit(Finder())
+    return found
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -690,6 +751,13 @@ class GraphUnit:
                 for name in defs:
                     self._bind(name, "object")
             return
+        if isinstance(node, cst.SimpleStatementLine) and not tensor_calls and not user_graph_calls:
+            reads = static_reads(node, graph_names)
+            if reads is not None:
+                # ``print(x.shape)``, ``n = h.get_shape()[1]``: what a tensor is, not its value,
+                # which TF2 can still tell without running anything. The names bound are Python.
+                stmt.kind, stmt.static_reads = Kind.PLAIN, reads
+                return
         # ``apply_gradients`` (after ``compute_gradients``) is the other TF1 optimizer step.
         minimizes = [c for m, c in methods if m in ("minimize", "apply_gradients")]
         if assignment and not (uses & graph_names) and path is not None and is_object_path(path) and not minimizes:

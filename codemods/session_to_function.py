@@ -367,6 +367,7 @@ class SessionToFunction(TFCodemod):
                 taken |= plan.taken
                 plan.taken = taken
             self._plan_runs(plan)
+            self._plan_static_reads(plan)
             self._plan_removals(plan)
             self._plan_config(plan)
             self._check_leftovers(plan)
@@ -412,6 +413,39 @@ class SessionToFunction(TFCodemod):
         updates = [s for s in unit.statements if s.stateful]
         if len(initializer_runs) > 1 and updates:
             raise Decline(initializer_runs[1], "variables are initialised again after ops that update them: TF2 variables are created once")
+
+    def _plan_static_reads(self, plan: UnitPlan) -> None:
+        """``x.shape`` / ``x.get_shape()`` / ``x.dtype`` outside the session: what TF1 knew of
+        the tensor without running it. A placeholder's is its spec; a computed tensor's is what
+        tracing its function infers (``get_concrete_function().output_shapes``), the same shape
+        inference TF1 ran; a constant's or variable's is read from the eager value."""
+        unit = plan.unit
+        for stmt in unit.statements:
+            for node, name, what in stmt.static_reads:
+                kind = unit.kind(name, stmt.index)
+                if kind == "placeholder":
+                    placeholder = unit.placeholders[name]
+                    if what == "shape":
+                        shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
+                        value = cst.Call(self.tf_expr("TensorShape"), [cst.Arg(shape)])
+                    elif placeholder.dtype is not None:
+                        value = cst.Call(self.tf_expr("as_dtype"), [cst.Arg(placeholder.dtype)])
+                    else:
+                        raise Decline(node, f"cannot tell the dtype of placeholder `{name}`")
+                elif kind == "dynamic":
+                    function = self._function_for(plan, stmt, [Element(cst.Name(name), "dynamic")], [], "single")
+                    function.sites.append(stmt.index)
+                    concrete = cst.Call(cst.Attribute(cst.Name(function.name), cst.Name("get_concrete_function")))
+                    value = cst.Attribute(concrete, cst.Name("output_shapes" if what == "shape" else "output_dtypes"))
+                elif kind in ("static", "variable"):
+                    continue
+                else:
+                    raise Decline(node, f"`{name}` is read outside the session and is not a tensor this codemod understands")
+                if isinstance(node, cst.Call):
+                    plan.calls[node] = value
+                else:
+                    plan.replacements[node] = value
+                plan.fixes.append((node, f"`{_code(node)}` outside the session: what TF1's graph knew of `{name}`"))
 
     def _plan_local_feeds(self, plan: UnitPlan) -> None:
         """``feed = {x: batch, y: labels}`` built where the graph runs (in a loop, typically)
@@ -871,7 +905,7 @@ class SessionToFunction(TFCodemod):
         """Names of the old graph must not survive outside the functions."""
         unit = plan.unit
         for stmt in unit.statements:
-            gone = {n for n in stmt.uses if unit.kind(n, stmt.index) in GONE}
+            gone = {n for n in stmt.uses if unit.kind(n, stmt.index) in GONE} - {name for _, name, _ in stmt.static_reads}
             if stmt.kind in (Kind.VARIABLE, Kind.OBJECT, Kind.PLAIN) or (stmt.kind is Kind.GRAPH and not stmt.dynamic):
                 if gone:
                     raise Decline(stmt.origin, f"`{sorted(gone)[0]}` is used outside a session call")
@@ -998,6 +1032,8 @@ class SessionToFunction(TFCodemod):
                     carried.extend(stmt.node.leading_lines)
                 else:
                     put(new)
+            elif stmt.static_reads:
+                put(stmt.node.visit(rewriter))
             else:
                 put(stmt.node)
             if functions and moved:
@@ -1291,6 +1327,9 @@ class _Rewriter(cst.CSTTransformer):
         return self.plan.replacements.get(original, updated)
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.plan.replacements.get(original, updated)
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         return self.plan.replacements.get(original, updated)
 
     def leave_With(self, original: cst.With, updated: cst.With):
