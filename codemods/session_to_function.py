@@ -90,6 +90,7 @@ from codemods._graph import (
     UNKNOWN_OPS,
     PLACEHOLDERS,
     SESSIONS,
+    STATEFUL_OPS,
     VARIABLE_MAKERS,
     Decline,
     GraphUnit,
@@ -194,6 +195,10 @@ class UnitPlan:
     feed_names: dict[str, str] = field(default_factory=dict)
     helpers: list[Helper] = field(default_factory=list)
     reused: set[str] = field(default_factory=set)
+    #: ids of run-statement calls inside a loop (they run more than once)
+    repeated: set[int] = field(default_factory=set)
+    #: a fetch built where the graph runs updates variables (``sess.run(w.assign_add(1))``)
+    eager_updates: bool = False
 
 
 def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -405,14 +410,18 @@ class SessionToFunction(TFCodemod):
                 continue
             sites = _RunSites(self, unit, stmt.index)
             stmt.origin.visit(sites)
+            plan.repeated |= _calls_in_loops(stmt.origin)
             if sites.unexplained:
                 raise Decline(sites.unexplained, f"session `{sites.unexplained.value}` is used other than to run the graph")
             for site in sites.sites:
                 self._plan_site(plan, stmt, site)
         initializer_runs = [node for node, message in plan.fixes if message == INITIALISED]
-        updates = [s for s in unit.statements if s.stateful]
-        if len(initializer_runs) > 1 and updates:
-            raise Decline(initializer_runs[1], "variables are initialised again after ops that update them: TF2 variables are created once")
+        updates = [s for s in unit.statements if s.stateful] or plan.eager_updates
+        again = initializer_runs[1:] or [node for node in initializer_runs if id(node) in plan.repeated]
+        if again and updates:
+            raise Decline(again[0], "variables are initialised again after ops that update them (a new session, "
+                                    "or the same one run in a loop): TF2 variables are created once and keep "
+                                    "their values; reset them with `v.assign(...)` by hand")
 
     def _plan_static_reads(self, plan: UnitPlan) -> None:
         """``x.shape`` / ``x.get_shape()`` / ``x.dtype`` outside the session: what TF1 knew of
@@ -513,6 +522,9 @@ class SessionToFunction(TFCodemod):
         dynamic = ops or any(e.kind == "dynamic" for e in elements)
         if not dynamic:
             self._check_eager_feed(plan, site)
+            plan.eager_updates = plan.eager_updates or any(
+                method in STATEFUL_OPS for element in elements for method, _ in tf_calls(element.expr, self.tf)[1]
+            ) or any(path in STATEFUL_OPS for element in elements for path, _ in tf_calls(element.expr, self.tf)[0])
             value = self._eager_value(elements, shape, unit, numpy=site.context != "discard")
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         else:
@@ -597,6 +609,9 @@ class SessionToFunction(TFCodemod):
     def _fetch_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> str:
         if isinstance(expr, cst.Call) and tf_path(expr.func, self.tf) in INITIALIZERS:
             return "init"
+        if (isinstance(expr, cst.Attribute) and expr.attr.value == "initializer"
+                and isinstance(expr.value, cst.Name) and unit.kind(expr.value.value, at) == "variable"):
+            return "init"  # ``sess.run(w.initializer)``
         if isinstance(expr, cst.Name):
             kind = unit.kind(expr.value, at)
             if kind == "unknown":
@@ -1273,6 +1288,33 @@ class _UseReader(cst.CSTVisitor):
         self.names.add(node.value)
         if id(node) not in self.feed_values and id(node) not in self.targets:
             self.numpy_uses.add(node.value)
+
+
+def _calls_in_loops(node: cst.CSTNode) -> set[int]:
+    """Ids of the calls inside ``for`` / ``while`` loops of ``node``."""
+    found: set[int] = set()
+
+    class Finder(cst.CSTVisitor):
+        depth = 0
+
+        def visit_For(self, loop: cst.For) -> None:
+            self.depth += 1
+
+        def leave_For(self, loop: cst.For) -> None:
+            self.depth -= 1
+
+        def visit_While(self, loop: cst.While) -> None:
+            self.depth += 1
+
+        def leave_While(self, loop: cst.While) -> None:
+            self.depth -= 1
+
+        def visit_Call(self, call: cst.Call) -> None:
+            if self.depth:
+                found.add(id(call))
+
+    node.visit(Finder())
+    return found
 
 
 def _assignments(node: cst.CSTNode) -> list[cst.Assign]:

@@ -603,6 +603,25 @@ REWRITES.append(
         id="loop-feed-dict-extra-key-passes-what-is-needed",
     )
 )
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(3.0)
+        with tf.Session() as sess:
+            sess.run(w.initializer)
+            out = sess.run(w.assign_add(1.0))
+        """,
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(3.0)
+        out = w.assign_add(1.0).numpy()
+        """,
+        id="variable-initializer-run-goes",
+    )
+)
 
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
@@ -656,6 +675,36 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        w = tf.Variable(10)
+        first = tf.Session()
+        second = tf.Session()
+        first.run(w.initializer)
+        second.run(w.initializer)
+        a = first.run(w.assign_add(5))
+        b = second.run(w.assign_sub(1))
+        """,
+        "variables are initialised again after ops that update them",
+        id="two-sessions-each-with-its-own-variables",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        grow = w.assign(w * 2.0)
+        results = []
+        for trial in range(3):
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                results.append(sess.run(grow))
+        """,
+        "variables are initialised again after ops that update them",
+        id="initialised-in-a-loop-of-sessions",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         base = tf.add(1, 2)
         tripled = tf.multiply(base, 3)
         with tf.Session() as sess:
@@ -691,6 +740,36 @@ DECLINES = [
         """,
         "feeds tensors this codemod cannot tell",
         id="eager-fetch-fed-through-named-dict",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(10)
+        first = tf.Session()
+        second = tf.Session()
+        first.run(w.initializer)
+        second.run(w.initializer)
+        a = first.run(w.assign_add(5))
+        b = second.run(w.assign_sub(1))
+        """,
+        "variables are initialised again after ops that update them",
+        id="two-sessions-each-with-its-own-variables",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        grow = w.assign(w * 2.0)
+        results = []
+        for trial in range(3):
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                results.append(sess.run(grow))
+        """,
+        "variables are initialised again after ops that update them",
+        id="initialised-in-a-loop-of-sessions",
     ),
     pytest.param(
         """
