@@ -118,6 +118,9 @@ GONE = ("placeholder", "dynamic", "op", "session", "init", "config", "graph", "f
 SAFE_MODULES = ("numpy", "math", "operator", "functools", "itertools")
 #: Fix message of a removed initializer run (also counted: a second one after updates declines).
 INITIALISED = "variables are initialised when created in TF2"
+#: What a user can do about a fed tensor that is not a placeholder (TF1 overrides its value).
+OVERRIDE_HINT = ("TF1 replaces that tensor's value for this run; make it "
+                 "`tf.placeholder_with_default(<its expression>, <shape>)` and migrate again")
 #: Method forms of TF1's ``tf.assign(ref, value)`` family.
 ASSIGN_METHODS = {"assign": "assign", "assign_add": "assign_add", "assign_sub": "assign_sub"}
 #: dtype of ``tf.placeholder_with_default``'s input when it is a Python literal.
@@ -753,7 +756,7 @@ class SessionToFunction(TFCodemod):
                     raise Decline(element, "`**` in a feed_dict")
                 key = element.key
                 if not (isinstance(key, cst.Name) and unit.kind(key.value, at) == "placeholder"):
-                    raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder")
+                    raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
                 fed[key.value] = element.value
         for name, value in fed.items():
             if name not in function.params and not _side_effect_free(value):
@@ -783,11 +786,11 @@ class SessionToFunction(TFCodemod):
                 feed.value == "None" or feed.value in plan.local_feeds or unit.kind(feed.value, site.statement) == "feed")):
             return
         if not isinstance(feed, cst.Dict):
-            raise Decline(feed, f"feed `{_code(feed)}` feeds tensors this codemod cannot tell")
+            raise Decline(feed, f"feed `{_code(feed)}` feeds tensors this codemod cannot tell: {OVERRIDE_HINT}")
         for element in feed.elements:
             key = element.key if isinstance(element, cst.DictElement) else element
             if not (isinstance(key, cst.Name) and unit.kind(key.value, site.statement) == "placeholder"):
-                raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder")
+                raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
 
     def _wants_numpy(self, plan: UnitPlan, site: "_Site", targets) -> bool:
         if site.context == "value":
