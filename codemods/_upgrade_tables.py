@@ -36,6 +36,8 @@ class Tables:
     module_messages: dict[str, dict[str, str]]
     addons: dict[str, str]
     v1_only: frozenset[str]
+    #: ``tf.compat.v1`` paths that TF2 has under the same name
+    v1_shared: frozenset[str] = frozenset()
 
     def rename_for(self, path: str) -> Optional[tuple[str, str]]:
         """``(key, target)`` for the longest renamed prefix of ``path``, as the peer matches."""
@@ -75,6 +77,10 @@ class Tables:
                 return self.module_messages[probe]["message"]
         return None
 
+    def shared_with_tf2(self, path: str) -> bool:
+        """Whether ``tf.compat.v1.<path>`` and ``tf.<path>`` both exist (the same name in TF2)."""
+        return path in self.v1_shared
+
     def v1_only_name(self, path: str) -> bool:
         """Whether ``path`` (or a module it lives in) has no TF2 name at all."""
         probe = path
@@ -104,6 +110,7 @@ def tables() -> Tables:
         module_messages=raw["module_messages"],
         addons=raw["addons"],
         v1_only=frozenset(raw["v1_only"]),
+        v1_shared=frozenset(raw["v1_shared"]),
     )
 
 

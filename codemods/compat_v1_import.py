@@ -283,6 +283,8 @@ class CompatV1Import(TFCodemod):
         spelled = (self.tf.qualify(alias), value.attr.value)
         if spelled not in ((V1, "v2"), ("tensorflow", "v1")):
             return None
+        if spelled == ("tensorflow", "v1") and not tables().shared_with_tf2(node.attr.value):
+            return None  # not a TF2 name (or not TensorFlow's at all): ``tf.X`` would not exist
         return node.with_changes(value=alias)
 
 

@@ -289,8 +289,10 @@ def _literal_default(function: Any, argument: str) -> Optional[str]:
     return None
 
 
-def _v1_only_paths(tf: Any) -> list[str]:
-    """Every public ``tf.compat.v1`` path whose name does not exist in the TF2 API.
+def _v1_paths(tf: Any) -> tuple[list[str], list[str]]:
+    """``(v1_only, v1_shared)``: every public ``tf.compat.v1`` path whose name does not exist in
+    the TF2 API, and every one that does (``tf.compat.v1.X`` may be shortened to ``tf.X``
+    only then; a name in neither list is not TensorFlow's at all).
 
     Keras is left out (it is a separate package with its own migration) and so is
     ``compat`` (``tf.compat.v1.compat.v2`` is TF2 itself).
@@ -298,6 +300,7 @@ def _v1_only_paths(tf: Any) -> list[str]:
     v1 = tf.compat.v1
     prefix = v1.__name__
     found: list[str] = []
+    shared: list[str] = []
     stack: list[tuple[str, Any]] = [("", v1)]
     seen: set[int] = set()
     while stack:
@@ -312,11 +315,8 @@ def _v1_only_paths(tf: Any) -> list[str]:
             full = f"{path}{name}"
             if isinstance(obj, types.ModuleType) and obj.__name__.startswith(prefix):
                 stack.append((full + ".", obj))
-                if _lookup(tf, full) is _MISSING:
-                    found.append(full)
-            elif _lookup(tf, full) is _MISSING:
-                found.append(full)
-    return sorted(found)
+            (found if _lookup(tf, full) is _MISSING else shared).append(full)
+    return sorted(found), sorted(shared)
 
 
 def validate(tables: dict[str, Any]) -> dict[str, Any]:
@@ -345,7 +345,7 @@ def validate(tables: dict[str, Any]) -> dict[str, Any]:
             if default is not None:
                 entry["v1_default"] = default
 
-    tables["v1_only"] = _v1_only_paths(tf)
+    tables["v1_only"], tables["v1_shared"] = _v1_paths(tf)
     return {"dead": dead, "still_valid": still_valid, "tf": tf.__version__}
 
 

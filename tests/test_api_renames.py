@@ -248,3 +248,10 @@ def test_tables_record_their_origin():
     assert t.tensorflow_version.startswith("2.")
     assert t.renames["random_normal"] == "random.normal"
     assert not any(target.startswith("compat.v2.") for target in t.renames.values())
+
+
+def test_tables_know_which_compat_v1_names_tf2_shares():
+    t = tables()
+    assert t.shared_with_tf2("nn") and t.shared_with_tf2("reduce_sum")
+    assert not t.shared_with_tf2("Session") and t.v1_only_name("Session")
+    assert not t.shared_with_tf2("CuDNNLSTM") and not t.v1_only_name("CuDNNLSTM")
