@@ -106,7 +106,16 @@ UNSUPPORTED = (
     ("data.make_one_shot_iterator", "dataset iterators"),
     ("data.make_initializable_iterator", "dataset iterators"),
     ("while_loop", None),
+    ("import_graph_def", "an imported graph"),
+    ("train.import_meta_graph", "an imported graph"),
+    ("saved_model.loader.load", "an imported graph"),
+    ("saved_model.load", "an imported graph"),
 )
+#: Graph methods that look tensors up by name: the tensors of an imported graph.
+LOOKUPS = ("get_tensor_by_name", "get_operation_by_name")
+#: What a user can do with a program that runs an imported graph.
+IMPORTED_HINT = ("load a SavedModel with tf.saved_model.load, or wrap the imported graph with "
+                 "tf.compat.v1.wrap_function, by hand")
 #: API families whose calls make an object (kept where it is), not a tensor. ``examples.``:
 #: the tutorials' dataset readers (``input_data.read_data_sets``) return numpy arrays.
 OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.", "examples.")
@@ -636,12 +645,17 @@ class GraphUnit:
         for path, call in calls:
             for unsupported, what in UNSUPPORTED:
                 if path == unsupported:
-                    raise Decline(call, f"`{_dotted(call.func)}` ({what or 'graph control flow'}) has no tf.function equivalent this codemod can write")
+                    hint = f": {IMPORTED_HINT}" if what == "an imported graph" else ""
+                    raise Decline(call, f"`{_dotted(call.func)}` ({what or 'graph control flow'}) has no tf.function "
+                                        f"equivalent this codemod can write{hint}")
         for method, call in methods:
             if method in ("partial_run", "partial_run_setup"):
                 raise Decline(call, "`partial_run` cannot be migrated automatically")
             if method == "get_next":
                 raise Decline(call, "dataset iterators fed through `get_next()`: iterate the dataset in TF2")
+            if method in LOOKUPS:
+                raise Decline(call, f"tensors looked up by name (`{method}`) belong to a graph this codemod "
+                                    f"cannot read: {IMPORTED_HINT}")
         stmt = Statement(index, node, origin, Kind.PLAIN, defs, uses)
         self._bound = set()
         assignment = _single_assignment(node)

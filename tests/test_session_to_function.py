@@ -675,6 +675,44 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        graph_def = load_frozen("model.pb")
+        tf.import_graph_def(graph_def, name="")
+        g = tf.get_default_graph()
+        x = g.get_tensor_by_name("input:0")
+        y = g.get_tensor_by_name("output:0")
+        with tf.Session() as sess:
+            out = sess.run(y, {x: [[1.0, 2.0]]})
+        """,
+        "an imported graph",
+        id="frozen-graph-imported",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        sess = tf.Session()
+        g = sess.graph
+        y = g.get_tensor_by_name("output:0")
+        out = sess.run(y)
+        """,
+        "tensors looked up by name (`get_tensor_by_name`)",
+        id="tensor-looked-up-by-name",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        with tf.Session(graph=tf.Graph()) as sess:
+            tf.saved_model.loader.load(sess, ["serve"], "export")
+            out = sess.run("y:0", feed_dict={"x:0": [1.0]})
+        """,
+        "an imported graph",
+        id="saved-model-loaded-into-a-session",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         w = tf.Variable(10)
         first = tf.Session()
         second = tf.Session()
@@ -740,6 +778,44 @@ DECLINES = [
         """,
         "feeds tensors this codemod cannot tell",
         id="eager-fetch-fed-through-named-dict",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        graph_def = load_frozen("model.pb")
+        tf.import_graph_def(graph_def, name="")
+        g = tf.get_default_graph()
+        x = g.get_tensor_by_name("input:0")
+        y = g.get_tensor_by_name("output:0")
+        with tf.Session() as sess:
+            out = sess.run(y, {x: [[1.0, 2.0]]})
+        """,
+        "an imported graph",
+        id="frozen-graph-imported",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        sess = tf.Session()
+        g = sess.graph
+        y = g.get_tensor_by_name("output:0")
+        out = sess.run(y)
+        """,
+        "tensors looked up by name (`get_tensor_by_name`)",
+        id="tensor-looked-up-by-name",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        with tf.Session(graph=tf.Graph()) as sess:
+            tf.saved_model.loader.load(sess, ["serve"], "export")
+            out = sess.run("y:0", feed_dict={"x:0": [1.0]})
+        """,
+        "an imported graph",
+        id="saved-model-loaded-into-a-session",
     ),
     pytest.param(
         """
