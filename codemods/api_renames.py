@@ -124,6 +124,13 @@ OVERRIDES = {"set_random_seed": "random.set_seed"}
 #: TF1 names that divide as Python 2 did (floor division for integers, true division for
 #: floating values) and the TF2 name for each kind of operand, decided from literal operands.
 DIVISIONS = {"div": {"int": "math.floordiv", "float": "math.divide"}}
+#: TF1 names whose TF2 spelling the peer gives, but whose ops only work in a graph: run eagerly,
+#: a dequeue from an empty queue blocks forever instead of failing. Not renamed; reported.
+GRAPH_ONLY = {
+    name: "queues block forever when run eagerly (a dequeue waits for an enqueue that never comes); "
+          "build the input pipeline with tf.data instead"
+    for name in ("FIFOQueue", "RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "QueueBase")
+}
 #: Peer transformers whose TF2 target needs the call rewritten as a whole (name and arguments).
 _CALL_REWRITES = ("cast_transformer", "add_summary_recording_cond_transformer")
 #: Peer transformers whose TF2 target computes different numbers (measured: half-pixel centres).
@@ -256,6 +263,10 @@ class ApiRenames(TFCodemod):
             if not symbol.v1:
                 self.report(original, f"tf.{path} used as a value: call sites are migrated one by one, "
                                       "this reference is left for you")
+            return updated
+        if path in GRAPH_ONLY:
+            if not symbol.v1:
+                self.report(original, f"tf.{path} is not renamed to its TF2 name: {GRAPH_ONLY[path]}")
             return updated
         renamed = _rename_for(path)
         if renamed is not None:
@@ -605,6 +616,8 @@ def _rename_for(path: str) -> Optional[tuple[str, str]]:
     """``(key, target)`` of the rename this codemod applies to ``tf.<path>``, if any."""
     if path in OVERRIDES:
         return path, OVERRIDES[path]
+    if path in GRAPH_ONLY:
+        return None
     return tables().rename_for(path)
 
 

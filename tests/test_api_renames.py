@@ -180,6 +180,7 @@ FINDINGS = [
     pytest.param("import tensorflow as tf\ns = tf.reduce_sum(x, axis=1, reduction_indices=1)\n", "both", id="old-and-new-keyword"),
     pytest.param("import tensorflow as tf\nf = tf.to_float\n", "used as a value", id="cast-as-value"),
     pytest.param("import tensorflow as tf\nq = tf.div(a, b)\n", "dtype is not written", id="div-of-unknown-dtype"),
+    pytest.param("import tensorflow as tf\nq = tf.FIFOQueue(3, tf.float32)\n", "block forever", id="queue-graph-only"),
     pytest.param("import tensorflow as tf\nq = tf.div(3, 4.0)\n", "dtype is not written", id="div-int-by-float"),
     pytest.param(
         "import tensorflow as tf\np = tf.placeholder(tf.float32)\ns = tf.reduce_mean(p, None, False, 'm', 1)\n",

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from codemods._upgrade_tables import tables
-from codemods.api_renames import OVERRIDES
+from codemods.api_renames import GRAPH_ONLY, OVERRIDES
 from tfmodernize.testing import rewrite
 
 #: Keys where TFM109 deliberately does not pick the peer's symbol, and why.
@@ -29,6 +29,7 @@ DELIBERATE = {
         f"contrib.summary.{name}": "TF2's record_if takes the condition: only calls are rewritten, a reference is reported"
         for name in ("always_record_summaries", "never_record_summaries")
     },
+    **{name: f"graph-only: {why}" for name, why in GRAPH_ONLY.items()},
 }
 
 
