@@ -44,6 +44,11 @@ What it does
       ``tf.compat.v1``), so that a program is not kept on v1 for its seed alone;
     * ``tf.image.resize_images``/``resize_bilinear``/... are reported, not renamed: TF2's
       ``tf.image.resize`` uses half-pixel centres and gives different numbers;
+    * ``tf.div`` (Python 2 division: floor for integers) becomes ``tf.math.floordiv`` or
+      ``tf.math.divide`` where its operands are literals that say their dtype (the peer keeps
+      ``tf.compat.v1.div``); otherwise a finding;
+    * TF1 queues (``tf.FIFOQueue``, ...) are reported, not renamed to ``tf.queue.*``: run
+      eagerly, a dequeue from an empty queue blocks forever;
     * a deleted keyword passed a value TF2 does not behave as (``tf.cond(..., strict=False)``)
       is reported, where the peer drops it silently;
     * ``*.minimize``/``*.compute_gradients`` keyword edits and ``dataset.make_*_iterator()``
