@@ -498,3 +498,18 @@ def test_apply_removes_temporaries_a_killed_run_left(tmp_path):
     os.utime(foreign, (old_time, old_time))
     assert remove_stale_temporaries([source]) == [stale]
     assert not stale.exists() and fresh.exists() and foreign.exists()
+
+
+def test_valid_python_libcst_cannot_parse_is_not_called_python2(tmp_path, monkeypatch):
+    import libcst
+
+    import tfmodernize.engine as engine
+
+    def refuse(text):
+        raise libcst.ParserSyntaxError("unexpected token", lines=text.splitlines(True), raw_line=2, raw_column=4)
+
+    monkeypatch.setattr(engine.cst, "parse_module", refuse)
+    path = tmp_path / "new_syntax.py"
+    path.write_text(OLD)
+    error = outcome_for(path).error
+    assert error.startswith("2:5: valid Python that LibCST cannot parse") and "not Python 3" not in error

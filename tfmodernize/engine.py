@@ -208,7 +208,13 @@ def _transform_once(
     # CPython's parser first: it is ~10x faster than LibCST's and stricter (LibCST accepts
     # some Python 2 forms such as ``except E, e:``), and its messages are the familiar ones.
     ast.parse(text)
-    module = cst.parse_module(text)
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        # CPython accepted it: valid Python that LibCST's grammar does not cover.
+        reason = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
+        raise RewriteError(f"{error.raw_line}:{error.raw_column + 1}: valid Python that LibCST cannot parse "
+                           f"({reason}); file left untouched") from None
     aliases = tf_import_aliases(module)
     if not aliases or not candidates:
         return text, state
