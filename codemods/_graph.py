@@ -877,12 +877,14 @@ class GraphUnit:
                 self.kind_of.update(stmt.kinds)
 
     def _feed_dict(self, value: cst.BaseExpression) -> bool:
-        """A dict literal whose keys are all placeholders."""
+        """A dict literal whose keys are all placeholders, or constant tensors whose value a
+        run may replace (``{a: 15}`` where ``a = tf.add(2, 5)``)."""
         return (
             isinstance(value, cst.Dict)
             and bool(value.elements)
             and all(
-                isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name) and self.kind_of.get(e.key.value) == "placeholder"
+                isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name)
+                and self.kind_of.get(e.key.value) in ("placeholder", "static")
                 for e in value.elements
             )
         )
@@ -910,18 +912,36 @@ class GraphUnit:
                 return stmt
         return None
 
-    def backward_slice(self, names: Iterable[str], before: int) -> list[Statement]:
+    def backward_slice(self, names: Iterable[str], before: int, fed: Iterable[str] = ()) -> list[Statement]:
         """The dynamic graph statements the values of ``names`` at index ``before`` depend
-        on, in program order."""
+        on, in program order.
+
+        ``fed``: tensors whose value the run replaces (a feed of a non-placeholder tensor). The
+        slice stops at them, and also takes the constant statements computed from them, since
+        those no longer compute what their eager values hold."""
+        fed = frozenset(fed)
         chosen: dict[int, Statement] = {}
         work = [(name, before) for name in names]
         while work:
             name, position = work.pop()
+            if name in fed:
+                continue
             stmt = self.reaching(name, position)
-            if stmt is None or stmt.kind is not Kind.GRAPH or not stmt.dynamic or stmt.index in chosen:
+            if stmt is None or stmt.kind is not Kind.GRAPH or stmt.index in chosen or not (stmt.dynamic or fed):
                 continue
             chosen[stmt.index] = stmt
             work.extend((used, stmt.index) for used in stmt.uses)
+        if fed:
+            # A constant statement belongs to the slice only when it reads a fed tensor.
+            overridden = set(fed)
+            for index in sorted(chosen):
+                stmt = chosen[index]
+                if stmt.dynamic:
+                    continue
+                if stmt.uses & overridden:
+                    overridden |= stmt.defs
+                else:
+                    del chosen[index]
         return [chosen[i] for i in sorted(chosen)]
 
 

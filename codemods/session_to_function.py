@@ -23,12 +23,18 @@ What it does
       ``tf.disable_eager_execution()`` / ``tf.disable_v2_behavior()`` and
       ``with tf.Graph().as_default():`` disappear (blocks are dedented); ``ConfigProto``
       options become the matching ``tf.config`` calls;
-    - ``tf.placeholder_with_default`` becomes a parameter with a default.
+    - ``tf.placeholder_with_default`` becomes a parameter with a default;
+    - a constant tensor fed at a run (TF1 replaced its value) becomes a parameter of that
+      run's function, specified by the constant's own shape and dtype;
+    - ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` read outside the session are what TF1's
+      graph knew: a placeholder's spec, a computed tensor's traced output shape.
 
     It declines, changing nothing in that program (or function) and reporting the construct
-    and line: feeding a tensor that is not a placeholder, ``partial_run``, queue runners and
-    dataset iterators, sessions passed around, placeholders rebound, tensors used outside a
-    session call, fetches of ops it does not understand (summaries, ``tf.no_op``),
+    and line: feeding a computed tensor or a variable, ``partial_run``, queue runners and
+    dataset iterators, imported graphs and tensors looked up by name, sessions passed around,
+    placeholders rebound, tensors used outside a session call (printed: TF1 printed their
+    repr), variables initialised again after updates (a second session, or one opened in a
+    loop), random ops run in several sessions, fetches of ops it does not understand (summaries, ``tf.no_op``),
     ``ConfigProto`` options with no ``tf.config`` equivalent, and code a tf.function would run
     on every trace that creates variables (``tf.layers``, RNN builders, functions defined
     elsewhere called on placeholder values), variables initialised again after an update.
@@ -142,6 +148,8 @@ class FunctionPlan:
     steps: list[Union[Statement, Helper]] = field(default_factory=list)
     #: indices of the unit statements that call it
     sites: list[int] = field(default_factory=list)
+    #: constant tensors the run feeds (TF1 replaced their value): parameters after the placeholders
+    overrides: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -522,16 +530,16 @@ class SessionToFunction(TFCodemod):
         if "init" in kinds:
             raise Decline(site.call, "an initializer fetched together with other values")
         elements, shape, targets = self._without_ops(site, elements, shape)
-        dynamic = ops or any(e.kind == "dynamic" for e in elements)
+        overrides = self._overrides(plan, site)
+        dynamic = ops or overrides or any(e.kind == "dynamic" for e in elements)
         if not dynamic:
-            self._check_eager_feed(plan, site)
             plan.eager_updates = plan.eager_updates or any(
                 method in STATEFUL_OPS for element in elements for method, _ in tf_calls(element.expr, self.tf)[1]
             ) or any(path in STATEFUL_OPS for element in elements for path, _ in tf_calls(element.expr, self.tf)[0])
             value = self._eager_value(elements, shape, unit, numpy=site.context != "discard")
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         else:
-            function = self._function_for(plan, stmt, elements, ops, shape)
+            function = self._function_for(plan, stmt, elements, ops, shape, overrides)
             function.sites.append(stmt.index)
             call = self._call(function, plan, site)
             value = call
@@ -669,9 +677,13 @@ class SessionToFunction(TFCodemod):
 
     # -- functions -------------------------------------------------------------------------------
 
-    def _function_for(self, plan: UnitPlan, stmt: Statement, elements: list[Element], ops: list[Element], shape: str) -> FunctionPlan:
+    def _function_for(
+        self, plan: UnitPlan, stmt: Statement, elements: list[Element], ops: list[Element], shape: str,
+        overrides: Sequence[str] = (),
+    ) -> FunctionPlan:
         """The function computing ``elements`` (running ``ops``) as fetched at ``stmt``: the
-        backward slice of what they use, one function per distinct fetch set."""
+        backward slice of what they use, one function per distinct fetch set (and set of fed
+        constant tensors, which become parameters)."""
         unit = plan.unit
         returned: Optional[cst.BaseExpression]
         if shape == "none":
@@ -687,22 +699,38 @@ class SessionToFunction(TFCodemod):
         wanted = set()
         for element in [*elements, *ops]:
             wanted |= names_used(element.expr)
-        body = unit.backward_slice(wanted, stmt.index)
+        body = unit.backward_slice(wanted, stmt.index, fed=overrides)
         # Lists, tuples and unpacked fetches of the same tensors share one function.
         sequence = shape in ("list", "tuple", "unpacked")
         fetched = tuple(_code(e.expr) for e in elements) if sequence else _code(returned) if returned is not None else ""
-        key = (sequence, fetched, tuple(s.index for s in body), tuple(_code(o.expr) for o in ops))
+        key = (sequence, fetched, tuple(s.index for s in body), tuple(_code(o.expr) for o in ops), tuple(overrides))
         if key in plan.functions:
             return plan.functions[key]
         used = set(wanted)
+        # Placeholders as the statements reading them see them: a placeholder's name may later
+        # be taken by a constant of another example in the same graph.
+        fed_here = {n for n in wanted if unit.kind(n, stmt.index) == "placeholder"}
         for member in body:
             used |= member.uses
-        params = [name for name in unit.placeholders if name in used]
-        name = self._function_name(plan, elements, ops, body)
+            fed_here |= {n for n in member.uses if unit.kind(n, member.index) == "placeholder"}
+        params = [name for name in unit.placeholders if name in fed_here and name not in overrides]
         anchor = body[-1].index if body else stmt.index
+        for fed in overrides:
+            meant = unit.reaching(fed, stmt.index)
+            readers = [m for m in body if fed in m.uses] + ([stmt] if fed in wanted else [])
+            if unit.reaching(fed, anchor + 1) is not meant or any(unit.reaching(fed, m.index) is not meant for m in readers):
+                raise Decline(meant.origin, f"`{fed}` is fed but rebound between the graph and the run: {OVERRIDE_HINT}")
+            if fed in used:
+                params.append(fed)
+        recomputed = next((m for m in body if not m.dynamic and m.draws_random), None)
+        if recomputed is not None:
+            raise Decline(recomputed.origin, "a random value computed from a fed tensor would be drawn again: "
+                                             f"{OVERRIDE_HINT}")
+        name = self._function_name(plan, elements, ops, body)
         function = FunctionPlan(
             name, params, body, returned, anchor,
             minimizes=sum(s.minimizes for s in body), gradients=sum(s.gradients for s in body),
+            overrides=[fed for fed in overrides if fed in params],
         )
         plan.functions[key] = function
         return function
@@ -729,7 +757,7 @@ class SessionToFunction(TFCodemod):
         at = site.statement
         if isinstance(feed, cst.Name) and feed.value in plan.local_feeds:
             keys = [e.key.value for e in plan.local_feeds[feed.value].elements]
-            required = [n for n in function.params if unit.placeholders[n].default is None]
+            required = [n for n in function.params if n in function.overrides or unit.placeholders[n].default is None]
             if not set(required) <= set(keys):
                 missing = sorted(set(required) - set(keys))[0]
                 raise Decline(feed, f"feed dict `{feed.value}` does not feed `{missing}`, which `{function.name}` needs")
@@ -744,9 +772,10 @@ class SessionToFunction(TFCodemod):
                 for key in keys if key in function.params
             ]))
         if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == "feed":
+            built = unit.reaching(feed.value, at)
             feed = unit.feeds[feed.value]
             for name in names_used(feed):
-                if unit.bindings.get(name, 0) > 1:
+                if built is None or unit.reaching(name, built.index) is not unit.reaching(name, at):
                     raise Decline(site.feed, f"`{name}` in feed dict `{site.feed.value}` is rebound before the run")
         if feed is not None:
             if not isinstance(feed, cst.Dict):
@@ -755,7 +784,8 @@ class SessionToFunction(TFCodemod):
                 if not isinstance(element, cst.DictElement):
                     raise Decline(element, "`**` in a feed_dict")
                 key = element.key
-                if not (isinstance(key, cst.Name) and unit.kind(key.value, at) == "placeholder"):
+                if not (isinstance(key, cst.Name) and (unit.kind(key.value, at) == "placeholder"
+                                                       or key.value in function.overrides)):
                     raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
                 fed[key.value] = element.value
         for name, value in fed.items():
@@ -764,6 +794,9 @@ class SessionToFunction(TFCodemod):
         for name in function.params:
             if name not in fed and unit.placeholders[name].default is None:
                 raise Decline(site.call, f"placeholder `{name}` is not fed")
+        for name in function.overrides:
+            if name not in fed:
+                raise Decline(site.call, f"`{name}` is fed at one run of `{function.name}` but not at another")
         # Positional while the fed values line up with the parameters, keywords after a gap
         # (a defaulted parameter not fed) and whenever the feed order differs from theirs, so
         # that the fed expressions are still evaluated in the program's order.
@@ -777,20 +810,27 @@ class SessionToFunction(TFCodemod):
             args.append(cst.Arg(fed[name], keyword=keyword, equal=_no_space_equal() if keyword else cst.MaybeSentinel.DEFAULT))
         return cst.Call(cst.Name(function.name), _commas(args))
 
-    def _check_eager_feed(self, plan: UnitPlan, site: "_Site") -> None:
-        """A fetch no placeholder feeds may still be given a feed: placeholders it does not need
-        are ignored, as in TF1, but a fed tensor replaces that tensor's value, which the eager
-        value would not do."""
-        feed, unit = site.feed, plan.unit
-        if feed is None or (isinstance(feed, cst.Name) and (
-                feed.value == "None" or feed.value in plan.local_feeds or unit.kind(feed.value, site.statement) == "feed")):
-            return
+    def _overrides(self, plan: UnitPlan, site: "_Site") -> list[str]:
+        """The constant tensors the site feeds, in feed order: TF1 replaced their value for that
+        run (``sess.run(b, {a: 15})`` with ``a = tf.add(2, 5)``), so the fetch becomes a function
+        taking them. Placeholders the fetch does not need are ignored, as in TF1; a fed variable
+        or computed tensor declines."""
+        feed, unit, at = site.feed, plan.unit, site.statement
+        if feed is None or (isinstance(feed, cst.Name) and (feed.value == "None" or feed.value in plan.local_feeds)):
+            return []
+        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == "feed":
+            feed = unit.feeds[feed.value]
         if not isinstance(feed, cst.Dict):
             raise Decline(feed, f"feed `{_code(feed)}` feeds tensors this codemod cannot tell: {OVERRIDE_HINT}")
+        overrides = []
         for element in feed.elements:
             key = element.key if isinstance(element, cst.DictElement) else element
-            if not (isinstance(key, cst.Name) and unit.kind(key.value, site.statement) == "placeholder"):
+            kind = unit.kind(key.value, at) if isinstance(key, cst.Name) else None
+            if kind == "static":
+                overrides.append(key.value)
+            elif kind != "placeholder":
                 raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
+        return overrides
 
     def _wants_numpy(self, plan: UnitPlan, site: "_Site", targets) -> bool:
         if site.context == "value":
@@ -823,6 +863,8 @@ class SessionToFunction(TFCodemod):
         expect them. A statement's users include those of every statement depending on it, so
         helpers only depend on helpers with more users: calls can always be ordered."""
         functions = list(plan.functions.values())
+        # A statement reading a fed constant computes something else in each function.
+        overridden = {name for function in functions for name in function.overrides}
         users: dict[int, set[str]] = {}
         for function in functions:
             for stmt in function.body:
@@ -831,7 +873,8 @@ class SessionToFunction(TFCodemod):
         for function in functions:
             for stmt in function.body:
                 shared = frozenset(users[stmt.index])
-                if len(shared) > 1 and not (stmt.stateful or stmt.gradients) and stmt not in groups.get(shared, []):
+                if len(shared) > 1 and not (stmt.stateful or stmt.gradients or stmt.uses & overridden) \
+                        and stmt not in groups.get(shared, []):
                     groups.setdefault(shared, []).append(stmt)
         for shared, members in sorted(groups.items(), key=lambda item: item[1][0].index):
             if len(members) < 2 or all(len(f.body) == len(members) for f in functions if f.name in shared):
@@ -957,8 +1000,8 @@ class SessionToFunction(TFCodemod):
                                               "(tf.random.stateless_*) to migrate it")
             self._check_free_names(unit, function)
             for name in function.params:
-                placeholder = unit.placeholders[name]
-                if placeholder.default is not None and self._literal_dtype(placeholder.default) is None:
+                placeholder = unit.placeholders.get(name)
+                if placeholder is not None and placeholder.default is not None and self._literal_dtype(placeholder.default) is None:
                     raise Decline(placeholder.statement.origin, f"cannot tell the dtype of `{name}`'s default")
 
     def _check_free_names(self, unit: GraphUnit, function: FunctionPlan) -> None:
@@ -971,6 +1014,8 @@ class SessionToFunction(TFCodemod):
             built.extend((name, stmt) for name in sorted(stmt.uses - bound))
             bound |= stmt.defs
         for name in function.params:
+            if name in function.overrides:
+                continue  # checked where the function was planned
             # The input signature and defaults are evaluated where the function is defined.
             placeholder = unit.placeholders[name]
             for part in (placeholder.shape, placeholder.dtype, placeholder.default):
@@ -981,7 +1026,7 @@ class SessionToFunction(TFCodemod):
                 continue
             meant = unit.reaching(name, reader.index)
             seen = [unit.reaching(name, site) for site in function.sites]
-            if reader in (unit.placeholders[p].statement for p in function.params):
+            if reader in (unit.placeholders[p].statement for p in function.params if p in unit.placeholders):
                 seen.append(unit.reaching(name, definition))
             if any(binding is not meant for binding in seen) or any(
                     name in unit.statements[site].defs for site in function.sites):
@@ -1096,6 +1141,14 @@ class SessionToFunction(TFCodemod):
             body.append(cst.SimpleStatementLine([cst.Pass()]))
         params, specs = [], []
         for name in function.params:
+            if name in function.overrides:
+                # The constant's own shape and dtype, read from its eager value where the
+                # function is defined: what TF1 checked a fed value against.
+                params.append(cst.Param(cst.Name(name)))
+                specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), _commas([
+                    cst.Arg(cst.Attribute(cst.Name(name), cst.Name("shape"))),
+                    cst.Arg(cst.Attribute(cst.Name(name), cst.Name("dtype")))]))))
+                continue
             placeholder = unit.placeholders[name]
             default = placeholder.default
             if default is not None:

@@ -664,12 +664,27 @@ DECLINES = [
 
         base = tf.add(1, 2)
         tripled = tf.multiply(base, 3)
+        base = tf.add(5, 5)
         with tf.Session() as sess:
-            override = {base: 10}
-            out = sess.run(tripled, feed_dict=override)
+            out = sess.run(tripled, {base: 10})
         """,
-        "feeds tensors this codemod cannot tell",
-        id="eager-fetch-fed-through-named-dict",
+        "`base` is fed but rebound between the graph and the run",
+        id="fed-constant-rebound",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        scale = tf.constant(2.0)
+        y = x * scale
+        with tf.Session() as sess:
+            first = sess.run(y, {x: [1.0, 2.0]})
+            scale = tf.constant(5.0)
+            second = sess.run(y, {x: [1.0, 2.0]})
+        """,
+        "`scale` is rebound after the graph used it",
+        id="free-name-rebound-between-runs",
     ),
     pytest.param(
         """
@@ -738,141 +753,6 @@ DECLINES = [
         """,
         "variables are initialised again after ops that update them",
         id="initialised-in-a-loop-of-sessions",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        base = tf.add(1, 2)
-        tripled = tf.multiply(base, 3)
-        with tf.Session() as sess:
-            out = sess.run(tripled, {base: 10})
-        """,
-        "feeding `base`, which is not a placeholder",
-        id="eager-fetch-fed-a-tensor",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        x = tf.placeholder(tf.float32, [2])
-        scale = tf.constant(2.0)
-        y = x * scale
-        with tf.Session() as sess:
-            first = sess.run(y, {x: [1.0, 2.0]})
-            scale = tf.constant(5.0)
-            second = sess.run(y, {x: [1.0, 2.0]})
-        """,
-        "`scale` is rebound after the graph used it",
-        id="free-name-rebound-between-runs",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        base = tf.add(1, 2)
-        tripled = tf.multiply(base, 3)
-        with tf.Session() as sess:
-            override = {base: 10}
-            out = sess.run(tripled, feed_dict=override)
-        """,
-        "feeds tensors this codemod cannot tell",
-        id="eager-fetch-fed-through-named-dict",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        graph_def = load_frozen("model.pb")
-        tf.import_graph_def(graph_def, name="")
-        g = tf.get_default_graph()
-        x = g.get_tensor_by_name("input:0")
-        y = g.get_tensor_by_name("output:0")
-        with tf.Session() as sess:
-            out = sess.run(y, {x: [[1.0, 2.0]]})
-        """,
-        "an imported graph",
-        id="frozen-graph-imported",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        sess = tf.Session()
-        g = sess.graph
-        y = g.get_tensor_by_name("output:0")
-        out = sess.run(y)
-        """,
-        "tensors looked up by name (`get_tensor_by_name`)",
-        id="tensor-looked-up-by-name",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        with tf.Session(graph=tf.Graph()) as sess:
-            tf.saved_model.loader.load(sess, ["serve"], "export")
-            out = sess.run("y:0", feed_dict={"x:0": [1.0]})
-        """,
-        "an imported graph",
-        id="saved-model-loaded-into-a-session",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        w = tf.Variable(10)
-        first = tf.Session()
-        second = tf.Session()
-        first.run(w.initializer)
-        second.run(w.initializer)
-        a = first.run(w.assign_add(5))
-        b = second.run(w.assign_sub(1))
-        """,
-        "variables are initialised again after ops that update them",
-        id="two-sessions-each-with-its-own-variables",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        w = tf.Variable(1.0)
-        grow = w.assign(w * 2.0)
-        results = []
-        for trial in range(3):
-            with tf.Session() as sess:
-                sess.run(tf.global_variables_initializer())
-                results.append(sess.run(grow))
-        """,
-        "variables are initialised again after ops that update them",
-        id="initialised-in-a-loop-of-sessions",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        base = tf.add(1, 2)
-        tripled = tf.multiply(base, 3)
-        with tf.Session() as sess:
-            out = sess.run(tripled, {base: 10})
-        """,
-        "feeding `base`, which is not a placeholder",
-        id="eager-fetch-fed-a-tensor",
-    ),
-    pytest.param(
-        """
-        import tensorflow as tf
-
-        x = tf.placeholder(tf.float32, [2])
-        scale = tf.constant(2.0)
-        y = x * scale
-        with tf.Session() as sess:
-            first = sess.run(y, {x: [1.0, 2.0]})
-            scale = tf.constant(5.0)
-            second = sess.run(y, {x: [1.0, 2.0]})
-        """,
-        "`scale` is rebound after the graph used it",
-        id="free-name-rebound-between-runs",
     ),
     pytest.param(
         """
