@@ -16,7 +16,6 @@ import libcst as cst
 from libcst.metadata import Assignment, BuiltinAssignment, Scope
 
 from tfmodernize.tfsymbols import TFNames, dotted_name
-from tfmodernize.treewalk import walk
 
 Scopes = Mapping[cst.CSTNode, Optional[Scope]]
 Parents = Mapping[cst.CSTNode, cst.CSTNode]

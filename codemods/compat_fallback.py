@@ -60,7 +60,7 @@ Fixtures: ``fixtures/compat-fallback/``.
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Optional
 
 import libcst as cst
 import libcst.matchers as m

@@ -1,0 +1,291 @@
+"""TFM101 session-to-function.
+
+What it does
+    Turns a TF1 program that builds a graph of placeholders, variables and ops and evaluates
+    it with ``sess.run(fetches, feed_dict)`` into TF2 code, at module level or inside a
+    function:
+
+    - variables (``tf.Variable``, ``tf.get_variable``, dicts or lists of them, module
+      functions returning one) stay where the graph created them, created once, eagerly, in
+      the same order, with the random initial values they were drawn from;
+    - each distinct fetch becomes one ``@tf.function`` whose parameters are the fed
+      placeholders (same names, with an ``input_signature`` built from the placeholders'
+      dtypes and shapes, so ``None`` batch sizes do not retrace and float64 feeds compute
+      in the placeholder's dtype) and whose body is the backward slice of the fetched tensors,
+      in program order; a sub-graph (two statements or more) needed by several functions
+      becomes one helper function they call;
+    - ``sess.run`` / ``t.eval()`` / ``op.run()`` call sites call those functions with the fed
+      values, taking ``.numpy()`` where the program used the numpy result;
+    - a fetch that no placeholder or variable feeds is its eager value (``t.numpy()``), a
+      fetched variable is ``v.numpy()``, and ops built inside ``sess.run`` on no placeholder
+      (``sess.run(tf.assign(w, v))``) are eager code where they stand (``w.assign(v)``);
+    - sessions, ``sess.close()``, initializer runs, ``tf.reset_default_graph()``,
+      ``tf.disable_eager_execution()`` / ``tf.disable_v2_behavior()`` and
+      ``with tf.Graph().as_default():`` disappear (blocks are dedented); ``ConfigProto``
+      options become the matching ``tf.config`` calls;
+    - ``tf.placeholder_with_default`` becomes a parameter with a default;
+    - a constant tensor fed at a run (TF1 replaced its value) becomes a parameter of that
+      run's function, specified by the constant's own shape and dtype;
+    - ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` read outside the session are what TF1's
+      graph knew: a placeholder's spec, a computed tensor's traced output shape.
+
+    It declines, changing nothing in that program (or function) and reporting the construct
+    and line: feeding a computed tensor or a variable, ``partial_run``, queue runners and
+    dataset iterators, imported graphs and tensors looked up by name, sessions passed around,
+    placeholders rebound, tensors used outside a session call (printed: TF1 printed their
+    repr), variables initialised again after updates (a second session, or one opened in a
+    loop), random ops run in several sessions, fetches of ops it does not understand (summaries, ``tf.no_op``),
+    ``ConfigProto`` options with no ``tf.config`` equivalent, and code a tf.function would run
+    on every trace that creates variables (``tf.layers``, RNN builders, functions defined
+    elsewhere called on placeholder values), variables initialised again after an update.
+
+    Contract with minimize-to-tape (TFM102) and gradients-to-tape (TFM103), which run after
+    it: an ``opt.minimize(...)`` op (value ``None`` in ``sess.run``) or a ``tf.gradients``
+    call is moved verbatim into the function that fetches it (the optimizer constructor stays
+    where it was), and each moved statement places an obligation on TFM102 / TFM103. If those
+    codemods do not complete the rewrite, the engine drops this one for the file. Collections
+    (``tf.trainable_variables()``) are left to collections-to-tracking (TFM104).
+
+Why it matters
+    TF2 has no sessions and no placeholders: ``tf_upgrade_v2`` only renames them to
+    ``tf.compat.v1``, which keeps graph mode alive and fails on TF 2.x's eager defaults at the
+    first placeholder. Functions that take the fed values as arguments are the TF2 idiom, and
+    trace once per input signature.
+
+Before
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 2])
+    W = tf.Variable([[1.0], [2.0]])
+    y = tf.matmul(x, W)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(y, feed_dict={x: np.ones((3, 2))}))
+
+After
+    import numpy as np
+    import tensorflow as tf
+
+    W = tf.Variable([[1.0], [2.0]])
+
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def compute_y(x):
+        y = tf.matmul(x, W)
+        return y
+
+
+    print(compute_y(np.ones((3, 2))).numpy())
+
+Fixtures: ``fixtures/session-to-function/``.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import libcst as cst
+from libcst.codemod.visitors import RemoveImportsVisitor
+from libcst.metadata import ScopeProvider
+
+from codemods import _training as training
+from codemods._graph import (
+    PLACEHOLDERS,
+    SESSIONS,
+    VARIABLE_MAKERS,
+    Decline,
+    GraphUnit,
+    Kind,
+    tf_calls,
+    tf_path,
+)
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.tfsymbols import TFNames, root_name
+from codemods.session_to_function.config import Config
+from codemods.session_to_function.emit import Emitter
+from codemods.session_to_function.functions import Functions
+from codemods.session_to_function.plan import (
+    SAFE_MODULES,
+    UnitPlan,
+    _code,
+    _squeeze,
+)
+from codemods.session_to_function.reading import _UseReader
+from codemods.session_to_function.sites import RunSites
+
+
+class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
+    __doc__ = __doc__
+    code = "TFM101"
+    name = "session-to-function"
+    summary = "placeholders + Session.run(fetches, feed_dict) -> @tf.function functions called with the fed values"
+    needles = ("Session", "placeholder", ".eval(")
+    interests = (cst.Call,)
+    requires_tf2 = True
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names) -> bool:
+        assert isinstance(node, cst.Call)
+        return tf_path(node.func, names) in (*SESSIONS, *PLACEHOLDERS)
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        scopes = None
+        if self.state.needs_scope and self.context.wrapper is not None:
+            scopes = self.context.wrapper.resolve(ScopeProvider)
+        self.tf = TFNames.for_module(tree, scopes)
+        self._current_lines = None
+        self._functions = self._user_functions(tree)
+        self._graphs = 1
+        owners = self._session_owners(tree)
+        new_body = []
+        for index, stmt in enumerate(tree.body):
+            if isinstance(stmt, cst.FunctionDef) and index in owners:
+                migrated = self._migrate(stmt.body.body, nested=True)
+                if migrated is not None:
+                    stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
+            new_body.append(stmt)
+        if any(not isinstance(tree.body[i], cst.FunctionDef) for i in owners):
+            new_body = self._migrate_graphs(new_body)
+        return tree.with_changes(body=new_body)
+
+    def _migrate_graphs(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """Module-level code, one graph at a time.
+
+        A program that calls ``reset_default_graph()`` builds a new, independent graph after it
+        (a second model, often reusing the first one's names: ``x = tf.placeholder(...)``
+        again). Each stretch between resets is migrated as its own unit, its function and
+        helper names picked apart from every name in the module (a function named after the op
+        it replaces, ``train_step``, keeps that name in each stretch, as the op did).
+        """
+        segments: list[list[cst.BaseStatement]] = [[]]
+        for stmt in body:
+            # A reset before any session (a program's opening ``tf.reset_default_graph()``)
+            # starts nothing new: the unit removes it like the other graph switches.
+            if training.resets_graph(stmt, self.tf) and any(self._opens_session(s) for s in segments[-1]):
+                segments.append([])
+            segments[-1].append(stmt)
+        reader = _UseReader()
+        for stmt in body:
+            stmt.visit(reader)
+        taken = set(reader.names)
+        self._graphs = len(segments)
+        out: list[cst.BaseStatement] = []
+        for position, segment in enumerate(segments):
+            migrated = self._migrate(segment, nested=False, taken=taken)
+            if migrated is None:
+                out.extend(segment)
+                continue
+            if position > 0 and migrated:
+                # The stretch keeps the blank lines and comments that separated it from the last.
+                lines = [*segment[0].leading_lines, *migrated[0].leading_lines]
+                migrated[0] = migrated[0].with_changes(leading_lines=_squeeze(lines, 2))
+            out.extend(migrated)
+        return out
+
+    def _session_owners(self, tree: cst.Module) -> set[int]:
+        """Indices of the top-level statements whose own code (outside nested definitions,
+        except for a top-level function's body) opens a session."""
+        owners: set[int] = set()
+        names = self.tf
+
+        class Finder(cst.CSTVisitor):
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                return node is top
+
+            def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+                return False
+
+            def visit_Call(self, node: cst.Call) -> None:
+                terminal = node.func.attr if isinstance(node.func, cst.Attribute) else node.func
+                if isinstance(terminal, cst.Name) and terminal.value in SESSIONS and tf_path(node.func, names) in SESSIONS:
+                    owners.add(index)
+
+        for index, top in enumerate(tree.body):
+            top.visit(Finder())
+            if isinstance(top, cst.ClassDef) and self._opens_session(top):
+                self.report(top, f"session program not migrated: sessions in the methods of `{top.name.value}` "
+                                 "(graph state kept on the instance) are not migrated; move the graph into functions")
+        return owners
+
+    def _opens_session(self, node: cst.CSTNode) -> bool:
+        found = []
+
+        class Finder(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                terminal = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
+                if isinstance(terminal, cst.Name) and terminal.value in SESSIONS:
+                    found.append(call)
+
+        node.visit(Finder())
+        return any(tf_path(call.func, self.tf) in SESSIONS for call in found)
+
+    def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str]]:
+        """Module functions building tensors, those creating variables, and the names whose
+        calls surely create none (plain module functions, numpy and math)."""
+        graph, variables, safe = set(), set(), set()
+        for stmt in tree.body:
+            if isinstance(stmt, cst.FunctionDef):
+                calls, _ = tf_calls(stmt, self.tf)
+                (graph if calls else safe).add(stmt.name.value)
+                if any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls):
+                    variables.add(stmt.name.value)
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Import):
+                        for alias in small.names:
+                            module = _code(alias.name)
+                            if module.split(".")[0] in SAFE_MODULES:
+                                local = alias.asname.name if alias.asname else alias.name
+                                safe.add(_code(local).split(".")[0])
+        return graph, variables, safe
+
+    def _migrate(
+        self,
+        body: Sequence[cst.BaseStatement],
+        *,
+        nested: bool,
+        taken: Optional[set[str]] = None,
+    ) -> Optional[list[cst.BaseStatement]]:
+        """The new statements of one unit, or None when it is declined or suppressed."""
+        try:
+            unit = GraphUnit(body, self.tf, *self._functions)
+            if not unit.sessions:
+                return None
+            plan = UnitPlan(unit)
+            reader = _UseReader()
+            for stmt in body:
+                stmt.visit(reader)
+            plan.taken, plan.numpy_uses = reader.names, reader.numpy_uses
+            if taken is not None:
+                # Shared with the module's other units: their functions' names are taken too.
+                taken |= plan.taken
+                plan.taken = taken
+            self._plan_runs(plan)
+            self._plan_static_reads(plan)
+            self._plan_removals(plan)
+            self._plan_config(plan)
+            self._check_leftovers(plan)
+            self._check_local_feeds(plan)
+            self._check_functions(plan)
+            self._plan_helpers(plan)
+        except Decline as decline:
+            self.report(decline.node, f"session program not migrated: {decline.message}")
+            return None
+        if not plan.fixes or any(self.suppressed(node) for node, _ in plan.fixes):
+            return None
+        for node, message in plan.fixes:
+            self.fix(node, message)
+        for stmt in plan.unit.statements:
+            root = root_name(stmt.node.body[0].value.func) if stmt.kind is Kind.RESET and isinstance(
+                stmt.node, cst.SimpleStatementLine) and isinstance(stmt.node.body[0], cst.Expr) else None
+            if root is not None and (self.tf.qualify(root) or "").endswith(".framework.ops"):
+                # ``from tensorflow.python.framework import ops`` was only there to reset the graph.
+                module, _, name = self.tf.qualify(root).rpartition(".")
+                RemoveImportsVisitor.remove_unused_import(self.context, module, name)
+        for function in plan.functions.values():
+            for _ in range(function.minimizes):
+                self.oblige("TFM102", f"a TF1 optimizer step (`minimize`, `apply_gradients`) moved into `{function.name}`")
+            for _ in range(function.gradients):
+                self.oblige("TFM103", f"`tf.gradients` moved into `{function.name}`")
+        return self._emit(plan, nested)
