@@ -50,6 +50,8 @@ from typing import Iterable, Optional, Sequence
 
 import libcst as cst
 
+from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, raised here
+
 from tfmodernize.tfsymbols import TFNames
 
 PLACEHOLDERS = ("placeholder", "placeholder_with_default")
@@ -133,15 +135,6 @@ class Kind(str, Enum):
     RUN = "run"
     FEED = "feed"
     PLAIN = "plain"
-
-
-class Decline(Exception):
-    """The program does something this analysis cannot follow; ``node`` says where."""
-
-    def __init__(self, node: cst.CSTNode, message: str) -> None:
-        super().__init__(message)
-        self.node = node
-        self.message = message
 
 
 @dataclass

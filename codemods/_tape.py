@@ -7,9 +7,9 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods._bindings import Parents, Scopes, bindings, walk
+from codemods._bindings import Parents, Scopes, bindings
 from tfmodernize.tfsymbols import TFNames
-from tfmodernize.treewalk import children
+from tfmodernize.treewalk import children, walk
 
 
 def is_tape(name: cst.BaseExpression, tf: TFNames, scopes: Scopes, parents: Parents) -> bool:

@@ -95,7 +95,7 @@ from codemods._upgrade_tables import (
     tables,
     v1_requirement,
 )
-from tfmodernize.codemod import TFCodemod, find_codemod
+from tfmodernize.codemod import Decline, TFCodemod, find_codemod
 from tfmodernize.tfsymbols import TFNames, TFSymbol, import_bindings, root_name
 
 #: Which structural codemod (by name) owns the TF1 constructs whose peer target is
@@ -168,10 +168,6 @@ def _keyword(name: str, value: cst.BaseExpression, like: Optional[cst.Arg] = Non
     return arg
 
 
-class _Declined(Exception):
-    """A call this codemod cannot migrate; the message says why."""
-
-
 class ApiRenames(TFCodemod):
     __doc__ = __doc__
     code = "TFM109"
@@ -237,11 +233,11 @@ class ApiRenames(TFCodemod):
         elif symbol is not None:
             try:
                 self._plan(node, symbol)
-            except _Declined as why:
+            except Decline as decline:
                 # Leave the whole call as it is, name included: never half-migrate a call.
                 self._frozen.add(id(node.func))
                 if not symbol.v1:
-                    self.report(node, str(why))
+                    self.declined(decline)
         return True
 
     # -- symbols --------------------------------------------------------------------------------
@@ -350,13 +346,13 @@ class ApiRenames(TFCodemod):
         return rewritten
 
     def _plan(self, call: cst.Call, symbol: TFSymbol) -> Optional[tuple[str, Callable[[cst.Call], cst.Call]]]:
-        """``(message, build)`` for a call that needs rewriting, None if none; raises _Declined."""
+        """``(message, build)`` for a call that needs rewriting, None if none; raises Decline."""
         t = tables()
         path = symbol.path
         transformer = t.transformers.get(path, {})
         kind = transformer.get("kind")
         if path in _RESIZE:
-            raise _Declined(f"tf.{path}: TF2's tf.image.resize samples at half-pixel centres and gives other "
+            raise Decline(call, f"tf.{path}: TF2's tf.image.resize samples at half-pixel centres and gives other "
                             "numbers; keep tf.compat.v1.image.* or resize with the new semantics by hand")
         if kind == "cast_transformer":
             return self._cast_plan(call, path)
@@ -369,12 +365,12 @@ class ApiRenames(TFCodemod):
         edits = []
         if has_star_args(call) and (path in t.reorders or path in t.keyword_renames
                                     or path in t.keyword_deletions or kind):
-            raise _Declined(f"tf.{path} is called with *args/**kwargs whose names or order TF2 changed: "
+            raise Decline(call, f"tf.{path} is called with *args/**kwargs whose names or order TF2 changed: "
                             "migrate this call by hand")
         order = t.reorders.get(path) if tf1 or _tf1_only(path) else None
         if order is not None and positional_count(call) > order["positional"]:
             if positional_count(call) > order["positional"] + len(order["keywords"]):
-                raise _Declined(f"tf.{path} is called with more positional arguments than it takes")
+                raise Decline(call, f"tf.{path} is called with more positional arguments than it takes")
             edits.append(("reorder", order))
         renames = t.keyword_renames.get(path, {})
         deletions = t.keyword_deletions.get(path, {})
@@ -387,11 +383,11 @@ class ApiRenames(TFCodemod):
         for old, entry in deletions.items():
             if old in passed and not self._deletable(entry, passed[old].value):
                 message = entry.get("message") or f"TF2 has no `{old}` argument"
-                raise _Declined(f"tf.{path}({old}=...): {message.replace('<function name>', f'tf.{path}')} "
+                raise Decline(call, f"tf.{path}({old}=...): {message.replace('<function name>', f'tf.{path}')} "
                                 "This value is not the one TF2 behaves as: migrate by hand")
         for old, new in renames.items():
             if old in passed and new in passed:
-                raise _Declined(f"tf.{path} is passed both {old}= and {new}=")
+                raise Decline(call, f"tf.{path} is passed both {old}= and {new}=")
         if order is not None and edits:
             moved = order["keywords"][: positional_count(call) - order["positional"]]
             clash = [name for name in moved if name in renames and order["positional"]
@@ -399,7 +395,7 @@ class ApiRenames(TFCodemod):
             if clash:
                 # ``reduce_sum(x, None, False, 'n', 1)``: the TF2 name of the 5th argument is the
                 # 2nd parameter, which the call already fills positionally.
-                raise _Declined(f"tf.{path}: positional {clash[0]} would become {renames[clash[0]]}=, which an "
+                raise Decline(call, f"tf.{path}: positional {clash[0]} would become {renames[clash[0]]}=, which an "
                                 "earlier positional argument already fills: pass it by keyword")
         if set(passed) & (set(renames) | set(deletions)):
             edits.append(("keywords", renames, deletions))
@@ -409,7 +405,7 @@ class ApiRenames(TFCodemod):
         elif kind == "softmax_cross_entropy_with_logits_transformer" and tf1:
             labels = passed.get("labels")
             if labels is None:
-                raise _Declined(f"tf.{path} without labels=: cannot tell which argument to stop gradients on")
+                raise Decline(call, f"tf.{path} without labels=: cannot tell which argument to stop gradients on")
             if not is_stop_gradient(labels.value, self.tf):
                 edits.append(("stop_gradient",))
         elif kind == "rename_if_arg_found_transformer":
@@ -417,13 +413,13 @@ class ApiRenames(TFCodemod):
                         and a.keyword.value == transformer["arg_name"]), None)
             if arg is not None:
                 if not self._arg_ok(transformer["ok"], arg.value):
-                    raise _Declined(transformer["message"].replace("converted to compat.v1", "left unchanged"))
+                    raise Decline(call, transformer["message"].replace("converted to compat.v1", "left unchanged"))
                 if transformer["remove_if_ok"]:
                     edits.append(("drop", transformer["arg_name"]))
         elif kind == "add_argument_transformer" and not path.startswith("keras."):
             # tf.nn.dilation2d/erosion2d: TF2 requires data_format; TF1 only knew NHWC.
             if positional_count(call) > 3:
-                raise _Declined(f"tf.{path}: positional arguments after strides changed order in TF2 "
+                raise Decline(call, f"tf.{path}: positional arguments after strides changed order in TF2 "
                                 "(rates/dilations and padding swapped): pass them by keyword")
             if transformer["arg_name"] not in passed:
                 edits.append(("add", transformer["arg_name"], transformer["value"]))
@@ -431,7 +427,7 @@ class ApiRenames(TFCodemod):
                 and not symbol.v1 and not path.startswith("contrib."):
             reason = v1_requirement(path, call, self.tf)
             if reason is not None and t.rename_for(path) is None:
-                raise _Declined(f"tf.{path}: {reason}; tf_upgrade_v2 handles it with its {kind}: migrate by hand")
+                raise Decline(call, f"tf.{path}: {reason}; tf_upgrade_v2 handles it with its {kind}: migrate by hand")
         if not edits:
             return None
         target = self._target(path)
@@ -541,7 +537,7 @@ class ApiRenames(TFCodemod):
     def _recording_plan(self, call: cst.Call, path: str, condition: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
         """``tf.contrib.summary.always_record_summaries()`` -> ``tf.summary.record_if(True)``."""
         if call.args:
-            raise _Declined(f"tf.{path} takes no arguments: migrate this call by hand")
+            raise Decline(call, f"tf.{path} takes no arguments: migrate this call by hand")
         target = tables().renames[path]
 
         def build(updated: cst.Call) -> cst.Call:
@@ -556,10 +552,10 @@ class ApiRenames(TFCodemod):
         positional = [a for a in call.args if a.keyword is None]
         keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
         if has_star_args(call) or len(positional) > 2 or set(keywords) - {"x", "name"}:
-            raise _Declined(f"tf.{path}: unusual arguments; write tf.cast(x, tf.{dtype}) by hand")
+            raise Decline(call, f"tf.{path}: unusual arguments; write tf.cast(x, tf.{dtype}) by hand")
         value = positional[0] if positional else keywords.get("x")
         if value is None:
-            raise _Declined(f"tf.{path} without an argument")
+            raise Decline(call, f"tf.{path} without an argument")
         name = positional[1] if len(positional) > 1 else keywords.get("name")
 
         def build(updated: cst.Call) -> cst.Call:
@@ -579,7 +575,7 @@ class ApiRenames(TFCodemod):
         TF1 chose by the dtype of the first operand (the second is converted to it)."""
         operand = _division_operand(call)
         if operand is None:
-            raise _Declined(f"tf.{path} divides as Python 2 did (floor division for integer tensors, true "
+            raise Decline(call, f"tf.{path} divides as Python 2 did (floor division for integer tensors, true "
                             "division for floating ones) and the operands' dtype is not written here: use "
                             "tf.math.floordiv or tf.math.divide, whichever your dtype asks for")
         target = DIVISIONS[path][operand]

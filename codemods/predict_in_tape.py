@@ -42,7 +42,8 @@ from typing import Optional
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from codemods._bindings import bindings, keras_classes, provably_keras, references, walk
+from codemods._bindings import bindings, keras_classes, provably_keras, references
+from tfmodernize.treewalk import walk
 from codemods._tape import GradientCall, bound_names, gradient_calls, names_in, tape_with
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name, root_name

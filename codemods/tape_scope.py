@@ -38,7 +38,7 @@ from typing import Optional, Sequence, Union
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from codemods._bindings import walk
+from tfmodernize.treewalk import walk
 from codemods._tape import GradientCall, bound_names, gradient_call, gradient_calls, names_in, tape_with
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name

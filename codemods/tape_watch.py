@@ -39,7 +39,8 @@ from typing import Iterator
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from codemods._bindings import Binding, bindings, walk
+from codemods._bindings import Binding, bindings
+from tfmodernize.treewalk import walk
 from codemods._tape import gradient_call, gradient_calls, names_in, tape_with
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames

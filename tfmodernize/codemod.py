@@ -125,6 +125,22 @@ class FileState:
         return False
 
 
+class Decline(Exception):
+    """A rewrite a codemod will not make: ``node`` says where (a node of the tree the codemod
+    received), ``reason`` what it is and what the user can do. Raised anywhere in a codemod;
+    caught where the declined piece ends (a call, a graph unit, the file) and reported with
+    ``TFCodemod.declined``. One escaping ``transform_module_impl`` declines the whole file."""
+
+    def __init__(self, node: cst.CSTNode, reason: str) -> None:
+        super().__init__(reason)
+        self.node = node
+        self.reason = reason
+
+    @property
+    def message(self) -> str:
+        return self.reason
+
+
 class TFCodemod(VisitorBasedCodemodCommand):
     """Base of every tfmodernize codemod.
 
@@ -227,6 +243,9 @@ class TFCodemod(VisitorBasedCodemodCommand):
         try:
             with self.resolve(wrapper):
                 tree = self.transform_module_impl(wrapper.module)
+        except Decline as decline:
+            self.declined(decline)
+            tree = wrapper.module
         finally:
             self.context = replace(self.context, wrapper=previous)
         if used_before and tree is not wrapper.module:
@@ -324,6 +343,10 @@ class TFCodemod(VisitorBasedCodemodCommand):
             Finding(self.code, self.name, message, line, column, end_line, end_column, suggestion)
         )
         self.warn(f"{self.code} line {line}: {message}")
+
+    def declined(self, decline: Decline, prefix: str = "") -> None:
+        """Report a ``Decline`` as this codemod's finding at its node."""
+        self.report(decline.node, prefix + decline.reason)
 
     def oblige(self, needs: str, reason: str) -> None:
         """Declare that this rewrite is only valid if codemod ``needs`` later completes it."""
