@@ -61,7 +61,7 @@ import libcst as cst
 
 from codemods import _training as training
 from codemods._tf_function import traced_functions
-from tfmodernize.codemod import TFCodemod
+from tfmodernize.codemod import Decline, TFCodemod
 
 METHODS = ("minimize", "compute_gradients", "apply_gradients")
 #: Arguments of ``minimize``/``compute_gradients`` that only steer graph scheduling or devices.
@@ -340,11 +340,12 @@ class MinimizeToTape(TFCodemod):
             self.report(node, f"{optimizer.tf1_class} not migrated: {why}")
             return
         for site in optimizer.sites:
-            why = self._build(site, optimizer)
-            if why is None and site.method != "apply_gradients" and site.function in self._crowded:
-                why = "one function computes gradients for two losses; split it into one step per loss"
-            if why is not None:
-                self.report(site.call, f"`{site.method}` not migrated: {why}")
+            try:
+                self._build(site, optimizer)
+                if site.method != "apply_gradients" and site.function in self._crowded:
+                    raise Decline(site.call, "one function computes gradients for two losses; split it into one step per loss")
+            except Decline as decline:
+                self.declined(decline, f"`{site.method}` not migrated: ")
                 return
         if self.suppressed(optimizer.call) or any(self.suppressed(site.line) for site in optimizer.sites):
             return
@@ -417,14 +418,14 @@ class MinimizeToTape(TFCodemod):
             )
         return [cst.parse_statement(line) for line in lines]
 
-    def _build(self, site: Site, optimizer: Optimizer) -> Optional[str]:
-        """Fill ``site.replacement`` (code lines) or say why the site cannot be rewritten."""
+    def _build(self, site: Site, optimizer: Optimizer) -> None:
+        """Fill ``site.replacement`` (code lines); declines when the site cannot be rewritten."""
         body = list(site.function.body.body)
         local_taken = self._globals | training.names_read(site.function)
         later = body[site.position + 1:]
         is_op = site.method != "compute_gradients"
         if is_op and site.target is not None and any(site.target in training.names_read(s) for s in later):
-            return f"`{site.target}` (a TF1 op) is used after it"
+            raise Decline(site.call, f"`{site.target}` (a TF1 op) is used after it")
         receiver = optimizer.name or ""
         if optimizer.name is None:
             global_step = None
@@ -432,16 +433,14 @@ class MinimizeToTape(TFCodemod):
                 global_step = (_arguments(site.call, ("loss", "global_step")) or {}).get("global_step")
                 if site.method == "apply_gradients":
                     global_step = (_arguments(site.call, ("grads_and_vars", "global_step")) or {}).get("global_step")
-            why = self._hoist(site, optimizer, global_step)
-            if why is not None:
-                return why
+            self._hoist(site, optimizer, global_step)
             receiver = optimizer.hoisted_name
         if site.method == "apply_gradients":
             args = _arguments(site.call, ("grads_and_vars", "global_step", "name"))
             if args is None or "grads_and_vars" not in args:
-                return "its arguments could not be read"
+                raise Decline(site.call, "its arguments could not be read")
             if not self._plain_step(args):
-                return "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`"
+                raise Decline(site.call, "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`")
             site.replacement = [f"{receiver}.apply_gradients({self._code(args['grads_and_vars'])})"]
             site.replacement += self._global_step(args)
             return None
@@ -452,29 +451,25 @@ class MinimizeToTape(TFCodemod):
             positions = (*positions, "grad_loss")
         args = _arguments(site.call, positions)
         if args is None or "loss" not in args:
-            return "its arguments could not be read"
+            raise Decline(site.call, "its arguments could not be read")
         unknown = set(args) - {"loss", "var_list", "global_step", "grad_loss", *SCHEDULING}
         if unknown:
-            return f"`{sorted(unknown)[0]}` is not a TF1 argument"
+            raise Decline(site.call, f"`{sorted(unknown)[0]}` is not a TF1 argument")
         if not self._is_none(args.get("grad_loss")):
-            return "`grad_loss` has no tape equivalent here; pass it as `output_gradients`"
+            raise Decline(site.call, "`grad_loss` has no tape equivalent here; pass it as `output_gradients`")
         if not self._plain_step(args):
-            return "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`"
+            raise Decline(site.call, "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`")
         if site.dependencies is not None:
-            why = self._dependencies(site)
-            if why is not None:
-                return why
+            self._dependencies(site)
         docstring, rest = training.split_docstring(body[: site.position])
         loss = args["loss"]
         if not (isinstance(loss, cst.Name) and training.binds(rest, loss.value)):
-            return "the loss is not a name computed earlier in the same function, so no tape can record it"
+            raise Decline(site.call, "the loss is not a name computed earlier in the same function, so no tape can record it")
         frozen = training.frozen_value(rest, self._module, self._inventory, self.tf)
         if frozen is not None:
-            return (f"the loss uses `{frozen}`, computed once at module level from variables: TF2 does not "
-                    "recompute it and the tape records no gradient through it; compute it in the function")
+            raise Decline(site.call, (f"the loss uses `{frozen}`, computed once at module level from variables: TF2 does not "
+                    "recompute it and the tape records no gradient through it; compute it in the function"))
         variables, bind = self._variables(args.get("var_list"), site, local_taken)
-        if variables is None:
-            return bind
         site.taped = True
         site.variables = variables if bind is None else None
         lines = [] if bind is None else [bind]
@@ -496,7 +491,7 @@ class MinimizeToTape(TFCodemod):
         site.tape_name = tape
         return None
 
-    def _hoist(self, site: Site, optimizer: Optimizer, global_step: Optional[cst.BaseExpression]) -> Optional[str]:
+    def _hoist(self, site: Site, optimizer: Optimizer, global_step: Optional[cst.BaseExpression]) -> None:
         """Plan ``tf.train.X(...).minimize(...)``'s optimizer as a module-level Keras optimizer.
 
         Its arguments must not need the function's locals, except a learning rate computed by
@@ -512,16 +507,14 @@ class MinimizeToTape(TFCodemod):
             bound.discard(optimizer.local_name)
         clash = training.names_read(optimizer.call) & bound
         if len(clash) == 1:
-            why = self._schedule(site, optimizer, clash.pop(), global_step, bound)
-            if why is not None:
-                return why
+            self._schedule(site, optimizer, clash.pop(), global_step, bound)
         elif clash:
-            return f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
+            raise Decline(site.call, f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function")
         stateless = training.optimizer_table()[optimizer.tf1_class]["stateless"] and optimizer.schedule is None
         if site.function not in self._traced and not stateless:
-            return (f"`{site.function.name.value}` builds a new optimizer each time it runs (once in TF1 graph "
+            raise Decline(site.call, (f"`{site.function.name.value}` builds a new optimizer each time it runs (once in TF1 graph "
                     "code, every step when run eagerly), so its state cannot move to module level safely: "
-                    "create the optimizer once outside the function or decorate the function with tf.function")
+                    "create the optimizer once outside the function or decorate the function with tf.function"))
         # ``optimizer = tf.train.X(...).minimize(cost)`` names the train op like an
         # optimizer; only then does the name read well on the Keras optimizer.
         if optimizer.local_name is not None:
@@ -533,7 +526,7 @@ class MinimizeToTape(TFCodemod):
         optimizer.hoisted_name = site.target if reusable else training.fresh_name("optimizer", self._taken)
         return None
 
-    def _schedule(self, site: Site, optimizer: Optimizer, name: str, global_step, bound: set[str]) -> Optional[str]:
+    def _schedule(self, site: Site, optimizer: Optimizer, name: str, global_step, bound: set[str]) -> None:
         """``lr = tf.train.exponential_decay(lr0, global_step, ...)`` -> a Keras schedule.
 
         A schedule reads the optimizer's ``iterations``; that equals TF1's ``global_step`` only
@@ -546,43 +539,41 @@ class MinimizeToTape(TFCodemod):
             if name in set(training.assigned_names(line))
         ]
         if len(definitions) != 1:
-            return local
+            raise Decline(site.call, local)
         position, line = definitions[0]
         small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call)):
-            return local
+            raise Decline(site.call, local)
         symbol = self.tf.tf_symbol(small.value.func)
         table = training.schedule_table()
         if symbol is None or not symbol.path.startswith("train.") or symbol.path[6:] not in table:
-            return local
+            raise Decline(site.call, local)
         users = (position, site.position, optimizer.position)
         uses = [s for i, s in enumerate(body) if i not in users and name in training.names_read(s)]
         if uses or not any(arg.value is not None and isinstance(arg.value, cst.Name) and arg.value.value == name
                            for arg in optimizer.call.args):
-            return f"the learning rate `{name}` is used for more than the optimizer"
+            raise Decline(site.call, f"the learning rate `{name}` is used for more than the optimizer")
         differs = training.optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
         if differs is not None:
-            return f"its learning rate `{name}` decays, and {differs}"
+            raise Decline(site.call, f"its learning rate `{name}` decays, and {differs}")
         schedule, step = training.keras_schedule(small.value, symbol.path[6:])
         if schedule is None:
-            return f"`{name}`: {step}"
+            raise Decline(site.call, f"`{name}`: {step}")
         if not (isinstance(step, cst.Name) and isinstance(global_step, cst.Name) and step.value == global_step.value):
-            return f"the learning rate `{name}` decays with another step than this update's `global_step`"
+            raise Decline(site.call, f"the learning rate `{name}` decays with another step than this update's `global_step`")
         if training.names_read(small.value) & (bound - {step.value}):
-            return f"the learning rate `{name}` depends on values computed in the function"
-        why = self._counts_only_here(step.value)
-        if why is not None:
-            return why
+            raise Decline(site.call, f"the learning rate `{name}` depends on values computed in the function")
+        self._counts_only_here(step.value, site.call)
         keras_path = f"keras.optimizers.schedules.{schedule.keras}"
         optimizer.schedule = (name, cst.Call(self.tf_expr(keras_path), args=list(schedule.args)))
         optimizer.removals.append((site.function, position))
         return None
 
-    def _counts_only_here(self, step: str) -> Optional[str]:
-        """Why ``step`` may differ from the optimizer's iteration count, if it may."""
+    def _counts_only_here(self, step: str, node: cst.CSTNode) -> None:
+        """Declines (at ``node``) when ``step`` may differ from the optimizer's iteration count."""
         variable = self._inventory.variable(step)
         if variable is None or variable.trainable or not variable.zero_start:
-            return f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps"
+            raise Decline(node, f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps")
         increments = 0
         for node in training.walk(self._module):
             if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "global_step":
@@ -595,10 +586,10 @@ class MinimizeToTape(TFCodemod):
                   and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == step):
                 increments += 2
         if increments != 1:
-            return f"`{step}` is also changed elsewhere, so a Keras schedule would read other steps"
+            raise Decline(node, f"`{step}` is also changed elsewhere, so a Keras schedule would read other steps")
         return None
 
-    def _dependencies(self, site: Site) -> Optional[str]:
+    def _dependencies(self, site: Site) -> None:
         """Decide what becomes of ``with tf.control_dependencies(deps):`` around the site.
 
         TF1 code wraps ``minimize`` in the update ops of ``tf.layers`` batch normalisation
@@ -608,20 +599,20 @@ class MinimizeToTape(TFCodemod):
         assert site.dependencies is not None
         deps = site.dependencies.items[0].item.args
         if len(deps) != 1:
-            return "its `control_dependencies` arguments could not be read"
+            raise Decline(site.call, "its `control_dependencies` arguments could not be read")
         collection = training.update_ops_collection(deps[0].value, self._module, self.tf)
         if collection is None:
             return None
         if training.adds_update_ops(self._module, self.tf):
-            return ("it depends on UPDATE_OPS and the file has layers that add update ops (batch "
-                    "normalisation): migrate them to Keras layers, which update themselves, first")
+            raise Decline(site.call, ("it depends on UPDATE_OPS and the file has layers that add update ops (batch "
+                    "normalisation): migrate them to Keras layers, which update themselves, first"))
         site.drop_dependencies = True
         return None
 
     def _variables(
         self, var_list: Optional[cst.BaseExpression], site: Site, taken: set[str]
-    ) -> tuple[Optional[str], Optional[str]]:
-        """(expression naming the variables, optional binding line) or (None, why not)."""
+    ) -> tuple[str, Optional[str]]:
+        """(expression naming the variables, optional binding line); declines when they cannot be named."""
         if not self._is_none(var_list):
             assert var_list is not None
             collection = training.trainable_collection_read(var_list, self.tf) if isinstance(var_list, cst.Call) else None
@@ -629,27 +620,25 @@ class MinimizeToTape(TFCodemod):
                 # In a TF2 function the collection is empty: the list must be written out here.
                 listed = training.listed_variables(self._inventory, site.top, True, collection[0])
                 if isinstance(listed, str):
-                    return None, f"its var_list reads the trainable-variables collection and {listed}"
+                    raise Decline(site.call, f"its var_list reads the trainable-variables collection and {listed}")
                 if isinstance(listed, cst.List) and not listed.elements:
-                    return None, "its var_list is empty (TF1 raises 'No variables to optimize')"
+                    raise Decline(site.call, "its var_list is empty (TF1 raises 'No variables to optimize')")
                 return self._code(listed), None
             if isinstance(var_list, cst.Name):
-                why = self._collection_name(var_list.value)
-                if why is not None:
-                    return None, why
+                self._collection_name(var_list.value, site.call)
             if isinstance(var_list, (cst.Name, cst.Attribute, cst.List, cst.Tuple)):
                 return self._code(var_list), None
             name = training.fresh_name("variables", taken)
             return name, f"{name} = {self._code(var_list)}"
         if self._inventory.problem is not None:
-            return None, f"it trains every trainable variable and the file's variables cannot be listed ({self._inventory.problem}); pass `var_list`"
+            raise Decline(site.call, f"it trains every trainable variable and the file's variables cannot be listed ({self._inventory.problem}); pass `var_list`")
         variables = self._inventory.before(site.top, trainable_only=True)
         if not variables:
-            return None, "no trainable variable is created before it"
+            raise Decline(site.call, "no trainable variable is created before it")
         return self._code(training.variable_list(variables)), None
 
-    def _collection_name(self, name: str) -> Optional[str]:
-        """Why a var_list named ``name`` may go empty in TF2, if it may.
+    def _collection_name(self, name: str, node: cst.CSTNode) -> None:
+        """Declines (at ``node``) when a var_list named ``name`` may go empty in TF2.
 
         ``params = tf.trainable_variables()`` at module level only keeps its TF1 meaning once
         collections-to-tracking writes the list out; that needs the same facts as here.
@@ -662,7 +651,7 @@ class MinimizeToTape(TFCodemod):
             return None
         listed = training.listed_variables(self._inventory, bound[0], True, collection[0])
         if isinstance(listed, str):
-            return f"its var_list `{name}` reads the trainable-variables collection, which TF2 does not keep, and {listed}"
+            raise Decline(node, f"its var_list `{name}` reads the trainable-variables collection, which TF2 does not keep, and {listed}")
         return None
 
     def _plain_step(self, args: dict[str, cst.BaseExpression]) -> bool:
