@@ -53,6 +53,7 @@ import libcst as cst
 from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, raised here
 
 from tfmodernize.tfsymbols import TFNames
+from tfmodernize.syntax import argument, source
 
 PLACEHOLDERS = ("placeholder", "placeholder_with_default")
 VARIABLE_MAKERS = ("Variable", "get_variable")
@@ -344,9 +345,6 @@ def _value_names(node: cst.CSTNode) -> list[cst.Name]:
     return found
 
 
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
-
 
 def _dotted(node: cst.CSTNode) -> str:
     if isinstance(node, cst.Attribute):
@@ -431,19 +429,6 @@ def is_object_path(path: str) -> bool:
     return path.startswith(OBJECT_PREFIXES[1:])
 
 
-def _argument(call: cst.Call, position: int, keyword: str) -> Optional[cst.BaseExpression]:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-    return positional[position].value if position < len(positional) else None
-
-
-def call_argument(call: cst.Call, position: int, keyword: str) -> Optional[cst.BaseExpression]:
-    """The argument of ``call`` given at ``position`` or as ``keyword``."""
-    return _argument(call, position, keyword)
-
-
 def _single_assignment(node: cst.BaseStatement) -> Optional[tuple[str, cst.BaseExpression]]:
     if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
         return None
@@ -497,7 +482,7 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                         if item.asname is None or not isinstance(item.asname.name, cst.Name):
                             raise Decline(stmt, "a session opened without a name")
                         out.sessions.add(item.asname.name.value)
-                        config = call_argument(call, 2, "config")
+                        config = argument(call, 2, "config")
                         if config is not None:
                             out.session_configs.append((config, len(out.statements)))
                 out.removed_blocks.append(stmt)
@@ -520,7 +505,7 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
             if _session_call(item.item, names) is not None:
                 if item.asname is None or not isinstance(item.asname.name, cst.Name):
                     raise Decline(block, "a session opened without a name")
-                if call_argument(_session_call(item.item, names), 2, "config") is not None:
+                if argument(_session_call(item.item, names), 2, "config") is not None:
                     raise Decline(item, "a configured session inside another block")
                 out.sessions.add(item.asname.name.value)
     return out
@@ -683,9 +668,9 @@ class GraphUnit:
                 raise Decline(origin, f"placeholder `{name}` rebinds a name")
             stmt.kind = Kind.PLACEHOLDER
             if path == "placeholder":
-                placeholder = Placeholder(name, call_argument(call, 0, "dtype"), call_argument(call, 1, "shape"), None, stmt)
+                placeholder = Placeholder(name, argument(call, 0, "dtype"), argument(call, 1, "shape"), None, stmt)
             else:
-                placeholder = Placeholder(name, None, call_argument(call, 1, "shape"), call_argument(call, 0, "input"), stmt)
+                placeholder = Placeholder(name, None, argument(call, 1, "shape"), argument(call, 0, "input"), stmt)
             self.placeholders[name] = placeholder
             self._bind(name, "placeholder")
         elif assignment and self._variables_made(assignment[0], assignment[1]) is not None:
@@ -696,14 +681,14 @@ class GraphUnit:
                 raise Decline(origin, f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run")
             stmt.kind = Kind.VARIABLE
             for label, made in self._variables_made(name, assignment[1]):
-                trainable = call_argument(made, 1 if tf_path(made.func, self.names) == "Variable" else 99, "trainable")
+                trainable = argument(made, 1 if tf_path(made.func, self.names) == "Variable" else 99, "trainable")
                 is_false = isinstance(trainable, cst.Name) and trainable.value == "False"
                 self.variables.append(Variable(label, not is_false, stmt))
             self._bind(name, "variable")
         elif assignment and path in SESSIONS:
             stmt.kind = Kind.SESSION
             self.sessions.add(assignment[0])
-            config = call_argument(call, 2, "config")
+            config = argument(call, 2, "config")
             if config is not None:
                 self.session_configs.append((config, index))
             self._bind(assignment[0], "session")
@@ -852,7 +837,7 @@ class GraphUnit:
         if isinstance(value, cst.Dict) and value.elements:
             pairs = [(e.key, e.value) for e in value.elements if isinstance(e, cst.DictElement)]
             if len(pairs) == len(value.elements) and all(made(v) for _, v in pairs):
-                return [(f"{name}[{_code(k)}]", v) for k, v in pairs]
+                return [(f"{name}[{source(k)}]", v) for k, v in pairs]
         if isinstance(value, (cst.List, cst.Tuple)) and value.elements:
             if all(isinstance(e, cst.Element) and made(e.value) for e in value.elements):
                 return [(f"{name}[{i}]", e.value) for i, e in enumerate(value.elements)]

@@ -28,6 +28,7 @@ import libcst as cst
 
 from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
 from tfmodernize.treewalk import contains, walk
+from tfmodernize.syntax import argument, source
 
 #: TF paths whose call creates a variable the inventory can describe.
 VARIABLE_CALLS = ("Variable", "get_variable")
@@ -120,15 +121,6 @@ def _literal_string(node: Optional[cst.BaseExpression]) -> Optional[str]:
     return None
 
 
-def _argument(call: cst.Call, keyword: str, position: Optional[int]) -> Optional[cst.BaseExpression]:
-    for index, arg in enumerate(call.args):
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-        if arg.keyword is None and arg.star == "" and index == position:
-            return arg.value
-    return None
-
-
 def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
     """Every call inside ``node``, in source order."""
     return (n for n in walk(node) if isinstance(n, cst.Call))
@@ -157,7 +149,7 @@ def foreign_call(node: cst.CSTNode, foreign: dict[str, str]) -> Optional[str]:
     for call in calls(node):
         root = root_name(call.func)
         if root is not None and root.value in foreign:
-            return f"`{cst.Module(body=[]).code_for_node(call.func)}` (imported as {foreign[root.value]})"
+            return f"`{source(call.func)}` (imported as {foreign[root.value]})"
     return None
 
 
@@ -228,10 +220,10 @@ def _scope_prefix(item: cst.WithItem, tf: TFNames) -> Optional[tuple[str, str]]:
     if not isinstance(call, cst.Call):
         return None
     if tf.is_tf(call.func, *VARIABLE_SCOPES):
-        name = _literal_string(_argument(call, "name_or_scope", 0))
+        name = _literal_string(argument(call, 0, "name_or_scope"))
         return ("variable", name) if name is not None else ("variable", "")
     if tf.is_tf(call.func, *NAME_SCOPES):
-        name = _literal_string(_argument(call, "name", 0))
+        name = _literal_string(argument(call, 0, "name"))
         return ("name", name) if name is not None else ("name", "")
     return None
 
@@ -327,7 +319,7 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
         if any(arg.keyword is not None and arg.keyword.value == "collections" for arg in call.args):
             unknown("a variable with explicit `collections`")
             return True
-        trainable_arg = _argument(call, "trainable", None)
+        trainable_arg = argument(call, None, "trainable")
         if trainable_arg is None:
             trainable = True
         elif isinstance(trainable_arg, cst.Name) and trainable_arg.value in ("True", "False"):
@@ -339,14 +331,14 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
             if sum(1 for arg in call.args if arg.keyword is None) > 1:
                 unknown("a `tf.Variable` with positional arguments after the initial value")
                 return True
-            name_arg = _argument(call, "name", None)
+            name_arg = argument(call, None, "name")
             base = "Variable" if name_arg is None else _literal_string(name_arg)
             prefix = name_scope
         else:
-            base = _literal_string(_argument(call, "name", 0))
+            base = _literal_string(argument(call, 0, "name"))
             prefix = var_scope
         graph_name = None if base is None else "/".join([*prefix, base])
-        initial = _argument(call, "initial_value", 0) if symbol.path == "Variable" else None
+        initial = argument(call, 0, "initial_value") if symbol.path == "Variable" else None
         zero_start = isinstance(initial, cst.Integer) and initial.evaluated_value == 0
         found.variables.append(ModuleVariable(python_name, graph_name, trainable, index, zero_start=zero_start))
         return True
@@ -446,7 +438,7 @@ def update_ops_collection(node: cst.BaseExpression, module: cst.Module, tf: TFNa
 def adds_update_ops(module: cst.Module, tf: TFNames) -> bool:
     """Whether anything in ``module`` may put ops into UPDATE_OPS."""
     for call in calls(module):
-        if UPDATE_SOURCES.search(cst.Module(body=[]).code_for_node(call.func)):
+        if UPDATE_SOURCES.search(source(call.func)):
             return True
         if tf.is_tf(call.func, "add_to_collection", "add_to_collections"):
             return True
@@ -475,12 +467,12 @@ def listed_variables(
 def trainable_collection_read(call: cst.Call, tf: TFNames) -> Optional[tuple[Optional[cst.BaseExpression]]]:
     """``(scope,)`` when ``call`` reads the trainable-variables collection, else None."""
     if tf.is_tf(call.func, "trainable_variables"):
-        return (_argument(call, "scope", 0),)
+        return (argument(call, 0, "scope"),)
     if tf.is_tf(call.func, "get_collection"):
-        key = _argument(call, "key", 0)
+        key = argument(call, 0, "key")
         is_trainable = (key is not None and tf.is_tf(key, "GraphKeys.TRAINABLE_VARIABLES")) or (
             isinstance(key, cst.SimpleString) and key.evaluated_value == "trainable_variables")
-        return (_argument(call, "scope", 1),) if is_trainable else None
+        return (argument(call, 1, "scope"),) if is_trainable else None
     return None
 
 

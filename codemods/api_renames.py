@@ -85,7 +85,6 @@ from typing import Callable, Optional, Union
 import libcst as cst
 from libcst.codemod.visitors import RemoveImportsVisitor
 
-from codemods._graph import call_argument
 from codemods._upgrade_tables import (
     has_star_args,
     is_stop_gradient,
@@ -97,6 +96,7 @@ from codemods._upgrade_tables import (
 )
 from tfmodernize.codemod import Decline, TFCodemod, find_codemod
 from tfmodernize.tfsymbols import TFNames, TFSymbol, import_bindings, root_name
+from tfmodernize.syntax import argument
 
 #: Which structural codemod (by name) owns the TF1 constructs whose peer target is
 #: ``tf.compat.v1``: while it is in the catalogue, this codemod stays quiet about them.
@@ -591,7 +591,7 @@ def _division_operand(call: cst.Call) -> Optional[str]:
     (or lists of them) that TF1 converts to one dtype; None when the code does not say."""
     if has_star_args(call):
         return None
-    x, y = call_argument(call, 0, "x"), call_argument(call, 1, "y")
+    x, y = argument(call, 0, "x"), argument(call, 1, "y")
     kinds = [_literal_kind(x) if x is not None else None, _literal_kind(y) if y is not None else None]
     if kinds[0] == "int" and kinds[1] == "int":
         return "int"

@@ -47,6 +47,7 @@ import libcst as cst
 
 from codemods import _training as training
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.syntax import argument, source
 
 #: ``tf.GraphKeys`` attributes this codemod knows, with the collection names they stand for.
 GRAPH_KEYS = {
@@ -65,9 +66,6 @@ BUILTIN_KEYS = frozenset({*GRAPH_KEYS.values(), "summaries", "local_variables", 
 REGULARIZER_ARGUMENTS = ("regularizer", "kernel_regularizer", "bias_regularizer", "activity_regularizer",
                          "weights_regularizer", "biases_regularizer")
 
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
 
 
 class CollectionsToTracking(TFCodemod):
@@ -116,13 +114,6 @@ class CollectionsToTracking(TFCodemod):
             return GRAPH_KEYS.get(symbol.path[len("GraphKeys."):])
         return None
 
-    @staticmethod
-    def _argument(call: cst.Call, keyword: str, position: int) -> Optional[cst.BaseExpression]:
-        for index, arg in enumerate(call.args):
-            if (arg.keyword is not None and arg.keyword.value == keyword) or (arg.keyword is None and index == position):
-                return arg.value
-        return None
-
     def _owner(self, call: cst.Call) -> tuple[Optional[cst.CSTNode], Optional[cst.CSTNode]]:
         """(innermost function holding ``call`` or the module, the statement of that body holding it)."""
         owner, statement = None, None
@@ -147,7 +138,7 @@ class CollectionsToTracking(TFCodemod):
                 kind = "get"
             else:
                 continue
-            key = self._key(self._argument(call, "name" if kind == "add" else "key", 0))
+            key = self._key(argument(call, 0, "name" if kind == "add" else "key"))
             if key is not None and key not in BUILTIN_KEYS:
                 uses.setdefault(key, []).append((kind, call))
         for key, found in uses.items():
@@ -193,7 +184,7 @@ class CollectionsToTracking(TFCodemod):
             self.fix(call, f"collection {key!r} -> the list `{name}`")
             self.discharge()
             if kind == "add":
-                self._replacements[call] = cst.parse_expression(f"{name}.append({_code(call.args[1].value)})")
+                self._replacements[call] = cst.parse_expression(f"{name}.append({source(call.args[1].value)})")
             else:
                 self._replacements[call] = cst.parse_expression(f"list({name})")
         self._inserts[first_add] = training.statement(f"{name} = []")
@@ -208,18 +199,18 @@ class CollectionsToTracking(TFCodemod):
         if symbol is None:
             return updated
         if symbol.path in VARIABLE_READS:
-            key, scope = VARIABLE_READS[symbol.path], self._argument(original, "scope", 0)
+            key, scope = VARIABLE_READS[symbol.path], argument(original, 0, "scope")
         elif symbol.path == "get_collection":
-            key, scope = self._key(self._argument(original, "key", 0)), self._argument(original, "scope", 1)
+            key, scope = self._key(argument(original, 0, "key")), argument(original, 1, "scope")
             if key is None or key not in GRAPH_KEYS.values():
-                if self._argument(original, "key", 0) is not None and key is None:
+                if argument(original, 0, "key") is not None and key is None:
                     self.report(original, "`get_collection` not migrated: its key is not a literal or a known GraphKeys name")
                 return updated
         else:
             return updated
         result = self._collection(original, key, scope)
         if isinstance(result, str):
-            self.report(original, f"`{_code(original.func)}` not migrated: {result}")
+            self.report(original, f"`{source(original.func)}` not migrated: {result}")
             return updated
         if not self.fix(original, f"collection {key!r} -> an explicit list"):
             return updated

@@ -42,6 +42,7 @@ import libcst as cst
 
 from codemods import _training as training
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.syntax import source
 
 ASSIGNS = {"assign": ("ref", "value", "validate_shape", "use_locking", "name"),
            "assign_add": ("ref", "value", "use_locking", "name"),
@@ -59,9 +60,6 @@ class Site:
     tape: str
     watched: list[str]
 
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)
 
 
 class GradientsToTape(TFCodemod):
@@ -105,7 +103,7 @@ class GradientsToTape(TFCodemod):
         small = line.body[0]
         if (isinstance(small, cst.Assign) and len(small.targets) == 1
                 and isinstance(small.value, cst.Call) and self.tf.is_tf(small.value.func, "gradients")):
-            return _code(small.targets[0].target), small.value
+            return source(small.targets[0].target), small.value
         return None
 
     def _plan(self, function: cst.FunctionDef, top: int) -> None:
@@ -160,27 +158,27 @@ class GradientsToTape(TFCodemod):
             sources = []
             xs, single = training.variable_list(self._inventory.before(top, trainable_only=True)), False
         watched = []
-        for source in sources:
-            if not isinstance(source, cst.Name):
-                return f"`{_code(source)}` is not a variable or argument the tape can watch"
-            variable = self._inventory.variable(source.value)
-            if variable is not None and variable.trainable and source.value not in params:
+        for differentiated in sources:
+            if not isinstance(differentiated, cst.Name):
+                return f"`{source(differentiated)}` is not a variable or argument the tape can watch"
+            variable = self._inventory.variable(differentiated.value)
+            if variable is not None and variable.trainable and differentiated.value not in params:
                 continue
-            if source.value in params and not training.binds(preceding, source.value):
-                watched.append(source.value)
+            if differentiated.value in params and not training.binds(preceding, differentiated.value):
+                watched.append(differentiated.value)
                 continue
-            return f"`{source.value}` is neither a trainable variable nor a function argument, so no tape watches it"
+            return f"`{differentiated.value}` is neither a trainable variable nor a function argument, so no tape watches it"
         taken = self._globals | training.names_read(function)
         tape = training.fresh_name("tape", taken)
         if isinstance(xs, cst.Tuple):
             xs = cst.List([e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])
-        sources_code = _code(xs)
+        sources_code = source(xs)
         extra = ""
         if "grad_ys" in args and not self._is_none(args["grad_ys"]):
-            extra += f", output_gradients={_code(args['grad_ys'])}"
+            extra += f", output_gradients={source(args['grad_ys'])}"
         if "unconnected_gradients" in args:
-            extra += f", unconnected_gradients={_code(args['unconnected_gradients'])}"
-        gradient = f"{tape}.gradient({_code(ys)}, {sources_code}{extra})"
+            extra += f", unconnected_gradients={source(args['unconnected_gradients'])}"
+        gradient = f"{tape}.gradient({source(ys)}, {sources_code}{extra})"
         value = f"[{gradient}]" if single else gradient
         replacement = training.statement(f"{target} = {value}")
         return Site(function, position, replacement, tape, watched)
@@ -199,7 +197,7 @@ class GradientsToTape(TFCodemod):
         docstring, preceding = training.split_docstring(statements[: site.position])
         line = statements[site.position]
         watch = [training.statement(f"{site.tape}.watch({name})") for name in site.watched]
-        gradient_tape = cst.parse_expression(_code(self.tf_expr("GradientTape")))
+        gradient_tape = cst.parse_expression(source(self.tf_expr("GradientTape")))
         replacement = site.replacement.with_changes(
             leading_lines=line.leading_lines, trailing_whitespace=line.trailing_whitespace
         )
@@ -229,7 +227,7 @@ class GradientsToTape(TFCodemod):
             return updated
         ref = args["ref"].value
         if not isinstance(ref, (cst.Name, cst.Attribute)):
-            self.report(original, f"`tf.{symbol.path}` not migrated: `{_code(ref)}` is not a plain variable name")
+            self.report(original, f"`tf.{symbol.path}` not migrated: `{source(ref)}` is not a plain variable name")
             return updated
         if not self.fix(original, f"`tf.{symbol.path}(v, x)` -> `v.{symbol.path}(x)`"):
             return updated

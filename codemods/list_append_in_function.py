@@ -52,6 +52,7 @@ import libcst as cst
 from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.treewalk import children
+from tfmodernize.syntax import source
 
 #: TF calls that turn the list into one tensor, and the TensorArray method doing the same.
 _CONSUMERS = {"stack": "stack", "convert_to_tensor": "stack", "concat": "concat"}
@@ -139,7 +140,7 @@ class ListAppendInFunction(TFCodemod):
         if not plan.consumers:
             return "it is never stacked"
         dtypes = {self._dtype_of(s.body[0].value.args[0].value, loop) for s in appended}
-        dtype_texts = {cst.Module(body=[]).code_for_node(d) if d is not None else None for d in dtypes}
+        dtype_texts = {source(d) if d is not None else None for d in dtypes}
         if None in dtype_texts or len(dtype_texts) != 1:
             return "the element dtype is not stated by the appended values (e.g. `tf.cast(value, tf.float32)`)"
         plan.dtype = next(iter(dtypes))

@@ -62,6 +62,7 @@ import libcst as cst
 from codemods import _training as training
 from codemods._tf_function import traced_functions
 from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.syntax import source
 
 METHODS = ("minimize", "compute_gradients", "apply_gradients")
 #: Arguments of ``minimize``/``compute_gradients`` that only steer graph scheduling or devices.
@@ -387,10 +388,6 @@ class MinimizeToTape(TFCodemod):
             site.replacement = [training.statement(code) for code in site.replacement]
             self._bodies.setdefault(site.function, {})[site.position] = site
 
-    @staticmethod
-    def _code(node: cst.CSTNode) -> str:
-        return cst.Module(body=[]).code_for_node(node)
-
     def _slot_starts(self, optimizer: Optimizer, keras: training.KerasOptimizer) -> Optional[list[cst.BaseStatement]]:
         """Statements that build the Keras optimizer on the variables it trains and set the
         slots TF1 started elsewhere than Keras (RMSProp's accumulators at 1.0), placed after
@@ -408,8 +405,8 @@ class MinimizeToTape(TFCodemod):
         slot = training.fresh_name("slot", self._taken)
         lines = [f"{name}.build({variables})"]
         for suffix, value in keras.slot_starts.items():
-            fill = (f"{self._code(self.tf_expr('ones_like'))}({slot})" if value == 1.0
-                    else f"{self._code(self.tf_expr('fill'))}({slot}.shape, {value!r})")
+            fill = (f"{source(self.tf_expr('ones_like'))}({slot})" if value == 1.0
+                    else f"{source(self.tf_expr('fill'))}({slot}.shape, {value!r})")
             lines.append(
                 f"# TF1's {optimizer.tf1_class} started these slots at {value!r}; Keras starts them at 0.\n"
                 f"for {slot} in {name}.variables:\n"
@@ -441,7 +438,7 @@ class MinimizeToTape(TFCodemod):
                 raise Decline(site.call, "its arguments could not be read")
             if not self._plain_step(args):
                 raise Decline(site.call, "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`")
-            site.replacement = [f"{receiver}.apply_gradients({self._code(args['grads_and_vars'])})"]
+            site.replacement = [f"{receiver}.apply_gradients({source(args['grads_and_vars'])})"]
             site.replacement += self._global_step(args)
             return None
         positions = ("loss", "var_list", "gate_gradients", "aggregation_method", "colocate_gradients_with_ops")
@@ -623,19 +620,19 @@ class MinimizeToTape(TFCodemod):
                     raise Decline(site.call, f"its var_list reads the trainable-variables collection and {listed}")
                 if isinstance(listed, cst.List) and not listed.elements:
                     raise Decline(site.call, "its var_list is empty (TF1 raises 'No variables to optimize')")
-                return self._code(listed), None
+                return source(listed), None
             if isinstance(var_list, cst.Name):
                 self._collection_name(var_list.value, site.call)
             if isinstance(var_list, (cst.Name, cst.Attribute, cst.List, cst.Tuple)):
-                return self._code(var_list), None
+                return source(var_list), None
             name = training.fresh_name("variables", taken)
-            return name, f"{name} = {self._code(var_list)}"
+            return name, f"{name} = {source(var_list)}"
         if self._inventory.problem is not None:
             raise Decline(site.call, f"it trains every trainable variable and the file's variables cannot be listed ({self._inventory.problem}); pass `var_list`")
         variables = self._inventory.before(site.top, trainable_only=True)
         if not variables:
             raise Decline(site.call, "no trainable variable is created before it")
-        return self._code(training.variable_list(variables)), None
+        return source(training.variable_list(variables)), None
 
     def _collection_name(self, name: str, node: cst.CSTNode) -> None:
         """Declines (at ``node``) when a var_list named ``name`` may go empty in TF2.
@@ -665,7 +662,7 @@ class MinimizeToTape(TFCodemod):
 
     def _global_step(self, args: dict[str, cst.BaseExpression]) -> list[str]:
         step = args.get("global_step")
-        return [] if self._is_none(step) else [f"{self._code(step)}.assign_add(1)"]
+        return [] if self._is_none(step) else [f"{source(step)}.assign_add(1)"]
 
     @staticmethod
     def _is_none(node: Optional[cst.BaseExpression]) -> bool:
@@ -713,7 +710,7 @@ class MinimizeToTape(TFCodemod):
                 replacement[-1] = statement.with_changes(leading_lines=[])
             if site is tape_site:
                 docstring, taped = training.split_docstring(new_body)
-                gradient_tape = cst.parse_expression(self._code(self.tf_expr("GradientTape")))
+                gradient_tape = cst.parse_expression(source(self.tf_expr("GradientTape")))
                 new_body = [*docstring, training.tape_block(gradient_tape, site.tape_name, taped)]
             new_body.extend(replacement)
         return updated.with_changes(body=updated.body.with_changes(body=new_body))

@@ -60,6 +60,7 @@ from codemods._bindings import bindings, is_builtin, references
 from tfmodernize.treewalk import walk
 from codemods._tf_function import is_tf_function, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.syntax import source
 
 #: TF functions that convert a Python int argument to the same int32 tensor that
 #: ``tf.constant(i)`` / ``tf.range`` give: {path: positions (None: any) allowed}.
@@ -235,11 +236,11 @@ class TFRangeLoop(TFCodemod):
                     continue
                 if isinstance(user, cst.Arg) and user.keyword is node:
                     continue
-                return cst.Module([]).code_for_node(self._context_of(node))
+                return source(self._context_of(node))
             if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) and parameter in {
                 n.value for n in walk(node) if isinstance(n, cst.Name)
             }:
-                return cst.Module([]).code_for_node(node).splitlines()[0]
+                return source(node).splitlines()[0]
         return None
 
     def _context_of(self, name: cst.Name) -> cst.CSTNode:
@@ -295,7 +296,7 @@ class TFRangeLoop(TFCodemod):
                 if kind is None:
                     self._report_changing_number(loop, node, arg)
                     continue
-                spelled = cst.Module([]).code_for_node(arg.value)
+                spelled = source(arg.value)
                 if kind == "float":
                     self.report(
                         arg,
@@ -343,7 +344,7 @@ class TFRangeLoop(TFCodemod):
                 self._to_tf_range.add(range_call)
             return
         for call, arg in candidates:
-            spelled = cst.Module([]).code_for_node(arg.value)
+            spelled = source(arg.value)
             if self.fix(arg, f"`{call.func.value}` retraces for every value of `{spelled}`: pass `tf.constant({spelled})`"):
                 self._to_constant.add(arg)
 

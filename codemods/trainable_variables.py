@@ -46,6 +46,7 @@ from tfmodernize.treewalk import walk
 from codemods._tape import GradientCall, gradient_call, gradient_calls, tape_with
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name
+from tfmodernize.syntax import source
 
 ALL_VARIABLES = ("variables", "weights")
 
@@ -106,7 +107,7 @@ class TrainableVariables(TFCodemod):
         if paired_owner != owner or paired.attr.value not in ALL_VARIABLES:
             self.report(
                 call.call,
-                f"gradients w.r.t. `{spelled}` are applied to `{cst.Module([]).code_for_node(paired)}`: "
+                f"gradients w.r.t. `{spelled}` are applied to `{source(paired)}`: "
                 f"the lists line up only if `{owner}` has no non-trainable variables; take and "
                 f"apply gradients w.r.t. `{owner}.trainable_variables`",
             )

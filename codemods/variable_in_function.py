@@ -55,6 +55,7 @@ import libcst as cst
 from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.treewalk import children
+from tfmodernize.syntax import source
 
 _CONSTANTS = {"True", "False", "None"}
 
@@ -258,7 +259,7 @@ def _initial_value_problem(call: cst.Call) -> Optional[str]:
     value = _initial_value(call)
     if value is None:
         return "it has no initial value the codemod can read: create it outside the function by hand"
-    if "random" in cst.Module(body=[]).code_for_node(value):
+    if "random" in source(value):
         return "its initial value is random, and one draw per call cannot be reproduced by a variable created once: create it outside the function and decide whether it keeps its value"
     return None
 

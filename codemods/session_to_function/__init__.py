@@ -102,13 +102,13 @@ from codemods._graph import (
 )
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, root_name
+from tfmodernize.syntax import source
 from codemods.session_to_function.config import Config
 from codemods.session_to_function.emit import Emitter
 from codemods.session_to_function.functions import Functions
 from codemods.session_to_function.plan import (
     SAFE_MODULES,
     UnitPlan,
-    _code,
     _squeeze,
 )
 from codemods.session_to_function.reading import _UseReader
@@ -234,10 +234,10 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
                 for small in stmt.body:
                     if isinstance(small, cst.Import):
                         for alias in small.names:
-                            module = _code(alias.name)
+                            module = source(alias.name)
                             if module.split(".")[0] in SAFE_MODULES:
                                 local = alias.asname.name if alias.asname else alias.name
-                                safe.add(_code(local).split(".")[0])
+                                safe.add(source(local).split(".")[0])
         return graph, variables, safe
 
     def _migrate(

@@ -13,7 +13,8 @@ from codemods._graph import (
     Statement,
     tf_path,
 )
-from codemods.session_to_function.plan import CONFIG_CALLS, UnitPlan, _code
+from codemods.session_to_function.plan import CONFIG_CALLS, UnitPlan
+from tfmodernize.syntax import source
 
 
 class Config:
@@ -39,7 +40,7 @@ class Config:
             if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call):
                 for arg in small.value.args:
                     lines.extend(self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, stmt, unit))
-            elif isinstance(small, cst.Assign) and _code(small.targets[0].target).endswith(".gpu_options.allow_growth"):
+            elif isinstance(small, cst.Assign) and source(small.targets[0].target).endswith(".gpu_options.allow_growth"):
                 lines.extend(self._config_lines("allow_growth", small.value, stmt, unit))
             else:
                 raise Decline(stmt.origin, "a session config this codemod cannot translate to tf.config")
@@ -51,9 +52,9 @@ class Config:
     def _config_lines(self, field: Optional[str], value: cst.BaseExpression, stmt: Statement, unit: GraphUnit) -> list[str]:
         """``tf.config`` statements doing what one ``ConfigProto``/``GPUOptions`` field did."""
         if field in CONFIG_CALLS:
-            return [f"{_code(self.tf_expr(CONFIG_CALLS[field]))}({_code(value)})"]
+            return [f"{source(self.tf_expr(CONFIG_CALLS[field]))}({source(value)})"]
         if field == "allow_growth" and isinstance(value, cst.Name) and value.value == "True":
-            config = _code(self.tf_expr("config"))
+            config = source(self.tf_expr("config"))
             gpu = next(n for n in ("gpu", "physical_gpu", "gpu_device") if n not in unit.bindings)
             return [f'for {gpu} in {config}.list_physical_devices("GPU"):\n    {config}.experimental.set_memory_growth({gpu}, True)\n']
         if field == "gpu_options" and isinstance(value, cst.Name) and unit.kind(value.value) == "config":

@@ -24,13 +24,13 @@ from codemods.session_to_function.plan import (
     LITERAL_DTYPES,
     OVERRIDE_HINT,
     UnitPlan,
-    _code,
     _commas,
     _describe,
     _in_order,
     _order_steps,
 )
 from codemods.session_to_function.reading import _Leftovers, _assignments, _names_in
+from tfmodernize.syntax import source
 
 
 class Functions:
@@ -61,8 +61,8 @@ class Functions:
         body = unit.backward_slice(wanted, stmt.index, fed=overrides)
         # Lists, tuples and unpacked fetches of the same tensors share one function.
         sequence = shape in ("list", "tuple", "unpacked")
-        fetched = tuple(_code(e.expr) for e in elements) if sequence else _code(returned) if returned is not None else ""
-        key = (sequence, fetched, tuple(s.index for s in body), tuple(_code(o.expr) for o in ops), tuple(overrides))
+        fetched = tuple(source(e.expr) for e in elements) if sequence else source(returned) if returned is not None else ""
+        key = (sequence, fetched, tuple(s.index for s in body), tuple(source(o.expr) for o in ops), tuple(overrides))
         if key in plan.functions:
             return plan.functions[key]
         used = set(wanted)

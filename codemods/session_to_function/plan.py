@@ -220,6 +220,3 @@ def _commas(items: list) -> list:
         for index, item in enumerate(items)
     ]
 
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module(body=[]).code_for_node(node)

@@ -13,12 +13,12 @@ from codemods._graph import (
     SESSIONS,
     Decline,
     GraphUnit,
-    call_argument,
     names_used,
     tf_path,
 )
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import contains
+from tfmodernize.syntax import argument
 from codemods.session_to_function.plan import UnitPlan
 
 if TYPE_CHECKING:
@@ -57,14 +57,14 @@ class _RunSites(cst.CSTVisitor):
         if isinstance(target, cst.Name) and target.value in self.unit.sessions:
             if method == "run":
                 self.explained.add(id(target))
-                fetches = call_argument(call, 0, "fetches")
+                fetches = argument(call, 0, "fetches")
                 if fetches is None:
                     raise Decline(call, "`run` without fetches")
                 extra = [a for a in call.args[2:] if a.keyword is None or a.keyword.value not in ("fetches", "feed_dict")]
                 extra += [a for a in call.args[:2] if a.keyword is not None and a.keyword.value not in ("fetches", "feed_dict")]
                 if extra or any(a.star for a in call.args):
                     raise Decline(call, "`run` with options, run metadata or unpacked arguments")
-                return _Site(call, fetches, call_argument(call, 1, "feed_dict"), "value", statement=self.statement)
+                return _Site(call, fetches, argument(call, 1, "feed_dict"), "value", statement=self.statement)
             if method == "close":
                 self.explained.add(id(target))
                 return _Site(call, None, None, "value", close=True, statement=self.statement)
@@ -73,10 +73,10 @@ class _RunSites(cst.CSTVisitor):
             kinds = {self.unit.kind(n, self.statement) for n in names_used(target)}
             is_init = isinstance(target, cst.Call) and tf_path(target.func, self.codemod.tf) in INITIALIZERS
             if kinds & {"static", "dynamic", "variable", "op", "init"} or is_init:
-                session = call_argument(call, 1, "session")
+                session = argument(call, 1, "session")
                 if session is not None:
                     self.explained |= {id(n) for n in [session] if isinstance(n, cst.Name)}
-                return _Site(call, target, call_argument(call, 0, "feed_dict"), "value", statement=self.statement)
+                return _Site(call, target, argument(call, 0, "feed_dict"), "value", statement=self.statement)
         return None
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
@@ -169,7 +169,7 @@ class _UseReader(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("run", "eval"):
             position = 0 if node.func.attr.value == "eval" else 1
-            feed = call_argument(node, position, "feed_dict")
+            feed = argument(node, position, "feed_dict")
             if isinstance(feed, cst.Dict):
                 self.feed_values |= {id(e.value) for e in feed.elements if isinstance(e, cst.DictElement)}
 

@@ -27,7 +27,6 @@ from codemods.session_to_function.plan import (
     INITIALISED,
     OVERRIDE_HINT,
     UnitPlan,
-    _code,
     _commas,
     _no_space_equal,
     _numpy,
@@ -41,6 +40,7 @@ from codemods.session_to_function.reading import (
     _calls_in_loops,
     _target_names,
 )
+from tfmodernize.syntax import source
 
 
 class RunSites:
@@ -98,7 +98,7 @@ class RunSites:
                     plan.calls[node] = value
                 else:
                     plan.replacements[node] = value
-                plan.fixes.append((node, f"`{_code(node)}` outside the session: what TF1's graph knew of `{name}`"))
+                plan.fixes.append((node, f"`{source(node)}` outside the session: what TF1's graph knew of `{name}`"))
 
     def _plan_local_feeds(self, plan: UnitPlan) -> None:
         """``feed = {x: batch, y: labels}`` built where the graph runs (in a loop, typically)
@@ -139,7 +139,7 @@ class RunSites:
             if stmt.kind is Kind.SESSION:
                 plan.fixes.append((stmt.origin, "TF2 has no sessions"))
             elif stmt.kind is Kind.PLACEHOLDER:
-                plan.fixes.append((stmt.origin, f"placeholder `{_code(stmt.node.body[0].targets[0].target)}` -> function parameter"))
+                plan.fixes.append((stmt.origin, f"placeholder `{source(stmt.node.body[0].targets[0].target)}` -> function parameter"))
             elif stmt.kind is Kind.RESET:
                 plan.fixes.append((stmt.origin, "TF2 runs eagerly: no default graph to reset or switch to"))
             elif stmt.kind is Kind.FEED:
@@ -184,7 +184,7 @@ class RunSites:
                 value = self._to_numpy(call, "list" if listed else shape)
             elif shape in ("list", "tuple") and not _returns(function, cst.List if shape == "list" else cst.Tuple):
                 value = cst.Call(cst.Name(shape), [cst.Arg(call)])
-            plan.fixes.append((site.call, f"`{_code(site.call)}` -> `{function.name}(...)`"))
+            plan.fixes.append((site.call, f"`{source(site.call)}` -> `{function.name}(...)`"))
         self._place(plan, site, value, targets)
 
     def _without_ops(self, site: "_Site", elements: list[Element], shape: str):
@@ -268,17 +268,17 @@ class RunSites:
         used = names_used(expr)
         kinds = {unit.kind(n, at) for n in used}
         if kinds & {"init", "session", "object", "config", "unknown", "graph"}:
-            raise Decline(expr, f"fetch `{_code(expr)}` is not a tensor this codemod understands")
+            raise Decline(expr, f"fetch `{source(expr)}` is not a tensor this codemod understands")
         calls, _ = tf_calls(expr, self.tf)
         builders = {c.func.value for c in training.calls(expr) if isinstance(c.func, cst.Name)} & unit.graph_functions
         if builders & unit.variable_functions:
-            raise Decline(expr, f"fetch `{_code(expr)}` creates variables where the graph is run")
+            raise Decline(expr, f"fetch `{source(expr)}` creates variables where the graph is run")
         if kinds & {"placeholder", "dynamic", "op"}:
             return "dynamic"
         if any(path.startswith("summary.") or path in UNKNOWN_OPS for path, _ in calls):
-            raise Decline(expr, f"fetch `{_code(expr)}` builds new graph ops where the graph is run")
+            raise Decline(expr, f"fetch `{source(expr)}` builds new graph ops where the graph is run")
         if not calls and not builders and not kinds & {"static", "variable"}:
-            raise Decline(expr, f"fetch `{_code(expr)}` is not a tensor of this graph")
+            raise Decline(expr, f"fetch `{source(expr)}` is not a tensor of this graph")
         # Built and run at once (``sess.run(w.assign(v))``, ``sess.run(w * 2)``): eager code
         # computes the same where it stands.
         return "static"
@@ -346,7 +346,7 @@ class RunSites:
                 key = element.key
                 if not (isinstance(key, cst.Name) and (unit.kind(key.value, at) == "placeholder"
                                                        or key.value in function.overrides)):
-                    raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
+                    raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
                 fed[key.value] = element.value
         for name, value in fed.items():
             if name not in function.params and not _side_effect_free(value):
@@ -381,7 +381,7 @@ class RunSites:
         if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == "feed":
             feed = unit.feeds[feed.value]
         if not isinstance(feed, cst.Dict):
-            raise Decline(feed, f"feed `{_code(feed)}` feeds tensors this codemod cannot tell: {OVERRIDE_HINT}")
+            raise Decline(feed, f"feed `{source(feed)}` feeds tensors this codemod cannot tell: {OVERRIDE_HINT}")
         overrides = []
         for element in feed.elements:
             key = element.key if isinstance(element, cst.DictElement) else element
@@ -389,7 +389,7 @@ class RunSites:
             if kind == "static":
                 overrides.append(key.value)
             elif kind != "placeholder":
-                raise Decline(key, f"feeding `{_code(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
+                raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
         return overrides
 
     def _wants_numpy(self, plan: UnitPlan, site: "_Site", targets) -> bool:

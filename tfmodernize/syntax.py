@@ -1,0 +1,37 @@
+"""Small questions about LibCST nodes that every codemod asks: a call's argument, a node's
+source text. One helper for each, shared by the catalogue and available to custom codemods.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+_EMPTY = cst.Module(body=[])
+
+
+def argument(call: cst.Call, position: Optional[int], keyword: str) -> Optional[cst.BaseExpression]:
+    """The value passed to ``call`` as ``keyword=``, or as its positional argument number
+    ``position`` (None: by keyword only). None when not passed, or when a ``*args`` before it
+    hides where it is."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    if position is None:
+        return None
+    index = 0
+    for arg in call.args:
+        if arg.keyword is not None or arg.star == "**":
+            break
+        if arg.star == "*":
+            return None
+        if index == position:
+            return arg.value
+        index += 1
+    return None
+
+
+def source(node: cst.CSTNode) -> str:
+    """The code of ``node`` as LibCST renders it (no leading lines of a statement)."""
+    return _EMPTY.code_for_node(node)
