@@ -47,8 +47,9 @@ def apply(tree: Path) -> subprocess.Popen:
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
 
 
-def children(pid: int) -> list[int]:
-    """Processes whose parent was ``pid`` (re-parented orphans included, by their command line)."""
+def children(pid: int) -> list[tuple[int, str]]:
+    """Live processes whose parent was ``pid`` (re-parented orphans included, found by their
+    command line), with their state; zombies are dead and do not count."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -58,9 +59,12 @@ def children(pid: int) -> list[int]:
             command = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        parent = next((line.split()[1] for line in status.splitlines() if line.startswith("PPid:")), "")
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        parent, state = fields.get("PPid", "").strip(), fields.get("State", "").strip()
+        if state.startswith("Z"):
+            continue
         if parent == str(pid) or (b"tfmodernize" in command and b"apply" in command and int(entry.name) != os.getpid()):
-            found.append(int(entry.name))
+            found.append((int(entry.name), f"pid {entry.name} ppid {parent} {state}"))
     return found
 
 
@@ -108,12 +112,13 @@ def main(argv: list[str] | None = None) -> int:
         process.send_signal(signal.SIGKILL)
         process.wait()
         time.sleep(1.0)
-        left = [p for p in children(process.pid)]
+        left = children(process.pid)
         after = snapshot(run_dir, chosen)
         half = [p for p in chosen if after[p] not in (original[p], final[p])]
         rewritten = sum(after[p] == final[p] and final[p] != original[p] for p in chosen)
         temporaries = [p for p in run_dir.rglob(f"*{TEMPORARY}*")]
-        for pid in left:
+        for pid, state in left:
+            print(f"     left behind: {state}")
             with_suppressed(lambda: os.kill(pid, signal.SIGKILL))
         apply(run_dir).wait()
         rerun = snapshot(run_dir, chosen)
