@@ -1,0 +1,97 @@
+"""What minimize-to-tape reads: TF1 optimizers, the statements that use them, and which
+binding of a name a function sees."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+
+METHODS = ("minimize", "compute_gradients", "apply_gradients")
+#: Arguments of ``minimize``/``compute_gradients`` that only steer graph scheduling or devices.
+SCHEDULING = ("gate_gradients", "aggregation_method", "colocate_gradients_with_ops", "name")
+
+
+@dataclass
+class Site:
+    """One ``opt.minimize/compute_gradients/apply_gradients`` statement in a function body."""
+
+    function: cst.FunctionDef
+    position: int  # index in the function body
+    top: int  # index of the module-level statement holding the function
+    method: str
+    call: cst.Call
+    line: cst.SimpleStatementLine
+    target: Optional[str]
+    receiver: cst.BaseExpression
+    replacement: list[cst.BaseStatement] = field(default_factory=list)
+    taped: bool = False  # the statements before it go into a tape
+    keep_statement: bool = False  # only ``call`` is replaced, by ``call_replacement``
+    #: ``with tf.control_dependencies(deps):`` holding the statement, if any, and whether the
+    #: dependencies are provably empty (then the block goes).
+    dependencies: Optional[cst.With] = None
+    drop_dependencies: bool = False
+    call_replacement: Optional[str] = None
+    tape_name: str = "tape"
+    #: the variables it differentiates, as code (minimize / compute_gradients)
+    variables: Optional[str] = None
+
+
+@dataclass
+class Optimizer:
+    """A ``tf.train.XOptimizer(...)`` and every statement that uses it."""
+
+    tf1_class: str
+    call: cst.Call
+    name: Optional[str]  # module-level name; None for one made inside a function
+    sites: list[Site] = field(default_factory=list)
+    #: For ``opt = tf.train.X(...)`` inside a function: that function, the statement's index
+    #: and the local name. The Keras optimizer moves to module level (it owns variables).
+    function: Optional[cst.FunctionDef] = None
+    position: Optional[int] = None
+    local_name: Optional[str] = None
+    planned_hoist: bool = False
+    problem: Optional[tuple[cst.CSTNode, str]] = None
+    hoisted_name: str = "optimizer"
+    #: (name of the TF1 learning-rate tensor, the Keras schedule replacing it)
+    schedule: Optional[tuple[str, cst.Call]] = None
+    #: Statements (function, index) that go once the optimizer is migrated.
+    removals: list[tuple[cst.FunctionDef, int]] = field(default_factory=list)
+
+
+def _arguments(call: cst.Call, positions: tuple[str, ...]) -> Optional[dict[str, cst.BaseExpression]]:
+    found: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if arg.keyword is not None:
+            found[arg.keyword.value] = arg.value
+        elif index < len(positions):
+            found[positions[index]] = arg.value
+        else:
+            return None
+    return found
+
+
+def _assignment(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+    return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
+
+
+class _LatestBinding:
+    """Module-level optimizer bindings by name; a use belongs to the latest binding before it."""
+
+    def __init__(self, bindings: dict[str, list[tuple[int, Optimizer]]]) -> None:
+        self._bindings = bindings
+
+    def at(self, name: str, index: int) -> Optional[Optimizer]:
+        """The optimizer ``name`` is bound to when module statement ``index`` runs."""
+        before = [optimizer for bound, optimizer in self._bindings.get(name, ()) if bound < index]
+        return before[-1] if before else None
+
+    def named(self, name: str) -> list[Optimizer]:
+        return [optimizer for _, optimizer in self._bindings.get(name, ())]
+
+    def all(self) -> list[Optimizer]:
+        return [optimizer for bound in self._bindings.values() for _, optimizer in bound]
