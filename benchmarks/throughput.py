@@ -1,9 +1,14 @@
 """Throughput of the rewrite path, against a bare LibCST parse + render of the same files.
 
     python benchmarks/throughput.py [--files 60] [--keep DIR]
+    python benchmarks/throughput.py --git-dir DIR --commit SHA [--every 4]
 
 Generates a synthetic tree shaped like a TF1-era model zoo (TF model files of a few hundred
-lines with the usual import forms, plus non-TF utility files), then reports in one run:
+lines with the usual import forms, plus non-TF utility files), or, with ``--git-dir``, takes
+the real one of ``../shared/corpus/throughput.md`` (fetched with the search library's
+``fetch``; every ``--every``-th ``.py`` file, written under a temporary folder, never into this
+repository) and also times TensorFlow's own ``tf_upgrade_v2 --intree`` on the same files. It
+reports in one run:
 
 - files/s and lines/s of ``tfmodernize check`` with ``--jobs 1`` and with all cores;
 - per-file cost of the whole catalogue (in process, ``--jobs 1`` path) beside a bare
@@ -127,6 +132,9 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=60)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="generate the tree here and keep it")
+    parser.add_argument("--git-dir", type=Path, help="a fetched snapshot of the real model zoo")
+    parser.add_argument("--commit", help="its commit (with --git-dir)")
+    parser.add_argument("--every", type=int, default=4, help="with --git-dir: every Nth .py file")
     args = parser.parse_args()
 
     import libcst as cst
@@ -135,8 +143,14 @@ def main() -> None:
     from tfmodernize.engine import PREFILTER, transform_text
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="tfm-bench-"))
-    paths = generate(folder, args.files)
-    texts = [p.read_text() for p in paths]
+    if args.git_dir is not None:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from corpus_safety import materialize
+
+        paths = [folder / p for p in materialize(args.git_dir, args.commit, folder, args.every)]
+    else:
+        paths = generate(folder, args.files)
+    texts = [p.read_text(encoding="utf-8", errors="surrogateescape") for p in paths]
     lines = sum(t.count("\n") for t in texts)
     tf_texts = [t for t in texts if PREFILTER.search(t)]
     plain_texts = [t for t in texts if not PREFILTER.search(t)]
@@ -161,6 +175,19 @@ def main() -> None:
             lambda: subprocess.run([*exe, "check", str(folder), "--jobs", str(jobs), "--no-cache"], capture_output=True),
         )
         print(f"check --jobs {jobs}: {elapsed:.2f} s  {len(paths) / elapsed:7.1f} files/s  {lines / elapsed:9.0f} lines/s")
+
+    if args.git_dir is not None:
+        peer = Path(sys.executable).with_name("tf_upgrade_v2")
+        if peer.exists():
+            out = Path(tempfile.mkdtemp(prefix="tfm-peer-")) / "out"
+            start = time.perf_counter()
+            subprocess.run([str(peer), "--intree", str(folder), "--outtree", str(out), "--reportfile",
+                            str(out.parent / "report.txt")], capture_output=True)
+            elapsed = time.perf_counter() - start
+            print(f"tf_upgrade_v2 --intree (one process, its only mode): {elapsed:.2f} s  "
+                  f"{len(paths) / elapsed:7.1f} files/s")
+        else:
+            print("tf_upgrade_v2 not installed beside this Python (the verify extra brings it)")
 
     startup = statistics.median(
         best_of(1, lambda: subprocess.run([*exe, "--version"], capture_output=True)) for _ in range(5)
