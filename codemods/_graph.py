@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Iterable, Optional, Sequence
 
 import libcst as cst
@@ -124,7 +124,32 @@ IMPORTED_HINT = ("load a SavedModel with tf.saved_model.load, or wrap the import
 OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.", "examples.")
 
 
-class Kind(str, Enum):
+class Value(StrEnum):
+    """What a name of the graph is bound to, as a statement binds it (``GraphUnit.kind``);
+    also what a fetched element is."""
+
+    PLACEHOLDER = "placeholder"
+    VARIABLE = "variable"
+    #: computed from placeholders, variables or random ops: runs in a function
+    DYNAMIC = "dynamic"
+    #: computed from constants: its eager value is what TF1 computed
+    STATIC = "static"
+    #: an op whose fetched value is None (``minimize``, ``tf.group``)
+    OP = "op"
+    #: built once and kept (an optimizer, a Keras layer, a writer)
+    OBJECT = "object"
+    SESSION = "session"
+    INIT = "init"
+    CONFIG = "config"
+    FEED = "feed"
+    GRAPH = "graph"
+    #: an op this codemod cannot translate (a summary, ``tf.no_op``)
+    UNKNOWN = "unknown"
+
+
+class Kind(StrEnum):
+    """What a statement of a unit does."""
+
     PLACEHOLDER = "placeholder"
     VARIABLE = "variable"
     OBJECT = "object"
@@ -175,7 +200,7 @@ class Statement:
     #: calls a random op (``tf.random_uniform``, ``tf.random.normal``...)
     draws_random: bool = False
     #: what the names this statement binds are (``kind_of`` values), as it binds them
-    kinds: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, Value] = field(default_factory=dict)
     #: TF1 optimizer steps (``minimize``, ``apply_gradients``) this statement runs
     minimizes: int = 0
     gradients: int = 0
@@ -599,7 +624,7 @@ class GraphUnit:
         self.statements: list[Statement] = []
         self.placeholders: dict[str, Placeholder] = {}
         self.variables: list[Variable] = []
-        self.kind_of: dict[str, str] = {}
+        self.kind_of: dict[str, Value] = {}
         self._bound: set[str] = set()  # names the statement being read binds to graph values
         self.bindings: dict[str, int] = {}
         #: ``feed = {x: ..., y: ...}`` statements: name -> the dict
@@ -640,7 +665,7 @@ class GraphUnit:
         expression = _expression(node)
         call = assignment[1] if assignment else expression
         path = tf_path(call.func, self.names) if isinstance(call, cst.Call) else None
-        graph_names = {n for n, k in self.kind_of.items() if k in ("placeholder", "variable", "dynamic", "static", "op")}
+        graph_names = {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.STATIC, Value.OP)}
 
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             stmt.kind = Kind.PLAIN
@@ -650,7 +675,7 @@ class GraphUnit:
             elif isinstance(node, cst.FunctionDef):
                 self.safe_names |= {name}
                 self.graph_functions |= {name} if calls else set()
-            captured = uses & {n for n, k in self.kind_of.items() if k in ("placeholder", "dynamic", "op", "session")}
+            captured = uses & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP, Value.SESSION)}
             if captured:
                 raise Decline(origin, f"`{node.name.value}` uses `{sorted(captured)[0]}` from the graph: move it into the function by hand")
         elif self._runs(uses, methods):
@@ -661,10 +686,10 @@ class GraphUnit:
         elif assignment and self._feed_dict(assignment[1]):
             stmt.kind = Kind.FEED
             self.feeds[assignment[0]] = assignment[1]
-            self._bind(assignment[0], "feed")
+            self._bind(assignment[0], Value.FEED)
         elif assignment and path in PLACEHOLDERS:
             name = assignment[0]
-            if self.kind_of.get(name, "static") != "static":
+            if self.kind_of.get(name, Value.STATIC) != Value.STATIC:
                 raise Decline(origin, f"placeholder `{name}` rebinds a name")
             stmt.kind = Kind.PLACEHOLDER
             if path == "placeholder":
@@ -672,11 +697,11 @@ class GraphUnit:
             else:
                 placeholder = Placeholder(name, None, argument(call, 1, "shape"), argument(call, 0, "input"), stmt)
             self.placeholders[name] = placeholder
-            self._bind(name, "placeholder")
+            self._bind(name, Value.PLACEHOLDER)
         elif assignment and self._variables_made(assignment[0], assignment[1]) is not None:
             name = assignment[0]
             self._settle_initial_values(uses, index)
-            dynamic = uses & {n for n, k in self.kind_of.items() if k in ("placeholder", "dynamic", "op")}
+            dynamic = uses & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP)}
             if dynamic:
                 raise Decline(origin, f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run")
             stmt.kind = Kind.VARIABLE
@@ -684,26 +709,26 @@ class GraphUnit:
                 trainable = argument(made, 1 if tf_path(made.func, self.names) == "Variable" else 99, "trainable")
                 is_false = isinstance(trainable, cst.Name) and trainable.value == "False"
                 self.variables.append(Variable(label, not is_false, stmt))
-            self._bind(name, "variable")
+            self._bind(name, Value.VARIABLE)
         elif assignment and path in SESSIONS:
             stmt.kind = Kind.SESSION
             self.sessions.add(assignment[0])
             config = argument(call, 2, "config")
             if config is not None:
                 self.session_configs.append((config, index))
-            self._bind(assignment[0], "session")
+            self._bind(assignment[0], Value.SESSION)
         elif assignment and path in INITIALIZERS:
             stmt.kind = Kind.INIT
-            self._bind(assignment[0], "init")
+            self._bind(assignment[0], Value.INIT)
         elif assignment and path == "Graph":
             stmt.kind = Kind.RESET
-            self._bind(assignment[0], "graph")
+            self._bind(assignment[0], Value.GRAPH)
         elif assignment and path in CONFIGS:
             stmt.kind = Kind.CONFIG
-            self._bind(assignment[0], "config")
+            self._bind(assignment[0], Value.CONFIG)
         elif expression is not None and (path in GRAPH_MODE_SWITCHES or (path or "").endswith(".ops.reset_default_graph")):
             stmt.kind = Kind.RESET
-        elif uses & {n for n, k in self.kind_of.items() if k == "config"} and not defs:
+        elif uses & {n for n, k in self.kind_of.items() if k == Value.CONFIG} and not defs:
             stmt.kind = Kind.CONFIG
         elif expression is not None and path in SESSIONS:
             stmt.kind = Kind.SESSION
@@ -715,7 +740,7 @@ class GraphUnit:
         stmt.kinds = {name: self.kind_of[name] for name in defs if name in self.kind_of}
         self.statements.append(stmt)
 
-    def _bind(self, name: str, kind: str) -> None:
+    def _bind(self, name: str, kind: Value) -> None:
         """Record what ``name`` is from the statement being read on."""
         self.kind_of[name] = kind
         self._bound.add(name)
@@ -723,7 +748,7 @@ class GraphUnit:
     def _runs(self, uses: frozenset[str], methods: list[tuple[str, cst.Call]]) -> bool:
         if uses & self.sessions:
             return True
-        graph = {n for n, k in self.kind_of.items() if k in ("dynamic", "static", "variable", "op", "init")}
+        graph = {n for n, k in self.kind_of.items() if k in (Value.DYNAMIC, Value.STATIC, Value.VARIABLE, Value.OP, Value.INIT)}
         for method, call in methods:
             if method in ("eval", "run") and isinstance(call.func, cst.Attribute):
                 target = call.func.value
@@ -741,7 +766,7 @@ class GraphUnit:
             stmt.kind = Kind.OBJECT if calls else Kind.PLAIN
             if calls:
                 for name in defs:
-                    self._bind(name, "object")
+                    self._bind(name, Value.OBJECT)
             return
         if isinstance(node, cst.SimpleStatementLine) and not tensor_calls and not user_graph_calls:
             reads = static_reads(node, graph_names)
@@ -754,13 +779,13 @@ class GraphUnit:
         minimizes = [c for m, c in methods if m in ("minimize", "apply_gradients")]
         if assignment and not (uses & graph_names) and path is not None and is_object_path(path) and not minimizes:
             stmt.kind = Kind.OBJECT
-            self._bind(assignment[0], "object")
+            self._bind(assignment[0], Value.OBJECT)
             return
         for made, call in calls:
             if made in PLACEHOLDERS or made in VARIABLE_MAKERS or made in SESSIONS:
                 raise Decline(call, f"`{_dotted(call.func)}` inside a larger statement or block: this codemod only follows `name = tf.{made}(...)` statements")
         stmt.kind = Kind.GRAPH
-        dynamic_names = {n for n, k in self.kind_of.items() if k in ("placeholder", "variable", "dynamic", "op")}
+        dynamic_names = {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.OP)}
         stateful = [c for m, c in methods if m in STATEFUL_OPS] + [c for p, c in calls if p in STATEFUL_OPS]
         random = [c for p, c in calls if p in RANDOM_OPS or p.startswith("random.")]
         stmt.minimizes = len(minimizes)
@@ -790,9 +815,9 @@ class GraphUnit:
         unknown = path is not None and (path.startswith("summary.") or path in UNKNOWN_OPS)
         for name in defs:
             if unknown:
-                self._bind(name, "unknown")
+                self._bind(name, Value.UNKNOWN)
             else:
-                self._bind(name, "op" if stmt.valueless else ("dynamic" if stmt.dynamic else "static"))
+                self._bind(name, Value.OP if stmt.valueless else (Value.DYNAMIC if stmt.dynamic else Value.STATIC))
 
     def _check_callees(self, node: cst.CSTNode, calls, dynamic_names: set[str]) -> None:
         """A statement moving into a tf.function may only call code known not to create
@@ -813,7 +838,7 @@ class GraphUnit:
                 name = root.value if isinstance(root, cst.Name) else None
                 if name is None or name in safe or name in dir(builtins) or name in self.names.aliases:
                     return
-                if self.kind_of.get(name) in ("placeholder", "variable", "dynamic", "static", "object", "op"):
+                if self.kind_of.get(name) in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.STATIC, Value.OBJECT, Value.OP):
                     return
                 if names_used(call) & dynamic_names:
                     reader.found = call
@@ -851,7 +876,7 @@ class GraphUnit:
             if stmt is not None and stmt.random_only and stmt.dynamic:
                 self._settle_initial_values(stmt.uses, stmt.index)
                 stmt.dynamic = False
-                stmt.kinds = {bound: "static" for bound in stmt.defs}
+                stmt.kinds = {bound: Value.STATIC for bound in stmt.defs}
                 self.kind_of.update(stmt.kinds)
 
     def _feed_dict(self, value: cst.BaseExpression) -> bool:
@@ -862,14 +887,14 @@ class GraphUnit:
             and bool(value.elements)
             and all(
                 isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name)
-                and self.kind_of.get(e.key.value) in ("placeholder", "static")
+                and self.kind_of.get(e.key.value) in (Value.PLACEHOLDER, Value.STATIC)
                 for e in value.elements
             )
         )
 
     # -- queries ----------------------------------------------------------------------------
 
-    def kind(self, name: str, at: Optional[int] = None) -> Optional[str]:
+    def kind(self, name: str, at: Optional[int] = None) -> Optional[Value]:
         """``placeholder``, ``variable``, ``static``, ``dynamic``, ``op``, ``object``,
         ``session``, ``init``, ``config``, ``feed``, ``graph``, ``unknown`` or None (plain
         Python); with ``at``, what ``name`` is at the statement of that index (a name may be a

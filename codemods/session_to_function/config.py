@@ -11,6 +11,7 @@ from codemods._graph import (
     GraphUnit,
     Kind,
     Statement,
+    Value,
     tf_path,
 )
 from codemods.session_to_function.plan import CONFIG_CALLS, UnitPlan
@@ -30,7 +31,7 @@ class Config:
                 lines = [line for arg in config.args for line in self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, owner, unit)]
                 plan.prefix.setdefault(position, []).extend(cst.parse_statement(line) for line in lines)
                 plan.fixes.append((config, "ConfigProto options -> tf.config"))
-            elif not (isinstance(config, cst.Name) and unit.kind(config.value) == "config"):
+            elif not (isinstance(config, cst.Name) and unit.kind(config.value) == Value.CONFIG):
                 raise Decline(config, "a session config that is not a `tf.ConfigProto`")
         for stmt in unit.statements:
             if stmt.kind is not Kind.CONFIG:
@@ -57,7 +58,7 @@ class Config:
             config = source(self.tf_expr("config"))
             gpu = next(n for n in ("gpu", "physical_gpu", "gpu_device") if n not in unit.bindings)
             return [f'for {gpu} in {config}.list_physical_devices("GPU"):\n    {config}.experimental.set_memory_growth({gpu}, True)\n']
-        if field == "gpu_options" and isinstance(value, cst.Name) and unit.kind(value.value) == "config":
+        if field == "gpu_options" and isinstance(value, cst.Name) and unit.kind(value.value) == Value.CONFIG:
             return []  # a GPUOptions statement of its own, translated where it stands
         if field == "gpu_options" and isinstance(value, cst.Call) and tf_path(value.func, self.tf) == "GPUOptions":
             return [line for arg in value.args for line in self._config_lines(arg.keyword.value if arg.keyword else None, arg.value, stmt, unit)]

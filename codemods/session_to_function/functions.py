@@ -13,6 +13,7 @@ from codemods._graph import (
     GraphUnit,
     Kind,
     Statement,
+    Value,
     names_used,
     tf_path,
 )
@@ -23,6 +24,7 @@ from codemods.session_to_function.plan import (
     Helper,
     LITERAL_DTYPES,
     OVERRIDE_HINT,
+    Shape,
     UnitPlan,
     _commas,
     _describe,
@@ -37,7 +39,7 @@ class Functions:
     """Part of :class:`SessionToFunction` (see the package docstring)."""
 
     def _function_for(
-        self, plan: UnitPlan, stmt: Statement, elements: list[Element], ops: list[Element], shape: str,
+        self, plan: UnitPlan, stmt: Statement, elements: list[Element], ops: list[Element], shape: Shape,
         overrides: Sequence[str] = (),
     ) -> FunctionPlan:
         """The function computing ``elements`` (running ``ops``) as fetched at ``stmt``: the
@@ -45,13 +47,13 @@ class Functions:
         constant tensors, which become parameters)."""
         unit = plan.unit
         returned: Optional[cst.BaseExpression]
-        if shape == "none":
+        if shape == Shape.NONE:
             returned = None
-        elif shape == "single":
+        elif shape == Shape.SINGLE:
             returned = elements[0].expr
-        elif shape == "dict":
+        elif shape == Shape.DICT:
             returned = cst.Dict([cst.DictElement(e.key, e.expr) for e in elements])
-        elif shape == "list":
+        elif shape == Shape.LIST:
             returned = cst.List(_commas([cst.Element(e.expr) for e in elements]))
         else:
             returned = cst.Tuple(_commas([cst.Element(e.expr) for e in elements]), lpar=[], rpar=[])
@@ -60,7 +62,7 @@ class Functions:
             wanted |= names_used(element.expr)
         body = unit.backward_slice(wanted, stmt.index, fed=overrides)
         # Lists, tuples and unpacked fetches of the same tensors share one function.
-        sequence = shape in ("list", "tuple", "unpacked")
+        sequence = shape in (Shape.LIST, Shape.TUPLE, Shape.UNPACKED)
         fetched = tuple(source(e.expr) for e in elements) if sequence else source(returned) if returned is not None else ""
         key = (sequence, fetched, tuple(s.index for s in body), tuple(source(o.expr) for o in ops), tuple(overrides))
         if key in plan.functions:
@@ -68,10 +70,10 @@ class Functions:
         used = set(wanted)
         # Placeholders as the statements reading them see them: a placeholder's name may later
         # be taken by a constant of another example in the same graph.
-        fed_here = {n for n in wanted if unit.kind(n, stmt.index) == "placeholder"}
+        fed_here = {n for n in wanted if unit.kind(n, stmt.index) == Value.PLACEHOLDER}
         for member in body:
             used |= member.uses
-            fed_here |= {n for n in member.uses if unit.kind(n, member.index) == "placeholder"}
+            fed_here |= {n for n in member.uses if unit.kind(n, member.index) == Value.PLACEHOLDER}
         params = [name for name in unit.placeholders if name in fed_here and name not in overrides]
         anchor = body[-1].index if body else stmt.index
         for fed in overrides:
@@ -101,7 +103,7 @@ class Functions:
             words = [_describe(e.expr) for e in [*ops, *elements]]
             base = ("run_" if not elements else "compute_") + "_and_".join(w for w in words[:3] if w)
         # The name of a fetched op or tensor is free once its statement moves into the function.
-        reusable = plan.unit.kind(base) in ("op", "dynamic")
+        reusable = plan.unit.kind(base) in (Value.OP, Value.DYNAMIC)
         if reusable and base not in plan.reused:
             plan.reused.add(base)
             return base

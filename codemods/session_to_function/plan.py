@@ -4,6 +4,7 @@ helpers shared by its modules."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Optional, Sequence, Union
 
 import libcst as cst
@@ -12,6 +13,7 @@ from codemods._graph import (
     Decline,
     GraphUnit,
     Statement,
+    Value,
 )
 
 #: ``ConfigProto`` fields with a process-wide ``tf.config`` equivalent.
@@ -22,7 +24,7 @@ CONFIG_CALLS = {
     "inter_op_parallelism_threads": "config.threading.set_inter_op_parallelism_threads",
 }
 #: What the names of the old graph are that do not survive the migration outside functions.
-GONE = ("placeholder", "dynamic", "op", "session", "init", "config", "graph", "feed")
+GONE = (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP, Value.SESSION, Value.INIT, Value.CONFIG, Value.GRAPH, Value.FEED)
 #: Modules whose functions never create TF variables.
 SAFE_MODULES = ("numpy", "math", "operator", "functools", "itertools")
 #: Fix message of a removed initializer run (also counted: a second one after updates declines).
@@ -34,6 +36,19 @@ OVERRIDE_HINT = ("TF1 replaces that tensor's value for this run; make it "
 ASSIGN_METHODS = {"assign": "assign", "assign_add": "assign_add", "assign_sub": "assign_sub"}
 #: dtype of ``tf.placeholder_with_default``'s input when it is a Python literal.
 LITERAL_DTYPES = {cst.Float: "float32", cst.Integer: "int32"}
+
+
+class Shape(StrEnum):
+    """The structure values were fetched in, and are returned in."""
+
+    SINGLE = "single"
+    LIST = "list"
+    TUPLE = "tuple"
+    DICT = "dict"
+    #: ``a, b = sess.run([x, y])`` once fetched ops are left out
+    UNPACKED = "unpacked"
+    #: only ops were fetched: nothing is returned
+    NONE = "none"
 
 
 @dataclass
@@ -80,7 +95,7 @@ class Element:
     """One fetched value of a ``sess.run`` call (``key``: its key in a fetched dict)."""
 
     expr: cst.BaseExpression
-    kind: str  # init | op | variable | static | dynamic
+    kind: Value  # init, op, variable, static or dynamic ("" until read)
     key: Optional[cst.BaseExpression] = None
 
 

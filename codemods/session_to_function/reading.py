@@ -13,6 +13,7 @@ from codemods._graph import (
     SESSIONS,
     Decline,
     GraphUnit,
+    Value,
     names_used,
     tf_path,
 )
@@ -72,7 +73,7 @@ class _RunSites(cst.CSTVisitor):
         if method in ("eval", "run"):
             kinds = {self.unit.kind(n, self.statement) for n in names_used(target)}
             is_init = isinstance(target, cst.Call) and tf_path(target.func, self.codemod.tf) in INITIALIZERS
-            if kinds & {"static", "dynamic", "variable", "op", "init"} or is_init:
+            if kinds & {Value.STATIC, Value.DYNAMIC, Value.VARIABLE, Value.OP, Value.INIT} or is_init:
                 session = argument(call, 1, "session")
                 if session is not None:
                     self.explained |= {id(n) for n in [session] if isinstance(n, cst.Name)}

@@ -16,6 +16,7 @@ from codemods._graph import (
     GraphUnit,
     Kind,
     Statement,
+    Value,
     names_used,
     tf_calls,
     tf_path,
@@ -26,6 +27,7 @@ from codemods.session_to_function.plan import (
     FunctionPlan,
     INITIALISED,
     OVERRIDE_HINT,
+    Shape,
     UnitPlan,
     _commas,
     _no_space_equal,
@@ -76,7 +78,7 @@ class RunSites:
         for stmt in unit.statements:
             for node, name, what in stmt.static_reads:
                 kind = unit.kind(name, stmt.index)
-                if kind == "placeholder":
+                if kind == Value.PLACEHOLDER:
                     placeholder = unit.placeholders[name]
                     if what == "shape":
                         shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
@@ -85,12 +87,12 @@ class RunSites:
                         value = cst.Call(self.tf_expr("as_dtype"), [cst.Arg(placeholder.dtype)])
                     else:
                         raise Decline(node, f"cannot tell the dtype of placeholder `{name}`")
-                elif kind == "dynamic":
-                    function = self._function_for(plan, stmt, [Element(cst.Name(name), "dynamic")], [], "single")
+                elif kind == Value.DYNAMIC:
+                    function = self._function_for(plan, stmt, [Element(cst.Name(name), Value.DYNAMIC)], [], Shape.SINGLE)
                     function.sites.append(stmt.index)
                     concrete = cst.Call(cst.Attribute(cst.Name(function.name), cst.Name("get_concrete_function")))
                     value = cst.Attribute(concrete, cst.Name("output_shapes" if what == "shape" else "output_dtypes"))
-                elif kind in ("static", "variable"):
+                elif kind in (Value.STATIC, Value.VARIABLE):
                     continue
                 else:
                     raise Decline(node, f"`{name}` is read outside the session and is not a tensor this codemod understands")
@@ -114,7 +116,7 @@ class RunSites:
                     continue
                 keys = [e.key for e in value.elements if isinstance(e, cst.DictElement)]
                 if not keys or len(keys) != len(value.elements) or not all(
-                    isinstance(k, cst.Name) and unit.kind(k.value, stmt.index) == "placeholder" for k in keys
+                    isinstance(k, cst.Name) and unit.kind(k.value, stmt.index) == Value.PLACEHOLDER for k in keys
                 ):
                     continue
                 if target.value in plan.local_feeds or unit.bindings.get(target.value, 0) > 1:
@@ -152,19 +154,19 @@ class RunSites:
             plan.fixes.append((site.call, "the session is gone in TF2"))
             return
         elements, shape = self._elements(unit, site.fetches, stmt.index)
-        ops = [e for e in elements if e.kind == "op"]
+        ops = [e for e in elements if e.kind == Value.OP]
         kinds = {e.kind for e in elements}
-        if kinds == {"init"}:
+        if kinds == {Value.INIT}:
             if site.context != "discard":
                 raise Decline(site.call, "the value of an initializer run is used")
             plan.smalls[site.small] = None
             plan.fixes.append((site.call, INITIALISED))
             return
-        if "init" in kinds:
+        if Value.INIT in kinds:
             raise Decline(site.call, "an initializer fetched together with other values")
         elements, shape, targets = self._without_ops(site, elements, shape)
         overrides = self._overrides(plan, site)
-        dynamic = ops or overrides or any(e.kind == "dynamic" for e in elements)
+        dynamic = ops or overrides or any(e.kind == Value.DYNAMIC for e in elements)
         if not dynamic:
             plan.eager_updates = plan.eager_updates or any(
                 method in STATEFUL_OPS for element in elements for method, _ in tf_calls(element.expr, self.tf)[1]
@@ -176,43 +178,43 @@ class RunSites:
             function.sites.append(stmt.index)
             call = self._call(function, plan, site)
             value = call
-            if shape != "none" and self._wants_numpy(plan, site, targets):
-                listed = shape == "single" and (
+            if shape != Shape.NONE and self._wants_numpy(plan, site, targets):
+                listed = shape == Shape.SINGLE and (
                     isinstance(targets, (cst.Tuple, cst.List))
                     or isinstance(elements[0].expr, cst.Name) and elements[0].expr.value in unit.sequences
                 )
-                value = self._to_numpy(call, "list" if listed else shape)
-            elif shape in ("list", "tuple") and not _returns(function, cst.List if shape == "list" else cst.Tuple):
-                value = cst.Call(cst.Name(shape), [cst.Arg(call)])
+                value = self._to_numpy(call, Shape.LIST if listed else shape)
+            elif shape in (Shape.LIST, Shape.TUPLE) and not _returns(function, cst.List if shape == Shape.LIST else cst.Tuple):
+                value = cst.Call(cst.Name(str(shape)), [cst.Arg(call)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{function.name}(...)`"))
         self._place(plan, site, value, targets)
 
-    def _without_ops(self, site: "_Site", elements: list[Element], shape: str):
+    def _without_ops(self, site: "_Site", elements: list[Element], shape: Shape):
         """Fetched ops are run, not returned (their value is None): the elements, structure and
         assignment targets that remain. An op's value may only go to ``_`` or be discarded."""
         targets = site.targets
-        if shape != "single" and isinstance(targets, (cst.Tuple, cst.List)):
+        if shape != Shape.SINGLE and isinstance(targets, (cst.Tuple, cst.List)):
             if len(targets.elements) != len(elements):
                 raise Decline(site.call, "fetches and assignment targets differ in number")
             kept, kept_targets = [], []
             for element, target in zip(elements, targets.elements):
-                if element.kind == "op":
+                if element.kind == Value.OP:
                     if not (isinstance(target.value, cst.Name) and target.value.value == "_"):
                         raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
                     continue
                 kept.append(element)
                 kept_targets.append(target)
-            shape = "single" if len(kept) == 1 else ("unpacked" if kept else "none")
+            shape = Shape.SINGLE if len(kept) == 1 else (Shape.UNPACKED if kept else Shape.NONE)
             if not kept:
                 return kept, shape, None
             if len(kept_targets) == 1:
                 return kept, shape, kept_targets[0].value
             return kept, shape, targets.with_changes(elements=_commas(kept_targets))
-        if any(e.kind == "op" for e in elements):
+        if any(e.kind == Value.OP for e in elements):
             if site.context != "discard":
                 raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
-            elements = [e for e in elements if e.kind != "op"]
-            shape = "single" if len(elements) == 1 else ("unpacked" if elements else "none")
+            elements = [e for e in elements if e.kind != Value.OP]
+            shape = Shape.SINGLE if len(elements) == 1 else (Shape.UNPACKED if elements else Shape.NONE)
         return elements, shape, targets
 
     def _place(self, plan: UnitPlan, site: "_Site", value: Optional[cst.BaseExpression], targets) -> None:
@@ -229,62 +231,62 @@ class RunSites:
     def _elements(self, unit: GraphUnit, fetches: cst.BaseExpression, at: int) -> tuple[list[Element], str]:
         """The fetched values and the structure they were fetched in (single, list, tuple, dict)."""
         if isinstance(fetches, (cst.List, cst.Tuple)):
-            shape = "list" if isinstance(fetches, cst.List) else "tuple"
+            shape = Shape.LIST if isinstance(fetches, cst.List) else Shape.TUPLE
             items = []
             for element in fetches.elements:
                 if isinstance(element, cst.StarredElement):
                     raise Decline(element, "starred fetches")
                 items.append(Element(element.value, ""))
         elif isinstance(fetches, cst.Dict):
-            shape = "dict"
+            shape = Shape.DICT
             items = []
             for element in fetches.elements:
                 if not isinstance(element, cst.DictElement):
                     raise Decline(element, "`**` in a fetch dict")
                 items.append(Element(element.value, "", element.key))
         else:
-            shape, items = "single", [Element(fetches, "")]
+            shape, items = Shape.SINGLE, [Element(fetches, "")]
         for item in items:
             if isinstance(item.expr, (cst.List, cst.Tuple, cst.Dict)):
                 raise Decline(item.expr, "nested fetch structures")
             item.kind = self._fetch_kind(unit, item.expr, at)
         return items, shape
 
-    def _fetch_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> str:
+    def _fetch_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> Value:
         if isinstance(expr, cst.Call) and tf_path(expr.func, self.tf) in INITIALIZERS:
-            return "init"
+            return Value.INIT
         if (isinstance(expr, cst.Attribute) and expr.attr.value == "initializer"
-                and isinstance(expr.value, cst.Name) and unit.kind(expr.value.value, at) == "variable"):
-            return "init"  # ``sess.run(w.initializer)``
+                and isinstance(expr.value, cst.Name) and unit.kind(expr.value.value, at) == Value.VARIABLE):
+            return Value.INIT  # ``sess.run(w.initializer)``
         if isinstance(expr, cst.Name):
             kind = unit.kind(expr.value, at)
-            if kind == "unknown":
+            if kind == Value.UNKNOWN:
                 raise Decline(expr, f"fetch `{expr.value}` is an op this codemod does not understand")
-            if kind in ("init", "op", "variable", "static", "dynamic"):
+            if kind in (Value.INIT, Value.OP, Value.VARIABLE, Value.STATIC, Value.DYNAMIC):
                 return kind
-            if kind == "placeholder":
+            if kind == Value.PLACEHOLDER:
                 raise Decline(expr, f"placeholder `{expr.value}` is fetched")
             raise Decline(expr, f"fetch `{expr.value}` is not a tensor or op this codemod understands")
         used = names_used(expr)
         kinds = {unit.kind(n, at) for n in used}
-        if kinds & {"init", "session", "object", "config", "unknown", "graph"}:
+        if kinds & {Value.INIT, Value.SESSION, Value.OBJECT, Value.CONFIG, Value.UNKNOWN, Value.GRAPH}:
             raise Decline(expr, f"fetch `{source(expr)}` is not a tensor this codemod understands")
         calls, _ = tf_calls(expr, self.tf)
         builders = {c.func.value for c in training.calls(expr) if isinstance(c.func, cst.Name)} & unit.graph_functions
         if builders & unit.variable_functions:
             raise Decline(expr, f"fetch `{source(expr)}` creates variables where the graph is run")
-        if kinds & {"placeholder", "dynamic", "op"}:
-            return "dynamic"
+        if kinds & {Value.PLACEHOLDER, Value.DYNAMIC, Value.OP}:
+            return Value.DYNAMIC
         if any(path.startswith("summary.") or path in UNKNOWN_OPS for path, _ in calls):
             raise Decline(expr, f"fetch `{source(expr)}` builds new graph ops where the graph is run")
-        if not calls and not builders and not kinds & {"static", "variable"}:
+        if not calls and not builders and not kinds & {Value.STATIC, Value.VARIABLE}:
             raise Decline(expr, f"fetch `{source(expr)}` is not a tensor of this graph")
         # Built and run at once (``sess.run(w.assign(v))``, ``sess.run(w * 2)``): eager code
         # computes the same where it stands.
-        return "static"
+        return Value.STATIC
 
     def _eager_value(
-        self, elements: list[Element], shape: str, unit: GraphUnit, numpy: bool
+        self, elements: list[Element], shape: Shape, unit: GraphUnit, numpy: bool
     ) -> Optional[cst.BaseExpression]:
         if not numpy:
             # The value is dropped: what remains to do is the computation (``w.assign(v)``).
@@ -298,13 +300,13 @@ class RunSites:
             else _numpy(e.expr.visit(_AssignMethods(self)))
             for e in elements
         ]
-        if shape == "single":
+        if shape == Shape.SINGLE:
             return values[0]
-        if shape == "dict":
+        if shape == Shape.DICT:
             return cst.Dict([cst.DictElement(e.key, v) for e, v in zip(elements, values)])
-        if shape == "unpacked":
+        if shape == Shape.UNPACKED:
             return cst.Tuple(_commas([cst.Element(v) for v in values]), lpar=[], rpar=[])
-        if shape == "tuple":
+        if shape == Shape.TUPLE:
             return cst.Tuple(_commas([cst.Element(v) for v in values]))
         return cst.List(_commas([cst.Element(v) for v in values]))
 
@@ -331,7 +333,7 @@ class RunSites:
                         keyword=cst.Name(key), equal=_no_space_equal())
                 for key in keys if key in function.params
             ]))
-        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == "feed":
+        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == Value.FEED:
             built = unit.reaching(feed.value, at)
             feed = unit.feeds[feed.value]
             for name in names_used(feed):
@@ -344,7 +346,7 @@ class RunSites:
                 if not isinstance(element, cst.DictElement):
                     raise Decline(element, "`**` in a feed_dict")
                 key = element.key
-                if not (isinstance(key, cst.Name) and (unit.kind(key.value, at) == "placeholder"
+                if not (isinstance(key, cst.Name) and (unit.kind(key.value, at) == Value.PLACEHOLDER
                                                        or key.value in function.overrides)):
                     raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
                 fed[key.value] = element.value
@@ -378,7 +380,7 @@ class RunSites:
         feed, unit, at = site.feed, plan.unit, site.statement
         if feed is None or (isinstance(feed, cst.Name) and (feed.value == "None" or feed.value in plan.local_feeds)):
             return []
-        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == "feed":
+        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == Value.FEED:
             feed = unit.feeds[feed.value]
         if not isinstance(feed, cst.Dict):
             raise Decline(feed, f"feed `{source(feed)}` feeds tensors this codemod cannot tell: {OVERRIDE_HINT}")
@@ -386,9 +388,9 @@ class RunSites:
         for element in feed.elements:
             key = element.key if isinstance(element, cst.DictElement) else element
             kind = unit.kind(key.value, at) if isinstance(key, cst.Name) else None
-            if kind == "static":
+            if kind == Value.STATIC:
                 overrides.append(key.value)
-            elif kind != "placeholder":
+            elif kind != Value.PLACEHOLDER:
                 raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
         return overrides
 
@@ -399,16 +401,16 @@ class RunSites:
             return False
         return any(n.value in plan.numpy_uses for n in _target_names(targets))
 
-    def _to_numpy(self, call: cst.Call, shape: str) -> cst.BaseExpression:
+    def _to_numpy(self, call: cst.Call, shape: Shape) -> cst.BaseExpression:
         """What ``sess.run`` returned: numpy values in the fetched structure."""
-        if shape == "single":
+        if shape == Shape.SINGLE:
             return _numpy(call)
         item = cst.Name("t")
         loop = cst.CompFor(target=item, iter=call)
-        if shape == "dict":
+        if shape == Shape.DICT:
             return cst.DictComp(cst.Name("k"), _numpy(cst.Name("t")), cst.CompFor(
                 target=cst.Tuple([cst.Element(cst.Name("k"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Element(cst.Name("t"))], lpar=[], rpar=[]),
                 iter=cst.Call(cst.Attribute(call, cst.Name("items")))))
-        if shape == "tuple":
+        if shape == Shape.TUPLE:
             return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(_numpy(item), loop, lpar=[], rpar=[]))])
         return cst.ListComp(_numpy(item), loop)
