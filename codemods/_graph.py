@@ -55,18 +55,8 @@ from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, ra
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, source
 
-PLACEHOLDERS = ("placeholder", "placeholder_with_default")
-VARIABLE_MAKERS = ("Variable", "get_variable")
-SESSIONS = ("Session", "InteractiveSession")
-INITIALIZERS = (
-    "global_variables_initializer",
-    "initialize_all_variables",
-    "local_variables_initializer",
-    "initialize_local_variables",
-    "variables_initializer",
-    "initialize_variables",
-    "tables_initializer",
-)
+from codemods._tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS  # noqa: F401 - re-exported to the session-to-function package
+
 CONFIGS = ("ConfigProto", "GPUOptions")
 #: Ops returning a list or tuple of tensors (fetched, a list of arrays).
 SEQUENCE_OPS = (
@@ -76,7 +66,7 @@ SEQUENCE_OPS = (
 #: RNN builders: they create their cells' variables when called.
 RNN_PREFIXES = ("nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.raw_rnn", "nn.rnn_cell.", "nn.static_bidirectional_rnn")
 #: Calls that only reset or force graph mode: gone once the program is migrated.
-GRAPH_MODE_SWITCHES = ("reset_default_graph", "disable_v2_behavior", "disable_eager_execution")
+GRAPH_MODE_SWITCHES = ("reset_default_graph", *V2_OFF)
 RANDOM_OPS = (
     "random_normal",
     "random_uniform",

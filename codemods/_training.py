@@ -26,12 +26,11 @@ from typing import Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
+from codemods._tf1_api import MONITORED_SESSIONS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS
 from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
-from tfmodernize.treewalk import contains, walk
 from tfmodernize.syntax import argument, source
+from tfmodernize.treewalk import contains, walk
 
-#: TF paths whose call creates a variable the inventory can describe.
-VARIABLE_CALLS = ("Variable", "get_variable")
 #: TF paths whose call creates the global step (never trainable).
 GLOBAL_STEP_CALLS = ("train.get_or_create_global_step", "train.create_global_step")
 #: TF path prefixes whose calls may create trainable variables the inventory cannot name.
@@ -157,7 +156,7 @@ def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
     """Whether ``call`` may create trainable variables the inventory cannot list."""
     symbol = tf.tf_symbol(call.func)
     if symbol is not None and (
-        symbol.path in VARIABLE_CALLS
+        symbol.path in VARIABLE_MAKERS
         or any(symbol.path.startswith(prefix) for prefix in OPAQUE_CREATORS)
     ):
         return True
@@ -205,7 +204,7 @@ def variable_factories(module: cst.Module, tf: TFNames) -> dict[str, cst.Call]:
         last = statement.body.body[-1] if statement.body.body else None
         returned = (last.body[0].value if isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1
                     and isinstance(last.body[0], cst.Return) else None)
-        if not (isinstance(returned, cst.Call) and tf.is_tf(returned.func, *VARIABLE_CALLS)):
+        if not (isinstance(returned, cst.Call) and tf.is_tf(returned.func, *VARIABLE_MAKERS)):
             continue
         made = [call for call in calls(statement) if creates_opaque_variables(call, tf)]
         if made == [returned] and not any(isinstance(n, (cst.For, cst.While, cst.FunctionDef, cst.Lambda))
@@ -298,7 +297,7 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
 
     def _makes_variable(call: cst.Call) -> bool:
         symbol = tf.tf_symbol(call.func)
-        if symbol is not None and symbol.path in VARIABLE_CALLS:
+        if symbol is not None and symbol.path in VARIABLE_MAKERS:
             return True
         return isinstance(call.func, cst.Name) and call.func.value in factories
 
@@ -314,7 +313,7 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
         if symbol.path in GLOBAL_STEP_CALLS:
             found.variables.append(ModuleVariable(python_name, "global_step", False, index, zero_start=True))
             return True
-        if symbol.path not in VARIABLE_CALLS:
+        if symbol.path not in VARIABLE_MAKERS:
             return False
         if any(arg.keyword is not None and arg.keyword.value == "collections" for arg in call.args):
             unknown("a variable with explicit `collections`")
@@ -491,9 +490,8 @@ def _keras_object(call: cst.Call, tf: TFNames) -> bool:
 
 
 #: TF paths whose use means the file still builds a TF1 graph and runs it in a session.
-GRAPH_PROGRAM = ("Session", "InteractiveSession", "placeholder", "placeholder_with_default",
-                 "disable_eager_execution", "disable_v2_behavior", "train.MonitoredTrainingSession",
-                 "train.MonitoredSession", "get_default_graph", "Graph", "train.Supervisor")
+GRAPH_PROGRAM = (*SESSIONS, *PLACEHOLDERS, *V2_OFF, *MONITORED_SESSIONS, "get_default_graph", "Graph",
+                 "train.Supervisor")
 
 
 def graph_program(module: cst.Module, tf: TFNames) -> Optional[str]:

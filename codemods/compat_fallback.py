@@ -65,6 +65,8 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
+from codemods import _tf1_api
+from codemods._tf1_api import MONITORED_SESSIONS, V2_OFF, V2_ON
 from codemods._training import GRAPH_PROGRAM
 from codemods._upgrade_tables import tables
 from tfmodernize.codemod import TFCodemod
@@ -75,12 +77,12 @@ V1 = "tensorflow.compat.v1"
 #: TF paths (through the v1 API) that need Keras 2, i.e. the tf-keras package, on TF 2.16+.
 LEGACY_KERAS = ("layers", "nn.rnn_cell", "keras")
 #: TF paths whose call switches v2 behaviour (or eager execution) off.
-SWITCHES = ("disable_v2_behavior", "disable_eager_execution")
+SWITCHES = V2_OFF
 #: TF1 calls asking for what TF 2.x does anyway: a program making them ran eagerly.
-EAGER_REQUESTS = ("enable_eager_execution", "enable_v2_behavior")
+EAGER_REQUESTS = V2_ON
 #: TF/absl paths whose call starts a program's ``main``.
 APP_RUNS = ("app.run",)
-SESSIONS = ("Session", "InteractiveSession", "train.MonitoredTrainingSession", "train.MonitoredSession")
+SESSIONS = (*_tf1_api.SESSIONS, *MONITORED_SESSIONS)
 
 
 def _tf1_only(path: str) -> bool:

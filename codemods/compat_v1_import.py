@@ -63,6 +63,7 @@ from typing import Optional, Union
 import libcst as cst
 import libcst.matchers as m
 
+from codemods._tf1_api import V2_OFF, V2_ON
 from codemods._upgrade_tables import tables, v1_requirement
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
@@ -70,7 +71,7 @@ from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
 V1 = "tensorflow.compat.v1"
 #: Switches of the global TF1 mode; once nothing needs v1, TF2's defaults are what they asked for
 #: (eager on) or what the rest of the file no longer depends on (eager off).
-MODE_SWITCHES = ("disable_v2_behavior", "disable_eager_execution", "enable_eager_execution", "enable_v2_behavior")
+MODE_SWITCHES = (*V2_OFF, *V2_ON)
 #: Methods that exist only on TF1 objects.
 V1_METHODS = ("make_one_shot_iterator", "make_initializable_iterator")
 #: ``tf.test.TestCase`` methods that open a graph-mode session: their tests need v1 behaviour.
