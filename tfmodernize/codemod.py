@@ -136,10 +136,6 @@ class Decline(Exception):
         self.node = node
         self.reason = reason
 
-    @property
-    def message(self) -> str:
-        return self.reason
-
 
 class TFCodemod(VisitorBasedCodemodCommand):
     """Base of every tfmodernize codemod.

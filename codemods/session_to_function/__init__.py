@@ -270,7 +270,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             self._check_functions(plan)
             self._plan_helpers(plan)
         except Decline as decline:
-            self.report(decline.node, f"session program not migrated: {decline.message}")
+            self.declined(decline, "session program not migrated: ")
             return None
         if not plan.fixes or any(self.suppressed(node) for node, _ in plan.fixes):
             return None
