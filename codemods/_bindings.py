@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Mapping, Optional
 
 import libcst as cst
+
+from tfmodernize.treewalk import visit
 from libcst.metadata import Assignment, BuiltinAssignment, Scope
 
 from tfmodernize.tfsymbols import TFNames, dotted_name
@@ -130,7 +132,7 @@ def attribute_bindings(module: cst.Module, dotted: str) -> list[Binding]:
             if _binds_inside(node.name, dotted):
                 found.append(Binding("other", node.name))
 
-    module.visit(Finder())
+    visit(module, Finder())
     return found
 
 
@@ -155,7 +157,7 @@ def keras_classes(module: cst.Module, tf: TFNames) -> set[str]:
         def visit_ClassDef(self, node: cst.ClassDef) -> None:
             classes[node.name.value] = [arg.value for arg in node.bases if arg.keyword is None]
 
-    module.visit(Finder())
+    visit(module, Finder())
     found: set[str] = set()
     changed = True
     while changed:

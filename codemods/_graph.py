@@ -50,6 +50,8 @@ from typing import Iterable, Optional, Sequence
 
 import libcst as cst
 
+from tfmodernize.treewalk import visit
+
 from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, raised here
 
 from tfmodernize.tfsymbols import TFNames
@@ -225,17 +227,17 @@ class _NameReader(cst.CSTVisitor):
         self.loads.add(node.value)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
+        visit(node.value, self)
         return False
 
     def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)
+        visit(node.value, self)
         return False
 
     def visit_Param(self, node: cst.Param) -> bool:
         self.scoped.add(node.name.value)
         if node.default is not None:
-            node.default.visit(self)
+            visit(node.default, self)
         return False
 
     def visit_CompFor(self, node: cst.CompFor) -> None:
@@ -253,7 +255,7 @@ class _NameReader(cst.CSTVisitor):
     def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
         self._store(node.target)
         if node.value is not None:
-            node.value.visit(self)
+            visit(node.value, self)
         return False
 
     def visit_For(self, node: cst.For) -> None:
@@ -288,7 +290,7 @@ class _NameReader(cst.CSTVisitor):
     def _store(self, target: cst.CSTNode) -> None:
         if isinstance(target, (cst.Attribute, cst.Subscript)):
             # ``a.b = v`` / ``a[i] = v`` mutate ``a``: a use, not a binding.
-            target.visit(self)
+            visit(target, self)
             return
         if isinstance(target, cst.StarredElement):
             self._store(target.value)
@@ -300,7 +302,7 @@ class _NameReader(cst.CSTVisitor):
         if isinstance(target, cst.Name):
             self.stores.add(target.value)
             return
-        target.visit(self)
+        visit(target, self)
 
 
 #: What a graph tensor is, rather than its value: readable outside a session.
@@ -333,7 +335,7 @@ def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list
             if name.value in names and id(name) not in covered:
                 stray.append(name)
 
-    node.visit(Reader())
+    visit(node, Reader())
     # Attribute names (``.shape``) and keywords are Names too: only a stray *value* counts.
     values = {id(n) for n in _value_names(node)}
     if any(id(n) in values for n in stray) or not reads:
@@ -349,14 +351,14 @@ def _value_names(node: cst.CSTNode) -> list[cst.Name]:
             found.append(name)
 
         def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            attribute.value.visit(self)
+            visit(attribute.value, self)
             return False
 
         def visit_Arg(self, arg: cst.Arg) -> bool:
-            arg.value.visit(self)
+            visit(arg.value, self)
             return False
 
-    node.visit(Finder())
+    visit(node, Finder())
     return found
 
 
@@ -375,7 +377,7 @@ def names_bound_by_target(target: cst.CSTNode) -> set[str]:
 
 def _read(node: cst.CSTNode) -> _NameReader:
     reader = _NameReader()
-    node.visit(reader)
+    visit(node, reader)
     return reader
 
 
@@ -423,7 +425,7 @@ class _StatementReader(_NameReader, _CallReader):
 def tf_calls(node: cst.CSTNode, names: TFNames) -> tuple[list[tuple[str, cst.Call]], list[tuple[str, cst.Call]]]:
     """(TF API calls as (path, node), method calls as (method name, node)) inside ``node``."""
     reader = _CallReader(names)
-    node.visit(reader)
+    visit(node, reader)
     return reader.calls, reader.attribute_calls
 
 
@@ -546,7 +548,7 @@ def _nested_session_blocks(
 
     for stmt in statements:
         if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            stmt.visit(Finder())
+            visit(stmt, Finder())
     return found
 
 
@@ -629,7 +631,7 @@ class GraphUnit:
     def _add(self, node: cst.BaseStatement, origin: cst.BaseStatement) -> None:
         index = len(self.statements)
         reader = _StatementReader(self.names)
-        node.visit(reader)
+        visit(node, reader)
         defs = frozenset(reader.stores)
         uses = frozenset(reader.loads - (reader.scoped - reader.stores))
         calls, methods = reader.calls, reader.attribute_calls
@@ -834,7 +836,7 @@ class GraphUnit:
                     reader.found = call
 
         reader = Reader()
-        node.visit(reader)
+        visit(node, reader)
         if reader.found is not None:
             raise Decline(reader.found, f"`{_dotted(reader.found.func) or 'this call'}` is defined elsewhere: called in a tf.function it may create variables on every trace")
 

@@ -19,7 +19,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from tfmodernize.tfsymbols import TFNames
-from tfmodernize.treewalk import children
+from tfmodernize.treewalk import children, visit
 
 #: Node types the shared detection traversal hands to ``mentions_tf_function``.
 INTERESTS: tuple[type[cst.CSTNode], ...] = (cst.Decorator, cst.Call)
@@ -82,7 +82,7 @@ class _Collector(cst.CSTVisitor):
 def traced_functions(module: cst.Module, names: TFNames) -> set[cst.FunctionDef]:
     """Every ``def`` of ``module`` that is decorated with or wrapped by ``tf.function``."""
     collector = _Collector(names)
-    module.visit(collector)
+    visit(module, collector)
     traced = set(collector.traced)
     for name in collector.wrapped_functions:
         traced.update(collector.functions.get(name, ()))
@@ -144,22 +144,19 @@ class InTFFunction:
         self._frames.append(node if node in self._traced else None)
         return True
 
-    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.CSTNode:
+    def leave_FunctionDef(self, original: cst.FunctionDef) -> None:
         self._frames.pop()
-        return updated
 
     def visit_Lambda(self, node: cst.Lambda) -> Optional[bool]:
         self._frames.append(None)
         return True
 
-    def leave_Lambda(self, original: cst.Lambda, updated: cst.Lambda) -> cst.CSTNode:
+    def leave_Lambda(self, original: cst.Lambda) -> None:
         self._frames.pop()
-        return updated
 
     def visit_ClassDef(self, node: cst.ClassDef) -> Optional[bool]:
         self._frames.append(None)
         return True
 
-    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.CSTNode:
+    def leave_ClassDef(self, original: cst.ClassDef) -> None:
         self._frames.pop()
-        return updated

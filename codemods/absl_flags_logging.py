@@ -65,7 +65,8 @@ from __future__ import annotations
 from typing import Optional, Union
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
+from tfmodernize.imports import drop_aliases
+from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
@@ -134,7 +135,7 @@ class AbslFlagsLogging(TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         facts = _ModuleFacts(self.tf)
-        node.visit(facts)
+        visit(node, facts)
         self._has_main = any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in node.body)
         self._taken = facts.taken
         self._from_imports = facts.from_imports
@@ -146,11 +147,17 @@ class AbslFlagsLogging(TFCodemod):
             self.report(blocker, f"{why}; tf.logging is left as it is in this file")
         return True
 
-    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+    def leave_Module(self, original: cst.Module) -> None:
+        """``from tensorflow import app, gfile`` -> ``from tensorflow import gfile`` when ``app``
+        now names absl's module (the absl import binds it; keeping both would be a redefinition)."""
         rebound = self._migrated_names - self._kept_names
         if not rebound:
-            return updated
-        return updated.visit(_DropFromImports(rebound, self.tf))
+            return
+        for node in walk(original, code_only=True):
+            if isinstance(node, cst.ImportFrom) and isinstance(node.names, (list, tuple)) and dict(import_bindings(node)):
+                drop_aliases(self.edits, node, lambda alias: (
+                    alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                    else dotted_name(alias.name)) in rebound)
 
     # -- calls: check the arguments before any name inside them is rewritten --------------------
 
@@ -168,37 +175,37 @@ class AbslFlagsLogging(TFCodemod):
         self._call_of[id(node.func)] = node
         return True
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         symbol = self.tf.tf_symbol(original.func)
         target = _absl_module(symbol.path) if symbol is not None else None
         if target is None or id(original.func) in self._frozen:
-            return updated
+            return
         module, name = target
         if module == "flags" and name.startswith("DEFINE") and self._flags_ok:
-            args = [a.with_changes(keyword=cst.Name(FLAG_KEYWORDS[a.keyword.value]))
-                    if a.keyword is not None and a.keyword.value in FLAG_KEYWORDS else a for a in updated.args]
-            return updated.with_changes(args=args)
+            self.replace(original, lambda updated: updated.with_changes(args=[
+                a.with_changes(keyword=cst.Name(FLAG_KEYWORDS[a.keyword.value]))
+                if a.keyword is not None and a.keyword.value in FLAG_KEYWORDS else a for a in updated.args]))
+            return
         if module == "app" and not any(a.keyword is None or a.keyword.value == "main" for a in original.args):
             # tf.app.run() ran ``__main__.main``; absl wants it passed.
-            main = cst.Arg(cst.Name("main"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if updated.args else cst.MaybeSentinel.DEFAULT)
-            return updated.with_changes(args=[main, *updated.args])
-        return updated
+            comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if original.args else cst.MaybeSentinel.DEFAULT
+            self.replace(original, lambda updated: updated.with_changes(args=[cst.Arg(cst.Name("main"), comma=comma), *updated.args]))
 
     # -- names ----------------------------------------------------------------------------------
 
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-        return self._leave_symbol(original, updated)
+    def leave_Attribute(self, original: cst.Attribute) -> None:
+        self._leave_symbol(original)
 
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        return self._leave_symbol(original, updated)
+    def leave_Name(self, original: cst.Name) -> None:
+        self._leave_symbol(original)
 
-    def _leave_symbol(self, original: Union[cst.Attribute, cst.Name], updated: cst.BaseExpression) -> cst.BaseExpression:
+    def _leave_symbol(self, original: Union[cst.Attribute, cst.Name]) -> None:
         if id(original) in self._inner or id(original) in self._frozen:
-            return updated
+            return
         symbol = self.tf.tf_symbol(original)
         target = _absl_module(symbol.path) if symbol is not None else None
         if target is None:
-            return updated
+            return
         module, rest = target
         why = self._decline_reason(original, module)
         root = root_name(original)
@@ -207,15 +214,14 @@ class AbslFlagsLogging(TFCodemod):
                 self.report(original, why)
             if root is not None:
                 self._kept_names.add(root.value)
-            return updated
+            return
         if root is not None and root.value == module and root.value in self._from_imports:
             self._migrated_names.add(root.value)
         if root is not None and root.value in self._from_imports:
             # ``from tensorflow import logging as L``: TF2 has no such module to import.
             module_name, _, obj = self._from_imports[root.value].rpartition(".")
-            RemoveImportsVisitor.remove_unused_import(
-                self.context, module_name, obj, asname=root.value if root.value != obj else None)
-        return self._absl_expr(module, rest)
+            self.remove_import(module_name, obj, asname=root.value if root.value != obj else None)
+        self.replace(original, self._absl_expr(module, rest))
 
     def _decline_reason(self, node: cst.CSTNode, module: str) -> Optional[str]:
         """Why this use stays (``""``: already reported), or None to migrate it."""
@@ -234,36 +240,14 @@ class AbslFlagsLogging(TFCodemod):
 
     def _absl_expr(self, module: str, rest: str) -> cst.BaseExpression:
         if module in self._taken:
-            AddImportsVisitor.add_needed_import(self.context, f"absl.{module}")
+            self.add_import(f"absl.{module}")
             head = f"absl.{module}"
         else:
-            AddImportsVisitor.add_needed_import(self.context, "absl", module)
+            self.add_import("absl", module)
             head = module
         if module == "logging":
             rest = ABSL_SPELLINGS.get(rest, rest)
         return cst.parse_expression(f"{head}.{rest}" if rest else head)
-
-
-class _DropFromImports(cst.CSTTransformer):
-    """``from tensorflow import app, gfile`` -> ``from tensorflow import gfile`` when ``app`` now
-    names absl's module (the absl import binds it; keeping both would be a redefinition)."""
-
-    def __init__(self, names: set[str], tf: TFNames) -> None:
-        self.names = names
-        self.tf = tf
-
-    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom):
-        bound = dict(import_bindings(original))
-        if not bound or isinstance(updated.names, cst.ImportStar):
-            return updated
-        kept = [alias for alias in updated.names
-                if (alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
-                    else dotted_name(alias.name)) not in self.names]
-        if len(kept) == len(updated.names):
-            return updated
-        if not kept:
-            return cst.RemoveFromParent()
-        return updated.with_changes(names=[*kept[:-1], kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)])
 
 
 class _ModuleFacts(cst.CSTVisitor):

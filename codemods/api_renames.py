@@ -83,7 +83,8 @@ from __future__ import annotations
 from typing import Callable, Optional, Union
 
 import libcst as cst
-from libcst.codemod.visitors import RemoveImportsVisitor
+
+from tfmodernize.treewalk import visit
 
 from codemods._upgrade_tables import (
     has_star_args,
@@ -242,49 +243,49 @@ class ApiRenames(TFCodemod):
 
     # -- symbols --------------------------------------------------------------------------------
 
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
-        return self._leave_symbol(original, updated)
+    def leave_Attribute(self, original: cst.Attribute) -> None:
+        self._leave_symbol(original)
 
-    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        return self._leave_symbol(original, updated)
+    def leave_Name(self, original: cst.Name) -> None:
+        self._leave_symbol(original)
 
-    def _leave_symbol(self, original: Union[cst.Attribute, cst.Name], updated: cst.BaseExpression) -> cst.BaseExpression:
+    def _leave_symbol(self, original: Union[cst.Attribute, cst.Name]) -> None:
         if id(original) in self._inner or id(original) in self._frozen:
-            return updated
+            return
         symbol = self.tf.tf_symbol(original)
         if symbol is None:
-            return updated
+            return
         path = symbol.path
         t = tables()
         called = id(original) in self._call_funcs
         transformer = t.transformers.get(path, {}).get("kind")
         if called and (transformer in _CALL_REWRITES or path in _RESIZE or path in DIVISIONS):
-            return updated  # the call handles it
+            return  # the call handles it
         if path in _RESIZE or transformer in _CALL_REWRITES:
             if not symbol.v1:
                 self.report(original, f"tf.{path} used as a value: call sites are migrated one by one, "
                                       "this reference is left for you")
-            return updated
+            return
         if path in GRAPH_ONLY:
             if not symbol.v1:
                 self.report(original, f"tf.{path} is not renamed to its TF2 name: {GRAPH_ONLY[path]}")
-            return updated
+            return
         renamed = _rename_for(path)
         if renamed is not None:
             key, target = renamed
             tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
             if not (tf1 or _tf1_only(key)):
-                return updated  # a name TF2 has too, in a file that reads as TF2: TF2's meaning
+                return  # a name TF2 has too, in a file that reads as TF2: TF2's meaning
             if target.startswith("compat.v1."):
                 self._report_v1_target(original, symbol, key, target)
-                return updated
+                return
             if not self.fix(original, f"tf.{key} is tf.{target} in TF2"):
-                return updated
+                return
             self._drop_import(original)
             # In code that stays TF1 elsewhere (and so is kept on compat.v1 by compat-fallback),
             # a plain ``tf.argmax`` would read as TF1's own argmax on the next run or under the
             # compat.v1 import: a TF2 name written there says it is TF2's, ``tf.compat.v2.X``.
-            return self.tf_expr(target, spell_v2=self._stays_tf1)
+            self.replace(original, self.tf_expr(target, spell_v2=self._stays_tf1))
         dead = t.dead_for(path)
         if dead is not None:
             owner = owner_of(path)
@@ -292,10 +293,10 @@ class ApiRenames(TFCodemod):
                 key, target = dead
                 self.report(original, f"tf_upgrade_v2 maps tf.{key} to tf.{target}, which does not exist in "
                                       f"TensorFlow {t.tensorflow_version}: migrate by hand")
-            return updated
+            return
         if path.startswith("contrib."):
             self._report_contrib(original, path)
-        return updated
+        return
 
     def _report_v1_target(self, node: cst.CSTNode, symbol: TFSymbol, key: str, target: str) -> None:
         if symbol.v1:
@@ -324,26 +325,24 @@ class ApiRenames(TFCodemod):
         if root is None or root.value not in self._from_imported:
             return
         module, _, obj = self._from_imported[root.value].rpartition(".")
-        RemoveImportsVisitor.remove_unused_import(self.context, module, obj, asname=root.value if root.value != obj else None)
+        self.remove_import(module, obj, asname=root.value if root.value != obj else None)
 
     # -- calls ----------------------------------------------------------------------------------
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         if id(original.func) in self._frozen:
-            return updated
+            return
         symbol = self.tf.tf_symbol(original.func)
         if symbol is None:
-            return updated
+            return
         plan = self._plan(original, symbol)
         if plan is None:
-            return updated
+            return
         message, build = plan
         if not self.fix(original, message):
-            return updated
-        rewritten = build(updated)
-        if rewritten.func is not updated.func:
-            self._drop_import(original.func)
-        return rewritten
+            return
+        self.replace(original, build)
+        self._drop_import(original.func)  # goes only if nothing reads the name any more
 
     def _plan(self, call: cst.Call, symbol: TFSymbol) -> Optional[tuple[str, Callable[[cst.Call], cst.Call]]]:
         """``(message, build)`` for a call that needs rewriting, None if none; raises Decline."""
@@ -643,7 +642,7 @@ def _shows_tf1(module: cst.Module, names: TFNames, *, lasting: bool = False) -> 
     ``lasting``: only evidence this codemod leaves in place (a TF1 name it cannot rename to a TF2
     one, a ``compat.v1`` spelling), i.e. whether the file still reads as TF1 on the next run."""
     finder = _TF1Evidence(names, lasting)
-    module.visit(finder)
+    visit(module, finder)
     return finder.found
 
 

@@ -192,12 +192,13 @@ class CollectionsToTracking(TFCodemod):
 
     # -- rewriting --------------------------------------------------------------------------
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         if original in self._replacements:
-            return self._replacements[original]
+            self.replace(original, self._replacements[original])
+            return
         symbol = self.tf.tf_symbol(original.func)
         if symbol is None:
-            return updated
+            return
         if symbol.path in VARIABLE_READS:
             key, scope = VARIABLE_READS[symbol.path], argument(original, 0, "scope")
         elif symbol.path == "get_collection":
@@ -205,17 +206,17 @@ class CollectionsToTracking(TFCodemod):
             if key is None or key not in GRAPH_KEYS.values():
                 if argument(original, 0, "key") is not None and key is None:
                     self.report(original, "`get_collection` not migrated: its key is not a literal or a known GraphKeys name")
-                return updated
+                return
         else:
-            return updated
+            return
         result = self._collection(original, key, scope)
         if isinstance(result, str):
             self.report(original, f"`{source(original.func)}` not migrated: {result}")
-            return updated
+            return
         if not self.fix(original, f"collection {key!r} -> an explicit list"):
-            return updated
+            return
         self.discharge()
-        return result
+        self.replace(original, result)
 
     def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> Union[cst.BaseExpression, str]:
         if key in ("update_ops", "regularization_losses"):
@@ -267,11 +268,8 @@ class CollectionsToTracking(TFCodemod):
     def _is_none(node: Optional[cst.BaseExpression]) -> bool:
         return node is None or (isinstance(node, cst.Name) and node.value == "None")
 
-    def leave_SimpleStatementLine(
-        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
-    ) -> Union[cst.SimpleStatementLine, cst.FlattenSentinel]:
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine) -> None:
         insert = self._inserts.get(original)
-        if insert is None:
-            return updated
-        insert = insert.with_changes(leading_lines=updated.leading_lines)
-        return cst.FlattenSentinel([insert, updated.with_changes(leading_lines=[])])
+        if insert is not None:
+            self.replace(original, lambda updated: cst.FlattenSentinel(
+                [insert.with_changes(leading_lines=updated.leading_lines), updated.with_changes(leading_lines=[])]))

@@ -251,47 +251,38 @@ class CompatFallback(TFCodemod):
 
     # -- rewrite ----------------------------------------------------------------------------
 
-    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
+    def leave_Module(self, original: cst.Module) -> None:
         if self._eager_requests:
-            dropped = {id(s) for s in self._eager_requests if self.fix(s, "TF 2.x runs eagerly: the request for eager execution goes")}
-            return updated.visit(_Without(dropped)) if dropped else updated
+            for statement in self._eager_requests:
+                if self.fix(statement, "TF 2.x runs eagerly: the request for eager execution goes"):
+                    self.remove(statement)
+            return
         if self._plan is None:
-            return updated
+            return
         index, alias, switch_import, switch_prefix, add_legacy = self._plan
         anchor = original.body[index]
         if not self.fix(anchor, f"kept on tf.compat.v1 with TF1 behaviour, so it runs on TF 2.x: {self._why}"):
-            return updated
-        body = list(updated.body)
-        statement = body[index]
-        if switch_import:
-            imported = _statement_import(statement)
-            name = cst.parse_expression(V1)
-            asname = cst.AsName(name=cst.Name(alias))
-            statement = statement.with_changes(body=[imported.with_changes(
-                names=[imported.names[0].with_changes(name=name, asname=asname)])])
-        new = [statement]
-        if switch_prefix is not None:
-            new.append(cst.parse_statement(f"{switch_prefix}.disable_v2_behavior()"))
-        if add_legacy:
-            environ = [cst.parse_statement("import os"),
-                       cst.parse_statement('os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers: Keras 2, from tf-keras')]
-            if any(_statement_import(s) is not None and dotted_name(_statement_import(s).names[0].name) == "os"
-                   and _statement_import(s).names[0].asname is None for s in body[:index]):
-                environ = environ[1:]
-            environ[0] = environ[0].with_changes(leading_lines=statement.leading_lines)
-            new = environ + [statement.with_changes(leading_lines=[])] + new[1:]
-        body[index:index + 1] = new
-        return updated.with_changes(body=body)
+            return
+        imports_os = any(_statement_import(s) is not None and dotted_name(_statement_import(s).names[0].name) == "os"
+                         and _statement_import(s).names[0].asname is None for s in original.body[:index])
 
+        def switched(statement: cst.SimpleStatementLine) -> cst.FlattenSentinel:
+            if switch_import:
+                imported = _statement_import(statement)
+                name = cst.parse_expression(V1)
+                asname = cst.AsName(name=cst.Name(alias))
+                statement = statement.with_changes(body=[imported.with_changes(
+                    names=[imported.names[0].with_changes(name=name, asname=asname)])])
+            new = [statement]
+            if switch_prefix is not None:
+                new.append(cst.parse_statement(f"{switch_prefix}.disable_v2_behavior()"))
+            if add_legacy:
+                environ = [cst.parse_statement("import os"),
+                           cst.parse_statement('os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers: Keras 2, from tf-keras')]
+                if imports_os:
+                    environ = environ[1:]
+                environ[0] = environ[0].with_changes(leading_lines=statement.leading_lines)
+                new = environ + [statement.with_changes(leading_lines=[])] + new[1:]
+            return cst.FlattenSentinel(new)
 
-class _Without(cst.CSTTransformer):
-    """Removes the statements whose ids it is given (a block left empty gets ``pass``)."""
-
-    def __init__(self, dropped: set[int]) -> None:
-        self.dropped = dropped
-
-    def leave_SimpleStatementLine(self, original, updated):
-        return cst.RemoveFromParent() if id(original) in self.dropped else updated
-
-    def leave_IndentedBlock(self, original, updated):
-        return updated if updated.body else updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        self.replace(anchor, switched)

@@ -61,6 +61,8 @@ from __future__ import annotations
 from typing import Optional, Union
 
 import libcst as cst
+
+from tfmodernize.treewalk import visit
 import libcst.matchers as m
 
 from codemods._tf1_api import V2_OFF, V2_ON
@@ -181,7 +183,7 @@ class CompatV1Import(TFCodemod):
                                        "which API the code means cannot be told: keep one import to let the file switch")
                 return False
         needs = _Needs(self.tf)
-        node.visit(needs)
+        visit(node, needs)
         if needs.found:
             self._report_needs(node, needs.found)
             return False
@@ -214,45 +216,32 @@ class CompatV1Import(TFCodemod):
     def visit_Import(self, node: cst.Import) -> bool:
         return False
 
-    def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.Import:
+    def leave_Import(self, original: cst.Import) -> None:
         if not any(dotted_name(a.name) == V1 for a in original.names):
-            return updated
+            return
         if not self.fix(original, "nothing here needs tf.compat.v1 any more: import TF2"):
-            return updated
-        names = []
-        for alias in updated.names:
-            if dotted_name(alias.name) == V1:
-                # ``import tensorflow.compat.v1`` binds ``tensorflow``: plain ``import tensorflow``.
-                alias = alias.with_changes(name=cst.Name("tensorflow"))
-            names.append(alias)
-        return updated.with_changes(names=names)
+            return
+        # ``import tensorflow.compat.v1`` binds ``tensorflow``: plain ``import tensorflow``.
+        self.replace(original, lambda updated: updated.with_changes(names=[
+            alias.with_changes(name=cst.Name("tensorflow")) if dotted_name(alias.name) == V1 else alias
+            for alias in updated.names]))
 
-    def leave_ImportFrom(
-        self, original: cst.ImportFrom, updated: cst.ImportFrom
-    ) -> Union[cst.ImportFrom, cst.Import]:
+    def leave_ImportFrom(self, original: cst.ImportFrom) -> None:
         if not _is_v1_import(original):
-            return updated
+            return
         v1 = _v1_from_compat(original)
         if not self.fix(original, "nothing here needs tf.compat.v1 any more: import from TF2"):
-            return updated
+            return
         if v1 is not None:
             local = v1.asname.name if v1.asname is not None else cst.Name("v1")
-            return cst.Import(names=[cst.ImportAlias(name=cst.Name("tensorflow"), asname=cst.AsName(name=local))])
-        return updated.with_changes(module=cst.Name("tensorflow"))
+            self.replace(original, cst.Import(names=[cst.ImportAlias(name=cst.Name("tensorflow"), asname=cst.AsName(name=local))]))
+        else:
+            self.replace(original, lambda updated: updated.with_changes(module=cst.Name("tensorflow")))
 
-    def leave_SimpleStatementLine(
-        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
-    ) -> Union[cst.SimpleStatementLine, cst.RemovalSentinel]:
-        kept = []
-        for statement, before in zip(updated.body, original.body):
-            if self._is_mode_switch(before) and self.fix(before, "TF2 runs eagerly: drop the TF1 mode switch"):
-                continue
-            kept.append(statement)
-        if len(kept) == len(updated.body):
-            return updated
-        if not kept:
-            return cst.RemoveFromParent()
-        return updated.with_changes(body=kept)
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine) -> None:
+        for statement in original.body:
+            if self._is_mode_switch(statement) and self.fix(statement, "TF2 runs eagerly: drop the TF1 mode switch"):
+                self.remove(statement)
 
     def _is_mode_switch(self, statement: cst.BaseSmallStatement) -> bool:
         if not (isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call)):
@@ -260,16 +249,10 @@ class CompatV1Import(TFCodemod):
         symbol = self.tf.tf_symbol(statement.value.func)
         return symbol is not None and symbol.v1 and symbol.path in MODE_SWITCHES and not statement.value.args
 
-    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        if not updated.body:
-            return updated.with_changes(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
-        return updated
-
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+    def leave_Attribute(self, original: cst.Attribute) -> None:
         shortened = self._without_compat_v2(original)
-        if shortened is None or not self.fix(original, "TF2 names need no compat prefix"):
-            return updated
-        return updated.with_changes(value=shortened.value)
+        if shortened is not None and self.fix(original, "TF2 names need no compat prefix"):
+            self.replace(original, lambda updated: updated.with_changes(value=shortened.value))
 
     def _without_compat_v2(self, node: cst.Attribute) -> Optional[cst.BaseExpression]:
         """``tf.compat.v2.X`` through the v1 alias, or ``tf.compat.v1.X`` through the TF2 one

@@ -36,7 +36,7 @@ Fixtures: ``fixtures/gradients-to-tape/``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 import libcst as cst
 
@@ -189,15 +189,18 @@ class GradientsToTape(TFCodemod):
 
     # -- rewriting --------------------------------------------------------------------------
 
-    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+    def leave_FunctionDef(self, original: cst.FunctionDef) -> None:
         site = self._sites.get(original)
-        if site is None:
-            return updated
+        if site is not None:
+            gradient_tape = cst.parse_expression(source(self.tf_expr("GradientTape")))
+            self.replace(original, lambda updated: self._taped(updated, site, gradient_tape))
+
+    @staticmethod
+    def _taped(updated: cst.FunctionDef, site, gradient_tape: cst.BaseExpression) -> cst.FunctionDef:
         statements = list(updated.body.body)
         docstring, preceding = training.split_docstring(statements[: site.position])
         line = statements[site.position]
         watch = [training.statement(f"{site.tape}.watch({name})") for name in site.watched]
-        gradient_tape = cst.parse_expression(source(self.tf_expr("GradientTape")))
         replacement = site.replacement.with_changes(
             leading_lines=line.leading_lines, trailing_whitespace=line.trailing_whitespace
         )
@@ -209,29 +212,35 @@ class GradientsToTape(TFCodemod):
         ]
         return updated.with_changes(body=updated.body.with_changes(body=new_body))
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         symbol = self.tf.tf_symbol(original.func)
         if symbol is None or symbol.path not in ASSIGNS:
-            return updated
+            return
         positions = ASSIGNS[symbol.path]
         args: dict[str, cst.Arg] = {}
-        for index, arg in enumerate(updated.args):
+        for index, arg in enumerate(original.args):
             if arg.star or (arg.keyword is None and index >= len(positions)):
                 self.report(original, f"`tf.{symbol.path}` not migrated: its arguments could not be read")
-                return updated
+                return
             args[arg.keyword.value if arg.keyword else positions[index]] = arg
         if "ref" not in args or "value" not in args:
-            return updated
+            return
         if "validate_shape" in args:
             self.report(original, f"`tf.{symbol.path}` not migrated: variables' `assign` has no `validate_shape`")
-            return updated
+            return
         ref = args["ref"].value
         if not isinstance(ref, (cst.Name, cst.Attribute)):
             self.report(original, f"`tf.{symbol.path}` not migrated: `{source(ref)}` is not a plain variable name")
-            return updated
+            return
         if not self.fix(original, f"`tf.{symbol.path}(v, x)` -> `v.{symbol.path}(x)`"):
-            return updated
-        rest = [args["value"].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)]
-        rest += [args[k] for k in positions[2:] if k in args]
-        rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        return cst.Call(cst.Attribute(ref, cst.Name(symbol.path)), args=rest)
+            return
+        self.replace(original, lambda updated: _method_call(updated, symbol.path, positions))
+
+
+def _method_call(call: cst.Call, method: str, positions: Sequence[str]) -> cst.Call:
+    """``tf.assign(v, x, ...)`` (arguments already checked) as ``v.assign(x, ...)``."""
+    args = {arg.keyword.value if arg.keyword else positions[index]: arg for index, arg in enumerate(call.args)}
+    rest = [args["value"].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)]
+    rest += [args[k] for k in positions[2:] if k in args]
+    rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return cst.Call(cst.Attribute(args["ref"].value, cst.Name(method)), args=rest)

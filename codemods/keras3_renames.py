@@ -58,7 +58,7 @@ Fixtures: ``fixtures/keras3-renames/``.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
@@ -233,64 +233,67 @@ class Keras3Renames(TFCodemod):
         self._classes.append((node, self._class_kinds.get(node.name.value)))
         return True
 
-    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+    def leave_ClassDef(self, original: cst.ClassDef) -> None:
         self._classes.pop()
-        return updated
 
-    # -- rewrites -----------------------------------------------------------------------------
+    # -- rewrites: decided on the original nodes, applied to them as rebuilt -------------------
 
-    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+    def leave_FunctionDef(self, original: cst.FunctionDef) -> None:
         if original.name.value != "reset_states" or self._class_kind != "metric":
-            return updated
+            return
         cls = self._classes[-1][0]
         methods = {s.name.value for s in cls.body.body if isinstance(s, cst.FunctionDef)}
         if original not in cls.body.body or "reset_state" in methods:
-            return updated
-        if not self.fix(original.name, "Keras 3 metrics call `reset_state()`: an override named `reset_states` is never called"):
-            return updated
-        return updated.with_changes(name=cst.Name("reset_state"))
+            return
+        if self.fix(original.name, "Keras 3 metrics call `reset_state()`: an override named `reset_states` is never called"):
+            self.replace(original.name, cst.Name("reset_state"))
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         kind = None if self._is_tf_keras(original.func) else _ctor_kind(self.tf.keras_path(original.func))
         if kind == "optimizer":
-            return self._optimizer_arguments(original, updated)
-        if kind == "layer" and any(a.keyword is not None and a.keyword.value in REMOVED_LAYER_ARGUMENTS for a in original.args):
-            return self._layer_arguments(original, updated)
-        if not isinstance(original.func, cst.Attribute):
-            return updated
-        method = original.func.attr.value
-        receiver = original.func.value
-        if method == "reset_states" and not original.args:
-            return self._reset_states(original, updated, receiver)
-        if method in GENERATOR_METHODS:
-            return self._generator_method(original, updated, receiver, method)
-        if method == "add_weight" and isinstance(receiver, cst.Name) and receiver.value == "self":
-            return self._add_weight(original, updated)
-        return updated
+            edit = self._optimizer_arguments(original)
+        elif kind == "layer" and any(a.keyword is not None and a.keyword.value in REMOVED_LAYER_ARGUMENTS for a in original.args):
+            edit = self._layer_arguments(original)
+        elif not isinstance(original.func, cst.Attribute):
+            return
+        elif original.func.attr.value == "reset_states" and not original.args:
+            edit = self._reset_states(original, original.func.value)
+        elif original.func.attr.value in GENERATOR_METHODS:
+            edit = self._generator_method(original, original.func.value, original.func.attr.value)
+        elif original.func.attr.value == "add_weight" and isinstance(original.func.value, cst.Name) and original.func.value.value == "self":
+            edit = self._add_weight(original)
+        else:
+            return
+        if edit is not None:
+            self.replace(original, edit)
 
-    def _optimizer_arguments(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+    def _optimizer_arguments(self, original: cst.Call) -> Optional[Callable[[cst.Call], cst.Call]]:
         keywords = {a.keyword.value for a in original.args if a.keyword is not None}
         if "lr" in keywords and "learning_rate" in keywords:
-            return updated
-        args = list(updated.args)
-        if "lr" in keywords and self.fix(original, "Keras 3 optimizers take `learning_rate=`, not `lr=`"):
-            args = [
-                a.with_changes(keyword=cst.Name("learning_rate")) if a.keyword is not None and a.keyword.value == "lr" else a
-                for a in args
-            ]
-        if "decay" in keywords:
-            args = self._decay(original, args)
-        return updated.with_changes(args=args)
+            return None
+        rename = "lr" in keywords and self.fix(original, "Keras 3 optimizers take `learning_rate=`, not `lr=`")
+        decay = self._decay(original) if "decay" in keywords else None
+        if not rename and decay is None:
+            return None
 
-    def _decay(self, original: cst.Call, args: list[cst.Arg]) -> list[cst.Arg]:
+        def edit(updated: cst.Call) -> cst.Call:
+            args = list(updated.args)
+            if rename:
+                args = [a.with_changes(keyword=cst.Name("learning_rate")) if a.keyword is not None and a.keyword.value == "lr" else a
+                        for a in args]
+            return updated.with_changes(args=decay(args) if decay is not None else args)
+        return edit
+
+    def _decay(self, original: cst.Call) -> Optional[Callable[[list[cst.Arg]], list[cst.Arg]]]:
         """Keras 2's ``decay=d`` (``lr / (1 + d * iterations)``), which Keras 3 ignores, as
         the equal ``InverseTimeDecay(lr, decay_steps=1, decay_rate=d)`` schedule."""
+        args = list(original.args)
         index = next(i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == "decay")
         decay = args[index].value
         if isinstance(decay, (cst.Integer, cst.Float)) and float(decay.value) == 0:
             if self.fix(original, "Keras 3 optimizers have no `decay=` (ignored with a warning); it was 0"):
-                return _without(args, index)
-            return args
+                return lambda args: _without(args, index)
+            return None
         rate = next(
             (i for i, a in enumerate(args) if (a.keyword is None and i == 0 and not a.star) or (a.keyword is not None and a.keyword.value in ("learning_rate", "lr"))),
             None,
@@ -298,78 +301,86 @@ class Keras3Renames(TFCodemod):
         hint = "pass `learning_rate=keras.optimizers.schedules.InverseTimeDecay(lr, decay_steps=1, decay_rate=decay)`"
         if rate is None:
             self.report(original, f"Keras 3 optimizers ignore `decay=` (Keras 2 divided the learning rate by 1 + decay * iterations): {hint} with the learning rate made explicit")
-            return args
+            return None
         if isinstance(args[rate].value, cst.Call) or not isinstance(original.func, cst.Attribute):
             self.report(original, f"Keras 3 optimizers ignore `decay=` (Keras 2 divided the learning rate by 1 + decay * iterations): {hint}")
-            return args
+            return None
         if not self.fix(original, "Keras 3 optimizers ignore `decay=`: the same decay is the InverseTimeDecay(lr, 1, decay) schedule"):
-            return args
-        schedule = cst.Call(
-            cst.Attribute(cst.Attribute(original.func.value, cst.Name("schedules")), cst.Name("InverseTimeDecay")),
-            [
-                cst.Arg(args[rate].value),
-                _keyword("decay_steps", cst.Integer("1")),
-                _keyword("decay_rate", decay),
-            ],
-        )
-        args[rate] = args[rate].with_changes(value=schedule)
-        return _without(args, index)
+            return None
+        module = original.func.value
 
-    def _layer_arguments(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        def edit(args: list[cst.Arg]) -> list[cst.Arg]:
+            schedule = cst.Call(
+                cst.Attribute(cst.Attribute(module, cst.Name("schedules")), cst.Name("InverseTimeDecay")),
+                [cst.Arg(args[rate].value), _keyword("decay_steps", cst.Integer("1")), _keyword("decay_rate", args[index].value)],
+            )
+            args[rate] = args[rate].with_changes(value=schedule)
+            return _without(args, index)
+        return edit
+
+    def _layer_arguments(self, original: cst.Call) -> Optional[Callable[[cst.Call], cst.Call]]:
         """Keras 2 layer arguments Keras 3 rejects: dropped where they were the default."""
-        args = list(updated.args)
+        dropped = []
         for name, advice in REMOVED_LAYER_ARGUMENTS.items():
-            index = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
-            if index is None:
+            arg = next((a for a in original.args if a.keyword is not None and a.keyword.value == name), None)
+            if arg is None:
                 continue
-            value = args[index].value
-            if isinstance(value, cst.Name) and value.value == "False" and name in ("time_major", "dynamic"):
+            if isinstance(arg.value, cst.Name) and arg.value.value == "False" and name in ("time_major", "dynamic"):
                 if self.fix(original, f"Keras 3 layers reject `{name}=`; `{name}=False` was the default"):
-                    args = _without(args, index)
+                    dropped.append(name)
             else:
                 self.report(original, f"Keras 3 layers reject `{name}=`: {advice}")
-        return updated.with_changes(args=args)
+        if not dropped:
+            return None
 
-    def _reset_states(self, original: cst.Call, updated: cst.Call, receiver: cst.BaseExpression) -> cst.BaseExpression:
+        def edit(updated: cst.Call) -> cst.Call:
+            args = list(updated.args)
+            for name in dropped:
+                args = _without(args, next(i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name))
+            return updated.with_changes(args=args)
+        return edit
+
+    def _reset_states(self, original: cst.Call, receiver: cst.BaseExpression) -> Optional[Callable[[cst.Call], cst.Call]]:
         kind = self._kind(receiver)
         if kind == "metric":
             if self.fix(original, "Keras 3 metrics have `reset_state()`; `reset_states()` raises AttributeError"):
-                return updated.with_changes(func=updated.func.with_changes(attr=cst.Name("reset_state")))
+                return lambda updated: updated.with_changes(func=updated.func.with_changes(attr=cst.Name("reset_state")))
         elif kind == "model":
             self.report(original, "Keras 3 models have no `reset_states()`: call `reset_states()` on each stateful RNN layer (`for layer in model.layers`)")
         elif kind is None:
             self.report(original, "if this is a Keras metric, Keras 3 only has `reset_state()` (`reset_states()` raises AttributeError); Keras 3 RNN layers keep `reset_states()`")
-        return updated
+        return None
 
-    def _generator_method(self, original, updated, receiver, method) -> cst.BaseExpression:
+    def _generator_method(self, original, receiver, method) -> Optional[Callable[[cst.Call], cst.Call]]:
         new_method, accepted, verbose_default = GENERATOR_METHODS[method]
         kind = self._kind(receiver)
         if self._is_tf_keras(receiver) or kind == "tf_keras":
-            return updated
+            return None
         if kind != "model":
             self.report(original, f"`{method}` was removed in Keras 3: if this is a Keras model, call `{new_method}` (it takes generators and `keras.utils.PyDataset`)")
-            return updated
+            return None
         positional = [a for a in original.args if a.keyword is None]
         keywords = [a.keyword.value for a in original.args if a.keyword is not None]
         rejected = [k for k in keywords if k not in accepted]
         if len(positional) > 1 or any(a.star for a in original.args) or rejected:
             why = f"`{', '.join(rejected)}` moved to `keras.utils.PyDataset`" if rejected else "pass the arguments after the data by keyword"
             self.report(original, f"`{method}` was removed in Keras 3: call `{new_method}` ({why})")
-            return updated
+            return None
         if not self.fix(original, f"`{method}` was removed in Keras 3: `{new_method}` takes the generator"):
-            return updated
-        args = [
-            a.with_changes(keyword=cst.Name(accepted[a.keyword.value])) if a.keyword is not None else a
-            for a in updated.args
-        ]
-        if verbose_default is not None and "verbose" not in keywords:
-            args = [*(a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args), _keyword("verbose", cst.Integer(verbose_default))]
-        return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new_method)), args=args)
+            return None
 
-    def _add_weight(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        def edit(updated: cst.Call) -> cst.Call:
+            args = [a.with_changes(keyword=cst.Name(accepted[a.keyword.value])) if a.keyword is not None else a
+                    for a in updated.args]
+            if verbose_default is not None and "verbose" not in keywords:
+                args = [*(a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args), _keyword("verbose", cst.Integer(verbose_default))]
+            return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new_method)), args=args)
+        return edit
+
+    def _add_weight(self, original: cst.Call) -> Optional[Callable[[cst.Call], cst.Call]]:
         kind = self._class_kind
         if kind is None:
-            return updated
+            return None
         order, accepted = (METRIC_ADD_WEIGHT, METRIC_KEYWORDS) if kind == "metric" else (LAYER_ADD_WEIGHT, LAYER_KEYWORDS)
         positional = [a for a in original.args if a.keyword is None]
         keywords = [a.keyword.value for a in original.args if a.keyword is not None]
@@ -377,74 +388,70 @@ class Keras3Renames(TFCodemod):
         if rejected or any(a.star for a in original.args) or len(positional) > len(order):
             what = f"`{', '.join(rejected)}`" if rejected else "these positional arguments"
             self.report(original, f"Keras 3 `add_weight` does not take {what} (its signature is `add_weight(shape, initializer, dtype, ..., name=...)`): convert by hand")
-            return updated
+            return None
         if kind == "metric" and "initializer" not in keywords:
             self.report(original, "Keras 3 metric weights need an explicit `initializer=` (e.g. \"zeros\")")
-            return updated
+            return None
         if not positional:
-            return updated
+            return None
         if not self.fix(original, "Keras 3 `add_weight` takes `shape, initializer, dtype` positionally: pass Keras 2's positional arguments by keyword"):
-            return updated
-        args = [
+            return None
+        return lambda updated: updated.with_changes(args=[
             a.with_changes(keyword=cst.Name(order[i]), equal=_equal()) if i < len(positional) else a
-            for i, a in enumerate(updated.args)
-        ]
-        return updated.with_changes(args=args)
+            for i, a in enumerate(updated.args)])
 
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+    def leave_Attribute(self, original: cst.Attribute) -> None:
         if original.attr.value == "lr":
-            return self._lr(original, updated)
+            self._lr(original)
+            return
         if self._is_tf_keras(original):
-            return updated
+            return
         path = self.tf.keras_path(original) or ""
         for namespace in ("layers.experimental.preprocessing.", "layers.experimental."):
             leaf = path[len(namespace):]
             if path.startswith(namespace) and "." not in leaf and leaf != "preprocessing":
-                return self._moved_layer(original, updated, leaf, namespace.count("."))
-        return updated
+                self._moved_layer(original, leaf, namespace.count("."))
+                return
 
-    def _lr(self, original: cst.Attribute, updated: cst.Attribute) -> cst.Attribute:
+    def _lr(self, original: cst.Attribute) -> None:
         kind = self._kind(original.value)
         if kind == "optimizer":
             if self.fix(original, "Keras 3 optimizers have `learning_rate`, not `lr` (reading `lr` raises, setting it does nothing)"):
-                return updated.with_changes(attr=cst.Name("learning_rate"))
+                self.replace(original.attr, cst.Name("learning_rate"))
         elif kind is None and isinstance(original.value, cst.Attribute) and original.value.attr.value == "optimizer":
             self.report(original, "if this is a Keras optimizer, Keras 3 has `learning_rate`, not `lr` (reading `lr` raises, setting it does nothing)")
-        return updated
 
-    def _moved_layer(self, original: cst.Attribute, updated: cst.Attribute, layer: str, depth: int) -> cst.BaseExpression:
+    def _moved_layer(self, original: cst.Attribute, layer: str, depth: int) -> None:
         if layer not in MOVED_LAYERS:
             self.report(original, f"`{layer}` is not in Keras 3 (the `layers.experimental` namespace was removed): keep it by depending on `tf_keras` or copy its implementation")
-            return updated
-        layers_node: cst.BaseExpression = updated
+            return
+        layers_node: cst.BaseExpression = original
         for _ in range(depth):
             layers_node = layers_node.value if isinstance(layers_node, cst.Attribute) else layers_node
         if not (isinstance(layers_node, cst.Attribute) and layers_node.attr.value == "layers") and not (
             isinstance(layers_node, cst.Name) and layers_node.value == "layers"
         ):
             self.report(original, f"`layers.experimental` was removed in Keras 3: import `{layer}` from `keras.layers`")
-            return updated
-        if not self.fix(original, f"`layers.experimental` was removed in Keras 3: `{layer}` is `keras.layers.{layer}`"):
-            return updated
-        return cst.Attribute(value=layers_node, attr=cst.Name(layer))
+            return
+        if self.fix(original, f"`layers.experimental` was removed in Keras 3: `{layer}` is `keras.layers.{layer}`"):
+            self.replace(original, cst.Attribute(value=layers_node, attr=cst.Name(layer)))
 
-    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+    def leave_ImportFrom(self, original: cst.ImportFrom) -> None:
         module = dotted_name(original.module) if original.module is not None else None
         if module is None or module.startswith("tf_keras") or isinstance(original.names, cst.ImportStar):
-            return updated
+            return
         for suffix in (".layers.experimental.preprocessing", ".layers.experimental"):
             if module.endswith(suffix):
                 break
         else:
-            return updated
+            return
         names = [dotted_name(alias.name) for alias in original.names]
         unknown = [n for n in names if n not in MOVED_LAYERS]
         if unknown:
             self.report(original, f"`{module}` was removed in Keras 3: import the layers from `{module[: -len(suffix)]}.layers` ({', '.join(map(str, unknown))} must be replaced by hand)")
-            return updated
-        if not self.fix(original, f"`{module}` was removed in Keras 3: the layers are in `{module[: -len(suffix)]}.layers`"):
-            return updated
-        return updated.with_changes(module=cst.parse_expression(f"{module[: -len(suffix)]}.layers"))
+            return
+        if self.fix(original, f"`{module}` was removed in Keras 3: the layers are in `{module[: -len(suffix)]}.layers`"):
+            self.replace(original.module, cst.parse_expression(f"{module[: -len(suffix)]}.layers"))
 
 
 def _without(args: list[cst.Arg], index: int) -> list[cst.Arg]:

@@ -51,7 +51,7 @@ import libcst as cst
 
 from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.treewalk import children
+from tfmodernize.treewalk import children, contains
 from tfmodernize.syntax import source
 
 #: TF calls that turn the list into one tensor, and the TensorArray method doing the same.
@@ -82,11 +82,12 @@ class ListAppendInFunction(TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._traced = traced_functions(node, self.tf)
+        self._rewritten: list[cst.FunctionDef] = []
         return True
 
-    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
-        if original not in self._traced or not updated.deep_equals(original):
-            return updated
+    def leave_FunctionDef(self, original: cst.FunctionDef) -> None:
+        if original not in self._traced or any(contains(original, inner) for inner in self._rewritten):
+            return
         plans = []
         for index, stmt in enumerate(original.body.body):
             name = _empty_list(stmt)
@@ -100,9 +101,26 @@ class ListAppendInFunction(TFCodemod):
                 continue
             if self.fix(stmt, f"`{name}` is a Python list grown in a loop of a tf.function: use a tf.TensorArray"):
                 plans.append((name, plan))
-        if not plans:
-            return updated
-        return original.visit(_Rewriter(self, plans))
+        if plans:
+            self._rewritten.append(original)
+            self._rewrite(plans)
+
+    def _rewrite(self, plans: list[tuple[str, "_Plan"]]) -> None:
+        for name, plan in plans:
+            options = "size=0, dynamic_size=True"
+            if "concat" in plan.consumers.values():
+                options += ", infer_shape=False"
+            array = cst.Call(self.tf_expr("TensorArray"), [cst.Arg(plan.dtype), *cst.parse_expression(f"f({options})").args])
+            self.replace(plan.creation, lambda updated, array=array: updated.with_changes(
+                body=[updated.body[0].with_changes(value=array)]))
+            for append in plan.appends:
+                value = append.body[0].value.args[0].value
+                write = cst.parse_expression(f"{name}.write({name}.size(), __value__)")
+                write = write.with_changes(args=[write.args[0], write.args[1].with_changes(value=value)])
+                self.replace(append, lambda updated, write=write: updated.with_changes(
+                    body=[cst.Assign([cst.AssignTarget(cst.Name(name))], write)]))
+            for consumer, method in plan.consumers.items():
+                self.replace(consumer, cst.parse_expression(f"{name}.{method}()"))
 
     def _plan(self, function: cst.FunctionDef, index: int, name: str) -> Union[_Plan, str]:
         creation = function.body.body[index]
@@ -181,40 +199,6 @@ class ListAppendInFunction(TFCodemod):
         if symbol.path == "cast" and len(positional) >= 2:
             return positional[1].value
         return None
-
-
-class _Rewriter(cst.CSTTransformer):
-    def __init__(self, codemod: ListAppendInFunction, plans: list[tuple[str, _Plan]]) -> None:
-        self.codemod = codemod
-        self.creations = {id(p.creation): (n, p) for n, p in plans}
-        self.appends = {id(s): n for n, p in plans for s in p.appends}
-        self.consumers = {id(c): (n, m) for n, p in plans for c, m in p.consumers.items()}
-
-    def leave_SimpleStatementLine(self, original, updated):
-        if id(original) in self.creations:
-            name, plan = self.creations[id(original)]
-            options = "size=0, dynamic_size=True"
-            if "concat" in plan.consumers.values():
-                options += ", infer_shape=False"
-            array = cst.Call(
-                self.codemod.tf_expr("TensorArray"),
-                [cst.Arg(plan.dtype), *cst.parse_expression(f"f({options})").args],
-            )
-            return updated.with_changes(body=[updated.body[0].with_changes(value=array)])
-        if id(original) in self.appends:
-            name = self.appends[id(original)]
-            value = original.body[0].value.args[0].value
-            write = cst.parse_expression(f"{name}.write({name}.size(), __value__)")
-            write = write.with_changes(args=[write.args[0], write.args[1].with_changes(value=value)])
-            assign = cst.Assign([cst.AssignTarget(cst.Name(name))], write)
-            return updated.with_changes(body=[assign])
-        return updated
-
-    def leave_Call(self, original, updated):
-        if id(original) in self.consumers:
-            name, method = self.consumers[id(original)]
-            return cst.parse_expression(f"{name}.{method}()")
-        return updated
 
 
 def _names(node: cst.CSTNode, *, nested: bool = True) -> Iterator[cst.Name]:

@@ -207,16 +207,16 @@ class PredictInTape(TFCodemod):
             return outer
         return None
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         predict = self._replace.get(original)
         if predict is None:
-            return updated
+            return
         inputs = next(a for a in predict.args if a.keyword is None or a.keyword.value == "x")
-        return cst.Call(
-            func=predict.func.value.deep_clone(),
+        self.replace(original, cst.Call(
+            func=predict.func.value,
             args=[
-                cst.Arg(inputs.value.deep_clone()),
+                cst.Arg(inputs.value),
                 cst.Arg(cst.Name("False"), keyword=cst.Name("training"), equal=cst.AssignEqual(
                     whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))),
             ],
-        )
+        ))

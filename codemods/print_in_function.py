@@ -45,7 +45,6 @@ import re
 from typing import Optional, Union
 
 import libcst as cst
-from libcst.codemod.visitors import AddImportsVisitor
 
 from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
 from tfmodernize.codemod import Safety, TFCodemod
@@ -78,26 +77,27 @@ class PrintInFunction(InTFFunction, TFCodemod):
         self._builtin_print = _SHADOWED.search(self.state.text) is None
         return super().visit_Module(node)
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         if (
             self.traced_function is None
             or not self._builtin_print
             or not isinstance(original.func, cst.Name)
             or original.func.value != "print"
         ):
-            return updated
+            return
         args = self._tf_print_args(original)
         if isinstance(args, str):
             self.report(original, f"`print` in a tf.function runs only while tracing; {args}")
-            return updated
+            return
         if not self.fix(
             original,
             "`print` in a tf.function runs only while tracing and shows symbolic tensors: "
             "`tf.print` prints the values on every call",
         ):
-            return updated
-        AddImportsVisitor.add_needed_import(self.context, "sys")
-        return updated.with_changes(func=self.tf_expr("print"), args=args)
+            return
+        self.add_import("sys")
+        func = self.tf_expr("print")
+        self.replace(original, lambda updated: updated.with_changes(func=func, args=args))
 
     def _tf_print_args(self, call: cst.Call) -> Union[list[cst.Arg], str]:
         """The arguments for ``tf.print``, or why the call cannot be converted."""

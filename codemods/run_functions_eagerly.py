@@ -23,7 +23,6 @@ After
 from __future__ import annotations
 
 import libcst as cst
-from libcst.codemod.visitors import RemoveImportsVisitor
 
 from tfmodernize.codemod import TFCodemod
 
@@ -47,26 +46,25 @@ class RunFunctionsEagerly(TFCodemod):
             return isinstance(node.func, cst.Name) and names.is_tf(node.func, *RENAMES)
         return names.is_tf(node, *RENAMES)
 
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+    def leave_Attribute(self, original: cst.Attribute) -> None:
         symbol = self.tf.tf_symbol(original)
         if symbol is None or symbol.path not in RENAMES:
-            return updated
+            return
         new_name = RENAMES[symbol.path]
-        if not self.fix(original, f"`{original.attr.value}` is deprecated: use `{new_name}`"):
-            return updated
-        return updated.with_changes(attr=cst.Name(new_name))
+        if self.fix(original, f"`{original.attr.value}` is deprecated: use `{new_name}`"):
+            self.replace(original.attr, cst.Name(new_name))
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         # A bare name: ``from tensorflow.config import experimental_run_functions_eagerly``.
         if not isinstance(original.func, cst.Name):
-            return updated
+            return
         symbol = self.tf.tf_symbol(original.func)
         if symbol is None or symbol.path not in RENAMES:
-            return updated
+            return
         new_path = f"config.{RENAMES[symbol.path]}"
         if not self.fix(original, f"`{original.func.value}` is deprecated: use `tf.{new_path}`"):
-            return updated
+            return
         qualified = self.tf.qualify(original.func)
         module, _, obj = qualified.rpartition(".")
-        RemoveImportsVisitor.remove_unused_import(self.context, module, obj)
-        return updated.with_changes(func=self.tf_expr(new_path))
+        self.remove_import(module, obj)
+        self.replace(original.func, self.tf_expr(new_path))

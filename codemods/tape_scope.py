@@ -209,49 +209,34 @@ class TapeScope(TFCodemod):
 
     # -- rewriting ---------------------------------------------------------------------------
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         name = self._renamed.get(original)
-        if name is None:
-            return updated
-        target = gradient_call(original).target
-        args = [
-            arg.with_changes(value=cst.Name(name)) if orig.value is target else arg
-            for orig, arg in zip(original.args, updated.args)
-        ]
-        return updated.with_changes(args=args)
+        if name is not None:
+            target = gradient_call(original).target
+            self.replace(target, cst.Name(name))
 
-    def leave_With(self, original: cst.With, updated: cst.With) -> cst.With:
+    def leave_With(self, original: cst.With) -> None:
         move = self._moves.get(original)
-        if move is None:
-            return updated
+        if move is not None:
+            self.replace(original, lambda updated: self._with_moved(updated, move))
+
+    @staticmethod
+    def _with_moved(updated: cst.With, move) -> cst.With:
         added: list[cst.BaseStatement] = []
         for index, statement in enumerate(move.statements):
             added.append(statement.with_changes(leading_lines=move.first_lines) if index == 0 else statement)
         if move.target is not None:
             added.append(
                 cst.SimpleStatementLine(
-                    [cst.Assign([cst.AssignTarget(cst.Name(move.target_name))], move.target.deep_clone())]
+                    [cst.Assign([cst.AssignTarget(cst.Name(move.target_name))], move.target)]
                 )
             )
         body = updated.body
         return updated.with_changes(body=body.with_changes(body=[*body.body, *added]))
 
-    def _kept(self, original: Container, updated: Container) -> list[cst.BaseStatement]:
-        kept = []
-        for before, after in zip(original.body, updated.body):
-            if before in self._removed:
-                continue
-            if self._leading.get(before) and not after.leading_lines:
-                after = after.with_changes(leading_lines=self._leading[before])
-            kept.append(after)
-        return kept
-
-    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
-        if not self._removed:
-            return updated
-        return updated.with_changes(body=self._kept(original, updated))
-
-    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        if not self._removed:
-            return updated
-        return updated.with_changes(body=self._kept(original, updated))
+    def leave_Module(self, original: cst.Module) -> None:
+        for statement in self._removed:
+            self.remove(statement)
+        for statement, lines in self._leading.items():
+            if lines and statement not in self._removed and not statement.leading_lines:
+                self.replace(statement, lambda updated, lines=lines: updated.with_changes(leading_lines=lines))

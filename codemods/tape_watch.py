@@ -150,10 +150,13 @@ class TapeWatch(TFCodemod):
         watched = node.args[0].value
         return any(n.value == name for n in _source_names(watched))
 
-    def leave_With(self, original: cst.With, updated: cst.With) -> cst.With:
+    def leave_With(self, original: cst.With) -> None:
         planned = self._watch.get(original)
-        if planned is None:
-            return updated
+        if planned is not None:
+            self.replace(original, lambda updated: self._watching(updated, planned))
+
+    @staticmethod
+    def _watching(updated: cst.With, planned: tuple[str, list[str]]) -> cst.With:
         tape, names = planned
         watches = [cst.Expr(cst.parse_expression(f"{tape}.watch({name})")) for name in names]
         body = updated.body

@@ -405,12 +405,11 @@ class TFRangeLoop(TFCodemod):
 
     # -- rewriting ---------------------------------------------------------------------------
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+    def leave_Call(self, original: cst.Call) -> None:
         if original in self._to_tf_range:
-            return updated.with_changes(func=self.tf_expr("range"))
-        return updated
+            self.replace(original.func, self.tf_expr("range"))
 
-    def leave_Arg(self, original: cst.Arg, updated: cst.Arg) -> cst.Arg:
+    def leave_Arg(self, original: cst.Arg) -> None:
         if original in self._to_constant:
-            return updated.with_changes(value=cst.Call(self.tf_expr("constant"), [cst.Arg(updated.value)]))
-        return updated
+            constant = self.tf_expr("constant")
+            self.replace(original.value, lambda value: cst.Call(constant, [cst.Arg(value)]))

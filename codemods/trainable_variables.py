@@ -173,10 +173,9 @@ class TrainableVariables(TFCodemod):
             return no
         return zipped.args[1].value, ""
 
-    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+    def leave_Attribute(self, original: cst.Attribute) -> None:
         if original in self._rewrite:
-            return updated.with_changes(attr=cst.Name("trainable_variables"))
-        return updated
+            self.replace(original.attr, cst.Name("trainable_variables"))
 
 
 def _is_method_call(node: Optional[cst.CSTNode], receiver: Optional[str], method: str) -> bool:

@@ -90,25 +90,19 @@ class VariableInFunction(TFCodemod):
         self._scopes.append(node)
         return True
 
-    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+    def leave_ClassDef(self, original: cst.ClassDef) -> None:
         self._scopes.pop()
         attributes = self._pending_init.pop(original)
         if not attributes:
-            return updated
-        body = []
-        for stmt in updated.body.body:
+            return
+        for stmt in original.body.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
-                additions = [cst.parse_statement(f"self.{a} = None") for a in attributes]
-                stmt = stmt.with_changes(body=stmt.body.with_changes(body=[*stmt.body.body, *additions]))
-            body.append(stmt)
-        return updated.with_changes(body=updated.body.with_changes(body=body))
+                self.insert_after(stmt.body.body[-1], [cst.parse_statement(f"self.{a} = None") for a in attributes])
 
-    def leave_FunctionDef(
-        self, original: cst.FunctionDef, updated: cst.FunctionDef
-    ) -> Union[cst.FunctionDef, cst.FlattenSentinel[cst.BaseStatement]]:
+    def leave_FunctionDef(self, original: cst.FunctionDef) -> None:
         self._scopes.pop()
         if original not in self._traced:
-            return updated
+            return
         owner = self._scopes[-1]
         hoisted: list[cst.BaseStatement] = []
         for index, stmt in enumerate(original.body.body):
@@ -120,19 +114,19 @@ class VariableInFunction(TFCodemod):
             if problem:
                 self.report(call, _message(problem))
             elif isinstance(owner, cst.ClassDef):
-                updated = self._lazy_attribute(owner, original, updated, index, target, call)
+                self._lazy_attribute(owner, original, index, target, call)
             elif isinstance(owner, cst.Module):
-                statement, updated = self._module_variable(original, updated, index, target, call)
+                statement = self._module_variable(original, index, target, call)
                 if statement is not None:
                     hoisted.append(statement)
             else:
                 self.report(call, _message("the function is nested in another function: create the variable where the outer one is set up"))
         self._report_nested_creations(original)
         if not hoisted:
-            return updated
-        hoisted[0] = hoisted[0].with_changes(leading_lines=updated.leading_lines)
-        blank = [cst.EmptyLine(), cst.EmptyLine()]
-        return cst.FlattenSentinel([*hoisted, updated.with_changes(leading_lines=blank)])
+            return
+        hoisted[0] = hoisted[0].with_changes(leading_lines=original.leading_lines)
+        self.insert_before(original, hoisted)
+        self.replace(original, lambda updated: updated.with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()]))
 
     # -- what is a creation -------------------------------------------------------------------
 
@@ -159,21 +153,21 @@ class VariableInFunction(TFCodemod):
 
     # -- method: lazily created attribute ---------------------------------------------------
 
-    def _lazy_attribute(self, cls, original, updated, index, target, call) -> cst.FunctionDef:
+    def _lazy_attribute(self, cls, original, index, target, call) -> None:
         params = _parameters(original)
         if not params:
             self.report(call, _message("the method has no `self` to hold the variable"))
-            return updated
+            return
         self_name = params[0]
         locals_ = (set(params[1:]) | _local_bindings(original)) - {self_name}
         used = {n.value for n in _all_name_nodes(call)}
         if used & locals_:
             self.report(call, _message(f"its initial value depends on {', '.join(sorted(used & locals_))} (the function's arguments or locals): create it in `__init__`/`build` from a known shape and `assign` the value inside"))
-            return updated
+            return
         init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
         if init is None:
             self.report(call, _message("the class has no `__init__` to declare the attribute in: create the variable in `__init__`"))
-            return updated
+            return
         class_text = cst.Module(body=[cls]).code
         if isinstance(target, cst.Name):
             attr = f"_{target.value}"
@@ -181,17 +175,17 @@ class VariableInFunction(TFCodemod):
                 attr = f"_{original.name.value.strip('_')}_{target.value}"
             if f".{attr}" in class_text or _rebinds(original, target.value, index):
                 self.report(call, _message(f"`{target.value}` is bound elsewhere in the method or `self.{attr}` is taken: move the creation to `__init__` by hand"))
-                return updated
+                return
         elif _is_self_attribute(target, self_name):
             attr = target.attr.value
             if class_text.count(f"{self_name}.{attr} =") > 1 or f"{self_name}.{attr} is None" in class_text:
                 self.report(call, _message(f"`self.{attr}` is assigned elsewhere in the class: guard the creation with `if self.{attr} is None:` by hand"))
-                return updated
+                return
         else:
             self.report(call, _message("it is assigned to something other than a name or a `self` attribute"))
-            return updated
+            return
         if not self.fix(call, _message(f"created once, on the first call, as `self.{attr}`")):
-            return updated
+            return
         self._pending_init[cls].append(attr)
         holder = cst.Attribute(cst.Name(self_name), cst.Name(attr))
         stmt = original.body.body[index]
@@ -201,27 +195,25 @@ class VariableInFunction(TFCodemod):
             orelse=cst.Else(cst.IndentedBlock([_reset(holder, call)])),
             leading_lines=stmt.leading_lines,
         )
-        body = list(updated.body.body)
-        body[index] = guard
-        new_function = updated.with_changes(body=updated.body.with_changes(body=body))
+        self.replace(stmt, guard)
         if isinstance(target, cst.Name):
-            new_function = _rename(new_function, index, target.value, holder)
-        return new_function
+            self._rename(original, index, target.value, holder)
 
     # -- module-level function: module-level variable -----------------------------------------
 
-    def _module_variable(self, original, updated, index, target, call):
+    def _module_variable(self, original, index, target, call) -> Optional[cst.BaseStatement]:
+        """Plan the creation out of the function; the statement that creates it at module level."""
         if not isinstance(target, cst.Name):
             self.report(call, _message("it is assigned to something other than a name"))
-            return None, updated
+            return None
         name = target.value
         foreign = {n.value for n in _all_name_nodes(call)} - _CONSTANTS - self._module_imports - self._module_names_before(original)
         if foreign:
             self.report(call, _message(f"its initial value depends on {', '.join(sorted(foreign))} (the function's arguments, locals or later module state): create it at module level from a known shape and `assign` the value inside"))
-            return None, updated
+            return None
         if _rebinds(original, name, index) or _declared(original, name):
             self.report(call, _message(f"`{name}` is bound elsewhere in the function: move the creation out by hand"))
-            return None, updated
+            return None
         new_name = name
         outside = [n for n in _all_name_nodes(self.tf.module) if n.value == name]
         inside = [n for n in _all_name_nodes(original) if n.value == name]
@@ -229,17 +221,22 @@ class VariableInFunction(TFCodemod):
             new_name = f"{original.name.value}_{name}"
             if new_name in self._all_names:
                 self.report(call, _message(f"`{name}` and `{new_name}` are already used at module level: move the creation out by hand"))
-                return None, updated
+                return None
         if not self.fix(call, _message(f"created once, at module level, as `{new_name}`")):
-            return None, updated
+            return None
         stmt = original.body.body[index]
         hoisted = stmt.with_changes(body=[stmt.body[0].with_changes(targets=[cst.AssignTarget(cst.Name(new_name))])])
-        body = list(updated.body.body)
-        body[index] = _reset(cst.Name(new_name), call).with_changes(leading_lines=stmt.leading_lines)
-        new_function = updated.with_changes(body=updated.body.with_changes(body=body))
+        self.replace(stmt, _reset(cst.Name(new_name), call).with_changes(leading_lines=stmt.leading_lines))
         if new_name != name:
-            new_function = _rename(new_function, index, name, cst.Name(new_name))
-        return hoisted, new_function
+            self._rename(original, index, name, cst.Name(new_name))
+        return hoisted
+
+    def _rename(self, function: cst.FunctionDef, index: int, name: str, replacement: cst.BaseExpression) -> None:
+        """Reads of ``name`` in the statements of ``function`` after the one at ``index`` read ``replacement``."""
+        for stmt in function.body.body[index + 1:]:
+            for node in _all_name_nodes(stmt):
+                if node.value == name:
+                    self.replace(node, replacement)
 
     def _module_names_before(self, function: cst.FunctionDef) -> set[str]:
         """Module names bound exactly once, before ``function``: safe to read at its place."""
@@ -397,17 +394,3 @@ def _module_imports(module: cst.Module) -> set[str]:
                     if isinstance(bound, cst.Name):
                         imported.add(bound.value)
     return imported
-
-
-def _rename(function: cst.FunctionDef, start: int, name: str, replacement: cst.BaseExpression) -> cst.FunctionDef:
-    """Replace reads of ``name`` in the statements of ``function`` from ``start`` on."""
-    body = list(function.body.body)
-    references = {id(n) for stmt in body[start:] for n in _all_name_nodes(stmt) if n.value == name}
-
-    class Renamer(cst.CSTTransformer):
-        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-            return replacement if id(original) in references else updated
-
-    for index in range(start, len(body)):
-        body[index] = body[index].visit(Renamer())
-    return function.with_changes(body=function.body.with_changes(body=body))

@@ -4,7 +4,6 @@ import libcst as cst
 import pytest
 
 from tfmodernize.codemod import FileState
-from tfmodernize.engine import _names_for
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
 
 
@@ -12,7 +11,7 @@ def resolve(source: str, expr_line: int = -1):
     """Qualify the expression statement on line ``expr_line`` of ``source``."""
     module = cst.parse_module(source)
     state = FileState(text=source, needs_scope=needs_scope_analysis(source, tf_import_aliases(module)))
-    names = _names_for(module, state)
+    names = state.names(module)
     found = []
 
     class Collect(cst.CSTVisitor):

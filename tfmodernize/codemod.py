@@ -13,6 +13,7 @@ those that detected something run their transform.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
@@ -24,11 +25,12 @@ from typing import ClassVar, Optional, Sequence
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
-from libcst.metadata import MetadataWrapper, PositionProvider, ScopeProvider
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
 
+from tfmodernize.edits import Edits, Replacement, apply as apply_edits, parents
+from tfmodernize.imports import ImportRequest, plan as plan_imports
 from tfmodernize.tfsymbols import TFNames, tf_import_aliases
-from tfmodernize.treewalk import children
+from tfmodernize.treewalk import children, visit
 
 CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -98,18 +100,99 @@ class FileState:
     #: migrating it: each distinct construct (``"tf.Session"``) with its first line, in source
     #: order; empty for a file that is TF2 code.
     kept_on_v1: list[tuple[str, int]] = field(default_factory=list)
+    #: The tree parsed from ``text``: positions are always its own (``position``).
+    parsed: Optional[cst.Module] = field(default=None, repr=False)
+    #: Node built by an edit -> the node it stands for (``edits`` module docstring).
+    origin: dict = field(default_factory=dict, repr=False)
+    #: Node an edit brought in -> the parsed node it replaced or was inserted beside.
+    anchor: dict = field(default_factory=dict, repr=False)
     _wrapper: Optional[MetadataWrapper] = field(default=None, repr=False)
+    _names: Optional[tuple[cst.Module, TFNames]] = field(default=None, repr=False)
+    _parents: Optional[tuple[cst.Module, dict]] = field(default=None, repr=False)
+    #: CPython's tree of ``text`` (the engine's syntax check), for the lines of top-level statements.
+    syntax: Optional[ast.Module] = field(default=None, repr=False)
+    _parsed_parents: Optional[dict] = field(default=None, repr=False)
+    _statement_positions: dict = field(default_factory=dict, repr=False)
+    _top_lines: Optional[dict[int, int]] = field(default=None, repr=False)
+    _lines: Optional[list[str]] = field(default=None, repr=False)
 
     def wrapper(self, module: cst.Module) -> MetadataWrapper:
         """The metadata wrapper of ``module``, shared by every codemod that sees this tree.
 
-        Metadata (scopes, parents, positions) is computed once per tree version, not once per
-        codemod. The engine hands codemods trees whose nodes are unique (a fresh parse, or a
-        deep clone after a rewrite), so the wrapper does not copy the tree.
+        Metadata (scopes, parents) is computed once per tree version, and only when a codemod
+        asks for it. Every node of a tree the engine hands out is unique (a fresh parse, or a
+        tree ``edits.apply`` made), so the wrapper does not copy the tree.
         """
         if self._wrapper is None or self._wrapper.module is not module:
             self._wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         return self._wrapper
+
+    def names(self, module: cst.Module) -> TFNames:
+        """TF names of ``module`` (with scope analysis when the file needs it), once per tree version."""
+        if self._names is None or self._names[0] is not module:
+            scopes = self.wrapper(module).resolve(ScopeProvider) if self.needs_scope else None
+            self._names = (module, TFNames.for_module(module, scopes))
+        return self._names[1]
+
+    def parents(self, module: cst.Module) -> dict:
+        """Each code node's parent in ``module`` (``edits.parents``), once per tree version."""
+        if self._parents is None or self._parents[0] is not module:
+            self._parents = (module, parents(module))
+        return self._parents[1]
+
+    def apply(self, module: cst.Module, edits: Edits) -> cst.Module:
+        """``module`` with ``edits`` made (``edits.apply``)."""
+        if not edits:
+            return module
+        return apply_edits(module, edits, self.origin, self.anchor, self.parents(module))
+
+    def position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
+        """(line, column, end line, end column), 1-based, of ``node`` in the file as written:
+        a node an edit built has the position of what it stands for, or of where it went."""
+        where = self._locate(self.origin.get(node, node))
+        if where is None and node in self.anchor:
+            where = self._locate(self.anchor[node])
+        if where is None:
+            return (1, 1, 1, 1)
+        return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+
+    def _locate(self, node: cst.CSTNode):
+        """The ``CodeRange`` of a node of the parsed tree, or None.
+
+        Positions are computed one top-level statement at a time, when a node in it is first
+        asked about (LibCST's ``PositionProvider`` on that statement alone, shifted to the line
+        CPython's parser gives the statement): a file with one finding does not pay for a
+        position pass over all of it.
+        """
+        assert self.parsed is not None, "the engine sets FileState.parsed"
+        if self._parsed_parents is None:
+            self._parsed_parents = parents(self.parsed)
+        top, parent = node, self._parsed_parents.get(id(node))
+        while parent is not None and parent is not self.parsed:
+            top, parent = parent, self._parsed_parents.get(id(parent))
+        if parent is None:
+            return None  # the module itself, or not a node of the parsed tree
+        if top not in self._statement_positions:
+            self._statement_positions[top] = self._statement_ranges(top)
+        ranges, shift = self._statement_positions[top]
+        where = ranges.get(node)
+        if where is None or shift == 0:
+            return where
+        return CodeRange(CodePosition(where.start.line + shift, where.start.column),
+                         CodePosition(where.end.line + shift, where.end.column))
+
+    def _statement_ranges(self, statement: cst.CSTNode) -> tuple[dict, int]:
+        assert self.parsed is not None
+        alone = self.parsed.with_changes(body=[statement], header=[], footer=[])
+        ranges = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+        if self._top_lines is None:
+            self._top_lines = _top_level_lines(self.parsed, self.syntax or ast.parse(self.text))
+        return ranges, self._top_lines[id(statement)] - ranges[statement].start.line
+
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
 
     def keep_on_v1(self, construct: str, line: int) -> None:
         """Record that the file stays TF1 code (on ``tf.compat.v1``) because of ``construct``."""
@@ -123,6 +206,19 @@ class FileState:
                 del self.obligations[index]
                 return True
         return False
+
+
+def _top_level_lines(module: cst.Module, syntax: ast.Module) -> dict[int, int]:
+    """The line where each top-level statement of ``module`` starts (its code, after its
+    comments and decorators), read from CPython's tree of the same text: LibCST's ``a; b`` line
+    is one statement there, two in CPython's."""
+    lines: dict[int, int] = {}
+    index = 0
+    for statement in module.body:
+        if index < len(syntax.body):
+            lines[id(statement)] = syntax.body[index].lineno
+        index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    return lines
 
 
 class Decline(Exception):
@@ -165,12 +261,13 @@ class TFCodemod(VisitorBasedCodemodCommand):
 
     #: ``visit_*``/``leave_*`` hook names each subclass defines, for fast dispatch.
     _hooks: ClassVar[frozenset[str]] = frozenset()
-    _attribute_hook_types: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
-        cls._hooks = frozenset(n for n in dir(cls) if n.startswith(("visit_", "leave_")))
-        cls._attribute_hook_types = frozenset(n.split("_")[1] for n in cls._hooks if n.count("_") >= 2)
+        cls._hooks = frozenset(
+            n for n in dir(cls)
+            if n.startswith(("visit_", "leave_")) and getattr(cls, n) is not getattr(cst.CSTTransformer, n, None)
+        )
 
     def __init__(self, context: CodemodContext, state: Optional[FileState] = None) -> None:
         # Codemod.__init__ only: LibCST's matcher-decorator machinery (which scans every
@@ -178,10 +275,11 @@ class TFCodemod(VisitorBasedCodemodCommand):
         Codemod.__init__(self, context)
         self.state = state if state is not None else FileState(text="")
         self.tf: TFNames = TFNames(cst.Module(body=[]), {})
-        self._current_lines: Optional[list[str]] = None
-        self._positions = None
+        self.edits = Edits()
+        self._imports_added: list[ImportRequest] = []
+        self._imports_removed: list[ImportRequest] = []
 
-    # -- dispatch: CSTTransformer's, with the hook lookup precomputed per class -------------
+    # -- dispatch of the planning walk (``treewalk.visit``): hook names precomputed per class --
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         name = "visit_" + type(node).__name__
@@ -189,23 +287,11 @@ class TFCodemod(VisitorBasedCodemodCommand):
             return getattr(self, name)(node) is not False
         return True
 
-    def on_leave(self, original_node, updated_node):
+    def on_leave(self, original_node: cst.CSTNode) -> None:
         name = "leave_" + type(original_node).__name__
         if name in self._hooks:
-            return getattr(self, name)(original_node, updated_node)
-        return updated_node
+            getattr(self, name)(original_node)
 
-    def on_visit_attribute(self, node: cst.CSTNode, attribute: str) -> None:
-        if type(node).__name__ in self._attribute_hook_types:
-            hook = getattr(self, f"visit_{type(node).__name__}_{attribute}", None)
-            if hook is not None:
-                hook(node)
-
-    def on_leave_attribute(self, original_node: cst.CSTNode, attribute: str) -> None:
-        if type(original_node).__name__ in self._attribute_hook_types:
-            hook = getattr(self, f"leave_{type(original_node).__name__}_{attribute}", None)
-            if hook is not None:
-                hook(original_node)
     @property
     def DESCRIPTION(self) -> str:  # noqa: N802 - LibCST's name for the summary
         return self.summary
@@ -231,28 +317,58 @@ class TFCodemod(VisitorBasedCodemodCommand):
         return False
 
     def transform_module(self, tree: cst.Module) -> cst.Module:
-        """LibCST's ``CodemodCommand.transform_module`` over the file's shared wrapper."""
+        """Plan on ``tree`` (``plan``), then make the planned edits in one pass (``edits.apply``)."""
+        if self.state.parsed is None:
+            self.state.parsed = tree  # run on its own, outside the engine
         wrapper = self.state.wrapper(tree)
         previous = self.context.wrapper
         self.context = replace(self.context, wrapper=wrapper)
-        used_before = _tf_alias_uses(tree)
+        self.edits = Edits()
         try:
             with self.resolve(wrapper):
-                tree = self.transform_module_impl(wrapper.module)
+                self.tf = self.state.names(tree)
+                self.plan(tree)
         except Decline as decline:
             self.declined(decline)
-            tree = wrapper.module
+            self.edits = Edits()
         finally:
             self.context = replace(self.context, wrapper=previous)
-        if used_before and tree is not wrapper.module:
-            self._drop_orphaned_imports(used_before, _tf_alias_uses(tree))
-        for key, follow_up in (
-            (AddImportsVisitor.CONTEXT_KEY, AddImportsVisitor),
-            (RemoveImportsVisitor.CONTEXT_KEY, RemoveImportsVisitor),
-        ):
-            if key in self.context.scratch:
-                tree = follow_up(self.context).transform_module(tree)
-        return tree
+        new = self.state.apply(tree, self.edits)
+        if new is not tree:
+            self._drop_orphaned_imports(_tf_alias_uses(tree), _tf_alias_uses(new))
+        if self._imports_added or self._imports_removed:
+            new = self.state.apply(new, plan_imports(new, self._imports_added, self._imports_removed))
+        return new
+
+    def plan(self, module: cst.Module) -> None:
+        """Analyse ``module`` and record edits (``replace``, ``insert_before``, ``insert_after``,
+        ``remove``). By default: one read-only walk calling the ``visit_*``/``leave_*`` hooks,
+        each with the node of ``module`` it is about."""
+        visit(module, self)
+
+    # -- edits: each tied to a node of the tree being planned on ------------------------------
+
+    def replace(self, node: cst.CSTNode, new: Replacement) -> None:
+        """``node`` becomes ``new``: a node, or a function of ``node`` as rebuilt with the edits
+        below it (then nested edits compose)."""
+        self.edits.replace(node, new)
+
+    def insert_before(self, statement: cst.CSTNode, statements: Sequence[cst.CSTNode]) -> None:
+        self.edits.insert_before(statement, statements)
+
+    def insert_after(self, statement: cst.CSTNode, statements: Sequence[cst.CSTNode]) -> None:
+        self.edits.insert_after(statement, statements)
+
+    def remove(self, statement: cst.CSTNode) -> None:
+        self.edits.remove(statement)
+
+    def add_import(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
+        """Make sure the file has ``import module [as asname]`` / ``from module import obj [as asname]``."""
+        self._imports_added.append(ImportRequest(module, obj, asname))
+
+    def remove_import(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
+        """Drop that import once this codemod's edits are made, if nothing reads what it binds."""
+        self._imports_removed.append(ImportRequest(module, obj, asname))
 
     def _drop_orphaned_imports(self, before: dict[str, tuple[str, int]], after: dict[str, tuple[str, int]]) -> None:
         """A TF import this rewrite left unused (``tf`` once flags moved to absl) goes too."""
@@ -260,38 +376,21 @@ class TFCodemod(VisitorBasedCodemodCommand):
             if uses and after.get(alias, (qualified, 0))[1] == 0:
                 module, _, name = qualified.rpartition(".")
                 if alias == qualified.split(".", 1)[0] and "." not in qualified:
-                    RemoveImportsVisitor.remove_unused_import(self.context, qualified)
+                    self.remove_import(qualified)
                 elif qualified == "tensorflow" or qualified.startswith("tensorflow.compat."):
-                    RemoveImportsVisitor.remove_unused_import(self.context, qualified, asname=alias)
+                    self.remove_import(qualified, asname=alias)
                 else:
-                    RemoveImportsVisitor.remove_unused_import(self.context, module, name, asname=alias if alias != name else None)
-
-    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        scopes = None
-        if self.state.needs_scope and self.context.wrapper is not None:
-            scopes = self.context.wrapper.resolve(ScopeProvider)
-        self.tf = TFNames.for_module(tree, scopes)
-        self._current_lines = None
-        return super().transform_module_impl(tree)
+                    self.remove_import(module, name, asname=alias if alias != name else None)
 
     def _position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
-        if self._positions is None:
-            assert self.context.wrapper is not None
-            self._positions = self.context.wrapper.resolve(PositionProvider)
-        where = self._positions.get(node)
-        if where is None:
-            return (1, 1, 1, 1)
-        return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+        return self.state.position(node)
 
     def suppressed(self, node: cst.CSTNode) -> bool:
         """Whether a ``# tfmodernize: ignore[...]`` comment on the node's lines silences it."""
         if "tfmodernize:" not in self.state.text:
             return False
-        if self._current_lines is None:
-            assert self.context.wrapper is not None
-            self._current_lines = self.context.wrapper.module.code.splitlines()
         start, _, end, _ = self._position(node)
-        for line in self._current_lines[start - 1 : end]:
+        for line in self.state.lines()[start - 1 : end]:
             for match in SUPPRESSION.finditer(line):
                 if match.group(1) is None:
                     return True
@@ -366,9 +465,9 @@ class TFCodemod(VisitorBasedCodemodCommand):
             prefix += ".compat.v2"
         if add_import:
             if prefix == "tf":
-                AddImportsVisitor.add_needed_import(self.context, "tensorflow", asname="tf")
+                self.add_import("tensorflow", asname="tf")
             else:
-                AddImportsVisitor.add_needed_import(self.context, "tensorflow")
+                self.add_import("tensorflow")
         return cst.parse_expression(f"{prefix}.{path}")
 
 

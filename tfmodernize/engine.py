@@ -24,7 +24,6 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 import libcst as cst
 from libcst.codemod import CodemodContext
-from libcst.metadata import ScopeProvider
 
 from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codemods
 from tfmodernize.settings import Settings
@@ -137,12 +136,6 @@ def _detect(
     return found
 
 
-def _names_for(module: cst.Module, state: FileState) -> TFNames:
-    if not state.needs_scope:
-        return TFNames.for_module(module)
-    return TFNames.for_module(module, state.wrapper(module).resolve(ScopeProvider))
-
-
 def transform_text(
     text: str,
     codemods: Sequence[type[TFCodemod]],
@@ -207,7 +200,7 @@ def _transform_once(
         return text, state
     # CPython's parser first: it is ~10x faster than LibCST's and stricter (LibCST accepts
     # some Python 2 forms such as ``except E, e:``), and its messages are the familiar ones.
-    ast.parse(text)
+    syntax = ast.parse(text)
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
@@ -219,7 +212,8 @@ def _transform_once(
     if not aliases or not candidates:
         return text, state
     state.needs_scope = needs_scope_analysis(text, aliases)
-    names = _names_for(module, state)
+    state.parsed, state.syntax = module, syntax
+    names = state.names(module)
     found = _detect(module, candidates, names)
     changed = False
     for index, codemod in enumerate(candidates):
@@ -230,9 +224,8 @@ def _transform_once(
         result = codemod(context, state).transform_module(module)
         if len(state.fixes) > fixes_before:
             changed = True
-            # A rewrite may reuse a node in two places; metadata needs every node unique.
-            module = result.deep_clone()
-            names = _names_for(module, state)
+            module = result
+            names = state.names(module)
             later = [c for c in candidates[index + 1 :] if c not in found]
             found |= _detect(module, later, names)
     if not changed or state.obligations:

@@ -240,14 +240,14 @@ class TFNames:
 
     def qualify(self, node: cst.CSTNode) -> Optional[str]:
         """``tensorflow.compat.v1.placeholder`` for ``tf.placeholder`` under that import."""
-        dotted = dotted_name(node)
-        if dotted is None:
-            return None
         root = root_name(node)
-        assert root is not None
-        base = self._resolve_root(root)
+        if root is None:
+            return None
+        base = self._resolve_root(root)  # most names are not TF's: that is decided first
         if base is None:
             return None
+        dotted = dotted_name(node)
+        assert dotted is not None
         rest = dotted[len(root.value):]
         return base + rest
 

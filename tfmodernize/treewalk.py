@@ -19,6 +19,9 @@ _TRIVIA = ("whitespace", "lpar", "rpar", "comma", "semicolon", "leading_lines", 
            "header", "footer", "empty_lines", "colon", "equal", "dot", "star", "operator",
            "bracket", "brace")
 
+#: Fields whose names look like trivia but hold code (``def f(*args, **kwargs)``).
+_CODE = ("star_arg", "star_kwarg")
+
 #: Node types whose dataclass field order differs from source order.
 _SOURCE_ORDER = {
     cst.FunctionDef: ("decorators", "asynchronous", "name", "type_parameters", "params", "returns", "body"),
@@ -39,8 +42,19 @@ def _fields(kind: type, code_only: bool) -> tuple[str, ...]:
     first = [n for n in _SOURCE_ORDER.get(kind, ()) if n in names]
     ordered = first + [n for n in names if n not in first]
     if code_only:
-        ordered = [n for n in ordered if not any(t in n for t in _TRIVIA)]
+        ordered = [n for n in ordered if n in _CODE or not any(t in n for t in _TRIVIA)]
     return tuple(ordered)
+
+
+#: type -> whether it is a LibCST node (``isinstance`` against the ``CSTNode`` ABC is slow).
+_IS_NODE: dict[type, bool] = {}
+
+
+def _is_node(kind: type) -> bool:
+    known = _IS_NODE.get(kind)
+    if known is None:
+        known = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return known
 
 
 def children(node: cst.CSTNode, *, code_only: bool = False) -> list[cst.CSTNode]:
@@ -48,10 +62,11 @@ def children(node: cst.CSTNode, *, code_only: bool = False) -> list[cst.CSTNode]
     found: list[cst.CSTNode] = []
     for name in _fields(type(node), code_only):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        kind = type(value)
+        if kind is tuple or kind is list:
+            found.extend(value)  # LibCST's sequences hold nodes only
+        elif _is_node(kind):
             found.append(value)
-        elif isinstance(value, (list, tuple)):
-            found.extend(item for item in value if isinstance(item, cst.CSTNode))
     return found
 
 
@@ -66,6 +81,22 @@ def walk(node: cst.CSTNode, *, code_only: bool = False) -> Iterator[cst.CSTNode]
         current = stack.pop()
         yield current
         stack.extend(reversed(children(current, code_only=code_only)))
+
+
+def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
+    """Drive ``visitor`` over the code nodes of ``node`` as ``node.visit(visitor)`` would
+    (``on_visit`` before a node's children, which it may skip by returning False; ``on_leave``
+    after them), without rebuilding any node. Whitespace, comments and punctuation are not
+    visited (see ``walk``'s ``code_only``), nor attribute hooks (``visit_Call_func``)."""
+    stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+    while stack:
+        current, leaving = stack.pop()
+        if leaving:
+            visitor.on_leave(current)
+            continue
+        stack.append((current, True))
+        if visitor.on_visit(current):
+            stack.extend((child, False) for child in reversed(children(current, code_only=True)))
 
 
 def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:

@@ -182,13 +182,17 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             site.replacement = [training.statement(code) for code in site.replacement]
             self._bodies.setdefault(site.function, {})[site.position] = site
 
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        return self._keras_calls.get(original, self._calls.get(original, updated))
+    def leave_Call(self, original: cst.Call) -> None:
+        new = self._keras_calls.get(original, self._calls.get(original))
+        if new is not None:
+            self.replace(original, new)
 
-    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+    def leave_FunctionDef(self, original: cst.FunctionDef) -> None:
         sites = self._bodies.get(original)
-        if not sites:
-            return updated
+        if sites:
+            self.replace(original, lambda updated: self._with_steps(original, updated, sites))
+
+    def _with_steps(self, original: cst.FunctionDef, updated: cst.FunctionDef, sites: dict) -> cst.FunctionDef:
         statements = list(updated.body.body)
         new_body: list[cst.BaseStatement] = []
         tape_site = next((s for s in sites.values() if s.taped), None)
@@ -219,9 +223,11 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             new_body.extend(replacement)
         return updated.with_changes(body=updated.body.with_changes(body=new_body))
 
-    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        if not self._hoisted and not self._after:
-            return updated
+    def leave_Module(self, original: cst.Module) -> None:
+        if self._hoisted or self._after:
+            self.replace(original, self._with_hoisted)
+
+    def _with_hoisted(self, updated: cst.Module) -> cst.Module:
         body: list[cst.BaseStatement] = []
         for index, statement in enumerate(updated.body):
             hoisted = self._hoisted.get(index, [])

@@ -86,8 +86,8 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 import libcst as cst
-from libcst.codemod.visitors import RemoveImportsVisitor
-from libcst.metadata import ScopeProvider
+
+from tfmodernize.treewalk import visit
 
 from codemods import _training as training
 from codemods._graph import (
@@ -101,7 +101,7 @@ from codemods._graph import (
     tf_path,
 )
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.tfsymbols import TFNames, root_name
+from tfmodernize.tfsymbols import root_name
 from tfmodernize.syntax import source
 from codemods.session_to_function.config import Config
 from codemods.session_to_function.emit import Emitter
@@ -129,12 +129,9 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         assert isinstance(node, cst.Call)
         return tf_path(node.func, names) in (*SESSIONS, *PLACEHOLDERS)
 
-    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
-        scopes = None
-        if self.state.needs_scope and self.context.wrapper is not None:
-            scopes = self.context.wrapper.resolve(ScopeProvider)
-        self.tf = TFNames.for_module(tree, scopes)
-        self._current_lines = None
+    def plan(self, tree: cst.Module) -> None:
+        """Each unit (a graph and its sessions) planned and written out as a whole: the module's
+        new statements replace the old ones where a unit was migrated."""
         self._functions = self._user_functions(tree)
         self._graphs = 1
         owners = self._session_owners(tree)
@@ -147,7 +144,8 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             new_body.append(stmt)
         if any(not isinstance(tree.body[i], cst.FunctionDef) for i in owners):
             new_body = self._migrate_graphs(new_body)
-        return tree.with_changes(body=new_body)
+        if len(new_body) != len(tree.body) or any(new is not old for new, old in zip(new_body, tree.body)):
+            self.replace(tree, lambda updated: updated.with_changes(body=new_body))
 
     def _migrate_graphs(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
         """Module-level code, one graph at a time.
@@ -167,7 +165,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             segments[-1].append(stmt)
         reader = _UseReader()
         for stmt in body:
-            stmt.visit(reader)
+            visit(stmt, reader)
         taken = set(reader.names)
         self._graphs = len(segments)
         out: list[cst.BaseStatement] = []
@@ -202,7 +200,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
                     owners.add(index)
 
         for index, top in enumerate(tree.body):
-            top.visit(Finder())
+            visit(top, Finder())
             if isinstance(top, cst.ClassDef) and self._opens_session(top):
                 self.report(top, f"session program not migrated: sessions in the methods of `{top.name.value}` "
                                  "(graph state kept on the instance) are not migrated; move the graph into functions")
@@ -217,7 +215,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
                 if isinstance(terminal, cst.Name) and terminal.value in SESSIONS:
                     found.append(call)
 
-        node.visit(Finder())
+        visit(node, Finder())
         return any(tf_path(call.func, self.tf) in SESSIONS for call in found)
 
     def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str]]:
@@ -255,7 +253,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             plan = UnitPlan(unit)
             reader = _UseReader()
             for stmt in body:
-                stmt.visit(reader)
+                visit(stmt, reader)
             plan.taken, plan.numpy_uses = reader.names, reader.numpy_uses
             if taken is not None:
                 # Shared with the module's other units: their functions' names are taken too.
@@ -282,7 +280,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             if root is not None and (self.tf.qualify(root) or "").endswith(".framework.ops"):
                 # ``from tensorflow.python.framework import ops`` was only there to reset the graph.
                 module, _, name = self.tf.qualify(root).rpartition(".")
-                RemoveImportsVisitor.remove_unused_import(self.context, module, name)
+                self.remove_import(module, name)
         for function in plan.functions.values():
             for _ in range(function.minimizes):
                 self.oblige("TFM102", f"a TF1 optimizer step (`minimize`, `apply_gradients`) moved into `{function.name}`")

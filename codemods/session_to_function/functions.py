@@ -7,6 +7,8 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
+from tfmodernize.treewalk import visit
+
 from codemods._graph import (
     SESSIONS,
     Decline,
@@ -179,7 +181,7 @@ class Functions:
                     raise Decline(stmt.origin, f"`{sorted(gone)[0]}` is used outside a session call")
             if stmt.kind is Kind.RUN:
                 leftover = _Leftovers(gone, plan)
-                stmt.origin.visit(leftover)
+                visit(stmt.origin, leftover)
                 if leftover.found is not None:
                     raise Decline(leftover.found, f"`{leftover.found.value}` is used outside a session call")
 

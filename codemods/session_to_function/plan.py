@@ -9,6 +9,8 @@ from typing import Optional, Sequence, Union
 
 import libcst as cst
 
+from tfmodernize.treewalk import visit
+
 from codemods._graph import (
     Decline,
     GraphUnit,
@@ -148,7 +150,7 @@ def _side_effect_free(expr: cst.BaseExpression) -> bool:
         def visit_Call(self, node: cst.Call) -> None:
             found.append(node)
 
-    expr.visit(Finder())
+    visit(expr, Finder())
     return not found
 
 

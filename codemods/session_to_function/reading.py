@@ -18,7 +18,7 @@ from codemods._graph import (
     tf_path,
 )
 from tfmodernize.tfsymbols import TFNames
-from tfmodernize.treewalk import contains
+from tfmodernize.treewalk import contains, visit
 from tfmodernize.syntax import argument
 from codemods.session_to_function.plan import UnitPlan
 
@@ -143,11 +143,11 @@ class _Leftovers(cst.CSTVisitor):
             # ``t.eval()`` of a tensor built where the graph runs: nothing to call it on in TF2.
             self.found = node.func.attr
         if isinstance(node, cst.Attribute):
-            node.value.visit(self)
+            visit(node.value, self)
             return False
         if isinstance(node, cst.Arg):
             # ``"{cost}".format(cost=sess.run(cost))``: a keyword is not a use of the name.
-            node.value.visit(self)
+            visit(node.value, self)
             return False
         return True
 
@@ -203,7 +203,7 @@ def _calls_in_loops(node: cst.CSTNode) -> set[int]:
             if self.depth:
                 found.add(id(call))
 
-    node.visit(Finder())
+    visit(node, Finder())
     return found
 
 
@@ -214,7 +214,7 @@ def _assignments(node: cst.CSTNode) -> list[cst.Assign]:
         def visit_Assign(self, assign: cst.Assign) -> None:
             found.append(assign)
 
-    node.visit(Finder())
+    visit(node, Finder())
     return found
 
 
@@ -227,14 +227,14 @@ def _names_in(node: cst.CSTNode) -> list[cst.Name]:
             found.append(name)
 
         def visit_Arg(self, arg: cst.Arg) -> bool:
-            arg.value.visit(self)
+            visit(arg.value, self)
             return False
 
         def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            attribute.value.visit(self)
+            visit(attribute.value, self)
             return False
 
-    node.visit(Finder())
+    visit(node, Finder())
     return found
 
 

@@ -7,6 +7,8 @@ from typing import Optional
 
 import libcst as cst
 
+from tfmodernize.treewalk import visit
+
 from codemods import _training as training
 from codemods._graph import (
     INITIALIZERS,
@@ -55,7 +57,7 @@ class RunSites:
             if stmt.kind is not Kind.RUN:
                 continue
             sites = _RunSites(self, unit, stmt.index)
-            stmt.origin.visit(sites)
+            visit(stmt.origin, sites)
             plan.repeated |= _calls_in_loops(stmt.origin)
             if sites.unexplained:
                 raise Decline(sites.unexplained, f"session `{sites.unexplained.value}` is used other than to run the graph")
