@@ -56,6 +56,7 @@ from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, ra
 
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, source
+from tfmodernize.names import target_names
 
 from codemods._tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS  # noqa: F401 - re-exported to the session-to-function package
 
@@ -241,14 +242,14 @@ class _NameReader(cst.CSTVisitor):
         return False
 
     def visit_CompFor(self, node: cst.CompFor) -> None:
-        self.scoped |= names_bound_by_target(node.target)
+        self.scoped |= target_names(node.target)
 
     def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
         self._store(node.target)
         return False
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        bound = names_bound_by_target(node.target)
+        bound = target_names(node.target)
         self.loads |= bound
         self.stores |= bound
 
@@ -367,12 +368,6 @@ def _dotted(node: cst.CSTNode) -> str:
     if isinstance(node, cst.Attribute):
         return f"{_dotted(node.value)}.{node.attr.value}"
     return node.value if isinstance(node, cst.Name) else ""
-
-
-def names_bound_by_target(target: cst.CSTNode) -> set[str]:
-    reader = _NameReader()
-    reader._store(target)
-    return reader.stores
 
 
 def _read(node: cst.CSTNode) -> _NameReader:

@@ -9,7 +9,7 @@ import libcst as cst
 
 from codemods._bindings import Parents, Scopes, bindings
 from tfmodernize.tfsymbols import TFNames
-from tfmodernize.treewalk import children, walk
+from tfmodernize.treewalk import walk
 
 
 def is_tape(name: cst.BaseExpression, tf: TFNames, scopes: Scopes, parents: Parents) -> bool:
@@ -73,47 +73,3 @@ def gradient_calls(root: cst.CSTNode, tf: TFNames, scopes: Scopes, parents: Pare
             found.append(call)
     return found
 
-
-def names_in(node: cst.CSTNode) -> set[str]:
-    """The variable names an expression or statement mentions (not attribute or keyword names)."""
-    found = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name):
-            found.add(current.value)
-        elif isinstance(current, cst.Attribute):
-            stack.append(current.value)
-        elif isinstance(current, cst.Arg):
-            stack.append(current.value)
-        else:
-            stack.extend(children(current))
-    return found
-
-
-def bound_names(node: cst.CSTNode) -> set[str]:
-    """The names a statement (or block) binds by assignment, ``for``, ``with ... as`` or ``:=``."""
-    found: set[str] = set()
-    for child in walk(node):
-        targets: list[cst.CSTNode] = []
-        if isinstance(child, cst.AssignTarget):
-            targets.append(child.target)
-        elif isinstance(child, (cst.AnnAssign, cst.AugAssign, cst.NamedExpr)):
-            targets.append(child.target)
-        elif isinstance(child, (cst.For, cst.CompFor)):
-            targets.append(child.target)
-        elif isinstance(child, cst.AsName):
-            targets.append(child.name)
-        for target in targets:
-            found |= _target_names(target)
-    return found
-
-
-def _target_names(target: cst.CSTNode) -> set[str]:
-    if isinstance(target, cst.Name):
-        return {target.value}
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return set().union(*(_target_names(element.value) for element in target.elements))
-    if isinstance(target, cst.StarredElement):
-        return _target_names(target.value)
-    return set()

@@ -27,6 +27,7 @@ from typing import Iterator, Optional, Sequence, Union
 import libcst as cst
 
 from codemods._tf1_api import MONITORED_SESSIONS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS
+from tfmodernize.names import bound_names, names_read
 from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
 from tfmodernize.syntax import argument, source
 from tfmodernize.treewalk import contains, walk
@@ -162,27 +163,6 @@ def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
         return True
     keras = tf.keras_path(call.func)
     return keras is not None and any(keras.startswith(prefix) for prefix in KERAS_CREATORS)
-
-
-def assigned_names(statement: cst.CSTNode) -> Iterator[str]:
-    """Names bound by assignments, loops, ``with ... as`` and ``global`` anywhere inside."""
-    for node in walk(statement):
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
-            yield from _names_in(node.target)
-        elif isinstance(node, cst.AsName):
-            yield from _names_in(node.name)
-        elif isinstance(node, (cst.Global, cst.Nonlocal)):
-            yield from (item.name.value for item in node.names)
-
-
-def _names_in(target: cst.CSTNode) -> Iterator[str]:
-    if isinstance(target, cst.Name):
-        yield target.value
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            yield from _names_in(element.value)
-    elif isinstance(target, cst.StarredElement):
-        yield from _names_in(target.value)
 
 
 def resets_graph(statement: cst.CSTNode, tf: TFNames) -> bool:
@@ -351,7 +331,7 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
         imported = foreign_call(statement, foreign)
         if imported is not None:
             unknown(f"a call to {imported} may create variables")
-        for name in assigned_names(statement):
+        for name in bound_names(statement):
             bindings.setdefault(name, []).append(index)
     for variable in found.variables:
         bound = bindings.get(variable.binding, [])
@@ -406,7 +386,7 @@ def frozen_value(
     records no gradient through it.
     """
     variables = {v.binding for v in inventory.variables}
-    local = {name for statement in statements for name in assigned_names(statement)}
+    local = {name for statement in statements for name in bound_names(statement)}
     for name in sorted(set().union(*(names_read(s) for s in statements)) - local - variables):
         bound = module_assignment(module, name)
         if bound is None or not isinstance(bound[1], (cst.Call, cst.BinaryOperation, cst.UnaryOperation, cst.Subscript)):
@@ -567,7 +547,7 @@ def module_bindings(module: cst.Module) -> set[str]:
                         local = alias.asname.name if alias.asname else alias.name
                         bound.add(root.value if (root := _root(local)) else "")
         else:
-            bound.update(assigned_names(statement))
+            bound.update(bound_names(statement))
     return bound
 
 
@@ -577,15 +557,9 @@ def _root(node: cst.CSTNode) -> Optional[cst.Name]:
     return node if isinstance(node, cst.Name) else None
 
 
-def names_read(node: cst.CSTNode) -> set[str]:
-    """Identifiers ``node`` uses as names (attribute names after a dot excluded)."""
-    attributes = {id(n.attr) for n in walk(node) if isinstance(n, cst.Attribute)}
-    return {n.value for n in walk(node) if isinstance(n, cst.Name) and id(n) not in attributes}
-
-
 def binds(statements: Sequence[cst.CSTNode], name: str) -> bool:
     """Whether any of ``statements`` binds ``name``."""
-    return any(name in set(assigned_names(statement)) for statement in statements)
+    return any(name in bound_names(statement) for statement in statements)
 
 
 def split_docstring(body: Sequence[cst.BaseStatement]) -> tuple[list[cst.BaseStatement], list[cst.BaseStatement]]:

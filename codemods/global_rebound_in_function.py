@@ -42,6 +42,7 @@ import libcst as cst
 from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.treewalk import walk
+from tfmodernize.names import local_names, parameter_names
 
 MESSAGE = (
     "`{name}` is a Python number read by the tf.function `{function}`: its value is baked into "
@@ -89,7 +90,7 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
         """Names bound by the traced function the visitor is in (computed once per function)."""
         function = self.traced_function
         if function not in self._locals_cache:
-            self._locals_cache[function] = _bound_names(function)
+            self._locals_cache[function] = set(parameter_names(function)) | local_names(function)
         return self._locals_cache[function]
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -157,14 +158,3 @@ def _global_assignments(stmt: cst.CSTNode):
                 target = node.target
             if isinstance(target, cst.Name) and target.value in declared:
                 yield target.value, node
-
-
-def _bound_names(function: cst.FunctionDef) -> set[str]:
-    params = function.params
-    bound = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
-    for node in own_body(function.body):
-        if isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Name):
-            bound.add(node.target.value)
-        elif isinstance(node, (cst.For, cst.CompFor)) and isinstance(node.target, cst.Name):
-            bound.add(node.target.value)
-    return bound

@@ -43,6 +43,7 @@ import libcst as cst
 from codemods import _training as training
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.syntax import source
+from tfmodernize.names import names_read
 
 ASSIGNS = {"assign": ("ref", "value", "validate_shape", "use_locking", "name"),
            "assign_add": ("ref", "value", "use_locking", "name"),
@@ -168,7 +169,7 @@ class GradientsToTape(TFCodemod):
                 watched.append(differentiated.value)
                 continue
             return f"`{differentiated.value}` is neither a trainable variable nor a function argument, so no tape watches it"
-        taken = self._globals | training.names_read(function)
+        taken = self._globals | names_read(function)
         tape = training.fresh_name("tape", taken)
         if isinstance(xs, cst.Tuple):
             xs = cst.List([e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])

@@ -45,13 +45,14 @@ Fixtures: ``fixtures/list-append-in-function/``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Union
+from typing import Optional, Union
 
 import libcst as cst
 
 from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.treewalk import children, contains
+from tfmodernize.names import name_nodes
+from tfmodernize.treewalk import contains
 from tfmodernize.syntax import source
 
 #: TF calls that turn the list into one tensor, and the TensorArray method doing the same.
@@ -125,8 +126,8 @@ class ListAppendInFunction(TFCodemod):
     def _plan(self, function: cst.FunctionDef, index: int, name: str) -> Union[_Plan, str]:
         creation = function.body.body[index]
         plan = _Plan(creation)
-        everywhere = [n for n in _names(function.body) if n.value == name]
-        if len(everywhere) != len([n for n in _names(function.body, nested=False) if n.value == name]):
+        everywhere = [n for n in name_nodes(function.body) if n.value == name]
+        if len(everywhere) != len([n for n in name_nodes(function.body, nested=False) if n.value == name]):
             return "a nested function or lambda uses it"
         appended = _append_statements(function, name)
         loops = {id(_enclosing_loop(function, s)) for s in appended}
@@ -199,23 +200,6 @@ class ListAppendInFunction(TFCodemod):
         if symbol.path == "cast" and len(positional) >= 2:
             return positional[1].value
         return None
-
-
-def _names(node: cst.CSTNode, *, nested: bool = True) -> Iterator[cst.Name]:
-    """Names used as variables under ``node``; with ``nested=False`` not in nested scopes."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if not nested and current is not node and isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            continue
-        if isinstance(current, cst.Name):
-            yield current
-        elif isinstance(current, cst.Attribute):
-            stack.append(current.value)
-        elif isinstance(current, cst.Arg):
-            stack.append(current.value)
-        else:
-            stack.extend(children(current))
 
 
 def _is_name(node: cst.CSTNode, name: str) -> bool:

@@ -41,7 +41,8 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function, own_body
+from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.names import local_names
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name, root_name
 
@@ -74,7 +75,7 @@ class OuterMutationInFunction(InTFFunction, TFCodemod):
         """Names bound by the traced function the visitor is in (computed once per function)."""
         function = self.traced_function
         if function not in self._locals_cache:
-            self._locals_cache[function] = _bound_names(function)
+            self._locals_cache[function] = local_names(function, augmented=False)
         return self._locals_cache[function]
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -111,30 +112,3 @@ class OuterMutationInFunction(InTFFunction, TFCodemod):
         if root is None or dotted is None or self.tf.qualify(container) is not None:
             return None
         return None if root.value in self._locals else dotted
-
-
-def _bound_names(function: cst.FunctionDef) -> set[str]:
-    """Names the function assigns (a ``global`` name is not local; arguments are outer)."""
-    bound: set[str] = set()
-    declared: set[str] = set()
-    for node in own_body(function.body):
-        if isinstance(node, (cst.Global, cst.Nonlocal)):
-            declared.update(n.name.value for n in node.names)
-        targets = []
-        if isinstance(node, cst.AssignTarget):
-            targets.append(node.target)
-        elif isinstance(node, (cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
-            targets.append(node.target)
-        elif isinstance(node, cst.AsName):
-            targets.append(node.name)
-        for target in targets:
-            stack = [target]
-            while stack:
-                current = stack.pop()
-                if isinstance(current, cst.Name):
-                    bound.add(current.value)
-                elif isinstance(current, (cst.Tuple, cst.List)):
-                    stack.extend(e.value for e in current.elements)
-                elif isinstance(current, cst.StarredElement):
-                    stack.append(current.value)
-    return bound - declared

@@ -44,7 +44,8 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from codemods._bindings import bindings, keras_classes, provably_keras, references
 from tfmodernize.treewalk import walk
-from codemods._tape import GradientCall, bound_names, gradient_calls, names_in, tape_with
+from codemods._tape import GradientCall, gradient_calls, tape_with
+from tfmodernize.names import bound_names, names_read
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name, root_name
 
@@ -105,7 +106,7 @@ class PredictInTape(TFCodemod):
     def _predictions_reaching(self, block: cst.With, call: GradientCall) -> list[cst.Call]:
         """The ``predict`` calls of the block whose result flows into the gradient target."""
         statements = list(block.body.body)
-        target_names = names_in(call.target)
+        target_names = names_read(call.target)
         found = []
         for index, statement in enumerate(statements):
             calls = [n for n in walk(statement) if _predict_call(n)]
@@ -113,7 +114,7 @@ class PredictInTape(TFCodemod):
                 continue
             tainted = bound_names(statement)
             for later in statements[index + 1 :]:
-                if names_in(later) & tainted:
+                if names_read(later) & tainted:
                     tainted |= bound_names(later)
             if tainted & target_names:
                 found.extend(calls)

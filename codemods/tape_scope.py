@@ -39,7 +39,8 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.treewalk import walk
-from codemods._tape import GradientCall, bound_names, gradient_call, gradient_calls, names_in, tape_with
+from codemods._tape import GradientCall, gradient_call, gradient_calls, tape_with
+from tfmodernize.names import bound_names, names_read
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name
 
@@ -76,7 +77,7 @@ class TapeScope(TFCodemod):
     def visit_Module(self, node: cst.Module) -> None:
         self._scopes = self.metadata[ScopeProvider]
         self._parents = self.metadata[ParentNodeProvider]
-        self._taken = names_in(node)
+        self._taken = names_read(node)
         self._moves: dict[cst.With, Move] = {}
         self._removed: set[cst.CSTNode] = set()
         self._leading: dict[cst.CSTNode, Sequence[cst.EmptyLine]] = {}
@@ -132,12 +133,12 @@ class TapeScope(TFCodemod):
 
     def _reads_taped(self, target: cst.BaseExpression, taped: set[str], between, target_is_name: bool = False) -> bool:
         """Whether the target (through the statements in between) is computed from taped names."""
-        reached = set() if target_is_name else names_in(target) & taped
-        needed = names_in(target)
+        reached = set() if target_is_name else names_read(target) & taped
+        needed = names_read(target)
         for statement in reversed(list(between)):
             bound = bound_names(statement)
             if bound & needed:
-                read = names_in(statement) - bound
+                read = names_read(statement) - bound
                 reached |= read & taped
                 needed |= read
         return bool(reached)
@@ -151,10 +152,10 @@ class TapeScope(TFCodemod):
         for other in between:
             if not isinstance(other, cst.SimpleStatementLine) or not all(isinstance(s, MOVABLE) for s in other.body):
                 return "a statement between the block and the gradient call is not a plain computation"
-            if tape in names_in(other):
+            if tape in names_read(other):
                 return f"a statement between the block and the gradient call uses `{tape}`"
         if not isinstance(call.target, cst.Name):
-            if tape in names_in(call.target) or any(isinstance(n, UNMOVABLE_EXPRESSIONS) for n in walk(call.target)):
+            if tape in names_read(call.target) or any(isinstance(n, UNMOVABLE_EXPRESSIONS) for n in walk(call.target)):
                 return "the target expression cannot be evaluated earlier"
             if not self._evaluated_first(call.call, statement):
                 return "other parts of the statement run before the gradient call"

@@ -41,7 +41,8 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from codemods._bindings import Binding, bindings
 from tfmodernize.treewalk import walk
-from codemods._tape import gradient_call, gradient_calls, names_in, tape_with
+from codemods._tape import gradient_call, gradient_calls, tape_with
+from tfmodernize.names import names_read
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames
 
@@ -105,7 +106,7 @@ class TapeWatch(TFCodemod):
 
     def _plan(self, block: cst.With, tape: str, name: cst.Name) -> None:
         body_nodes = list(walk(block.body))
-        if name.value not in names_in(block.body):
+        if name.value not in names_read(block.body):
             return  # not used in the block: its gradient is None whatever is watched
         if any(self._watches(n, tape, name.value) for n in body_nodes):
             return

@@ -48,13 +48,13 @@ Fixtures: ``fixtures/variable-in-function/``.
 
 from __future__ import annotations
 
-from typing import Iterator, Optional, Union
+from typing import Optional
 
 import libcst as cst
 
 from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.treewalk import children
+from tfmodernize.names import local_names, name_nodes, parameter_names
 from tfmodernize.syntax import source
 
 _CONSTANTS = {"True", "False", "None"}
@@ -76,7 +76,7 @@ class VariableInFunction(TFCodemod):
         self._traced = traced_functions(node, self.tf)
         self._module_names = _module_bindings(node)
         self._module_imports = _module_imports(node)
-        self._all_names = {n.value for n in _all_name_nodes(node)}
+        self._all_names = {n.value for n in name_nodes(node)}
         self._scopes: list[cst.CSTNode] = [node]
         self._pending_init: dict[cst.ClassDef, list[str]] = {}
         return True
@@ -154,13 +154,13 @@ class VariableInFunction(TFCodemod):
     # -- method: lazily created attribute ---------------------------------------------------
 
     def _lazy_attribute(self, cls, original, index, target, call) -> None:
-        params = _parameters(original)
+        params = parameter_names(original)
         if not params:
             self.report(call, _message("the method has no `self` to hold the variable"))
             return
         self_name = params[0]
-        locals_ = (set(params[1:]) | _local_bindings(original)) - {self_name}
-        used = {n.value for n in _all_name_nodes(call)}
+        locals_ = (set(params[1:]) | local_names(original)) - {self_name}
+        used = {n.value for n in name_nodes(call)}
         if used & locals_:
             self.report(call, _message(f"its initial value depends on {', '.join(sorted(used & locals_))} (the function's arguments or locals): create it in `__init__`/`build` from a known shape and `assign` the value inside"))
             return
@@ -207,7 +207,7 @@ class VariableInFunction(TFCodemod):
             self.report(call, _message("it is assigned to something other than a name"))
             return None
         name = target.value
-        foreign = {n.value for n in _all_name_nodes(call)} - _CONSTANTS - self._module_imports - self._module_names_before(original)
+        foreign = {n.value for n in name_nodes(call)} - _CONSTANTS - self._module_imports - self._module_names_before(original)
         if foreign:
             self.report(call, _message(f"its initial value depends on {', '.join(sorted(foreign))} (the function's arguments, locals or later module state): create it at module level from a known shape and `assign` the value inside"))
             return None
@@ -215,8 +215,8 @@ class VariableInFunction(TFCodemod):
             self.report(call, _message(f"`{name}` is bound elsewhere in the function: move the creation out by hand"))
             return None
         new_name = name
-        outside = [n for n in _all_name_nodes(self.tf.module) if n.value == name]
-        inside = [n for n in _all_name_nodes(original) if n.value == name]
+        outside = [n for n in name_nodes(self.tf.module) if n.value == name]
+        inside = [n for n in name_nodes(original) if n.value == name]
         if len(outside) > len(inside):
             new_name = f"{original.name.value}_{name}"
             if new_name in self._all_names:
@@ -234,7 +234,7 @@ class VariableInFunction(TFCodemod):
     def _rename(self, function: cst.FunctionDef, index: int, name: str, replacement: cst.BaseExpression) -> None:
         """Reads of ``name`` in the statements of ``function`` after the one at ``index`` read ``replacement``."""
         for stmt in function.body.body[index + 1:]:
-            for node in _all_name_nodes(stmt):
+            for node in name_nodes(stmt):
                 if node.value == name:
                     self.replace(node, replacement)
 
@@ -274,49 +274,6 @@ def _message(detail: str) -> str:
     return f"tf.Variable created inside a tf.function raises when the function is traced again; {detail}"
 
 
-def _all_name_nodes(node: cst.CSTNode) -> Iterator[cst.Name]:
-    """Names used as variables under ``node`` (not attribute names nor keyword names)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name):
-            yield current
-            continue
-        if isinstance(current, cst.Attribute):
-            stack.append(current.value)
-            continue
-        if isinstance(current, cst.Arg):
-            stack.append(current.value)
-            continue
-        stack.extend(children(current))
-
-
-def _parameters(node: Union[cst.FunctionDef, cst.Lambda]) -> list[str]:
-    params = node.params
-    every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    every += [star for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)]
-    return [p.name.value for p in every]
-
-
-def _local_bindings(function: cst.FunctionDef) -> set[str]:
-    bound: set[str] = set()
-    for node in own_body(function.body):
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.AssignTarget):
-            targets.append(node.target)
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
-            targets.append(node.target)
-        elif isinstance(node, (cst.For, cst.CompFor)):
-            targets.append(node.target)
-        elif isinstance(node, cst.AsName):
-            targets.append(node.name)
-        elif isinstance(node, cst.NamedExpr):
-            targets.append(node.target)
-        for target in targets:
-            bound.update(n.value for n in _all_name_nodes(target))
-    return bound
-
-
 def _rebinds(function: cst.FunctionDef, name: str, index: int) -> bool:
     """Whether ``name`` is bound in ``function`` other than by its statement ``index``, or
     read before it."""
@@ -324,15 +281,15 @@ def _rebinds(function: cst.FunctionDef, name: str, index: int) -> bool:
     for stmt_index, stmt in enumerate(function.body.body):
         if stmt is creation:
             continue
-        if stmt_index < index and any(n.value == name for n in _all_name_nodes(stmt)):
+        if stmt_index < index and any(n.value == name for n in name_nodes(stmt)):
             return True
         probe = cst.FunctionDef(name=cst.Name("probe"), params=cst.Parameters(), body=cst.IndentedBlock([stmt]))
-        if name in _local_bindings(probe):
+        if name in local_names(probe):
             return True
         for node in own_body(stmt) if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)) else [stmt]:
-            if isinstance(node, (cst.FunctionDef, cst.Lambda)) and name in _parameters(node):
+            if isinstance(node, (cst.FunctionDef, cst.Lambda)) and name in parameter_names(node):
                 return True
-    return name in _parameters(function)
+    return name in parameter_names(function)
 
 
 def _declared(function: cst.FunctionDef, name: str) -> bool:
@@ -366,7 +323,7 @@ def _module_bindings(module: cst.Module) -> dict[str, list[int]]:
             names.add(stmt.name.value)
         else:
             probe = cst.FunctionDef(name=cst.Name("probe"), params=cst.Parameters(), body=cst.IndentedBlock([stmt]))
-            names = _local_bindings(probe)
+            names = local_names(probe)
             for node in own_body(stmt):
                 if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
                     for alias in node.names:

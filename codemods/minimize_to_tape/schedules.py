@@ -9,6 +9,7 @@ import libcst as cst
 from codemods import _training as training
 from codemods.minimize_to_tape.model import Optimizer, Site
 from tfmodernize.codemod import Decline
+from tfmodernize.names import bound_names, names_read
 
 
 class Schedules:
@@ -24,7 +25,7 @@ class Schedules:
         body = list(site.function.body.body)
         definitions = [
             (position, line) for position, line in enumerate(body[: site.position])
-            if name in set(training.assigned_names(line))
+            if name in bound_names(line)
         ]
         if len(definitions) != 1:
             raise Decline(site.call, local)
@@ -37,7 +38,7 @@ class Schedules:
         if symbol is None or not symbol.path.startswith("train.") or symbol.path[6:] not in table:
             raise Decline(site.call, local)
         users = (position, site.position, optimizer.position)
-        uses = [s for i, s in enumerate(body) if i not in users and name in training.names_read(s)]
+        uses = [s for i, s in enumerate(body) if i not in users and name in names_read(s)]
         if uses or not any(arg.value is not None and isinstance(arg.value, cst.Name) and arg.value.value == name
                            for arg in optimizer.call.args):
             raise Decline(site.call, f"the learning rate `{name}` is used for more than the optimizer")
@@ -49,7 +50,7 @@ class Schedules:
             raise Decline(site.call, f"`{name}`: {step}")
         if not (isinstance(step, cst.Name) and isinstance(global_step, cst.Name) and step.value == global_step.value):
             raise Decline(site.call, f"the learning rate `{name}` decays with another step than this update's `global_step`")
-        if training.names_read(small.value) & (bound - {step.value}):
+        if names_read(small.value) & (bound - {step.value}):
             raise Decline(site.call, f"the learning rate `{name}` depends on values computed in the function")
         self._counts_only_here(step.value, site.call)
         keras_path = f"keras.optimizers.schedules.{schedule.keras}"

@@ -11,6 +11,7 @@ from codemods import _training as training
 from codemods.minimize_to_tape.model import SCHEDULING, Optimizer, Site, _arguments
 from tfmodernize.codemod import Decline
 from tfmodernize.syntax import source
+from tfmodernize.names import bound_names, names_read
 
 
 class Steps:
@@ -19,10 +20,10 @@ class Steps:
     def _build(self, site: Site, optimizer: Optimizer) -> None:
         """Fill ``site.replacement`` (code lines); declines when the site cannot be rewritten."""
         body = list(site.function.body.body)
-        local_taken = self._globals | training.names_read(site.function)
+        local_taken = self._globals | names_read(site.function)
         later = body[site.position + 1:]
         is_op = site.method != "compute_gradients"
-        if is_op and site.target is not None and any(site.target in training.names_read(s) for s in later):
+        if is_op and site.target is not None and any(site.target in names_read(s) for s in later):
             raise Decline(site.call, f"`{site.target}` (a TF1 op) is used after it")
         receiver = optimizer.name or ""
         if optimizer.name is None:
@@ -100,10 +101,10 @@ class Steps:
         optimizer.planned_hoist = True
         body = list(site.function.body.body)
         params = {p.name.value for p in site.function.params.params}
-        bound = params | {n for s in body for n in training.assigned_names(s)}
+        bound = params | set().union(*(bound_names(s) for s in body))
         if optimizer.local_name is not None:
             bound.discard(optimizer.local_name)
-        clash = training.names_read(optimizer.call) & bound
+        clash = names_read(optimizer.call) & bound
         if len(clash) == 1:
             self._schedule(site, optimizer, clash.pop(), global_step, bound)
         elif clash:
@@ -208,7 +209,7 @@ class Steps:
 
     def _taken_globally(self, name: str) -> set[str]:
         """``{name}`` if moving ``name`` to module level could clash with another use of it."""
-        uses = sum(1 for function in training.functions(self._module) if name in training.names_read(function[1]))
+        uses = sum(1 for function in training.functions(self._module) if name in names_read(function[1]))
         return {name} if name in self._globals or uses > 1 else set()
 
     def _count(self, name: str) -> int:
@@ -224,8 +225,8 @@ class Steps:
             return None
         variables = listed.pop()
         top = max(site.top for site in optimizer.sites)
-        bound = {name for statement in self._module.body[:top] for name in training.assigned_names(statement)}
-        if not training.names_read(cst.parse_expression(variables)) <= bound:
+        bound = set().union(*(bound_names(statement) for statement in self._module.body[:top]))
+        if not names_read(cst.parse_expression(variables)) <= bound:
             return None
         name = optimizer.name or optimizer.hoisted_name
         slot = training.fresh_name("slot", self._taken)

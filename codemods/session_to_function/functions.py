@@ -33,7 +33,8 @@ from codemods.session_to_function.plan import (
     _in_order,
     _order_steps,
 )
-from codemods.session_to_function.reading import _Leftovers, _assignments, _names_in
+from codemods.session_to_function.reading import _Leftovers, _assignments
+from tfmodernize.names import name_nodes
 from tfmodernize.syntax import source
 
 
@@ -190,7 +191,7 @@ class Functions:
         if not plan.local_feeds:
             return
         for stmt in plan.unit.statements:
-            for name in _names_in(stmt.origin):
+            for name in name_nodes(stmt.origin):
                 if name.value in plan.local_feeds and id(name) not in plan.feed_uses:
                     assign_targets = {id(a.targets[0].target) for a in _assignments(stmt.origin)}
                     if id(name) not in assign_targets:

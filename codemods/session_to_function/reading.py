@@ -20,6 +20,7 @@ from codemods._graph import (
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import contains, visit
 from tfmodernize.syntax import argument
+from tfmodernize.names import target_name_nodes
 from codemods.session_to_function.plan import UnitPlan
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class _UseReader(cst.CSTVisitor):
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
-            self.targets |= {id(n) for n in _target_names(target.target)}
+            self.targets |= {id(n) for n in target_name_nodes(target.target)}
 
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("run", "eval"):
@@ -216,31 +217,3 @@ def _assignments(node: cst.CSTNode) -> list[cst.Assign]:
 
     visit(node, Finder())
     return found
-
-
-def _names_in(node: cst.CSTNode) -> list[cst.Name]:
-    """The ``Name`` nodes naming variables (not keywords or attributes) in ``node``."""
-    found: list[cst.Name] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.append(name)
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            visit(arg.value, self)
-            return False
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            visit(attribute.value, self)
-            return False
-
-    visit(node, Finder())
-    return found
-
-
-def _target_names(target: cst.CSTNode) -> list[cst.Name]:
-    if isinstance(target, cst.Name):
-        return [target]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for e in target.elements for n in _target_names(e.value)]
-    return []

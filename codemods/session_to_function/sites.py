@@ -42,9 +42,9 @@ from codemods.session_to_function.reading import (
     _Site,
     _assignments,
     _calls_in_loops,
-    _target_names,
 )
 from tfmodernize.syntax import source
+from tfmodernize.names import target_name_nodes
 
 
 class RunSites:
@@ -401,7 +401,7 @@ class RunSites:
             return True
         if site.context == "discard" or targets is None:
             return False
-        return any(n.value in plan.numpy_uses for n in _target_names(targets))
+        return any(n.value in plan.numpy_uses for n in target_name_nodes(targets))
 
     def _to_numpy(self, call: cst.Call, shape: Shape) -> cst.BaseExpression:
         """What ``sess.run`` returned: numpy values in the fetched structure."""

@@ -1,0 +1,109 @@
+"""Python names a piece of code reads and binds: one helper for each question, for every codemod.
+
+By syntax only (no scope analysis): a name read is a ``Name`` used as a variable, not the
+attribute after a dot nor a keyword of a call; a name bound is one an assignment, augmented or
+annotated assignment, ``for`` target, comprehension target, ``with ... as``/``except ... as``/
+``import ... as`` name, ``:=`` target, ``global`` or ``nonlocal`` declaration binds.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from tfmodernize.treewalk import children, walk
+
+_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+
+
+def name_nodes(node: cst.CSTNode, *, nested: bool = True) -> Iterator[cst.Name]:
+    """The ``Name`` nodes under ``node`` used as variables; ``nested=False`` leaves out the
+    bodies of functions, lambdas and classes defined inside ``node``."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if not nested and current is not node and isinstance(current, _SCOPES):
+            continue
+        if isinstance(current, cst.Name):
+            yield current
+        elif isinstance(current, (cst.Attribute, cst.Arg)):
+            stack.append(current.value)
+        else:
+            stack.extend(children(current, code_only=True))
+
+
+def names_read(node: cst.CSTNode) -> set[str]:
+    """The names ``node`` mentions as variables (bound ones included: ``x`` in ``x = 1``)."""
+    return {name.value for name in name_nodes(node)}
+
+
+def target_name_nodes(target: cst.CSTNode) -> list[cst.Name]:
+    """The ``Name`` nodes an assignment target binds: ``a``, ``a, (b, *c)``; none for ``a.b`` or ``a[i]``."""
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in target_name_nodes(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return target_name_nodes(target.value)
+    return []
+
+
+def target_names(target: cst.CSTNode) -> set[str]:
+    """The names an assignment target binds (``target_name_nodes``)."""
+    return {name.value for name in target_name_nodes(target)}
+
+
+def names_bound_here(node: cst.CSTNode) -> set[str]:
+    """The names ``node`` itself binds (an ``AssignTarget``, a ``For``, an ``AsName``, ...),
+    not those of the statements inside it."""
+    if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+        return target_names(node.target)
+    if isinstance(node, cst.AsName):
+        return target_names(node.name)
+    if isinstance(node, (cst.Global, cst.Nonlocal)):
+        return {item.name.value for item in node.names}
+    return set()
+
+
+def bound_names(node: cst.CSTNode) -> set[str]:
+    """Every name bound anywhere inside ``node`` (see ``names_bound_here``)."""
+    found: set[str] = set()
+    for child in walk(node, code_only=True):
+        found |= names_bound_here(child)
+    return found
+
+
+def own_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The code nodes under ``node`` that are not inside a def, lambda or class nested in it
+    (those nested definitions themselves come, their insides do not)."""
+    stack = list(reversed(children(node, code_only=True)))
+    while stack:
+        child = stack.pop()
+        yield child
+        if not isinstance(child, _SCOPES):
+            stack.extend(reversed(children(child, code_only=True)))
+
+
+def parameter_names(function: "cst.FunctionDef | cst.Lambda") -> list[str]:
+    """The names of a function's parameters, in order (``*args`` and ``**kwargs`` included)."""
+    params = function.params
+    every = [*params.posonly_params, *params.params]
+    if isinstance(params.star_arg, cst.Param):
+        every.append(params.star_arg)
+    every += [*params.kwonly_params, *([params.star_kwarg] if params.star_kwarg is not None else [])]
+    return [param.name.value for param in every]
+
+
+def local_names(function: "cst.FunctionDef | cst.Lambda", *, augmented: bool = True) -> set[str]:
+    """The names a function's own body binds and so makes local (its parameters not included;
+    names it declares ``global`` or ``nonlocal`` are not local). ``augmented=False`` leaves out
+    names only ``x += ...`` binds: to a reader of what code mutates, that updates ``x``."""
+    bound: set[str] = set()
+    declared: set[str] = set()
+    for node in own_nodes(function.body):
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            declared |= names_bound_here(node)
+        elif augmented or not isinstance(node, cst.AugAssign):
+            bound |= names_bound_here(node)
+    return bound - declared
