@@ -84,6 +84,9 @@ class VariableInventory:
 
     variables: list[ModuleVariable] = field(default_factory=list)
     problem: Optional[str] = None
+    #: The module statement the problem comes from, when only what runs after it is affected
+    #: (a call into imported code); None when the whole list is in doubt.
+    problem_at: Optional[int] = None
     rebound: set[str] = field(default_factory=set)
     #: Indices of module statements that reset the default graph: TF1's collections start
     #: empty again after each (a program building a second model).
@@ -94,6 +97,12 @@ class VariableInventory:
         if name in self.rebound:
             return None
         return next((v for v in self.variables if v.name == name), None)
+
+    def problem_before(self, index: int) -> Optional[str]:
+        """Why the variables of TF1's collections when ``module.body[index]`` runs cannot be listed."""
+        if self.problem_at is not None and self.problem_at >= index:
+            return None
+        return self.problem
 
     def before(self, index: int, *, trainable_only: bool) -> list[ModuleVariable]:
         """Variables in TF1's collections when ``module.body[index]`` runs: those created by
@@ -212,9 +221,9 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
     found = VariableInventory()
     foreign = foreign_imports(module)
 
-    def unknown(why: str) -> None:
-        if found.problem is None:
-            found.problem = why
+    def unknown(why: str, at: Optional[int] = None) -> None:
+        if found.problem is None or (found.problem_at is not None and at is None):
+            found.problem, found.problem_at = why, at
 
     def visit(statements: Sequence[cst.CSTNode], index: int, var_scope: list[str], name_scope: list[str]) -> None:
         for statement in statements:
@@ -330,7 +339,7 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
         visit([statement], index, [], [])
         imported = foreign_call(statement, foreign)
         if imported is not None:
-            unknown(f"a call to {imported} may create variables")
+            unknown(f"a call to {imported} may create variables", at=index)
         for name in bound_names(statement):
             bindings.setdefault(name, []).append(index)
     for variable in found.variables:
@@ -428,8 +437,9 @@ def listed_variables(
     inventory: VariableInventory, top: int, trainable_only: bool, scope: Optional[cst.BaseExpression]
 ) -> Union[cst.BaseExpression, str]:
     """What TF1's variable collection read at module statement ``top`` holds, or why unknown."""
-    if inventory.problem is not None:
-        return f"the file's variables cannot be listed ({inventory.problem})"
+    problem = inventory.problem_before(top)
+    if problem is not None:
+        return f"the file's variables cannot be listed ({problem})"
     variables = inventory.before(top, trainable_only=trainable_only)
     if scope is not None and not (isinstance(scope, cst.Name) and scope.value == "None"):
         if not isinstance(scope, cst.SimpleString) or not isinstance(scope.evaluated_value, str):

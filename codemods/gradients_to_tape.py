@@ -154,8 +154,9 @@ class GradientsToTape(TFCodemod):
         single = not isinstance(xs, (cst.List, cst.Tuple))
         sources = [xs] if single else [e.value for e in xs.elements]
         if (isinstance(xs, cst.Call) and self.tf.is_tf(xs.func, "trainable_variables") and not xs.args):
-            if self._inventory.problem is not None:
-                return f"the file's variables cannot be listed ({self._inventory.problem})"
+            problem = self._inventory.problem_before(top)
+            if problem is not None:
+                return f"the file's variables cannot be listed ({problem})"
             sources = []
             xs, single = training.variable_list(self._inventory.before(top, trainable_only=True)), False
         watched = []

@@ -166,8 +166,9 @@ class Steps:
                 return source(var_list), None
             name = training.fresh_name("variables", taken)
             return name, f"{name} = {source(var_list)}"
-        if self._inventory.problem is not None:
-            raise Decline(site.call, f"it trains every trainable variable and the file's variables cannot be listed ({self._inventory.problem}); pass `var_list`")
+        problem = self._inventory.problem_before(site.top)
+        if problem is not None:
+            raise Decline(site.call, f"it trains every trainable variable and the file's variables cannot be listed ({problem}); pass `var_list`")
         variables = self._inventory.before(site.top, trainable_only=True)
         if not variables:
             raise Decline(site.call, "no trainable variable is created before it")

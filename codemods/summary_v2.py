@@ -1,0 +1,376 @@
+"""TFM100 summary-v2.
+
+What it does
+    Moves TF1 TensorBoard summaries to ``tf.summary`` v2 in a program that runs its graph in
+    sessions: ``tf.summary.FileWriter(logdir, graph)`` becomes
+    ``tf.summary.create_file_writer(logdir)``; the summarized tensors are fetched by the run
+    that fetched the merged summary (``merge_all``, ``merge([...])`` or one summary), in its
+    place; and ``writer.add_summary(summary, step)`` becomes ``with writer.as_default():``
+    and one ``tf.summary.scalar/histogram/image/text(tag, value, step=step)`` per summary.
+    Summaries no run ever fetches are removed: the TF1 program wrote nothing for them. It runs
+    before session-to-function, which then migrates the runs as usual.
+
+Why it matters
+    ``tf.summary.FileWriter``, ``merge_all`` and summary ops that return serialized protos
+    are TF1-only: a program using them stays on ``tf.compat.v1``. TF2 writes summaries
+    eagerly, from values, through a default writer and an explicit step.
+
+Before
+    tf.summary.scalar("loss", loss)
+    merged = tf.summary.merge_all()
+    writer = tf.summary.FileWriter(logdir, sess.graph)
+    _, summary = sess.run([train, merged], {x: batch})
+    writer.add_summary(summary, step)
+
+After
+    writer = tf.summary.create_file_writer(logdir)
+    _, summary_loss = sess.run([train, loss], {x: batch})
+    with writer.as_default():
+        tf.summary.scalar("loss", summary_loss, step=step)
+
+Fix safety
+    Same tags, steps and scalar values in the events file: a value fetched in the same run as
+    the summary was is the value TF1 summarized. Histograms and images are written from the
+    same values in TF2's format (TensorBoard reads both). The graph TF1 wrote beside them is not
+    written (a TF2 program has no session graph; ``tf.summary.trace_on``/``trace_export``
+    around a ``tf.function`` call records one): the fix says so.
+
+Declines when
+    a summary is made inside a function, under a ``name_scope``, with a tag that is not a
+    literal, of a value that is not a plain name, with ``collections=``/``family=``; a merged
+    summary is fetched in a way that cannot be unpacked into names, or its result is used other
+    than by ``add_summary``; a writer is used other than by ``add_summary``, ``flush`` and
+    ``close``. The program's summaries are then left as they are (and the program on
+    ``tf.compat.v1``), with a finding saying which.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+
+from codemods import _training as training
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.names import name_nodes, own_nodes, target_name_nodes
+from tfmodernize.syntax import argument, source
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
+
+#: TF1 summary ops this migrates -> whether TF2's function of the same name takes the value as is.
+SUMMARY_OPS = ("summary.scalar", "summary.histogram", "summary.image", "summary.text")
+MERGES = ("summary.merge_all", "summary.merge")
+WRITERS = ("summary.FileWriter",)
+#: FileWriter keywords create_file_writer has too (flush_secs is converted).
+WRITER_KEYWORDS = ("logdir", "max_queue", "filename_suffix", "flush_secs", "graph")
+SUMMARY_KEY = ("summaries", "GraphKeys.SUMMARIES")
+
+
+@dataclass
+class Summary:
+    """``[name =] tf.summary.<kind>(tag, value)`` at the program's top level."""
+
+    statement: cst.SimpleStatementLine
+    call: cst.Call
+    kind: str
+    tag: str
+    literal: cst.SimpleString
+    value: cst.Name
+    name: Optional[str]
+    max_outputs: Optional[cst.BaseExpression] = None
+
+
+@dataclass
+class Fetch:
+    """A run that fetches summaries: ``target = <x>.run(fetches, ...)``."""
+
+    statement: cst.SimpleStatementLine
+    call: cst.Call
+    #: (fetch element index or None for a single fetch, what it names, the result's name)
+    summaries: list[tuple[Optional[int], str, str]] = field(default_factory=list)
+
+
+class SummaryV2(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM100"
+    name = "summary-v2"
+    summary = "TF1 summaries, merge_all and FileWriter -> tf.summary v2 written from the fetched values"
+    needles = ("summary",)
+    interests = (cst.Call,)
+    requires_tf2 = True
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        assert isinstance(node, cst.Call)
+        symbol = names.tf_symbol(node.func)
+        return symbol is not None and symbol.path in (*SUMMARY_OPS, *MERGES, *WRITERS)
+
+    def plan(self, module: cst.Module) -> None:
+        try:
+            self._plan(module)
+        except Decline as decline:
+            self.declined(decline, "summaries not migrated: ")
+
+    # -- reading the program --------------------------------------------------------------
+
+    def _plan(self, module: cst.Module) -> None:
+        summaries: list[Summary] = []
+        merges: dict[str, list[Summary]] = {}
+        merge_statements: list[cst.SimpleStatementLine] = []
+        writers: dict[str, tuple[cst.SimpleStatementLine, cst.Call]] = {}
+        top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+        for node in walk(module, code_only=True):
+            if not isinstance(node, cst.Call):
+                continue
+            symbol = self.tf.tf_symbol(node.func)
+            if symbol is None or symbol.path not in (*SUMMARY_OPS, *MERGES, *WRITERS):
+                continue
+            statement, name = self._definition(module, node, top)
+            if symbol.path in SUMMARY_OPS:
+                summaries.append(self._summary(statement, node, symbol.path.split(".")[1], name))
+            elif symbol.path in MERGES:
+                merges[self._named(node, name)] = self._merged(node, symbol.path, summaries)
+                merge_statements.append(statement)
+            else:
+                writers[self._named(node, name)] = (statement, node)
+        by_name = {s.name: [s] for s in summaries if s.name is not None}
+        fetchable = {**by_name, **merges}
+        fetches = self._fetches(module, fetchable)
+        adds = self._adds(module, writers, fetches)
+        self._check_uses(module, writers, fetches, adds, fetchable, [*merge_statements, *(x.statement for x in summaries)])
+        self._rewrite(summaries, merge_statements, writers, fetches, adds, fetchable)
+
+    def _definition(self, module: cst.Module, call: cst.Call, top: set[int]) -> tuple[cst.SimpleStatementLine, Optional[str]]:
+        """The statement ``[name =] <call>`` the call makes on its own, and the name it binds."""
+        parents = self.state.parents(module)
+        small = parents.get(id(call))
+        statement = parents.get(id(small))
+        name: Optional[str] = None
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+            name = small.targets[0].target.value
+        elif not isinstance(small, cst.Expr):
+            small = None
+        if small is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            raise Decline(call, f"`{source(call.func)}(...)` is not a statement of its own (`x = {source(call.func)}(...)`)")
+        if id(statement) not in top:
+            raise Decline(call, "it is made inside a function or a class; only a program's top-level code is migrated")
+        return statement, name
+
+    @staticmethod
+    def _named(call: cst.Call, name: Optional[str]) -> str:
+        if name is None:
+            raise Decline(call, "its result is not kept in a name")
+        return name
+
+    def _summary(self, statement: cst.SimpleStatementLine, call: cst.Call, kind: str, name: Optional[str]) -> Summary:
+        tag = argument(call, 0, "name")
+        value = argument(call, 1, "tensor" if kind in ("scalar", "image", "text") else "values")
+        if not isinstance(tag, cst.SimpleString) or not re.fullmatch(r"[\w./-]+", tag.evaluated_value or ""):
+            raise Decline(call, "its tag is not a literal string of letters, digits, `_`, `.`, `/` or `-`")
+        if not isinstance(value, cst.Name):
+            raise Decline(call, "its value is not a plain name (bind it to a name first)")
+        extra = [a.keyword.value if a.keyword else "positional" for a in call.args[2:]]
+        allowed = ("max_outputs",) if kind == "image" else ()
+        if any(word not in allowed for word in extra):
+            raise Decline(call, f"it passes {', '.join(w for w in extra if w not in allowed)}, which this migration does not map")
+        if self._in_name_scope(call):
+            raise Decline(call, "it is made under a name_scope, which prefixes its tag")
+        return Summary(statement, call, kind, tag.evaluated_value, tag, value, name, argument(call, 2, "max_outputs"))
+
+    def _in_name_scope(self, call: cst.Call) -> bool:
+        parents = self.state.parents(self.tf.module)
+        node = parents.get(id(call))
+        while node is not None:
+            if isinstance(node, cst.With) and any(
+                    isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, "name_scope", "variable_scope")
+                    for item in node.items):
+                return True
+            node = parents.get(id(node))
+        return False
+
+    def _merged(self, call: cst.Call, path: str, summaries: list[Summary]) -> list[Summary]:
+        if path == "summary.merge_all":
+            key = argument(call, 0, "key")
+            if key is not None and not (isinstance(key, cst.SimpleString) and key.evaluated_value == "summaries") \
+                    and (self.tf.tf_symbol(key) is None or self.tf.tf_symbol(key).path != "GraphKeys.SUMMARIES"):
+                raise Decline(call, "`merge_all` of a collection other than the summaries'")
+            if any(a.keyword is not None and a.keyword.value != "key" for a in call.args):
+                raise Decline(call, "`merge_all` with arguments other than `key`")
+            return list(summaries)
+        listed = argument(call, 0, "inputs")
+        if not isinstance(listed, (cst.List, cst.Tuple)) or len(call.args) != 1:
+            raise Decline(call, "`merge` of something other than a literal list of summaries")
+        by_name = {s.name: s for s in summaries if s.name is not None}
+        picked = []
+        for element in listed.elements:
+            if not isinstance(element.value, cst.Name) or element.value.value not in by_name:
+                raise Decline(call, f"`merge` of `{source(element.value)}`, which is not a summary made above it")
+            picked.append(by_name[element.value.value])
+        return picked
+
+    def _fetches(self, module: cst.Module, fetchable: dict[str, list[Summary]]) -> list[Fetch]:
+        """Every run that fetches a summary or a merged summary, unpacked into names."""
+        found = []
+        for statement in walk(module, code_only=True):
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for call in (n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)):
+                if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" and call.args):
+                    continue
+                fetched = call.args[0].value
+                elements = fetched.elements if isinstance(fetched, (cst.List, cst.Tuple)) else None
+                named = [e.value for e in elements] if elements is not None else [fetched]
+                if not any(isinstance(n, cst.Name) and n.value in fetchable for n in named):
+                    continue
+                small = statement.body[0]
+                if len(statement.body) != 1 or not isinstance(small, cst.Assign) or small.value is not call \
+                        or len(small.targets) != 1:
+                    raise Decline(call, "a run fetching summaries is not `result = sess.run(...)` on a line of its own")
+                target = small.targets[0].target
+                fetch = Fetch(statement, call)
+                if elements is None:
+                    if not isinstance(target, cst.Name):
+                        raise Decline(call, "the fetched summary is not assigned to a name")
+                    fetch.summaries.append((None, fetched.value, target.value))
+                else:
+                    if not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) != len(elements) \
+                            or len(target_name_nodes(target)) != len(elements):
+                        raise Decline(call, "the run's results are not unpacked into one name each")
+                    for index, (element, bound) in enumerate(zip(named, target.elements)):
+                        if isinstance(element, cst.Name) and element.value in fetchable:
+                            fetch.summaries.append((index, element.value, bound.value.value))
+                found.append(fetch)
+        return found
+
+    def _adds(self, module: cst.Module, writers: dict, fetches: list[Fetch]) -> dict[int, tuple[cst.SimpleStatementLine, str, str, Optional[cst.BaseExpression]]]:
+        """``writer.add_summary(result, step)`` statements: id of the call -> (statement, writer, result, step)."""
+        results = {result for fetch in fetches for _, _, result in fetch.summaries}
+        found = {}
+        for statement in walk(module, code_only=True):
+            if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                    and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Call)):
+                continue
+            call = statement.body[0].value
+            if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "add_summary"
+                    and isinstance(call.func.value, cst.Name) and call.func.value.value in writers):
+                continue
+            summary = argument(call, 0, "summary")
+            step = argument(call, 1, "global_step")
+            if not isinstance(summary, cst.Name) or summary.value not in results:
+                raise Decline(call, "`add_summary` of something other than a fetched summary")
+            found[id(call)] = (statement, call.func.value.value, summary.value, step)
+        return found
+
+    def _check_uses(self, module: cst.Module, writers: dict, fetches: list[Fetch], adds: dict, fetchable: dict,
+                    own_statements: list) -> None:
+        """Writers, fetched summaries and summary ops are used only where this rewrites them."""
+        allowed: set[int] = set()
+        for statement in own_statements:
+            allowed |= {id(n) for n in walk(statement, code_only=True)}
+        for statement, call in writers.values():
+            allowed |= {id(n) for n in walk(statement, code_only=True)}
+        for fetch in fetches:
+            allowed |= {id(n) for n in walk(fetch.statement, code_only=True)}
+        for statement, *_ in adds.values():
+            allowed |= {id(n) for n in walk(statement, code_only=True)}
+        results = {result for fetch in fetches for _, _, result in fetch.summaries}
+        for name in name_nodes(module):
+            if id(name) in allowed:
+                continue
+            if name.value in results:
+                raise Decline(name, f"the fetched summary `{name.value}` is used other than by `add_summary`")
+            if name.value in fetchable:
+                raise Decline(name, f"the summary `{name.value}` is used other than by a run or a merge")
+            if name.value in writers and not self._writer_method(name, ("flush", "close")):
+                raise Decline(name, f"the writer `{name.value}` is used other than by `add_summary`, `flush` and `close`")
+
+    def _writer_method(self, name: cst.Name, methods: tuple[str, ...]) -> bool:
+        parent = self.state.parents(self.tf.module).get(id(name))
+        return isinstance(parent, cst.Attribute) and parent.value is name and parent.attr.value in methods
+
+    # -- writing it -------------------------------------------------------------------------
+
+    def _rewrite(self, summaries, merge_statements, writers, fetches, adds, fetchable) -> None:
+        fetched = {name for fetch in fetches for _, name, _ in fetch.summaries}
+        written = {id(s) for name in fetched for s in fetchable[name]}
+        for summary in summaries:
+            if id(summary) not in written and summary.name not in fetched:
+                if self.fix(summary.call, f"`tf.summary.{summary.kind}` no run fetches: the TF1 program wrote nothing for it"):
+                    self.remove(summary.statement)
+            elif self.fix(summary.call, f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary v2"):
+                self.remove(summary.statement)
+        for statement in merge_statements:
+            self.remove(statement)
+        for statement, call in writers.values():
+            self._writer(call)
+        taken = training.used_names(self.tf.module)
+        values: dict[str, list[tuple[Summary, str]]] = {}
+        for fetch in fetches:
+            self._fetch(fetch, fetchable, taken, values)
+        for statement, writer, result, step in adds.values():
+            self._add(statement, writer, values[result], step)
+
+    def _writer(self, call: cst.Call) -> None:
+        logdir = argument(call, 0, "logdir")
+        if logdir is None or any(a.keyword is not None and a.keyword.value not in WRITER_KEYWORDS for a in call.args):
+            raise Decline(call, "`FileWriter` with arguments `create_file_writer` does not take")
+        graph = argument(call, 1, "graph")
+        note = (" (the graph is not written: a TF2 program has no session graph; tf.summary.trace_on/trace_export "
+                "around a tf.function call records one)") if graph is not None else ""
+        if not self.fix(call, f"tf.summary.FileWriter -> tf.summary.create_file_writer{note}"):
+            raise Decline(call, "the writer is silenced")
+        args = [cst.Arg(logdir)]
+        for keyword in ("max_queue", "filename_suffix"):
+            value = argument(call, None, keyword)
+            if value is not None:
+                args.append(cst.Arg(value, keyword=cst.Name(keyword)))
+        flush = argument(call, None, "flush_secs")
+        if flush is not None:
+            args.append(cst.Arg(cst.parse_expression(f"({source(flush)}) * 1000"), keyword=cst.Name("flush_millis")))
+        args = [a.with_changes(equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) if a.keyword else a
+                for a in args]
+        args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + args[-1:]
+        self.replace(call, cst.Call(self.tf_expr("summary.create_file_writer"), args))
+
+    def _fetch(self, fetch: Fetch, fetchable, taken: set[str], values) -> None:
+        small = fetch.statement.body[0]
+        single = fetch.summaries[0][0] is None
+        fetched = [fetch.call.args[0].value] if single else [e.value for e in fetch.call.args[0].value.elements]
+        targets = [small.targets[0].target] if single else [e.value for e in small.targets[0].target.elements]
+        new_fetches: list[str] = []
+        new_targets: list[str] = []
+        by_index = {index: (name, result) for index, name, result in fetch.summaries}
+        for index, (element, target) in enumerate(zip(fetched, targets)):
+            key = None if single else index
+            if key not in by_index:
+                new_fetches.append(source(element))
+                new_targets.append(source(target))
+                continue
+            name, result = by_index[key]
+            values[result] = []
+            for summary in fetchable[name]:
+                value_name = training.fresh_name(f"{result}_{re.sub(r'[^0-9a-zA-Z_]', '_', summary.tag)}", taken)
+                values[result].append((summary, value_name))
+                new_fetches.append(summary.value.value)
+                new_targets.append(value_name)
+        if not new_fetches:
+            raise Decline(fetch.call, "the merged summary holds no summary")
+        fetch_text = new_fetches[0] if len(new_fetches) == 1 else f"[{', '.join(new_fetches)}]"
+        target_text = ", ".join(new_targets)
+        new_call = fetch.call.with_changes(args=[fetch.call.args[0].with_changes(value=cst.parse_expression(fetch_text)),
+                                                 *fetch.call.args[1:]])
+        assign = small.with_changes(targets=[cst.AssignTarget(cst.parse_expression(target_text))], value=new_call)
+        self.replace(fetch.statement, lambda updated: updated.with_changes(body=[assign]))
+
+    def _add(self, statement: cst.SimpleStatementLine, writer: str, values, step: Optional[cst.BaseExpression]) -> None:
+        step_text = source(step) if step is not None else "0"
+        lines = []
+        for summary, value_name in values:
+            extra = f", max_outputs={source(summary.max_outputs)}" if summary.max_outputs is not None else ""
+            function = source(self.tf_expr(f"summary.{summary.kind}"))
+            lines.append(f"    {function}({source(summary.literal)}, {value_name}, step={step_text}{extra})\n")
+        block = cst.parse_statement(f"with {writer}.as_default():\n{''.join(lines)}")
+        self.replace(statement, block.with_changes(leading_lines=statement.leading_lines))
+

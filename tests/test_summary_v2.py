@@ -1,0 +1,80 @@
+"""TFM100 summary-v2: golden and no-op tables (events-file equality is in fixtures/summary-v2)."""
+
+import pytest
+
+from tfmodernize.testing import assert_rewrites, assert_unchanged
+
+HEAD = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nloss = tf.reduce_sum(x)\nw = tf.Variable(1.0)\n"
+
+REWRITES = [
+    pytest.param(
+        HEAD + 'tf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\n'
+        "sess = tf.Session()\nwriter = tf.summary.FileWriter('logs', sess.graph)\n"
+        "s = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 3)\n",
+        HEAD + "sess = tf.Session()\nwriter = tf.summary.create_file_writer('logs')\n"
+        "s_loss = sess.run(loss, {x: 1.0})\nwith writer.as_default():\n"
+        '    tf.summary.scalar("loss", s_loss, step=3)\n',
+        id="single-merged-fetch",
+    ),
+    pytest.param(
+        HEAD + 'a = tf.summary.scalar("loss", loss)\nb = tf.summary.histogram("w", w)\nm = tf.summary.merge([b])\n'
+        "sess = tf.Session()\nwriter = tf.summary.FileWriter('logs', flush_secs=5)\n"
+        "_, s = sess.run([loss, m], {x: 1.0})\nwriter.add_summary(s)\nwriter.flush()\n",
+        HEAD + "sess = tf.Session()\nwriter = tf.summary.create_file_writer('logs', flush_millis=(5) * 1000)\n"
+        "_, s_w = sess.run([loss, w], {x: 1.0})\nwith writer.as_default():\n"
+        '    tf.summary.histogram("w", s_w, step=0)\nwriter.flush()\n',
+        id="merge-of-a-list-no-step-flush-kept",
+    ),
+    pytest.param(
+        HEAD + 'one = tf.summary.scalar("loss", loss)\nsess = tf.Session()\n'
+        "writer = tf.summary.FileWriter('logs')\nv, s = sess.run([loss, one])\nwriter.add_summary(s, v)\n",
+        HEAD + "sess = tf.Session()\nwriter = tf.summary.create_file_writer('logs')\n"
+        "v, s_loss = sess.run([loss, loss])\nwith writer.as_default():\n"
+        '    tf.summary.scalar("loss", s_loss, step=v)\n',
+        id="one-summary-fetched-by-name",
+    ),
+    pytest.param(
+        HEAD + 'tf.summary.scalar("loss", loss)\nmerged = tf.summary.merge_all()\n',
+        HEAD,
+        id="never-fetched-goes",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    assert_rewrites("TFM100", before, after)
+
+
+NO_OPS = [
+    pytest.param(HEAD + 'tf.summary.scalar(name, loss)\n', "tag is not a literal", id="computed-tag"),
+    pytest.param(HEAD + 'tf.summary.scalar("l", loss * 2)\n', "not a plain name", id="expression-value"),
+    pytest.param(HEAD + 'with tf.name_scope("train"):\n    tf.summary.scalar("l", loss)\n', "name_scope",
+                 id="under-a-name-scope"),
+    pytest.param(HEAD + 'tf.summary.scalar("l", loss, family="f")\n', "family", id="family"),
+    pytest.param(HEAD + 'def f():\n    tf.summary.scalar("l", loss)\n', "inside a function", id="in-a-function"),
+    pytest.param(HEAD + 'm = tf.summary.merge_all()\nsess = tf.Session()\nw2 = tf.summary.FileWriter("l")\n'
+                 "s = sess.run(m)\nw2.add_summary(s, 1)\nprint(s)\n", "used other than by `add_summary`",
+                 id="fetched-summary-printed"),
+    pytest.param(HEAD + 'tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+                 "s = sess.run([m, loss])\n", "unpacked", id="list-fetch-not-unpacked"),
+    pytest.param(HEAD + 'writer = tf.summary.FileWriter("l")\nwriter.add_graph(tf.get_default_graph())\n',
+                 "used other than", id="writer-used-otherwise"),
+    pytest.param("import numpy as np\nsummary = np.zeros(2)\n", None, id="not-tensorflow"),
+]
+
+
+@pytest.mark.parametrize(("source", "finding"), NO_OPS)
+def test_declines(source, finding):
+    result = assert_unchanged("TFM100", source)
+    messages = [f.message for f in result.findings]
+    if finding is None:
+        assert messages == []
+    else:
+        assert any(finding in message for message in messages), messages
+
+
+def test_a_summary_used_elsewhere_is_not_removed():
+    source = HEAD + 'one = tf.summary.scalar("l", loss)\nkept = [one]\n'
+    result = assert_unchanged("TFM100", source)
+    assert any("used other than by a run or a merge" in f.message for f in result.findings)
