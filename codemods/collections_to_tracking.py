@@ -41,12 +41,12 @@ Fixtures: ``fixtures/collections-to-tracking/``.
 from __future__ import annotations
 
 import re
-from typing import Optional, Union
+from typing import Optional
 
 import libcst as cst
 
 from codemods import _training as training
-from tfmodernize.codemod import TFCodemod
+from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.syntax import argument, source
 
 #: ``tf.GraphKeys`` attributes this codemod knows, with the collection names they stand for.
@@ -142,15 +142,17 @@ class CollectionsToTracking(TFCodemod):
             if key is not None and key not in BUILTIN_KEYS:
                 uses.setdefault(key, []).append((kind, call))
         for key, found in uses.items():
-            why = self._program_collection(key, found)
-            if why is not None:
+            try:
+                self._program_collection(key, found)
+            except Decline as decline:
                 for _, call in found:
-                    self.report(call, f"collection {key!r} not migrated: {why}")
+                    self.report(call, f"collection {key!r} not migrated: {decline.reason}")
 
-    def _program_collection(self, key: str, found: list[tuple[str, cst.Call]]) -> Optional[str]:
+    def _program_collection(self, key: str, found: list[tuple[str, cst.Call]]) -> None:
+        """Plan one program collection as a Python list; raises Decline saying why it cannot."""
         owners = {id(self._owner(call)[0]) for _, call in found}
         if len(owners) != 1:
-            return "it is used in more than one function (or in a function and at module level)"
+            raise Decline(found[0][1], "it is used in more than one function (or in a function and at module level)")
         owner = self._owner(found[0][1])[0]
         body = list(owner.body if isinstance(owner, cst.Module) else owner.body.body)
         first_add = None
@@ -160,26 +162,26 @@ class CollectionsToTracking(TFCodemod):
             if kind == "add":
                 if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
                         and isinstance(statement.body[0], cst.Expr) and statement.body[0].value is call):
-                    return "`add_to_collection` is not a statement of its own"
+                    raise Decline(found[0][1], "`add_to_collection` is not a statement of its own")
                 if len(call.args) != 2 or any(a.star for a in call.args):
-                    return "`add_to_collection` has unexpected arguments"
+                    raise Decline(found[0][1], "`add_to_collection` has unexpected arguments")
                 if first_add is None or position < body.index(first_add):
                     first_add = statement
             elif len(call.args) != 1:
-                return "`get_collection` filters by scope"
+                raise Decline(found[0][1], "`get_collection` filters by scope")
         if first_add is None:
-            return "nothing is added to it"
+            raise Decline(found[0][1], "nothing is added to it")
         first = body.index(first_add)
         for kind, call in found:
             _, statement = self._owner(call)
             if kind == "get" and (statement not in body or body.index(statement) < first):
-                return "it is read before anything is added"
+                raise Decline(found[0][1], "it is read before anything is added")
         calls = [call for _, call in found]
         if any(self.suppressed(call) for call in calls):
-            return None
+            return
         name = training.fresh_name(re.sub(r"\W", "_", key).strip("_") + "_collection", self._taken)
         if not name.isidentifier() or name[0].isdigit():
-            return "its name does not make a Python identifier"
+            raise Decline(found[0][1], "its name does not make a Python identifier")
         for kind, call in found:
             self.fix(call, f"collection {key!r} -> the list `{name}`")
             self.discharge()
@@ -188,7 +190,6 @@ class CollectionsToTracking(TFCodemod):
             else:
                 self._replacements[call] = cst.parse_expression(f"list({name})")
         self._inserts[first_add] = training.statement(f"{name} = []")
-        return None
 
     # -- rewriting --------------------------------------------------------------------------
 
@@ -209,23 +210,25 @@ class CollectionsToTracking(TFCodemod):
                 return
         else:
             return
-        result = self._collection(original, key, scope)
-        if isinstance(result, str):
-            self.report(original, f"`{source(original.func)}` not migrated: {result}")
+        try:
+            result = self._collection(original, key, scope)
+        except Decline as decline:
+            self.declined(decline, f"`{source(original.func)}` not migrated: ")
             return
         if not self.fix(original, f"collection {key!r} -> an explicit list"):
             return
         self.discharge()
         self.replace(original, result)
 
-    def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> Union[cst.BaseExpression, str]:
+    def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> cst.BaseExpression:
+        """What the collection read becomes; raises Decline saying why it cannot."""
         if key in ("update_ops", "regularization_losses"):
             imported = training.foreign_call(self._module, training.foreign_imports(self._module))
             if imported is not None:
-                return f"the file calls {imported}, which may add to it; collect those ops explicitly"
+                raise Decline(call, f"the file calls {imported}, which may add to it; collect those ops explicitly")
         if key == "update_ops":
             if training.adds_update_ops(self._module, self.tf):
-                return "the file has layers that add update ops (batch normalisation); run their updates explicitly"
+                raise Decline(call, "the file has layers that add update ops (batch normalisation); run their updates explicitly")
             return cst.List([])
         if key == "regularization_losses":
             regularized = any(
@@ -233,28 +236,30 @@ class CollectionsToTracking(TFCodemod):
                 for c in self._all_calls for arg in c.args
             )
             if regularized or self._added(key):
-                return "variables or layers in the file have regularizers; sum their losses explicitly"
+                raise Decline(call, "variables or layers in the file have regularizers; sum their losses explicitly")
             return cst.List([])
         if key == "losses":
-            return "`tf.losses` functions add to this collection implicitly; sum the losses explicitly"
+            raise Decline(call, "`tf.losses` functions add to this collection implicitly; sum the losses explicitly")
         if key == "variables" and any(
             (s := self.tf.tf_symbol(c.func)) is not None and s.path.startswith("train.") and s.path.endswith("Optimizer")
             or self.tf.keras_path(c.func) is not None and self.tf.keras_path(c.func).startswith("optimizers.")
             for c in self._all_calls
         ):
-            return "an optimizer's slot variables are global variables too; list the variables you mean"
+            raise Decline(call, "an optimizer's slot variables are global variables too; list the variables you mean")
         top = training.top_level_index(self._module, call)
         assert top is not None
         if self._owner(call)[0] is not self._module and self._inventory.before(top, trainable_only=False) != \
                 self._inventory.variables:
             # Run later, a function sees every variable made before the call; the read's position
             # says nothing about which those are unless they all come before the function.
-            return ("it is read inside a function and variables are created after that function; "
-                    "pass the list in explicitly")
+            raise Decline(call, "it is read inside a function and variables are created after that function; "
+                                "pass the list in explicitly")
         listed = training.listed_variables(self._inventory, top, key == "trainable_variables", scope)
         if isinstance(listed, cst.List) and not listed.elements:
-            return ("no variable is created in this file's module-level code before it (variables made by "
-                    "functions, layers or imported code are not tracked); list the variables you mean")
+            raise Decline(call, "no variable is created in this file's module-level code before it (variables made by "
+                                "functions, layers or imported code are not tracked); list the variables you mean")
+        if isinstance(listed, str):
+            raise Decline(call, listed)
         return listed
 
     def _added(self, key: str) -> bool:

@@ -41,7 +41,7 @@ from typing import Optional, Sequence
 import libcst as cst
 
 from codemods import _training as training
-from tfmodernize.codemod import TFCodemod
+from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.syntax import source
 from tfmodernize.names import names_read
 
@@ -119,35 +119,37 @@ class GradientsToTape(TFCodemod):
         if not found:
             return
         position, target, call = found[0]
-        site = self._site(function, top, body, position, target, call)
-        if isinstance(site, str):
-            self.report(call, f"`tf.gradients` not migrated: {site}")
+        try:
+            site = self._site(function, top, body, position, target, call)
+        except Decline as decline:
+            self.declined(decline, "`tf.gradients` not migrated: ")
             return
         if self.fix(call, "`tf.gradients` -> `tf.GradientTape`"):
             self.discharge()
             self._sites[function] = site
 
-    def _site(self, function: cst.FunctionDef, top: int, body: list, position: int, target: str, call: cst.Call):
+    def _site(self, function: cst.FunctionDef, top: int, body: list, position: int, target: str, call: cst.Call) -> "Site":
+        """The tape to write for ``call``; raises Decline saying why not."""
         args: dict[str, cst.BaseExpression] = {}
         for index, arg in enumerate(call.args):
             if arg.star:
-                return "its arguments are unpacked"
+                raise Decline(call, "its arguments are unpacked")
             if arg.keyword is None and index >= len(GRADIENT_ARGUMENTS):
-                return "pass the arguments after `grad_ys` by keyword"
+                raise Decline(call, "pass the arguments after `grad_ys` by keyword")
             args[arg.keyword.value if arg.keyword else GRADIENT_ARGUMENTS[index]] = arg.value
         unknown = set(args) - {*GRADIENT_ARGUMENTS, "stop_gradients", "unconnected_gradients", *SCHEDULING}
         if unknown or "ys" not in args or "xs" not in args:
-            return f"its arguments could not be read ({', '.join(sorted(unknown)) or 'ys and xs are needed'})"
+            raise Decline(call, f"its arguments could not be read ({', '.join(sorted(unknown)) or 'ys and xs are needed'})")
         if "stop_gradients" in args and not self._is_none(args["stop_gradients"]):
-            return "`stop_gradients` has no tape equivalent; wrap those tensors in `tf.stop_gradient`"
+            raise Decline(call, "`stop_gradients` has no tape equivalent; wrap those tensors in `tf.stop_gradient`")
         docstring, preceding = training.split_docstring(body[:position])
         ys = args["ys"]
         targets = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
         if not all(isinstance(t, cst.Name) and training.binds(preceding, t.value) for t in targets):
-            return "the differentiated value is not a name computed earlier in the same function"
+            raise Decline(call, "the differentiated value is not a name computed earlier in the same function")
         frozen = training.frozen_value(preceding, self._module, self._inventory, self.tf)
         if frozen is not None:
-            return (f"the differentiated value uses `{frozen}`, computed once at module level from variables: "
+            raise Decline(call, f"the differentiated value uses `{frozen}`, computed once at module level from variables: "
                     "TF2 does not recompute it and the tape records no gradient through it")
         params = {p.name.value for p in function.params.params}
         xs = args["xs"]
@@ -156,20 +158,20 @@ class GradientsToTape(TFCodemod):
         if (isinstance(xs, cst.Call) and self.tf.is_tf(xs.func, "trainable_variables") and not xs.args):
             problem = self._inventory.problem_before(top)
             if problem is not None:
-                return f"the file's variables cannot be listed ({problem})"
+                raise Decline(call, f"the file's variables cannot be listed ({problem})")
             sources = []
             xs, single = training.variable_list(self._inventory.before(top, trainable_only=True)), False
         watched = []
         for differentiated in sources:
             if not isinstance(differentiated, cst.Name):
-                return f"`{source(differentiated)}` is not a variable or argument the tape can watch"
+                raise Decline(call, f"`{source(differentiated)}` is not a variable or argument the tape can watch")
             variable = self._inventory.variable(differentiated.value)
             if variable is not None and variable.trainable and differentiated.value not in params:
                 continue
             if differentiated.value in params and not training.binds(preceding, differentiated.value):
                 watched.append(differentiated.value)
                 continue
-            return f"`{differentiated.value}` is neither a trainable variable nor a function argument, so no tape watches it"
+            raise Decline(call, f"`{differentiated.value}` is neither a trainable variable nor a function argument, so no tape watches it")
         taken = self._globals | names_read(function)
         tape = training.fresh_name("tape", taken)
         if isinstance(xs, cst.Tuple):

@@ -50,7 +50,7 @@ from typing import Optional, Union
 import libcst as cst
 
 from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
-from tfmodernize.codemod import TFCodemod
+from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes
 from tfmodernize.treewalk import contains
 from tfmodernize.syntax import source
@@ -94,11 +94,13 @@ class ListAppendInFunction(TFCodemod):
             name = _empty_list(stmt)
             if name is None:
                 continue
-            plan = self._plan(original, index, name)
-            if isinstance(plan, str):
+            try:
+                plan = self._plan(original, index, name)
+            except Decline as decline:
                 appended = _append_statements(original, name)
                 if any(_in_loop(original, s) for s in appended):
-                    self.report(stmt, f"`{name}` is a Python list grown in a loop of a tf.function; it was not turned into a tf.TensorArray because {plan}")
+                    self.declined(decline, f"`{name}` is a Python list grown in a loop of a tf.function; "
+                                           "it was not turned into a tf.TensorArray because ")
                 continue
             if self.fix(stmt, f"`{name}` is a Python list grown in a loop of a tf.function: use a tf.TensorArray"):
                 plans.append((name, plan))
@@ -123,23 +125,24 @@ class ListAppendInFunction(TFCodemod):
             for consumer, method in plan.consumers.items():
                 self.replace(consumer, cst.parse_expression(f"{name}.{method}()"))
 
-    def _plan(self, function: cst.FunctionDef, index: int, name: str) -> Union[_Plan, str]:
+    def _plan(self, function: cst.FunctionDef, index: int, name: str) -> _Plan:
+        """How the list becomes a TensorArray; raises Decline saying why it cannot."""
         creation = function.body.body[index]
         plan = _Plan(creation)
         everywhere = [n for n in name_nodes(function.body) if n.value == name]
         if len(everywhere) != len([n for n in name_nodes(function.body, nested=False) if n.value == name]):
-            return "a nested function or lambda uses it"
+            raise Decline(creation, "a nested function or lambda uses it")
         appended = _append_statements(function, name)
         loops = {id(_enclosing_loop(function, s)) for s in appended}
         if not appended or None in {_enclosing_loop(function, s) for s in appended}:
-            return "it is not appended to only directly in a loop's body"
+            raise Decline(creation, "it is not appended to only directly in a loop's body")
         if len(loops) != 1:
-            return "it is appended to in more than one loop"
+            raise Decline(creation, "it is appended to in more than one loop")
         loop = _enclosing_loop(function, appended[0])
         if not isinstance(loop, cst.For) or loop.orelse is not None or loop not in function.body.body:
-            return "the loop appending to it is not a plain `for` statement of the function"
+            raise Decline(creation, "the loop appending to it is not a plain `for` statement of the function")
         if function.body.body.index(loop) < index:
-            return "the loop comes before the list is created"
+            raise Decline(creation, "the loop comes before the list is created")
         plan.appends = appended
         uses = {id(n) for n in everywhere}
         uses.discard(id(creation.body[0].targets[0].target))
@@ -151,17 +154,17 @@ class ListAppendInFunction(TFCodemod):
                 if method is None:
                     continue
                 if any(node is inner for inner in own_body(loop)):
-                    return "it is stacked inside the loop"
+                    raise Decline(creation, "it is stacked inside the loop")
                 plan.consumers[node] = method
                 uses.discard(id(node.args[0].value))
         if uses:
-            return "it is used other than by `.append` in the loop and tf.stack / tf.concat(…, 0) / tf.convert_to_tensor"
+            raise Decline(creation, "it is used other than by `.append` in the loop and tf.stack / tf.concat(…, 0) / tf.convert_to_tensor")
         if not plan.consumers:
-            return "it is never stacked"
+            raise Decline(creation, "it is never stacked")
         dtypes = {self._dtype_of(s.body[0].value.args[0].value, loop) for s in appended}
         dtype_texts = {source(d) if d is not None else None for d in dtypes}
         if None in dtype_texts or len(dtype_texts) != 1:
-            return "the element dtype is not stated by the appended values (e.g. `tf.cast(value, tf.float32)`)"
+            raise Decline(creation, "the element dtype is not stated by the appended values (e.g. `tf.cast(value, tf.float32)`)")
         plan.dtype = next(iter(dtypes))
         return plan
 

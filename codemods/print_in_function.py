@@ -42,12 +42,12 @@ Fixtures: ``fixtures/print-in-function/``.
 from __future__ import annotations
 
 import re
-from typing import Optional, Union
+from typing import Optional
 
 import libcst as cst
 
 from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
-from tfmodernize.codemod import Safety, TFCodemod
+from tfmodernize.codemod import Decline, Safety, TFCodemod
 from tfmodernize.tfsymbols import dotted_name
 
 #: Bindings of the name ``print`` that make it something other than the builtin.
@@ -85,9 +85,10 @@ class PrintInFunction(InTFFunction, TFCodemod):
             or original.func.value != "print"
         ):
             return
-        args = self._tf_print_args(original)
-        if isinstance(args, str):
-            self.report(original, f"`print` in a tf.function runs only while tracing; {args}")
+        try:
+            args = self._tf_print_args(original)
+        except Decline as decline:
+            self.report(original, f"`print` in a tf.function runs only while tracing; {decline.reason}")
             return
         if not self.fix(
             original,
@@ -99,34 +100,32 @@ class PrintInFunction(InTFFunction, TFCodemod):
         func = self.tf_expr("print")
         self.replace(original, lambda updated: updated.with_changes(func=func, args=args))
 
-    def _tf_print_args(self, call: cst.Call) -> Union[list[cst.Arg], str]:
-        """The arguments for ``tf.print``, or why the call cannot be converted."""
+    def _tf_print_args(self, call: cst.Call) -> list[cst.Arg]:
+        """The arguments for ``tf.print``; raises Decline saying why the call cannot be converted."""
         positional = [a for a in call.args if a.keyword is None]
         keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
         if any(a.star == "**" for a in positional):
-            return "`**kwargs` cannot be checked against `tf.print`'s arguments: convert by hand"
+            raise Decline(call, "`**kwargs` cannot be checked against `tf.print`'s arguments: convert by hand")
         if "flush" in keywords:
-            return "`tf.print` has no `flush=`: use `tf.print(...)` without it"
+            raise Decline(call, "`tf.print` has no `flush=`: use `tf.print(...)` without it")
         stream = "sys.stdout"
         if "file" in keywords:
             stream = dotted_name(keywords["file"].value) or ""
             if stream not in _STREAMS:
-                return "`tf.print` can only write to sys.stdout/sys.stderr or a logging function: convert by hand"
+                raise Decline(call, "`tf.print` can only write to sys.stdout/sys.stderr or a logging function: convert by hand")
         values: list[cst.BaseExpression] = [a.value for a in positional if not a.star]
         for arg in positional:
             problem = _trace_time_format(arg.value)
             if problem:
-                return problem
+                raise Decline(arg, problem)
         new_args = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in positional]
         sep = keywords.get("sep")
         if len(positional) == 1 and not positional[0].star and isinstance(values[0], cst.FormattedString):
             pieces = _split_fstring(values[0])
-            if isinstance(pieces, str):
-                return pieces
             new_args = [cst.Arg(piece) for piece in pieces]
             sep = cst.Arg(cst.SimpleString('""'), keyword=cst.Name("sep"))
         elif any(isinstance(v, cst.FormattedString) for v in values):
-            return "an f-string among several arguments is formatted at trace time: pass its values as separate arguments to `tf.print`"
+            raise Decline(call, "an f-string among several arguments is formatted at trace time: pass its values as separate arguments to `tf.print`")
         extra = [k for k in (sep, keywords.get("end")) if k is not None]
         stream_arg = cst.Arg(cst.parse_expression(stream), keyword=cst.Name("output_stream"))
         new_args = [*new_args, *(k.with_changes(comma=cst.MaybeSentinel.DEFAULT) for k in extra), stream_arg]
@@ -156,7 +155,7 @@ def _trace_time_format(value: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def _split_fstring(fstring: cst.FormattedString) -> Union[list[cst.BaseExpression], str]:
+def _split_fstring(fstring: cst.FormattedString) -> list[cst.BaseExpression]:
     """``f"a {x} b"`` -> ``["a ", x, " b"]`` (string literals keep the f-string's quotes)."""
     prefix = fstring.prefix.replace("f", "").replace("F", "")
     quote = fstring.start[len(fstring.prefix):]
@@ -167,6 +166,6 @@ def _split_fstring(fstring: cst.FormattedString) -> Union[list[cst.BaseExpressio
             pieces.append(cst.SimpleString(f"{prefix}{quote}{text}{quote}"))
             continue
         if part.format_spec is not None or part.conversion is not None or part.equal is not None:
-            return "an f-string with a format spec, `!r`/`!s` or `=` is formatted at trace time: convert by hand"
+            raise Decline(fstring, "an f-string with a format spec, `!r`/`!s` or `=` is formatted at trace time: convert by hand")
         pieces.append(part.expression)
     return pieces
