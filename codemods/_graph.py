@@ -764,7 +764,9 @@ class GraphUnit:
                 return
         # ``apply_gradients`` (after ``compute_gradients``) is the other TF1 optimizer step.
         minimizes = [c for m, c in methods if m in ("minimize", "apply_gradients")]
-        if assignment and not (uses & graph_names) and path is not None and is_object_path(path) and not minimizes:
+        # An object built over variables (``tf.train.Checkpoint(w=w)``) is still an object.
+        tensor_uses = {n for n in uses & graph_names if self.kind_of.get(n) is not Value.VARIABLE}
+        if assignment and not tensor_uses and path is not None and is_object_path(path) and not minimizes:
             stmt.kind = Kind.OBJECT
             self._bind(assignment[0], Value.OBJECT)
             return

@@ -256,6 +256,9 @@ class TFCodemod(VisitorBasedCodemodCommand):
     #: ``tf.compat.v1`` (``FileState.keep_on_v1``) the engine drops them: a file is migrated
     #: whole or kept on v1 whole, never a mixture that runs on neither.
     requires_tf2: ClassVar[bool] = False
+    #: Codes of codemods this one must run before although its code sorts after theirs (a
+    #: migration that prepares what an earlier-numbered one reads).
+    runs_before: ClassVar[tuple[str, ...]] = ()
 
     METADATA_DEPENDENCIES = ()
 
@@ -538,7 +541,8 @@ class RegistryError(Exception):
 @lru_cache(maxsize=None)
 def builtin_codemods() -> tuple[type[TFCodemod], ...]:
     """Every codemod of the ``codemods`` package and of ``tfmodernize.codemods`` entry points,
-    in catalogue order (by code: migrations, then TF2 fixes, then findings)."""
+    in catalogue order: by code (migrations, then TF2 fixes, then findings), except that a
+    codemod comes before the ones its ``runs_before`` names."""
     import codemods as package
 
     found: dict[str, type[TFCodemod]] = {}
@@ -563,7 +567,13 @@ def builtin_codemods() -> tuple[type[TFCodemod], ...]:
             raise RegistryError(f"duplicate codemod code or name: {cls.code} {cls.name}")
         found[cls.code] = cls
         names[cls.name] = cls.code
-    return tuple(found[code] for code in sorted(found))
+    ordered = [found[code] for code in sorted(found)]
+    for codemod in [c for c in ordered if c.runs_before]:
+        later = [i for i, other in enumerate(ordered) if other.code in codemod.runs_before]
+        if later and min(later) < ordered.index(codemod):
+            ordered.remove(codemod)
+            ordered.insert(min(later), codemod)
+    return tuple(ordered)
 
 
 def _entry_point_codemods() -> list[type[TFCodemod]]:

@@ -141,7 +141,7 @@ class FixtureCase:
 
     def pipeline(self) -> list[Any]:
         """The codemod classes of the golden test, in catalogue order; FixtureError if unknown."""
-        from tfmodernize.codemod import RegistryError, find_codemod
+        from tfmodernize.codemod import RegistryError, builtin_codemods, find_codemod
 
         keys = self.config.codemods or (self.codemod,)
         found = []
@@ -157,7 +157,8 @@ class FixtureCase:
                     f"is its module in codemods/ yet?"
                 )
             found.append(codemod)
-        return sorted(set(found), key=lambda codemod: codemod.code)
+        catalogue = builtin_codemods()
+        return sorted(set(found), key=catalogue.index)
 
     def before_mode(self) -> str:
         """``before_mode`` of case.toml, else tf1 for a TFM1xx pipeline and tf2 otherwise."""

@@ -1,0 +1,226 @@
+"""TFM105 saver-to-checkpoint.
+
+What it does
+    Turns ``saver = tf.train.Saver()`` (or ``Saver([w, b])``) into
+    ``saver = tf.train.Checkpoint(w=w, b=b)`` over the variables TF1's Saver saved (every
+    variable created before it, or its ``var_list``), ``saver.save(sess, path)`` into
+    ``saver.write(path)`` (same files at the same path, same returned path) and
+    ``saver.restore(sess, path)`` into ``saver.read(path).assert_existing_objects_matched()``
+    (every saved variable must be found, as TF1 required).
+    Where the program restores, each saved ``tf.Variable`` gets the name TF1 gave it
+    (``name="Variable_1"``), so checkpoints the TF1 program wrote still restore. It runs before
+    session-to-function, which then migrates the sessions as usual.
+
+Why it matters
+    ``tf.train.Saver`` needs a session and a graph: a program that saves or restores a model
+    stays on ``tf.compat.v1``. TF2 checks points through ``tf.train.Checkpoint``.
+
+Before
+    W = tf.Variable(tf.zeros([3, 1]))
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        path = saver.save(sess, "model.ckpt")
+        saver.restore(sess, path)
+
+After
+    W = tf.Variable(tf.zeros([3, 1]), name="Variable")
+    saver = tf.train.Checkpoint(W=W)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        path = saver.write("model.ckpt")
+        saver.read(path).assert_existing_objects_matched()
+
+Fix safety
+    The same values are saved and restored. A checkpoint written by the TF1 program restores
+    into the migrated one: TF2's ``Checkpoint.read`` reads TF1's name-based checkpoints by
+    matching variable names, and TF2 names every unnamed variable ``Variable``, so the
+    migration writes TF1's names out. TF2 writes object-based checkpoints (keys are the
+    Checkpoint's attribute names, not graph names).
+
+Declines when
+    the Saver is made in a function, takes arguments other than ``var_list`` (a list of names)
+    or ``max_to_keep``, or would have saved an optimizer's slot variables; a save passes
+    ``global_step`` (TF1 numbered and rotated the files) or the program reads the checkpoint
+    state (``latest_checkpoint``, ``get_checkpoint_state``: TF2's ``write`` keeps no state
+    file); the saver is used other than by ``save`` and ``restore``; a restored variable is
+    made by a helper (its TF1 name cannot be written at its creation).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from codemods import _training as training
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.names import name_nodes, own_nodes
+from tfmodernize.syntax import argument, source
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
+
+STATE_READERS = ("train.latest_checkpoint", "train.get_checkpoint_state", "train.checkpoint_exists")
+SAVER_KEYWORDS = ("var_list", "max_to_keep")
+
+
+class SaverToCheckpoint(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM105"
+    name = "saver-to-checkpoint"
+    summary = "tf.train.Saver save/restore -> tf.train.Checkpoint write/restore, TF1 checkpoints still restoring"
+    needles = ("Saver",)
+    interests = (cst.Call,)
+    requires_tf2 = True
+    #: Sessions passed to ``saver.save(sess, ...)`` must be gone before session-to-function reads them.
+    runs_before = ("TFM101",)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        assert isinstance(node, cst.Call)
+        return names.is_tf(node.func, "train.Saver")
+
+    def plan(self, module: cst.Module) -> None:
+        top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+        parents = self.state.parents(module)
+        for call in [n for n in walk(module, code_only=True) if isinstance(n, cst.Call)]:
+            if self.tf.is_tf(call.func, "train.Saver"):
+                try:
+                    self._migrate(module, call, top, parents)
+                except Decline as decline:
+                    self.declined(decline, "tf.train.Saver not migrated: ")
+
+    def _migrate(self, module: cst.Module, call: cst.Call, top: set[int], parents: dict) -> None:
+        assign, statement = parents.get(id(call)), parents.get(id(parents.get(id(call))))
+        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+                and isinstance(statement, cst.SimpleStatementLine) and id(statement) in top):
+            raise Decline(call, "it is not `saver = tf.train.Saver(...)` in the program's top-level code")
+        name = assign.targets[0].target.value
+        if any(a.keyword is None and i > 0 or a.keyword is not None and a.keyword.value not in SAVER_KEYWORDS
+               or a.star for i, a in enumerate(call.args)):
+            raise Decline(call, f"it takes arguments other than {' and '.join(SAVER_KEYWORDS)}")
+        readers = [n for n in walk(module, code_only=True) if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *STATE_READERS)]
+        if readers:
+            raise Decline(readers[0], f"the program reads the checkpoint state (`{source(readers[0].func)}`), "
+                                      "which TF1's Saver kept and TF2's Checkpoint.write does not")
+        saves, restores = self._uses(module, name, statement, parents)
+        index = training.top_level_index(module, statement)
+        assert index is not None
+        saved = self._saved(module, call, index)
+        named = self._names_to_write(module, saved) if restores else []
+        if not self.fix(call, "tf.train.Saver -> tf.train.Checkpoint"):
+            return
+        for variable_call, graph_name in named:
+            self.replace(variable_call, lambda updated, graph_name=graph_name: updated.with_changes(
+                args=[*updated.args[:-1], updated.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                      cst.Arg(cst.SimpleString(f'"{graph_name}"'), keyword=cst.Name("name"),
+                              equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]))
+        keys = _keys([variable.name for variable in saved])
+        checkpoint = cst.Call(self.tf_expr("train.Checkpoint"), [
+            cst.Arg(cst.parse_expression(variable.name), keyword=cst.Name(key),
+                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if position < len(saved) - 1 else cst.MaybeSentinel.DEFAULT)
+            for position, (key, variable) in enumerate(zip(keys, saved))])
+        self.replace(call, checkpoint)
+        for save in saves:
+            self.replace(save, lambda updated: updated.with_changes(
+                func=updated.func.with_changes(attr=cst.Name("write")), args=[_only(updated.args[1])]))
+        for restore in restores:
+            self.replace(restore, lambda updated: cst.Call(cst.Attribute(updated.with_changes(
+                func=updated.func.with_changes(attr=cst.Name("read")), args=[_only(updated.args[1])]),
+                cst.Name("assert_existing_objects_matched"))))
+
+    def _uses(self, module: cst.Module, name: str, statement: cst.CSTNode, parents: dict) -> tuple[list[cst.Call], list[cst.Call]]:
+        """The ``name.save(sess, path)`` and ``name.restore(sess, path)`` calls; Decline for any other use."""
+        saves, restores = [], []
+        inside = {id(n) for n in walk(statement, code_only=True)}
+        for node in name_nodes(module):
+            if node.value != name or id(node) in inside:
+                continue
+            attribute = parents.get(id(node))
+            call = parents.get(id(attribute))
+            if not (isinstance(attribute, cst.Attribute) and attribute.value is node and isinstance(call, cst.Call)
+                    and call.func is attribute and attribute.attr.value in ("save", "restore")):
+                raise Decline(node, f"`{name}` is used other than by `{name}.save(sess, path)` and `{name}.restore(sess, path)`")
+            if argument(call, None, "global_step") is not None or any(a.keyword is not None and a.keyword.value != "save_path"
+                                                                       for a in call.args):
+                raise Decline(call, "a save numbers its files (`global_step=`) or passes other options: TF1 rotated "
+                                    "them; write a tf.train.CheckpointManager by hand")
+            if len(call.args) != 2:
+                raise Decline(call, f"`{name}.{attribute.attr.value}` is not called with a session and a path")
+            (saves if attribute.attr.value == "save" else restores).append(call)
+        return saves, restores
+
+    def _saved(self, module: cst.Module, call: cst.Call, index: int) -> list[training.ModuleVariable]:
+        """The variables TF1's Saver saved, in creation order."""
+        found = training.inventory(module, self.tf)
+        listed = argument(call, 0, "var_list")
+        if listed is not None:
+            if not isinstance(listed, (cst.List, cst.Tuple)) or not all(isinstance(e.value, cst.Name) for e in listed.elements):
+                raise Decline(call, "its var_list is not a list of variable names")
+            saved = []
+            for element in listed.elements:
+                variable = found.variable(element.value.value)
+                if variable is None:
+                    raise Decline(element, f"`{element.value.value}` is not a variable created at the program's top level")
+                saved.append(variable)
+            return saved
+        problem = found.problem_before(index)
+        if problem is not None:
+            raise Decline(call, f"it saves every variable and the program's variables cannot be listed ({problem})")
+        saved = found.before(index, trainable_only=False)
+        if not saved:
+            raise Decline(call, "no variable is created before it (TF1 raises 'No variables to save')")
+        if any(v.keras for v in saved):
+            raise Decline(call, "it saves a Keras layer's or model's variables: checkpoint the layer itself")
+        for node in walk(module, code_only=True):
+            symbol = self.tf.tf_symbol(node.func) if isinstance(node, cst.Call) else None
+            if symbol is not None and re.fullmatch(r"train\.\w+Optimizer", symbol.path) and symbol.path != "train.GradientDescentOptimizer" \
+                    and (training.top_level_index(module, node) or 0) < index:
+                raise Decline(call, f"TF1's Saver() also saved the slot variables of `tf.{symbol.path}`; "
+                                    "pass var_list, or checkpoint the optimizer after the migration")
+        return saved
+
+    def _names_to_write(self, module: cst.Module, saved: list[training.ModuleVariable]) -> list[tuple[cst.Call, str]]:
+        """(``tf.Variable`` call without a name, the TF1 name to give it) for each saved variable."""
+        found = []
+        for variable in saved:
+            call = _creation(module.body[variable.index], variable.name, self.tf)
+            if call is None:
+                raise Decline(module.body[variable.index], f"`{variable.name}` is not made by a `tf.Variable(...)` assigned "
+                                                           "to it here: TF1's name cannot be written where it is created, so "
+                                                           "checkpoints the TF1 program wrote would not restore into it")
+            if argument(call, None, "name") is not None:
+                continue
+            if variable.graph_name is None:
+                raise Decline(call, f"the TF1 name of `{variable.name}` is not known")
+            found.append((call, variable.graph_name))
+        return found
+
+
+def _creation(statement: cst.CSTNode, name: str, tf: TFNames) -> Optional[cst.Call]:
+    """The ``tf.Variable(...)`` call ``statement`` binds to ``name`` (``W`` or ``weights['h1']``)."""
+    for node in walk(statement, code_only=True):
+        if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+            continue
+        target = source(node.targets[0].target)
+        if target == name and isinstance(node.value, cst.Call) and tf.is_tf(node.value.func, "Variable"):
+            return node.value
+        if isinstance(node.value, cst.Dict) and name.startswith(target + "["):
+            for element in node.value.elements:
+                key = repr(element.key.evaluated_value) if isinstance(getattr(element, "key", None), cst.SimpleString) else None
+                if isinstance(element, cst.DictElement) and key is not None and f"{target}[{key}]" == name \
+                        and isinstance(element.value, cst.Call) and tf.is_tf(element.value.func, "Variable"):
+                    return element.value
+    return None
+
+
+def _keys(names: list[str]) -> list[str]:
+    """Checkpoint attribute names for the saved variables: their Python names, as identifiers."""
+    taken: set[str] = set()
+    return [training.fresh_name(re.sub(r"\W+", "_", name).strip("_") or "variable", taken) for name in names]
+
+
+def _only(arg: cst.Arg) -> cst.Arg:
+    return arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, comma=cst.MaybeSentinel.DEFAULT)

@@ -1,0 +1,106 @@
+"""TFM105 saver-to-checkpoint: golden and no-op tables, and the proof that a checkpoint written
+by a TF1 program restores into the migrated program."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tfmodernize.codemod import builtin_codemods
+from tfmodernize.engine import transform_text
+from tfmodernize.testing import assert_rewrites, assert_unchanged
+
+HEAD = "import tensorflow as tf\nw = tf.Variable(tf.zeros([2]))\nv = tf.Variable(1.0, name='scale')\n"
+
+REWRITES = [
+    pytest.param(
+        HEAD + "saver = tf.train.Saver()\nsess = tf.Session()\np = saver.save(sess, 'm.ckpt')\n",
+        HEAD + "saver = tf.train.Checkpoint(w=w, v=v)\nsess = tf.Session()\np = saver.write('m.ckpt')\n",
+        id="save-only-keeps-names-as-they-are",
+    ),
+    pytest.param(
+        HEAD + "saver = tf.train.Saver([w], max_to_keep=2)\nsess = tf.Session()\nsaver.restore(sess, save_path='m.ckpt')\n",
+        HEAD.replace("tf.zeros([2]))", 'tf.zeros([2]), name="Variable")')
+        + "saver = tf.train.Checkpoint(w=w)\nsess = tf.Session()\nsaver.read('m.ckpt').assert_existing_objects_matched()\n",
+        id="restore-writes-tf1-names",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    assert_rewrites("TFM105", before, after)
+
+
+NO_OPS = [
+    pytest.param(HEAD + "def f():\n    return tf.train.Saver()\n", "top-level code", id="in-a-function"),
+    pytest.param(HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, 'm', global_step=3)\n", "global_step",
+                 id="numbered-files"),
+    pytest.param(HEAD + "s = tf.train.Saver()\nprint(tf.train.latest_checkpoint('.'))\n", "checkpoint state",
+                 id="reads-the-state-file"),
+    pytest.param(HEAD + "s = tf.train.Saver()\nsaving = s\n", "used other than", id="saver-used-otherwise"),
+    pytest.param("import tensorflow as tf\ns = tf.train.Saver()\n", "No variables to save", id="nothing-to-save"),
+    pytest.param(HEAD + "s = tf.train.Saver(sharded=True)\n", "arguments other than", id="other-arguments"),
+    pytest.param(HEAD + "opt = tf.train.AdamOptimizer().minimize(tf.reduce_sum(w))\ns = tf.train.Saver()\n",
+                 "slot variables", id="optimizer-slots"),
+    pytest.param("import tensorflow as tf\n\ndef make():\n    return tf.Variable(1.0)\n\nk = make()\n"
+                 "s = tf.train.Saver([k])\nsess = tf.Session()\ns.restore(sess, 'm')\n", "not made by a `tf.Variable(...)`",
+                 id="restored-variable-made-by-a-helper"),
+]
+
+
+@pytest.mark.parametrize(("source", "finding"), NO_OPS)
+def test_declines(source, finding):
+    result = assert_unchanged("TFM105", source)
+    assert any(finding in f.message for f in result.findings), [f.message for f in result.findings]
+
+
+WRITER = """\
+import sys
+import tensorflow.compat.v1 as tf
+tf.disable_v2_behavior()
+kernel = tf.Variable([[1.5, -2.0], [0.25, 4.0]])
+with tf.name_scope("head"):
+    shift = tf.Variable([0.5, -0.5])
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    saver.save(sess, sys.argv[1])
+"""
+
+READER = """\
+import json
+import sys
+import tensorflow as tf
+
+kernel = tf.Variable(tf.zeros([2, 2]))
+with tf.name_scope("head"):
+    shift = tf.Variable(tf.zeros([2]))
+saver = tf.train.Saver()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    saver.restore(sess, sys.argv[1])
+    restored_kernel, restored_shift = sess.run([kernel, shift])
+print(json.dumps([restored_kernel.tolist(), restored_shift.tolist()]))
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
+def test_a_checkpoint_the_tf1_program_wrote_restores_into_the_migrated_program(tmp_path):
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="-1")
+    checkpoint = str(tmp_path / "tf1" / "model.ckpt")
+    (tmp_path / "writer.py").write_text(WRITER)
+    subprocess.run([sys.executable, str(tmp_path / "writer.py"), checkpoint], check=True, env=env, capture_output=True)
+
+    migrated, state = transform_text(READER, builtin_codemods(), path="reader.py")
+    assert "TFM105" in {fix.code for fix in state.fixes}
+    assert "compat.v1" not in migrated and "Session" not in migrated, migrated
+    assert 'name="Variable"' in migrated and 'name="head/Variable"' in migrated  # TF1's names, scope included
+    (tmp_path / "reader.py").write_text(migrated)
+    run = subprocess.run([sys.executable, str(tmp_path / "reader.py"), checkpoint], check=True, env=env,
+                         capture_output=True, text=True)
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == [[[1.5, -2.0], [0.25, 4.0]], [0.5, -0.5]]
