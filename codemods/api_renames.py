@@ -80,11 +80,13 @@ Fixtures: ``fixtures/api-renames/``.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Optional, Union
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit
+from tfmodernize.names import names_bound_here
+from tfmodernize.treewalk import visit, walk
 
 from codemods._upgrade_tables import (
     has_star_args,
@@ -205,8 +207,9 @@ class ApiRenames(TFCodemod):
     # -- bookkeeping: which Name/Attribute nodes are whole symbols ----------------------------
 
     def visit_Module(self, node: cst.Module) -> bool:
-        self._tf1_file = _shows_tf1(node, self.tf)
-        self._stays_tf1 = self._tf1_file and _shows_tf1(node, self.tf, lasting=True)
+        self._constant_kinds = _constant_kinds(node, self.tf) if "div" in self.state.text else {}
+        self._tf1_file = _shows_tf1(node, self.tf, self._constant_kinds)
+        self._stays_tf1 = self._tf1_file and _shows_tf1(node, self.tf, self._constant_kinds, lasting=True)
         self._from_imported = {
             local: qualified
             for statement in node.body if isinstance(statement, cst.SimpleStatementLine)
@@ -572,7 +575,7 @@ class ApiRenames(TFCodemod):
     def _division_plan(self, call: cst.Call, path: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
         """``tf.div(3, 4)`` -> ``tf.math.floordiv(3, 4)``; ``tf.div(3.0, 4)`` -> ``tf.math.divide``:
         TF1 chose by the dtype of the first operand (the second is converted to it)."""
-        operand = _division_operand(call)
+        operand = _division_operand(call, self._constant_kinds)
         if operand is None:
             raise Decline(call, f"tf.{path} divides as Python 2 did (floor division for integer tensors, true "
                             "division for floating ones) and the operands' dtype is not written here: use "
@@ -585,13 +588,20 @@ class ApiRenames(TFCodemod):
         return f"tf.{path} of {operand} literals is tf.{target} in TF2", build
 
 
-def _division_operand(call: cst.Call) -> Optional[str]:
+def _division_operand(call: cst.Call, constants: dict[str, str]) -> Optional[str]:
     """``int`` or ``float``: what ``tf.div``'s first operand is, when both are numeric literals
-    (or lists of them) that TF1 converts to one dtype; None when the code does not say."""
+    (or lists of them) that TF1 converts to one dtype, or names only ever bound to
+    ``tf.constant`` of such literals (``constants``); None when the code does not say."""
     if has_star_args(call):
         return None
     x, y = argument(call, 0, "x"), argument(call, 1, "y")
-    kinds = [_literal_kind(x) if x is not None else None, _literal_kind(y) if y is not None else None]
+
+    def kind(operand: Optional[cst.BaseExpression]) -> Optional[str]:
+        if isinstance(operand, cst.Name):
+            return constants.get(operand.value)
+        return _literal_kind(operand) if operand is not None else None
+
+    kinds = [kind(x), kind(y)]
     if kinds[0] == "int" and kinds[1] == "int":
         return "int"
     if kinds[0] == "float" and kinds[1] is not None:
@@ -599,7 +609,37 @@ def _division_operand(call: cst.Call) -> Optional[str]:
     return None
 
 
-def _literal_kind(expr: cst.BaseExpression) -> Optional[str]:
+def _constant_kinds(module: cst.Module, names: TFNames) -> dict[str, str]:
+    """Names every binding of which is ``tf.constant(<int or float literal>)`` (its dtype
+    unwritten, or written as an integer or floating dtype): name -> ``int`` or ``float``."""
+    kinds: dict[str, set[Optional[str]]] = {}
+    read: set[int] = set()
+    for node in walk(module, code_only=True):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            kinds.setdefault(node.targets[0].target.value, set()).add(_constant_kind(node.value, names))
+            read.add(id(node.targets[0]))
+            continue
+        if id(node) in read:
+            continue
+        for bound in names_bound_here(node) | ({node.name.value} if isinstance(node, cst.Param) else set()):
+            kinds.setdefault(bound, set()).add(None)
+    return {name: found.pop() for name, found in kinds.items() if len(found) == 1 and None not in found}
+
+
+def _constant_kind(value: cst.BaseExpression, names: TFNames) -> Optional[str]:
+    if not (isinstance(value, cst.Call) and names.is_tf(value.func, "constant")):
+        return None
+    literal = _literal_kind(argument(value, 0, "value"))
+    dtype = argument(value, 1, "dtype")
+    if dtype is None:
+        return literal
+    symbol = names.tf_symbol(dtype)
+    written = None if symbol is None else "float" if re.fullmatch(r"b?float\d+", symbol.path) else \
+        "int" if re.fullmatch(r"u?int\d+", symbol.path) else None
+    return written if literal is not None else None
+
+
+def _literal_kind(expr: Optional[cst.BaseExpression]) -> Optional[str]:
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
         expr = expr.expression
     if isinstance(expr, cst.Integer):
@@ -634,21 +674,22 @@ def _tf1_only(path: str) -> bool:
     return tables().v1_only_name(path) or path.startswith("contrib.")
 
 
-def _shows_tf1(module: cst.Module, names: TFNames, *, lasting: bool = False) -> bool:
+def _shows_tf1(module: cst.Module, names: TFNames, constants: dict[str, str], *, lasting: bool = False) -> bool:
     """Whether the file uses the TF1 API somewhere: a name TF2 lacks, a keyword TF2 renamed, or
     a ``compat.v1`` spelling. Decides what ``tf.nn.dropout(x, 0.5)``, ``tf.nn.max_pool`` and
     other names whose meaning changed under the same spelling mean in this file.
 
     ``lasting``: only evidence this codemod leaves in place (a TF1 name it cannot rename to a TF2
     one, a ``compat.v1`` spelling), i.e. whether the file still reads as TF1 on the next run."""
-    finder = _TF1Evidence(names, lasting)
+    finder = _TF1Evidence(names, constants, lasting)
     visit(module, finder)
     return finder.found
 
 
 class _TF1Evidence(cst.CSTVisitor):
-    def __init__(self, names: TFNames, lasting: bool) -> None:
+    def __init__(self, names: TFNames, constants: dict[str, str], lasting: bool) -> None:
         self.names = names
+        self.constants = constants
         self.lasting = lasting
         self.found = False
         self.rewritten: set[int] = set()
@@ -658,7 +699,7 @@ class _TF1Evidence(cst.CSTVisitor):
             return False
         if isinstance(node, cst.Call):
             symbol = self.names.tf_symbol(node.func)
-            if symbol is not None and symbol.path in DIVISIONS and _division_operand(node) is not None:
+            if symbol is not None and symbol.path in DIVISIONS and _division_operand(node, self.constants) is not None:
                 self.rewritten.add(id(node.func))  # becomes a TF2 division whatever the file is
             if symbol is not None and not self.lasting:
                 t = tables()

@@ -182,6 +182,10 @@ FINDINGS = [
     pytest.param("import tensorflow as tf\nq = tf.div(a, b)\n", "dtype is not written", id="div-of-unknown-dtype"),
     pytest.param("import tensorflow as tf\nq = tf.FIFOQueue(3, tf.float32)\n", "block forever", id="queue-graph-only"),
     pytest.param("import tensorflow as tf\nq = tf.div(3, 4.0)\n", "dtype is not written", id="div-int-by-float"),
+    pytest.param("import tensorflow as tf\na = tf.constant(3)\na = load()\nq = tf.div(a, 2)\n", "dtype is not written",
+                 id="div-of-a-name-also-bound-to-something-else"),
+    pytest.param("import tensorflow as tf\na = tf.constant(3, dtype=kind)\nq = tf.div(a, 2)\n", "dtype is not written",
+                 id="div-of-a-constant-of-a-computed-dtype"),
     pytest.param(
         "import tensorflow as tf\np = tf.placeholder(tf.float32)\ns = tf.reduce_mean(p, None, False, 'm', 1)\n",
         "already fills",
