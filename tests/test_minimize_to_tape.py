@@ -357,3 +357,26 @@ def test_optimizer_made_inside_the_function_and_used_otherwise_declines():
 def test_graph_program_declines():
     source = step("tf.train.GradientDescentOptimizer(0.1)") + "with tf.Session() as sess:\n    sess.run(train_step)\n"
     assert "still a TF1 graph program (it uses `tf.Session`)" in assert_unchanged("TFM102", source).findings[0].message
+
+
+FED_RATE = HEAD + """\
+
+
+@tf.function
+def train_step(x, y, rate):
+    cost = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y)){extra}
+    train_op = tf.train.AdamOptimizer(rate).minimize(cost)
+    return cost
+"""
+
+
+def test_a_fed_learning_rate_is_assigned_each_step():
+    result = rewrite("TFM102", FED_RATE.format(extra=""))
+    assert "optimizer = tf.keras.optimizers.Adam(learning_rate=0.0, epsilon=1e-08)" in result.code
+    assert "optimizer.learning_rate.assign(tf.reshape(rate, []))" in result.code
+    assert result.code.index("learning_rate.assign") < result.code.index("optimizer.apply_gradients")
+
+
+def test_a_fed_learning_rate_used_for_more_than_the_optimizer_is_declined():
+    result = assert_unchanged("TFM102", FED_RATE.format(extra="\n    cost = cost * rate"))
+    assert any("is used for more than the optimizer" in f.message for f in result.findings)

@@ -166,6 +166,10 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             hoisted.append(_assignment(module_name, schedule))
             args = [arg.with_changes(value=cst.Name(module_name))
                     if isinstance(arg.value, cst.Name) and arg.value.value == name else arg for arg in args]
+        if optimizer.fed_rate is not None:
+            # Each step assigns the fed value before it applies the gradients.
+            args = [arg.with_changes(value=cst.Float("0.0"))
+                    if isinstance(arg.value, cst.Name) and arg.value.value == optimizer.fed_rate else arg for arg in args]
         new_call = cst.Call(self.tf_expr(keras_name), args=args)
         if optimizer.name is None:
             site = optimizer.sites[0]

@@ -57,6 +57,9 @@ class Optimizer:
     hoisted_name: str = "optimizer"
     #: (name of the TF1 learning-rate tensor, the Keras schedule replacing it)
     schedule: Optional[tuple[str, cst.Call]] = None
+    #: The function parameter (a fed placeholder, once session-to-function ran) that is the
+    #: learning rate: each step assigns it to the Keras optimizer's ``learning_rate``.
+    fed_rate: Optional[str] = None
     #: Statements (function, index) that go once the optimizer is migrated.
     removals: list[tuple[cst.FunctionDef, int]] = field(default_factory=list)
 

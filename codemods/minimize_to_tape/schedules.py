@@ -15,6 +15,23 @@ from tfmodernize.names import bound_names, names_read
 class Schedules:
     """Part of :class:`MinimizeToTape` (see the package docstring)."""
 
+    def _fed_rate(self, site: Site, optimizer: Optimizer, name: str) -> None:
+        """A learning rate fed at each run (a placeholder, a parameter once session-to-function
+        made the step a function): the Keras optimizer is built once and each step assigns the
+        value to its ``learning_rate`` before applying the gradients, as TF1 used the fed value."""
+        body = list(site.function.body.body)
+        users = {site.position, optimizer.position}
+        if any(name in names_read(line) for position, line in enumerate(body) if position not in users):
+            raise Decline(site.call, f"the learning rate `{name}` is used for more than the optimizer")
+        passed = [arg for position, arg in enumerate(optimizer.call.args)
+                  if (arg.keyword is None and position == 0) or (arg.keyword is not None and arg.keyword.value == "learning_rate")]
+        if not (len(passed) == 1 and isinstance(passed[0].value, cst.Name) and passed[0].value.value == name):
+            raise Decline(site.call, f"the optimizer's arguments use `{name}` other than as its learning rate")
+        differs = training.optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
+        if differs is not None:
+            raise Decline(site.call, f"its learning rate `{name}` changes between steps, and {differs}")
+        optimizer.fed_rate = name
+
     def _schedule(self, site: Site, optimizer: Optimizer, name: str, global_step, bound: set[str]) -> None:
         """``lr = tf.train.exponential_decay(lr0, global_step, ...)`` -> a Keras schedule.
 

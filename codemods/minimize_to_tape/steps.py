@@ -40,7 +40,8 @@ class Steps:
                 raise Decline(site.call, "its arguments could not be read")
             if not self._plain_step(args):
                 raise Decline(site.call, "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`")
-            site.replacement = [f"{receiver}.apply_gradients({source(args['grads_and_vars'])})"]
+            site.replacement = self._assign_rate(receiver, optimizer)
+            site.replacement += [f"{receiver}.apply_gradients({source(args['grads_and_vars'])})"]
             site.replacement += self._global_step(args)
             return None
         positions = ("loss", "var_list", "gate_gradients", "aggregation_method", "colocate_gradients_with_ops")
@@ -77,6 +78,7 @@ class Steps:
             gradients = training.fresh_name("gradients", local_taken)
             lines += [
                 f"{gradients} = {tape}.gradient({loss.value}, {variables})",
+                *self._assign_rate(receiver, optimizer),
                 f"{receiver}.apply_gradients(zip({gradients}, {variables}))",
                 *self._global_step(args),
             ]
@@ -89,6 +91,13 @@ class Steps:
         site.replacement = lines
         site.tape_name = tape
         return None
+
+    def _assign_rate(self, receiver: str, optimizer: Optimizer) -> list[str]:
+        """The line giving the Keras optimizer this step's fed learning rate (a scalar: a
+        placeholder of unknown shape is one when fed a number), if it has one."""
+        if optimizer.fed_rate is None:
+            return []
+        return [f"{receiver}.learning_rate.assign({source(self.tf_expr('reshape'))}({optimizer.fed_rate}, []))"]
 
     def _hoist(self, site: Site, optimizer: Optimizer, global_step: Optional[cst.BaseExpression]) -> None:
         """Plan ``tf.train.X(...).minimize(...)``'s optimizer as a module-level Keras optimizer.
@@ -105,7 +114,9 @@ class Steps:
         if optimizer.local_name is not None:
             bound.discard(optimizer.local_name)
         clash = names_read(optimizer.call) & bound
-        if len(clash) == 1:
+        if len(clash) == 1 and next(iter(clash)) in params:
+            self._fed_rate(site, optimizer, clash.pop())
+        elif len(clash) == 1:
             self._schedule(site, optimizer, clash.pop(), global_step, bound)
         elif clash:
             raise Decline(site.call, f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function")

@@ -53,6 +53,7 @@ class RunSites:
     def _plan_runs(self, plan: UnitPlan) -> None:
         unit = plan.unit
         self._plan_local_feeds(plan)
+        runs: list[cst.Call] = []  # every session call, in the order the program makes them
         for stmt in unit.statements:
             if stmt.kind is not Kind.RUN:
                 continue
@@ -62,10 +63,17 @@ class RunSites:
             if sites.unexplained:
                 raise Decline(sites.unexplained, f"session `{sites.unexplained.value}` is used other than to run the graph")
             for site in sites.sites:
+                runs.append(site.call)
                 self._plan_site(plan, stmt, site)
         initializer_runs = [node for node, message in plan.fixes if message == INITIALISED]
         updates = [s for s in unit.statements if s.stateful] or plan.eager_updates
         again = initializer_runs[1:] or [node for node in initializer_runs if id(node) in plan.repeated]
+        # Initialised again before any other run (a session opened only to initialise, then a
+        # new one): nothing can have updated the variables in between.
+        initializers = {id(node) for node in initializer_runs}
+        before_last = runs[:max((runs.index(node) for node in initializer_runs if node in runs), default=0)]
+        if again and not plan.repeated & initializers and all(id(call) in initializers for call in before_last):
+            again = []
         if again and updates:
             raise Decline(again[0], "variables are initialised again after ops that update them (a new session, "
                                     "or the same one run in a loop): TF2 variables are created once and keep "
