@@ -193,8 +193,10 @@ FINDINGS = [
                  "cannot be listed", id="layers-make-variables-implicit-var-list"),
     pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    opt.minimize(W * x)\n",
                  "the loss is not a name computed earlier", id="loss-expression"),
-    pytest.param(HEAD + "def f(x, lr):\n    c = W * x\n    o = tf.train.GradientDescentOptimizer(lr).minimize(c)\n",
-                 "only exists inside the function", id="inline-optimizer-uses-argument"),
+    pytest.param(HEAD + "def f(x, m):\n    c = W * x\n    o = tf.train.MomentumOptimizer(0.1, momentum=m).minimize(c)\n",
+                 "other than as its learning rate", id="inline-optimizer-uses-argument"),
+    pytest.param(HEAD + "def f(x):\n    c = W * x\n    lr = x * 2\n    o = tf.train.GradientDescentOptimizer(lr).minimize(c)\n",
+                 "only exists inside the function", id="inline-optimizer-uses-a-local"),
     pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = W * x\n    d = b * x\n"
                  "    opt.minimize(c)\n    opt.minimize(d)\n", "two losses", id="two-losses-one-function"),
     pytest.param(HEAD + "g_opt = tf.train.GradientDescentOptimizer(0.1)\nd_opt = tf.train.AdamOptimizer(0.1)\n"
