@@ -115,6 +115,8 @@ IMPORTED_HINT = ("load a SavedModel with tf.saved_model.load, or wrap the import
 #: API families whose calls make an object (kept where it is), not a tensor. ``examples.``:
 #: the tutorials' dataset readers (``input_data.read_data_sets``) return numpy arrays.
 OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.", "examples.")
+#: Objects that hold variables rather than compute from them (a checkpoint of ``w`` is no tensor of ``w``).
+OBJECTS_OVER_VARIABLES = ("train.Checkpoint", "train.CheckpointManager")
 
 
 class Value(StrEnum):
@@ -765,7 +767,8 @@ class GraphUnit:
         # ``apply_gradients`` (after ``compute_gradients``) is the other TF1 optimizer step.
         minimizes = [c for m, c in methods if m in ("minimize", "apply_gradients")]
         # An object built over variables (``tf.train.Checkpoint(w=w)``) is still an object.
-        tensor_uses = {n for n in uses & graph_names if self.kind_of.get(n) is not Value.VARIABLE}
+        tensor_uses = {n for n in uses & graph_names
+                       if path not in OBJECTS_OVER_VARIABLES or self.kind_of.get(n) is not Value.VARIABLE}
         if assignment and not tensor_uses and path is not None and is_object_path(path) and not minimizes:
             stmt.kind = Kind.OBJECT
             self._bind(assignment[0], Value.OBJECT)

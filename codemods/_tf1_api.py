@@ -18,3 +18,7 @@ INITIALIZERS = (
 #: Calls that turn TF 2.x's v2 behaviour (eager execution) off, and those that ask for it.
 V2_OFF = ("disable_v2_behavior", "disable_eager_execution")
 V2_ON = ("enable_eager_execution", "enable_v2_behavior")
+#: ``with`` scopes that prefix the names of the variables made inside (``variable_scope``) or of
+#: the ops (``name_scope``, which also prefixes ``tf.Variable`` names).
+VARIABLE_SCOPES = ("variable_scope",)
+NAME_SCOPES = ("name_scope",)

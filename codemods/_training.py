@@ -26,7 +26,7 @@ from typing import Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
-from codemods._tf1_api import MONITORED_SESSIONS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS
+from codemods._tf1_api import MONITORED_SESSIONS, NAME_SCOPES, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS, VARIABLE_SCOPES
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
 from tfmodernize.syntax import argument, source
@@ -40,11 +40,8 @@ OPAQUE_CREATORS = ("layers.", "contrib.", "estimator.", "nn.rnn_cell.", "nn.dyna
                    "train.import_meta_graph", "import_graph_def")
 #: Keras path prefixes whose calls create layers or models (and so variables).
 KERAS_CREATORS = ("layers.", "Sequential", "Model", "models.", "applications.")
-#: TF paths of ``with`` scopes that prefix variable names.
-VARIABLE_SCOPES = ("variable_scope",)
 #: Calls whose name says they add ops to TF1's UPDATE_OPS collection.
 UPDATE_SOURCES = re.compile(r"batch_norm|BatchNormalization|add_update")
-NAME_SCOPES = ("name_scope",)
 #: Top-level packages whose functions never create TF variables nor add to TF collections:
 #: calling into them leaves the inventory complete. Anything else imported (the program's own
 #: ``model.py``, slim, a research library) may, so a call into it makes the inventory unknown.

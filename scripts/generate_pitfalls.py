@@ -69,7 +69,7 @@ def _entry(codemod) -> list[str]:
         "",
     ]
     notes = []
-    for heading in ("What it does", "Why it matters", "Before", "After"):
+    for heading in [h for h in ("What it does", "Why it matters", "Before", "After", "Fix safety", "Declines when") if h in sections]:
         text, trailing = _split_section(sections[heading])
         notes.extend(line for line in trailing.splitlines() if line and not line.startswith("Fixtures:"))
         label = "Instead" if heading == "After" and finding_only else heading

@@ -43,7 +43,7 @@ from codemods.session_to_function.reading import (
     _assignments,
     _calls_in_loops,
 )
-from tfmodernize.syntax import source
+from tfmodernize.syntax import argument, source
 from tfmodernize.names import target_name_nodes
 
 
@@ -68,11 +68,15 @@ class RunSites:
         initializer_runs = [node for node, message in plan.fixes if message == INITIALISED]
         updates = [s for s in unit.statements if s.stateful] or plan.eager_updates
         again = initializer_runs[1:] or [node for node in initializer_runs if id(node) in plan.repeated]
-        # Initialised again before any other run (a session opened only to initialise, then a
-        # new one): nothing can have updated the variables in between.
+        # Initialised again before any other run, and only the last session runs after that (a
+        # session opened only to initialise, then a new one): nothing updated the variables in
+        # between, and no other copy of them is read later.
         initializers = {id(node) for node in initializer_runs}
-        before_last = runs[:max((runs.index(node) for node in initializer_runs if node in runs), default=0)]
-        if again and not plan.repeated & initializers and all(id(call) in initializers for call in before_last):
+        last = max((runs.index(node) for node in initializer_runs if node in runs), default=0)
+        session = _session_of(runs[last]) if runs else None
+        if (again and session is not None and not plan.repeated & initializers
+                and all(id(call) in initializers for call in runs[:last])
+                and all(_session_of(call) in (session, DEFAULT_SESSION) for call in runs[last:])):
             again = []
         if again and updates:
             raise Decline(again[0], "variables are initialised again after ops that update them (a new session, "
@@ -424,3 +428,17 @@ class RunSites:
         if shape == Shape.TUPLE:
             return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(_numpy(item), loop, lpar=[], rpar=[]))])
         return cst.ListComp(_numpy(item), loop)
+
+
+#: What ``t.eval()`` without ``session=`` runs in: the default session, the one the program
+#: opened last (``with tf.Session() as sess:``) as far as a run after an initialisation goes.
+DEFAULT_SESSION = "<default session>"
+
+
+def _session_of(call: cst.Call) -> Optional[str]:
+    """The name of the session ``call`` runs in (``sess`` in ``sess.run(...)``), if it says."""
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" and isinstance(call.func.value, cst.Name):
+        return call.func.value.value
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and argument(call, None, "session") is None:
+        return DEFAULT_SESSION
+    return None

@@ -1,0 +1,40 @@
+"""TFM106 get-variable-to-variable: golden and no-op tables."""
+
+import pytest
+
+from tfmodernize.testing import assert_rewrites, assert_unchanged
+
+REWRITES = [
+    pytest.param("import tensorflow as tf\nc = tf.get_variable('c', [], tf.int64)\n",
+                 "import tensorflow as tf\nc = tf.Variable(tf.zeros([], dtype=tf.int64), name='c')\n", id="integer-default-zeros"),
+    pytest.param("import tensorflow as tf\nb = tf.get_variable('b', [2], initializer=tf.zeros_initializer())\n",
+                 "import tensorflow as tf\nb = tf.Variable(tf.zeros([2], dtype=tf.float32), name='b')\n", id="zeros"),
+    pytest.param("import tensorflow as T\nb = T.get_variable(name='b', shape=[2], initializer=T.constant_initializer(3), trainable=False)\n",
+                 "import tensorflow as T\nb = T.Variable(T.fill([2], T.constant(3, dtype=T.float32)), name='b', trainable=False)\n",
+                 id="alias-constant-not-trainable"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    assert_rewrites("TFM106", before, after)
+
+
+NO_OPS = [
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2, 2])\n", "Glorot uniform", id="float-default-is-random"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer())\n",
+                 "is random or not one", id="random-initializer"),
+    pytest.param("import tensorflow as tf\nwith tf.variable_scope('s'):\n    c = tf.get_variable('c', [], tf.int32)\n",
+                 "variable_scope", id="in-a-variable-scope"),
+    pytest.param("import tensorflow as tf\ndef f():\n    c = tf.get_variable('c', [], tf.int32)\n", "on a line of its own",
+                 id="in-a-function"),
+    pytest.param("import tensorflow as tf\nc = tf.get_variable('c', [], tf.int32, regularizer=reg)\n", "regularizer",
+                 id="regularizer"),
+    pytest.param("import tensorflow as tf\nc = tf.get_variable(name, [], tf.int32)\n", "literal", id="computed-name"),
+]
+
+
+@pytest.mark.parametrize(("source", "finding"), NO_OPS)
+def test_declines(source, finding):
+    result = assert_unchanged("TFM106", source)
+    assert any(finding in f.message for f in result.findings), [f.message for f in result.findings]
