@@ -223,6 +223,10 @@ def _top_level_lines(module: cst.Module, syntax: ast.Module) -> dict[int, int]:
     return lines
 
 
+#: (codemod class, "visit_"/"leave_", node type) -> the name of its hook, or None.
+_HOOKS: dict[tuple[type, str, type], Optional[str]] = {}
+
+
 class Decline(Exception):
     """A rewrite a codemod will not make: ``node`` says where (a node of the tree the codemod
     received), ``reason`` what it is and what the user can do. Raised anywhere in a codemod;
@@ -287,15 +291,22 @@ class TFCodemod(VisitorBasedCodemodCommand):
     # -- dispatch of the planning walk (``treewalk.visit``): hook names precomputed per class --
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        name = "visit_" + type(node).__name__
-        if name in self._hooks:
-            return getattr(self, name)(node) is not False
-        return True
+        name = self._hook("visit_", type(node))
+        return name is None or getattr(self, name)(node) is not False
 
     def on_leave(self, original_node: cst.CSTNode) -> None:
-        name = "leave_" + type(original_node).__name__
-        if name in self._hooks:
+        name = self._hook("leave_", type(original_node))
+        if name is not None:
             getattr(self, name)(original_node)
+
+    @classmethod
+    def _hook(cls, prefix: str, kind: type) -> Optional[str]:
+        """The name of the class's ``visit_X``/``leave_X`` hook for node type ``kind``, or None (cached)."""
+        key = (cls, prefix, kind)
+        if key not in _HOOKS:
+            name = prefix + kind.__name__
+            _HOOKS[key] = name if name in cls._hooks else None
+        return _HOOKS[key]
 
     @property
     def DESCRIPTION(self) -> str:  # noqa: N802 - LibCST's name for the summary
