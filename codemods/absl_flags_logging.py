@@ -58,6 +58,15 @@ After
     app.run(main)
 
 Fixtures: ``fixtures/absl-flags-logging/``.
+
+Fix safety
+    absl is what TF1's wrappers called: the same flags, the same log records; keyword names TF's
+    wrappers accepted become absl's.
+
+Declines when
+    a ``tf.logging`` level is used as a number, ``vlog``/``TaskLevelStatusMessage`` is called,
+    ``tf.app.run()`` has no ``main`` to pass, or flags are read at module level in a file that never
+    parses them; ``tf.logging`` then stays whole on TF's logger.
 """
 
 from __future__ import annotations

@@ -76,6 +76,16 @@ After
     s = tf.reduce_sum(tf.cast(x > 0, tf.float32), axis=1, keepdims=True)
 
 Fixtures: ``fixtures/api-renames/``.
+
+Fix safety
+    Renames come from TensorFlow's own upgrade tables, checked against the installed TF 2.21;
+    keyword deletions only where the value passed is the one TF2 assumes; names whose meaning
+    changed under the same spelling only in TF1 code.
+
+Declines when
+    a call passes ``*args``/``**kwargs`` whose names or order TF2 changed, a deleted keyword has a
+    value TF2 does not assume, ``tf.div``'s dtype is not written, or the target exists only in
+    ``tf.compat.v1`` (other codemods migrate those): a finding says what the peer would do.
 """
 
 from __future__ import annotations

@@ -36,6 +36,16 @@ After
     params = [W, b]
 
 Fixtures: ``fixtures/collections-to-tracking/``.
+
+Fix safety
+    The list holds what TF1's collection held at that point: the variables created before it, in
+    creation order, filtered by scope as TF1 filters; an empty collection becomes ``[]`` only when
+    nothing in the file can add to it.
+
+Declines when
+    the variables cannot be read off the code (layers, helpers, imported code), the read is inside a
+    function while variables are created later, it would come out empty, or optimizer slots would
+    be listed; a program collection is used across functions or read before anything is added.
 """
 
 from __future__ import annotations

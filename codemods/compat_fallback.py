@@ -56,6 +56,14 @@ After
         sess.run(tf.global_variables_initializer())
 
 Fixtures: ``fixtures/compat-fallback/``.
+
+Fix safety
+    The file keeps TF1 behaviour exactly: the compat.v1 API with v2 behaviour off is TF1's; TF2
+    rewrites that would not run in such a file are taken out.
+
+Declines when
+    TensorFlow is not imported with a plain module-level import, or the import is silenced; a library
+    module gets no global switch (a finding says the importing program must set it).
 """
 
 from __future__ import annotations

@@ -33,6 +33,12 @@ After
     scale.assign(2.0)
 
 Fixtures: ``fixtures/global-rebound-in-function/``.
+
+Fix safety
+    No fix: a finding only.
+
+Declines when
+    never: every read of a module-level number the module rebinds later is reported.
 """
 
 from __future__ import annotations

@@ -31,6 +31,15 @@ After
         return cost
 
 Fixtures: ``fixtures/gradients-to-tape/``.
+
+Fix safety
+    The gradient of the same target with respect to the same sources: the tape records exactly the
+    statements that computed the target; ``tf.assign(v, x)`` and ``v.assign(x)`` are the same op.
+
+Declines when
+    a function takes gradients twice, the arguments are unpacked or include ``stop_gradients``, the
+    target is not a name computed earlier in the function, or a source is neither a trainable
+    variable nor an argument the tape can watch.
 """
 
 from __future__ import annotations

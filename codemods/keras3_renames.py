@@ -54,6 +54,14 @@ After
     train_loss.reset_state()
 
 Fixtures: ``fixtures/keras3-renames/``.
+
+Fix safety
+    Each rename is Keras 3's spelling of the same setting; a removed argument goes only where it was
+    the default, and Keras 2's ``decay`` becomes the schedule that computes the same rate.
+
+Declines when
+    the receiver is not known to be a Keras object, or the arguments cannot be carried over (a
+    finding says how to convert by hand).
 """
 
 from __future__ import annotations

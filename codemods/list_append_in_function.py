@@ -40,6 +40,14 @@ After
         return out.stack()
 
 Fixtures: ``fixtures/list-append-in-function/``.
+
+Fix safety
+    A ``tf.TensorArray`` written in order and stacked holds the same values the list held, and
+    grows on every call instead of only while tracing.
+
+Declines when
+    the list is used other than by ``append`` in one plain ``for`` loop and one stack/concat, a nested
+    function uses it, or the element dtype is not written.
 """
 
 from __future__ import annotations

@@ -32,6 +32,12 @@ After
     step(next(batches))
 
 Fixtures: ``fixtures/next-in-function/``.
+
+Fix safety
+    No fix: a finding only.
+
+Declines when
+    never: every ``next()`` on a Python iterator in a traced function is reported.
 """
 
 from __future__ import annotations

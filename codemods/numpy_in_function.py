@@ -24,6 +24,12 @@ After
         return tf.argmax(y, axis=-1)
 
 Fixtures: ``fixtures/numpy-in-function/``.
+
+Fix safety
+    No fix: a finding only.
+
+Declines when
+    never: every ``.numpy()`` in a traced function is reported.
 """
 
 from __future__ import annotations

@@ -33,6 +33,12 @@ After
     history.append(step(x).numpy())
 
 Fixtures: ``fixtures/outer-mutation-in-function/``.
+
+Fix safety
+    No fix: a finding only.
+
+Declines when
+    never: every mutation of an outer Python container in a traced function is reported.
 """
 
 from __future__ import annotations

@@ -33,6 +33,14 @@ After
         pred = model(x, training=False)
         loss = tf.reduce_mean((pred - y) ** 2)
     grads = tape.gradient(loss, model.trainable_variables)
+
+Fix safety
+    Safe when the object is provably a Keras model or layer: ``model(x, training=False)`` computes
+    what ``predict`` computed, as a tensor the tape records; otherwise unsafe.
+
+Declines when
+    ``predict`` is given ``batch_size``, callbacks, a generator or a ``tf.data`` dataset, or comments
+    inside the call would be lost.
 """
 
 from __future__ import annotations

@@ -37,6 +37,14 @@ After
         return y
 
 Fixtures: ``fixtures/print-in-function/``.
+
+Fix safety
+    Unsafe (``--unsafe-fixes``): what is printed and how often changes, which is the point but may not
+    be what a trace-time debugging print wanted.
+
+Declines when
+    the print is formatted at trace time (``%``, ``.format``, f-strings with specs), writes to a
+    stream ``tf.print`` cannot, or passes ``flush``/``**kwargs``.
 """
 
 from __future__ import annotations

@@ -29,6 +29,12 @@ After
         return result
 
 Fixtures: ``fixtures/recursive-function/``.
+
+Fix safety
+    No fix: a finding only.
+
+Declines when
+    never: every self-call of a traced function is reported.
 """
 
 from __future__ import annotations

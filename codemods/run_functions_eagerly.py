@@ -18,6 +18,12 @@ Before
 After
     import tensorflow as tf
     tf.config.run_functions_eagerly(True)
+
+Fix safety
+    The stable names call the same functions the deprecated ones forwarded to.
+
+Declines when
+    never: every use under a TensorFlow alias is renamed.
 """
 
 from __future__ import annotations

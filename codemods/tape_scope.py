@@ -28,6 +28,14 @@ After
         logits = model(images)
         target = tf.reduce_mean(logits[:, 7])
     grads = tape.gradient(target, images)
+
+Fix safety
+    The moved statements compute the same values, now recorded by the tape: the gradient is the one
+    the author meant instead of None.
+
+Declines when
+    a statement between the block and the gradient call cannot be moved (it has side effects, reads
+    names bound after it, or uses the tape).
 """
 
 from __future__ import annotations

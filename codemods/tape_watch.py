@@ -30,6 +30,14 @@ After
         tape.watch(x)
         y = x * x
     dy_dx = tape.gradient(y, x)  # None before the fix, 6.0 after
+
+Fix safety
+    Safe when every binding of the watched name is a TF call that makes a tensor; otherwise unsafe:
+    it might be a non-trainable variable whose None gradient was meant.
+
+Declines when
+    the source is not a plain name bound in the visible code, or the tape is not a ``with`` block of
+    the same function.
 """
 
 from __future__ import annotations

@@ -47,6 +47,14 @@ After
 
     for n in tf.range(1, 50):
         train(n)
+
+Fix safety
+    The function receives the same numbers as tensors of the same dtype, traced once instead of once
+    per value.
+
+Declines when
+    the loop variable is used other than as a tensor argument (arithmetic with floats, ``print``,
+    indexing, ``range``): each such use is a finding.
 """
 
 from __future__ import annotations

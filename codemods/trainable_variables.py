@@ -32,6 +32,14 @@ After
         loss = loss_fn(y, model(x, training=True))
     grads = tape.gradient(loss, model.trainable_variables)
     optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+Fix safety
+    Safe when the object is provably a Keras model or layer; otherwise unsafe (``--unsafe-fixes``):
+    another object's ``variables`` may mean something else.
+
+Declines when
+    the gradient and ``apply_gradients`` places cannot both be rewritten (the gradient list is used
+    elsewhere, the variables differ), or the tape watches variables explicitly.
 """
 
 from __future__ import annotations

@@ -44,6 +44,14 @@ After
         return total.read_value()
 
 Fixtures: ``fixtures/variable-in-function/``.
+
+Fix safety
+    The variable is created once, where the first trace created it, with the same initial value;
+    later traces reuse it as TF2 requires.
+
+Declines when
+    the creation is in a loop, a branch or an expression, its initial value is random or uses the
+    function's arguments or locals, or the name is bound elsewhere.
 """
 
 from __future__ import annotations

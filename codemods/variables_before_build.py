@@ -26,6 +26,12 @@ After
     var_list = model.trainable_variables
 
 Fixtures: ``fixtures/variables-before-build/``.
+
+Fix safety
+    No fix: a finding only.
+
+Declines when
+    never: every read before the build is reported.
 """
 
 from __future__ import annotations

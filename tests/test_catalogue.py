@@ -5,7 +5,6 @@ import pytest
 
 from tfmodernize.codemod import (
     DOC_SECTIONS,
-    OPTIONAL_DOC_SECTIONS,
     Safety,
     TFCodemod,
     builtin_codemods,
@@ -31,8 +30,7 @@ def test_catalogue_is_in_code_order_and_unique():
 def test_codemod_honours_the_contract(codemod):
     assert contract_problems(codemod) == []
     sections = doc_sections(codemod)
-    assert list(sections)[:4] == list(DOC_SECTIONS)
-    assert set(list(sections)[4:]) <= set(OPTIONAL_DOC_SECTIONS)
+    assert list(sections) == list(DOC_SECTIONS)
     assert all(sections[s].strip() for s in DOC_SECTIONS)
     assert isinstance(codemod.safety, Safety)
     assert all(isinstance(kind, type) and issubclass(kind, cst.CSTNode) for kind in codemod.interests)

@@ -2,8 +2,8 @@
 
 A codemod is a LibCST ``VisitorBasedCodemodCommand`` with a stable ``code`` (``TFM1xx``
 migration, ``TFM2xx`` TF2 fix, ``TFM3xx`` finding only), a kebab-case ``name``, a one-line
-``summary``, a ``safety`` level and a docstring in four parts (What it does / Why it matters /
-Before / After). It never touches files: the engine hands it a module tree and collects the
+``summary``, a ``safety`` level and a docstring in six parts (What it does / Why it matters /
+Before / After / Fix safety / Declines when). It never touches files: the engine hands it a module tree and collects the
 fixes and findings it records.
 
 Detection is shared: each codemod names the node types it wants (``interests``) and answers
@@ -35,9 +35,7 @@ from tfmodernize.treewalk import children, visit
 CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SUPPRESSION = re.compile(r"#\s*tfmodernize:\s*ignore(?:\[([^\]]*)\])?")
-DOC_SECTIONS = ("What it does", "Why it matters", "Before", "After")
-#: Parts a docstring may add after those: when the fix is safe, and what the codemod declines.
-OPTIONAL_DOC_SECTIONS = ("Fix safety", "Declines when")
+DOC_SECTIONS = ("What it does", "Why it matters", "Before", "After", "Fix safety", "Declines when")
 
 
 class Safety(str, Enum):
@@ -506,14 +504,13 @@ def _tf_alias_uses(module: cst.Module) -> dict[str, tuple[str, int]]:
 
 
 def doc_sections(codemod: type[TFCodemod]) -> dict[str, str]:
-    """The docstring parts of a codemod (the four of ``DOC_SECTIONS``, then any of
-    ``OPTIONAL_DOC_SECTIONS``), keyed by heading.
+    """The six docstring parts of a codemod (``DOC_SECTIONS``), keyed by heading.
 
     A part is the indented block under its heading; unindented text after it (a closing
     "Fixtures: ..." line, say) belongs to no part.
     """
     doc = inspect.cleandoc(codemod.__doc__ or "")
-    heading = re.compile(rf"^({'|'.join((*DOC_SECTIONS, *OPTIONAL_DOC_SECTIONS))})\s*:?\s*$", re.MULTILINE)
+    heading = re.compile(rf"^({'|'.join(DOC_SECTIONS)})\s*:?\s*$", re.MULTILINE)
     parts: dict[str, str] = {}
     matches = list(heading.finditer(doc))
     for index, match in enumerate(matches):

@@ -50,6 +50,16 @@ After
         return cost
 
 Fixtures: ``fixtures/minimize-to-tape/``.
+
+Fix safety
+    TF1's hyper-parameters are written out where Keras defaults differ (optimizers.json, checked by
+    training in both libraries); slots that start elsewhere in Keras are set to TF1's start; the
+    loss is the one before the update, as in TF1.
+
+Declines when
+    the loss is not a name computed in the same function, the trained variables cannot be listed,
+    a learning rate depends on values the function computes (other than a TF1 decay of its own
+    step or a fed rate), or an optimizer's maths differ in Keras (then only with --unsafe-fixes).
 """
 
 from __future__ import annotations

@@ -79,6 +79,18 @@ After
     print(compute_y(np.ones((3, 2))).numpy())
 
 Fixtures: ``fixtures/session-to-function/``.
+
+Fix safety
+    Same values: variables keep their creation order and TF1 random draws (design §9), fetched values are
+    returned and converted to numpy where the program used numpy, placeholder specs become the
+    functions' input signatures. Every rewrite is planned for a whole graph unit first; a unit it
+    cannot follow is left unchanged.
+
+Declines when
+    the unit feeds a computed tensor or a variable, uses partial_run, queues, dataset iterators,
+    imported graphs or tensors looked up by name, passes sessions around, re-initialises variables
+    after updating them, runs random ops in several sessions, or calls code defined elsewhere that
+    may create variables; each finding names the construct and its line.
 """
 
 from __future__ import annotations
