@@ -81,6 +81,10 @@ class Tables:
         """Whether ``tf.compat.v1.<path>`` and ``tf.<path>`` both exist (the same name in TF2)."""
         return path in self.v1_shared
 
+    def tf1_only(self, path: str) -> bool:
+        """Whether ``tf.<path>`` can only be TF1 code: TF2 has no such name (``tf.contrib`` included)."""
+        return self.v1_only_name(path) or path.startswith("contrib.")
+
     def v1_only_name(self, path: str) -> bool:
         """Whether ``path`` (or a module it lives in) has no TF2 name at all."""
         probe = path

@@ -287,7 +287,7 @@ class ApiRenames(TFCodemod):
         if renamed is not None:
             key, target = renamed
             tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
-            if not (tf1 or _tf1_only(key)):
+            if not (tf1 or tables().tf1_only(key)):
                 return  # a name TF2 has too, in a file that reads as TF2: TF2's meaning
             if target.startswith("compat.v1."):
                 self._report_v1_target(original, symbol, key, target)
@@ -379,7 +379,7 @@ class ApiRenames(TFCodemod):
                                     or path in t.keyword_deletions or kind):
             raise Decline(call, f"tf.{path} is called with *args/**kwargs whose names or order TF2 changed: "
                             "migrate this call by hand")
-        order = t.reorders.get(path) if tf1 or _tf1_only(path) else None
+        order = t.reorders.get(path) if tf1 or tables().tf1_only(path) else None
         if order is not None and positional_count(call) > order["positional"]:
             if positional_count(call) > order["positional"] + len(order["keywords"]):
                 raise Decline(call, f"tf.{path} is called with more positional arguments than it takes")
@@ -679,10 +679,6 @@ def _renamed_to_tf2(path: str) -> bool:
         t.transformers.get(path, {}).get("kind") in _CALL_REWRITES)
 
 
-def _tf1_only(path: str) -> bool:
-    """Whether ``tf.<path>`` can only be TF1 code: TF2 has no such name."""
-    return tables().v1_only_name(path) or path.startswith("contrib.")
-
 
 def _shows_tf1(module: cst.Module, names: TFNames, constants: dict[str, str], *, lasting: bool = False) -> bool:
     """Whether the file uses the TF1 API somewhere: a name TF2 lacks, a keyword TF2 renamed, or
@@ -722,10 +718,10 @@ class _TF1Evidence(cst.CSTVisitor):
             elif self.lasting:
                 # Left behind: a name this codemod cannot turn into TF2 and that TF2 lacks or
                 # that compat-v1-import will not take off compat.v1.
-                self.found = (symbol.v1 or _tf1_only(symbol.path)) and not _renamed_to_tf2(symbol.path) and (
+                self.found = (symbol.v1 or tables().tf1_only(symbol.path)) and not _renamed_to_tf2(symbol.path) and (
                     v1_requirement(symbol.path, None, self.names) is not None)
             else:
-                self.found = symbol.v1 or _tf1_only(symbol.path)
+                self.found = symbol.v1 or tables().tf1_only(symbol.path)
             # Lasting evidence is judged on whole names: ``tf.contrib.summary`` inside a renamed
             # ``tf.contrib.summary.always_record_summaries`` goes with it.
             return not self.found and isinstance(node, cst.Attribute) and not (self.lasting and symbol is not None)

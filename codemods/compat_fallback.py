@@ -93,9 +93,6 @@ APP_RUNS = ("app.run",)
 SESSIONS = (*_tf1_api.SESSIONS, *MONITORED_SESSIONS)
 
 
-def _tf1_only(path: str) -> bool:
-    return tables().v1_only_name(path) or path.startswith("contrib.")
-
 
 def _statement_import(statement: cst.CSTNode) -> Optional[cst.Import]:
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Import):
@@ -113,7 +110,7 @@ class CompatFallback(TFCodemod):
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
         symbol = names.tf_symbol(node)
-        return symbol is not None and (_tf1_only(symbol.path) or symbol.v1)
+        return symbol is not None and (tables().tf1_only(symbol.path) or symbol.v1)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._plan = None
@@ -205,7 +202,7 @@ class CompatFallback(TFCodemod):
             if not isinstance(node, (cst.Attribute, cst.Name)) or id(node) in inner:
                 continue
             symbol = self.tf.tf_symbol(node)
-            if symbol is None or symbol.v2 or not _tf1_only(symbol.path) or symbol.path in EAGER_REQUESTS:
+            if symbol is None or symbol.v2 or not tables().tf1_only(symbol.path) or symbol.path in EAGER_REQUESTS:
                 continue
             root = root_name(node)
             through = self.tf.qualify(root) if root is not None else None

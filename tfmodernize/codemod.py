@@ -92,6 +92,9 @@ class FileState:
 
     text: str
     needs_scope: bool = False
+    #: The project modules this file can import: name -> {code: summary}, or None when the module
+    #: exists beside the file but is not in the run (``tfmodernize.project``).
+    project: dict = field(default_factory=dict)
     unsafe_fixes: bool = False
     fixes: list[Fix] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -263,6 +266,9 @@ class TFCodemod(VisitorBasedCodemodCommand):
     #: Codes of codemods this one must run before although its code sorts after theirs (a
     #: migration that prepares what an earlier-numbered one reads).
     runs_before: ClassVar[tuple[str, ...]] = ()
+    #: Whether ``summarize`` says something the modules importing a file need (set by a
+    #: subclass that overrides it; see ``tfmodernize.project``).
+    summarizes: ClassVar[bool] = False
 
     METADATA_DEPENDENCIES = ()
 
@@ -311,6 +317,20 @@ class TFCodemod(VisitorBasedCodemodCommand):
         return self.summary
 
     # -- detection (class level: runs in the shared traversal) ------------------------------
+
+    @classmethod
+    def summarize(cls, module: cst.Module, names: TFNames) -> Optional[object]:
+        """What this codemod needs to know of ``module`` when rewriting a file that imports it
+        (JSON-serialisable; None: nothing). Runs in the project pre-pass, on the original text."""
+        return None
+
+    def local_module(self, name: str) -> tuple[bool, Optional[object]]:
+        """Whether ``name`` is a module of the user's project beside this file, and what this
+        codemod's ``summarize`` said of it when it is part of the run (None when it is not)."""
+        if name not in self.state.project:
+            return False, None
+        summaries = self.state.project[name]
+        return True, (summaries or {}).get(self.code)
 
     @classmethod
     def applies_to_text(cls, text: str) -> bool:

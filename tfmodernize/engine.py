@@ -28,6 +28,7 @@ from libcst.codemod import CodemodContext
 from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codemods
 from tfmodernize.settings import Settings
 from tfmodernize.cache import OutcomeCache
+from tfmodernize.project import ProjectIndex, ProjectView, summarize as summarize_project
 from tfmodernize.sources import Discovered, Source, SourceError, read_source
 from tfmodernize.treewalk import walk
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
@@ -142,6 +143,7 @@ def transform_text(
     *,
     path: str = "<string>",
     unsafe_fixes: bool = False,
+    project: Optional[ProjectView] = None,
 ) -> tuple[str, FileState]:
     """Rewrite one module's text with ``codemods``; returns the new text and what happened.
 
@@ -151,7 +153,7 @@ def transform_text(
     """
     declined: list[Finding] = []
     while True:
-        new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes)
+        new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project)
         tf2_only = {f.code for f in state.fixes} & {c.code for c in codemods if c.requires_tf2}
         if state.kept_on_v1 and tf2_only and not state.obligations:
             blocker, line = state.kept_on_v1[0]
@@ -193,8 +195,9 @@ def _transform_once(
     *,
     path: str,
     unsafe_fixes: bool,
+    project: Optional[ProjectView] = None,
 ) -> tuple[str, FileState]:
-    state = FileState(text=text, unsafe_fixes=unsafe_fixes)
+    state = FileState(text=text, unsafe_fixes=unsafe_fixes, project=project or {})
     candidates = [c for c in codemods if c.applies_to_text(text)]
     if not text.strip() or not PREFILTER.search(text):
         return text, state
@@ -248,8 +251,9 @@ def _transform_once(
 RECURSION_LIMIT = 30_000
 
 
-def process(discovered: Discovered, settings: Settings) -> Outcome:
-    """Run the selected codemods on one file. Never raises: problems land in ``error``."""
+def process(discovered: Discovered, settings: Settings, project: Optional[ProjectView] = None) -> Outcome:
+    """Run the selected codemods on one file, knowing the ``project`` modules it may import
+    (``tfmodernize.project``). Never raises: problems land in ``error``."""
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
     path = discovered.path
@@ -275,13 +279,13 @@ def process(discovered: Discovered, settings: Settings) -> Outcome:
     cache = key = None
     if settings.cache_dir is not None:
         cache = OutcomeCache(settings.cache_dir, codemods, settings.unsafe_fixes)
-        key = cache.key(source.data)
+        key = cache.key(source.data + ProjectIndex.fingerprint(project or {}))
         hit = cache.get(key)
         if hit is not None:
             _fill(outcome, source, hit["new"], hit["fixes"], hit["findings"], hit["error"],
                   [tuple(pair) for pair in hit.get("kept_on_v1") or ()])
             return outcome
-    new_text, fixes, findings, error, kept_on_v1 = _rewrite(source, codemods, settings)
+    new_text, fixes, findings, error, kept_on_v1 = _rewrite(source, codemods, settings, project)
     _fill(outcome, source, new_text, fixes, findings, error, kept_on_v1)
     if cache is not None and not (error or "").startswith("internal error"):
         cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error, kept_on_v1=kept_on_v1)
@@ -289,12 +293,12 @@ def process(discovered: Discovered, settings: Settings) -> Outcome:
 
 
 def _rewrite(
-    source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings
+    source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings, project: Optional[ProjectView] = None
 ) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str], list[tuple[str, int]]]:
     """(new text, fixes, findings, error, kept-on-v1 blocker) for one decoded source."""
     try:
         new_text, state = transform_text(
-            source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes
+            source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes, project=project
         )
         source.encode(new_text)
     except (cst.ParserSyntaxError, SyntaxError) as error:
@@ -344,7 +348,7 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _process_star(item: tuple[Discovered, Settings]) -> Outcome:
+def _process_star(item: tuple[Discovered, Settings, Optional[ProjectView]]) -> Outcome:
     try:
         return process(*item)
     except Exception as error:  # noqa: BLE001 - an internal error never escapes its file
@@ -353,7 +357,15 @@ def _process_star(item: tuple[Discovered, Settings]) -> Outcome:
 
 def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
     """Process ``files``, yielding outcomes in input order; uses ``settings.jobs`` processes."""
-    items = [(f, settings) for f in files]
+    files = list(files)
+    codemods = select_codemods(settings.select, settings.ignore)
+    if any(c.summarizes for c in codemods):
+        # The project pre-pass: each file is rewritten knowing its neighbours (and what the
+        # codemods said of those in the run).
+        index = summarize_project([f.path for f in files if f.problem is None], codemods)
+        items = [(f, settings, index.view_from(f.path) if f.problem is None else None) for f in files]
+    else:
+        items = [(f, settings, None) for f in files]
     if settings.jobs <= 1 or len(items) <= 1:
         for item in items:
             yield _process_star(item)

@@ -90,7 +90,9 @@ Declines when
     the unit feeds a computed tensor or a variable, uses partial_run, queues, dataset iterators,
     imported graphs or tensors looked up by name, passes sessions around, re-initialises variables
     after updating them, runs random ops in several sessions, or calls code defined elsewhere that
-    may create variables; each finding names the construct and its line.
+    may create variables (a function imported from a project module given in the same run is read
+    through the project pre-pass; a project module that still needs TF1 keeps the program on TF1);
+    each finding names the construct and its line.
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit
+from tfmodernize.treewalk import visit, walk
 
 from codemods import _training as training
 from codemods._graph import (
@@ -112,8 +114,9 @@ from codemods._graph import (
     tf_calls,
     tf_path,
 )
+from codemods._upgrade_tables import tables
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.tfsymbols import root_name
+from tfmodernize.tfsymbols import TFNames, root_name
 from tfmodernize.syntax import source
 from codemods.session_to_function.config import Config
 from codemods.session_to_function.emit import Emitter
@@ -136,6 +139,22 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
     interests = (cst.Call,)
     requires_tf2 = True
 
+    summarizes = True
+
+    @classmethod
+    def summarize(cls, module: cst.Module, names: TFNames) -> dict:
+        """For a file importing this one: which module functions build tensors and which create
+        variables, and the first TF1-only name the module uses (it then stays on compat.v1,
+        where TF2 code cannot call into it)."""
+        functions = {stmt.name.value: _function_facts(stmt, names) for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+        tf1 = None
+        for node in walk(module, code_only=True):
+            symbol = names.tf_symbol(node) if isinstance(node, (cst.Attribute, cst.Name)) else None
+            if symbol is not None and (symbol.v1 or tables().tf1_only(symbol.path)):
+                tf1 = f"tf.{symbol.path}"
+                break
+        return {"functions": functions, "tf1": tf1}
+
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
         assert isinstance(node, cst.Call)
@@ -144,6 +163,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
     def plan(self, tree: cst.Module) -> None:
         """Each unit (a graph and its sessions) planned and written out as a whole: the module's
         new statements replace the old ones where a unit was migrated."""
+        self._imported: dict[str, tuple[str, bool]] = {}  # local name -> (project module, in the run)
         self._functions = self._user_functions(tree)
         self._graphs = 1
         owners = self._session_owners(tree)
@@ -236,12 +256,14 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         graph, variables, safe = set(), set(), set()
         for stmt in tree.body:
             if isinstance(stmt, cst.FunctionDef):
-                calls, _ = tf_calls(stmt, self.tf)
-                (graph if calls else safe).add(stmt.name.value)
-                if any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls):
+                facts = _function_facts(stmt, self.tf)
+                (graph if facts["graph"] else safe).add(stmt.name.value)
+                if facts["variables"]:
                     variables.add(stmt.name.value)
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
+                    if isinstance(small, cst.ImportFrom):
+                        self._read_project_import(small, graph, variables, safe)
                     if isinstance(small, cst.Import):
                         for alias in small.names:
                             module = source(alias.name)
@@ -249,6 +271,40 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
                                 local = alias.asname.name if alias.asname else alias.name
                                 safe.add(source(local).split(".")[0])
         return graph, variables, safe
+
+    def _read_project_import(self, statement: cst.ImportFrom, graph: set[str], variables: set[str], safe: set[str]) -> None:
+        """``from model import build``, ``model`` a module of the project: what the pre-pass said of
+        ``build`` (builds tensors, creates variables) is what a function of this file would say."""
+        if statement.relative or statement.module is None or isinstance(statement.names, cst.ImportStar):
+            return
+        module = source(statement.module)
+        known, summary = self.local_module(module)
+        if not known:
+            return
+        if summary is not None and summary.get("tf1"):
+            raise Decline(statement, f"`{module}` (a module of this project) still needs TF1 ({summary['tf1']}): it stays on "
+                                     "tf.compat.v1, and TF2 code cannot call into it; migrate it first")
+        for alias in statement.names:
+            name = source(alias.name)
+            local = source(alias.asname.name) if alias.asname is not None else name
+            self._imported[local] = (module, summary is not None)
+            facts = (summary or {}).get("functions", {}).get(name)
+            if facts is None:
+                continue
+            (graph if facts["graph"] else safe).add(local)
+            if facts["variables"]:
+                variables.add(local)
+
+    def _with_project_hint(self, decline: Decline) -> Decline:
+        """A decline about a function imported from a project module left out of the run says
+        which file to add."""
+        root = root_name(decline.node.func) if isinstance(decline.node, cst.Call) else None
+        imported = self._imported.get(root.value) if root is not None else None
+        if imported is None or imported[1]:
+            return decline
+        return Decline(decline.node, f"{decline.reason} (`{root.value}` comes from `{imported[0]}`, a module beside this "
+                                     f"file that is not in this run: include {imported[0].replace('.', '/')}.py in the run "
+                                     "so that its functions can be read)")
 
     def _migrate(
         self,
@@ -280,7 +336,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             self._check_functions(plan)
             self._plan_helpers(plan)
         except Decline as decline:
-            self.declined(decline, "session program not migrated: ")
+            self.declined(self._with_project_hint(decline), "session program not migrated: ")
             return None
         if not plan.fixes or any(self.suppressed(node) for node, _ in plan.fixes):
             return None
@@ -299,3 +355,10 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             for _ in range(function.gradients):
                 self.oblige("TFM103", f"`tf.gradients` moved into `{function.name}`")
         return self._emit(plan, nested)
+
+
+def _function_facts(function: cst.FunctionDef, names: TFNames) -> dict[str, bool]:
+    """Whether a module function builds TF ops, and whether it creates variables."""
+    calls, _ = tf_calls(function, names)
+    return {"graph": bool(calls),
+            "variables": any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls)}

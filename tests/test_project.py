@@ -1,0 +1,123 @@
+"""Programs split across modules: the project pre-pass (tfmodernize.project) lets a training
+script and the model module it imports migrate together, and names the module to add when only
+the script is given."""
+
+import importlib.util
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tfmodernize.engine import run
+from tfmodernize.project import summarize
+from tfmodernize.codemod import builtin_codemods
+from tfmodernize.settings import Settings
+from tfmodernize.sources import Discovered
+
+MODEL = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    def predict(inputs, weights, bias):
+        \"\"\"A linear model's scores.\"\"\"
+        return tf.matmul(inputs, weights) + bias
+
+
+    def squared_error(scores, targets):
+        return tf.reduce_mean(tf.square(scores - targets))
+""")
+
+TRAIN = textwrap.dedent("""\
+    import numpy as np
+    import tensorflow as tf
+
+    from model import predict, squared_error
+
+    tf.set_random_seed(4)
+    x = tf.placeholder(tf.float32, [None, 2])
+    y = tf.placeholder(tf.float32, [None, 1])
+    W = tf.Variable(tf.random_normal([2, 1]))
+    b = tf.Variable(tf.zeros([1]))
+    scores = predict(x, W, b)
+    loss = squared_error(scores, y)
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+    features = np.array([[1.0, 2.0], [0.5, -1.0], [2.0, 0.0]], dtype=np.float32)
+    labels = np.array([[1.0], [0.0], [2.0]], dtype=np.float32)
+    losses = []
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(5):
+            _, value = sess.run([train, loss], feed_dict={x: features, y: labels})
+            losses.append(value)
+""")
+
+ONE_JOB = Settings(jobs=1)
+
+
+def project(folder: Path, model: str = MODEL) -> tuple[Path, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "model.py").write_text(model)
+    (folder / "train.py").write_text(TRAIN)
+    return folder / "train.py", folder / "model.py"
+
+
+def outcomes(paths, settings=ONE_JOB):
+    return {o.path.name: o for o in run([Discovered(p) for p in paths], settings)}
+
+
+def test_a_script_and_the_model_module_it_imports_migrate_together(tmp_path):
+    train, model = project(tmp_path)
+    found = outcomes([train, model])
+    assert found["train.py"].status == "migrated", [f.message for f in found["train.py"].findings]
+    assert "Session" not in found["train.py"].new and "scores = predict(x, W, b)" in found["train.py"].new
+    assert found["model.py"].new == MODEL  # already TF2 code: its functions are called from tf.functions as they are
+
+
+def test_the_script_alone_names_the_module_to_add(tmp_path):
+    train, _ = project(tmp_path)
+    outcome = outcomes([train])["train.py"]
+    assert outcome.status == "kept-on-compat-v1"
+    assert any("include model.py in the run" in f.message for f in outcome.findings), [f.message for f in outcome.findings]
+
+
+def test_a_model_module_that_still_needs_tf1_keeps_the_script_on_tf1(tmp_path):
+    layered = MODEL.replace("return tf.matmul(inputs, weights) + bias", "return tf.layers.dense(inputs, 1)")
+    train, model = project(tmp_path, layered)
+    outcome = outcomes([train, model])["train.py"]
+    assert outcome.status == "kept-on-compat-v1"
+    assert any("`model` (a module of this project) still needs TF1 (tf.layers.dense)" in f.message for f in outcome.findings)
+
+
+def test_the_cache_knows_what_the_imported_module_said(tmp_path):
+    layered = MODEL.replace("return tf.matmul(inputs, weights) + bias", "return tf.layers.dense(inputs, 1)")
+    train, model = project(tmp_path / "src", layered)
+    settings = Settings(jobs=1, cache_dir=tmp_path / "cache")
+    assert outcomes([train, model], settings)["train.py"].status == "kept-on-compat-v1"
+    model.write_text(MODEL)  # the module is migrated by hand: the script's cached outcome must not stand
+    assert outcomes([train, model], settings)["train.py"].status == "migrated"
+
+
+def test_only_imported_modules_are_summarized(tmp_path):
+    train, model = project(tmp_path)
+    (tmp_path / "unrelated.py").write_text("import tensorflow as tf\nx = tf.constant(1)\n")
+    index = summarize([train, model, tmp_path / "unrelated.py"], builtin_codemods())
+    assert set(index.summaries) == {model.resolve()}
+    assert index.view_from(train) == {"model": index.summaries[model.resolve()]}
+    assert index.summaries[model.resolve()]["TFM101"]["functions"]["predict"] == {"graph": True, "variables": False}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
+def test_the_migrated_project_trains_the_same(tmp_path):
+    train, model = project(tmp_path / "before")
+    shutil.copytree(tmp_path / "before", tmp_path / "after")
+    migrated = outcomes([tmp_path / "after" / "train.py", tmp_path / "after" / "model.py"])
+    for name, outcome in migrated.items():
+        (tmp_path / "after" / name).write_text(outcome.new)
+    verdict = subprocess.run([sys.executable, "-m", "tfmodernize", "verify", str(train), str(tmp_path / "after" / "train.py"),
+                              "--old-mode", "tf1"], capture_output=True, text=True)
+    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+    assert "losses" in verdict.stdout and "equal" in verdict.stdout
