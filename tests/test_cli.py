@@ -229,3 +229,44 @@ def test_user_text_is_never_rich_markup(runner, tmp_path):
 def test_help_shows_the_config_table_name(runner):
     result = invoke(runner, "check", "--help")
     assert "[tool.tfmodernize]" in result.stdout
+
+
+def test_short_version_flag(runner):
+    result = invoke(runner, "-V")
+    assert result.exit_code == 0 and result.stdout.strip() == f"tfmodernize {__version__}"
+
+
+def test_check_exit_zero_reports_but_passes(runner, tree):
+    reported = invoke(runner, "check", tree / "train.py", "--no-cache")
+    passed = invoke(runner, "check", tree / "train.py", "--no-cache", "--exit-zero")
+    assert reported.exit_code == 1 and passed.exit_code == 0
+    assert "TFM207" in passed.stdout
+
+
+def test_check_exit_zero_still_fails_on_errors(runner, tmp_path):
+    (tmp_path / "broken.py").write_text("import tensorflow as tf\ndef f(:\n")
+    assert invoke(runner, "check", tmp_path / "broken.py", "--no-cache", "--exit-zero").exit_code == 2
+
+
+@pytest.mark.parametrize("output_format", ["text", "sarif", "json"])
+def test_check_writes_the_report_to_a_file(runner, tree, tmp_path, output_format):
+    report = tmp_path / "out" / f"report.{output_format}"
+    report.parent.mkdir()
+    result = invoke(runner, "check", tree / "train.py", "--no-cache", "--format", output_format, "--output-file", report)
+    assert result.exit_code == 1 and "TFM207" not in result.stdout
+    written = report.read_text()
+    assert "TFM207" in written
+    if output_format != "text":
+        json.loads(written)
+
+
+def test_check_output_file_that_cannot_be_written_is_a_usage_error(runner, tree, tmp_path):
+    result = invoke(runner, "check", tree / "train.py", "--no-cache", "--output-file", tmp_path / "missing" / "r.txt")
+    assert result.exit_code == 2 and "cannot write the report" in result.output
+
+
+def test_cache_folder_says_what_it_is(runner, tree):
+    invoke(runner, "check", tree / "train.py")
+    folder = tree / ".tfmodernize_cache"
+    assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")

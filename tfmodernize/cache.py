@@ -46,6 +46,15 @@ class OutcomeCache:
     def key(self, data: bytes) -> str:
         return hashlib.sha256(self._salt + data).hexdigest()
 
+    def _create_folder(self) -> None:
+        """The cache folder says what it is: git ignores it, and backup tools skip it
+        (``CACHEDIR.TAG``, https://bford.info/cachedir/)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / ".gitignore").write_text("# Created by tfmodernize: its outcome cache.\n*\n", encoding="utf-8")
+        (self.folder / "CACHEDIR.TAG").write_text(
+            "Signature: 8a477f597d28d172789f06886806bc55\n"
+            "# This file is a cache directory tag created by tfmodernize.\n", encoding="utf-8")
+
     def _entry(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.json"
 
@@ -69,6 +78,8 @@ class OutcomeCache:
         }
         entry = self._entry(key)
         try:
+            if not self.folder.is_dir():
+                self._create_folder()
             entry.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
             with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -58,7 +58,7 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version and exit."),
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version and exit."),
 ) -> None:
     """Migrate TensorFlow 1.x code to idiomatic TensorFlow 2 and fix TF2 anti-patterns."""
 
@@ -242,17 +242,23 @@ def check(
     config: Optional[Path] = ConfigOpt,
     no_cache: bool = NoCacheOpt,
     statistics: bool = StatisticsOpt,
+    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are diagnostics (errors still exit 2)."),
+    output_file: Optional[Path] = typer.Option(None, "--output-file", "-o", metavar="<path>",
+                                               help="Write the report to this file (atomically) instead of stdout."),
 ) -> None:
     """Report findings and the fixes that `apply` would make, as diagnostics for CI.
 
-    Fixes are marked [*] in text output. Example: tfmodernize check src/ --format sarif
+    Fixes are marked [*] in text output. Example: tfmodernize check src/ --format sarif -o report.sarif
     """
     from tfmodernize.output.formats import EMITTERS, diagnostics, text_line
 
     from tfmodernize.output.summary import Summary, print_blockers
 
     settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache)
+    from tfmodernize.sources import write_atomic
+
     outcomes = []
+    lines: list[str] = []
     reported = failed = fixable = 0
     summary = Summary()
     for outcome in _outcomes(paths, settings):
@@ -262,18 +268,27 @@ def check(
         fixable += len(outcome.fixes)
         reported += len(found)
         if output_format is Format.text:
-            for diagnostic in found:
-                stdout.print(text_line(diagnostic), markup=False)
+            lines.extend(text_line(diagnostic) for diagnostic in found)
         else:
             outcome.old_bytes = outcome.new_bytes = None
             outcomes.append(outcome)
+    report = "\n".join(lines) + ("\n" if lines else "") if output_format is Format.text \
+        else EMITTERS[output_format.value](outcomes) + "\n"
+    if output_file is not None:
+        try:
+            write_atomic(output_file, report.encode("utf-8"), None)
+        except OSError as error:
+            raise _usage_error(f"{output_file}: cannot write the report: {error.strerror or error}")
+    else:
+        sys.stdout.write(report)
+        sys.stdout.flush()
     if output_format is Format.text:
         stderr.print(f"{reported} diagnostic(s){'' if not fixable else f', {fixable} fixable'}.")
         if statistics:
             print_blockers(stderr, summary)
-    else:
-        print(EMITTERS[output_format.value](outcomes))
-    raise typer.Exit(EXIT_ERROR if failed else EXIT_REPORTED if reported else EXIT_CLEAN)
+    if failed:
+        raise typer.Exit(EXIT_ERROR)
+    raise typer.Exit(EXIT_CLEAN if exit_zero or not reported else EXIT_REPORTED)
 
 
 @app.command(name="list")

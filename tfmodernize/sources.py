@@ -219,15 +219,16 @@ def remove_stale_temporaries(sources: Iterable[Path]) -> list[Path]:
     return removed
 
 
-def write_atomic(path: Path, data: bytes, expected: bytes) -> None:
-    """Replace ``path`` with ``data`` if it still holds ``expected``, keeping its mode.
+def write_atomic(path: Path, data: bytes, expected: Optional[bytes]) -> None:
+    """Replace ``path`` with ``data`` if it still holds ``expected``, keeping its mode
+    (``expected`` None: a file written whole, a report, that may not exist yet).
 
     The new content is written to a temporary file beside it, fsynced, and moved over the
     original in one ``os.replace``; on any error the original is untouched.
     """
-    if path.read_bytes() != expected:
+    if expected is not None and path.read_bytes() != expected:
         raise SourceError("changed on disk during the run: not written")
-    mode = stat.S_IMODE(path.stat().st_mode)
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
     target = path.resolve()
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=TEMP_SUFFIX)
     try:
