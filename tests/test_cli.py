@@ -270,3 +270,21 @@ def test_cache_folder_says_what_it_is(runner, tree):
     folder = tree / ".tfmodernize_cache"
     assert (folder / ".gitignore").read_text().splitlines()[-1] == "*"
     assert (folder / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+
+
+def test_github_annotations_escape_file_names_with_commas_and_colons(runner, tmp_path):
+    odd = tmp_path / "a,b:c.py"
+    odd.write_text(OLD)
+    result = invoke(runner, "check", odd, "--format", "github", "--no-cache")
+    line = result.stdout.strip().splitlines()[0]
+    assert "file=" in line and "a%2Cb%3Ac.py,line=2," in line  # the runner would otherwise split the properties there
+
+
+def test_sarif_rules_carry_help_full_description_and_column_kind(runner, tree):
+    sarif = json.loads(invoke(runner, "check", tree, "--format", "sarif", "--no-cache").stdout)
+    run = sarif["runs"][0]
+    assert run["columnKind"] == "unicodeCodePoints"
+    rule = next(r for r in run["tool"]["driver"]["rules"] if r["id"] == "TFM207")
+    assert rule["fullDescription"]["text"].startswith("Renames")
+    assert "Why it matters" in rule["help"]["text"] and "**Before**" in rule["help"]["markdown"]
+    assert all(r.get("help") and r.get("fullDescription") for r in run["tool"]["driver"]["rules"])

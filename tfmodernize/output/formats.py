@@ -80,22 +80,45 @@ def emit_github(outcomes: Iterable[Outcome]) -> str:
     for outcome in outcomes:
         for d in diagnostics(outcome):
             level = "error" if d.kind == "error" else "warning"
-            message = d.message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            title = _annotation_property(f"tfmodernize ({d.code} {d.name})")
             lines.append(
-                f"::{level} title=tfmodernize ({d.code} {d.name}),file={d.path},line={d.line},"
-                f"col={d.column},endLine={d.end_line},endColumn={d.end_column}::{d.code} {message}"
+                f"::{level} title={title},file={_annotation_property(str(d.path))},line={d.line},"
+                f"col={d.column},endLine={d.end_line},endColumn={d.end_column}::{_annotation_data(f'{d.code} {d.message}')}"
             )
     return "\n".join(lines)
+
+
+def _annotation_data(text: str) -> str:
+    """A workflow command's message, escaped as GitHub's runner unescapes it."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _annotation_property(text: str) -> str:
+    """A workflow command's property value (a file name may hold ``,`` or ``:``), escaped."""
+    return _annotation_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _rule(codemod) -> dict:
+    """A SARIF rule with the ``explain`` text (GitHub code scanning shows ``help``)."""
+    from tfmodernize.codemod import doc_sections
+
+    sections = doc_sections(codemod)
+    text = "\n\n".join(f"{heading}\n{body}" for heading, body in sections.items())
+    markdown = "\n\n".join(
+        f"**{heading}**\n\n```python\n{body}\n```" if heading in ("Before", "After") else f"**{heading}**\n\n{body}"
+        for heading, body in sections.items())
+    return {"id": codemod.code, "name": codemod.name, "shortDescription": {"text": codemod.summary},
+            "fullDescription": {"text": " ".join(sections.get("What it does", codemod.summary).split())},
+            "help": {"text": text, "markdown": markdown}}
 
 
 def emit_sarif(outcomes: Iterable[Outcome]) -> str:
     from tfmodernize.codemod import builtin_codemods
 
-    rules = [
-        {"id": c.code, "name": c.name, "shortDescription": {"text": c.summary}}
-        for c in builtin_codemods()
-    ]
-    rules.append({"id": INPUT_ERROR[0], "name": INPUT_ERROR[1], "shortDescription": {"text": "file could not be read or parsed"}})
+    rules = [_rule(c) for c in builtin_codemods()]
+    unreadable = "file could not be read or parsed"
+    rules.append({"id": INPUT_ERROR[0], "name": INPUT_ERROR[1], "shortDescription": {"text": unreadable},
+                  "fullDescription": {"text": unreadable}, "help": {"text": "Fix the file so that Python 3 parses it."}})
     results = []
     for outcome in outcomes:
         for d in diagnostics(outcome):
@@ -125,6 +148,8 @@ def emit_sarif(outcomes: Iterable[Outcome]) -> str:
         "runs": [
             {
                 "tool": {"driver": {"name": "tfmodernize", "version": __version__, "rules": rules}},
+                # LibCST columns count characters: Unicode code points, not UTF-16 units.
+                "columnKind": "unicodeCodePoints",
                 "results": results,
             }
         ],
