@@ -205,13 +205,21 @@ def test_review_anchors_insertions_on_an_existing_line(runner, tmp_path):
     source = "from tensorflow.config import experimental_run_functions_eagerly\nexperimental_run_functions_eagerly(True)\n"
     (tmp_path / "m.py").write_text(source)
     result = invoke(runner, "check", tmp_path / "m.py", "--format", "rdjson")
-    suggestions = [d["suggestions"][0] for d in json.loads(result.stdout)["diagnostics"] if "suggestions" in d]
+    fixes = [d for d in json.loads(result.stdout)["diagnostics"] if "suggestions" in d]
     old_lines = source.splitlines(keepends=True)
-    rebuilt = list(old_lines)
-    for suggestion in reversed(suggestions):
-        start, end = suggestion["range"]["start"]["line"], suggestion["range"]["end"]["line"]
-        rebuilt[start - 1 : end - 1] = [suggestion["text"]]
-    assert "".join(rebuilt) == "import tensorflow as tf\n\ntf.config.run_functions_eagerly(True)\n"
+
+    def offset(position):  # reviewdog's 1-based line and column -> an index into the source
+        return sum(len(line) for line in old_lines[: position["line"] - 1]) + position["column"] - 1
+
+    rebuilt = source
+    for fix in reversed(fixes):
+        suggestion = fix["suggestions"][0]
+        assert suggestion["range"] == fix["location"]["range"]  # reviewdog's GitHub reporter requires it
+        assert suggestion["range"]["end"]["line"] <= len(old_lines)
+        assert len(fix["code"]["value"].split(",")) == 1
+        start, end = offset(suggestion["range"]["start"]), offset(suggestion["range"]["end"])
+        rebuilt = rebuilt[:start] + suggestion["text"] + rebuilt[end:]
+    assert rebuilt == "import tensorflow as tf\n\ntf.config.run_functions_eagerly(True)\n"
 
 
 def test_user_text_is_never_rich_markup(runner, tmp_path):

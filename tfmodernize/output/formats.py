@@ -181,6 +181,21 @@ def _suggestions(outcome: Outcome) -> list[tuple[int, int, str]]:
     return regions
 
 
+def _without_last_break(text: str) -> str:
+    for end in ("\r\n", "\n", "\r"):
+        if text.endswith(end):
+            return text[: -len(end)]
+    return text
+
+
+def _hunk_codes(outcome: Outcome, first: int, last: int) -> list[str]:
+    """``"TFM109 api-renames"`` for each codemod whose fixes are in lines ``first``..``last``
+    (fix positions are lines of the file as written), in catalogue order; all of the file's
+    when none falls there (a rewrite that moved code)."""
+    inside = [f for f in outcome.fixes if first <= f.line <= last] or outcome.fixes
+    return list(dict.fromkeys(f"{f.code} {f.name}" for f in sorted(inside, key=lambda f: f.code)))
+
+
 def _fix_summary(outcome: Outcome) -> str:
     codes = sorted({f"{f.code} {f.name}" for f in outcome.fixes})
     return "tfmodernize: " + ", ".join(codes)
@@ -209,19 +224,23 @@ def emit_rdjson(outcomes: Iterable[Outcome]) -> str:
             )
         if outcome.changed:
             path = outcome.path.as_posix()
+            old_lines = (outcome.old or "").splitlines(keepends=True)
             for first, last, text in _suggestions(outcome):
+                # The range covers whole lines, up to (not including) the last one's line break,
+                # which stays: the suggestion's range is the diagnostic's, inside the file.
+                last_line = old_lines[last - 1]
+                end = {"line": last, "column": len(last_line.rstrip("\r\n")) + 1}
+                if last_line != last_line.rstrip("\r\n"):
+                    text = _without_last_break(text)
+                codes = _hunk_codes(outcome, first, last)
+                span = {"start": {"line": first, "column": 1}, "end": end}
                 diagnostics_out.append(
                     {
-                        "message": _fix_summary(outcome),
-                        "location": {"path": path, "range": {"start": {"line": first}, "end": {"line": last}}},
+                        "message": "tfmodernize: " + ", ".join(codes),
+                        "location": {"path": path, "range": span},
                         "severity": "INFO",
-                        "code": {"value": ",".join(sorted({f.code for f in outcome.fixes}))},
-                        "suggestions": [
-                            {
-                                "range": {"start": {"line": first, "column": 1}, "end": {"line": last + 1, "column": 1}},
-                                "text": text,
-                            }
-                        ],
+                        "code": {"value": codes[0].split()[0]},
+                        "suggestions": [{"range": span, "text": text}],
                     }
                 )
     return json.dumps({"source": {"name": "tfmodernize"}, "diagnostics": diagnostics_out}, indent=2)
