@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
 
     started = time.perf_counter()
     report = json.loads(tfmodernize("check", "--format", "json", "--unsafe-fixes", "--no-cache", "--jobs", args.jobs,
-                                    str(original)).stdout or "[]")
+                                    str(original)).stdout or '{"diagnostics": []}')["diagnostics"]
     changed_by: dict[Path, set[str]] = collections.defaultdict(set)
     errors = collections.Counter()
     for item in report:

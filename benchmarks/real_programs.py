@@ -69,7 +69,7 @@ def declines(out: Path) -> tuple[dict[str, list[dict]], list[str]]:
     """Findings per program (from ``check --format json``), and errors reported per file."""
     ran = tfmodernize("check", "--format", "json", "--no-cache", str(out))
     findings: dict[str, list[dict]] = collections.defaultdict(list)
-    for item in json.loads(ran.stdout or "[]"):
+    for item in json.loads(ran.stdout or '{"diagnostics": []}')["diagnostics"]:
         findings[Path(item["path"]).stem].append(item)
     errors = [line for line in ran.stderr.splitlines() if ": " in line and "error" in line.lower()]
     return findings, errors

@@ -92,10 +92,21 @@ def test_check_json(runner, tree):
     (tree / "broken.py").write_bytes(b"import tensorflow\n\xff\n")
     result = invoke(runner, "check", tree, "--format", "json")
     assert result.exit_code == 2
-    records = json.loads(result.stdout)
-    by_code = {r["code"]: r for r in records}
-    assert by_code["TFM207"]["kind"] == "fix" and "+tf.config.run_functions_eagerly" in by_code["TFM207"]["fix"]["diff"]
+    report = json.loads(result.stdout)
+    assert report["schema_version"] == 2 and report["tool"]["name"] == "tfmodernize"
+    by_code = {r["code"]: r for r in report["diagnostics"]}
+    fix = by_code["TFM207"]["fix"]
+    assert by_code["TFM207"]["kind"] == "fix" and fix["applicability"] == "safe"
+    assert fix["edits"] == [{"location": {"row": 2, "column": 1}, "end_location": {"row": 3, "column": 1},
+                             "content": "tf.config.run_functions_eagerly(True)\n"}]  # its own hunk, not the file's diff
     assert by_code["TFM000"]["kind"] == "error" and "cannot be decoded" in by_code["TFM000"]["message"]
+
+
+def test_check_json_says_a_fix_left_as_a_finding_is_unsafe(runner, tmp_path):
+    (tmp_path / "p.py").write_text("import tensorflow as tf\n\n@tf.function\ndef f(x):\n    print(x)\n    return x\n")
+    report = json.loads(invoke(runner, "check", tmp_path / "p.py", "--format", "json", "--no-cache").stdout)
+    unsafe = [d for d in report["diagnostics"] if d["fix"] and d["fix"]["applicability"] == "unsafe"]
+    assert unsafe and unsafe[0]["code"] == "TFM206" and unsafe[0]["fix"]["edits"] == []
 
 
 @pytest.mark.parametrize("fmt", ["github", "sarif"])
@@ -265,7 +276,7 @@ def test_check_writes_the_report_to_a_file(runner, tree, tmp_path, output_format
     written = report.read_text()
     assert "TFM207" in written
     if output_format != "text":
-        json.loads(written)
+        json.loads(written)  # a whole document, not a stream
 
 
 def test_check_output_file_that_cannot_be_written_is_a_usage_error(runner, tree, tmp_path):

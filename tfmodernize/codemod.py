@@ -56,6 +56,8 @@ class Finding:
     end_column: int
     suggestion: Optional[str] = None
     path: Optional[str] = None
+    #: A fix this finding stands for, not applied because it is unsafe (``--unsafe-fixes``).
+    unsafe_fix: bool = False
 
 
 @dataclass(frozen=True)
@@ -450,7 +452,8 @@ class TFCodemod(VisitorBasedCodemodCommand):
             return False
         unsafe = self.safety is Safety.UNSAFE or not safe
         if unsafe and not self.state.unsafe_fixes:
-            self.report(node, f"{message} (unsafe fix: use --unsafe-fixes)", suggestion=suggestion, check_suppressed=False)
+            self.report(node, f"{message} (unsafe fix: use --unsafe-fixes)", suggestion=suggestion,
+                        check_suppressed=False, unsafe_fix=True)
             return False
         line, column, _, _ = self._position(node)
         self.state.fixes.append(Fix(self.code, self.name, message, line, column))
@@ -463,13 +466,14 @@ class TFCodemod(VisitorBasedCodemodCommand):
         *,
         suggestion: Optional[str] = None,
         check_suppressed: bool = True,
+        unsafe_fix: bool = False,
     ) -> None:
         """Record a finding at ``node`` (unless suppressed)."""
         if check_suppressed and self.suppressed(node):
             return
         line, column, end_line, end_column = self._position(node)
         self.state.findings.append(
-            Finding(self.code, self.name, message, line, column, end_line, end_column, suggestion)
+            Finding(self.code, self.name, message, line, column, end_line, end_column, suggestion, unsafe_fix=unsafe_fix)
         )
         self.warn(f"{self.code} line {line}: {message}")
 

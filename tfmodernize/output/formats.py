@@ -12,7 +12,6 @@ from typing import Callable, Iterable, Optional
 
 from tfmodernize import __version__
 from tfmodernize.engine import Outcome
-from tfmodernize.output.diff import unified_diff
 
 INPUT_ERROR = ("TFM000", "input-error")
 
@@ -29,6 +28,7 @@ class Diagnostic:
     end_column: int
     kind: str  # "finding" | "fix" | "error"
     suggestion: Optional[str] = None
+    unsafe_fix: bool = False  # a finding standing for a fix not applied because it is unsafe
 
 
 def diagnostics(outcome: Outcome) -> list[Diagnostic]:
@@ -37,7 +37,8 @@ def diagnostics(outcome: Outcome) -> list[Diagnostic]:
         line, column, message = _split_location(outcome.error)
         return [Diagnostic(path, *INPUT_ERROR, message, line, column, line, column, "error")]
     found = [
-        Diagnostic(path, f.code, f.name, f.message, f.line, f.column, f.end_line, f.end_column, "finding", f.suggestion)
+        Diagnostic(path, f.code, f.name, f.message, f.line, f.column, f.end_line, f.end_column, "finding", f.suggestion,
+                   f.unsafe_fix)
         for f in outcome.findings
     ]
     found += [
@@ -60,19 +61,34 @@ def text_line(d: Diagnostic) -> str:
     return f"{d.path}:{d.line}:{d.column}: {d.code}{marker} {d.message}"
 
 
+#: Version of the ``--format json`` object; raised when a field changes meaning or goes.
+JSON_SCHEMA_VERSION = 2
+
+
 def emit_json(outcomes: Iterable[Outcome]) -> str:
+    """``{"schema_version", "tool", "diagnostics": [...]}``. A fix carries the edit of its own
+    hunk (``fix.edits``: lines of the file as written, replaced whole); a finding that an unsafe
+    fix left says so (``fix.applicability: "unsafe"`` with its suggested code, no edits)."""
     records = []
     for outcome in outcomes:
-        diff = unified_diff(outcome.path, outcome.old or "", outcome.new or "") if outcome.changed else None
+        hunks = _suggestions(outcome) if outcome.changed else []
         blockers = [{"construct": construct, "line": line} for construct, line in outcome.kept_on_v1]
         for d in diagnostics(outcome):
             record = asdict(d)
-            record["fix"] = {"applicability": "safe", "diff": diff} if d.kind == "fix" else None
+            record["fix"] = None
+            if d.kind == "fix":
+                hunk = next(((first, last, text) for first, last, text in hunks if first <= d.line <= last), None)
+                edits = [] if hunk is None else [{"location": {"row": hunk[0], "column": 1},
+                                                  "end_location": {"row": hunk[1] + 1, "column": 1}, "content": hunk[2]}]
+                record["fix"] = {"applicability": "safe", "message": d.message, "edits": edits}
+            elif d.unsafe_fix:
+                record["fix"] = {"applicability": "unsafe", "message": d.message, "suggestion": d.suggestion, "edits": []}
             # Per file: migrated, kept-on-compat-v1 (with what keeps it there), unchanged, ...
             record["file_status"] = outcome.status
             record["kept_on_v1"] = blockers
             records.append(record)
-    return json.dumps(records, indent=2)
+    return json.dumps({"schema_version": JSON_SCHEMA_VERSION, "tool": {"name": "tfmodernize", "version": __version__},
+                       "diagnostics": records}, indent=2)
 
 
 def emit_github(outcomes: Iterable[Outcome]) -> str:
