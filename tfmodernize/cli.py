@@ -69,6 +69,7 @@ PathsArg = typer.Argument(..., help="Files or folders to process.", show_default
 SelectOpt = typer.Option([], "--select", help="Only these codemods (codes, code prefixes or names; comma-separated or repeated).")
 IgnoreOpt = typer.Option([], "--ignore", help="Skip these codemods (codes, code prefixes or names).")
 ExcludeOpt = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable).")
+ForceExcludeOpt = typer.Option(False, "--force-exclude", help="Apply --exclude to files named on the command line too (for pre-commit).")
 UnsafeOpt = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes marked unsafe.")
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Worker processes (default: all cores).")
 ConfigOpt = typer.Option(None, "--config", help="pyproject.toml with a [tool.tfmodernize] table.")
@@ -85,7 +86,7 @@ def _usage_error(message: str) -> typer.Exit:
     return typer.Exit(EXIT_ERROR)
 
 
-def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache) -> "Settings":
+def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude=False) -> "Settings":
     from tfmodernize.codemod import RegistryError, select_codemods
     from tfmodernize.settings import SettingsError, build_settings
 
@@ -96,6 +97,7 @@ def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cac
             select=_split(select),
             ignore=_split(ignore),
             exclude=_split(exclude),
+            force_exclude=force_exclude,
             unsafe_fixes=unsafe_fixes,
             jobs=jobs,
             cache=not no_cache,
@@ -121,7 +123,7 @@ def _outcomes(paths: List[Path], settings: "Settings", *, writing: bool = False)
     missing: list[Outcome] = []
     for path in paths:
         try:
-            files.extend(discover([path], settings.exclude))
+            files.extend(discover([path], settings.exclude, force_exclude=settings.force_exclude))
         except FileNotFoundError:
             missing.append(Outcome(path, error="no such file or folder"))
     if writing:
@@ -162,6 +164,7 @@ def diff(
     select: List[str] = SelectOpt,
     ignore: List[str] = IgnoreOpt,
     exclude: List[str] = ExcludeOpt,
+    force_exclude: bool = ForceExcludeOpt,
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
@@ -175,7 +178,7 @@ def diff(
     from tfmodernize.output.diff import print_diff, unified_diff
     from tfmodernize.output.summary import Summary, print_summary
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude)
     summary = Summary()
     for outcome in _outcomes(paths, settings):
         summary.add(outcome)
@@ -194,6 +197,7 @@ def apply(
     select: List[str] = SelectOpt,
     ignore: List[str] = IgnoreOpt,
     exclude: List[str] = ExcludeOpt,
+    force_exclude: bool = ForceExcludeOpt,
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
@@ -209,7 +213,7 @@ def apply(
     from tfmodernize.output.summary import Summary, print_summary
     from tfmodernize.sources import SourceError, write_atomic
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude)
     summary = Summary()
     for outcome in _outcomes(paths, settings, writing=True):
         if outcome.changed:
@@ -237,6 +241,7 @@ def check(
     select: List[str] = SelectOpt,
     ignore: List[str] = IgnoreOpt,
     exclude: List[str] = ExcludeOpt,
+    force_exclude: bool = ForceExcludeOpt,
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
@@ -254,7 +259,7 @@ def check(
 
     from tfmodernize.output.summary import Summary, print_blockers
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude)
     from tfmodernize.sources import write_atomic
 
     outcomes = []

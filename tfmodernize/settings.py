@@ -24,6 +24,8 @@ class Settings:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    #: Files named on the command line honour ``exclude`` too (pre-commit passes names).
+    force_exclude: bool = False
     unsafe_fixes: bool = False
     jobs: int = field(default_factory=lambda: os.cpu_count() or 1)
     config_path: Optional[Path] = None
@@ -31,7 +33,7 @@ class Settings:
     cache_dir: Optional[Path] = None
 
 
-_KEYS = {"select": list, "ignore": list, "exclude": list, "unsafe-fixes": bool, "jobs": int}
+_KEYS = {"select": list, "ignore": list, "exclude": list, "force-exclude": bool, "unsafe-fixes": bool, "jobs": int}
 
 
 def find_config(start: Path) -> Optional[Path]:
@@ -75,6 +77,7 @@ def build_settings(
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
     exclude: Sequence[str] = (),
+    force_exclude: Optional[bool] = None,
     unsafe_fixes: Optional[bool] = None,
     jobs: Optional[int] = None,
     cache: bool = True,
@@ -92,6 +95,7 @@ def build_settings(
         select=tuple(select) or tuple(table.get("select", ())),
         ignore=tuple(ignore) or tuple(table.get("ignore", ())),
         exclude=(*table.get("exclude", ()), *exclude),
+        force_exclude=force_exclude if force_exclude else table.get("force-exclude", False),
         unsafe_fixes=unsafe_fixes if unsafe_fixes is not None else table.get("unsafe-fixes", False),
         jobs=jobs or table.get("jobs") or (os.cpu_count() or 1),
         config_path=config_path,

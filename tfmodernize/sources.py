@@ -62,12 +62,14 @@ def _excluded(path: Path, root: Path, patterns: Sequence[str]) -> bool:
     return any(fnmatch.fnmatch(c, p) or fnmatch.fnmatch(c, p.rstrip("/") + "/*") for c in candidates for p in patterns)
 
 
-def discover(paths: Iterable[Path], exclude: Sequence[str] = ()) -> Iterator[Discovered]:
+def discover(paths: Iterable[Path], exclude: Sequence[str] = (), *, force_exclude: bool = False) -> Iterator[Discovered]:
     """Every ``.py`` file under ``paths`` in sorted order.
 
     Folders skip ``.git`` and other hidden folders, virtualenvs, ``site-packages``,
     ``build``/``dist``, paths matching ``exclude`` globs and, inside a git work tree, files
-    git ignores (``.gitignore`` and friends). A file named explicitly is always taken.
+    git ignores (``.gitignore`` and friends). A file named explicitly is always taken, unless
+    ``force_exclude`` (as ruff's ``--force-exclude``: pre-commit and changed-file scripts name
+    files one by one) and it matches ``exclude`` (relative to the working folder).
     Symlinks are followed only when they stay inside the folder being searched.
     Raises ``FileNotFoundError`` for an input that does not exist.
     """
@@ -75,7 +77,8 @@ def discover(paths: Iterable[Path], exclude: Sequence[str] = ()) -> Iterator[Dis
         if not given.exists() and not given.is_symlink():
             raise FileNotFoundError(str(given))
         if not given.is_dir():
-            yield Discovered(given, _not_regular(given))
+            if not (force_exclude and _excluded(given.resolve(), Path.cwd().resolve(), exclude)):
+                yield Discovered(given, _not_regular(given))
             continue
         found = list(_walk_folder(given, exclude))
         ignored = _git_ignored(given, [d.path for d in found])
