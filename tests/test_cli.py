@@ -307,3 +307,12 @@ def test_sarif_rules_carry_help_full_description_and_column_kind(runner, tree):
     assert rule["fullDescription"]["text"].startswith("Renames")
     assert "Why it matters" in rule["help"]["text"] and "**Before**" in rule["help"]["markdown"]
     assert all(r.get("help") and r.get("fullDescription") for r in run["tool"]["driver"]["rules"])
+
+
+def test_force_exclude_applies_exclude_to_files_named_on_the_command_line(runner, tmp_path):
+    (tmp_path / "vendor").mkdir()
+    named = tmp_path / "vendor" / "v.py"
+    named.write_text(OLD)
+    assert invoke(runner, "check", "vendor/v.py", "--exclude", "vendor/*", "--no-cache").exit_code == 1  # named: taken
+    result = invoke(runner, "check", "vendor/v.py", "--exclude", "vendor/*", "--force-exclude", "--no-cache")
+    assert result.exit_code == 0 and "TFM207" not in result.stdout
