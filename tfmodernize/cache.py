@@ -11,6 +11,8 @@ is a miss, never an error.
 from __future__ import annotations
 
 import hashlib
+import inspect
+import sys
 import json
 import os
 import tempfile
@@ -37,10 +39,26 @@ def _tool_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def _third_party_fingerprint(codemods: Sequence[type[TFCodemod]]) -> str:
+    """The source of every codemod that is not tfmodernize's own (entry-point plugins): a new
+    version of a plugin must not be served outcomes its old version computed."""
+    digest = hashlib.sha256()
+    for codemod in codemods:
+        if codemod.__module__.split(".")[0] in ("codemods", "tfmodernize"):
+            continue
+        digest.update(codemod.__module__.encode())
+        try:
+            digest.update(inspect.getsource(sys.modules[codemod.__module__]).encode())
+        except (OSError, TypeError, KeyError):
+            digest.update(repr(getattr(sys.modules.get(codemod.__module__), "__version__", None)).encode())
+    return digest.hexdigest()
+
+
 class OutcomeCache:
     def __init__(self, folder: Path, codemods: Sequence[type[TFCodemod]], unsafe_fixes: bool) -> None:
         self.folder = folder
-        settings = f"{','.join(c.code for c in codemods)}|{unsafe_fixes}|{_tool_fingerprint()}"
+        settings = (f"{','.join(c.code for c in codemods)}|{unsafe_fixes}|{_tool_fingerprint()}"
+                    f"|{_third_party_fingerprint(codemods)}")
         self._salt = hashlib.sha256(settings.encode()).digest()
 
     def key(self, data: bytes) -> str:
