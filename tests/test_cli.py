@@ -316,3 +316,16 @@ def test_force_exclude_applies_exclude_to_files_named_on_the_command_line(runner
     assert invoke(runner, "check", "vendor/v.py", "--exclude", "vendor/*", "--no-cache").exit_code == 1  # named: taken
     result = invoke(runner, "check", "vendor/v.py", "--exclude", "vendor/*", "--force-exclude", "--no-cache")
     assert result.exit_code == 0 and "TFM207" not in result.stdout
+
+
+def test_check_reads_standard_input_under_the_given_name(runner):
+    result = runner.invoke(app, ["check", "-", "--stdin-filename", "src/model.py", "--no-cache"], input=OLD)
+    assert result.exit_code == 1 and result.stdout.startswith("src/model.py:2:1: TFM207")
+
+
+def test_apply_from_standard_input_writes_the_result_to_standard_output(runner, tmp_path):
+    result = runner.invoke(app, ["apply", "-", "--no-cache"], input=OLD)
+    assert result.exit_code == 0 and result.stdout == NEW
+    assert not list(tmp_path.glob("*.py"))  # nothing written beside it
+    untouched = runner.invoke(app, ["apply", "-", "--no-cache"], input="x = 1\n")
+    assert untouched.exit_code == 0 and untouched.stdout == "x = 1\n"

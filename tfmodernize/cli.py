@@ -69,6 +69,10 @@ PathsArg = typer.Argument(..., help="Files or folders to process.", show_default
 SelectOpt = typer.Option([], "--select", help="Only these codemods (codes, code prefixes or names; comma-separated or repeated).")
 IgnoreOpt = typer.Option([], "--ignore", help="Skip these codemods (codes, code prefixes or names).")
 ExcludeOpt = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable).")
+StdinFilenameOpt = typer.Option(None, "--stdin-filename", metavar="<path>",
+                                help="The name of the source read from `-` (standard input), for messages.")
+#: The path that means standard input.
+STDIN = "-"
 ForceExcludeOpt = typer.Option(False, "--force-exclude", help="Apply --exclude to files named on the command line too (for pre-commit).")
 UnsafeOpt = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes marked unsafe.")
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Worker processes (default: all cores).")
@@ -112,8 +116,10 @@ def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cac
     return settings
 
 
-def _outcomes(paths: List[Path], settings: "Settings", *, writing: bool = False) -> Iterator["Outcome"]:
+def _outcomes(paths: List[Path], settings: "Settings", *, writing: bool = False,
+              stdin_filename: Optional[str] = None) -> Iterator["Outcome"]:
     """Discover and process files, yielding outcomes in order; missing inputs are errors.
+    ``-`` reads one source from standard input, named ``stdin_filename``.
 
     ``writing`` (apply): first remove the temporary files a killed run left beside them."""
     from tfmodernize.engine import Outcome, run
@@ -122,12 +128,15 @@ def _outcomes(paths: List[Path], settings: "Settings", *, writing: bool = False)
     files: list[Discovered] = []
     missing: list[Outcome] = []
     for path in paths:
+        if str(path) == STDIN:
+            files.append(Discovered(Path(stdin_filename or STDIN), data=sys.stdin.buffer.read()))
+            continue
         try:
             files.extend(discover([path], settings.exclude, force_exclude=settings.force_exclude))
         except FileNotFoundError:
             missing.append(Outcome(path, error="no such file or folder"))
     if writing:
-        for stale in remove_stale_temporaries(f.path for f in files if f.problem is None):
+        for stale in remove_stale_temporaries(f.path for f in files if f.problem is None and f.data is None):
             stderr.print(f"removed {stale}, left by an interrupted run", markup=False)
     yield from missing
     results = run(files, settings)
@@ -165,6 +174,7 @@ def diff(
     ignore: List[str] = IgnoreOpt,
     exclude: List[str] = ExcludeOpt,
     force_exclude: bool = ForceExcludeOpt,
+    stdin_filename: Optional[str] = StdinFilenameOpt,
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
@@ -180,7 +190,7 @@ def diff(
 
     settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude)
     summary = Summary()
-    for outcome in _outcomes(paths, settings):
+    for outcome in _outcomes(paths, settings, stdin_filename=stdin_filename):
         summary.add(outcome)
         if outcome.error is not None:
             _print_error(outcome)
@@ -198,6 +208,7 @@ def apply(
     ignore: List[str] = IgnoreOpt,
     exclude: List[str] = ExcludeOpt,
     force_exclude: bool = ForceExcludeOpt,
+    stdin_filename: Optional[str] = StdinFilenameOpt,
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
@@ -215,7 +226,15 @@ def apply(
 
     settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude)
     summary = Summary()
-    for outcome in _outcomes(paths, settings, writing=True):
+    from_stdin = [str(p) for p in paths].count(STDIN) > 0
+    for outcome in _outcomes(paths, settings, writing=True, stdin_filename=stdin_filename):
+        if from_stdin and outcome.error is None and outcome.old_bytes is not None and outcome.path == Path(stdin_filename or STDIN):
+            # Read from standard input: the result goes to standard output, as formatters do.
+            sys.stdout.buffer.write(outcome.new_bytes if outcome.changed else outcome.old_bytes)
+            sys.stdout.flush()
+            summary.add(outcome)
+            _print_findings(outcome, stderr)
+            continue
         if outcome.changed:
             try:
                 write_atomic(outcome.path, outcome.new_bytes, outcome.old_bytes)
@@ -242,6 +261,7 @@ def check(
     ignore: List[str] = IgnoreOpt,
     exclude: List[str] = ExcludeOpt,
     force_exclude: bool = ForceExcludeOpt,
+    stdin_filename: Optional[str] = StdinFilenameOpt,
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
     config: Optional[Path] = ConfigOpt,
@@ -266,7 +286,7 @@ def check(
     lines: list[str] = []
     reported = failed = fixable = 0
     summary = Summary()
-    for outcome in _outcomes(paths, settings):
+    for outcome in _outcomes(paths, settings, stdin_filename=stdin_filename):
         summary.add(outcome)
         found = diagnostics(outcome)
         failed += outcome.error is not None

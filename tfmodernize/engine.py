@@ -29,7 +29,7 @@ from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codem
 from tfmodernize.settings import Settings
 from tfmodernize.cache import OutcomeCache
 from tfmodernize.project import ProjectIndex, ProjectView, summarize as summarize_project
-from tfmodernize.sources import Discovered, Source, SourceError, read_source
+from tfmodernize.sources import Discovered, Source, SourceError, decode_source, read_source
 from tfmodernize.treewalk import walk
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
 
@@ -262,7 +262,7 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
         outcome.error = discovered.problem
         return outcome
     try:
-        source = read_source(path)
+        source = read_source(path) if discovered.data is None else decode_source(path, discovered.data)
     except SourceError as error:
         outcome.error = str(error)
         return outcome

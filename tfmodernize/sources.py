@@ -45,6 +45,8 @@ class Discovered:
 
     path: Path
     problem: Optional[str] = None
+    #: The source itself, for one read from standard input (``-``) and named ``path``.
+    data: Optional[bytes] = None
 
 
 def _is_virtualenv(folder: Path) -> bool:
@@ -167,6 +169,11 @@ def read_source(path: Path) -> Source:
         raise SourceError("cannot be read: permission denied") from None
     except OSError as error:
         raise SourceError(f"cannot be read: {error.strerror or error}") from None
+    return decode_source(path, data)
+
+
+def decode_source(path: Path, data: bytes) -> Source:
+    """Decode ``data`` (the content of ``path``) as Python source; raises ``SourceError``."""
     if b"\x00" in data:
         raise SourceError("binary file (NUL bytes), not Python source")
     try:
