@@ -214,6 +214,7 @@ def apply(
     config: Optional[Path] = ConfigOpt,
     no_cache: bool = NoCacheOpt,
     statistics: bool = StatisticsOpt,
+    fix_only: bool = typer.Option(False, "--fix-only", help="Only fix: do not list the findings nor fail because some remain (errors still exit 2)."),
 ) -> None:
     """Rewrite files in place (atomically) and print what changed.
 
@@ -248,9 +249,12 @@ def apply(
             counts = Counter(f"{f.code} {f.name}" for f in outcome.fixes)
             detail = ", ".join(f"{key} x{n}" for key, n in sorted(counts.items()))
             stdout.print(f"fixed {outcome.path} ({detail})", markup=False)
-        _print_findings(outcome, stdout)
+        if not fix_only:
+            _print_findings(outcome, stdout)
     print_summary(stderr, summary, statistics=statistics)
-    raise typer.Exit(EXIT_ERROR if summary.failed else EXIT_REPORTED if summary.findings else EXIT_CLEAN)
+    if summary.failed:
+        raise typer.Exit(EXIT_ERROR)
+    raise typer.Exit(EXIT_REPORTED if summary.findings and not fix_only else EXIT_CLEAN)
 
 
 @app.command()
