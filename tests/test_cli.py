@@ -332,11 +332,11 @@ def test_apply_from_standard_input_writes_the_result_to_standard_output(runner, 
 
 
 def test_apply_fix_only_fixes_without_failing_on_what_it_cannot_fix(runner, tmp_path):
-    source = ("import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)\n\n\n"
+    source = ("import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(False)\n\n\n"
               "@tf.function\ndef f(x):\n    print(x)\n    return x\n")  # the print's fix is unsafe: a finding remains
     (tmp_path / "m.py").write_text(source)
     (tmp_path / "n.py").write_text(source)
     assert invoke(runner, "apply", tmp_path / "m.py", "--no-cache").exit_code == 1  # findings remain
     result = invoke(runner, "apply", tmp_path / "n.py", "--no-cache", "--fix-only")
     assert result.exit_code == 0 and "fixed" in result.stdout and "TFM206" not in result.stdout
-    assert "run_functions_eagerly(True)" in (tmp_path / "n.py").read_text()
+    assert "tf.config.run_functions_eagerly(False)" in (tmp_path / "n.py").read_text()
