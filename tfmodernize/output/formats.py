@@ -212,11 +212,6 @@ def _hunk_codes(outcome: Outcome, first: int, last: int) -> list[str]:
     return list(dict.fromkeys(f"{f.code} {f.name}" for f in sorted(inside, key=lambda f: f.code)))
 
 
-def _fix_summary(outcome: Outcome) -> str:
-    codes = sorted({f"{f.code} {f.name}" for f in outcome.fixes})
-    return "tfmodernize: " + ", ".join(codes)
-
-
 def emit_rdjson(outcomes: Iterable[Outcome]) -> str:
     """reviewdog's Diagnostic format: findings, errors, and fixes with their suggestions."""
     diagnostics_out = []
@@ -269,9 +264,14 @@ def emit_review(outcomes: Iterable[Outcome]) -> str:
     for outcome in outcomes:
         path = outcome.path.as_posix()
         if outcome.changed:
-            for first, last, text in _suggestions(outcome):
+            hunks = _suggestions(outcome)
+            # A migration (TFM1xx) is all or nothing per file: its hunks only run together.
+            together = len(hunks) > 1 and any(f.code.startswith("TFM1") for f in outcome.fixes)
+            for first, last, text in hunks:
+                note = (f"\n\nThis file migrates as a whole: take all {len(hunks)} suggestions of `{path}` together."
+                        if together else "")
                 comment = {"path": path, "line": last, "side": "RIGHT",
-                           "body": f"{_fix_summary(outcome)}\n```suggestion\n{text}```"}
+                           "body": f"tfmodernize: {', '.join(_hunk_codes(outcome, first, last))}{note}\n```suggestion\n{text}```"}
                 if first != last:
                     comment.update(start_line=first, start_side="RIGHT")
                 comments.append(comment)
