@@ -1,10 +1,13 @@
 """The codemod contract, checked on every registered codemod and on bad examples."""
 
+import re
+
 import libcst as cst
 import pytest
 
 from tfmodernize.codemod import (
     DOC_SECTIONS,
+    RegistryError,
     Safety,
     TFCodemod,
     builtin_codemods,
@@ -73,3 +76,50 @@ def test_text_after_the_last_part_belongs_to_no_part():
         """
 
     assert doc_sections(Documented)["After"] == "    new()"
+
+
+DOC = ("What it does\n    x\nWhy it matters\n    x\nBefore\n    x\nAfter\n    x\n"
+       "Fix safety\n    x\nDeclines when\n    x")
+
+
+def plugin(code: str, name: str) -> type:
+    return type("Plugin", (TFCodemod,), {"__doc__": DOC, "code": code, "name": name, "summary": "a plugin",
+                                         "__module__": "acme_rules"})
+
+
+@pytest.fixture
+def plugins(monkeypatch):
+    """Install ``found`` as the entry-point codemods, with a fresh registry around the test."""
+    import tfmodernize.codemod as registry
+
+    def install(*found):
+        monkeypatch.setattr(registry, "_entry_point_codemods", lambda: list(found))
+        builtin_codemods.cache_clear()
+
+    yield install
+    builtin_codemods.cache_clear()
+
+
+def test_plugins_have_their_own_code_space_and_run_after_the_catalogue(plugins):
+    plugins(plugin("ACME101", "acme-rule"), plugin("TFMX201", "tfmx-rule"))
+    codes = [c.code for c in builtin_codemods()]
+    assert codes[-2:] == ["ACME101", "TFMX201"] and codes[0] == CATALOGUE[0].code
+    assert [c.code for c in select_codemods(["ACME"])] == ["ACME101"]
+
+
+@pytest.mark.parametrize(("code", "name", "error"), [
+    ("TFM299", "my-rule", "is not a plugin code"),
+    ("acme1", "my-rule", "is not a plugin code"),
+    ("ACME101", "run-functions-eagerly", "clashes with codemods.run_functions_eagerly.RunFunctionsEagerly"),
+], ids=["tfm-code-taken-by-a-plugin", "malformed-code", "name-clash"])
+def test_a_plugin_breaking_the_rules_is_a_clear_error(plugins, code, name, error):
+    plugins(plugin(code, name))
+    with pytest.raises(RegistryError, match=re.escape(error)):
+        builtin_codemods()
+
+
+def test_two_plugins_claiming_one_code_are_named_both(plugins):
+    plugins(plugin("ACME101", "one"), type("Other", (TFCodemod,), {"__doc__": DOC, "code": "ACME101", "name": "two",
+                                                                   "summary": "s", "__module__": "other_rules"}))
+    with pytest.raises(RegistryError, match=r"'ACME101' of other_rules.Other clashes with acme_rules.Plugin"):
+        builtin_codemods()

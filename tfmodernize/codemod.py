@@ -33,6 +33,9 @@ from tfmodernize.tfsymbols import TFNames, tf_import_aliases
 from tfmodernize.treewalk import children, visit
 
 CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
+#: Third-party codemods (entry points) have their own code space: a prefix of their own
+#: (``ACME101``, ``TFMX101``), never ``TFM`` followed by a digit.
+PLUGIN_CODE_PATTERN = re.compile(r"^(?!TFM\d)[A-Z][A-Z0-9]*[A-Z]\d{3}$")
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SUPPRESSION = re.compile(r"#\s*tfmodernize:\s*ignore(?:\[([^\]]*)\])?")
 DOC_SECTIONS = ("What it does", "Why it matters", "Before", "After", "Fix safety", "Declines when")
@@ -548,15 +551,19 @@ def doc_sections(codemod: type[TFCodemod]) -> dict[str, str]:
     return parts
 
 
-def contract_problems(codemod: type[TFCodemod]) -> list[str]:
-    """What a codemod class gets wrong about the contract (empty when it is fine)."""
+def contract_problems(codemod: type[TFCodemod], *, plugin: bool = False) -> list[str]:
+    """What a codemod class gets wrong about the contract (empty when it is fine); a ``plugin``
+    (an entry point) uses its own code prefix."""
     problems = []
     for attr in ("code", "name", "summary"):
         if not isinstance(getattr(codemod, attr, None), str):
             problems.append(f"{codemod.__name__} lacks `{attr}`")
     if problems:
         return problems
-    if not CODE_PATTERN.match(codemod.code):
+    if plugin and not PLUGIN_CODE_PATTERN.match(codemod.code):
+        problems.append(f"{_where(codemod)}: code {codemod.code!r} is not a plugin code (a prefix of its own and "
+                        "three digits, such as ACME101; TFM1xx-3xx belong to tfmodernize)")
+    elif not plugin and not CODE_PATTERN.match(codemod.code):
         problems.append(f"{codemod.__name__}: code {codemod.code!r} is not TFM1xx/2xx/3xx")
     if not NAME_PATTERN.match(codemod.name):
         problems.append(f"{codemod.__name__}: name {codemod.name!r} is not kebab-case")
@@ -592,23 +599,29 @@ def builtin_codemods() -> tuple[type[TFCodemod], ...]:
         for obj in vars(module).values()
         if inspect.isclass(obj) and issubclass(obj, TFCodemod) and obj.__module__ == module.__name__
     ]
-    classes.extend(_entry_point_codemods())
-    names: dict[str, str] = {}
-    for cls in classes:
-        problems = contract_problems(cls)
+    plugins = _entry_point_codemods()
+    by_name: dict[str, type[TFCodemod]] = {}
+    for cls in [*classes, *plugins]:
+        problems = contract_problems(cls, plugin=cls in plugins)
         if problems:
             raise RegistryError("; ".join(problems))
-        if cls.code in found or cls.name in names:
-            raise RegistryError(f"duplicate codemod code or name: {cls.code} {cls.name}")
+        for key, taken in ((cls.code, found.get(cls.code)), (cls.name, by_name.get(cls.name))):
+            if taken is not None:
+                raise RegistryError(f"codemod {key!r} of {_where(cls)} clashes with {_where(taken)}")
         found[cls.code] = cls
-        names[cls.name] = cls.code
-    ordered = [found[code] for code in sorted(found)]
+        by_name[cls.name] = cls
+    # tfmodernize's own by code, then the plugins' by code.
+    ordered = sorted(found.values(), key=lambda c: (c in plugins, c.code))
     for codemod in [c for c in ordered if c.runs_before]:
         later = [i for i, other in enumerate(ordered) if other.code in codemod.runs_before]
         if later and min(later) < ordered.index(codemod):
             ordered.remove(codemod)
             ordered.insert(min(later), codemod)
     return tuple(ordered)
+
+
+def _where(codemod: type[TFCodemod]) -> str:
+    return f"{codemod.__module__}.{codemod.__qualname__}"
 
 
 def _entry_point_codemods() -> list[type[TFCodemod]]:
