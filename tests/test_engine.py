@@ -348,10 +348,23 @@ def test_discovery_respects_gitignore(tmp_path):
     assert [d.path for d in discover([explicit])] == [explicit]
 
 
-def test_discovery_outside_git_ignores_nothing(tmp_path):
-    (tmp_path / ".gitignore").write_text("*.py\n")
-    (tmp_path / "a.py").write_text("x = 1\n")
-    assert [d.path.name for d in discover([tmp_path])] == ["a.py"]
+def test_discovery_outside_git_still_reads_gitignore_files(tmp_path):
+    (tmp_path / ".gitignore").write_text("generated/\n*_pb2.py\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / ".gitignore").write_text("scratch.py\n!keep_pb2.py\n")
+    for name in ("a.py", "model_pb2.py", "generated/b.py", "pkg/c.py", "pkg/scratch.py", "pkg/keep_pb2.py"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    found = sorted(d.path.relative_to(tmp_path).as_posix() for d in discover([tmp_path]))
+    assert found == ["a.py", "pkg/c.py", "pkg/keep_pb2.py"]  # the deepest .gitignore decides, `!` re-includes
+
+
+def test_exclude_globs_follow_gitignore_rules(tmp_path):
+    for name in ("gen/a.py", "gen/sub/b.py", "deep/x/gen_c.py", "top.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x = 1\n")
+    found = sorted(d.path.relative_to(tmp_path).as_posix() for d in discover([tmp_path], ["gen/*.py", "gen_*.py"]))
+    assert found == ["gen/sub/b.py", "top.py"]  # `*` does not cross `/`; a name-only glob matches at any depth
 
 
 MATCH_PROGRAM = '''\

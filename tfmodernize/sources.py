@@ -8,7 +8,6 @@ original with ``os.replace``: a killed run leaves either the old or the new file
 
 from __future__ import annotations
 
-import fnmatch
 import io
 import os
 import stat
@@ -16,8 +15,11 @@ import subprocess
 import tempfile
 import tokenize
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Optional, Sequence
+
+import pathspec
 
 SKIPPED_DIRS = frozenset(
     {"site-packages", "dist-packages", "build", "dist", "__pycache__", "node_modules", "venv", "__pypackages__"}
@@ -53,15 +55,23 @@ def _is_virtualenv(folder: Path) -> bool:
     return (folder / "pyvenv.cfg").is_file() or (folder / "conda-meta").is_dir()
 
 
+@lru_cache(maxsize=64)
+def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
+    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+
+
 def _excluded(path: Path, root: Path, patterns: Sequence[str]) -> bool:
+    """Whether ``path`` matches an ``exclude`` glob, with .gitignore's rules (``*`` does not cross
+    ``/``, ``**`` does, a pattern without ``/`` matches at any depth), relative to ``root``."""
     if not patterns:
         return False
     try:
         rel = path.relative_to(root).as_posix()
     except ValueError:
-        rel = path.as_posix()
-    candidates = {rel, path.name, path.as_posix()}
-    return any(fnmatch.fnmatch(c, p) or fnmatch.fnmatch(c, p.rstrip("/") + "/*") for c in candidates for p in patterns)
+        rel = path.as_posix().lstrip("/")
+    if path.is_dir():
+        rel += "/"
+    return _spec(tuple(patterns)).match_file(rel)
 
 
 def discover(paths: Iterable[Path], exclude: Sequence[str] = (), *, force_exclude: bool = False) -> Iterator[Discovered]:
@@ -84,6 +94,8 @@ def discover(paths: Iterable[Path], exclude: Sequence[str] = (), *, force_exclud
             continue
         found = list(_walk_folder(given, exclude))
         ignored = _git_ignored(given, [d.path for d in found])
+        if ignored is None:  # not in a git work tree: the .gitignore files still say what to skip
+            ignored = _gitignore_ignored(given, [d.path for d in found])
         yield from (d for d in found if d.path not in ignored)
 
 
@@ -132,9 +144,9 @@ def _not_regular(path: Path) -> Optional[str]:
     return f"{kind}, not a regular file: skipped"
 
 
-def _git_ignored(folder: Path, files: Sequence[Path]) -> set[Path]:
-    """The ``files`` git ignores, asked in one ``git check-ignore`` call; none outside a
-    work tree or without git."""
+def _git_ignored(folder: Path, files: Sequence[Path]) -> Optional[set[Path]]:
+    """The ``files`` git ignores, asked in one ``git check-ignore`` call; None outside a work
+    tree or without git."""
     if not files:
         return set()
     try:
@@ -145,11 +157,41 @@ def _git_ignored(folder: Path, files: Sequence[Path]) -> set[Path]:
             timeout=60,
         )
     except (OSError, subprocess.SubprocessError):
-        return set()
+        return None
     if result.returncode not in (0, 1):  # 128: not a git work tree
-        return set()
+        return None
     ignored = {Path(os.fsdecode(p)) for p in result.stdout.split(b"\0") if p}
     return {p for p in files if _resolved(p) in ignored}
+
+
+def _gitignore_ignored(folder: Path, files: Sequence[Path]) -> set[Path]:
+    """The ``files`` the ``.gitignore`` files of ``folder``, its subfolders and its parents
+    ignore, each read with git's rules relative to its own folder (for a tree outside git: an
+    export, an unpacked archive)."""
+    top = _resolved(folder)
+    sources = [parent / ".gitignore" for parent in reversed(top.parents)]
+    for here, dirnames, filenames in os.walk(top):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d not in SKIPPED_DIRS]
+        if ".gitignore" in filenames:
+            sources.append(Path(here) / ".gitignore")
+    specs = []
+    for source in sources:
+        try:
+            specs.append((source.parent, pathspec.PathSpec.from_lines("gitwildmatch", source.read_text().splitlines())))
+        except (OSError, UnicodeDecodeError):
+            continue
+    ignored = set()
+    for path in files:
+        target = _resolved(path)
+        # As git: the deepest .gitignore with a pattern for the path decides (``!`` re-includes).
+        for base, spec in sorted(specs, key=lambda item: len(item[0].parts), reverse=True):
+            if target.is_relative_to(base):
+                verdict = spec.check_file(target.relative_to(base).as_posix()).include
+                if verdict is not None:
+                    if verdict:
+                        ignored.add(path)
+                    break
+    return ignored
 
 
 def _resolved(path: Path) -> Path:
