@@ -12,7 +12,8 @@ script's ``--determinism`` pass once so that the TF1 side is cached. Then this s
 3. runs the corpus's ``score.py`` on the result (clean / runs / numeric per program);
 4. prints a per-program table, the declines grouped by reason with counts, the time of each
    migrated program against its original under TF1 (``exec_seconds`` of both runs, the median
-   ratio over the programs that run on both sides), and the score line last.
+   ratio over the programs that run on both sides; ``--timing`` times both sides again, one
+   program at a time in this run, for a ratio measured under the same load), and the score line last.
 
 Needs TensorFlow (the ``verify`` extra) for step 3; steps 1-2 never import it.
 """
@@ -97,12 +98,31 @@ def v1_times() -> dict[str, float]:
     return {key: entry.get("exec_seconds") for key, entry in json.loads(cache.read_text()).items()}
 
 
+def timed_together(corpus: Path, out: Path, ids: set[str]) -> dict[str, float]:
+    """Each program's migrated/original run-time ratio, both measured in this run, one program
+    at a time (``run_program.py --batch``: originals under TF1, then the migrated copies under TF2)."""
+    seconds: dict[str, dict[str, float]] = {}
+    for mode, folder in (("v1", corpus), ("v2", out)):
+        report = Path(tempfile.mkdtemp(prefix="tfm_timing_")) / f"{mode}.json"
+        command = [sys.executable, str(SHARED_CORPUS / "run_program.py"), "--batch", str(folder), "--mode", mode,
+                   "--manifest", str(SHARED_CORPUS / "manifest.tsv"), "--out", str(report)]
+        if ids:
+            command += ["--ids", ",".join(sorted(ids))]
+        subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=3600)
+        for entry in json.loads(report.read_text()) if report.exists() else []:
+            if entry.get("status") == "ok" and entry.get("exec_seconds") is not None:
+                seconds.setdefault(entry["id"], {})[mode] = entry["exec_seconds"]
+    return {pid: both["v2"] / both["v1"] for pid, both in seconds.items() if both.get("v1") and "v2" in both}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=Path("/tmp/corpus"), help="materialized corpus folder")
     parser.add_argument("--out", type=Path, default=None, help="where the migrated copy goes (default: a temp dir)")
     parser.add_argument("--ids", default="", help="comma-separated program ids (default: all)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--timing", action="store_true",
+                        help="time originals and migrated programs again, one at a time in this run, for the ratio")
     args = parser.parse_args(argv)
     if not args.corpus.is_dir() or not any(args.corpus.glob("*.py")):
         raise SystemExit(f"{args.corpus}: no materialized corpus (see {SHARED_CORPUS / 'README.md'})")
@@ -143,6 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     if ratios:
         print(f"\nrun time, migrated vs original under TF1 (exec seconds, {len(ratios)} programs running on both): "
               f"median ratio {statistics.median(ratios):.2f}, worst {max(ratios):.2f}")
+    if args.timing:
+        together = timed_together(args.corpus, out, ids)
+        if together:
+            slow = sorted(together.items(), key=lambda item: -item[1])[:3]
+            print(f"run time measured together, one program at a time ({len(together)} programs): median ratio "
+                  f"{statistics.median(together.values()):.2f}; slowest {', '.join(f'{k} {v:.2f}' for k, v in slow)}")
     print(result["score_line"])
     return 0
 
