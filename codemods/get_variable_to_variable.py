@@ -43,7 +43,7 @@ import libcst as cst
 from codemods._tf1_api import VARIABLE_SCOPES
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import own_nodes
-from tfmodernize.syntax import source
+from tfmodernize.syntax import source, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -81,9 +81,8 @@ class GetVariableToVariable(TFCodemod):
                     self.declined(decline, "tf.get_variable not migrated: ")
 
     def _migrate(self, call: cst.Call, top: set[int], parents: dict) -> None:
-        assign = parents.get(id(call))
-        statement = parents.get(id(assign))
-        if not (isinstance(assign, cst.Assign) and assign.value is call and id(statement) in top):
+        bound, statement = statement_of(call, parents) or (None, None)
+        if bound is None or id(statement) not in top:
             raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own in the program's top-level code")
         node = parents.get(id(statement))
         while node is not None:

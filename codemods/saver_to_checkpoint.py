@@ -57,7 +57,7 @@ import libcst as cst
 from codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes
-from tfmodernize.syntax import argument, source
+from tfmodernize.syntax import argument, source, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -92,11 +92,9 @@ class SaverToCheckpoint(TFCodemod):
                     self.declined(decline, "tf.train.Saver not migrated: ")
 
     def _migrate(self, module: cst.Module, call: cst.Call, top: set[int], parents: dict) -> None:
-        assign, statement = parents.get(id(call)), parents.get(id(parents.get(id(call))))
-        if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
-                and isinstance(statement, cst.SimpleStatementLine) and id(statement) in top):
+        name, statement = statement_of(call, parents) or (None, None)
+        if name is None or id(statement) not in top:
             raise Decline(call, "it is not `saver = tf.train.Saver(...)` in the program's top-level code")
-        name = assign.targets[0].target.value
         if any(a.keyword is None and i > 0 or a.keyword is not None and a.keyword.value not in SAVER_KEYWORDS
                or a.star for i, a in enumerate(call.args)):
             raise Decline(call, f"it takes arguments other than {' and '.join(SAVER_KEYWORDS)}")

@@ -55,7 +55,7 @@ import libcst as cst
 from codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes, target_name_nodes
-from tfmodernize.syntax import argument, source
+from tfmodernize.syntax import argument, source, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -144,16 +144,10 @@ class SummaryV2(TFCodemod):
 
     def _definition(self, module: cst.Module, call: cst.Call, top: set[int]) -> tuple[cst.SimpleStatementLine, Optional[str]]:
         """The statement ``[name =] <call>`` the call makes on its own, and the name it binds."""
-        parents = self.state.parents(module)
-        small = parents.get(id(call))
-        statement = parents.get(id(small))
-        name: Optional[str] = None
-        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-            name = small.targets[0].target.value
-        elif not isinstance(small, cst.Expr):
-            small = None
-        if small is None or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        found = statement_of(call, self.state.parents(module))
+        if found is None:
             raise Decline(call, f"`{source(call.func)}(...)` is not a statement of its own (`x = {source(call.func)}(...)`)")
+        name, statement = found
         if id(statement) not in top:
             raise Decline(call, "it is made inside a function or a class; only a program's top-level code is migrated")
         return statement, name

@@ -153,3 +153,27 @@ def test_an_import_already_present_is_not_repeated(source):
 def test_an_import_goes_only_when_nothing_reads_it(before, after):
     module = cst.parse_module(before)
     assert made(module, imports.plan(module, [], [imports.ImportRequest("tensorflow", "log")])).code == after
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    ("w = make()\n", "w"),
+    ("make()\n", None),
+], ids=["assigned", "expression-statement"])
+def test_statement_of_a_call_on_its_own_line(code, expected):
+    from tfmodernize.syntax import statement_of
+    from tfmodernize.edits import parents
+
+    module = cst.parse_module(code)
+    call = nodes(module, cst.Call)[0]
+    assert statement_of(call, parents(module)) == (expected, module.body[0])
+
+
+@pytest.mark.parametrize("code", ["w = v = make()\n", "a, b = make()\n", "w = make() + 1\n", "w = make(); x = 1\n",
+                                  "self.w = make()\n"],
+                         ids=["two-targets", "tuple-target", "part-of-an-expression", "two-statements", "attribute"])
+def test_statement_of_a_call_not_on_its_own(code):
+    from tfmodernize.syntax import statement_of
+    from tfmodernize.edits import parents
+
+    module = cst.parse_module(code)
+    assert statement_of(nodes(module, cst.Call)[0], parents(module)) is None

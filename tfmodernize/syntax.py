@@ -1,5 +1,6 @@
 """Small questions about LibCST nodes that every codemod asks: a call's argument, a node's
-source text. One helper for each, shared by the catalogue and available to custom codemods.
+source text, the statement a call stands alone in. One helper for each, shared by the catalogue
+and available to custom codemods.
 """
 
 from __future__ import annotations
@@ -35,3 +36,19 @@ def argument(call: cst.Call, position: Optional[int], keyword: str) -> Optional[
 def source(node: cst.CSTNode) -> str:
     """The code of ``node`` as LibCST renders it (no leading lines of a statement)."""
     return _EMPTY.code_for_node(node)
+
+
+def statement_of(call: cst.Call, parents: dict) -> Optional[tuple[Optional[str], cst.SimpleStatementLine]]:
+    """``(name, line)`` when ``call`` is a line of its own: ``name = call(...)`` (one plain name
+    bound) or the expression statement ``call(...)`` (``name`` None); None otherwise.
+    ``parents`` is a parent map of the tree (``FileState.parents``)."""
+    small = parents.get(id(call))
+    line = parents.get(id(small))
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+        return None
+    if isinstance(small, cst.Expr) and small.value is call:
+        return None, line
+    if (isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)):
+        return small.targets[0].target.value, line
+    return None
