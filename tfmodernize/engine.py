@@ -1,11 +1,14 @@
 """Source -> Outcome: the rewrite pipeline of design.md section 2.
 
     decode -> text pre-filter -> parse once -> one shared detection traversal
-           -> the codemods that detected something, in catalogue order, on the same tree
+           -> the codemods that detected something, in catalogue order, each planning edits
+              on the tree it receives and the edits applied in one pass (``edits.apply``)
            -> render once -> re-parse check -> Outcome
 
-Files are independent: ``run`` maps them over a process pool and yields outcomes in input
-order. Nothing here imports tensorflow or knows a codemod by name.
+``run`` first reads what the files of the run import of each other (``project``: the codemods'
+summaries of each imported file), then maps the files over a process pool, each with the view
+of the project modules it imports, and yields outcomes in input order. Nothing here imports
+tensorflow or knows a codemod by name.
 """
 
 from __future__ import annotations
