@@ -4,7 +4,10 @@ What it does
     Turns ``saver = tf.train.Saver()`` (or ``Saver([w, b])``) into
     ``saver = tf.train.Checkpoint(w=w, b=b)`` over the variables TF1's Saver saved (every
     variable created before it, or its ``var_list``), ``saver.save(sess, path)`` into
-    ``saver.write(path)`` (same files at the same path, same returned path) and
+    ``saver.write(path)`` (same files at the same path, same returned path),
+    ``saver.save(sess, path, global_step=step)`` into a ``tf.train.CheckpointManager`` over
+    ``path``'s folder and name saving number ``step`` (same ``path-step`` files, same state file,
+    TF1's ``max_to_keep`` rotation, so ``tf.train.latest_checkpoint`` finds it) and
     ``saver.restore(sess, path)`` into ``saver.read(path).assert_existing_objects_matched()``
     (every saved variable must be found, as TF1 required).
     Where the program restores, each saved ``tf.Variable`` gets the name TF1 gave it
@@ -40,11 +43,12 @@ Fix safety
 
 Declines when
     the Saver is made in a function, takes arguments other than ``var_list`` (a list of names)
-    or ``max_to_keep``, or would have saved an optimizer's slot variables; a save passes
-    ``global_step`` (TF1 numbered and rotated the files) or the program reads the checkpoint
-    state (``latest_checkpoint``, ``get_checkpoint_state``: TF2's ``write`` keeps no state
-    file); the saver is used other than by ``save`` and ``restore``; a restored variable is
-    made by a helper (its TF1 name cannot be written at its creation).
+    or ``max_to_keep``, or would have saved an optimizer's slot variables; a save passes options
+    other than ``global_step``, or a numbered save's path is computed by a call (it is read
+    twice, for the folder and the name); the program reads the checkpoint state
+    (``latest_checkpoint``, ``get_checkpoint_state``) while a save is not numbered (TF2's
+    ``write`` keeps no state file); the saver is used other than by ``save`` and ``restore``; a
+    restored variable is made by a helper (its TF1 name cannot be written at its creation).
 """
 
 from __future__ import annotations
@@ -62,6 +66,8 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 STATE_READERS = ("train.latest_checkpoint", "train.get_checkpoint_state", "train.checkpoint_exists")
+# (TF2 keeps ``tf.train.latest_checkpoint`` and ``get_checkpoint_state``: they read the state file
+# a CheckpointManager writes as TF1's Saver did.)
 SAVER_KEYWORDS = ("var_list", "max_to_keep")
 
 
@@ -98,11 +104,11 @@ class SaverToCheckpoint(TFCodemod):
         if any(a.keyword is None and i > 0 or a.keyword is not None and a.keyword.value not in SAVER_KEYWORDS
                or a.star for i, a in enumerate(call.args)):
             raise Decline(call, f"it takes arguments other than {' and '.join(SAVER_KEYWORDS)}")
-        readers = [n for n in walk(module, code_only=True) if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *STATE_READERS)]
-        if readers:
-            raise Decline(readers[0], f"the program reads the checkpoint state (`{source(readers[0].func)}`), "
-                                      "which TF1's Saver kept and TF2's Checkpoint.write does not")
         saves, restores = self._uses(module, name, statement, parents)
+        readers = [n for n in walk(module, code_only=True) if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *STATE_READERS)]
+        if readers and any(argument(save, 2, "global_step") is None for save in saves):
+            raise Decline(readers[0], f"the program reads the checkpoint state (`{source(readers[0].func)}`), which TF1's "
+                                      "Saver kept and TF2's Checkpoint.write does not (a save without `global_step`)")
         index = training.top_level_index(module, statement)
         assert index is not None
         saved = self._saved(module, call, index)
@@ -121,9 +127,13 @@ class SaverToCheckpoint(TFCodemod):
                     comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if position < len(saved) - 1 else cst.MaybeSentinel.DEFAULT)
             for position, (key, variable) in enumerate(zip(keys, saved))])
         self.replace(call, checkpoint)
+        keep = _max_to_keep(argument(call, None, "max_to_keep"))
         for save in saves:
-            self.replace(save, lambda updated: updated.with_changes(
-                func=updated.func.with_changes(attr=cst.Name("write")), args=[_only(updated.args[1])]))
+            if argument(save, 2, "global_step") is None:
+                self.replace(save, lambda updated: updated.with_changes(
+                    func=updated.func.with_changes(attr=cst.Name("write")), args=[_only(updated.args[1])]))
+            else:
+                self._numbered_save(save, name, keep)
         for restore in restores:
             self.replace(restore, lambda updated: cst.Call(cst.Attribute(updated.with_changes(
                 func=updated.func.with_changes(attr=cst.Name("read")), args=[_only(updated.args[1])]),
@@ -141,14 +151,31 @@ class SaverToCheckpoint(TFCodemod):
             if not (isinstance(attribute, cst.Attribute) and attribute.value is node and isinstance(call, cst.Call)
                     and call.func is attribute and attribute.attr.value in ("save", "restore")):
                 raise Decline(node, f"`{name}` is used other than by `{name}.save(sess, path)` and `{name}.restore(sess, path)`")
-            if argument(call, None, "global_step") is not None or any(a.keyword is not None and a.keyword.value != "save_path"
-                                                                       for a in call.args):
-                raise Decline(call, "a save numbers its files (`global_step=`) or passes other options: TF1 rotated "
-                                    "them; write a tf.train.CheckpointManager by hand")
-            if len(call.args) != 2:
+            allowed = ("save_path", "global_step") if attribute.attr.value == "save" else ("save_path",)
+            if any(a.star or a.keyword is not None and a.keyword.value not in allowed for a in call.args) \
+                    or len(call.args) > len(allowed) + 1:
+                raise Decline(call, f"`{name}.{attribute.attr.value}` passes options other than "
+                                    f"{' and '.join(allowed)}, which this migration does not map")
+            if len(call.args) < 2:
                 raise Decline(call, f"`{name}.{attribute.attr.value}` is not called with a session and a path")
+            if argument(call, 2, "global_step") is not None and not _pure(argument(call, 1, "save_path")):
+                raise Decline(call, "a numbered save's path is not a name, a string or os.path.join of those: it is "
+                                    "split into the folder and the name of the checkpoint manager")
             (saves if attribute.attr.value == "save" else restores).append(call)
         return saves, restores
+
+    def _numbered_save(self, save: cst.Call, checkpoint: str, keep: str) -> None:
+        """``saver.save(sess, path, global_step=step)`` -> a ``tf.train.CheckpointManager`` over
+        the folder and name of ``path`` saving checkpoint number ``step``: the same ``path-step``
+        files, the same ``checkpoint`` state file, the same rotation (a manager reads the state
+        file when made, so one made at each save keeps TF1's ``max_to_keep`` count)."""
+        path = source(argument(save, 1, "save_path"))
+        step = source(argument(save, 2, "global_step"))
+        manager = source(self.tf_expr("train.CheckpointManager"))
+        self.add_import("os")
+        self.replace(save, cst.parse_expression(
+            f"{manager}({checkpoint}, os.path.dirname({path}) or os.curdir, max_to_keep={keep}, "
+            f"checkpoint_name=os.path.basename({path})).save(checkpoint_number={step})"))
 
     def _saved(self, module: cst.Module, call: cst.Call, index: int) -> list[training.ModuleVariable]:
         """The variables TF1's Saver saved, in creation order."""
@@ -222,3 +249,20 @@ def _keys(names: list[str]) -> list[str]:
 
 def _only(arg: cst.Arg) -> cst.Arg:
     return arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, comma=cst.MaybeSentinel.DEFAULT)
+
+
+def _max_to_keep(value: Optional[cst.BaseExpression]) -> str:
+    """TF1's ``max_to_keep`` as the manager takes it: 5 by default, None (keep all) for None or 0."""
+    if value is None:
+        return "5"
+    if isinstance(value, cst.Integer) and value.evaluated_value == 0:
+        return "None"
+    return source(value)
+
+
+def _pure(path: Optional[cst.BaseExpression]) -> bool:
+    """A path expression that may be evaluated twice: names, strings, ``os.path.join`` of them."""
+    if isinstance(path, (cst.Name, cst.SimpleString, cst.Attribute)):
+        return True
+    return (isinstance(path, cst.Call) and source(path.func) == "os.path.join"
+            and all(not a.star and a.keyword is None and _pure(a.value) for a in path.args))

@@ -17,6 +17,14 @@ HEAD = "import tensorflow as tf\nw = tf.Variable(tf.zeros([2]))\nv = tf.Variable
 
 REWRITES = [
     pytest.param(
+        HEAD + "saver = tf.train.Saver(max_to_keep=0)\nsess = tf.Session()\nsaver.save(sess, folder, global_step=step)\n",
+        HEAD.replace("import tensorflow as tf\n", "import tensorflow as tf\nimport os\n\n")
+        + "saver = tf.train.Checkpoint(w=w, v=v)\nsess = tf.Session()\n"
+        "tf.train.CheckpointManager(saver, os.path.dirname(folder) or os.curdir, max_to_keep=None, "
+        "checkpoint_name=os.path.basename(folder)).save(checkpoint_number=step)\n",
+        id="numbered-save-keeps-all",
+    ),
+    pytest.param(
         HEAD + "saver = tf.train.Saver()\nsess = tf.Session()\np = saver.save(sess, 'm.ckpt')\n",
         HEAD + "saver = tf.train.Checkpoint(w=w, v=v)\nsess = tf.Session()\np = saver.write('m.ckpt')\n",
         id="save-only-keeps-names-as-they-are",
@@ -37,10 +45,12 @@ def test_rewrites(before, after):
 
 NO_OPS = [
     pytest.param(HEAD + "def f():\n    return tf.train.Saver()\n", "top-level code", id="in-a-function"),
-    pytest.param(HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, 'm', global_step=3)\n", "global_step",
-                 id="numbered-files"),
-    pytest.param(HEAD + "s = tf.train.Saver()\nprint(tf.train.latest_checkpoint('.'))\n", "checkpoint state",
-                 id="reads-the-state-file"),
+    pytest.param(HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, where(), global_step=3)\n",
+                 "a numbered save's path is not a name", id="numbered-save-of-a-computed-path"),
+    pytest.param(HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, 'm', write_meta_graph=False)\n",
+                 "passes options other than", id="other-save-options"),
+    pytest.param(HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, 'm')\nprint(tf.train.latest_checkpoint('.'))\n",
+                 "a save without `global_step`", id="state-read-after-an-unnumbered-save"),
     pytest.param(HEAD + "s = tf.train.Saver()\nsaving = s\n", "used other than", id="saver-used-otherwise"),
     pytest.param("import tensorflow as tf\ns = tf.train.Saver()\n", "No variables to save", id="nothing-to-save"),
     pytest.param(HEAD + "s = tf.train.Saver(sharded=True)\n", "arguments other than", id="other-arguments"),
