@@ -82,8 +82,11 @@ class GetVariableToVariable(TFCodemod):
 
     def _migrate(self, call: cst.Call, top: set[int], parents: dict) -> None:
         bound, statement = statement_of(call, parents) or (None, None)
-        if bound is None or id(statement) not in top:
-            raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own in the program's top-level code")
+        if statement is not None and id(statement) not in top:
+            raise Decline(call, "it is made inside a function, where get_variable creates or reuses a variable each "
+                                "call (with the variable_scope around the call): the variable-scopes migration's")
+        if bound is None:
+            raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
         node = parents.get(id(statement))
         while node is not None:
             if isinstance(node, cst.With) and any(isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
