@@ -56,7 +56,7 @@ from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, ra
 
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, source
-from tfmodernize.names import target_names
+from tfmodernize.names import name_nodes, target_names
 
 from codemods._tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS  # noqa: F401 - re-exported to the session-to-function package
 
@@ -340,30 +340,10 @@ def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list
 
     visit(node, Reader())
     # Attribute names (``.shape``) and keywords are Names too: only a stray *value* counts.
-    values = {id(n) for n in _value_names(node)}
+    values = {id(n) for n in name_nodes(node)}
     if any(id(n) in values for n in stray) or not reads:
         return None
     return reads
-
-
-def _value_names(node: cst.CSTNode) -> list[cst.Name]:
-    found: list[cst.Name] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_Name(self, name: cst.Name) -> None:
-            found.append(name)
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> bool:
-            visit(attribute.value, self)
-            return False
-
-        def visit_Arg(self, arg: cst.Arg) -> bool:
-            visit(arg.value, self)
-            return False
-
-    visit(node, Finder())
-    return found
-
 
 
 def _dotted(node: cst.CSTNode) -> str:

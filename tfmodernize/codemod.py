@@ -145,7 +145,11 @@ class FileState:
     def parents(self, module: cst.Module) -> dict:
         """Each code node's parent in ``module`` (``edits.parents``), once per tree version."""
         if self._parents is None or self._parents[0] is not module:
-            self._parents = (module, parents(module))
+            # The parsed tree's map is kept for positions: never computed twice.
+            known = self._parsed_parents if module is self.parsed else None
+            self._parents = (module, known if known is not None else parents(module))
+            if module is self.parsed:
+                self._parsed_parents = self._parents[1]
         return self._parents[1]
 
     def apply(self, module: cst.Module, edits: Edits) -> cst.Module:
@@ -174,7 +178,8 @@ class FileState:
         """
         assert self.parsed is not None, "the engine sets FileState.parsed"
         if self._parsed_parents is None:
-            self._parsed_parents = parents(self.parsed)
+            current = self._parents
+            self._parsed_parents = current[1] if current is not None and current[0] is self.parsed else parents(self.parsed)
         top, parent = node, self._parsed_parents.get(id(node))
         while parent is not None and parent is not self.parsed:
             top, parent = parent, self._parsed_parents.get(id(parent))

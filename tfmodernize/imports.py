@@ -22,7 +22,8 @@ import libcst as cst
 
 from tfmodernize.edits import Edits
 from tfmodernize.tfsymbols import dotted_name
-from tfmodernize.treewalk import children
+from tfmodernize.names import name_nodes
+from tfmodernize.treewalk import walk
 
 
 @dataclass(frozen=True)
@@ -128,21 +129,10 @@ def _plan_additions(module: cst.Module, wanted: list[ImportRequest], edits: Edit
 
 def _plan_removals(module: cst.Module, unwanted: list[ImportRequest], edits: Edits) -> None:
     reads: dict[str, int] = {request.bound: 0 for request in unwanted}
-    stack: list[cst.CSTNode] = [module]
-    imports: list[cst.CSTNode] = []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.Import, cst.ImportFrom)):
-            imports.append(node)
-            continue
-        if isinstance(node, cst.Name) and node.value in reads:
-            reads[node.value] += 1
-        if isinstance(node, cst.Attribute):
-            stack.append(node.value)  # ``tf.math.log`` reads ``tf``, not ``log``
-        elif isinstance(node, cst.Arg):
-            stack.append(node.value)
-        else:
-            stack.extend(children(node, code_only=True))
+    for name in name_nodes(module, imports=False):  # ``tf.math.log`` reads ``tf``, not ``log``
+        if name.value in reads:
+            reads[name.value] += 1
+    imports = [node for node in walk(module, code_only=True) if isinstance(node, (cst.Import, cst.ImportFrom))]
     for small in imports:
         drop_aliases(edits, small, lambda alias, small=small: any(
             request.matches(small, alias) and reads[request.bound] == 0 for request in unwanted))

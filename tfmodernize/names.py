@@ -17,13 +17,16 @@ from tfmodernize.treewalk import children, walk
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
 
 
-def name_nodes(node: cst.CSTNode, *, nested: bool = True) -> Iterator[cst.Name]:
+def name_nodes(node: cst.CSTNode, *, nested: bool = True, imports: bool = True) -> Iterator[cst.Name]:
     """The ``Name`` nodes under ``node`` used as variables; ``nested=False`` leaves out the
-    bodies of functions, lambdas and classes defined inside ``node``."""
+    bodies of functions, lambdas and classes defined inside ``node``, ``imports=False`` the
+    names in import statements."""
     stack = [node]
     while stack:
         current = stack.pop()
         if not nested and current is not node and isinstance(current, _SCOPES):
+            continue
+        if not imports and isinstance(current, (cst.Import, cst.ImportFrom)):
             continue
         if isinstance(current, cst.Name):
             yield current
