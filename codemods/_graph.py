@@ -58,7 +58,7 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, source
 from tfmodernize.names import name_nodes, target_names
 
-from codemods._tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS  # noqa: F401 - re-exported to the session-to-function package
+from tfmodernize.codemods._tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS  # noqa: F401 - re-exported to the session-to-function package
 
 CONFIGS = ("ConfigProto", "GPUOptions")
 #: Ops returning a list or tuple of tensors (fetched, a list of arrays).

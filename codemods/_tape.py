@@ -7,7 +7,7 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods._bindings import Parents, Scopes, bindings
+from tfmodernize.codemods._bindings import Parents, Scopes, bindings
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 

@@ -26,7 +26,7 @@ from typing import Iterator, Optional, Sequence, Union
 
 import libcst as cst
 
-from codemods._tf1_api import MONITORED_SESSIONS, NAME_SCOPES, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS, VARIABLE_SCOPES
+from tfmodernize.codemods._tf1_api import MONITORED_SESSIONS, NAME_SCOPES, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS, VARIABLE_SCOPES
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
 from tfmodernize.syntax import argument, source

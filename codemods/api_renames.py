@@ -98,7 +98,7 @@ import libcst as cst
 from tfmodernize.names import names_bound_here
 from tfmodernize.treewalk import visit, walk
 
-from codemods._upgrade_tables import (
+from tfmodernize.codemods._upgrade_tables import (
     has_star_args,
     is_stop_gradient,
     keyword_names,

@@ -55,7 +55,7 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods import _training as training
+from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.syntax import argument, source
 

@@ -73,10 +73,10 @@ from typing import Optional
 import libcst as cst
 import libcst.matchers as m
 
-from codemods import _tf1_api
-from codemods._tf1_api import MONITORED_SESSIONS, V2_OFF, V2_ON
-from codemods._training import GRAPH_PROGRAM
-from codemods._upgrade_tables import tables
+from tfmodernize.codemods import _tf1_api
+from tfmodernize.codemods._tf1_api import MONITORED_SESSIONS, V2_OFF, V2_ON
+from tfmodernize.codemods._training import GRAPH_PROGRAM
+from tfmodernize.codemods._upgrade_tables import tables
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, root_name
 from tfmodernize.treewalk import walk

@@ -73,8 +73,8 @@ import libcst as cst
 from tfmodernize.treewalk import visit
 import libcst.matchers as m
 
-from codemods._tf1_api import V2_OFF, V2_ON
-from codemods._upgrade_tables import tables, v1_requirement
+from tfmodernize.codemods._tf1_api import V2_OFF, V2_ON
+from tfmodernize.codemods._upgrade_tables import tables, v1_requirement
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
 

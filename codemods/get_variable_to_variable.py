@@ -40,7 +40,7 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods._tf1_api import VARIABLE_SCOPES
+from tfmodernize.codemods._tf1_api import VARIABLE_SCOPES
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import own_nodes
 from tfmodernize.syntax import source, statement_of

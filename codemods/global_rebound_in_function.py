@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function, own_body, traced_functions
+from tfmodernize.codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.treewalk import walk
 from tfmodernize.names import local_names, parameter_names

@@ -49,7 +49,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from codemods import _training as training
+from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.syntax import source
 from tfmodernize.names import names_read

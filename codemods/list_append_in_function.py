@@ -57,7 +57,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
+from tfmodernize.codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes
 from tfmodernize.treewalk import contains

@@ -46,7 +46,7 @@ import re
 
 import libcst as cst
 
-from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.treewalk import walk
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
 from tfmodernize.codemod import TFCodemod
 
 MESSAGE = (

@@ -47,7 +47,7 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
 from tfmodernize.names import local_names
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name, root_name

@@ -50,9 +50,9 @@ from typing import Optional
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from codemods._bindings import bindings, keras_classes, provably_keras, references
+from tfmodernize.codemods._bindings import bindings, keras_classes, provably_keras, references
 from tfmodernize.treewalk import walk
-from codemods._tape import GradientCall, gradient_calls, tape_with
+from tfmodernize.codemods._tape import GradientCall, gradient_calls, tape_with
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name, root_name

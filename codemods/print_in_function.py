@@ -54,7 +54,7 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.codemods._tf_function import INTERESTS, InTFFunction, mentions_tf_function
 from tfmodernize.codemod import Decline, Safety, TFCodemod
 from tfmodernize.tfsymbols import dotted_name
 

@@ -47,7 +47,7 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.treewalk import walk
-from codemods._tape import GradientCall, gradient_call, gradient_calls, tape_with
+from tfmodernize.codemods._tape import GradientCall, gradient_call, gradient_calls, tape_with
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name

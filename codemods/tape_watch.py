@@ -47,9 +47,9 @@ from typing import Iterator
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from codemods._bindings import Binding, bindings
+from tfmodernize.codemods._bindings import Binding, bindings
 from tfmodernize.treewalk import walk
-from codemods._tape import gradient_call, gradient_calls, tape_with
+from tfmodernize.codemods._tape import gradient_call, gradient_calls, tape_with
 from tfmodernize.names import names_read
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames

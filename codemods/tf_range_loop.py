@@ -64,9 +64,9 @@ from typing import Iterator, Optional
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from codemods._bindings import bindings, is_builtin, references
+from tfmodernize.codemods._bindings import bindings, is_builtin, references
 from tfmodernize.treewalk import walk
-from codemods._tf_function import is_tf_function, mentions_tf_function, own_body, traced_functions
+from tfmodernize.codemods._tf_function import is_tf_function, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.syntax import source
 

@@ -49,9 +49,9 @@ from typing import Optional
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from codemods._bindings import is_builtin, keras_classes, provably_keras, references
+from tfmodernize.codemods._bindings import is_builtin, keras_classes, provably_keras, references
 from tfmodernize.treewalk import walk
-from codemods._tape import GradientCall, gradient_call, gradient_calls, tape_with
+from tfmodernize.codemods._tape import GradientCall, gradient_call, gradient_calls, tape_with
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.syntax import source

@@ -60,7 +60,7 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
+from tfmodernize.codemods._tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.names import local_names, name_nodes, parameter_names
 from tfmodernize.syntax import source

@@ -90,7 +90,7 @@ def render() -> str:
     sys.path.insert(0, str(REPO))
     from tfmodernize.codemod import builtin_codemods
 
-    catalogue = [c for c in builtin_codemods() if c.__module__.startswith("codemods.")]
+    catalogue = [c for c in builtin_codemods() if c.__module__.startswith("tfmodernize.codemods.")]
     lines = [
         "# TensorFlow pitfalls, and what tfmodernize does about them",
         "",

@@ -110,7 +110,7 @@ def test_plugins_have_their_own_code_space_and_run_after_the_catalogue(plugins):
 @pytest.mark.parametrize(("code", "name", "error"), [
     ("TFM299", "my-rule", "is not a plugin code"),
     ("acme1", "my-rule", "is not a plugin code"),
-    ("ACME101", "run-functions-eagerly", "clashes with codemods.run_functions_eagerly.RunFunctionsEagerly"),
+    ("ACME101", "run-functions-eagerly", "clashes with tfmodernize.codemods.run_functions_eagerly.RunFunctionsEagerly"),
 ], ids=["tfm-code-taken-by-a-plugin", "malformed-code", "name-clash"])
 def test_a_plugin_breaking_the_rules_is_a_clear_error(plugins, code, name, error):
     plugins(plugin(code, name))

@@ -26,7 +26,7 @@ from tfmodernize.codemod import Finding, Fix, TFCodemod
 
 @lru_cache(maxsize=None)
 def _tool_fingerprint() -> str:
-    import codemods
+    from tfmodernize import codemods
     import tfmodernize
 
     digest = hashlib.sha256()
@@ -44,7 +44,7 @@ def _third_party_fingerprint(codemods: Sequence[type[TFCodemod]]) -> str:
     version of a plugin must not be served outcomes its old version computed."""
     digest = hashlib.sha256()
     for codemod in codemods:
-        if codemod.__module__.split(".")[0] in ("codemods", "tfmodernize"):
+        if codemod.__module__.split(".")[0] == "tfmodernize":
             continue
         digest.update(codemod.__module__.encode())
         try:

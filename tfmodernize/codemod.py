@@ -590,7 +590,7 @@ def builtin_codemods() -> tuple[type[TFCodemod], ...]:
     """Every codemod of the ``codemods`` package and of ``tfmodernize.codemods`` entry points,
     in catalogue order: by code (migrations, then TF2 fixes, then findings), except that a
     codemod comes before the ones its ``runs_before`` names."""
-    import codemods as package
+    import tfmodernize.codemods as package
 
     found: dict[str, type[TFCodemod]] = {}
     modules = [

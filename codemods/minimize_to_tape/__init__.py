@@ -68,12 +68,12 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods import _training as training
-from codemods._tf_function import traced_functions
-from codemods.minimize_to_tape.discovery import Discovery
-from codemods.minimize_to_tape.model import METHODS, Optimizer, Site, _assignment
-from codemods.minimize_to_tape.schedules import Schedules
-from codemods.minimize_to_tape.steps import Steps
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods._tf_function import traced_functions
+from tfmodernize.codemods.minimize_to_tape.discovery import Discovery
+from tfmodernize.codemods.minimize_to_tape.model import METHODS, Optimizer, Site, _assignment
+from tfmodernize.codemods.minimize_to_tape.schedules import Schedules
+from tfmodernize.codemods.minimize_to_tape.steps import Steps
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.syntax import source
 

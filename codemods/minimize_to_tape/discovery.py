@@ -7,8 +7,8 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods import _training as training
-from codemods.minimize_to_tape.model import METHODS, Optimizer, Site, _LatestBinding
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods.minimize_to_tape.model import METHODS, Optimizer, Site, _LatestBinding
 
 
 class Discovery:

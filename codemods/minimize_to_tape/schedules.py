@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from codemods import _training as training
-from codemods.minimize_to_tape.model import Optimizer, Site
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods.minimize_to_tape.model import Optimizer, Site
 from tfmodernize.codemod import Decline
 from tfmodernize.names import bound_names, names_read
 

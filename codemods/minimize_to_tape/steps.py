@@ -7,8 +7,8 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods import _training as training
-from codemods.minimize_to_tape.model import SCHEDULING, Optimizer, Site, _arguments
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods.minimize_to_tape.model import SCHEDULING, Optimizer, Site, _arguments
 from tfmodernize.codemod import Decline
 from tfmodernize.syntax import source
 from tfmodernize.names import bound_names, names_read

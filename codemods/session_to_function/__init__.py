@@ -103,8 +103,8 @@ import libcst as cst
 
 from tfmodernize.treewalk import visit, walk
 
-from codemods import _training as training
-from codemods._graph import (
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods._graph import (
     PLACEHOLDERS,
     SESSIONS,
     VARIABLE_MAKERS,
@@ -114,20 +114,20 @@ from codemods._graph import (
     tf_calls,
     tf_path,
 )
-from codemods._upgrade_tables import tables
+from tfmodernize.codemods._upgrade_tables import tables
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, root_name
 from tfmodernize.syntax import source
-from codemods.session_to_function.config import Config
-from codemods.session_to_function.emit import Emitter
-from codemods.session_to_function.functions import Functions
-from codemods.session_to_function.plan import (
+from tfmodernize.codemods.session_to_function.config import Config
+from tfmodernize.codemods.session_to_function.emit import Emitter
+from tfmodernize.codemods.session_to_function.functions import Functions
+from tfmodernize.codemods.session_to_function.plan import (
     SAFE_MODULES,
     UnitPlan,
     _squeeze,
 )
-from codemods.session_to_function.reading import _UseReader
-from codemods.session_to_function.sites import RunSites
+from tfmodernize.codemods.session_to_function.reading import _UseReader
+from tfmodernize.codemods.session_to_function.sites import RunSites
 
 
 class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):

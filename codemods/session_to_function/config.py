@@ -6,7 +6,7 @@ from typing import Optional
 
 import libcst as cst
 
-from codemods._graph import (
+from tfmodernize.codemods._graph import (
     Decline,
     GraphUnit,
     Kind,
@@ -14,7 +14,7 @@ from codemods._graph import (
     Value,
     tf_path,
 )
-from codemods.session_to_function.plan import CONFIG_CALLS, UnitPlan
+from tfmodernize.codemods.session_to_function.plan import CONFIG_CALLS, UnitPlan
 from tfmodernize.syntax import source
 
 

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Sequence, Union
 
 import libcst as cst
 
-from codemods._graph import (
+from tfmodernize.codemods._graph import (
     GraphUnit,
     Kind,
     Statement,
     tf_path,
 )
-from codemods.session_to_function.plan import (
+from tfmodernize.codemods.session_to_function.plan import (
     ASSIGN_METHODS,
     FunctionPlan,
     Helper,
@@ -25,7 +25,7 @@ from codemods.session_to_function.plan import (
 )
 
 if TYPE_CHECKING:
-    from codemods.session_to_function import SessionToFunction
+    from tfmodernize.codemods.session_to_function import SessionToFunction
 
 
 class Emitter:

@@ -9,7 +9,7 @@ import libcst as cst
 
 from tfmodernize.treewalk import visit
 
-from codemods._graph import (
+from tfmodernize.codemods._graph import (
     SESSIONS,
     Decline,
     GraphUnit,
@@ -19,7 +19,7 @@ from codemods._graph import (
     names_used,
     tf_path,
 )
-from codemods.session_to_function.plan import (
+from tfmodernize.codemods.session_to_function.plan import (
     Element,
     FunctionPlan,
     GONE,
@@ -33,7 +33,7 @@ from codemods.session_to_function.plan import (
     _in_order,
     _order_steps,
 )
-from codemods.session_to_function.reading import _Leftovers, _assignments
+from tfmodernize.codemods.session_to_function.reading import _Leftovers, _assignments
 from tfmodernize.names import name_nodes
 from tfmodernize.syntax import source
 

@@ -11,7 +11,7 @@ import libcst as cst
 
 from tfmodernize.treewalk import visit
 
-from codemods._graph import (
+from tfmodernize.codemods._graph import (
     Decline,
     GraphUnit,
     Statement,

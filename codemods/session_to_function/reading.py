@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional
 
 import libcst as cst
 
-from codemods._graph import (
+from tfmodernize.codemods._graph import (
     INITIALIZERS,
     SESSIONS,
     Decline,
@@ -21,10 +21,10 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import contains, visit
 from tfmodernize.syntax import argument
 from tfmodernize.names import target_name_nodes
-from codemods.session_to_function.plan import UnitPlan
+from tfmodernize.codemods.session_to_function.plan import UnitPlan
 
 if TYPE_CHECKING:
-    from codemods.session_to_function import SessionToFunction
+    from tfmodernize.codemods.session_to_function import SessionToFunction
 
 
 @dataclass

@@ -9,8 +9,8 @@ import libcst as cst
 
 from tfmodernize.treewalk import visit
 
-from codemods import _training as training
-from codemods._graph import (
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods._graph import (
     INITIALIZERS,
     UNKNOWN_OPS,
     STATEFUL_OPS,
@@ -23,8 +23,8 @@ from codemods._graph import (
     tf_calls,
     tf_path,
 )
-from codemods.session_to_function.emit import _AssignMethods
-from codemods.session_to_function.plan import (
+from tfmodernize.codemods.session_to_function.emit import _AssignMethods
+from tfmodernize.codemods.session_to_function.plan import (
     Element,
     FunctionPlan,
     INITIALISED,
@@ -37,7 +37,7 @@ from codemods.session_to_function.plan import (
     _returns,
     _side_effect_free,
 )
-from codemods.session_to_function.reading import (
+from tfmodernize.codemods.session_to_function.reading import (
     _RunSites,
     _Site,
     _assignments,
