@@ -14,14 +14,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 from typing import Any, Optional
 
 import libcst as cst
 
 from tfmodernize.tfsymbols import TFNames
 
-DATA = Path(__file__).resolve().parent.parent / "tfmodernize" / "data" / "tf_upgrade_v2.json"
+#: The table file, found through the installed ``tfmodernize`` package (this folder installs as
+#: ``tfmodernize.codemods`` but sits beside ``tfmodernize/`` in the repository).
+DATA = resources.files("tfmodernize").joinpath("data/tf_upgrade_v2.json")
 
 @dataclass(frozen=True)
 class Tables:

@@ -185,7 +185,7 @@ def diff(
 
     Example: tfmodernize diff examples/
     """
-    from tfmodernize.output.diff import print_diff, unified_diff
+    from tfmodernize.output.diff import outcome_diff, print_diff
     from tfmodernize.output.summary import Summary, print_summary
 
     settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude)
@@ -195,7 +195,7 @@ def diff(
         if outcome.error is not None:
             _print_error(outcome)
         elif outcome.changed:
-            print_diff(stdout, unified_diff(outcome.path, outcome.old, outcome.new))
+            print_diff(stdout, outcome_diff(outcome))
         _print_findings(outcome, stderr)
     print_summary(stderr, summary, changed_label="would change", statistics=statistics)
     raise typer.Exit(EXIT_ERROR if summary.failed else EXIT_REPORTED if summary.changed or summary.findings else EXIT_CLEAN)

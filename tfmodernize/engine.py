@@ -32,6 +32,7 @@ from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codem
 from tfmodernize.settings import Settings
 from tfmodernize.cache import OutcomeCache
 from tfmodernize.project import ProjectIndex, ProjectView, summarize as summarize_project
+from tfmodernize.notebooks import Layout
 from tfmodernize.sources import Discovered, Source, SourceError, decode_source, read_source
 from tfmodernize.treewalk import walk
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
@@ -61,6 +62,8 @@ class Outcome:
     skipped: Optional[str] = None
     #: What keeps the file on ``tf.compat.v1``: ``(construct, line)`` pairs (``FileState.kept_on_v1``).
     kept_on_v1: list[tuple[str, int]] = field(default_factory=list)
+    #: For a notebook, where its code cells are in ``old``/``new`` (lines of findings are module lines).
+    layout: Optional[Layout] = None
 
     @property
     def changed(self) -> bool:
@@ -269,7 +272,7 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
     except SourceError as error:
         outcome.error = str(error)
         return outcome
-    outcome.old, outcome.old_bytes = source.text, source.data
+    outcome.old, outcome.old_bytes, outcome.layout = source.text, source.data, source.layout
     if not source.text.strip():
         outcome.skipped = "empty file"
         outcome.new = source.text
@@ -310,6 +313,8 @@ def _rewrite(
         return None, [], [], str(error), []
     except UnicodeEncodeError as error:
         return None, [], [], f"rewrite cannot be encoded as {source.encoding}: {error.reason}", []
+    except SourceError as error:  # a notebook whose rewrite cannot be split back into its cells
+        return None, [], [], str(error), []
     except Exception as error:  # a codemod bug must not stop the run
         try:
             tail = traceback.format_exc(limit=-3).strip().splitlines()[-1]

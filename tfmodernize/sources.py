@@ -17,9 +17,12 @@ import tokenize
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Iterable, Iterator, Optional, Sequence
 
 import pathspec
+
+if TYPE_CHECKING:
+    from tfmodernize.notebooks import Layout
 
 SKIPPED_DIRS = frozenset(
     {"site-packages", "dist-packages", "build", "dist", "__pycache__", "node_modules", "venv", "__pypackages__"}
@@ -34,10 +37,19 @@ class SourceError(Exception):
 class Source:
     path: Path
     data: bytes
+    #: What the codemods rewrite: the file's text, or a notebook's code cells as one module.
     text: str
     encoding: str
+    #: For a notebook, where its cells are in ``text`` (``tfmodernize.notebooks``).
+    layout: Optional["Layout"] = None
 
     def encode(self, text: str) -> bytes:
+        """The file's bytes for a rewritten ``text``; raises ``SourceError`` (a notebook whose
+        cells cannot be split back) or ``UnicodeEncodeError``."""
+        if self.layout is not None:
+            from tfmodernize.notebooks import from_module
+
+            return from_module(self.data, text, self.layout)
         return text.encode(self.encoding)
 
 
@@ -74,8 +86,12 @@ def _excluded(path: Path, root: Path, patterns: Sequence[str]) -> bool:
     return _spec(tuple(patterns)).match_file(rel)
 
 
+#: What a folder search takes: Python files and Jupyter notebooks.
+SOURCE_SUFFIXES = (".py", ".ipynb")
+
+
 def discover(paths: Iterable[Path], exclude: Sequence[str] = (), *, force_exclude: bool = False) -> Iterator[Discovered]:
-    """Every ``.py`` file under ``paths`` in sorted order.
+    """Every ``.py`` file and notebook under ``paths`` in sorted order.
 
     Folders skip ``.git`` and other hidden folders, virtualenvs, ``site-packages``,
     ``build``/``dist``, paths matching ``exclude`` globs and, inside a git work tree, files
@@ -113,7 +129,7 @@ def _walk_folder(given: Path, exclude: Sequence[str]) -> Iterator[Discovered]:
             kept.append(name)
         dirnames[:] = kept
         for name in sorted(filenames):
-            if not name.endswith(".py") or name.startswith("."):
+            if not name.endswith(SOURCE_SUFFIXES) or name.startswith("."):
                 continue
             path = here / name
             if _excluded(path, given, exclude):
@@ -215,7 +231,13 @@ def read_source(path: Path) -> Source:
 
 
 def decode_source(path: Path, data: bytes) -> Source:
-    """Decode ``data`` (the content of ``path``) as Python source; raises ``SourceError``."""
+    """Decode ``data`` (the content of ``path``) as Python source, or a notebook's code cells as
+    one module; raises ``SourceError``."""
+    if path.suffix == ".ipynb":
+        from tfmodernize.notebooks import to_module
+
+        text, layout = to_module(data)
+        return Source(path, data, text, "utf-8", layout)
     if b"\x00" in data:
         raise SourceError("binary file (NUL bytes), not Python source")
     try:

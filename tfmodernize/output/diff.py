@@ -4,13 +4,28 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.text import Text
 
+if TYPE_CHECKING:
+    from tfmodernize.engine import Outcome
 
-def unified_diff(path: Path, old: str, new: str) -> str:
-    name = path.as_posix()
+
+def outcome_diff(outcome: "Outcome") -> str:
+    """The diff of a rewritten file; for a notebook, one diff per changed code cell, named
+    ``path:cell N``."""
+    if outcome.layout is None:
+        return unified_diff(outcome.path, outcome.old, outcome.new)
+    from tfmodernize.notebooks import changed_cells
+
+    return "".join(unified_diff(outcome.path, old, new, where=f":cell {number}")
+                   for number, old, new in changed_cells(outcome.old, outcome.new, outcome.layout))
+
+
+def unified_diff(path: Path, old: str, new: str, *, where: str = "") -> str:
+    name = path.as_posix() + where
     lines = difflib.unified_diff(
         old.splitlines(keepends=True),
         new.splitlines(keepends=True),

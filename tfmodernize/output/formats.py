@@ -7,7 +7,7 @@ files that cannot be read or parsed are diagnostics in every format, never trace
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Callable, Iterable, Optional
 
 from tfmodernize import __version__
@@ -29,13 +29,23 @@ class Diagnostic:
     kind: str  # "finding" | "fix" | "error"
     suggestion: Optional[str] = None
     unsafe_fix: bool = False  # a finding standing for a fix not applied because it is unsafe
+    #: In a notebook, the cell (from 1) that ``line``/``end_line`` count in.
+    cell: Optional[int] = None
+
+    def placed(self) -> tuple[int, int, int, int, str]:
+        """(line, column, end line, end column, message) for formats that point into the file
+        as stored: a notebook's lines are JSON, so its diagnostics sit on line 1 and say their
+        cell and line in the message."""
+        if self.cell is None:
+            return self.line, self.column, self.end_line, self.end_column, self.message
+        return 1, 1, 1, 1, f"cell {self.cell}, line {self.line}: {self.message}"
 
 
 def diagnostics(outcome: Outcome) -> list[Diagnostic]:
     path = outcome.path.as_posix()
     if outcome.error is not None:
         line, column, message = _split_location(outcome.error)
-        return [Diagnostic(path, *INPUT_ERROR, message, line, column, line, column, "error")]
+        return [_in_cell(Diagnostic(path, *INPUT_ERROR, message, line, column, line, column, "error"), outcome)]
     found = [
         Diagnostic(path, f.code, f.name, f.message, f.line, f.column, f.end_line, f.end_column, "finding", f.suggestion,
                    f.unsafe_fix)
@@ -45,7 +55,17 @@ def diagnostics(outcome: Outcome) -> list[Diagnostic]:
         Diagnostic(path, f.code, f.name, f.message, f.line, f.column, f.line, f.column, "fix")
         for f in outcome.fixes
     ]
-    return sorted(found, key=lambda d: (d.line, d.column, d.code))
+    found = [_in_cell(d, outcome) for d in found]
+    return sorted(found, key=lambda d: (d.cell or 0, d.line, d.column, d.code))
+
+
+def _in_cell(d: Diagnostic, outcome: Outcome) -> Diagnostic:
+    """``d`` with its module lines turned into a cell and lines in it, for a notebook; as it is
+    for a Python file (and a notebook without code cells)."""
+    if outcome.layout is None or not outcome.layout.cells:
+        return d
+    cell, line = outcome.layout.locate(d.line)
+    return replace(d, cell=cell, line=line, end_line=line + d.end_line - d.line)
 
 
 def _split_location(error: str) -> tuple[int, int, str]:
@@ -58,7 +78,8 @@ def _split_location(error: str) -> tuple[int, int, str]:
 
 def text_line(d: Diagnostic) -> str:
     marker = " [*]" if d.kind == "fix" else ""
-    return f"{d.path}:{d.line}:{d.column}: {d.code}{marker} {d.message}"
+    cell = "" if d.cell is None else f"cell {d.cell}:"
+    return f"{d.path}:{cell}{d.line}:{d.column}: {d.code}{marker} {d.message}"
 
 
 #: Version of the ``--format json`` object; raised when a field changes meaning or goes.
@@ -97,9 +118,10 @@ def emit_github(outcomes: Iterable[Outcome]) -> str:
         for d in diagnostics(outcome):
             level = "error" if d.kind == "error" else "warning"
             title = _annotation_property(f"tfmodernize ({d.code} {d.name})")
+            line, column, end_line, end_column, message = d.placed()
             lines.append(
-                f"::{level} title={title},file={_annotation_property(str(d.path))},line={d.line},"
-                f"col={d.column},endLine={d.end_line},endColumn={d.end_column}::{_annotation_data(f'{d.code} {d.message}')}"
+                f"::{level} title={title},file={_annotation_property(str(d.path))},line={line},"
+                f"col={column},endLine={end_line},endColumn={end_column}::{_annotation_data(f'{d.code} {message}')}"
             )
     return "\n".join(lines)
 
@@ -138,20 +160,21 @@ def emit_sarif(outcomes: Iterable[Outcome]) -> str:
     results = []
     for outcome in outcomes:
         for d in diagnostics(outcome):
+            line, column, end_line, end_column, message = d.placed()
             results.append(
                 {
                     "ruleId": d.code,
                     "level": "error" if d.kind == "error" else "warning",
-                    "message": {"text": d.message},
+                    "message": {"text": message},
                     "locations": [
                         {
                             "physicalLocation": {
                                 "artifactLocation": {"uri": d.path},
                                 "region": {
-                                    "startLine": d.line,
-                                    "startColumn": d.column,
-                                    "endLine": d.end_line,
-                                    "endColumn": d.end_column,
+                                    "startLine": line,
+                                    "startColumn": column,
+                                    "endLine": end_line,
+                                    "endColumn": end_column,
                                 },
                             }
                         }
@@ -177,10 +200,13 @@ def _suggestions(outcome: Outcome) -> list[tuple[int, int, str]]:
     """(first old line, last old line, replacement text) per changed region, 1-based.
 
     An insertion is anchored on the line before it (or after it, at the top of the file),
-    since a review suggestion must replace at least one existing line.
+    since a review suggestion must replace at least one existing line. None for a notebook,
+    whose lines as stored are JSON: its fixes are reported as diagnostics instead.
     """
     import difflib
 
+    if outcome.layout is not None:
+        return []
     old = (outcome.old or "").splitlines(keepends=True)
     new = (outcome.new or "").splitlines(keepends=True)
     regions = []
@@ -217,19 +243,20 @@ def emit_rdjson(outcomes: Iterable[Outcome]) -> str:
     diagnostics_out = []
     for outcome in outcomes:
         for d in diagnostics(outcome):
-            if d.kind == "fix":
-                continue
+            if d.kind == "fix" and d.cell is None:
+                continue  # the hunk's suggestion below stands for it
+            line, column, end_line, end_column, message = d.placed()
             diagnostics_out.append(
                 {
-                    "message": d.message,
+                    "message": message,
                     "location": {
                         "path": d.path,
                         "range": {
-                            "start": {"line": d.line, "column": d.column},
-                            "end": {"line": d.end_line, "column": d.end_column},
+                            "start": {"line": line, "column": column},
+                            "end": {"line": end_line, "column": end_column},
                         },
                     },
-                    "severity": "ERROR" if d.kind == "error" else "WARNING",
+                    "severity": "ERROR" if d.kind == "error" else "INFO" if d.kind == "fix" else "WARNING",
                     "code": {"value": d.code},
                 }
             )
@@ -276,11 +303,12 @@ def emit_review(outcomes: Iterable[Outcome]) -> str:
                     comment.update(start_line=first, start_side="RIGHT")
                 comments.append(comment)
         for d in diagnostics(outcome):
-            if d.kind != "fix":
-                body = f"**{d.code} {d.name}**: {d.message}"
+            if d.kind != "fix" or d.cell is not None:
+                line, _, _, _, message = d.placed()
+                body = f"**{d.code} {d.name}**: {message}"
                 if d.suggestion:
                     body += f"\n\nSuggested:\n```python\n{d.suggestion}\n```"
-                comments.append({"path": path, "line": d.line, "side": "RIGHT", "body": body})
+                comments.append({"path": path, "line": line, "side": "RIGHT", "body": body})
     return json.dumps({"event": "COMMENT", "body": "tfmodernize review", "comments": comments}, indent=2)
 
 

@@ -125,7 +125,7 @@ class Sandbox:
                 yield
 
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
-        path = Path(request["script"])
+        path = Path(request["script"])  # a .py file, or a notebook run as its code cells in order
         output = io.StringIO()
         printed = io.StringIO()  # stdout alone, for ``verify --stdout``
         namespace: dict[str, Any] = {
@@ -141,7 +141,7 @@ class Sandbox:
         started = time.perf_counter()
         reply: dict[str, Any] = {"values": {}, "skipped": {}, "error": None}
         try:
-            code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
+            code = compile(_program_text(path), str(path), "exec")
             with contextlib.redirect_stdout(_Both(output, printed)), contextlib.redirect_stderr(output):
                 with self.fresh_state(request["random"]):
                     _execute(code, namespace)
@@ -304,6 +304,16 @@ def _traceback_tail(error: BaseException, script: str) -> str:
     return "\n".join(text.splitlines()[-TAIL_LINES:])
 
 
+def _program_text(path: Path) -> str:
+    """The Python a verified program runs: the file, or a notebook's code cells in order with
+    their IPython lines (magics, ``!`` shell escapes) left out."""
+    if path.suffix == ".ipynb":
+        from tfmodernize.notebooks import script
+
+        return script(path.read_bytes())
+    return path.read_text(encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
     mode, read_fd, write_fd = argv[0], int(argv[1]), int(argv[2])
     faulthandler.enable()
@@ -327,3 +337,4 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
