@@ -22,6 +22,10 @@ statements are listed in ``nested_blocks``) and classifies each one:
 ``RESET``        ``tf.reset_default_graph()``, ``tf.disable_eager_execution()``, ``g = tf.Graph()``
 ``RUN``          a statement that runs the graph (``sess.run``, ``t.eval()``, ``op.run()``)
 ``FEED``         ``feed = {x: ..., y: ...}``: a feed dict built ahead of the runs
+``ITERATOR``     ``it = dataset.make_initializable_iterator()`` (or one-shot): ``iter(dataset)``;
+                 ``x, y = it.get_next()`` is a ``PLACEHOLDER`` statement whose names each run
+                 feeds with the iterator's next element (``sess.run(it.initializer)``
+                 restarts it)
 ``PLAIN``        Python that touches no graph (data, printing, imports, definitions)
 ==============  ==========================================================================
 
@@ -99,14 +103,16 @@ UNSUPPORTED = (
     ("FIFOQueue", "queues"),
     ("RandomShuffleQueue", "queues"),
     ("PaddingFIFOQueue", "queues"),
-    ("data.make_one_shot_iterator", "dataset iterators"),
-    ("data.make_initializable_iterator", "dataset iterators"),
     ("while_loop", None),
     ("import_graph_def", "an imported graph"),
     ("train.import_meta_graph", "an imported graph"),
     ("saved_model.loader.load", "an imported graph"),
     ("saved_model.load", "an imported graph"),
 )
+#: What makes a TF1 iterator over a dataset (a method of the dataset, or a ``tf.data`` function
+#: taking it); TF2 iterates with ``iter(dataset)``.
+ITERATOR_METHODS = ("make_one_shot_iterator", "make_initializable_iterator")
+ITERATOR_MAKERS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
 #: Graph methods that look tensors up by name: the tensors of an imported graph.
 LOOKUPS = ("get_tensor_by_name", "get_operation_by_name")
 #: What a user can do with a program that runs an imported graph.
@@ -138,6 +144,8 @@ class Value(StrEnum):
     CONFIG = "config"
     FEED = "feed"
     GRAPH = "graph"
+    #: a dataset iterator (``dataset.make_initializable_iterator()``): ``iter(dataset)`` in TF2
+    ITERATOR = "iterator"
     #: an op this codemod cannot translate (a summary, ``tf.no_op``)
     UNKNOWN = "unknown"
 
@@ -155,6 +163,7 @@ class Kind(StrEnum):
     RESET = "reset"
     RUN = "run"
     FEED = "feed"
+    ITERATOR = "iterator"
     PLAIN = "plain"
 
 
@@ -165,6 +174,10 @@ class Placeholder:
     shape: Optional[cst.BaseExpression]
     default: Optional[cst.BaseExpression]  # placeholder_with_default's input
     statement: "Statement"
+    #: An element of a dataset iterator (``x, y = iterator.get_next()``): the iterator's name,
+    #: and the names that one ``get_next()`` binds (each run takes one element, all of them).
+    iterator: Optional[str] = None
+    group: tuple[str, ...] = ()
 
 
 @dataclass
@@ -600,6 +613,8 @@ class GraphUnit:
         self.feeds: dict[str, cst.Dict] = {}
         #: names bound to a list of tensors (``tf.gradients``, list literals)
         self.sequences: set[str] = set()
+        #: dataset iterators: name -> (the dataset expression, the statement making the iterator)
+        self.iterators: dict[str, tuple[cst.BaseExpression, Statement]] = {}
         for node, origin in flat.statements:
             self._add(node, origin)
 
@@ -623,8 +638,9 @@ class GraphUnit:
         for method, call in methods:
             if method in ("partial_run", "partial_run_setup"):
                 raise Decline(call, "`partial_run` cannot be migrated automatically")
-            if method == "get_next":
-                raise Decline(call, "dataset iterators fed through `get_next()`: iterate the dataset in TF2")
+            if method == "get_next" and self._iterator_elements(node) is None:
+                raise Decline(call, "`get_next()` other than as `x, y = iterator.get_next()` on an iterator made here: "
+                                    "iterate the dataset in TF2")
             if method in LOOKUPS:
                 raise Decline(call, f"tensors looked up by name (`{method}`) belong to a graph this codemod "
                                     f"cannot read: {IMPORTED_HINT}")
@@ -656,6 +672,23 @@ class GraphUnit:
             stmt.kind = Kind.FEED
             self.feeds[assignment[0]] = assignment[1]
             self._bind(assignment[0], Value.FEED)
+        elif assignment and self._dataset_of(assignment[1]) is not None:
+            dataset = self._dataset_of(assignment[1])
+            fed = names_used(dataset) & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP)}
+            if fed:
+                raise Decline(origin, f"an iterator over a dataset built from `{sorted(fed)[0]}` (fed when the "
+                                      "iterator is initialised): build the dataset from the data itself in TF2")
+            stmt.kind = Kind.ITERATOR
+            self.iterators[assignment[0]] = (dataset, stmt)
+            self._bind(assignment[0], Value.ITERATOR)
+        elif self._iterator_elements(node) is not None:
+            iterator, targets = self._iterator_elements(node)
+            stmt.kind = Kind.PLACEHOLDER
+            for name in targets:
+                if self.kind_of.get(name, Value.STATIC) != Value.STATIC:
+                    raise Decline(origin, f"iterator element `{name}` rebinds a name")
+                self.placeholders[name] = Placeholder(name, None, None, None, stmt, iterator, tuple(targets))
+                self._bind(name, Value.PLACEHOLDER)
         elif assignment and path in PLACEHOLDERS:
             name = assignment[0]
             if self.kind_of.get(name, Value.STATIC) != Value.STATIC:
@@ -850,6 +883,36 @@ class GraphUnit:
                 stmt.dynamic = False
                 stmt.kinds = {bound: Value.STATIC for bound in stmt.defs}
                 self.kind_of.update(stmt.kinds)
+
+    def _dataset_of(self, value: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """The dataset of ``dataset.make_initializable_iterator()`` /
+        ``tf.data.make_one_shot_iterator(dataset)`` and the like, or None."""
+        if not isinstance(value, cst.Call):
+            return None
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value in ITERATOR_METHODS and not value.args:
+            return value.func.value
+        if tf_path(value.func, self.names) in ITERATOR_MAKERS and len(value.args) == 1 and value.args[0].keyword is None:
+            return value.args[0].value
+        return None
+
+    def _iterator_elements(self, node: cst.BaseStatement) -> Optional[tuple[str, list[str]]]:
+        """``(iterator, [names])`` for ``x, y = it.get_next()`` (or ``batch = it.get_next()``)
+        on an iterator this unit made, or None."""
+        if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+            return None
+        assign = node.body[0]
+        call = assign.value
+        if not (len(assign.targets) == 1 and isinstance(call, cst.Call) and not call.args
+                and isinstance(call.func, cst.Attribute) and call.func.attr.value == "get_next"
+                and isinstance(call.func.value, cst.Name) and self.kind_of.get(call.func.value.value) == Value.ITERATOR):
+            return None
+        target = assign.targets[0].target
+        if isinstance(target, cst.Name):
+            return call.func.value.value, [target.value]
+        if isinstance(target, (cst.Tuple, cst.List)) and target.elements and all(
+                isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in target.elements):
+            return call.func.value.value, [e.value.value for e in target.elements]
+        return None
 
     def _feed_dict(self, value: cst.BaseExpression) -> bool:
         """A dict literal whose keys are all placeholders, or constant tensors whose value a

@@ -5,8 +5,9 @@ What it does
     level, outside any ``variable_scope``, into ``v = tf.Variable(<initial value>, name=name)``
     when the initial value is one TF1 computed without randomness: the default initializer of
     an integer or boolean variable (zeros), ``tf.zeros_initializer()``,
-    ``tf.ones_initializer()`` or ``tf.constant_initializer(c)``. ``dtype`` and ``trainable``
-    are kept.
+    ``tf.ones_initializer()`` or ``tf.constant_initializer(c)``; or, without a shape, the tensor
+    given as ``initializer=`` (``tf.constant(0.0)``), which TF1 used as the initial value as
+    ``tf.Variable`` does. ``dtype`` and ``trainable`` are kept.
 
 Why it matters
     ``tf.get_variable`` is TF1-only (its variable store lives in the graph): a program using it
@@ -15,14 +16,17 @@ Why it matters
 Before
     counter = tf.get_variable("counter", shape=[], dtype=tf.int32, initializer=None)
     bias = tf.get_variable("bias", [3], initializer=tf.constant_initializer(0.1))
+    scale = tf.get_variable("scale", initializer=tf.constant(2.0))
 
 After
     counter = tf.Variable(tf.zeros([], dtype=tf.int32), name="counter")
     bias = tf.Variable(tf.fill([3], tf.constant(0.1, dtype=tf.float32)), name="bias")
+    scale = tf.Variable(tf.constant(2.0), name="scale")
 
 Fix safety
     Same name, shape, dtype, trainability and initial value: these initializers draw no random
-    numbers, so the values are those TF1 computed.
+    numbers, so the values are those TF1 computed; a tensor initial value is computed by the
+    same op, in the same place of the program's random-op order.
 
 Declines when
     the call is inside a ``variable_scope`` (sharing and reuse are the variable-scopes
@@ -94,8 +98,10 @@ class GetVariableToVariable(TFCodemod):
                 raise Decline(call, "it is made inside a variable_scope (sharing and reuse): the variable-scopes migration's")
             node = parents.get(id(node))
         args = self._arguments(call)
-        name, shape = args.get("name"), args.get("shape")
-        if not isinstance(name, cst.SimpleString) or shape is None or not isinstance(shape, (cst.List, cst.Tuple)):
+        name, shape, initializer = args.get("name"), args.get("shape"), args.get("initializer")
+        # ``initializer=<a tensor>`` and no shape: the tensor is the initial value, as in tf.Variable.
+        from_tensor = (shape is None or _is_none(shape)) and self._is_tensor(initializer)
+        if not isinstance(name, cst.SimpleString) or not from_tensor and not isinstance(shape, (cst.List, cst.Tuple)):
             raise Decline(call, "its name is not a literal string or its shape not a literal list")
         for option in NONE_ONLY:
             if option in args and not _is_none(args[option]):
@@ -104,15 +110,31 @@ class GetVariableToVariable(TFCodemod):
         dtype_path = self.tf.tf_symbol(dtype).path if dtype is not None and self.tf.tf_symbol(dtype) else None
         if dtype is not None and dtype_path is None:
             raise Decline(call, "its dtype is not a tf dtype written out")
-        initial = self._initial_value(call, args.get("initializer"), shape, dtype_path or "float32")
+        keywords = [("name", name)]  # the dtype is the initial value's
+        if from_tensor:
+            initial = source(initializer)
+            if dtype is not None:
+                keywords.append(("dtype", dtype))
+        else:
+            initial = self._initial_value(call, initializer, shape, dtype_path or "float32")
         if not self.fix(call, "tf.get_variable outside any variable scope -> tf.Variable with the same initial value"):
             return
-        keywords = [("name", name)]  # the dtype is the initial value's
         trainable = args.get("trainable")
         if trainable is not None and not (isinstance(trainable, cst.Name) and trainable.value == "True"):
             keywords.append(("trainable", trainable))
         text = ", ".join([initial, *(f"{key}={source(value)}" for key, value in keywords)])
         self.replace(call, cst.parse_expression(f"{source(self.tf_expr('Variable'))}({text})"))
+
+    def _is_tensor(self, initializer: Optional[cst.BaseExpression]) -> bool:
+        """A TF op call making a tensor (``tf.constant(0.0)``, ``tf.random_normal([2])``), not an
+        initializer object (``tf.zeros_initializer()``, ``tf.initializers.ones()``)."""
+        if not isinstance(initializer, cst.Call):
+            return False
+        symbol = self.tf.tf_symbol(initializer.func)
+        if symbol is None:
+            return False
+        path = symbol.path
+        return not (path.endswith("_initializer") or path.startswith(("initializers.", "keras.initializers.")))
 
     @staticmethod
     def _arguments(call: cst.Call) -> dict[str, cst.BaseExpression]:

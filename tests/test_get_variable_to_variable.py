@@ -12,6 +12,11 @@ REWRITES = [
     pytest.param("import tensorflow as T\nb = T.get_variable(name='b', shape=[2], initializer=T.constant_initializer(3), trainable=False)\n",
                  "import tensorflow as T\nb = T.Variable(T.fill([2], T.constant(3, dtype=T.float32)), name='b', trainable=False)\n",
                  id="alias-constant-not-trainable"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', initializer=tf.constant(0.0))\n",
+                 "import tensorflow as tf\nw = tf.Variable(tf.constant(0.0), name='w')\n", id="tensor-initial-value"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', dtype=tf.float64, initializer=tf.random_normal([2]))\n",
+                 "import tensorflow as tf\nw = tf.Variable(tf.random_normal([2]), name='w', dtype=tf.float64)\n",
+                 id="random-tensor-initial-value-with-dtype"),
 ]
 
 
@@ -33,6 +38,7 @@ NO_OPS = [
     pytest.param("import tensorflow as tf\nc = tf.get_variable('c', [], tf.int32, regularizer=reg)\n", "regularizer",
                  id="regularizer"),
     pytest.param("import tensorflow as tf\nc = tf.get_variable(name, [], tf.int32)\n", "literal", id="computed-name"),
+    pytest.param("import tensorflow as tf\nc = tf.get_variable('c', initializer=start)\n", "literal", id="initial-value-of-unknown-kind"),
 ]
 
 

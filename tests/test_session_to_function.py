@@ -782,6 +782,63 @@ DECLINES = [
     ),
     pytest.param(
         """
+        import numpy as np
+        import tensorflow as tf
+
+        data = tf.placeholder(tf.float32, [None])
+        it = tf.data.Dataset.from_tensor_slices(data).make_initializable_iterator()
+        x = it.get_next()
+        y = x * 2.0
+        sess = tf.Session()
+        sess.run(it.initializer, {data: np.ones(3)})
+        out = sess.run(y)
+        """,
+        "an iterator over a dataset built from `data`",
+        id="iterator-over-fed-dataset",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+        import tensorflow as tf
+
+        it = tf.data.Dataset.from_tensor_slices(np.ones(3)).make_one_shot_iterator()
+        sess = tf.Session()
+        out = sess.run(it.get_next())
+        """,
+        "`get_next()` other than as `x, y = iterator.get_next()`",
+        id="get-next-inside-a-run",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+        import tensorflow as tf
+
+        it = tf.data.Dataset.from_tensor_slices(np.ones(3)).make_one_shot_iterator()
+        x = it.get_next()
+        scale = tf.placeholder(tf.float64)
+        y = x * scale
+        sess = tf.Session()
+        out = sess.run(y, {scale: 2.0})
+        """,
+        "fed by a dataset iterator and by placeholders",
+        id="iterator-and-placeholder",
+    ),
+    pytest.param(
+        """
+        import numpy as np
+        import tensorflow as tf
+
+        it = tf.data.Dataset.from_tensor_slices(np.ones(3)).make_initializable_iterator()
+        x = it.get_next()
+        y = x * 2.0
+        sess = tf.Session()
+        values = sess.run([it.initializer, y])
+        """,
+        "an iterator's initializer fetched together with other values",
+        id="iterator-initializer-with-a-fetch",
+    ),
+    pytest.param(
+        """
         import tensorflow as tf
 
         x = tf.placeholder(tf.float32)

@@ -81,6 +81,10 @@ class Emitter:
                     carried.extend(stmt.node.leading_lines)
                 else:
                     put(new)
+            elif stmt.kind is Kind.ITERATOR:
+                dataset, _ = unit.iterators[stmt.node.body[0].targets[0].target.value]
+                put(stmt.node.with_changes(body=[stmt.node.body[0].with_changes(
+                    value=cst.Call(cst.Name("iter"), [cst.Arg(dataset)]))]))
             elif stmt.static_reads:
                 put(stmt.node.visit(rewriter))
             else:
@@ -136,6 +140,9 @@ class Emitter:
                     cst.Arg(cst.Attribute(cst.Name(name), cst.Name("dtype")))]))))
                 continue
             placeholder = unit.placeholders[name]
+            if placeholder.iterator is not None:
+                params.append(cst.Param(cst.Name(name)))
+                continue
             default = placeholder.default
             if default is not None:
                 dtype = self.tf_expr(self._literal_dtype(default))
@@ -147,7 +154,9 @@ class Emitter:
             shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
             specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), _commas([cst.Arg(shape), cst.Arg(dtype)]))))
         decorator: cst.BaseExpression = self.tf_expr("function")
-        if specs:
+        # A dataset's elements: no spec written here (the dataset knows them; a last, smaller
+        # batch traces once more).
+        if specs and not any(unit.placeholders[p].iterator for p in function.params if p in unit.placeholders):
             decorator = cst.Call(decorator, [cst.Arg(cst.List(_commas(specs)), keyword=cst.Name("input_signature"),
                                                       equal=_no_space_equal())])
         return cst.FunctionDef(

@@ -78,6 +78,9 @@ class Functions:
             used |= member.uses
             fed_here |= {n for n in member.uses if unit.kind(n, member.index) == Value.PLACEHOLDER}
         params = [name for name in unit.placeholders if name in fed_here and name not in overrides]
+        # One ``get_next()`` feeds all the names it binds: a function using some takes them all.
+        grouped = {member for name in params for member in unit.placeholders[name].group}
+        params = [name for name in unit.placeholders if name in fed_here or name in grouped and name not in overrides]
         anchor = body[-1].index if body else stmt.index
         for fed in overrides:
             meant = unit.reaching(fed, stmt.index)

@@ -155,7 +155,12 @@ class RunSites:
             if stmt.kind is Kind.SESSION:
                 plan.fixes.append((stmt.origin, "TF2 has no sessions"))
             elif stmt.kind is Kind.PLACEHOLDER:
-                plan.fixes.append((stmt.origin, f"placeholder `{source(stmt.node.body[0].targets[0].target)}` -> function parameter"))
+                target = source(stmt.node.body[0].targets[0].target)
+                fed_by = next((p.iterator for p in plan.unit.placeholders.values() if p.statement is stmt), None)
+                plan.fixes.append((stmt.origin, f"`{target}` -> function parameters, fed `{fed_by}.get_next()` at each run"
+                                   if fed_by else f"placeholder `{target}` -> function parameter"))
+            elif stmt.kind is Kind.ITERATOR:
+                plan.fixes.append((stmt.origin, "a TF1 dataset iterator -> `iter(dataset)`"))
             elif stmt.kind is Kind.RESET:
                 plan.fixes.append((stmt.origin, "TF2 runs eagerly: no default graph to reset or switch to"))
             elif stmt.kind is Kind.FEED:
@@ -178,6 +183,11 @@ class RunSites:
             return
         if Value.INIT in kinds:
             raise Decline(site.call, "an initializer fetched together with other values")
+        if kinds == {Value.ITERATOR} and len(elements) == 1 and site.context == "discard":
+            self._restart_iterator(plan, site, elements[0].expr.value.value)
+            return
+        if Value.ITERATOR in kinds:
+            raise Decline(site.call, "an iterator's initializer fetched together with other values or used")
         elements, shape, targets = self._without_ops(site, elements, shape)
         overrides = self._overrides(plan, site)
         dynamic = ops or overrides or any(e.kind == Value.DYNAMIC for e in elements)
@@ -202,6 +212,35 @@ class RunSites:
                 value = cst.Call(cst.Name(str(shape)), [cst.Arg(call)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{function.name}(...)`"))
         self._place(plan, site, value, targets)
+
+    def _restart_iterator(self, plan: UnitPlan, site: "_Site", iterator: str) -> None:
+        """``sess.run(it.initializer)`` -> ``it = iter(dataset)``: a fresh iterator from the
+        dataset's first element, as TF1's initializer restarted it."""
+        unit = plan.unit
+        dataset, made = unit.iterators[iterator]
+        for name in names_used(dataset):
+            if unit.reaching(name, site.statement) is not unit.reaching(name, made.index):
+                raise Decline(site.call, f"`{name}` is rebound between the iterator and its initializer run")
+        restart = cst.Assign([cst.AssignTarget(cst.Name(iterator))], cst.Call(cst.Name("iter"), [cst.Arg(dataset)]))
+        plan.smalls[site.small] = restart
+        plan.fixes.append((site.call, f"the iterator restarts: `{iterator} = iter(...)`"))
+
+    def _iterator_call(self, function: FunctionPlan, plan: UnitPlan, site: "_Site") -> cst.Call:
+        """A function over a dataset iterator's elements, called with its next element:
+        ``step(*it.get_next())``, one element per run, as TF1 took one per ``sess.run`` (and
+        ``OutOfRangeError`` at the end, as in TF1)."""
+        unit = plan.unit
+        group = unit.placeholders[function.params[0]].group
+        iterator = unit.placeholders[function.params[0]].iterator
+        if tuple(function.params) != group:
+            raise Decline(site.call, f"`{function.name}` is fed by a dataset iterator and by placeholders: "
+                                     "feed the placeholders' values through the dataset by hand")
+        feed = site.feed
+        if feed is not None and not (isinstance(feed, cst.Name) and feed.value == "None"):
+            raise Decline(feed, f"a feed_dict at a run that takes `{iterator}`'s next element")
+        following = cst.Call(cst.Attribute(cst.Name(iterator), cst.Name("get_next")))
+        unpacked = isinstance(unit.placeholders[group[0]].statement.node.body[0].targets[0].target, (cst.Tuple, cst.List))
+        return cst.Call(cst.Name(function.name), [cst.Arg(following, star="*" if unpacked else "")])
 
     def _without_ops(self, site: "_Site", elements: list[Element], shape: Shape):
         """Fetched ops are run, not returned (their value is None): the elements, structure and
@@ -272,6 +311,9 @@ class RunSites:
         if (isinstance(expr, cst.Attribute) and expr.attr.value == "initializer"
                 and isinstance(expr.value, cst.Name) and unit.kind(expr.value.value, at) == Value.VARIABLE):
             return Value.INIT  # ``sess.run(w.initializer)``
+        if (isinstance(expr, cst.Attribute) and expr.attr.value == "initializer"
+                and isinstance(expr.value, cst.Name) and unit.kind(expr.value.value, at) == Value.ITERATOR):
+            return Value.ITERATOR  # ``sess.run(iterator.initializer)``: iterate again from the start
         if isinstance(expr, cst.Name):
             kind = unit.kind(expr.value, at)
             if kind == Value.UNKNOWN:
@@ -326,6 +368,8 @@ class RunSites:
 
     def _call(self, function: FunctionPlan, plan: UnitPlan, site: "_Site") -> cst.Call:
         unit = plan.unit
+        if any(unit.placeholders[n].iterator for n in function.params if n in unit.placeholders):
+            return self._iterator_call(function, plan, site)
         fed: dict[str, cst.BaseExpression] = {}
         feed = site.feed
         if isinstance(feed, cst.Name) and feed.value == "None":
@@ -442,3 +486,4 @@ def _session_of(call: cst.Call) -> Optional[str]:
     if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and argument(call, None, "session") is None:
         return DEFAULT_SESSION
     return None
+
