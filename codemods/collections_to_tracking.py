@@ -279,10 +279,6 @@ class CollectionsToTracking(TFCodemod):
             for c in self._all_calls
         )
 
-    @staticmethod
-    def _is_none(node: Optional[cst.BaseExpression]) -> bool:
-        return node is None or (isinstance(node, cst.Name) and node.value == "None")
-
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine) -> None:
         insert = self._inserts.get(original)
         if insert is not None:

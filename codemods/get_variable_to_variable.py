@@ -47,7 +47,7 @@ import libcst as cst
 from tfmodernize.codemods._tf1_api import VARIABLE_SCOPES
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import own_nodes
-from tfmodernize.syntax import source, statement_of
+from tfmodernize.syntax import is_none, source, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -100,11 +100,11 @@ class GetVariableToVariable(TFCodemod):
         args = self._arguments(call)
         name, shape, initializer = args.get("name"), args.get("shape"), args.get("initializer")
         # ``initializer=<a tensor>`` and no shape: the tensor is the initial value, as in tf.Variable.
-        from_tensor = (shape is None or _is_none(shape)) and self._is_tensor(initializer)
+        from_tensor = is_none(shape) and self._is_tensor(initializer)
         if not isinstance(name, cst.SimpleString) or not from_tensor and not isinstance(shape, (cst.List, cst.Tuple)):
             raise Decline(call, "its name is not a literal string or its shape not a literal list")
         for option in NONE_ONLY:
-            if option in args and not _is_none(args[option]):
+            if option in args and not is_none(args[option]):
                 raise Decline(call, f"it passes `{option}`, which tf.Variable has no equivalent of")
         dtype = args.get("dtype")
         dtype_path = self.tf.tf_symbol(dtype).path if dtype is not None and self.tf.tf_symbol(dtype) else None
@@ -153,7 +153,7 @@ class GetVariableToVariable(TFCodemod):
         """The code of the initial value TF1's initializer computed, without randomness."""
         tf = source(self.tf_expr("zeros")).rsplit(".", 1)[0]
         dtype_code = f"{tf}.{dtype}"
-        if initializer is None or _is_none(initializer):
+        if is_none(initializer):
             if INTEGER.fullmatch(dtype):
                 return f"{tf}.zeros({source(shape)}, dtype={dtype_code})"
             raise Decline(call, "its default initializer is Glorot uniform, random numbers TF2 draws differently")
@@ -171,6 +171,3 @@ class GetVariableToVariable(TFCodemod):
             return f"{tf}.fill({source(shape)}, {tf}.constant({value}, dtype={dtype_code}))"
         raise Decline(call, f"its initializer `{source(initializer.func)}` is random or not one this migration maps")
 
-
-def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"

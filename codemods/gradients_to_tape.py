@@ -51,7 +51,7 @@ import libcst as cst
 
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.syntax import source
+from tfmodernize.syntax import is_none, source
 from tfmodernize.names import names_read
 
 ASSIGNS = {"assign": ("ref", "value", "validate_shape", "use_locking", "name"),
@@ -149,7 +149,7 @@ class GradientsToTape(TFCodemod):
         unknown = set(args) - {*GRADIENT_ARGUMENTS, "stop_gradients", "unconnected_gradients", *SCHEDULING}
         if unknown or "ys" not in args or "xs" not in args:
             raise Decline(call, f"its arguments could not be read ({', '.join(sorted(unknown)) or 'ys and xs are needed'})")
-        if "stop_gradients" in args and not self._is_none(args["stop_gradients"]):
+        if "stop_gradients" in args and not is_none(args["stop_gradients"]):
             raise Decline(call, "`stop_gradients` has no tape equivalent; wrap those tensors in `tf.stop_gradient`")
         docstring, preceding = training.split_docstring(body[:position])
         ys = args["ys"]
@@ -187,7 +187,7 @@ class GradientsToTape(TFCodemod):
             xs = cst.List([e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])
         sources_code = source(xs)
         extra = ""
-        if "grad_ys" in args and not self._is_none(args["grad_ys"]):
+        if "grad_ys" in args and not is_none(args["grad_ys"]):
             extra += f", output_gradients={source(args['grad_ys'])}"
         if "unconnected_gradients" in args:
             extra += f", unconnected_gradients={source(args['unconnected_gradients'])}"
@@ -195,10 +195,6 @@ class GradientsToTape(TFCodemod):
         value = f"[{gradient}]" if single else gradient
         replacement = training.statement(f"{target} = {value}")
         return Site(function, position, replacement, tape, watched)
-
-    @staticmethod
-    def _is_none(node: Optional[cst.BaseExpression]) -> bool:
-        return node is None or (isinstance(node, cst.Name) and node.value == "None")
 
     # -- rewriting --------------------------------------------------------------------------
 

@@ -12,6 +12,11 @@ import libcst as cst
 _EMPTY = cst.Module(body=[])
 
 
+def is_none(node: Optional[cst.BaseExpression]) -> bool:
+    """Whether an argument is not passed (``node`` None) or passed as the literal ``None``."""
+    return node is None or (isinstance(node, cst.Name) and node.value == "None")
+
+
 def argument(call: cst.Call, position: Optional[int], keyword: str) -> Optional[cst.BaseExpression]:
     """The value passed to ``call`` as ``keyword=``, or as its positional argument number
     ``position`` (None: by keyword only). None when not passed, or when a ``*args`` before it

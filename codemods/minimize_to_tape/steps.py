@@ -10,7 +10,7 @@ import libcst as cst
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods.minimize_to_tape.model import SCHEDULING, Optimizer, Site, _arguments
 from tfmodernize.codemod import Decline
-from tfmodernize.syntax import source
+from tfmodernize.syntax import is_none, source
 from tfmodernize.names import bound_names, names_read
 
 
@@ -55,7 +55,7 @@ class Steps:
         unknown = set(args) - {"loss", "var_list", "global_step", "grad_loss", *SCHEDULING}
         if unknown:
             raise Decline(site.call, f"`{sorted(unknown)[0]}` is not a TF1 argument")
-        if not self._is_none(args.get("grad_loss")):
+        if not is_none(args.get("grad_loss")):
             raise Decline(site.call, "`grad_loss` has no tape equivalent here; pass it as `output_gradients`")
         if not self._plain_step(args):
             raise Decline(site.call, "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`")
@@ -160,7 +160,7 @@ class Steps:
         self, var_list: Optional[cst.BaseExpression], site: Site, taken: set[str]
     ) -> tuple[str, Optional[str]]:
         """(expression naming the variables, optional binding line); declines when they cannot be named."""
-        if not self._is_none(var_list):
+        if not is_none(var_list):
             assert var_list is not None
             collection = training.trainable_collection_read(var_list, self.tf) if isinstance(var_list, cst.Call) else None
             if collection is not None:
@@ -209,15 +209,11 @@ class Steps:
         graph collections, which TF2 functions do not share.
         """
         step = args.get("global_step")
-        return self._is_none(step) or isinstance(step, (cst.Name, cst.Attribute))
+        return is_none(step) or isinstance(step, (cst.Name, cst.Attribute))
 
     def _global_step(self, args: dict[str, cst.BaseExpression]) -> list[str]:
         step = args.get("global_step")
-        return [] if self._is_none(step) else [f"{source(step)}.assign_add(1)"]
-
-    @staticmethod
-    def _is_none(node: Optional[cst.BaseExpression]) -> bool:
-        return node is None or (isinstance(node, cst.Name) and node.value == "None")
+        return [] if is_none(step) else [f"{source(step)}.assign_add(1)"]
 
     def _taken_globally(self, name: str) -> set[str]:
         """``{name}`` if moving ``name`` to module level could clash with another use of it."""

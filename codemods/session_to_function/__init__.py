@@ -27,11 +27,16 @@ What it does
     - a constant tensor fed at a run (TF1 replaced its value) becomes a parameter of that
       run's function, specified by the constant's own shape and dtype;
     - ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` read outside the session are what TF1's
-      graph knew: a placeholder's spec, a computed tensor's traced output shape.
+      graph knew: a placeholder's spec, a computed tensor's traced output shape;
+    - a dataset iterator (``dataset.make_initializable_iterator()``, one-shot) is
+      ``iter(dataset)``, ``sess.run(it.initializer)`` a fresh ``iter(dataset)``, and the names
+      ``x, y = it.get_next()`` binds are parameters of the functions using them, called with
+      ``it.get_next()`` at each run: one element per run, ``OutOfRangeError`` at the end.
 
     It declines, changing nothing in that program (or function) and reporting the construct
-    and line: feeding a computed tensor or a variable, ``partial_run``, queue runners and
-    dataset iterators, imported graphs and tensors looked up by name, sessions passed around,
+    and line: feeding a computed tensor or a variable, ``partial_run``, queue runners,
+    ``get_next()`` used other than as ``x, y = it.get_next()``, iterators over a dataset built
+    from placeholders, imported graphs and tensors looked up by name, sessions passed around,
     placeholders rebound, tensors used outside a session call (printed: TF1 printed their
     repr), variables initialised again after updates (a second session, or one opened in a
     loop), random ops run in several sessions, fetches of ops it does not understand (summaries, ``tf.no_op``),
@@ -87,8 +92,8 @@ Fix safety
     cannot follow is left unchanged.
 
 Declines when
-    the unit feeds a computed tensor or a variable, uses partial_run, queues, dataset iterators,
-    imported graphs or tensors looked up by name, passes sessions around, re-initialises variables
+    the unit feeds a computed tensor or a variable, uses partial_run, queues, an iterator over a
+    dataset fed from placeholders (or one whose function also takes placeholders), imported graphs or tensors looked up by name, passes sessions around, re-initialises variables
     after updating them, runs random ops in several sessions, or calls code defined elsewhere that
     may create variables (a function imported from a project module given in the same run is read
     through the project pre-pass; a project module that still needs TF1 keeps the program on TF1);

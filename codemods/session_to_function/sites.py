@@ -320,6 +320,8 @@ class RunSites:
                 raise Decline(expr, f"fetch `{expr.value}` is an op this codemod does not understand")
             if kind in (Value.INIT, Value.OP, Value.VARIABLE, Value.STATIC, Value.DYNAMIC):
                 return kind
+            if kind == Value.PLACEHOLDER and unit.placeholders[expr.value].iterator is not None:
+                return Value.DYNAMIC  # a dataset element: the run's next element, returned as it is
             if kind == Value.PLACEHOLDER:
                 raise Decline(expr, f"placeholder `{expr.value}` is fetched")
             raise Decline(expr, f"fetch `{expr.value}` is not a tensor or op this codemod understands")
