@@ -544,3 +544,73 @@ def test_verify_stdout_compares_what_a_migrated_script_prints(harness, tmp_path,
     text = console.export_text()
     assert exit_code == code, text
     assert fragment in text
+
+
+ALIGN_BEFORE = """
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 3])
+hidden = tf.layers.dense(x, 4, activation=tf.nn.relu)
+out = tf.layers.dense(hidden, 1)
+loss = tf.reduce_mean(tf.square(out - 1.0))
+step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+data = np.linspace(0, 1, 12, dtype=np.float32).reshape(4, 3)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    losses = [float(sess.run([step, loss], {x: data})[1]) for _ in range(5)]
+"""
+
+ALIGN_AFTER = """
+import numpy as np
+import tensorflow as tf
+
+hidden_layer = tf.keras.layers.Dense({units}, activation=tf.nn.relu)
+out_layer = tf.keras.layers.Dense(1)
+hidden_layer.build((None, 3))
+out_layer.build((None, {units}))
+optimizer = tf.keras.optimizers.SGD(0.1)
+data = np.linspace(0, 1, 12, dtype=np.float32).reshape(4, 3)
+
+
+@tf.function
+def train_step(x):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(out_layer(hidden_layer(x)) - 1.0))
+    variables = hidden_layer.trainable_variables + out_layer.trainable_variables
+    optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
+    return loss
+
+
+losses = [float(train_step(data)) for _ in range(5)]
+"""
+
+
+@needs_tensorflow
+def test_align_variables_starts_keras_layers_from_tf1s_initial_weights(harness, tmp_path) -> None:
+    before, after = tmp_path / "before.py", tmp_path / "after.py"
+    before.write_text(ALIGN_BEFORE)
+    after.write_text(ALIGN_AFTER.format(units=4))
+    console = _console()
+    assert verify_command(before, after, compare=["losses"], timeout=60, console=console, harness=harness) == 1
+    console = _console()
+    code = verify_command(before, after, compare=["losses"], timeout=60, align_variables=True, console=console,
+                          harness=harness)
+    text = console.export_text()
+    assert code == 0, text
+    assert "aligned 4 trainable variable(s)" in text
+
+
+@needs_tensorflow
+def test_align_variables_lists_what_it_could_not_match(harness, tmp_path) -> None:
+    before, after = tmp_path / "before.py", tmp_path / "after.py"
+    before.write_text(ALIGN_BEFORE)
+    after.write_text(ALIGN_AFTER.format(units=5))  # another hidden width: no shape matches
+    console = _console()
+    code = verify_command(before, after, compare=["losses"], timeout=60, align_variables=True, console=console,
+                          harness=harness)
+    text = " ".join(console.export_text().split())
+    assert code == 1
+    assert "aligned 0 trainable variable(s)" in text
+    assert "[3, 5] float32: not matched with the next recorded variable dense/kernel:0 [3, 4] float32" in text
+    assert "dense_1/bias:0 [1] float32: no variable of the new program took its value" in text

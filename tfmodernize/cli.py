@@ -371,13 +371,15 @@ def verify(
     old_mode: str = typer.Option("tf1", "--old-mode", help="Run OLD with TF1 semantics (tf1) or plain TF2 (tf2)."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds each program may run."),
     printed: bool = typer.Option(False, "--stdout", help="Compare the numbers both programs print to stdout, in order (module-level names only those given with --compare)."),
+    align_variables: bool = typer.Option(False, "--align-variables", help="Start NEW's trainable variables from the initial values OLD's had (matched by creation order, shape and dtype): Keras draws other initial values than TF1."),
 ) -> None:
     """Run OLD and NEW on TensorFlow and compare their module-level values or, with --stdout, what they print (0 equal, 1 different, 2 could not run)."""
     from tfmodernize.verify.command import verify_command
 
     raise typer.Exit(
         verify_command(old, new, compare=_split(compare) or None, rtol=rtol, atol=atol,
-                       old_mode=old_mode, timeout=timeout, stdout=printed, console=stdout)
+                       old_mode=old_mode, timeout=timeout, stdout=printed, align_variables=align_variables,
+                       console=stdout)
     )
 
 

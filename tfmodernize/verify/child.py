@@ -142,9 +142,11 @@ class Sandbox:
         reply: dict[str, Any] = {"values": {}, "skipped": {}, "error": None}
         try:
             code = compile(_program_text(path), str(path), "exec")
+            variables = Variables(self.tf, request.get("variables", "own"), request.get("initial_values") or [])
             with contextlib.redirect_stdout(_Both(output, printed)), contextlib.redirect_stderr(output):
-                with self.fresh_state(request["random"]):
+                with self.fresh_state(request["random"]), variables.hooked():
                     _execute(code, namespace)
+            reply["variables"], reply["alignment"] = variables.recorded(), variables.report()
             reply["values"], reply["skipped"] = self.capture(namespace)
         except BaseException as error:  # the script's failure is the result, not ours
             reply["error"] = _traceback_tail(error, str(path))
@@ -302,6 +304,113 @@ def _traceback_tail(error: BaseException, script: str) -> str:
     lines = traceback.format_exception(type(error), error, tb if tb is not None else error.__traceback__)
     text = "".join(lines).rstrip()
     return "\n".join(text.splitlines()[-TAIL_LINES:])
+
+
+class Variables:
+    """``verify --align-variables``: what a TF1 run's variables start from, handed to the TF2 run.
+
+    ``record`` (the old program): every variable created (``variable_creator_scope``), in
+    creation order; their values are read in the session right after the run that initialised
+    them (a ``Session.run`` hook: reading a variable adds no op, so the program's graph and its
+    random-op order are untouched), else at the end of the script.
+
+    ``align`` (the new program): each trainable variable created takes the next recorded
+    trainable one's value when shape and dtype match. The new program's own initial value is
+    still computed (an initializer draws its random numbers as before, so later random ops
+    draw what they would), then replaced. Variables that could not be matched are reported.
+    """
+
+    def __init__(self, tf: Any, mode: str, initial_values: list[dict]) -> None:
+        self.tf = tf
+        self.mode = mode
+        self.created: list[Any] = []
+        self.values: dict[int, Any] = {}
+        self.pending = [v for v in initial_values if v["trainable"]]
+        self.aligned = 0
+        self.problems: list[str] = []
+
+    @contextlib.contextmanager
+    def hooked(self) -> Iterator[None]:
+        if self.mode == "own":
+            yield
+            return
+        tf = self.tf
+        if self.mode == "record":
+            session_class = tf.compat.v1.Session
+            original_run = session_class.run
+            variables = self
+
+            def run(session, *args, **kwargs):
+                result = original_run(session, *args, **kwargs)
+                variables._read(session, original_run)
+                return result
+
+            session_class.run = run
+            self.last_session = None
+            try:
+                with tf.compat.v1.variable_creator_scope(self._record):
+                    yield
+            finally:
+                session_class.run = original_run
+            if self.last_session is not None:
+                self._read(self.last_session, original_run)
+        else:
+            with tf.variable_creator_scope(self._align):
+                yield
+
+    def _record(self, next_creator: Callable, **kwargs: Any) -> Any:
+        variable = next_creator(**kwargs)
+        self.created.append(variable)
+        return variable
+
+    def _read(self, session: Any, run: Callable) -> None:
+        self.last_session = session
+        waiting = [v for v in self.created if id(v) not in self.values and getattr(v, "graph", None) is session.graph]
+        if not waiting:
+            return
+        try:
+            values = run(session, waiting)
+        except self.tf.errors.FailedPreconditionError:
+            return  # not initialised yet
+        for variable, value in zip(waiting, values):
+            self.values[id(variable)] = value
+
+    def recorded(self) -> list[dict]:
+        out = []
+        for variable in self.created:
+            if id(variable) in self.values:
+                value = self.values[id(variable)]
+                out.append({"name": variable.name, "shape": list(value.shape), "dtype": str(value.dtype),
+                            "trainable": bool(getattr(variable, "trainable", True)), "value": value})
+        return out
+
+    def _align(self, next_creator: Callable, **kwargs: Any) -> Any:
+        tf, np = self.tf, __import__("numpy")
+        trainable = kwargs.get("trainable")
+        if trainable is False or not self.pending:
+            return next_creator(**kwargs)
+        initial = kwargs.get("initial_value")
+        if callable(initial):
+            initial = initial()
+        initial = tf.convert_to_tensor(initial, dtype_hint=kwargs.get("dtype"))
+        wanted = self.pending[0]
+        dtype = tf.as_dtype(kwargs.get("dtype") or initial.dtype).base_dtype
+        name = kwargs.get("name") or "Variable"
+        if list(initial.shape) != wanted["shape"] or dtype.name != wanted["dtype"]:
+            self.problems.append(f"{name} {list(initial.shape)} {dtype.name}: not matched with the next recorded "
+                                 f"variable {wanted['name']} {wanted['shape']} {wanted['dtype']}; its own value kept")
+            kwargs["initial_value"] = initial
+            return next_creator(**kwargs)
+        self.pending.pop(0)
+        self.aligned += 1
+        kwargs["initial_value"] = np.asarray(wanted["value"])
+        return next_creator(**kwargs)
+
+    def report(self) -> list[str]:
+        if self.mode != "align":
+            return []
+        left = [f"{v['name']} {v['shape']} {v['dtype']}: no variable of the new program took its value" for v in self.pending]
+        return [f"aligned {self.aligned} trainable variable(s) with the old program's initial values", *self.problems, *left]
 
 
 def _program_text(path: Path) -> str:

@@ -39,12 +39,14 @@ def verify_command(
     old_mode: str = "tf1",
     timeout: float = 120.0,
     stdout: bool = False,
+    align_variables: bool = False,
     console: Console,
     harness: Optional["Harness"] = None,
 ) -> int:
     """Run ``old`` (TF1 semantics with ``old_mode="tf1"``) and ``new`` (plain TF2), compare the
     module-level values (with ``stdout``: the numbers they print, and the names only if
     ``compare`` lists some), print a table; exit code 0 equal, 1 different, 2 could not run.
+    ``align_variables``: ``new``'s trainable variables start from ``old``'s initial values.
 
     ``harness`` lets a caller that verifies many pairs reuse its TensorFlow children.
     """
@@ -77,6 +79,7 @@ def verify_command(
         rtol=rtol,
         atol=atol,
         stdout=stdout,
+        align_variables=align_variables,
     )
     with console.status("running both scripts on TensorFlow…"):
         if harness is not None:

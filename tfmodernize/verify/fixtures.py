@@ -39,6 +39,10 @@ class CaseConfig:
     timeout: float = DEFAULT_TIMEOUT
     expected_difference: tuple[str, ...] = ()
     expected_reason: str = ""
+    #: ``after.py``'s trainable variables start from ``before.py``'s initial values
+    #: (``verify --align-variables``): for rewrites into Keras layers, whose initializers draw
+    #: other numbers than TF1's.
+    align_variables: bool = False
 
     @classmethod
     def parse(cls, text: str) -> "CaseConfig":
@@ -47,7 +51,8 @@ class CaseConfig:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             raise FixtureError(f"case.toml is not valid TOML: {error}") from None
-        known = {"note", "codemods", "compare", "rtol", "atol", "before_mode", "random", "timeout", "expected_difference"}
+        known = {"note", "codemods", "compare", "rtol", "atol", "before_mode", "random", "timeout", "expected_difference",
+                 "align_variables"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise FixtureError(f"case.toml: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
@@ -70,6 +75,8 @@ class CaseConfig:
                 config[key] = float(number)
         if "before_mode" in data:
             config["before_mode"] = _choice(data, "before_mode", MODES)
+        if "align_variables" in data:
+            config["align_variables"] = _typed(data, "align_variables", bool)
         if "random" in data:
             config["random"] = _choice(data, "random", RANDOM_MODES)
         if "expected_difference" in data:
@@ -182,6 +189,7 @@ class FixtureCase:
             atol=config.atol,
             expected_difference=config.expected_difference,
             reason=config.expected_reason,
+            align_variables=config.align_variables,
         )
 
 

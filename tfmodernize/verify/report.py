@@ -42,6 +42,8 @@ def print_verdict(verdict: Verdict, console: Console) -> None:
             console.print(Text(run.output), style="dim")
     if verdict.names:
         console.print(verdict_table(verdict))
+    for line in verdict.after.alignment:
+        console.print(f"[dim]variables:[/] {escape(line)}")
     seconds = f"({verdict.before.seconds:.2f} s old, {verdict.after.seconds:.2f} s new)"
     if verdict.status == EQUAL:
         console.print(f"[green]equal[/]: every compared value matches {seconds}")

@@ -29,6 +29,7 @@ import tfmodernize
 
 MODES = ("tf1", "tf2")
 RANDOM_MODES = ("num_random_ops", "constant")
+VARIABLE_MODES = ("own", "record", "align")
 #: Importing TensorFlow on a busy two-core machine can take long; this is not a script's time.
 STARTUP_TIMEOUT = 300.0
 #: Lines of the child's own stderr (TF logs, faulthandler dumps) kept with a failure.
@@ -43,12 +44,19 @@ class Script:
     mode: str = "tf2"
     random: str = "num_random_ops"
     timeout: float = 120.0
+    #: ``record``: report the initial value of every variable the script creates, in creation
+    #: order (``RunResult.variables``); ``align``: start the script's trainable variables from
+    #: ``initial_values`` (a recorded run's), matched by order, shape and dtype.
+    variables: str = "own"
+    initial_values: Optional[tuple[dict, ...]] = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if self.random not in RANDOM_MODES:
             raise ValueError(f"random must be one of {', '.join(RANDOM_MODES)}, not {self.random!r}")
+        if self.variables not in VARIABLE_MODES:
+            raise ValueError(f"variables must be one of {', '.join(VARIABLE_MODES)}, not {self.variables!r}")
 
 
 @dataclass
@@ -66,6 +74,10 @@ class RunResult:
     seconds: float = 0.0
     #: The child process that ran it (None if it died doing so).
     pid: Optional[int] = None
+    #: ``record``: each variable created, in order: name, shape, dtype, trainable, initial value
+    variables: list[dict] = field(default_factory=list)
+    #: ``align``: what was aligned, and every variable that could not be matched
+    alignment: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -180,7 +192,8 @@ class Child:
         log_offset = self._log.seek(0, os.SEEK_END)
         started = time.perf_counter()
         try:
-            self._send.send({"script": str(Path(script.path).resolve()), "random": script.random})
+            self._send.send({"script": str(Path(script.path).resolve()), "random": script.random,
+                             "variables": script.variables, "initial_values": list(script.initial_values or ())})
         except OSError:
             pass  # the child is gone: _reply reads the EOF and says so
         reply = self._reply(script.timeout, since=log_offset)
@@ -196,6 +209,8 @@ class Child:
                 stdout=reply.get("stdout", ""),
                 seconds=reply["seconds"],
                 pid=reply["pid"],
+                variables=reply.get("variables", []),
+                alignment=reply.get("alignment", []),
             )
         return RunResult(script, error=reply, seconds=time.perf_counter() - started)
 

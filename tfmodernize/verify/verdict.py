@@ -6,7 +6,7 @@ batch, several children at once) and compares what they left behind.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 from tfmodernize.verify import DEFAULT_ATOL, DEFAULT_RTOL
@@ -31,6 +31,9 @@ class Pair:
     #: Compare the numbers both print to stdout, in order; the module-level names then only
     #: when ``compare`` lists some.
     stdout: bool = False
+    #: Start ``after``'s trainable variables from the values ``before``'s started from
+    #: (``verify --align-variables``): Keras draws other initial values than TF1.
+    align_variables: bool = False
 
 
 @dataclass
@@ -67,8 +70,19 @@ class Verdict:
 
 
 def verify_pairs(pairs: Sequence[Pair], harness: Harness) -> list[Verdict]:
-    """Run all scripts of ``pairs`` in one batch, then compare each pair."""
-    results = harness.run_all([script for pair in pairs for script in (pair.before, pair.after)])
+    """Run all scripts of ``pairs`` in one batch, then compare each pair. A pair aligning its
+    variables runs its ``after`` in a second batch, with what its ``before`` recorded."""
+    scripts = []
+    for pair in pairs:
+        scripts.append(replace(pair.before, variables="record") if pair.align_variables else pair.before)
+        scripts.append(pair.after)
+    waiting = [i for i, pair in enumerate(pairs) if pair.align_variables]
+    results = harness.run_all([s for i, s in enumerate(scripts) if i // 2 not in waiting or i % 2 == 0])
+    firsts = iter(results)
+    results = [next(firsts) if i // 2 not in waiting or i % 2 == 0 else None for i in range(len(scripts))]
+    aligned = [replace(pairs[i].after, variables="align", initial_values=tuple(results[2 * i].variables)) for i in waiting]
+    for i, result in zip(waiting, harness.run_all(aligned)):
+        results[2 * i + 1] = result
     verdicts = []
     for index, pair in enumerate(pairs):
         before, after = results[2 * index], results[2 * index + 1]
