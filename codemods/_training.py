@@ -29,7 +29,7 @@ import libcst as cst
 from tfmodernize.codemods._tf1_api import MONITORED_SESSIONS, NAME_SCOPES, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS, VARIABLE_SCOPES
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
-from tfmodernize.syntax import argument, source
+from tfmodernize.syntax import argument, no_space_equal, source
 from tfmodernize.treewalk import contains, walk
 
 #: TF paths whose call creates the global step (never trainable).
@@ -294,7 +294,8 @@ def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
         if symbol is None and tf.keras_path(call.func) is None:
             return False
         if _keras_object(call, tf):
-            found.variables.append(ModuleVariable(python_name, None, True, index, keras=True))
+            if not _weightless(call, tf):
+                found.variables.append(ModuleVariable(python_name, None, True, index, keras=True))
             return True
         if symbol.path in GLOBAL_STEP_CALLS:
             found.variables.append(ModuleVariable(python_name, "global_step", False, index, zero_start=True))
@@ -474,6 +475,18 @@ def _keras_object(call: cst.Call, tf: TFNames) -> bool:
         return True
     last = path.rsplit(".", 1)[-1]
     return path.startswith("layers.") and last[:1].isupper() and last not in ("Input", "InputSpec")
+
+
+#: Keras layers that own no variables: nothing of theirs to train or list.
+WEIGHTLESS_LAYERS = frozenset({
+    "Flatten", "Dropout", "Reshape", "Activation", "ReLU", "Softmax", "Permute", "RepeatVector",
+    *(f"{kind}Pooling{d}D" for kind in ("Max", "Average", "GlobalMax", "GlobalAverage") for d in (1, 2, 3)),
+})
+
+
+def _weightless(call: cst.Call, tf: TFNames) -> bool:
+    path = tf.keras_path(call.func) or ""
+    return path.startswith("layers.") and path.rsplit(".", 1)[-1] in WEIGHTLESS_LAYERS
 
 
 #: TF paths whose use means the file still builds a TF1 graph and runs it in a session.
@@ -686,5 +699,5 @@ def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
     return cst.Arg(
         value=value,
         keyword=cst.Name(name),
-        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+        equal=no_space_equal(),
     )

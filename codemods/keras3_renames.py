@@ -70,6 +70,8 @@ from typing import Callable, Optional
 
 import libcst as cst
 
+from tfmodernize.syntax import no_space_equal
+
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.treewalk import walk
@@ -405,7 +407,7 @@ class Keras3Renames(TFCodemod):
         if not self.fix(original, "Keras 3 `add_weight` takes `shape, initializer, dtype` positionally: pass Keras 2's positional arguments by keyword"):
             return None
         return lambda updated: updated.with_changes(args=[
-            a.with_changes(keyword=cst.Name(order[i]), equal=_equal()) if i < len(positional) else a
+            a.with_changes(keyword=cst.Name(order[i]), equal=no_space_equal()) if i < len(positional) else a
             for i, a in enumerate(updated.args)])
 
     def leave_Attribute(self, original: cst.Attribute) -> None:
@@ -470,11 +472,9 @@ def _without(args: list[cst.Arg], index: int) -> list[cst.Arg]:
     return kept
 
 
-def _equal() -> cst.AssignEqual:
-    return cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))
 
 
 def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
-    return cst.Arg(value, keyword=cst.Name(name), equal=_equal())
+    return cst.Arg(value, keyword=cst.Name(name), equal=no_space_equal())
 
 

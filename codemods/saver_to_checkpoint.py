@@ -61,7 +61,7 @@ import libcst as cst
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes
-from tfmodernize.syntax import argument, source, statement_of
+from tfmodernize.syntax import argument, no_space_equal, source, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -119,11 +119,11 @@ class SaverToCheckpoint(TFCodemod):
             self.replace(variable_call, lambda updated, graph_name=graph_name: updated.with_changes(
                 args=[*updated.args[:-1], updated.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
                       cst.Arg(cst.SimpleString(f'"{graph_name}"'), keyword=cst.Name("name"),
-                              equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))]))
+                              equal=no_space_equal())]))
         keys = _keys([variable.name for variable in saved])
         checkpoint = cst.Call(self.tf_expr("train.Checkpoint"), [
             cst.Arg(cst.parse_expression(variable.name), keyword=cst.Name(key),
-                    equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+                    equal=no_space_equal(),
                     comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if position < len(saved) - 1 else cst.MaybeSentinel.DEFAULT)
             for position, (key, variable) in enumerate(zip(keys, saved))])
         self.replace(call, checkpoint)

@@ -55,7 +55,7 @@ import libcst as cst
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes, target_name_nodes
-from tfmodernize.syntax import argument, source, statement_of
+from tfmodernize.syntax import argument, no_space_equal, source, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -323,7 +323,7 @@ class SummaryV2(TFCodemod):
         flush = argument(call, None, "flush_secs")
         if flush is not None:
             args.append(cst.Arg(cst.parse_expression(f"({source(flush)}) * 1000"), keyword=cst.Name("flush_millis")))
-        args = [a.with_changes(equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) if a.keyword else a
+        args = [a.with_changes(equal=no_space_equal()) if a.keyword else a
                 for a in args]
         args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + args[-1:]
         self.replace(call, cst.Call(self.tf_expr("summary.create_file_writer"), args))

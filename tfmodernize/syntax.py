@@ -12,6 +12,20 @@ import libcst as cst
 _EMPTY = cst.Module(body=[])
 
 
+def commas(items: list) -> list:
+    """Arguments, elements or parameters with ``, `` between them (LibCST keeps separators on
+    the nodes); the last one keeps its own."""
+    return [
+        item.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) if index < len(items) - 1 else item
+        for index, item in enumerate(items)
+    ]
+
+
+def no_space_equal() -> cst.AssignEqual:
+    """The ``=`` of a keyword argument, written ``key=value``."""
+    return cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+
+
 def is_none(node: Optional[cst.BaseExpression]) -> bool:
     """Whether an argument is not passed (``node`` None) or passed as the literal ``None``."""
     return node is None or (isinstance(node, cst.Name) and node.value == "None")

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Sequence, Union
 
 import libcst as cst
 
+from tfmodernize.syntax import commas, no_space_equal
+
 from tfmodernize.codemods._graph import (
     GraphUnit,
     Kind,
@@ -18,8 +20,6 @@ from tfmodernize.codemods.session_to_function.plan import (
     FunctionPlan,
     Helper,
     UnitPlan,
-    _commas,
-    _no_space_equal,
     _paren,
     _squeeze,
 )
@@ -110,11 +110,11 @@ class Emitter:
         if isinstance(definition, FunctionPlan):
             return self._function_def(definition, unit)
         outputs = [cst.Element(cst.Name(n)) for n in definition.outputs]
-        returned = outputs[0].value if len(outputs) == 1 else cst.Tuple(_commas(outputs), lpar=[], rpar=[])
+        returned = outputs[0].value if len(outputs) == 1 else cst.Tuple(commas(outputs), lpar=[], rpar=[])
         body = [*self._body(definition.body), cst.SimpleStatementLine([cst.Return(returned)])]
         return cst.FunctionDef(
             name=cst.Name(definition.name),
-            params=cst.Parameters(_commas([cst.Param(cst.Name(p)) for p in definition.params])),
+            params=cst.Parameters(commas([cst.Param(cst.Name(p)) for p in definition.params])),
             body=cst.IndentedBlock(body),
         )
 
@@ -135,7 +135,7 @@ class Emitter:
                 # The constant's own shape and dtype, read from its eager value where the
                 # function is defined: what TF1 checked a fed value against.
                 params.append(cst.Param(cst.Name(name)))
-                specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), _commas([
+                specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), commas([
                     cst.Arg(cst.Attribute(cst.Name(name), cst.Name("shape"))),
                     cst.Arg(cst.Attribute(cst.Name(name), cst.Name("dtype")))]))))
                 continue
@@ -147,21 +147,21 @@ class Emitter:
             if default is not None:
                 dtype = self.tf_expr(self._literal_dtype(default))
                 params.append(cst.Param(cst.Name(name), default=default,
-                                        equal=_no_space_equal()))
+                                        equal=no_space_equal()))
             else:
                 dtype = placeholder.dtype
                 params.append(cst.Param(cst.Name(name)))
             shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
-            specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), _commas([cst.Arg(shape), cst.Arg(dtype)]))))
+            specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), commas([cst.Arg(shape), cst.Arg(dtype)]))))
         decorator: cst.BaseExpression = self.tf_expr("function")
         # A dataset's elements: no spec written here (the dataset knows them; a last, smaller
         # batch traces once more).
         if specs and not any(unit.placeholders[p].iterator for p in function.params if p in unit.placeholders):
-            decorator = cst.Call(decorator, [cst.Arg(cst.List(_commas(specs)), keyword=cst.Name("input_signature"),
-                                                      equal=_no_space_equal())])
+            decorator = cst.Call(decorator, [cst.Arg(cst.List(commas(specs)), keyword=cst.Name("input_signature"),
+                                                      equal=no_space_equal())])
         return cst.FunctionDef(
             name=cst.Name(function.name),
-            params=cst.Parameters(_commas(params)),
+            params=cst.Parameters(commas(params)),
             body=cst.IndentedBlock(body),
             decorators=[cst.Decorator(decorator)],
         )
@@ -179,9 +179,9 @@ class _ExplicitVarList(cst.CSTTransformer):
         if len(updated.args) > 2 or any(a.star or (a.keyword is not None and a.keyword.value == "var_list")
                                         for a in updated.args):
             return updated
-        listed = cst.List(_commas([cst.Element(cst.parse_expression(name)) for name in self.variables]))
-        return updated.with_changes(args=_commas([*updated.args, cst.Arg(listed, keyword=cst.Name("var_list"),
-                                                                         equal=_no_space_equal())]))
+        listed = cst.List(commas([cst.Element(cst.parse_expression(name)) for name in self.variables]))
+        return updated.with_changes(args=commas([*updated.args, cst.Arg(listed, keyword=cst.Name("var_list"),
+                                                                         equal=no_space_equal())]))
 
 
 class _Rewriter(cst.CSTTransformer):

@@ -28,14 +28,13 @@ from tfmodernize.codemods.session_to_function.plan import (
     OVERRIDE_HINT,
     Shape,
     UnitPlan,
-    _commas,
     _describe,
     _in_order,
     _order_steps,
 )
 from tfmodernize.codemods.session_to_function.reading import _Leftovers, _assignments
 from tfmodernize.names import name_nodes
-from tfmodernize.syntax import source
+from tfmodernize.syntax import commas, source
 
 
 class Functions:
@@ -57,9 +56,9 @@ class Functions:
         elif shape == Shape.DICT:
             returned = cst.Dict([cst.DictElement(e.key, e.expr) for e in elements])
         elif shape == Shape.LIST:
-            returned = cst.List(_commas([cst.Element(e.expr) for e in elements]))
+            returned = cst.List(commas([cst.Element(e.expr) for e in elements]))
         else:
-            returned = cst.Tuple(_commas([cst.Element(e.expr) for e in elements]), lpar=[], rpar=[])
+            returned = cst.Tuple(commas([cst.Element(e.expr) for e in elements]), lpar=[], rpar=[])
         wanted = set()
         for element in [*elements, *ops]:
             wanted |= names_used(element.expr)

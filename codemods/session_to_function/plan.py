@@ -9,6 +9,8 @@ from typing import Optional, Sequence, Union
 
 import libcst as cst
 
+from tfmodernize.syntax import commas
+
 from tfmodernize.treewalk import visit
 
 from tfmodernize.codemods._graph import (
@@ -87,8 +89,8 @@ class Helper:
 
     def call(self) -> cst.SimpleStatementLine:
         targets = [cst.Element(cst.Name(n)) for n in self.outputs]
-        target = targets[0].value if len(targets) == 1 else cst.Tuple(_commas(targets), lpar=[], rpar=[])
-        call = cst.Call(cst.Name(self.name), _commas([cst.Arg(cst.Name(p)) for p in self.params]))
+        target = targets[0].value if len(targets) == 1 else cst.Tuple(commas(targets), lpar=[], rpar=[])
+        call = cst.Call(cst.Name(self.name), commas([cst.Arg(cst.Name(p)) for p in self.params]))
         return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], call)])
 
 
@@ -215,10 +217,6 @@ def _order_steps(body: Sequence[Statement], helpers: Sequence[Helper]) -> list[U
     return [steps[i] for i in ordered]
 
 
-def _no_space_equal() -> cst.AssignEqual:
-    return cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
-
-
 def _squeeze(lines: list[cst.EmptyLine], most: int) -> list[cst.EmptyLine]:
     """Leading lines with runs of blank lines cut to ``most``."""
     out: list[cst.EmptyLine] = []
@@ -230,10 +228,4 @@ def _squeeze(lines: list[cst.EmptyLine], most: int) -> list[cst.EmptyLine]:
     return out
 
 
-def _commas(items: list) -> list:
-    """Items with ``, `` separators (LibCST wants them on the nodes)."""
-    return [
-        item.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) if index < len(items) - 1 else item
-        for index, item in enumerate(items)
-    ]
 

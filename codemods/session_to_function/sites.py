@@ -31,8 +31,6 @@ from tfmodernize.codemods.session_to_function.plan import (
     OVERRIDE_HINT,
     Shape,
     UnitPlan,
-    _commas,
-    _no_space_equal,
     _numpy,
     _returns,
     _side_effect_free,
@@ -43,7 +41,7 @@ from tfmodernize.codemods.session_to_function.reading import (
     _assignments,
     _calls_in_loops,
 )
-from tfmodernize.syntax import argument, source
+from tfmodernize.syntax import argument, commas, no_space_equal, source
 from tfmodernize.names import target_name_nodes
 
 
@@ -262,7 +260,7 @@ class RunSites:
                 return kept, shape, None
             if len(kept_targets) == 1:
                 return kept, shape, kept_targets[0].value
-            return kept, shape, targets.with_changes(elements=_commas(kept_targets))
+            return kept, shape, targets.with_changes(elements=commas(kept_targets))
         if any(e.kind == Value.OP for e in elements):
             if site.context != "discard":
                 raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
@@ -351,7 +349,7 @@ class RunSites:
             effects = [e.expr.visit(_AssignMethods(self)) for e in elements if not isinstance(e.expr, cst.Name)]
             if not effects:
                 return None
-            return effects[0] if len(effects) == 1 else cst.Tuple(_commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
+            return effects[0] if len(effects) == 1 else cst.Tuple(commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
         values = [
             cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
             if isinstance(e.expr, cst.Name) and e.expr.value in unit.sequences
@@ -363,10 +361,10 @@ class RunSites:
         if shape == Shape.DICT:
             return cst.Dict([cst.DictElement(e.key, v) for e, v in zip(elements, values)])
         if shape == Shape.UNPACKED:
-            return cst.Tuple(_commas([cst.Element(v) for v in values]), lpar=[], rpar=[])
+            return cst.Tuple(commas([cst.Element(v) for v in values]), lpar=[], rpar=[])
         if shape == Shape.TUPLE:
-            return cst.Tuple(_commas([cst.Element(v) for v in values]))
-        return cst.List(_commas([cst.Element(v) for v in values]))
+            return cst.Tuple(commas([cst.Element(v) for v in values]))
+        return cst.List(commas([cst.Element(v) for v in values]))
 
     def _call(self, function: FunctionPlan, plan: UnitPlan, site: "_Site") -> cst.Call:
         unit = plan.unit
@@ -388,9 +386,9 @@ class RunSites:
             if set(keys) <= set(function.params):
                 return cst.Call(cst.Name(function.name), [cst.Arg(local, star="**")])
             # TF1 ignores fed placeholders the fetches do not need: pass only the needed ones.
-            return cst.Call(cst.Name(function.name), _commas([
+            return cst.Call(cst.Name(function.name), commas([
                 cst.Arg(cst.Subscript(local, [cst.SubscriptElement(cst.Index(cst.SimpleString(f'"{key}"')))]),
-                        keyword=cst.Name(key), equal=_no_space_equal())
+                        keyword=cst.Name(key), equal=no_space_equal())
                 for key in keys if key in function.params
             ]))
         if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == Value.FEED:
@@ -429,8 +427,8 @@ class RunSites:
         for position, name in enumerate(order):
             positional = positional and function.params[position] == name
             keyword = None if positional else cst.Name(name)
-            args.append(cst.Arg(fed[name], keyword=keyword, equal=_no_space_equal() if keyword else cst.MaybeSentinel.DEFAULT))
-        return cst.Call(cst.Name(function.name), _commas(args))
+            args.append(cst.Arg(fed[name], keyword=keyword, equal=no_space_equal() if keyword else cst.MaybeSentinel.DEFAULT))
+        return cst.Call(cst.Name(function.name), commas(args))
 
     def _overrides(self, plan: UnitPlan, site: "_Site") -> list[str]:
         """The constant tensors the site feeds, in feed order: TF1 replaced their value for that

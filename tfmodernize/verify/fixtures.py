@@ -92,7 +92,7 @@ class CaseConfig:
 
 def _typed(data: dict[str, Any], key: str, kind: Any) -> Any:
     value = data[key]
-    if not isinstance(value, kind) or isinstance(value, bool):
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:  # bool is an int
         raise FixtureError(f"case.toml: `{key}` has the wrong type ({type(value).__name__}: {value!r})")
     return value
 

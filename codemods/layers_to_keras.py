@@ -1,0 +1,203 @@
+"""TFM107 layers-to-keras.
+
+What it does
+    Turns ``tf.layers`` functions applied in a program's top-level code (``dense``, ``conv1d``,
+    ``conv2d``, ``conv2d_transpose``, ``max_pooling1d/2d``, ``average_pooling1d/2d``,
+    ``flatten``, ``dropout``) into Keras layer objects created once, just before the statement
+    that applied them, and called there: ``h = tf.layers.dense(x, 64, activation=tf.nn.relu)``
+    becomes ``dense = tf.keras.layers.Dense(64, activation=tf.nn.relu)`` and ``h = dense(x)``.
+    Arguments map by name through ``tfmodernize/data/layers.json``, generated from both
+    libraries' signatures (``scripts/generate_layer_table.py``); TF1 defaults Keras does not
+    share are written out (``tf.layers.dropout``'s ``rate=0.5``). Session-to-function then moves
+    the calls into its functions, and minimize-to-tape trains the layers'
+    ``trainable_variables``.
+
+Why it matters
+    ``tf.layers`` is gone from TF2 (it survives only in tf-keras, as legacy code): a program
+    building its network with it stays on ``tf.compat.v1`` with Keras 2. A Keras layer object
+    owns its variables, which a ``tf.function`` creates once, on its first call.
+
+Before
+    hidden = tf.layers.dense(images, 128, activation=tf.nn.relu, name="hidden")
+    logits = tf.layers.dense(tf.layers.flatten(hidden), 10)
+
+After
+    hidden_1 = tf.keras.layers.Dense(128, activation=tf.nn.relu, name="hidden")
+    hidden = hidden_1(images)
+    flatten = tf.keras.layers.Flatten()
+    dense = tf.keras.layers.Dense(10)
+    logits = dense(flatten(hidden))
+
+Fix safety
+    The layers compute what TF1's did (same maths, same defaults: Glorot-uniform kernels and
+    zero biases, ``valid`` padding, channels last), and create their variables in the order TF1
+    did (kernel, then bias, layer after layer). Keras draws the initial values from its own
+    generator, not TF1's, so a migrated model starts from other weights: compare the programs
+    with ``tfmodernize verify --align-variables``, which starts the Keras layers from TF1's
+    initial values (the fixtures do).
+
+Declines when
+    the layer is applied inside a function, a class or a block (a network-building function
+    becomes a Keras model: not done here), or in a statement that is not plain code of the
+    program's top level; it passes ``reuse`` (variable sharing), ``*args``/``**kwargs`` or an
+    argument the table does not know; ``tf.layers.dropout`` is applied in training mode (its mask
+    would come from Keras's generator, not TF1's); ``batch_normalization`` and the other layers
+    not in the table are left as they are (their file stays on ``tf.compat.v1``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import libcst as cst
+
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.names import name_nodes, own_nodes
+from tfmodernize.syntax import commas, is_none, no_space_equal, source
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
+
+
+@lru_cache(maxsize=None)
+def layer_table() -> dict[str, dict[str, Any]]:
+    """``tf.layers`` function -> its Keras layer and parameter mapping (``layers.json``)."""
+    text = resources.files("tfmodernize").joinpath("data/layers.json").read_text(encoding="utf-8")
+    return json.loads(text)["layers"]
+
+
+#: ``tf.layers`` paths this codemod rewrites (``layers.dense``...): the table's keys.
+def _paths() -> tuple[str, ...]:
+    return tuple(f"layers.{name}" for name in layer_table())
+
+
+class LayersToKeras(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM107"
+    name = "layers-to-keras"
+    summary = "tf.layers functions in top-level code -> Keras layer objects created once and called"
+    needles = ("layers.",)
+    interests = (cst.Call,)
+    requires_tf2 = True
+    #: The layer objects must be in place before session-to-function reads the graph.
+    runs_before = ("TFM101",)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        assert isinstance(node, cst.Call)
+        return names.is_tf(node.func, *_paths())
+
+    def plan(self, module: cst.Module) -> None:
+        top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+        # Names in use as variables (``dense`` of ``tf.layers.dense`` is an attribute: free).
+        taken = {n.value for n in name_nodes(module)}
+        for statement in module.body:
+            calls = [n for n in walk(statement, code_only=True)
+                     if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *_paths())]
+            if not calls:
+                continue
+            try:
+                if id(statement) not in top:
+                    raise Decline(calls[0], "it is applied inside a function, a class or a block: a network-building "
+                                            "function becomes a Keras model, which this migration does not write")
+                made = [self._layer(call) for call in _innermost_first(calls)]
+            except Decline as decline:
+                self.declined(decline, "tf.layers not migrated: ")
+                continue
+            if not self.fix(calls[0], "tf.layers -> a Keras layer created once and called where it was applied"):
+                continue
+            created = []
+            for call, (keras_class, constructor, inputs, call_args, base) in zip(_innermost_first(calls), made):
+                # ``conv = tf.layers.conv2d(..., name="conv")``: the layer is ``conv_layer``.
+                name = training.fresh_name(base if base not in taken else f"{base}_layer", taken)
+                created.append(cst.SimpleStatementLine([cst.Assign(
+                    [cst.AssignTarget(cst.Name(name))],
+                    cst.Call(self.tf_expr(f"keras.layers.{keras_class}"), commas(constructor)))]))
+                self.replace(call, lambda updated, name=name, inputs=inputs, call_args=call_args: cst.Call(
+                    cst.Name(name), commas([cst.Arg(_argument_of(updated, inputs)), *call_args])))
+            created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
+            self.insert_before(statement, created)
+            self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
+
+    def _layer(self, call: cst.Call) -> tuple[str, list[cst.Arg], cst.BaseExpression, list[cst.Arg], str]:
+        """(Keras class, constructor arguments, the input, call arguments, a name for the object)."""
+        function = self.tf.tf_symbol(call.func).path.split(".", 1)[1]
+        entry = layer_table()[function]
+        passed: dict[str, cst.BaseExpression] = {}
+        for position, arg in enumerate(call.args):
+            if arg.star:
+                raise Decline(call, "it passes `*args` or `**kwargs`")
+            if arg.keyword is None:
+                if position >= len(entry["parameters"]):
+                    raise Decline(call, "it passes more positional arguments than the function takes")
+                key = entry["parameters"][position]
+            else:
+                key = arg.keyword.value
+            if key not in entry["parameters"]:
+                raise Decline(call, f"`{key}` is not a parameter of tf.layers.{function}")
+            passed[key] = arg.value
+        for key in entry["declined"]:
+            if not is_none(passed.get(key)):
+                raise Decline(call, f"it passes `{key}` (variable sharing): the variable-scopes migration's")
+        training_mode = passed.get("training")
+        if training_mode is not None and not (isinstance(training_mode, cst.Name) and training_mode.value == "False"):
+            raise Decline(call, f"`training={source(training_mode)}`: in training mode the dropout mask would come "
+                                "from Keras's random generator, not TF1's")
+        if "inputs" not in passed:
+            raise Decline(call, "its input is not passed")
+        constructor: list[cst.Arg] = []
+        for key in entry["positional"]:
+            value = passed.get(key) if key in passed else _literal(entry["tf1_defaults_written_out"].get(key))
+            if value is None:
+                raise Decline(call, f"`{key}` is not passed")
+            constructor.append(cst.Arg(value))
+        for key in entry["constructor"]:
+            if key in entry["positional"]:
+                continue
+            value = passed.get(key)
+            if value is None and key in entry["tf1_defaults_written_out"]:
+                value = _literal(entry["tf1_defaults_written_out"][key])
+            if value is not None:
+                constructor.append(cst.Arg(value, keyword=cst.Name(key), equal=no_space_equal()))
+        call_args = [cst.Arg(passed[key], keyword=cst.Name(key), equal=no_space_equal()) for key in entry["call"] if key in passed]
+        named = passed.get("name")
+        base = function
+        if isinstance(named, cst.SimpleString) and re.fullmatch(r"[A-Za-z_]\w*", named.evaluated_value or ""):
+            base = named.evaluated_value.lower()
+        return entry["keras"], constructor, passed["inputs"], call_args, base
+
+
+def _innermost_first(calls: list[cst.Call]) -> list[cst.Call]:
+    """The layer calls of a statement in the order Python runs them: arguments before the call
+    taking them (``dense(flatten(x))`` applies flatten first, and TF1 created its variables so)."""
+    inside = {id(call): [other for other in calls if other is not call and any(n is other for n in walk(call))]
+              for call in calls}
+    ordered: list[cst.Call] = []
+
+    def add(call: cst.Call) -> None:
+        if any(c is call for c in ordered):
+            return
+        for inner in inside[id(call)]:
+            add(inner)
+        ordered.append(call)
+
+    for call in calls:
+        add(call)
+    return ordered
+
+
+def _argument_of(updated: cst.Call, original_input: cst.BaseExpression) -> cst.BaseExpression:
+    """The input argument of the rebuilt call (an inner layer call already rewritten in it)."""
+    first = updated.args[0]
+    for arg in updated.args:
+        if arg.keyword is not None and arg.keyword.value == "inputs":
+            return arg.value
+    return first.value
+
+
+def _literal(text: Any) -> Any:
+    return None if text is None else cst.parse_expression(text)
