@@ -85,11 +85,7 @@ class CollectionsToTracking(TFCodemod):
     summary = "tf.trainable_variables()/get_collection/add_to_collection -> explicit lists"
     needles = ("_variables", "collection")
     interests = (cst.Call,)
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        assert isinstance(node, cst.Call)
-        return names.is_tf(node.func, *VARIABLE_READS, "get_collection", "add_to_collection")
+    detects = (*VARIABLE_READS, "get_collection", "add_to_collection")
 
     # -- analysis ---------------------------------------------------------------------------
 

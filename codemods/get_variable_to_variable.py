@@ -48,7 +48,6 @@ from tfmodernize.codemods._tf1_api import VARIABLE_SCOPES
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import own_nodes
 from tfmodernize.syntax import is_none, source, statement_of
-from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 #: get_variable's parameters in order, and those that must be absent or None.
@@ -67,12 +66,8 @@ class GetVariableToVariable(TFCodemod):
     summary = "tf.get_variable outside any variable_scope, with a deterministic initializer -> tf.Variable"
     needles = ("get_variable",)
     interests = (cst.Call,)
+    detects = ("get_variable",)
     requires_tf2 = True
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
-        assert isinstance(node, cst.Call)
-        return names.is_tf(node.func, "get_variable")
 
     def plan(self, module: cst.Module) -> None:
         top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}

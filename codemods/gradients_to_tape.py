@@ -79,12 +79,8 @@ class GradientsToTape(TFCodemod):
     summary = "tf.gradients -> GradientTape; tf.assign(v, x) -> v.assign(x)"
     needles = ("gradients", "assign")
     interests = (cst.Call,)
+    detects = ("gradients", *ASSIGNS)
     requires_tf2 = True
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        assert isinstance(node, cst.Call)
-        return names.is_tf(node.func, "gradients", *ASSIGNS)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._sites: dict[cst.FunctionDef, Site] = {}

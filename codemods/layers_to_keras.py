@@ -59,7 +59,6 @@ from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes
 from tfmodernize.syntax import commas, is_none, no_space_equal, source
-from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 
@@ -70,11 +69,6 @@ def layer_table() -> dict[str, dict[str, Any]]:
     return json.loads(text)["layers"]
 
 
-#: ``tf.layers`` paths this codemod rewrites (``layers.dense``...): the table's keys.
-def _paths() -> tuple[str, ...]:
-    return tuple(f"layers.{name}" for name in layer_table())
-
-
 class LayersToKeras(TFCodemod):
     __doc__ = __doc__
     code = "TFM107"
@@ -82,14 +76,10 @@ class LayersToKeras(TFCodemod):
     summary = "tf.layers functions in top-level code -> Keras layer objects created once and called"
     needles = ("layers.",)
     interests = (cst.Call,)
+    detects = tuple(f"layers.{name}" for name in layer_table())
     requires_tf2 = True
     #: The layer objects must be in place before session-to-function reads the graph.
     runs_before = ("TFM101",)
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
-        assert isinstance(node, cst.Call)
-        return names.is_tf(node.func, *_paths())
 
     def plan(self, module: cst.Module) -> None:
         top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
@@ -97,7 +87,7 @@ class LayersToKeras(TFCodemod):
         taken = {n.value for n in name_nodes(module)}
         for statement in module.body:
             calls = [n for n in walk(statement, code_only=True)
-                     if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *_paths())]
+                     if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
             if not calls:
                 continue
             try:

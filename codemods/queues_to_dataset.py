@@ -70,7 +70,6 @@ from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.edits import Replacement
 from tfmodernize.names import bound_names, name_nodes, names_read
 from tfmodernize.syntax import argument, is_none, source
-from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 PRODUCERS = ("train.string_input_producer", "train.slice_input_producer")
@@ -109,14 +108,10 @@ class QueuesToDataset(TFCodemod):
     summary = "input queues (string/slice_input_producer, readers, tf.train.batch) and queue runners -> tf.data"
     needles = ("input_producer",)
     interests = (cst.Call,)
+    detects = PRODUCERS
     requires_tf2 = True
     #: The queue runners and coordinator must be gone before session-to-function reads the session.
     runs_before = ("TFM101",)
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
-        assert isinstance(node, cst.Call)
-        return names.is_tf(node.func, *PRODUCERS)
 
     def plan(self, module: cst.Module) -> None:
         calls = [n for n in walk(module, code_only=True) if isinstance(n, cst.Call)]

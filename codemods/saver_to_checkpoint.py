@@ -78,14 +78,10 @@ class SaverToCheckpoint(TFCodemod):
     summary = "tf.train.Saver save/restore -> tf.train.Checkpoint write/restore, TF1 checkpoints still restoring"
     needles = ("Saver",)
     interests = (cst.Call,)
+    detects = ("train.Saver",)
     requires_tf2 = True
     #: Sessions passed to ``saver.save(sess, ...)`` must be gone before session-to-function reads them.
     runs_before = ("TFM101",)
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
-        assert isinstance(node, cst.Call)
-        return names.is_tf(node.func, "train.Saver")
 
     def plan(self, module: cst.Module) -> None:
         top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}

@@ -56,7 +56,6 @@ from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes, target_name_nodes
 from tfmodernize.syntax import argument, no_space_equal, source, statement_of
-from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 #: TF1 summary ops this migrates -> whether TF2's function of the same name takes the value as is.
@@ -99,13 +98,8 @@ class SummaryV2(TFCodemod):
     summary = "TF1 summaries, merge_all and FileWriter -> tf.summary v2 written from the fetched values"
     needles = ("summary",)
     interests = (cst.Call,)
+    detects = (*SUMMARY_OPS, *MERGES, *WRITERS)
     requires_tf2 = True
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
-        assert isinstance(node, cst.Call)
-        symbol = names.tf_symbol(node.func)
-        return symbol is not None and symbol.path in (*SUMMARY_OPS, *MERGES, *WRITERS)
 
     def plan(self, module: cst.Module) -> None:
         try:

@@ -268,6 +268,9 @@ class TFCodemod(VisitorBasedCodemodCommand):
     needles: ClassVar[tuple[str, ...]] = ()
     #: Node types ``detect`` is called with during the shared traversal.
     interests: ClassVar[tuple[type[cst.CSTNode], ...]] = ()
+    #: TF paths (``"train.Saver"``) whose calls the default ``detect`` looks for, when
+    #: ``interests`` is ``(cst.Call,)``; empty: ``detect`` says yes to every interesting node.
+    detects: ClassVar[tuple[str, ...]] = ()
     #: Whether this codemod's rewrites are TF2 code that only runs with v2 behaviour (eager
     #: execution, ``tf.function``, ``GradientTape``). In a file another codemod keeps on
     #: ``tf.compat.v1`` (``FileState.keep_on_v1``) the engine drops them: a file is migrated
@@ -348,8 +351,11 @@ class TFCodemod(VisitorBasedCodemodCommand):
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
-        """Whether ``node`` (one of ``interests``) may need this codemod. Cheap and pure."""
-        return True
+        """Whether ``node`` (one of ``interests``) may need this codemod. Cheap and pure. By
+        default: a call of one of ``detects`` (every node when ``detects`` is empty)."""
+        if not cls.detects:
+            return True
+        return isinstance(node, cst.Call) and names.is_tf(node.func, *cls.detects)
 
     # -- transform ---------------------------------------------------------------------------
 
