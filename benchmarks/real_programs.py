@@ -8,7 +8,9 @@ script's ``--determinism`` pass once so that the TF1 side is cached. Then this s
 
 1. copies the programs (and their ``.aux`` data folders) to ``--out``;
 2. runs ``tfmodernize check --format json`` on the copy (the findings: what each program
-   declined, grouped by reason) and ``tfmodernize apply`` on it;
+   declined, grouped by reason) and ``tfmodernize apply`` on it, one program at a time as its
+   own project: the program and its ``.aux`` folder, which is on the program's import path when
+   the corpus runs it, given as ``--src`` (the helper modules a program imports live there);
 3. runs the corpus's ``score.py`` on the result (clean / runs / numeric per program);
 4. prints a per-program table, the declines grouped by reason with counts, the time of each
    migrated program against its original under TF1 (``exec_seconds`` of both runs, the median
@@ -66,13 +68,23 @@ def reason_of(message: str) -> str:
     return reason.split(". ")[0][:160]
 
 
-def declines(out: Path) -> tuple[dict[str, list[dict]], list[str]]:
+def project(out: Path, pid: str) -> list[str]:
+    """The paths and options that make program ``pid`` one project: its ``.aux`` folder is an
+    import root (``--src``), as it is on the path when the corpus runs the program."""
+    aux = out / f"{pid}.aux"
+    return [str(out / f"{pid}.py"), *((str(aux), "--src", str(aux)) if aux.is_dir() else ())]
+
+
+def declines(out: Path, programs: list[str]) -> tuple[dict[str, list[dict]], list[str]]:
     """Findings per program (from ``check --format json``), and errors reported per file."""
-    ran = tfmodernize("check", "--format", "json", "--no-cache", str(out))
     findings: dict[str, list[dict]] = collections.defaultdict(list)
-    for item in json.loads(ran.stdout or '{"diagnostics": []}')["diagnostics"]:
-        findings[Path(item["path"]).stem].append(item)
-    errors = [line for line in ran.stderr.splitlines() if ": " in line and "error" in line.lower()]
+    errors = []
+    for pid in programs:
+        ran = tfmodernize("check", "--format", "json", "--no-cache", *project(out, pid))
+        for item in json.loads(ran.stdout or '{"diagnostics": []}')["diagnostics"]:
+            if Path(item["path"]).stem == pid:
+                findings[pid].append(item)
+        errors += [line for line in ran.stderr.splitlines() if ": " in line and "error" in line.lower()]
     return findings, errors
 
 
@@ -130,9 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or Path(tempfile.mkdtemp(prefix="tfm_real_")) / "conv"
     programs = copy_corpus(args.corpus, out, ids)
 
-    findings, errors = declines(out)
-    applied = tfmodernize("apply", "--no-cache", str(out))
-    summary = [line for line in applied.stdout.splitlines() if "│" in line]
+    findings, errors = declines(out, programs)
+    migrated = sum(tfmodernize("apply", "--no-cache", *project(out, pid)).returncode != 2 for pid in programs)
     result = score(args.corpus, out, sorted(ids), args.workers)
     by_id = {p["id"]: p for p in result["programs"]}
     v1 = v1_times()
@@ -158,8 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {count:4}  {code}  {reason}")
     for line in errors:
         print(f"  error: {line}")
-    if summary:
-        print("\napply:", " ".join(s.strip("│ ").replace("│", ":") for s in summary[:6]))
+    print(f"\napply: {migrated} of {len(programs)} programs processed without an input error")
     if ratios:
         print(f"\nrun time, migrated vs original under TF1 (exec seconds, {len(ratios)} programs running on both): "
               f"median ratio {statistics.median(ratios):.2f}, worst {max(ratios):.2f}")

@@ -22,7 +22,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Iterator, Optional, Sequence, Union
+from types import MappingProxyType
+from typing import Any, Iterator, Mapping, Optional, Sequence, Union
 
 import libcst as cst
 
@@ -132,9 +133,15 @@ def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
     return (n for n in walk(node) if isinstance(n, cst.Call))
 
 
-def foreign_imports(module: cst.Module) -> dict[str, str]:
+#: The project summary that says which functions of a module create variables: session-to-
+#: function's (``SessionToFunction.summarize``, stored under its code by the project pre-pass).
+PROJECT_FACTS = "TFM101"
+
+
+def foreign_imports(module: cst.Module, project: Mapping[str, Any] = MappingProxyType({})) -> dict[str, str]:
     """Local name -> what it names, for names the file imports from code that may create variables
-    (neither TensorFlow/Keras nor a package of ``VARIABLE_FREE_PACKAGES``)."""
+    (neither TensorFlow/Keras, nor a package of ``VARIABLE_FREE_PACKAGES``, nor a module of the
+    ``project`` (``FileState.project``) whose summary says it creates none)."""
     found: dict[str, str] = {}
     for node in walk(module, code_only=True):
         if not isinstance(node, (cst.Import, cst.ImportFrom)):
@@ -142,9 +149,26 @@ def foreign_imports(module: cst.Module) -> dict[str, str]:
         tf = {local for local, _ in import_bindings(node)}
         for local, qualified in import_bindings(node, tf_only=False):
             package = qualified.split(".", 1)[0]
-            if local not in tf and package not in VARIABLE_FREE_PACKAGES and package != "keras":
+            if local not in tf and package not in VARIABLE_FREE_PACKAGES and package != "keras" \
+                    and not _project_creates_no_variables(project, qualified):
                 found[local] = qualified
     return found
+
+
+def _project_creates_no_variables(project: Mapping[str, Any], qualified: str) -> bool:
+    """Whether a project module (``import utils``), or a function of one (``from utils import
+    read``), is known to create no variables: session-to-function's summary of it
+    (``PROJECT_FACTS``) lists its functions' facts and whether importing it makes variables."""
+    module, _, member = qualified.rpartition(".")
+    for name, function in ((qualified, None), (module, member)):
+        facts = (project.get(name) or {}).get(PROJECT_FACTS) if name else None
+        if facts is None:
+            continue
+        functions = facts.get("functions", {})
+        if function is None:
+            return not facts.get("variables_on_import", True) and not any(f["variables"] for f in functions.values())
+        return function in functions and not functions[function]["variables"] and not facts.get("variables_on_import", True)
+    return False
 
 
 def foreign_call(node: cst.CSTNode, foreign: dict[str, str]) -> Optional[str]:
@@ -213,10 +237,11 @@ def _scope_prefix(item: cst.WithItem, tf: TFNames) -> Optional[tuple[str, str]]:
     return None
 
 
-def inventory(module: cst.Module, tf: TFNames) -> VariableInventory:
-    """The variables ``module`` creates, read off its module-level statements."""
+def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = MappingProxyType({})) -> VariableInventory:
+    """The variables ``module`` creates, read off its module-level statements (calls into the
+    ``project`` modules its summaries say create none are not unknowns)."""
     found = VariableInventory()
-    foreign = foreign_imports(module)
+    foreign = foreign_imports(module, project)
 
     def unknown(why: str, at: Optional[int] = None) -> None:
         if found.problem is None or (found.problem_at is not None and at is None):

@@ -102,7 +102,7 @@ class CollectionsToTracking(TFCodemod):
     @property
     def _inventory(self) -> training.VariableInventory:
         if self._variables is None:
-            self._variables = training.inventory(self._module, self.tf)
+            self._variables = training.inventory(self._module, self.tf, self.state.project)
         return self._variables
 
     @property
@@ -229,7 +229,7 @@ class CollectionsToTracking(TFCodemod):
     def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> cst.BaseExpression:
         """What the collection read becomes; raises Decline saying why it cannot."""
         if key in ("update_ops", "regularization_losses"):
-            imported = training.foreign_call(self._module, training.foreign_imports(self._module))
+            imported = training.foreign_call(self._module, training.foreign_imports(self._module, self.state.project))
             if imported is not None:
                 raise Decline(call, f"the file calls {imported}, which may add to it; collect those ops explicitly")
         if key == "update_ops":

@@ -90,7 +90,7 @@ class GradientsToTape(TFCodemod):
         graph = training.graph_program(node, self.tf)
         if graph is None:
             self._module = node
-            self._inventory = training.inventory(node, self.tf)
+            self._inventory = training.inventory(node, self.tf, self.state.project)
             self._globals = training.module_bindings(node)
             for top, function in training.functions(node):
                 if isinstance(function.body, cst.IndentedBlock):

@@ -175,7 +175,7 @@ class SaverToCheckpoint(TFCodemod):
 
     def _saved(self, module: cst.Module, call: cst.Call, index: int) -> list[training.ModuleVariable]:
         """The variables TF1's Saver saved, in creation order."""
-        found = training.inventory(module, self.tf)
+        found = training.inventory(module, self.tf, self.state.project)
         listed = argument(call, 0, "var_list")
         if listed is not None:
             if not isinstance(listed, (cst.List, cst.Tuple)) or not all(isinstance(e.value, cst.Name) for e in listed.elements):

@@ -110,6 +110,52 @@ def test_only_imported_modules_are_summarized(tmp_path):
     assert index.summaries[model.resolve()]["TFM101"]["functions"]["predict"] == {"graph": True, "variables": False}
 
 
+def test_modules_in_a_src_root_are_found_after_the_scripts_own_folder(tmp_path):
+    train = tmp_path / "scripts" / "train.py"
+    train.parent.mkdir()
+    train.write_text(TRAIN)
+    (tmp_path / "lib").mkdir()
+    model = tmp_path / "lib" / "model.py"
+    model.write_text(MODEL)
+    assert outcomes([train, model])["train.py"].status == "kept-on-compat-v1"  # model.py is not beside it
+    found = outcomes([train, model], Settings(jobs=1, src=(tmp_path / "lib",)))
+    assert found["train.py"].status == "migrated", [f.message for f in found["train.py"].findings]
+    beside = train.parent / "model.py"  # a module beside the script wins over the root's, as in Python
+    beside.write_text(MODEL.replace("return tf.matmul(inputs, weights) + bias", "return tf.layers.dense(inputs, 1)"))
+    found = outcomes([train, model, beside], Settings(jobs=1, src=(tmp_path / "lib",)))
+    assert found["train.py"].status == "kept-on-compat-v1"
+
+
+def test_src_in_the_configuration_is_relative_to_it(tmp_path):
+    from tfmodernize.settings import build_settings
+
+    (tmp_path / "pyproject.toml").write_text('[tool.tfmodernize]\nsrc = ["lib"]\n')
+    settings = build_settings([tmp_path], src=[Path("extra")])
+    assert settings.src == (tmp_path / "lib", Path("extra"))
+
+
+def test_a_plainly_imported_helper_module_that_makes_no_variables_keeps_the_inventory(tmp_path):
+    helpers = tmp_path / "helpers.py"
+    helpers.write_text("import numpy as np\n\n\ndef load():\n    return np.ones([4, 2], np.float32)\n")
+    script = tmp_path / "fit.py"
+    script.write_text(TRAIN.replace("from model import predict, squared_error\n", "import helpers\n")
+                      .replace("scores = predict(x, W, b)", "scores = tf.matmul(x, W) + b")
+                      .replace("loss = squared_error(scores, y)", "loss = tf.reduce_mean(tf.square(scores - y))")
+                      .replace("features = np.array([[1.0, 2.0], [0.5, -1.0], [2.0, 0.0]], dtype=np.float32)\n", "")
+                      .replace("tf.set_random_seed(4)\n", "tf.set_random_seed(4)\nfeatures = helpers.load()[:3]\n"))
+    alone = outcomes([script])["fit.py"]
+    assert alone.status == "kept-on-compat-v1"  # helpers unknown: `helpers.load()` may create variables
+    together = outcomes([script, helpers])["fit.py"]
+    assert together.status == "migrated", [f.message for f in together.findings]
+
+
+def test_session_to_function_writes_the_facts_other_codemods_read():
+    from tfmodernize.codemods import _training
+    from tfmodernize.codemods.session_to_function import SessionToFunction
+
+    assert SessionToFunction.code == _training.PROJECT_FACTS
+
+
 @pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
 def test_the_migrated_project_trains_the_same(tmp_path):
     train, model = project(tmp_path / "before")

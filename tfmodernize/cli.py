@@ -73,6 +73,7 @@ StdinFilenameOpt = typer.Option(None, "--stdin-filename", metavar="<path>",
                                 help="The name of the source read from `-` (standard input), for messages.")
 #: The path that means standard input.
 STDIN = "-"
+SrcOpt = typer.Option([], "--src", help="A folder the project's modules are imported from (besides each script's own), repeatable; `src` in the config.")
 ForceExcludeOpt = typer.Option(False, "--force-exclude", help="Apply --exclude to files named on the command line too (for pre-commit).")
 UnsafeOpt = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes marked unsafe.")
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Worker processes (default: all cores).")
@@ -90,7 +91,7 @@ def _usage_error(message: str) -> typer.Exit:
     return typer.Exit(EXIT_ERROR)
 
 
-def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude=False) -> "Settings":
+def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude=False, src=()) -> "Settings":
     from tfmodernize.codemod import RegistryError, select_codemods
     from tfmodernize.settings import SettingsError, build_settings
 
@@ -105,6 +106,7 @@ def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cac
             unsafe_fixes=unsafe_fixes,
             jobs=jobs,
             cache=not no_cache,
+            src=src,
         )
         select_codemods(settings.select, settings.ignore)
     except SettingsError as error:
@@ -174,6 +176,7 @@ def diff(
     ignore: List[str] = IgnoreOpt,
     exclude: List[str] = ExcludeOpt,
     force_exclude: bool = ForceExcludeOpt,
+    src: List[Path] = SrcOpt,
     stdin_filename: Optional[str] = StdinFilenameOpt,
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
@@ -188,7 +191,7 @@ def diff(
     from tfmodernize.output.diff import outcome_diff, print_diff
     from tfmodernize.output.summary import Summary, print_summary
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude, src)
     summary = Summary()
     for outcome in _outcomes(paths, settings, stdin_filename=stdin_filename):
         summary.add(outcome)
@@ -208,6 +211,7 @@ def apply(
     ignore: List[str] = IgnoreOpt,
     exclude: List[str] = ExcludeOpt,
     force_exclude: bool = ForceExcludeOpt,
+    src: List[Path] = SrcOpt,
     stdin_filename: Optional[str] = StdinFilenameOpt,
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
@@ -225,7 +229,7 @@ def apply(
     from tfmodernize.output.summary import Summary, print_summary
     from tfmodernize.sources import SourceError, write_atomic
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude, src)
     summary = Summary()
     from_stdin = [str(p) for p in paths].count(STDIN) > 0
     for outcome in _outcomes(paths, settings, writing=True, stdin_filename=stdin_filename):
@@ -265,6 +269,7 @@ def check(
     ignore: List[str] = IgnoreOpt,
     exclude: List[str] = ExcludeOpt,
     force_exclude: bool = ForceExcludeOpt,
+    src: List[Path] = SrcOpt,
     stdin_filename: Optional[str] = StdinFilenameOpt,
     unsafe_fixes: Optional[bool] = UnsafeOpt,
     jobs: Optional[int] = JobsOpt,
@@ -283,7 +288,7 @@ def check(
 
     from tfmodernize.output.summary import Summary, print_blockers
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude, src)
     from tfmodernize.sources import write_atomic
 
     outcomes = []

@@ -370,7 +370,7 @@ def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
     if any(c.summarizes for c in codemods):
         # The project pre-pass: each file is rewritten knowing its neighbours (and what the
         # codemods said of those in the run).
-        index = summarize_project([f.path for f in files if f.problem is None], codemods)
+        index = summarize_project([f.path for f in files if f.problem is None], codemods, settings.src)
         items = [(f, settings, index.view_from(f.path) if f.problem is None else None) for f in files]
     else:
         items = [(f, settings, None) for f in files]

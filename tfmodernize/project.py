@@ -9,8 +9,9 @@ a module that exists beside it but is not part of the run is known by name only,
 can say which file to add to the run.
 
 A module ``name`` is visible from a file when ``name.py`` (or the package ``name/``) is in the
-file's own folder, as Python imports a script's neighbours; packages are followed one level
-(``pkg.model`` for ``pkg/model.py``). Nothing here knows a codemod: summaries are opaque,
+file's own folder, as Python imports a script's neighbours, or in one of the run's ``src``
+folders (the project's import roots, searched after the file's folder); packages are followed
+one level (``pkg.model`` for ``pkg/model.py``). Nothing here knows a codemod: summaries are opaque,
 JSON-serialisable values stored under the codemod's code.
 """
 
@@ -38,18 +39,22 @@ class ProjectIndex:
     summaries: dict[Path, dict[str, Any]] = field(default_factory=dict)
     #: The module names each file of the run imports (read off its text).
     imports: dict[Path, set[str]] = field(default_factory=dict)
+    #: The project's import roots (``src``), searched after a file's own folder.
+    roots: tuple[Path, ...] = ()
     _beside: dict[Path, tuple[tuple[Path, str], ...]] = field(default_factory=dict, repr=False)
 
     def view_from(self, path: Path) -> ProjectView:
-        """The project modules the file at ``path`` imports from its folder, with their summaries."""
+        """The project modules the file at ``path`` imports from its folder or the roots, with
+        their summaries (the file's own folder first, as Python searches them)."""
         path = path.resolve()
         wanted = self.imports.get(path, set())
         view: ProjectView = {}
-        if path.parent not in self._beside:
-            self._beside[path.parent] = _modules_beside(path.parent)
-        for candidate, name in self._beside[path.parent]:
-            if name in wanted and candidate != path:
-                view[name] = self.summaries.get(candidate)
+        for folder in (path.parent, *self.roots):
+            if folder not in self._beside:
+                self._beside[folder] = _modules_beside(folder)
+            for candidate, name in self._beside[folder]:
+                if name in wanted and candidate != path and name not in view:
+                    view[name] = self.summaries.get(candidate)
         return view
 
     @staticmethod
@@ -79,11 +84,11 @@ def _modules_beside(folder: Path) -> tuple[tuple[Path, str], ...]:
 _IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
 
 
-def summarize(paths: Sequence[Path], codemods: Sequence[type]) -> ProjectIndex:
+def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[Path] = ()) -> ProjectIndex:
     """Read what each file of the run imports, and ask each codemod with a ``summarize`` hook
     about each file another file of the run imports (files that cannot be read or parsed are
-    left out: their own outcome reports why)."""
-    index = ProjectIndex()
+    left out: their own outcome reports why). ``roots``: the project's import roots (``src``)."""
+    index = ProjectIndex(roots=tuple(root.resolve() for root in roots))
     summarizers = [c for c in codemods if getattr(c, "summarizes", False)]
     if not summarizers:
         return index

@@ -1,7 +1,8 @@
 """Run settings: command-line options layered over ``[tool.tfmodernize]`` in pyproject.toml.
 
-Keys in pyproject.toml mirror the long options: ``select``, ``ignore``, ``exclude`` (lists of
-strings), ``unsafe-fixes`` (bool), ``jobs`` (int). Options given on the command line win.
+Keys in pyproject.toml mirror the long options: ``select``, ``ignore``, ``exclude``, ``src``
+(lists of strings), ``unsafe-fixes`` (bool), ``jobs`` (int). Options given on the command line
+win (``src`` and ``exclude`` add to the file's).
 """
 
 from __future__ import annotations
@@ -31,9 +32,13 @@ class Settings:
     config_path: Optional[Path] = None
     #: Where the outcome cache lives; ``None`` disables it (the library default).
     cache_dir: Optional[Path] = None
+    #: Folders the project's modules are imported from besides each script's own (ruff's
+    #: ``src``): a ``src/`` layout, a ``lib/`` on ``PYTHONPATH``.
+    src: tuple[Path, ...] = ()
 
 
-_KEYS = {"select": list, "ignore": list, "exclude": list, "force-exclude": bool, "unsafe-fixes": bool, "jobs": int}
+_KEYS = {"select": list, "ignore": list, "exclude": list, "force-exclude": bool, "unsafe-fixes": bool, "jobs": int,
+         "src": list}
 
 
 def find_config(start: Path) -> Optional[Path]:
@@ -81,6 +86,7 @@ def build_settings(
     unsafe_fixes: Optional[bool] = None,
     jobs: Optional[int] = None,
     cache: bool = True,
+    src: Sequence[Path] = (),
 ) -> Settings:
     """Settings for a CLI run; the cache lives beside the configuration (or in the cwd)."""
     config_path = config if config is not None else find_config(paths[0] if paths else Path.cwd())
@@ -100,4 +106,7 @@ def build_settings(
         jobs=jobs or table.get("jobs") or (os.cpu_count() or 1),
         config_path=config_path,
         cache_dir=((config_path.parent if config_path else Path.cwd()) / CACHE_DIR_NAME) if cache else None,
+        # The file's folders are relative to it, the command line's to the working folder.
+        src=tuple(dict.fromkeys([*(config_path.parent / folder for folder in table.get("src", ())),
+                                 *(Path(folder) for folder in src)])),
     )

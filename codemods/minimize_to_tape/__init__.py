@@ -122,7 +122,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
                     self.report(call, f"`{call.func.attr.value}` not migrated: the file is still a TF1 graph "
                                       f"program (it uses `{graph}`); session-to-function migrates it first")
             return False
-        self._inventory = training.inventory(node, self.tf)
+        self._inventory = training.inventory(node, self.tf, self.state.project)
         self._taken = training.used_names(node)
         self._globals = training.module_bindings(node)
         self._traced = traced_functions(node, self.tf)

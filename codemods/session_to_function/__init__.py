@@ -144,6 +144,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
     interests = (cst.Call,)
     requires_tf2 = True
 
+    #: Read by other codemods too (``_training.PROJECT_FACTS``): which functions create variables.
     summarizes = True
 
     @classmethod
@@ -152,13 +153,17 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         variables, and the first TF1-only name the module uses (it then stays on compat.v1,
         where TF2 code cannot call into it)."""
         functions = {stmt.name.value: _function_facts(stmt, names) for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+        # Variables made when the module is imported (its top-level code) join the importer's graph.
+        top_level = [stmt for stmt in module.body if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))]
+        on_import = any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for stmt in top_level
+                        for p, _ in tf_calls(stmt, names)[0])
         tf1 = None
         for node in walk(module, code_only=True):
             symbol = names.tf_symbol(node) if isinstance(node, (cst.Attribute, cst.Name)) else None
             if symbol is not None and (symbol.v1 or tables().tf1_only(symbol.path)):
                 tf1 = f"tf.{symbol.path}"
                 break
-        return {"functions": functions, "tf1": tf1}
+        return {"functions": functions, "tf1": tf1, "variables_on_import": on_import}
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
