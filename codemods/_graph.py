@@ -556,12 +556,17 @@ def _is_read_through(stmt: cst.With, names: TFNames, graphs: frozenset[str]) -> 
 def _naming_scope(item: cst.WithItem, names: TFNames) -> bool:
     """``with tf.name_scope("loss"):`` / ``with tf.device("/cpu:0"):`` around graph building:
     they name and place ops, computing nothing, and are read through like a session block
-    (an ``as scope`` name must be used nowhere: the scope string it binds is gone)."""
+    (an ``as scope`` name must be used nowhere: the scope string it binds is gone). So is a
+    ``with tf.variable_scope("input"):`` given only its name: without ``reuse`` it shares
+    nothing and only prefixes names (a ``tf.get_variable`` in it keeps the file on TF1 through
+    get-variable-to-variable, which migrates none made in a scope)."""
     call = item.item
-    if not (isinstance(call, cst.Call) and tf_path(call.func, names) in ("name_scope", "device")):
+    if not (isinstance(call, cst.Call) and tf_path(call.func, names) in ("name_scope", "device", "variable_scope")):
         return False
     if not call.args or any(a.star for a in call.args) or not isinstance(call.args[0].value, cst.SimpleString):
         return False
+    if tf_path(call.func, names) == "variable_scope" and (len(call.args) > 1 or call.args[0].keyword is not None):
+        return False  # reuse, a default name, initializers...: more than a name
     return item.asname is None or isinstance(item.asname.name, cst.Name)
 
 

@@ -782,6 +782,19 @@ DECLINES = [
     ),
     pytest.param(
         """
+        import tensorflow as tf
+
+        with tf.variable_scope("shared", reuse=True):
+            x = tf.placeholder(tf.float32)
+        y = x * 2.0
+        sess = tf.Session()
+        out = sess.run(y, {x: 1.0})
+        """,
+        "inside a larger statement or block",
+        id="variable-scope-with-reuse-is-more-than-a-name",
+    ),
+    pytest.param(
+        """
         import numpy as np
         import tensorflow as tf
 

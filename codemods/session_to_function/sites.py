@@ -146,7 +146,7 @@ class RunSites:
     def _plan_removals(self, plan: UnitPlan) -> None:
         for block in [*plan.unit.removed_blocks, *plan.unit.nested_blocks]:
             scope = tf_path(block.items[0].item.func, self.tf) if isinstance(block.items[0].item, cst.Call) else None
-            why = ("it only named or placed ops, which TF2 functions do themselves" if scope in ("name_scope", "device")
+            why = ("it only named or placed ops, which TF2 functions do themselves" if scope in ("name_scope", "device", "variable_scope")
                    else "TF2 has no sessions or default graphs")
             plan.fixes.append((block.items[0], f"the block is dedented: {why}"))
         for stmt in plan.unit.statements:
