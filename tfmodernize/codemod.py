@@ -122,6 +122,7 @@ class FileState:
     _parsed_parents: Optional[dict] = field(default=None, repr=False)
     _statement_positions: dict = field(default_factory=dict, repr=False)
     _top_lines: Optional[dict[int, int]] = field(default=None, repr=False)
+    _nested_lines: dict = field(default_factory=dict, repr=False)
     _lines: Optional[list[str]] = field(default=None, repr=False)
 
     def wrapper(self, module: cst.Module) -> MetadataWrapper:
@@ -185,22 +186,57 @@ class FileState:
             top, parent = parent, self._parsed_parents.get(id(parent))
         if parent is None:
             return None  # the module itself, or not a node of the parsed tree
-        if top not in self._statement_positions:
-            self._statement_positions[top] = self._statement_ranges(top)
-        ranges, shift = self._statement_positions[top]
+        line = node
+        while line is not top and not isinstance(line, cst.SimpleStatementLine):
+            line = self._parsed_parents[id(line)]
+        if isinstance(line, cst.SimpleStatementLine) and line is not top:
+            # A line nested in a function or class: render that line alone, not the whole block.
+            starts = self._nested_starts(top)
+            if id(line) in starts:
+                number, column = starts[id(line)]
+                return self._shifted(line, node, number, self.lines()[number - 1][:column])
+        return self._shifted(top, node, self._top_level_line(top), "")
+
+    def _shifted(self, statement: cst.CSTNode, node: cst.CSTNode, line: int, indent: str):
+        """``node``'s range in the file, from ``statement`` rendered alone at its indentation
+        (inside a stand-in block indented by ``indent``, so that every line, continuation lines
+        included, gets the columns it has in the file), shifted to the ``line`` it starts at."""
+        if statement not in self._statement_positions:
+            alone: cst.BaseStatement = statement
+            if indent:
+                alone = cst.If(test=cst.Name("_"), body=cst.IndentedBlock(body=[statement], indent=indent))
+            module = self.parsed.with_changes(body=[alone], header=[], footer=[])
+            self._statement_positions[statement] = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        ranges = self._statement_positions[statement]
         where = ranges.get(node)
-        if where is None or shift == 0:
+        if where is None:
+            return None
+        shift = line - ranges[statement].start.line
+        if shift == 0:
             return where
         return CodeRange(CodePosition(where.start.line + shift, where.start.column),
                          CodePosition(where.end.line + shift, where.end.column))
 
-    def _statement_ranges(self, statement: cst.CSTNode) -> tuple[dict, int]:
-        assert self.parsed is not None
-        alone = self.parsed.with_changes(body=[statement], header=[], footer=[])
-        ranges = MetadataWrapper(alone, unsafe_skip_copy=True).resolve(PositionProvider)
+    def _top_level_line(self, statement: cst.CSTNode) -> int:
         if self._top_lines is None:
-            self._top_lines = _top_level_lines(self.parsed, self.syntax or ast.parse(self.text))
-        return ranges, self._top_lines[id(statement)] - ranges[statement].start.line
+            self._top_lines = _top_level_lines(self.parsed, self._syntax_tree())
+        return self._top_lines[id(statement)]
+
+    def _syntax_tree(self) -> ast.Module:
+        if self.syntax is None:
+            self.syntax = ast.parse(self.text)
+        return self.syntax
+
+    def _nested_starts(self, top: cst.CSTNode) -> dict[int, tuple[int, int]]:
+        """id(line) -> (line number, indentation) of each simple-statement line inside the
+        top-level statement ``top``, paired with CPython's statements in source order; empty
+        when they do not pair (a ``match`` statement, one-line bodies)."""
+        if top not in self._nested_lines:
+            index = [id(s) for s in self.parsed.body].index(id(top))
+            position = sum(len(s.body) if isinstance(s, cst.SimpleStatementLine) else 1 for s in self.parsed.body[:index])
+            syntax = self._syntax_tree().body
+            self._nested_lines[top] = _pair_lines(top, syntax[position]) if position < len(syntax) else {}
+        return self._nested_lines[top]
 
     def lines(self) -> list[str]:
         if self._lines is None:
@@ -232,6 +268,52 @@ def _top_level_lines(module: cst.Module, syntax: ast.Module) -> dict[int, int]:
             lines[id(statement)] = syntax.body[index].lineno
         index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
     return lines
+
+
+#: CPython statements holding other statements, and the fields holding them in source order.
+_AST_BLOCKS = ("body", "handlers", "orelse", "finalbody")
+
+
+def _ast_simple_statements(statement: ast.stmt, out: list[ast.stmt]) -> bool:
+    """Append the simple statements in ``statement``, in source order; False for a construct
+    that does not pair with LibCST's statements one to one (``match``)."""
+    if isinstance(statement, ast.Match):
+        return False
+    blocks = [getattr(statement, name) for name in _AST_BLOCKS if isinstance(getattr(statement, name, None), list)]
+    if not blocks:
+        out.append(statement)
+        return True
+    for block in blocks:
+        for child in block:
+            for inner in (child.body if isinstance(child, ast.ExceptHandler) else [child]):
+                if not _ast_simple_statements(inner, out):
+                    return False
+    return True
+
+
+def _pair_lines(top: cst.CSTNode, syntax: ast.stmt) -> dict[int, tuple[int, int]]:
+    """id(SimpleStatementLine) -> (line, column) of its first small statement, for the lines
+    nested in ``top``, from CPython's tree of the same statement; {} when the two do not pair."""
+    simple: list[ast.stmt] = []
+    if not _ast_simple_statements(syntax, simple):
+        return {}
+    pairs: dict[int, tuple[int, int]] = {}
+    index = 0
+    stack: list[cst.CSTNode] = [top]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            if index >= len(simple):
+                return {}
+            if isinstance(node, cst.SimpleStatementLine):
+                pairs[id(node)] = (simple[index].lineno, simple[index].col_offset)
+            index += len(node.body)
+            continue
+        if isinstance(node, (cst.BaseStatement, cst.BaseSuite, cst.ExceptHandler, cst.ExceptStarHandler, cst.Else, cst.Finally)):
+            stack.extend(reversed([c for c in children(node, code_only=True)
+                                   if isinstance(c, (cst.BaseStatement, cst.BaseSuite, cst.ExceptHandler, cst.ExceptStarHandler,
+                                                     cst.Else, cst.Finally, cst.If))]))
+    return pairs if index == len(simple) else {}
 
 
 #: (codemod class, "visit_"/"leave_", node type) -> the name of its hook, or None.
