@@ -9,8 +9,12 @@ What it does
     ``Dataset.map``; ``tf.train.batch`` / ``tf.train.shuffle_batch`` become ``.batch`` (and
     ``.shuffle``); ``num_epochs`` becomes ``.repeat``. The batch tensors are bound by
     ``iterator.get_next()``, which session-to-function then turns into ``iter(dataset)`` and
-    one element per run. ``tf.train.Coordinator``, ``start_queue_runners``, ``request_stop``
-    and ``join`` go (there are no queue-runner threads); ``coord.should_stop()`` is ``False``.
+    one element per run. A ``tf.FIFOQueue`` the program fills itself with ``enqueue_many`` of
+    constant rows, run by a ``tf.train.QueueRunner`` (any number of threads running that one
+    op) and read by ``dequeue()``, becomes ``Dataset.from_tensor_slices(rows).repeat()``.
+    ``tf.train.Coordinator``, ``start_queue_runners``, ``create_threads``, ``request_stop``
+    and ``join`` go (there are no queue-runner threads); ``coord.should_stop()`` is ``False``
+    and ``coord.request_stop(error)`` in an ``except`` re-raises, as ``join`` did.
 
 Why it matters
     Queues and queue runners are TF1-only: in TF2 a dequeue run eagerly waits forever for an
@@ -47,15 +51,18 @@ Fix safety
     smaller batch is dropped as TF1 dropped it, unless ``allow_smaller_final_batch``). A
     shuffled pipeline (``shuffle=True``, TF1's default for producers, ``shuffle_batch``, or
     several batching threads) gets the same element shapes and a finding: TF1 drew its order
-    from a random stream TF2 does not reproduce.
+    from a random stream TF2 does not reproduce. A FIFOQueue serves each ``enqueue_many``
+    whole and in turn, so runner threads that all enqueue the same constant rows fill it with
+    those rows in order, repeated, whichever thread runs first.
 
 Declines when
     the pipeline is built inside a function or a block, or is not ``name = call(...)`` lines;
     a reader reads a queue other than one producer, or reads more than once (``read_up_to``);
     a per-record tensor is used other than to build the batch; the batch takes a dict,
-    ``enqueue_many``, ``dynamic_pad`` or ``shapes``; the program builds its own queues
-    (``FIFOQueue``, ``QueueRunner``); the coordinator is used other than to start, stop and join
-    the queue runners.
+    ``enqueue_many``, ``dynamic_pad`` or ``shapes``; the program builds a shuffling, padding or
+    priority queue, or a FIFOQueue filled with tensors (their order is the threads') or used other
+    than by one ``enqueue_many``, one ``dequeue`` and one runner; the coordinator is used other
+    than to start, stop and join the queue runners.
 """
 
 from __future__ import annotations
@@ -75,10 +82,12 @@ from tfmodernize.treewalk import walk
 PRODUCERS = ("train.string_input_producer", "train.slice_input_producer")
 READERS = {"TextLineReader": "TextLineDataset", "TFRecordReader": "TFRecordDataset"}
 BATCHERS = ("train.batch", "train.shuffle_batch")
-COORDINATION = ("train.Coordinator", "train.start_queue_runners")
-#: Queues a program builds itself: their threads and order are its own.
-OWN_QUEUES = ("FIFOQueue", "RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "train.QueueRunner",
-              "train.add_queue_runner", "train.input_producer", "train.range_input_producer")
+COORDINATION = ("train.Coordinator", "train.start_queue_runners", "train.add_queue_runner")
+#: Queues a program builds itself whose order its threads decide (a FIFOQueue its runners fill
+#: with the same constant rows is read by ``_own_queue``).
+OWN_QUEUES = ("RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "train.input_producer",
+              "train.range_input_producer")
+FIFO = "FIFOQueue"
 #: Batch options that have no ``Dataset.batch`` counterpart here.
 BATCH_DECLINED = ("enqueue_many", "dynamic_pad", "shapes", "shared_name")
 
@@ -106,9 +115,9 @@ class QueuesToDataset(TFCodemod):
     code = "TFM114"
     name = "queues-to-dataset"
     summary = "input queues (string/slice_input_producer, readers, tf.train.batch) and queue runners -> tf.data"
-    needles = ("input_producer",)
+    needles = ("input_producer", FIFO)
     interests = (cst.Call,)
-    detects = PRODUCERS
+    detects = (*PRODUCERS, FIFO)
     requires_tf2 = True
     #: The queue runners and coordinator must be gone before session-to-function reads the session.
     runs_before = ("TFM101",)
@@ -116,31 +125,102 @@ class QueuesToDataset(TFCodemod):
     def plan(self, module: cst.Module) -> None:
         calls = [n for n in walk(module, code_only=True) if isinstance(n, cst.Call)]
         producers = [c for c in calls if self.tf.is_tf(c.func, *PRODUCERS)]
+        fifos = [c for c in calls if self.tf.is_tf(c.func, FIFO)]
+        start = (producers or fifos)[0]
         try:
             own = next((c for c in calls if self.tf.is_tf(c.func, *OWN_QUEUES)), None)
             if own is not None:
                 raise Decline(own, f"the program builds its own queues (`{source(own.func)}`), whose threads decide "
                                    "the order: write its tf.data pipeline by hand")
-            if len(producers) > 1:
-                raise Decline(producers[1], "more than one input queue: migrate them one at a time by hand")
-            pipeline = self._read(module, producers[0])
-            coordination = self._coordination(module, calls)
+            if len(producers) + len(fifos) > 1:
+                raise Decline((producers + fifos)[1], "more than one input queue: migrate them one at a time by hand")
+            if producers:
+                pipeline = self._read(module, producers[0])
+                removed = [pipeline.producer, *pipeline.removed, *pipeline.per_record]
+                at, statements = pipeline.batch_line, self._dataset(module, pipeline)
+                runners: set[str] = set()
+            else:
+                removed, at, statements, runners = self._own_queue(module, fifos[0])
+                pipeline = None
+            coordination = self._coordination(module, calls, runners)
         except Decline as decline:
             self.declined(decline, "input queue not migrated: ")
             return
-        if not self.fix(producers[0], "input queues -> a tf.data pipeline read through an iterator"):
+        if not self.fix(start, "input queues -> a tf.data pipeline read through an iterator"):
             return
-        for note in pipeline.notes:
-            self.report(producers[0], f"the pipeline is shuffled ({note}): the dataset gives batches of the same "
-                                      "shapes, but not TF1's order (its random stream is not TF2's)")
-        for statement in [pipeline.producer, *pipeline.removed, *pipeline.per_record]:
+        for note in pipeline.notes if pipeline is not None else ():
+            self.report(start, f"the pipeline is shuffled ({note}): the dataset gives batches of the same "
+                               "shapes, but not TF1's order (its random stream is not TF2's)")
+        for statement in removed:
             self.remove(statement)
-        self.replace(pipeline.batch_line, cst.FlattenSentinel(self._dataset(module, pipeline)))
+        self.replace(at, cst.FlattenSentinel(statements))
         for node, replacement in coordination:
             if replacement is None:
                 self.remove(node)
             else:
                 self.replace(node, replacement)
+
+    # -- a FIFOQueue the program fills itself ------------------------------------------------------
+
+    def _own_queue(self, module: cst.Module, queue_call: cst.Call):
+        """``q = tf.FIFOQueue(capacity, dtypes, shapes)``, ``enqueue = q.enqueue_many([A, B])``
+        of constant rows, ``x, y = q.dequeue()`` and ``tf.train.QueueRunner(q, [enqueue] * N)``:
+        every runner thread enqueues the same rows, and a FIFOQueue serves each enqueue_many
+        whole, one after the other, so the dequeued rows are A's and B's, in order, again and
+        again: ``Dataset.from_tensor_slices((A, B)).repeat()`` (cast to the queue's dtypes).
+        Returns (lines removed, the dequeue line, what replaces it, the runners' names)."""
+        _, queue_line, target = self._line(module, queue_call)
+        if not isinstance(target, cst.Name):
+            raise Decline(queue_call, "the queue is not bound to one name")
+        queue = target.value
+        dtypes = argument(queue_call, 1, "dtypes")
+        if argument(queue_call, 3, "names") is not None or dtypes is None:
+            raise Decline(queue_call, "a queue of named components or without dtypes written out")
+        dtype_list = [e.value for e in dtypes.elements] if isinstance(dtypes, (cst.List, cst.Tuple)) else [dtypes]
+        uses: dict[str, list[tuple[cst.SimpleStatementLine, cst.Assign]]] = {}
+        for statement in module.body:
+            assign = _assignment(statement)
+            value = assign.value if assign is not None else None
+            if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
+                    and isinstance(value.func.value, cst.Name) and value.func.value.value == queue):
+                uses.setdefault(value.func.attr.value, []).append((statement, assign))
+            elif isinstance(value, cst.Call) and self.tf.is_tf(value.func, "train.QueueRunner"):
+                uses.setdefault("runner", []).append((statement, assign))
+        if sorted(uses) != ["dequeue", "enqueue_many", "runner"] or any(len(found) != 1 for found in uses.values()):
+            raise Decline(queue_call, "the queue is not filled by one `enqueue_many` its one QueueRunner runs, "
+                                      "and read by one `dequeue()`")
+        (enqueue_line, enqueue), = uses["enqueue_many"]
+        (dequeue_line, dequeue), = uses["dequeue"]
+        (runner_line, runner), = uses["runner"]
+        rows = argument(enqueue.value, 0, "vals")
+        if not (isinstance(rows, (cst.List, cst.Tuple)) and len(rows.elements) == len(dtype_list)
+                and isinstance(enqueue.targets[0].target, cst.Name) and isinstance(runner.targets[0].target, cst.Name)):
+            raise Decline(enqueue.value, "the enqueued rows are not a list with one array per queue component")
+        made_by_tf = {name for statement in module.body for name in bound_names(statement)
+                      if any(self.tf.tf_symbol(c.func) is not None for c in training.calls(statement))}
+        if any(names_read(e.value) & made_by_tf or any(self.tf.tf_symbol(c.func) is not None for c in training.calls(e.value))
+               for e in rows.elements):
+            raise Decline(enqueue.value, "the enqueued rows are tensors: only constant rows are read in a known order")
+        enqueue_name, runner_name = enqueue.targets[0].target.value, runner.targets[0].target.value
+        ops = argument(runner.value, 1, "enqueue_ops")
+        if argument(runner.value, 0, "queue") is None or not _copies_of(ops, enqueue_name):
+            raise Decline(runner.value, f"the runner does not run `{enqueue_name}` alone (one or more copies of it)")
+        uses_of = [n.value for n in name_nodes(module)]
+        if uses_of.count(enqueue_name) != 2 or uses_of.count(queue) != 4:
+            raise Decline(queue_call, f"`{queue}` or `{enqueue_name}` is used other than to fill and read the queue")
+        taken = {n.value for n in name_nodes(module)}
+        dataset = training.fresh_name("dataset", taken)
+        iterator = training.fresh_name("batches", taken)
+        tf = source(self.tf_expr("data")).rsplit(".", 1)[0]
+        columns = [f"{tf}.constant({source(e.value)}, dtype={source(d)})" for e, d in zip(rows.elements, dtype_list)]
+        sliced = columns[0] if len(columns) == 1 else "(" + ", ".join(columns) + ")"
+        statements = [
+            cst.parse_statement(f"{dataset} = {tf}.data.Dataset.from_tensor_slices({sliced}).repeat()\n"),
+            cst.parse_statement(f"{iterator} = {source(self.tf_expr('data.make_one_shot_iterator'))}({dataset})\n"),
+            cst.parse_statement(f"{source(dequeue.targets[0].target)} = {iterator}.get_next()\n"),
+        ]
+        statements[0] = statements[0].with_changes(leading_lines=[*queue_line.leading_lines, *dequeue_line.leading_lines])
+        return [queue_line, enqueue_line, runner_line], dequeue_line, statements, {runner_name}
 
     # -- reading the pipeline ---------------------------------------------------------------
 
@@ -339,15 +419,21 @@ class QueuesToDataset(TFCodemod):
 
     # -- the coordinator ------------------------------------------------------------------------
 
-    def _coordination(self, module: cst.Module, calls: list[cst.Call]) -> list[tuple[cst.CSTNode, Optional[Replacement]]]:
+    def _coordination(self, module: cst.Module, calls: list[cst.Call],
+                      runners: set[str]) -> list[tuple[cst.CSTNode, Optional[Replacement]]]:
         """What becomes of the queue-runner plumbing: its lines removed (the coordinator, starting
-        the runners, ``request_stop``, ``join``), ``coord.should_stop()`` -> ``False``. Declines
-        when the coordinator or the threads are used any other way."""
+        the runners or ``runner.create_threads``, ``request_stop``, ``join``),
+        ``coord.should_stop()`` -> ``False``, ``coord.request_stop(error)`` in an ``except``
+        -> ``raise`` (``join`` re-raised it). Declines when the coordinator or the threads are
+        used any other way."""
         parents = self.state.parents(module)
         lines: list[cst.SimpleStatementLine] = []
         names: set[str] = set()
+        raised: list[cst.SimpleStatementLine] = []
         for call in calls:
-            if self.tf.is_tf(call.func, *COORDINATION):
+            starts = (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)
+                      and call.func.value.value in runners and call.func.attr.value == "create_threads")
+            if self.tf.is_tf(call.func, *COORDINATION) or starts:
                 small, line = parents.get(id(call)), parents.get(id(parents.get(id(call))))
                 if not (_own_line(small, line, call) and (isinstance(small, cst.Expr) or isinstance(small.targets[0].target, cst.Name))):
                     raise Decline(call, f"`{source(call.func)}` is not on a line of its own")
@@ -359,31 +445,54 @@ class QueuesToDataset(TFCodemod):
             func = call.func
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in names:
                 small, line = parents.get(id(call)), parents.get(id(parents.get(id(call))))
-                if func.attr.value in ("request_stop", "join") and isinstance(small, cst.Expr) and _own_line(small, line, call):
+                handler = parents.get(id(parents.get(id(line))))
+                if (func.attr.value == "request_stop" and len(call.args) == 1 and isinstance(handler, cst.ExceptHandler)
+                        and handler.name is not None and source(call.args[0].value) == source(handler.name.name)
+                        and _own_line(small, line, call)):
+                    raised.append(line)  # ``join`` would have re-raised the error it was given
+                elif func.attr.value in ("request_stop", "join") and not (func.attr.value == "request_stop" and call.args) \
+                        and isinstance(small, cst.Expr) and _own_line(small, line, call):
                     lines.append(line)
                 elif func.attr.value == "should_stop" and not call.args:
                     stops.append(call)
                 else:
                     raise Decline(call, f"`{source(func)}` has no counterpart without queue runners")
-        covered = {id(n) for line in lines for n in name_nodes(line)} | {id(c.func.value) for c in stops}
+        covered = {id(n) for line in [*lines, *raised] for n in name_nodes(line)} | {id(c.func.value) for c in stops}
         for node in name_nodes(module):
-            if node.value in names and id(node) not in covered:
+            if node.value in names | runners and id(node) not in covered:
+                if node.value in runners and self._runner_definition(node, parents):
+                    continue
                 raise Decline(node, f"`{node.value}` (the queue runners' coordinator or threads) is used other than "
                                     "to start, stop or join them")
-        return [self._without_line(line, parents) for line in lines] + [self._without_stop(call, parents) for call in stops]
+        edits = self._without_lines(lines, parents)
+        edits += [(line, cst.SimpleStatementLine([cst.Raise()], leading_lines=line.leading_lines)) for line in raised]
+        return edits + [self._without_stop(call, parents) for call in stops]
 
     @staticmethod
-    def _without_line(line: cst.SimpleStatementLine, parents: dict) -> tuple[cst.CSTNode, Optional[Replacement]]:
-        """Remove ``line``; a ``finally:`` holding only it goes with it (``try: ... finally:
+    def _runner_definition(node: cst.Name, parents: dict) -> bool:
+        """``runner = tf.train.QueueRunner(...)``: the runner's own binding (removed with it)."""
+        target = parents.get(id(node))
+        return isinstance(target, cst.AssignTarget)
+
+    @staticmethod
+    def _without_lines(lines: list[cst.SimpleStatementLine], parents: dict) -> list[tuple[cst.CSTNode, Optional[Replacement]]]:
+        """Remove ``lines``; a ``finally:`` left empty goes with them (``try: ... finally:
         coord.request_stop()`` keeps its body, and its handlers if it has any)."""
-        block = parents.get(id(line))
-        final = parents.get(id(block))
-        statement = parents.get(id(final))
-        if isinstance(final, cst.Finally) and isinstance(statement, cst.Try) and len(block.body) == 1:
-            if statement.handlers:
-                return statement, lambda updated: updated.with_changes(finalbody=None)
-            return statement, lambda updated: cst.FlattenSentinel(updated.body.body)
-        return line, None
+        gone = {id(line) for line in lines}
+        edits: list[tuple[cst.CSTNode, Optional[Replacement]]] = []
+        dropped: set[int] = set()
+        for line in lines:
+            block = parents.get(id(line))
+            final = parents.get(id(block))
+            statement = parents.get(id(final))
+            if isinstance(final, cst.Finally) and isinstance(statement, cst.Try) and all(id(s) in gone for s in block.body):
+                if id(statement) not in dropped:
+                    dropped.add(id(statement))
+                    edits.append((statement, (lambda updated: updated.with_changes(finalbody=None)) if statement.handlers
+                                  else (lambda updated: cst.FlattenSentinel(updated.body.body))))
+                continue
+            edits.append((line, None))
+        return edits
 
     @staticmethod
     def _without_stop(call: cst.Call, parents: dict) -> tuple[cst.CSTNode, Optional[Replacement]]:
@@ -418,3 +527,11 @@ def _own_line(small: Optional[cst.CSTNode], line: Optional[cst.CSTNode], call: c
             and (isinstance(small, cst.Expr) or isinstance(small, cst.Assign) and len(small.targets) == 1)
             and small.value is call)
 
+
+
+def _copies_of(ops: Optional[cst.BaseExpression], name: str) -> bool:
+    """``[op]``, ``[op, op]`` or ``[op] * N``: the runner's threads all run ``op``."""
+    if isinstance(ops, cst.BinaryOperation) and isinstance(ops.operator, cst.Multiply):
+        return _copies_of(ops.left, name) and isinstance(ops.right, (cst.Integer, cst.Name))
+    return (isinstance(ops, (cst.List, cst.Tuple)) and bool(ops.elements)
+            and all(isinstance(e.value, cst.Name) and e.value.value == name for e in ops.elements))

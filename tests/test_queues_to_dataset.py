@@ -17,6 +17,37 @@ REWRITES = [
         """
         import tensorflow as tf
 
+        queue = tf.FIFOQueue(capacity=8, dtypes=[tf.float32, tf.int32], shapes=[[2], []])
+        fill = queue.enqueue_many([points, labels])
+        point, label = queue.dequeue()
+        runner = tf.train.QueueRunner(queue, [fill] * 4)
+        coord = tf.train.Coordinator()
+        threads = runner.create_threads(sess, coord=coord, start=True)
+        try:
+            step()
+        except Exception as error:
+            coord.request_stop(error)
+        finally:
+            coord.request_stop()
+            coord.join(threads)
+        """,
+        """
+        import tensorflow as tf
+
+        dataset = tf.data.Dataset.from_tensor_slices((tf.constant(points, dtype=tf.float32), tf.constant(labels, dtype=tf.int32))).repeat()
+        batches = tf.data.make_one_shot_iterator(dataset)
+        point, label = batches.get_next()
+        try:
+            step()
+        except Exception as error:
+            raise
+        """,
+        id="own-fifo-queue-of-constant-rows-and-its-threads",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         a, b = tf.train.slice_input_producer([xs, ys], shuffle=False)
         a_batch, b_batch = tf.train.batch([a, b], batch_size=3)
         """,
@@ -183,12 +214,48 @@ DECLINES = [
         """
         import tensorflow as tf
 
-        q = tf.FIFOQueue(3, tf.float32)
+        q = tf.RandomShuffleQueue(3, 1, tf.float32)
         a, b = tf.train.slice_input_producer([xs, ys])
         batch = tf.train.batch([a, b], 3)
         """,
         "builds its own queues",
-        id="own-queue",
+        id="own-shuffling-queue",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        q = tf.FIFOQueue(3, tf.float32)
+        a, b = tf.train.slice_input_producer([xs, ys])
+        batch = tf.train.batch([a, b], 3)
+        """,
+        "more than one input queue",
+        id="two-queues",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        q = tf.FIFOQueue(3, [tf.float32])
+        put = q.enqueue_many([tf.ones([3])])
+        x = q.dequeue()
+        runner = tf.train.QueueRunner(q, [put])
+        """,
+        "the enqueued rows are tensors",
+        id="queue-of-tensors",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        q = tf.FIFOQueue(3, [tf.float32])
+        put = q.enqueue_many([rows])
+        x = q.dequeue()
+        runner = tf.train.QueueRunner(q, [put])
+        size = q.size()
+        """,
+        "not filled by one `enqueue_many` its one QueueRunner runs",
+        id="queue-used-otherwise",
     ),
 ]
 
