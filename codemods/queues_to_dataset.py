@@ -206,7 +206,8 @@ class QueuesToDataset(TFCodemod):
         if argument(runner.value, 0, "queue") is None or not _copies_of(ops, enqueue_name):
             raise Decline(runner.value, f"the runner does not run `{enqueue_name}` alone (one or more copies of it)")
         uses_of = [n.value for n in name_nodes(module)]
-        if uses_of.count(enqueue_name) != 2 or uses_of.count(queue) != 4:
+        in_runner = [n.value for n in name_nodes(ops)].count(enqueue_name)
+        if uses_of.count(enqueue_name) != 1 + in_runner or uses_of.count(queue) != 4:
             raise Decline(queue_call, f"`{queue}` or `{enqueue_name}` is used other than to fill and read the queue")
         taken = {n.value for n in name_nodes(module)}
         dataset = training.fresh_name("dataset", taken)
