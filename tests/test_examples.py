@@ -43,3 +43,40 @@ def test_example_keeps_its_numbers(name, tmp_path):
     with Harness() as harness:
         (verdict,) = verify_pairs([pair], harness)
     assert verdict.status == "equal", verdict.explain()
+
+
+NOTEBOOK = "classifier_tf1.ipynb"
+
+
+def _migrated_notebook(tmp_path: Path) -> Path:
+    from tfmodernize.engine import process
+    from tfmodernize.settings import Settings
+    from tfmodernize.sources import Discovered
+
+    outcome = process(Discovered(EXAMPLES / NOTEBOOK), Settings(jobs=1))
+    assert outcome.error is None and outcome.findings == [], outcome.error or [f.message for f in outcome.findings]
+    after = tmp_path / NOTEBOOK
+    after.write_bytes(outcome.new_bytes)
+    return after
+
+
+def test_example_notebook_migrates_completely(tmp_path):
+    from tfmodernize.notebooks import script
+
+    code = script(_migrated_notebook(tmp_path).read_bytes())
+    assert not re.search(r"compat\.v1|tf\.Session|tf\.placeholder|tf\.layers|sess\.run", code), code
+    assert "%matplotlib inline" in (tmp_path / NOTEBOOK).read_text()  # the magics come back
+
+
+def test_example_notebook_prints_the_same_numbers_from_the_same_weights(tmp_path):
+    if missing_requirements():
+        pytest.skip("needs the verify extra")
+    from tfmodernize.verify.runner import Harness, Script
+    from tfmodernize.verify.verdict import Pair, verify_pairs
+
+    after = _migrated_notebook(tmp_path)
+    pair = Pair(Script(EXAMPLES / NOTEBOOK, mode="tf1"), Script(after, mode="tf2"), stdout=True, align_variables=True)
+    with Harness() as harness:
+        (verdict,) = verify_pairs([pair], harness)
+    assert verdict.status == "equal", verdict.explain()
+    assert verdict.after.alignment[0].startswith("aligned 4 trainable variable(s)")
