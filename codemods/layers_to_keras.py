@@ -4,7 +4,9 @@ What it does
     Turns ``tf.layers`` functions applied in a program's top-level code (``dense``, ``conv1d``,
     ``conv2d``, ``conv2d_transpose``, ``max_pooling1d/2d``, ``average_pooling1d/2d``,
     ``flatten``, ``dropout``) into Keras layer objects created once, just before the statement
-    that applied them, and called there: ``h = tf.layers.dense(x, 64, activation=tf.nn.relu)``
+    that applied them (before the function, for a network-building function the program calls
+    once; its ``variable_scope``/``name_scope`` blocks given only a name are dedented), and
+    called there: ``h = tf.layers.dense(x, 64, activation=tf.nn.relu)``
     becomes ``dense = tf.keras.layers.Dense(64, activation=tf.nn.relu)`` and ``h = dense(x)``.
     Arguments map by name through ``tfmodernize/data/layers.json``, generated from both
     libraries' signatures (``scripts/generate_layer_table.py``); TF1 defaults Keras does not
@@ -37,9 +39,10 @@ Fix safety
     initial values (the fixtures do).
 
 Declines when
-    the layer is applied inside a function, a class or a block (a network-building function
-    becomes a Keras model: not done here), or in a statement that is not plain code of the
-    program's top level; it passes ``reuse`` (variable sharing), ``*args``/``**kwargs`` or an
+    the layer is applied inside a class or a block, or in a function that is not called exactly
+    once from the program's top-level code (a network built several times, or shared with
+    ``reuse``, becomes a Keras model: not done here), or inside a loop, a condition or a ``with``
+    other than a variable or name scope given only a name in that function; it passes ``reuse`` (variable sharing), ``*args``/``**kwargs`` or an
     argument the table does not know; ``tf.layers.dropout`` is applied in training mode (its mask
     would come from Keras's generator, not TF1's); ``batch_normalization`` and the other layers
     not in the table are left as they are (their file stays on ``tf.compat.v1``).
@@ -90,18 +93,24 @@ class LayersToKeras(TFCodemod):
                      if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
             if not calls:
                 continue
+            scopes: list[cst.With] = []
             try:
-                if id(statement) not in top:
-                    raise Decline(calls[0], "it is applied inside a function, a class or a block: a network-building "
-                                            "function becomes a Keras model, which this migration does not write")
+                if isinstance(statement, cst.FunctionDef):
+                    calls, scopes = self._network_function(module, statement, calls)
+                elif id(statement) not in top:
+                    raise Decline(calls[0], "it is applied inside a class or a block")
                 made = [self._layer(call) for call in _innermost_first(calls)]
             except Decline as decline:
                 self.declined(decline, "tf.layers not migrated: ")
                 continue
             if not self.fix(calls[0], "tf.layers -> a Keras layer created once and called where it was applied"):
                 continue
+            for block in scopes:  # the scopes only prefixed names: their bodies stay, dedented
+                self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
             created = []
+            prefix = _scope_name(scopes, statement) if isinstance(statement, cst.FunctionDef) else ""
             for call, (keras_class, constructor, inputs, call_args, base) in zip(_innermost_first(calls), made):
+                base = f"{prefix}_{base}" if prefix and not base.startswith(prefix) else base
                 # ``conv = tf.layers.conv2d(..., name="conv")``: the layer is ``conv_layer``.
                 name = training.fresh_name(base if base not in taken else f"{base}_layer", taken)
                 created.append(cst.SimpleStatementLine([cst.Assign(
@@ -111,7 +120,53 @@ class LayersToKeras(TFCodemod):
                     cst.Name(name), commas([cst.Arg(_argument_of(updated, inputs)), *call_args])))
             created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
             self.insert_before(statement, created)
-            self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
+            if isinstance(statement, cst.FunctionDef):  # the definition keeps its blank lines
+                blank = cst.EmptyLine(indent=False)
+                self.replace(statement, lambda updated: updated.with_changes(leading_lines=[blank, blank]))
+            else:
+                self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
+
+    def _network_function(self, module: cst.Module, function: cst.FunctionDef,
+                          calls: list[cst.Call]) -> tuple[list[cst.Call], list[cst.With]]:
+        """A network-building function (``def network(x): ... tf.layers.dense(...)``) called once,
+        from the program's top-level code: its layers are created once before it, so it may
+        become part of a tf.function. Returns its layer calls and the ``variable_scope`` /
+        ``name_scope`` blocks (a literal name, nothing else) to dedent. A function called twice
+        made two sets of variables in TF1 (or shared them with ``reuse``): declined."""
+        calls_of = [n for n in walk(module, code_only=True)
+                    if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == function.name.value]
+        top_calls = {id(n) for statement in module.body if not isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+                     for n in walk(statement, code_only=True)}
+        uses = [n for n in name_nodes(module) if n.value == function.name.value]
+        if len(calls_of) != 1 or id(calls_of[0]) not in top_calls or len(uses) != 2:
+            raise Decline(calls[0], f"it is applied in `{function.name.value}`, which is not called exactly once from the "
+                                    "program's top-level code: a network built several times (or shared with `reuse`) "
+                                    "becomes a Keras model, which this migration does not write")
+        scopes: list[cst.With] = []
+        allowed = {id(s) for s in function.body.body}
+        pending = list(function.body.body)
+        while pending:
+            statement = pending.pop()
+            if isinstance(statement, cst.With):
+                if not all(self._name_only_scope(item) for item in statement.items):
+                    raise Decline(statement, "a `with` block other than a variable or name scope given only a name")
+                scopes.append(statement)
+                allowed |= {id(s) for s in statement.body.body}
+                pending.extend(statement.body.body)
+        parents = self.state.parents(module)
+        for call in calls:
+            holder = parents[id(call)]
+            while not isinstance(holder, cst.BaseStatement):
+                holder = parents[id(holder)]
+            if id(holder) not in allowed or not isinstance(holder, cst.SimpleStatementLine):
+                raise Decline(call, "it is applied inside a loop, a condition or a nested definition")
+        return calls, scopes
+
+    def _name_only_scope(self, item: cst.WithItem) -> bool:
+        call = item.item
+        return (isinstance(call, cst.Call) and self.tf.is_tf(call.func, "variable_scope", "name_scope")
+                and len(call.args) == 1 and call.args[0].keyword is None
+                and isinstance(call.args[0].value, cst.SimpleString) and item.asname is None)
 
     def _layer(self, call: cst.Call) -> tuple[str, list[cst.Arg], cst.BaseExpression, list[cst.Arg], str]:
         """(Keras class, constructor arguments, the input, call arguments, a name for the object)."""
@@ -159,6 +214,15 @@ class LayersToKeras(TFCodemod):
         if isinstance(named, cst.SimpleString) and re.fullmatch(r"[A-Za-z_]\w*", named.evaluated_value or ""):
             base = named.evaluated_value.lower()
         return entry["keras"], constructor, passed["inputs"], call_args, base
+
+
+def _scope_name(scopes: list[cst.With], function: cst.FunctionDef) -> str:
+    """What names a network function's layers: its (outermost) scope's name, or its own."""
+    for block in scopes:
+        name = block.items[0].item.args[0].value.evaluated_value or ""
+        if re.fullmatch(r"[A-Za-z_]\w*", name):
+            return name.lower()
+    return function.name.value
 
 
 def _innermost_first(calls: list[cst.Call]) -> list[cst.Call]:

@@ -66,6 +66,35 @@ REWRITES = [
 ]
 
 
+REWRITES.append(pytest.param(
+    """
+    import tensorflow as tf
+
+
+    def encoder(x):
+        with tf.variable_scope("encoder"):
+            return tf.layers.dense(x, 3, name="code")
+
+
+    code = encoder(inputs)
+    """,
+    """
+    import tensorflow as tf
+
+
+    encoder_code = tf.keras.layers.Dense(3, name="code")
+
+
+    def encoder(x):
+        return encoder_code(x)
+
+
+    code = encoder(inputs)
+    """,
+    id="network-function-called-once",
+))
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before, after):
     assert_rewrites("TFM107", _code(before), _code(after))
@@ -79,8 +108,36 @@ DECLINES = [
         def network(x):
             return tf.layers.dense(x, 4)
         """,
-        "applied inside a function, a class or a block",
-        id="network-building-function",
+        "not called exactly once from the program's top-level code",
+        id="network-function-never-called",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        def network(x, reuse=False):
+            with tf.variable_scope("d", reuse=reuse):
+                return tf.layers.dense(x, 1)
+
+        real = network(a)
+        fake = network(b, reuse=True)
+        """,
+        "not called exactly once from the program's top-level code",
+        id="network-shared-with-reuse",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        def network(x):
+            for width in (4, 8):
+                x = tf.layers.dense(x, width)
+            return x
+
+        y = network(a)
+        """,
+        "inside a loop, a condition or a nested definition",
+        id="network-function-with-a-loop",
     ),
     pytest.param(
         """
@@ -89,7 +146,7 @@ DECLINES = [
         for width in (4, 8):
             h = tf.layers.dense(x, width)
         """,
-        "applied inside a function, a class or a block",
+        "applied inside a class or a block",
         id="in-a-loop",
     ),
     pytest.param(
