@@ -195,6 +195,15 @@ class RunSites:
             ) or any(path in STATEFUL_OPS for element in elements for path, _ in tf_calls(element.expr, self.tf)[0])
             value = self._eager_value(elements, shape, unit, numpy=site.context != "discard")
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
+        elif (following := self._next_element(plan, site, elements, ops, overrides)) is not None:
+            # The fetch is a dataset's next element as it is: no function to compute it.
+            value = following
+            if shape != Shape.NONE and self._wants_numpy(plan, site, targets):
+                listed = shape == Shape.SINGLE and isinstance(targets, (cst.Tuple, cst.List))
+                value = self._to_numpy(following, Shape.LIST if listed else shape)
+            elif shape == Shape.LIST:
+                value = cst.Call(cst.Name("list"), [cst.Arg(following)])
+            plan.fixes.append((site.call, f"`{source(site.call)}` -> `{source(following)}`"))
         else:
             function = self._function_for(plan, stmt, elements, ops, shape, overrides)
             function.sites.append(stmt.index)
@@ -210,6 +219,26 @@ class RunSites:
                 value = cst.Call(cst.Name(str(shape)), [cst.Arg(call)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{function.name}(...)`"))
         self._place(plan, site, value, targets)
+
+    @staticmethod
+    def _next_element(plan: UnitPlan, site: "_Site", elements: list[Element], ops, overrides) -> Optional[cst.Call]:
+        """``it.get_next()`` when the run fetches exactly what one ``get_next()`` bound, in its
+        order (``sess.run([x, y])`` after ``x, y = it.get_next()``), and nothing else; else None."""
+        if ops or overrides or not elements or not all(isinstance(e.expr, cst.Name) for e in elements):
+            return None
+        placeholders = [plan.unit.placeholders.get(e.expr.value) for e in elements]
+        if any(p is None or p.iterator is None for p in placeholders):
+            return None
+        feed = site.feed
+        if feed is not None and not (isinstance(feed, cst.Name) and feed.value == "None"):
+            return None
+        first = placeholders[0]
+        if tuple(e.expr.value for e in elements) != first.group or any(p.group != first.group for p in placeholders):
+            return None
+        unpacked = isinstance(first.statement.node.body[0].targets[0].target, (cst.Tuple, cst.List))
+        if len(elements) == 1 and unpacked:
+            return None  # one of several names: the element's tuple is not what was fetched
+        return cst.Call(cst.Attribute(cst.Name(first.iterator), cst.Name("get_next")))
 
     def _restart_iterator(self, plan: UnitPlan, site: "_Site", iterator: str) -> None:
         """``sess.run(it.initializer)`` -> ``it = iter(dataset)``: a fresh iterator from the
