@@ -109,15 +109,15 @@ class LayersToKeras(TFCodemod):
                 self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
             created = []
             prefix = _scope_name(scopes, statement) if isinstance(statement, cst.FunctionDef) else ""
-            for call, (keras_class, constructor, inputs, call_args, base) in zip(_innermost_first(calls), made):
+            for call, (keras_class, constructor, call_args, base) in zip(_innermost_first(calls), made):
                 base = f"{prefix}_{base}" if prefix and not base.startswith(prefix) else base
                 # ``conv = tf.layers.conv2d(..., name="conv")``: the layer is ``conv_layer``.
                 name = training.fresh_name(base if base not in taken else f"{base}_layer", taken)
                 created.append(cst.SimpleStatementLine([cst.Assign(
                     [cst.AssignTarget(cst.Name(name))],
                     cst.Call(self.tf_expr(f"keras.layers.{keras_class}"), commas(constructor)))]))
-                self.replace(call, lambda updated, name=name, inputs=inputs, call_args=call_args: cst.Call(
-                    cst.Name(name), commas([cst.Arg(_argument_of(updated, inputs)), *call_args])))
+                self.replace(call, lambda updated, name=name, call_args=call_args: cst.Call(
+                    cst.Name(name), commas([cst.Arg(_input_of(updated)), *call_args])))
             created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
             self.insert_before(statement, created)
             if isinstance(statement, cst.FunctionDef):  # the definition keeps its blank lines
@@ -168,8 +168,9 @@ class LayersToKeras(TFCodemod):
                 and len(call.args) == 1 and call.args[0].keyword is None
                 and isinstance(call.args[0].value, cst.SimpleString) and item.asname is None)
 
-    def _layer(self, call: cst.Call) -> tuple[str, list[cst.Arg], cst.BaseExpression, list[cst.Arg], str]:
-        """(Keras class, constructor arguments, the input, call arguments, a name for the object)."""
+    def _layer(self, call: cst.Call) -> tuple[str, list[cst.Arg], list[cst.Arg], str]:
+        """(Keras class, constructor arguments, call arguments, a name for the object); the input
+        is read off the rebuilt call (``_input_of``)."""
         function = self.tf.tf_symbol(call.func).path.split(".", 1)[1]
         entry = layer_table()[function]
         passed: dict[str, cst.BaseExpression] = {}
@@ -213,7 +214,7 @@ class LayersToKeras(TFCodemod):
         base = function
         if isinstance(named, cst.SimpleString) and re.fullmatch(r"[A-Za-z_]\w*", named.evaluated_value or ""):
             base = named.evaluated_value.lower()
-        return entry["keras"], constructor, passed["inputs"], call_args, base
+        return entry["keras"], constructor, call_args, base
 
 
 def _scope_name(scopes: list[cst.With], function: cst.FunctionDef) -> str:
@@ -244,7 +245,7 @@ def _innermost_first(calls: list[cst.Call]) -> list[cst.Call]:
     return ordered
 
 
-def _argument_of(updated: cst.Call, original_input: cst.BaseExpression) -> cst.BaseExpression:
+def _input_of(updated: cst.Call) -> cst.BaseExpression:
     """The input argument of the rebuilt call (an inner layer call already rewritten in it)."""
     first = updated.args[0]
     for arg in updated.args:

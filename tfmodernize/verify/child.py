@@ -385,7 +385,9 @@ class Variables:
         return out
 
     def _align(self, next_creator: Callable, **kwargs: Any) -> Any:
-        tf, np = self.tf, __import__("numpy")
+        import numpy as np
+
+        tf = self.tf
         trainable = kwargs.get("trainable")
         if trainable is False or not self.pending:
             return next_creator(**kwargs)
