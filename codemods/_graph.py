@@ -54,7 +54,7 @@ from typing import Iterable, Optional, Sequence
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit
+from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, raised here
 
@@ -178,6 +178,9 @@ class Placeholder:
     #: and the names that one ``get_next()`` binds (each run takes one element, all of them).
     iterator: Optional[str] = None
     group: tuple[str, ...] = ()
+    #: A boolean placeholder the graph reads only as ``training=`` of layers: Keras layers branch
+    #: on it in Python, so the functions take a Python bool (``GraphUnit._find_switches``).
+    switch: bool = False
 
 
 @dataclass
@@ -622,6 +625,25 @@ class GraphUnit:
         self.iterators: dict[str, tuple[cst.BaseExpression, Statement]] = {}
         for node, origin in flat.statements:
             self._add(node, origin)
+        self._find_switches()
+
+    def _find_switches(self) -> None:
+        """Marks the boolean placeholders the graph reads only as ``training=`` arguments."""
+        for placeholder in self.placeholders.values():
+            default = placeholder.default
+            boolean = (tf_path(placeholder.dtype, self.names) == "bool" if placeholder.dtype is not None
+                       else isinstance(default, cst.Name) and default.value in ("True", "False"))
+            if not boolean:
+                continue
+            uses = switches = 0
+            for stmt in self.statements:
+                if stmt.kind != Kind.GRAPH:
+                    continue
+                uses += sum(1 for n in name_nodes(stmt.node) if n.value == placeholder.name)
+                switches += sum(1 for n in walk(stmt.node, code_only=True)
+                                if isinstance(n, cst.Arg) and n.keyword is not None and n.keyword.value == "training"
+                                and isinstance(n.value, cst.Name) and n.value.value == placeholder.name)
+            placeholder.switch = uses > 0 and uses == switches
 
     # -- classification -------------------------------------------------------------------------
 

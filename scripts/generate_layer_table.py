@@ -21,7 +21,7 @@ from pathlib import Path
 
 import keras
 import tensorflow as tf
-from tf_keras.src.legacy_tf_layers import convolutional, core, pooling
+from tf_keras.src.legacy_tf_layers import convolutional, core, normalization, pooling
 
 TARGET = Path(__file__).resolve().parent.parent / "tfmodernize" / "data" / "layers.json"
 
@@ -37,6 +37,7 @@ LAYERS = {
     "max_pooling2d": (pooling, "MaxPooling2D"),
     "average_pooling1d": (pooling, "AveragePooling1D"),
     "average_pooling2d": (pooling, "AveragePooling2D"),
+    "batch_normalization": (normalization, "BatchNormalization"),
 }
 #: The TF1 parameter holding the layer's input, and those passed when the layer is called.
 INPUT = "inputs"
@@ -44,6 +45,10 @@ CALL = {"training"}
 #: TF1 parameters the migration declines when passed (``reuse``: variable sharing is the
 #: variable-scopes migration's).
 DECLINED = {"reuse"}
+#: TF1 parameters with no Keras 3 counterpart: the migration declines a value other than the
+#: default, except ``fused`` (which decides how TF1 computed the moving variance: the migration
+#: reads it, see layers-to-keras).
+TF1_ONLY = {"fused", "virtual_batch_size", "adjustment"}
 #: Parameters every Keras layer takes through ``**kwargs``.
 KERAS_BASE = {"name", "trainable", "dtype"}
 #: (parameter, TF1 default, Keras default) that mean the same.
@@ -51,12 +56,18 @@ SAME_DEFAULT = {
     ("kernel_initializer", "None", "'glorot_uniform'"),  # get_variable's default for floats
     ("bias_initializer", "zeros_initializer()", "'zeros'"),
     ("data_format", "'channels_last'", "None"),  # Keras: image_data_format(), channels_last
+    ("beta_initializer", "zeros_initializer()", "'zeros'"),
+    ("gamma_initializer", "ones_initializer()", "'ones'"),
+    ("moving_mean_initializer", "zeros_initializer()", "'zeros'"),
+    ("moving_variance_initializer", "ones_initializer()", "'ones'"),
 }
 
 
 def _spelled(value: object) -> str:
     if isinstance(value, tf.compat.v1.zeros_initializer):
         return "zeros_initializer()"
+    if isinstance(value, tf.compat.v1.ones_initializer):
+        return "ones_initializer()"
     return repr(value)
 
 
@@ -68,9 +79,12 @@ def _signature(function) -> list[inspect.Parameter]:
 def _entry(name: str, module, keras_class: str) -> dict:
     tf1 = _signature(getattr(module, name))
     keras_parameters = {p.name: p for p in _signature(getattr(keras.layers, keras_class).__init__)}
-    constructor, write_out = [], {}
+    constructor, write_out, tf1_only = [], {}, {}
     for parameter in tf1:
         if parameter.name == INPUT or parameter.name in CALL or parameter.name in DECLINED:
+            continue
+        if parameter.name in TF1_ONLY:
+            tf1_only[parameter.name] = _spelled(parameter.default)
             continue
         if parameter.name not in keras_parameters and parameter.name not in KERAS_BASE:
             raise SystemExit(f"{name}: `{parameter.name}` has no Keras {keras_class} parameter")
@@ -93,6 +107,7 @@ def _entry(name: str, module, keras_class: str) -> dict:
         "positional": [p for p in required if p in constructor],
         "call": sorted(CALL & {p.name for p in tf1}),
         "declined": sorted(DECLINED & {p.name for p in tf1}),
+        "tf1_only": tf1_only,
         "tf1_defaults_written_out": write_out,
     }
 

@@ -95,6 +95,63 @@ REWRITES.append(pytest.param(
 ))
 
 
+REWRITES.append(pytest.param(
+    """
+    import tensorflow as tf
+
+    c = tf.layers.conv2d(images, 4, 3)
+    n = tf.layers.batch_normalization(c, fused=False, epsilon=1e-5)
+    """,
+    """
+    import tensorflow as tf
+
+    conv2d = tf.keras.layers.Conv2D(4, 3)
+    c = conv2d(images)
+    batch_normalization = tf.keras.layers.BatchNormalization(epsilon=1e-5)
+    n = batch_normalization(c)
+    """,
+    id="batch-norm-inference-unfused",
+))
+
+# A batch normalisation in training mode, through a fed placeholder: its updates ran through
+# UPDATE_OPS in the training step only, and every run turning training mode on fetches it.
+BATCH_NORM_PROGRAM = """
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    is_training = tf.placeholder(tf.bool)
+    h = tf.layers.batch_normalization(x, training=is_training)
+    loss = tf.reduce_mean(h)
+    # the updates first
+    update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    with tf.control_dependencies(update_ops):
+        train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        feed = {x: data, is_training: True}
+        sess.run([train, loss], feed_dict=feed)
+        sess.run(loss, {x: data, is_training: False})
+    """
+REWRITES.append(pytest.param(
+    BATCH_NORM_PROGRAM,
+    """
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    is_training = tf.placeholder(tf.bool)
+    batch_normalization = tf.keras.layers.BatchNormalization()
+    h = batch_normalization(x, training=is_training)
+    loss = tf.reduce_mean(h)
+    # the updates first
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        feed = {x: data, is_training: True}
+        sess.run([train, loss], feed_dict=feed)
+        sess.run(loss, {x: data, is_training: False})
+    """,
+    id="batch-norm-training-update-ops-dependency-goes",
+))
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before, after):
     assert_rewrites("TFM107", _code(before), _code(after))
@@ -179,6 +236,66 @@ DECLINES = [
 ]
 
 
+DECLINES += [
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        n = tf.layers.batch_normalization(tf.layers.conv2d(images, 4, 3))
+        """,
+        "pass `fused=False` in TF1",
+        id="batch-norm-fused-on-a-tensor-of-unknown-rank",
+    ),
+    pytest.param(
+        BATCH_NORM_PROGRAM.replace("sess.run(loss, {x: data, is_training: False})",
+                                   "sess.run(loss, {x: data, is_training: True})"),
+        "a run turning training mode on does not fetch the step",
+        id="batch-norm-training-run-without-the-step",
+    ),
+    pytest.param(
+        BATCH_NORM_PROGRAM.replace("feed_dict=feed)", "feed_dict=feed)\n        show(feed)"),
+        "a run turning training mode on does not fetch the step",
+        id="batch-norm-feed-dict-used-elsewhere",
+    ),
+    pytest.param(
+        BATCH_NORM_PROGRAM.replace("with tf.control_dependencies(update_ops):\n        train", "train")
+                          .replace("    update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n", "")
+                          .replace("train = tf.train", "step = tf.train").replace("[train, loss]", "[step, loss]"),
+        "TF1 never updated the moving statistics",
+        id="batch-norm-training-without-update-ops",
+    ),
+    pytest.param(
+        BATCH_NORM_PROGRAM.replace("training=is_training", "training=True"),
+        "is not a boolean placeholder the program feeds",
+        id="batch-norm-always-training",
+    ),
+    pytest.param(
+        BATCH_NORM_PROGRAM.replace("is_training = tf.placeholder(tf.bool)",
+                                   "is_training = tf.placeholder_with_default(True, [])"),
+        "it defaults to training mode",
+        id="batch-norm-placeholder-defaults-to-training",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        n = tf.layers.batch_normalization(h, fused=False, virtual_batch_size=2)
+        """,
+        "`virtual_batch_size=2` has no Keras counterpart",
+        id="batch-norm-tf1-only-parameter",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        n = tf.layers.batch_normalization(h, fused=False, renorm=True)
+        """,
+        "`renorm`",
+        id="batch-norm-renorm",
+    ),
+]
+
+
 @pytest.mark.parametrize(("source", "message"), DECLINES)
 def test_declines_with_a_finding(source, message):
     result = assert_unchanged("TFM107", _code(source))
@@ -188,7 +305,7 @@ def test_declines_with_a_finding(source, message):
 
 NO_OPS = [
     pytest.param("import tensorflow as tf\nlayer = tf.keras.layers.Dense(3)\n", id="already-keras"),
-    pytest.param("import tensorflow as tf\nh = tf.layers.batch_normalization(x)\n", id="not-in-the-table"),
+    pytest.param("import tensorflow as tf\nh = tf.layers.separable_conv2d(x, 4, 3)\n", id="not-in-the-table"),
 ]
 
 
@@ -199,7 +316,7 @@ def test_no_ops(source):
 
 def test_the_table_maps_every_tf1_parameter():
     for name, entry in layer_table().items():
-        handled = {"inputs", *entry["constructor"], *entry["call"], *entry["declined"]}
+        handled = {"inputs", *entry["constructor"], *entry["call"], *entry["declined"], *entry["tf1_only"]}
         assert set(entry["parameters"]) == handled, name
 
 

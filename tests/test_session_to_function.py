@@ -623,6 +623,36 @@ REWRITES.append(
     )
 )
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        layer = tf.keras.layers.Dropout(0.5)
+        x = tf.placeholder(tf.float32, [None, 2])
+        training = tf.placeholder(tf.bool)
+        y = layer(x, training=training)
+        with tf.Session() as sess:
+            out = sess.run(y, {x: data, training: False})
+        """,
+        """
+        import tensorflow as tf
+
+        layer = tf.keras.layers.Dropout(0.5)
+
+
+        @tf.function
+        def compute_y(x, training):
+            y = layer(x, training=training)
+            return y
+
+
+        out = compute_y(data, False)
+        """,
+        id="training-switch-is-a-python-bool-no-input-signature",
+    )
+)
+
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:
@@ -1158,6 +1188,20 @@ DECLINES = [
         """,
         "builds new graph ops where the graph is run",
         id="graph-built-inside-run",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        layer = tf.keras.layers.Dropout(0.5)
+        x = tf.placeholder(tf.float32, [None, 2])
+        training = tf.placeholder(tf.bool)
+        y = layer(x, training=training)
+        with tf.Session() as sess:
+            out = sess.run(y, {x: data, training: mode == "train"})
+        """,
+        "feed it the literal True or False",
+        id="training-switch-fed-a-computed-value",
     ),
 ]
 

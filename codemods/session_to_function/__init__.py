@@ -24,6 +24,9 @@ What it does
       ``with tf.Graph().as_default():`` disappear (blocks are dedented); ``ConfigProto``
       options become the matching ``tf.config`` calls;
     - ``tf.placeholder_with_default`` becomes a parameter with a default;
+    - a boolean placeholder the graph reads only as ``training=`` of layers (a Keras layer
+      branches on it in Python) becomes a Python bool parameter, fed the literal True or False
+      at each run; its functions have no ``input_signature`` (one trace per value);
     - a constant tensor fed at a run (TF1 replaced its value) becomes a parameter of that
       run's function, specified by the constant's own shape and dtype;
     - ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` read outside the session are what TF1's
@@ -96,8 +99,9 @@ Declines when
     dataset fed from placeholders (or one whose function also takes placeholders), imported graphs or tensors looked up by name, passes sessions around, re-initialises variables
     after updating them, runs random ops in several sessions, or calls code defined elsewhere that
     may create variables (a function imported from a project module given in the same run is read
-    through the project pre-pass; a project module that still needs TF1 keeps the program on TF1);
-    each finding names the construct and its line.
+    through the project pre-pass; a project module that still needs TF1 keeps the program on TF1),
+    or feeds a layers' training switch something other than the literal True or False; each
+    finding names the construct and its line.
 """
 
 from __future__ import annotations

@@ -140,10 +140,11 @@ class Emitter:
                     cst.Arg(cst.Attribute(cst.Name(name), cst.Name("dtype")))]))))
                 continue
             placeholder = unit.placeholders[name]
-            if placeholder.iterator is not None:
-                params.append(cst.Param(cst.Name(name)))
-                continue
             default = placeholder.default
+            if placeholder.iterator is not None or placeholder.switch:
+                params.append(cst.Param(cst.Name(name)) if default is None else
+                              cst.Param(cst.Name(name), default=default, equal=no_space_equal()))
+                continue
             if default is not None:
                 dtype = self.tf_expr(self._literal_dtype(default))
                 params.append(cst.Param(cst.Name(name), default=default,
@@ -155,8 +156,9 @@ class Emitter:
             specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), commas([cst.Arg(shape), cst.Arg(dtype)]))))
         decorator: cst.BaseExpression = self.tf_expr("function")
         # A dataset's elements: no spec written here (the dataset knows them; a last, smaller
-        # batch traces once more).
-        if specs and not any(unit.placeholders[p].iterator for p in function.params if p in unit.placeholders):
+        # batch traces once more). A training switch is a Python bool: one trace per value.
+        if specs and not any(unit.placeholders[p].iterator or unit.placeholders[p].switch
+                             for p in function.params if p in unit.placeholders):
             decorator = cst.Call(decorator, [cst.Arg(cst.List(commas(specs)), keyword=cst.Name("input_signature"),
                                                       equal=no_space_equal())])
         return cst.FunctionDef(

@@ -411,6 +411,8 @@ class RunSites:
                 missing = sorted(set(required) - set(keys))[0]
                 raise Decline(feed, f"feed dict `{feed.value}` does not feed `{missing}`, which `{function.name}` needs")
             plan.feed_uses.add(id(feed))
+            for element in plan.local_feeds[feed.value].elements:
+                _check_switch(unit, element.key.value, element.value)
             local = cst.Name(plan.feed_names.get(feed.value, feed.value))
             if set(keys) <= set(function.params):
                 return cst.Call(cst.Name(function.name), [cst.Arg(local, star="**")])
@@ -436,6 +438,7 @@ class RunSites:
                 if not (isinstance(key, cst.Name) and (unit.kind(key.value, at) == Value.PLACEHOLDER
                                                        or key.value in function.overrides)):
                     raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
+                _check_switch(unit, key.value, element.value)
                 fed[key.value] = element.value
         for name, value in fed.items():
             if name not in function.params and not _side_effect_free(value):
@@ -516,3 +519,11 @@ def _session_of(call: cst.Call) -> Optional[str]:
         return DEFAULT_SESSION
     return None
 
+
+def _check_switch(unit: GraphUnit, name: str, value: cst.BaseExpression) -> None:
+    """A training switch (``Placeholder.switch``) becomes a Python bool: fed True or False."""
+    placeholder = unit.placeholders.get(name)
+    if placeholder is not None and placeholder.switch and not (
+            isinstance(value, cst.Name) and value.value in ("True", "False")):
+        raise Decline(value, f"`{name}` switches layers between training and inference, which Keras layers "
+                             "decide in Python: feed it the literal True or False")
