@@ -457,13 +457,19 @@ def adds_update_ops(module: cst.Module, tf: TFNames) -> bool:
 
 
 def listed_variables(
-    inventory: VariableInventory, top: int, trainable_only: bool, scope: Optional[cst.BaseExpression]
+    inventory: VariableInventory, top: int, trainable_only: bool, scope: Optional[cst.BaseExpression],
+    *, eager: bool = False,
 ) -> Union[cst.BaseExpression, str]:
-    """What TF1's variable collection read at module statement ``top`` holds, or why unknown."""
+    """What TF1's variable collection read at module statement ``top`` holds, or why unknown.
+    ``eager``: the list is evaluated where the read stood, at module level, where a Keras layer
+    the program calls in its functions has no variables yet (it makes them on its first call)."""
     problem = inventory.problem_before(top)
     if problem is not None:
         return f"the file's variables cannot be listed ({problem})"
     variables = inventory.before(top, trainable_only=trainable_only)
+    if eager and any(v.keras for v in variables):
+        return ("Keras layers make their variables on their first call, later than this line in TF2, so the list "
+                "would be empty here; read `layer.trainable_variables` where the variables are used")
     if scope is not None and not (isinstance(scope, cst.Name) and scope.value == "None"):
         if not isinstance(scope, cst.SimpleString) or not isinstance(scope.evaluated_value, str):
             return "its scope is not a string literal"

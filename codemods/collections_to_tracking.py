@@ -44,8 +44,10 @@ Fix safety
 
 Declines when
     the variables cannot be read off the code (layers, helpers, imported code), the read is inside a
-    function while variables are created later, it would come out empty, or optimizer slots would
-    be listed; a program collection is used across functions or read before anything is added.
+    function while variables are created later, it would come out empty, it is read at module
+    level over Keras layers (they make their variables on their first call, later in TF2: the
+    list would be empty; layers-to-keras writes such lists where an optimizer uses them), or
+    optimizer slots would be listed; a program collection is used across functions or read before anything is added.
 """
 
 from __future__ import annotations
@@ -260,7 +262,8 @@ class CollectionsToTracking(TFCodemod):
             # says nothing about which those are unless they all come before the function.
             raise Decline(call, "it is read inside a function and variables are created after that function; "
                                 "pass the list in explicitly")
-        listed = training.listed_variables(self._inventory, top, key == "trainable_variables", scope)
+        listed = training.listed_variables(self._inventory, top, key == "trainable_variables", scope,
+                                           eager=self._owner(call)[0] is self._module)
         if isinstance(listed, cst.List) and not listed.elements:
             raise Decline(call, "no variable is created in this file's module-level code before it (variables made by "
                                 "functions, layers or imported code are not tracked); list the variables you mean")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tfmodernize.codemods.layers_to_keras import layer_table
-from tfmodernize.testing import assert_rewrites, assert_unchanged
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -152,6 +152,42 @@ REWRITES.append(pytest.param(
 ))
 
 
+REWRITES.append(pytest.param(
+    """
+    import tensorflow as tf
+
+
+    def discriminator(x, reuse=False):
+        with tf.variable_scope("discriminator", reuse=reuse):
+            h = tf.layers.dense(x, 4, activation=tf.nn.relu, reuse=reuse)
+            return tf.layers.dense(h, 1, name="logit")
+
+
+    real_logits = discriminator(real)
+    fake_logits = discriminator(fake, reuse=True)
+    other_logits = discriminator(other, True)
+    """,
+    """
+    import tensorflow as tf
+
+
+    discriminator_dense = tf.keras.layers.Dense(4, activation=tf.nn.relu)
+    discriminator_logit = tf.keras.layers.Dense(1, name="logit")
+
+
+    def discriminator(x):
+        h = discriminator_dense(x)
+        return discriminator_logit(h)
+
+
+    real_logits = discriminator(real)
+    fake_logits = discriminator(fake)
+    other_logits = discriminator(other)
+    """,
+    id="network-shared-through-its-variable-scope",
+))
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before, after):
     assert_rewrites("TFM107", _code(before), _code(after))
@@ -165,8 +201,22 @@ DECLINES = [
         def network(x):
             return tf.layers.dense(x, 4)
         """,
-        "not called exactly once from the program's top-level code",
+        "not called from the program's top-level code only",
         id="network-function-never-called",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        def network(x):
+            with tf.variable_scope("d"):
+                return tf.layers.dense(x, 1)
+
+        real = network(a)
+        fake = network(b)
+        """,
+        "calls 2 times without sharing its variables",
+        id="network-built-twice",
     ),
     pytest.param(
         """
@@ -176,11 +226,39 @@ DECLINES = [
             with tf.variable_scope("d", reuse=reuse):
                 return tf.layers.dense(x, 1)
 
+        real = network(a, reuse=True)
+        fake = network(b, reuse=True)
+        """,
+        "called with `reuse` other than absent or False the first time and True after",
+        id="network-reusing-on-its-first-call",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        def network(x, reuse=False):
+            with tf.variable_scope("d", reuse=reuse):
+                h = tf.layers.dense(x, 1)
+            return h if reuse else h * 2.0
+
         real = network(a)
         fake = network(b, reuse=True)
         """,
-        "not called exactly once from the program's top-level code",
-        id="network-shared-with-reuse",
+        "`reuse` is used for more than sharing the variables",
+        id="network-reuse-parameter-read-otherwise",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        def network(x, reuse=False):
+            with tf.variable_scope("d", reuse=reuse), tf.device("/cpu:0"):
+                return tf.layers.dense(x, 1)
+
+        real = network(a)
+        """,
+        "a `with` block other than a variable or name scope",
+        id="network-with-another-block",
     ),
     pytest.param(
         """
@@ -212,7 +290,7 @@ DECLINES = [
 
         h = tf.layers.dense(x, 4, name="shared", reuse=True)
         """,
-        "`reuse` (variable sharing)",
+        "it passes `reuse` outside a network function shared",
         id="reuse",
     ),
     pytest.param(
@@ -327,3 +405,70 @@ def test_committed_table_is_regenerated_identically(tmp_path):
                    check=True, capture_output=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
     fresh, committed = json.loads(out.read_text()), json.loads((REPO / "tfmodernize" / "data" / "layers.json").read_text())
     assert fresh == committed, "tfmodernize/data/layers.json is stale: run scripts/generate_layer_table.py"
+
+
+# A network shared through its variable scope, trained on the variables one read picks.
+SCOPED_LIST = """
+import tensorflow as tf
+
+
+def critic(x, reuse=False):
+    with tf.variable_scope("critic", reuse=reuse):
+        return tf.layers.dense(x, 1)
+
+
+real_score = critic(real)
+fake_score = critic(fake, reuse=True)
+READ
+step = tf.train.AdamOptimizer(0.1).minimize(loss, var_list=critic_vars)
+"""
+
+
+@pytest.mark.parametrize("read", [
+    pytest.param('critic_vars = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope="critic")',
+                 id="get-collection-scope"),
+    pytest.param('critic_vars = tf.trainable_variables("crit")', id="trainable-variables-scope-prefix"),
+    pytest.param('all_vars = tf.trainable_variables()\ncritic_vars = [v for v in all_vars if v.name.startswith("critic/")]',
+                 id="comprehension-startswith"),
+    pytest.param('critic_vars = [v for v in tf.trainable_variables() if "critic" in v.name]', id="comprehension-in"),
+])
+def test_variable_lists_picked_by_scope_are_read_where_the_optimizer_uses_them(read):
+    after = """
+import tensorflow as tf
+
+
+critic_dense = tf.keras.layers.Dense(1)
+
+
+def critic(x):
+    return critic_dense(x)
+
+
+real_score = critic(real)
+fake_score = critic(fake)
+step = tf.train.AdamOptimizer(0.1).minimize(loss, var_list=critic_dense.trainable_variables)
+"""
+    result = assert_rewrites("TFM107", SCOPED_LIST.replace("READ", read), after)
+    assert result.findings == []
+
+
+@pytest.mark.parametrize(("read", "message"), [
+    pytest.param('critic_vars = [v for v in tf.trainable_variables() if "_1" in v.name]',
+                 "depends on the name TF1 gave its variables", id="test-on-the-uniquifying-suffix"),
+    pytest.param('critic_vars = tf.trainable_variables("critic")\nprint(len(critic_vars))',
+                 "`critic_vars` is used other than as an optimizer's `var_list`", id="list-used-otherwise"),
+    pytest.param('critic_vars = tf.trainable_variables("gen")', "it selects no layer's variables", id="selects-nothing"),
+])
+def test_variable_lists_not_resolved_are_findings(read, message):
+    result = rewrite("TFM107", SCOPED_LIST.replace("READ", read))
+    assert "critic_dense = tf.keras.layers.Dense(1)" in result.code
+    assert "critic_vars = " in result.code
+    assert [f.code for f in result.findings] == ["TFM107"] and message in result.findings[0].message
+
+
+def test_a_variable_list_read_before_the_network_is_built_is_a_finding():
+    early = SCOPED_LIST.replace("READ\n", "").replace(
+        "real_score = critic(real)\n", 'critic_vars = tf.trainable_variables("critic")\nreal_score = critic(real)\n')
+    result = rewrite("TFM107", early)
+    assert [f.code for f in result.findings] == ["TFM107"]
+    assert "it is read before `critic_dense` made its variables" in result.findings[0].message

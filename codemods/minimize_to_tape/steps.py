@@ -197,7 +197,7 @@ class Steps:
         collection = training.trainable_collection_read(bound[1], self.tf)
         if collection is None:
             return None
-        listed = training.listed_variables(self._inventory, bound[0], True, collection[0])
+        listed = training.listed_variables(self._inventory, bound[0], True, collection[0], eager=True)
         if isinstance(listed, str):
             raise Decline(node, f"its var_list `{name}` reads the trainable-variables collection, which TF2 does not keep, and {listed}")
         return None

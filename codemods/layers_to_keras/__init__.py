@@ -1,0 +1,457 @@
+"""TFM107 layers-to-keras.
+
+What it does
+    Turns ``tf.layers`` functions applied in a program's top-level code (``dense``, ``conv1d``,
+    ``conv2d``, ``conv2d_transpose``, ``max_pooling1d/2d``, ``average_pooling1d/2d``,
+    ``flatten``, ``dropout``, ``batch_normalization``) into Keras layer objects created once,
+    just before the statement that applied them, and called there:
+    ``h = tf.layers.dense(x, 64, activation=tf.nn.relu)`` becomes
+    ``dense = tf.keras.layers.Dense(64, activation=tf.nn.relu)`` and ``h = dense(x)``. A
+    network-building function gets its layers created before it: one the program calls once,
+    or several times sharing its variables through its scope (a GAN's discriminator applied to
+    real and generated samples: ``variable_scope("d", reuse=reuse)`` and ``reuse=True`` from the
+    second call on, or ``tf.AUTO_REUSE``), so every call applies the same layers; its
+    ``variable_scope``/``name_scope`` blocks are dedented and its ``reuse`` parameter goes,
+    with what its calls passed. A variable list picked by scope (``tf.get_collection(
+    TRAINABLE_VARIABLES, scope="d")``, ``tf.trainable_variables("d")``, ``[v for v in
+    tf.trainable_variables() if v.name.startswith("d")]`` or ``"d" in v.name``) and passed as an
+    optimizer's ``var_list`` lists the layers whose TF1 variables it selected where it is passed
+    (``var_list=[*d_dense.trainable_variables, ...]``): Keras layers make their variables on
+    their first call, inside the step, so a list read at module level would be empty.
+    Arguments map by name through ``tfmodernize/data/layers.json``, generated from both
+    libraries' signatures (``scripts/generate_layer_table.py``); TF1 defaults Keras does not
+    share are written out (``tf.layers.dropout``'s ``rate=0.5``). Session-to-function then moves
+    the calls into its functions, and minimize-to-tape trains the layers'
+    ``trainable_variables``. A Keras ``BatchNormalization`` updates its moving mean and variance
+    itself when called in training mode, so the TF1 plumbing for them goes: the
+    ``update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` line and the
+    ``with tf.control_dependencies(update_ops):`` block around the training step (dedented);
+    ``training=is_training`` stays, and session-to-function passes the placeholder as a Python
+    bool (Keras layers branch on it in Python).
+
+Why it matters
+    ``tf.layers`` is gone from TF2 (it survives only in tf-keras, as legacy code): a program
+    building its network with it stays on ``tf.compat.v1`` with Keras 2. A Keras layer object
+    owns its variables, which a ``tf.function`` creates once, on its first call.
+
+Before
+    hidden = tf.layers.dense(images, 128, activation=tf.nn.relu, name="hidden")
+    logits = tf.layers.dense(tf.layers.flatten(hidden), 10)
+
+After
+    hidden_1 = tf.keras.layers.Dense(128, activation=tf.nn.relu, name="hidden")
+    hidden = hidden_1(images)
+    flatten = tf.keras.layers.Flatten()
+    dense = tf.keras.layers.Dense(10)
+    logits = dense(flatten(hidden))
+
+Fix safety
+    The layers compute what TF1's did (same maths, same defaults: Glorot-uniform kernels and
+    zero biases, ``valid`` padding, channels last), and create their variables in the order TF1
+    did (kernel, then bias, layer after layer). Keras draws the initial values from its own
+    generator, not TF1's, so a migrated model starts from other weights: compare the programs
+    with ``tfmodernize verify --align-variables``, which starts the Keras layers from TF1's
+    initial values (the fixtures do). Batch normalisation: same defaults (momentum 0.99, epsilon
+    1e-3) and the same biased batch variance in the moving average, which TF1 used unfused (2-D
+    inputs, or ``fused=False``); its moving statistics change in the same runs: TF1 updated them
+    in runs of the step depending on ``UPDATE_OPS``, Keras whenever the layer runs in training
+    mode, so every feed turning training mode on must be in a run fetching that step. The
+    fixtures read the moving statistics back through an evaluation in inference mode.
+
+Declines when
+    the layer is applied inside a class or a block, or in a function called from elsewhere than
+    the program's top-level code, called several times without sharing its variables (TF1 made
+    a network per call), called with ``reuse`` True the first time, using its ``reuse``
+    parameter for anything else, or applying the layer inside a loop, a condition or a ``with``
+    other than a variable or name scope (given a name, and that ``reuse``); it passes ``reuse``
+    outside such a function, ``*args``/``**kwargs`` or an argument the table does not know; ``tf.layers.dropout`` is applied in training mode (its mask
+    would come from Keras's generator, not TF1's); layers not in the table are left as they are
+    (their file stays on ``tf.compat.v1``). A batch normalisation declines when TF1 may have
+    used its fused kernel (``fused`` not False and an input not known to be 2-D: TF1 then updated
+    the moving variance with the unbiased batch variance), when it passes ``renorm`` or a
+    TF1-only argument (``virtual_batch_size``, ``adjustment``), or, in training mode, when
+    ``training`` is not a boolean placeholder defaulting to inference, when no step depends on
+    ``UPDATE_OPS`` (TF1 never updated the statistics), when ``UPDATE_OPS`` is read elsewhere or
+    collections are added to, or when a run turning training mode on does not fetch that step.
+    A variable list picked by scope is left (with a finding; its file then stays on TF1) when
+    its test's answer depends on the suffix TF1 added to make a layer name unique, when the
+    program makes other variables too, when it is read before the layers it selects were
+    applied, used other than as ``var_list``, or selects nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Optional, Sequence
+
+import libcst as cst
+
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
+from tfmodernize.codemods.layers_to_keras.variable_lists import MadeLayer, unused_whole_lists, variable_lists
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.names import name_nodes, own_nodes, parameter_names
+from tfmodernize.syntax import argument, commas, is_none, no_space_equal, source
+from tfmodernize.treewalk import walk
+
+
+@lru_cache(maxsize=None)
+def layer_table() -> dict[str, dict[str, Any]]:
+    """``tf.layers`` function -> its Keras layer and parameter mapping (``layers.json``)."""
+    text = resources.files("tfmodernize").joinpath("data/layers.json").read_text(encoding="utf-8")
+    return json.loads(text)["layers"]
+
+
+class LayersToKeras(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM107"
+    name = "layers-to-keras"
+    summary = "tf.layers functions in top-level code -> Keras layer objects created once and called"
+    needles = ("layers.",)
+    interests = (cst.Call,)
+    detects = tuple(f"layers.{name}" for name in layer_table())
+    requires_tf2 = True
+    #: The layer objects must be in place before session-to-function reads the graph.
+    runs_before = ("TFM101",)
+
+    def plan(self, module: cst.Module) -> None:
+        self._module = module
+        self._batch_norms = BatchNorms(module, self.tf, self.state.parents(module), self.state.project)
+        self._dependencies_dropped = False
+        top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+        # Names in use as variables (``dense`` of ``tf.layers.dense`` is an attribute: free).
+        taken = {n.value for n in name_nodes(module)}
+        ours: set[str] = set()
+        #: The layer objects made, in creation order.
+        self._made: list[MadeLayer] = []
+        for index, statement in enumerate(module.body):
+            calls = [n for n in walk(statement, code_only=True)
+                     if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
+            if not calls:
+                continue
+            network = Network(calls)
+            try:
+                if isinstance(statement, cst.FunctionDef):
+                    network = self._network_function(module, statement, calls)
+                elif id(statement) not in top:
+                    raise Decline(calls[0], "it is applied inside a class or a block")
+                made = [self._layer(call, network.reuse) for call in _innermost_first(calls)]
+            except Decline as decline:
+                self.declined(decline, "tf.layers not migrated: ")
+                continue
+            if not self.fix(calls[0], "tf.layers -> a Keras layer created once and called where it was applied"):
+                continue
+            for block in network.scopes:  # the scopes only named and shared: their bodies stay, dedented
+                self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
+            if network.reuse is not None:
+                self._stop_passing(statement, network)
+            created = []
+            prefix = _prefix(network.scopes, statement) if isinstance(statement, cst.FunctionDef) else ""
+            parents = self.state.parents(module)
+            for call, layer in zip(_innermost_first(calls), made):
+                scope = self._variable_scope(call, parents)
+                named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
+                base = named.lower() if named else layer.function
+                base = f"{prefix}_{base}" if prefix and not base.startswith(prefix) else base
+                # ``conv = tf.layers.conv2d(..., name="conv")``: the layer is ``conv_layer``.
+                name = training.fresh_name(base if base not in taken or base in ours else f"{base}_layer", taken)
+                ours.add(base)
+                built_at = index if not network.calls_of else min(
+                    i for i, top in enumerate(module.body) for c in network.calls_of if training.contains(top, c))
+                self._made.append(MadeLayer(scope, layer.tf1_name or layer.function, layer.keras_class, name, built_at))
+                created.append(cst.SimpleStatementLine([cst.Assign(
+                    [cst.AssignTarget(cst.Name(name))],
+                    cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor)))]))
+                self.replace(call, lambda updated, name=name, call_args=layer.call_args: cst.Call(
+                    cst.Name(name), commas([cst.Arg(_input_of(updated)), *call_args])))
+            created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
+            self.insert_before(statement, created)
+            if isinstance(statement, cst.FunctionDef):  # the definition keeps its blank lines
+                blank = cst.EmptyLine(indent=False)
+                self.replace(statement, lambda updated: updated.with_changes(leading_lines=[blank, blank]))
+            else:
+                self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
+            if any(self.tf.is_tf(call.func, "layers.batch_normalization") for call in calls):
+                self._drop_update_dependencies()
+        if self._made:
+            self._write_variable_lists(module)
+
+    def _write_variable_lists(self, module: cst.Module) -> None:
+        """Variable lists picked by scope and passed as ``var_list`` list the layers' variables
+        where they are passed (see ``variable_lists``)."""
+        removed = []
+        for found in variable_lists(module, self.tf, self._made, self.state.parents(module)):
+            if isinstance(found, Decline):
+                self.declined(found, "variable list not migrated: ")
+                continue
+            if not self.fix(found.line.body[0].value, "a variable list picked by scope -> the Keras layers' "
+                                                      "trainable_variables, read where the optimizer uses them"):
+                continue
+            listing = found.listing()
+            for use in found.uses:
+                self.replace(use, lambda updated, listing=listing: listing)
+            self.remove(found.line)
+            removed.append(found.line)
+        for line in unused_whole_lists(module, self.tf, removed):
+            self.remove(line)
+
+    def _drop_update_dependencies(self) -> None:
+        """Keras layers update their moving statistics themselves: the ``UPDATE_OPS`` read and
+        the ``control_dependencies`` block around the training step go (once per file)."""
+        updates = self._batch_norms.update_ops()
+        if isinstance(updates, UpdateOps) and not self._dependencies_dropped:
+            self._dependencies_dropped = True
+            body = list(self._module.body)
+            for block in updates.blocks:
+                # The comments above a removed ``update_ops = ...`` line right before it stay.
+                index = next(i for i, s in enumerate(body) if s is block)
+                carried = list(body[index - 1].leading_lines) if index and any(
+                    body[index - 1] is binding for binding in updates.bindings) else []
+                self.replace(block, lambda updated, carried=carried: cst.FlattenSentinel(dedented(updated, carried)))
+            for binding in updates.bindings:
+                self.remove(binding)
+
+    def _network_function(self, module: cst.Module, function: cst.FunctionDef, calls: list[cst.Call]) -> "Network":
+        """A network-building function (``def network(x): ... tf.layers.dense(...)``) called from
+        the program's top-level code, once, or several times sharing its variables through its
+        variable scope (``variable_scope("d", reuse=reuse)``, every call after the first passing
+        ``reuse=True``; or ``reuse=tf.AUTO_REUSE``): its layers are created once before it, and
+        every call applies them. Its ``variable_scope`` / ``name_scope`` blocks (a literal name,
+        and that ``reuse``) are dedented. A function called twice without sharing made two sets
+        of variables in TF1: declined."""
+        name = function.name.value
+        calls_of = [n for n in walk(module, code_only=True)
+                    if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name]
+        top_calls = {id(n) for statement in module.body if not isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+                     for n in walk(statement, code_only=True)}
+        uses = [n for n in name_nodes(module) if n.value == name]
+        if not calls_of or any(id(c) not in top_calls for c in calls_of) or len(uses) != len(calls_of) + 1:
+            raise Decline(calls[0], f"it is applied in `{name}`, which is not called from the program's top-level "
+                                    "code only")
+        network = Network(calls, calls_of=calls_of)
+        parameters = parameter_names(function)
+        allowed = {id(s) for s in function.body.body}
+        pending = list(function.body.body)
+        while pending:
+            statement = pending.pop()
+            if isinstance(statement, cst.With):
+                for item in statement.items:
+                    reuse = self._scope_reuse(item, parameters)
+                    if reuse is False:
+                        raise Decline(statement, "a `with` block other than a variable or name scope given a "
+                                                 "name (and `reuse`)")
+                    if reuse is not None and reuse is not True:
+                        network.reuse = reuse
+                    network.shared = network.shared or reuse is not None
+                network.scopes.append(statement)
+                allowed |= {id(s) for s in statement.body.body}
+                pending.extend(statement.body.body)
+        if len(calls_of) > 1 and not network.shared:
+            raise Decline(calls[0], f"it is applied in `{name}`, which the program calls {len(calls_of)} times without "
+                                    "sharing its variables (`reuse`): TF1 made a network for each call")
+        if network.reuse is not None:
+            position = parameters.index(network.reuse)
+            for order, call in enumerate(calls_of):
+                passed = argument(call, position, network.reuse)
+                sharing = passed is not None and (
+                    isinstance(passed, cst.Name) and passed.value == "True" or self.tf.is_tf(passed, "AUTO_REUSE"))
+                if sharing != (order > 0) and not (order == 0 and false(passed)):
+                    raise Decline(call, f"`{name}` is called with `{network.reuse}` other than absent or False the "
+                                        "first time and True after")
+            body_uses = [n for n in name_nodes(function.body) if n.value == network.reuse]
+            scope_uses = [n for block in network.scopes for item in block.items for n in name_nodes(item)
+                          if n.value == network.reuse]
+            layer_uses = [n for call in calls for n in name_nodes(call) if n.value == network.reuse]
+            if len(body_uses) != len(scope_uses) + len(layer_uses):
+                raise Decline(function, f"`{network.reuse}` is used for more than sharing the variables")
+        parents = self.state.parents(module)
+        for call in calls:
+            holder = parents[id(call)]
+            while not isinstance(holder, cst.BaseStatement):
+                holder = parents[id(holder)]
+            if id(holder) not in allowed or not isinstance(holder, cst.SimpleStatementLine):
+                raise Decline(call, "it is applied inside a loop, a condition or a nested definition")
+        return network
+
+    def _scope_reuse(self, item: cst.WithItem, parameters: list[str]) -> "str | bool | None":
+        """For ``with tf.variable_scope("name", reuse=...)`` / ``tf.name_scope("name")``: None
+        without ``reuse``, the parameter passed as ``reuse``, True for ``tf.AUTO_REUSE``; False
+        for any other ``with`` item."""
+        call = item.item
+        if not (isinstance(call, cst.Call) and self.tf.is_tf(call.func, "variable_scope", "name_scope")
+                and item.asname is None and call.args and call.args[0].keyword is None
+                and isinstance(call.args[0].value, cst.SimpleString)):
+            return False
+        rest = call.args[1:]
+        if not rest:
+            return None
+        reuse = rest[0].value
+        if len(rest) != 1 or rest[0].keyword is None or rest[0].keyword.value != "reuse" \
+                or not self.tf.is_tf(call.func, "variable_scope"):
+            return False
+        if self.tf.is_tf(reuse, "AUTO_REUSE"):
+            return True
+        if isinstance(reuse, cst.Name) and reuse.value in parameters:
+            return reuse.value
+        return False
+
+    def _stop_passing(self, function: cst.FunctionDef, network: "Network") -> None:
+        """The ``reuse`` parameter of a shared network function goes, with what its calls pass."""
+        assert network.reuse is not None
+        position = parameter_names(function).index(network.reuse)
+        self.replace(function.params, lambda updated: updated.with_changes(params=_without(
+            updated.params, [p.name.value for p in updated.params].index(network.reuse))))
+        for call in network.calls_of:
+            positional = [i for i, a in enumerate(call.args) if a.keyword is None and not a.star]
+            dropped = next((i for i, a in enumerate(call.args) if a.keyword is not None and a.keyword.value == network.reuse),
+                           positional[position] if position < len(positional) else None)
+            if dropped is not None:
+                self.replace(call, lambda updated, dropped=dropped: updated.with_changes(
+                    args=_without(updated.args, dropped)))
+
+    def _layer(self, call: cst.Call, reuse: Optional[str] = None) -> "LayerCall":
+        """What the Keras layer replacing ``call`` takes; the input is read off the rebuilt call
+        (``_input_of``). ``reuse``: the sharing network function's ``reuse`` parameter, which
+        its layers may pass on."""
+        function = self.tf.tf_symbol(call.func).path.split(".", 1)[1]
+        entry = layer_table()[function]
+        passed: dict[str, cst.BaseExpression] = {}
+        for position, arg in enumerate(call.args):
+            if arg.star:
+                raise Decline(call, "it passes `*args` or `**kwargs`")
+            if arg.keyword is None:
+                if position >= len(entry["parameters"]):
+                    raise Decline(call, "it passes more positional arguments than the function takes")
+                key = entry["parameters"][position]
+            else:
+                key = arg.keyword.value
+            if key not in entry["parameters"]:
+                raise Decline(call, f"`{key}` is not a parameter of tf.layers.{function}")
+            passed[key] = arg.value
+        for key in entry["declined"]:
+            if not is_none(passed.get(key)) and not (key == "reuse" and self._sharing(passed[key], reuse)):
+                raise Decline(call, f"it passes `{key}` outside a network function shared through its variable scope")
+        if not false(passed.get("renorm", cst.Name("False"))):
+            raise Decline(call, "batch renormalization (`renorm`) is not proven equal in Keras 3")
+        for key, default in entry["tf1_only"].items():
+            if key in passed and source(passed[key]) != default and not (key == "fused" and false(passed[key])):
+                raise Decline(call, f"`{key}={source(passed[key])}` has no Keras counterpart")
+        if function == "dropout" and not false(passed.get("training", cst.Name("False"))):
+            raise Decline(call, f"`training={source(passed['training'])}`: in training mode the dropout mask would "
+                                "come from Keras's random generator, not TF1's")
+        if function == "batch_normalization":
+            self._batch_norms.check(call, passed)
+        if "inputs" not in passed:
+            raise Decline(call, "its input is not passed")
+        constructor: list[cst.Arg] = []
+        for key in entry["positional"]:
+            value = passed.get(key) if key in passed else _literal(entry["tf1_defaults_written_out"].get(key))
+            if value is None:
+                raise Decline(call, f"`{key}` is not passed")
+            constructor.append(cst.Arg(value))
+        for key in entry["constructor"]:
+            if key in entry["positional"]:
+                continue
+            value = passed.get(key)
+            if value is None and key in entry["tf1_defaults_written_out"]:
+                value = _literal(entry["tf1_defaults_written_out"][key])
+            if value is not None:
+                constructor.append(cst.Arg(value, keyword=cst.Name(key), equal=no_space_equal()))
+        call_args = [cst.Arg(passed[key], keyword=cst.Name(key), equal=no_space_equal()) for key in entry["call"] if key in passed]
+        named = passed.get("name")
+        tf1_name = named.evaluated_value if isinstance(named, cst.SimpleString) else None
+        return LayerCall(entry["keras"], constructor, call_args, function, tf1_name)
+
+    def _variable_scope(self, call: cst.Call, parents: dict) -> str:
+        """The TF1 variable scope ``call`` runs in (``outer/inner``): the names of the
+        ``variable_scope`` blocks holding it (name scopes do not prefix variables)."""
+        names: list[str] = []
+        node = parents.get(id(call))
+        while node is not None:
+            if isinstance(node, cst.With):
+                names += [item.item.args[0].value.evaluated_value or "" for item in reversed(node.items)
+                          if self.tf.is_tf(item.item.func, "variable_scope")]
+            node = parents.get(id(node))
+        return "/".join(reversed(names))
+
+    def _sharing(self, value: cst.BaseExpression, reuse: Optional[str]) -> bool:
+        """Whether ``reuse=value`` shares variables the way the migration keeps: the sharing
+        function's own ``reuse`` parameter, or ``tf.AUTO_REUSE``."""
+        return (isinstance(value, cst.Name) and value.value == reuse and reuse is not None) or (
+            reuse is not None and self.tf.is_tf(value, "AUTO_REUSE"))
+
+
+@dataclass
+class Network:
+    """The layer calls of a statement and, for a network-building function, how it is built:
+    its scope blocks to dedent, its calls, whether they share its variables (``reuse``) and the
+    parameter passing that."""
+    calls: list[cst.Call]
+    scopes: list[cst.With] = field(default_factory=list)
+    calls_of: list[cst.Call] = field(default_factory=list)
+    shared: bool = False
+    reuse: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class LayerCall:
+    """What replaces one ``tf.layers`` call: the Keras class and constructor arguments, the
+    arguments of the call, the TF1 function and the ``name=`` literal passed, if any."""
+    keras_class: str
+    constructor: list[cst.Arg]
+    call_args: list[cst.Arg]
+    function: str
+    tf1_name: Optional[str]
+
+
+def _without(items: Sequence[Any], index: int) -> list[Any]:
+    """Parameters or arguments without the one at ``index``, separated as before it went."""
+    kept = [item for i, item in enumerate(items) if i != index]
+    if index == len(items) - 1 and kept:
+        kept[-1] = kept[-1].with_changes(comma=items[-1].comma)
+    return kept
+
+
+def _prefix(scopes: list[cst.With], function: cst.FunctionDef) -> str:
+    """What names a network function's layers: its (outermost) scope's name, or its own."""
+    for block in scopes:
+        name = block.items[0].item.args[0].value.evaluated_value or ""
+        if re.fullmatch(r"[A-Za-z_]\w*", name):
+            return name.lower()
+    return function.name.value
+
+
+def _innermost_first(calls: list[cst.Call]) -> list[cst.Call]:
+    """The layer calls of a statement in the order Python runs them: arguments before the call
+    taking them (``dense(flatten(x))`` applies flatten first, and TF1 created its variables so)."""
+    inside = {id(call): [other for other in calls if other is not call and any(n is other for n in walk(call))]
+              for call in calls}
+    ordered: list[cst.Call] = []
+
+    def add(call: cst.Call) -> None:
+        if any(c is call for c in ordered):
+            return
+        for inner in inside[id(call)]:
+            add(inner)
+        ordered.append(call)
+
+    for call in calls:
+        add(call)
+    return ordered
+
+
+def _input_of(updated: cst.Call) -> cst.BaseExpression:
+    """The input argument of the rebuilt call (an inner layer call already rewritten in it)."""
+    first = updated.args[0]
+    for arg in updated.args:
+        if arg.keyword is not None and arg.keyword.value == "inputs":
+            return arg.value
+    return first.value
+
+
+def _literal(text: Any) -> Any:
+    return None if text is None else cst.parse_expression(text)
