@@ -472,3 +472,123 @@ def test_a_variable_list_read_before_the_network_is_built_is_a_finding():
     result = rewrite("TFM107", early)
     assert [f.code for f in result.findings] == ["TFM107"]
     assert "it is read before `critic_dense` made its variables" in result.findings[0].message
+
+
+RNN_REWRITES = [
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        cell = tf.nn.rnn_cell.LSTMCell(8, forget_bias=0.0)
+        outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+        final = tf.concat([state[1], state.c], axis=1)
+        """,
+        """
+        import tensorflow as tf
+
+        lstm = tf.keras.layers.LSTM(8, unit_forget_bias=False, return_sequences=True, return_state=True)
+        outputs, state_h, state_c = lstm(x)
+        final = tf.concat([state_h, state_c], axis=1)
+        """,
+        id="lstm-state-reads-and-zero-forget-bias",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        cell = tf.contrib.rnn.GRUCell(num_units=6, name="encoder_cell")
+        outputs, state = tf.nn.dynamic_rnn(cell=cell, inputs=x, dtype=tf.float32)
+        """,
+        """
+        import tensorflow as tf
+
+        encoder_cell = tf.keras.layers.GRU(6, reset_after=False, return_sequences=True, name="encoder_cell")
+        outputs = encoder_cell(x)
+        """,
+        id="gru-state-unused",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), RNN_REWRITES)
+def test_rnn_rewrites(before, after):
+    result = assert_rewrites("TFM107", _code(before), _code(after))
+    assert result.findings == []
+
+
+RNN_PROGRAM = """
+import tensorflow as tf
+
+cell = tf.nn.rnn_cell.BasicLSTMCell(4)
+outputs, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+h = state.h
+"""
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    pytest.param(RNN_PROGRAM.replace("dtype=tf.float32", "sequence_length=lengths, dtype=tf.float32"),
+                 "it passes `sequence_length`", id="sequence-length"),
+    pytest.param(RNN_PROGRAM.replace("dtype=tf.float32", "dtype=tf.float32, time_major=True"),
+                 "it passes `time_major`", id="time-major"),
+    pytest.param(RNN_PROGRAM.replace("BasicLSTMCell(4)", "BasicLSTMCell(4, forget_bias=0.5)"),
+                 "`forget_bias=0.5`", id="forget-bias-other-than-0-or-1"),
+    pytest.param(RNN_PROGRAM.replace("BasicLSTMCell(4)", "LSTMCell(4, use_peepholes=True)"),
+                 "`use_peepholes=True` has no Keras counterpart", id="peepholes"),
+    pytest.param(RNN_PROGRAM.replace("h = state.h", "h = process(state)"),
+                 "used other than as `.h`, `.c`, `[0]` or `[1]`", id="lstm-state-passed-whole"),
+    pytest.param(RNN_PROGRAM.replace("h = state.h", "again, _ = tf.nn.dynamic_rnn(cell, y, dtype=tf.float32)"),
+                 "is not made by a TF1 RNN cell on a line of its own before it", id="cell-run-twice"),
+    pytest.param(RNN_PROGRAM.replace("tf.nn.rnn_cell.BasicLSTMCell(4)",
+                                     "tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(4)])"),
+                 "is not made by a TF1 RNN cell", id="multi-rnn-cell"),
+])
+def test_rnn_declines(source, message):
+    result = assert_unchanged("TFM107", source)
+    assert result.findings and all(f.code == "TFM107" and message in f.message for f in result.findings)
+
+
+def test_network_function_parameters_read_as_every_call_passes_them():
+    before = """
+import tensorflow as tf
+
+HIDDEN = 8
+
+
+def net(x, width, out=2):
+    h = tf.layers.dense(x, width, name="h")
+    return tf.layers.dense(h, out)
+
+
+y = net(inputs, HIDDEN)
+"""
+    after = """
+import tensorflow as tf
+
+HIDDEN = 8
+
+
+net_h = tf.keras.layers.Dense(HIDDEN, name="h")
+net_dense = tf.keras.layers.Dense(2)
+
+
+def net(x, width, out=2):
+    h = net_h(x)
+    return net_dense(h)
+
+
+y = net(inputs, HIDDEN)
+"""
+    assert assert_rewrites("TFM107", before, after).findings == []
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param("def net(x):\n    size = 3\n    return tf.layers.dense(x, size)\n\n\ny = net(a)\n", id="local"),
+    pytest.param("def net(x, n, reuse=False):\n    with tf.variable_scope('s', reuse=reuse):\n"
+                 "        return tf.layers.dense(x, n)\n\n\ny = net(a, 2)\nz = net(b, 3, reuse=True)\n",
+                 id="parameter-differs-between-calls"),
+    pytest.param("def net(x, n):\n    return tf.layers.dense(x, n)\n\n\nwidth = 4\ny = net(a, width)\n",
+                 id="parameter-bound-after-the-function"),
+])
+def test_network_function_arguments_computed_inside_decline(source):
+    result = assert_unchanged("TFM107", "import tensorflow as tf\n\n\n" + source)
+    assert result.findings and "is computed in `net`" in result.findings[0].message

@@ -3,7 +3,9 @@
 What it does
     Turns ``tf.layers`` functions applied in a program's top-level code (``dense``, ``conv1d``,
     ``conv2d``, ``conv2d_transpose``, ``max_pooling1d/2d``, ``average_pooling1d/2d``,
-    ``flatten``, ``dropout``, ``batch_normalization``) into Keras layer objects created once,
+    ``flatten``, ``dropout``, ``batch_normalization``), and RNN cells run by
+    ``tf.nn.dynamic_rnn`` (``BasicRNNCell``, ``BasicLSTMCell``, ``LSTMCell``, ``GRUCell``:
+    ``SimpleRNN``, ``LSTM``, ``GRU``; see ``rnn.py``), into Keras layer objects created once,
     just before the statement that applied them, and called there:
     ``h = tf.layers.dense(x, 64, activation=tf.nn.relu)`` becomes
     ``dense = tf.keras.layers.Dense(64, activation=tf.nn.relu)`` and ``h = dense(x)``. A
@@ -56,7 +58,9 @@ Fix safety
     inputs, or ``fused=False``); its moving statistics change in the same runs: TF1 updated them
     in runs of the step depending on ``UPDATE_OPS``, Keras whenever the layer runs in training
     mode, so every feed turning training mode on must be in a run fetching that step. The
-    fixtures read the moving statistics back through an evaluation in inference mode.
+    fixtures read the moving statistics back through an evaluation in inference mode. RNNs:
+    the same recurrences (see ``rnn.py``: gate order, forget bias, GRU reset before the
+    candidate), proven with aligned variables, TF1's fused kernels handed over in Keras's layout.
 
 Declines when
     the layer is applied inside a class or a block, or in a function called from elsewhere than
@@ -73,6 +77,11 @@ Declines when
     ``training`` is not a boolean placeholder defaulting to inference, when no step depends on
     ``UPDATE_OPS`` (TF1 never updated the statistics), when ``UPDATE_OPS`` is read elsewhere or
     collections are added to, or when a run turning training mode on does not fetch that step.
+    An RNN declines when its cell is not made on a line of its own in the same block and run
+    once, when ``dynamic_rnn`` passes ``sequence_length``, ``initial_state``, ``time_major`` or a
+    dtype other than float32, when the cell is a ``MultiRNNCell``/wrapper or passes peepholes,
+    clipping, projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, or when an
+    LSTM's state is used other than through ``.h``/``.c``/``[0]``/``[1]``.
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
     program makes other variables too, when it is read before the layers it selects were
@@ -81,6 +90,7 @@ Declines when
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -92,9 +102,10 @@ import libcst as cst
 
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
+from tfmodernize.codemods.layers_to_keras.rnn import OBJECT_NAMES, RecurrentSite, read_site, statement_holding
 from tfmodernize.codemods.layers_to_keras.variable_lists import MadeLayer, unused_whole_lists, variable_lists
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.names import name_nodes, own_nodes, parameter_names
+from tfmodernize.names import local_names, name_nodes, own_nodes, parameter_names
 from tfmodernize.syntax import argument, commas, is_none, no_space_equal, source
 from tfmodernize.treewalk import walk
 
@@ -111,9 +122,9 @@ class LayersToKeras(TFCodemod):
     code = "TFM107"
     name = "layers-to-keras"
     summary = "tf.layers functions in top-level code -> Keras layer objects created once and called"
-    needles = ("layers.",)
+    needles = ("layers.", "dynamic_rnn")
     interests = (cst.Call,)
-    detects = tuple(f"layers.{name}" for name in layer_table())
+    detects = (*(f"layers.{name}" for name in layer_table()), "nn.dynamic_rnn")
     requires_tf2 = True
     #: The layer objects must be in place before session-to-function reads the graph.
     runs_before = ("TFM101",)
@@ -140,6 +151,9 @@ class LayersToKeras(TFCodemod):
                 elif id(statement) not in top:
                     raise Decline(calls[0], "it is applied inside a class or a block")
                 made = [self._layer(call, network.reuse) for call in _innermost_first(calls)]
+                if isinstance(statement, cst.FunctionDef):
+                    made = [self._hoisted(statement, network, layer, call)
+                            for call, layer in zip(_innermost_first(calls), made)]
             except Decline as decline:
                 self.declined(decline, "tf.layers not migrated: ")
                 continue
@@ -154,6 +168,8 @@ class LayersToKeras(TFCodemod):
             parents = self.state.parents(module)
             for call, layer in zip(_innermost_first(calls), made):
                 scope = self._variable_scope(call, parents)
+                if layer.rnn is not None:  # dynamic_rnn's own variable scope
+                    scope = f"{scope}/rnn" if scope else "rnn"
                 named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
                 base = named.lower() if named else layer.function
                 base = f"{prefix}_{base}" if prefix and not base.startswith(prefix) else base
@@ -162,13 +178,19 @@ class LayersToKeras(TFCodemod):
                 ours.add(base)
                 built_at = index if not network.calls_of else min(
                     i for i, top in enumerate(module.body) for c in network.calls_of if training.contains(top, c))
-                self._made.append(MadeLayer(scope, layer.tf1_name or layer.function, layer.keras_class, name, built_at))
+                tf1_name = layer.tf1_name or (layer.rnn.tf1_name if layer.rnn is not None else layer.function)
+                self._made.append(MadeLayer(scope, tf1_name, layer.keras_class, name, built_at))
                 created.append(cst.SimpleStatementLine([cst.Assign(
                     [cst.AssignTarget(cst.Name(name))],
                     cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor)))]))
-                self.replace(call, lambda updated, name=name, call_args=layer.call_args: cst.Call(
-                    cst.Name(name), commas([cst.Arg(_input_of(updated)), *call_args])))
-            created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
+                self.replace(call, lambda updated, name=name, layer=layer: cst.Call(
+                    cst.Name(name), commas([cst.Arg(_input_of(updated, layer.input_position)), *layer.call_args])))
+                if layer.rnn is not None:
+                    self._recurrent(layer.rnn, taken)
+            # A top-level cell's line goes (``_recurrent``): its comments and blank lines stay.
+            carried = [line for layer in made if layer.rnn is not None and layer.rnn.cell_line in module.body
+                       for line in layer.rnn.cell_line.leading_lines]
+            created[0] = created[0].with_changes(leading_lines=[*carried, *statement.leading_lines])
             self.insert_before(statement, created)
             if isinstance(statement, cst.FunctionDef):  # the definition keeps its blank lines
                 blank = cst.EmptyLine(indent=False)
@@ -270,12 +292,51 @@ class LayersToKeras(TFCodemod):
                 raise Decline(function, f"`{network.reuse}` is used for more than sharing the variables")
         parents = self.state.parents(module)
         for call in calls:
-            holder = parents[id(call)]
-            while not isinstance(holder, cst.BaseStatement):
-                holder = parents[id(holder)]
+            holder = statement_holding(call, parents)
             if id(holder) not in allowed or not isinstance(holder, cst.SimpleStatementLine):
                 raise Decline(call, "it is applied inside a loop, a condition or a nested definition")
         return network
+
+    def _hoisted(self, function: cst.FunctionDef, network: "Network", layer: "LayerCall",
+                 call: cst.Call) -> "LayerCall":
+        """The layer's constructor arguments as they read before the function, where it is
+        created: a parameter every call passes the same constant (or a name the module binds
+        once, before the function) reads that; a name the function computes declines."""
+        parameters = parameter_names(function)
+        local = local_names(function) | set(parameters)
+        index = next(i for i, s in enumerate(self._module.body) if s is function)
+        replacements: dict[str, cst.BaseExpression] = {}
+        for name in sorted({n.value for arg in layer.constructor for n in name_nodes(arg)} & local):
+            value = self._same_everywhere(function, network, name, index) if name in parameters else None
+            if value is None:
+                raise Decline(call, f"its argument `{name}` is computed in `{function.name.value}`, where the layer "
+                                    "object could not be created once")
+            replacements[name] = value
+        if not replacements:
+            return layer
+        constructor = [arg.visit(_Substitute(replacements)) for arg in layer.constructor]
+        return dataclasses.replace(layer, constructor=constructor)
+
+    def _same_everywhere(self, function: cst.FunctionDef, network: "Network", name: str,
+                         before: int) -> Optional[cst.BaseExpression]:
+        """What every call passes to parameter ``name`` (its default where not passed), when that
+        is one literal, or one name the module binds once before the function; else None."""
+        position = parameter_names(function).index(name)
+        param = next(p for p in [*function.params.params, *function.params.kwonly_params] if p.name.value == name)
+        values = [argument(c, position, name) or param.default for c in network.calls_of]
+        if not values or any(v is None for v in values) or len({source(v) for v in values}) != 1:
+            return None
+        value = values[0]
+        if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)) or (
+                isinstance(value, cst.Name) and value.value in ("True", "False", "None")):
+            return value
+        if isinstance(value, cst.Name):
+            bound = training.module_assignment(self._module, value.value)
+            rebound = [n for n in name_nodes(self._module) if n.value == value.value
+                       and isinstance(self.state.parents(self._module).get(id(n)), cst.AssignTarget)]
+            if bound is not None and bound[0] < before and len(rebound) == 1:
+                return value
+        return None
 
     def _scope_reuse(self, item: cst.WithItem, parameters: list[str]) -> "str | bool | None":
         """For ``with tf.variable_scope("name", reuse=...)`` / ``tf.name_scope("name")``: None
@@ -313,10 +374,28 @@ class LayersToKeras(TFCodemod):
                 self.replace(call, lambda updated, dropped=dropped: updated.with_changes(
                     args=_without(updated.args, dropped)))
 
+    def _recurrent(self, site: RecurrentSite, taken: set[str]) -> None:
+        """The cell's line goes; the result is bound to the outputs (and the state, or for an
+        LSTM its ``h`` and ``c``, whose reads are replaced)."""
+        names = {}
+        if site.state is not None and site.keras_class == "LSTM":
+            names = {part: training.fresh_name(f"{site.state}_{part}", taken) for part in ("h", "c")}
+            for node, part in site.reads.values():
+                self.replace(node, lambda updated, name=names[part]: cst.Name(name))
+        self.remove(site.cell_line)
+        target = site.target(names)
+        self.replace(site.assign.targets[0], lambda updated: updated.with_changes(target=target))
+
     def _layer(self, call: cst.Call, reuse: Optional[str] = None) -> "LayerCall":
         """What the Keras layer replacing ``call`` takes; the input is read off the rebuilt call
         (``_input_of``). ``reuse``: the sharing network function's ``reuse`` parameter, which
         its layers may pass on."""
+        if self.tf.is_tf(call.func, "nn.dynamic_rnn"):
+            parents = self.state.parents(self._module)
+            block = parents.get(id(statement_holding(call, parents)))
+            site = read_site(call, list(block.body), parents, self.tf)
+            return LayerCall(site.keras_class, site.constructor, [], OBJECT_NAMES[site.keras_class], site.named,
+                             input_position=1, rnn=site)
         function = self.tf.tf_symbol(call.func).path.split(".", 1)[1]
         entry = layer_table()[function]
         passed: dict[str, cst.BaseExpression] = {}
@@ -406,6 +485,20 @@ class LayerCall:
     call_args: list[cst.Arg]
     function: str
     tf1_name: Optional[str]
+    #: Where the input is passed (``tf.nn.dynamic_rnn(cell, inputs)``: 1).
+    input_position: int = 0
+    rnn: Optional[RecurrentSite] = None
+
+
+class _Substitute(cst.CSTTransformer):
+    """Names -> the expressions they stand for."""
+
+    def __init__(self, replacements: dict[str, cst.BaseExpression]) -> None:
+        super().__init__()
+        self.replacements = replacements
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.replacements.get(original.value, updated)
 
 
 def _without(items: Sequence[Any], index: int) -> list[Any]:
@@ -444,13 +537,12 @@ def _innermost_first(calls: list[cst.Call]) -> list[cst.Call]:
     return ordered
 
 
-def _input_of(updated: cst.Call) -> cst.BaseExpression:
+def _input_of(updated: cst.Call, position: int = 0) -> cst.BaseExpression:
     """The input argument of the rebuilt call (an inner layer call already rewritten in it)."""
-    first = updated.args[0]
-    for arg in updated.args:
-        if arg.keyword is not None and arg.keyword.value == "inputs":
-            return arg.value
-    return first.value
+    found = argument(updated, position, "inputs")
+    assert found is not None
+    return found
+
 
 
 def _literal(text: Any) -> Any:

@@ -28,7 +28,8 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 #: The trainable variables a Keras layer class makes, by their TF1 names (default: kernel, bias).
-TRAINABLE_WEIGHTS = {"BatchNormalization": ("gamma", "beta")}
+TRAINABLE_WEIGHTS = {"BatchNormalization": ("gamma", "beta"),
+                     "GRU": ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")}
 #: Keras layers without variables.
 WEIGHTLESS = training.WEIGHTLESS_LAYERS
 #: How many uniquifying suffixes (``dense_1``, ...) a name test is tried against.
