@@ -510,6 +510,43 @@ RNN_REWRITES = [
 ]
 
 
+RNN_REWRITES += [
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        # two layers
+        stack = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.LSTMCell(8) for _ in range(2)])
+        outputs, _ = tf.nn.dynamic_rnn(stack, x, dtype=tf.float32)
+        """,
+        """
+        import tensorflow as tf
+
+        # two layers
+        stacked_rnn = tf.keras.layers.RNN([tf.keras.layers.LSTMCell(8) for _ in range(2)], return_sequences=True)
+        outputs = stacked_rnn(x)
+        """,
+        id="multi-rnn-cell-comprehension",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        forward = tf.nn.rnn_cell.GRUCell(4)
+        backward = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.GRUCell(4), tf.nn.rnn_cell.GRUCell(3)])
+        (ahead, behind), _ = tf.nn.bidirectional_dynamic_rnn(forward, backward, x, dtype=tf.float32)
+        """,
+        """
+        import tensorflow as tf
+
+        bidirectional = tf.keras.layers.Bidirectional(tf.keras.layers.GRU(4, reset_after=False, return_sequences=True), backward_layer=tf.keras.layers.RNN([tf.keras.layers.GRUCell(4, reset_after=False), tf.keras.layers.GRUCell(3, reset_after=False)], return_sequences=True, go_backwards=True), merge_mode=None)
+        (ahead, behind) = bidirectional(x)
+        """,
+        id="bidirectional-over-a-cell-and-a-stack",
+    ),
+]
+
+
 @pytest.mark.parametrize(("before", "after"), RNN_REWRITES)
 def test_rnn_rewrites(before, after):
     result = assert_rewrites("TFM107", _code(before), _code(after))
@@ -540,7 +577,10 @@ h = state.h
                  "is not made by a TF1 RNN cell on a line of its own before it", id="cell-run-twice"),
     pytest.param(RNN_PROGRAM.replace("tf.nn.rnn_cell.BasicLSTMCell(4)",
                                      "tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(4)])"),
-                 "is not made by a TF1 RNN cell", id="multi-rnn-cell"),
+                 "the state of a stacked or bidirectional RNN is read", id="multi-rnn-cell-state-read"),
+    pytest.param(RNN_PROGRAM.replace("tf.nn.rnn_cell.BasicLSTMCell(4)",
+                                     "tf.nn.rnn_cell.MultiRNNCell(make_cells())"),
+                 "is not given a list of cells made in it", id="multi-rnn-cell-of-a-helper"),
 ])
 def test_rnn_declines(source, message):
     result = assert_unchanged("TFM107", source)

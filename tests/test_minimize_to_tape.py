@@ -234,6 +234,18 @@ def test_rmsprop_with_variables_not_listable_is_an_unsafe_fix():
     assert ".build(" not in result.code
 
 
+
+def test_rmsprop_over_keras_layers_is_an_unsafe_fix():
+    # The layers make their variables on their first call, inside the step: the optimizer
+    # cannot be built on them before it to start its slots at TF1's 1.0.
+    source = ("import tensorflow as tf\nlayer = tf.keras.layers.Dense(1)\nopt = tf.train.RMSPropOptimizer(0.01)\n"
+              "def f(x):\n    c = tf.reduce_sum(layer(x))\n    opt.minimize(c)\n")
+    assert not rewrite("TFM102", source).fixes
+    result = rewrite("TFM102", source, unsafe_fixes=True)
+    assert "tf.keras.optimizers.RMSprop(learning_rate=0.01, epsilon=1e-10)" in result.code
+    assert ".build(" not in result.code
+
+
 NO_OPS = [
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)").replace(
         "train_op = opt.minimize", "train_op = opt.minimize  # tfmodernize: ignore[TFM102]\n    ("

@@ -4,8 +4,9 @@ What it does
     Turns ``tf.layers`` functions applied in a program's top-level code (``dense``, ``conv1d``,
     ``conv2d``, ``conv2d_transpose``, ``max_pooling1d/2d``, ``average_pooling1d/2d``,
     ``flatten``, ``dropout``, ``batch_normalization``), and RNN cells run by
-    ``tf.nn.dynamic_rnn`` (``BasicRNNCell``, ``BasicLSTMCell``, ``LSTMCell``, ``GRUCell``:
-    ``SimpleRNN``, ``LSTM``, ``GRU``; see ``rnn.py``), into Keras layer objects created once,
+    ``tf.nn.dynamic_rnn`` or ``bidirectional_dynamic_rnn`` (``BasicRNNCell``,
+    ``BasicLSTMCell``, ``LSTMCell``, ``GRUCell``, ``MultiRNNCell``: ``SimpleRNN``, ``LSTM``,
+    ``GRU``, a stacked ``RNN``, ``Bidirectional``; see ``rnn.py``), into Keras layer objects created once,
     just before the statement that applied them, and called there:
     ``h = tf.layers.dense(x, 64, activation=tf.nn.relu)`` becomes
     ``dense = tf.keras.layers.Dense(64, activation=tf.nn.relu)`` and ``h = dense(x)``. A
@@ -79,9 +80,11 @@ Declines when
     collections are added to, or when a run turning training mode on does not fetch that step.
     An RNN declines when its cell is not made on a line of its own in the same block and run
     once, when ``dynamic_rnn`` passes ``sequence_length``, ``initial_state``, ``time_major`` or a
-    dtype other than float32, when the cell is a ``MultiRNNCell``/wrapper or passes peepholes,
-    clipping, projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, or when an
-    LSTM's state is used other than through ``.h``/``.c``/``[0]``/``[1]``.
+    dtype other than float32, when the cell is a wrapper (``DropoutWrapper``...) or a
+    ``MultiRNNCell`` not given a list of cells made in it, passes peepholes, clipping,
+    projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, when an LSTM's state
+    is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked or
+    bidirectional RNN is read.
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
     program makes other variables too, when it is read before the layers it selects were
@@ -102,8 +105,13 @@ import libcst as cst
 
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
-from tfmodernize.codemods.layers_to_keras.rnn import OBJECT_NAMES, RecurrentSite, read_site, statement_holding
-from tfmodernize.codemods.layers_to_keras.variable_lists import MadeLayer, unused_whole_lists, variable_lists
+from tfmodernize.codemods.layers_to_keras.rnn import OBJECT_NAMES, RUNS, RecurrentSite, read_site, statement_holding
+from tfmodernize.codemods.layers_to_keras.variable_lists import (
+    TRAINABLE_WEIGHTS,
+    MadeLayer,
+    unused_whole_lists,
+    variable_lists,
+)
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import local_names, name_nodes, own_nodes, parameter_names
 from tfmodernize.syntax import argument, commas, is_none, no_space_equal, source
@@ -124,7 +132,7 @@ class LayersToKeras(TFCodemod):
     summary = "tf.layers functions in top-level code -> Keras layer objects created once and called"
     needles = ("layers.", "dynamic_rnn")
     interests = (cst.Call,)
-    detects = (*(f"layers.{name}" for name in layer_table()), "nn.dynamic_rnn")
+    detects = (*(f"layers.{name}" for name in layer_table()), *RUNS)
     requires_tf2 = True
     #: The layer objects must be in place before session-to-function reads the graph.
     runs_before = ("TFM101",)
@@ -168,8 +176,6 @@ class LayersToKeras(TFCodemod):
             parents = self.state.parents(module)
             for call, layer in zip(_innermost_first(calls), made):
                 scope = self._variable_scope(call, parents)
-                if layer.rnn is not None:  # dynamic_rnn's own variable scope
-                    scope = f"{scope}/rnn" if scope else "rnn"
                 named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
                 base = named.lower() if named else layer.function
                 base = f"{prefix}_{base}" if prefix and not base.startswith(prefix) else base
@@ -178,8 +184,11 @@ class LayersToKeras(TFCodemod):
                 ours.add(base)
                 built_at = index if not network.calls_of else min(
                     i for i, top in enumerate(module.body) for c in network.calls_of if training.contains(top, c))
-                tf1_name = layer.tf1_name or (layer.rnn.tf1_name if layer.rnn is not None else layer.function)
-                self._made.append(MadeLayer(scope, tf1_name, layer.keras_class, name, built_at))
+                where = f"{scope}/" if scope else ""
+                variables = [f"{where}{v}" for v in layer.rnn.variables] if layer.rnn is not None else [
+                    f"{where}{layer.tf1_name or layer.function}{{suffix}}/{weight}:0"
+                    for weight in TRAINABLE_WEIGHTS.get(layer.keras_class, ("kernel", "bias"))]
+                self._made.append(MadeLayer(tuple(variables), layer.keras_class, name, built_at))
                 created.append(cst.SimpleStatementLine([cst.Assign(
                     [cst.AssignTarget(cst.Name(name))],
                     cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor)))]))
@@ -188,8 +197,8 @@ class LayersToKeras(TFCodemod):
                 if layer.rnn is not None:
                     self._recurrent(layer.rnn, taken)
             # A top-level cell's line goes (``_recurrent``): its comments and blank lines stay.
-            carried = [line for layer in made if layer.rnn is not None and layer.rnn.cell_line in module.body
-                       for line in layer.rnn.cell_line.leading_lines]
+            carried = [line for layer in made if layer.rnn is not None for cell_line in layer.rnn.cell_lines
+                       if cell_line in module.body for line in cell_line.leading_lines]
             created[0] = created[0].with_changes(leading_lines=[*carried, *statement.leading_lines])
             self.insert_before(statement, created)
             if isinstance(statement, cst.FunctionDef):  # the definition keeps its blank lines
@@ -382,7 +391,8 @@ class LayersToKeras(TFCodemod):
             names = {part: training.fresh_name(f"{site.state}_{part}", taken) for part in ("h", "c")}
             for node, part in site.reads.values():
                 self.replace(node, lambda updated, name=names[part]: cst.Name(name))
-        self.remove(site.cell_line)
+        for line in site.cell_lines:
+            self.remove(line)
         target = site.target(names)
         self.replace(site.assign.targets[0], lambda updated: updated.with_changes(target=target))
 
@@ -390,12 +400,13 @@ class LayersToKeras(TFCodemod):
         """What the Keras layer replacing ``call`` takes; the input is read off the rebuilt call
         (``_input_of``). ``reuse``: the sharing network function's ``reuse`` parameter, which
         its layers may pass on."""
-        if self.tf.is_tf(call.func, "nn.dynamic_rnn"):
+        if self.tf.is_tf(call.func, *RUNS):
             parents = self.state.parents(self._module)
             block = parents.get(id(statement_holding(call, parents)))
-            site = read_site(call, list(block.body), parents, self.tf)
+            site = read_site(call, list(block.body), parents, self.tf, self.tf_expr)
+            position = RUNS[next(r for r in RUNS if self.tf.is_tf(call.func, r))]["inputs"]
             return LayerCall(site.keras_class, site.constructor, [], OBJECT_NAMES[site.keras_class], site.named,
-                             input_position=1, rnn=site)
+                             input_position=position, rnn=site)
         function = self.tf.tf_symbol(call.func).path.split(".", 1)[1]
         entry = layer_table()[function]
         passed: dict[str, cst.BaseExpression] = {}

@@ -19,6 +19,13 @@ TF1 computed and what Keras computes, cell by cell:
   matrix product, which is Keras's ``reset_after=False``; TF1's gates kernel holds reset then
   update, Keras's kernel update, reset, candidate.
 
+A ``MultiRNNCell`` over cells made in it (``[LSTMCell(8) for _ in range(2)]``) is
+``tf.keras.layers.RNN([tf.keras.layers.LSTMCell(8) for _ in range(2)])``, Keras's stacked
+cells (same order, each layer's outputs the next one's inputs). ``bidirectional_dynamic_rnn``
+is ``Bidirectional(forward, backward_layer=<the same with go_backwards=True>,
+merge_mode=None)``: both run the backward cell over the reversed sequence and return its
+outputs in time order, as the pair ``[forward, backward]``. Their states are not migrated.
+
 ``verify --align-variables`` hands TF1's fused kernels to Keras split and reordered this way
 (``tfmodernize/verify/child.py``).
 """
@@ -26,14 +33,15 @@ TF1 computed and what Keras computes, cell by cell:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
 from tfmodernize.codemod import Decline
-from tfmodernize.names import name_nodes
-from tfmodernize.syntax import argument, is_none, no_space_equal, source
+from tfmodernize.names import bound_names, name_nodes, names_read
+from tfmodernize.syntax import argument, commas, is_none, no_space_equal, source
 from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
 
 #: TF1 cell class -> (Keras layer, the TF1 name of its variable scope, parameters it may pass).
 CELLS = {
@@ -44,7 +52,10 @@ CELLS = {
     "GRUCell": ("GRU", "gru_cell", ("num_units", "activation", "kernel_initializer", "bias_initializer", "name")),
 }
 #: What a Keras recurrent layer object is named after.
-OBJECT_NAMES = {"SimpleRNN": "simple_rnn", "LSTM": "lstm", "GRU": "gru"}
+OBJECT_NAMES = {"SimpleRNN": "simple_rnn", "LSTM": "lstm", "GRU": "gru", "RNN": "stacked_rnn",
+                "Bidirectional": "bidirectional"}
+#: A GRU cell's trainable variables in TF1.
+GATED_WEIGHTS = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
 #: Where the cells live in TF1.
 CELL_MODULES = ("nn.rnn_cell.", "contrib.rnn.")
 #: LSTMCell options Keras's LSTM has no counterpart for: declined unless left at their default.
@@ -52,19 +63,37 @@ UNSUPPORTED = {"use_peepholes": "False", "cell_clip": "None", "initializer": "No
                "proj_clip": "None", "kernel_initializer": "None", "bias_initializer": "None", "state_is_tuple": "True"}
 
 
+@dataclass(frozen=True)
+class Cell:
+    """One TF1 cell made: its Keras class, what the Keras layer or cell takes for it (units,
+    activation, forget bias, GRU reset), the name of its variable scope in TF1 (``name=``, else
+    the class's default) and the ``name=`` passed."""
+    keras_class: str
+    args: tuple[cst.Arg, ...]
+    tf1_name: str
+    named: Optional[cst.SimpleString]
+
+    def variables(self) -> list[str]:
+        """Its trainable variables' TF1 names below its run's scope, ``{suffix}`` where TF1
+        made a cell name unique."""
+        weights = GATED_WEIGHTS if self.keras_class == "GRU" else ("kernel", "bias")
+        return [f"{self.tf1_name}{{suffix}}/{weight}:0" for weight in weights]
+
+
 @dataclass
 class RecurrentSite:
-    """``outputs, state = tf.nn.dynamic_rnn(cell, x, ...)`` with the cell made on a line of its
-    own: the Keras layer's class and arguments, the cell's line (it goes), the new assignment
-    target and the state reads to replace (LSTM)."""
+    """``outputs, state = tf.nn.dynamic_rnn(cell, x, ...)`` (or ``bidirectional_dynamic_rnn``
+    over two cells) with each cell made on a line of its own: the Keras layer's class and
+    arguments, the cells' lines (they go), the new assignment target, the state reads to
+    replace (LSTM) and the TF1 names of the variables."""
     keras_class: str
     constructor: list[cst.Arg]
-    tf1_name: str  # the cell's variable scope: its ``name=``, else TF1's default
     named: Optional[str]  # the ``name=`` passed
-    cell_line: cst.SimpleStatementLine
+    cell_lines: list[cst.SimpleStatementLine]
     assign: cst.Assign
     outputs: cst.BaseAssignTargetExpression
     state: Optional[str]
+    variables: list[str]
     #: LSTM state reads -> "h" or "c".
     reads: dict[int, tuple[cst.BaseExpression, str]] = field(default_factory=dict)
 
@@ -79,32 +108,155 @@ class RecurrentSite:
                           for p in parts[:-1]] + [cst.Element(parts[-1])], lpar=[], rpar=[])
 
 
-def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: TFNames) -> RecurrentSite:
-    """The recurrent layer ``call`` (a ``tf.nn.dynamic_rnn``) becomes, or Decline. ``body``:
-    the statements of the block holding it, where the cell must be made."""
-    for keyword, default in (("sequence_length", None), ("initial_state", None), ("time_major", "False"),
-                             ("scope", None), ("parallel_iterations", None), ("swap_memory", "False")):
-        value = argument(call, {"sequence_length": 2, "initial_state": 3, "time_major": 7}.get(keyword), keyword)
-        if value is not None and not (is_none(value) if default is None else source(value) == default):
+#: The parameters of the TF1 runs: position, and the default a migrated run must keep.
+RUNS = {
+    "nn.dynamic_rnn": {"cell": 0, "inputs": 1, "sequence_length": 2, "initial_state": 3, "dtype": 4,
+                       "time_major": 7, "scope": 8},
+    "nn.bidirectional_dynamic_rnn": {"cell_fw": 0, "cell_bw": 1, "inputs": 2, "sequence_length": 3,
+                                     "initial_state_fw": 4, "initial_state_bw": 5, "dtype": 6, "time_major": 9,
+                                     "scope": 10},
+}
+KEPT_DEFAULTS = {"sequence_length": "None", "initial_state": "None", "initial_state_fw": "None",
+                 "initial_state_bw": "None", "time_major": "False", "scope": "None", "swap_memory": "False",
+                 "parallel_iterations": "None"}
+#: What the Keras layer is called for each run, by the TF1 run's variable scope.
+RUN_SCOPES = {"nn.dynamic_rnn": "rnn", "nn.bidirectional_dynamic_rnn": "bidirectional_rnn"}
+
+
+def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: TFNames,
+              spell: Callable[[str], cst.BaseExpression]) -> RecurrentSite:
+    """The recurrent layer ``call`` (``tf.nn.dynamic_rnn`` / ``bidirectional_dynamic_rnn``)
+    becomes, or Decline. ``body``: the statements of the block holding it, where its cells must
+    be made; ``spell``: a Keras path as the module spells TensorFlow."""
+    run = next(r for r in RUNS if tf.is_tf(call.func, r))
+    positions = RUNS[run]
+    for keyword, default in KEPT_DEFAULTS.items():
+        value = argument(call, positions.get(keyword), keyword)
+        if value is not None and source(value) != default:
             raise Decline(call, f"it passes `{keyword}`, which the Keras layer does not take the same way")
-    dtype = argument(call, 4, "dtype")
+    dtype = argument(call, positions["dtype"], "dtype")
     if dtype is not None and not tf.is_tf(dtype, "float32"):
         raise Decline(call, f"`dtype={source(dtype)}`: only float32 recurrent layers are migrated")
-    cell_name, inputs = argument(call, 0, "cell"), argument(call, 1, "inputs")
-    if not isinstance(cell_name, cst.Name) or inputs is None:
-        raise Decline(call, "its cell is not a name bound on a line of its own")
+    if argument(call, positions["inputs"], "inputs") is None:
+        raise Decline(call, "its inputs are not passed")
     statement = statement_holding(call, parents)
     assign = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
     if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1
             and isinstance(assign.targets[0].target, (cst.Tuple, cst.List))
             and len(assign.targets[0].target.elements) == 2):
-        raise Decline(call, "it is not `outputs, state = tf.nn.dynamic_rnn(...)` on a line of its own")
+        raise Decline(call, "it is not `outputs, state = ...` on a line of its own")
     outputs, state = (e.value for e in assign.targets[0].target.elements)
+    state_uses = _reads_after(state, statement, body) if isinstance(state, cst.Name) else []
     if not isinstance(state, cst.Name):
         raise Decline(call, "its state is not bound to a name")
-    cell_line, cell = _cell(cell_name.value, body, statement, tf)
-    if cell is None or cell_line is None:
-        raise Decline(call, f"`{cell_name.value}` is not made by a TF1 RNN cell on a line of its own before it")
+    sides = []  # (cell lines, cells, multi) per direction
+    for key in [k for k in positions if k.startswith("cell")]:
+        name = argument(call, positions[key], key)
+        line, made = _cell(name.value, body, statement, tf) if isinstance(name, cst.Name) else (None, None)
+        if line is None or made is None:
+            raise Decline(call, f"`{source(name) if name is not None else key}` is not made by a TF1 RNN cell on a "
+                                "line of its own before it")
+        sides.append((line, *_cells(made, tf)))
+    single = len(sides) == 1 and not sides[0][2]
+    if state_uses and not single:
+        raise Decline(call, "the state of a stacked or bidirectional RNN is read: not migrated")
+    reads: dict[int, tuple[cst.BaseExpression, str]] = {}
+    if single and sides[0][1][0].keras_class == "LSTM":
+        for use in state_uses:
+            read = _lstm_read(use, parents)
+            if read is None:
+                raise Decline(use, f"the LSTM state `{state.value}` is used other than as `.h`, `.c`, `[0]` or `[1]`")
+            reads[id(read[0])] = read
+    returns_state = bool(state_uses)
+    prefix = RUN_SCOPES[run]
+    if single:
+        cell = sides[0][1][0]
+        flags = ["return_sequences", *(["return_state"] if returns_state else [])]
+        constructor = [*cell.args, *_flags(flags)]
+        if cell.named is not None:
+            constructor.append(cst.Arg(cell.named, keyword=cst.Name("name"), equal=no_space_equal()))
+        return RecurrentSite(cell.keras_class, constructor, cell.named.evaluated_value if cell.named else None,
+                             [sides[0][0]], assign, outputs, state.value if returns_state else None,
+                             [f"{prefix}/{v}" for v in cell.variables()], reads)
+    layers, variables = [], []
+    for (_, cells, multi, comprehension), direction in zip(sides, ("fw", "bw") if len(sides) == 2 else ("",)):
+        flags = ["return_sequences", *(["go_backwards"] if direction == "bw" else [])]
+        layers.append(_layer(cells, multi, comprehension, flags, spell))
+        where = f"{prefix}/{direction}/" if direction else f"{prefix}/"
+        variables += [f"{where}multi_rnn_cell/cell_{i}/{v}" if multi else f"{where}{v}"
+                      for i, cell in enumerate(cells) for v in cell.variables()]
+    if len(layers) == 1:
+        return RecurrentSite("RNN", [*layers[0].args], None, [sides[0][0]], assign, outputs, None, variables)
+    constructor = [cst.Arg(layers[0]), cst.Arg(layers[1], keyword=cst.Name("backward_layer"), equal=no_space_equal()),
+                   cst.Arg(cst.Name("None"), keyword=cst.Name("merge_mode"), equal=no_space_equal())]
+    return RecurrentSite("Bidirectional", constructor, None, [s[0] for s in sides], assign, outputs, None, variables)
+
+
+def _reads_after(name: cst.Name, statement: cst.BaseStatement, body: list[cst.BaseStatement]) -> list[cst.Name]:
+    """Where the statements after ``statement`` read ``name``, up to one binding it again
+    (``_`` is a name thrown away)."""
+    reads: list[cst.Name] = []
+    if name.value == "_":
+        return reads
+    for later in body[next(i for i, s in enumerate(body) if s is statement) + 1:]:
+        targets = {id(n) for node in walk(later) if isinstance(node, (cst.AssignTarget, cst.For, cst.CompFor, cst.AsName))
+                   for n in name_nodes(node.name if isinstance(node, cst.AsName) else node.target)}
+        reads += [n for n in name_nodes(later) if n.value == name.value and id(n) not in targets]
+        if name.value in bound_names(later):
+            break
+    return reads
+
+
+def _flags(flags: list[str]) -> list[cst.Arg]:
+    return [cst.Arg(cst.Name("True"), keyword=cst.Name(flag), equal=no_space_equal()) for flag in flags]
+
+
+def _layer(cells: list[Cell], multi: bool, comprehension: Optional[cst.ListComp], flags: list[str],
+           spell: Callable[[str], cst.BaseExpression]) -> cst.Call:
+    """A Keras recurrent layer over ``cells``: ``LSTM(8, ...)``, or ``RNN([LSTMCell(8), ...])``
+    for a stack (a comprehension stays one)."""
+    if not multi:
+        cell = cells[0]
+        named = [cst.Arg(cell.named, keyword=cst.Name("name"), equal=no_space_equal())] if cell.named else []
+        return cst.Call(spell(f"keras.layers.{cell.keras_class}"), commas([*cell.args, *_flags(flags), *named]))
+
+    def keras_cell(cell: Cell) -> cst.Call:
+        return cst.Call(spell(f"keras.layers.{cell.keras_class}Cell"), commas(list(cell.args)))
+
+    stack: cst.BaseExpression
+    if comprehension is not None:
+        stack = comprehension.with_changes(elt=keras_cell(cells[0]))
+    else:
+        stack = cst.List(commas([cst.Element(keras_cell(cell)) for cell in cells]))
+    return cst.Call(spell("keras.layers.RNN"), commas([cst.Arg(stack), *_flags(flags)]))
+
+
+def _cells(made: cst.Call, tf: TFNames) -> tuple[list[Cell], bool, Optional[cst.ListComp]]:
+    """The cells ``made`` is: one cell, or a ``MultiRNNCell`` over a list of cells made in it
+    (``[cell(8), cell(8)]`` or ``[cell(8) for _ in range(2)]``)."""
+    if not tf.is_tf(made.func, *(f"{m}MultiRNNCell" for m in CELL_MODULES)):
+        return [_read_cell(made, tf)], False, None
+    stack = argument(made, 0, "cells")
+    if any(arg.keyword is not None and arg.keyword.value != "cells" and source(arg.value) != "True"
+           for arg in made.args):
+        raise Decline(made, "its MultiRNNCell passes `state_is_tuple=False`")
+    if isinstance(stack, cst.List) and stack.elements and all(
+            isinstance(e, cst.Element) and isinstance(e.value, cst.Call) and is_cell(e.value, tf) for e in stack.elements):
+        return [_read_cell(e.value, tf) for e in stack.elements], True, None
+    if (isinstance(stack, cst.ListComp) and isinstance(stack.elt, cst.Call) and is_cell(stack.elt, tf)
+            and stack.for_in.inner_for_in is None and not stack.for_in.ifs
+            and isinstance(stack.for_in.iter, cst.Call) and isinstance(stack.for_in.iter.func, cst.Name)
+            and stack.for_in.iter.func.value == "range" and len(stack.for_in.iter.args) == 1
+            and isinstance(stack.for_in.iter.args[0].value, cst.Integer)
+            and not names_read(stack.elt) & names_read(stack.for_in.target)):
+        count = int(stack.for_in.iter.args[0].value.value)
+        cell = _read_cell(stack.elt, tf)
+        return [cell] * count, True, stack
+    raise Decline(made, "its MultiRNNCell is not given a list of cells made in it")
+
+
+def _read_cell(cell: cst.Call, tf: TFNames) -> Cell:
+    """What one TF1 cell constructor says, in Keras's terms, or Decline."""
     kind = tf.tf_symbol(cell.func).path.rsplit(".", 1)[-1]
     keras_class, tf1_name, parameters = CELLS[kind]
     passed: dict[str, cst.BaseExpression] = {}
@@ -120,40 +272,22 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
             raise Decline(cell, f"`{key}={source(passed[key])}` has no Keras counterpart")
     if "num_units" not in passed:
         raise Decline(cell, "its number of units is not passed")
-    constructor = [cst.Arg(passed["num_units"])]
+    args = [cst.Arg(passed["num_units"])]
     if not is_none(passed.get("activation")):
-        constructor.append(cst.Arg(passed["activation"], keyword=cst.Name("activation"), equal=no_space_equal()))
+        args.append(cst.Arg(passed["activation"], keyword=cst.Name("activation"), equal=no_space_equal()))
     forget = passed.get("forget_bias")
     if forget is not None:
         value = _number(forget)
         if value not in (0.0, 1.0):
             raise Decline(cell, f"`forget_bias={source(forget)}`: Keras starts the forget gate's bias at 1.0 or 0.0")
         if value == 0.0:
-            constructor.append(cst.Arg(cst.Name("False"), keyword=cst.Name("unit_forget_bias"), equal=no_space_equal()))
+            args.append(cst.Arg(cst.Name("False"), keyword=cst.Name("unit_forget_bias"), equal=no_space_equal()))
     if keras_class == "GRU":
-        constructor.append(cst.Arg(cst.Name("False"), keyword=cst.Name("reset_after"), equal=no_space_equal()))
+        args.append(cst.Arg(cst.Name("False"), keyword=cst.Name("reset_after"), equal=no_space_equal()))
     named = passed.get("name")
-    if isinstance(named, cst.SimpleString) and isinstance(named.evaluated_value, str):
-        tf1_name = named.evaluated_value
-    elif named is not None:
+    if named is not None and not (isinstance(named, cst.SimpleString) and isinstance(named.evaluated_value, str)):
         raise Decline(cell, "its name is not a string literal")
-    reads: dict[int, tuple[cst.BaseExpression, str]] = {}
-    state_uses = [n for s in body for n in name_nodes(s) if n.value == state.value and n is not state]
-    if keras_class == "LSTM" and state_uses:
-        for use in state_uses:
-            read = _lstm_read(use, parents)
-            if read is None:
-                raise Decline(use, f"the LSTM state `{state.value}` is used other than as `.h`, `.c`, `[0]` or `[1]`")
-            reads[id(read[0])] = read
-    if state_uses and any(statement_holding(use, parents) is statement for use in state_uses):
-        raise Decline(call, "the state is rebound on the same line")
-    site = RecurrentSite(keras_class, constructor, tf1_name, tf1_name if named is not None else None, cell_line, assign, outputs,
-                         state.value if state_uses else None, reads)
-    flags = ["return_sequences", *(["return_state"] if site.state is not None else [])]
-    site.constructor += [cst.Arg(cst.Name("True"), keyword=cst.Name(flag), equal=no_space_equal()) for flag in flags]
-    if named is not None:
-        site.constructor.append(cst.Arg(named, keyword=cst.Name("name"), equal=no_space_equal()))
-    return site
+    return Cell(keras_class, tuple(args), named.evaluated_value if named is not None else tf1_name, named)
 
 
 def is_cell(call: cst.Call, tf: TFNames) -> bool:
@@ -174,7 +308,9 @@ def _cell(name: str, body: list[cst.BaseStatement], run: cst.BaseStatement,
                 and isinstance(statement.body[0].targets[0].target, cst.Name) \
                 and statement.body[0].targets[0].target.value == name:
             value = statement.body[0].value
-            found = (statement, value) if isinstance(value, cst.Call) and is_cell(value, tf) else (None, None)
+            made = isinstance(value, cst.Call) and (is_cell(value, tf) or tf.is_tf(
+                value.func, *(f"{m}MultiRNNCell" for m in CELL_MODULES)))
+            found = (statement, value) if made else (None, None)
             continue
         uses += sum(1 for n in name_nodes(statement) if n.value == name)
     later = run is not None and sum(1 for s in body[body.index(run):] for n in name_nodes(s) if n.value == name)

@@ -28,8 +28,7 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 #: The trainable variables a Keras layer class makes, by their TF1 names (default: kernel, bias).
-TRAINABLE_WEIGHTS = {"BatchNormalization": ("gamma", "beta"),
-                     "GRU": ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")}
+TRAINABLE_WEIGHTS = {"BatchNormalization": ("gamma", "beta")}
 #: Keras layers without variables.
 WEIGHTLESS = training.WEIGHTLESS_LAYERS
 #: How many uniquifying suffixes (``dense_1``, ...) a name test is tried against.
@@ -38,11 +37,11 @@ SUFFIXES = ("", *(f"_{n}" for n in range(1, 12)))
 
 @dataclass(frozen=True)
 class MadeLayer:
-    """A Keras layer object made: the TF1 variable scope and layer name its variables had
-    (``scope/name/kernel``), its class, the Python name bound to it, and the module statement
-    that first applied it (TF1 made its variables there)."""
-    scope: str
-    tf1_name: str
+    """A Keras layer object made: the TF1 names its trainable variables had
+    (``scope/dense{suffix}/kernel:0``, ``{suffix}`` where TF1 may have made the layer's name
+    unique: ``dense_1``), its class, the Python name bound to it, and the module statement that
+    first applied it (TF1 made its variables there)."""
+    variables: tuple[str, ...]
     keras_class: str
     name: str
     built_at: int
@@ -166,9 +165,7 @@ def _selection(value: cst.BaseExpression, tf: TFNames,
 def _selects(test: Callable[[str], bool], layer: MadeLayer, node: cst.CSTNode) -> bool:
     """Whether ``test`` picks the layer's variables, tried on every name TF1 may have given
     them; declines when the answer depends on which."""
-    prefix = f"{layer.scope}/" if layer.scope else ""
-    weights = TRAINABLE_WEIGHTS.get(layer.keras_class, ("kernel", "bias"))
-    answers = {test(f"{prefix}{layer.tf1_name}{suffix}/{weight}:0") for suffix in SUFFIXES for weight in weights}
+    answers = {test(name.replace("{suffix}", suffix)) for suffix in SUFFIXES for name in layer.variables}
     if len(answers) != 1:
         raise Decline(node, f"whether it selects `{layer.name}` depends on the name TF1 gave its variables")
     return answers.pop()

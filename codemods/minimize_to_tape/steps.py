@@ -232,6 +232,8 @@ class Steps:
         if len(listed) != 1 or None in listed:
             return None
         variables = listed.pop()
+        if "trainable_variables" in variables:
+            return None  # Keras layers make their variables on their first call, in the step: none yet here
         top = max(site.top for site in optimizer.sites)
         bound = set().union(*(bound_names(statement) for statement in self._module.body[:top]))
         if not names_read(cst.parse_expression(variables)) <= bound:
