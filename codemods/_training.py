@@ -593,7 +593,8 @@ def module_bindings(module: cst.Module) -> set[str]:
             and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body)
         ):
             for small in getattr(statement, "body", []):
-                for alias in getattr(small, "names", ()):
+                names = getattr(small, "names", ())
+                for alias in names if not isinstance(names, cst.ImportStar) else ():
                     if isinstance(alias, cst.ImportAlias):
                         local = alias.asname.name if alias.asname else alias.name
                         bound.add(root.value if (root := _root(local)) else "")

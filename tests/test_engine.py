@@ -266,6 +266,7 @@ def test_a_crashing_codemod_leaves_the_file_untouched(tmp_path, monkeypatch):
     path.write_text(OLD)
     outcome = outcome_for(path, Settings(jobs=1, select=("TFM207",)))
     assert "internal error" in outcome.error and "boom" in outcome.error
+    assert "test_engine.py:" in outcome.error and "in explode" in outcome.error  # where, for the report
     assert path.read_text() == OLD
 
 

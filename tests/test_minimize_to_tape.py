@@ -246,6 +246,13 @@ def test_rmsprop_over_keras_layers_is_an_unsafe_fix():
     assert ".build(" not in result.code
 
 
+
+def test_a_star_import_in_the_module_is_read_as_binding_no_name():
+    # ``from ops import *`` (a real program's helper module) once crashed the module's bindings.
+    source = "from ops import *\n" + step("tf.train.GradientDescentOptimizer(0.1)")
+    assert rewrite("TFM102", source).code.startswith("from ops import *\n")
+
+
 NO_OPS = [
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)").replace(
         "train_op = opt.minimize", "train_op = opt.minimize  # tfmodernize: ignore[TFM102]\n    ("

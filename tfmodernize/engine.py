@@ -316,8 +316,9 @@ def _rewrite(
     except SourceError as error:  # a notebook whose rewrite cannot be split back into its cells
         return None, [], [], str(error), []
     except Exception as error:  # a codemod bug must not stop the run
-        try:
-            tail = traceback.format_exc(limit=-3).strip().splitlines()[-1]
+        try:  # where it failed, for the bug report: the innermost frame
+            frame = traceback.extract_tb(error.__traceback__)[-1]
+            tail = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
         except Exception:  # noqa: BLE001 - even a traceback that cannot be formatted stays in its file
             tail = type(error).__name__
         return None, [], [], f"internal error, file left untouched: {type(error).__name__}: {error} [{tail}]", []
