@@ -68,7 +68,8 @@ CONFIGS = ("ConfigProto", "GPUOptions")
 #: Ops returning a list or tuple of tensors (fetched, a list of arrays).
 SEQUENCE_OPS = (
     "gradients", "nn.moments", "nn.weighted_moments", "unstack", "split", "meshgrid", "unique",
-    "unique_with_counts", "linalg.eigh", "linalg.qr", "nn.top_k", "math.top_k", "hessians",
+    "unique_with_counts", "linalg.eigh", "self_adjoint_eig", "linalg.qr", "qr", "svd", "linalg.svd",
+    "nn.top_k", "math.top_k", "hessians",
 )
 #: RNN builders: they create their cells' variables when called.
 RNN_PREFIXES = ("nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.raw_rnn", "nn.rnn_cell.", "nn.static_bidirectional_rnn")
@@ -626,6 +627,13 @@ class GraphUnit:
         for node, origin in flat.statements:
             self._add(node, origin)
         self._find_switches()
+
+    def is_sequence(self, expr: cst.BaseExpression) -> bool:
+        """Whether ``expr`` is a list or tuple of tensors: a name bound to one, or an op
+        returning several (``tf.self_adjoint_eig(m)``: eigenvalues and eigenvectors)."""
+        if isinstance(expr, cst.Name):
+            return expr.value in self.sequences
+        return isinstance(expr, cst.Call) and tf_path(expr.func, self.names) in SEQUENCE_OPS
 
     def _find_switches(self) -> None:
         """Marks the boolean placeholders the graph reads only as ``training=`` arguments."""

@@ -653,6 +653,25 @@ REWRITES.append(
     )
 )
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        D = tf.constant([[2.0, 1.0], [1.0, 3.0]])
+        sess = tf.Session()
+        eigenvalues, eigenvectors = sess.run(tf.self_adjoint_eig(D))
+        """,
+        """
+        import tensorflow as tf
+
+        D = tf.constant([[2.0, 1.0], [1.0, 3.0]])
+        eigenvalues, eigenvectors = [t.numpy() for t in tf.self_adjoint_eig(D)]
+        """,
+        id="fetched-op-returning-several-tensors",
+    )
+)
+
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:

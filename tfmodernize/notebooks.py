@@ -4,8 +4,13 @@ The code cells of a notebook run top to bottom in one namespace, so the codemods
 one module (a migration needs the whole program: the placeholders of cell 2 and the session of
 cell 5). Each code cell becomes::
 
-    # tfmodernize: cell 3
+    'tfmodernize: cell 3'
     <the cell's source>
+
+The marker is a statement of its own (a bare string, which no codemod moves or removes), not a
+comment: a comment would belong to the cell's first statement and go with it when a migration
+removes that statement (``sess = tf.Session()`` alone in its cell), losing the cell boundary.
+A cell whose code the migration removed or moved into a function comes back empty.
 
 IPython lines are not Python: line magics (``%matplotlib inline``), shell escapes (``!pip
 install``, ``files = !ls``), help (``tf.nn?``) are masked as ``pass  # tfmodernize: IPython
@@ -27,8 +32,8 @@ from dataclasses import dataclass
 
 from tfmodernize.sources import SourceError
 
-_MARK = "# tfmodernize: cell {}"
-_MARK_LINE = re.compile(r"^# tfmodernize: cell (\d+)[ \t]*$", re.MULTILINE)
+_MARK = "'tfmodernize: cell {}'"
+_MARK_LINE = re.compile(r"^'tfmodernize: cell (\d+)'[ \t]*$", re.MULTILINE)
 _MASK = "pass  # tfmodernize: IPython line {}"
 _MASKED = re.compile(r"^([ \t]*)pass  # tfmodernize: IPython line (\d+)[ \t]*$", re.MULTILINE)
 #: An IPython-only line: a magic, a shell escape (also assigned), or a help request.

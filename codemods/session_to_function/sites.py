@@ -212,7 +212,7 @@ class RunSites:
             if shape != Shape.NONE and self._wants_numpy(plan, site, targets):
                 listed = shape == Shape.SINGLE and (
                     isinstance(targets, (cst.Tuple, cst.List))
-                    or isinstance(elements[0].expr, cst.Name) and elements[0].expr.value in unit.sequences
+                    or unit.is_sequence(elements[0].expr)
                 )
                 value = self._to_numpy(call, Shape.LIST if listed else shape)
             elif shape in (Shape.LIST, Shape.TUPLE) and not _returns(function, cst.List if shape == Shape.LIST else cst.Tuple):
@@ -381,7 +381,7 @@ class RunSites:
             return effects[0] if len(effects) == 1 else cst.Tuple(commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
         values = [
             cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
-            if isinstance(e.expr, cst.Name) and e.expr.value in unit.sequences
+            if unit.is_sequence(e.expr)
             else _numpy(e.expr.visit(_AssignMethods(self)))
             for e in elements
         ]
