@@ -614,3 +614,18 @@ def test_align_variables_lists_what_it_could_not_match(harness, tmp_path) -> Non
     assert "aligned 0 trainable variable(s)" in text
     assert "[3, 5] float32: not matched with the next recorded variable dense/kernel:0 [3, 4] float32" in text
     assert "dense_1/bias:0 [1] float32: no variable of the new program took its value" in text
+
+
+@needs_tensorflow
+def test_a_failing_notebook_shows_its_code_not_its_json(harness, tmp_path) -> None:
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from tfmodernize.verify.runner import Script
+
+    notebook = new_notebook(cells=[new_code_cell("x = 1"), new_code_cell("y = x / 0  # the failing line")])
+    path = tmp_path / "nb.ipynb"
+    path.write_text(nbformat.writes(notebook))
+    result = harness.run(Script(path, "tf2"))
+    assert not result.ok
+    assert "nb.ipynb (code cells)" in result.error and "y = x / 0  # the failing line" in result.error

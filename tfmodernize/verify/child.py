@@ -35,6 +35,7 @@ import importlib.abc
 import importlib.machinery
 import inspect
 import io
+import linecache
 import os
 import random
 import signal
@@ -141,7 +142,7 @@ class Sandbox:
         started = time.perf_counter()
         reply: dict[str, Any] = {"values": {}, "skipped": {}, "error": None}
         try:
-            code = compile(_program_text(path), str(path), "exec")
+            code = compile(*_program(path), "exec")
             variables = Variables(self.tf, request.get("variables", "own"), request.get("initial_values") or [])
             with contextlib.redirect_stdout(_Both(output, printed)), contextlib.redirect_stderr(output):
                 with self.fresh_state(request["random"]), variables.hooked():
@@ -479,14 +480,18 @@ def keras_layout(recorded: list[dict]) -> list[dict]:
     return out
 
 
-def _program_text(path: Path) -> str:
-    """The Python a verified program runs: the file, or a notebook's code cells in order with
-    their IPython lines (magics, ``!`` shell escapes) left out."""
+def _program(path: Path) -> tuple[str, str]:
+    """(the Python a verified program runs, the file name its tracebacks show): the file, or a
+    notebook's code cells in order with their IPython lines (magics, ``!`` shell escapes) left
+    out, under ``nb.ipynb (code cells)``, whose lines a traceback reads from the cells (each
+    starts with its ``'tfmodernize: cell N'`` marker), not from the notebook's JSON."""
     if path.suffix == ".ipynb":
         from tfmodernize.notebooks import script
 
-        return script(path.read_bytes())
-    return path.read_text(encoding="utf-8")
+        text, name = script(path.read_bytes()), f"{path} (code cells)"
+        linecache.cache[name] = (len(text), None, text.splitlines(keepends=True), name)
+        return text, name
+    return path.read_text(encoding="utf-8"), str(path)
 
 
 def main(argv: list[str]) -> int:
