@@ -563,8 +563,8 @@ h = state.h
 
 
 @pytest.mark.parametrize(("source", "message"), [
-    pytest.param(RNN_PROGRAM.replace("dtype=tf.float32", "sequence_length=lengths, dtype=tf.float32"),
-                 "it passes `sequence_length`", id="sequence-length"),
+    pytest.param(RNN_PROGRAM.replace("cell, x, dtype=tf.float32", "cell, x * 2.0, sequence_length=n, dtype=tf.float32"),
+                 "the mask for `sequence_length` needs their time dimension", id="sequence-length-of-computed-inputs"),
     pytest.param(RNN_PROGRAM.replace("dtype=tf.float32", "dtype=tf.float32, time_major=True"),
                  "it passes `time_major`", id="time-major"),
     pytest.param(RNN_PROGRAM.replace("BasicLSTMCell(4)", "BasicLSTMCell(4, forget_bias=0.5)"),

@@ -79,8 +79,8 @@ Declines when
     ``UPDATE_OPS`` (TF1 never updated the statistics), when ``UPDATE_OPS`` is read elsewhere or
     collections are added to, or when a run turning training mode on does not fetch that step.
     An RNN declines when its cell is not made on a line of its own in the same block and run
-    once, when ``dynamic_rnn`` passes ``sequence_length``, ``initial_state``, ``time_major`` or a
-    dtype other than float32, when the cell is a wrapper (``DropoutWrapper``...) or a
+    once, when the run passes ``initial_state``, ``time_major``, a dtype other than float32 or
+    ``sequence_length`` over inputs computed in the call (or to ``bidirectional_dynamic_rnn``), when the cell is a wrapper (``DropoutWrapper``...) or a
     ``MultiRNNCell`` not given a list of cells made in it, passes peepholes, clipping,
     projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, when an LSTM's state
     is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked or
@@ -405,7 +405,7 @@ class LayersToKeras(TFCodemod):
             block = parents.get(id(statement_holding(call, parents)))
             site = read_site(call, list(block.body), parents, self.tf, self.tf_expr)
             position = RUNS[next(r for r in RUNS if self.tf.is_tf(call.func, r))]["inputs"]
-            return LayerCall(site.keras_class, site.constructor, [], OBJECT_NAMES[site.keras_class], site.named,
+            return LayerCall(site.keras_class, site.constructor, site.call_args, OBJECT_NAMES[site.keras_class], site.named,
                              input_position=position, rnn=site)
         function = self.tf.tf_symbol(call.func).path.split(".", 1)[1]
         entry = layer_table()[function]

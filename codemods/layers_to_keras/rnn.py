@@ -19,6 +19,10 @@ TF1 computed and what Keras computes, cell by cell:
   matrix product, which is Keras's ``reset_after=False``; TF1's gates kernel holds reset then
   update, Keras's kernel update, reset, candidate.
 
+``sequence_length=lengths`` (``dynamic_rnn``): TF1 stops each sequence at its length, zero
+outputs after it and the state carried through; Keras does the same over
+``mask=tf.sequence_mask(lengths, maxlen=<time steps>)`` with ``zero_output_for_mask=True``.
+
 A ``MultiRNNCell`` over cells made in it (``[LSTMCell(8) for _ in range(2)]``) is
 ``tf.keras.layers.RNN([tf.keras.layers.LSTMCell(8) for _ in range(2)])``, Keras's stacked
 cells (same order, each layer's outputs the next one's inputs). ``bidirectional_dynamic_rnn``
@@ -96,6 +100,8 @@ class RecurrentSite:
     variables: list[str]
     #: LSTM state reads -> "h" or "c".
     reads: dict[int, tuple[cst.BaseExpression, str]] = field(default_factory=dict)
+    #: What the layer is called with besides its input (``mask=`` for ``sequence_length``).
+    call_args: list[cst.Arg] = field(default_factory=list)
 
     def target(self, names: dict[str, str]) -> cst.BaseAssignTargetExpression:
         """What the call's result is bound to: ``outputs``, ``outputs, state`` or
@@ -130,14 +136,29 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
     be made; ``spell``: a Keras path as the module spells TensorFlow."""
     run = next(r for r in RUNS if tf.is_tf(call.func, r))
     positions = RUNS[run]
+    lengths = argument(call, positions["sequence_length"], "sequence_length")
+    masked = run == "nn.dynamic_rnn" and lengths is not None and source(lengths) != "None"
     for keyword, default in KEPT_DEFAULTS.items():
         value = argument(call, positions.get(keyword), keyword)
-        if value is not None and source(value) != default:
+        if value is not None and source(value) != default and not (keyword == "sequence_length" and masked):
             raise Decline(call, f"it passes `{keyword}`, which the Keras layer does not take the same way")
+    inputs = argument(call, positions["inputs"], "inputs")
+    call_args = []
+    if masked:
+        # TF1 stops each sequence at its length: zero outputs after it, the state carried
+        # through. Keras does so over a mask, with zero_output_for_mask=True.
+        if not isinstance(inputs, (cst.Name, cst.Attribute)):
+            raise Decline(call, "its inputs are computed in the call: the mask for `sequence_length` needs their "
+                                "time dimension")
+        time_steps = cst.Subscript(cst.Call(spell("shape"), [cst.Arg(inputs)]),
+                                   [cst.SubscriptElement(cst.Index(cst.Integer("1")))])
+        mask = cst.Call(spell("sequence_mask"), commas([
+            cst.Arg(lengths), cst.Arg(time_steps, keyword=cst.Name("maxlen"), equal=no_space_equal())]))
+        call_args = [cst.Arg(mask, keyword=cst.Name("mask"), equal=no_space_equal())]
     dtype = argument(call, positions["dtype"], "dtype")
     if dtype is not None and not tf.is_tf(dtype, "float32"):
         raise Decline(call, f"`dtype={source(dtype)}`: only float32 recurrent layers are migrated")
-    if argument(call, positions["inputs"], "inputs") is None:
+    if inputs is None:
         raise Decline(call, "its inputs are not passed")
     statement = statement_holding(call, parents)
     assign = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
@@ -171,22 +192,25 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
     prefix = RUN_SCOPES[run]
     if single:
         cell = sides[0][1][0]
-        flags = ["return_sequences", *(["return_state"] if returns_state else [])]
+        flags = ["return_sequences", *(["return_state"] if returns_state else []),
+                 *(["zero_output_for_mask"] if masked else [])]
         constructor = [*cell.args, *_flags(flags)]
         if cell.named is not None:
             constructor.append(cst.Arg(cell.named, keyword=cst.Name("name"), equal=no_space_equal()))
         return RecurrentSite(cell.keras_class, constructor, cell.named.evaluated_value if cell.named else None,
                              [sides[0][0]], assign, outputs, state.value if returns_state else None,
-                             [f"{prefix}/{v}" for v in cell.variables()], reads)
+                             [f"{prefix}/{v}" for v in cell.variables()], reads, call_args)
     layers, variables = [], []
     for (_, cells, multi, comprehension), direction in zip(sides, ("fw", "bw") if len(sides) == 2 else ("",)):
-        flags = ["return_sequences", *(["go_backwards"] if direction == "bw" else [])]
+        flags = ["return_sequences", *(["go_backwards"] if direction == "bw" else []),
+                 *(["zero_output_for_mask"] if masked else [])]
         layers.append(_layer(cells, multi, comprehension, flags, spell))
         where = f"{prefix}/{direction}/" if direction else f"{prefix}/"
         variables += [f"{where}multi_rnn_cell/cell_{i}/{v}" if multi else f"{where}{v}"
                       for i, cell in enumerate(cells) for v in cell.variables()]
     if len(layers) == 1:
-        return RecurrentSite("RNN", [*layers[0].args], None, [sides[0][0]], assign, outputs, None, variables)
+        return RecurrentSite("RNN", [*layers[0].args], None, [sides[0][0]], assign, outputs, None, variables,
+                             call_args=call_args)
     constructor = [cst.Arg(layers[0]), cst.Arg(layers[1], keyword=cst.Name("backward_layer"), equal=no_space_equal()),
                    cst.Arg(cst.Name("None"), keyword=cst.Name("merge_mode"), equal=no_space_equal())]
     return RecurrentSite("Bidirectional", constructor, None, [s[0] for s in sides], assign, outputs, None, variables)
