@@ -70,7 +70,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit
+from tfmodernize.treewalk import visit, walk
 import libcst.matchers as m
 
 from tfmodernize.codemods._tf1_api import V2_OFF, V2_ON
@@ -280,6 +280,7 @@ class CompatV1Import(TFCodemod):
         return node.with_changes(value=alias)
 
 
-def _imports(module: cst.Module):
-    """Every import statement of the module, nested ones (``try:``/``if``) included."""
-    return m.findall(module, m.Import() | m.ImportFrom())
+def _imports(module: cst.Module) -> list["cst.Import | cst.ImportFrom"]:
+    """Every import statement of the module, nested ones (``try:``/``if``) included, in order
+    (a plain walk: LibCST's ``findall`` would first copy the tree and resolve metadata)."""
+    return [n for n in walk(module, code_only=True) if isinstance(n, (cst.Import, cst.ImportFrom))]

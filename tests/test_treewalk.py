@@ -39,3 +39,19 @@ def test_contains_is_by_identity():
     first, second = module.body
     call = first.body[0].value
     assert contains(first, call) and not contains(second, call)
+
+
+def test_children_are_remembered_per_node_and_forgotten_between_files():
+    from tfmodernize import treewalk
+
+    module = cst.parse_module("x = f(1, 2)\n")
+    call = module.body[0].body[0].value
+    first = treewalk.children(call, code_only=True)
+    assert treewalk.children(call, code_only=True) is first  # read once
+    assert [type(c).__name__ for c in first] == ["Name", "Arg", "Arg"]
+    treewalk.forget()
+    again = treewalk.children(call, code_only=True)
+    assert again is not first and again == first
+    # A new node that happens to reuse a forgotten node's id is read afresh.
+    other = cst.parse_module("y = g(3)\n").body[0].body[0].value
+    assert [type(c).__name__ for c in treewalk.children(other, code_only=True)] == ["Name", "Arg"]

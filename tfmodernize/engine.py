@@ -34,6 +34,7 @@ from tfmodernize.cache import OutcomeCache
 from tfmodernize.project import ProjectIndex, ProjectView, summarize as summarize_project
 from tfmodernize.notebooks import Layout
 from tfmodernize.sources import Discovered, Source, SourceError, decode_source, read_source
+from tfmodernize import treewalk
 from tfmodernize.treewalk import walk
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
 
@@ -157,6 +158,15 @@ def transform_text(
     rewrite would not parse (the rewrite is then dropped). A codemod whose obligations are
     left unfulfilled is taken out and the file rewritten again without it.
     """
+    try:
+        return _transform_text(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project)
+    finally:
+        treewalk.forget()  # the nodes of this file's trees are not needed again
+
+
+def _transform_text(
+    text: str, codemods: Sequence[type[TFCodemod]], *, path: str, unsafe_fixes: bool, project: Optional[ProjectView]
+) -> tuple[str, FileState]:
     declined: list[Finding] = []
     while True:
         new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project)

@@ -25,6 +25,7 @@ from typing import Any, Optional, Sequence
 
 import libcst as cst
 
+from tfmodernize import treewalk
 from tfmodernize.sources import SourceError, read_source
 from tfmodernize.tfsymbols import TFNames
 
@@ -111,9 +112,12 @@ def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[P
             continue
         names = TFNames.for_module(module)
         found = {}
-        for codemod in summarizers:
-            summary = codemod.summarize(module, names)
-            if summary is not None:
-                found[codemod.code] = summary
+        try:
+            for codemod in summarizers:
+                summary = codemod.summarize(module, names)
+                if summary is not None:
+                    found[codemod.code] = summary
+        finally:
+            treewalk.forget()  # walks remember the nodes of the file they read
         index.summaries[path] = found
     return index

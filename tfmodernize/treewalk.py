@@ -57,8 +57,26 @@ def _is_node(kind: type) -> bool:
     return known
 
 
-def children(node: cst.CSTNode, *, code_only: bool = False) -> list[cst.CSTNode]:
+#: (id of a node, code_only) -> (the node, its children). LibCST nodes never change, and an
+#: unchanged subtree is shared by the trees each codemod's edits produce, so the codemods'
+#: walks over one file read each node's fields once. The node is kept with its entry, so an
+#: id is never reused while its entry lives; ``forget`` empties it between files, and it never
+#: grows past ``_REMEMBERED`` entries (a caller that never forgets pays a walk again, no more).
+_CHILDREN: dict[tuple[int, bool], tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
+_REMEMBERED = 400_000
+
+
+def forget() -> None:
+    """Drop the children remembered so far (the engine calls it after each file)."""
+    _CHILDREN.clear()
+
+
+def children(node: cst.CSTNode, *, code_only: bool = False) -> tuple[cst.CSTNode, ...]:
     """The nodes directly under ``node``, in source order (like ``node.children``)."""
+    key = (id(node), code_only)
+    known = _CHILDREN.get(key)
+    if known is not None and known[0] is node:
+        return known[1]
     found: list[cst.CSTNode] = []
     for name in _fields(type(node), code_only):
         value = getattr(node, name)
@@ -67,7 +85,10 @@ def children(node: cst.CSTNode, *, code_only: bool = False) -> list[cst.CSTNode]
             found.extend(value)  # LibCST's sequences hold nodes only
         elif _is_node(kind):
             found.append(value)
-    return found
+    if len(_CHILDREN) >= _REMEMBERED:
+        _CHILDREN.clear()
+    result = _CHILDREN[key] = (node, tuple(found))
+    return result[1]
 
 
 def walk(node: cst.CSTNode, *, code_only: bool = False) -> Iterator[cst.CSTNode]:
