@@ -71,3 +71,11 @@ def statement_of(call: cst.Call, parents: dict) -> Optional[tuple[Optional[str],
             and isinstance(small.targets[0].target, cst.Name)):
         return small.targets[0].target.value, line
     return None
+
+
+def statement_holding(node: cst.CSTNode, parents: dict) -> Optional[cst.CSTNode]:
+    """The statement ``node`` is part of (``parents``: a parent map, ``FileState.parents``)."""
+    holder = parents.get(id(node))
+    while holder is not None and not isinstance(holder, cst.BaseStatement):
+        holder = parents.get(id(holder))
+    return holder

@@ -43,7 +43,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.names import bound_names, name_nodes, names_read
-from tfmodernize.syntax import argument, commas, is_none, no_space_equal, source
+from tfmodernize.syntax import argument, commas, is_none, no_space_equal, source, statement_holding
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -352,14 +352,6 @@ def _lstm_read(use: cst.Name, parents: dict) -> Optional[tuple[cst.BaseExpressio
             and holder.slice[0].slice.value.value in ("0", "1"):
         return holder, "c" if holder.slice[0].slice.value.value == "0" else "h"
     return None
-
-
-def statement_holding(node: cst.CSTNode, parents: dict) -> Optional[cst.CSTNode]:
-    """The statement ``node`` is part of."""
-    holder = parents.get(id(node))
-    while holder is not None and not isinstance(holder, cst.BaseStatement):
-        holder = parents.get(id(holder))
-    return holder
 
 
 def _number(node: cst.BaseExpression) -> Optional[float]:

@@ -1,0 +1,190 @@
+"""Network-building functions, for layers-to-keras: which functions' layers can be created
+once before them (called from the program's top-level code, once or sharing their variables
+through their scope), what their scope blocks and ``reuse`` parameter are, and what the
+layers' constructor arguments read where they are created."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import libcst as cst
+
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods.layers_to_keras.batch_norm import false
+from tfmodernize.names import local_names, name_nodes, parameter_names
+from tfmodernize.syntax import argument, source, statement_holding
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
+
+
+class NetworkFunctions:
+    """Reads the network-building functions of one module (``read``, ``hoisted``)."""
+
+    def __init__(self, module: cst.Module, tf: TFNames, parents: dict) -> None:
+        self.module, self.tf, self.parents = module, tf, parents
+
+    def read(self, function: cst.FunctionDef, calls: list[cst.Call]) -> "Network":
+        """A network-building function (``def network(x): ... tf.layers.dense(...)``) called from
+        the program's top-level code, once, or several times sharing its variables through its
+        variable scope (``variable_scope("d", reuse=reuse)``, every call after the first passing
+        ``reuse=True``; or ``reuse=tf.AUTO_REUSE``): its layers are created once before it, and
+        every call applies them. Its ``variable_scope`` / ``name_scope`` blocks (a literal name,
+        and that ``reuse``) are dedented. A function called twice without sharing made two sets
+        of variables in TF1: declined."""
+        name = function.name.value
+        calls_of = [n for n in walk(self.module, code_only=True)
+                    if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name]
+        top_calls = {id(n) for statement in self.module.body if not isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+                     for n in walk(statement, code_only=True)}
+        uses = [n for n in name_nodes(self.module) if n.value == name]
+        if not calls_of or any(id(c) not in top_calls for c in calls_of) or len(uses) != len(calls_of) + 1:
+            raise Decline(calls[0], f"it is applied in `{name}`, which is not called from the program's top-level "
+                                    "code only")
+        network = Network(calls, calls_of=calls_of)
+        parameters = parameter_names(function)
+        allowed = {id(s) for s in function.body.body}
+        pending = list(function.body.body)
+        while pending:
+            statement = pending.pop()
+            if isinstance(statement, cst.With):
+                for item in statement.items:
+                    reuse = self._scope_reuse(item, parameters)
+                    if reuse is False:
+                        raise Decline(statement, "a `with` block other than a variable or name scope given a "
+                                                 "name (and `reuse`)")
+                    if reuse is not None and reuse is not True:
+                        network.reuse = reuse
+                    network.shared = network.shared or reuse is not None
+                network.scopes.append(statement)
+                allowed |= {id(s) for s in statement.body.body}
+                pending.extend(statement.body.body)
+        if len(calls_of) > 1 and not network.shared:
+            raise Decline(calls[0], f"it is applied in `{name}`, which the program calls {len(calls_of)} times without "
+                                    "sharing its variables (`reuse`): TF1 made a network for each call")
+        if network.reuse is not None:
+            position = parameters.index(network.reuse)
+            for order, call in enumerate(calls_of):
+                passed = argument(call, position, network.reuse)
+                sharing = passed is not None and (
+                    isinstance(passed, cst.Name) and passed.value == "True" or self.tf.is_tf(passed, "AUTO_REUSE"))
+                if sharing != (order > 0) and not (order == 0 and false(passed)):
+                    raise Decline(call, f"`{name}` is called with `{network.reuse}` other than absent or False the "
+                                        "first time and True after")
+            body_uses = [n for n in name_nodes(function.body) if n.value == network.reuse]
+            scope_uses = [n for block in network.scopes for item in block.items for n in name_nodes(item)
+                          if n.value == network.reuse]
+            layer_uses = [n for call in calls for n in name_nodes(call) if n.value == network.reuse]
+            if len(body_uses) != len(scope_uses) + len(layer_uses):
+                raise Decline(function, f"`{network.reuse}` is used for more than sharing the variables")
+        for call in calls:
+            holder = statement_holding(call, self.parents)
+            if id(holder) not in allowed or not isinstance(holder, cst.SimpleStatementLine):
+                raise Decline(call, "it is applied inside a loop, a condition or a nested definition")
+        return network
+
+
+    def hoisted(self, function: cst.FunctionDef, network: "Network", layer: Any, call: cst.Call) -> Any:
+        """The layer (a ``LayerCall``) with its constructor arguments as they read before the function, where it is
+        created: a parameter every call passes the same constant (or a name the module binds
+        once, before the function) reads that; a name the function computes declines."""
+        parameters = parameter_names(function)
+        local = local_names(function) | set(parameters)
+        index = next(i for i, s in enumerate(self.module.body) if s is function)
+        replacements: dict[str, cst.BaseExpression] = {}
+        for name in sorted({n.value for arg in layer.constructor for n in name_nodes(arg)} & local):
+            value = self._same_everywhere(function, network, name, index) if name in parameters else None
+            if value is None:
+                raise Decline(call, f"its argument `{name}` is computed in `{function.name.value}`, where the layer "
+                                    "object could not be created once")
+            replacements[name] = value
+        if not replacements:
+            return layer
+        constructor = [arg.visit(_Substitute(replacements)) for arg in layer.constructor]
+        return dataclasses.replace(layer, constructor=constructor)
+
+    def _same_everywhere(self, function: cst.FunctionDef, network: "Network", name: str,
+                         before: int) -> Optional[cst.BaseExpression]:
+        """What every call passes to parameter ``name`` (its default where not passed), when that
+        is one literal, or one name the module binds once before the function; else None."""
+        position = parameter_names(function).index(name)
+        param = next(p for p in [*function.params.params, *function.params.kwonly_params] if p.name.value == name)
+        values = [argument(c, position, name) or param.default for c in network.calls_of]
+        if not values or any(v is None for v in values) or len({source(v) for v in values}) != 1:
+            return None
+        value = values[0]
+        if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)) or (
+                isinstance(value, cst.Name) and value.value in ("True", "False", "None")):
+            return value
+        if isinstance(value, cst.Name):
+            bound = training.module_assignment(self.module, value.value)
+            rebound = [n for n in name_nodes(self.module) if n.value == value.value
+                       and isinstance(self.parents.get(id(n)), cst.AssignTarget)]
+            if bound is not None and bound[0] < before and len(rebound) == 1:
+                return value
+        return None
+
+
+    def _scope_reuse(self, item: cst.WithItem, parameters: list[str]) -> "str | bool | None":
+        """For ``with tf.variable_scope("name", reuse=...)`` / ``tf.name_scope("name")``: None
+        without ``reuse``, the parameter passed as ``reuse``, True for ``tf.AUTO_REUSE``; False
+        for any other ``with`` item."""
+        call = item.item
+        if not (isinstance(call, cst.Call) and self.tf.is_tf(call.func, "variable_scope", "name_scope")
+                and item.asname is None and call.args and call.args[0].keyword is None
+                and isinstance(call.args[0].value, cst.SimpleString)):
+            return False
+        rest = call.args[1:]
+        if not rest:
+            return None
+        reuse = rest[0].value
+        if len(rest) != 1 or rest[0].keyword is None or rest[0].keyword.value != "reuse" \
+                or not self.tf.is_tf(call.func, "variable_scope"):
+            return False
+        if self.tf.is_tf(reuse, "AUTO_REUSE"):
+            return True
+        if isinstance(reuse, cst.Name) and reuse.value in parameters:
+            return reuse.value
+        return False
+
+
+
+@dataclass
+class Network:
+    """The layer calls of a statement and, for a network-building function, how it is built:
+    its scope blocks to dedent, its calls, whether they share its variables (``reuse``) and the
+    parameter passing that."""
+    calls: list[cst.Call]
+    scopes: list[cst.With] = field(default_factory=list)
+    calls_of: list[cst.Call] = field(default_factory=list)
+    shared: bool = False
+    reuse: Optional[str] = None
+
+
+
+
+class _Substitute(cst.CSTTransformer):
+    """Names -> the expressions they stand for."""
+
+    def __init__(self, replacements: dict[str, cst.BaseExpression]) -> None:
+        super().__init__()
+        self.replacements = replacements
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.replacements.get(original.value, updated)
+
+
+
+
+def prefix(scopes: list[cst.With], function: cst.FunctionDef) -> str:
+    """What names a network function's layers: its (outermost) scope's name, or its own."""
+    for block in scopes:
+        name = block.items[0].item.args[0].value.evaluated_value or ""
+        if re.fullmatch(r"[A-Za-z_]\w*", name):
+            return name.lower()
+    return function.name.value
+
+
