@@ -6,8 +6,8 @@ What it does
     ``flatten``, ``dropout``, ``batch_normalization``), and RNN cells run by
     ``tf.nn.dynamic_rnn`` or ``bidirectional_dynamic_rnn`` (``BasicRNNCell``,
     ``BasicLSTMCell``, ``LSTMCell``, ``GRUCell``, ``MultiRNNCell``: ``SimpleRNN``, ``LSTM``,
-    ``GRU``, a stacked ``RNN``, ``Bidirectional``; see ``rnn.py``), into Keras layer objects created once,
-    just before the statement that applied them, and called there:
+    ``GRU``, a stacked ``RNN``, ``Bidirectional``; see ``rnn.py``), into Keras layer objects
+    created once, just before the statement that applied them, and called there:
     ``h = tf.layers.dense(x, 64, activation=tf.nn.relu)`` becomes
     ``dense = tf.keras.layers.Dense(64, activation=tf.nn.relu)`` and ``h = dense(x)``. A
     network-building function gets its layers created before it: one the program calls once,
@@ -42,8 +42,8 @@ Before
     logits = tf.layers.dense(tf.layers.flatten(hidden), 10)
 
 After
-    hidden_1 = tf.keras.layers.Dense(128, activation=tf.nn.relu, name="hidden")
-    hidden = hidden_1(images)
+    hidden_layer = tf.keras.layers.Dense(128, activation=tf.nn.relu, name="hidden")
+    hidden = hidden_layer(images)
     flatten = tf.keras.layers.Flatten()
     dense = tf.keras.layers.Dense(10)
     logits = dense(flatten(hidden))
@@ -69,19 +69,22 @@ Declines when
     a network per call), called with ``reuse`` True the first time, using its ``reuse``
     parameter for anything else, or applying the layer inside a loop, a condition or a ``with``
     other than a variable or name scope (given a name, and that ``reuse``); it passes ``reuse``
-    outside such a function, ``*args``/``**kwargs`` or an argument the table does not know; ``tf.layers.dropout`` is applied in training mode (its mask
-    would come from Keras's generator, not TF1's); layers not in the table are left as they are
-    (their file stays on ``tf.compat.v1``). A batch normalisation declines when TF1 may have
-    used its fused kernel (``fused`` not False and an input not known to be 2-D: TF1 then updated
-    the moving variance with the unbiased batch variance), when it passes ``renorm`` or a
-    TF1-only argument (``virtual_batch_size``, ``adjustment``), or, in training mode, when
+    outside such a function, ``*args``/``**kwargs`` or an argument the table does not know; a
+    constructor argument is computed in the network function; ``tf.layers.dropout`` is applied
+    in training mode (its mask would come from Keras's generator, not TF1's); layers not in the
+    table are left as they are (their file stays on ``tf.compat.v1``). A batch normalisation
+    declines when TF1 may have used its fused kernel (``fused`` not False and an input not
+    known to be 2-D: TF1 then updated the moving variance with the unbiased batch variance),
+    when it passes ``renorm`` or a TF1-only argument (``virtual_batch_size``, ``adjustment``),
+    or, in training mode, when
     ``training`` is not a boolean placeholder defaulting to inference, when no step depends on
     ``UPDATE_OPS`` (TF1 never updated the statistics), when ``UPDATE_OPS`` is read elsewhere or
     collections are added to, or when a run turning training mode on does not fetch that step.
     An RNN declines when its cell is not made on a line of its own in the same block and run
     once, when the run passes ``initial_state``, ``time_major``, a dtype other than float32 or
-    ``sequence_length`` over inputs computed in the call (or to ``bidirectional_dynamic_rnn``), when the cell is a wrapper (``DropoutWrapper``...) or a
-    ``MultiRNNCell`` not given a list of cells made in it, passes peepholes, clipping,
+    ``sequence_length`` over inputs computed in the call (or to ``bidirectional_dynamic_rnn``),
+    when the cell is a wrapper (``DropoutWrapper``...) or a ``MultiRNNCell`` not given a list of
+    cells made in it, passes peepholes, clipping,
     projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, when an LSTM's state
     is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked or
     bidirectional RNN is read.
@@ -130,7 +133,7 @@ class LayersToKeras(TFCodemod):
     __doc__ = __doc__
     code = "TFM107"
     name = "layers-to-keras"
-    summary = "tf.layers functions in top-level code -> Keras layer objects created once and called"
+    summary = "tf.layers and RNN cells -> Keras layer objects created once and called where TF1 applied them"
     needles = ("layers.", "dynamic_rnn")
     interests = (cst.Call,)
     detects = (*(f"layers.{name}" for name in layer_table()), *RUNS)
@@ -176,6 +179,8 @@ class LayersToKeras(TFCodemod):
             created = []
             prefix = network_prefix(network.scopes, statement) if isinstance(statement, cst.FunctionDef) else ""
             parents = self.state.parents(module)
+            built_at = index if not network.calls_of else min(
+                i for i, top in enumerate(module.body) for c in network.calls_of if training.contains(top, c))
             for call, layer in zip(_innermost_first(calls), made):
                 scope = self._variable_scope(call, parents)
                 named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
@@ -184,8 +189,6 @@ class LayersToKeras(TFCodemod):
                 # ``conv = tf.layers.conv2d(..., name="conv")``: the layer is ``conv_layer``.
                 name = training.fresh_name(base if base not in taken or base in ours else f"{base}_layer", taken)
                 ours.add(base)
-                built_at = index if not network.calls_of else min(
-                    i for i, top in enumerate(module.body) for c in network.calls_of if training.contains(top, c))
                 where = f"{scope}/" if scope else ""
                 variables = [f"{where}{v}" for v in layer.rnn.variables] if layer.rnn is not None else [
                     f"{where}{layer.tf1_name or layer.function}{{suffix}}/{weight}:0"
