@@ -47,7 +47,8 @@ Declines when
     function while variables are created later, it would come out empty, it is read at module
     level over Keras layers (they make their variables on their first call, later in TF2: the
     list would be empty; layers-to-keras writes such lists where an optimizer uses them), or
-    optimizer slots would be listed; a program collection is used across functions or read before anything is added.
+    optimizer slots would be listed; a program collection is used across functions or read
+    before anything is added.
 """
 
 from __future__ import annotations
