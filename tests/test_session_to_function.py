@@ -1222,6 +1222,20 @@ DECLINES = [
         "feed it the literal True or False",
         id="training-switch-fed-a-computed-value",
     ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [4])
+        drop = tf.nn.dropout(x, 0.5)
+        total = tf.reduce_sum(drop)
+        with tf.Session() as sess:
+            first = sess.run(total, {x: data})
+            mask = sess.run(drop, {x: data})
+        """,
+        "a random op is drawn by runs of different fetches (compute_drop, compute_total)",
+        id="random-op-drawn-by-two-functions",
+    ),
 ]
 
 

@@ -96,12 +96,14 @@ Fix safety
 
 Declines when
     the unit feeds a computed tensor or a variable, uses partial_run, queues, an iterator over a
-    dataset fed from placeholders (or one whose function also takes placeholders), imported graphs or tensors looked up by name, passes sessions around, re-initialises variables
-    after updating them, runs random ops in several sessions, or calls code defined elsewhere that
-    may create variables (a function imported from a project module given in the same run is read
-    through the project pre-pass; a project module that still needs TF1 keeps the program on TF1),
-    or feeds a layers' training switch something other than the literal True or False; each
-    finding names the construct and its line.
+    dataset fed from placeholders (or one whose function also takes placeholders), imported
+    graphs or tensors looked up by name, passes sessions around, re-initialises variables after
+    updating them, runs random ops in several sessions, draws one random op in runs of different
+    fetches (TF1 drew them from one op, each TF2 function has its own), or calls code defined
+    elsewhere that may create variables (a function imported from a project module given in the
+    same run is read through the project pre-pass; a project module that still needs TF1 keeps
+    the program on TF1), or feeds a layers' training switch something other than the literal
+    True or False; each finding names the construct and its line.
 """
 
 from __future__ import annotations

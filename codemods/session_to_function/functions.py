@@ -204,6 +204,19 @@ class Functions:
         openings = sum(1 for stmt in unit.statements if stmt.kind is Kind.SESSION) + sum(
             1 for block in [*unit.removed_blocks, *unit.nested_blocks]
             for item in block.items if isinstance(item.item, cst.Call) and tf_path(item.item.func, self.tf) in SESSIONS)
+        drawn_by: dict[int, set[str]] = {}
+        for function in plan.functions.values():
+            for stmt in function.body:
+                if stmt.dynamic and stmt.draws_random:
+                    drawn_by.setdefault(stmt.index, set()).add(function.name)
+        shared = next((stmt for stmt in unit.statements if len(drawn_by.get(stmt.index, ())) > 1), None)
+        if shared is not None:
+            # TF1 drew every run's values from the one op; each TF2 function has its own op, so
+            # a run of one function no longer moves the stream the other draws from.
+            raise Decline(shared.origin, "a random op is drawn by runs of different fetches "
+                                         f"({', '.join(sorted(drawn_by[shared.index]))}): TF1 drew them all from one op, "
+                                         "each TF2 function would have its own (other numbers); fetch them in one run, "
+                                         "or draw with tf.random.stateless_* from an explicit seed")
         for function in plan.functions.values():
             drawing = next((stmt for stmt in function.body if stmt.dynamic and stmt.draws_random), None)
             if drawing is not None and openings > 1:
