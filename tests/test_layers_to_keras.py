@@ -547,6 +547,27 @@ RNN_REWRITES += [
 ]
 
 
+RNN_REWRITES.append(pytest.param(
+    """
+    import tensorflow as tf
+
+    steps = tf.unstack(x, 5, 1)
+    cell = tf.nn.rnn_cell.BasicLSTMCell(8, forget_bias=1.0)
+    outputs, states = tf.nn.static_rnn(cell, steps, dtype=tf.float32)
+    last = outputs[-1]
+    """,
+    """
+    import tensorflow as tf
+
+    steps = tf.unstack(x, 5, 1)
+    lstm = tf.keras.layers.LSTM(8, return_sequences=True)
+    outputs = tf.unstack(lstm(tf.stack(steps, axis=1)), axis=1)
+    last = outputs[-1]
+    """,
+    id="static-rnn-over-a-list-of-steps",
+))
+
+
 @pytest.mark.parametrize(("before", "after"), RNN_REWRITES)
 def test_rnn_rewrites(before, after):
     result = assert_rewrites("TFM107", _code(before), _code(after))
@@ -565,6 +586,8 @@ h = state.h
 @pytest.mark.parametrize(("source", "message"), [
     pytest.param(RNN_PROGRAM.replace("cell, x, dtype=tf.float32", "cell, x * 2.0, sequence_length=n, dtype=tf.float32"),
                  "the mask for `sequence_length` needs their time dimension", id="sequence-length-of-computed-inputs"),
+    pytest.param(RNN_PROGRAM.replace("dynamic_rnn", "static_rnn"), "the state of a static RNN is read",
+                 id="static-rnn-state-read"),
     pytest.param(RNN_PROGRAM.replace("dtype=tf.float32", "dtype=tf.float32, time_major=True"),
                  "it passes `time_major`", id="time-major"),
     pytest.param(RNN_PROGRAM.replace("BasicLSTMCell(4)", "BasicLSTMCell(4, forget_bias=0.5)"),

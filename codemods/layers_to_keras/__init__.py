@@ -4,7 +4,7 @@ What it does
     Turns ``tf.layers`` functions applied in a program's top-level code (``dense``, ``conv1d``,
     ``conv2d``, ``conv2d_transpose``, ``max_pooling1d/2d``, ``average_pooling1d/2d``,
     ``flatten``, ``dropout``, ``batch_normalization``), and RNN cells run by
-    ``tf.nn.dynamic_rnn`` or ``bidirectional_dynamic_rnn`` (``BasicRNNCell``,
+    ``tf.nn.dynamic_rnn``, ``static_rnn`` or ``bidirectional_dynamic_rnn`` (``BasicRNNCell``,
     ``BasicLSTMCell``, ``LSTMCell``, ``GRUCell``, ``MultiRNNCell``: ``SimpleRNN``, ``LSTM``,
     ``GRU``, a stacked ``RNN``, ``Bidirectional``; see ``rnn.py``), into Keras layer objects
     created once, just before the statement that applied them, and called there:
@@ -86,8 +86,8 @@ Declines when
     when the cell is a wrapper (``DropoutWrapper``...) or a ``MultiRNNCell`` not given a list of
     cells made in it, passes peepholes, clipping,
     projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, when an LSTM's state
-    is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked or
-    bidirectional RNN is read.
+    is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked,
+    bidirectional or static RNN is read.
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
     program makes other variables too, when it is read before the layers it selects were
@@ -134,7 +134,7 @@ class LayersToKeras(TFCodemod):
     code = "TFM107"
     name = "layers-to-keras"
     summary = "tf.layers and RNN cells -> Keras layer objects created once and called where TF1 applied them"
-    needles = ("layers.", "dynamic_rnn")
+    needles = ("layers.", "dynamic_rnn", "static_rnn")
     interests = (cst.Call,)
     detects = (*(f"layers.{name}" for name in layer_table()), *RUNS)
     requires_tf2 = True
@@ -197,8 +197,7 @@ class LayersToKeras(TFCodemod):
                 created.append(cst.SimpleStatementLine([cst.Assign(
                     [cst.AssignTarget(cst.Name(name))],
                     cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor)))]))
-                self.replace(call, lambda updated, name=name, layer=layer: cst.Call(
-                    cst.Name(name), commas([cst.Arg(_input_of(updated, layer.input_position)), *layer.call_args])))
+                self.replace(call, lambda updated, name=name, layer=layer: self._applied(updated, name, layer))
                 if layer.rnn is not None:
                     self._recurrent(layer.rnn, taken)
             # A top-level cell's line goes (``_recurrent``): its comments and blank lines stay.
@@ -264,6 +263,17 @@ class LayersToKeras(TFCodemod):
             if dropped is not None:
                 self.replace(call, lambda updated, dropped=dropped: updated.with_changes(
                     args=_without(updated.args, dropped)))
+
+    def _applied(self, updated: cst.Call, name: str, layer: "LayerCall") -> cst.BaseExpression:
+        """``layer_object(input, ...)``; a ``static_rnn``'s list of time steps is stacked into one
+        tensor for the Keras layer and its outputs unstacked into a list again."""
+        given = _input_of(updated, layer.input_position)
+        listed = layer.rnn is not None and layer.rnn.listed
+        axis = cst.Arg(cst.Integer("1"), keyword=cst.Name("axis"), equal=no_space_equal())
+        if listed:
+            given = cst.Call(self.tf_expr("stack"), commas([cst.Arg(given), axis]))
+        applied = cst.Call(cst.Name(name), commas([cst.Arg(given), *layer.call_args]))
+        return cst.Call(self.tf_expr("unstack"), commas([cst.Arg(applied), axis])) if listed else applied
 
     def _recurrent(self, site: RecurrentSite, taken: set[str]) -> None:
         """The cell's line goes; the result is bound to the outputs (and the state, or for an

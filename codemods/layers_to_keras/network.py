@@ -185,6 +185,6 @@ def prefix(scopes: list[cst.With], function: cst.FunctionDef) -> str:
         name = block.items[0].item.args[0].value.evaluated_value or ""
         if re.fullmatch(r"[A-Za-z_]\w*", name):
             return name.lower()
-    return function.name.value
+    return function.name.value.lower()
 
 

@@ -23,6 +23,10 @@ TF1 computed and what Keras computes, cell by cell:
 outputs after it and the state carried through; Keras does the same over
 ``mask=tf.sequence_mask(lengths, maxlen=<time steps>)`` with ``zero_output_for_mask=True``.
 
+``static_rnn`` runs the cell over a list of time steps (``tf.unstack(x, T, 1)``) and returns
+one: the Keras layer takes ``tf.stack(steps, axis=1)`` and its outputs are
+``tf.unstack(..., axis=1)`` again (stacking and unstacking are exact); its state is not migrated.
+
 A ``MultiRNNCell`` over cells made in it (``[LSTMCell(8) for _ in range(2)]``) is
 ``tf.keras.layers.RNN([tf.keras.layers.LSTMCell(8) for _ in range(2)])``, Keras's stacked
 cells (same order, each layer's outputs the next one's inputs). ``bidirectional_dynamic_rnn``
@@ -102,6 +106,8 @@ class RecurrentSite:
     reads: dict[int, tuple[cst.BaseExpression, str]] = field(default_factory=dict)
     #: What the layer is called with besides its input (``mask=`` for ``sequence_length``).
     call_args: list[cst.Arg] = field(default_factory=list)
+    #: ``static_rnn``: its inputs and outputs are lists of time steps (stacked and unstacked).
+    listed: bool = False
 
     def target(self, names: dict[str, str]) -> cst.BaseAssignTargetExpression:
         """What the call's result is bound to: ``outputs``, ``outputs, state`` or
@@ -121,12 +127,13 @@ RUNS = {
     "nn.bidirectional_dynamic_rnn": {"cell_fw": 0, "cell_bw": 1, "inputs": 2, "sequence_length": 3,
                                      "initial_state_fw": 4, "initial_state_bw": 5, "dtype": 6, "time_major": 9,
                                      "scope": 10},
+    "nn.static_rnn": {"cell": 0, "inputs": 1, "initial_state": 2, "dtype": 3, "sequence_length": 4, "scope": 5},
 }
 KEPT_DEFAULTS = {"sequence_length": "None", "initial_state": "None", "initial_state_fw": "None",
                  "initial_state_bw": "None", "time_major": "False", "scope": "None", "swap_memory": "False",
                  "parallel_iterations": "None"}
 #: What the Keras layer is called for each run, by the TF1 run's variable scope.
-RUN_SCOPES = {"nn.dynamic_rnn": "rnn", "nn.bidirectional_dynamic_rnn": "bidirectional_rnn"}
+RUN_SCOPES = {"nn.dynamic_rnn": "rnn", "nn.bidirectional_dynamic_rnn": "bidirectional_rnn", "nn.static_rnn": "rnn"}
 
 
 def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: TFNames,
@@ -181,6 +188,8 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
     single = len(sides) == 1 and not sides[0][2]
     if state_uses and not single:
         raise Decline(call, "the state of a stacked or bidirectional RNN is read: not migrated")
+    if state_uses and run == "nn.static_rnn":
+        raise Decline(call, "the state of a static RNN is read: not migrated")
     reads: dict[int, tuple[cst.BaseExpression, str]] = {}
     if single and sides[0][1][0].keras_class == "LSTM":
         for use in state_uses:
@@ -199,7 +208,8 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
             constructor.append(cst.Arg(cell.named, keyword=cst.Name("name"), equal=no_space_equal()))
         return RecurrentSite(cell.keras_class, constructor, cell.named.evaluated_value if cell.named else None,
                              [sides[0][0]], assign, outputs, state.value if returns_state else None,
-                             [f"{prefix}/{v}" for v in cell.variables()], reads, call_args)
+                             [f"{prefix}/{v}" for v in cell.variables()], reads, call_args,
+                             listed=run == "nn.static_rnn")
     layers, variables = [], []
     for (_, cells, multi, comprehension), direction in zip(sides, ("fw", "bw") if len(sides) == 2 else ("",)):
         flags = ["return_sequences", *(["go_backwards"] if direction == "bw" else []),
@@ -210,7 +220,7 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
                       for i, cell in enumerate(cells) for v in cell.variables()]
     if len(layers) == 1:
         return RecurrentSite("RNN", [*layers[0].args], None, [sides[0][0]], assign, outputs, None, variables,
-                             call_args=call_args)
+                             call_args=call_args, listed=run == "nn.static_rnn")
     constructor = [cst.Arg(layers[0]), cst.Arg(layers[1], keyword=cst.Name("backward_layer"), equal=no_space_equal()),
                    cst.Arg(cst.Name("None"), keyword=cst.Name("merge_mode"), equal=no_space_equal())]
     return RecurrentSite("Bidirectional", constructor, None, [s[0] for s in sides], assign, outputs, None, variables)
