@@ -125,17 +125,18 @@ class CollectionsToTracking(TFCodemod):
 
     def _owner(self, call: cst.Call) -> tuple[Optional[cst.CSTNode], Optional[cst.CSTNode]]:
         """(innermost function holding ``call`` or the module, the statement of that body holding it)."""
-        owner, statement = None, None
-        for top in self._module.body:
-            if not training.contains(top, call):
-                continue
-            owner, statement = self._module, top
-            for _, function in training.functions(cst.Module(body=[top])):
-                if training.contains(function, call):
-                    owner = function
-                    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else []
-                    statement = next((s for s in body if training.contains(s, call)), None)
-        return owner, statement
+        parents = self.state.parents(self._module)
+        chain = [call]
+        while (parent := parents.get(id(chain[-1]))) is not None:
+            chain.append(parent)
+        if chain[-1] is not self._module:
+            return None, None
+        for index, node in enumerate(chain):
+            if isinstance(node, cst.FunctionDef):
+                # ``def f(): <body>``: the statement is the child of its indented block.
+                in_body = index >= 2 and isinstance(chain[index - 1], cst.IndentedBlock)
+                return node, chain[index - 2] if in_body else None
+        return self._module, chain[-2]
 
     def _plan_program_collections(self, module: cst.Module) -> None:
         """``add_to_collection(name, x)`` + ``get_collection(name)`` -> one Python list."""

@@ -139,7 +139,10 @@ class CompatFallback(TFCodemod):
         anchor_index, anchor = anchors[0]
         if self.suppressed(anchor):
             return False
+        first_of_each = {}  # the first use of each TF1-only name: the line a finding cites
         for blocker_node, what, _ in blockers:
+            first_of_each.setdefault(what, blocker_node)
+        for what, blocker_node in first_of_each.items():
             self.state.keep_on_v1(what, self._position(blocker_node)[0])
         self._why = f"{first} (line {self._position(first_node)[0]}) has no TF2 migration here"
         alias, module = self._tf_import(anchor)

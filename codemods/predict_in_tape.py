@@ -87,6 +87,7 @@ class PredictInTape(TFCodemod):
     name = "predict-in-tape"
     summary = "model.predict(x) (numpy, no gradient) inside a tape -> model(x, training=False)"
     needles = ("predict",)
+    required_text = ("GradientTape",)
     interests = (cst.Call,)
     METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
 

@@ -65,6 +65,7 @@ class TrainableVariables(TFCodemod):
     name = "trainable-variables"
     summary = "model.variables/weights in tape.gradient and apply_gradients -> model.trainable_variables"
     needles = ("gradient",)
+    required_text = ("GradientTape",)
     interests = (cst.Call,)
     METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
 

@@ -25,7 +25,8 @@ from typing import ClassVar, Optional, Sequence
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
-from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider, ScopeProvider
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, ScopeProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from tfmodernize.edits import Edits, Replacement, apply as apply_edits, parents
 from tfmodernize.imports import ImportRequest, plan as plan_imports
@@ -83,6 +84,22 @@ class Obligation:
     reason: str
 
 
+class _RangeRecorder:
+    """What ``PositionProvidingCodegenState`` writes to: ``PositionProvider``'s own record."""
+
+    def __init__(self) -> None:
+        self._computed: dict[cst.CSTNode, CodeRange] = {}
+
+
+def _ranges(module: cst.Module) -> dict[cst.CSTNode, CodeRange]:
+    """``PositionProvider``'s range of every node of ``module``, from the provider's codegen
+    state directly: a ``MetadataWrapper`` adds a visitor pass over the tree that doubles the cost."""
+    recorder = _RangeRecorder()
+    module._codegen(PositionProvidingCodegenState(
+        default_indent=module.default_indent, default_newline=module.default_newline, provider=recorder))
+    return recorder._computed
+
+
 @dataclass
 class FileState:
     """Per-file facts and results shared by all codemods running on one file.
@@ -117,6 +134,8 @@ class FileState:
     _wrapper: Optional[MetadataWrapper] = field(default=None, repr=False)
     _names: Optional[tuple[cst.Module, TFNames]] = field(default=None, repr=False)
     _parents: Optional[tuple[cst.Module, dict]] = field(default=None, repr=False)
+    _alias_uses: Optional[tuple[cst.Module, dict]] = field(default=None, repr=False)
+    _statement_alias_uses: dict = field(default_factory=dict, repr=False)
     #: CPython's tree of ``text`` (the engine's syntax check), for the lines of top-level statements.
     syntax: Optional[ast.Module] = field(default=None, repr=False)
     _parsed_parents: Optional[dict] = field(default=None, repr=False)
@@ -142,6 +161,26 @@ class FileState:
             scopes = self.wrapper(module).resolve(ScopeProvider) if self.needs_scope else None
             self._names = (module, TFNames.for_module(module, scopes))
         return self._names[1]
+
+    def alias_uses(self, module: cst.Module) -> dict[str, tuple[str, int]]:
+        """Each name a TF import of ``module`` binds -> (what it binds, how often code outside
+        imports reads it); once per tree version, and counted per top-level statement, once per
+        statement: the codemods' successive trees share the statements they did not change."""
+        if self._alias_uses is not None and self._alias_uses[0] is module:
+            return self._alias_uses[1]
+        aliases = {local: next(iter(targets)) for local, targets in tf_import_aliases(module).items() if len(targets) == 1}
+        uses = dict.fromkeys(aliases, 0)
+        if aliases:
+            wanted = frozenset(aliases)
+            for statement in module.body:
+                key = (statement, wanted)
+                if key not in self._statement_alias_uses:
+                    self._statement_alias_uses[key] = _name_counts(statement, wanted)
+                for name, count in self._statement_alias_uses[key].items():
+                    uses[name] += count
+        found = {local: (aliases[local], count) for local, count in uses.items()}
+        self._alias_uses = (module, found)
+        return found
 
     def parents(self, module: cst.Module) -> dict:
         """Each code node's parent in ``module`` (``edits.parents``), once per tree version."""
@@ -206,7 +245,7 @@ class FileState:
             if indent:
                 alone = cst.If(test=cst.Name("_"), body=cst.IndentedBlock(body=[statement], indent=indent))
             module = self.parsed.with_changes(body=[alone], header=[], footer=[])
-            self._statement_positions[statement] = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+            self._statement_positions[statement] = _ranges(module)
         ranges = self._statement_positions[statement]
         where = ranges.get(node)
         if where is None:
@@ -348,6 +387,9 @@ class TFCodemod(VisitorBasedCodemodCommand):
     safety: ClassVar[Safety] = Safety.SAFE
     #: Strings of which at least one must occur in the source for the codemod to apply.
     needles: ClassVar[tuple[str, ...]] = ()
+    #: Strings that must all occur in the source too (``GradientTape`` for a codemod about
+    #: code inside a tape: a file without one cannot need it).
+    required_text: ClassVar[tuple[str, ...]] = ()
     #: Node types ``detect`` is called with during the shared traversal.
     interests: ClassVar[tuple[type[cst.CSTNode], ...]] = ()
     #: TF paths (``"train.Saver"``) whose calls the default ``detect`` looks for, when
@@ -429,7 +471,8 @@ class TFCodemod(VisitorBasedCodemodCommand):
 
     @classmethod
     def applies_to_text(cls, text: str) -> bool:
-        return not cls.needles or any(needle in text for needle in cls.needles)
+        return ((not cls.needles or any(needle in text for needle in cls.needles))
+                and all(required in text for required in cls.required_text))
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
@@ -467,7 +510,7 @@ class TFCodemod(VisitorBasedCodemodCommand):
             self.context = replace(self.context, wrapper=previous)
         new = self.state.apply(tree, self.edits)
         if new is not tree:
-            self._drop_orphaned_imports(_tf_alias_uses(tree), _tf_alias_uses(new))
+            self._drop_orphaned_imports(self.state.alias_uses(tree), self.state.alias_uses(new))
         if self._imports_added or self._imports_removed:
             new = self.state.apply(new, plan_imports(new, self._imports_added, self._imports_removed))
         return new
@@ -605,19 +648,18 @@ class TFCodemod(VisitorBasedCodemodCommand):
         return cst.parse_expression(f"{prefix}.{path}")
 
 
-def _tf_alias_uses(module: cst.Module) -> dict[str, tuple[str, int]]:
-    """Each name a TF import binds -> (what it binds, how often code outside imports reads it)."""
-    aliases = {local: next(iter(targets)) for local, targets in tf_import_aliases(module).items() if len(targets) == 1}
-    uses = dict.fromkeys(aliases, 0)
-    stack: list[cst.CSTNode] = [module] if aliases else []
+def _name_counts(node: cst.CSTNode, wanted: frozenset[str]) -> dict[str, int]:
+    """How often code under ``node`` outside import statements reads each name of ``wanted``."""
+    counts: dict[str, int] = {}
+    stack: list[cst.CSTNode] = [node]
     while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.Import, cst.ImportFrom)):
+        current = stack.pop()
+        if isinstance(current, (cst.Import, cst.ImportFrom)):
             continue
-        if isinstance(node, cst.Name) and node.value in uses:
-            uses[node.value] += 1
-        stack.extend(children(node, code_only=True))
-    return {local: (aliases[local], count) for local, count in uses.items()}
+        if isinstance(current, cst.Name) and current.value in wanted:
+            counts[current.value] = counts.get(current.value, 0) + 1
+        stack.extend(children(current, code_only=True))
+    return counts
 
 
 # -- docstrings --------------------------------------------------------------------------------

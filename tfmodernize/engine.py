@@ -124,9 +124,17 @@ def _without_strings(text: str) -> str:
 
 
 def _detect(
-    module: cst.Module, candidates: Sequence[type[TFCodemod]], names: TFNames
+    module: cst.Module,
+    candidates: Sequence[type[TFCodemod]],
+    names: TFNames,
+    asked: Optional[set[int]] = None,
 ) -> set[type[TFCodemod]]:
-    """One traversal asking every candidate's ``detect`` about the node types it wants."""
+    """One traversal asking every candidate's ``detect`` about the node types it wants.
+
+    ``asked``: ids of the nodes every candidate was already asked about, under the same names
+    (nodes are immutable, so a node's whole subtree was too): the walk does not go into them,
+    and adds the nodes it goes through. After a codemod's rewrite only its new nodes are walked.
+    """
     found: set[type[TFCodemod]] = {c for c in candidates if not c.interests}
     wanted: dict[type, list[type[TFCodemod]]] = {}
     for codemod in candidates:
@@ -134,13 +142,20 @@ def _detect(
             wanted.setdefault(kind, []).append(codemod)
     if not wanted:
         return found
-
-    for node in walk(module, code_only=True):
+    if asked is None:
+        asked = set()
+    stack: list[cst.CSTNode] = [module]
+    while stack:
+        node = stack.pop()
+        if id(node) in asked:
+            continue
         for codemod in wanted.get(type(node), ()):
             if codemod not in found and codemod.detect(node, names):
                 found.add(codemod)
                 if len(found) == len(candidates):
                     return found
+        asked.add(id(node))
+        stack.extend(reversed(treewalk.children(node, code_only=True)))
     return found
 
 
@@ -233,7 +248,10 @@ def _transform_once(
     state.needs_scope = needs_scope_analysis(text, aliases)
     state.parsed, state.syntax = module, syntax
     names = state.names(module)
-    found = _detect(module, candidates, names)
+    # The nodes every candidate has been asked about (kept alive by ``trees``, so ids stay theirs).
+    asked: set[int] = set()
+    trees = [module]
+    found = _detect(module, candidates, names, asked)
     changed = False
     for index, codemod in enumerate(candidates):
         if codemod not in found:
@@ -244,9 +262,12 @@ def _transform_once(
         if len(state.fixes) > fixes_before:
             changed = True
             module = result
-            names = state.names(module)
+            trees.append(module)
+            previous, names = names, state.names(module)
+            if state.needs_scope or names.aliases != previous.aliases or names.ambiguous != previous.ambiguous:
+                asked = set()  # a name may now mean something else: ask about every node again
             later = [c for c in candidates[index + 1 :] if c not in found]
-            found |= _detect(module, later, names)
+            found |= _detect(module, later, names, asked)
     if not changed or state.obligations:
         return text, state
     new_text = module.code
