@@ -17,6 +17,7 @@ Everything here is pure LibCST: importing it never imports tensorflow.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Optional, Union
 
@@ -153,12 +154,14 @@ def tf_import_aliases(module: cst.Module) -> dict[str, set[str]]:
     return aliases
 
 
-def _rebinding_pattern(name: str) -> re.Pattern[str]:
+@lru_cache(maxsize=64)
+def _rebinding_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(an assignment line binding ``name``, matched one line at a time; the other bindings)."""
     n = re.escape(name)
     ident = r"[\w \t,()\[\]*]*"
-    return re.compile(
-        rf"^[ \t]*{ident}(?<![\w.]){n}\b{ident}(?::[^=\n]*)?=(?!=)"  # tf = ..., a, tf = ...
-        rf"|(?<![\w.]){n}\s*:="  # walrus
+    assignment = re.compile(rf"[ \t]*{ident}(?<![\w.]){n}\b{ident}(?::[^=\n]*)?=(?!=)")  # tf = ..., a, tf = ...
+    other = re.compile(
+        rf"(?<![\w.]){n}\s*:="  # walrus
         rf"|\bdef\s+\w+\s*\([^)]*(?<![\w.=]){n}\s*[,:=)]"  # parameter
         rf"|\blambda\b[^:\n]*(?<![\w.=]){n}\s*[,:=]"
         rf"|\bfor\b[^\n]*(?<![\w.]){n}\b[^\n]*\bin\b"  # loop / comprehension target
@@ -168,6 +171,7 @@ def _rebinding_pattern(name: str) -> re.Pattern[str]:
         rf"|\bwith\b[^\n]*\bas\s+\(?{n}\b",
         re.MULTILINE,
     )
+    return assignment, other
 
 
 def needs_scope_analysis(text: str, aliases: Mapping[str, set[str]]) -> bool:
@@ -178,7 +182,11 @@ def needs_scope_analysis(text: str, aliases: Mapping[str, set[str]]) -> bool:
     for local, targets in aliases.items():
         if len(targets) > 1:
             return True
-        if _rebinding_pattern(local).search(text):
+        assignment, other = _rebinding_patterns(local)
+        if other.search(text):
+            return True
+        # The assignment pattern backtracks over each line it starts on: only lines naming ``local`` can match.
+        if any(assignment.match(line) for line in text.split("\n") if local in line):
             return True
         other_import = re.compile(
             rf"^[ \t]*(?:from\s+(?!(?:{'|'.join(TF_ROOTS)})\b)\S+\s+)?import\b[^\n]*\b(?:as\s+)?{re.escape(local)}\b",
@@ -206,6 +214,8 @@ class TFNames:
         #: as tf`` / ``except ImportError: import tensorflow as tf``): they resolve to nothing.
         self.ambiguous = {local: frozenset(t) for local, t in aliases.items() if len(t) > 1}
         self._scopes = scopes
+        #: id(node) -> (node, its qualified name): codemods ask about the same nodes many times.
+        self._qualified: dict[int, tuple[cst.CSTNode, Optional[str]]] = {}
 
     @classmethod
     def for_module(
@@ -240,6 +250,14 @@ class TFNames:
 
     def qualify(self, node: cst.CSTNode) -> Optional[str]:
         """``tensorflow.compat.v1.placeholder`` for ``tf.placeholder`` under that import."""
+        known = self._qualified.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
+        qualified = self._qualify(node)
+        self._qualified[id(node)] = (node, qualified)  # the node is kept: its id stays its own
+        return qualified
+
+    def _qualify(self, node: cst.CSTNode) -> Optional[str]:
         root = root_name(node)
         if root is None:
             return None
