@@ -526,3 +526,52 @@ def test_valid_python_libcst_cannot_parse_is_not_called_python2(tmp_path, monkey
     path.write_text(OLD)
     error = outcome_for(path).error
     assert error.startswith("2:5: valid Python that LibCST cannot parse") and "not Python 3" not in error
+
+
+# -- detection after a rewrite ---------------------------------------------------------------
+
+
+class SwitchesToV1(TFCodemod):
+    """What it does\n    x\nWhy it matters\n    x\nBefore\n    x\nAfter\n    x"""
+
+    code, name, summary = "TFM193", "switches-to-v1", "imports tensorflow.compat.v1 as tf"
+    interests = (cst.Import,)
+
+    @classmethod
+    def detect(cls, node, names):
+        return True
+
+    def leave_Import(self, original):
+        if self.fix(original, "now compat.v1"):
+            self.replace(original, cst.parse_statement("import tensorflow.compat.v1 as tf").body[0])
+
+
+class SeesV1Names(TFCodemod):
+    """What it does\n    x\nWhy it matters\n    x\nBefore\n    x\nAfter\n    x"""
+
+    code, name, summary = "TFM194", "sees-v1-names", "reports tf.old_op reached through compat.v1"
+    interests = (cst.Attribute,)
+
+    @classmethod
+    def detect(cls, node, names):
+        symbol = names.tf_symbol(node)
+        return symbol is not None and symbol.v1 and symbol.path == "old_op"
+
+    def leave_Attribute(self, original):
+        if self.tf.is_tf(original, "old_op") and self.tf.tf_symbol(original).v1:
+            self.report(original, "seen through compat.v1")
+
+
+def test_detection_after_an_import_change_asks_about_unchanged_nodes_again():
+    # ``tf.old_op`` is the same node before and after the import changed, but it now means
+    # compat.v1's: the later codemod must be asked about it again.
+    new, state = transform_text("import tensorflow as tf\ntf.old_op()\n", [SwitchesToV1, SeesV1Names])
+    assert new.startswith("import tensorflow.compat.v1 as tf\n")
+    assert [(f.code, f.message) for f in state.findings] == [("TFM194", "seen through compat.v1")]
+
+
+def test_required_text_must_all_be_present():
+    from tfmodernize.codemods.predict_in_tape import PredictInTape
+
+    assert not PredictInTape.applies_to_text("y = model.predict(x)\n")
+    assert PredictInTape.applies_to_text("with tf.GradientTape() as tape:\n    y = model.predict(x)\n")
