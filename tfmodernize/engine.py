@@ -35,7 +35,6 @@ from tfmodernize.project import ProjectIndex, ProjectView, summarize as summariz
 from tfmodernize.notebooks import Layout
 from tfmodernize.sources import Discovered, Source, SourceError, decode_source, read_source
 from tfmodernize import treewalk
-from tfmodernize.treewalk import walk
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
 
 #: A file can only match a codemod if it imports one of these (every match is by qualified name).
