@@ -68,6 +68,7 @@ Declines when
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
@@ -100,6 +101,20 @@ def _statement_import(statement: cst.CSTNode) -> Optional[cst.Import]:
     return None
 
 
+@dataclass
+class _Facts:
+    """What ``CompatFallback._facts`` reads off a file."""
+
+    blockers: list[tuple[cst.CSTNode, str, str]] = field(default_factory=list)
+    graph_program: bool = False  #: it names graph-mode API (sessions, placeholders)
+    legacy_keras: Optional[str] = None  #: the first TF path it names that needs Keras 2
+    switched: bool = False  #: it switches v2 behaviour or eager execution off
+    asks_eager: bool = False  #: it asks for eager execution
+    sets_legacy: bool = False  #: it sets TF_USE_LEGACY_KERAS
+    #: ``tf.enable_eager_execution()`` and the like, each a statement of its own.
+    eager_statements: list[cst.SimpleStatementLine] = field(default_factory=list)
+
+
 class CompatFallback(TFCodemod):
     __doc__ = __doc__
     code = "TFM113"
@@ -115,15 +130,12 @@ class CompatFallback(TFCodemod):
     def visit_Module(self, node: cst.Module) -> bool:
         self._plan = None
         self._eager_requests: list[cst.SimpleStatementLine] = []
-        blockers = self._blockers(node)
+        facts = self._facts(node)
+        blockers = facts.blockers
         if not blockers:
             # ``tf.enable_eager_execution()`` in a file that is TF2 code otherwise: TF 2.x runs
             # eagerly and has no such name, so the request goes.
-            self._eager_requests = [
-                s for s in (n for n in walk(node, code_only=True) if isinstance(n, cst.SimpleStatementLine))
-                if len(s.body) == 1 and isinstance(s.body[0], cst.Expr) and isinstance(s.body[0].value, cst.Call)
-                and not s.body[0].value.args and (symbol := self.tf.tf_symbol(s.body[0].value.func)) is not None
-                and not symbol.v1 and symbol.path in EAGER_REQUESTS]
+            self._eager_requests = facts.eager_statements
             return False
         first_node, first, _ = blockers[0]
         imports = [(i, s) for i, s in enumerate(node.body) if self._tf_import(s) is not None]
@@ -149,15 +161,15 @@ class CompatFallback(TFCodemod):
         # ``tf.compat.v1.X`` spelled out under ``import tensorflow as tf`` (tf_upgrade_v2's output)
         # keeps the import; the switch is then spelled out too.
         switch_prefix = alias if through_plain or module == V1 else f"{alias}.compat.v1"
-        graph = through_plain or self._graph_program(node)
+        graph = through_plain or facts.graph_program
         entry = self._entry_point(node)
         # A program that asked for eager execution ran eagerly: keep it so.
-        needs_switch = entry is not None and graph and not self._switched(node) and not self._calls_to(node, EAGER_REQUESTS)
+        needs_switch = entry is not None and graph and not facts.switched and not facts.asks_eager
         if entry is None and graph:
             self.report(anchor, "this module builds a TF1 graph but has no entry point (no session code, "
                                 "`if __name__ == \"__main__\":` or app.run): the program that imports it must call "
                                 "tf.compat.v1.disable_v2_behavior() before building graphs")
-        legacy = self._legacy_keras(node)
+        legacy = facts.legacy_keras
         if legacy is not None:
             self.report(anchor, f"tf.{legacy} needs Keras 2 on TF 2.16+: install the tf-keras package "
                                 "(pip install tf-keras); the file sets TF_USE_LEGACY_KERAS=1 before importing TensorFlow")
@@ -166,7 +178,7 @@ class CompatFallback(TFCodemod):
                 self.report(contrib_node, f"{what} is gone from TF 2.x: this file cannot run until it is replaced "
                                           "(see the api-renames finding for its replacement)")
                 break
-        add_legacy = legacy is not None and not self._sets_legacy(node)
+        add_legacy = legacy is not None and not facts.sets_legacy
         if not through_plain and not needs_switch and not add_legacy:
             self.report(anchor, f"kept on tf.compat.v1: {self._why}")
             return False
@@ -188,42 +200,51 @@ class CompatFallback(TFCodemod):
             return ("tensorflow", module) if module == "tensorflow" else None
         return (alias.asname.name.value, module) if isinstance(alias.asname.name, cst.Name) else None
 
-    def _blockers(self, module: cst.Module) -> list[tuple[cst.CSTNode, str, str]]:
-        """What keeps the file TF1 code, in source order: ``(node, "tf.Session", spelling)``.
+    def _facts(self, module: cst.Module) -> "_Facts":
+        """What the plan needs to know of the file, read in one walk over its code.
 
-        ``spelling`` is ``plain`` for a TF1-only name reached through ``import tensorflow``,
-        ``v1`` through a ``tensorflow.compat.v1`` import, ``spelled`` for ``tf.compat.v1.X``
-        written out under ``import tensorflow``; the last counts only for graph-mode API
-        (sessions, placeholders): other v1 names spelled that way run on TF 2.x as they are.
+        ``blockers``: what keeps the file TF1 code, in source order: ``(node, "tf.Session",
+        spelling)``. ``spelling`` is ``plain`` for a TF1-only name reached through ``import
+        tensorflow``, ``v1`` through a ``tensorflow.compat.v1`` import, ``spelled`` for
+        ``tf.compat.v1.X`` written out under ``import tensorflow``; the last counts only for
+        graph-mode API (sessions, placeholders): other v1 names spelled that way run on TF 2.x
+        as they are. Names inside imports, and the inner parts of a dotted name, are not
+        blockers; every name counts for the other facts.
         """
-        found, inner = [], set()
+        facts = _Facts()
+        inner: set[int] = set()
         for node in walk(module, code_only=True):
-            if isinstance(node, (cst.Import, cst.ImportFrom)):
+            kind = type(node)
+            if kind is cst.Import or kind is cst.ImportFrom:
                 inner.update(id(n) for n in walk(node, code_only=True))
-            if isinstance(node, cst.Attribute):
-                inner.add(id(node.value))
-            if not isinstance(node, (cst.Attribute, cst.Name)) or id(node) in inner:
-                continue
-            symbol = self.tf.tf_symbol(node)
-            if symbol is None or symbol.v2 or not tables().tf1_only(symbol.path) or symbol.path in EAGER_REQUESTS:
-                continue
-            root = root_name(node)
-            through = self.tf.qualify(root) if root is not None else None
-            spelling = "v1" if through == V1 else "spelled" if symbol.v1 else "plain"
-            if spelling != "spelled" or symbol.path in GRAPH_PROGRAM:
-                found.append((node, f"tf.{symbol.path}", spelling))
-        return found
-
-    def _calls_to(self, module: cst.Module, paths: tuple[str, ...]) -> list[cst.Call]:
-        return [n for n in walk(module, code_only=True)
-                if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *paths)]
-
-    def _switched(self, module: cst.Module) -> bool:
-        return bool(self._calls_to(module, SWITCHES))
-
-    def _graph_program(self, module: cst.Module) -> bool:
-        return any(isinstance(n, (cst.Attribute, cst.Name)) and (s := self.tf.tf_symbol(n)) is not None
-                   and s.path in GRAPH_PROGRAM for n in walk(module, code_only=True))
+            elif kind is cst.Attribute or kind is cst.Name:
+                if kind is cst.Attribute:
+                    inner.add(id(node.value))
+                symbol = self.tf.tf_symbol(node)
+                if symbol is None:
+                    continue
+                facts.graph_program = facts.graph_program or symbol.path in GRAPH_PROGRAM
+                if facts.legacy_keras is None and not symbol.v2 and any(
+                        symbol.path == p or symbol.path.startswith(p + ".") for p in LEGACY_KERAS):
+                    facts.legacy_keras = symbol.path
+                if id(node) in inner or symbol.v2 or not tables().tf1_only(symbol.path) or symbol.path in EAGER_REQUESTS:
+                    continue
+                root = root_name(node)
+                through = self.tf.qualify(root) if root is not None else None
+                spelling = "v1" if through == V1 else "spelled" if symbol.v1 else "plain"
+                if spelling != "spelled" or symbol.path in GRAPH_PROGRAM:
+                    facts.blockers.append((node, f"tf.{symbol.path}", spelling))
+            elif kind is cst.Call:
+                facts.switched = facts.switched or self.tf.is_tf(node.func, *SWITCHES)
+                facts.asks_eager = facts.asks_eager or self.tf.is_tf(node.func, *EAGER_REQUESTS)
+            elif kind is cst.SimpleString:
+                facts.sets_legacy = facts.sets_legacy or node.evaluated_value == "TF_USE_LEGACY_KERAS"
+            elif kind is cst.SimpleStatementLine and len(node.body) == 1 and isinstance(node.body[0], cst.Expr):
+                call = node.body[0].value
+                if (isinstance(call, cst.Call) and not call.args and (symbol := self.tf.tf_symbol(call.func)) is not None
+                        and not symbol.v1 and symbol.path in EAGER_REQUESTS):
+                    facts.eager_statements.append(node)
+        return facts
 
     def _entry_point(self, module: cst.Module) -> Optional[cst.CSTNode]:
         """The statement that makes the module a program, if any."""
@@ -242,20 +263,6 @@ class CompatFallback(TFCodemod):
                         isinstance(call.func, cst.Name) and call.func.value in defined):
                     return statement
         return None
-
-    def _legacy_keras(self, module: cst.Module) -> Optional[str]:
-        for node in walk(module, code_only=True):
-            if isinstance(node, (cst.Attribute, cst.Name)):
-                symbol = self.tf.tf_symbol(node)
-                if symbol is not None and not symbol.v2 and any(
-                        symbol.path == p or symbol.path.startswith(p + ".") for p in LEGACY_KERAS):
-                    return symbol.path
-        return None
-
-    @staticmethod
-    def _sets_legacy(module: cst.Module) -> bool:
-        return any(isinstance(n, cst.SimpleString) and n.evaluated_value == "TF_USE_LEGACY_KERAS"
-                   for n in walk(module, code_only=True))
 
     # -- rewrite ----------------------------------------------------------------------------
 

@@ -654,9 +654,10 @@ def _name_counts(node: cst.CSTNode, wanted: frozenset[str]) -> dict[str, int]:
     stack: list[cst.CSTNode] = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, (cst.Import, cst.ImportFrom)):
+        kind = type(current)
+        if kind is cst.Import or kind is cst.ImportFrom:
             continue
-        if isinstance(current, cst.Name) and current.value in wanted:
+        if kind is cst.Name and current.value in wanted:
             counts[current.value] = counts.get(current.value, 0) + 1
         stack.extend(children(current, code_only=True))
     return counts

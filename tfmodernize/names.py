@@ -57,9 +57,17 @@ def target_names(target: cst.CSTNode) -> set[str]:
     return {name.value for name in target_name_nodes(target)}
 
 
+#: The node types that bind names themselves (``names_bound_here``): one set lookup rules out
+#: every other node, which is most of what the walks calling it see.
+_BINDERS = frozenset({cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr,
+                      cst.AsName, cst.Global, cst.Nonlocal})
+
+
 def names_bound_here(node: cst.CSTNode) -> set[str]:
     """The names ``node`` itself binds (an ``AssignTarget``, a ``For``, an ``AsName``, ...),
     not those of the statements inside it."""
+    if type(node) not in _BINDERS:
+        return set()
     if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
         return target_names(node.target)
     if isinstance(node, cst.AsName):
