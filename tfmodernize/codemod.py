@@ -211,10 +211,12 @@ class FileState:
     def _locate(self, node: cst.CSTNode):
         """The ``CodeRange`` of a node of the parsed tree, or None.
 
-        Positions are computed one top-level statement at a time, when a node in it is first
-        asked about (LibCST's ``PositionProvider`` on that statement alone, shifted to the line
-        CPython's parser gives the statement): a file with one finding does not pay for a
-        position pass over all of it.
+        Positions are computed one statement at a time, when a node in it is first asked about:
+        the innermost statement holding the node (a compound statement without its blocks when
+        the node is in its header), rendered alone by LibCST's position-recording codegen and
+        shifted to where CPython's parser says the statement starts. A file with one finding
+        does not pay for a position pass over all of it, nor a finding in a ``with`` header for
+        the whole function around it.
         """
         assert self.parsed is not None, "the engine sets FileState.parsed"
         if self._parsed_parents is None:
@@ -225,32 +227,47 @@ class FileState:
             top, parent = parent, self._parsed_parents.get(id(parent))
         if parent is None:
             return None  # the module itself, or not a node of the parsed tree
-        line = node
-        while line is not top and not isinstance(line, cst.SimpleStatementLine):
-            line = self._parsed_parents[id(line)]
-        if isinstance(line, cst.SimpleStatementLine) and line is not top:
-            # A line nested in a function or class: render that line alone, not the whole block.
+        holder = node
+        while holder is not top and not isinstance(holder, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            holder = self._parsed_parents[id(holder)]
+        elif_ = isinstance(holder, cst.If) and isinstance(self._parsed_parents.get(id(holder)), cst.If)
+        if holder is not top and not elif_:  # an ``elif`` rendered alone would read ``if``
+            # Inside a function or class: render the statement holding the node alone, not the
+            # whole block; a compound statement (``with``, ``for``, ``def``) without its body
+            # when the node is in its header.
             starts = self._nested_starts(top)
-            if id(line) in starts:
-                number, column = starts[id(line)]
-                return self._shifted(line, node, number, self.lines()[number - 1][:column])
+            if id(holder) in starts:
+                number, column = starts[id(holder)]
+                header = _header_only(holder) if holder is not node else None
+                where = self._shifted(holder, node, number, self.lines()[number - 1][:column], header)
+                if where is not None:
+                    return where
+        header = _header_only(top) if holder is top and top is not node else None
+        if header is not None:  # a node of a top-level statement's header
+            where = self._shifted(top, node, self._top_level_line(top), "", header)
+            if where is not None:
+                return where
         return self._shifted(top, node, self._top_level_line(top), "")
 
-    def _shifted(self, statement: cst.CSTNode, node: cst.CSTNode, line: int, indent: str):
-        """``node``'s range in the file, from ``statement`` rendered alone at its indentation
-        (inside a stand-in block indented by ``indent``, so that every line, continuation lines
-        included, gets the columns it has in the file), shifted to the ``line`` it starts at."""
-        if statement not in self._statement_positions:
-            alone: cst.BaseStatement = statement
+    def _shifted(self, statement: cst.CSTNode, node: cst.CSTNode, line: int, indent: str,
+                 rendered: Optional[cst.BaseStatement] = None):
+        """``node``'s range in the file, from ``statement`` (or ``rendered``, the same statement
+        without its body) rendered alone at its indentation (inside a stand-in block indented by
+        ``indent``, so that every line, continuation lines included, gets the columns it has in
+        the file), shifted to the ``line`` it starts at."""
+        key = (statement, rendered is not None)
+        if key not in self._statement_positions:
+            alone: cst.BaseStatement = rendered if rendered is not None else statement
             if indent:
-                alone = cst.If(test=cst.Name("_"), body=cst.IndentedBlock(body=[statement], indent=indent))
+                alone = cst.If(test=cst.Name("_"), body=cst.IndentedBlock(body=[alone], indent=indent))
             module = self.parsed.with_changes(body=[alone], header=[], footer=[])
-            self._statement_positions[statement] = _ranges(module)
-        ranges = self._statement_positions[statement]
+            ranges = _ranges(module)
+            self._statement_positions[key] = (ranges, ranges[rendered if rendered is not None else statement].start.line)
+        ranges, start = self._statement_positions[key]
         where = ranges.get(node)
         if where is None:
             return None
-        shift = line - ranges[statement].start.line
+        shift = line - start
         if shift == 0:
             return where
         return CodeRange(CodePosition(where.start.line + shift, where.start.column),
@@ -267,9 +284,9 @@ class FileState:
         return self.syntax
 
     def _nested_starts(self, top: cst.CSTNode) -> dict[int, tuple[int, int]]:
-        """id(line) -> (line number, indentation) of each simple-statement line inside the
-        top-level statement ``top``, paired with CPython's statements in source order; empty
-        when they do not pair (a ``match`` statement, one-line bodies)."""
+        """id(statement) -> (line number, indentation) of each simple-statement line and
+        compound statement inside the top-level statement ``top``, paired with CPython's
+        statements in source order; empty when they do not pair (a ``match`` statement)."""
         if top not in self._nested_lines:
             index = [id(s) for s in self.parsed.body].index(id(top))
             position = sum(len(s.body) if isinstance(s, cst.SimpleStatementLine) else 1 for s in self.parsed.body[:index])
@@ -312,29 +329,32 @@ def _top_level_lines(module: cst.Module, syntax: ast.Module) -> dict[int, int]:
 #: CPython statements holding other statements, and the fields holding them in source order.
 _AST_BLOCKS = ("body", "handlers", "orelse", "finalbody")
 
+#: LibCST nodes on the way from a statement to the statements inside it.
+_CST_BLOCKS = (cst.BaseStatement, cst.BaseSuite, cst.ExceptHandler, cst.ExceptStarHandler, cst.Else, cst.Finally)
 
-def _ast_simple_statements(statement: ast.stmt, out: list[ast.stmt]) -> bool:
-    """Append the simple statements in ``statement``, in source order; False for a construct
-    that does not pair with LibCST's statements one to one (``match``)."""
+
+def _ast_statements(statement: ast.stmt, out: list[ast.stmt]) -> bool:
+    """Append ``statement`` and the statements in it, in source order (a statement before
+    those inside it); False for a construct that does not pair with LibCST's statements one to
+    one (``match``)."""
     if isinstance(statement, ast.Match):
         return False
-    blocks = [getattr(statement, name) for name in _AST_BLOCKS if isinstance(getattr(statement, name, None), list)]
-    if not blocks:
-        out.append(statement)
-        return True
-    for block in blocks:
-        for child in block:
+    out.append(statement)
+    for name in _AST_BLOCKS:
+        for child in getattr(statement, name, None) or ():
             for inner in (child.body if isinstance(child, ast.ExceptHandler) else [child]):
-                if not _ast_simple_statements(inner, out):
+                if not _ast_statements(inner, out):
                     return False
     return True
 
 
 def _pair_lines(top: cst.CSTNode, syntax: ast.stmt) -> dict[int, tuple[int, int]]:
-    """id(SimpleStatementLine) -> (line, column) of its first small statement, for the lines
-    nested in ``top``, from CPython's tree of the same statement; {} when the two do not pair."""
-    simple: list[ast.stmt] = []
-    if not _ast_simple_statements(syntax, simple):
+    """id(statement) -> (line, column) where it starts (a simple-statement line: its first
+    small statement; a compound statement: its keyword, after any decorators), for the
+    statements nested in ``top``, from CPython's tree of the same statement; {} when the two do
+    not pair."""
+    statements: list[ast.stmt] = []
+    if not _ast_statements(syntax, statements):
         return {}
     pairs: dict[int, tuple[int, int]] = {}
     index = 0
@@ -342,17 +362,36 @@ def _pair_lines(top: cst.CSTNode, syntax: ast.stmt) -> dict[int, tuple[int, int]
     while stack:
         node = stack.pop()
         if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            if index >= len(simple):
+            if index >= len(statements):
                 return {}
             if isinstance(node, cst.SimpleStatementLine):
-                pairs[id(node)] = (simple[index].lineno, simple[index].col_offset)
+                pairs[id(node)] = (statements[index].lineno, statements[index].col_offset)
             index += len(node.body)
             continue
-        if isinstance(node, (cst.BaseStatement, cst.BaseSuite, cst.ExceptHandler, cst.ExceptStarHandler, cst.Else, cst.Finally)):
-            stack.extend(reversed([c for c in children(node, code_only=True)
-                                   if isinstance(c, (cst.BaseStatement, cst.BaseSuite, cst.ExceptHandler, cst.ExceptStarHandler,
-                                                     cst.Else, cst.Finally, cst.If))]))
-    return pairs if index == len(simple) else {}
+        if isinstance(node, cst.BaseCompoundStatement):
+            if index >= len(statements):
+                return {}
+            if node is not top:
+                pairs[id(node)] = (statements[index].lineno, statements[index].col_offset)
+            index += 1
+        if isinstance(node, _CST_BLOCKS):
+            stack.extend(reversed([c for c in children(node, code_only=True) if isinstance(c, _CST_BLOCKS)]))
+    return pairs if index == len(statements) else {}
+
+
+#: A stand-in body: a compound statement rendered for the positions of its header needs none.
+_NO_BODY = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
+
+
+def _header_only(statement: cst.CSTNode) -> Optional[cst.BaseStatement]:
+    """``statement`` (``with``, ``for``, ``while``, ``if``, ``def``, ``class``) with its
+    blocks emptied, for the positions of the nodes of its header; None for a ``try`` (whose
+    clause headers live in its blocks) or a simple statement."""
+    if isinstance(statement, (cst.With, cst.FunctionDef, cst.ClassDef)):
+        return statement.with_changes(body=_NO_BODY)
+    if isinstance(statement, (cst.For, cst.While, cst.If)):
+        return statement.with_changes(body=_NO_BODY, orelse=None)
+    return None
 
 
 #: (codemod class, "visit_"/"leave_", node type) -> the name of its hook, or None.
