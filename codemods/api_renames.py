@@ -142,6 +142,7 @@ OVERRIDES = {"set_random_seed": "random.set_seed"}
 #: TF1 names that divide as Python 2 did (floor division for integers, true division for
 #: floating values) and the TF2 name for each kind of operand, decided from literal operands.
 DIVISIONS = {"div": {"int": "math.floordiv", "float": "math.divide"}}
+_NAMES_DIV = re.compile(r"\bdiv\b")
 #: TF1 names whose TF2 spelling the peer gives, but whose ops only work in a graph: run eagerly,
 #: a dequeue from an empty queue blocks forever instead of failing. Not renamed; reported.
 GRAPH_ONLY = {
@@ -217,7 +218,8 @@ class ApiRenames(TFCodemod):
     # -- bookkeeping: which Name/Attribute nodes are whole symbols ----------------------------
 
     def visit_Module(self, node: cst.Module) -> bool:
-        self._constant_kinds = _constant_kinds(node, self.tf) if "div" in self.state.text else {}
+        # Only TF1's ``div`` reads them, and naming it takes the word ``div`` (``tf.div``, an import).
+        self._constant_kinds = _constant_kinds(node, self.tf) if _NAMES_DIV.search(self.state.text) else {}
         self._tf1_file = _shows_tf1(node, self.tf, self._constant_kinds)
         self._stays_tf1 = self._tf1_file and _shows_tf1(node, self.tf, self._constant_kinds, lasting=True)
         self._from_imported = {
