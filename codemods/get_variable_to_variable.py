@@ -2,11 +2,15 @@
 
 What it does
     Turns ``v = tf.get_variable(name, shape, dtype, initializer=...)`` made at a program's top
-    level, outside any ``variable_scope``, into ``v = tf.Variable(<initial value>, name=name)``
-    when the initial value is one TF1 computed without randomness: the default initializer of
-    an integer or boolean variable (zeros), ``tf.zeros_initializer()``,
-    ``tf.ones_initializer()`` or ``tf.constant_initializer(c)``; or, without a shape, the tensor
-    given as ``initializer=`` (``tf.constant(0.0)``), which TF1 used as the initial value as
+    level, outside any ``variable_scope``, into ``v = tf.Variable(<initial value>, name=name)``,
+    the initial value being what TF1's initializer computed: the default of an integer or
+    boolean variable (zeros), ``tf.zeros_initializer()``, ``tf.ones_initializer()`` or
+    ``tf.constant_initializer(c)``; the random op a random initializer ran
+    (``tf.random_normal_initializer``, ``tf.truncated_normal_initializer``,
+    ``tf.random_uniform_initializer`` with their distribution arguments, and the default of a
+    floating variable, Glorot uniform, as ``tf.random.uniform(shape, -limit, limit)`` with the
+    limit TF1 computed from the shape's fans); or, without a shape, the tensor given as
+    ``initializer=`` (``tf.constant(0.0)``), which TF1 used as the initial value as
     ``tf.Variable`` does. ``dtype`` and ``trainable`` are kept.
 
 Why it matters
@@ -16,29 +20,37 @@ Why it matters
 Before
     counter = tf.get_variable("counter", shape=[], dtype=tf.int32, initializer=None)
     bias = tf.get_variable("bias", [3], initializer=tf.constant_initializer(0.1))
-    scale = tf.get_variable("scale", initializer=tf.constant(2.0))
+    kernel = tf.get_variable("kernel", [4, 2])
+    noise = tf.get_variable("noise", [3], initializer=tf.random_normal_initializer(stddev=0.1))
 
 After
     counter = tf.Variable(tf.zeros([], dtype=tf.int32), name="counter")
     bias = tf.Variable(tf.fill([3], tf.constant(0.1, dtype=tf.float32)), name="bias")
-    scale = tf.Variable(tf.constant(2.0), name="scale")
+    kernel = tf.Variable(tf.random.uniform([4, 2], -1.0, 1.0, dtype=tf.float32), name="kernel")
+    noise = tf.Variable(tf.random.normal([3], stddev=0.1, dtype=tf.float32), name="noise")
 
 Fix safety
-    Same name, shape, dtype, trainability and initial value: these initializers draw no random
-    numbers, so the values are those TF1 computed; a tensor initial value is computed by the
-    same op, in the same place of the program's random-op order.
+    Same name, shape, dtype, trainability and initial value. A deterministic initializer
+    computes the same values; a random one is replaced by the very op its ``__call__`` ran
+    (TF1's initializers call ``random_normal``/``truncated_normal``/``random_uniform`` with
+    the same arguments), created in the same place of the program's random-op order, so it
+    draws the same numbers wherever TF1's did (fixtures prove it under TensorFlow's
+    deterministic random tool; a swapped creation order fails them). Glorot's limit is
+    computed here from the written shape, by TF1's own formula, as a Python float as TF1 did.
 
 Declines when
     the call is inside a ``variable_scope`` (sharing and reuse are the variable-scopes
     migration's), inside a function, or not ``name = tf.get_variable(...)`` on its own line; the
-    initializer is random (the default for floating variables is Glorot uniform: TF2 draws other
-    numbers) or not a literal call; the shape or name is not written out; it passes a
-    regularizer, collections, a partitioner or another option with no ``tf.Variable``
-    equivalent.
+    shape or name is not written out (Glorot's range also needs the shape in numbers); the
+    initializer is not a literal call of one of those above (orthogonal, variance scaling,
+    Keras initializers), or is given a seed or dtype of its own or arguments computed by
+    calls; it passes a regularizer, collections, a partitioner or another option with no
+    ``tf.Variable`` equivalent.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Optional
 
@@ -57,13 +69,25 @@ PARAMETERS = ("name", "shape", "dtype", "initializer", "regularizer", "trainable
 NONE_ONLY = ("regularizer", "collections", "caching_device", "partitioner", "use_resource",
              "custom_getter", "constraint", "synchronization", "aggregation")
 INTEGER = re.compile(r"u?int\d+|bool")
+#: TF1 random initializers -> the TF2 random op their ``__call__`` runs (the same stateful op,
+#: so the same numbers in the same place of the random-op order), and the parameters that op
+#: takes from the initializer, in the initializer's order.
+RANDOM_INITIALIZERS = {
+    "random_normal_initializer": ("random.normal", ("mean", "stddev")),
+    "initializers.random_normal": ("random.normal", ("mean", "stddev")),
+    "truncated_normal_initializer": ("random.truncated_normal", ("mean", "stddev")),
+    "initializers.truncated_normal": ("random.truncated_normal", ("mean", "stddev")),
+    "random_uniform_initializer": ("random.uniform", ("minval", "maxval")),
+    "initializers.random_uniform": ("random.uniform", ("minval", "maxval")),
+    "glorot_uniform_initializer": ("random.uniform", ()),
+}
 
 
 class GetVariableToVariable(TFCodemod):
     __doc__ = __doc__
     code = "TFM106"
     name = "get-variable-to-variable"
-    summary = "tf.get_variable outside any variable_scope, with a deterministic initializer -> tf.Variable"
+    summary = "tf.get_variable outside any variable_scope -> tf.Variable over the initial value its initializer computed"
     needles = ("get_variable",)
     interests = (cst.Call,)
     detects = ("get_variable",)
@@ -151,11 +175,20 @@ class GetVariableToVariable(TFCodemod):
         if is_none(initializer):
             if INTEGER.fullmatch(dtype):
                 return f"{tf}.zeros({source(shape)}, dtype={dtype_code})"
-            raise Decline(call, "its default initializer is Glorot uniform, random numbers TF2 draws differently")
+            return self._glorot(call, shape, tf, dtype_code)
         if not isinstance(initializer, cst.Call):
             raise Decline(call, "its initializer is not written as a call here")
         symbol = self.tf.tf_symbol(initializer.func)
         path = symbol.path if symbol is not None else ""
+        if path in RANDOM_INITIALIZERS:
+            op, parameters = RANDOM_INITIALIZERS[path]
+            if path == "glorot_uniform_initializer":
+                if initializer.args:
+                    raise Decline(call, "its Glorot initializer is given a seed or dtype")
+                return self._glorot(call, shape, tf, dtype_code)
+            given = self._initializer_arguments(call, initializer, parameters)
+            written = "".join(f", {key}={source(value)}" for key, value in given.items())
+            return f"{source(self.tf_expr(op))}({source(shape)}{written}, dtype={dtype_code})"
         if path in ("zeros_initializer", "initializers.zeros") and not initializer.args:
             return f"{tf}.zeros({source(shape)}, dtype={dtype_code})"
         if path in ("ones_initializer", "initializers.ones") and not initializer.args:
@@ -164,5 +197,40 @@ class GetVariableToVariable(TFCodemod):
                 and initializer.args[0].keyword in (None,) and isinstance(initializer.args[0].value, (cst.Integer, cst.Float, cst.UnaryOperation)):
             value = source(initializer.args[0].value)
             return f"{tf}.fill({source(shape)}, {tf}.constant({value}, dtype={dtype_code}))"
-        raise Decline(call, f"its initializer `{source(initializer.func)}` is random or not one this migration maps")
+        raise Decline(call, f"its initializer `{source(initializer.func)}` is not one this migration maps")
+
+    @staticmethod
+    def _initializer_arguments(call: cst.Call, initializer: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.BaseExpression]:
+        """The distribution's arguments given to a random initializer (``stddev=0.1``), by the
+        random op's parameter names; declines a seed, a dtype or an argument computed by a call."""
+        given: dict[str, cst.BaseExpression] = {}
+        for position, arg in enumerate(initializer.args):
+            if arg.star or (arg.keyword is None and position >= len(parameters)):
+                raise Decline(call, "its initializer's arguments could not be read")
+            key = arg.keyword.value if arg.keyword is not None else parameters[position]
+            if key not in parameters:
+                raise Decline(call, f"its initializer is given `{key}` (a seed or dtype of its own)")
+            if any(isinstance(node, cst.Call) for node in walk(arg.value)):
+                raise Decline(call, "its initializer's arguments are computed by calls")
+            given[key] = arg.value
+        return given
+
+    @staticmethod
+    def _glorot(call: cst.Call, shape: cst.BaseExpression, tf: str, dtype_code: str) -> str:
+        """TF1's Glorot uniform draw (the default of a floating get_variable): uniform in
+        [-limit, limit], limit = sqrt(3 / max(1, (fan_in + fan_out) / 2)), the fans read off the
+        shape as TF1 reads them; the limit is computed here as TF1 computed it in Python."""
+        dims = [e.value for e in shape.elements] if isinstance(shape, (cst.List, cst.Tuple)) else None
+        if dims is None or not all(isinstance(d, cst.Integer) for d in dims):
+            raise Decline(call, "its default initializer is Glorot uniform, whose range needs the shape written out in numbers")
+        sizes = [int(d.value) for d in dims]
+        if not sizes:
+            fan_in = fan_out = 1
+        elif len(sizes) == 1:
+            fan_in = fan_out = sizes[0]
+        else:
+            receptive = math.prod(sizes[:-2])
+            fan_in, fan_out = sizes[-2] * receptive, sizes[-1] * receptive
+        limit = math.sqrt(3.0 * (1.0 / max(1.0, (fan_in + fan_out) / 2.0)))
+        return f"{tf}.random.uniform({source(shape)}, -{limit!r}, {limit!r}, dtype={dtype_code})"
 

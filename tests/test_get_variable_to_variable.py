@@ -17,6 +17,16 @@ REWRITES = [
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', dtype=tf.float64, initializer=tf.random_normal([2]))\n",
                  "import tensorflow as tf\nw = tf.Variable(tf.random_normal([2]), name='w', dtype=tf.float64)\n",
                  id="random-tensor-initial-value-with-dtype"),
+    # Random initializers: the TF2 op their __call__ ran; Glorot's range computed from the fans.
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2, 2])\n",
+                 "import tensorflow as tf\nw = tf.Variable(tf.random.uniform([2, 2], -1.224744871391589, 1.224744871391589, "
+                 "dtype=tf.float32), name='w')\n", id="float-default-glorot-uniform"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer())\n",
+                 "import tensorflow as tf\nw = tf.Variable(tf.random.normal([2], dtype=tf.float32), name='w')\n",
+                 id="random-normal-defaults"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [3], tf.float64, tf.truncated_normal_initializer(stddev=s))\n",
+                 "import tensorflow as tf\nw = tf.Variable(tf.random.truncated_normal([3], stddev=s, dtype=tf.float64), name='w')\n",
+                 id="truncated-normal-positional-initializer"),
 ]
 
 
@@ -26,9 +36,13 @@ def test_rewrites(before, after):
 
 
 NO_OPS = [
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2, 2])\n", "Glorot uniform", id="float-default-is-random"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer())\n",
-                 "is random or not one", id="random-initializer"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [n, 2])\n", "Glorot uniform", id="glorot-shape-not-numbers"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(seed=3))\n",
+                 "a seed or dtype", id="random-initializer-with-seed"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_uniform_initializer(maxval=f()))\n",
+                 "computed by calls", id="random-initializer-argument-computed"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2, 2], initializer=tf.orthogonal_initializer())\n",
+                 "not one this migration maps", id="initializer-not-mapped"),
     pytest.param("import tensorflow as tf\nwith tf.variable_scope('s'):\n    c = tf.get_variable('c', [], tf.int32)\n",
                  "variable_scope", id="in-a-variable-scope"),
     pytest.param("import tensorflow as tf\ndef f():\n    c = tf.get_variable('c', [], tf.int32)\n", "inside a function",
