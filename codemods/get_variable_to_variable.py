@@ -156,14 +156,17 @@ class GetVariableToVariable(TFCodemod):
         return not (path.endswith("_initializer") or path.startswith(("initializers.", "keras.initializers.")))
 
     @staticmethod
-    def _arguments(call: cst.Call) -> dict[str, cst.BaseExpression]:
+    def _arguments(call: cst.Call, parameters: tuple[str, ...] = PARAMETERS, at: Optional[cst.Call] = None,
+                   what: str = "tf.get_variable") -> dict[str, cst.BaseExpression]:
+        """``call``'s arguments by parameter name (``parameters`` in positional order); a
+        decline at ``at`` (default: ``call``) for ``*args`` or a parameter ``what`` lacks."""
         found: dict[str, cst.BaseExpression] = {}
         for position, arg in enumerate(call.args):
-            if arg.star or (arg.keyword is None and position >= len(PARAMETERS)):
-                raise Decline(call, "its arguments could not be read")
-            key = arg.keyword.value if arg.keyword is not None else PARAMETERS[position]
-            if key not in PARAMETERS:
-                raise Decline(call, f"`{key}` is not a tf.get_variable argument")
+            if arg.star or (arg.keyword is None and position >= len(parameters)):
+                raise Decline(at or call, f"the arguments of {what} could not be read")
+            key = arg.keyword.value if arg.keyword is not None else parameters[position]
+            if key not in parameters:
+                raise Decline(at or call, f"`{key}` is given to {what}, which this migration does not carry over")
             found[key] = arg.value
         return found
 
@@ -199,20 +202,12 @@ class GetVariableToVariable(TFCodemod):
             return f"{tf}.fill({source(shape)}, {tf}.constant({value}, dtype={dtype_code}))"
         raise Decline(call, f"its initializer `{source(initializer.func)}` is not one this migration maps")
 
-    @staticmethod
-    def _initializer_arguments(call: cst.Call, initializer: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.BaseExpression]:
+    def _initializer_arguments(self, call: cst.Call, initializer: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.BaseExpression]:
         """The distribution's arguments given to a random initializer (``stddev=0.1``), by the
         random op's parameter names; declines a seed, a dtype or an argument computed by a call."""
-        given: dict[str, cst.BaseExpression] = {}
-        for position, arg in enumerate(initializer.args):
-            if arg.star or (arg.keyword is None and position >= len(parameters)):
-                raise Decline(call, "its initializer's arguments could not be read")
-            key = arg.keyword.value if arg.keyword is not None else parameters[position]
-            if key not in parameters:
-                raise Decline(call, f"its initializer is given `{key}` (a seed or dtype of its own)")
-            if any(isinstance(node, cst.Call) for node in walk(arg.value)):
-                raise Decline(call, "its initializer's arguments are computed by calls")
-            given[key] = arg.value
+        given = self._arguments(initializer, parameters, at=call, what="its initializer")
+        if any(isinstance(node, cst.Call) for value in given.values() for node in walk(value)):
+            raise Decline(call, "its initializer's arguments are computed by calls")
         return given
 
     @staticmethod

@@ -38,7 +38,7 @@ def test_rewrites(before, after):
 NO_OPS = [
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [n, 2])\n", "Glorot uniform", id="glorot-shape-not-numbers"),
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(seed=3))\n",
-                 "a seed or dtype", id="random-initializer-with-seed"),
+                 "`seed` is given to its initializer", id="random-initializer-with-seed"),
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_uniform_initializer(maxval=f()))\n",
                  "computed by calls", id="random-initializer-argument-computed"),
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2, 2], initializer=tf.orthogonal_initializer())\n",
