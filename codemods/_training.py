@@ -138,11 +138,37 @@ def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
 PROJECT_FACTS = "TFM101"
 
 
+def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[str, str, dict]]:
+    """Local name -> (project module, function, its facts) for the functions ``module`` imports
+    by name from a project module of the run (``from ops import build``, ``from ops import *``),
+    with what session-to-function's summary (``PROJECT_FACTS``) says of each: ``graph``,
+    ``variables``, ``factory`` (it returns a new trainable variable and makes nothing else)."""
+    found: dict[str, tuple[str, str, dict]] = {}
+    for node in walk(module, code_only=True):
+        if not isinstance(node, cst.ImportFrom) or node.relative or node.module is None:
+            continue
+        name = source(node.module)
+        functions = ((project.get(name) or {}).get(PROJECT_FACTS) or {}).get("functions")
+        if not functions:
+            continue
+        if isinstance(node.names, cst.ImportStar):
+            found.update({function: (name, function, facts) for function, facts in functions.items()})
+            continue
+        for alias in node.names:
+            function = source(alias.name)
+            if function in functions:
+                local = source(alias.asname.name) if alias.asname is not None else function
+                found[local] = (name, function, functions[function])
+    return found
+
+
 def foreign_imports(module: cst.Module, project: Mapping[str, Any] = MappingProxyType({})) -> dict[str, str]:
     """Local name -> what it names, for names the file imports from code that may create variables
     (neither TensorFlow/Keras, nor a package of ``VARIABLE_FREE_PACKAGES``, nor a module of the
-    ``project`` (``FileState.project``) whose summary says it creates none)."""
-    found: dict[str, str] = {}
+    ``project`` (``FileState.project``) whose summary says it creates none; a function a star
+    import brings from a project module counts by what the summary says of it)."""
+    found: dict[str, str] = {local: f"{name}.{function}" for local, (name, function, facts)
+                             in project_functions(module, project).items() if facts["variables"]}
     for node in walk(module, code_only=True):
         if not isinstance(node, (cst.Import, cst.ImportFrom)):
             continue
@@ -171,12 +197,15 @@ def _project_creates_no_variables(project: Mapping[str, Any], qualified: str) ->
     return False
 
 
-def foreign_call(node: cst.CSTNode, foreign: dict[str, str]) -> Optional[str]:
+def foreign_call(node: cst.CSTNode, foreign: dict[str, str], known: frozenset[int] | set[int] = frozenset()) -> Optional[str]:
     """``"`build` (imported as model.build)"`` for the first call in ``node`` into imported code that may
-    create variables or fill collections, else None."""
+    create variables or fill collections, else None (``known``: ids of calls whose variables are
+    accounted for)."""
     if not foreign:
         return None
     for call in calls(node):
+        if id(call) in known:
+            continue
         root = root_name(call.func)
         if root is not None and root.value in foreign:
             return f"`{source(call.func)}` (imported as {foreign[root.value]})"
@@ -310,9 +339,14 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
         symbol = tf.tf_symbol(call.func)
         if symbol is not None and symbol.path in VARIABLE_MAKERS:
             return True
-        return isinstance(call.func, cst.Name) and call.func.value in factories
+        return isinstance(call.func, cst.Name) and (call.func.value in factories or call.func.value in imported_factories)
 
     def _record_call(call: cst.Call, python_name: str, index: int, var_scope: list[str], name_scope: list[str]) -> bool:
+        if isinstance(call.func, cst.Name) and call.func.value in imported_factories:
+            # ``w = make_weight(...)``, a project module's function returning a new trainable variable.
+            found.variables.append(ModuleVariable(python_name, None, True, index))
+            recorded.add(id(call))
+            return True
         if isinstance(call.func, cst.Name) and call.func.value in factories:
             call = factories[call.func.value]  # the variable the factory returns, made per call
         symbol = tf.tf_symbol(call.func)
@@ -355,12 +389,14 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
         return True
 
     factories = variable_factories(module, tf)
+    imported_factories = {local for local, (_, _, facts) in project_functions(module, project).items() if facts.get("factory")}
+    recorded: set[int] = set()  # the calls of imported factories recorded as variables
     bindings: dict[str, list[int]] = {}
     for index, statement in enumerate(module.body):
         if resets_graph(statement, tf):
             found.resets.append(index)
         visit([statement], index, [], [])
-        imported = foreign_call(statement, foreign)
+        imported = foreign_call(statement, foreign, recorded)
         if imported is not None:
             unknown(f"a call to {imported} may create variables", at=index)
         for name in bound_names(statement):

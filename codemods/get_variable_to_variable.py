@@ -11,7 +11,12 @@ What it does
     floating variable, Glorot uniform, as ``tf.random.uniform(shape, -limit, limit)`` with the
     limit TF1 computed from the shape's fans); or, without a shape, the tensor given as
     ``initializer=`` (``tf.constant(0.0)``), which TF1 used as the initial value as
-    ``tf.Variable`` does. ``dtype`` and ``trainable`` are kept.
+    ``tf.Variable`` does. ``dtype`` and ``trainable`` are kept. An initializer bound to a name on
+    a line of its own just before (``init = tf.truncated_normal_initializer(stddev=0.1)``) moves
+    into the call and its line goes. The same holds in a helper, a module function whose last
+    line is ``return tf.get_variable(...)`` (``def weight_variable(shape): ...``), when every use
+    of it in the run (this file, and the files of the run that import it:
+    ``FileState.callers``) is a call in a program's top-level code outside any block.
 
 Why it matters
     ``tf.get_variable`` is TF1-only (its variable store lives in the graph): a program using it
@@ -37,11 +42,18 @@ Fix safety
     draws the same numbers wherever TF1's did (fixtures prove it under TensorFlow's
     deterministic random tool; a swapped creation order fails them). Glorot's limit is
     computed here from the written shape, by TF1's own formula, as a Python float as TF1 did.
+    A helper's calls, all in top-level code outside any scope, each asked TF1 for a variable
+    of a new name (a name asked for twice there fails in TF1), so each made a new variable, as
+    each call of the migrated helper does. The files of the run are taken as the project: a
+    caller in a file outside the run is not seen.
 
 Declines when
     the call is inside a ``variable_scope`` (sharing and reuse are the variable-scopes
-    migration's), inside a function, or not ``name = tf.get_variable(...)`` on its own line; the
-    shape or name is not written out (Glorot's range also needs the shape in numbers); the
+    migration's), or not ``name = tf.get_variable(...)`` on its own line; inside a function
+    other than as a helper's ``return`` line, or in a helper that makes other variables too, is
+    used other than called in top-level code outside any block (in this file or another of the
+    run: the finding names it), or is called nowhere in the run; the shape or name is computed
+    by a call or absent (Glorot's range also needs the shape in numbers); the
     initializer is not a literal call of one of those above (orthogonal, variance scaling,
     Keras initializers), or is given a seed or dtype of its own or arguments computed by
     calls; it passes a regularizer, collections, a partitioner or another option with no
@@ -52,14 +64,15 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Optional
+from typing import Optional, Sequence
 
 import libcst as cst
 
 from tfmodernize.codemods._tf1_api import VARIABLE_SCOPES
+from tfmodernize.codemods._training import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.names import own_nodes
-from tfmodernize.syntax import is_none, source, statement_of
+from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes
+from tfmodernize.syntax import is_none, source, statement_holding, statement_of
 from tfmodernize.treewalk import walk
 
 #: get_variable's parameters in order, and those that must be absent or None.
@@ -87,7 +100,7 @@ class GetVariableToVariable(TFCodemod):
     __doc__ = __doc__
     code = "TFM106"
     name = "get-variable-to-variable"
-    summary = "tf.get_variable outside any variable_scope -> tf.Variable over the initial value its initializer computed"
+    summary = "tf.get_variable outside any variable_scope (or in a helper called so) -> tf.Variable over the initial value its initializer computed"
     needles = ("get_variable",)
     interests = (cst.Call,)
     detects = ("get_variable",)
@@ -99,16 +112,19 @@ class GetVariableToVariable(TFCodemod):
         for node in walk(module, code_only=True):
             if isinstance(node, cst.Call) and self.tf.is_tf(node.func, "get_variable"):
                 try:
-                    self._migrate(node, top, parents)
+                    self._migrate(node, module, top, parents)
                 except Decline as decline:
                     self.declined(decline, "tf.get_variable not migrated: ")
 
-    def _migrate(self, call: cst.Call, top: set[int], parents: dict) -> None:
+    def _migrate(self, call: cst.Call, module: cst.Module, top: set[int], parents: dict) -> None:
         bound, statement = statement_of(call, parents) or (None, None)
-        if statement is not None and id(statement) not in top:
-            raise Decline(call, "it is made inside a function, where get_variable creates or reuses a variable each "
-                                "call (with the variable_scope around the call): the variable-scopes migration's")
-        if bound is None:
+        helper = None
+        holder = statement_holding(call, parents)
+        if statement is None and id(holder) in top:
+            raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
+        if statement is None or id(statement) not in top:
+            helper, statement = self._helper(call, module, parents)
+        elif bound is None:
             raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
         node = parents.get(id(statement))
         while node is not None:
@@ -118,10 +134,18 @@ class GetVariableToVariable(TFCodemod):
             node = parents.get(id(node))
         args = self._arguments(call)
         name, shape, initializer = args.get("name"), args.get("shape"), args.get("initializer")
+        binding = None
+        if isinstance(initializer, cst.Name):
+            # ``init = tf.truncated_normal_initializer(...)`` (or a tensor) on a line of its own before the call.
+            binding = self._binding(call, initializer, helper.body.body if helper else module.body, statement)
         # ``initializer=<a tensor>`` and no shape: the tensor is the initial value, as in tf.Variable.
-        from_tensor = is_none(shape) and self._is_tensor(initializer)
-        if not isinstance(name, cst.SimpleString) or not from_tensor and not isinstance(shape, (cst.List, cst.Tuple)):
-            raise Decline(call, "its name is not a literal string or its shape not a literal list")
+        from_tensor = is_none(shape) and self._is_tensor(binding[1] if binding else initializer)
+        if binding is not None and not from_tensor:
+            initializer = binding[1]  # the initializer object moves into the call, its line goes
+        else:
+            binding = None
+        if name is None or _computed(name) or not from_tensor and (is_none(shape) or _computed(shape)):
+            raise Decline(call, "its name or its shape is not written out (computed by calls, or absent)")
         for option in NONE_ONLY:
             if option in args and not is_none(args[option]):
                 raise Decline(call, f"it passes `{option}`, which tf.Variable has no equivalent of")
@@ -131,18 +155,79 @@ class GetVariableToVariable(TFCodemod):
             raise Decline(call, "its dtype is not a tf dtype written out")
         keywords = [("name", name)]  # the dtype is the initial value's
         if from_tensor:
-            initial = source(initializer)
+            initial = source(args["initializer"])
             if dtype is not None:
                 keywords.append(("dtype", dtype))
         else:
             initial = self._initial_value(call, initializer, shape, dtype_path or "float32")
-        if not self.fix(call, "tf.get_variable outside any variable scope -> tf.Variable with the same initial value"):
+        where = (f"made by `{helper.name.value}`, whose every call makes a new variable"
+                 if helper is not None else "outside any variable scope")
+        if not self.fix(call, f"tf.get_variable {where} -> tf.Variable with the same initial value"):
             return
         trainable = args.get("trainable")
         if trainable is not None and not (isinstance(trainable, cst.Name) and trainable.value == "True"):
             keywords.append(("trainable", trainable))
         text = ", ".join([initial, *(f"{key}={source(value)}" for key, value in keywords)])
         self.replace(call, cst.parse_expression(f"{source(self.tf_expr('Variable'))}({text})"))
+        if binding is not None:
+            self.remove(binding[0])
+
+    def _helper(self, call: cst.Call, module: cst.Module, parents: dict) -> tuple[cst.FunctionDef, cst.SimpleStatementLine]:
+        """The module function a ``return tf.get_variable(...)`` line ends, and that line, when
+        every use of the function in the run is a call in a program's top-level code, outside
+        any block: each call then asked for a variable of its own name in no scope, which TF1
+        created (a second call of a name would have failed), as ``tf.Variable`` does."""
+        small = parents.get(id(call))
+        line = parents.get(id(small))
+        block = parents.get(id(line))
+        function = parents.get(id(block))
+        if not (isinstance(small, cst.Return) and small.value is call and isinstance(line, cst.SimpleStatementLine)
+                and len(line.body) == 1 and isinstance(function, cst.FunctionDef) and block is function.body
+                and line is block.body[-1] and function in module.body and not function.decorators):
+            raise Decline(call, "it is made inside a function other than as the last line, `return tf.get_variable(...)`, "
+                                "of a module function: where get_variable creates or reuses a variable each call (with "
+                                "the variable_scope around the call) is the variable-scopes migration's")
+        name = function.name.value
+        made = [c for c in walk(function.body, code_only=True) if isinstance(c, cst.Call) and creates_opaque_variables(c, self.tf)]
+        if made != [call]:
+            raise Decline(call, f"`{name}` creates other variables too")
+        body = {id(statement) for statement in module.body}
+        calls = 0
+        for use in name_nodes(module):
+            if use.value != name or use is function.name:
+                continue
+            caller = parents.get(id(use))
+            holder = statement_holding(use, parents)
+            if not (isinstance(caller, cst.Call) and caller.func is use and id(holder) in body):
+                raise Decline(call, f"`{name}` is used in this file other than called in its top-level code, outside "
+                                    "any block (a call under a variable scope or in a function may reuse the variable)")
+            calls += 1
+        for use in self.state.callers.get(name, ()):
+            if not (use["call"] and use["top_level"]):
+                raise Decline(call, f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its "
+                                    "top-level code, outside any block (a call under a variable scope or in a function "
+                                    "may reuse the variable)")
+            calls += 1
+        if not calls:
+            raise Decline(call, f"`{name}` is called nowhere in this run: whether its calls share a variable is unknown; "
+                                "run tfmodernize on it with the files that call it")
+        return function, line
+
+    def _binding(self, call: cst.Call, name: cst.Name, block: Sequence[cst.BaseStatement],
+                 statement: cst.BaseStatement) -> Optional[tuple[cst.SimpleStatementLine, cst.Call]]:
+        """``(line, value)`` for ``name = <a TF call>``, a line of ``block`` before ``statement``
+        that is the only binding and, apart from ``call``, the only use of ``name`` in it."""
+        lines = [s for s in block if name.value in names_read(s) or name.value in bound_names(s)]
+        if len(lines) != 2 or lines[1] is not statement or not isinstance(lines[0], cst.SimpleStatementLine):
+            return None
+        small = lines[0].body[0] if len(lines[0].body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                and small.targets[0].target.value == name.value and isinstance(small.value, cst.Call)
+                and self.tf.tf_symbol(small.value.func) is not None and name.value not in names_read(small.value)):
+            return None
+        if sum(1 for n in name_nodes(statement) if n.value == name.value) != 1:
+            return None
+        return lines[0], small.value
 
     def _is_tensor(self, initializer: Optional[cst.BaseExpression]) -> bool:
         """A TF op call making a tensor (``tf.constant(0.0)``, ``tf.random_normal([2])``), not an
@@ -229,3 +314,8 @@ class GetVariableToVariable(TFCodemod):
         limit = math.sqrt(3.0 * (1.0 / max(1.0, (fan_in + fan_out) / 2.0)))
         return f"{tf}.random.uniform({source(shape)}, -{limit!r}, {limit!r}, dtype={dtype_code})"
 
+
+
+def _computed(node: cst.BaseExpression) -> bool:
+    """Whether an argument is computed by a call (``[n, 2]`` and ``"W_" + name`` are written out)."""
+    return any(isinstance(n, cst.Call) for n in walk(node))

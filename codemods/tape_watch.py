@@ -10,7 +10,8 @@ What it does
     ...) or a parameter of the enclosing function (a tensor passed in; a trainable variable
     passed in is watched anyway). Otherwise (``x`` comes from an attribute, another call, a
     loop) the fix is unsafe: ``x`` might be a non-trainable variable whose gradient the author
-    meant to be ``None``. Names bound to ``tf.Variable(...)`` are left alone, and an ``x``
+    meant to be ``None``. Names bound to ``tf.Variable(...)`` (or to a call of a function returning
+    a new variable, of the module or of the project) are left alone, and an ``x``
     reassigned inside the block is reported (watch it right after that assignment).
 
 Why it matters
@@ -47,6 +48,7 @@ from typing import Iterator
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
+from tfmodernize.codemods import _training as training
 from tfmodernize.codemods._bindings import Binding, bindings
 from tfmodernize.treewalk import walk
 from tfmodernize.codemods._tape import gradient_call, gradient_calls, tape_with
@@ -73,8 +75,11 @@ def _makes_tensor(value: cst.BaseExpression, tf: TFNames) -> bool:
     return symbol.path in TENSOR_MAKERS or symbol.path.startswith(TENSOR_NAMESPACES)
 
 
-def _makes_variable(binding: Binding, tf: TFNames) -> bool:
-    return isinstance(binding.value, cst.Call) and tf.is_tf(binding.value.func, *VARIABLE_MAKERS)
+def _makes_variable(binding: Binding, tf: TFNames, factories: frozenset[str] = frozenset()) -> bool:
+    """``tf.Variable(...)``, or a call of a function returning a new variable (``factories``)."""
+    value = binding.value
+    return isinstance(value, cst.Call) and (tf.is_tf(value.func, *VARIABLE_MAKERS)
+                                            or isinstance(value.func, cst.Name) and value.func.value in factories)
 
 
 def _source_names(sources: cst.BaseExpression) -> Iterator[cst.Name]:
@@ -105,6 +110,10 @@ class TapeWatch(TFCodemod):
         self._parents = self.metadata[ParentNodeProvider]
         #: with statement -> (tape name, names to watch, in order)
         self._watch: dict[cst.With, tuple[str, list[str]]] = {}
+        # Functions returning a new variable, of this module or imported from the project's.
+        self._factories = frozenset(training.variable_factories(node, self.tf)) | {
+            local for local, (_, _, facts) in training.project_functions(node, self.state.project).items()
+            if facts.get("factory")}
         for call in gradient_calls(node, self.tf, self._scopes, self._parents):
             block = tape_with(call.tape, self._scopes, self._parents)
             if block is None:
@@ -122,7 +131,7 @@ class TapeWatch(TFCodemod):
         if planned is not None and name.value in planned[1]:
             return
         found = bindings(name, self._scopes, self._parents)
-        if not found or any(_makes_variable(b, self.tf) for b in found):
+        if not found or any(_makes_variable(b, self.tf, self._factories) for b in found):
             return
         body_ids = {id(n) for n in body_nodes}
         if any(id(b.node) in body_ids for b in found):

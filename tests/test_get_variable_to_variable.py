@@ -4,6 +4,8 @@ import pytest
 
 from tfmodernize.testing import assert_rewrites, assert_unchanged
 
+HELPER = "import tensorflow as tf\ndef make(shape):\n    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
+
 REWRITES = [
     pytest.param("import tensorflow as tf\nc = tf.get_variable('c', [], tf.int64)\n",
                  "import tensorflow as tf\nc = tf.Variable(tf.zeros([], dtype=tf.int64), name='c')\n", id="integer-default-zeros"),
@@ -27,6 +29,19 @@ REWRITES = [
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [3], tf.float64, tf.truncated_normal_initializer(stddev=s))\n",
                  "import tensorflow as tf\nw = tf.Variable(tf.random.truncated_normal([3], stddev=s, dtype=tf.float64), name='w')\n",
                  id="truncated-normal-positional-initializer"),
+    # A module function ending in ``return tf.get_variable(...)``, called in top-level code only.
+    pytest.param(HELPER + "a = make([2])\nb = make([3])\n",
+                 "import tensorflow as tf\ndef make(shape):\n    return tf.Variable(tf.zeros(shape, dtype=tf.float32), name='w')\n"
+                 "a = make([2])\nb = make([3])\n", id="helper-called-at-top-level"),
+    pytest.param("import tensorflow as tf\ndef make(name, shape):\n    init = tf.random_uniform_initializer(-0.5, 0.5)\n"
+                 "    return tf.get_variable('w_' + name, shape, initializer=init)\nv = make('v', [2])\n",
+                 "import tensorflow as tf\ndef make(name, shape):\n"
+                 "    return tf.Variable(tf.random.uniform(shape, minval=-0.5, maxval=0.5, dtype=tf.float32), name='w_' + name)\n"
+                 "v = make('v', [2])\n", id="helper-initializer-bound-before"),
+    pytest.param("import tensorflow as tf\nstart = tf.truncated_normal_initializer(stddev=0.5)\n"
+                 "w = tf.get_variable('w', [2], initializer=start)\n",
+                 "import tensorflow as tf\nw = tf.Variable(tf.random.truncated_normal([2], stddev=0.5, dtype=tf.float32), name='w')\n",
+                 id="top-level-initializer-bound-before"),
 ]
 
 
@@ -51,8 +66,24 @@ NO_OPS = [
                  id="inside-an-expression"),
     pytest.param("import tensorflow as tf\nc = tf.get_variable('c', [], tf.int32, regularizer=reg)\n", "regularizer",
                  id="regularizer"),
-    pytest.param("import tensorflow as tf\nc = tf.get_variable(name, [], tf.int32)\n", "literal", id="computed-name"),
-    pytest.param("import tensorflow as tf\nc = tf.get_variable('c', initializer=start)\n", "literal", id="initial-value-of-unknown-kind"),
+    pytest.param("import tensorflow as tf\nc = tf.get_variable(pick_name(), [], tf.int32)\n", "not written out", id="computed-name"),
+    pytest.param("import tensorflow as tf\nc = tf.get_variable('c', initializer=start)\n", "not written out",
+                 id="initial-value-of-unknown-kind"),
+    # Helpers returning get_variable: every use must be a call in top-level code, outside blocks.
+    pytest.param(HELPER + "def build():\n    return make([2])\n", "used in this file other than called",
+                 id="helper-called-in-a-function"),
+    pytest.param(HELPER + "with tf.variable_scope('a'):\n    w = make([2])\n", "used in this file other than called",
+                 id="helper-called-in-a-scope"),
+    pytest.param(HELPER + "pick = make\n", "used in this file other than called", id="helper-passed-around"),
+    pytest.param(HELPER, "called nowhere in this run", id="helper-never-called"),
+    pytest.param("import tensorflow as tf\ndef make(shape):\n    w = tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
+                 "    return w\nv = make([2])\n", "`return tf.get_variable(...)`", id="helper-binding-then-returning"),
+    pytest.param("import tensorflow as tf\ndef make(shape):\n    b = tf.get_variable('b', shape, initializer=tf.zeros_initializer())\n"
+                 "    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\nv = make([2])\n",
+                 "creates other variables too", id="helper-making-two-variables"),
+    pytest.param("import tensorflow as tf\ndef make(shape):\n    init = tf.zeros_initializer()\n    print(init)\n"
+                 "    return tf.get_variable('w', shape, initializer=init)\nv = make([2])\n", "not written as a call",
+                 id="helper-initializer-read-twice"),
 ]
 
 

@@ -117,6 +117,9 @@ class FileState:
     #: The project modules this file can import: name -> {code: summary}, or None when the module
     #: exists beside the file but is not in the run (``tfmodernize.project``).
     project: dict = field(default_factory=dict)
+    #: How the other files of the run use this module's functions: name -> uses (``line``,
+    #: ``call``, ``top_level``, ``file``); see ``tfmodernize.project``.
+    callers: dict = field(default_factory=dict)
     unsafe_fixes: bool = False
     fixes: list[Fix] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -497,7 +500,8 @@ class TFCodemod(VisitorBasedCodemodCommand):
     @classmethod
     def summarize(cls, module: cst.Module, names: TFNames) -> Optional[object]:
         """What this codemod needs to know of ``module`` when rewriting a file that imports it
-        (JSON-serialisable; None: nothing). Runs in the project pre-pass, on the original text."""
+        (JSON-serialisable; None: nothing). Runs in the project pre-pass, on the text the run
+        leaves the module with."""
         return None
 
     def local_module(self, name: str) -> tuple[bool, Optional[object]]:

@@ -5,9 +5,11 @@
               on the tree it receives and the edits applied in one pass (``edits.apply``)
            -> render once -> re-parse check -> Outcome
 
-``run`` first reads what the files of the run import of each other (``project``: the codemods'
-summaries of each imported file), then maps the files over a process pool, each with the view
-of the project modules it imports, and yields outcomes in input order. Nothing here imports
+``run`` first reads what the files of the run import of each other and how they call each
+other's functions (``project``); the imported modules are rewritten first, in this process, and
+the codemods' summaries of them read off the rewritten text. It then maps the other files over
+a process pool, each with the view of the project modules it imports and the callers of its
+own functions, and yields outcomes in input order. Nothing here imports
 tensorflow or knows a codemod by name.
 """
 
@@ -31,7 +33,7 @@ from libcst.codemod import CodemodContext
 from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codemods
 from tfmodernize.settings import Settings
 from tfmodernize.cache import OutcomeCache
-from tfmodernize.project import ProjectIndex, ProjectView, summarize as summarize_project
+from tfmodernize.project import Callers, ProjectIndex, ProjectView, summarize as summarize_project
 from tfmodernize.notebooks import Layout
 from tfmodernize.sources import Discovered, Source, SourceError, decode_source, read_source
 from tfmodernize import treewalk
@@ -165,29 +167,37 @@ def transform_text(
     path: str = "<string>",
     unsafe_fixes: bool = False,
     project: Optional[ProjectView] = None,
+    callers: Optional[Callers] = None,
 ) -> tuple[str, FileState]:
     """Rewrite one module's text with ``codemods``; returns the new text and what happened.
+    ``project``/``callers``: the project modules the file imports, and how the other files of
+    the run use its functions (``tfmodernize.project``).
 
     Raises ``SyntaxError``/``cst.ParserSyntaxError`` for input that does not parse and ``RewriteError`` when a
     rewrite would not parse (the rewrite is then dropped). A codemod whose obligations are
     left unfulfilled is taken out and the file rewritten again without it.
     """
     try:
-        return _transform_text(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project)
+        return _transform_text(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project, callers=callers)
     finally:
         treewalk.forget()  # the nodes of this file's trees are not needed again
 
 
 def _transform_text(
-    text: str, codemods: Sequence[type[TFCodemod]], *, path: str, unsafe_fixes: bool, project: Optional[ProjectView]
+    text: str, codemods: Sequence[type[TFCodemod]], *, path: str, unsafe_fixes: bool, project: Optional[ProjectView],
+    callers: Optional[Callers] = None,
 ) -> tuple[str, FileState]:
     declined: list[Finding] = []
     while True:
-        new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project)
+        new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project,
+                                          callers=callers)
         tf2_only = {f.code for f in state.fixes} & {c.code for c in codemods if c.requires_tf2}
         if state.kept_on_v1 and tf2_only and not state.obligations:
             blocker, line = state.kept_on_v1[0]
             # A file kept on compat.v1 runs with v2 behaviour off: TF2 rewrites in it would not run.
+            # What those codemods declined still says why the file is kept (positions are the
+            # file's as written, so they hold).
+            declined.extend(f for f in state.findings if f.code in tf2_only and f not in declined)
             for codemod in codemods:
                 if codemod.code in tf2_only:
                     declined.append(Finding(
@@ -226,8 +236,9 @@ def _transform_once(
     path: str,
     unsafe_fixes: bool,
     project: Optional[ProjectView] = None,
+    callers: Optional[Callers] = None,
 ) -> tuple[str, FileState]:
-    state = FileState(text=text, unsafe_fixes=unsafe_fixes, project=project or {})
+    state = FileState(text=text, unsafe_fixes=unsafe_fixes, project=project or {}, callers=callers or {})
     candidates = [c for c in codemods if c.applies_to_text(text)]
     if not text.strip() or not PREFILTER.search(text):
         return text, state
@@ -287,9 +298,11 @@ def _transform_once(
 RECURSION_LIMIT = 30_000
 
 
-def process(discovered: Discovered, settings: Settings, project: Optional[ProjectView] = None) -> Outcome:
-    """Run the selected codemods on one file, knowing the ``project`` modules it may import
-    (``tfmodernize.project``). Never raises: problems land in ``error``."""
+def process(discovered: Discovered, settings: Settings, project: Optional[ProjectView] = None,
+            callers: Optional[Callers] = None) -> Outcome:
+    """Run the selected codemods on one file, knowing the ``project`` modules it may import and
+    how the other files of the run use its functions (``tfmodernize.project``). Never raises:
+    problems land in ``error``."""
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
     path = discovered.path
@@ -315,13 +328,13 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
     cache = key = None
     if settings.cache_dir is not None:
         cache = OutcomeCache(settings.cache_dir, codemods, settings.unsafe_fixes)
-        key = cache.key(source.data + ProjectIndex.fingerprint(project or {}))
+        key = cache.key(source.data + ProjectIndex.fingerprint(project or {}, callers))
         hit = cache.get(key)
         if hit is not None:
             _fill(outcome, source, hit["new"], hit["fixes"], hit["findings"], hit["error"],
                   [tuple(pair) for pair in hit.get("kept_on_v1") or ()])
             return outcome
-    new_text, fixes, findings, error, kept_on_v1 = _rewrite(source, codemods, settings, project)
+    new_text, fixes, findings, error, kept_on_v1 = _rewrite(source, codemods, settings, project, callers)
     _fill(outcome, source, new_text, fixes, findings, error, kept_on_v1)
     if cache is not None and not (error or "").startswith("internal error"):
         cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error, kept_on_v1=kept_on_v1)
@@ -329,12 +342,14 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
 
 
 def _rewrite(
-    source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings, project: Optional[ProjectView] = None
+    source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings, project: Optional[ProjectView] = None,
+    callers: Optional[Callers] = None,
 ) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str], list[tuple[str, int]]]:
     """(new text, fixes, findings, error, kept-on-v1 blocker) for one decoded source."""
     try:
         new_text, state = transform_text(
-            source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes, project=project
+            source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes, project=project,
+            callers=callers,
         )
         source.encode(new_text)
     except (cst.ParserSyntaxError, SyntaxError) as error:
@@ -387,7 +402,7 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _process_star(item: tuple[Discovered, Settings, Optional[ProjectView]]) -> Outcome:
+def _process_star(item: tuple[Discovered, Settings, Optional[ProjectView], Optional[Callers]]) -> Outcome:
     try:
         return process(*item)
     except Exception as error:  # noqa: BLE001 - an internal error never escapes its file
@@ -395,21 +410,43 @@ def _process_star(item: tuple[Discovered, Settings, Optional[ProjectView]]) -> O
 
 
 def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
-    """Process ``files``, yielding outcomes in input order; uses ``settings.jobs`` processes."""
+    """Process ``files``, yielding outcomes in input order; uses ``settings.jobs`` processes.
+
+    With a project pre-pass, the modules other files of the run import are rewritten first, in
+    this process, each after the modules it imports (``tfmodernize.project``): their summaries
+    describe them as rewritten. The rest go to the pool."""
     files = list(files)
     codemods = select_codemods(settings.select, settings.ignore)
-    if any(c.summarizes for c in codemods):
-        # The project pre-pass: each file is rewritten knowing its neighbours (and what the
-        # codemods said of those in the run).
-        index = summarize_project([f.path for f in files if f.problem is None], codemods, settings.src)
-        items = [(f, settings, index.view_from(f.path) if f.problem is None else None) for f in files]
+    done: dict[Path, Outcome] = {}
+    if len(files) > 1 or any(c.summarizes for c in codemods):
+        by_path = {f.path.resolve(): f for f in files if f.problem is None}
+
+        def rewrite(path: Path, view: ProjectView, callers: Callers) -> Optional[str]:
+            outcome = _process_star((by_path[path], settings, view, callers))
+            done[path] = outcome
+            rewritten = outcome.error is None and not outcome.kept_on_v1 and outcome.new is not None
+            return outcome.new if rewritten else None
+
+        index = summarize_project(list(by_path), codemods, settings.src, rewrite=rewrite)
+        items = [(f, settings, index.view_from(f.path), index.callers_of(f.path)) if f.problem is None
+                 else (f, settings, None, None) for f in files]
     else:
-        items = [(f, settings, None) for f in files]
-    if settings.jobs <= 1 or len(items) <= 1:
-        for item in items:
-            yield _process_star(item)
+        items = [(f, settings, None, None) for f in files]
+    pending = [item for item in items if item[0].problem is not None or item[0].path.resolve() not in done]
+    if settings.jobs <= 1 or len(pending) <= 1:
+        results: Iterator[Outcome] = (_process_star(item) for item in pending)
+        yield from _in_order(items, done, results)
         return
-    workers = min(settings.jobs, len(items))
-    chunk = max(1, min(16, len(items) // (workers * 4)))
+    workers = min(settings.jobs, len(pending))
+    chunk = max(1, min(16, len(pending) // (workers * 4)))
     with ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
-        yield from pool.map(_process_star, items, chunksize=chunk)
+        yield from _in_order(items, done, pool.map(_process_star, pending, chunksize=chunk))
+
+
+def _in_order(items: list, done: dict[Path, Outcome], results: Iterator[Outcome]) -> Iterator[Outcome]:
+    """The outcomes of ``items`` in their order: those the pre-pass made (``done``), the rest from
+    ``results`` (the pending items', in order)."""
+    for item in items:
+        discovered = item[0]
+        made = done.get(discovered.path.resolve()) if discovered.problem is None else None
+        yield made if made is not None else next(results)

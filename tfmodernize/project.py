@@ -13,15 +13,28 @@ file's own folder, as Python imports a script's neighbours, or in one of the run
 folders (the project's import roots, searched after the file's folder); packages are followed
 one level (``pkg.model`` for ``pkg/model.py``). Nothing here knows a codemod: summaries are opaque,
 JSON-serialisable values stored under the codemod's code.
+
+The summaries describe each module **as the run leaves it**: with a ``rewrite`` hook (the
+engine's), an imported module is rewritten first, its own imports before it, and its summary read
+off the rewritten text (a module kept on TF1, or one the rewrite fails on, is summarized as
+written). A script importing ``ops`` then migrates knowing that ``ops`` is TF2 code after the run.
+
+The other way round, each module of the run learns how the other files of the run use its
+functions (``callers_of``: every call or other use, its line, and whether it is a statement of
+the importing file's top-level code): a rewrite that changes what a function does when called
+(``return tf.get_variable(...)`` becoming a new ``tf.Variable`` per call) asks whether any caller
+could tell. The files of the run are taken to be the project: a caller outside the run is not
+seen.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import libcst as cst
 
@@ -31,6 +44,11 @@ from tfmodernize.tfsymbols import TFNames
 
 #: import name -> {codemod code: summary}, or None for a module that exists but is not in the run.
 ProjectView = dict[str, Optional[dict[str, Any]]]
+#: function name -> its uses in the other files of the run (``Use.as_dict``).
+Callers = dict[str, list[dict[str, Any]]]
+#: The engine's hook: (path, view, callers) -> the text the run leaves the module with, or None
+#: to summarize it as written.
+Rewrite = Callable[[Path, ProjectView, Callers], Optional[str]]
 
 
 @dataclass
@@ -42,26 +60,37 @@ class ProjectIndex:
     imports: dict[Path, set[str]] = field(default_factory=dict)
     #: The project's import roots (``src``), searched after a file's own folder.
     roots: tuple[Path, ...] = ()
+    #: Module path -> function name -> its uses in the other files of the run.
+    callers: dict[Path, Callers] = field(default_factory=dict)
     _beside: dict[Path, tuple[tuple[Path, str], ...]] = field(default_factory=dict, repr=False)
 
     def view_from(self, path: Path) -> ProjectView:
         """The project modules the file at ``path`` imports from its folder or the roots, with
         their summaries (the file's own folder first, as Python searches them)."""
+        return {name: self.summaries.get(candidate) for name, candidate in self.visible_from(path).items()}
+
+    def visible_from(self, path: Path) -> dict[str, Path]:
+        """Import name -> file, for the project modules the file at ``path`` imports."""
         path = path.resolve()
         wanted = self.imports.get(path, set())
-        view: ProjectView = {}
+        found: dict[str, Path] = {}
         for folder in (path.parent, *self.roots):
             if folder not in self._beside:
                 self._beside[folder] = _modules_beside(folder)
             for candidate, name in self._beside[folder]:
-                if name in wanted and candidate != path and name not in view:
-                    view[name] = self.summaries.get(candidate)
-        return view
+                if name in wanted and candidate != path and name not in found:
+                    found[name] = candidate
+        return found
+
+    def callers_of(self, path: Path) -> Callers:
+        """How the other files of the run use the functions of the module at ``path``."""
+        return self.callers.get(path.resolve(), {})
 
     @staticmethod
-    def fingerprint(view: ProjectView) -> bytes:
-        """What the cache key of a file must include: the summaries it is rewritten with."""
-        return json.dumps(view, sort_keys=True, default=str).encode()
+    def fingerprint(view: ProjectView, callers: Optional[Callers] = None) -> bytes:
+        """What the cache key of a file must include: the summaries it is rewritten with and
+        how the rest of the run calls it."""
+        return json.dumps([view, callers or {}], sort_keys=True, default=str).encode()
 
 
 def _modules_beside(folder: Path) -> tuple[tuple[Path, str], ...]:
@@ -85,14 +114,16 @@ def _modules_beside(folder: Path) -> tuple[tuple[Path, str], ...]:
 _IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
 
 
-def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[Path] = ()) -> ProjectIndex:
-    """Read what each file of the run imports, and ask each codemod with a ``summarize`` hook
-    about each file another file of the run imports (files that cannot be read or parsed are
-    left out: their own outcome reports why). ``roots``: the project's import roots (``src``)."""
+def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[Path] = (),
+              rewrite: Optional[Rewrite] = None) -> ProjectIndex:
+    """Read what each file of the run imports and how it calls the project's functions, and ask
+    each codemod with a ``summarize`` hook about each file another file of the run imports
+    (files that cannot be read or parsed are left out: their own outcome reports why).
+    ``roots``: the project's import roots (``src``). ``rewrite``: see ``Rewrite``; an imported
+    module is rewritten after the modules it imports, so it sees their summaries (an import
+    cycle is summarized as written where it closes)."""
     index = ProjectIndex(roots=tuple(root.resolve() for root in roots))
     summarizers = [c for c in codemods if getattr(c, "summarizes", False)]
-    if not summarizers:
-        return index
     sources = {}
     for path in paths:
         try:
@@ -102,22 +133,118 @@ def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[P
     for path, text in sources.items():
         names = {name for match in _IMPORTED.finditer(text) for name in match.groups() if name}
         index.imports[path] = names | {name.rpartition(".")[0] for name in names if "." in name}
-    imported = set().union(*index.imports.values()) if index.imports else set()
-    for path, text in sources.items():
-        if len(sources) < 2 or not {path.stem, f"{path.parent.name}.{path.stem}", path.parent.name} & imported:
-            continue
-        try:
-            module = cst.parse_module(text)
-        except (cst.ParserSyntaxError, SyntaxError, ValueError, RecursionError):
-            continue
-        names = TFNames.for_module(module)
-        found = {}
-        try:
-            for codemod in summarizers:
-                summary = codemod.summarize(module, names)
-                if summary is not None:
-                    found[codemod.code] = summary
-        finally:
-            treewalk.forget()  # walks remember the nodes of the file they read
-        index.summaries[path] = found
+    if len(sources) < 2:
+        return index
+    imported = {candidate for path in sources for candidate in index.visible_from(path).values()} & set(sources)
+    _read_callers(index, sources, imported)
+    if not summarizers:
+        return index
+    done: set[Path] = set()
+    started: set[Path] = set()
+
+    def summary_of(path: Path) -> None:
+        if path in done or path in started:
+            return
+        started.add(path)
+        for candidate in index.visible_from(path).values():
+            if candidate in imported:
+                summary_of(candidate)
+        text = sources[path]
+        if rewrite is not None:
+            text = rewrite(path, index.view_from(path), index.callers_of(path)) or text
+        found = _summaries(text, summarizers)
+        if found is not None:
+            index.summaries[path] = found
+        done.add(path)
+
+    for path in sources:
+        if path in imported:
+            summary_of(path)
     return index
+
+
+def _summaries(text: str, summarizers: Sequence[type]) -> Optional[dict[str, Any]]:
+    """Each summarizing codemod's summary of one module's text (None: it does not parse)."""
+    try:
+        module = cst.parse_module(text)
+    except (cst.ParserSyntaxError, SyntaxError, ValueError, RecursionError):
+        return None
+    names = TFNames.for_module(module)
+    found = {}
+    try:
+        for codemod in summarizers:
+            summary = codemod.summarize(module, names)
+            if summary is not None:
+                found[codemod.code] = summary
+    finally:
+        treewalk.forget()  # walks remember the nodes of the file they read
+    return found
+
+
+def _read_callers(index: ProjectIndex, sources: dict[Path, str], imported: set[Path]) -> None:
+    """``index.callers``: for each imported module, every use of its functions by the other files
+    of the run (read with ``ast``: a use is a name, no rewrite follows from here)."""
+    defined: dict[Path, Optional[set[str]]] = {}
+    for path in imported:
+        try:
+            tree = ast.parse(sources[path])
+        except (SyntaxError, ValueError, RecursionError):
+            defined[path] = None
+            continue
+        defined[path] = {s.name for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        index.callers[path] = {}
+    for path, text in sources.items():
+        visible = {name: candidate for name, candidate in index.visible_from(path).items() if defined.get(candidate)}
+        if not visible:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        for module_path, function, use in _uses(tree, visible, defined):
+            index.callers[module_path].setdefault(function, []).append({"file": path.name, **use})
+    for callers in index.callers.values():
+        for uses in callers.values():
+            uses.sort(key=lambda use: (use["file"], use["line"]))
+
+
+def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Optional[set[str]]]):
+    """(module path, function, {"line", "call", "top_level"}) for each use in ``tree`` of a
+    function of the ``visible`` project modules: by a name ``from m import f`` (or ``*``) binds,
+    or as ``m.f`` after ``import m``. ``top_level``: the use is in a statement of the module's
+    own top-level code, outside any block."""
+    names: dict[str, tuple[Path, str]] = {}
+    modules: dict[str, Path] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in visible:
+            module_path = visible[node.module]
+            for alias in node.names:
+                if alias.name == "*":
+                    names.update({f: (module_path, f) for f in defined[module_path] or ()})
+                elif alias.name in (defined[module_path] or ()):
+                    names[alias.asname or alias.name] = (module_path, alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name in visible:
+                    modules[alias.asname or alias.name] = visible[alias.name]
+    if not names and not modules:
+        return
+    top = {id(statement) for statement in tree.body
+           if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith,
+                                         ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try))}
+    pending: list[tuple[ast.AST, Optional[ast.AST], bool]] = [(statement, None, id(statement) in top) for statement in tree.body]
+    while pending:
+        node, parent, top_level = pending.pop()
+        target = None
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names:
+            target = names[node.id]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules \
+                and node.attr in (defined[modules[node.value.id]] or ()):
+            target = (modules[node.value.id], node.attr)
+        if target is not None:
+            called = isinstance(parent, ast.Call) and parent.func is node
+            yield target[0], target[1], {"line": node.lineno, "call": called, "top_level": top_level}
+            if isinstance(node, ast.Attribute):
+                continue
+        for child in ast.iter_child_nodes(node):
+            pending.append((child, node, top_level and not isinstance(child, (ast.Lambda, ast.comprehension))))

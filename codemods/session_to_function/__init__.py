@@ -128,7 +128,7 @@ from tfmodernize.codemods._graph import (
 from tfmodernize.codemods._upgrade_tables import tables
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, root_name
-from tfmodernize.syntax import source
+from tfmodernize.syntax import argument, source
 from tfmodernize.codemods.session_to_function.config import Config
 from tfmodernize.codemods.session_to_function.emit import Emitter
 from tfmodernize.codemods.session_to_function.functions import Functions
@@ -158,7 +158,9 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         """For a file importing this one: which module functions build tensors and which create
         variables, and the first TF1-only name the module uses (it then stays on compat.v1,
         where TF2 code cannot call into it)."""
-        functions = {stmt.name.value: _function_facts(stmt, names) for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+        factories = training.variable_factories(module, names)
+        functions = {stmt.name.value: {**_function_facts(stmt, names), "factory": _trainable(factories.get(stmt.name.value))}
+                     for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
         # Variables made when the module is imported (its top-level code) join the importer's graph.
         top_level = [stmt for stmt in module.body if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))]
         on_import = any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for stmt in top_level
@@ -291,7 +293,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
     def _read_project_import(self, statement: cst.ImportFrom, graph: set[str], variables: set[str], safe: set[str]) -> None:
         """``from model import build``, ``model`` a module of the project: what the pre-pass said of
         ``build`` (builds tensors, creates variables) is what a function of this file would say."""
-        if statement.relative or statement.module is None or isinstance(statement.names, cst.ImportStar):
+        if statement.relative or statement.module is None:
             return
         module = source(statement.module)
         known, summary = self.local_module(module)
@@ -300,9 +302,13 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         if summary is not None and summary.get("tf1"):
             raise Decline(statement, f"`{module}` (a module of this project) still needs TF1 ({summary['tf1']}): it stays on "
                                      "tf.compat.v1, and TF2 code cannot call into it; migrate it first")
-        for alias in statement.names:
-            name = source(alias.name)
-            local = source(alias.asname.name) if alias.asname is not None else name
+        if isinstance(statement.names, cst.ImportStar):
+            # ``from ops import *``: every function the summary lists (unknown without one).
+            imported = [(name, name) for name in (summary or {}).get("functions", {})]
+        else:
+            imported = [(source(alias.name), source(alias.asname.name) if alias.asname is not None else source(alias.name))
+                        for alias in statement.names]
+        for name, local in imported:
             self._imported[local] = (module, summary is not None)
             facts = (summary or {}).get("functions", {}).get(name)
             if facts is None:
@@ -371,6 +377,14 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             for _ in range(function.gradients):
                 self.oblige("TFM103", f"`tf.gradients` moved into `{function.name}`")
         return self._emit(plan, nested)
+
+
+def _trainable(made: Optional[cst.Call]) -> bool:
+    """Whether a factory's returned ``tf.Variable(...)`` is trainable (no ``trainable``, or True)."""
+    if made is None:
+        return False
+    trainable = argument(made, None, "trainable")
+    return trainable is None or isinstance(trainable, cst.Name) and trainable.value == "True"
 
 
 def _function_facts(function: cst.FunctionDef, names: TFNames) -> dict[str, bool]:
