@@ -599,13 +599,17 @@ class GraphUnit:
         graph_functions: Iterable[str] = (),
         variable_functions: Iterable[str] = (),
         safe_names: Iterable[str] = (),
+        object_classes: Iterable[str] = (),
     ) -> None:
         """``graph_functions``: user functions that build tensors; ``variable_functions``:
         those that also create variables (a tf.function could not call them); ``safe_names``:
-        other names whose calls create no variables (numpy, math, plain local functions)."""
+        other names whose calls create no variables (numpy, math, plain local functions);
+        ``object_classes``: classes whose objects own their variables (``tf.Module``), made once
+        like Keras layers."""
         self.names = names
         self.variable_functions = frozenset(variable_functions)
         self.safe_names = frozenset(safe_names)
+        self.object_classes = frozenset(object_classes)
         self.graph_functions = frozenset(graph_functions) | self.variable_functions
         flat = flatten(body, names)
         self.removed_blocks = flat.removed_blocks
@@ -661,6 +665,10 @@ class GraphUnit:
         visit(node, reader)
         defs = frozenset(reader.stores)
         uses = frozenset(reader.loads - (reader.scoped - reader.stores))
+        if isinstance(node, cst.For):
+            # ``for i, x in enumerate(rows):`` binds its targets before the body reads them: a
+            # graph name reused as a target is not read (the loop's iterable may still read it).
+            uses -= target_names(node.target) - names_used(node.iter)
         calls, methods = reader.calls, reader.attribute_calls
         for name in defs:
             self.bindings[name] = self.bindings.get(name, 0) + 1
@@ -799,6 +807,12 @@ class GraphUnit:
         node, origin, uses, defs = stmt.node, stmt.origin, stmt.uses, stmt.defs
         tensor_calls = [p for p, _ in calls if not is_object_path(p)]
         user_graph_calls = {c.func.value for c in name_calls} & self.graph_functions
+        if assignment and not tensor_calls and not (uses & graph_names) and isinstance(assignment[1], cst.Call) \
+                and isinstance(assignment[1].func, cst.Name) and assignment[1].func.value in self.object_classes:
+            # ``net = Network(10)``: an object owning its variables, made once, then called like a layer.
+            stmt.kind = Kind.OBJECT
+            self._bind(assignment[0], Value.OBJECT)
+            return
         if not tensor_calls and not (uses & graph_names) and not user_graph_calls:
             stmt.kind = Kind.OBJECT if calls else Kind.PLAIN
             if calls:

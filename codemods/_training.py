@@ -138,17 +138,34 @@ def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
 PROJECT_FACTS = "TFM101"
 
 
+#: Bases whose subclasses' objects own their variables, made once (TF path or Keras path).
+OWNER_BASES = ("Module", "keras.layers.Layer", "keras.Model", "keras.models.Model")
+
+
+def owns_variables(definition: cst.ClassDef, tf: TFNames) -> bool:
+    """Whether a class's objects own their variables: a ``tf.Module`` or Keras layer or model."""
+    for base in definition.bases:
+        symbol = tf.tf_symbol(base.value)
+        keras = tf.keras_path(base.value)
+        if symbol is not None and symbol.path in OWNER_BASES or keras in ("layers.Layer", "Model", "models.Model"):
+            return True
+    return False
+
+
 def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[str, str, dict]]:
     """Local name -> (project module, function, its facts) for the functions ``module`` imports
     by name from a project module of the run (``from ops import build``, ``from ops import *``),
     with what session-to-function's summary (``PROJECT_FACTS``) says of each: ``graph``,
-    ``variables``, ``factory`` (it returns a new trainable variable and makes nothing else)."""
+    ``variables``, ``factory`` (it returns a new trainable variable and makes nothing else); a
+    class whose objects own their variables (``tf.Module``) has the facts ``object``."""
     found: dict[str, tuple[str, str, dict]] = {}
     for node in walk(module, code_only=True):
         if not isinstance(node, cst.ImportFrom) or node.relative or node.module is None:
             continue
         name = source(node.module)
-        functions = ((project.get(name) or {}).get(PROJECT_FACTS) or {}).get("functions")
+        summary = (project.get(name) or {}).get(PROJECT_FACTS) or {}
+        functions = {**summary.get("functions", {}),
+                     **{cls: {"graph": True, "variables": True, "object": True} for cls in summary.get("objects", ())}}
         if not functions:
             continue
         if isinstance(node.names, cst.ImportStar):
@@ -347,6 +364,11 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
             found.variables.append(ModuleVariable(python_name, None, True, index))
             recorded.add(id(call))
             return True
+        if isinstance(call.func, cst.Name) and call.func.value in imported_objects:
+            # ``net = Network(...)``, a project class whose objects own their variables (``tf.Module``).
+            found.variables.append(ModuleVariable(python_name, None, True, index, keras=True))
+            recorded.add(id(call))
+            return True
         if isinstance(call.func, cst.Name) and call.func.value in factories:
             call = factories[call.func.value]  # the variable the factory returns, made per call
         symbol = tf.tf_symbol(call.func)
@@ -389,7 +411,9 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
         return True
 
     factories = variable_factories(module, tf)
-    imported_factories = {local for local, (_, _, facts) in project_functions(module, project).items() if facts.get("factory")}
+    imported = project_functions(module, project)
+    imported_factories = {local for local, (_, _, facts) in imported.items() if facts.get("factory")}
+    imported_objects = {local for local, (_, _, facts) in imported.items() if facts.get("object")}
     recorded: set[int] = set()  # the calls of imported factories recorded as variables
     bindings: dict[str, list[int]] = {}
     for index, statement in enumerate(module.body):

@@ -202,7 +202,7 @@ class GetVariableToVariable(TFCodemod):
                 raise Decline(call, f"`{name}` is used in this file other than called in its top-level code, outside "
                                     "any block (a call under a variable scope or in a function may reuse the variable)")
             calls += 1
-        for use in self.state.callers.get(name, ()):
+        for use in (self.state.callers or {}).get(name, ()):
             if not (use["call"] and use["top_level"]):
                 raise Decline(call, f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its "
                                     "top-level code, outside any block (a call under a variable scope or in a function "

@@ -84,17 +84,19 @@ def test_the_script_alone_names_the_module_to_add(tmp_path):
     assert any("include model.py in the run" in f.message for f in outcome.findings), [f.message for f in outcome.findings]
 
 
+TF1_ONLY = MODEL.replace("return tf.matmul(inputs, weights) + bias", "return tf.contrib.layers.fully_connected(inputs, 1)")
+
+
 def test_a_model_module_that_still_needs_tf1_keeps_the_script_on_tf1(tmp_path):
-    layered = MODEL.replace("return tf.matmul(inputs, weights) + bias", "return tf.layers.dense(inputs, 1)")
-    train, model = project(tmp_path, layered)
+    train, model = project(tmp_path, TF1_ONLY)
     outcome = outcomes([train, model])["train.py"]
     assert outcome.status == "kept-on-compat-v1"
-    assert any("`model` (a module of this project) still needs TF1 (tf.layers.dense)" in f.message for f in outcome.findings)
+    assert any("`model` (a module of this project) still needs TF1 (tf.contrib.layers.fully_connected)" in f.message
+               for f in outcome.findings), [f.message for f in outcome.findings]
 
 
 def test_the_cache_knows_what_the_imported_module_said(tmp_path):
-    layered = MODEL.replace("return tf.matmul(inputs, weights) + bias", "return tf.layers.dense(inputs, 1)")
-    train, model = project(tmp_path / "src", layered)
+    train, model = project(tmp_path / "src", TF1_ONLY)
     settings = Settings(jobs=1, cache_dir=tmp_path / "cache")
     assert outcomes([train, model], settings)["train.py"].status == "kept-on-compat-v1"
     model.write_text(MODEL)  # the module is migrated by hand: the script's cached outcome must not stand
@@ -121,7 +123,7 @@ def test_modules_in_a_src_root_are_found_after_the_scripts_own_folder(tmp_path):
     found = outcomes([train, model], Settings(jobs=1, src=(tmp_path / "lib",)))
     assert found["train.py"].status == "migrated", [f.message for f in found["train.py"].findings]
     beside = train.parent / "model.py"  # a module beside the script wins over the root's, as in Python
-    beside.write_text(MODEL.replace("return tf.matmul(inputs, weights) + bias", "return tf.layers.dense(inputs, 1)"))
+    beside.write_text(TF1_ONLY)
     found = outcomes([train, model, beside], Settings(jobs=1, src=(tmp_path / "lib",)))
     assert found["train.py"].status == "kept-on-compat-v1"
 
@@ -222,7 +224,7 @@ def test_each_module_learns_how_the_rest_of_the_run_uses_its_functions(tmp_path)
                                  {"file": "fit.py", "line": 10, "call": True, "top_level": False}]
     assert callers["offset"] == [{"file": "fit.py", "line": 8, "call": True, "top_level": True},
                                  {"file": "fit.py", "line": 11, "call": False, "top_level": True}]
-    assert index.callers_of(fit) == {}
+    assert index.callers_of(fit) is None  # no file of the run imports it
 
 
 def test_variable_helpers_migrate_with_the_script_that_calls_them(tmp_path):
@@ -264,3 +266,63 @@ def test_the_migrated_helpers_train_the_same(tmp_path):
                               "--old-mode", "tf1"], capture_output=True, text=True)
     assert verdict.returncode == 0, verdict.stdout + verdict.stderr
     assert "losses" in verdict.stdout and "equal" in verdict.stdout
+
+
+# A network function in the model module: it becomes a Keras layer class, the script makes one.
+NETWORK = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    def score(inputs, width):
+        \"\"\"Two dense layers.\"\"\"
+        hidden = tf.layers.dense(inputs, width, activation=tf.nn.relu)
+        return tf.layers.dense(hidden, 1) + tf.reduce_mean(inputs) * width
+""")
+
+SCORED = TRAIN.replace("from model import predict, squared_error", "from model import score") \
+    .replace("scores = predict(x, W, b)", "scores = score(x, 3) + tf.matmul(x, W) + b") \
+    .replace("loss = squared_error(scores, y)", "loss = tf.reduce_mean(tf.square(scores - y))")
+
+
+def test_a_network_function_of_the_model_module_becomes_a_layer_class_the_script_makes(tmp_path):
+    train, model = project(tmp_path, NETWORK)
+    train.write_text(SCORED)
+    found = outcomes([train, model])
+    assert found["model.py"].status == "migrated", [f.message for f in found["model.py"].findings]
+    assert "class Score(tf.keras.layers.Layer):" in found["model.py"].new
+    assert "    def __init__(self, width):\n        super().__init__()\n        self.width = width\n" in found["model.py"].new
+    assert "    def call(self, inputs):\n" in found["model.py"].new and "tf.reduce_mean(inputs) * self.width" in found["model.py"].new
+    assert found["train.py"].status == "migrated", [f.message for f in found["train.py"].findings]
+    assert "from model import Score\n" in found["train.py"].new and "score = Score(3)\n" in found["train.py"].new
+    assert "scores = score(x) + tf.matmul(x, W) + b" in found["train.py"].new
+    assert "[W, b, *score.trainable_variables]" in found["train.py"].new
+
+
+def test_a_network_function_stays_a_function_while_a_file_calling_it_stays_on_tf1(tmp_path):
+    train, model = project(tmp_path, NETWORK)
+    train.write_text(SCORED)
+    other = tmp_path / "other.py"
+    other.write_text("import tensorflow as tf\nfrom model import score\n\nx = tf.placeholder(tf.float32, [None, 2])\n"
+                     "y = score(x, 2)\ntf.contrib.framework.get_variables()\n")
+    found = outcomes([train, model, other])
+    assert found["other.py"].status == "kept-on-compat-v1"
+    assert found["model.py"].status == "kept-on-compat-v1"
+    assert any("a file calling it stays on TF1" in f.message for f in found["model.py"].findings), \
+        [f.message for f in found["model.py"].findings]
+    assert found["train.py"].status == "kept-on-compat-v1"  # model.py still needs TF1
+    assert "score(x, 3)" in found["train.py"].new
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
+def test_the_network_class_trains_the_same_from_aligned_variables(tmp_path):
+    train, model = project(tmp_path / "before", NETWORK)
+    train.write_text(SCORED)
+    shutil.copytree(tmp_path / "before", tmp_path / "after")
+    migrated = outcomes([tmp_path / "after" / "train.py", tmp_path / "after" / "model.py"])
+    assert {o.status for o in migrated.values()} == {"migrated"}
+    for name, outcome in migrated.items():
+        (tmp_path / "after" / name).write_text(outcome.new)
+    verdict = subprocess.run([sys.executable, "-m", "tfmodernize", "verify", str(train), str(tmp_path / "after" / "train.py"),
+                              "--old-mode", "tf1", "--align-variables"], capture_output=True, text=True)
+    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
+    assert "losses" in verdict.stdout and "equal" in verdict.stdout and "aligned 6 trainable" in verdict.stdout

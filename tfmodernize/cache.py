@@ -86,13 +86,14 @@ class OutcomeCache:
             return None
 
     def put(self, key: str, *, new: Optional[str], fixes: list[Fix], findings: list[Finding], error: Optional[str],
-            kept_on_v1: Sequence[tuple[str, int]] = ()) -> None:
+            kept_on_v1: Sequence[tuple[str, int]] = (), exports: Optional[dict] = None) -> None:
         record = {
             "new": new,
             "fixes": [asdict(f) for f in fixes],
             "findings": [asdict(f) for f in findings],
             "error": error,
             "kept_on_v1": [list(pair) for pair in kept_on_v1],
+            "exports": exports or {},
         }
         entry = self._entry(key)
         try:

@@ -118,8 +118,15 @@ class FileState:
     #: exists beside the file but is not in the run (``tfmodernize.project``).
     project: dict = field(default_factory=dict)
     #: How the other files of the run use this module's functions: name -> uses (``line``,
-    #: ``call``, ``top_level``, ``file``); see ``tfmodernize.project``.
-    callers: dict = field(default_factory=dict)
+    #: ``call``, ``top_level``, ``file``), or None when no file of the run imports this one;
+    #: see ``tfmodernize.project``.
+    callers: Optional[dict] = None
+    #: What a rewrite tells the files importing this one, by codemod code (JSON-serialisable:
+    #: a function that became a class, and how to call it); merged into the module's summary.
+    exports: dict = field(default_factory=dict)
+    #: False when a file importing this one stays on TF1: a rewrite that changes what the
+    #: importers must call (and would export it) declines instead.
+    exports_allowed: bool = True
     unsafe_fixes: bool = False
     fixes: list[Fix] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -511,6 +518,13 @@ class TFCodemod(VisitorBasedCodemodCommand):
             return False, None
         summaries = self.state.project[name]
         return True, (summaries or {}).get(self.code)
+
+    @classmethod
+    def wanted_by(cls, project: dict) -> bool:
+        """Whether the project modules the file imports (``FileState.project``) ask this codemod
+        to plan the file whatever its text and nodes (a module whose function became a class,
+        whose calls here must follow). Cheap: called on every file."""
+        return False
 
     @classmethod
     def applies_to_text(cls, text: str) -> bool:

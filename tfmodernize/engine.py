@@ -64,6 +64,8 @@ class Outcome:
     skipped: Optional[str] = None
     #: What keeps the file on ``tf.compat.v1``: ``(construct, line)`` pairs (``FileState.kept_on_v1``).
     kept_on_v1: list[tuple[str, int]] = field(default_factory=list)
+    #: What the rewrite tells the files importing this one, by codemod (``FileState.exports``).
+    exports: dict = field(default_factory=dict)
     #: For a notebook, where its code cells are in ``old``/``new`` (lines of findings are module lines).
     layout: Optional[Layout] = None
 
@@ -168,29 +170,32 @@ def transform_text(
     unsafe_fixes: bool = False,
     project: Optional[ProjectView] = None,
     callers: Optional[Callers] = None,
+    exports: bool = True,
 ) -> tuple[str, FileState]:
     """Rewrite one module's text with ``codemods``; returns the new text and what happened.
     ``project``/``callers``: the project modules the file imports, and how the other files of
-    the run use its functions (``tfmodernize.project``).
+    the run use its functions (``tfmodernize.project``); ``exports`` False: no rewrite may
+    change what the files importing this one call (``FileState.exports_allowed``).
 
     Raises ``SyntaxError``/``cst.ParserSyntaxError`` for input that does not parse and ``RewriteError`` when a
     rewrite would not parse (the rewrite is then dropped). A codemod whose obligations are
     left unfulfilled is taken out and the file rewritten again without it.
     """
     try:
-        return _transform_text(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project, callers=callers)
+        return _transform_text(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project, callers=callers,
+                               exports=exports)
     finally:
         treewalk.forget()  # the nodes of this file's trees are not needed again
 
 
 def _transform_text(
     text: str, codemods: Sequence[type[TFCodemod]], *, path: str, unsafe_fixes: bool, project: Optional[ProjectView],
-    callers: Optional[Callers] = None,
+    callers: Optional[Callers] = None, exports: bool = True,
 ) -> tuple[str, FileState]:
     declined: list[Finding] = []
     while True:
         new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project,
-                                          callers=callers)
+                                          callers=callers, exports=exports)
         tf2_only = {f.code for f in state.fixes} & {c.code for c in codemods if c.requires_tf2}
         if state.kept_on_v1 and tf2_only and not state.obligations:
             blocker, line = state.kept_on_v1[0]
@@ -237,9 +242,11 @@ def _transform_once(
     unsafe_fixes: bool,
     project: Optional[ProjectView] = None,
     callers: Optional[Callers] = None,
+    exports: bool = True,
 ) -> tuple[str, FileState]:
-    state = FileState(text=text, unsafe_fixes=unsafe_fixes, project=project or {}, callers=callers or {})
-    candidates = [c for c in codemods if c.applies_to_text(text)]
+    state = FileState(text=text, unsafe_fixes=unsafe_fixes, project=project or {}, callers=callers,
+                      exports_allowed=exports)
+    candidates = [c for c in codemods if c.applies_to_text(text) or c.wanted_by(state.project)]
     if not text.strip() or not PREFILTER.search(text):
         return text, state
     # CPython's parser first: it is ~10x faster than LibCST's and stricter (LibCST accepts
@@ -261,7 +268,7 @@ def _transform_once(
     # The nodes every candidate has been asked about (kept alive by ``trees``, so ids stay theirs).
     asked: set[int] = set()
     trees = [module]
-    found = _detect(module, candidates, names, asked)
+    found = _detect(module, candidates, names, asked) | {c for c in candidates if c.wanted_by(state.project)}
     changed = False
     for index, codemod in enumerate(candidates):
         if codemod not in found:
@@ -299,10 +306,11 @@ RECURSION_LIMIT = 30_000
 
 
 def process(discovered: Discovered, settings: Settings, project: Optional[ProjectView] = None,
-            callers: Optional[Callers] = None) -> Outcome:
+            callers: Optional[Callers] = None, exports: bool = True) -> Outcome:
     """Run the selected codemods on one file, knowing the ``project`` modules it may import and
-    how the other files of the run use its functions (``tfmodernize.project``). Never raises:
-    problems land in ``error``."""
+    how the other files of the run use its functions (``tfmodernize.project``; ``exports``
+    False: a file importing this one stays on TF1, so no rewrite may change what it calls).
+    Never raises: problems land in ``error``."""
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
     path = discovered.path
@@ -328,47 +336,47 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
     cache = key = None
     if settings.cache_dir is not None:
         cache = OutcomeCache(settings.cache_dir, codemods, settings.unsafe_fixes)
-        key = cache.key(source.data + ProjectIndex.fingerprint(project or {}, callers))
+        key = cache.key(source.data + ProjectIndex.fingerprint(project or {}, callers) + (b"" if exports else b"\0"))
         hit = cache.get(key)
         if hit is not None:
             _fill(outcome, source, hit["new"], hit["fixes"], hit["findings"], hit["error"],
-                  [tuple(pair) for pair in hit.get("kept_on_v1") or ()])
+                  [tuple(pair) for pair in hit.get("kept_on_v1") or ()], hit.get("exports") or {})
             return outcome
-    new_text, fixes, findings, error, kept_on_v1 = _rewrite(source, codemods, settings, project, callers)
-    _fill(outcome, source, new_text, fixes, findings, error, kept_on_v1)
+    new_text, fixes, findings, error, kept_on_v1, exported = _rewrite(source, codemods, settings, project, callers, exports)
+    _fill(outcome, source, new_text, fixes, findings, error, kept_on_v1, exported)
     if cache is not None and not (error or "").startswith("internal error"):
-        cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error, kept_on_v1=kept_on_v1)
+        cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error, kept_on_v1=kept_on_v1, exports=exported)
     return outcome
 
 
 def _rewrite(
     source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings, project: Optional[ProjectView] = None,
-    callers: Optional[Callers] = None,
-) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str], list[tuple[str, int]]]:
-    """(new text, fixes, findings, error, kept-on-v1 blocker) for one decoded source."""
+    callers: Optional[Callers] = None, exports: bool = True,
+) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str], list[tuple[str, int]], dict]:
+    """(new text, fixes, findings, error, kept-on-v1 blocker, exports) for one decoded source."""
     try:
         new_text, state = transform_text(
             source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes, project=project,
-            callers=callers,
+            callers=callers, exports=exports,
         )
         source.encode(new_text)
     except (cst.ParserSyntaxError, SyntaxError) as error:
-        return None, [], [], _syntax_message(error, source.text), []
+        return None, [], [], _syntax_message(error, source.text), [], {}
     except RewriteError as error:
-        return None, [], [], str(error), []
+        return None, [], [], str(error), [], {}
     except UnicodeEncodeError as error:
-        return None, [], [], f"rewrite cannot be encoded as {source.encoding}: {error.reason}", []
+        return None, [], [], f"rewrite cannot be encoded as {source.encoding}: {error.reason}", [], {}
     except SourceError as error:  # a notebook whose rewrite cannot be split back into its cells
-        return None, [], [], str(error), []
+        return None, [], [], str(error), [], {}
     except Exception as error:  # a codemod bug must not stop the run
         try:  # where it failed, for the bug report: the innermost frame
             frame = traceback.extract_tb(error.__traceback__)[-1]
             tail = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
         except Exception:  # noqa: BLE001 - even a traceback that cannot be formatted stays in its file
             tail = type(error).__name__
-        return None, [], [], f"internal error, file left untouched: {type(error).__name__}: {error} [{tail}]", []
+        return None, [], [], f"internal error, file left untouched: {type(error).__name__}: {error} [{tail}]", [], {}
     findings = [replace(f, path=str(source.path)) for f in state.findings]
-    return new_text, state.fixes, findings, None, state.kept_on_v1
+    return new_text, state.fixes, findings, None, state.kept_on_v1, state.exports if new_text != source.text else {}
 
 
 def _fill(
@@ -379,12 +387,13 @@ def _fill(
     findings: list[Finding],
     error: Optional[str],
     kept_on_v1: list[tuple[str, int]],
+    exports: dict,
 ) -> None:
     outcome.error = error
     if error is None:
         outcome.new = new_text
         outcome.new_bytes = source.data if new_text == source.text else source.encode(new_text)
-        outcome.fixes, outcome.findings, outcome.kept_on_v1 = fixes, findings, kept_on_v1
+        outcome.fixes, outcome.findings, outcome.kept_on_v1, outcome.exports = fixes, findings, kept_on_v1, exports
 
 
 def _end_with_parent(parent: int) -> None:
@@ -402,7 +411,8 @@ def _end_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def _process_star(item: tuple[Discovered, Settings, Optional[ProjectView], Optional[Callers]]) -> Outcome:
+def _process_star(item: tuple) -> Outcome:
+    """``process(*item)``: (discovered, settings, view, callers[, exports allowed])."""
     try:
         return process(*item)
     except Exception as error:  # noqa: BLE001 - an internal error never escapes its file
@@ -421,13 +431,14 @@ def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
     if len(files) > 1 or any(c.summarizes for c in codemods):
         by_path = {f.path.resolve(): f for f in files if f.problem is None}
 
-        def rewrite(path: Path, view: ProjectView, callers: Callers) -> Optional[str]:
-            outcome = _process_star((by_path[path], settings, view, callers))
+        def rewrite(path: Path, view: ProjectView, callers: Optional[Callers], exports: bool) -> Optional[tuple[str, dict]]:
+            outcome = _process_star((by_path[path], settings, view, callers, exports))
             done[path] = outcome
             rewritten = outcome.error is None and not outcome.kept_on_v1 and outcome.new is not None
-            return outcome.new if rewritten else None
+            return (outcome.new, outcome.exports) if rewritten else None
 
         index = summarize_project(list(by_path), codemods, settings.src, rewrite=rewrite)
+        done = {path: outcome for path, outcome in done.items() if path in index.rewritten}
         items = [(f, settings, index.view_from(f.path), index.callers_of(f.path)) if f.problem is None
                  else (f, settings, None, None) for f in files]
     else:

@@ -46,9 +46,10 @@ from tfmodernize.tfsymbols import TFNames
 ProjectView = dict[str, Optional[dict[str, Any]]]
 #: function name -> its uses in the other files of the run (``Use.as_dict``).
 Callers = dict[str, list[dict[str, Any]]]
-#: The engine's hook: (path, view, callers) -> the text the run leaves the module with, or None
-#: to summarize it as written.
-Rewrite = Callable[[Path, ProjectView, Callers], Optional[str]]
+#: The engine's hook: (path, view, callers, exports allowed) -> the text the run leaves the file
+#: with and what its rewrite exports (``FileState.exports``), or None when the file stays on TF1
+#: or cannot be rewritten (it is then summarized as written).
+Rewrite = Callable[[Path, ProjectView, Optional[Callers], bool], Optional[tuple[str, dict]]]
 
 
 @dataclass
@@ -62,6 +63,9 @@ class ProjectIndex:
     roots: tuple[Path, ...] = ()
     #: Module path -> function name -> its uses in the other files of the run.
     callers: dict[Path, Callers] = field(default_factory=dict)
+    #: The files the pre-pass rewrote (through ``Rewrite``) in the views it ends with: their last
+    #: rewrite stands.
+    rewritten: set[Path] = field(default_factory=set)
     _beside: dict[Path, tuple[tuple[Path, str], ...]] = field(default_factory=dict, repr=False)
 
     def view_from(self, path: Path) -> ProjectView:
@@ -82,15 +86,16 @@ class ProjectIndex:
                     found[name] = candidate
         return found
 
-    def callers_of(self, path: Path) -> Callers:
-        """How the other files of the run use the functions of the module at ``path``."""
-        return self.callers.get(path.resolve(), {})
+    def callers_of(self, path: Path) -> Optional[Callers]:
+        """How the other files of the run use the functions of the module at ``path`` (None
+        when no file of the run imports it)."""
+        return self.callers.get(path.resolve())
 
     @staticmethod
     def fingerprint(view: ProjectView, callers: Optional[Callers] = None) -> bytes:
         """What the cache key of a file must include: the summaries it is rewritten with and
         how the rest of the run calls it."""
-        return json.dumps([view, callers or {}], sort_keys=True, default=str).encode()
+        return json.dumps([view, callers], sort_keys=True, default=str).encode()
 
 
 def _modules_beside(folder: Path) -> tuple[tuple[Path, str], ...]:
@@ -121,7 +126,8 @@ def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[P
     (files that cannot be read or parsed are left out: their own outcome reports why).
     ``roots``: the project's import roots (``src``). ``rewrite``: see ``Rewrite``; an imported
     module is rewritten after the modules it imports, so it sees their summaries (an import
-    cycle is summarized as written where it closes)."""
+    cycle is summarized as written where it closes); the files importing a module whose
+    rewrite exports something are rewritten here too, to check they follow it."""
     index = ProjectIndex(roots=tuple(root.resolve() for root in roots))
     summarizers = [c for c in codemods if getattr(c, "summarizes", False)]
     sources = {}
@@ -139,28 +145,46 @@ def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[P
     _read_callers(index, sources, imported)
     if not summarizers:
         return index
-    done: set[Path] = set()
-    started: set[Path] = set()
+    # A module whose rewrite changed what its importers must call (``FileState.exports``: a
+    # function that became a class) keeps that rewrite only if every file of the run importing
+    # it is rewritten to TF2 too (kept on TF1, it could not call the new code): otherwise the
+    # module is rewritten again with exports forbidden, and everything after it again.
+    forbidden: set[Path] = set()
+    while True:
+        index.summaries = {}
+        results: dict[Path, Optional[tuple[str, dict]]] = {}
+        started: set[Path] = set()
 
-    def summary_of(path: Path) -> None:
-        if path in done or path in started:
-            return
-        started.add(path)
-        for candidate in index.visible_from(path).values():
-            if candidate in imported:
-                summary_of(candidate)
-        text = sources[path]
-        if rewrite is not None:
-            text = rewrite(path, index.view_from(path), index.callers_of(path)) or text
-        found = _summaries(text, summarizers)
-        if found is not None:
-            index.summaries[path] = found
-        done.add(path)
+        def rewritten(path: Path) -> Optional[tuple[str, dict]]:
+            if path not in results:
+                results[path] = rewrite(path, index.view_from(path), index.callers_of(path),
+                                        path not in forbidden) if rewrite is not None else None
+            return results[path]
 
-    for path in sources:
-        if path in imported:
-            summary_of(path)
-    return index
+        def summary_of(path: Path) -> None:
+            if path in started:
+                return
+            started.add(path)
+            for candidate in index.visible_from(path).values():
+                if candidate in imported:
+                    summary_of(candidate)
+            text, exports = rewritten(path) or (sources[path], {})
+            found = _summaries(text, summarizers)
+            if found is not None:
+                for code, exported in exports.items():
+                    found[code] = {**(found.get(code) or {}), **exported}
+                index.summaries[path] = found
+
+        for path in sources:
+            if path in imported:
+                summary_of(path)
+        broken = [path for path in imported if (results.get(path) or ("", {}))[1]
+                  and any(rewritten(importer) is None for importer in sources
+                          if path in index.visible_from(importer).values())]
+        if not broken:
+            index.rewritten = set(results)
+            return index
+        forbidden.update(broken)
 
 
 def _summaries(text: str, summarizers: Sequence[type]) -> Optional[dict[str, Any]]:

@@ -15,7 +15,14 @@ What it does
     real and generated samples: ``variable_scope("d", reuse=reuse)`` and ``reuse=True`` from the
     second call on, or ``tf.AUTO_REUSE``), so every call applies the same layers; its
     ``variable_scope``/``name_scope`` blocks are dedented and its ``reuse`` parameter goes,
-    with what its calls passed. A variable list picked by scope (``tf.get_collection(
+    with what its calls passed. A network function of a project module, called by the other
+    files of the run (``pred = RNN(x, W, b, num_hidden)`` in the training script), becomes a
+    Keras layer class (``modules.py``): ``class RNN(tf.keras.layers.Layer)`` making its layers
+    once in ``__init__`` (which takes the parameters their constructor arguments read, keeping
+    on the object those the body reads too) and applying them in ``call``; each call site of
+    the run makes one object there (``rnn = RNN(num_hidden)``, ``pred = rnn(x, weights=W,
+    biases=b)``: a Keras layer takes only its input positionally), as TF1 made a network per
+    call. A variable list picked by scope (``tf.get_collection(
     TRAINABLE_VARIABLES, scope="d")``, ``tf.trainable_variables("d")``, ``[v for v in
     tf.trainable_variables() if v.name.startswith("d")]`` or ``"d" in v.name``) and passed as an
     optimizer's ``var_list`` lists the layers whose TF1 variables it selected where it is passed
@@ -66,7 +73,10 @@ Fix safety
 Declines when
     the layer is applied inside a class or a block, or in a function called from elsewhere than
     the program's top-level code, called several times without sharing its variables (TF1 made
-    a network per call), called with ``reuse`` True the first time, using its ``reuse``
+    a network per call), called with ``reuse`` True the first time, (for a project module's
+    function) used by a file of the run other than called by name in its top-level code,
+    outside any block, shared through ``reuse``, or called by a file that stays on TF1 (the
+    class could not run there), or with ``*args``, keyword-only parameters or decorators, using its ``reuse``
     parameter for anything else, or applying the layer inside a loop, a condition or a ``with``
     other than a variable or name scope (given a name, and that ``reuse``); it passes ``reuse``
     outside such a function, ``*args``/``**kwargs`` or an argument the table does not know; a
@@ -106,6 +116,7 @@ from typing import Any, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemods import _training as training
+from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
 from tfmodernize.codemods.layers_to_keras.network import Network, NetworkFunctions
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
@@ -152,23 +163,37 @@ class LayersToKeras(TFCodemod):
         ours: set[str] = set()
         #: The layer objects made, in creation order.
         self._made: list[MadeLayer] = []
+        splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
         for index, statement in enumerate(module.body):
             calls = [n for n in walk(statement, code_only=True)
                      if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
+            if splits:
+                self._call_splits(statement, splits, taken)
             if not calls:
                 continue
             network = Network(calls)
+            split = None
             try:
                 if isinstance(statement, cst.FunctionDef):
-                    network = self._networks.read(statement, calls)
+                    project = self._project_network(statement, calls)
+                    network = self._networks.read(statement, calls, split=project)
                 elif id(statement) not in top:
                     raise Decline(calls[0], "it is applied inside a class or a block")
                 made = [self._layer(call, network.reuse) for call in _innermost_first(calls)]
-                if isinstance(statement, cst.FunctionDef):
+                if isinstance(statement, cst.FunctionDef) and project:
+                    removed = [line for layer in made if layer.rnn is not None for line in layer.rnn.cell_lines]
+                    split = modules.split_of(statement, [arg.value for layer in made for arg in layer.constructor],
+                                             removed, taken)
+                elif isinstance(statement, cst.FunctionDef):
                     made = [self._networks.hoisted(statement, network, layer, call)
                             for call, layer in zip(_innermost_first(calls), made)]
             except Decline as decline:
                 self.declined(decline, "tf.layers not migrated: ")
+                continue
+            if split is not None:
+                if self.fix(calls[0], f"tf.layers in `{split.function}`, a network function the other files of the run "
+                                      f"call -> a Keras layer class `{split.class_name}` making its layers once"):
+                    self._split(statement, split, network, made, calls, taken)
                 continue
             if not self.fix(calls[0], "tf.layers -> a Keras layer created once and called where it was applied"):
                 continue
@@ -214,6 +239,76 @@ class LayersToKeras(TFCodemod):
                 self._drop_update_dependencies()
         if self._made:
             self._write_variable_lists(module)
+
+    @classmethod
+    def wanted_by(cls, project: dict) -> bool:
+        # A project module made a class of a network function: its calls here must follow.
+        return modules.wants_splits(project)
+
+    def _project_network(self, function: cst.FunctionDef, calls: list[cst.Call]) -> bool:
+        """Whether ``function`` is a network function only other files of the run call (see
+        ``modules``); declines when those calls could not follow its split into a class."""
+        name = function.name.value
+        if self.state.callers is None or [n for n in name_nodes(self._module) if n.value == name] != [function.name]:
+            return False
+        reason = modules.callers_allow_split(function, self.state.callers.get(name, []))
+        if reason is not None:
+            raise Decline(calls[0], f"it is applied in `{name}`: {reason}")
+        if not self.state.exports_allowed:
+            raise Decline(calls[0], f"it is applied in `{name}`, a network function other files of the run call, "
+                                    "and a file calling it stays on TF1, where the class it would become cannot run")
+        return True
+
+    def _split(self, function: cst.FunctionDef, split: "modules.Split", network: Network, made: list["LayerCall"],
+               calls: list[cst.Call], taken: set[str]) -> None:
+        """The function becomes a Keras layer class: its layers made in ``__init__`` as
+        attributes, applied in ``call``; the split is exported for the callers."""
+        for block in network.scopes:
+            self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
+        created: list[tuple[str, cst.Call]] = []
+        attributes: set[str] = set(split.parameters)
+        for call, layer in zip(_innermost_first(calls), made):
+            named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
+            name = training.fresh_name(named.lower() if named else layer.function, attributes)
+            created.append((name, cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor))))
+            self.replace(call, lambda updated, name=name, layer=layer: self._applied(
+                updated, name, layer, cst.Attribute(cst.Name("self"), cst.Name(name))))
+            if layer.rnn is not None:
+                self._recurrent(layer.rnn, taken)
+        constructors = [arg.value for layer in made for arg in layer.constructor]
+        for read in modules.stored_reads(function, split, constructors):
+            self.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
+        base = self.tf_expr("keras.layers.Layer")
+        self.replace(function, lambda updated: modules.module_class(updated, split, created, base))
+        self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = split.export()
+
+    def _call_splits(self, statement: cst.BaseStatement, splits: dict, taken: set[str]) -> None:
+        """Calls of a project module's network function that became a class: an object made
+        before the statement, called where the function was (one object per call, as TF1 made
+        a network per call)."""
+        for call in [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)
+                     and isinstance(n.func, cst.Name) and n.func.value in splits]:
+            alias, split = splits[call.func.value]
+            try:
+                if not isinstance(statement, cst.SimpleStatementLine):
+                    raise Decline(call, "it is called inside a block or a definition")
+                maker = cst.Name(call.func.value if alias is None or alias.asname is not None else split["class"])
+                construction, _ = modules.split_call(call, split, maker)
+            except Decline as decline:
+                self.declined(decline, f"call of `{call.func.value}` (a class now) not migrated: ")
+                continue
+            if not self.fix(call, f"`{call.func.value}` became a Keras layer class in its module -> an object made once "
+                                  "here, called where the function was"):
+                continue
+            if alias is not None and alias.asname is None and split["class"] != call.func.value:
+                taken.discard(call.func.value)  # the import names the class now: the function's name is free
+            instance = training.fresh_name(modules.instance_name(split["class"]), taken)
+            self.insert_before(statement, [cst.SimpleStatementLine(
+                [cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)])])
+            self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
+                cst.Name(instance), modules.split_call(updated, split, cst.Name(instance))[1]))
+            if alias is not None and alias.asname is None and split["class"] != call.func.value:
+                self.replace(alias, lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)))
 
     def _write_variable_lists(self, module: cst.Module) -> None:
         """Variable lists picked by scope and passed as ``var_list`` list the layers' variables
@@ -264,15 +359,17 @@ class LayersToKeras(TFCodemod):
                 self.replace(call, lambda updated, dropped=dropped: updated.with_changes(
                     args=_without(updated.args, dropped)))
 
-    def _applied(self, updated: cst.Call, name: str, layer: "LayerCall") -> cst.BaseExpression:
-        """``layer_object(input, ...)``; a ``static_rnn``'s list of time steps is stacked into one
-        tensor for the Keras layer and its outputs unstacked into a list again."""
+    def _applied(self, updated: cst.Call, name: str, layer: "LayerCall",
+                 owner: Optional[cst.BaseExpression] = None) -> cst.BaseExpression:
+        """``layer_object(input, ...)`` (``owner``: the expression naming the object, if not
+        ``name``); a ``static_rnn``'s list of time steps is stacked into one tensor for the Keras
+        layer and its outputs unstacked into a list again."""
         given = _input_of(updated, layer.input_position)
         listed = layer.rnn is not None and layer.rnn.listed
         axis = cst.Arg(cst.Integer("1"), keyword=cst.Name("axis"), equal=no_space_equal())
         if listed:
             given = cst.Call(self.tf_expr("stack"), commas([cst.Arg(given), axis]))
-        applied = cst.Call(cst.Name(name), commas([cst.Arg(given), *layer.call_args]))
+        applied = cst.Call(owner or cst.Name(name), commas([cst.Arg(given), *layer.call_args]))
         return cst.Call(self.tf_expr("unstack"), commas([cst.Arg(applied), axis])) if listed else applied
 
     def _recurrent(self, site: RecurrentSite, taken: set[str]) -> None:

@@ -27,21 +27,22 @@ class NetworkFunctions:
     def __init__(self, module: cst.Module, tf: TFNames, parents: dict) -> None:
         self.module, self.tf, self.parents = module, tf, parents
 
-    def read(self, function: cst.FunctionDef, calls: list[cst.Call]) -> "Network":
+    def read(self, function: cst.FunctionDef, calls: list[cst.Call], split: bool = False) -> "Network":
         """A network-building function (``def network(x): ... tf.layers.dense(...)``) called from
         the program's top-level code, once, or several times sharing its variables through its
         variable scope (``variable_scope("d", reuse=reuse)``, every call after the first passing
         ``reuse=True``; or ``reuse=tf.AUTO_REUSE``): its layers are created once before it, and
         every call applies them. Its ``variable_scope`` / ``name_scope`` blocks (a literal name,
         and that ``reuse``) are dedented. A function called twice without sharing made two sets
-        of variables in TF1: declined."""
+        of variables in TF1: declined. ``split``: a function of a project module, called from the
+        other files of the run (``modules``), whose layers its class makes once per object."""
         name = function.name.value
         calls_of = [n for n in walk(self.module, code_only=True)
                     if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name]
         top_calls = {id(n) for statement in self.module.body if not isinstance(statement, (cst.FunctionDef, cst.ClassDef))
                      for n in walk(statement, code_only=True)}
         uses = [n for n in name_nodes(self.module) if n.value == name]
-        if not calls_of or any(id(c) not in top_calls for c in calls_of) or len(uses) != len(calls_of) + 1:
+        if not split and (not calls_of or any(id(c) not in top_calls for c in calls_of) or len(uses) != len(calls_of) + 1):
             raise Decline(calls[0], f"it is applied in `{name}`, which is not called from the program's top-level "
                                     "code only")
         network = Network(calls, calls_of=calls_of)
@@ -62,6 +63,9 @@ class NetworkFunctions:
                 network.scopes.append(statement)
                 allowed |= {id(s) for s in statement.body.body}
                 pending.extend(statement.body.body)
+        if split and network.shared:
+            raise Decline(calls[0], f"it is applied in `{name}`, which shares its variables through `reuse` and is "
+                                    "called from another file")
         if len(calls_of) > 1 and not network.shared:
             raise Decline(calls[0], f"it is applied in `{name}`, which the program calls {len(calls_of)} times without "
                                     "sharing its variables (`reuse`): TF1 made a network for each call")

@@ -171,7 +171,9 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             if symbol is not None and (symbol.v1 or tables().tf1_only(symbol.path)):
                 tf1 = f"tf.{symbol.path}"
                 break
-        return {"functions": functions, "tf1": tf1, "variables_on_import": on_import}
+        # Classes whose objects own their variables, made once (``tf.Module``, Keras layers and models).
+        objects = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, names)]
+        return {"functions": functions, "objects": objects, "tf1": tf1, "variables_on_import": on_import}
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
@@ -268,11 +270,17 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         visit(node, Finder())
         return any(tf_path(call.func, self.tf) in SESSIONS for call in found)
 
-    def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str]]:
-        """Module functions building tensors, those creating variables, and the names whose
-        calls surely create none (plain module functions, numpy and math)."""
+    def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str], set[str]]:
+        """Module functions building tensors, those creating variables, the names whose
+        calls surely create none (plain module functions, numpy and math), and the classes whose
+        objects own variables (``tf.Module``, Keras layers and models, of this module or a
+        project module)."""
         graph, variables, safe = set(), set(), set()
+        objects = {local for local, (_, _, facts) in training.project_functions(tree, self.state.project).items()
+                   if facts.get("object")}
         for stmt in tree.body:
+            if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, self.tf):
+                objects.add(stmt.name.value)
             if isinstance(stmt, cst.FunctionDef):
                 facts = _function_facts(stmt, self.tf)
                 (graph if facts["graph"] else safe).add(stmt.name.value)
@@ -288,7 +296,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
                             if module.split(".")[0] in SAFE_MODULES:
                                 local = alias.asname.name if alias.asname else alias.name
                                 safe.add(source(local).split(".")[0])
-        return graph, variables, safe
+        return graph, variables, safe, objects
 
     def _read_project_import(self, statement: cst.ImportFrom, graph: set[str], variables: set[str], safe: set[str]) -> None:
         """``from model import build``, ``model`` a module of the project: what the pre-pass said of

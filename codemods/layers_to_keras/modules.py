@@ -1,0 +1,205 @@
+"""Network functions of a project module, for layers-to-keras: the function becomes a Keras
+layer class (``tf.keras.layers.Layer``: its layers made once in ``__init__``, applied in
+``call``), and the files of the run that called it make one object per call site and call that.
+A Keras layer, not a ``tf.Module``: a ``tf.Module`` does not list the variables of the Keras 3
+layers it holds, so its ``trainable_variables`` would miss them.
+
+A network function in a model module (``def RNN(x, weights, biases, num_hidden)`` in
+``ops.py``) is called by the training script, with values only the script knows
+(``num_hidden_units``): its layers cannot be made at the module's top level. The parameters the
+layers' constructor arguments read go to ``__init__``; the others stay with ``call``; a
+parameter read by both is kept on the object (``self.n_hidden``). What the split needs the
+callers to do is exported (``FileState.exports``) under this codemod's code, and read back by
+the callers' run from the module's summary: ``{"classes": {function: {"class", "parameters",
+"init"}}}``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional
+
+import libcst as cst
+
+from tfmodernize.codemod import Decline
+from tfmodernize.names import local_names, name_nodes, parameter_names
+from tfmodernize.syntax import commas, no_space_equal, source
+from tfmodernize.treewalk import walk
+
+#: This codemod's code, under which the split is exported and read back (``LayersToKeras.code``).
+EXPORTS = "TFM107"
+
+
+@dataclass(frozen=True)
+class Split:
+    """A network function becoming a class: its parameters in order, those ``__init__`` takes,
+    and those of them the body reads too (kept on the object)."""
+    function: str
+    class_name: str
+    parameters: tuple[str, ...]
+    init: tuple[str, ...]
+    stored: tuple[str, ...]
+
+    def export(self) -> dict[str, Any]:
+        return {"class": self.class_name, "parameters": list(self.parameters), "init": list(self.init)}
+
+
+def callers_allow_split(function: cst.FunctionDef, uses: Optional[list[dict]]) -> Optional[str]:
+    """Why the function's callers in the other files of the run cannot follow a split (None:
+    they can): each use must be a call by name in a program's top-level code, outside any block
+    (each becomes one object, made there). ``uses`` None: no file of the run imports the module."""
+    name = function.name.value
+    if uses is None:
+        return f"`{name}` is called nowhere in this run (no file of the run imports its module)"
+    for use in uses:
+        if not (use["call"] and use["top_level"] and not use.get("attribute")):
+            return (f"`{name}` is used by {use['file']} (line {use['line']}) other than called by its name in "
+                    "top-level code, outside any block")
+    return None
+
+
+def split_of(function: cst.FunctionDef, constructors: list[cst.BaseExpression], removed: list[cst.CSTNode],
+             taken: set[str]) -> Split:
+    """How ``function`` splits, given its layers' constructor arguments and the lines the
+    migration removes from it (an RNN's cell lines); declines what cannot be split."""
+    params = function.params
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params or params.star_kwarg or params.posonly_params:
+        raise Decline(function, f"`{function.name.value}` takes `*args`, `**kwargs` or keyword-only parameters")
+    if function.decorators or any(isinstance(n, (cst.Yield, cst.Global, cst.Nonlocal)) for n in walk(function.body)):
+        raise Decline(function, f"`{function.name.value}` is decorated, a generator, or rebinds globals")
+    parameters = tuple(parameter_names(function))
+    inside = {id(n) for expression in constructors for n in walk(expression)}
+    read = {n.value for expression in constructors for n in name_nodes(expression)}
+    local = local_names(function) - set(parameters)
+    if read & local:
+        raise Decline(function, f"a layer's constructor argument reads `{sorted(read & local)[0]}`, which "
+                                f"`{function.name.value}` computes: the layer cannot be made once, before it runs")
+    skipped = inside | {id(n) for line in removed for n in walk(line)}
+    init = tuple(p for p in parameters if p in read)
+    elsewhere = {n.value for n in name_nodes(function.body) if id(n) not in skipped}
+    if any(p in _rebound(function) for p in init):
+        raise Decline(function, f"`{function.name.value}` rebinds a parameter its layers are made with")
+    name = class_name(function.name.value)
+    if name != function.name.value and name in taken:
+        raise Decline(function, f"`{name}`, the class `{function.name.value}` would become, is a name already taken")
+    return Split(function.name.value, name, parameters, init, tuple(p for p in init if p in elsewhere))
+
+
+def _rebound(function: cst.FunctionDef) -> set[str]:
+    """Names the function's body assigns."""
+    found = set()
+    for node in walk(function.body):
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+            target = node.target
+            found |= {n.value for n in name_nodes(target)}
+    return found
+
+
+def class_name(function: str) -> str:
+    """``RNN`` stays ``RNN``; ``fc_layer`` becomes ``FcLayer``."""
+    if function[:1].isupper():
+        return function
+    return "".join(part[:1].upper() + part[1:] for part in function.split("_") if part) or function
+
+
+def instance_name(function: str) -> str:
+    """The object a caller makes: ``RNN`` -> ``rnn``, ``FcLayer`` -> ``fc_layer``."""
+    if function.isupper():
+        return function.lower()
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", function).lower()
+
+
+def stored_reads(function: cst.FunctionDef, split: Split, constructors: list[cst.BaseExpression]) -> list[cst.Name]:
+    """The reads, in the body, of the parameters kept on the object (``self.n_hidden``)."""
+    inside = {id(n) for expression in constructors for n in walk(expression)}
+    return [n for n in name_nodes(function.body) if n.value in split.stored and id(n) not in inside]
+
+
+def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str, cst.Call]],
+                 base: cst.BaseExpression) -> cst.ClassDef:
+    """The class replacing the (rewritten) function: ``__init__`` makes the layers (and keeps
+    the stored parameters), ``call`` is the function's body."""
+    def param(name: str) -> cst.Param:
+        found = next(p for p in updated.params.params if p.name.value == name)
+        return found.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+
+    def attribute(name: str) -> cst.Attribute:
+        return cst.Attribute(cst.Name("self"), cst.Name(name))
+
+    me = cst.Param(cst.Name("self"))
+    body = list(updated.body.body)
+    docstring = []
+    if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) \
+            and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        docstring, body = [body[0]], body[1:]
+    init_body: list[cst.BaseStatement] = [cst.SimpleStatementLine([cst.Expr(cst.parse_expression("super().__init__()"))])]
+    init_body += [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(p))], cst.Name(p))]) for p in split.stored]
+    init_body += [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(name))], call)]) for name, call in created]
+    init = cst.FunctionDef(cst.Name("__init__"), cst.Parameters(commas([me, *(param(p) for p in split.init)])),
+                           cst.IndentedBlock(init_body), leading_lines=[cst.EmptyLine(indent=False)] if docstring else [])
+    calls = [p for p in split.parameters if p not in split.init]
+    call = cst.FunctionDef(cst.Name("call"), cst.Parameters(commas([me, *(param(p) for p in calls)])),
+                           cst.IndentedBlock(body or [cst.SimpleStatementLine([cst.Pass()])]),
+                           leading_lines=[cst.EmptyLine(indent=False)])
+    return cst.ClassDef(cst.Name(split.class_name), cst.IndentedBlock([*docstring, init, call]),
+                        bases=[cst.Arg(base)], leading_lines=updated.leading_lines)
+
+
+# -- the callers' side -----------------------------------------------------------------------
+
+def imported_splits(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[Optional[cst.ImportAlias], dict]]:
+    """Local name -> (the import alias naming it, or None for a star import; the split) for
+    the functions ``module`` imports from project modules whose rewrite made them classes."""
+    found: dict[str, tuple[Optional[cst.ImportAlias], dict]] = {}
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not isinstance(small, cst.ImportFrom) or small.relative or small.module is None:
+                continue
+            classes = ((project.get(source(small.module)) or {}).get(EXPORTS) or {}).get("classes") or {}
+            if isinstance(small.names, cst.ImportStar):
+                found.update({function: (None, split) for function, split in classes.items()})
+                continue
+            for alias in small.names:
+                function = source(alias.name)
+                if function in classes:
+                    found[source(alias.asname.name) if alias.asname else function] = (alias, classes[function])
+    return found
+
+
+def wants_splits(project: Mapping[str, Any]) -> bool:
+    """Whether a project module the file may import made classes of network functions."""
+    return any(((summary or {}).get(EXPORTS) or {}).get("classes") for summary in project.values())
+
+
+def split_call(call: cst.Call, split: dict, maker: cst.BaseExpression) -> tuple[cst.Call, list[cst.Arg]]:
+    """For a call of the function that became a class: the object's construction (``maker``
+    called with the arguments of ``__init__``) and the arguments of its call."""
+    parameters, init = split["parameters"], set(split["init"])
+    given: dict[str, tuple[cst.BaseExpression, bool]] = {}
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            raise Decline(call, "it passes `*args` or `**kwargs`")
+        if arg.keyword is None:
+            if position >= len(parameters):
+                raise Decline(call, "it passes more arguments than the function takes")
+            given[parameters[position]] = (arg.value, False)
+        else:
+            given[arg.keyword.value] = (arg.value, True)
+
+    def arguments(names: list[str], positional: int) -> list[cst.Arg]:
+        out, keyword = [], False
+        for position, name in enumerate(names):
+            if name not in given:
+                keyword = True  # a default in between: the ones after it go by name
+                continue
+            value, by_name = given[name]
+            keyword = keyword or by_name or position >= positional
+            out.append(cst.Arg(value, keyword=cst.Name(name), equal=no_space_equal()) if keyword else cst.Arg(value))
+        return commas(out)
+
+    construction = cst.Call(maker, arguments([p for p in parameters if p in init], len(parameters)))
+    # A Keras layer takes only its input tensor positionally: the other arguments go by name.
+    return construction, arguments([p for p in parameters if p not in init], 1)
