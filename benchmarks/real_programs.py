@@ -15,7 +15,12 @@ script's ``--determinism`` pass once so that the TF1 side is cached. Then this s
 4. prints a per-program table, the declines grouped by reason with counts, the time of each
    migrated program against its original under TF1 (``exec_seconds`` of both runs, the median
    ratio over the programs that run on both sides; ``--timing`` times both sides again, one
-   program at a time in this run, for a ratio measured under the same load), and the score line last.
+   program at a time in this run, for a ratio measured under the same load), and the score line last;
+5. with ``--aligned``, compares again each program that is clean and runs but prints other
+   numbers, with ``tfmodernize verify --stdout --align-variables``: a migration to Keras layers
+   starts from Keras's initial values, not TF1's, so the plain comparison cannot match; aligned,
+   the migrated program starts from the original's initial values (loop caps of the manifest
+   applied to both, as the corpus runs them).
 
 Needs TensorFlow (the ``verify`` extra) for step 3; steps 1-2 never import it.
 """
@@ -127,6 +132,60 @@ def timed_together(corpus: Path, out: Path, ids: set[str]) -> dict[str, float]:
     return {pid: both["v2"] / both["v1"] for pid, both in seconds.items() if both.get("v1") and "v2" in both}
 
 
+def caps() -> dict[str, int]:
+    """The manifest's loop cap per program (slow programs' ``range(100000)`` made shorter)."""
+    lines = (SHARED_CORPUS / "manifest.tsv").read_text().splitlines()
+    header = lines[0].split("\t")
+    found = {}
+    for line in lines[1:]:
+        row = dict(zip(header, line.split("\t")))
+        if row.get("v1_cap", "").isdigit():
+            found[row["id"]] = int(row["v1_cap"])
+    return found
+
+
+def capped(source: str, cap: int | None) -> str:
+    """The program with the corpus's loop cap applied (``run_program.py``'s own transformer)."""
+    if not cap:
+        return source
+    sys.path.insert(0, str(SHARED_CORPUS))
+    try:
+        from run_program import _Capper  # the corpus's own cap, so both sides run as it runs them
+    finally:
+        sys.path.remove(str(SHARED_CORPUS))
+    import ast
+    tree = _Capper(cap).visit(ast.parse(source))
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+def aligned(corpus: Path, out: Path, pid: str, cap: int | None) -> str:
+    """``tfmodernize verify --stdout --align-variables`` of one program against its migration,
+    each beside its own helper modules: "equal", or verify's verdict line."""
+    work = Path(tempfile.mkdtemp(prefix=f"tfm_aligned_{pid}_"))
+    for side, folder in (("before", corpus), ("after", out)):
+        (work / side).mkdir()
+        aux = folder / f"{pid}.aux"
+        if aux.is_dir():
+            for helper in aux.iterdir():
+                if helper.is_file():
+                    shutil.copy2(helper, work / side / helper.name)
+        (work / side / f"{pid}.py").write_text(capped((folder / f"{pid}.py").read_text(), cap))
+    verdict = ""
+    for rtol in ("1e-05", "1e-04", "1e-03"):  # verify's default first; then how far apart they are
+        ran = tfmodernize("verify", str(work / "before" / f"{pid}.py"), str(work / "after" / f"{pid}.py"),
+                          "--old-mode", "tf1", "--stdout", "--align-variables", "--timeout", "900", "--rtol", rtol)
+        if ran.returncode == 0:
+            return "equal" if not verdict else f"{verdict}; equal within rtol {rtol}"
+        if ran.returncode != 1:
+            lines = [line for line in ran.stdout.splitlines() if line.startswith("could not")]
+            return lines[-1] if lines else f"verify exited {ran.returncode}"
+        if not verdict:
+            # The table's detail column, joined: "number 12 of 30 differs: 10.2422 before, 10.242 after; ..."
+            cells = [row.split("│")[3].strip() for row in ran.stdout.splitlines() if row.count("│") >= 4]
+            verdict = " ".join(cell for cell in cells if cell).split("; before:")[0] or "different"
+    return verdict
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=Path("/tmp/corpus"), help="materialized corpus folder")
@@ -135,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--timing", action="store_true",
                         help="time originals and migrated programs again, one at a time in this run, for the ratio")
+    parser.add_argument("--aligned", action="store_true",
+                        help="compare the clean, running programs whose numbers differ again with aligned initial variables")
     args = parser.parse_args(argv)
     if not args.corpus.is_dir() or not any(args.corpus.glob("*.py")):
         raise SystemExit(f"{args.corpus}: no materialized corpus (see {SHARED_CORPUS / 'README.md'})")
@@ -179,6 +240,16 @@ def main(argv: list[str] | None = None) -> int:
             slow = sorted(together.items(), key=lambda item: -item[1])[:3]
             print(f"run time measured together, one program at a time ({len(together)} programs): median ratio "
                   f"{statistics.median(together.values()):.2f}; slowest {', '.join(f'{k} {v:.2f}' for k, v in slow)}")
+    if args.aligned:
+        limits = caps()
+        redo = [pid for pid in programs if by_id.get(pid, {}).get("clean") and by_id.get(pid, {}).get("runs")
+                and by_id.get(pid, {}).get("numeric") is False]
+        verdicts = {pid: aligned(args.corpus, out, pid, limits.get(pid)) for pid in redo}
+        print(f"\nnumeric with aligned initial variables (tfmodernize verify --stdout --align-variables), "
+              f"{len(redo)} program(s) whose plain numbers differ:")
+        for pid, verdict in verdicts.items():
+            print(f"  {pid}  {verdict}")
+        print(f"aligned numeric: {sum(v == 'equal' for v in verdicts.values())}/{len(redo)} equal")
     print(result["score_line"])
     return 0
 
