@@ -604,8 +604,8 @@ class GraphUnit:
         """``graph_functions``: user functions that build tensors; ``variable_functions``:
         those that also create variables (a tf.function could not call them); ``safe_names``:
         other names whose calls create no variables (numpy, math, plain local functions);
-        ``object_classes``: classes whose objects own their variables (``tf.Module``), made once
-        like Keras layers."""
+        ``object_classes``: classes whose objects own their variables (``tf.Module``, a Keras
+        layer; ``ops.Net`` for a module's), made once like Keras layers."""
         self.names = names
         self.variable_functions = frozenset(variable_functions)
         self.safe_names = frozenset(safe_names)
@@ -808,7 +808,7 @@ class GraphUnit:
         tensor_calls = [p for p, _ in calls if not is_object_path(p)]
         user_graph_calls = {c.func.value for c in name_calls} & self.graph_functions
         if assignment and not tensor_calls and not (uses & graph_names) and isinstance(assignment[1], cst.Call) \
-                and isinstance(assignment[1].func, cst.Name) and assignment[1].func.value in self.object_classes:
+                and _dotted(assignment[1].func) in self.object_classes:
             # ``net = Network(10)``: an object owning its variables, made once, then called like a layer.
             stmt.kind = Kind.OBJECT
             self._bind(assignment[0], Value.OBJECT)

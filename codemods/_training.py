@@ -154,18 +154,30 @@ def owns_variables(definition: cst.ClassDef, tf: TFNames) -> bool:
 
 def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[str, str, dict]]:
     """Local name -> (project module, function, its facts) for the functions ``module`` imports
-    by name from a project module of the run (``from ops import build``, ``from ops import *``),
+    by name from a project module of the run (``from ops import build``, ``from ops import *``;
+    ``ops.build`` after ``import ops``),
     with what session-to-function's summary (``PROJECT_FACTS``) says of each: ``graph``,
     ``variables``, ``factory`` (it returns a new trainable variable and makes nothing else); a
     class whose objects own their variables (``tf.Module``) has the facts ``object``."""
     found: dict[str, tuple[str, str, dict]] = {}
+
+    def facts_of(name: str) -> dict[str, dict]:
+        summary = (project.get(name) or {}).get(PROJECT_FACTS) or {}
+        return {**summary.get("functions", {}),
+                **{cls: {"graph": True, "variables": True, "object": True} for cls in summary.get("objects", ())}}
+
     for node in walk(module, code_only=True):
+        if isinstance(node, cst.Import):
+            # ``import ops``: its functions are there as ``ops.build`` (the key is that dotted name).
+            for alias in node.names:
+                name = source(alias.name)
+                local = source(alias.asname.name) if alias.asname is not None else name
+                found.update({f"{local}.{function}": (name, function, facts) for function, facts in facts_of(name).items()})
+            continue
         if not isinstance(node, cst.ImportFrom) or node.relative or node.module is None:
             continue
         name = source(node.module)
-        summary = (project.get(name) or {}).get(PROJECT_FACTS) or {}
-        functions = {**summary.get("functions", {}),
-                     **{cls: {"graph": True, "variables": True, "object": True} for cls in summary.get("objects", ())}}
+        functions = facts_of(name)
         if not functions:
             continue
         if isinstance(node.names, cst.ImportStar):
@@ -185,7 +197,7 @@ def foreign_imports(module: cst.Module, project: Mapping[str, Any] = MappingProx
     ``project`` (``FileState.project``) whose summary says it creates none; a function a star
     import brings from a project module counts by what the summary says of it)."""
     found: dict[str, str] = {local: f"{name}.{function}" for local, (name, function, facts)
-                             in project_functions(module, project).items() if facts["variables"]}
+                             in project_functions(module, project).items() if facts["variables"] and "." not in local}
     for node in walk(module, code_only=True):
         if not isinstance(node, (cst.Import, cst.ImportFrom)):
             continue
@@ -364,7 +376,7 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
             found.variables.append(ModuleVariable(python_name, None, True, index))
             recorded.add(id(call))
             return True
-        if isinstance(call.func, cst.Name) and call.func.value in imported_objects:
+        if isinstance(call.func, (cst.Name, cst.Attribute)) and source(call.func) in imported_objects:
             # ``net = Network(...)``, a project class whose objects own their variables (``tf.Module``).
             found.variables.append(ModuleVariable(python_name, None, True, index, keras=True))
             recorded.add(id(call))

@@ -64,6 +64,7 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
     name = "global-rebound-in-function"
     summary = "a tf.function reading a module-level number that the module later rebinds"
     interests = INTERESTS
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

@@ -84,6 +84,7 @@ class ListAppendInFunction(TFCodemod):
     summary = "list grown with .append in a tf.function loop and stacked -> tf.TensorArray"
     needles = ("append",)
     interests = INTERESTS
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

@@ -66,6 +66,7 @@ class NextInFunction(InTFFunction, TFCodemod):
     summary = "next() on a Python iterator inside a tf.function runs once, at trace time"
     needles = ("next(",)
     interests = INTERESTS
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

@@ -52,6 +52,7 @@ class NumpyInFunction(InTFFunction, TFCodemod):
     summary = ".numpy() inside a tf.function fails on symbolic tensors"
     needles = (".numpy()",)
     interests = INTERESTS
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

@@ -67,6 +67,7 @@ class OuterMutationInFunction(InTFFunction, TFCodemod):
     name = "outer-mutation-in-function"
     summary = "outer Python list/dict mutated inside a tf.function changes only at trace time"
     interests = INTERESTS
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

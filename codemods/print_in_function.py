@@ -76,6 +76,7 @@ class PrintInFunction(InTFFunction, TFCodemod):
     safety = Safety.UNSAFE
     needles = ("print",)
     interests = INTERESTS
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

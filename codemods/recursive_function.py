@@ -57,6 +57,7 @@ class RecursiveFunction(InTFFunction, TFCodemod):
     name = "recursive-function"
     summary = "a tf.function calling itself is traced once per recursion level"
     interests = INTERESTS
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

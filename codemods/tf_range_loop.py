@@ -122,6 +122,7 @@ class TFRangeLoop(TFCodemod):
     summary = "tf.function called with a Python range loop variable (retrace per value) -> tf.range / tensors"
     needles = ("range",)
     interests = (cst.Decorator, cst.Call)
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
     METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
 
     @classmethod

@@ -75,6 +75,7 @@ class VariableInFunction(TFCodemod):
     summary = "tf.Variable created inside a tf.function -> created once, outside the traced path"
     needles = ("Variable",)
     interests = INTERESTS
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

@@ -220,10 +220,10 @@ def test_each_module_learns_how_the_rest_of_the_run_uses_its_functions(tmp_path)
                                                                          'pick = offset'))
     index = summarize([fit, helpers], builtin_codemods())
     callers = index.callers_of(helpers)
-    assert callers["weight"] == [{"file": "fit.py", "line": 7, "call": True, "top_level": True},
-                                 {"file": "fit.py", "line": 10, "call": True, "top_level": False}]
-    assert callers["offset"] == [{"file": "fit.py", "line": 8, "call": True, "top_level": True},
-                                 {"file": "fit.py", "line": 11, "call": False, "top_level": True}]
+    assert callers["weight"] == [{"file": "fit.py", "line": 7, "call": True, "top_level": True, "attribute": False},
+                                 {"file": "fit.py", "line": 10, "call": True, "top_level": False, "attribute": False}]
+    assert callers["offset"] == [{"file": "fit.py", "line": 8, "call": True, "top_level": True, "attribute": False},
+                                 {"file": "fit.py", "line": 11, "call": False, "top_level": True, "attribute": False}]
     assert index.callers_of(fit) is None  # no file of the run imports it
 
 
@@ -296,6 +296,19 @@ def test_a_network_function_of_the_model_module_becomes_a_layer_class_the_script
     assert "from model import Score\n" in found["train.py"].new and "score = Score(3)\n" in found["train.py"].new
     assert "scores = score(x) + tf.matmul(x, W) + b" in found["train.py"].new
     assert "[W, b, *score.trainable_variables]" in found["train.py"].new
+
+
+def test_the_module_imported_whole_and_called_twice_makes_two_objects(tmp_path):
+    train, model = project(tmp_path, NETWORK)
+    train.write_text(SCORED.replace("from model import score", "import model")
+                     .replace("scores = score(x, 3) + tf.matmul(x, W) + b",
+                              "scores = model.score(x, 3) + model.score(x, width=2) + tf.matmul(x, W) + b"))
+    found = outcomes([train, model])
+    assert found["train.py"].status == "migrated", [f.message for f in found["train.py"].findings]
+    new = found["train.py"].new
+    assert "score = model.Score(3)\nscore_2 = model.Score(width=2)\n" in new  # TF1 made a network per call
+    assert "scores = score(x) + score_2(x) + tf.matmul(x, W) + b" in new
+    assert "[W, b, *score.trainable_variables, *score_2.trainable_variables]" in new
 
 
 def test_a_network_function_stays_a_function_while_a_file_calling_it_stays_on_tf1(tmp_path):

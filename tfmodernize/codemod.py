@@ -441,8 +441,10 @@ class TFCodemod(VisitorBasedCodemodCommand):
     required_text: ClassVar[tuple[str, ...]] = ()
     #: Node types ``detect`` is called with during the shared traversal.
     interests: ClassVar[tuple[type[cst.CSTNode], ...]] = ()
-    #: TF paths (``"train.Saver"``) whose calls the default ``detect`` looks for, when
-    #: ``interests`` is ``(cst.Call,)``; empty: ``detect`` says yes to every interesting node.
+    #: TF paths (``"train.Saver"``) whose calls detect this codemod: with ``cst.Call`` in
+    #: ``interests``, the engine matches every call's TF path against them (read once per call,
+    #: for all codemods) and asks ``detect`` only about the other node types; empty: ``detect``
+    #: is asked about calls too (by default it says yes to every interesting node).
     detects: ClassVar[tuple[str, ...]] = ()
     #: Whether this codemod's rewrites are TF2 code that only runs with v2 behaviour (eager
     #: execution, ``tf.function``, ``GradientTape``). In a file another codemod keeps on

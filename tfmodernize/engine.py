@@ -140,10 +140,17 @@ def _detect(
     """
     found: set[type[TFCodemod]] = {c for c in candidates if not c.interests}
     wanted: dict[type, list[type[TFCodemod]]] = {}
+    # Calls are matched against the codemods' ``detects`` by the call's TF path, read once per
+    # call, instead of asking each codemod (``detect`` is asked about the other node types).
+    by_path: dict[str, list[type[TFCodemod]]] = {}
     for codemod in candidates:
         for kind in codemod.interests:
-            wanted.setdefault(kind, []).append(codemod)
-    if not wanted:
+            if kind is cst.Call and codemod.detects:
+                for path in codemod.detects:
+                    by_path.setdefault(path, []).append(codemod)
+            else:
+                wanted.setdefault(kind, []).append(codemod)
+    if not wanted and not by_path:
         return found
     if asked is None:
         asked = set()
@@ -152,6 +159,12 @@ def _detect(
         node = stack.pop()
         if id(node) in asked:
             continue
+        if by_path and type(node) is cst.Call:
+            symbol = names.tf_symbol(node.func)
+            if symbol is not None and symbol.path in by_path:
+                found.update(by_path[symbol.path])
+                if len(found) == len(candidates):
+                    return found
         for codemod in wanted.get(type(node), ()):
             if codemod not in found and codemod.detect(node, names):
                 found.add(codemod)

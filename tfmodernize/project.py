@@ -233,9 +233,9 @@ def _read_callers(index: ProjectIndex, sources: dict[Path, str], imported: set[P
 
 
 def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Optional[set[str]]]):
-    """(module path, function, {"line", "call", "top_level"}) for each use in ``tree`` of a
-    function of the ``visible`` project modules: by a name ``from m import f`` (or ``*``) binds,
-    or as ``m.f`` after ``import m``. ``top_level``: the use is in a statement of the module's
+    """(module path, function, {"line", "call", "top_level", "attribute"}) for each use in
+    ``tree`` of a function of the ``visible`` project modules: by a name ``from m import f`` (or
+    ``*``) binds, or as ``m.f`` after ``import m`` (``attribute``). ``top_level``: the use is in a statement of the module's
     own top-level code, outside any block."""
     names: dict[str, tuple[Path, str]] = {}
     modules: dict[str, Path] = {}
@@ -267,7 +267,8 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
             target = (modules[node.value.id], node.attr)
         if target is not None:
             called = isinstance(parent, ast.Call) and parent.func is node
-            yield target[0], target[1], {"line": node.lineno, "call": called, "top_level": top_level}
+            yield target[0], target[1], {"line": node.lineno, "call": called, "top_level": top_level,
+                                         "attribute": isinstance(node, ast.Attribute)}
             if isinstance(node, ast.Attribute):
                 continue
         for child in ast.iter_child_nodes(node):

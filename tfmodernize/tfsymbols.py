@@ -216,6 +216,7 @@ class TFNames:
         self._scopes = scopes
         #: id(node) -> (node, its qualified name): codemods ask about the same nodes many times.
         self._qualified: dict[int, tuple[cst.CSTNode, Optional[str]]] = {}
+        self._symbols: dict[str, Optional[TFSymbol]] = {}  # qualified name -> its TF symbol
 
     @classmethod
     def for_module(
@@ -274,12 +275,17 @@ class TFNames:
         qualified = self.qualify(node)
         if qualified is None:
             return None
-        qualified += "."
+        if qualified in self._symbols:
+            return self._symbols[qualified]
+        found = None
+        dotted = qualified + "."
         for prefix, v1, v2 in _TF_PREFIXES:
-            if qualified.startswith(prefix):
-                rest = qualified[len(prefix):-1]
-                return TFSymbol(rest, v1, v2) if rest else None
-        return None
+            if dotted.startswith(prefix):
+                rest = dotted[len(prefix):-1]
+                found = TFSymbol(rest, v1, v2) if rest else None
+                break
+        self._symbols[qualified] = found
+        return found
 
     def is_tf(self, node: cst.CSTNode, *paths: str) -> bool:
         """Whether ``node`` names one of ``paths`` (relative to TF, any namespace)."""

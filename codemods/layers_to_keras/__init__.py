@@ -164,6 +164,7 @@ class LayersToKeras(TFCodemod):
         #: The layer objects made, in creation order.
         self._made: list[MadeLayer] = []
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
+        self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
         for index, statement in enumerate(module.body):
             calls = [n for n in walk(statement, code_only=True)
                      if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
@@ -287,27 +288,35 @@ class LayersToKeras(TFCodemod):
         before the statement, called where the function was (one object per call, as TF1 made
         a network per call)."""
         for call in [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)
-                     and isinstance(n.func, cst.Name) and n.func.value in splits]:
-            alias, split = splits[call.func.value]
+                     and isinstance(n.func, (cst.Name, cst.Attribute)) and source(n.func) in splits]:
+            called = source(call.func)
+            alias, split = splits[called]
+            # ``from ops import fc_layer``: the import and the calls name the class ``FcLayer`` now.
+            renamed = isinstance(alias, cst.ImportAlias) and alias.asname is None and isinstance(call.func, cst.Name) \
+                and split["class"] != called
             try:
                 if not isinstance(statement, cst.SimpleStatementLine):
                     raise Decline(call, "it is called inside a block or a definition")
-                maker = cst.Name(call.func.value if alias is None or alias.asname is not None else split["class"])
+                if isinstance(call.func, cst.Attribute):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
+                    maker = call.func.with_changes(attr=cst.Name(split["class"]))
+                else:
+                    maker = cst.Name(split["class"] if renamed else called)
                 construction, _ = modules.split_call(call, split, maker)
             except Decline as decline:
-                self.declined(decline, f"call of `{call.func.value}` (a class now) not migrated: ")
+                self.declined(decline, f"call of `{called}` (a class now) not migrated: ")
                 continue
-            if not self.fix(call, f"`{call.func.value}` became a Keras layer class in its module -> an object made once "
+            if not self.fix(call, f"`{called}` became a Keras layer class in its module -> an object made once "
                                   "here, called where the function was"):
                 continue
-            if alias is not None and alias.asname is None and split["class"] != call.func.value:
-                taken.discard(call.func.value)  # the import names the class now: the function's name is free
+            if renamed:
+                taken.discard(called)  # the import names the class now: the function's name is free
             instance = training.fresh_name(modules.instance_name(split["class"]), taken)
             self.insert_before(statement, [cst.SimpleStatementLine(
                 [cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)])])
             self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
                 cst.Name(instance), modules.split_call(updated, split, cst.Name(instance))[1]))
-            if alias is not None and alias.asname is None and split["class"] != call.func.value:
+            if renamed and id(alias) not in self._renamed:
+                self._renamed.add(id(alias))
                 self.replace(alias, lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)))
 
     def _write_variable_lists(self, module: cst.Module) -> None:

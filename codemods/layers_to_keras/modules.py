@@ -53,9 +53,9 @@ def callers_allow_split(function: cst.FunctionDef, uses: Optional[list[dict]]) -
     if uses is None:
         return f"`{name}` is called nowhere in this run (no file of the run imports its module)"
     for use in uses:
-        if not (use["call"] and use["top_level"] and not use.get("attribute")):
-            return (f"`{name}` is used by {use['file']} (line {use['line']}) other than called by its name in "
-                    "top-level code, outside any block")
+        if not (use["call"] and use["top_level"]):
+            return (f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its top-level "
+                    "code, outside any block")
     return None
 
 
@@ -150,12 +150,19 @@ def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str
 
 def imported_splits(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[Optional[cst.ImportAlias], dict]]:
     """Local name -> (the import alias naming it, or None for a star import; the split) for
-    the functions ``module`` imports from project modules whose rewrite made them classes."""
+    the functions ``module`` imports from project modules whose rewrite made them classes; a
+    module imported whole (``import ops``) is there as ``ops.RNN``, with its alias."""
     found: dict[str, tuple[Optional[cst.ImportAlias], dict]] = {}
     for statement in module.body:
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
         for small in statement.body:
+            if isinstance(small, cst.Import):
+                for alias in small.names:
+                    classes = ((project.get(source(alias.name)) or {}).get(EXPORTS) or {}).get("classes") or {}
+                    local = source(alias.asname.name) if alias.asname else source(alias.name)
+                    found.update({f"{local}.{function}": (alias, split) for function, split in classes.items()})
+                continue
             if not isinstance(small, cst.ImportFrom) or small.relative or small.module is None:
                 continue
             classes = ((project.get(source(small.module)) or {}).get(EXPORTS) or {}).get("classes") or {}
