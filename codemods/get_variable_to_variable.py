@@ -52,7 +52,8 @@ Declines when
     migration's), or not ``name = tf.get_variable(...)`` on its own line; inside a function
     other than as a helper's ``return`` line, or in a helper that makes other variables too, is
     used other than called in top-level code outside any block (in this file or another of the
-    run: the finding names it), or is called nowhere in the run; the shape or name is computed
+    run: the finding names it), or is called nowhere in the run; the name is not a string
+    literal (in a helper: or its parameter, or those joined with ``+``); the shape is computed
     by a call or absent (Glorot's range also needs the shape in numbers); the
     initializer is not a literal call of one of those above (orthogonal, variance scaling,
     Keras initializers), or is given a seed or dtype of its own or arguments computed by
@@ -71,7 +72,7 @@ import libcst as cst
 from tfmodernize.codemods._tf1_api import VARIABLE_SCOPES
 from tfmodernize.codemods._training import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes
+from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names
 from tfmodernize.syntax import is_none, source, statement_holding, statement_of
 from tfmodernize.treewalk import walk
 
@@ -144,8 +145,10 @@ class GetVariableToVariable(TFCodemod):
             initializer = binding[1]  # the initializer object moves into the call, its line goes
         else:
             binding = None
-        if name is None or _computed(name) or not from_tensor and (is_none(shape) or _computed(shape)):
-            raise Decline(call, "its name or its shape is not written out (computed by calls, or absent)")
+        if not _string(name, parameter_names(helper) if helper is not None else ()):
+            raise Decline(call, "its name is not a string written out (a literal, or a helper's parameter joined to one)")
+        if not from_tensor and (is_none(shape) or _computed(shape)):
+            raise Decline(call, "its shape is not written out (computed by calls, or absent)")
         for option in NONE_ONLY:
             if option in args and not is_none(args[option]):
                 raise Decline(call, f"it passes `{option}`, which tf.Variable has no equivalent of")
@@ -319,3 +322,16 @@ class GetVariableToVariable(TFCodemod):
 def _computed(node: cst.BaseExpression) -> bool:
     """Whether an argument is computed by a call (``[n, 2]`` and ``"W_" + name`` are written out)."""
     return any(isinstance(n, cst.Call) for n in walk(node))
+
+
+def _string(node: Optional[cst.BaseExpression], parameters: Sequence[str]) -> bool:
+    """Whether a variable's name is a string written out: a literal, or (in a helper) one of its
+    ``parameters``, or those joined with ``+`` (``"W_" + name``)."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in parameters
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _string(node.left, parameters) and _string(node.right, parameters) and (
+            not isinstance(node.left, cst.Name) or not isinstance(node.right, cst.Name))
+    return False

@@ -66,7 +66,10 @@ NO_OPS = [
                  id="inside-an-expression"),
     pytest.param("import tensorflow as tf\nc = tf.get_variable('c', [], tf.int32, regularizer=reg)\n", "regularizer",
                  id="regularizer"),
-    pytest.param("import tensorflow as tf\nc = tf.get_variable(pick_name(), [], tf.int32)\n", "not written out", id="computed-name"),
+    pytest.param("import tensorflow as tf\nc = tf.get_variable(pick_name(), [], tf.int32)\n", "name is not a string",
+                 id="computed-name"),
+    pytest.param("import tensorflow as tf\nc = tf.get_variable(rows, [2], tf.int32)\n", "name is not a string",
+                 id="name-not-a-string-at-top-level"),
     pytest.param("import tensorflow as tf\nc = tf.get_variable('c', initializer=start)\n", "not written out",
                  id="initial-value-of-unknown-kind"),
     # Helpers returning get_variable: every use must be a call in top-level code, outside blocks.
