@@ -311,6 +311,22 @@ def test_the_module_imported_whole_and_called_twice_makes_two_objects(tmp_path):
     assert "[W, b, *score.trainable_variables, *score_2.trainable_variables]" in new
 
 
+@pytest.mark.parametrize(("imported", "constructed", "applied"), [
+    pytest.param("from model import *", "score = Score(3)", "score(x)", id="star"),
+    pytest.param("from model import score as scoring", "score_2 = scoring(3)", "score_2(x)", id="alias"),
+])
+def test_the_class_is_named_as_the_import_names_it(tmp_path, imported, constructed, applied):
+    train, model = project(tmp_path, NETWORK)
+    train.write_text(SCORED.replace("from model import score", imported)
+                     .replace("score(x, 3)", f"{imported.split()[-1] if ' as ' in imported else 'score'}(x, 3)"))
+    found = outcomes([train, model])
+    new = found["train.py"].new
+    assert found["train.py"].status == "migrated", [f.message for f in found["train.py"].findings]
+    assert f"{constructed}\n" in new and f"scores = {applied} + tf.matmul(x, W) + b" in new
+    if " as " in imported:
+        assert "from model import Score as scoring\n" in new
+
+
 def test_a_network_function_stays_a_function_while_a_file_calling_it_stays_on_tf1(tmp_path):
     train, model = project(tmp_path, NETWORK)
     train.write_text(SCORED)

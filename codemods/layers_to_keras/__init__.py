@@ -291,9 +291,10 @@ class LayersToKeras(TFCodemod):
                      and isinstance(n.func, (cst.Name, cst.Attribute)) and source(n.func) in splits]:
             called = source(call.func)
             alias, split = splits[called]
-            # ``from ops import fc_layer``: the import and the calls name the class ``FcLayer`` now.
-            renamed = isinstance(alias, cst.ImportAlias) and alias.asname is None and isinstance(call.func, cst.Name) \
-                and split["class"] != called
+            # ``from ops import fc_layer`` (or ``*``): the import names the class ``FcLayer`` now,
+            # and so do the calls, unless the import gives it a name of its own (``as``).
+            renamed = isinstance(call.func, cst.Name) and split["class"] != call.func.value and (
+                alias is None or alias.asname is None)
             try:
                 if not isinstance(statement, cst.SimpleStatementLine):
                     raise Decline(call, "it is called inside a block or a definition")
@@ -315,7 +316,8 @@ class LayersToKeras(TFCodemod):
                 [cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)])])
             self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
                 cst.Name(instance), modules.split_call(updated, split, cst.Name(instance))[1]))
-            if renamed and id(alias) not in self._renamed:
+            if isinstance(call.func, cst.Name) and alias is not None and id(alias) not in self._renamed \
+                    and split["class"] != source(alias.name):
                 self._renamed.add(id(alias))
                 self.replace(alias, lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)))
 
