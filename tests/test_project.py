@@ -158,17 +158,33 @@ def test_session_to_function_writes_the_facts_other_codemods_read():
     assert SessionToFunction.code == _training.PROJECT_FACTS
 
 
-@pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
-def test_the_migrated_project_trains_the_same(tmp_path):
-    train, model = project(tmp_path / "before")
-    shutil.copytree(tmp_path / "before", tmp_path / "after")
-    migrated = outcomes([tmp_path / "after" / "train.py", tmp_path / "after" / "model.py"])
+NEEDS_TF = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
+
+
+def verified(before: Path, script: str, *options: str) -> str:
+    """Migrates a copy of the project folder ``before`` (every file migrated, asserted) and
+    returns what ``tfmodernize verify`` says of ``script`` before and after (asserted equal)."""
+    after = before.parent / "after"
+    shutil.copytree(before, after)
+    migrated = outcomes(sorted(after.glob("*.py")))
+    assert {o.status for o in migrated.values()} <= {"migrated", "unchanged"}, {n: o.status for n, o in migrated.items()}
     for name, outcome in migrated.items():
-        (tmp_path / "after" / name).write_text(outcome.new)
-    verdict = subprocess.run([sys.executable, "-m", "tfmodernize", "verify", str(train), str(tmp_path / "after" / "train.py"),
-                              "--old-mode", "tf1"], capture_output=True, text=True)
+        (after / name).write_text(outcome.new)
+    verdict = subprocess.run([sys.executable, "-m", "tfmodernize", "verify", str(before / script), str(after / script),
+                              "--old-mode", "tf1", *options], capture_output=True, text=True)
     assert verdict.returncode == 0, verdict.stdout + verdict.stderr
-    assert "losses" in verdict.stdout and "equal" in verdict.stdout
+    return verdict.stdout
+
+
+@NEEDS_TF
+@pytest.mark.parametrize(("make", "script"), [
+    pytest.param(lambda folder: project(folder), "train.py", id="model-module"),
+    pytest.param(lambda folder: helper_project(folder), "fit.py", id="variable-helpers"),
+])
+def test_the_migrated_project_trains_the_same(tmp_path, make, script):
+    make(tmp_path / "before")
+    said = verified(tmp_path / "before", script)
+    assert "losses" in said and "equal" in said
 
 
 # A module of variable helpers (``return tf.get_variable(...)``) the script star-imports.
@@ -254,20 +270,6 @@ def test_the_cache_knows_how_the_other_files_call_a_module(tmp_path):
     assert outcomes([fit, helpers], settings)["helpers.py"].status == "kept-on-compat-v1"
 
 
-@pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
-def test_the_migrated_helpers_train_the_same(tmp_path):
-    fit, _ = helper_project(tmp_path / "before")
-    shutil.copytree(tmp_path / "before", tmp_path / "after")
-    migrated = outcomes([tmp_path / "after" / "fit.py", tmp_path / "after" / "helpers.py"])
-    assert {o.status for o in migrated.values()} == {"migrated"}
-    for name, outcome in migrated.items():
-        (tmp_path / "after" / name).write_text(outcome.new)
-    verdict = subprocess.run([sys.executable, "-m", "tfmodernize", "verify", str(fit), str(tmp_path / "after" / "fit.py"),
-                              "--old-mode", "tf1"], capture_output=True, text=True)
-    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
-    assert "losses" in verdict.stdout and "equal" in verdict.stdout
-
-
 # A network function in the model module: it becomes a Keras layer class, the script makes one.
 NETWORK = textwrap.dedent("""\
     import tensorflow as tf
@@ -342,16 +344,9 @@ def test_a_network_function_stays_a_function_while_a_file_calling_it_stays_on_tf
     assert "score(x, 3)" in found["train.py"].new
 
 
-@pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
+@NEEDS_TF
 def test_the_network_class_trains_the_same_from_aligned_variables(tmp_path):
-    train, model = project(tmp_path / "before", NETWORK)
+    train, _ = project(tmp_path / "before", NETWORK)
     train.write_text(SCORED)
-    shutil.copytree(tmp_path / "before", tmp_path / "after")
-    migrated = outcomes([tmp_path / "after" / "train.py", tmp_path / "after" / "model.py"])
-    assert {o.status for o in migrated.values()} == {"migrated"}
-    for name, outcome in migrated.items():
-        (tmp_path / "after" / name).write_text(outcome.new)
-    verdict = subprocess.run([sys.executable, "-m", "tfmodernize", "verify", str(train), str(tmp_path / "after" / "train.py"),
-                              "--old-mode", "tf1", "--align-variables"], capture_output=True, text=True)
-    assert verdict.returncode == 0, verdict.stdout + verdict.stderr
-    assert "losses" in verdict.stdout and "equal" in verdict.stdout and "aligned 6 trainable" in verdict.stdout
+    said = verified(tmp_path / "before", "train.py", "--align-variables")
+    assert "losses" in said and "equal" in said and "aligned 6 trainable" in said
