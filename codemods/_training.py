@@ -31,7 +31,7 @@ from tfmodernize.codemods._tf1_api import MONITORED_SESSIONS, NAME_SCOPES, PLACE
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
 from tfmodernize.syntax import argument, no_space_equal, source
-from tfmodernize.treewalk import contains, walk
+from tfmodernize.treewalk import contains, import_statements, walk
 
 #: TF paths whose call creates the global step (never trainable).
 GLOBAL_STEP_CALLS = ("train.get_or_create_global_step", "train.create_global_step")
@@ -166,7 +166,7 @@ def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[st
         return {**summary.get("functions", {}),
                 **{cls: {"graph": True, "variables": True, "object": True} for cls in summary.get("objects", ())}}
 
-    for node in walk(module, code_only=True):
+    for node in import_statements(module):
         if isinstance(node, cst.Import):
             # ``import ops``: its functions are there as ``ops.build`` (the key is that dotted name).
             for alias in node.names:
@@ -198,9 +198,7 @@ def foreign_imports(module: cst.Module, project: Mapping[str, Any] = MappingProx
     import brings from a project module counts by what the summary says of it)."""
     found: dict[str, str] = {local: f"{name}.{function}" for local, (name, function, facts)
                              in project_functions(module, project).items() if facts["variables"] and "." not in local}
-    for node in walk(module, code_only=True):
-        if not isinstance(node, (cst.Import, cst.ImportFrom)):
-            continue
+    for node in import_statements(module):
         tf = {local for local, _ in import_bindings(node)}
         for local, qualified in import_bindings(node, tf_only=False):
             package = qualified.split(".", 1)[0]

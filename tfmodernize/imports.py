@@ -23,7 +23,7 @@ import libcst as cst
 from tfmodernize.edits import Edits
 from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.names import name_nodes
-from tfmodernize.treewalk import walk
+from tfmodernize.treewalk import import_statements
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def _plan_removals(module: cst.Module, unwanted: list[ImportRequest], edits: Edi
     for name in name_nodes(module, imports=False):  # ``tf.math.log`` reads ``tf``, not ``log``
         if name.value in reads:
             reads[name.value] += 1
-    imports = [node for node in walk(module, code_only=True) if isinstance(node, (cst.Import, cst.ImportFrom))]
+    imports = list(import_statements(module))
     for small in imports:
         drop_aliases(edits, small, lambda alias, small=small: any(
             request.matches(small, alias) and reads[request.bound] == 0 for request in unwanted))

@@ -104,6 +104,23 @@ def walk(node: cst.CSTNode, *, code_only: bool = False) -> Iterator[cst.CSTNode]
         stack.extend(reversed(children(current, code_only=code_only)))
 
 
+#: Nodes that hold statements (a block, or a compound statement's other parts).
+_STATEMENT_HOLDERS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler,
+                      cst.Finally, cst.MatchCase)
+
+
+def import_statements(node: cst.CSTNode) -> Iterator["cst.Import | cst.ImportFrom"]:
+    """Every ``import`` / ``from ... import`` statement in ``node``, at any depth of blocks,
+    in source order, without walking into expressions (most of a module's nodes)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.Import, cst.ImportFrom)):
+            yield current
+        elif isinstance(current, (cst.Module, cst.SimpleStatementLine, *_STATEMENT_HOLDERS)):
+            stack.extend(reversed(children(current, code_only=True)))
+
+
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """Drive ``visitor`` over the code nodes of ``node`` as ``node.visit(visitor)`` would
     (``on_visit`` before a node's children, which it may skip by returning False; ``on_leave``
