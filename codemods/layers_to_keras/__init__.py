@@ -169,7 +169,7 @@ class LayersToKeras(TFCodemod):
             calls = [n for n in walk(statement, code_only=True)
                      if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
             if splits:
-                self._call_splits(statement, splits, taken)
+                self._call_splits(statement, splits, taken, keeps_lines=bool(calls))
             if not calls:
                 continue
             network = Network(calls)
@@ -283,10 +283,12 @@ class LayersToKeras(TFCodemod):
         self.replace(function, lambda updated: modules.module_class(updated, split, created, base))
         self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = split.export()
 
-    def _call_splits(self, statement: cst.BaseStatement, splits: dict, taken: set[str]) -> None:
+    def _call_splits(self, statement: cst.BaseStatement, splits: dict, taken: set[str], keeps_lines: bool) -> None:
         """Calls of a project module's network function that became a class: an object made
         before the statement, called where the function was (one object per call, as TF1 made
-        a network per call)."""
+        a network per call). The objects take the statement's blank lines and comments unless
+        ``keeps_lines`` (its own layers are made before it too, and take them)."""
+        made: list[cst.SimpleStatementLine] = []
         for call in [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)
                      and isinstance(n.func, (cst.Name, cst.Attribute)) and source(n.func) in splits]:
             called = source(call.func)
@@ -312,14 +314,19 @@ class LayersToKeras(TFCodemod):
             if renamed:
                 taken.discard(called)  # the import names the class now: the function's name is free
             instance = training.fresh_name(modules.instance_name(split["class"]), taken)
-            self.insert_before(statement, [cst.SimpleStatementLine(
-                [cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)])])
+            made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
             self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
                 cst.Name(instance), modules.split_call(updated, split, cst.Name(instance))[1]))
             if isinstance(call.func, cst.Name) and alias is not None and id(alias) not in self._renamed \
                     and split["class"] != source(alias.name):
                 self._renamed.add(id(alias))
                 self.replace(alias, lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)))
+        if not made:
+            return
+        if not keeps_lines:
+            made[0] = made[0].with_changes(leading_lines=statement.leading_lines)
+            self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
+        self.insert_before(statement, made)
 
     def _write_variable_lists(self, module: cst.Module) -> None:
         """Variable lists picked by scope and passed as ``var_list`` list the layers' variables
