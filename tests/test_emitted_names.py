@@ -26,7 +26,7 @@ def test_every_emitted_tf_name_exists_in_the_installed_tensorflow():
     pytest.importorskip("tensorflow")
     emitted = set()
     codemods = builtin_codemods()
-    for program in sorted(FIXTURES.glob("*/*/before.py")):
+    for program in sorted([*FIXTURES.glob("*/*/before.py"), *FIXTURES.glob("*/*/before/*.py")]):
         source = program.read_text()
         new, _ = transform_text(source, codemods, unsafe_fixes=True)
         emitted |= tf_names(new) - tf_names(source)

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.engine import transform_text
+from tfmodernize.engine import run, transform_text
+from tfmodernize.settings import Settings
+from tfmodernize.sources import Discovered
 from tfmodernize.verify.command import missing_requirements
 from tfmodernize.verify.fixtures import FixtureCase, FixtureError, discover
 
@@ -25,28 +27,41 @@ CASES = discover(FIXTURES)
 IDS = [case.id for case in CASES]
 
 
-def _rewrite(case: FixtureCase, text: str, path: Path) -> str:
-    new, _ = transform_text(text, case.pipeline(), path=str(path), unsafe_fixes=True)
-    return new
+def _rewrite(case: FixtureCase, side: str) -> dict[str, str]:
+    """File name -> its rewrite, for the files of one side of the case (a project case's
+    folder is rewritten as one run, as ``tfmodernize apply`` on it would)."""
+    if not case.project:
+        new, _ = transform_text(case.files(side)[0].read_text(encoding="utf-8"), case.pipeline(),
+                                path=str(case.files(side)[0]), unsafe_fixes=True)
+        return {f"{side}.py": new}
+    settings = Settings(select=tuple(c.code for c in case.pipeline()), unsafe_fixes=True, jobs=1)
+    outcomes = list(run([Discovered(p) for p in case.files(side)], settings))
+    failed = [f"{o.path.name}: {o.error}" for o in outcomes if o.error]
+    assert not failed, failed
+    return {o.path.name: o.new for o in outcomes}
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_golden(case: FixtureCase) -> None:
     if case.problem:
         pytest.fail(case.problem, pytrace=False)
-    before = case.before.read_text(encoding="utf-8")
-    after = case.after.read_text(encoding="utf-8")
     try:
-        rewritten = _rewrite(case, before, case.before)
-        again = _rewrite(case, after, case.after)
+        rewritten = _rewrite(case, "before")
+        again = _rewrite(case, "after")
     except FixtureError as error:
         pytest.fail(str(error), pytrace=False)
-    if rewritten != after:
-        diff = "".join(difflib.unified_diff(
-            after.splitlines(keepends=True), rewritten.splitlines(keepends=True), "after.py", "rewritten before.py"
-        ))
-        pytest.fail(f"{case.id}: the rewrite of before.py is not after.py:\n{diff}", pytrace=False)
-    assert again == after, f"{case.id}: the codemods change after.py again:\n{again}"
+    after = {name if case.project else "after.py": path.read_text(encoding="utf-8") for name, path in
+             ((p.name, p) for p in case.files("after"))}
+    rewritten = {name if case.project else "after.py": text for name, text in rewritten.items()}
+    assert sorted(rewritten) == sorted(after), f"{case.id}: before and after hold other files"
+    for name, expected in after.items():
+        if rewritten[name] != expected:
+            diff = "".join(difflib.unified_diff(
+                expected.splitlines(keepends=True), rewritten[name].splitlines(keepends=True), f"after: {name}",
+                f"rewritten before: {name}"))
+            pytest.fail(f"{case.id}: the rewrite of the before program is not the after program:\n{diff}", pytrace=False)
+    for name, text in again.items():
+        assert text == after[name if case.project else "after.py"], f"{case.id}: the codemods change {name} again:\n{text}"
 
 
 @pytest.fixture(scope="session")

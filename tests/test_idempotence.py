@@ -14,7 +14,8 @@ from tfmodernize.codemod import builtin_codemods
 from tfmodernize.engine import transform_text
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-PROGRAMS = sorted(p for p in FIXTURES.glob("*/*/*.py") if p.name in ("before.py", "after.py"))
+PROGRAMS = sorted([*(p for p in FIXTURES.glob("*/*/*.py") if p.name in ("before.py", "after.py")),
+                   *FIXTURES.glob("*/*/before/*.py"), *FIXTURES.glob("*/*/after/*.py")])
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: "/".join(p.parts[-3:]))

@@ -355,7 +355,7 @@ def explain(key: str = typer.Argument(..., help="A codemod code (TFM207) or name
     stdout.print(codemod.summary, markup=False)
     fixtures = Path(__file__).resolve().parent.parent / "fixtures" / codemod.name
     if fixtures.is_dir():
-        cases = sorted(p.name for p in fixtures.iterdir() if (p / "before.py").is_file())
+        cases = sorted(p.name for p in fixtures.iterdir() if (p / "before.py").is_file() or (p / "before" / "main.py").is_file())
         stdout.print(f"Verified fixtures: {fixtures} ({', '.join(cases)})", markup=False)
     for heading, body in doc_sections(codemod).items():
         stdout.print(f"\n[bold underline]{heading}[/]")

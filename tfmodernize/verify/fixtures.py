@@ -1,5 +1,10 @@
 """Fixture discovery: ``fixtures/<codemod-name>/<case>/before.py``, ``after.py``, ``case.toml``.
 
+A case of a program split across modules is a pair of folders instead, ``before/`` and
+``after/``, each holding the script, ``main.py``, and the modules it imports: the whole folder
+is rewritten as one run (``project``), file by file into ``after/``, and ``main.py`` of each
+folder runs for the numeric test (beside its own modules).
+
 A case is a golden test (the codemod(s) turn ``before.py`` into exactly ``after.py`` and leave
 ``after.py`` unchanged) and a numeric test (``before.py`` in its mode, ``after.py`` on plain
 TF2, values compared). ``case.toml`` is optional; its schema is ``CaseConfig`` and
@@ -125,17 +130,30 @@ class FixtureCase:
         return f"{self.codemod}/{self.path.name}"
 
     @property
+    def project(self) -> bool:
+        """Whether the case is a program split across modules (``before/`` and ``after/``)."""
+        return (self.path / "before").is_dir()
+
+    @property
     def before(self) -> Path:
-        return self.path / "before.py"
+        """The script run before the rewrite (``before/main.py`` in a project case)."""
+        return self.path / "before" / "main.py" if self.project else self.path / "before.py"
 
     @property
     def after(self) -> Path:
-        return self.path / "after.py"
+        return self.path / "after" / "main.py" if self.project else self.path / "after.py"
+
+    def files(self, side: str) -> list[Path]:
+        """The programs of one side (``before``/``after``): the script, and in a project case
+        the modules beside it."""
+        script = self.before if side == "before" else self.after
+        return sorted(script.parent.glob("*.py")) if self.project else [script]
 
     @classmethod
     def load(cls, path: Path, codemod: Optional[str] = None) -> "FixtureCase":
         codemod = codemod or path.parent.name
-        missing = [name for name in ("before.py", "after.py") if not (path / name).is_file()]
+        names = ("before/main.py", "after/main.py") if (path / "before").is_dir() else ("before.py", "after.py")
+        missing = [name for name in names if not (path / name).is_file()]
         if missing:
             return cls(path, codemod, problem=f"{path}: missing {' and '.join(missing)}")
         toml = path / "case.toml"
