@@ -184,87 +184,48 @@ def test_the_migrated_project_trains_the_same(tmp_path):
     assert "losses" in said and "equal" in said
 
 
-# A module of variable helpers (``return tf.get_variable(...)``) the script star-imports.
-HELPERS = textwrap.dedent("""\
-    import tensorflow as tf
-
-
-    def weight(name, shape):
-        init = tf.truncated_normal_initializer(stddev=0.3)
-        return tf.get_variable("w_" + name, shape=shape, initializer=init)
-
-
-    def offset(shape):
-        return tf.get_variable("b", shape=shape, initializer=tf.zeros_initializer())
-""")
-
-FIT = textwrap.dedent("""\
-    import numpy as np
-    import tensorflow as tf
-    from helpers import *
-
-    x = tf.placeholder(tf.float32, [None, 2])
-    y = tf.placeholder(tf.float32, [None, 1])
-    W = weight("out", [2, 1])
-    b = offset([1])
-    loss = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
-    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
-
-    features = np.array([[1.0, 2.0], [0.5, -1.0], [2.0, 0.0]], dtype=np.float32)
-    labels = np.array([[1.0], [0.0], [2.0]], dtype=np.float32)
-    losses = []
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        for _ in range(5):
-            _, value = sess.run([train, loss], feed_dict={x: features, y: labels})
-            losses.append(value)
-""")
+# A module of variable helpers (``return tf.get_variable(...)``) the script star-imports: the
+# fixture's project case, whose golden and numeric tests are in test_fixtures.
+HELPERS_CASE = Path(__file__).resolve().parent.parent / "fixtures" / "get-variable-to-variable" / "helpers_in_a_module" / "before"
+FIT = (HELPERS_CASE / "main.py").read_text()
 
 
 def helper_project(folder: Path, fit: str = FIT) -> tuple[Path, Path]:
+    """The fixture's script (``fit``: another text of it) and helper module, in ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "helpers.py").write_text(HELPERS)
-    (folder / "fit.py").write_text(fit)
-    return folder / "fit.py", folder / "helpers.py"
+    shutil.copy(HELPERS_CASE / "layers_util.py", folder / "layers_util.py")
+    (folder / "main.py").write_text(fit)
+    return folder / "main.py", folder / "layers_util.py"
 
 
 def test_each_module_learns_how_the_rest_of_the_run_uses_its_functions(tmp_path):
-    fit, helpers = helper_project(tmp_path, FIT.replace('b = offset([1])', 'b = offset([1])\nif True:\n    extra = weight("x", [1])\n'
-                                                                         'pick = offset'))
+    fit, helpers = helper_project(tmp_path, FIT.replace("b = make_offset([1])\n", "b = make_offset([1])\nif True:\n"
+                                                        "    extra = make_weight('x', [1])\npick = make_offset\n"))
     index = summarize([fit, helpers], builtin_codemods())
     callers = index.callers_of(helpers)
-    assert callers["weight"] == [{"file": "fit.py", "line": 7, "call": True, "top_level": True, "attribute": False},
-                                 {"file": "fit.py", "line": 10, "call": True, "top_level": False, "attribute": False}]
-    assert callers["offset"] == [{"file": "fit.py", "line": 8, "call": True, "top_level": True, "attribute": False},
-                                 {"file": "fit.py", "line": 11, "call": False, "top_level": True, "attribute": False}]
+    assert callers["make_weight"] == [{"file": "main.py", "line": 7, "call": True, "top_level": True, "attribute": False},
+                                      {"file": "main.py", "line": 10, "call": True, "top_level": False, "attribute": False}]
+    assert callers["make_offset"] == [{"file": "main.py", "line": 8, "call": True, "top_level": True, "attribute": False},
+                                      {"file": "main.py", "line": 11, "call": False, "top_level": True, "attribute": False}]
     assert index.callers_of(fit) is None  # no file of the run imports it
 
 
-def test_variable_helpers_migrate_with_the_script_that_calls_them(tmp_path):
-    fit, helpers = helper_project(tmp_path)
-    found = outcomes([fit, helpers])
-    assert found["helpers.py"].status == "migrated", [f.message for f in found["helpers.py"].findings]
-    assert "tf.Variable(tf.random.truncated_normal(shape, stddev=0.3, dtype=tf.float32), name=\"w_\" + name)" in found["helpers.py"].new
-    assert found["fit.py"].status == "migrated", [f.message for f in found["fit.py"].findings]
-    assert "tape.gradient(loss, [W, b])" in found["fit.py"].new
-
-
 def test_a_helper_called_in_a_block_of_another_file_is_left_with_the_reason(tmp_path):
-    fit, helpers = helper_project(tmp_path, FIT.replace("b = offset([1])", "with tf.variable_scope('out', reuse=tf.AUTO_REUSE):\n"
-                                                                         "    b = offset([1])"))
+    fit, helpers = helper_project(tmp_path, FIT.replace("b = make_offset([1])", "with tf.variable_scope('out', reuse=tf.AUTO_REUSE):\n"
+                                                        "    b = make_offset([1])"))
     found = outcomes([fit, helpers])
-    assert found["helpers.py"].status == "kept-on-compat-v1"
-    assert any("`offset` is used by fit.py (line 9) other than called in its top-level code" in f.message
-               for f in found["helpers.py"].findings), [f.message for f in found["helpers.py"].findings]
-    assert found["fit.py"].status == "kept-on-compat-v1"  # helpers.py still needs TF1
+    assert found["layers_util.py"].status == "kept-on-compat-v1"
+    assert any("`make_offset` is used by main.py (line 9) other than called in its top-level code" in f.message
+               for f in found["layers_util.py"].findings), [f.message for f in found["layers_util.py"].findings]
+    assert found["main.py"].status == "kept-on-compat-v1"  # layers_util.py still needs TF1
 
 
 def test_the_cache_knows_how_the_other_files_call_a_module(tmp_path):
     fit, helpers = helper_project(tmp_path / "src")
     settings = Settings(jobs=1, cache_dir=tmp_path / "cache")
-    assert outcomes([fit, helpers], settings)["helpers.py"].status == "migrated"
-    fit.write_text(FIT.replace("b = offset([1])", "def later():\n    return offset([1])\nb = later()"))
-    assert outcomes([fit, helpers], settings)["helpers.py"].status == "kept-on-compat-v1"
+    assert outcomes([fit, helpers], settings)["layers_util.py"].status == "migrated"
+    fit.write_text(FIT.replace("b = make_offset([1])", "def later():\n    return make_offset([1])\nb = later()"))
+    assert outcomes([fit, helpers], settings)["layers_util.py"].status == "kept-on-compat-v1"
 
 
 # A network function in the model module: it becomes a Keras layer class, the script makes one.
