@@ -235,8 +235,8 @@ def _read_callers(index: ProjectIndex, sources: dict[Path, str], imported: set[P
 def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Optional[set[str]]]):
     """(module path, function, {"line", "call", "top_level", "attribute"}) for each use in
     ``tree`` of a function of the ``visible`` project modules: by a name ``from m import f`` (or
-    ``*``) binds, or as ``m.f`` after ``import m`` (``attribute``). ``top_level``: the use is in a statement of the module's
-    own top-level code, outside any block."""
+    ``*``) binds, or as ``m.f`` after ``import m`` (``attribute``). ``top_level``: the use is in
+    a simple statement of the module's own top-level code, outside any block."""
     names: dict[str, tuple[Path, str]] = {}
     modules: dict[str, Path] = {}
     for node in ast.walk(tree):
@@ -253,9 +253,8 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
                     modules[alias.asname or alias.name] = visible[alias.name]
     if not names and not modules:
         return
-    top = {id(statement) for statement in tree.body
-           if not isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith,
-                                         ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try))}
+    # Simple statements only: a compound one (a definition, a block, ``match``) has a body or cases.
+    top = {id(statement) for statement in tree.body if not hasattr(statement, "body") and not hasattr(statement, "cases")}
     pending: list[tuple[ast.AST, Optional[ast.AST], bool]] = [(statement, None, id(statement) in top) for statement in tree.body]
     while pending:
         node, parent, top_level = pending.pop()
