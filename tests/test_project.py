@@ -287,6 +287,19 @@ def test_the_class_is_named_as_the_import_names_it(tmp_path, imported, construct
         assert "from model import Score as scoring\n" in new
 
 
+@pytest.mark.parametrize("rebinding", [
+    "width = width + 1", "values = [width for width in range(2)]", "shift = lambda width: width",
+])
+def test_a_network_function_binding_its_layer_parameter_again_is_declined(tmp_path, rebinding):
+    model = NETWORK.replace("    hidden = tf.layers.dense", f"    {rebinding}\n    hidden = tf.layers.dense")
+    train, module = project(tmp_path, model)
+    train.write_text(SCORED)
+    found = outcomes([train, module])
+    assert found["model.py"].status == "kept-on-compat-v1"
+    assert any("binds `width` again" in f.message for f in found["model.py"].findings), \
+        [f.message for f in found["model.py"].findings]
+
+
 def test_a_network_function_stays_a_function_while_a_file_calling_it_stays_on_tf1(tmp_path):
     train, model = project(tmp_path, NETWORK)
     train.write_text(SCORED)

@@ -78,8 +78,9 @@ def split_of(function: cst.FunctionDef, constructors: list[cst.BaseExpression], 
     skipped = inside | {id(n) for line in removed for n in walk(line)}
     init = tuple(p for p in parameters if p in read)
     elsewhere = {n.value for n in name_nodes(function.body) if id(n) not in skipped}
-    if any(p in _rebound(function) for p in init):
-        raise Decline(function, f"`{function.name.value}` rebinds a parameter its layers are made with")
+    if set(init) & _rebound(function):
+        raise Decline(function, f"`{function.name.value}` binds `{sorted(set(init) & _rebound(function))[0]}` again, "
+                                "a parameter its layers are made with")
     name = class_name(function.name.value)
     if name != function.name.value and name in taken:
         raise Decline(function, f"`{name}`, the class `{function.name.value}` would become, is a name already taken")
@@ -87,12 +88,19 @@ def split_of(function: cst.FunctionDef, constructors: list[cst.BaseExpression], 
 
 
 def _rebound(function: cst.FunctionDef) -> set[str]:
-    """Names the function's body assigns."""
+    """Names the function's body binds anywhere: assignment, loop, comprehension and ``with``
+    targets, and the parameters and names of what it defines inside (a parameter kept on the
+    object is read as ``self.name``, which would be wrong where the name means something else)."""
     found = set()
     for node in walk(function.body):
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
-            target = node.target
-            found |= {n.value for n in name_nodes(target)}
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor)):
+            found |= {n.value for n in name_nodes(node.target)}
+        elif isinstance(node, cst.AsName):
+            found |= {n.value for n in name_nodes(node.name)}
+        elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            found |= set(parameter_names(node)) | ({node.name.value} if isinstance(node, cst.FunctionDef) else set())
+        elif isinstance(node, cst.ClassDef):
+            found.add(node.name.value)
     return found
 
 
