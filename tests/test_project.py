@@ -273,7 +273,7 @@ def test_the_module_imported_whole_and_called_twice_makes_two_objects(tmp_path):
 
 @pytest.mark.parametrize(("imported", "constructed", "applied"), [
     pytest.param("from model import *", "score = Score(3)", "score(x)", id="star"),
-    pytest.param("from model import score as scoring", "score_2 = scoring(3)", "score_2(x)", id="alias"),
+    pytest.param("from model import score as scoring", "score = scoring(3)", "score(x)", id="alias"),
 ])
 def test_the_class_is_named_as_the_import_names_it(tmp_path, imported, constructed, applied):
     train, model = project(tmp_path, NETWORK)

@@ -313,6 +313,9 @@ class LayersToKeras(TFCodemod):
                 continue
             if renamed:
                 taken.discard(called)  # the import names the class now: the function's name is free
+            elif isinstance(alias, cst.ImportAlias) and isinstance(call.func, cst.Name) and \
+                    sum(1 for n in name_nodes(self._module) if n.value == source(alias.name)) == 1:
+                taken.discard(source(alias.name))  # ``from m import f as g``: ``f`` was only the import's
             instance = training.fresh_name(modules.instance_name(split["class"]), taken)
             made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
             self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
