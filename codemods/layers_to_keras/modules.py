@@ -23,7 +23,7 @@ from typing import Any, Mapping, Optional
 import libcst as cst
 
 from tfmodernize.codemod import Decline
-from tfmodernize.names import local_names, name_nodes, parameter_names
+from tfmodernize.names import bound_names, local_names, name_nodes, parameter_names
 from tfmodernize.syntax import commas, no_space_equal, source
 from tfmodernize.treewalk import walk
 
@@ -88,18 +88,15 @@ def split_of(function: cst.FunctionDef, constructors: list[cst.BaseExpression], 
 
 
 def _rebound(function: cst.FunctionDef) -> set[str]:
-    """Names the function's body binds anywhere: assignment, loop, comprehension and ``with``
-    targets, and the parameters and names of what it defines inside (a parameter kept on the
-    object is read as ``self.name``, which would be wrong where the name means something else)."""
-    found = set()
+    """Names the function's body binds anywhere (``bound_names``: assignment, loop,
+    comprehension and ``with`` targets), and the parameters and names of what it defines inside
+    (a parameter kept on the object is read as ``self.name``, which would be wrong where the name
+    means something else)."""
+    found = bound_names(function.body)
     for node in walk(function.body):
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor)):
-            found |= {n.value for n in name_nodes(node.target)}
-        elif isinstance(node, cst.AsName):
-            found |= {n.value for n in name_nodes(node.name)}
-        elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
-            found |= set(parameter_names(node)) | ({node.name.value} if isinstance(node, cst.FunctionDef) else set())
-        elif isinstance(node, cst.ClassDef):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            found |= set(parameter_names(node))
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             found.add(node.name.value)
     return found
 
