@@ -645,7 +645,14 @@ y = net(inputs, HIDDEN)
 
 
 @pytest.mark.parametrize("source", [
-    pytest.param("def net(x):\n    size = 3\n    return tf.layers.dense(x, size)\n\n\ny = net(a)\n", id="local"),
+    pytest.param("def net(x):\n    size = int(x.shape[-1])\n    return tf.layers.dense(x, size)\n\n\ny = net(a)\n",
+                 id="local-computed"),
+    pytest.param("def net(x):\n    size = 3\n    size += 1\n    return tf.layers.dense(x, size)\n\n\ny = net(a)\n",
+                 id="local-bound-twice"),
+    pytest.param("def net(x, wide):\n    size = 3\n    if wide:\n        size = 6\n    return tf.layers.dense(x, size)\n\n\n"
+                 "y = net(a, True)\n", id="local-bound-in-a-condition"),
+    pytest.param("def net(x):\n    h = tf.layers.dense(x, size)\n    size = 3\n    return h\n\n\ny = net(a)\n",
+                 id="local-bound-after"),
     pytest.param("def net(x, n, reuse=False):\n    with tf.variable_scope('s', reuse=reuse):\n"
                  "        return tf.layers.dense(x, n)\n\n\ny = net(a, 2)\nz = net(b, 3, reuse=True)\n",
                  id="parameter-differs-between-calls"),
@@ -655,3 +662,135 @@ y = net(inputs, HIDDEN)
 def test_network_function_arguments_computed_inside_decline(source):
     result = assert_unchanged("TFM107", "import tensorflow as tf\n\n\n" + source)
     assert result.findings and "is computed in `net`" in result.findings[0].message
+
+
+# -- tf.get_variable in network functions, under their variable scopes --------------------------
+
+def test_scoped_variables_of_a_network_called_once_are_made_before_its_call():
+    before = """
+import tensorflow as tf
+
+UNITS = 3
+
+
+def encoder(x, units, scale=0.1):
+    with tf.variable_scope("enc"):
+        inner = 4
+        w = tf.get_variable("w", shape=[inner, units], initializer=tf.random_normal_initializer(stddev=scale))
+        b = tf.get_variable("b", [units], initializer=tf.zeros_initializer(), trainable=False)
+        return tf.matmul(x, w) + b * inner
+
+
+x = tf.ones([2, 4])
+with tf.variable_scope("model"):
+    y = encoder(x, UNITS)
+"""
+    after = """
+import tensorflow as tf
+
+UNITS = 3
+
+
+def encoder(x, units, scale=0.1):
+    inner = 4
+    w = enc_w
+    b = enc_b
+    return tf.matmul(x, w) + b * inner
+
+
+x = tf.ones([2, 4])
+enc_w = tf.Variable(tf.random.normal([4, UNITS], stddev=0.1, dtype=tf.float32), name="model/enc/w")
+enc_b = tf.Variable(tf.zeros([UNITS], dtype=tf.float32), name="model/enc/b", trainable=False)
+with tf.variable_scope("model"):
+    y = encoder(x, UNITS)
+"""
+    result = assert_rewrites("TFM107", before, after)
+    assert [f.message for f in result.fixes] == [
+        "tf.get_variable in `encoder`, under its variable scope -> tf.Variable made once, where TF1 first created it, "
+        "and read by the function"]
+
+
+def test_scoped_variables_shared_through_auto_reuse_are_made_once():
+    before = """
+import tensorflow as tf
+
+
+def head(x):
+    with tf.variable_scope("head", reuse=tf.AUTO_REUSE):
+        k = tf.get_variable("k", [2, 1])
+        return tf.matmul(x, k)
+
+
+first = head(tf.ones([1, 2]))
+second = head(tf.zeros([1, 2]))
+"""
+    after = """
+import tensorflow as tf
+
+
+def head(x):
+    k = head_k
+    return tf.matmul(x, k)
+
+
+head_k = tf.Variable(tf.random.uniform([2, 1], -1.4142135623730951, 1.4142135623730951, dtype=tf.float32), name="head/k")
+first = head(tf.ones([1, 2]))
+second = head(tf.zeros([1, 2]))
+"""
+    assert_rewrites("TFM107", before, after)
+
+
+@pytest.mark.parametrize("source, reason", [
+    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+                 "        return tf.matmul(x, w)\n\n\na = net(p)\nb = net(q)\n",
+                 "calls 2 times without sharing", id="called-twice-without-reuse"),
+    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+                 "        return tf.layers.dense(tf.matmul(x, w), 2)\n\n\na = net(p)\n",
+                 "both with tf.get_variable and with tf.layers", id="mixed-with-layers"),
+    pytest.param("def net(x, name):\n    with tf.variable_scope('n'):\n        w = tf.get_variable(name, [2, 2])\n"
+                 "        return tf.matmul(x, w)\n\n\na = net(p, 'w')\n",
+                 "not a string literal", id="name-not-a-literal"),
+    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        return tf.matmul(x, tf.get_variable('w', [2, 2]))\n"
+                 "\n\na = net(p)\n", "on a line of its own", id="not-bound-on-its-own-line"),
+    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [x.get_shape()[1], 2])\n"
+                 "        return tf.matmul(x, w)\n\n\na = net(p)\n", "is computed in `net`", id="shape-from-the-input"),
+    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+                 "        return tf.matmul(x, w)\n\n\ndef main():\n    return net(p)\n",
+                 "not called from the program's top-level code only", id="called-in-a-function"),
+    pytest.param("def net(x, reuse=False):\n    if reuse:\n        tf.get_variable_scope().reuse_variables()\n"
+                 "    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+                 "        return tf.matmul(x, w)\n\n\na = net(p)\nb = net(q, reuse=True)\n",
+                 "calls 2 times without sharing", id="reuse-switch-outside-any-scope"),
+    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+                 "        return tf.matmul(x, w)\n\n\nwith tf.variable_scope(prefix):\n    a = net(p)\n",
+                 "not named by a literal", id="called-under-a-computed-scope"),
+    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2], regularizer=r)\n"
+                 "        return tf.matmul(x, w)\n\n\na = net(p)\n", "`regularizer`", id="regularizer"),
+])
+def test_scoped_variables_decline(source, reason):
+    result = assert_unchanged("TFM107", "import tensorflow as tf\n\n\n" + source)
+    assert any(reason in f.message for f in result.findings), [f.message for f in result.findings]
+
+
+def test_scoped_variables_of_two_networks_first_called_in_one_statement_decline_the_second():
+    source = """
+import tensorflow as tf
+
+
+def inner(x):
+    with tf.variable_scope("i"):
+        w = tf.get_variable("w", [2, 2])
+        return tf.matmul(x, w)
+
+
+def outer(x):
+    with tf.variable_scope("o"):
+        v = tf.get_variable("v", [2, 2])
+        return tf.matmul(x, v)
+
+
+y = outer(inner(tf.ones([1, 2])))
+"""
+    result = rewrite("TFM107", source)
+    assert "i_w = " in result.code and "o_v = " not in result.code
+    assert any("first called in the statement that first calls `inner`" in f.message for f in result.findings)

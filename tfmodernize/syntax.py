@@ -5,7 +5,7 @@ and available to custom codemods.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterator, Optional
 
 import libcst as cst
 
@@ -71,6 +71,14 @@ def statement_of(call: cst.Call, parents: dict) -> Optional[tuple[Optional[str],
             and isinstance(small.targets[0].target, cst.Name)):
         return small.targets[0].target.value, line
     return None
+
+
+def ancestors(node: cst.CSTNode, parents: dict) -> Iterator[cst.CSTNode]:
+    """The nodes holding ``node``, innermost first (``parents``: a parent map)."""
+    parent = parents.get(id(node))
+    while parent is not None:
+        yield parent
+        parent = parents.get(id(parent))
 
 
 def statement_holding(node: cst.CSTNode, parents: dict) -> Optional[cst.CSTNode]:

@@ -116,10 +116,12 @@ from typing import Any, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemods import _training as training
+from tfmodernize.codemods._variables import VariableValues
 from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
 from tfmodernize.codemods.layers_to_keras.network import Network, NetworkFunctions
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
+from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables
 from tfmodernize.codemods.layers_to_keras.rnn import OBJECT_NAMES, RUNS, RecurrentSite, read_site
 from tfmodernize.codemods.layers_to_keras.variable_lists import (
     TRAINABLE_WEIGHTS,
@@ -129,7 +131,7 @@ from tfmodernize.codemods.layers_to_keras.variable_lists import (
 )
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes, parameter_names
-from tfmodernize.syntax import argument, commas, is_none, no_space_equal, source, statement_holding
+from tfmodernize.syntax import ancestors, argument, commas, is_none, no_space_equal, source, statement_holding
 from tfmodernize.treewalk import walk
 
 
@@ -145,9 +147,9 @@ class LayersToKeras(TFCodemod):
     code = "TFM107"
     name = "layers-to-keras"
     summary = "tf.layers and RNN cells -> Keras layer objects created once and called where TF1 applied them"
-    needles = ("layers.", "dynamic_rnn", "static_rnn")
+    needles = ("layers.", "dynamic_rnn", "static_rnn", "get_variable")
     interests = (cst.Call,)
-    detects = (*(f"layers.{name}" for name in layer_table()), *RUNS)
+    detects = (*(f"layers.{name}" for name in layer_table()), *RUNS, "get_variable")
     requires_tf2 = True
     #: The layer objects must be in place before session-to-function reads the graph.
     runs_before = ("TFM101",)
@@ -165,12 +167,22 @@ class LayersToKeras(TFCodemod):
         self._made: list[MadeLayer] = []
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
         self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
+        #: Module statements before which network functions' variables are made -> the function.
+        self._variables_made_at: dict[int, str] = {}
         for index, statement in enumerate(module.body):
             calls = [n for n in walk(statement, code_only=True)
                      if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
             if splits:
                 self._call_splits(statement, splits, taken, keeps_lines=bool(calls))
+            variables = [c for c in calls if self.tf.is_tf(c.func, "get_variable")]
+            if variables and (not isinstance(statement, cst.FunctionDef) or any(
+                    isinstance(self.state.parents(module).get(id(c)), cst.Return) for c in variables)):
+                # At top level, or a helper's ``return tf.get_variable(...)``: get-variable-to-variable's.
+                calls, variables = [c for c in calls if not any(c is v for v in variables)], []
             if not calls:
+                continue
+            if variables:
+                self._network_variables(statement, calls, variables, taken)
                 continue
             network = Network(calls)
             split = None
@@ -240,6 +252,61 @@ class LayersToKeras(TFCodemod):
                 self._drop_update_dependencies()
         if self._made:
             self._write_variable_lists(module)
+
+    def _network_variables(self, function: cst.FunctionDef, calls: list[cst.Call], variables: list[cst.Call],
+                           taken: set[str]) -> None:
+        """A network function making its variables with ``tf.get_variable`` under its variable
+        scope (see ``scoped_variables``): each variable is made once, at module level, before the
+        statement first calling the function, and read where TF1 asked for it."""
+        module, parents = self._module, self.state.parents(self._module)
+        try:
+            if len(variables) != len(calls):
+                raise Decline(variables[0], "the function makes variables both with tf.get_variable and with "
+                                            "tf.layers or an RNN: where each set would be made is not proven in order")
+            if self._project_network(function, calls):
+                raise Decline(variables[0], f"`{function.name.value}` is a network function the other files of the run "
+                                            "call: its variables would be made by a class, which is not written yet")
+            network = self._networks.read(function, variables)
+            for site in network.calls_of:
+                if any(isinstance(node, cst.With) and any(
+                        self.tf.is_tf(item.item.func, "variable_scope") and not (
+                            item.item.args and isinstance(item.item.args[0].value, cst.SimpleString))
+                        for item in node.items if isinstance(item.item, cst.Call)) for node in ancestors(site, parents)):
+                    raise Decline(site, f"`{function.name.value}` is called under a variable scope not named by a literal")
+            built_at = min(i for i, top in enumerate(module.body) for c in network.calls_of if training.contains(top, c))
+            if built_at in self._variables_made_at:
+                raise Decline(variables[0], f"`{function.name.value}` is first called in the statement that first calls "
+                                            f"`{self._variables_made_at[built_at]}`: which made its variables first is "
+                                            "not read here")
+            made = scoped_variables(function, network, _innermost_first(variables), self._networks,
+                                    VariableValues(self.tf, self.tf_expr),
+                                    lambda node: self._variable_scope(node, parents), taken,
+                                    network_prefix(network.scopes, function))
+        except Decline as decline:
+            self.declined(decline, "tf.get_variable not migrated: ")
+            return
+        if not self.fix(variables[0], f"tf.get_variable in `{function.name.value}`, under its variable scope -> "
+                                      "tf.Variable made once, where TF1 first created it, and read by the function"):
+            return
+        self._variables_made_at[built_at] = function.name.value
+        for block in network.scopes:
+            self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
+        for switch in network.switches:
+            self.remove(switch)
+        if network.reuse is not None:
+            self._stop_passing(function, network)
+        for variable in made:
+            self.replace(variable.call, cst.Name(variable.name))
+        inside = {id(n) for variable in made for n in walk(variable.call)}
+        for name, line in network.constants.items():  # ``width = 6`` read by the variables' shapes only
+            if all(id(n) in inside for n in name_nodes(function.body) if n.value == name and not training.contains(line, n)):
+                self.remove(line)
+        statement = module.body[built_at]
+        created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(v.name))], cst.parse_expression(v.code))])
+                   for v in made]
+        created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
+        self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
+        self.insert_before(statement, created)
 
     @classmethod
     def wanted_by(cls, project: dict) -> bool:

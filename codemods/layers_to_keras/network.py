@@ -8,14 +8,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods.layers_to_keras.batch_norm import false
-from tfmodernize.names import local_names, name_nodes, parameter_names
+from tfmodernize.names import local_names, name_nodes, names_bound_here, parameter_names
 from tfmodernize.syntax import argument, source, statement_holding
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
@@ -63,6 +63,12 @@ class NetworkFunctions:
                 network.scopes.append(statement)
                 allowed |= {id(s) for s in statement.body.body}
                 pending.extend(statement.body.body)
+            elif self._reuse_switch(statement, parameters) and any(
+                    any(statement is s for s in scope.body.body) and self.tf.is_tf(scope.items[-1].item.func, "variable_scope")
+                    for scope in network.scopes):
+                # ``if reuse: tf.get_variable_scope().reuse_variables()``: sharing by the parameter.
+                network.reuse, network.shared = statement.test.value, True
+                network.switches.append(statement)
         if split and network.shared:
             raise Decline(calls[0], f"it is applied in `{name}`, which shares its variables through `reuse` and is "
                                     "called from another file")
@@ -79,8 +85,9 @@ class NetworkFunctions:
                     raise Decline(call, f"`{name}` is called with `{network.reuse}` other than absent or False the "
                                         "first time and True after")
             body_uses = [n for n in name_nodes(function.body) if n.value == network.reuse]
-            scope_uses = [n for block in network.scopes for item in block.items for n in name_nodes(item)
-                          if n.value == network.reuse]
+            scope_uses = [n for node in [*(item for b in network.scopes for item in b.items),
+                                         *(s.test for s in network.switches)]
+                          for n in name_nodes(node) if n.value == network.reuse]
             layer_uses = [n for call in calls for n in name_nodes(call) if n.value == network.reuse]
             if len(body_uses) != len(scope_uses) + len(layer_uses):
                 raise Decline(function, f"`{network.reuse}` is used for more than sharing the variables")
@@ -92,23 +99,65 @@ class NetworkFunctions:
 
 
     def hoisted(self, function: cst.FunctionDef, network: "Network", layer: Any, call: cst.Call) -> Any:
-        """The layer (a ``LayerCall``) with its constructor arguments as they read before the function, where it is
-        created: a parameter every call passes the same constant (or a name the module binds
-        once, before the function) reads that; a name the function computes declines."""
+        """The layer (a ``LayerCall``) with its constructor arguments as they read before the
+        function, where it is created (``substitutions``)."""
+        replacements = self.substitutions(function, network, layer.constructor, call)
+        if not replacements:
+            return layer
+        return dataclasses.replace(layer, constructor=[substituted(arg, replacements) for arg in layer.constructor])
+
+    def substitutions(self, function: cst.FunctionDef, network: "Network", expressions: Sequence[cst.CSTNode],
+                      call: cst.Call) -> dict[str, cst.BaseExpression]:
+        """What the function's names that ``expressions`` (made once, before the function
+        runs) read stand for there: a parameter every call passes the same constant (or a name
+        the module binds once, before the function), or a constant the function binds once
+        before ``call`` (``width = 6``); a name the function computes declines."""
         parameters = parameter_names(function)
         local = local_names(function) | set(parameters)
         index = next(i for i, s in enumerate(self.module.body) if s is function)
         replacements: dict[str, cst.BaseExpression] = {}
-        for name in sorted({n.value for arg in layer.constructor for n in name_nodes(arg)} & local):
-            value = self._same_everywhere(function, network, name, index) if name in parameters else None
+        pending = sorted({n.value for expression in expressions for n in name_nodes(expression)} & local)
+        while pending:
+            name = pending.pop(0)
+            if name in replacements:
+                continue
+            value = self._same_everywhere(function, network, name, index) if name in parameters else \
+                self._constant(function, network, name, call)
             if value is None:
-                raise Decline(call, f"its argument `{name}` is computed in `{function.name.value}`, where the layer "
-                                    "object could not be created once")
+                raise Decline(call, f"its argument `{name}` is computed in `{function.name.value}`, where what it "
+                                    "makes could not be made once, before the function runs")
             replacements[name] = value
-        if not replacements:
-            return layer
-        constructor = [arg.visit(_Substitute(replacements)) for arg in layer.constructor]
-        return dataclasses.replace(layer, constructor=constructor)
+            pending += sorted({n.value for n in name_nodes(value)} & local - set(replacements))
+        return {name: substituted(value, replacements) for name, value in replacements.items()}
+
+    def _constant(self, function: cst.FunctionDef, network: "Network", name: str,
+                  call: cst.Call) -> Optional[cst.BaseExpression]:
+        """The value of ``name = <constant>``, the function's only binding of ``name``, a line of
+        its own in its body or scope blocks, before the statement of ``call``; the value is
+        numbers and strings, combined by operators, and names (parenthesized when combined)."""
+        binders = [n for n in walk(function.body) if name in names_bound_here(n)]
+        if len(binders) != 1 or not isinstance(binders[0], cst.AssignTarget):
+            return None
+        line = statement_holding(binders[0], self.parents)
+        block = self.parents.get(id(line))
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and len(line.body[0].targets) == 1
+                and isinstance(binders[0].target, cst.Name)
+                and (block is function.body or any(block is scope.body for scope in network.scopes))):
+            return None
+        node = statement_holding(call, self.parents)  # the statement of ``block`` holding the call
+        while node is not None and not any(s is node for s in block.body):
+            node = self.parents.get(id(node))
+        if node is None or list(block.body).index(line) >= list(block.body).index(node):
+            return None
+        value = line.body[0].value
+        if not all(isinstance(n, (cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.BinaryOperation,
+                                  cst.UnaryOperation, cst.BaseBinaryOp, cst.BaseUnaryOp))
+                   for n in walk(value) if not isinstance(n, (cst.LeftParen, cst.RightParen, cst.BaseParenthesizableWhitespace))):
+            return None
+        network.constants[name] = line
+        if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)) and not value.lpar:
+            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+        return value
 
     def _same_everywhere(self, function: cst.FunctionDef, network: "Network", name: str,
                          before: int) -> Optional[cst.BaseExpression]:
@@ -131,6 +180,19 @@ class NetworkFunctions:
                 return value
         return None
 
+
+    def _reuse_switch(self, statement: cst.BaseStatement, parameters: list[str]) -> bool:
+        """``if reuse: tf.get_variable_scope().reuse_variables()``, ``reuse`` a parameter (the
+        scope around it reuses its variables from then on, as ``reuse=True`` would)."""
+        if not (isinstance(statement, cst.If) and statement.orelse is None and isinstance(statement.test, cst.Name)
+                and statement.test.value in parameters and len(statement.body.body) == 1
+                and isinstance(statement.body.body[0], cst.SimpleStatementLine)
+                and len(statement.body.body[0].body) == 1 and isinstance(statement.body.body[0].body[0], cst.Expr)):
+            return False
+        call = statement.body.body[0].body[0].value
+        return (isinstance(call, cst.Call) and not call.args and isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "reuse_variables" and isinstance(call.func.value, cst.Call)
+                and not call.func.value.args and self.tf.is_tf(call.func.value.func, "get_variable_scope"))
 
     def _scope_reuse(self, item: cst.WithItem, parameters: list[str]) -> "str | bool | None":
         """For ``with tf.variable_scope("name", reuse=...)`` / ``tf.name_scope("name")``: None
@@ -166,19 +228,30 @@ class Network:
     calls_of: list[cst.Call] = field(default_factory=list)
     shared: bool = False
     reuse: Optional[str] = None
+    #: ``if reuse: tf.get_variable_scope().reuse_variables()`` statements, which go.
+    switches: list[cst.If] = field(default_factory=list)
+    #: The function's constants read where what it makes is made once (``width = 6``): their lines.
+    constants: dict[str, cst.SimpleStatementLine] = field(default_factory=dict)
 
 
+
+
+def substituted(node: cst.CSTNode, replacements: dict[str, cst.BaseExpression]) -> Any:
+    """``node`` with the names it reads as variables replaced by the expressions they stand for
+    (``substitutions``); keywords and attributes of the same spelling stay."""
+    reads = {id(n) for n in name_nodes(node) if n.value in replacements}
+    return node.visit(_Substitute(replacements, reads)) if reads else node
 
 
 class _Substitute(cst.CSTTransformer):
-    """Names -> the expressions they stand for."""
+    """Names read as variables (``reads``: their ids) -> the expressions they stand for."""
 
-    def __init__(self, replacements: dict[str, cst.BaseExpression]) -> None:
+    def __init__(self, replacements: dict[str, cst.BaseExpression], reads: set[int]) -> None:
         super().__init__()
-        self.replacements = replacements
+        self.replacements, self.reads = replacements, reads
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
-        return self.replacements.get(original.value, updated)
+        return self.replacements[original.value] if id(original) in self.reads else updated
 
 
 

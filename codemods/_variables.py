@@ -1,0 +1,182 @@
+"""tf.get_variable read and written as ``tf.Variable``: the arguments a call passes, and the
+initial value TF1's initializer computed, as TF2 code (the random op its ``__call__`` ran, so
+the same numbers in the same place of the random-op order). Used by get-variable-to-variable
+(variables made at a program's top level or by helpers) and layers-to-keras (variables made by
+network functions under their variable scopes)."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Callable, Optional, Sequence
+
+import libcst as cst
+
+from tfmodernize.codemod import Decline
+from tfmodernize.syntax import is_none, source
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
+
+#: get_variable's parameters in order, and those that must be absent or None.
+PARAMETERS = ("name", "shape", "dtype", "initializer", "regularizer", "trainable", "collections",
+              "caching_device", "partitioner", "validate_shape", "use_resource", "custom_getter",
+              "constraint", "synchronization", "aggregation")
+NONE_ONLY = ("regularizer", "collections", "caching_device", "partitioner", "use_resource",
+             "custom_getter", "constraint", "synchronization", "aggregation")
+INTEGER = re.compile(r"u?int\d+|bool")
+#: TF1 random initializers -> the TF2 random op their ``__call__`` runs (the same stateful op,
+#: so the same numbers in the same place of the random-op order), and the parameters that op
+#: takes from the initializer, in the initializer's order.
+RANDOM_INITIALIZERS = {
+    "random_normal_initializer": ("random.normal", ("mean", "stddev")),
+    "initializers.random_normal": ("random.normal", ("mean", "stddev")),
+    "truncated_normal_initializer": ("random.truncated_normal", ("mean", "stddev")),
+    "initializers.truncated_normal": ("random.truncated_normal", ("mean", "stddev")),
+    "random_uniform_initializer": ("random.uniform", ("minval", "maxval")),
+    "initializers.random_uniform": ("random.uniform", ("minval", "maxval")),
+    "glorot_uniform_initializer": ("random.uniform", ()),
+}
+
+
+
+def arguments(call: cst.Call, parameters: tuple[str, ...] = PARAMETERS, at: Optional[cst.Call] = None,
+               what: str = "tf.get_variable") -> dict[str, cst.BaseExpression]:
+    """``call``'s arguments by parameter name (``parameters`` in positional order); a
+    decline at ``at`` (default: ``call``) for ``*args`` or a parameter ``what`` lacks."""
+    found: dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(call.args):
+        if arg.star or (arg.keyword is None and position >= len(parameters)):
+            raise Decline(at or call, f"the arguments of {what} could not be read")
+        key = arg.keyword.value if arg.keyword is not None else parameters[position]
+        if key not in parameters:
+            raise Decline(at or call, f"`{key}` is given to {what}, which this migration does not carry over")
+        found[key] = arg.value
+    return found
+
+
+class VariableValues:
+    """Writes ``tf.Variable`` calls for ``tf.get_variable`` calls of one file (``tf``: its TF
+    names; ``tf_expr``: the codemod's writer of TF2 names through the file's alias)."""
+
+    def __init__(self, tf: TFNames, tf_expr: Callable[[str], cst.BaseExpression]) -> None:
+        self.tf, self.tf_expr = tf, tf_expr
+
+    def variable(self, call: cst.Call, args: dict[str, cst.BaseExpression], *,
+                 initializer: Optional[cst.BaseExpression] = None, from_tensor: bool = False,
+                 name: Optional[cst.BaseExpression] = None) -> str:
+        """The code of ``tf.Variable(<initial value>, name=..., ...)`` for the call whose
+        arguments (by parameter, ``arguments``) are ``args``: ``initializer`` is the initializer
+        read (default: the one passed), ``from_tensor`` the initializer is the initial tensor
+        (no shape), ``name`` the name to give (default: the one passed); declines shapes not
+        written out and options ``tf.Variable`` has no equivalent of."""
+        shape = args.get("shape")
+        initializer = initializer if initializer is not None else args.get("initializer")
+        if not from_tensor and (is_none(shape) or computed(shape)):
+            raise Decline(call, "its shape is not written out (computed by calls, or absent)")
+        for option in NONE_ONLY:
+            if option in args and not is_none(args[option]):
+                raise Decline(call, f"it passes `{option}`, which tf.Variable has no equivalent of")
+        dtype = args.get("dtype")
+        dtype_path = self.tf.tf_symbol(dtype).path if dtype is not None and self.tf.tf_symbol(dtype) else None
+        if dtype is not None and dtype_path is None:
+            raise Decline(call, "its dtype is not a tf dtype written out")
+        keywords = [("name", name if name is not None else args.get("name"))]  # the dtype is the initial value's
+        if from_tensor:
+            initial = source(args["initializer"])
+            if dtype is not None:
+                keywords.append(("dtype", dtype))
+        else:
+            initial = self._initial_value(call, initializer, shape, dtype_path or "float32")
+        trainable = args.get("trainable")
+        if trainable is not None and not (isinstance(trainable, cst.Name) and trainable.value == "True"):
+            keywords.append(("trainable", trainable))
+        text = ", ".join([initial, *(f"{key}={source(value)}" for key, value in keywords if value is not None)])
+        return f"{source(self.tf_expr('Variable'))}({text})"
+
+    def is_tensor(self, initializer: Optional[cst.BaseExpression]) -> bool:
+        """A TF op call making a tensor (``tf.constant(0.0)``, ``tf.random_normal([2])``), not an
+        initializer object (``tf.zeros_initializer()``, ``tf.initializers.ones()``)."""
+        if not isinstance(initializer, cst.Call):
+            return False
+        symbol = self.tf.tf_symbol(initializer.func)
+        if symbol is None:
+            return False
+        path = symbol.path
+        return not (path.endswith("_initializer") or path.startswith(("initializers.", "keras.initializers.")))
+
+    def _initial_value(self, call: cst.Call, initializer: Optional[cst.BaseExpression], shape: cst.BaseExpression,
+                       dtype: str) -> str:
+        """The code of the initial value TF1's initializer computed, without randomness."""
+        tf = source(self.tf_expr("zeros")).rsplit(".", 1)[0]
+        dtype_code = f"{tf}.{dtype}"
+        if is_none(initializer):
+            if INTEGER.fullmatch(dtype):
+                return f"{tf}.zeros({source(shape)}, dtype={dtype_code})"
+            return self._glorot(call, shape, tf, dtype_code)
+        if not isinstance(initializer, cst.Call):
+            raise Decline(call, "its initializer is not written as a call here")
+        symbol = self.tf.tf_symbol(initializer.func)
+        path = symbol.path if symbol is not None else ""
+        if path in RANDOM_INITIALIZERS:
+            op, parameters = RANDOM_INITIALIZERS[path]
+            if path == "glorot_uniform_initializer":
+                if initializer.args:
+                    raise Decline(call, "its Glorot initializer is given a seed or dtype")
+                return self._glorot(call, shape, tf, dtype_code)
+            given = self._initializer_arguments(call, initializer, parameters)
+            written = "".join(f", {key}={source(value)}" for key, value in given.items())
+            return f"{source(self.tf_expr(op))}({source(shape)}{written}, dtype={dtype_code})"
+        if path in ("zeros_initializer", "initializers.zeros") and not initializer.args:
+            return f"{tf}.zeros({source(shape)}, dtype={dtype_code})"
+        if path in ("ones_initializer", "initializers.ones") and not initializer.args:
+            return f"{tf}.ones({source(shape)}, dtype={dtype_code})"
+        if path in ("constant_initializer", "initializers.constant") and len(initializer.args) == 1 \
+                and initializer.args[0].keyword in (None,) and isinstance(initializer.args[0].value, (cst.Integer, cst.Float, cst.UnaryOperation)):
+            value = source(initializer.args[0].value)
+            return f"{tf}.fill({source(shape)}, {tf}.constant({value}, dtype={dtype_code}))"
+        raise Decline(call, f"its initializer `{source(initializer.func)}` is not one this migration maps")
+
+    def _initializer_arguments(self, call: cst.Call, initializer: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.BaseExpression]:
+        """The distribution's arguments given to a random initializer (``stddev=0.1``), by the
+        random op's parameter names; declines a seed, a dtype or an argument computed by a call."""
+        given = arguments(initializer, parameters, at=call, what="its initializer")
+        if any(isinstance(node, cst.Call) for value in given.values() for node in walk(value)):
+            raise Decline(call, "its initializer's arguments are computed by calls")
+        return given
+
+    @staticmethod
+    def _glorot(call: cst.Call, shape: cst.BaseExpression, tf: str, dtype_code: str) -> str:
+        """TF1's Glorot uniform draw (the default of a floating get_variable): uniform in
+        [-limit, limit], limit = sqrt(3 / max(1, (fan_in + fan_out) / 2)), the fans read off the
+        shape as TF1 reads them; the limit is computed here as TF1 computed it in Python."""
+        dims = [e.value for e in shape.elements] if isinstance(shape, (cst.List, cst.Tuple)) else None
+        if dims is None or not all(isinstance(d, cst.Integer) for d in dims):
+            raise Decline(call, "its default initializer is Glorot uniform, whose range needs the shape written out in numbers")
+        sizes = [int(d.value) for d in dims]
+        if not sizes:
+            fan_in = fan_out = 1
+        elif len(sizes) == 1:
+            fan_in = fan_out = sizes[0]
+        else:
+            receptive = math.prod(sizes[:-2])
+            fan_in, fan_out = sizes[-2] * receptive, sizes[-1] * receptive
+        limit = math.sqrt(3.0 * (1.0 / max(1.0, (fan_in + fan_out) / 2.0)))
+        return f"{tf}.random.uniform({source(shape)}, -{limit!r}, {limit!r}, dtype={dtype_code})"
+
+
+def computed(node: cst.BaseExpression) -> bool:
+    """Whether an argument is computed by a call (``[n, 2]`` and ``"W_" + name`` are written out)."""
+    return any(isinstance(n, cst.Call) for n in walk(node))
+
+
+def written_string(node: Optional[cst.BaseExpression], parameters: Sequence[str]) -> bool:
+    """Whether a variable's name is a string written out: a literal, or (in a helper) one of its
+    ``parameters``, or those joined with ``+`` (``"W_" + name``)."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in parameters
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return written_string(node.left, parameters) and written_string(node.right, parameters) and (
+            not isinstance(node.left, cst.Name) or not isinstance(node.right, cst.Name))
+    return False
