@@ -48,8 +48,8 @@ Fix safety
     caller in a file outside the run is not seen.
 
 Declines when
-    the call is inside a ``variable_scope`` (sharing and reuse are the variable-scopes
-    migration's), or not ``name = tf.get_variable(...)`` on its own line; inside a function
+    the call is inside a ``variable_scope`` (sharing and reuse: layers-to-keras migrates the
+    variables a network function makes under its scope), or not ``name = tf.get_variable(...)`` on its own line; inside a function
     other than as a helper's ``return`` line, or in a helper that makes other variables too, is
     used other than called in top-level code outside any block (in this file or another of the
     run: the finding names it), or is called nowhere in the run; the name is not a string
@@ -109,7 +109,8 @@ class GetVariableToVariable(TFCodemod):
         while node is not None:
             if isinstance(node, cst.With) and any(isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
                                                   for item in node.items):
-                raise Decline(call, "it is made inside a variable_scope (sharing and reuse): the variable-scopes migration's")
+                raise Decline(call, "it is made inside a variable_scope (sharing and reuse): a network function's variables "
+                                    "under its scope are layers-to-keras's (TFM107)")
             node = parents.get(id(node))
         args = arguments(call)
         name, shape, initializer = args.get("name"), args.get("shape"), args.get("initializer")
@@ -149,7 +150,8 @@ class GetVariableToVariable(TFCodemod):
                 and line is block.body[-1] and function in module.body and not function.decorators):
             raise Decline(call, "it is made inside a function other than as the last line, `return tf.get_variable(...)`, "
                                 "of a module function: where get_variable creates or reuses a variable each call (with "
-                                "the variable_scope around the call) is the variable-scopes migration's")
+                                "the variable_scope around the call) is known for a network function's variables, "
+                                "which layers-to-keras (TFM107) migrates")
         name = function.name.value
         made = [c for c in walk(function.body, code_only=True) if isinstance(c, cst.Call) and creates_opaque_variables(c, self.tf)]
         if made != [call]:

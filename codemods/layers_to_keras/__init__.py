@@ -22,7 +22,15 @@ What it does
     on the object those the body reads too) and applying them in ``call``; each call site of
     the run makes one object there (``rnn = RNN(num_hidden)``, ``pred = rnn(x, weights=W,
     biases=b)``: a Keras layer takes only its input positionally), as TF1 made a network per
-    call. A variable list picked by scope (``tf.get_collection(
+    call. A network function making its weights with ``tf.get_variable`` under its variable
+    scope (``w = tf.get_variable("w", [784, 128], initializer=...)``; see
+    ``scoped_variables.py``) has each of them made once as a module-level ``tf.Variable``
+    (``critic_w = tf.Variable(tf.random.normal([784, 128], stddev=0.1), name="critic/w")``,
+    the initial value as get-variable-to-variable writes it) right before the top-level
+    statement first calling the function, and reads it there (``w = critic_w``); sharing works
+    as for layers, and also through ``if reuse: tf.get_variable_scope().reuse_variables()``,
+    which goes; constants the function binds once (``width = 6``) are read as their values
+    where the variables are made (their line goes when nothing else reads them). A variable list picked by scope (``tf.get_collection(
     TRAINABLE_VARIABLES, scope="d")``, ``tf.trainable_variables("d")``, ``[v for v in
     tf.trainable_variables() if v.name.startswith("d")]`` or ``"d" in v.name``) and passed as an
     optimizer's ``var_list`` lists the layers whose TF1 variables it selected where it is passed
@@ -69,6 +77,10 @@ Fix safety
     fixtures read the moving statistics back through an evaluation in inference mode. RNNs:
     the same recurrences (see ``rnn.py``: gate order, forget bias, GRU reset before the
     candidate), proven with aligned variables, TF1's fused kernels handed over in Keras's layout.
+    Variables of ``tf.get_variable``: the initial value is the TF2 random op TF1's initializer
+    ran, created where TF1 created it (before the statement first calling the function, each
+    network's variables in the order its body asked for them), so the same numbers without
+    aligning; the name is TF1's (``scope/name``), so name tests and checkpoints read the same.
 
 Declines when
     the layer is applied inside a class or a block, or in a function called from elsewhere than
@@ -98,6 +110,14 @@ Declines when
     projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, when an LSTM's state
     is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked,
     bidirectional or static RNN is read.
+    A network function's ``tf.get_variable`` declines when the function also applies layers,
+    is a project module's function called by other files, when the variable's name is not a
+    literal, its call is not ``name = tf.get_variable(...)`` on a line of its own, its shape or
+    initializer reads what the function computes (``x.get_shape()[1]``) or get-variable-to-
+    variable's conditions fail (regularizers, initializers not mapped, shapes not written out),
+    when the function is called under a variable scope not named by a literal, or first
+    called in the same statement as another such function (which made its variables first is
+    not read).
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
     program makes other variables too, when it is read before the layers it selects were
@@ -146,7 +166,8 @@ class LayersToKeras(TFCodemod):
     __doc__ = __doc__
     code = "TFM107"
     name = "layers-to-keras"
-    summary = "tf.layers and RNN cells -> Keras layer objects created once and called where TF1 applied them"
+    summary = ("tf.layers and RNN cells -> Keras layer objects created once and called where TF1 applied them; "
+               "a network function's tf.get_variable -> a tf.Variable made once")
     needles = ("layers.", "dynamic_rnn", "static_rnn", "get_variable")
     interests = (cst.Call,)
     detects = (*(f"layers.{name}" for name in layer_table()), *RUNS, "get_variable")
