@@ -65,8 +65,11 @@ class ModuleVariable:
     graph_name: Optional[str]  # the TF1 graph name without ``:0``, None when not a literal
     trainable: bool
     index: int  # position of the creating statement in ``module.body``
-    #: A Keras layer or model: its variables exist once it is built and are read off it.
+    #: A Keras layer or model (or a ``tf.Module``): its variables are read off it; a Keras one
+    #: makes them when it is first called.
     keras: bool = False
+    #: A ``tf.Module`` making its variables when constructed (``made_in_init``): they exist after its line.
+    built: bool = False
     #: Created with the initial value 0 (a step counter's usual start).
     zero_start: bool = False
 
@@ -152,19 +155,35 @@ def owns_variables(definition: cst.ClassDef, tf: TFNames) -> bool:
     return False
 
 
+def made_in_init(definition: cst.ClassDef, tf: TFNames) -> bool:
+    """Whether a ``tf.Module`` class makes its variables when an object is made: its
+    ``__init__`` creates variables and nothing else of it does (so they exist after the
+    object's line, unlike a Keras layer's, made on its first call)."""
+    if not any(tf.tf_symbol(base.value) is not None and tf.tf_symbol(base.value).path == "Module"
+               for base in definition.bases):
+        return False
+    makers = {id(c): c for c in walk(definition.body, code_only=True)
+              if isinstance(c, cst.Call) and creates_opaque_variables(c, tf)}
+    init = next((s for s in definition.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    in_init = {id(c) for c in walk(init, code_only=True)} if init is not None else set()
+    return bool(makers) and all(key in in_init for key in makers)
+
+
 def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[str, str, dict]]:
     """Local name -> (project module, function, its facts) for the functions ``module`` imports
     by name from a project module of the run (``from ops import build``, ``from ops import *``;
     ``ops.build`` after ``import ops``),
     with what session-to-function's summary (``PROJECT_FACTS``) says of each: ``graph``,
     ``variables``, ``factory`` (it returns a new trainable variable and makes nothing else); a
-    class whose objects own their variables (``tf.Module``) has the facts ``object``."""
+    class whose objects own their variables (``tf.Module``) has the facts ``object`` (and
+    ``built`` when they exist once the object is made: ``made_in_init``)."""
     found: dict[str, tuple[str, str, dict]] = {}
 
     def facts_of(name: str) -> dict[str, dict]:
         summary = (project.get(name) or {}).get(PROJECT_FACTS) or {}
         return {**summary.get("functions", {}),
-                **{cls: {"graph": True, "variables": True, "object": True} for cls in summary.get("objects", ())}}
+                **{cls: {"graph": True, "variables": True, "object": True, "built": cls in summary.get("built", ())}
+                   for cls in summary.get("objects", ())}}
 
     for node in import_statements(module):
         if isinstance(node, cst.Import):
@@ -376,7 +395,8 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
             return True
         if isinstance(call.func, (cst.Name, cst.Attribute)) and source(call.func) in imported_objects:
             # ``net = Network(...)``, a project class whose objects own their variables (``tf.Module``).
-            found.variables.append(ModuleVariable(python_name, None, True, index, keras=True))
+            found.variables.append(ModuleVariable(python_name, None, True, index, keras=True,
+                                                  built=source(call.func) in built_objects))
             recorded.add(id(call))
             return True
         if isinstance(call.func, cst.Name) and call.func.value in factories:
@@ -424,6 +444,7 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
     imported = project_functions(module, project)
     imported_factories = {local for local, (_, _, facts) in imported.items() if facts.get("factory")}
     imported_objects = {local for local, (_, _, facts) in imported.items() if facts.get("object")}
+    built_objects = {local for local, (_, _, facts) in imported.items() if facts.get("built")}
     recorded: set[int] = set()  # the calls of imported factories recorded as variables
     bindings: dict[str, list[int]] = {}
     for index, statement in enumerate(module.body):
@@ -537,7 +558,7 @@ def listed_variables(
     if problem is not None:
         return f"the file's variables cannot be listed ({problem})"
     variables = inventory.before(top, trainable_only=trainable_only)
-    if eager and any(v.keras for v in variables):
+    if eager and any(v.keras and not v.built for v in variables):
         return ("Keras layers make their variables on their first call, later than this line in TF2, so the list "
                 "would be empty here; read `layer.trainable_variables` where the variables are used")
     if scope is not None and not (isinstance(scope, cst.Name) and scope.value == "None"):

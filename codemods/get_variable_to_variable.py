@@ -48,8 +48,9 @@ Fix safety
     caller in a file outside the run is not seen.
 
 Declines when
-    the call is inside a ``variable_scope`` (sharing and reuse: layers-to-keras migrates the
-    variables a network function makes under its scope), or not ``name = tf.get_variable(...)`` on its own line; inside a function
+    the call is inside a ``variable_scope`` (sharing and reuse; under a scope of a function,
+    the network function's variables are layers-to-keras's, which says why when it declines,
+    and this codemod stays silent there), or not ``name = tf.get_variable(...)`` on its own line; inside a function
     other than as a helper's ``return`` line, or in a helper that makes other variables too, is
     used other than called in top-level code outside any block (in this file or another of the
     run: the finding names it), or is called nowhere in the run; the name is not a string
@@ -72,7 +73,7 @@ from tfmodernize.codemods._variables import VariableValues, arguments, written_s
 from tfmodernize.codemods._training import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names
-from tfmodernize.syntax import is_none, statement_holding, statement_of
+from tfmodernize.syntax import ancestors, is_none, statement_holding, statement_of
 from tfmodernize.treewalk import walk
 
 class GetVariableToVariable(TFCodemod):
@@ -90,10 +91,24 @@ class GetVariableToVariable(TFCodemod):
         parents = self.state.parents(module)
         for node in walk(module, code_only=True):
             if isinstance(node, cst.Call) and self.tf.is_tf(node.func, "get_variable"):
+                if self._in_network_scope(node, parents):
+                    continue  # layers-to-keras's, which says why when it declines
                 try:
                     self._migrate(node, module, top, parents)
                 except Decline as decline:
                     self.declined(decline, "tf.get_variable not migrated: ")
+
+    def _in_network_scope(self, call: cst.Call, parents: dict) -> bool:
+        """Whether ``call`` is under a ``variable_scope`` block of the function holding it (a
+        network function's variable: layers-to-keras migrates those)."""
+        for node in ancestors(call, parents):
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                return False
+            if isinstance(node, cst.With) and any(isinstance(item.item, cst.Call) and self.tf.is_tf(
+                    item.item.func, *VARIABLE_SCOPES) for item in node.items) and any(
+                    isinstance(outer, cst.FunctionDef) for outer in ancestors(node, parents)):
+                return True
+        return False
 
     def _migrate(self, call: cst.Call, module: cst.Module, top: set[int], parents: dict) -> None:
         bound, statement = statement_of(call, parents) or (None, None)
@@ -109,8 +124,8 @@ class GetVariableToVariable(TFCodemod):
         while node is not None:
             if isinstance(node, cst.With) and any(isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
                                                   for item in node.items):
-                raise Decline(call, "it is made inside a variable_scope (sharing and reuse): a network function's variables "
-                                    "under its scope are layers-to-keras's (TFM107)")
+                raise Decline(call, "it is made inside a variable_scope outside any network function (whether the scope "
+                                    "shares variables through `reuse` is not read here)")
             node = parents.get(id(node))
         args = arguments(call)
         name, shape, initializer = args.get("name"), args.get("shape"), args.get("initializer")

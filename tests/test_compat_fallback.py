@@ -151,7 +151,7 @@ import tensorflow as tf
 
 
 def build(x):
-    w = tf.get_variable("w", [2, 1], initializer=tf.constant_initializer(0.5))
+    w = tf.get_variable("w", [x.get_shape()[1], 1], initializer=tf.constant_initializer(0.5))
     return tf.matmul(x, w)
 """
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.engine import run
+from tfmodernize.engine import run, transform_text
 from tfmodernize.project import summarize
 from tfmodernize.codemod import builtin_codemods
+from tfmodernize.testing import resolve
 from tfmodernize.settings import Settings
 from tfmodernize.sources import Discovered
 
@@ -203,10 +204,14 @@ def test_each_module_learns_how_the_rest_of_the_run_uses_its_functions(tmp_path)
                                                         "    extra = make_weight('x', [1])\npick = make_offset\n"))
     index = summarize([fit, helpers], builtin_codemods())
     callers = index.callers_of(helpers)
-    assert callers["make_weight"] == [{"file": "main.py", "line": 7, "call": True, "top_level": True, "attribute": False},
-                                      {"file": "main.py", "line": 10, "call": True, "top_level": False, "attribute": False}]
-    assert callers["make_offset"] == [{"file": "main.py", "line": 8, "call": True, "top_level": True, "attribute": False},
-                                      {"file": "main.py", "line": 11, "call": False, "top_level": True, "attribute": False}]
+    assert callers["make_weight"] == [
+        {"file": "main.py", "line": 7, "call": True, "top_level": True, "attribute": False,
+         "arguments": [[None, "'out'"], [None, None]]},
+        {"file": "main.py", "line": 10, "call": True, "top_level": False, "attribute": False,
+         "arguments": [[None, "'x'"], [None, None]]}]
+    assert callers["make_offset"] == [
+        {"file": "main.py", "line": 8, "call": True, "top_level": True, "attribute": False, "arguments": [[None, None]]},
+        {"file": "main.py", "line": 11, "call": False, "top_level": True, "attribute": False, "arguments": []}]
     assert index.callers_of(fit) is None  # no file of the run imports it
 
 
@@ -313,3 +318,72 @@ def test_a_network_function_stays_a_function_while_a_file_calling_it_stays_on_tf
         [f.message for f in found["model.py"].findings]
     assert found["train.py"].status == "kept-on-compat-v1"  # model.py still needs TF1
     assert "score(x, 3)" in found["train.py"].new
+
+
+GAN = Path(__file__).parent.parent / "fixtures" / "layers-to-keras" / "gan_networks_in_a_model_module" / "before"
+
+
+def gan_project(folder: Path, main: str) -> tuple[Path, Path]:
+    nets = folder / "nets.py"
+    nets.write_text((GAN / "nets.py").read_text())
+    script = folder / "main.py"
+    script.write_text(main)
+    return script, nets
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    pytest.param(("real_prob, real_logits = judge(real)\nfake_prob, fake_logits = judge(fake, reuse=True)",
+                  "fake_prob, fake_logits = judge(fake, reuse=True)\nreal_prob, real_logits = judge(real)"),
+                 "main.py (line 12) sharing the variables (`reuse=True`) of no call before it",
+                 id="sharing-before-any-call"),
+    pytest.param(("judge(fake, reuse=True)", "judge(fake, reuse=SHARE)"), "`reuse` not True or False written out",
+                 id="reuse-not-written-out"),
+    pytest.param(("judge(fake, reuse=True)", "judge(*[fake, True])"), "with `*args` or `**kwargs`", id="unpacked"),
+])
+def test_a_shared_network_its_callers_could_not_follow_stays_a_function(tmp_path, change, reason):
+    script, nets = gan_project(tmp_path, (GAN / "main.py").read_text().replace(*change))
+    found = outcomes([script, nets])
+    assert any(reason in f.message for f in found["nets.py"].findings), [f.message for f in found["nets.py"].findings]
+    # The module keeps its functions, so the script (on TF1 with it) still calls them as before.
+    assert found["nets.py"].status == "kept-on-compat-v1" and "def judge(points, reuse=False):" in found["nets.py"].new
+    assert found["main.py"].status == "kept-on-compat-v1" and "from nets import forger, judge\n" in found["main.py"].new
+
+
+def test_a_call_sharing_variables_before_any_object_is_made_is_declined_by_the_caller():
+    # The module's check of its callers (above) keeps this from happening in a run; a file
+    # rewritten against such a summary still never calls an object it did not make.
+    project = {"nets": {"TFM107": {"classes": {"judge": {"class": "Judge", "parameters": ["points"], "init": [],
+                                                         "reuse": "reuse", "reuse_position": 1}}}}}
+    source = "import tensorflow as tf\nfrom nets import judge\n\nb = judge(y, reuse=True)\n"
+    new, state = transform_text(source, [resolve("TFM107")], project=project)
+    assert new == source
+    assert any("shares the variables (`reuse=True`) of no call before it" in f.message for f in state.findings)
+
+
+def test_a_network_module_making_variables_exports_a_module_class_with_its_reuse_parameter(tmp_path):
+    script, nets = gan_project(tmp_path, (GAN / "main.py").read_text())
+    found = outcomes([script, nets])
+    assert found["nets.py"].exports["TFM107"]["classes"]["judge"] == {
+        "class": "Judge", "parameters": ["points"], "init": [], "reuse": "reuse", "reuse_position": 1}
+    assert found["nets.py"].exports["TFM107"]["classes"]["forger"]["init"] == ["hidden"]
+    assert "judge = Judge()\n" in found["main.py"].new and found["main.py"].new.count("Judge(") == 1
+
+
+@pytest.mark.parametrize(("definition", "built"), [
+    pytest.param("class Net(tf.Module):\n    def __init__(self):\n        super().__init__()\n"
+                 "        self.w = tf.Variable(tf.zeros([2]))\n\n    def __call__(self, x):\n        return x * self.w\n",
+                 True, id="made-in-init"),
+    pytest.param("class Net(tf.Module):\n    def __call__(self, x):\n        if not hasattr(self, 'w'):\n"
+                 "            self.w = tf.Variable(tf.zeros([2]))\n        return x * self.w\n", False, id="made-on-call"),
+    pytest.param("class Net(tf.keras.layers.Layer):\n    def __init__(self):\n        super().__init__()\n"
+                 "        self.w = tf.Variable(tf.zeros([2]))\n", False, id="keras-layer"),
+    pytest.param("class Net(tf.Module):\n    def __init__(self):\n        super().__init__()\n", False, id="no-variables"),
+])
+def test_a_module_class_summary_says_whether_its_objects_have_their_variables_once_made(definition, built):
+    from tfmodernize.codemods.session_to_function import SessionToFunction
+    from tfmodernize.tfsymbols import TFNames
+    import libcst as cst
+
+    module = cst.parse_module("import tensorflow as tf\n\n\n" + definition)
+    summary = SessionToFunction.summarize(module, TFNames.for_module(module))
+    assert summary["built"] == (["Net"] if built else [])

@@ -233,10 +233,11 @@ def _read_callers(index: ProjectIndex, sources: dict[Path, str], imported: set[P
 
 
 def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Optional[set[str]]]):
-    """(module path, function, {"line", "call", "top_level", "attribute"}) for each use in
-    ``tree`` of a function of the ``visible`` project modules: by a name ``from m import f`` (or
-    ``*``) binds, or as ``m.f`` after ``import m`` (``attribute``). ``top_level``: the use is in
-    a simple statement of the module's own top-level code, outside any block."""
+    """(module path, function, {"line", "call", "top_level", "attribute", "arguments"}) for each
+    use in ``tree`` of a function of the ``visible`` project modules: by a name ``from m import
+    f`` (or ``*``) binds, or as ``m.f`` after ``import m`` (``attribute``). ``top_level``: the
+    use is in a simple statement of the module's own top-level code, outside any block;
+    ``arguments``: what a call passes (``_arguments``)."""
     names: dict[str, tuple[Path, str]] = {}
     modules: dict[str, Path] = {}
     for node in ast.walk(tree):
@@ -267,8 +268,21 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
         if target is not None:
             called = isinstance(parent, ast.Call) and parent.func is node
             yield target[0], target[1], {"line": node.lineno, "call": called, "top_level": top_level,
-                                         "attribute": isinstance(node, ast.Attribute)}
+                                         "attribute": isinstance(node, ast.Attribute),
+                                         "arguments": _arguments(parent) if called else []}
             if isinstance(node, ast.Attribute):
                 continue
         for child in ast.iter_child_nodes(node):
             pending.append((child, node, top_level and not isinstance(child, (ast.Lambda, ast.comprehension))))
+
+
+def _arguments(call: ast.Call) -> list[list]:
+    """A call's arguments as ``[keyword, literal]``: keyword None for a positional one, ``"*"``
+    / ``"**"`` for unpacked ones; the source of a constant (``"True"``, ``"3"``), else None."""
+    found: list[list] = []
+    for arg in call.args:
+        found.append(["*" if isinstance(arg, ast.Starred) else None,
+                      repr(arg.value) if isinstance(arg, ast.Constant) else None])
+    for keyword in call.keywords:
+        found.append([keyword.arg or "**", repr(keyword.value.value) if isinstance(keyword.value, ast.Constant) else None])
+    return found

@@ -30,7 +30,12 @@ What it does
     statement first calling the function, and reads it there (``w = critic_w``); sharing works
     as for layers, and also through ``if reuse: tf.get_variable_scope().reuse_variables()``,
     which goes; constants the function binds once (``width = 6``) are read as their values
-    where the variables are made (their line goes when nothing else reads them). A variable list picked by scope (``tf.get_collection(
+    where the variables are made (their line goes when nothing else reads them). Such a
+    function of a project module, called by the other files of the run, becomes a
+    ``tf.Module`` class making the variables in ``__init__`` (``self.w``, TF1's name; the
+    parameters their shapes read go to ``__init__``) and applied by ``__call__``; each calling
+    file makes an object per call, except that a call sharing the variables (``reuse=True``)
+    calls the object the call before it made. A variable list picked by scope (``tf.get_collection(
     TRAINABLE_VARIABLES, scope="d")``, ``tf.trainable_variables("d")``, ``[v for v in
     tf.trainable_variables() if v.name.startswith("d")]`` or ``"d" in v.name``) and passed as an
     optimizer's ``var_list`` lists the layers whose TF1 variables it selected where it is passed
@@ -111,7 +116,8 @@ Declines when
     is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked,
     bidirectional or static RNN is read.
     A network function's ``tf.get_variable`` declines when the function also applies layers,
-    is a project module's function called by other files, when the variable's name is not a
+    when (a project module's function) a calling file passes ``reuse`` other than ``True`` or
+    ``False`` written out, or shares the variables in its first call, when the variable's name is not a
     literal, its call is not ``name = tf.get_variable(...)`` on a line of its own, its shape or
     initializer reads what the function computes (``x.get_shape()[1]``) or get-variable-to-
     variable's conditions fail (regularizers, initializers not mapped, shapes not written out),
@@ -126,6 +132,7 @@ Declines when
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -188,6 +195,8 @@ class LayersToKeras(TFCodemod):
         self._made: list[MadeLayer] = []
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
         self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
+        #: The class of a project module's network function -> the last object made for it here.
+        self._instances: dict[str, str] = {}
         #: Module statements before which network functions' variables are made -> the function.
         self._variables_made_at: dict[int, str] = {}
         for index, statement in enumerate(module.body):
@@ -211,6 +220,9 @@ class LayersToKeras(TFCodemod):
                 if isinstance(statement, cst.FunctionDef):
                     project = self._project_network(statement, calls)
                     network = self._networks.read(statement, calls, split=project)
+                    if project and network.shared:
+                        raise Decline(calls[0], f"it is applied in `{statement.name.value}`, which shares its layers "
+                                                "through `reuse` and is called from another file")
                 elif id(statement) not in top:
                     raise Decline(calls[0], "it is applied inside a class or a block")
                 made = [self._layer(call, network.reuse) for call in _innermost_first(calls)]
@@ -278,56 +290,93 @@ class LayersToKeras(TFCodemod):
                            taken: set[str]) -> None:
         """A network function making its variables with ``tf.get_variable`` under its variable
         scope (see ``scoped_variables``): each variable is made once, at module level, before the
-        statement first calling the function, and read where TF1 asked for it."""
+        statement first calling the function, and read where TF1 asked for it; for a project
+        module's function called by the other files of the run, by the ``tf.Module`` class the
+        function becomes."""
         module, parents = self._module, self.state.parents(self._module)
+        name = function.name.value
+        split = None
         try:
             if len(variables) != len(calls):
                 raise Decline(variables[0], "the function makes variables both with tf.get_variable and with "
                                             "tf.layers or an RNN: where each set would be made is not proven in order")
-            if self._project_network(function, calls):
-                raise Decline(variables[0], f"`{function.name.value}` is a network function the other files of the run "
-                                            "call: its variables would be made by a class, which is not written yet")
-            network = self._networks.read(function, variables)
-            for site in network.calls_of:
-                if any(isinstance(node, cst.With) and any(
-                        self.tf.is_tf(item.item.func, "variable_scope") and not (
-                            item.item.args and isinstance(item.item.args[0].value, cst.SimpleString))
-                        for item in node.items if isinstance(item.item, cst.Call)) for node in ancestors(site, parents)):
-                    raise Decline(site, f"`{function.name.value}` is called under a variable scope not named by a literal")
-            built_at = min(i for i, top in enumerate(module.body) for c in network.calls_of if training.contains(top, c))
-            if built_at in self._variables_made_at:
-                raise Decline(variables[0], f"`{function.name.value}` is first called in the statement that first calls "
-                                            f"`{self._variables_made_at[built_at]}`: which made its variables first is "
-                                            "not read here")
+            project = self._project_network(function, calls)
+            network = self._networks.read(function, variables, split=project)
+            built_at = None if project else self._variables_built_at(function, network)
+            attributes = set(parameter_names(function))
             made = scoped_variables(function, network, _innermost_first(variables), self._networks,
                                     VariableValues(self.tf, self.tf_expr),
-                                    lambda node: self._variable_scope(node, parents), taken,
-                                    network_prefix(network.scopes, function))
+                                    lambda node: self._variable_scope(node, parents), attributes if project else taken,
+                                    network_prefix(network.scopes, function), split=project)
+            if project and network.reuse is not None:
+                reason = modules.callers_share(function, self.state.callers.get(name, []), network.reuse,
+                                               parameter_names(function).index(network.reuse))
+                if reason is not None:
+                    raise Decline(variables[0], reason)
+            if project:
+                split = modules.split_of(function, [read for v in made for read in v.reads], [v.call for v in made], taken)
+                if network.reuse is not None:
+                    split = dataclasses.replace(split, parameters=tuple(p for p in split.parameters if p != network.reuse),
+                                                reuse=network.reuse,
+                                                reuse_position=parameter_names(function).index(network.reuse))
         except Decline as decline:
             self.declined(decline, "tf.get_variable not migrated: ")
             return
-        if not self.fix(variables[0], f"tf.get_variable in `{function.name.value}`, under its variable scope -> "
-                                      "tf.Variable made once, where TF1 first created it, and read by the function"):
+        if split is not None:
+            if not self.fix(variables[0], f"tf.get_variable in `{name}`, a network function the other files of the run "
+                                          f"call -> a tf.Module class `{split.class_name}` making the variables once"):
+                return
+        elif not self.fix(variables[0], f"tf.get_variable in `{name}`, under its variable scope -> tf.Variable made "
+                                        "once, where TF1 first created it, and read by the function"):
             return
-        self._variables_made_at[built_at] = function.name.value
         for block in network.scopes:
             self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
         for switch in network.switches:
             self.remove(switch)
+        inside = {id(n) for variable in made for n in walk(variable.call)}
+        for constant, line in network.constants.items():  # ``width = 6`` read by the variables' shapes only
+            if all(id(n) in inside for n in name_nodes(function.body) if n.value == constant
+                   and not training.contains(line, n)):
+                self.remove(line)
+        if split is not None:
+            for variable in made:
+                self.replace(variable.call, cst.Attribute(cst.Name("self"), cst.Name(variable.name)))
+            for read in modules.stored_reads(function, split, [v.call for v in made]):
+                self.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
+            created = [(v.name, cst.parse_expression(v.code)) for v in made]
+            base = self.tf_expr("Module")
+            self.replace(function, lambda updated: modules.module_class(updated, split, created, base, "__call__"))
+            self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = split.export()
+            return
+        self._variables_made_at[built_at] = name
         if network.reuse is not None:
             self._stop_passing(function, network)
         for variable in made:
             self.replace(variable.call, cst.Name(variable.name))
-        inside = {id(n) for variable in made for n in walk(variable.call)}
-        for name, line in network.constants.items():  # ``width = 6`` read by the variables' shapes only
-            if all(id(n) in inside for n in name_nodes(function.body) if n.value == name and not training.contains(line, n)):
-                self.remove(line)
         statement = module.body[built_at]
         created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(v.name))], cst.parse_expression(v.code))])
                    for v in made]
         created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
         self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
         self.insert_before(statement, created)
+
+    def _variables_built_at(self, function: cst.FunctionDef, network: Network) -> int:
+        """The index of the module statement first calling ``function``, before which its
+        variables are made; declines calls under a variable scope not named by a literal, and a
+        statement first calling another such function too."""
+        parents = self.state.parents(self._module)
+        for site in network.calls_of:
+            if any(isinstance(node, cst.With) and any(
+                    self.tf.is_tf(item.item.func, "variable_scope") and not (
+                        item.item.args and isinstance(item.item.args[0].value, cst.SimpleString))
+                    for item in node.items if isinstance(item.item, cst.Call)) for node in ancestors(site, parents)):
+                raise Decline(site, f"`{function.name.value}` is called under a variable scope not named by a literal")
+        built_at = min(i for i, top in enumerate(self._module.body) for c in network.calls_of if training.contains(top, c))
+        if built_at in self._variables_made_at:
+            raise Decline(network.calls[0], f"`{function.name.value}` is first called in the statement that first calls "
+                                            f"`{self._variables_made_at[built_at]}`: which made its variables first is "
+                                            "not read here")
+        return built_at
 
     @classmethod
     def wanted_by(cls, project: dict) -> bool:
@@ -392,22 +441,32 @@ class LayersToKeras(TFCodemod):
                     maker = call.func.with_changes(attr=cst.Name(split["class"]))
                 else:
                     maker = cst.Name(split["class"] if renamed else called)
-                construction, _ = modules.split_call(call, split, maker)
+                bare, shares = modules.without_reuse(call, split)
+                construction, _ = modules.split_call(bare, split, maker)
+                if shares and split["class"] not in self._instances:
+                    raise Decline(call, "it shares the variables (`reuse=True`) of no call before it in this file's "
+                                        "top-level code")
             except Decline as decline:
                 self.declined(decline, f"call of `{called}` (a class now) not migrated: ")
                 continue
-            if not self.fix(call, f"`{called}` became a Keras layer class in its module -> an object made once "
-                                  "here, called where the function was"):
+            if not self.fix(call, f"`{called}` became a class in its module -> " + (
+                    "the object the call before it made (it shared that call's variables), called where the function "
+                    "was" if shares else "an object made once here, called where the function was")):
                 continue
             if renamed:
                 taken.discard(called)  # the import names the class now: the function's name is free
             elif isinstance(alias, cst.ImportAlias) and isinstance(call.func, cst.Name) and \
                     sum(1 for n in name_nodes(self._module) if n.value == source(alias.name)) == 1:
                 taken.discard(source(alias.name))  # ``from m import f as g``: ``f`` was only the import's
-            instance = training.fresh_name(modules.instance_name(split["class"]), taken)
-            made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
+            if shares:
+                instance = self._instances[split["class"]]
+            else:
+                instance = training.fresh_name(modules.instance_name(split["class"]), taken)
+                self._instances[split["class"]] = instance
+                made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
             self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
-                cst.Name(instance), modules.split_call(updated, split, cst.Name(instance))[1]))
+                cst.Name(instance), modules.split_call(modules.without_reuse(updated, split)[0], split,
+                                                       cst.Name(instance))[1]))
             if isinstance(call.func, cst.Name) and alias is not None and id(alias) not in self._renamed \
                     and split["class"] != source(alias.name):
                 self._renamed.add(id(alias))

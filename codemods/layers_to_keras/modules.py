@@ -41,8 +41,13 @@ class Split:
     init: tuple[str, ...]
     stored: tuple[str, ...]
 
+    #: The parameter sharing the variables (``reuse``), left out of ``parameters``, and its position.
+    reuse: Optional[str] = None
+    reuse_position: int = 0
+
     def export(self) -> dict[str, Any]:
-        return {"class": self.class_name, "parameters": list(self.parameters), "init": list(self.init)}
+        return {"class": self.class_name, "parameters": list(self.parameters), "init": list(self.init),
+                "reuse": self.reuse, "reuse_position": self.reuse_position}
 
 
 def callers_allow_split(function: cst.FunctionDef, uses: Optional[list[dict]]) -> Optional[str]:
@@ -56,6 +61,27 @@ def callers_allow_split(function: cst.FunctionDef, uses: Optional[list[dict]]) -
         if not (use["call"] and use["top_level"]):
             return (f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its top-level "
                     "code, outside any block")
+        if any(keyword in ("*", "**") for keyword, _ in use.get("arguments", ())):
+            return f"`{name}` is called by {use['file']} (line {use['line']}) with `*args` or `**kwargs`"
+    return None
+
+
+def callers_share(function: cst.FunctionDef, uses: list[dict], reuse: str, position: int) -> Optional[str]:
+    """Why the calls of the other files of the run could not follow a function sharing its
+    variables through its ``reuse`` parameter (at ``position``) becoming a class (None: they
+    can): each call passes ``reuse`` as ``True`` or ``False`` written out, or not at all, and in
+    each file the first call does not share (it makes the object the sharing calls call)."""
+    name, seen = function.name.value, set()
+    for use in uses:  # in file and line order
+        positional = [literal for keyword, literal in use["arguments"] if keyword is None]
+        passed = next((literal for keyword, literal in use["arguments"] if keyword == reuse),
+                      positional[position] if position < len(positional) else "False")
+        if passed not in ("True", "False"):
+            return f"`{name}` is called by {use['file']} (line {use['line']}) with `{reuse}` not True or False written out"
+        if passed == "True" and use["file"] not in seen:
+            return (f"`{name}` is called by {use['file']} (line {use['line']}) sharing the variables (`{reuse}=True`) "
+                    "of no call before it")
+        seen.add(use["file"])
     return None
 
 
@@ -121,10 +147,11 @@ def stored_reads(function: cst.FunctionDef, split: Split, constructors: list[cst
     return [n for n in name_nodes(function.body) if n.value in split.stored and id(n) not in inside]
 
 
-def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str, cst.Call]],
-                 base: cst.BaseExpression) -> cst.ClassDef:
-    """The class replacing the (rewritten) function: ``__init__`` makes the layers (and keeps
-    the stored parameters), ``call`` is the function's body."""
+def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str, cst.BaseExpression]],
+                 base: cst.BaseExpression, method: str = "call") -> cst.ClassDef:
+    """The class replacing the (rewritten) function: ``__init__`` makes the layers or variables
+    (and keeps the stored parameters), ``method`` (a Keras layer's ``call``, a ``tf.Module``'s
+    ``__call__``) is the function's body."""
     def param(name: str) -> cst.Param:
         found = next(p for p in updated.params.params if p.name.value == name)
         return found.with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -144,7 +171,7 @@ def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str
     init = cst.FunctionDef(cst.Name("__init__"), cst.Parameters(commas([me, *(param(p) for p in split.init)])),
                            cst.IndentedBlock(init_body), leading_lines=[cst.EmptyLine(indent=False)] if docstring else [])
     calls = [p for p in split.parameters if p not in split.init]
-    call = cst.FunctionDef(cst.Name("call"), cst.Parameters(commas([me, *(param(p) for p in calls)])),
+    call = cst.FunctionDef(cst.Name(method), cst.Parameters(commas([me, *(param(p) for p in calls)])),
                            cst.IndentedBlock(body or [cst.SimpleStatementLine([cst.Pass()])]),
                            leading_lines=[cst.EmptyLine(indent=False)])
     return cst.ClassDef(cst.Name(split.class_name), cst.IndentedBlock([*docstring, init, call]),
@@ -184,6 +211,26 @@ def imported_splits(module: cst.Module, project: Mapping[str, Any]) -> dict[str,
 def wants_splits(project: Mapping[str, Any]) -> bool:
     """Whether a project module the file may import made classes of network functions."""
     return any(((summary or {}).get(EXPORTS) or {}).get("classes") for summary in project.values())
+
+
+def without_reuse(call: cst.Call, split: dict) -> tuple[cst.Call, bool]:
+    """For a call of a function that shared its variables through a ``reuse`` parameter (the
+    split's ``reuse``, at ``reuse_position``): the call without that argument, and whether it
+    shared (``True``; absent or ``False``: the call made new variables); declines other values."""
+    reuse = split.get("reuse")
+    if reuse is None:
+        return call, False
+    positional = [i for i, a in enumerate(call.args) if a.keyword is None and not a.star]
+    index = next((i for i, a in enumerate(call.args) if a.keyword is not None and a.keyword.value == reuse),
+                 positional[split["reuse_position"]] if split["reuse_position"] < len(positional) else None)
+    if index is None:
+        return call, False
+    value = call.args[index].value
+    if not (isinstance(value, cst.Name) and value.value in ("True", "False")):
+        raise Decline(call, f"it passes `{reuse}={source(value)}`, not True or False written out")
+    kept = [a for i, a in enumerate(call.args) if i != index]
+    return call.with_changes(args=commas([a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in kept])), \
+        value.value == "True"
 
 
 def split_call(call: cst.Call, split: dict, maker: cst.BaseExpression) -> tuple[cst.Call, list[cst.Arg]]:

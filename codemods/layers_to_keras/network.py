@@ -69,9 +69,6 @@ class NetworkFunctions:
                 # ``if reuse: tf.get_variable_scope().reuse_variables()``: sharing by the parameter.
                 network.reuse, network.shared = statement.test.value, True
                 network.switches.append(statement)
-        if split and network.shared:
-            raise Decline(calls[0], f"it is applied in `{name}`, which shares its variables through `reuse` and is "
-                                    "called from another file")
         if len(calls_of) > 1 and not network.shared:
             raise Decline(calls[0], f"it is applied in `{name}`, which the program calls {len(calls_of)} times without "
                                     "sharing its variables (`reuse`): TF1 made a network for each call")
@@ -107,13 +104,15 @@ class NetworkFunctions:
         return dataclasses.replace(layer, constructor=[substituted(arg, replacements) for arg in layer.constructor])
 
     def substitutions(self, function: cst.FunctionDef, network: "Network", expressions: Sequence[cst.CSTNode],
-                      call: cst.Call) -> dict[str, cst.BaseExpression]:
+                      call: cst.Call, *, split: bool = False) -> dict[str, cst.BaseExpression]:
         """What the function's names that ``expressions`` (made once, before the function
         runs) read stand for there: a parameter every call passes the same constant (or a name
         the module binds once, before the function), or a constant the function binds once
-        before ``call`` (``width = 6``); a name the function computes declines."""
+        before ``call`` (``width = 6``); a name the function computes declines. ``split``: what
+        is made goes to the ``__init__`` of the class the function becomes, which takes the
+        parameters: they stay."""
         parameters = parameter_names(function)
-        local = local_names(function) | set(parameters)
+        local = local_names(function) | (set() if split else set(parameters))
         index = next(i for i, s in enumerate(self.module.body) if s is function)
         replacements: dict[str, cst.BaseExpression] = {}
         pending = sorted({n.value for expression in expressions for n in name_nodes(expression)} & local)

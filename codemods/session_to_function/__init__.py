@@ -173,7 +173,9 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
                 break
         # Classes whose objects own their variables, made once (``tf.Module``, Keras layers and models).
         objects = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, names)]
-        return {"functions": functions, "objects": objects, "tf1": tf1, "variables_on_import": on_import}
+        built = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and stmt.name.value in objects
+                 and training.made_in_init(stmt, names)]
+        return {"functions": functions, "objects": objects, "built": built, "tf1": tf1, "variables_on_import": on_import}
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
