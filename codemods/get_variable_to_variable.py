@@ -99,15 +99,16 @@ class GetVariableToVariable(TFCodemod):
                     self.declined(decline, "tf.get_variable not migrated: ")
 
     def _in_network_scope(self, call: cst.Call, parents: dict) -> bool:
-        """Whether ``call`` is under a ``variable_scope`` block of the function holding it (a
-        network function's variable: layers-to-keras migrates those)."""
+        """Whether ``call`` is under a ``variable_scope`` block of the module function holding
+        it (a network function's variable: layers-to-keras migrates those)."""
         for node in ancestors(call, parents):
             if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 return False
             if isinstance(node, cst.With) and any(isinstance(item.item, cst.Call) and self.tf.is_tf(
-                    item.item.func, *VARIABLE_SCOPES) for item in node.items) and any(
-                    isinstance(outer, cst.FunctionDef) for outer in ancestors(node, parents)):
-                return True
+                    item.item.func, *VARIABLE_SCOPES) for item in node.items):
+                holder = next((n for n in ancestors(node, parents) if isinstance(n, (cst.FunctionDef, cst.ClassDef,
+                                                                                     cst.Lambda))), None)
+                return isinstance(holder, cst.FunctionDef) and isinstance(parents.get(id(holder)), cst.Module)
         return False
 
     def _migrate(self, call: cst.Call, module: cst.Module, top: set[int], parents: dict) -> None:

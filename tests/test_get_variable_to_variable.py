@@ -72,6 +72,8 @@ NO_OPS = [
                  id="name-not-a-string-at-top-level"),
     pytest.param("import tensorflow as tf\nc = tf.get_variable('c', initializer=start)\n", "not written out",
                  id="initial-value-of-unknown-kind"),
+    pytest.param("import tensorflow as tf\nclass Model:\n    def __init__(self):\n        with tf.variable_scope('m'):\n"
+                 "            self.w = tf.get_variable('w', [2])\n", "inside a function", id="in-a-scope-of-a-method"),
     # Helpers returning get_variable: every use must be a call in top-level code, outside blocks.
     pytest.param(HELPER + "def build():\n    return make([2])\n", "used in this file other than called",
                  id="helper-called-in-a-function"),
@@ -94,3 +96,11 @@ NO_OPS = [
 def test_declines(source, finding):
     result = assert_unchanged("TFM106", source)
     assert any(finding in f.message for f in result.findings), [f.message for f in result.findings]
+
+
+def test_a_network_functions_variables_under_its_scope_are_left_to_layers_to_keras():
+    # layers-to-keras migrates them, or says why not (tests/test_layers_to_keras.py): no second finding here.
+    source = ("import tensorflow as tf\ndef net(x):\n    with tf.variable_scope('n'):\n"
+              "        w = tf.get_variable('w', [2, 2])\n        return tf.matmul(x, w)\n\n\ny = net(a)\n")
+    result = assert_unchanged("TFM106", source)
+    assert result.findings == []
