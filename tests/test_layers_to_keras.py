@@ -794,3 +794,57 @@ y = outer(inner(tf.ones([1, 2])))
     result = rewrite("TFM107", source)
     assert "i_w = " in result.code and "o_v = " not in result.code
     assert any("first called in the statement that first calls `inner`" in f.message for f in result.findings)
+
+
+UNIT = """import tensorflow as tf
+
+
+def head(x):
+    with tf.variable_scope("head"):
+        k = tf.get_variable("k", [2, 1], initializer=tf.zeros_initializer())
+        return tf.matmul(x, k)
+
+
+def main():
+    x = tf.ones([1, 2])
+    return head(x)
+
+
+"""
+
+
+def test_scoped_variables_of_a_network_called_by_a_guarded_main_are_made_before_main():
+    after = """import tensorflow as tf
+
+
+def head(x):
+    k = head_k
+    return tf.matmul(x, k)
+
+
+head_k = tf.Variable(tf.zeros([2, 1], dtype=tf.float32), name="head/k")
+
+
+def main():
+    x = tf.ones([1, 2])
+    return head(x)
+
+
+if __name__ == "__main__":
+    main()
+"""
+    assert_rewrites("TFM107", UNIT + 'if __name__ == "__main__":\n    main()\n', after)
+
+
+@pytest.mark.parametrize(("source", "reason"), [
+    pytest.param(UNIT.replace("x = tf.ones([1, 2])", "x = tf.random_normal([1, 2])") + "main()\n",
+                 "random values or variables are made (`tf.random_normal`)", id="unit-draws-first"),
+    pytest.param(UNIT + "noise = tf.random_uniform([2])\nmain()\n",
+                 "random values or variables are made (`tf.random_uniform`)", id="drawn-between-definition-and-call"),
+    pytest.param(UNIT.replace("    return head(x)\n", "    for _ in range(2):\n        y = head(x)\n    return y\n") + "main()\n",
+                 "not called from the program's top-level code only", id="called-in-a-loop-of-the-unit"),
+    pytest.param(UNIT + "main()\nmain()\n", "not called from the program's top-level code only", id="unit-called-twice"),
+])
+def test_scoped_variables_of_a_network_called_by_a_unit_decline(source, reason):
+    result = assert_unchanged("TFM107", source)
+    assert any(reason in f.message for f in result.findings), [f.message for f in result.findings]

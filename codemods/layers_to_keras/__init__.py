@@ -27,7 +27,9 @@ What it does
     ``scoped_variables.py``) has each of them made once as a module-level ``tf.Variable``
     (``critic_w = tf.Variable(tf.random.normal([784, 128], stddev=0.1), name="critic/w")``,
     the initial value as get-variable-to-variable writes it) right before the top-level
-    statement first calling the function, and reads it there (``w = critic_w``); sharing works
+    statement first calling the function (or, when every call is in one function the program
+    calls once, ``main()``, outside its loops: before that function's definition), and reads
+    it there (``w = critic_w``); sharing works
     as for layers, and also through ``if reuse: tf.get_variable_scope().reuse_variables()``,
     which goes; constants the function binds once (``width = 6``) are read as their values
     where the variables are made (their line goes when nothing else reads them). Such a
@@ -123,7 +125,8 @@ Declines when
     variable's conditions fail (regularizers, initializers not mapped, shapes not written out),
     when the function is called under a variable scope not named by a literal, or first
     called in the same statement as another such function (which made its variables first is
-    not read).
+    not read), or, called from ``main()``, when random values or variables are made between
+    ``main``'s definition and that first call (TF1 drew them first).
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
     program makes other variables too, when it is read before the layers it selects were
@@ -138,11 +141,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 import libcst as cst
 
 from tfmodernize.codemods import _training as training
+from tfmodernize.codemods._graph import RANDOM_OPS, RNN_PREFIXES
 from tfmodernize.codemods._variables import VariableValues
 from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
@@ -197,8 +201,11 @@ class LayersToKeras(TFCodemod):
         self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
         #: The class of a project module's network function -> the last object made for it here.
         self._instances: dict[str, str] = {}
-        #: Module statements before which network functions' variables are made -> the function.
+        #: Statements first calling a network function whose variables are made before them -> the function.
         self._variables_made_at: dict[int, str] = {}
+        #: (module statement index, order of the first call, the lines making the variables).
+        self._hoisted_variables: list[tuple[int, int, list[cst.SimpleStatementLine]]] = []
+        self._order = {id(node): index for index, node in enumerate(walk(module, code_only=True))}
         for index, statement in enumerate(module.body):
             calls = [n for n in walk(statement, code_only=True)
                      if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
@@ -283,6 +290,8 @@ class LayersToKeras(TFCodemod):
                 self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
             if any(self.tf.is_tf(call.func, "layers.batch_normalization") for call in calls):
                 self._drop_update_dependencies()
+        if self._hoisted_variables:
+            self._make_hoisted_variables()
         if self._made:
             self._write_variable_lists(module)
 
@@ -293,7 +302,7 @@ class LayersToKeras(TFCodemod):
         statement first calling the function, and read where TF1 asked for it; for a project
         module's function called by the other files of the run, by the ``tf.Module`` class the
         function becomes."""
-        module, parents = self._module, self.state.parents(self._module)
+        parents = self.state.parents(self._module)
         name = function.name.value
         split = None
         try:
@@ -301,8 +310,8 @@ class LayersToKeras(TFCodemod):
                 raise Decline(variables[0], "the function makes variables both with tf.get_variable and with "
                                             "tf.layers or an RNN: where each set would be made is not proven in order")
             project = self._project_network(function, calls)
-            network = self._networks.read(function, variables, split=project)
-            built_at = None if project else self._variables_built_at(function, network)
+            network = self._networks.read(function, variables, split=project, units=not project)
+            built_at, first = (None, None) if project else self._variables_built_at(function, network)
             attributes = set(parameter_names(function))
             made = scoped_variables(function, network, _innermost_first(variables), self._networks,
                                     VariableValues(self.tf, self.tf_expr),
@@ -348,22 +357,35 @@ class LayersToKeras(TFCodemod):
             self.replace(function, lambda updated: modules.module_class(updated, split, created, base, "__call__"))
             self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = split.export()
             return
-        self._variables_made_at[built_at] = name
+        self._variables_made_at[id(first)] = name
         if network.reuse is not None:
             self._stop_passing(function, network)
         for variable in made:
             self.replace(variable.call, cst.Name(variable.name))
-        statement = module.body[built_at]
         created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(v.name))], cst.parse_expression(v.code))])
                    for v in made]
-        created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
-        self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
-        self.insert_before(statement, created)
+        self._hoisted_variables.append((built_at, self._order[id(first)], created))
 
-    def _variables_built_at(self, function: cst.FunctionDef, network: Network) -> int:
-        """The index of the module statement first calling ``function``, before which its
-        variables are made; declines calls under a variable scope not named by a literal, and a
-        statement first calling another such function too."""
+    def _make_hoisted_variables(self) -> None:
+        """The network functions' variables, made before the top-level statement first calling
+        each network (directly or through the function holding its calls), in the order TF1
+        made them: networks first called earlier first."""
+        for built_at in sorted({at for at, _, _ in self._hoisted_variables}):
+            statement = self._module.body[built_at]
+            created = [line for at, _, lines in sorted(self._hoisted_variables, key=lambda made: made[1])
+                       if at == built_at for line in lines]
+            created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
+            # A definition after them keeps two blank lines before it.
+            kept = [cst.EmptyLine(indent=False)] * 2 if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else []
+            self.replace(statement, lambda updated, kept=kept: updated.with_changes(leading_lines=kept))
+            self.insert_before(statement, created)
+
+    def _variables_built_at(self, function: cst.FunctionDef, network: Network) -> tuple[int, cst.BaseStatement]:
+        """The index of the module statement first calling ``function`` (or defining the
+        function holding its calls: ``Network.unit``), before which its variables are made, and the
+        statement holding its first call; declines calls under a variable scope not named by a
+        literal, a statement first calling another such function too, and a unit making random
+        values or variables before its first call (they would be made after the network's)."""
         parents = self.state.parents(self._module)
         for site in network.calls_of:
             if any(isinstance(node, cst.With) and any(
@@ -371,12 +393,48 @@ class LayersToKeras(TFCodemod):
                         item.item.args and isinstance(item.item.args[0].value, cst.SimpleString))
                     for item in node.items if isinstance(item.item, cst.Call)) for node in ancestors(site, parents)):
                 raise Decline(site, f"`{function.name.value}` is called under a variable scope not named by a literal")
-        built_at = min(i for i, top in enumerate(self._module.body) for c in network.calls_of if training.contains(top, c))
-        if built_at in self._variables_made_at:
+        first = statement_holding(network.calls_of[0], parents)
+        if id(first) in self._variables_made_at:
             raise Decline(network.calls[0], f"`{function.name.value}` is first called in the statement that first calls "
-                                            f"`{self._variables_made_at[built_at]}`: which made its variables first is "
+                                            f"`{self._variables_made_at[id(first)]}`: which made its variables first is "
                                             "not read here")
-        return built_at
+        if network.unit is None:
+            return next(i for i, top in enumerate(self._module.body) if training.contains(top, first)), first
+        # Made before the unit's definition (a list of variables it reads then has them), so
+        # nothing from there to its first call may draw random values or make variables.
+        unit = network.unit
+        built_at = next(i for i, top in enumerate(self._module.body) if top is unit)
+        called_at = next(i for i, top in enumerate(self._module.body) for n in name_nodes(top) if n.value == unit.name.value
+                         and top is not unit)
+        before = [*self._module.body[built_at + 1:called_at],
+                  *(s for s in walk(unit.body, code_only=True) if isinstance(s, cst.BaseStatement)
+                    and self._order.get(id(s), -1) < self._order[id(first)] and not training.contains(s, first))]
+        drawing = next((c for s in before for c in self._draws(s)), None)
+        if drawing is not None:
+            raise Decline(drawing, f"random values or variables are made (`{source(drawing.func)}`) between the "
+                                   f"definition of `{unit.name.value}` and its first call of `{function.name.value}`: "
+                                   f"made before `{unit.name.value}`, its variables would draw theirs first")
+        return built_at, first
+
+    def _draws(self, node: cst.CSTNode) -> Iterator[cst.Call]:
+        """The calls in ``node`` (one level into the module functions it calls) that make
+        random values or variables: TF random ops, variable makers, layers, RNNs. In a module
+        function, ``tf.get_variable`` is left out: its network's variables are made before the
+        statement too, in the order of the first calls (if they are not, the file stays TF1)."""
+        functions = {s.name.value: s for s in self._module.body if isinstance(s, cst.FunctionDef)}
+        for call in (c for c in walk(node, code_only=True) if isinstance(c, cst.Call)):
+            if isinstance(call.func, cst.Name) and call.func.value in functions:
+                if any(self._draws_itself(inner) and not self.tf.is_tf(inner.func, "get_variable")
+                       for inner in walk(functions[call.func.value].body, code_only=True) if isinstance(inner, cst.Call)):
+                    yield call
+            elif self._draws_itself(call):
+                yield call
+
+    def _draws_itself(self, call: cst.Call) -> bool:
+        symbol = self.tf.tf_symbol(call.func)
+        path = symbol.path if symbol is not None else ""
+        return bool(path) and (path in RANDOM_OPS or path.startswith(("random.", "layers.", *RNN_PREFIXES))
+                               or training.creates_opaque_variables(call, self.tf))
 
     @classmethod
     def wanted_by(cls, project: dict) -> bool:

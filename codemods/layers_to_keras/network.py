@@ -16,7 +16,7 @@ from tfmodernize.codemod import Decline
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods.layers_to_keras.batch_norm import false
 from tfmodernize.names import local_names, name_nodes, names_bound_here, parameter_names
-from tfmodernize.syntax import argument, source, statement_holding
+from tfmodernize.syntax import ancestors, argument, source, statement_holding
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -27,7 +27,8 @@ class NetworkFunctions:
     def __init__(self, module: cst.Module, tf: TFNames, parents: dict) -> None:
         self.module, self.tf, self.parents = module, tf, parents
 
-    def read(self, function: cst.FunctionDef, calls: list[cst.Call], split: bool = False) -> "Network":
+    def read(self, function: cst.FunctionDef, calls: list[cst.Call], split: bool = False,
+             units: bool = False) -> "Network":
         """A network-building function (``def network(x): ... tf.layers.dense(...)``) called from
         the program's top-level code, once, or several times sharing its variables through its
         variable scope (``variable_scope("d", reuse=reuse)``, every call after the first passing
@@ -35,17 +36,21 @@ class NetworkFunctions:
         every call applies them. Its ``variable_scope`` / ``name_scope`` blocks (a literal name,
         and that ``reuse``) are dedented. A function called twice without sharing made two sets
         of variables in TF1: declined. ``split``: a function of a project module, called from the
-        other files of the run (``modules``), whose layers its class makes once per object."""
+        other files of the run (``modules``), whose layers its class makes once per object.
+        ``units``: the calls may also all be in one module function the top-level code calls
+        once (``main()``: ``unit_of``), outside its loops."""
         name = function.name.value
         calls_of = [n for n in walk(self.module, code_only=True)
                     if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == name]
         top_calls = {id(n) for statement in self.module.body if not isinstance(statement, (cst.FunctionDef, cst.ClassDef))
                      for n in walk(statement, code_only=True)}
         uses = [n for n in name_nodes(self.module) if n.value == name]
-        if not split and (not calls_of or any(id(c) not in top_calls for c in calls_of) or len(uses) != len(calls_of) + 1):
+        unit = self.unit_of(calls_of) if units and calls_of and not any(id(c) in top_calls for c in calls_of) else None
+        if not split and (not calls_of or (unit is None and any(id(c) not in top_calls for c in calls_of))
+                          or len(uses) != len(calls_of) + 1):
             raise Decline(calls[0], f"it is applied in `{name}`, which is not called from the program's top-level "
-                                    "code only")
-        network = Network(calls, calls_of=calls_of)
+                                    "code only" + (" (or, outside loops, from one function it calls once)" if units else ""))
+        network = Network(calls, calls_of=calls_of, unit=unit)
         parameters = parameter_names(function)
         allowed = {id(s) for s in function.body.body}
         pending = list(function.body.body)
@@ -94,6 +99,40 @@ class NetworkFunctions:
                 raise Decline(call, "it is applied inside a loop, a condition or a nested definition")
         return network
 
+
+    def unit_of(self, calls: list[cst.Call]) -> Optional[cst.FunctionDef]:
+        """The module function holding every call in ``calls`` outside any loop, comprehension or
+        nested definition, when the module's top-level code calls it once, by name, in a
+        statement outside any block (or in ``if __name__ == "__main__":``), and uses it nowhere
+        else; else None."""
+        units = set()
+        for call in calls:
+            holder = None
+            for node in ancestors(call, self.parents):
+                if isinstance(node, (cst.For, cst.While, cst.CompFor, cst.Lambda, cst.ClassDef)):
+                    return None
+                if isinstance(node, cst.FunctionDef):
+                    holder = node
+                    break
+            if holder is None or not any(holder is s for s in self.module.body):
+                return None
+            units.add(id(holder))
+        if len(units) != 1:
+            return None
+        wanted = units.pop()
+        unit = next(s for s in self.module.body if id(s) == wanted)
+        uses = [n for n in name_nodes(self.module) if n.value == unit.name.value and n is not unit.name]
+        if len(uses) != 1 or not isinstance(self.parents.get(id(uses[0])), cst.Call) \
+                or self.parents[id(uses[0])].func is not uses[0]:
+            return None
+        line = statement_holding(uses[0], self.parents)
+        block = self.parents.get(id(line))
+        guard = self.parents.get(id(block))
+        if any(line is s for s in self.module.body) or (
+                isinstance(guard, cst.If) and guard.orelse is None and any(guard is s for s in self.module.body)
+                and source(guard.test).replace("'", '"') == '__name__ == "__main__"'):
+            return unit
+        return None
 
     def hoisted(self, function: cst.FunctionDef, network: "Network", layer: Any, call: cst.Call) -> Any:
         """The layer (a ``LayerCall``) with its constructor arguments as they read before the
@@ -225,6 +264,8 @@ class Network:
     calls: list[cst.Call]
     scopes: list[cst.With] = field(default_factory=list)
     calls_of: list[cst.Call] = field(default_factory=list)
+    #: The module function calling the network (``unit_of``), when its calls are not in top-level code.
+    unit: Optional[cst.FunctionDef] = None
     shared: bool = False
     reuse: Optional[str] = None
     #: ``if reuse: tf.get_variable_scope().reuse_variables()`` statements, which go.

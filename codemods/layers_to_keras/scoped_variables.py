@@ -6,7 +6,7 @@ under ``tf.variable_scope("critic")`` asked TF1's variable store for ``critic/w`
 call created it, the calls sharing the scope (``reuse``) got it back. In TF2 the variable is
 made once, as a module-level ``tf.Variable`` (``critic_w``) holding the initial value TF1's
 initializer computed (``_variables``), right before the top-level statement that first called
-the function, where TF1 created it; the function reads it there (``w = critic_w``). Its name is
+the function, where TF1 created it (before the definition of ``main`` when ``main()`` calls it); the function reads it there (``w = critic_w``). Its name is
 the one TF1 gave it (``critic/w``), so checkpoints and name tests read the same.
 
 A network function of a project module, called by the other files of the run, becomes a
