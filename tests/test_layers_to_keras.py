@@ -848,3 +848,35 @@ if __name__ == "__main__":
 def test_scoped_variables_of_a_network_called_by_a_unit_decline(source, reason):
     result = assert_unchanged("TFM107", source)
     assert any(reason in f.message for f in result.findings), [f.message for f in result.findings]
+
+
+def test_an_initializer_a_network_binds_once_moves_into_its_variables():
+    before = """
+import tensorflow as tf
+
+
+def dense(x):
+    with tf.variable_scope("dense"):
+        start = tf.truncated_normal_initializer(stddev=0.01)
+        w = tf.get_variable("w", [3, 2], initializer=start)
+        v = tf.get_variable("v", [2, 2], initializer=start)
+        return tf.matmul(tf.matmul(x, w), v)
+
+
+y = dense(tf.ones([1, 3]))
+"""
+    after = """
+import tensorflow as tf
+
+
+def dense(x):
+    w = dense_w
+    v = dense_v
+    return tf.matmul(tf.matmul(x, w), v)
+
+
+dense_w = tf.Variable(tf.random.truncated_normal([3, 2], stddev=0.01, dtype=tf.float32), name="dense/w")
+dense_v = tf.Variable(tf.random.truncated_normal([2, 2], stddev=0.01, dtype=tf.float32), name="dense/v")
+y = dense(tf.ones([1, 3]))
+"""
+    assert_rewrites("TFM107", before, after)

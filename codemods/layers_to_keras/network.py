@@ -188,9 +188,16 @@ class NetworkFunctions:
         if node is None or list(block.body).index(line) >= list(block.body).index(node):
             return None
         value = line.body[0].value
+        symbol = self.tf.tf_symbol(value.func) if isinstance(value, cst.Call) else None
+        # ``init = tf.truncated_normal_initializer(stddev=0.1)``: making the object draws nothing.
+        initializer = symbol is not None and (symbol.path.endswith("_initializer") or symbol.path.startswith("initializers."))
+        parts = [arg.value for arg in value.args if not arg.star] if initializer else [value]
+        if initializer and len(parts) != len(value.args):
+            return None
         if not all(isinstance(n, (cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.BinaryOperation,
                                   cst.UnaryOperation, cst.BaseBinaryOp, cst.BaseUnaryOp))
-                   for n in walk(value) if not isinstance(n, (cst.LeftParen, cst.RightParen, cst.BaseParenthesizableWhitespace))):
+                   for part in parts for n in walk(part)
+                   if not isinstance(n, (cst.LeftParen, cst.RightParen, cst.BaseParenthesizableWhitespace))):
             return None
         network.constants[name] = line
         if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)) and not value.lpar:
