@@ -206,12 +206,14 @@ def test_each_module_learns_how_the_rest_of_the_run_uses_its_functions(tmp_path)
     callers = index.callers_of(helpers)
     assert callers["make_weight"] == [
         {"file": "main.py", "line": 7, "call": True, "top_level": True, "attribute": False,
-         "arguments": [[None, "'out'"], [None, None]]},
+         "arguments": [[None, "'out'"], [None, None]], "unit": None},
         {"file": "main.py", "line": 10, "call": True, "top_level": False, "attribute": False,
-         "arguments": [[None, "'x'"], [None, None]]}]
+         "arguments": [[None, "'x'"], [None, None]], "unit": None}]
     assert callers["make_offset"] == [
-        {"file": "main.py", "line": 8, "call": True, "top_level": True, "attribute": False, "arguments": [[None, None]]},
-        {"file": "main.py", "line": 11, "call": False, "top_level": True, "attribute": False, "arguments": []}]
+        {"file": "main.py", "line": 8, "call": True, "top_level": True, "attribute": False, "arguments": [[None, None]],
+         "unit": None},
+        {"file": "main.py", "line": 11, "call": False, "top_level": True, "attribute": False, "arguments": [],
+         "unit": None}]
     assert index.callers_of(fit) is None  # no file of the run imports it
 
 
@@ -387,3 +389,38 @@ def test_a_module_class_summary_says_whether_its_objects_have_their_variables_on
     module = cst.parse_module("import tensorflow as tf\n\n\n" + definition)
     summary = SessionToFunction.summarize(module, TFNames.for_module(module))
     assert summary["built"] == (["Net"] if built else [])
+
+
+IN_MAIN = Path(__file__).parent.parent / "fixtures" / "layers-to-keras" / "gan_networks_called_from_main" / "before"
+
+
+SPLIT = {"nets": {"TFM107": {"classes": {
+    "forger": {"class": "Forger", "parameters": ["noise", "hidden"], "init": ["hidden"], "reuse": None, "reuse_position": 0},
+    "judge": {"class": "Judge", "parameters": ["points"], "init": [], "reuse": "reuse", "reuse_position": 1}}}}}
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    pytest.param(("fake = forger(noise, 4)", "width = 4\n    fake = forger(noise, width)"),
+                 "its arguments read `width`, which `main` binds", id="argument-bound-in-main"),
+    pytest.param(("    noise = tf.placeholder", "    jitter = tf.random_normal([3])\n    noise = tf.placeholder"),
+                 "random values or variables are made (`tf.random_normal`)", id="main-draws-first"),
+])
+def test_objects_that_could_not_be_made_before_main_are_declined_and_the_module_keeps_its_functions(
+        tmp_path, change, reason):
+    text = (IN_MAIN / "main.py").read_text().replace(*change)
+    # Against the module's split, the script says why it cannot follow...
+    new, state = transform_text(text, [resolve("TFM107")], project=SPLIT)
+    assert any(reason in f.message for f in state.findings), [f.message for f in state.findings]
+    # ...so in a run the module is rewritten again keeping its functions, and both stay on TF1.
+    script, nets = gan_project(tmp_path, text)
+    found = outcomes([script, nets])
+    assert found["main.py"].status == "kept-on-compat-v1" and found["nets.py"].status == "kept-on-compat-v1"
+    assert "def judge(points, reuse=False):" in found["nets.py"].new and "judge(fake, reuse=True)" in found["main.py"].new
+
+
+def test_networks_called_from_a_main_the_script_calls_twice_stay_functions(tmp_path):
+    text = (IN_MAIN / "main.py").read_text() + "main()\n"
+    script, nets = gan_project(tmp_path, text)
+    found = outcomes([script, nets])
+    assert any("other than called in its top-level code" in f.message for f in found["nets.py"].findings)
+    assert found["nets.py"].status == "kept-on-compat-v1" and "def forger(noise, hidden):" in found["nets.py"].new

@@ -237,7 +237,9 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
     use in ``tree`` of a function of the ``visible`` project modules: by a name ``from m import
     f`` (or ``*``) binds, or as ``m.f`` after ``import m`` (``attribute``). ``top_level``: the
     use is in a simple statement of the module's own top-level code, outside any block;
-    ``arguments``: what a call passes (``_arguments``)."""
+    ``arguments``: what a call passes (``_arguments``); ``unit``: the module function holding the
+    use outside its loops, comprehensions and nested definitions, when the top-level code calls
+    it once (``_units``), else None."""
     names: dict[str, tuple[Path, str]] = {}
     modules: dict[str, Path] = {}
     for node in ast.walk(tree):
@@ -256,9 +258,16 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
         return
     # Simple statements only: a compound one (a definition, a block, ``match``) has a body or cases.
     top = {id(statement) for statement in tree.body if not hasattr(statement, "body") and not hasattr(statement, "cases")}
-    pending: list[tuple[ast.AST, Optional[ast.AST], bool]] = [(statement, None, id(statement) in top) for statement in tree.body]
+    units = _units(tree)
+    pending: list[tuple[ast.AST, Optional[ast.AST], bool, Optional[str]]] = [
+        (statement, None, id(statement) in top, None) for statement in tree.body]
     while pending:
-        node, parent, top_level = pending.pop()
+        node, parent, top_level, unit = pending.pop()
+        if parent is None and isinstance(node, ast.FunctionDef) and node.name in units:
+            unit = node.name
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension, ast.Lambda, ast.FunctionDef,
+                               ast.AsyncFunctionDef, ast.ClassDef)):
+            unit = None
         target = None
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names:
             target = names[node.id]
@@ -269,11 +278,12 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
             called = isinstance(parent, ast.Call) and parent.func is node
             yield target[0], target[1], {"line": node.lineno, "call": called, "top_level": top_level,
                                          "attribute": isinstance(node, ast.Attribute),
-                                         "arguments": _arguments(parent) if called else []}
+                                         "arguments": _arguments(parent) if called else [], "unit": unit}
             if isinstance(node, ast.Attribute):
                 continue
         for child in ast.iter_child_nodes(node):
-            pending.append((child, node, top_level and not isinstance(child, (ast.Lambda, ast.comprehension))))
+            pending.append((child, node, top_level and not isinstance(child, (ast.Lambda, ast.comprehension)),
+                            None if isinstance(node, ast.FunctionDef) and child in node.decorator_list else unit))
 
 
 def _arguments(call: ast.Call) -> list[list]:
@@ -286,3 +296,24 @@ def _arguments(call: ast.Call) -> list[list]:
     for keyword in call.keywords:
         found.append([keyword.arg or "**", repr(keyword.value.value) if isinstance(keyword.value, ast.Constant) else None])
     return found
+
+
+def _units(tree: ast.Module) -> set[str]:
+    """The module functions the top-level code calls once, by name, in a simple statement (or in
+    ``if __name__ == "__main__":``), and uses nowhere else: a program's ``main()``."""
+    functions = {s.name for s in tree.body if isinstance(s, ast.FunctionDef)}
+    uses: dict[str, list[ast.Name]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in functions:
+            uses.setdefault(node.id, []).append(node)
+    called: set[int] = set()
+    for statement in tree.body:
+        lines = [statement]
+        if isinstance(statement, ast.If) and not statement.orelse and ast.unparse(statement.test).replace("'", '"') \
+                == '__name__ == "__main__"':
+            lines = statement.body
+        for line in lines:
+            if isinstance(line, (ast.Expr, ast.Assign)) and isinstance(line.value, ast.Call) \
+                    and isinstance(line.value.func, ast.Name):
+                called.add(id(line.value.func))
+    return {name for name, found in uses.items() if len(found) == 1 and id(found[0]) in called}

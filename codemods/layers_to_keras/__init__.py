@@ -38,7 +38,10 @@ What it does
     ``tf.Module`` class making the variables in ``__init__`` (``self.w``, TF1's name; the
     parameters their shapes read go to ``__init__``) and applied by ``__call__``; each calling
     file makes an object per call, except that a call sharing the variables (``reuse=True``)
-    calls the object the call before it made. A variable list picked by scope (``tf.get_collection(
+    calls the object the call before it made. Calls of a project module's class in a function
+    the script calls once (``main()``), outside its loops, get their objects made before that
+    function's definition, when nothing there draws random values or makes variables first and
+    their arguments read nothing the function binds. A variable list picked by scope (``tf.get_collection(
     TRAINABLE_VARIABLES, scope="d")``, ``tf.trainable_variables("d")``, ``[v for v in
     tf.trainable_variables() if v.name.startswith("d")]`` or ``"d" in v.name``) and passed as an
     optimizer's ``var_list`` lists the layers whose TF1 variables it selected where it is passed
@@ -162,7 +165,7 @@ from tfmodernize.codemods.layers_to_keras.variable_lists import (
     variable_lists,
 )
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.names import name_nodes, own_nodes, parameter_names
+from tfmodernize.names import local_names, name_nodes, own_nodes, parameter_names
 from tfmodernize.syntax import ancestors, argument, commas, is_none, no_space_equal, source, statement_holding
 from tfmodernize.treewalk import walk
 
@@ -401,9 +404,13 @@ class LayersToKeras(TFCodemod):
                                             "not read here")
         if network.unit is None:
             return next(i for i, top in enumerate(self._module.body) if training.contains(top, first)), first
-        # Made before the unit's definition (a list of variables it reads then has them), so
-        # nothing from there to its first call may draw random values or make variables.
-        unit = network.unit
+        return self._before_unit(network.unit, first, function.name.value), first
+
+    def _before_unit(self, unit: cst.FunctionDef, first: cst.BaseStatement, called: str) -> int:
+        """The index of ``unit``'s definition, before which what it first makes in ``first``
+        (the statement first calling ``called``) is made instead (a list of variables it
+        reads then has them); declines when random values or variables are made from there to
+        that statement (TF1 made them first)."""
         built_at = next(i for i, top in enumerate(self._module.body) if top is unit)
         called_at = next(i for i, top in enumerate(self._module.body) for n in name_nodes(top) if n.value == unit.name.value
                          and top is not unit)
@@ -413,9 +420,9 @@ class LayersToKeras(TFCodemod):
         drawing = next((c for s in before for c in self._draws(s)), None)
         if drawing is not None:
             raise Decline(drawing, f"random values or variables are made (`{source(drawing.func)}`) between the "
-                                   f"definition of `{unit.name.value}` and its first call of `{function.name.value}`: "
+                                   f"definition of `{unit.name.value}` and its first call of `{called}`: "
                                    f"made before `{unit.name.value}`, its variables would draw theirs first")
-        return built_at, first
+        return built_at
 
     def _draws(self, node: cst.CSTNode) -> Iterator[cst.Call]:
         """The calls in ``node`` (one level into the module functions it calls) that make
@@ -485,8 +492,11 @@ class LayersToKeras(TFCodemod):
         a network per call). The objects take the statement's blank lines and comments unless
         ``keeps_lines`` (its own layers are made before it too, and take them)."""
         made: list[cst.SimpleStatementLine] = []
-        for call in [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)
-                     and isinstance(n.func, (cst.Name, cst.Attribute)) and source(n.func) in splits]:
+        calls = [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)
+                 and isinstance(n.func, (cst.Name, cst.Attribute)) and source(n.func) in splits]
+        # All in ``main()``, called once, outside its loops: the objects are made before its definition.
+        unit = self._networks.unit_of(calls) if calls and isinstance(statement, cst.FunctionDef) else None
+        for call in calls:
             called = source(call.func)
             alias, split = splits[called]
             # ``from ops import fc_layer`` (or ``*``): the import names the class ``FcLayer`` now,
@@ -494,14 +504,22 @@ class LayersToKeras(TFCodemod):
             renamed = isinstance(call.func, cst.Name) and split["class"] != call.func.value and (
                 alias is None or alias.asname is None)
             try:
-                if not isinstance(statement, cst.SimpleStatementLine):
-                    raise Decline(call, "it is called inside a block or a definition")
+                if not isinstance(statement, cst.SimpleStatementLine) and unit is None:
+                    raise Decline(call, "it is called inside a block or a definition (other than a function the "
+                                        "program calls once, outside its loops)")
+                if unit is not None and call is calls[0]:
+                    self._before_unit(unit, statement_holding(call, self.state.parents(self._module)), called)
                 if isinstance(call.func, cst.Attribute):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
                     maker = call.func.with_changes(attr=cst.Name(split["class"]))
                 else:
                     maker = cst.Name(split["class"] if renamed else called)
                 bare, shares = modules.without_reuse(call, split)
                 construction, _ = modules.split_call(bare, split, maker)
+                inner = (local_names(unit) | set(parameter_names(unit))) & {n.value for n in name_nodes(construction)} \
+                    if unit is not None and not shares else set()
+                if inner:
+                    raise Decline(call, f"the object it becomes is made before `{unit.name.value}`, and its arguments "
+                                        f"read `{sorted(inner)[0]}`, which `{unit.name.value}` binds")
                 if shares and split["class"] not in self._instances:
                     raise Decline(call, "it shares the variables (`reuse=True`) of no call before it in this file's "
                                         "top-level code")
@@ -534,7 +552,9 @@ class LayersToKeras(TFCodemod):
             return
         if not keeps_lines:
             made[0] = made[0].with_changes(leading_lines=statement.leading_lines)
-            self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
+            # A definition after them keeps two blank lines before it.
+            kept = [cst.EmptyLine(indent=False)] * 2 if isinstance(statement, cst.FunctionDef) else []
+            self.replace(statement, lambda updated, kept=kept: updated.with_changes(leading_lines=kept))
         self.insert_before(statement, made)
 
     def _write_variable_lists(self, module: cst.Module) -> None:

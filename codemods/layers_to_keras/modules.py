@@ -52,15 +52,16 @@ class Split:
 
 def callers_allow_split(function: cst.FunctionDef, uses: Optional[list[dict]]) -> Optional[str]:
     """Why the function's callers in the other files of the run cannot follow a split (None:
-    they can): each use must be a call by name in a program's top-level code, outside any block
-    (each becomes one object, made there). ``uses`` None: no file of the run imports the module."""
+    they can): each use must be a call by name in a program's top-level code, outside any block,
+    or in a function the program calls once (``main()``), outside its loops (each becomes one
+    object, made there, or before that function). ``uses`` None: no file of the run imports the module."""
     name = function.name.value
     if uses is None:
         return f"`{name}` is called nowhere in this run (no file of the run imports its module)"
     for use in uses:
-        if not (use["call"] and use["top_level"]):
+        if not (use["call"] and (use["top_level"] or use.get("unit"))):
             return (f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its top-level "
-                    "code, outside any block")
+                    "code, outside any block, or in a function it calls once, outside loops")
         if any(keyword in ("*", "**") for keyword, _ in use.get("arguments", ())):
             return f"`{name}` is called by {use['file']} (line {use['line']}) with `*args` or `**kwargs`"
     return None

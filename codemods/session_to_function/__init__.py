@@ -298,6 +298,14 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
                             if module.split(".")[0] in SAFE_MODULES:
                                 local = alias.asname.name if alias.asname else alias.name
                                 safe.add(source(local).split(".")[0])
+        # ``net = Net(4)`` at module level, bound once: an object owning its variables, made
+        # once, which the functions of a unit (``main()``) may call.
+        for stmt in tree.body:
+            if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) \
+                    and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name) \
+                    and isinstance(stmt.body[0].value, cst.Call) and source(stmt.body[0].value.func) in objects \
+                    and training.module_assignment(tree, stmt.body[0].targets[0].target.value) is not None:
+                safe.add(stmt.body[0].targets[0].target.value)
         return graph, variables, safe, objects
 
     def _read_project_import(self, statement: cst.ImportFrom, graph: set[str], variables: set[str], safe: set[str]) -> None:
