@@ -145,12 +145,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import libcst as cst
 
 from tfmodernize.codemods import _training as training
-from tfmodernize.codemods._graph import RANDOM_OPS, RNN_PREFIXES
 from tfmodernize.codemods._variables import VariableValues
 from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
@@ -209,7 +208,6 @@ class LayersToKeras(TFCodemod):
         self._variables_made_at: dict[int, str] = {}
         #: (module statement index, order of the first call, the lines making the variables).
         self._hoisted_variables: list[tuple[int, int, list[cst.SimpleStatementLine]]] = []
-        self._order = {id(node): index for index, node in enumerate(walk(module, code_only=True))}
         for index, statement in enumerate(module.body):
             calls = [n for n in walk(statement, code_only=True)
                      if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
@@ -368,7 +366,7 @@ class LayersToKeras(TFCodemod):
             self.replace(variable.call, cst.Name(variable.name))
         created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(v.name))], cst.parse_expression(v.code))])
                    for v in made]
-        self._hoisted_variables.append((built_at, self._order[id(first)], created))
+        self._hoisted_variables.append((built_at, self._networks.order[id(first)], created))
 
     def _make_hoisted_variables(self) -> None:
         """The network functions' variables, made before the top-level statement first calling
@@ -404,45 +402,7 @@ class LayersToKeras(TFCodemod):
                                             "not read here")
         if network.unit is None:
             return next(i for i, top in enumerate(self._module.body) if training.contains(top, first)), first
-        return self._before_unit(network.unit, first, function.name.value), first
-
-    def _before_unit(self, unit: cst.FunctionDef, first: cst.BaseStatement, called: str) -> int:
-        """The index of ``unit``'s definition, before which what it first makes in ``first``
-        (the statement first calling ``called``) is made instead (a list of variables it
-        reads then has them); declines when random values or variables are made from there to
-        that statement (TF1 made them first)."""
-        built_at = next(i for i, top in enumerate(self._module.body) if top is unit)
-        called_at = next(i for i, top in enumerate(self._module.body) for n in name_nodes(top) if n.value == unit.name.value
-                         and top is not unit)
-        before = [*self._module.body[built_at + 1:called_at],
-                  *(s for s in walk(unit.body, code_only=True) if isinstance(s, cst.BaseStatement)
-                    and self._order.get(id(s), -1) < self._order[id(first)] and not training.contains(s, first))]
-        drawing = next((c for s in before for c in self._draws(s)), None)
-        if drawing is not None:
-            raise Decline(drawing, f"random values or variables are made (`{source(drawing.func)}`) between the "
-                                   f"definition of `{unit.name.value}` and its first call of `{called}`: "
-                                   f"made before `{unit.name.value}`, its variables would draw theirs first")
-        return built_at
-
-    def _draws(self, node: cst.CSTNode) -> Iterator[cst.Call]:
-        """The calls in ``node`` (one level into the module functions it calls) that make
-        random values or variables: TF random ops, variable makers, layers, RNNs. In a module
-        function, ``tf.get_variable`` is left out: its network's variables are made before the
-        statement too, in the order of the first calls (if they are not, the file stays TF1)."""
-        functions = {s.name.value: s for s in self._module.body if isinstance(s, cst.FunctionDef)}
-        for call in (c for c in walk(node, code_only=True) if isinstance(c, cst.Call)):
-            if isinstance(call.func, cst.Name) and call.func.value in functions:
-                if any(self._draws_itself(inner) and not self.tf.is_tf(inner.func, "get_variable")
-                       for inner in walk(functions[call.func.value].body, code_only=True) if isinstance(inner, cst.Call)):
-                    yield call
-            elif self._draws_itself(call):
-                yield call
-
-    def _draws_itself(self, call: cst.Call) -> bool:
-        symbol = self.tf.tf_symbol(call.func)
-        path = symbol.path if symbol is not None else ""
-        return bool(path) and (path in RANDOM_OPS or path.startswith(("random.", "layers.", *RNN_PREFIXES))
-                               or training.creates_opaque_variables(call, self.tf))
+        return self._networks.before_unit(network.unit, first, function.name.value), first
 
     @classmethod
     def wanted_by(cls, project: dict) -> bool:
@@ -508,7 +468,7 @@ class LayersToKeras(TFCodemod):
                     raise Decline(call, "it is called inside a block or a definition (other than a function the "
                                         "program calls once, outside its loops)")
                 if unit is not None and call is calls[0]:
-                    self._before_unit(unit, statement_holding(call, self.state.parents(self._module)), called)
+                    self._networks.before_unit(unit, statement_holding(call, self.state.parents(self._module)), called)
                 if isinstance(call.func, cst.Attribute):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
                     maker = call.func.with_changes(attr=cst.Name(split["class"]))
                 else:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods import _training as training
+from tfmodernize.codemods._graph import RANDOM_OPS, RNN_PREFIXES
 from tfmodernize.codemods.layers_to_keras.batch_norm import false
 from tfmodernize.names import local_names, name_nodes, names_bound_here, parameter_names
 from tfmodernize.syntax import ancestors, argument, source, statement_holding
@@ -26,6 +27,8 @@ class NetworkFunctions:
 
     def __init__(self, module: cst.Module, tf: TFNames, parents: dict) -> None:
         self.module, self.tf, self.parents = module, tf, parents
+        #: Node id -> its place in source order.
+        self.order = {id(node): index for index, node in enumerate(walk(module, code_only=True))}
 
     def read(self, function: cst.FunctionDef, calls: list[cst.Call], split: bool = False,
              units: bool = False) -> "Network":
@@ -99,6 +102,44 @@ class NetworkFunctions:
                 raise Decline(call, "it is applied inside a loop, a condition or a nested definition")
         return network
 
+
+    def before_unit(self, unit: cst.FunctionDef, first: cst.BaseStatement, called: str) -> int:
+        """The index of ``unit``'s definition, before which what it first makes in ``first``
+        (the statement first calling ``called``) is made instead (a list of variables it
+        reads then has them); declines when random values or variables are made from there to
+        that statement (TF1 made them first)."""
+        built_at = next(i for i, top in enumerate(self.module.body) if top is unit)
+        called_at = next(i for i, top in enumerate(self.module.body) for n in name_nodes(top) if n.value == unit.name.value
+                         and top is not unit)
+        before = [*self.module.body[built_at + 1:called_at],
+                  *(s for s in walk(unit.body, code_only=True) if isinstance(s, cst.BaseStatement)
+                    and self.order.get(id(s), -1) < self.order[id(first)] and not training.contains(s, first))]
+        drawing = next((c for s in before for c in self.draws(s)), None)
+        if drawing is not None:
+            raise Decline(drawing, f"random values or variables are made (`{source(drawing.func)}`) between the "
+                                   f"definition of `{unit.name.value}` and its first call of `{called}`: "
+                                   f"made before `{unit.name.value}`, its variables would draw theirs first")
+        return built_at
+
+    def draws(self, node: cst.CSTNode) -> Iterator[cst.Call]:
+        """The calls in ``node`` (one level into the module functions it calls) that make
+        random values or variables: TF random ops, variable makers, layers, RNNs. In a module
+        function, ``tf.get_variable`` is left out: its network's variables are made before the
+        statement too, in the order of the first calls (if they are not, the file stays TF1)."""
+        functions = {s.name.value: s for s in self.module.body if isinstance(s, cst.FunctionDef)}
+        for call in (c for c in walk(node, code_only=True) if isinstance(c, cst.Call)):
+            if isinstance(call.func, cst.Name) and call.func.value in functions:
+                if any(self._draws_itself(inner) and not self.tf.is_tf(inner.func, "get_variable")
+                       for inner in walk(functions[call.func.value].body, code_only=True) if isinstance(inner, cst.Call)):
+                    yield call
+            elif self._draws_itself(call):
+                yield call
+
+    def _draws_itself(self, call: cst.Call) -> bool:
+        symbol = self.tf.tf_symbol(call.func)
+        path = symbol.path if symbol is not None else ""
+        return bool(path) and (path in RANDOM_OPS or path.startswith(("random.", "layers.", *RNN_PREFIXES))
+                               or training.creates_opaque_variables(call, self.tf))
 
     def unit_of(self, calls: list[cst.Call]) -> Optional[cst.FunctionDef]:
         """The module function holding every call in ``calls`` outside any loop, comprehension or
