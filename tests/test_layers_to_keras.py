@@ -844,6 +844,12 @@ if __name__ == "__main__":
     pytest.param(UNIT.replace("    return head(x)\n", "    for _ in range(2):\n        y = head(x)\n    return y\n") + "main()\n",
                  "not called from the program's top-level code only", id="called-in-a-loop-of-the-unit"),
     pytest.param(UNIT + "main()\nmain()\n", "not called from the program's top-level code only", id="unit-called-twice"),
+    pytest.param(UNIT.replace("    return head(x)\n", "    if x is not None:\n        return head(x)\n") + "main()\n",
+                 "not called from the program's top-level code only", id="called-in-a-condition-of-the-unit"),
+    pytest.param(UNIT.replace("    return head(x)\n", "    return [head(v) for v in [x]]\n") + "main()\n",
+                 "not called from the program's top-level code only", id="called-in-a-comprehension-of-the-unit"),
+    pytest.param(UNIT.replace("def main():\n    x = tf.ones([1, 2])\n    return head(x)\n", "") + "if ready:\n    y = head(tf.ones([1, 2]))\n",
+                 "first called inside a loop, a condition or a `try`", id="first-called-in-a-top-level-condition"),
 ])
 def test_scoped_variables_of_a_network_called_by_a_unit_decline(source, reason):
     result = assert_unchanged("TFM107", source)

@@ -418,8 +418,14 @@ def test_objects_that_could_not_be_made_before_main_are_declined_and_the_module_
     assert "def judge(points, reuse=False):" in found["nets.py"].new and "judge(fake, reuse=True)" in found["main.py"].new
 
 
-def test_networks_called_from_a_main_the_script_calls_twice_stay_functions(tmp_path):
-    text = (IN_MAIN / "main.py").read_text() + "main()\n"
+@pytest.mark.parametrize("change", [
+    pytest.param(("believed = main()\n", "believed = main()\nmain()\n"), id="main-called-twice"),
+    pytest.param(("    fake = forger(noise, 4)\n", "    if noise is not None:\n        fake = forger(noise, 4)\n"),
+                 id="called-in-a-condition-of-main"),
+])
+def test_networks_called_from_main_other_than_once_stay_functions(tmp_path, change):
+    text = (IN_MAIN / "main.py").read_text().replace(*change)
+    assert text != (IN_MAIN / "main.py").read_text()
     script, nets = gan_project(tmp_path, text)
     found = outcomes([script, nets])
     assert any("other than called in its top-level code" in f.message for f in found["nets.py"].findings)

@@ -238,8 +238,8 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
     f`` (or ``*``) binds, or as ``m.f`` after ``import m`` (``attribute``). ``top_level``: the
     use is in a simple statement of the module's own top-level code, outside any block;
     ``arguments``: what a call passes (``_arguments``); ``unit``: the module function holding the
-    use outside its loops, comprehensions and nested definitions, when the top-level code calls
-    it once (``_units``), else None."""
+    use outside its loops, conditions, ``try`` blocks, comprehensions and nested definitions,
+    when the top-level code calls it once (``_units``), else None."""
     names: dict[str, tuple[Path, str]] = {}
     modules: dict[str, Path] = {}
     for node in ast.walk(tree):
@@ -265,9 +265,10 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
         node, parent, top_level, unit = pending.pop()
         if parent is None and isinstance(node, ast.FunctionDef) and node.name in units:
             unit = node.name
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.comprehension, ast.Lambda, ast.FunctionDef,
-                               ast.AsyncFunctionDef, ast.ClassDef)):
-            unit = None
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try, ast.Match, ast.ListComp, ast.SetComp,
+                               ast.DictComp, ast.GeneratorExp, ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef,
+                               ast.ClassDef)):
+            unit = None  # what is inside may run other than once when the function does
         target = None
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names:
             target = names[node.id]

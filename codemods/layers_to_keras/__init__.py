@@ -153,7 +153,7 @@ from tfmodernize.codemods import _training as training
 from tfmodernize.codemods._variables import VariableValues
 from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
-from tfmodernize.codemods.layers_to_keras.network import Network, NetworkFunctions
+from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS, Network, NetworkFunctions
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
 from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables
 from tfmodernize.codemods.layers_to_keras.rnn import OBJECT_NAMES, RUNS, RecurrentSite, read_site
@@ -283,13 +283,7 @@ class LayersToKeras(TFCodemod):
             # A top-level cell's line goes (``_recurrent``): its comments and blank lines stay.
             carried = [line for layer in made if layer.rnn is not None for cell_line in layer.rnn.cell_lines
                        if cell_line in module.body for line in cell_line.leading_lines]
-            created[0] = created[0].with_changes(leading_lines=[*carried, *statement.leading_lines])
-            self.insert_before(statement, created)
-            if isinstance(statement, cst.FunctionDef):  # the definition keeps its blank lines
-                blank = cst.EmptyLine(indent=False)
-                self.replace(statement, lambda updated: updated.with_changes(leading_lines=[blank, blank]))
-            else:
-                self.replace(statement, lambda updated: updated.with_changes(leading_lines=[]))
+            self._make_before(statement, created, carried)
             if any(self.tf.is_tf(call.func, "layers.batch_normalization") for call in calls):
                 self._drop_update_dependencies()
         if self._hoisted_variables:
@@ -374,13 +368,17 @@ class LayersToKeras(TFCodemod):
         made them: networks first called earlier first."""
         for built_at in sorted({at for at, _, _ in self._hoisted_variables}):
             statement = self._module.body[built_at]
-            created = [line for at, _, lines in sorted(self._hoisted_variables, key=lambda made: made[1])
-                       if at == built_at for line in lines]
-            created[0] = created[0].with_changes(leading_lines=statement.leading_lines)
-            # A definition after them keeps two blank lines before it.
-            kept = [cst.EmptyLine(indent=False)] * 2 if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else []
-            self.replace(statement, lambda updated, kept=kept: updated.with_changes(leading_lines=kept))
-            self.insert_before(statement, created)
+            self._make_before(statement, [line for at, _, lines in sorted(self._hoisted_variables, key=lambda made: made[1])
+                                          if at == built_at for line in lines])
+
+    def _make_before(self, statement: cst.BaseStatement, lines: list[cst.SimpleStatementLine],
+                     carried: Sequence[cst.EmptyLine] = ()) -> None:
+        """``lines`` (what is made) go before the module statement, taking its blank lines and
+        comments (after ``carried`` ones); a definition keeps two blank lines before it."""
+        lines[0] = lines[0].with_changes(leading_lines=[*carried, *statement.leading_lines])
+        kept = [cst.EmptyLine(indent=False)] * 2 if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else []
+        self.replace(statement, lambda updated: updated.with_changes(leading_lines=kept))
+        self.insert_before(statement, lines)
 
     def _variables_built_at(self, function: cst.FunctionDef, network: Network) -> tuple[int, cst.BaseStatement]:
         """The index of the module statement first calling ``function`` (or defining the
@@ -401,6 +399,10 @@ class LayersToKeras(TFCodemod):
                                             f"`{self._variables_made_at[id(first)]}`: which made its variables first is "
                                             "not read here")
         if network.unit is None:
+            if any(isinstance(node, UNIT_BREAKS) for node in ancestors(network.calls_of[0], parents)):
+                raise Decline(network.calls[0], f"`{function.name.value}` is first called inside a loop, a condition or "
+                                                "a `try`: made before it, its variables would be made whether or not "
+                                                "that call runs")
             return next(i for i, top in enumerate(self._module.body) if training.contains(top, first)), first
         return self._networks.before_unit(network.unit, first, function.name.value), first
 
@@ -510,12 +512,10 @@ class LayersToKeras(TFCodemod):
                 self.replace(alias, lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)))
         if not made:
             return
-        if not keeps_lines:
-            made[0] = made[0].with_changes(leading_lines=statement.leading_lines)
-            # A definition after them keeps two blank lines before it.
-            kept = [cst.EmptyLine(indent=False)] * 2 if isinstance(statement, cst.FunctionDef) else []
-            self.replace(statement, lambda updated, kept=kept: updated.with_changes(leading_lines=kept))
-        self.insert_before(statement, made)
+        if keeps_lines:
+            self.insert_before(statement, made)
+        else:
+            self._make_before(statement, made)
 
     def _write_variable_lists(self, module: cst.Module) -> None:
         """Variable lists picked by scope and passed as ``var_list`` list the layers' variables

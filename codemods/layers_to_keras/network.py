@@ -22,6 +22,12 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 
+#: What a call in a unit (``NetworkFunctions.unit_of``) may not be inside: it might run other
+#: than once when the unit does.
+UNIT_BREAKS = (cst.For, cst.While, cst.If, cst.Try, cst.TryStar, cst.Match, cst.ListComp, cst.SetComp, cst.DictComp,
+               cst.GeneratorExp, cst.Lambda, cst.ClassDef)
+
+
 class NetworkFunctions:
     """Reads the network-building functions of one module (``read``, ``hoisted``)."""
 
@@ -142,15 +148,15 @@ class NetworkFunctions:
                                or training.creates_opaque_variables(call, self.tf))
 
     def unit_of(self, calls: list[cst.Call]) -> Optional[cst.FunctionDef]:
-        """The module function holding every call in ``calls`` outside any loop, comprehension or
-        nested definition, when the module's top-level code calls it once, by name, in a
+        """The module function holding every call in ``calls`` outside any loop, condition,
+        ``try``, comprehension or nested definition (each runs once when the function does), when the module's top-level code calls it once, by name, in a
         statement outside any block (or in ``if __name__ == "__main__":``), and uses it nowhere
         else; else None."""
         units = set()
         for call in calls:
             holder = None
             for node in ancestors(call, self.parents):
-                if isinstance(node, (cst.For, cst.While, cst.CompFor, cst.Lambda, cst.ClassDef)):
+                if isinstance(node, UNIT_BREAKS):
                     return None
                 if isinstance(node, cst.FunctionDef):
                     holder = node
@@ -213,7 +219,8 @@ class NetworkFunctions:
                   call: cst.Call) -> Optional[cst.BaseExpression]:
         """The value of ``name = <constant>``, the function's only binding of ``name``, a line of
         its own in its body or scope blocks, before the statement of ``call``; the value is
-        numbers and strings, combined by operators, and names (parenthesized when combined)."""
+        numbers and strings, combined by operators, and names (parenthesized when combined), or
+        a TF initializer made of such arguments (``tf.truncated_normal_initializer(stddev=s)``)."""
         binders = [n for n in walk(function.body) if name in names_bound_here(n)]
         if len(binders) != 1 or not isinstance(binders[0], cst.AssignTarget):
             return None
@@ -320,8 +327,6 @@ class Network:
     switches: list[cst.If] = field(default_factory=list)
     #: The function's constants read where what it makes is made once (``width = 6``): their lines.
     constants: dict[str, cst.SimpleStatementLine] = field(default_factory=dict)
-
-
 
 
 def substituted(node: cst.CSTNode, replacements: dict[str, cst.BaseExpression]) -> Any:
