@@ -133,7 +133,7 @@ def _literal_string(node: Optional[cst.BaseExpression]) -> Optional[str]:
 
 def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
     """Every call inside ``node``, in source order."""
-    return (n for n in walk(node) if isinstance(n, cst.Call))
+    return (n for n in walk(node, code_only=True) if isinstance(n, cst.Call))
 
 
 #: The project summary that says which functions of a module create variables: session-to-

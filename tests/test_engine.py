@@ -575,3 +575,28 @@ def test_required_text_must_all_be_present():
 
     assert not PredictInTape.applies_to_text("y = model.predict(x)\n")
     assert PredictInTape.applies_to_text("with tf.GradientTape() as tape:\n    y = model.predict(x)\n")
+
+
+def test_cycle_collector_is_paused_while_rewriting_and_restored_after():
+    import gc
+
+    seen = []
+
+    class Recording(find_codemod("TFM109")):
+        def plan(self, module):
+            seen.append(gc.isenabled())
+            super().plan(module)
+
+    assert gc.isenabled()
+    new, _ = transform_text("import tensorflow as tf\nx = tf.random_normal([2])\n", [Recording])
+    assert "tf.random.normal" in new and seen == [False]
+    assert gc.isenabled()
+    with pytest.raises(SyntaxError):
+        transform_text("import tensorflow as tf\nx = (\n", [Recording])
+    assert gc.isenabled()
+    gc.disable()  # a caller that paused it itself finds it paused still
+    try:
+        transform_text("import tensorflow as tf\nx = tf.random_normal([2])\n", [Recording])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

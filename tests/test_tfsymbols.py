@@ -93,6 +93,40 @@ def test_plain_files_use_the_fast_path():
 
 
 @pytest.mark.parametrize(
+    ("body", "rebinds"),
+    [
+        ("tf = Mock()\n", True),
+        ("a, tf = pair\n", True),
+        ("tf: object = None\n", True),
+        ("if (tf := load()):\n    pass\n", True),
+        ("def f(tf):\n    pass\n", True),
+        ("def f(\n    x,\n    tf=None,\n):\n    pass\n", True),
+        ("g = lambda tf: tf\n", True),
+        ("for tf in things:\n    pass\n", True),
+        ("xs = [1 for tf in things]\n", True),
+        ("def tf():\n    pass\n", True),
+        ("class tf:\n    pass\n", True),
+        ("def f():\n    global tf\n", True),
+        ("try:\n    pass\nexcept E as tf:\n    pass\n", True),
+        ("with ctx() as tf:\n    pass\n", True),
+        ("from mocks import fake as tf\n", True),
+        # near misses: reads, attributes, other names
+        ("x = tf.constant(1)\n", False),
+        ("tfx = 2\nmy_tf = 3\n", False),
+        ("obj.tf = 1\n", False),
+        ("def f(x, y=tf.float32):\n    pass\n", False),
+        ("for x in tf.range(3):\n    pass\n", False),
+        ("with tf.name_scope('a') as scope:\n    pass\n", False),
+        ("y = x == tf\n", False),
+    ],
+)
+def test_needs_scope_analysis_sees_every_binding_of_an_alias(body, rebinds):
+    source = "import tensorflow as tf\n" + body
+    aliases = tf_import_aliases(cst.parse_module(source))
+    assert needs_scope_analysis(source, aliases) is rebinds
+
+
+@pytest.mark.parametrize(
     ("source", "prefix", "add_import"),
     [
         ("import tensorflow as tf\n", "tf", False),

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
-from typing import ClassVar, Optional, Sequence
+from typing import Callable, ClassVar, Optional, Sequence
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -31,7 +31,7 @@ from libcst.metadata.position_provider import PositionProvidingCodegenState
 from tfmodernize.edits import Edits, Replacement, apply as apply_edits, parents
 from tfmodernize.imports import ImportRequest, plan as plan_imports
 from tfmodernize.tfsymbols import TFNames, tf_import_aliases
-from tfmodernize.treewalk import children, visit
+from tfmodernize.treewalk import children, dispatch, visit
 
 CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
 #: Third-party codemods (entry points) have their own code space: a prefix of their own
@@ -578,7 +578,22 @@ class TFCodemod(VisitorBasedCodemodCommand):
         """Analyse ``module`` and record edits (``replace``, ``insert_before``, ``insert_after``,
         ``remove``). By default: one read-only walk calling the ``visit_*``/``leave_*`` hooks,
         each with the node of ``module`` it is about."""
-        visit(module, self)
+        cls = type(self)
+        if cls.on_visit is TFCodemod.on_visit and cls.on_leave is TFCodemod.on_leave:
+            dispatch(module, *self._bound_hooks())
+        else:  # a codemod that intercepts every node
+            visit(module, self)
+
+    def _bound_hooks(self) -> tuple[dict[type, Callable], dict[type, Callable]]:
+        """This codemod's ``visit_X``/``leave_X`` methods by node type, for ``treewalk.dispatch``."""
+        visits: dict[type, Callable] = {}
+        leaves: dict[type, Callable] = {}
+        for name in type(self)._hooks:
+            prefix, _, kind = name.partition("_")
+            node_type = getattr(cst, kind, None)
+            if isinstance(node_type, type) and issubclass(node_type, cst.CSTNode):
+                (visits if prefix == "visit" else leaves)[node_type] = getattr(self, name)
+        return visits, leaves
 
     # -- edits: each tied to a node of the tree being planned on ------------------------------
 

@@ -155,23 +155,25 @@ def tf_import_aliases(module: cst.Module) -> dict[str, set[str]]:
 
 
 @lru_cache(maxsize=64)
-def _rebinding_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """(an assignment line binding ``name``, matched one line at a time; the other bindings)."""
+def _rebinding_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(an assignment line binding ``name``; a binding that fits on the line naming ``name``;
+    one that may span lines), for ``needs_scope_analysis``."""
     n = re.escape(name)
     ident = r"[\w \t,()\[\]*]*"
     assignment = re.compile(rf"[ \t]*{ident}(?<![\w.]){n}\b{ident}(?::[^=\n]*)?=(?!=)")  # tf = ..., a, tf = ...
-    other = re.compile(
-        rf"(?<![\w.]){n}\s*:="  # walrus
-        rf"|\bdef\s+\w+\s*\([^)]*(?<![\w.=]){n}\s*[,:=)]"  # parameter
-        rf"|\blambda\b[^:\n]*(?<![\w.=]){n}\s*[,:=]"
+    on_its_line = re.compile(
+        rf"\blambda\b[^:\n]*(?<![\w.=]){n}\s*[,:=]"
         rf"|\bfor\b[^\n]*(?<![\w.]){n}\b[^\n]*\bin\b"  # loop / comprehension target
         rf"|\b(?:def|class)\s+{n}\b"
         rf"|\b(?:global|nonlocal)\b[^\n]*(?<![\w.]){n}\b"
         rf"|\bexcept\b[^\n]*\bas\s+{n}\b"
         rf"|\bwith\b[^\n]*\bas\s+\(?{n}\b",
-        re.MULTILINE,
     )
-    return assignment, other
+    spanning = re.compile(
+        rf"(?<![\w.]){n}\s*:="  # walrus
+        rf"|\bdef\s+\w+\s*\([^)]*(?<![\w.=]){n}\s*[,:=)]",  # parameter
+    )
+    return assignment, on_its_line, spanning
 
 
 def needs_scope_analysis(text: str, aliases: Mapping[str, set[str]]) -> bool:
@@ -182,11 +184,13 @@ def needs_scope_analysis(text: str, aliases: Mapping[str, set[str]]) -> bool:
     for local, targets in aliases.items():
         if len(targets) > 1:
             return True
-        assignment, other = _rebinding_patterns(local)
-        if other.search(text):
+        assignment, on_its_line, spanning = _rebinding_patterns(local)
+        # Only lines naming ``local`` can bind it on their own: the patterns that fit on one line
+        # (and backtrack over it) read those alone, not the whole file.
+        naming = [line for line in text.split("\n") if local in line]
+        if any(assignment.match(line) or on_its_line.search(line) for line in naming):
             return True
-        # The assignment pattern backtracks over each line it starts on: only lines naming ``local`` can match.
-        if any(assignment.match(line) for line in text.split("\n") if local in line):
+        if spanning.search(text):
             return True
         other_import = re.compile(
             rf"^[ \t]*(?:from\s+(?!(?:{'|'.join(TF_ROOTS)})\b)\S+\s+)?import\b[^\n]*\b(?:as\s+)?{re.escape(local)}\b",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
-from typing import Iterator
+from typing import Callable, Iterator
 
 import libcst as cst
 
@@ -134,6 +134,25 @@ def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
             continue
         stack.append((current, True))
         if visitor.on_visit(current):
+            stack.extend((child, False) for child in reversed(children(current, code_only=True)))
+
+
+def dispatch(node: cst.CSTNode, visits: dict[type, Callable[[cst.CSTNode], object]],
+             leaves: dict[type, Callable[[cst.CSTNode], object]]) -> None:
+    """``visit`` with the hooks given by node type: ``visits[type(n)]`` before a node's children
+    (which it skips by returning False), ``leaves[type(n)]`` after them. A node type with no hook
+    costs a dictionary lookup, not a call: a codemod with hooks for calls only pays for calls."""
+    stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+    while stack:
+        current, leaving = stack.pop()
+        kind = type(current)
+        if leaving:
+            leaves[kind](current)
+            continue
+        if kind in leaves:
+            stack.append((current, True))
+        hook = visits.get(kind)
+        if hook is None or hook(current) is not False:
             stack.extend((child, False) for child in reversed(children(current, code_only=True)))
 
 
