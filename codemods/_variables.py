@@ -14,7 +14,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.syntax import is_none, source
-from tfmodernize.tfsymbols import TFNames
+from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
 from tfmodernize.treewalk import walk
 
 #: get_variable's parameters in order, and those that must be absent or None.
@@ -36,6 +36,18 @@ RANDOM_INITIALIZERS = {
     "initializers.random_uniform": ("random.uniform", ("minval", "maxval")),
     "glorot_uniform_initializer": ("random.uniform", ()),
 }
+#: TF ops an initializer's argument may be computed with: arithmetic on values, nothing drawn
+#: and no variable made, so computing it where the variable is now made changes no number.
+ARITHMETIC_OPS = frozenset({
+    "sqrt", "math.sqrt", "rsqrt", "math.rsqrt", "square", "math.square", "pow", "math.pow", "exp", "math.exp",
+    "log", "math.log", "abs", "math.abs", "reciprocal", "math.reciprocal", "divide", "math.divide",
+    "multiply", "math.multiply", "add", "math.add", "subtract", "math.subtract", "maximum", "math.maximum",
+    "minimum", "math.minimum", "cast", "to_float", "constant",
+})
+#: Python built-ins of the same kind.
+ARITHMETIC_BUILTINS = frozenset({"abs", "float", "int", "len", "max", "min", "pow", "round"})
+#: Modules whose functions compute values (``math.sqrt``, ``np.sqrt``), but for their random parts.
+VALUE_MODULES = ("math", "numpy")
 
 
 
@@ -60,6 +72,8 @@ class VariableValues:
 
     def __init__(self, tf: TFNames, tf_expr: Callable[[str], cst.BaseExpression]) -> None:
         self.tf, self.tf_expr = tf, tf_expr
+        self._functions: Optional[dict[str, cst.FunctionDef]] = None
+        self._imports: Optional[dict[str, str]] = None
 
     def variable(self, call: cst.Call, args: dict[str, cst.BaseExpression], *,
                  initializer: Optional[cst.BaseExpression] = None, from_tensor: bool = False,
@@ -126,12 +140,14 @@ class VariableValues:
             given = self._initializer_arguments(call, initializer, parameters)
             written = "".join(f", {key}={source(value)}" for key, value in given.items())
             return f"{source(self.tf_expr(op))}({source(shape)}{written}, dtype={dtype_code})"
-        if path in ("zeros_initializer", "initializers.zeros") and not initializer.args:
-            return f"{tf}.zeros({source(shape)}, dtype={dtype_code})"
+        constant = path in ("constant_initializer", "initializers.constant")
+        if (path in ("zeros_initializer", "initializers.zeros") or constant) and not initializer.args:
+            return f"{tf}.zeros({source(shape)}, dtype={dtype_code})"  # constant_initializer's value is 0
         if path in ("ones_initializer", "initializers.ones") and not initializer.args:
             return f"{tf}.ones({source(shape)}, dtype={dtype_code})"
-        if path in ("constant_initializer", "initializers.constant") and len(initializer.args) == 1 \
-                and initializer.args[0].keyword in (None,) and isinstance(initializer.args[0].value, (cst.Integer, cst.Float, cst.UnaryOperation)):
+        if constant and len(initializer.args) == 1 and (initializer.args[0].keyword is None or
+                                                        initializer.args[0].keyword.value == "value") \
+                and isinstance(initializer.args[0].value, (cst.Integer, cst.Float, cst.UnaryOperation)):
             value = source(initializer.args[0].value)
             return f"{tf}.fill({source(shape)}, {tf}.constant({value}, dtype={dtype_code}))"
         raise Decline(call, f"its initializer `{source(initializer.func)}` is not one this migration maps")
@@ -140,9 +156,68 @@ class VariableValues:
         """The distribution's arguments given to a random initializer (``stddev=0.1``), by the
         random op's parameter names; declines a seed, a dtype or an argument computed by a call."""
         given = arguments(initializer, parameters, at=call, what="its initializer")
-        if any(isinstance(node, cst.Call) for value in given.values() for node in walk(value)):
-            raise Decline(call, "its initializer's arguments are computed by calls")
+        for value in given.values():
+            for node in walk(value, code_only=True):
+                if isinstance(node, cst.Call) and not self.computes_only(node):
+                    raise Decline(call, f"its initializer's argument calls `{source(node.func)}`, which may draw "
+                                        "random values or make variables (only arithmetic, and module functions "
+                                        "doing only arithmetic, are computed where the variable is made)")
         return given
+
+    def computes_only(self, call: cst.Call, within: frozenset[str] = frozenset()) -> bool:
+        """Whether ``call`` computes a value and does nothing else: a TF arithmetic op
+        (``tf.sqrt``), a Python built-in of the kind (``float``), a ``math``/``numpy`` function
+        other than ``numpy.random``'s, or a module function (``xavier_std(shape)``) whose body
+        only binds names from such calls and returns (``within``: the functions being read)."""
+        symbol = self.tf.tf_symbol(call.func)
+        if symbol is not None:
+            return symbol.path in ARITHMETIC_OPS
+        functions = self._module_functions()
+        if isinstance(call.func, cst.Name):
+            name = call.func.value
+            if name in functions:
+                return name not in within and self._function_computes_only(functions[name], within | {name})
+            return name in ARITHMETIC_BUILTINS and name not in self._module_bindings()
+        dotted = dotted_name(call.func)
+        if dotted is None:
+            return False
+        root, _, rest = dotted.partition(".")
+        module = self._module_bindings().get(root)
+        return module in VALUE_MODULES and not f"{module}.{rest}".startswith("numpy.random")
+
+    def _function_computes_only(self, function: cst.FunctionDef, within: frozenset[str]) -> bool:
+        if function.decorators:
+            return False
+        for index, statement in enumerate(function.body.body):
+            if not isinstance(statement, cst.SimpleStatementLine):
+                return False
+            for small in statement.body:
+                docstring = index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString)
+                binds_names = isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) for t in small.targets)
+                if not (docstring or binds_names or isinstance(small, cst.Return)):
+                    return False
+        return all(self.computes_only(node, within) for node in walk(function.body, code_only=True)
+                   if isinstance(node, cst.Call))
+
+    def _module_functions(self) -> dict[str, cst.FunctionDef]:
+        """The functions the module defines once at its top level, by name."""
+        if self._functions is None:
+            defined: dict[str, list[cst.FunctionDef]] = {}
+            for statement in self.tf.module.body:
+                if isinstance(statement, cst.FunctionDef):
+                    defined.setdefault(statement.name.value, []).append(statement)
+            self._functions = {name: defs[0] for name, defs in defined.items() if len(defs) == 1}
+        return self._functions
+
+    def _module_bindings(self) -> dict[str, str]:
+        """What the module's top-level imports bind: local name -> module (``np`` -> ``numpy``)."""
+        if self._imports is None:
+            self._imports = {}
+            for statement in self.tf.module.body:
+                if isinstance(statement, cst.SimpleStatementLine):
+                    for small in statement.body:
+                        self._imports.update(import_bindings(small, tf_only=False))
+        return self._imports
 
     @staticmethod
     def _glorot(call: cst.Call, shape: cst.BaseExpression, tf: str, dtype_code: str) -> str:

@@ -5,7 +5,7 @@ What it does
     level, outside any ``variable_scope``, into ``v = tf.Variable(<initial value>, name=name)``,
     the initial value being what TF1's initializer computed: the default of an integer or
     boolean variable (zeros), ``tf.zeros_initializer()``, ``tf.ones_initializer()`` or
-    ``tf.constant_initializer(c)``; the random op a random initializer ran
+    ``tf.constant_initializer([c])`` (zero without ``c``); the random op a random initializer ran
     (``tf.random_normal_initializer``, ``tf.truncated_normal_initializer``,
     ``tf.random_uniform_initializer`` with their distribution arguments, and the default of a
     floating variable, Glorot uniform, as ``tf.random.uniform(shape, -limit, limit)`` with the
@@ -57,8 +57,11 @@ Declines when
     literal (in a helper: or its parameter, or those joined with ``+``); the shape is computed
     by a call or absent (Glorot's range also needs the shape in numbers); the
     initializer is not a literal call of one of those above (orthogonal, variance scaling,
-    Keras initializers), or is given a seed or dtype of its own or arguments computed by
-    calls; it passes a regularizer, collections, a partitioner or another option with no
+    Keras initializers), or is given a seed or dtype of its own, or arguments computed by
+    calls other than arithmetic (TF's ``sqrt``, ``cast``..., ``math``/NumPy functions but
+    ``numpy.random``, built-ins such as ``float``, and module functions whose body only binds
+    names from such calls and returns: ``stddev=xavier_std(784)`` is computed where the
+    variable is made, drawing nothing before it); it passes a regularizer, collections, a partitioner or another option with no
     ``tf.Variable`` equivalent.
 """
 

@@ -42,6 +42,23 @@ REWRITES = [
                  "w = tf.get_variable('w', [2], initializer=start)\n",
                  "import tensorflow as tf\nw = tf.Variable(tf.random.truncated_normal([2], stddev=0.5, dtype=tf.float32), name='w')\n",
                  id="top-level-initializer-bound-before"),
+    # An initializer's argument computed by arithmetic only (TF ops, math, NumPy, a module helper doing only that).
+    pytest.param("import tensorflow as tf\nimport math\nimport numpy as np\n"
+                 "def spread(fan_in):\n    \"He.\"\n    half = fan_in / 2.0\n    return 1.0 / tf.sqrt(half)\n"
+                 "a = tf.get_variable('a', [4, 2], initializer=tf.random_normal_initializer(stddev=spread(4)))\n"
+                 "b = tf.get_variable('b', [2], initializer=tf.truncated_normal_initializer(stddev=math.sqrt(float(2))))\n"
+                 "c = tf.get_variable('c', [2], initializer=tf.random_uniform_initializer(maxval=np.sqrt(3.0)))\n",
+                 "import tensorflow as tf\nimport math\nimport numpy as np\n"
+                 "def spread(fan_in):\n    \"He.\"\n    half = fan_in / 2.0\n    return 1.0 / tf.sqrt(half)\n"
+                 "a = tf.Variable(tf.random.normal([4, 2], stddev=spread(4), dtype=tf.float32), name='a')\n"
+                 "b = tf.Variable(tf.random.truncated_normal([2], stddev=math.sqrt(float(2)), dtype=tf.float32), name='b')\n"
+                 "c = tf.Variable(tf.random.uniform([2], maxval=np.sqrt(3.0), dtype=tf.float32), name='c')\n",
+                 id="initializer-arguments-computed-by-arithmetic"),
+    pytest.param("import tensorflow as tf\nb = tf.get_variable('b', [2], initializer=tf.constant_initializer())\n"
+                 "c = tf.get_variable('c', [2], initializer=tf.constant_initializer(value=-1))\n",
+                 "import tensorflow as tf\nb = tf.Variable(tf.zeros([2], dtype=tf.float32), name='b')\n"
+                 "c = tf.Variable(tf.fill([2], tf.constant(-1, dtype=tf.float32)), name='c')\n",
+                 id="constant-initializer-default-and-keyword"),
 ]
 
 
@@ -55,7 +72,26 @@ NO_OPS = [
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(seed=3))\n",
                  "`seed` is given to its initializer", id="random-initializer-with-seed"),
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_uniform_initializer(maxval=f()))\n",
-                 "computed by calls", id="random-initializer-argument-computed"),
+                 "calls `f`, which may draw random values", id="random-initializer-argument-computed"),
+    # An initializer's argument computed by a call: only arithmetic, where the variable is made.
+    pytest.param("import tensorflow as tf\ndef spread(n):\n    return tf.random_uniform([]) * n\n"
+                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
+                 "calls `spread`, which may draw random values", id="initializer-argument-from-a-drawing-helper"),
+    pytest.param("import tensorflow as tf\nimport numpy as np\n"
+                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=np.random.rand()))\n",
+                 "calls `np.random.rand`", id="initializer-argument-from-numpy-random"),
+    pytest.param("import tensorflow as tf\ndef spread(n):\n    if n > 2:\n        return 1.0\n    return 0.5\n"
+                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
+                 "calls `spread`", id="initializer-argument-from-a-helper-with-a-condition"),
+    pytest.param("import tensorflow as tf\ndef spread(n):\n    return spread(n - 1)\n"
+                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
+                 "calls `spread`", id="initializer-argument-from-a-recursive-helper"),
+    pytest.param("import tensorflow as tf\ndef spread(n):\n    sizes.append(n)\n    return 0.5\n"
+                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
+                 "calls `spread`", id="initializer-argument-from-a-helper-with-effects"),
+    pytest.param("import tensorflow as tf\n"
+                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=tf.reduce_mean(v)))\n",
+                 "calls `tf.reduce_mean`", id="initializer-argument-from-an-op-not-known-arithmetic"),
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2, 2], initializer=tf.orthogonal_initializer())\n",
                  "not one this migration maps", id="initializer-not-mapped"),
     pytest.param("import tensorflow as tf\nwith tf.variable_scope('s'):\n    c = tf.get_variable('c', [], tf.int32)\n",
