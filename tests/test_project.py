@@ -430,3 +430,45 @@ def test_networks_called_from_main_other_than_once_stay_functions(tmp_path, chan
     found = outcomes([script, nets])
     assert any("other than called in its top-level code" in f.message for f in found["nets.py"].findings)
     assert found["nets.py"].status == "kept-on-compat-v1" and "def forger(noise, hidden):" in found["nets.py"].new
+
+
+def _imported_in_main(text: str) -> str:
+    """The script of gan_networks_called_from_main with its networks imported inside main()."""
+    return text.replace("from nets import forger, judge\n", "").replace(
+        "def main():\n", "def main():\n    from nets import forger, judge\n")
+
+
+def test_networks_imported_inside_main_are_imported_as_classes_at_the_top(tmp_path):
+    script, nets = gan_project(tmp_path, _imported_in_main((IN_MAIN / "main.py").read_text()))
+    found = outcomes([script, nets])
+    assert found["main.py"].status == "migrated", [f.message for f in found["main.py"].findings]
+    new = found["main.py"].new
+    assert "from nets import Forger, Judge\n" in new and "    from nets import" not in new
+    assert new.index("forger = Forger(4)") < new.index("def main():")
+
+
+def test_other_names_of_an_import_inside_main_stay_there():
+    text = _imported_in_main((IN_MAIN / "main.py").read_text()).replace(
+        "    from nets import forger, judge\n", "    from nets import forger, judge, NOISE\n")
+    new, state = transform_text(text, [resolve("TFM107")], project=SPLIT)
+    assert "from nets import Forger, Judge\n" in new and "    from nets import NOISE\n" in new, new
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    # The function importing them is called twice: its objects cannot be made once, before it.
+    pytest.param(("judge_losses, forger_losses, believed = main()\n",
+                  "judge_losses, forger_losses, believed = main()\nmain()\n"),
+                 "called inside a block or a definition", id="importing-function-called-twice"),
+])
+def test_calls_of_networks_imported_inside_a_function_that_cannot_follow_are_declined(change, reason):
+    text = _imported_in_main((IN_MAIN / "main.py").read_text()).replace(*change)
+    new, state = transform_text(text, [resolve("TFM107")], project=SPLIT)
+    assert "    from nets import forger, judge\n" in new and "Forger(" not in new
+    assert any(reason in f.message for f in state.findings), [f.message for f in state.findings]
+
+
+def test_a_network_imported_inside_two_functions_is_not_taken_for_one():
+    text = _imported_in_main((IN_MAIN / "main.py").read_text()) + (
+        "\n\ndef again(z):\n    from nets import forger\n    return forger(z, 4)\n")
+    new, state = transform_text(text, [resolve("TFM107")], project=SPLIT)
+    assert "def again(z):\n    from nets import forger\n    return forger(z, 4)\n" in new

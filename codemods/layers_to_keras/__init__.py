@@ -41,7 +41,9 @@ What it does
     calls the object the call before it made. Calls of a project module's class in a function
     the script calls once (``main()``), outside its loops, get their objects made before that
     function's definition, when nothing there draws random values or makes variables first and
-    their arguments read nothing the function binds. A variable list picked by scope (``tf.get_collection(
+    their arguments read nothing the function binds; when that function imports them itself
+    (``from nets import critic`` in ``main()``), the classes are imported at the top of the
+    file instead (a name imported by two functions is left as it is). A variable list picked by scope (``tf.get_collection(
     TRAINABLE_VARIABLES, scope="d")``, ``tf.trainable_variables("d")``, ``[v for v in
     tf.trainable_variables() if v.name.startswith("d")]`` or ``"d" in v.name``) and passed as an
     optimizer's ``var_list`` lists the layers whose TF1 variables it selected where it is passed
@@ -130,7 +132,8 @@ Declines when
     when the function is called under a variable scope not named by a literal, or first
     called in the same statement as another such function (which made its variables first is
     not read), or, called from ``main()``, when random values or variables are made between
-    ``main``'s definition and that first call (TF1 drew them first).
+    ``main``'s definition and that first call (TF1 drew them first), or, imported inside a
+    function, when they are called elsewhere than in that function's own lines.
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
     program makes other variables too, when it is read before the layers it selects were
@@ -164,6 +167,7 @@ from tfmodernize.codemods.layers_to_keras.variable_lists import (
     variable_lists,
 )
 from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.imports import drop_aliases
 from tfmodernize.names import local_names, name_nodes, own_nodes, parameter_names
 from tfmodernize.syntax import ancestors, argument, commas, is_none, no_space_equal, source, statement_holding
 from tfmodernize.treewalk import walk
@@ -202,6 +206,8 @@ class LayersToKeras(TFCodemod):
         self._made: list[MadeLayer] = []
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
         self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
+        #: Imports in a function's body whose classes are imported at the top instead -> their aliases that go.
+        self._moved_imports: dict[int, tuple[cst.ImportFrom, set[int]]] = {}
         #: The class of a project module's network function -> the last object made for it here.
         self._instances: dict[str, str] = {}
         #: Statements first calling a network function whose variables are made before them -> the function.
@@ -286,6 +292,8 @@ class LayersToKeras(TFCodemod):
             self._make_before(statement, created, carried)
             if any(self.tf.is_tf(call.func, "layers.batch_normalization") for call in calls):
                 self._drop_update_dependencies()
+        for statement, gone in self._moved_imports.values():
+            self._drop_moved_import(statement, gone)
         if self._hoisted_variables:
             self._make_hoisted_variables()
         if self._made:
@@ -460,7 +468,8 @@ class LayersToKeras(TFCodemod):
         unit = self._networks.unit_of(calls) if calls and isinstance(statement, cst.FunctionDef) else None
         for call in calls:
             called = source(call.func)
-            alias, split = splits[called]
+            imported = splits[called]
+            alias, split = imported.alias, imported.split
             # ``from ops import fc_layer`` (or ``*``): the import names the class ``FcLayer`` now,
             # and so do the calls, unless the import gives it a name of its own (``as``).
             renamed = isinstance(call.func, cst.Name) and split["class"] != call.func.value and (
@@ -469,6 +478,9 @@ class LayersToKeras(TFCodemod):
                 if not isinstance(statement, cst.SimpleStatementLine) and unit is None:
                     raise Decline(call, "it is called inside a block or a definition (other than a function the "
                                         "program calls once, outside its loops)")
+                if imported.holder is not None and (unit is None or unit is not imported.holder):
+                    raise Decline(call, f"it is imported inside `{imported.holder.name.value}`, and called "
+                                        "elsewhere than in that function's own lines")
                 if unit is not None and call is calls[0]:
                     self._networks.before_unit(unit, statement_holding(call, self.state.parents(self._module)), called)
                 if isinstance(call.func, cst.Attribute):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
@@ -506,7 +518,14 @@ class LayersToKeras(TFCodemod):
             self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
                 cst.Name(instance), modules.split_call(modules.without_reuse(updated, split)[0], split,
                                                        cst.Name(instance))[1]))
-            if isinstance(call.func, cst.Name) and alias is not None and id(alias) not in self._renamed \
+            if imported.statement is not None and id(alias) not in self._renamed:
+                # Imported inside ``main()``: the objects are made before its definition, so the
+                # class is imported at the top of the file, and the function's import goes.
+                self._renamed.add(id(alias))
+                self.add_import(source(imported.statement.module), split["class"],
+                                asname=source(alias.asname.name) if alias.asname else None)
+                self._moved_imports.setdefault(id(imported.statement), (imported.statement, set()))[1].add(id(alias))
+            elif isinstance(call.func, cst.Name) and alias is not None and id(alias) not in self._renamed \
                     and split["class"] != source(alias.name):
                 self._renamed.add(id(alias))
                 self.replace(alias, lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)))
@@ -516,6 +535,22 @@ class LayersToKeras(TFCodemod):
             self.insert_before(statement, made)
         else:
             self._make_before(statement, made)
+
+    def _drop_moved_import(self, statement: cst.ImportFrom, gone: set[int]) -> None:
+        """A function's ``from M import f, g`` without the aliases whose classes are imported at
+        the top now; when none is left, its line goes, its comments going to the next line."""
+        line = self.state.parents(self._module).get(id(statement))
+        block = self.state.parents(self._module).get(id(line))
+        if any(id(alias) not in gone for alias in statement.names) or not isinstance(block, cst.IndentedBlock) \
+                or len(line.body) != 1:
+            drop_aliases(self.edits, statement, lambda alias: id(alias) in gone)
+            return
+        index = next(i for i, s in enumerate(block.body) if s is line)
+        comments = [empty for empty in line.leading_lines if empty.comment is not None]
+        if comments and index + 1 < len(block.body):
+            self.replace(block.body[index + 1], lambda updated: updated.with_changes(
+                leading_lines=[*line.leading_lines, *updated.leading_lines]))
+        self.remove(line)
 
     def _write_variable_lists(self, module: cst.Module) -> None:
         """Variable lists picked by scope and passed as ``var_list`` list the layers' variables

@@ -181,32 +181,52 @@ def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str
 
 # -- the callers' side -----------------------------------------------------------------------
 
-def imported_splits(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[Optional[cst.ImportAlias], dict]]:
-    """Local name -> (the import alias naming it, or None for a star import; the split) for
-    the functions ``module`` imports from project modules whose rewrite made them classes; a
-    module imported whole (``import ops``) is there as ``ops.RNN``, with its alias."""
-    found: dict[str, tuple[Optional[cst.ImportAlias], dict]] = {}
-    for statement in module.body:
+@dataclass(frozen=True)
+class ImportedSplit:
+    """A project module's network function that became a class, as a file imports it."""
+
+    #: The import alias naming it (None: a star import).
+    alias: Optional[cst.ImportAlias]
+    #: What the module's rewrite says of the class (``Split.export``).
+    split: dict
+    #: The ``from M import ...`` statement, when it is made in a module function's body (then
+    #: that function).
+    statement: Optional[cst.ImportFrom] = None
+    holder: Optional[cst.FunctionDef] = None
+
+
+def imported_splits(module: cst.Module, project: Mapping[str, Any]) -> dict[str, ImportedSplit]:
+    """Local name -> how the file imports each function of a project module whose rewrite made
+    it a class: by ``from M import f`` (or ``*``) at the top level or in the body of a module
+    function (not in its blocks), or as ``M.f`` of a module imported whole (``import ops``). A
+    name imported in two functions is left out: its calls cannot be told apart by name."""
+    found: dict[str, ImportedSplit] = {}
+    twice: set[str] = set()
+    places = [(statement, None) for statement in module.body] + [
+        (inner, statement) for statement in module.body if isinstance(statement, cst.FunctionDef)
+        for inner in statement.body.body]
+    for statement, holder in places:
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
         for small in statement.body:
-            if isinstance(small, cst.Import):
+            named: dict[str, ImportedSplit] = {}
+            if isinstance(small, cst.Import) and holder is None:
                 for alias in small.names:
                     classes = ((project.get(source(alias.name)) or {}).get(EXPORTS) or {}).get("classes") or {}
                     local = source(alias.asname.name) if alias.asname else source(alias.name)
-                    found.update({f"{local}.{function}": (alias, split) for function, split in classes.items()})
-                continue
-            if not isinstance(small, cst.ImportFrom) or small.relative or small.module is None:
-                continue
-            classes = ((project.get(source(small.module)) or {}).get(EXPORTS) or {}).get("classes") or {}
-            if isinstance(small.names, cst.ImportStar):
-                found.update({function: (None, split) for function, split in classes.items()})
-                continue
-            for alias in small.names:
-                function = source(alias.name)
-                if function in classes:
-                    found[source(alias.asname.name) if alias.asname else function] = (alias, classes[function])
-    return found
+                    named.update({f"{local}.{function}": ImportedSplit(alias, split) for function, split in classes.items()})
+            elif isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
+                classes = ((project.get(source(small.module)) or {}).get(EXPORTS) or {}).get("classes") or {}
+                if isinstance(small.names, cst.ImportStar):
+                    if holder is None:
+                        named.update({function: ImportedSplit(None, split) for function, split in classes.items()})
+                else:
+                    named.update({source(alias.asname.name) if alias.asname else source(alias.name):
+                                  ImportedSplit(alias, classes[source(alias.name)], small if holder else None, holder)
+                                  for alias in small.names if source(alias.name) in classes})
+            twice |= {name for name in named if name in found and holder is not None}
+            found.update(named)
+    return {name: imported for name, imported in found.items() if name not in twice}
 
 
 def wants_splits(project: Mapping[str, Any]) -> bool:
