@@ -142,7 +142,6 @@ Declines when
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -153,12 +152,12 @@ from typing import Any, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemods import _training as training
-from tfmodernize.codemods._variables import VariableValues
 from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
-from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS, Network, NetworkFunctions
+from tfmodernize.codemods.layers_to_keras.network import Network, NetworkFunctions, innermost_first
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
-from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables
+from tfmodernize.codemods.layers_to_keras.callers import ProjectCallers
+from tfmodernize.codemods.layers_to_keras.scoped_plan import ScopedVariablesPlan
 from tfmodernize.codemods.layers_to_keras.rnn import OBJECT_NAMES, RUNS, RecurrentSite, read_site
 from tfmodernize.codemods.layers_to_keras.variable_lists import (
     TRAINABLE_WEIGHTS,
@@ -167,9 +166,8 @@ from tfmodernize.codemods.layers_to_keras.variable_lists import (
     variable_lists,
 )
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.imports import drop_aliases
-from tfmodernize.names import local_names, name_nodes, own_nodes, parameter_names
-from tfmodernize.syntax import ancestors, argument, commas, is_none, no_space_equal, source, statement_holding
+from tfmodernize.names import name_nodes, own_nodes, parameter_names
+from tfmodernize.syntax import argument, commas, is_none, no_space_equal, source, statement_holding
 from tfmodernize.treewalk import walk
 
 
@@ -180,7 +178,7 @@ def layer_table() -> dict[str, dict[str, Any]]:
     return json.loads(text)["layers"]
 
 
-class LayersToKeras(TFCodemod):
+class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
     __doc__ = __doc__
     code = "TFM107"
     name = "layers-to-keras"
@@ -240,14 +238,14 @@ class LayersToKeras(TFCodemod):
                                                 "through `reuse` and is called from another file")
                 elif id(statement) not in top:
                     raise Decline(calls[0], "it is applied inside a class or a block")
-                made = [self._layer(call, network.reuse) for call in _innermost_first(calls)]
+                made = [self._layer(call, network.reuse) for call in innermost_first(calls)]
                 if isinstance(statement, cst.FunctionDef) and project:
                     removed = [line for layer in made if layer.rnn is not None for line in layer.rnn.cell_lines]
                     split = modules.split_of(statement, [arg.value for layer in made for arg in layer.constructor],
                                              removed, taken)
                 elif isinstance(statement, cst.FunctionDef):
                     made = [self._networks.hoisted(statement, network, layer, call)
-                            for call, layer in zip(_innermost_first(calls), made)]
+                            for call, layer in zip(innermost_first(calls), made)]
             except Decline as decline:
                 self.declined(decline, "tf.layers not migrated: ")
                 continue
@@ -267,7 +265,7 @@ class LayersToKeras(TFCodemod):
             parents = self.state.parents(module)
             built_at = index if not network.calls_of else min(
                 i for i, top in enumerate(module.body) for c in network.calls_of if training.contains(top, c))
-            for call, layer in zip(_innermost_first(calls), made):
+            for call, layer in zip(innermost_first(calls), made):
                 scope = self._variable_scope(call, parents)
                 named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
                 base = named.lower() if named else layer.function
@@ -299,86 +297,6 @@ class LayersToKeras(TFCodemod):
         if self._made:
             self._write_variable_lists(module)
 
-    def _network_variables(self, function: cst.FunctionDef, calls: list[cst.Call], variables: list[cst.Call],
-                           taken: set[str]) -> None:
-        """A network function making its variables with ``tf.get_variable`` under its variable
-        scope (see ``scoped_variables``): each variable is made once, at module level, before the
-        statement first calling the function, and read where TF1 asked for it; for a project
-        module's function called by the other files of the run, by the ``tf.Module`` class the
-        function becomes."""
-        parents = self.state.parents(self._module)
-        name = function.name.value
-        split = None
-        try:
-            if len(variables) != len(calls):
-                raise Decline(variables[0], "the function makes variables both with tf.get_variable and with "
-                                            "tf.layers or an RNN: where each set would be made is not proven in order")
-            project = self._project_network(function, calls)
-            network = self._networks.read(function, variables, split=project, units=not project)
-            built_at, first = (None, None) if project else self._variables_built_at(function, network)
-            attributes = set(parameter_names(function))
-            made = scoped_variables(function, network, _innermost_first(variables), self._networks,
-                                    VariableValues(self.tf, self.tf_expr),
-                                    lambda node: self._variable_scope(node, parents), attributes if project else taken,
-                                    network_prefix(network.scopes, function), split=project)
-            if project and network.reuse is not None:
-                reason = modules.callers_share(function, self.state.callers.get(name, []), network.reuse,
-                                               parameter_names(function).index(network.reuse))
-                if reason is not None:
-                    raise Decline(variables[0], reason)
-            if project:
-                split = modules.split_of(function, [read for v in made for read in v.reads], [v.call for v in made], taken)
-                if network.reuse is not None:
-                    split = dataclasses.replace(split, parameters=tuple(p for p in split.parameters if p != network.reuse),
-                                                reuse=network.reuse,
-                                                reuse_position=parameter_names(function).index(network.reuse))
-        except Decline as decline:
-            self.declined(decline, "tf.get_variable not migrated: ")
-            return
-        if split is not None:
-            if not self.fix(variables[0], f"tf.get_variable in `{name}`, a network function the other files of the run "
-                                          f"call -> a tf.Module class `{split.class_name}` making the variables once"):
-                return
-        elif not self.fix(variables[0], f"tf.get_variable in `{name}`, under its variable scope -> tf.Variable made "
-                                        "once, where TF1 first created it, and read by the function"):
-            return
-        for block in network.scopes:
-            self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
-        for switch in network.switches:
-            self.remove(switch)
-        inside = {id(n) for variable in made for n in walk(variable.call)}
-        for constant, line in network.constants.items():  # ``width = 6`` read by the variables' shapes only
-            if all(id(n) in inside for n in name_nodes(function.body) if n.value == constant
-                   and not training.contains(line, n)):
-                self.remove(line)
-        if split is not None:
-            for variable in made:
-                self.replace(variable.call, cst.Attribute(cst.Name("self"), cst.Name(variable.name)))
-            for read in modules.stored_reads(function, split, [v.call for v in made]):
-                self.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
-            created = [(v.name, cst.parse_expression(v.code)) for v in made]
-            base = self.tf_expr("Module")
-            self.replace(function, lambda updated: modules.module_class(updated, split, created, base, "__call__"))
-            self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = split.export()
-            return
-        self._variables_made_at[id(first)] = name
-        if network.reuse is not None:
-            self._stop_passing(function, network)
-        for variable in made:
-            self.replace(variable.call, cst.Name(variable.name))
-        created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(v.name))], cst.parse_expression(v.code))])
-                   for v in made]
-        self._hoisted_variables.append((built_at, self._networks.order[id(first)], created))
-
-    def _make_hoisted_variables(self) -> None:
-        """The network functions' variables, made before the top-level statement first calling
-        each network (directly or through the function holding its calls), in the order TF1
-        made them: networks first called earlier first."""
-        for built_at in sorted({at for at, _, _ in self._hoisted_variables}):
-            statement = self._module.body[built_at]
-            self._make_before(statement, [line for at, _, lines in sorted(self._hoisted_variables, key=lambda made: made[1])
-                                          if at == built_at for line in lines])
-
     def _make_before(self, statement: cst.BaseStatement, lines: list[cst.SimpleStatementLine],
                      carried: Sequence[cst.EmptyLine] = ()) -> None:
         """``lines`` (what is made) go before the module statement, taking its blank lines and
@@ -387,32 +305,6 @@ class LayersToKeras(TFCodemod):
         kept = [cst.EmptyLine(indent=False)] * 2 if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else []
         self.replace(statement, lambda updated: updated.with_changes(leading_lines=kept))
         self.insert_before(statement, lines)
-
-    def _variables_built_at(self, function: cst.FunctionDef, network: Network) -> tuple[int, cst.BaseStatement]:
-        """The index of the module statement first calling ``function`` (or defining the
-        function holding its calls: ``Network.unit``), before which its variables are made, and the
-        statement holding its first call; declines calls under a variable scope not named by a
-        literal, a statement first calling another such function too, and a unit making random
-        values or variables before its first call (they would be made after the network's)."""
-        parents = self.state.parents(self._module)
-        for site in network.calls_of:
-            if any(isinstance(node, cst.With) and any(
-                    self.tf.is_tf(item.item.func, "variable_scope") and not (
-                        item.item.args and isinstance(item.item.args[0].value, cst.SimpleString))
-                    for item in node.items if isinstance(item.item, cst.Call)) for node in ancestors(site, parents)):
-                raise Decline(site, f"`{function.name.value}` is called under a variable scope not named by a literal")
-        first = statement_holding(network.calls_of[0], parents)
-        if id(first) in self._variables_made_at:
-            raise Decline(network.calls[0], f"`{function.name.value}` is first called in the statement that first calls "
-                                            f"`{self._variables_made_at[id(first)]}`: which made its variables first is "
-                                            "not read here")
-        if network.unit is None:
-            if any(isinstance(node, UNIT_BREAKS) for node in ancestors(network.calls_of[0], parents)):
-                raise Decline(network.calls[0], f"`{function.name.value}` is first called inside a loop, a condition or "
-                                                "a `try`: made before it, its variables would be made whether or not "
-                                                "that call runs")
-            return next(i for i, top in enumerate(self._module.body) if training.contains(top, first)), first
-        return self._networks.before_unit(network.unit, first, function.name.value), first
 
     @classmethod
     def wanted_by(cls, project: dict) -> bool:
@@ -441,7 +333,7 @@ class LayersToKeras(TFCodemod):
             self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
         created: list[tuple[str, cst.Call]] = []
         attributes: set[str] = set(split.parameters)
-        for call, layer in zip(_innermost_first(calls), made):
+        for call, layer in zip(innermost_first(calls), made):
             named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
             name = training.fresh_name(named.lower() if named else layer.function, attributes)
             created.append((name, cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor))))
@@ -455,102 +347,6 @@ class LayersToKeras(TFCodemod):
         base = self.tf_expr("keras.layers.Layer")
         self.replace(function, lambda updated: modules.module_class(updated, split, created, base))
         self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = split.export()
-
-    def _call_splits(self, statement: cst.BaseStatement, splits: dict, taken: set[str], keeps_lines: bool) -> None:
-        """Calls of a project module's network function that became a class: an object made
-        before the statement, called where the function was (one object per call, as TF1 made
-        a network per call). The objects take the statement's blank lines and comments unless
-        ``keeps_lines`` (its own layers are made before it too, and take them)."""
-        made: list[cst.SimpleStatementLine] = []
-        calls = [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)
-                 and isinstance(n.func, (cst.Name, cst.Attribute)) and source(n.func) in splits]
-        # All in ``main()``, called once, outside its loops: the objects are made before its definition.
-        unit = self._networks.unit_of(calls) if calls and isinstance(statement, cst.FunctionDef) else None
-        for call in calls:
-            called = source(call.func)
-            imported = splits[called]
-            alias, split = imported.alias, imported.split
-            # ``from ops import fc_layer`` (or ``*``): the import names the class ``FcLayer`` now,
-            # and so do the calls, unless the import gives it a name of its own (``as``).
-            renamed = isinstance(call.func, cst.Name) and split["class"] != call.func.value and (
-                alias is None or alias.asname is None)
-            try:
-                if not isinstance(statement, cst.SimpleStatementLine) and unit is None:
-                    raise Decline(call, "it is called inside a block or a definition (other than a function the "
-                                        "program calls once, outside its loops)")
-                if imported.holder is not None and (unit is None or unit is not imported.holder):
-                    raise Decline(call, f"it is imported inside `{imported.holder.name.value}`, and called "
-                                        "elsewhere than in that function's own lines")
-                if unit is not None and call is calls[0]:
-                    self._networks.before_unit(unit, statement_holding(call, self.state.parents(self._module)), called)
-                if isinstance(call.func, cst.Attribute):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
-                    maker = call.func.with_changes(attr=cst.Name(split["class"]))
-                else:
-                    maker = cst.Name(split["class"] if renamed else called)
-                bare, shares = modules.without_reuse(call, split)
-                construction, _ = modules.split_call(bare, split, maker)
-                inner = (local_names(unit) | set(parameter_names(unit))) & {n.value for n in name_nodes(construction)} \
-                    if unit is not None and not shares else set()
-                if inner:
-                    raise Decline(call, f"the object it becomes is made before `{unit.name.value}`, and its arguments "
-                                        f"read `{sorted(inner)[0]}`, which `{unit.name.value}` binds")
-                if shares and split["class"] not in self._instances:
-                    raise Decline(call, "it shares the variables (`reuse=True`) of no call before it in this file's "
-                                        "top-level code")
-            except Decline as decline:
-                self.declined(decline, f"call of `{called}` (a class now) not migrated: ")
-                continue
-            if not self.fix(call, f"`{called}` became a class in its module -> " + (
-                    "the object the call before it made (it shared that call's variables), called where the function "
-                    "was" if shares else "an object made once here, called where the function was")):
-                continue
-            if renamed:
-                taken.discard(called)  # the import names the class now: the function's name is free
-            elif isinstance(alias, cst.ImportAlias) and isinstance(call.func, cst.Name) and \
-                    sum(1 for n in name_nodes(self._module) if n.value == source(alias.name)) == 1:
-                taken.discard(source(alias.name))  # ``from m import f as g``: ``f`` was only the import's
-            if shares:
-                instance = self._instances[split["class"]]
-            else:
-                instance = training.fresh_name(modules.instance_name(split["class"]), taken)
-                self._instances[split["class"]] = instance
-                made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
-            self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
-                cst.Name(instance), modules.split_call(modules.without_reuse(updated, split)[0], split,
-                                                       cst.Name(instance))[1]))
-            if imported.statement is not None and id(alias) not in self._renamed:
-                # Imported inside ``main()``: the objects are made before its definition, so the
-                # class is imported at the top of the file, and the function's import goes.
-                self._renamed.add(id(alias))
-                self.add_import(source(imported.statement.module), split["class"],
-                                asname=source(alias.asname.name) if alias.asname else None)
-                self._moved_imports.setdefault(id(imported.statement), (imported.statement, set()))[1].add(id(alias))
-            elif isinstance(call.func, cst.Name) and alias is not None and id(alias) not in self._renamed \
-                    and split["class"] != source(alias.name):
-                self._renamed.add(id(alias))
-                self.replace(alias, lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)))
-        if not made:
-            return
-        if keeps_lines:
-            self.insert_before(statement, made)
-        else:
-            self._make_before(statement, made)
-
-    def _drop_moved_import(self, statement: cst.ImportFrom, gone: set[int]) -> None:
-        """A function's ``from M import f, g`` without the aliases whose classes are imported at
-        the top now; when none is left, its line goes, its comments going to the next line."""
-        line = self.state.parents(self._module).get(id(statement))
-        block = self.state.parents(self._module).get(id(line))
-        if any(id(alias) not in gone for alias in statement.names) or not isinstance(block, cst.IndentedBlock) \
-                or len(line.body) != 1:
-            drop_aliases(self.edits, statement, lambda alias: id(alias) in gone)
-            return
-        index = next(i for i, s in enumerate(block.body) if s is line)
-        comments = [empty for empty in line.leading_lines if empty.comment is not None]
-        if comments and index + 1 < len(block.body):
-            self.replace(block.body[index + 1], lambda updated: updated.with_changes(
-                leading_lines=[*line.leading_lines, *updated.leading_lines]))
-        self.remove(line)
 
     def _write_variable_lists(self, module: cst.Module) -> None:
         """Variable lists picked by scope and passed as ``var_list`` list the layers' variables
@@ -726,25 +522,6 @@ def _without(items: Sequence[Any], index: int) -> list[Any]:
     if index == len(items) - 1 and kept:
         kept[-1] = kept[-1].with_changes(comma=items[-1].comma)
     return kept
-
-
-def _innermost_first(calls: list[cst.Call]) -> list[cst.Call]:
-    """The layer calls of a statement in the order Python runs them: arguments before the call
-    taking them (``dense(flatten(x))`` applies flatten first, and TF1 created its variables so)."""
-    inside = {id(call): [other for other in calls if other is not call and any(n is other for n in walk(call))]
-              for call in calls}
-    ordered: list[cst.Call] = []
-
-    def add(call: cst.Call) -> None:
-        if any(c is call for c in ordered):
-            return
-        for inner in inside[id(call)]:
-            add(inner)
-        ordered.append(call)
-
-    for call in calls:
-        add(call)
-    return ordered
 
 
 def _input_of(updated: cst.Call, position: int = 0) -> cst.BaseExpression:

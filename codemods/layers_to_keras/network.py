@@ -358,3 +358,22 @@ def prefix(scopes: list[cst.With], function: cst.FunctionDef) -> str:
     return function.name.value.lower()
 
 
+def innermost_first(calls: list[cst.Call]) -> list[cst.Call]:
+    """The layer calls of a statement in the order Python runs them: arguments before the call
+    taking them (``dense(flatten(x))`` applies flatten first, and TF1 created its variables so)."""
+    inside = {id(call): [other for other in calls if other is not call and any(n is other for n in walk(call))]
+              for call in calls}
+    ordered: list[cst.Call] = []
+
+    def add(call: cst.Call) -> None:
+        if any(c is call for c in ordered):
+            return
+        for inner in inside[id(call)]:
+            add(inner)
+        ordered.append(call)
+
+    for call in calls:
+        add(call)
+    return ordered
+
+

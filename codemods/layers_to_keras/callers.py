@@ -1,0 +1,118 @@
+"""Layers-to-keras in a file calling a project module's network functions that the module's
+rewrite made classes (``modules``): an object made per call (before the statement, or before
+the definition of the function the program calls once holding the calls), called where the
+function was; imports renamed to the classes, or moved to the top of the file when the
+function imports them itself. A part of ``LayersToKeras`` (a mixin: it uses the codemod's
+edits, its file's ``NetworkFunctions`` and the objects already made)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods.layers_to_keras import modules
+from tfmodernize.imports import drop_aliases
+from tfmodernize.names import local_names, name_nodes, parameter_names
+from tfmodernize.syntax import source, statement_holding
+from tfmodernize.treewalk import walk
+
+
+class ProjectCallers:
+    """``LayersToKeras``'s handling of calls of project modules' network classes."""
+
+    def _call_splits(self, statement: cst.BaseStatement, splits: dict, taken: set[str], keeps_lines: bool) -> None:
+        """Calls of a project module's network function that became a class: an object made
+        before the statement, called where the function was (one object per call, as TF1 made
+        a network per call). The objects take the statement's blank lines and comments unless
+        ``keeps_lines`` (its own layers are made before it too, and take them)."""
+        made: list[cst.SimpleStatementLine] = []
+        calls = [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)
+                 and isinstance(n.func, (cst.Name, cst.Attribute)) and source(n.func) in splits]
+        # All in ``main()``, called once, outside its loops: the objects are made before its definition.
+        unit = self._networks.unit_of(calls) if calls and isinstance(statement, cst.FunctionDef) else None
+        for call in calls:
+            called = source(call.func)
+            imported = splits[called]
+            alias, split = imported.alias, imported.split
+            # ``from ops import fc_layer`` (or ``*``): the import names the class ``FcLayer`` now,
+            # and so do the calls, unless the import gives it a name of its own (``as``).
+            renamed = isinstance(call.func, cst.Name) and split["class"] != call.func.value and (
+                alias is None or alias.asname is None)
+            try:
+                if not isinstance(statement, cst.SimpleStatementLine) and unit is None:
+                    raise Decline(call, "it is called inside a block or a definition (other than a function the "
+                                        "program calls once, outside its loops)")
+                if imported.holder is not None and (unit is None or unit is not imported.holder):
+                    raise Decline(call, f"it is imported inside `{imported.holder.name.value}`, and called "
+                                        "elsewhere than in that function's own lines")
+                if unit is not None and call is calls[0]:
+                    self._networks.before_unit(unit, statement_holding(call, self.state.parents(self._module)), called)
+                if isinstance(call.func, cst.Attribute):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
+                    maker = call.func.with_changes(attr=cst.Name(split["class"]))
+                else:
+                    maker = cst.Name(split["class"] if renamed else called)
+                bare, shares = modules.without_reuse(call, split)
+                construction, _ = modules.split_call(bare, split, maker)
+                inner = (local_names(unit) | set(parameter_names(unit))) & {n.value for n in name_nodes(construction)} \
+                    if unit is not None and not shares else set()
+                if inner:
+                    raise Decline(call, f"the object it becomes is made before `{unit.name.value}`, and its arguments "
+                                        f"read `{sorted(inner)[0]}`, which `{unit.name.value}` binds")
+                if shares and split["class"] not in self._instances:
+                    raise Decline(call, "it shares the variables (`reuse=True`) of no call before it in this file's "
+                                        "top-level code")
+            except Decline as decline:
+                self.declined(decline, f"call of `{called}` (a class now) not migrated: ")
+                continue
+            if not self.fix(call, f"`{called}` became a class in its module -> " + (
+                    "the object the call before it made (it shared that call's variables), called where the function "
+                    "was" if shares else "an object made once here, called where the function was")):
+                continue
+            if renamed:
+                taken.discard(called)  # the import names the class now: the function's name is free
+            elif isinstance(alias, cst.ImportAlias) and isinstance(call.func, cst.Name) and \
+                    sum(1 for n in name_nodes(self._module) if n.value == source(alias.name)) == 1:
+                taken.discard(source(alias.name))  # ``from m import f as g``: ``f`` was only the import's
+            if shares:
+                instance = self._instances[split["class"]]
+            else:
+                instance = training.fresh_name(modules.instance_name(split["class"]), taken)
+                self._instances[split["class"]] = instance
+                made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
+            self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
+                cst.Name(instance), modules.split_call(modules.without_reuse(updated, split)[0], split,
+                                                       cst.Name(instance))[1]))
+            if imported.statement is not None and id(alias) not in self._renamed:
+                # Imported inside ``main()``: the objects are made before its definition, so the
+                # class is imported at the top of the file, and the function's import goes.
+                self._renamed.add(id(alias))
+                self.add_import(source(imported.statement.module), split["class"],
+                                asname=source(alias.asname.name) if alias.asname else None)
+                self._moved_imports.setdefault(id(imported.statement), (imported.statement, set()))[1].add(id(alias))
+            elif isinstance(call.func, cst.Name) and alias is not None and id(alias) not in self._renamed \
+                    and split["class"] != source(alias.name):
+                self._renamed.add(id(alias))
+                self.replace(alias, lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)))
+        if not made:
+            return
+        if keeps_lines:
+            self.insert_before(statement, made)
+        else:
+            self._make_before(statement, made)
+
+    def _drop_moved_import(self, statement: cst.ImportFrom, gone: set[int]) -> None:
+        """A function's ``from M import f, g`` without the aliases whose classes are imported at
+        the top now; when none is left, its line goes, its comments going to the next line."""
+        line = self.state.parents(self._module).get(id(statement))
+        block = self.state.parents(self._module).get(id(line))
+        if any(id(alias) not in gone for alias in statement.names) or not isinstance(block, cst.IndentedBlock) \
+                or len(line.body) != 1:
+            drop_aliases(self.edits, statement, lambda alias: id(alias) in gone)
+            return
+        index = next(i for i, s in enumerate(block.body) if s is line)
+        comments = [empty for empty in line.leading_lines if empty.comment is not None]
+        if comments and index + 1 < len(block.body):
+            self.replace(block.body[index + 1], lambda updated: updated.with_changes(
+                leading_lines=[*line.leading_lines, *updated.leading_lines]))
+        self.remove(line)

@@ -1,0 +1,134 @@
+"""Layers-to-keras's plan for network functions making their variables with ``tf.get_variable``
+under their variable scope (what is made is read by ``scoped_variables``): where the variables
+are made (before the statement first calling the network, or before the definition of the
+function the program calls once holding its calls) and what the function reads instead; or,
+for a project module's function the other files of the run call, the ``tf.Module`` class it
+becomes. A part of ``LayersToKeras`` (a mixin: it uses the codemod's edits, its file's
+``NetworkFunctions`` and the statements already given variables)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import libcst as cst
+
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods import _training as training
+from tfmodernize.codemods._variables import VariableValues
+from tfmodernize.codemods.layers_to_keras import modules
+from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS, Network, innermost_first
+from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
+from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables
+from tfmodernize.names import name_nodes, parameter_names
+from tfmodernize.syntax import ancestors, statement_holding
+from tfmodernize.treewalk import walk
+
+
+class ScopedVariablesPlan:
+    """``LayersToKeras``'s handling of network functions' ``tf.get_variable`` calls."""
+
+    def _network_variables(self, function: cst.FunctionDef, calls: list[cst.Call], variables: list[cst.Call],
+                           taken: set[str]) -> None:
+        """A network function making its variables with ``tf.get_variable`` under its variable
+        scope (see ``scoped_variables``): each variable is made once, at module level, before the
+        statement first calling the function, and read where TF1 asked for it; for a project
+        module's function called by the other files of the run, by the ``tf.Module`` class the
+        function becomes."""
+        parents = self.state.parents(self._module)
+        name = function.name.value
+        split = None
+        try:
+            if len(variables) != len(calls):
+                raise Decline(variables[0], "the function makes variables both with tf.get_variable and with "
+                                            "tf.layers or an RNN: where each set would be made is not proven in order")
+            project = self._project_network(function, calls)
+            network = self._networks.read(function, variables, split=project, units=not project)
+            built_at, first = (None, None) if project else self._variables_built_at(function, network)
+            attributes = set(parameter_names(function))
+            made = scoped_variables(function, network, innermost_first(variables), self._networks,
+                                    VariableValues(self.tf, self.tf_expr),
+                                    lambda node: self._variable_scope(node, parents), attributes if project else taken,
+                                    network_prefix(network.scopes, function), split=project)
+            if project and network.reuse is not None:
+                reason = modules.callers_share(function, self.state.callers.get(name, []), network.reuse,
+                                               parameter_names(function).index(network.reuse))
+                if reason is not None:
+                    raise Decline(variables[0], reason)
+            if project:
+                split = modules.split_of(function, [read for v in made for read in v.reads], [v.call for v in made], taken)
+                if network.reuse is not None:
+                    split = dataclasses.replace(split, parameters=tuple(p for p in split.parameters if p != network.reuse),
+                                                reuse=network.reuse,
+                                                reuse_position=parameter_names(function).index(network.reuse))
+        except Decline as decline:
+            self.declined(decline, "tf.get_variable not migrated: ")
+            return
+        if split is not None:
+            if not self.fix(variables[0], f"tf.get_variable in `{name}`, a network function the other files of the run "
+                                          f"call -> a tf.Module class `{split.class_name}` making the variables once"):
+                return
+        elif not self.fix(variables[0], f"tf.get_variable in `{name}`, under its variable scope -> tf.Variable made "
+                                        "once, where TF1 first created it, and read by the function"):
+            return
+        for block in network.scopes:
+            self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
+        for switch in network.switches:
+            self.remove(switch)
+        inside = {id(n) for variable in made for n in walk(variable.call)}
+        for constant, line in network.constants.items():  # ``width = 6`` read by the variables' shapes only
+            if all(id(n) in inside for n in name_nodes(function.body) if n.value == constant
+                   and not training.contains(line, n)):
+                self.remove(line)
+        if split is not None:
+            for variable in made:
+                self.replace(variable.call, cst.Attribute(cst.Name("self"), cst.Name(variable.name)))
+            for read in modules.stored_reads(function, split, [v.call for v in made]):
+                self.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
+            created = [(v.name, cst.parse_expression(v.code)) for v in made]
+            base = self.tf_expr("Module")
+            self.replace(function, lambda updated: modules.module_class(updated, split, created, base, "__call__"))
+            self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = split.export()
+            return
+        self._variables_made_at[id(first)] = name
+        if network.reuse is not None:
+            self._stop_passing(function, network)
+        for variable in made:
+            self.replace(variable.call, cst.Name(variable.name))
+        created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(v.name))], cst.parse_expression(v.code))])
+                   for v in made]
+        self._hoisted_variables.append((built_at, self._networks.order[id(first)], created))
+
+    def _make_hoisted_variables(self) -> None:
+        """The network functions' variables, made before the top-level statement first calling
+        each network (directly or through the function holding its calls), in the order TF1
+        made them: networks first called earlier first."""
+        for built_at in sorted({at for at, _, _ in self._hoisted_variables}):
+            statement = self._module.body[built_at]
+            self._make_before(statement, [line for at, _, lines in sorted(self._hoisted_variables, key=lambda made: made[1])
+                                          if at == built_at for line in lines])
+
+    def _variables_built_at(self, function: cst.FunctionDef, network: Network) -> tuple[int, cst.BaseStatement]:
+        """The index of the module statement first calling ``function`` (or defining the
+        function holding its calls: ``Network.unit``), before which its variables are made, and the
+        statement holding its first call; declines calls under a variable scope not named by a
+        literal, a statement first calling another such function too, and a unit making random
+        values or variables before its first call (they would be made after the network's)."""
+        parents = self.state.parents(self._module)
+        for site in network.calls_of:
+            if any(isinstance(node, cst.With) and any(
+                    self.tf.is_tf(item.item.func, "variable_scope") and not (
+                        item.item.args and isinstance(item.item.args[0].value, cst.SimpleString))
+                    for item in node.items if isinstance(item.item, cst.Call)) for node in ancestors(site, parents)):
+                raise Decline(site, f"`{function.name.value}` is called under a variable scope not named by a literal")
+        first = statement_holding(network.calls_of[0], parents)
+        if id(first) in self._variables_made_at:
+            raise Decline(network.calls[0], f"`{function.name.value}` is first called in the statement that first calls "
+                                            f"`{self._variables_made_at[id(first)]}`: which made its variables first is "
+                                            "not read here")
+        if network.unit is None:
+            if any(isinstance(node, UNIT_BREAKS) for node in ancestors(network.calls_of[0], parents)):
+                raise Decline(network.calls[0], f"`{function.name.value}` is first called inside a loop, a condition or "
+                                                "a `try`: made before it, its variables would be made whether or not "
+                                                "that call runs")
+            return next(i for i, top in enumerate(self._module.body) if training.contains(top, first)), first
+        return self._networks.before_unit(network.unit, first, function.name.value), first
