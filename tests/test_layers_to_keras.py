@@ -886,3 +886,28 @@ dense_v = tf.Variable(tf.random.truncated_normal([2, 2], stddev=0.01, dtype=tf.f
 y = dense(tf.ones([1, 3]))
 """
     assert_rewrites("TFM107", before, after)
+
+
+TUPLE_CONSTANTS = """
+import tensorflow as tf
+
+
+def encoder(x):
+    with tf.variable_scope("enc"):
+        rows, cols = 4, 3
+        w = tf.get_variable("w", [rows, cols], initializer=tf.zeros_initializer())
+        return tf.matmul(x, w)READ
+
+
+y = encoder(tf.ones([2, 4]))
+"""
+
+
+@pytest.mark.parametrize(("read", "kept"), [
+    pytest.param("", False, id="read-by-the-shape-only"),
+    pytest.param(" * cols", True, id="one-name-read-elsewhere"),
+])
+def test_constants_bound_together_are_substituted_and_their_line_goes_when_nothing_else_reads_them(read, kept):
+    new = rewrite("TFM107", TUPLE_CONSTANTS.replace("READ", read)).code
+    assert 'enc_w = tf.Variable(tf.zeros([4, 3], dtype=tf.float32), name="enc/w")' in new, new
+    assert ("rows, cols = 4, 3" in new) is kept

@@ -31,7 +31,7 @@ What it does
     calls once, ``main()``, outside its loops: before that function's definition), and reads
     it there (``w = critic_w``); sharing works
     as for layers, and also through ``if reuse: tf.get_variable_scope().reuse_variables()``,
-    which goes; constants the function binds once (``width = 6``, or an initializer object
+    which goes; constants the function binds once (``width = 6``, ``rows, cols = 4, 3``, or an initializer object
     ``init = tf.truncated_normal_initializer(stddev=0.1)``) are read as their values
     where the variables are made (their line goes when nothing else reads them). Such a
     function of a project module, called by the other files of the run, becomes a

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
 import libcst as cst
 
@@ -217,7 +217,8 @@ class NetworkFunctions:
 
     def _constant(self, function: cst.FunctionDef, network: "Network", name: str,
                   call: cst.Call) -> Optional[cst.BaseExpression]:
-        """The value of ``name = <constant>``, the function's only binding of ``name``, a line of
+        """The value of ``name = <constant>`` (or of ``name``'s place in ``a, name = 3, <constant>``),
+        the function's only binding of ``name``, a line of
         its own in its body or scope blocks, before the statement of ``call``; the value is
         numbers and strings, combined by operators, and names (parenthesized when combined), or
         a TF initializer made of such arguments (``tf.truncated_normal_initializer(stddev=s)``)."""
@@ -227,15 +228,16 @@ class NetworkFunctions:
         line = statement_holding(binders[0], self.parents)
         block = self.parents.get(id(line))
         if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and len(line.body[0].targets) == 1
-                and isinstance(binders[0].target, cst.Name)
                 and (block is function.body or any(block is scope.body for scope in network.scopes))):
+            return None
+        value = _unpacked(binders[0].target, line.body[0].value, name)
+        if value is None:
             return None
         node = statement_holding(call, self.parents)  # the statement of ``block`` holding the call
         while node is not None and not any(s is node for s in block.body):
             node = self.parents.get(id(node))
         if node is None or list(block.body).index(line) >= list(block.body).index(node):
             return None
-        value = line.body[0].value
         symbol = self.tf.tf_symbol(value.func) if isinstance(value, cst.Call) else None
         # ``init = tf.truncated_normal_initializer(stddev=0.1)``: making the object draws nothing.
         initializer = symbol is not None and (symbol.path.endswith("_initializer") or symbol.path.startswith("initializers."))
@@ -251,6 +253,14 @@ class NetworkFunctions:
         if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)) and not value.lpar:
             value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
         return value
+
+    @staticmethod
+    def removable(network: "Network", line: cst.SimpleStatementLine, reads_left: Callable[[str], bool]) -> bool:
+        """Whether a constant's line can go: every name it binds is a constant of the network
+        that nothing but what is made once reads (``reads_left``: whether the function still
+        reads the name elsewhere)."""
+        bound = names_bound_here(line.body[0].targets[0])
+        return all(network.constants.get(name) is line and not reads_left(name) for name in bound)
 
     def _same_everywhere(self, function: cst.FunctionDef, network: "Network", name: str,
                          before: int) -> Optional[cst.BaseExpression]:
@@ -377,3 +387,17 @@ def innermost_first(calls: list[cst.Call]) -> list[cst.Call]:
     return ordered
 
 
+def _unpacked(target: cst.BaseAssignTargetExpression, value: cst.BaseExpression, name: str) -> Optional[cst.BaseExpression]:
+    """What ``target = value`` binds ``name`` to: the value of a plain name, or the matching
+    element of a tuple or list written out (``rows, cols = 3, 6``); None otherwise."""
+    if isinstance(target, cst.Name):
+        return value if target.value == name else None
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
+            and len(target.elements) == len(value.elements) \
+            and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+        for element, item in zip(target.elements, value.elements):
+            if isinstance(element.value, cst.Name) and element.value.value == name:
+                return item.value
+            if not isinstance(element.value, cst.Name):
+                return None
+    return None

@@ -75,9 +75,13 @@ class ScopedVariablesPlan:
         for switch in network.switches:
             self.remove(switch)
         inside = {id(n) for variable in made for n in walk(variable.call)}
-        for constant, line in network.constants.items():  # ``width = 6`` read by the variables' shapes only
-            if all(id(n) in inside for n in name_nodes(function.body) if n.value == constant
-                   and not training.contains(line, n)):
+        def reads_left(constant: str) -> bool:
+            return any(id(n) not in inside for n in name_nodes(function.body) if n.value == constant
+                       and not training.contains(network.constants[constant], n))
+
+        # ``width = 6`` (or ``rows, cols = 3, 6``) read by the variables' shapes only.
+        for line in {id(line): line for line in network.constants.values()}.values():
+            if self._networks.removable(network, line, reads_left):
                 self.remove(line)
         if split is not None:
             for variable in made:
