@@ -124,9 +124,10 @@ class FileState:
     #: What a rewrite tells the files importing this one, by codemod code (JSON-serialisable:
     #: a function that became a class, and how to call it); merged into the module's summary.
     exports: dict = field(default_factory=dict)
-    #: False when a file importing this one stays on TF1: a rewrite that changes what the
-    #: importers must call (and would export it) declines instead.
-    exports_allowed: bool = True
+    #: Why a file importing this one stays on TF1 (``"main.py stays on TF1: ..."``), or None: a
+    #: rewrite that changes what the importers must call (and would export it) declines then,
+    #: saying so.
+    exports_refused: Optional[str] = None
     unsafe_fixes: bool = False
     fixes: list[Fix] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -191,6 +192,11 @@ class FileState:
         found = {local: (aliases[local], count) for local, count in uses.items()}
         self._alias_uses = (module, found)
         return found
+
+    @property
+    def exports_allowed(self) -> bool:
+        """Whether a rewrite may change what the files importing this one call."""
+        return self.exports_refused is None
 
     def parents(self, module: cst.Module) -> dict:
         """Each code node's parent in ``module`` (``edits.parents``), once per tree version."""

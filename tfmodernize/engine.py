@@ -35,7 +35,7 @@ from libcst.codemod import CodemodContext
 from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codemods
 from tfmodernize.settings import Settings
 from tfmodernize.cache import OutcomeCache
-from tfmodernize.project import Callers, ProjectIndex, ProjectView, summarize as summarize_project
+from tfmodernize.project import Callers, ProjectIndex, ProjectView, Rewritten, summarize as summarize_project
 from tfmodernize.notebooks import Layout
 from tfmodernize.sources import Discovered, Source, SourceError, decode_source, read_source
 from tfmodernize import treewalk
@@ -185,12 +185,12 @@ def transform_text(
     unsafe_fixes: bool = False,
     project: Optional[ProjectView] = None,
     callers: Optional[Callers] = None,
-    exports: bool = True,
+    refused: Optional[str] = None,
 ) -> tuple[str, FileState]:
     """Rewrite one module's text with ``codemods``; returns the new text and what happened.
     ``project``/``callers``: the project modules the file imports, and how the other files of
-    the run use its functions (``tfmodernize.project``); ``exports`` False: no rewrite may
-    change what the files importing this one call (``FileState.exports_allowed``).
+    the run use its functions (``tfmodernize.project``); ``refused``: why a file importing this
+    one stays on TF1, so no rewrite may change what it calls (``FileState.exports_refused``).
 
     Raises ``SyntaxError``/``cst.ParserSyntaxError`` for input that does not parse and ``RewriteError`` when a
     rewrite would not parse (the rewrite is then dropped). A codemod whose obligations are
@@ -199,7 +199,7 @@ def transform_text(
     try:
         with _collector_paused():
             return _transform_text(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project,
-                                   callers=callers, exports=exports)
+                                   callers=callers, refused=refused)
     finally:
         treewalk.forget()  # the nodes of this file's trees are not needed again
 
@@ -226,12 +226,12 @@ def _collector_paused() -> Iterator[None]:
 
 def _transform_text(
     text: str, codemods: Sequence[type[TFCodemod]], *, path: str, unsafe_fixes: bool, project: Optional[ProjectView],
-    callers: Optional[Callers] = None, exports: bool = True,
+    callers: Optional[Callers] = None, refused: Optional[str] = None,
 ) -> tuple[str, FileState]:
     declined: list[Finding] = []
     while True:
         new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project,
-                                          callers=callers, exports=exports)
+                                          callers=callers, refused=refused)
         tf2_only = {f.code for f in state.fixes} & {c.code for c in codemods if c.requires_tf2}
         if state.kept_on_v1 and tf2_only and not state.obligations:
             blocker, line = state.kept_on_v1[0]
@@ -278,10 +278,10 @@ def _transform_once(
     unsafe_fixes: bool,
     project: Optional[ProjectView] = None,
     callers: Optional[Callers] = None,
-    exports: bool = True,
+    refused: Optional[str] = None,
 ) -> tuple[str, FileState]:
     state = FileState(text=text, unsafe_fixes=unsafe_fixes, project=project or {}, callers=callers,
-                      exports_allowed=exports)
+                      exports_refused=refused)
     candidates = [c for c in codemods if c.applies_to_text(text) or c.wanted_by(state.project)]
     if not text.strip() or not PREFILTER.search(text):
         return text, state
@@ -342,10 +342,10 @@ RECURSION_LIMIT = 30_000
 
 
 def process(discovered: Discovered, settings: Settings, project: Optional[ProjectView] = None,
-            callers: Optional[Callers] = None, exports: bool = True) -> Outcome:
+            callers: Optional[Callers] = None, refused: Optional[str] = None) -> Outcome:
     """Run the selected codemods on one file, knowing the ``project`` modules it may import and
-    how the other files of the run use its functions (``tfmodernize.project``; ``exports``
-    False: a file importing this one stays on TF1, so no rewrite may change what it calls).
+    how the other files of the run use its functions (``tfmodernize.project``; ``refused``: why
+    a file importing this one stays on TF1, so no rewrite may change what it calls).
     Never raises: problems land in ``error``."""
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
@@ -372,13 +372,14 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
     cache = key = None
     if settings.cache_dir is not None:
         cache = OutcomeCache(settings.cache_dir, codemods, settings.unsafe_fixes)
-        key = cache.key(source.data + ProjectIndex.fingerprint(project or {}, callers) + (b"" if exports else b"\0"))
+        key = cache.key(source.data + ProjectIndex.fingerprint(project or {}, callers)
+                        + (b"" if refused is None else b"\0" + refused.encode("utf-8", "surrogateescape")))
         hit = cache.get(key)
         if hit is not None:
             _fill(outcome, source, hit["new"], hit["fixes"], hit["findings"], hit["error"],
                   [tuple(pair) for pair in hit.get("kept_on_v1") or ()], hit.get("exports") or {})
             return outcome
-    new_text, fixes, findings, error, kept_on_v1, exported = _rewrite(source, codemods, settings, project, callers, exports)
+    new_text, fixes, findings, error, kept_on_v1, exported = _rewrite(source, codemods, settings, project, callers, refused)
     _fill(outcome, source, new_text, fixes, findings, error, kept_on_v1, exported)
     if cache is not None and not (error or "").startswith("internal error"):
         cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error, kept_on_v1=kept_on_v1, exports=exported)
@@ -387,13 +388,13 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
 
 def _rewrite(
     source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings, project: Optional[ProjectView] = None,
-    callers: Optional[Callers] = None, exports: bool = True,
+    callers: Optional[Callers] = None, refused: Optional[str] = None,
 ) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str], list[tuple[str, int]], dict]:
     """(new text, fixes, findings, error, kept-on-v1 blocker, exports) for one decoded source."""
     try:
         new_text, state = transform_text(
             source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes, project=project,
-            callers=callers, exports=exports,
+            callers=callers, refused=refused,
         )
         source.encode(new_text)
     except (cst.ParserSyntaxError, SyntaxError) as error:
@@ -448,7 +449,7 @@ def _end_with_parent(parent: int) -> None:
 
 
 def _process_star(item: tuple) -> Outcome:
-    """``process(*item)``: (discovered, settings, view, callers[, exports allowed])."""
+    """``process(*item)``: (discovered, settings, view, callers[, refused])."""
     try:
         return process(*item)
     except Exception as error:  # noqa: BLE001 - an internal error never escapes its file
@@ -467,11 +468,15 @@ def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
     if len(files) > 1 or any(c.summarizes for c in codemods):
         by_path = {f.path.resolve(): f for f in files if f.problem is None}
 
-        def rewrite(path: Path, view: ProjectView, callers: Optional[Callers], exports: bool) -> Optional[tuple[str, dict]]:
-            outcome = _process_star((by_path[path], settings, view, callers, exports))
+        def rewrite(path: Path, view: ProjectView, callers: Optional[Callers], refused: Optional[str]) -> Rewritten:
+            outcome = _process_star((by_path[path], settings, view, callers, refused))
             done[path] = outcome
-            rewritten = outcome.error is None and not outcome.kept_on_v1 and outcome.new is not None
-            return (outcome.new, outcome.exports) if rewritten else None
+            if outcome.error is None and not outcome.kept_on_v1 and outcome.new is not None:
+                return Rewritten(outcome.new, outcome.exports)
+            if outcome.kept_on_v1:
+                construct, line = outcome.kept_on_v1[0]
+                return Rewritten(stays=f"{construct} on line {line} has no TF2 migration there")
+            return Rewritten(stays=outcome.error or "it is not rewritten")
 
         index = summarize_project(list(by_path), codemods, settings.src, rewrite=rewrite)
         done = {path: outcome for path, outcome in done.items() if path in index.rewritten}

@@ -46,10 +46,21 @@ from tfmodernize.tfsymbols import TFNames
 ProjectView = dict[str, Optional[dict[str, Any]]]
 #: function name -> its uses in the other files of the run (``Use.as_dict``).
 Callers = dict[str, list[dict[str, Any]]]
-#: The engine's hook: (path, view, callers, exports allowed) -> the text the run leaves the file
-#: with and what its rewrite exports (``FileState.exports``), or None when the file stays on TF1
-#: or cannot be rewritten (it is then summarized as written).
-Rewrite = Callable[[Path, ProjectView, Optional[Callers], bool], Optional[tuple[str, dict]]]
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    """What the run leaves a file as: its text and what its rewrite exports
+    (``FileState.exports``) when it is TF2 code; else (``text`` None: the file stays on TF1 or
+    cannot be rewritten, and is summarized as written) why."""
+
+    text: Optional[str] = None
+    exports: dict = field(default_factory=dict)
+    stays: Optional[str] = None
+
+
+#: The engine's hook: (path, view, callers, why exports are refused or None) -> ``Rewritten``.
+Rewrite = Callable[[Path, ProjectView, Optional[Callers], Optional[str]], Rewritten]
 
 
 @dataclass
@@ -149,16 +160,16 @@ def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[P
     # function that became a class) keeps that rewrite only if every file of the run importing
     # it is rewritten to TF2 too (kept on TF1, it could not call the new code): otherwise the
     # module is rewritten again with exports forbidden, and everything after it again.
-    forbidden: set[Path] = set()
+    forbidden: dict[Path, str] = {}  # module -> why a file importing it stays on TF1
     while True:
         index.summaries = {}
-        results: dict[Path, Optional[tuple[str, dict]]] = {}
+        results: dict[Path, Rewritten] = {}
         started: set[Path] = set()
 
-        def rewritten(path: Path) -> Optional[tuple[str, dict]]:
+        def rewritten(path: Path) -> Rewritten:
             if path not in results:
                 results[path] = rewrite(path, index.view_from(path), index.callers_of(path),
-                                        path not in forbidden) if rewrite is not None else None
+                                        forbidden.get(path)) if rewrite is not None else Rewritten()
             return results[path]
 
         def summary_of(path: Path) -> None:
@@ -168,19 +179,24 @@ def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[P
             for candidate in index.visible_from(path).values():
                 if candidate in imported:
                     summary_of(candidate)
-            text, exports = rewritten(path) or (sources[path], {})
-            found = _summaries(text, summarizers)
+            result = rewritten(path)
+            found = _summaries(result.text if result.text is not None else sources[path], summarizers)
             if found is not None:
-                for code, exported in exports.items():
+                for code, exported in result.exports.items():
                     found[code] = {**(found.get(code) or {}), **exported}
                 index.summaries[path] = found
 
         for path in sources:
             if path in imported:
                 summary_of(path)
-        broken = [path for path in imported if (results.get(path) or ("", {}))[1]
-                  and any(rewritten(importer) is None for importer in sources
-                          if path in index.visible_from(importer).values())]
+        broken = {}
+        for path in imported:
+            if not (path in results and results[path].exports):
+                continue
+            staying = [importer for importer in sources if path in index.visible_from(importer).values()
+                       and rewritten(importer).text is None]
+            if staying:
+                broken[path] = f"{staying[0].name} calls it and stays on TF1 ({rewritten(staying[0]).stays})"
         if not broken:
             index.rewritten = set(results)
             return index

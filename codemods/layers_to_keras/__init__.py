@@ -322,7 +322,7 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
             raise Decline(calls[0], f"it is applied in `{name}`: {reason}")
         if not self.state.exports_allowed:
             raise Decline(calls[0], f"it is applied in `{name}`, a network function other files of the run call, "
-                                    "and a file calling it stays on TF1, where the class it would become cannot run")
+                                    f"but {self.state.exports_refused}, where the class it would become could not run")
         return True
 
     def _split(self, function: cst.FunctionDef, split: "modules.Split", network: Network, made: list["LayerCall"],
