@@ -40,8 +40,10 @@ Declines when
     literal, of a value that is not a plain name, with ``collections=``/``family=``; a merged
     summary is fetched in a way that cannot be unpacked into names, or its result is used other
     than by ``add_summary``; a writer is used other than by ``add_summary``, ``flush`` and
-    ``close``. The program's summaries are then left as they are (and the program on
-    ``tf.compat.v1``), with a finding saying which.
+    ``close``; a ``merge_all`` is in a file that imports a function or class of a project
+    module of the run which makes summaries when called (TF1 merged those too). The program's
+    summaries are then left as they are (and the program on ``tf.compat.v1``), with a finding
+    saying which.
 """
 
 from __future__ import annotations
@@ -56,10 +58,13 @@ from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes, target_name_nodes
 from tfmodernize.syntax import argument, no_space_equal, source, statement_of
-from tfmodernize.treewalk import walk
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import import_statements, walk
 
 #: TF1 summary ops this migrates -> whether TF2's function of the same name takes the value as is.
 SUMMARY_OPS = ("summary.scalar", "summary.histogram", "summary.image", "summary.text")
+#: Summary ops this does not migrate: made anywhere, they keep a ``merge_all`` from being read.
+OTHER_SUMMARY_OPS = ("summary.audio", "summary.tensor_summary")
 MERGES = ("summary.merge_all", "summary.merge")
 WRITERS = ("summary.FileWriter",)
 #: FileWriter keywords create_file_writer has too (flush_secs is converted).
@@ -101,6 +106,18 @@ class SummaryV2(TFCodemod):
     detects = (*SUMMARY_OPS, *MERGES, *WRITERS)
     requires_tf2 = True
 
+    summarizes = True
+
+    @classmethod
+    def summarize(cls, module: cst.Module, names: TFNames) -> Optional[dict]:
+        """For a file importing this one: the module's functions and classes that make TF
+        summaries when called (a ``merge_all`` there merges them too)."""
+        making = sorted(
+            statement.name.value for statement in module.body if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+            and any(isinstance(node, cst.Call) and names.is_tf(node.func, *SUMMARY_OPS, *OTHER_SUMMARY_OPS)
+                    for node in walk(statement, code_only=True)))
+        return {"summarizing": making} if making else None
+
     def plan(self, module: cst.Module) -> None:
         try:
             self._plan(module)
@@ -125,6 +142,8 @@ class SummaryV2(TFCodemod):
             if symbol.path in SUMMARY_OPS:
                 summaries.append(self._summary(statement, node, symbol.path.split(".")[1], name))
             elif symbol.path in MERGES:
+                if symbol.path == "summary.merge_all":
+                    self._no_imported_summaries(module, node)
                 merges[self._named(node, name)] = self._merged(node, symbol.path, summaries)
                 merge_statements.append(statement)
             else:
@@ -135,6 +154,29 @@ class SummaryV2(TFCodemod):
         adds = self._adds(module, writers, fetches)
         self._check_uses(module, writers, fetches, adds, fetchable, [*merge_statements, *(x.statement for x in summaries)])
         self._rewrite(summaries, merge_statements, writers, fetches, adds, fetchable)
+
+    def _no_imported_summaries(self, module: cst.Module, merge: cst.Call) -> None:
+        """Declines a ``merge_all`` in a file importing a project module's function or class that
+        makes summaries when called: TF1 merged those too, and they are not written here."""
+        for statement in import_statements(module):
+            if isinstance(statement, cst.ImportFrom) and not statement.relative and statement.module is not None:
+                pairs = [(source(statement.module), alias) for alias in statement.names] \
+                    if not isinstance(statement.names, cst.ImportStar) else [(source(statement.module), None)]
+            elif isinstance(statement, cst.Import):
+                pairs = [(source(alias.name), None) for alias in statement.names]
+            else:
+                continue
+            for name, alias in pairs:
+                _, summary = self.local_module(name)
+                making = set((summary or {}).get("summarizing") or ())
+                # A function another codemod's rewrite made a class (its export): the class makes them.
+                for exported in (self.state.project.get(name) or {}).values():
+                    classes = (exported or {}).get("classes") if isinstance(exported, dict) else None
+                    making |= {function for function, split in (classes or {}).items() if split.get("class") in making}
+                picked = making if alias is None else making & {source(alias.name)}
+                if picked:
+                    raise Decline(merge, f"`merge_all` also merges the summaries `{sorted(picked)[0]}` of {name}.py makes "
+                                         "when called, which this migration does not write")
 
     def _definition(self, module: cst.Module, call: cst.Call, top: set[int]) -> tuple[cst.SimpleStatementLine, Optional[str]]:
         """The statement ``[name =] <call>`` the call makes on its own, and the name it binds."""

@@ -78,3 +78,45 @@ def test_a_summary_used_elsewhere_is_not_removed():
     source = HEAD + 'one = tf.summary.scalar("l", loss)\nkept = [one]\n'
     result = assert_unchanged("TFM100", source)
     assert any("used other than by a run or a merge" in f.message for f in result.findings)
+
+
+MERGED_PROGRAM = ("import tensorflow as tf\nfrom nets import critic, scale\nx = tf.placeholder(tf.float32)\n"
+                  "loss = tf.reduce_sum(critic(x))\n" 'tf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\n'
+                  "sess = tf.Session()\nwriter = tf.summary.FileWriter('logs')\n"
+                  "s = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 3)\n")
+
+
+@pytest.mark.parametrize("project", [
+    pytest.param({"nets": {"TFM100": {"summarizing": ["critic"]}}}, id="function"),
+    pytest.param({"nets": {"TFM100": {"summarizing": ["Critic"]}, "TFM107": {"classes": {"critic": {"class": "Critic"}}}}},
+                 id="function-that-became-a-class"),
+])
+def test_merge_all_in_a_file_calling_a_project_function_making_summaries_is_declined(project):
+    from tfmodernize.codemod import find_codemod
+    from tfmodernize.engine import transform_text
+
+    new, state = transform_text(MERGED_PROGRAM, [find_codemod("TFM100")], project=project)
+    assert new == MERGED_PROGRAM
+    assert any("`merge_all` also merges the summaries `critic` of nets.py makes" in f.message for f in state.findings), \
+        [f.message for f in state.findings]
+
+
+def test_merge_all_beside_project_functions_making_no_summaries_is_migrated():
+    from tfmodernize.codemod import find_codemod
+    from tfmodernize.engine import transform_text
+
+    new, _ = transform_text(MERGED_PROGRAM, [find_codemod("TFM100")], project={"nets": {"TFM100": {"summarizing": ["other"]}}})
+    assert "create_file_writer" in new and "merge_all" not in new
+
+
+def test_a_module_says_which_of_its_functions_and_classes_make_summaries():
+    import libcst as cst
+
+    from tfmodernize.codemod import find_codemod
+    from tfmodernize.tfsymbols import TFNames
+
+    module = cst.parse_module("import tensorflow as tf\ndef quiet(x):\n    return x\n"
+                              "def loud(x):\n    tf.summary.histogram('x', x)\n    return x\n"
+                              "class Net:\n    def __call__(self, x):\n        tf.summary.scalar('m', tf.reduce_mean(x))\n")
+    summary = find_codemod("TFM100").summarize(module, TFNames.for_module(module))
+    assert summary == {"summarizing": ["Net", "loud"]}
