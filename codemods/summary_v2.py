@@ -57,7 +57,7 @@ import libcst as cst
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes, target_name_nodes
-from tfmodernize.syntax import argument, no_space_equal, source, statement_of
+from tfmodernize.syntax import ancestors, argument, no_space_equal, source, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import import_statements, walk
 
@@ -79,11 +79,16 @@ class Summary:
     statement: cst.SimpleStatementLine
     call: cst.Call
     kind: str
+    #: The tag TF1 wrote: its name scopes, then the name given with TF1's invalid characters
+    #: replaced (``"train/raw_image"`` for ``"raw image"`` under ``name_scope("train")``).
     tag: str
     literal: cst.SimpleString
     value: cst.Name
     name: Optional[str]
     max_outputs: Optional[cst.BaseExpression] = None
+    #: A value written as an expression (``tf.reshape(x, ...)``): it is bound to ``value`` where
+    #: the summary was, so the run that fetched the summary fetches it.
+    expression: Optional[cst.BaseExpression] = None
 
 
 @dataclass
@@ -121,12 +126,14 @@ class SummaryV2(TFCodemod):
     def plan(self, module: cst.Module) -> None:
         try:
             self._plan(module)
-        except Decline as decline:
-            self.declined(decline, "summaries not migrated: ")
+        except Decline as decline:  # the whole program's summaries stay: nothing planned is made
+            raise Decline(decline.node, "summaries not migrated: " + decline.reason) from None
 
     # -- reading the program --------------------------------------------------------------
 
     def _plan(self, module: cst.Module) -> None:
+        self._literals: Optional[list[str]] = None
+        taken = training.used_names(module)
         summaries: list[Summary] = []
         merges: dict[str, list[Summary]] = {}
         merge_statements: list[cst.SimpleStatementLine] = []
@@ -140,7 +147,7 @@ class SummaryV2(TFCodemod):
                 continue
             statement, name = self._definition(module, node, top)
             if symbol.path in SUMMARY_OPS:
-                summaries.append(self._summary(statement, node, symbol.path.split(".")[1], name))
+                summaries.append(self._summary(statement, node, symbol.path.split(".")[1], name, taken))
             elif symbol.path in MERGES:
                 if symbol.path == "summary.merge_all":
                     self._no_imported_summaries(module, node)
@@ -152,8 +159,14 @@ class SummaryV2(TFCodemod):
         fetchable = {**by_name, **merges}
         fetches = self._fetches(module, fetchable)
         adds = self._adds(module, writers, fetches)
-        self._check_uses(module, writers, fetches, adds, fetchable, [*merge_statements, *(x.statement for x in summaries)])
-        self._rewrite(summaries, merge_statements, writers, fetches, adds, fetchable)
+        graphs = self._graph_writes(module, writers)
+        self._check_uses(module, writers, fetches, adds, fetchable,
+                         [*merge_statements, *(x.statement for x in summaries), *graphs])
+        for statement in graphs:
+            if self.fix(statement, "`add_graph` goes: a TF2 program has no session graph (tf.summary.trace_on/"
+                                   "trace_export around a tf.function call records one)"):
+                self.remove(statement)
+        self._rewrite(summaries, merge_statements, writers, fetches, adds, fetchable, taken)
 
     def _no_imported_summaries(self, module: cst.Module, merge: cst.Call) -> None:
         """Declines a ``merge_all`` in a file importing a project module's function or class that
@@ -194,31 +207,56 @@ class SummaryV2(TFCodemod):
             raise Decline(call, "its result is not kept in a name")
         return name
 
-    def _summary(self, statement: cst.SimpleStatementLine, call: cst.Call, kind: str, name: Optional[str]) -> Summary:
+    def _summary(self, statement: cst.SimpleStatementLine, call: cst.Call, kind: str, name: Optional[str],
+                 taken: set[str]) -> Summary:
         tag = argument(call, 0, "name")
         value = argument(call, 1, "tensor" if kind in ("scalar", "image", "text") else "values")
-        if not isinstance(tag, cst.SimpleString) or not re.fullmatch(r"[\w./-]+", tag.evaluated_value or ""):
-            raise Decline(call, "its tag is not a literal string of letters, digits, `_`, `.`, `/` or `-`")
-        if not isinstance(value, cst.Name):
-            raise Decline(call, "its value is not a plain name (bind it to a name first)")
+        if not isinstance(tag, cst.SimpleString) or not isinstance(tag.evaluated_value, str) or value is None:
+            raise Decline(call, "its tag is not a literal string")
         extra = [a.keyword.value if a.keyword else "positional" for a in call.args[2:]]
-        allowed = ("max_outputs",) if kind == "image" else ()
-        if any(word not in allowed for word in extra):
-            raise Decline(call, f"it passes {', '.join(w for w in extra if w not in allowed)}, which this migration does not map")
-        if self._in_name_scope(call):
-            raise Decline(call, "it is made under a name_scope, which prefixes its tag")
-        return Summary(statement, call, kind, tag.evaluated_value, tag, value, name, argument(call, 2, "max_outputs"))
+        allowed = ("max_outputs", "positional") if kind == "image" else ()
+        if any(word not in allowed for word in extra) or len(extra) > 1:
+            raise Decline(call, f"it passes {', '.join(w for w in extra if w not in allowed) or 'more arguments'}, "
+                                "which this migration does not map")
+        # TF1's tag: the summary's name scope, its name cleaned as ``summary_scope`` cleans it.
+        written = self._scope_prefix(call) + re.sub(r"[^-/\w.]", "_", tag.evaluated_value).lstrip("/")
+        literal = tag if written == tag.evaluated_value else cst.SimpleString(f"{tag.prefix}{tag.quote}{written}{tag.quote}")
+        expression = None
+        if not isinstance(value, cst.Name):
+            expression = value
+            value = cst.Name(training.fresh_name(f"{re.sub(r'[^0-9a-zA-Z_]', '_', written.rsplit('/', 1)[-1])}_summarized",
+                                                 taken))
+        return Summary(statement, call, kind, written, literal, value, name, argument(call, 2, "max_outputs"), expression)
 
-    def _in_name_scope(self, call: cst.Call) -> bool:
+    def _scope_prefix(self, call: cst.Call) -> str:
+        """``"a/b/"`` for a summary made under ``name_scope("a")`` / ``variable_scope("b")``
+        blocks, each named by a literal and opened once in the file (a scope opened again, or
+        whose name the file writes elsewhere, may have been made unique by TF1: ``a_1``)."""
         parents = self.state.parents(self.tf.module)
-        node = parents.get(id(call))
-        while node is not None:
-            if isinstance(node, cst.With) and any(
-                    isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, "name_scope", "variable_scope")
-                    for item in node.items):
-                return True
-            node = parents.get(id(node))
-        return False
+        names: list[str] = []
+        for node in ancestors(call, parents):
+            if not isinstance(node, cst.With):
+                continue
+            for item in node.items:
+                if not (isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, "name_scope", "variable_scope")):
+                    continue
+                scope = item.item
+                given = argument(scope, 0, "name") or argument(scope, None, "name_or_scope")
+                if len(scope.args) != 1 or not isinstance(given, cst.SimpleString) \
+                        or not isinstance(given.evaluated_value, str) or not re.fullmatch(r"[\w.-]+", given.evaluated_value):
+                    raise Decline(call, f"it is made under `{source(scope)}`, whose prefix to its tag is not read here")
+                if self._strings().count(given.evaluated_value) != 1:
+                    raise Decline(call, f"it is made under the scope `{given.evaluated_value}`, a name the file writes "
+                                        "more than once (TF1 may have made the scope `{given.evaluated_value}_1`)")
+                names.insert(0, given.evaluated_value)
+        return "".join(f"{name}/" for name in names)
+
+    def _strings(self) -> list[str]:
+        """Every string literal the file writes, as its value."""
+        if self._literals is None:
+            self._literals = [n.evaluated_value for n in walk(self.tf.module, code_only=True)
+                              if isinstance(n, cst.SimpleString) and isinstance(n.evaluated_value, str)]
+        return self._literals
 
     def _merged(self, call: cst.Call, path: str, summaries: list[Summary]) -> list[Summary]:
         if path == "summary.merge_all":
@@ -293,6 +331,19 @@ class SummaryV2(TFCodemod):
             found[id(call)] = (statement, call.func.value.value, summary.value, step)
         return found
 
+    @staticmethod
+    def _graph_writes(module: cst.Module, writers: dict) -> list[cst.SimpleStatementLine]:
+        """``writer.add_graph(...)`` statements, each a line of its own."""
+        found = []
+        for statement in walk(module, code_only=True):
+            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+                    and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Call):
+                func = statement.body[0].value.func
+                if isinstance(func, cst.Attribute) and func.attr.value == "add_graph" \
+                        and isinstance(func.value, cst.Name) and func.value.value in writers:
+                    found.append(statement)
+        return found
+
     def _check_uses(self, module: cst.Module, writers: dict, fetches: list[Fetch], adds: dict, fetchable: dict,
                     own_statements: list) -> None:
         """Writers, fetched summaries and summary ops are used only where this rewrites them."""
@@ -322,20 +373,24 @@ class SummaryV2(TFCodemod):
 
     # -- writing it -------------------------------------------------------------------------
 
-    def _rewrite(self, summaries, merge_statements, writers, fetches, adds, fetchable) -> None:
+    def _rewrite(self, summaries, merge_statements, writers, fetches, adds, fetchable, taken: set[str]) -> None:
         fetched = {name for fetch in fetches for _, name, _ in fetch.summaries}
         written = {id(s) for name in fetched for s in fetchable[name]}
         for summary in summaries:
             if id(summary) not in written and summary.name not in fetched:
                 if self.fix(summary.call, f"`tf.summary.{summary.kind}` no run fetches: the TF1 program wrote nothing for it"):
                     self.remove(summary.statement)
+            elif summary.expression is not None:
+                if self.fix(summary.call, f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary "
+                                          f"v2: the value it summarized is `{summary.value.value}`, fetched by the run"):
+                    bound = cst.Assign([cst.AssignTarget(summary.value)], summary.expression)
+                    self.replace(summary.statement, lambda updated, bound=bound: updated.with_changes(body=[bound]))
             elif self.fix(summary.call, f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary v2"):
                 self.remove(summary.statement)
         for statement in merge_statements:
             self.remove(statement)
         for statement, call in writers.values():
             self._writer(call)
-        taken = training.used_names(self.tf.module)
         values: dict[str, list[tuple[Summary, str]]] = {}
         for fetch in fetches:
             self._fetch(fetch, fetchable, taken, values)

@@ -38,6 +38,25 @@ REWRITES = [
         HEAD,
         id="never-fetched-goes",
     ),
+    pytest.param(
+        HEAD + 'with tf.name_scope("train"):\n    with tf.variable_scope("inner"):\n'
+        '        tf.summary.image("raw image", tf.reshape(x, [-1, 2, 2, 1]), 3)\n'
+        '    tf.summary.scalar("the loss", loss * 2)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        'writer = tf.summary.FileWriter("logs")\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n',
+        HEAD + 'with tf.name_scope("train"):\n    with tf.variable_scope("inner"):\n'
+        '        raw_image_summarized = tf.reshape(x, [-1, 2, 2, 1])\n    the_loss_summarized = loss * 2\n'
+        'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\n'
+        's_train_inner_raw_image, s_train_the_loss = sess.run([raw_image_summarized, the_loss_summarized], {x: 1.0})\n'
+        'with writer.as_default():\n'
+        '    tf.summary.image("train/inner/raw_image", s_train_inner_raw_image, step=1, max_outputs=3)\n'
+        '    tf.summary.scalar("train/the_loss", s_train_the_loss, step=1)\n',
+        id="scoped-tags-and-expression-values",
+    ),
+    pytest.param(
+        HEAD + 'sess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\nwriter.add_graph(sess.graph)\nwriter.close()\n',
+        HEAD + 'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\nwriter.close()\n',
+        id="add-graph-goes",
+    ),
 ]
 
 
@@ -48,9 +67,12 @@ def test_rewrites(before, after):
 
 NO_OPS = [
     pytest.param(HEAD + 'tf.summary.scalar(name, loss)\n', "tag is not a literal", id="computed-tag"),
-    pytest.param(HEAD + 'tf.summary.scalar("l", loss * 2)\n', "not a plain name", id="expression-value"),
-    pytest.param(HEAD + 'with tf.name_scope("train"):\n    tf.summary.scalar("l", loss)\n', "name_scope",
-                 id="under-a-name-scope"),
+    pytest.param(HEAD + 'with tf.name_scope(scope_name):\n    tf.summary.scalar("l", loss)\n', "prefix to its tag is not read",
+                 id="under-a-scope-not-named-by-a-literal"),
+    pytest.param(HEAD + 'with tf.name_scope("train"):\n    tf.summary.scalar("l", loss)\nwith tf.name_scope("train"):\n'
+                 '    pass\n', "writes more than once", id="under-a-scope-opened-twice"),
+    pytest.param(HEAD + 'with tf.variable_scope("train", reuse=True):\n    tf.summary.scalar("l", loss)\n',
+                 "prefix to its tag is not read", id="under-a-scope-reentered"),
     pytest.param(HEAD + 'tf.summary.scalar("l", loss, family="f")\n', "family", id="family"),
     pytest.param(HEAD + 'def f():\n    tf.summary.scalar("l", loss)\n', "inside a function", id="in-a-function"),
     pytest.param(HEAD + 'm = tf.summary.merge_all()\nsess = tf.Session()\nw2 = tf.summary.FileWriter("l")\n'
@@ -58,7 +80,7 @@ NO_OPS = [
                  id="fetched-summary-printed"),
     pytest.param(HEAD + 'tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
                  "s = sess.run([m, loss])\n", "unpacked", id="list-fetch-not-unpacked"),
-    pytest.param(HEAD + 'writer = tf.summary.FileWriter("l")\nwriter.add_graph(tf.get_default_graph())\n',
+    pytest.param(HEAD + 'writer = tf.summary.FileWriter("l")\nwriter.reopen()\n',
                  "used other than", id="writer-used-otherwise"),
     pytest.param("import numpy as np\nsummary = np.zeros(2)\n", None, id="not-tensorflow"),
 ]
@@ -120,3 +142,12 @@ def test_a_module_says_which_of_its_functions_and_classes_make_summaries():
                               "class Net:\n    def __call__(self, x):\n        tf.summary.scalar('m', tf.reduce_mean(x))\n")
     summary = find_codemod("TFM100").summarize(module, TFNames.for_module(module))
     assert summary == {"summarizing": ["Net", "loud"]}
+
+
+def test_a_program_declined_after_some_summaries_were_planned_reports_no_fix():
+    # The writer's `filename_suffix` is mapped, `session` is not: declined after the summaries were read.
+    source = HEAD + ('tf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+                     "writer = tf.summary.FileWriter('logs', session=sess)\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 3)\n")
+    result = assert_unchanged("TFM100", source)
+    assert result.fixes == []
+    assert any("summaries not migrated: `FileWriter` with arguments" in f.message for f in result.findings)

@@ -564,11 +564,15 @@ class TFCodemod(VisitorBasedCodemodCommand):
         previous = self.context.wrapper
         self.context = replace(self.context, wrapper=wrapper)
         self.edits = Edits()
+        fixes_before = len(self.state.fixes)
         try:
             with self.resolve(wrapper):
                 self.tf = self.state.names(tree)
                 self.plan(tree)
         except Decline as decline:
+            # Nothing of a declined plan is made, nor reported as made.
+            del self.state.fixes[fixes_before:]
+            self._imports_added, self._imports_removed = [], []
             self.declined(decline)
             self.edits = Edits()
         finally:

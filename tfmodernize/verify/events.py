@@ -16,7 +16,8 @@ import numpy as np
 
 
 def logged(logdir: str) -> dict[str, float]:
-    """``{"tag@step": value}`` (histograms: ``tag@step/count|min|max``) of every events file in ``logdir``."""
+    """``{"tag@step": value}`` (histograms: ``tag@step/count|min|max``; images:
+    ``tag/image/k@step/width|height``, TF1's tags) of every events file in ``logdir``."""
     from tensorflow.core.util import event_pb2
     from tensorflow.python.lib.io import tf_record
     from tensorflow.python.framework import tensor_util
@@ -29,6 +30,8 @@ def logged(logdir: str) -> dict[str, float]:
                 key = f"{value.tag}@{event.step}"
                 if value.HasField("simple_value"):
                     found[key] = float(value.simple_value)
+                elif value.HasField("image"):  # TF1: one value per image, tagged ``<tag>/image/<k>``
+                    found.update({f"{key}/width": float(value.image.width), f"{key}/height": float(value.image.height)})
                 elif value.HasField("histo"):
                     found.update({f"{key}/count": value.histo.num, f"{key}/min": value.histo.min,
                                   f"{key}/max": value.histo.max})
@@ -39,6 +42,10 @@ def logged(logdir: str) -> dict[str, float]:
                         found.update({f"{key}/count": float(data[:, 2].sum()) if data.size else 0.0,
                                       f"{key}/min": float(data[0, 0]) if data.size else 0.0,
                                       f"{key}/max": float(data[-1, 1]) if data.size else 0.0})
+                    elif plugin == "images":  # TF2: [width, height, image 0, image 1, ...] under ``<tag>``
+                        for index in range(len(data) - 2):
+                            image = f"{value.tag}/image/{index}@{event.step}"
+                            found.update({f"{image}/width": float(data[0]), f"{image}/height": float(data[1])})
                     elif data.dtype.kind in "fiu" and data.size == 1:
                         found[key] = float(np.asarray(data).reshape(()))
     return found
