@@ -6,9 +6,16 @@ What it does
     ``tf.summary.create_file_writer(logdir)``; the summarized tensors are fetched by the run
     that fetched the merged summary (``merge_all``, ``merge([...])`` or one summary), in its
     place; and ``writer.add_summary(summary, step)`` becomes ``with writer.as_default():``
-    and one ``tf.summary.scalar/histogram/image/text(tag, value, step=step)`` per summary.
-    Summaries no run ever fetches are removed: the TF1 program wrote nothing for them. It runs
-    before session-to-function, which then migrates the runs as usual.
+    and one ``tf.summary.scalar/histogram/image/text(tag, value, step=step)`` per summary,
+    under the tag TF1 wrote: the summary's name scopes (``name_scope``/``variable_scope``
+    blocks named by literals) before its name, whose characters TF1 does not allow in a tag
+    written as ``_`` (``"raw image"`` under ``name_scope("inputs")`` is
+    ``"inputs/raw_image"``). A value written as an expression (``tf.reshape(x, [-1, 28, 28,
+    1])``) is bound to a name where the summary was, and that name fetched. ``add_graph``
+    goes. Summaries no run ever fetches are removed: the TF1 program wrote nothing for them.
+    The program may be written at the top level of the file or in one module function
+    (``def train(): ...``): summaries, merges, writers and the runs fetching them in its own
+    lines. It runs before session-to-function, which then migrates the runs as usual.
 
 Why it matters
     ``tf.summary.FileWriter``, ``merge_all`` and summary ops that return serialized protos
@@ -30,14 +37,18 @@ After
 
 Fix safety
     Same tags, steps and scalar values in the events file: a value fetched in the same run as
-    the summary was is the value TF1 summarized. Histograms and images are written from the
+    the summary was is the value TF1 summarized (an expression bound to a name there computes
+    what the summary op computed, in the same run). Histograms and images are written from the
     same values in TF2's format (TensorBoard reads both). The graph TF1 wrote beside them is not
     written (a TF2 program has no session graph; ``tf.summary.trace_on``/``trace_export``
     around a ``tf.function`` call records one): the fix says so.
 
 Declines when
-    a summary is made inside a function, under a ``name_scope``, with a tag that is not a
-    literal, of a value that is not a plain name, with ``collections=``/``family=``; a merged
+    a summary is made inside a class or a nested function, or in a module function that does
+    not fetch its summaries itself (a caller merging all summaries may), or both at top level
+    and in a function (or in two functions); under a scope not named by a literal, reentered
+    (``reuse=``), or named by a string the file writes again (TF1 may have made it unique:
+    ``loss_1``); with a tag that is not a literal, with ``collections=``/``family=``; a merged
     summary is fetched in a way that cannot be unpacked into names, or its result is used other
     than by ``add_summary``; a writer is used other than by ``add_summary``, ``flush`` and
     ``close``; a ``merge_all`` is in a file that imports a function or class of a project
@@ -74,7 +85,8 @@ SUMMARY_KEY = ("summaries", "GraphKeys.SUMMARIES")
 
 @dataclass
 class Summary:
-    """``[name =] tf.summary.<kind>(tag, value)`` at the program's top level."""
+    """``[name =] tf.summary.<kind>(tag, value)`` in the program's code (its top level, or one
+    module function's own lines)."""
 
     statement: cst.SimpleStatementLine
     call: cst.Call
@@ -138,14 +150,20 @@ class SummaryV2(TFCodemod):
         merges: dict[str, list[Summary]] = {}
         merge_statements: list[cst.SimpleStatementLine] = []
         writers: dict[str, tuple[cst.SimpleStatementLine, cst.Call]] = {}
-        top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+        # The program's code: its top level, and the body of each module function (a program
+        # written in ``main()``); all of its summaries, merges and writers must be in one of them.
+        self._owners: dict[int, Optional[cst.FunctionDef]] = {
+            id(n): None for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+        for function in (s for s in module.body if isinstance(s, cst.FunctionDef)):
+            self._owners.update({id(n): function for n in own_nodes(function.body) if isinstance(n, cst.SimpleStatementLine)})
+        self._owner: Optional[tuple[Optional[cst.FunctionDef]]] = None
         for node in walk(module, code_only=True):
             if not isinstance(node, cst.Call):
                 continue
             symbol = self.tf.tf_symbol(node.func)
             if symbol is None or symbol.path not in (*SUMMARY_OPS, *MERGES, *WRITERS):
                 continue
-            statement, name = self._definition(module, node, top)
+            statement, name = self._definition(module, node)
             if symbol.path in SUMMARY_OPS:
                 summaries.append(self._summary(statement, node, symbol.path.split(".")[1], name, taken))
             elif symbol.path in MERGES:
@@ -160,6 +178,15 @@ class SummaryV2(TFCodemod):
         fetches = self._fetches(module, fetchable)
         adds = self._adds(module, writers, fetches)
         graphs = self._graph_writes(module, writers)
+        owner = self._owner[0] if self._owner is not None else None
+        if owner is not None and not fetches:
+            raise Decline(next(iter([*(x.call for x in summaries), *(w[1] for w in writers.values())]), owner.name),
+                          f"it is made in `{owner.name.value}`, which does not fetch its summaries itself (a caller "
+                          "merging all summaries may: only a program written in the function is migrated)")
+        for statement in [*(f.statement for f in fetches), *(a[0] for a in adds.values()), *graphs]:
+            if id(statement) not in self._owners or self._owners[id(statement)] is not owner:
+                raise Decline(statement, "the program's summaries are fetched or written elsewhere than where they are "
+                                         "made (another function, or the top-level code)")
         self._check_uses(module, writers, fetches, adds, fetchable,
                          [*merge_statements, *(x.statement for x in summaries), *graphs])
         for statement in graphs:
@@ -191,14 +218,21 @@ class SummaryV2(TFCodemod):
                     raise Decline(merge, f"`merge_all` also merges the summaries `{sorted(picked)[0]}` of {name}.py makes "
                                          "when called, which this migration does not write")
 
-    def _definition(self, module: cst.Module, call: cst.Call, top: set[int]) -> tuple[cst.SimpleStatementLine, Optional[str]]:
+    def _definition(self, module: cst.Module, call: cst.Call) -> tuple[cst.SimpleStatementLine, Optional[str]]:
         """The statement ``[name =] <call>`` the call makes on its own, and the name it binds."""
         found = statement_of(call, self.state.parents(module))
         if found is None:
             raise Decline(call, f"`{source(call.func)}(...)` is not a statement of its own (`x = {source(call.func)}(...)`)")
         name, statement = found
-        if id(statement) not in top:
-            raise Decline(call, "it is made inside a function or a class; only a program's top-level code is migrated")
+        if id(statement) not in self._owners:
+            raise Decline(call, "it is made inside a class, a nested function or a lambda; only a program's top-level "
+                                "code or a module function's own lines are migrated")
+        owner = self._owners[id(statement)]
+        if self._owner is not None and self._owner[0] is not owner:
+            where = lambda function: f"`{function.name.value}`" if function is not None else "the top-level code"
+            raise Decline(call, f"the program's summaries are made both in {where(self._owner[0])} and in {where(owner)}: "
+                                "a merge of them is not read across functions")
+        self._owner = (owner,)
         return statement, name
 
     @staticmethod

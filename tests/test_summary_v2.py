@@ -53,6 +53,15 @@ REWRITES = [
         id="scoped-tags-and-expression-values",
     ),
     pytest.param(
+        HEAD + 'def main(steps):\n    tf.summary.scalar("loss", loss)\n    m = tf.summary.merge_all()\n'
+        '    sess = tf.Session()\n    writer = tf.summary.FileWriter("logs")\n    for i in range(steps):\n'
+        '        s = sess.run(m, {x: 1.0})\n        writer.add_summary(s, i)\nmain(3)\n',
+        HEAD + 'def main(steps):\n    sess = tf.Session()\n    writer = tf.summary.create_file_writer("logs")\n'
+        '    for i in range(steps):\n        s_loss = sess.run(loss, {x: 1.0})\n        with writer.as_default():\n'
+        '            tf.summary.scalar("loss", s_loss, step=i)\nmain(3)\n',
+        id="a-program-written-in-main",
+    ),
+    pytest.param(
         HEAD + 'sess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\nwriter.add_graph(sess.graph)\nwriter.close()\n',
         HEAD + 'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\nwriter.close()\n',
         id="add-graph-goes",
@@ -74,7 +83,16 @@ NO_OPS = [
     pytest.param(HEAD + 'with tf.variable_scope("train", reuse=True):\n    tf.summary.scalar("l", loss)\n',
                  "prefix to its tag is not read", id="under-a-scope-reentered"),
     pytest.param(HEAD + 'tf.summary.scalar("l", loss, family="f")\n', "family", id="family"),
-    pytest.param(HEAD + 'def f():\n    tf.summary.scalar("l", loss)\n', "inside a function", id="in-a-function"),
+    pytest.param(HEAD + 'def f():\n    tf.summary.scalar("l", loss)\n', "does not fetch its summaries itself",
+                 id="in-a-function-not-fetching-them"),
+    pytest.param(HEAD + 'def f():\n    tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\n',
+                 "made both in `f` and in the top-level code", id="in-a-function-merged-at-top-level"),
+    pytest.param(HEAD + 'class Net:\n    def __call__(self):\n        tf.summary.scalar("l", loss)\n',
+                 "inside a class", id="in-a-method"),
+    pytest.param(HEAD + 'def main():\n    tf.summary.scalar("l", loss)\n    m = tf.summary.merge_all()\n'
+                 '    sess = tf.Session()\n    writer = tf.summary.FileWriter("logs")\n    return sess.run(m)\n'
+                 's = main()\n', "a run fetching summaries",
+                 id="in-a-function-fetched-as-its-result"),
     pytest.param(HEAD + 'm = tf.summary.merge_all()\nsess = tf.Session()\nw2 = tf.summary.FileWriter("l")\n'
                  "s = sess.run(m)\nw2.add_summary(s, 1)\nprint(s)\n", "used other than by `add_summary`",
                  id="fetched-summary-printed"),
