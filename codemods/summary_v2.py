@@ -144,7 +144,7 @@ class SummaryV2(TFCodemod):
     # -- reading the program --------------------------------------------------------------
 
     def _plan(self, module: cst.Module) -> None:
-        self._literals: Optional[list[str]] = None
+        self._literals: Optional[list[cst.SimpleString]] = None
         taken = training.used_names(module)
         summaries: list[Summary] = []
         merges: dict[str, list[Summary]] = {}
@@ -215,8 +215,8 @@ class SummaryV2(TFCodemod):
                     making |= {function for function, split in (classes or {}).items() if split.get("class") in making}
                 picked = making if alias is None else making & {source(alias.name)}
                 if picked:
-                    raise Decline(merge, f"`merge_all` also merges the summaries `{sorted(picked)[0]}` of {name}.py makes "
-                                         "when called, which this migration does not write")
+                    raise Decline(merge, f"`merge_all` also merges the summaries that `{sorted(picked)[0]}` ({name}.py) "
+                                         "makes when called, which this migration does not write")
 
     def _definition(self, module: cst.Module, call: cst.Call) -> tuple[cst.SimpleStatementLine, Optional[str]]:
         """The statement ``[name =] <call>`` the call makes on its own, and the name it binds."""
@@ -229,9 +229,9 @@ class SummaryV2(TFCodemod):
                                 "code or a module function's own lines are migrated")
         owner = self._owners[id(statement)]
         if self._owner is not None and self._owner[0] is not owner:
-            where = lambda function: f"`{function.name.value}`" if function is not None else "the top-level code"
-            raise Decline(call, f"the program's summaries are made both in {where(self._owner[0])} and in {where(owner)}: "
-                                "a merge of them is not read across functions")
+            first, other = (f"`{f.name.value}`" if f is not None else "the top-level code" for f in (self._owner[0], owner))
+            raise Decline(call, f"the program's summaries are made both in {first} and in {other}: a merge of them is "
+                                "not read across functions")
         self._owner = (owner,)
         return statement, name
 
@@ -279,16 +279,19 @@ class SummaryV2(TFCodemod):
                 if len(scope.args) != 1 or not isinstance(given, cst.SimpleString) \
                         or not isinstance(given.evaluated_value, str) or not re.fullmatch(r"[\w.-]+", given.evaluated_value):
                     raise Decline(call, f"it is made under `{source(scope)}`, whose prefix to its tag is not read here")
-                if self._strings().count(given.evaluated_value) != 1:
+                # Names written inside the block are under the scope (``loss/loss``): only the others may clash.
+                inside = {id(n) for n in walk(node.body, code_only=True)}
+                if sum(1 for literal in self._strings() if literal.evaluated_value == given.evaluated_value
+                       and id(literal) not in inside) != 1:
                     raise Decline(call, f"it is made under the scope `{given.evaluated_value}`, a name the file writes "
-                                        "more than once (TF1 may have made the scope `{given.evaluated_value}_1`)")
+                                        f"again outside it (TF1 may have made the scope `{given.evaluated_value}_1`)")
                 names.insert(0, given.evaluated_value)
         return "".join(f"{name}/" for name in names)
 
-    def _strings(self) -> list[str]:
-        """Every string literal the file writes, as its value."""
+    def _strings(self) -> list[cst.SimpleString]:
+        """Every string literal the file writes."""
         if self._literals is None:
-            self._literals = [n.evaluated_value for n in walk(self.tf.module, code_only=True)
+            self._literals = [n for n in walk(self.tf.module, code_only=True)
                               if isinstance(n, cst.SimpleString) and isinstance(n.evaluated_value, str)]
         return self._literals
 

@@ -124,7 +124,7 @@ class FileState:
     #: What a rewrite tells the files importing this one, by codemod code (JSON-serialisable:
     #: a function that became a class, and how to call it); merged into the module's summary.
     exports: dict = field(default_factory=dict)
-    #: Why a file importing this one stays on TF1 (``"main.py stays on TF1: ..."``), or None: a
+    #: Why a file importing this one stays on TF1 (``"main.py calls it and stays on TF1 (...)"``), or None: a
     #: rewrite that changes what the importers must call (and would export it) declines then,
     #: saying so.
     exports_refused: Optional[str] = None

@@ -159,7 +159,8 @@ def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[P
     # A module whose rewrite changed what its importers must call (``FileState.exports``: a
     # function that became a class) keeps that rewrite only if every file of the run importing
     # it is rewritten to TF2 too (kept on TF1, it could not call the new code): otherwise the
-    # module is rewritten again with exports forbidden, and everything after it again.
+    # module is rewritten again with its exports refused (knowing which file and why), and
+    # everything after it again.
     forbidden: dict[Path, str] = {}  # module -> why a file importing it stays on TF1
     while True:
         index.summaries = {}
