@@ -30,7 +30,7 @@ from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from tfmodernize.edits import Edits, Replacement, apply as apply_edits, parents
 from tfmodernize.imports import ImportRequest, plan as plan_imports
-from tfmodernize.tfsymbols import TFNames, tf_import_aliases
+from tfmodernize.tfsymbols import TFNames, dotted_name, tf_import_aliases
 from tfmodernize.treewalk import children, dispatch, visit
 
 CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
@@ -232,7 +232,9 @@ class FileState:
         the node is in its header), rendered alone by LibCST's position-recording codegen and
         shifted to where CPython's parser says the statement starts. A file with one finding
         does not pay for a position pass over all of it, nor a finding in a ``with`` header for
-        the whole function around it.
+        the whole function around it. A dotted name (most findings: ``tf.contrib.layers``) is
+        read off CPython's tree of the same statement instead, when it pairs surely
+        (``_attribute_range``): nothing is rendered.
         """
         assert self.parsed is not None, "the engine sets FileState.parsed"
         if self._parsed_parents is None:
@@ -246,6 +248,10 @@ class FileState:
         holder = node
         while holder is not top and not isinstance(holder, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             holder = self._parsed_parents[id(holder)]
+        if type(node) is cst.Attribute:  # most findings: read off CPython's tree, nothing rendered
+            where = self._attribute_range(node, holder, top)
+            if where is not None:
+                return where
         elif_ = isinstance(holder, cst.If) and isinstance(self._parsed_parents.get(id(holder)), cst.If)
         if holder is not top and not elif_:  # an ``elif`` rendered alone would read ``if``
             # Inside a function or class: render the statement holding the node alone, not the
@@ -303,12 +309,46 @@ class FileState:
         """id(statement) -> (line number, indentation) of each simple-statement line and
         compound statement inside the top-level statement ``top``, paired with CPython's
         statements in source order; empty when they do not pair (a ``match`` statement)."""
+        return self._paired(top)[0]
+
+    def _paired(self, top: cst.CSTNode) -> tuple[dict[int, tuple[int, int]], dict[int, list[ast.stmt]]]:
+        """``_pair_statements`` of the top-level statement ``top`` with CPython's (once per statement)."""
         if top not in self._nested_lines:
             index = [id(s) for s in self.parsed.body].index(id(top))
             position = sum(len(s.body) if isinstance(s, cst.SimpleStatementLine) else 1 for s in self.parsed.body[:index])
             syntax = self._syntax_tree().body
-            self._nested_lines[top] = _pair_lines(top, syntax[position]) if position < len(syntax) else {}
+            if isinstance(top, cst.SimpleStatementLine):
+                found = syntax[position:position + len(top.body)]
+                self._nested_lines[top] = ({}, {id(top): found} if len(found) == len(top.body) else {})
+            else:
+                self._nested_lines[top] = _pair_statements(top, syntax[position]) if position < len(syntax) else ({}, {})
         return self._nested_lines[top]
+
+    def _attribute_range(self, node: cst.Attribute, holder: cst.CSTNode, top: cst.CSTNode):
+        """The ``CodeRange`` of a dotted name (``tf.contrib.layers``) read off CPython's tree:
+        the same name written in the same statement is paired in source order with CPython's
+        nodes of that name. None when that cannot be sure (another count, parentheses,
+        characters other than ASCII on its lines): the statement is rendered then."""
+        dotted = dotted_name(node)
+        statements = self._paired(top)[1].get(id(holder))
+        if dotted is None or not statements or node.lpar:
+            return None
+        code = list(_own_code(holder))
+        if any(type(n) is cst.FormattedString for n in code):
+            return None  # CPython's positions inside f-strings are not to be relied on
+        mine = [n for n in code if type(n) is cst.Attribute and dotted_name(n) == dotted]
+        theirs = sorted((n for statement in statements for n in _ast_own_code(statement)
+                         if type(n) is ast.Attribute and _ast_dotted(n) == dotted),
+                        key=lambda n: (n.lineno, n.col_offset))
+        at = next((i for i, m in enumerate(mine) if m is node), None)
+        if at is None or len(mine) != len(theirs) or any(m.lpar for m in mine):
+            return None
+        found = theirs[at]
+        lines = self.lines()
+        if found.end_lineno is None or not all(lines[row - 1].isascii() for row in range(found.lineno, found.end_lineno + 1)
+                                               if row - 1 < len(lines)):
+            return None
+        return CodeRange(CodePosition(found.lineno, found.col_offset), CodePosition(found.end_lineno, found.end_col_offset))
 
     def lines(self) -> list[str]:
         if self._lines is None:
@@ -369,30 +409,82 @@ def _pair_lines(top: cst.CSTNode, syntax: ast.stmt) -> dict[int, tuple[int, int]
     small statement; a compound statement: its keyword, after any decorators), for the
     statements nested in ``top``, from CPython's tree of the same statement; {} when the two do
     not pair."""
+    return _pair_statements(top, syntax)[0]
+
+
+def _pair_statements(top: cst.CSTNode, syntax: ast.stmt) -> tuple[dict[int, tuple[int, int]], dict[int, list[ast.stmt]]]:
+    """``_pair_lines``, and id(statement) -> CPython's statements for it (``a; b`` is two there),
+    ``top`` included; both empty when they do not pair."""
     statements: list[ast.stmt] = []
     if not _ast_statements(syntax, statements):
-        return {}
+        return {}, {}
     pairs: dict[int, tuple[int, int]] = {}
+    same: dict[int, list[ast.stmt]] = {}
     index = 0
     stack: list[cst.CSTNode] = [top]
     while stack:
         node = stack.pop()
         if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-            if index >= len(statements):
-                return {}
+            if index + len(node.body) > len(statements):
+                return {}, {}
             if isinstance(node, cst.SimpleStatementLine):
                 pairs[id(node)] = (statements[index].lineno, statements[index].col_offset)
+            same[id(node)] = statements[index:index + len(node.body)]
             index += len(node.body)
             continue
         if isinstance(node, cst.BaseCompoundStatement):
             if index >= len(statements):
-                return {}
+                return {}, {}
             if node is not top:
                 pairs[id(node)] = (statements[index].lineno, statements[index].col_offset)
+            same[id(node)] = [statements[index]]
             index += 1
         if isinstance(node, _CST_BLOCKS):
             stack.extend(reversed([c for c in children(node, code_only=True) if isinstance(c, _CST_BLOCKS)]))
-    return pairs if index == len(statements) else {}
+    return (pairs, same) if index == len(statements) else ({}, {})
+
+
+#: Fields of a compound statement holding other statements (LibCST's and CPython's names).
+_BLOCK_FIELDS = frozenset({"body", "orelse", "handlers", "finalbody", "cases"})
+
+
+def _own_code(statement: cst.CSTNode):
+    """The code nodes of a statement (a compound one: its header), in source order, imports'
+    names left out."""
+    blocks: set[int] = set()
+    if isinstance(statement, cst.BaseCompoundStatement):
+        for name in _BLOCK_FIELDS:
+            value = getattr(statement, name, None)
+            blocks.update(id(v) for v in (value if isinstance(value, (list, tuple)) else [value])
+                          if isinstance(v, cst.CSTNode))
+    stack = [c for c in reversed(children(statement, code_only=True)) if id(c) not in blocks]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            continue
+        yield node
+        stack.extend(reversed(children(node, code_only=True)))
+
+
+def _ast_own_code(statement: ast.stmt):
+    """CPython's nodes of a statement (a compound one: its header), imports left out."""
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return
+    stack = [child for name, value in ast.iter_fields(statement) if name not in _BLOCK_FIELDS
+             for child in (value if isinstance(value, list) else [value]) if isinstance(child, ast.AST)]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _ast_dotted(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _ast_dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
 
 
 #: A stand-in body: a compound statement rendered for the positions of its header needs none.
