@@ -118,6 +118,7 @@ class AbslFlagsLogging(TFCodemod):
     summary = "tf.app.flags / tf.app.run / tf.logging -> absl.flags / absl.app.run / absl.logging"
     needles = ("flags", "app", "logging")
     interests = (cst.Attribute, cst.Name)
+    detects_tf_names_only = True
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:

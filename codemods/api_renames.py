@@ -188,6 +188,7 @@ class ApiRenames(TFCodemod):
     name = "api-renames"
     summary = "TF1 symbol, keyword and argument-order renames from TensorFlow's own upgrade tables"
     interests = (cst.Attribute, cst.Name, cst.Call)
+    detects_tf_names_only = True
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:

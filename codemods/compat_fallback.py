@@ -121,6 +121,7 @@ class CompatFallback(TFCodemod):
     name = "compat-fallback"
     summary = "a file that still needs TF1 runs on TF 2.x: tensorflow.compat.v1 with v2 behaviour off at its entry point"
     interests = (cst.Attribute, cst.Name)
+    detects_tf_names_only = True
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:

@@ -600,3 +600,25 @@ def test_cycle_collector_is_paused_while_rewriting_and_restored_after():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_detection_asks_about_names_naming_no_tf_symbol_only_the_codemods_that_want_them():
+    import libcst as cst
+
+    asked: dict[str, list[str]] = {"tf-only": [], "any": []}
+
+    def codemod(label: str, tf_only: bool):
+        class Probe(find_codemod("TFM109")):
+            detects_tf_names_only = tf_only
+            interests = (cst.Attribute,)
+
+            @classmethod
+            def detect(cls, node, names):
+                asked[label].append(cst.Module(body=[]).code_for_node(node))
+                return False
+        return Probe
+
+    transform_text("import tensorflow as tf\nvalue = tf.nn.relu\nother = value.attr\n",
+                   [codemod("tf-only", True), codemod("any", False)])
+    assert asked["tf-only"] == ["tf.nn.relu", "tf.nn"]
+    assert asked["any"] == ["tf.nn.relu", "tf.nn", "value.attr"]

@@ -544,6 +544,9 @@ class TFCodemod(VisitorBasedCodemodCommand):
     #: for all codemods) and asks ``detect`` only about the other node types; empty: ``detect``
     #: is asked about calls too (by default it says yes to every interesting node).
     detects: ClassVar[tuple[str, ...]] = ()
+    #: Whether ``detect`` says no to every ``Name`` and ``Attribute`` that names no TF symbol:
+    #: the engine then does not ask it about those (most of a file's names).
+    detects_tf_names_only: ClassVar[bool] = False
     #: Whether this codemod's rewrites are TF2 code that only runs with v2 behaviour (eager
     #: execution, ``tf.function``, ``GradientTape``). In a file another codemod keeps on
     #: ``tf.compat.v1`` (``FileState.keep_on_v1``) the engine drops them: a file is migrated

@@ -142,6 +142,8 @@ def _detect(
     """
     found: set[type[TFCodemod]] = {c for c in candidates if not c.interests}
     wanted: dict[type, list[type[TFCodemod]]] = {}
+    #: For a Name or Attribute naming no TF symbol: only the codemods that want those too.
+    untyped: dict[type, list[type[TFCodemod]]] = {}
     # Calls are matched against the codemods' ``detects`` by the call's TF path, read once per
     # call, instead of asking each codemod (``detect`` is asked about the other node types).
     by_path: dict[str, list[type[TFCodemod]]] = {}
@@ -152,6 +154,8 @@ def _detect(
                     by_path.setdefault(path, []).append(codemod)
             else:
                 wanted.setdefault(kind, []).append(codemod)
+                if kind in (cst.Name, cst.Attribute) and not codemod.detects_tf_names_only:
+                    untyped.setdefault(kind, []).append(codemod)
     if not wanted and not by_path:
         return found
     if asked is None:
@@ -167,7 +171,11 @@ def _detect(
                 found.update(by_path[symbol.path])
                 if len(found) == len(candidates):
                     return found
-        for codemod in wanted.get(type(node), ()):
+        kind = type(node)
+        asking = wanted.get(kind, ())
+        if (kind is cst.Name or kind is cst.Attribute) and asking and names.tf_symbol(node) is None:
+            asking = untyped.get(kind, ())
+        for codemod in asking:
             if codemod not in found and codemod.detect(node, names):
                 found.add(codemod)
                 if len(found) == len(candidates):
