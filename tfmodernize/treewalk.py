@@ -57,24 +57,27 @@ def _is_node(kind: type) -> bool:
     return known
 
 
-#: (id of a node, code_only) -> (the node, its children). LibCST nodes never change, and an
+#: id of a node -> (the node, its children). LibCST nodes never change, and an
 #: unchanged subtree is shared by the trees each codemod's edits produce, so the codemods'
 #: walks over one file read each node's fields once. The node is kept with its entry, so an
 #: id is never reused while its entry lives; ``forget`` empties it between files, and it never
 #: grows past ``_REMEMBERED`` entries (a caller that never forgets pays a walk again, no more).
-_CHILDREN: dict[tuple[int, bool], tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
+_CHILDREN: dict[int, tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
+#: The same for ``code_only`` walks (two maps: no key tuple to build on every call).
+_CODE_CHILDREN: dict[int, tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = {}
 _REMEMBERED = 400_000
 
 
 def forget() -> None:
     """Drop the children remembered so far (the engine calls it after each file)."""
     _CHILDREN.clear()
+    _CODE_CHILDREN.clear()
 
 
 def children(node: cst.CSTNode, *, code_only: bool = False) -> tuple[cst.CSTNode, ...]:
     """The nodes directly under ``node``, in source order (like ``node.children``)."""
-    key = (id(node), code_only)
-    known = _CHILDREN.get(key)
+    remembered = _CODE_CHILDREN if code_only else _CHILDREN
+    known = remembered.get(id(node))
     if known is not None and known[0] is node:
         return known[1]
     found: list[cst.CSTNode] = []
@@ -85,9 +88,9 @@ def children(node: cst.CSTNode, *, code_only: bool = False) -> tuple[cst.CSTNode
             found.extend(value)  # LibCST's sequences hold nodes only
         elif _is_node(kind):
             found.append(value)
-    if len(_CHILDREN) >= _REMEMBERED:
-        _CHILDREN.clear()
-    result = _CHILDREN[key] = (node, tuple(found))
+    if len(remembered) >= _REMEMBERED:
+        remembered.clear()
+    result = remembered[id(node)] = (node, tuple(found))
     return result[1]
 
 
