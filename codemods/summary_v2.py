@@ -11,7 +11,8 @@ What it does
     blocks named by literals) before its name, whose characters TF1 does not allow in a tag
     written as ``_`` (``"raw image"`` under ``name_scope("inputs")`` is
     ``"inputs/raw_image"``). A value written as an expression (``tf.reshape(x, [-1, 28, 28,
-    1])``) is bound to a name where the summary was, and that name fetched. ``add_graph``
+    1])``) is bound to a name where the summary was, and that name fetched; a placeholder's
+    summary is written from the name the run feeds it (TF1 summarized the fed value). ``add_graph``
     goes. Summaries no run ever fetches are removed: the TF1 program wrote nothing for them.
     The program may be written at the top level of the file or in one module function
     (``def train(): ...``): summaries, merges, writers and the runs fetching them in its own
@@ -67,7 +68,7 @@ import libcst as cst
 
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.names import name_nodes, own_nodes, target_name_nodes
+from tfmodernize.names import name_nodes, names_bound_here, own_nodes, target_name_nodes
 from tfmodernize.syntax import ancestors, argument, no_space_equal, source, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import import_statements, walk
@@ -145,6 +146,7 @@ class SummaryV2(TFCodemod):
 
     def _plan(self, module: cst.Module) -> None:
         self._literals: Optional[list[cst.SimpleString]] = None
+        self._placeholder_names: Optional[set[str]] = None
         taken = training.used_names(module)
         summaries: list[Summary] = []
         merges: dict[str, list[Summary]] = {}
@@ -473,6 +475,10 @@ class SummaryV2(TFCodemod):
             name, result = by_index[key]
             values[result] = []
             for summary in fetchable[name]:
+                if summary.value.value in self._placeholders():
+                    # TF1 summarized the value fed to the placeholder: it is written from that value.
+                    values[result].append((summary, self._fed(fetch.call, summary.value.value)))
+                    continue
                 value_name = training.fresh_name(f"{result}_{re.sub(r'[^0-9a-zA-Z_]', '_', summary.tag)}", taken)
                 values[result].append((summary, value_name))
                 new_fetches.append(summary.value.value)
@@ -485,6 +491,34 @@ class SummaryV2(TFCodemod):
                                                  *fetch.call.args[1:]])
         assign = small.with_changes(targets=[cst.AssignTarget(cst.parse_expression(target_text))], value=new_call)
         self.replace(fetch.statement, lambda updated: updated.with_changes(body=[assign]))
+
+    def _placeholders(self) -> set[str]:
+        """The names the file binds once, to a ``tf.placeholder``."""
+        if self._placeholder_names is None:
+            bound: dict[str, int] = {}
+            made: set[str] = set()
+            for node in walk(self.tf.module, code_only=True):
+                for name in names_bound_here(node):
+                    bound[name] = bound.get(name, 0) + 1
+                if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) \
+                        and isinstance(node.value, cst.Call) and self.tf.is_tf(node.value.func, "placeholder"):
+                    made.add(node.targets[0].target.value)
+            self._placeholder_names = {name for name in made if bound.get(name) == 1}
+        return self._placeholder_names
+
+    @staticmethod
+    def _fed(run: cst.Call, placeholder: str) -> str:
+        """The name whose value ``run`` feeds to ``placeholder`` (``feed_dict={z: noise}``)."""
+        feed = argument(run, 1, "feed_dict")
+        for element in feed.elements if isinstance(feed, cst.Dict) else ():
+            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.Name) \
+                    and element.key.value == placeholder:
+                if not isinstance(element.value, cst.Name):
+                    raise Decline(run, f"a summary of the placeholder `{placeholder}` is of the value fed to it, "
+                                       f"`{source(element.value)}`, which is not a name (bind it to one first)")
+                return element.value.value
+        raise Decline(run, f"a summary of the placeholder `{placeholder}` is fetched by a run that does not feed it a "
+                           "name in a literal `feed_dict`")
 
     def _add(self, statement: cst.SimpleStatementLine, writer: str, values, step: Optional[cst.BaseExpression]) -> None:
         step_text = source(step) if step is not None else "0"

@@ -60,6 +60,14 @@ REWRITES = [
         id="tag-named-as-its-scope",
     ),
     pytest.param(
+        HEAD + 'tf.summary.histogram("x", x)\ntf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        'writer = tf.summary.FileWriter("logs")\nfeed = 1.0\ns = sess.run(m, {x: feed})\nwriter.add_summary(s, 1)\n',
+        HEAD + 'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\nfeed = 1.0\n'
+        's_loss = sess.run(loss, {x: feed})\nwith writer.as_default():\n    tf.summary.histogram("x", feed, step=1)\n'
+        '    tf.summary.scalar("loss", s_loss, step=1)\n',
+        id="placeholder-summarized-from-the-value-fed",
+    ),
+    pytest.param(
         HEAD + 'def main(steps):\n    tf.summary.scalar("loss", loss)\n    m = tf.summary.merge_all()\n'
         '    sess = tf.Session()\n    writer = tf.summary.FileWriter("logs")\n    for i in range(steps):\n'
         '        s = sess.run(m, {x: 1.0})\n        writer.add_summary(s, i)\nmain(3)\n',
@@ -106,6 +114,12 @@ NO_OPS = [
                  id="fetched-summary-printed"),
     pytest.param(HEAD + 'tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
                  "s = sess.run([m, loss])\n", "unpacked", id="list-fetch-not-unpacked"),
+    pytest.param(HEAD + 'tf.summary.histogram("x", x)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+                 'writer = tf.summary.FileWriter("l")\ns = sess.run(m, {x: 2 * base})\nwriter.add_summary(s, 1)\n',
+                 "the value fed to it, `2 * base`, which is not a name", id="placeholder-fed-an-expression"),
+    pytest.param(HEAD + 'tf.summary.histogram("x", x)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+                 'writer = tf.summary.FileWriter("l")\ns = sess.run(m, feeds)\nwriter.add_summary(s, 1)\n',
+                 "does not feed it a name in a literal `feed_dict`", id="placeholder-fed-by-a-dict-built-elsewhere"),
     pytest.param(HEAD + 'writer = tf.summary.FileWriter("l")\nwriter.reopen()\n',
                  "used other than", id="writer-used-otherwise"),
     pytest.param("import numpy as np\nsummary = np.zeros(2)\n", None, id="not-tensorflow"),
