@@ -12,8 +12,13 @@ What it does
     written as ``_`` (``"raw image"`` under ``name_scope("inputs")`` is
     ``"inputs/raw_image"``). A value written as an expression (``tf.reshape(x, [-1, 28, 28,
     1])``) is bound to a name where the summary was, and that name fetched; a placeholder's
-    summary is written from the name the run feeds it (TF1 summarized the fed value). ``add_graph``
-    goes. Summaries no run ever fetches are removed: the TF1 program wrote nothing for them.
+    summary is written from the name the run feeds it (TF1 summarized the fed value). A name an
+    op of the same scope took first (``name="loss"``) is written as TF1 made it unique
+    (``loss_1``). ``merge_all`` also writes the summaries objects of a project module's classes
+    make of their own variables when called (a network function's ``tf.summary.histogram("w",
+    w)``, exported by layers-to-keras with the class): from ``<object>.<variable>``, under each
+    call's scope (``gan/judge``, then ``gan/judge_1`` for the call sharing its variables).
+    ``add_graph`` goes. Summaries no run ever fetches are removed: the TF1 program wrote nothing for them.
     The program may be written at the top level of the file or in one module function
     (``def train(): ...``): summaries, merges, writers and the runs fetching them in its own
     lines. It runs before session-to-function, which then migrates the runs as usual.
@@ -53,7 +58,9 @@ Declines when
     summary is fetched in a way that cannot be unpacked into names, or its result is used other
     than by ``add_summary``; a writer is used other than by ``add_summary``, ``flush`` and
     ``close``; a ``merge_all`` is in a file that imports a function or class of a project
-    module of the run which makes summaries when called (TF1 merged those too). The program's
+    module of the run which makes summaries when called (TF1 merged those too) and does not
+    export them, or an object exporting them is called elsewhere than in the program's code
+    or used other than called. The program's
     summaries are then left as they are (and the program on ``tf.compat.v1``), with a finding
     saying which.
 """
@@ -69,7 +76,7 @@ import libcst as cst
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, names_bound_here, own_nodes, target_name_nodes
-from tfmodernize.syntax import ancestors, argument, no_space_equal, source, statement_of
+from tfmodernize.syntax import ancestors, argument, no_space_equal, source, statement_holding, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import import_statements, walk
 
@@ -102,6 +109,9 @@ class Summary:
     #: A value written as an expression (``tf.reshape(x, ...)``): it is bound to ``value`` where
     #: the summary was, so the run that fetched the summary fetches it.
     expression: Optional[cst.BaseExpression] = None
+    #: A summary a project class's object makes of its own variable when called (its module
+    #: exports it): written from ``<object>.<attribute>``, read where the merged summary is written.
+    direct: Optional[str] = None
 
 
 @dataclass
@@ -171,7 +181,10 @@ class SummaryV2(TFCodemod):
             elif symbol.path in MERGES:
                 if symbol.path == "summary.merge_all":
                     self._no_imported_summaries(module, node)
-                merges[self._named(node, name)] = self._merged(node, symbol.path, summaries)
+                merged = self._merged(node, symbol.path, summaries)
+                if symbol.path == "summary.merge_all":
+                    merged += self._object_summaries(module, node)
+                merges[self._named(node, name)] = merged
                 merge_statements.append(statement)
             else:
                 writers[self._named(node, name)] = (statement, node)
@@ -220,6 +233,74 @@ class SummaryV2(TFCodemod):
                     raise Decline(merge, f"`merge_all` also merges the summaries that `{sorted(picked)[0]}` ({name}.py) "
                                          "makes when called, which this migration does not write")
 
+    def _object_summaries(self, module: cst.Module, merge: cst.Call) -> list[Summary]:
+        """The summaries ``merge_all`` merges that objects of project classes made when called
+        before it (their module exports them: a network function's histograms of its variables):
+        each call made them again, under its scope made unique (``critic``, then ``critic_1``)."""
+        exported = self._exported_summaries(module)
+        if not exported:
+            return []
+        order = {id(n): i for i, n in enumerate(walk(module, code_only=True))}
+        parents = self.state.parents(module)
+        found: list[Summary] = []
+        opened: dict[tuple[str, str], int] = {}
+        called: set[str] = set()  # objects called before: a later call shares their variables
+        for node in walk(module, code_only=True):
+            if not (isinstance(node, cst.Name) and node.value in exported):
+                continue
+            made, summaries = exported[node.value]
+            call = parents.get(id(node))
+            if node is made:
+                continue
+            if not (isinstance(call, cst.Call) and call.func is node):
+                raise Decline(node, f"`{node.value}` makes summaries when called, and is used other than called")
+            line = statement_holding(call, parents)
+            if not isinstance(line, cst.SimpleStatementLine) \
+                    or self._owners.get(id(line), "elsewhere") is not (self._owner or (None,))[0]:
+                raise Decline(call, f"`{node.value}` makes summaries when called, and is called elsewhere than in the "
+                                    "program's code that merges them")
+            if order[id(call)] > order[id(merge)]:
+                continue  # made after merge_all: not merged
+            prefix = self._scope_prefix(call)
+            making = node.value not in called
+            called.add(node.value)
+            for kind, scope, name, attribute, taken in summaries:
+                first, _, rest = scope.partition("/")
+                count = opened.get((prefix, first), 0)
+                unique = (first if not count else f"{first}_{count}") + (f"/{rest}" if rest else "")
+                written = re.sub(r"[^-/\w.]", "_", name).lstrip("/") + ("_1" if taken and making else "")
+                tag = f"{prefix}{unique}/{written}"
+                found.append(Summary(line, call, kind, tag, cst.SimpleString(f'"{tag}"'), cst.Name(node.value), None,
+                                     direct=f"{node.value}.{attribute}"))
+            firsts = {scope.partition("/")[0] for _, scope, *_ in summaries}
+            for first in firsts:
+                opened[(prefix, first)] = opened.get((prefix, first), 0) + 1
+        return found
+
+    def _exported_summaries(self, module: cst.Module) -> dict[str, tuple[cst.Name, list]]:
+        """Module-level objects of project classes that make summaries when called: name ->
+        (the name where it is made, the summaries its class exports)."""
+        classes: dict[str, list] = {}
+        for statement in module.body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if not isinstance(small, cst.ImportFrom) or small.relative or small.module is None \
+                        or isinstance(small.names, cst.ImportStar):
+                    continue
+                for summary in (self.state.project.get(source(small.module)) or {}).values():
+                    for split in ((summary or {}).get("classes") or {}).values() if isinstance(summary, dict) else ():
+                        for alias in small.names:
+                            if split.get("summaries") and source(alias.name) == split.get("class"):
+                                local = source(alias.asname.name) if alias.asname else source(alias.name)
+                                classes[local] = split["summaries"]
+        objects: dict[str, tuple[cst.Name, list]] = {}
+        for statement in module.body:
+            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                    and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name) \
+                    and small.value.func.value in classes:
+                objects[small.targets[0].target.value] = (small.targets[0].target, classes[small.value.func.value])
+        return objects
+
     def _definition(self, module: cst.Module, call: cst.Call) -> tuple[cst.SimpleStatementLine, Optional[str]]:
         """The statement ``[name =] <call>`` the call makes on its own, and the name it binds."""
         found = statement_of(call, self.state.parents(module))
@@ -255,7 +336,8 @@ class SummaryV2(TFCodemod):
             raise Decline(call, f"it passes {', '.join(w for w in extra if w not in allowed) or 'more arguments'}, "
                                 "which this migration does not map")
         # TF1's tag: the summary's name scope, its name cleaned as ``summary_scope`` cleans it.
-        written = self._scope_prefix(call) + re.sub(r"[^-/\w.]", "_", tag.evaluated_value).lstrip("/")
+        cleaned = re.sub(r"[^-/\w.]", "_", tag.evaluated_value).lstrip("/")
+        written = self._scope_prefix(call) + cleaned + self._suffix(call, cleaned)
         literal = tag if written == tag.evaluated_value else cst.SimpleString(f"{tag.prefix}{tag.quote}{written}{tag.quote}")
         expression = None
         if not isinstance(value, cst.Name):
@@ -289,6 +371,21 @@ class SummaryV2(TFCodemod):
                                         f"again outside it (TF1 may have made the scope `{given.evaluated_value}_1`)")
                 names.insert(0, given.evaluated_value)
         return "".join(f"{name}/" for name in names)
+
+    def _suffix(self, call: cst.Call, name: str) -> str:
+        """``_1`` when an op named ``name`` (``name="loss"``) was made before the summary in the
+        same scope block: TF1 made the summary's name unique (``loss_1``)."""
+        parents = self.state.parents(self.tf.module)
+        block = next((n for n in ancestors(call, parents) if isinstance(n, (cst.With, cst.FunctionDef))), self.tf.module)
+        line = statement_holding(call, parents)
+        nodes = list(own_nodes(block))
+        before = nodes[:next(i for i, n in enumerate(nodes) if n is line)]
+        # Blocks opened inside this one are other scopes: their names do not clash.
+        inner = {id(node) for with_ in before if isinstance(with_, cst.With)
+                 for node in walk(with_.body, code_only=True)}
+        taken = sum(1 for n in before if isinstance(n, cst.Arg) and n.keyword is not None and n.keyword.value == "name"
+                    and isinstance(n.value, cst.SimpleString) and n.value.evaluated_value == name and id(n) not in inner)
+        return f"_{taken}" if taken else ""
 
     def _strings(self) -> list[cst.SimpleString]:
         """Every string literal the file writes."""
@@ -416,6 +513,8 @@ class SummaryV2(TFCodemod):
         fetched = {name for fetch in fetches for _, name, _ in fetch.summaries}
         written = {id(s) for name in fetched for s in fetchable[name]}
         for summary in summaries:
+            if summary.direct is not None:
+                continue  # made by an object's call, which stays
             if id(summary) not in written and summary.name not in fetched:
                 if self.fix(summary.call, f"`tf.summary.{summary.kind}` no run fetches: the TF1 program wrote nothing for it"):
                     self.remove(summary.statement)
@@ -475,6 +574,9 @@ class SummaryV2(TFCodemod):
             name, result = by_index[key]
             values[result] = []
             for summary in fetchable[name]:
+                if summary.direct is not None:
+                    values[result].append((summary, summary.direct))
+                    continue
                 if summary.value.value in self._placeholders():
                     # TF1 summarized the value fed to the placeholder: it is written from that value.
                     values[result].append((summary, self._fed(fetch.call, summary.value.value)))

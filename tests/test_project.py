@@ -474,3 +474,22 @@ def test_a_network_imported_inside_two_functions_is_not_taken_for_one():
         "\n\ndef again(z):\n    from nets import forger\n    return forger(z, 4)\n")
     new, state = transform_text(text, [resolve("TFM107")], project=SPLIT)
     assert "def again(z):\n    from nets import forger\n    return forger(z, 4)\n" in new
+
+
+SUMMARIZING = Path(__file__).parent.parent / "fixtures" / "layers-to-keras" / "gan_networks_summarizing_their_weights" / "before"
+
+
+def test_a_network_function_summarizing_what_it_computes_stays_a_function(tmp_path):
+    nets = tmp_path / "nets.py"
+    nets.write_text((SUMMARIZING / "nets.py").read_text().replace(
+        '        tf.summary.histogram("weights", weights)\n', '        tf.summary.histogram("weights", weights)\n'
+        '        tf.summary.histogram("inputs", samples)\n'))
+    script = tmp_path / "main.py"
+    script.write_text((SUMMARIZING / "main.py").read_text())
+    found = outcomes([script, nets])
+    assert any("`tf.summary.histogram(...)` in `judge` is not a summary of one of its variables" in f.message
+               for f in found["nets.py"].findings), [f.message for f in found["nets.py"].findings]
+    assert "def judge(samples, reuse=False):" in found["nets.py"].new
+    # The script's merge_all would miss what judge still makes: it says so, and stays on TF1 with it.
+    assert any("`merge_all` also merges the summaries that `judge` (nets.py) makes" in f.message
+               for f in found["main.py"].findings)

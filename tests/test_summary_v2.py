@@ -68,6 +68,15 @@ REWRITES = [
         id="placeholder-summarized-from-the-value-fed",
     ),
     pytest.param(
+        HEAD + 'with tf.name_scope("train"):\n    cost = tf.reduce_mean(x, name="cost")\n    tf.summary.scalar("cost", cost)\n'
+        'm = tf.summary.merge_all()\nsess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\n'
+        's = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n',
+        HEAD + 'with tf.name_scope("train"):\n    cost = tf.reduce_mean(x, name="cost")\nsess = tf.Session()\n'
+        'writer = tf.summary.create_file_writer("logs")\ns_train_cost_1 = sess.run(cost, {x: 1.0})\n'
+        'with writer.as_default():\n    tf.summary.scalar("train/cost_1", s_train_cost_1, step=1)\n',
+        id="name-an-op-of-the-scope-took-first",
+    ),
+    pytest.param(
         HEAD + 'def main(steps):\n    tf.summary.scalar("loss", loss)\n    m = tf.summary.merge_all()\n'
         '    sess = tf.Session()\n    writer = tf.summary.FileWriter("logs")\n    for i in range(steps):\n'
         '        s = sess.run(m, {x: 1.0})\n        writer.add_summary(s, i)\nmain(3)\n',

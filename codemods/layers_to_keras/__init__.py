@@ -38,7 +38,9 @@ What it does
     ``tf.Module`` class making the variables in ``__init__`` (``self.w``, TF1's name; the
     parameters their shapes read go to ``__init__``) and applied by ``__call__``; each calling
     file makes an object per call, except that a call sharing the variables (``reuse=True``)
-    calls the object the call before it made. Calls of a project module's class in a function
+    calls the object the call before it made; its summaries of its own variables
+    (``tf.summary.histogram("w", w)`` under its scope) leave the class and are exported with
+    it, for summary-v2 to write in the calling file. Calls of a project module's class in a function
     the script calls once (``main()``), outside its loops, get their objects made before that
     function's definition, when nothing there draws random values or makes variables first and
     their arguments read nothing the function binds; when that function imports them itself
@@ -132,7 +134,8 @@ Declines when
     when the function is called under a variable scope not named by a literal, or first
     called in the same statement as another such function (which made its variables first is
     not read), or, called from ``main()``, when random values or variables are made between
-    ``main``'s definition and that first call (TF1 drew them first), or, imported inside a
+    ``main``'s definition and that first call (TF1 drew them first), when (a project module's
+    function) it makes a summary other than of one of its variables on a line of its own, or, imported inside a
     function, when they are called elsewhere than in that function's own lines.
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
@@ -188,8 +191,9 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
     interests = (cst.Call,)
     detects = (*(f"layers.{name}" for name in layer_table()), *RUNS, "get_variable")
     requires_tf2 = True
-    #: The layer objects must be in place before session-to-function reads the graph.
-    runs_before = ("TFM101",)
+    #: The layer objects must be in place before session-to-function reads the graph, and the
+    #: objects of project classes before summary-v2 writes the summaries they export.
+    runs_before = ("TFM101", "TFM100")
 
     def plan(self, module: cst.Module) -> None:
         self._module = module

@@ -9,6 +9,7 @@ becomes. A part of ``LayersToKeras`` (a mixin: it uses the codemod's edits, its 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import libcst as cst
 
@@ -19,8 +20,8 @@ from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS, Network, innermost_first
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
 from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables
-from tfmodernize.names import name_nodes, parameter_names
-from tfmodernize.syntax import ancestors, statement_holding
+from tfmodernize.names import name_nodes, names_bound_here, parameter_names
+from tfmodernize.syntax import ancestors, argument, source, statement_holding, statement_of
 from tfmodernize.treewalk import walk
 
 
@@ -54,6 +55,7 @@ class ScopedVariablesPlan:
                                                parameter_names(function).index(network.reuse))
                 if reason is not None:
                     raise Decline(variables[0], reason)
+            summaries = self._variable_summaries(function, network, made, parents) if project else []
             if project:
                 split = modules.split_of(function, [read for v in made for read in v.reads], [v.call for v in made], taken)
                 if network.reuse is not None:
@@ -91,7 +93,13 @@ class ScopedVariablesPlan:
             created = [(v.name, cst.parse_expression(v.code)) for v in made]
             base = self.tf_expr("Module")
             self.replace(function, lambda updated: modules.module_class(updated, split, created, base, "__call__"))
-            self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = split.export()
+            exported = split.export()
+            if summaries:
+                # The calling file writes them where TF1's merged summary was written (summary-v2).
+                for statement, *_ in summaries:
+                    self.remove(statement)
+                exported["summaries"] = [list(rest) for _, *rest in summaries]
+            self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = exported
             return
         self._variables_made_at[id(first)] = name
         if network.reuse is not None:
@@ -101,6 +109,50 @@ class ScopedVariablesPlan:
         created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(v.name))], cst.parse_expression(v.code))])
                    for v in made]
         self._hoisted_variables.append((built_at, self._networks.order[id(first)], created))
+
+    def _variable_summaries(self, function: cst.FunctionDef, network: Network, made: list,
+                            parents: dict) -> list[tuple[cst.SimpleStatementLine, str, str, str, str, bool]]:
+        """The summaries a project module's network function makes of its own variables:
+        ``tf.summary.histogram("w", w)`` lines in its scope, ``w`` bound to a variable it makes.
+        Each: (its line, kind, the variable scope it is made in, its name, the variable's
+        attribute, whether a variable made before it took its name); the calling files write
+        them under TF1's tag (the scope, and in a call making the variables the name, made unique). Declines other summaries (what they summarize is computed by
+        the call)."""
+        attributes = {}
+        made_before: list[tuple[int, str]] = []  # (position, "scope/name") of each variable TF1 made in the call
+        order = {id(n): i for i, n in enumerate(walk(function.body, code_only=True))}
+        for variable in made:
+            bound = statement_of(variable.call, parents)
+            if bound is not None and bound[0] is not None:
+                attributes[bound[0]] = variable.name
+            given = argument(variable.call, 0, "name")
+            if isinstance(given, cst.SimpleString) and isinstance(given.evaluated_value, str):
+                made_before.append((order[id(variable.call)],
+                                    f"{self._variable_scope(variable.call, parents)}/{given.evaluated_value}"))
+        found = []
+        for call in (n for n in walk(function.body, code_only=True) if isinstance(n, cst.Call)):
+            symbol = self.tf.tf_symbol(call.func)
+            if symbol is None or not symbol.path.startswith("summary."):
+                continue
+            line = parents.get(id(parents.get(id(call))))
+            tag, value = argument(call, 0, "name"), argument(call, 1, "values" if symbol.path.endswith("histogram") else "tensor")
+            if symbol.path not in ("summary.histogram", "summary.scalar") or len(call.args) != 2 \
+                    or not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 \
+                    or not isinstance(line.body[0], cst.Expr) or line.body[0].value is not call \
+                    or not isinstance(tag, cst.SimpleString) or not isinstance(tag.evaluated_value, str) \
+                    or not isinstance(value, cst.Name) or value.value not in attributes \
+                    or len(network.scopes) != 1 or not any(block is network.scopes[0].body for block in ancestors(call, parents)) \
+                    or sum(1 for n in walk(function.body, code_only=True) if value.value in names_bound_here(n)) != 1:
+                raise Decline(call, f"`{source(call.func)}(...)` in `{function.name.value}` is not a summary of one of "
+                                    "its variables on a line of its own under its scope, which the calling files "
+                                    "could write")
+            scope = self._variable_scope(call, parents)
+            written = re.sub(r"[^-/\w.]", "_", tag.evaluated_value)
+            # A name a variable made before it in the same scope took: TF1 named the summary ``<name>_1``
+            # in the calls making the variables (not in those sharing them).
+            taken = any(at < order[id(call)] and path == f"{scope}/{written}" for at, path in made_before)
+            found.append((line, symbol.path.split(".")[1], scope, tag.evaluated_value, attributes[value.value], taken))
+        return found
 
     def _make_hoisted_variables(self) -> None:
         """The network functions' variables, made before the top-level statement first calling
