@@ -18,7 +18,8 @@ What it does
     make of their own variables when called (a network function's ``tf.summary.histogram("w",
     w)``, exported by layers-to-keras with the class): from ``<object>.<variable>``, under each
     call's scope (``gan/judge``, then ``gan/judge_1`` for the call sharing its variables).
-    ``add_graph`` goes. Summaries no run ever fetches are removed: the TF1 program wrote nothing for them.
+    ``add_graph`` goes. Summaries no run ever fetches are removed: the TF1 program wrote
+    nothing for them.
     The program may be written at the top level of the file or in one module function
     (``def train(): ...``): summaries, merges, writers and the runs fetching them in its own
     lines. It runs before session-to-function, which then migrates the runs as usual.
@@ -379,7 +380,7 @@ class SummaryV2(TFCodemod):
         block = next((n for n in ancestors(call, parents) if isinstance(n, (cst.With, cst.FunctionDef))), self.tf.module)
         line = statement_holding(call, parents)
         nodes = list(own_nodes(block))
-        before = nodes[:next(i for i, n in enumerate(nodes) if n is line)]
+        before = nodes[:next((i for i, n in enumerate(nodes) if n is line), len(nodes))]
         # Blocks opened inside this one are other scopes: their names do not clash.
         inner = {id(node) for with_ in before if isinstance(with_, cst.With)
                  for node in walk(with_.body, code_only=True)}
