@@ -226,9 +226,8 @@ class SummaryV2(TFCodemod):
                 _, summary = self.local_module(name)
                 making = set((summary or {}).get("summarizing") or ())
                 # A function another codemod's rewrite made a class (its export): the class makes them.
-                for exported in (self.state.project.get(name) or {}).values():
-                    classes = (exported or {}).get("classes") if isinstance(exported, dict) else None
-                    making |= {function for function, split in (classes or {}).items() if split.get("class") in making}
+                making |= {function for function, split in self._exported_classes(name).items()
+                           if split.get("class") in making}
                 picked = making if alias is None else making & {source(alias.name)}
                 if picked:
                     raise Decline(merge, f"`merge_all` also merges the summaries that `{sorted(picked)[0]}` ({name}.py) "
@@ -278,6 +277,16 @@ class SummaryV2(TFCodemod):
                 opened[(prefix, first)] = opened.get((prefix, first), 0) + 1
         return found
 
+    def _exported_classes(self, module_name: str) -> dict[str, dict]:
+        """What a project module's rewrite exports of the functions it made classes (function ->
+        its ``class``, and the ``summaries`` the class leaves to its callers), whichever
+        codemod's summary carries it."""
+        found: dict[str, dict] = {}
+        for summary in (self.state.project.get(module_name) or {}).values():
+            if isinstance(summary, dict):
+                found.update(summary.get("classes") or {})
+        return found
+
     def _exported_summaries(self, module: cst.Module) -> dict[str, tuple[cst.Name, list]]:
         """Module-level objects of project classes that make summaries when called: name ->
         (the name where it is made, the summaries its class exports)."""
@@ -287,12 +296,11 @@ class SummaryV2(TFCodemod):
                 if not isinstance(small, cst.ImportFrom) or small.relative or small.module is None \
                         or isinstance(small.names, cst.ImportStar):
                     continue
-                for summary in (self.state.project.get(source(small.module)) or {}).values():
-                    for split in ((summary or {}).get("classes") or {}).values() if isinstance(summary, dict) else ():
-                        for alias in small.names:
-                            if split.get("summaries") and source(alias.name) == split.get("class"):
-                                local = source(alias.asname.name) if alias.asname else source(alias.name)
-                                classes[local] = split["summaries"]
+                for split in self._exported_classes(source(small.module)).values():
+                    for alias in small.names:
+                        if split.get("summaries") and source(alias.name) == split.get("class"):
+                            local = source(alias.asname.name) if alias.asname else source(alias.name)
+                            classes[local] = split["summaries"]
         objects: dict[str, tuple[cst.Name, list]] = {}
         for statement in module.body:
             small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
