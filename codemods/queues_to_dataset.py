@@ -212,7 +212,7 @@ class QueuesToDataset(TFCodemod):
         taken = {n.value for n in name_nodes(module)}
         dataset = training.fresh_name("dataset", taken)
         iterator = training.fresh_name("batches", taken)
-        tf = source(self.tf_expr("data")).rsplit(".", 1)[0]
+        tf = self.tf_root()
         columns = [f"{tf}.constant({source(e.value)}, dtype={source(d)})" for e, d in zip(rows.elements, dtype_list)]
         sliced = columns[0] if len(columns) == 1 else "(" + ", ".join(columns) + ")"
         statements = [
@@ -354,7 +354,7 @@ class QueuesToDataset(TFCodemod):
         """What replaces the batch line: the map function (when the records are computed on),
         the dataset, its iterator and ``<batch names> = iterator.get_next()``."""
         taken = training.used_names(module)
-        tf = source(self.tf_expr("data")).rsplit(".", 1)[0]
+        tf = self.tf_root()
         producer, batch = pipeline.call, pipeline.batch
         epochs = argument(producer, 1, "num_epochs")
         seed = argument(producer, 3, "seed")

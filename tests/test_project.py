@@ -493,3 +493,35 @@ def test_a_network_function_summarizing_what_it_computes_stays_a_function(tmp_pa
     # The script's merge_all would miss what judge still makes: it says so, and stays on TF1 with it.
     assert any("`merge_all` also merges the summaries that `judge` (nets.py) makes" in f.message
                for f in found["main.py"].findings)
+
+
+LOSS_MODULE = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    def regression_loss(y, p):
+        return tf.losses.mean_squared_error(y, p)
+""")
+
+
+def test_a_loss_made_in_a_module_function_is_rewritten_when_every_importer_migrates(tmp_path):
+    train, model = project(tmp_path, LOSS_MODULE)
+    train.write_text("import numpy as np\nimport tensorflow as tf\nfrom model import regression_loss\n\n"
+                     "x = tf.placeholder(tf.float32, [None, 1])\nloss = regression_loss(x, 2 * x)\n"
+                     "with tf.Session() as sess:\n    print(sess.run(loss, feed_dict={x: np.ones((2, 1))}))\n")
+    found = outcomes([train, model])
+    assert found["train.py"].status == "migrated", [f.message for f in found["train.py"].findings]
+    assert "tf.reduce_mean(tf.math.squared_difference(" in found["model.py"].new
+
+
+def test_a_loss_made_in_a_module_function_stays_while_an_importer_may_read_its_collection(tmp_path):
+    train, model = project(tmp_path, LOSS_MODULE)
+    train.write_text("import tensorflow as tf\nfrom model import regression_loss\n\n"
+                     "x = tf.placeholder(tf.float32, [None, 1])\nregression_loss(x, 2 * x)\n"
+                     "total = tf.losses.get_total_loss()\n")
+    found = outcomes([train, model])
+    assert found["train.py"].status == "kept-on-compat-v1"
+    assert "tf.losses.mean_squared_error(y, p)" in found["model.py"].new
+    assert any("its module is imported and train.py calls it and stays on TF1 (" in f.message
+               and "where the loss collection TF1 added it to may be read" in f.message
+               for f in found["model.py"].findings), [f.message for f in found["model.py"].findings]

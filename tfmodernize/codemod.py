@@ -816,6 +816,11 @@ class TFCodemod(VisitorBasedCodemodCommand):
         alias for the TF2 top level. ``spell_v2`` writes ``tf.compat.v2.<path>``: for a name
         that TF1 code also uses with another meaning, in a file that is still TF1 code.
         """
+        return cst.parse_expression(f"{self.tf_root(spell_v2=spell_v2)}.{path}")
+
+    def tf_root(self, *, spell_v2: bool = False) -> str:
+        """The code naming TF2's top level through the alias in scope (``tf``, ``tf.compat.v2``),
+        for code written as text: ``f"{root}.reduce_mean(x)"``. Adds the import as ``tf_expr``."""
         prefix, add_import = self.tf.tf2_prefix()
         if spell_v2 and not prefix.endswith(".compat.v2"):
             prefix += ".compat.v2"
@@ -824,7 +829,7 @@ class TFCodemod(VisitorBasedCodemodCommand):
                 self.add_import("tensorflow", asname="tf")
             else:
                 self.add_import("tensorflow")
-        return cst.parse_expression(f"{prefix}.{path}")
+        return prefix
 
 
 def _name_counts(node: cst.CSTNode, wanted: frozenset[str]) -> dict[str, int]:

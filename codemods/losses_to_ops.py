@@ -1,0 +1,201 @@
+"""TFM108 losses-to-ops.
+
+What it does
+    Rewrites a call of one of TF1's loss functions as the TF2 ops it computes, reduced the way
+    TF1 reduced it (``reduction``, default: the mean over every element):
+
+    * ``tf.losses.mean_squared_error(labels, predictions)`` ->
+      ``tf.reduce_mean(tf.math.squared_difference(tf.cast(predictions, tf.float32), tf.cast(labels, tf.float32)))``;
+    * ``absolute_difference`` -> ``tf.abs(predictions - labels)`` (both cast to float32, as TF1 did);
+    * ``hinge_loss(labels, logits)`` -> ``tf.nn.relu(1 - (2 * labels - 1) * logits)`` (cast likewise);
+    * ``sigmoid_cross_entropy(multi_class_labels, logits)`` ->
+      ``tf.nn.sigmoid_cross_entropy_with_logits(labels=..., logits=...)``;
+    * ``softmax_cross_entropy(onehot_labels, logits)`` ->
+      ``tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(...), logits=...)``;
+    * ``sparse_softmax_cross_entropy(labels, logits)`` ->
+      ``tf.keras.losses.sparse_categorical_crossentropy(labels, logits, from_logits=True)``,
+      which drops a trailing dimension of 1 from the labels as TF1 did.
+
+    ``reduction=tf.losses.Reduction.SUM`` becomes ``tf.reduce_sum``, ``NONE`` the per-element
+    losses, and ``MEAN``, ``SUM_OVER_BATCH_SIZE`` and the default ``SUM_BY_NONZERO_WEIGHTS``
+    ``tf.reduce_mean``. ``scope=`` only named ops and goes.
+
+Why it matters
+    TF 2.x has no ``tf.losses.mean_squared_error``: TF2's ``tf.losses`` is Keras's, whose
+    functions take other arguments and average over the last axis only. ``tf_upgrade_v2``
+    writes ``tf.compat.v1.losses.*``, which adds each loss to a graph collection and keeps the
+    whole program on TF1 for one line.
+
+Before
+    loss = tf.losses.softmax_cross_entropy(onehot_labels=y, logits=logits)
+
+After
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=logits))
+
+Fix safety
+    TF1 summed the per-element losses and divided by their count (``weights`` 1, the default):
+    ``tf.reduce_mean`` gives the same float32 bits (checked on TensorFlow, and by the fixtures
+    numerically). The ops are TF1's own: TF1 cast labels and predictions of the regression
+    losses to float32 and stopped the gradient into softmax labels, and so does the rewrite.
+    Two differences are left on purpose: TF1 reduced float16/float64 cross-entropies in float32
+    (the rewrite reduces in their own dtype, a rounding difference), and TF1 cast
+    cross-entropy labels to the logits' dtype (TF2's op raises on integer labels instead of
+    computing, loudly).
+
+Declines when
+    ``weights`` is given (TF1 then averaged over the non-zero weights only) or
+    ``label_smoothing`` is, or a ``loss_collection`` other than None; ``reduction`` is not a
+    ``tf.losses.Reduction`` member written out; the arguments hide behind ``*args``/``**kwargs``.
+    Every call of the file, when it reads the loss collection the TF1 functions add to
+    (``tf.losses.get_total_loss()``, ``get_losses``, ``GraphKeys.LOSSES``); in a module other
+    files of the run import, a call inside a function when an importing file stays on TF1 (it
+    may read the collection). A name spelled ``tf.compat.v2.losses.*`` is Keras's and is left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import libcst as cst
+
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.codemods._upgrade_tables import literal_text
+from tfmodernize.codemods._variables import arguments
+from tfmodernize.syntax import ancestors, argument, is_none, source
+from tfmodernize.treewalk import walk
+
+#: The options every TF1 loss function takes after its two tensors.
+OPTIONS = ("weights", "scope", "loss_collection", "reduction")
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One TF1 loss function: its parameters in order, and the code of its per-element losses
+    (``{tf}``: TF2's top level; ``{labels}``, ``{values}``: the two tensors, cast to float32
+    first when ``to_float``)."""
+
+    parameters: tuple[str, ...]
+    elements: str
+    to_float: bool = False
+
+
+LOSSES = {
+    "losses.mean_squared_error": Loss(("labels", "predictions", *OPTIONS),
+                                      "{tf}.math.squared_difference({values}, {labels})", to_float=True),
+    "losses.absolute_difference": Loss(("labels", "predictions", *OPTIONS), "{tf}.abs({values} - {labels})",
+                                       to_float=True),
+    "losses.hinge_loss": Loss(("labels", "logits", *OPTIONS), "{tf}.nn.relu(1 - (2 * {labels} - 1) * {values})",
+                              to_float=True),
+    "losses.sigmoid_cross_entropy": Loss(
+        ("multi_class_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
+        "{tf}.nn.sigmoid_cross_entropy_with_logits(labels={labels}, logits={values})"),
+    "losses.softmax_cross_entropy": Loss(
+        ("onehot_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
+        "{tf}.nn.softmax_cross_entropy_with_logits(labels={tf}.stop_gradient({labels}), logits={values})"),
+    "losses.sparse_softmax_cross_entropy": Loss(
+        ("labels", "logits", *OPTIONS), "{tf}.keras.losses.sparse_categorical_crossentropy({labels}, {values}, from_logits=True)"),
+}
+#: ``tf.losses.Reduction`` members -> the reduction of the per-element losses (None: none).
+REDUCTIONS = {
+    "SUM_BY_NONZERO_WEIGHTS": "reduce_mean", "SUM_OVER_NONZERO_WEIGHTS": "reduce_mean", "MEAN": "reduce_mean",
+    "SUM_OVER_BATCH_SIZE": "reduce_mean", "SUM": "reduce_sum", "NONE": None,
+}
+#: What reads the collection TF1's loss functions add their result to.
+COLLECTION_READERS = ("losses.get_total_loss", "losses.get_losses", "GraphKeys.LOSSES")
+
+
+class LossesToOps(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM108"
+    name = "losses-to-ops"
+    summary = "tf.losses.mean_squared_error/softmax_cross_entropy/... -> the TF2 ops they compute, reduced as TF1 did"
+    needles = ("losses",)
+    interests = (cst.Call,)
+    detects = tuple(LOSSES)
+    requires_tf2 = True
+
+    def plan(self, module: cst.Module) -> None:
+        calls = [node for node in walk(module, code_only=True) if isinstance(node, cst.Call)]
+        losses = [(call, symbol) for call in calls for symbol in [self.tf.tf_symbol(call.func)]
+                  if symbol is not None and symbol.path in LOSSES]
+        if not losses:
+            return
+        reader = self._collection_reader(module)
+        parents = self.state.parents(module) if self.state.callers is not None else None
+        for call, symbol in losses:
+            if self.suppressed(call) or symbol.v2:
+                continue
+            try:
+                if reader is not None:
+                    raise Decline(call, f"the file reads the loss collection TF1's loss functions add to ({reader}): "
+                                        "migrate that read first (sum the losses you mean)")
+                self._rewrite(call, LOSSES[symbol.path], parents)
+            except Decline as decline:
+                self.declined(decline, f"tf.{symbol.path} not migrated: ")
+
+    def _collection_reader(self, module: cst.Module) -> Optional[str]:
+        """``tf.losses.get_total_loss (line N)`` when the file reads TF1's loss collection."""
+        for node in walk(module, code_only=True):
+            if isinstance(node, cst.Attribute):
+                symbol = self.tf.tf_symbol(node)
+                if symbol is not None and symbol.path in COLLECTION_READERS:
+                    return f"tf.{symbol.path} on line {self.state.position(node)[0]}"
+            elif isinstance(node, cst.Call) and self.tf.is_tf(node.func, "get_collection", "get_collection_ref"):
+                key = node.args[0].value if node.args else None
+                if isinstance(key, cst.SimpleString) and key.evaluated_value == "losses":
+                    return f"tf.get_collection('losses') on line {self.state.position(node)[0]}"
+        return None
+
+    def _rewrite(self, call: cst.Call, loss: Loss, parents: Optional[dict]) -> None:
+        args = arguments(call, loss.parameters, what="this loss function")
+        if not is_none(args.get("loss_collection")):
+            raise Decline(call, "it is added to a collection of its own (`loss_collection=`), which TF2 has no equivalent of")
+        if "weights" in args and literal_text(args["weights"]) not in ("1", "1.0"):
+            raise Decline(call, "it is given `weights`: TF1 averaged over the non-zero weights only; write the "
+                                "weighted sum over their count by hand")
+        if "label_smoothing" in args and literal_text(args["label_smoothing"]) not in ("0", "0.0"):
+            raise Decline(call, "it smooths its labels (`label_smoothing=`): write the smoothed labels by hand")
+        labels, values = loss.parameters[0], loss.parameters[1]
+        if labels not in args or values not in args:
+            raise Decline(call, "its labels or its predictions are not passed")
+        reduce = self._reduction(call, args.get("reduction"))
+        if parents is not None and any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in ancestors(call, parents)):
+            # A file importing this module may read the collection the loss is added to: it
+            # stays on TF1 (and could read it) only if it could not follow this export.
+            if not self.state.exports_allowed:
+                raise Decline(call, f"its module is imported and {self.state.exports_refused}, where the loss "
+                                    "collection TF1 added it to may be read")
+            self.state.exports.setdefault(self.code, {})["losses"] = True
+        how = {"reduce_mean": "the mean over every element", "reduce_sum": "the sum", None: "per element"}[reduce]
+        if not self.fix(call, f"TF1 loss function -> the TF2 ops it computes, reduced as TF1 did ({how})"):
+            return
+        tf = self.tf_root()
+
+        def build(updated: cst.Call) -> cst.BaseExpression:
+            new = arguments(updated, loss.parameters, what="this loss function")
+            texts = {key: source(new[key]) for key in (labels, values)}
+            if loss.to_float:
+                texts = {key: text if self._float32(new[key]) else f"{tf}.cast({text}, {tf}.float32)"
+                         for key, text in texts.items()}
+            elements = loss.elements.format(tf=tf, labels=texts[labels], values=texts[values])
+            return cst.parse_expression(elements if reduce is None else f"{tf}.{reduce}({elements})")
+
+        self.replace(call, build)
+
+    def _float32(self, value: cst.BaseExpression) -> bool:
+        """Whether ``value`` is written as a cast to float32 already (``tf.cast(x, tf.float32)``)."""
+        if not (isinstance(value, cst.Call) and self.tf.is_tf(value.func, "cast", "to_float")):
+            return False
+        dtype = argument(value, 1, "dtype")
+        symbol = self.tf.tf_symbol(dtype) if dtype is not None else None
+        return self.tf.is_tf(value.func, "to_float") or (symbol is not None and symbol.path == "float32")
+
+    def _reduction(self, call: cst.Call, reduction: Optional[cst.BaseExpression]) -> Optional[str]:
+        if reduction is None:
+            return "reduce_mean"
+        symbol = self.tf.tf_symbol(reduction)
+        member = symbol.path.rpartition(".")[2] if symbol is not None and symbol.path.startswith("losses.Reduction.") else None
+        if member not in REDUCTIONS:
+            raise Decline(call, "its `reduction` is not a tf.losses.Reduction member written out")
+        return REDUCTIONS[member]

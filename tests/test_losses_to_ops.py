@@ -1,0 +1,95 @@
+"""TFM108 losses-to-ops: golden and no-op tables."""
+
+import pytest
+
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+
+TF1 = "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+V1 = "import tensorflow.compat.v1 as tf\n"
+
+REWRITES = [
+    pytest.param(
+        TF1 + "loss = tf.losses.mean_squared_error(y, p)\n",
+        TF1 + "loss = tf.reduce_mean(tf.math.squared_difference(tf.cast(p, tf.float32), tf.cast(y, tf.float32)))\n",
+        id="mse-positional",
+    ),
+    pytest.param(
+        TF1 + "loss = tf.losses.mean_squared_error(predictions=p, labels=tf.cast(y, tf.float32), scope='mse')\n",
+        TF1 + "loss = tf.reduce_mean(tf.math.squared_difference(tf.cast(p, tf.float32), tf.cast(y, tf.float32)))\n",
+        id="mse-keywords-scope-dropped-cast-not-doubled",
+    ),
+    pytest.param(
+        TF1 + "loss = tf.losses.absolute_difference(y, p, reduction=tf.losses.Reduction.SUM)\n",
+        TF1 + "loss = tf.reduce_sum(tf.abs(tf.cast(p, tf.float32) - tf.cast(y, tf.float32)))\n",
+        id="absolute-sum",
+    ),
+    pytest.param(
+        TF1 + "loss = tf.losses.hinge_loss(y, z, weights=1.0, reduction=tf.losses.Reduction.NONE)\n",
+        TF1 + "loss = tf.nn.relu(1 - (2 * tf.cast(y, tf.float32) - 1) * tf.cast(z, tf.float32))\n",
+        id="hinge-per-element",
+    ),
+    pytest.param(
+        TF1 + "loss = tf.losses.softmax_cross_entropy(onehot_labels=y, logits=z, label_smoothing=0)\n",
+        TF1 + "loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z))\n",
+        id="softmax",
+    ),
+    pytest.param(
+        TF1 + "loss = tf.losses.sigmoid_cross_entropy(y, z, reduction=tf.losses.Reduction.MEAN)\n",
+        TF1 + "loss = tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=z))\n",
+        id="sigmoid-mean",
+    ),
+    pytest.param(
+        TF1 + "loss = tf.losses.sparse_softmax_cross_entropy(labels=y, logits=z)\n",
+        TF1 + "loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(y, z, from_logits=True))\n",
+        id="sparse",
+    ),
+    pytest.param(
+        V1 + "loss = tf.losses.mean_squared_error(y, p)\n",
+        V1 + "loss = tf.compat.v2.reduce_mean(tf.compat.v2.math.squared_difference(tf.compat.v2.cast(p, tf.compat.v2.float32), "
+             "tf.compat.v2.cast(y, tf.compat.v2.float32)))\n",
+        id="compat-v1-spelled-v2",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nloss = tf.compat.v1.losses.log_loss(y, p) + tf.compat.v1.losses.mean_squared_error(y, p)\n",
+        "import tensorflow as tf\nloss = tf.compat.v1.losses.log_loss(y, p) + tf.reduce_mean(tf.math.squared_difference("
+        "tf.cast(p, tf.float32), tf.cast(y, tf.float32)))\n",
+        id="compat-v1-spelling-is-tf1-log-loss-left",
+    ),
+]
+
+NO_OPS = [
+    pytest.param("import tensorflow as tf\nloss = tf.compat.v2.losses.mean_squared_error(y, p)\n", id="spelled-v2-keras"),
+    pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, weights=mask)\n", id="weights"),
+    pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(y, z, label_smoothing=0.1)\n", id="label-smoothing"),
+    pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, loss_collection='mine')\n", id="own-collection"),
+    pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, reduction=how)\n", id="reduction-not-written"),
+    pytest.param(TF1 + "loss = tf.losses.mean_squared_error(*pair)\n", id="star-args"),
+    pytest.param(TF1 + "a = tf.losses.mean_squared_error(y, p)\ntotal = tf.losses.get_total_loss()\n",
+                 id="collection-read"),
+    pytest.param(TF1 + "a = tf.losses.mean_squared_error(y, p)\nall = tf.get_collection(tf.GraphKeys.LOSSES)\n",
+                 id="collection-read-by-key"),
+    pytest.param(TF1 + "a = tf.losses.mean_squared_error(y, p)\nall = tf.get_collection('losses')\n",
+                 id="collection-read-by-string"),
+    pytest.param(TF1 + "a = tf.losses.huber_loss(y, p)\n", id="huber-not-in-table"),
+    pytest.param(TF1 + "a = tf.losses.mean_squared_error(y, p)  # tfmodernize: ignore[TFM108]\n", id="suppressed"),
+    pytest.param(TF1 + "a = tf.reduce_mean(tf.square(y - p))\n", id="already-ops"),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    assert_rewrites("TFM108", before, after)
+
+
+@pytest.mark.parametrize("source", NO_OPS)
+def test_no_ops(source):
+    assert_unchanged("TFM108", source)
+
+
+def test_declines_say_why():
+    messages = [f.message for f in rewrite("TFM108", TF1 + "a = tf.losses.mean_squared_error(y, p, weights=m)\n").findings]
+    assert messages == ["tf.losses.mean_squared_error not migrated: it is given `weights`: TF1 averaged over the non-zero "
+                        "weights only; write the weighted sum over their count by hand"]
+    messages = [f.message for f in rewrite("TFM108", TF1 + "a = tf.losses.hinge_loss(y, p)\nb = tf.losses.get_losses()\n").findings]
+    assert messages == ["tf.losses.hinge_loss not migrated: the file reads the loss collection TF1's loss functions add to "
+                        "(tf.losses.get_losses on line 4): migrate that read first (sum the losses you mean)"]
