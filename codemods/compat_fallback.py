@@ -156,8 +156,8 @@ class CompatFallback(TFCodemod):
         for blocker_node, what, _ in blockers:
             first_of_each.setdefault(what, blocker_node)
         for what, blocker_node in first_of_each.items():
-            self.state.keep_on_v1(what, self._position(blocker_node)[0])
-        self._why = f"{first} (line {self._position(first_node)[0]}) has no TF2 migration here"
+            self.state.keep_on_v1(what, self._line_of(what, blocker_node))
+        self._why = f"{first} (line {self._line_of(first, first_node)}) has no TF2 migration here"
         alias, module = self._tf_import(anchor)
         # ``tf.compat.v1.X`` spelled out under ``import tensorflow as tf`` (tf_upgrade_v2's output)
         # keeps the import; the switch is then spelled out too.
@@ -200,6 +200,19 @@ class CompatFallback(TFCodemod):
         if alias.asname is None:
             return ("tensorflow", module) if module == "tensorflow" else None
         return (alias.asname.name.value, module) if isinstance(alias.asname.name, cst.Name) else None
+
+    def _line_of(self, what: str, node: cst.CSTNode) -> int:
+        """The line of ``node``, a use of the TF name ``what``. A node an earlier codemod wrote
+        anew as text (session-to-function's functions) stands for no node of the file as
+        written: the line is then that of the first use of ``what`` in the file as written."""
+        line, column, _, _ = self._position(node)
+        if (line, column) != (1, 1) or self.state.parsed is None:
+            return line
+        parsed = self.state.parsed
+        names = TFNames.for_module(parsed)
+        first = next((n for n in walk(parsed, code_only=True) if isinstance(n, (cst.Attribute, cst.Name))
+                      and (symbol := names.tf_symbol(n)) is not None and f"tf.{symbol.path}" == what), None)
+        return line if first is None else self._position(first)[0]
 
     def _facts(self, module: cst.Module) -> "_Facts":
         """What the plan needs to know of the file, read in one walk over its code.

@@ -182,3 +182,14 @@ def test_library_and_program_run_on_tf2_after_apply(tmp_path):
     ran = subprocess.run([sys.executable, "train.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert ran.stdout.strip().splitlines()[-1] == "[[1.0]]"
+
+
+def test_a_blocker_moved_into_a_function_by_an_earlier_rewrite_is_cited_at_its_own_line():
+    source = ("import numpy as np\nimport tensorflow as tf\n\nx = tf.placeholder(tf.float32, [None, 1])\n"
+              "w = tf.Variable(tf.zeros([1, 1]))\n\nloss = tf.losses.huber_loss(x, tf.matmul(x, w))\n"
+              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+              "    print(sess.run(loss, feed_dict={x: np.ones((2, 1))}))\n")
+    _, state = transform_text(source, builtin_codemods(), path="huber.py", unsafe_fixes=False)
+    not_applied = [f.message for f in state.findings if f.code == "TFM101"]
+    assert not_applied and all("tf.losses.huber_loss (line 7) keeps the file on tf.compat.v1" in m for m in not_applied), \
+        not_applied
