@@ -18,7 +18,10 @@ What it does
 
     ``reduction=tf.losses.Reduction.SUM`` becomes ``tf.reduce_sum``, ``NONE`` the per-element
     losses, and ``MEAN``, ``SUM_OVER_BATCH_SIZE`` and the default ``SUM_BY_NONZERO_WEIGHTS``
-    ``tf.reduce_mean``. ``scope=`` only named ops and goes.
+    ``tf.reduce_mean``. ``scope=`` only named ops and goes. ``label_smoothing`` of the sigmoid
+    and softmax cross-entropies is TF1's formula written out: ``y * (1 - s) + 0.5 * s``, and
+    ``y * (1 - s) + s / tf.cast(tf.shape(y)[-1], logits.dtype)`` (``s`` divided among the
+    classes).
 
 Why it matters
     TF 2.x has no ``tf.losses.mean_squared_error``: TF2's ``tf.losses`` is Keras's, whose
@@ -43,9 +46,11 @@ Fix safety
     computing, loudly).
 
 Declines when
-    ``weights`` is given (TF1 then averaged over the non-zero weights only) or
-    ``label_smoothing`` is, or a ``loss_collection`` other than None; ``reduction`` is not a
-    ``tf.losses.Reduction`` member written out; the arguments hide behind ``*args``/``**kwargs``.
+    ``weights`` is given (TF1 then averaged over the non-zero weights only) or a
+    ``loss_collection`` other than None; ``reduction`` is not a ``tf.losses.Reduction`` member
+    written out; the arguments hide behind ``*args``/``**kwargs``. ``label_smoothing`` that is
+    not a literal of zero or more nor a name, or softmax labels or logits computed by a call
+    (the formula reads them twice: bind them to a name).
     Every call of the file, when it reads the loss collection the TF1 functions add to
     (``tf.losses.get_total_loss()``, ``get_losses``, ``GraphKeys.LOSSES``); in a module other
     files of the run import, a call inside a function when an importing file stays on TF1 (it
@@ -63,6 +68,7 @@ from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.codemods._upgrade_tables import literal_text
 from tfmodernize.codemods._variables import arguments
 from tfmodernize.syntax import ancestors, argument, is_none, source
+from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.treewalk import walk
 
 #: The options every TF1 loss function takes after its two tensors.
@@ -73,11 +79,14 @@ OPTIONS = ("weights", "scope", "loss_collection", "reduction")
 class Loss:
     """One TF1 loss function: its parameters in order, and the code of its per-element losses
     (``{tf}``: TF2's top level; ``{labels}``, ``{values}``: the two tensors, cast to float32
-    first when ``to_float``)."""
+    first when ``to_float``); ``smoothed``: the code of the labels ``label_smoothing``
+    (``{smoothing}``) smooths, TF1's formula (``{labels}`` and ``{values}`` are read twice
+    when written twice)."""
 
     parameters: tuple[str, ...]
     elements: str
     to_float: bool = False
+    smoothed: Optional[str] = None
 
 
 LOSSES = {
@@ -89,10 +98,12 @@ LOSSES = {
                               to_float=True),
     "losses.sigmoid_cross_entropy": Loss(
         ("multi_class_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
-        "{tf}.nn.sigmoid_cross_entropy_with_logits(labels={labels}, logits={values})"),
+        "{tf}.nn.sigmoid_cross_entropy_with_logits(labels={labels}, logits={values})",
+        smoothed="{labels} * (1 - {smoothing}) + 0.5 * {smoothing}"),
     "losses.softmax_cross_entropy": Loss(
         ("onehot_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
-        "{tf}.nn.softmax_cross_entropy_with_logits(labels={tf}.stop_gradient({labels}), logits={values})"),
+        "{tf}.nn.softmax_cross_entropy_with_logits(labels={tf}.stop_gradient({labels}), logits={values})",
+        smoothed="{labels} * (1 - {smoothing}) + {smoothing} / {tf}.cast({tf}.shape({labels})[-1], {values}.dtype)"),
     "losses.sparse_softmax_cross_entropy": Loss(
         ("labels", "logits", *OPTIONS), "{tf}.keras.losses.sparse_categorical_crossentropy({labels}, {values}, from_logits=True)"),
 }
@@ -101,6 +112,16 @@ REDUCTIONS = {
     "SUM_BY_NONZERO_WEIGHTS": "reduce_mean", "SUM_OVER_NONZERO_WEIGHTS": "reduce_mean", "MEAN": "reduce_mean",
     "SUM_OVER_BATCH_SIZE": "reduce_mean", "SUM": "reduce_sum", "NONE": None,
 }
+def _repeatable(node: cst.BaseExpression) -> bool:
+    """Whether reading ``node`` twice computes nothing twice: a name, an attribute of one, or a
+    subscript of one by a literal (``end_points["Logits"]``)."""
+    if dotted_name(node) is not None:
+        return True
+    return (isinstance(node, cst.Subscript) and _repeatable(node.value) and len(node.slice) == 1
+            and isinstance(node.slice[0].slice, cst.Index)
+            and isinstance(node.slice[0].slice.value, (cst.SimpleString, cst.Integer)))
+
+
 #: What reads the collection TF1's loss functions add their result to.
 COLLECTION_READERS = ("losses.get_total_loss", "losses.get_losses", "GraphKeys.LOSSES")
 
@@ -154,11 +175,14 @@ class LossesToOps(TFCodemod):
         if "weights" in args and literal_text(args["weights"]) not in ("1", "1.0"):
             raise Decline(call, "it is given `weights`: TF1 averaged over the non-zero weights only; write the "
                                 "weighted sum over their count by hand")
-        if "label_smoothing" in args and literal_text(args["label_smoothing"]) not in ("0", "0.0"):
-            raise Decline(call, "it smooths its labels (`label_smoothing=`): write the smoothed labels by hand")
         labels, values = loss.parameters[0], loss.parameters[1]
         if labels not in args or values not in args:
             raise Decline(call, "its labels or its predictions are not passed")
+        smoothing = args.get("label_smoothing")
+        if smoothing is not None and literal_text(smoothing) in ("0", "0.0"):
+            smoothing = None
+        if smoothing is not None:
+            self._check_smoothing(call, loss, smoothing, {"labels": args[labels], "values": args[values]})
         reduce = self._reduction(call, args.get("reduction"))
         if parents is not None and any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in ancestors(call, parents)):
             # A file importing this module may read the collection the loss is added to: it
@@ -178,10 +202,31 @@ class LossesToOps(TFCodemod):
             if loss.to_float:
                 texts = {key: text if self._float32(new[key]) else f"{tf}.cast({text}, {tf}.float32)"
                          for key, text in texts.items()}
+            if smoothing is not None:
+                texts[labels] = loss.smoothed.format(tf=tf, labels=texts[labels], values=texts[values],
+                                                     smoothing=source(new["label_smoothing"]))
             elements = loss.elements.format(tf=tf, labels=texts[labels], values=texts[values])
             return cst.parse_expression(elements if reduce is None else f"{tf}.{reduce}({elements})")
 
         self.replace(call, build)
+
+    @staticmethod
+    def _check_smoothing(call: cst.Call, loss: Loss, smoothing: cst.BaseExpression,
+                         tensors: dict[str, cst.BaseExpression]) -> None:
+        """Declines a ``label_smoothing`` TF1's formula cannot be written out with: a number
+        not written as a literal of zero or more or as a name (TF1 smoothed only above zero,
+        and with 0 the formula gives the labels exactly), or labels or logits the formula reads
+        twice that a call computes."""
+        if loss.smoothed is None:
+            raise Decline(call, "it smooths its labels (`label_smoothing=`): write the smoothed labels by hand")
+        number = literal_text(smoothing)
+        if number is not None and (not isinstance(smoothing, (cst.Integer, cst.Float)) or float(number) < 0):
+            raise Decline(call, "its `label_smoothing` is not a number of zero or more")
+        if number is None and dotted_name(smoothing) is None:
+            raise Decline(call, "its `label_smoothing` is computed here: bind it to a name first")
+        if any(loss.smoothed.count("{" + role + "}") > 1 and not _repeatable(tensor) for role, tensor in tensors.items()):
+            raise Decline(call, "TF1's label smoothing reads its labels (or logits) twice, and a call computes them "
+                                "here: bind them to a name first")
 
     def _float32(self, value: cst.BaseExpression) -> bool:
         """Whether ``value`` is written as a cast to float32 already (``tf.cast(x, tf.float32)``)."""

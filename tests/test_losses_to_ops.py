@@ -44,6 +44,18 @@ REWRITES = [
         id="sparse",
     ),
     pytest.param(
+        TF1 + "loss = tf.losses.softmax_cross_entropy(y, end_points['Logits'], label_smoothing=0.1)\n",
+        TF1 + "loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y * (1 - 0.1) + 0.1 / "
+              "tf.cast(tf.shape(y)[-1], end_points['Logits'].dtype)), logits=end_points['Logits']))\n",
+        id="softmax-smoothed-literal",
+    ),
+    pytest.param(
+        TF1 + "loss = tf.losses.sigmoid_cross_entropy(tf.ones_like(z), z, label_smoothing=FLAGS.smoothing)\n",
+        TF1 + "loss = tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.ones_like(z) * (1 - FLAGS.smoothing) "
+              "+ 0.5 * FLAGS.smoothing, logits=z))\n",
+        id="sigmoid-smoothed-by-a-name",
+    ),
+    pytest.param(
         V1 + "loss = tf.losses.mean_squared_error(y, p)\n",
         V1 + "loss = tf.compat.v2.reduce_mean(tf.compat.v2.math.squared_difference(tf.compat.v2.cast(p, tf.compat.v2.float32), "
              "tf.compat.v2.cast(y, tf.compat.v2.float32)))\n",
@@ -60,7 +72,10 @@ REWRITES = [
 NO_OPS = [
     pytest.param("import tensorflow as tf\nloss = tf.compat.v2.losses.mean_squared_error(y, p)\n", id="spelled-v2-keras"),
     pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, weights=mask)\n", id="weights"),
-    pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(y, z, label_smoothing=0.1)\n", id="label-smoothing"),
+    pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(tf.one_hot(k, 3), z, label_smoothing=0.1)\n",
+                 id="label-smoothing-of-computed-labels"),
+    pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(y, z, label_smoothing=-0.1)\n", id="negative-smoothing"),
+    pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(y, z, label_smoothing=get())\n", id="computed-smoothing"),
     pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, loss_collection='mine')\n", id="own-collection"),
     pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, reduction=how)\n", id="reduction-not-written"),
     pytest.param(TF1 + "loss = tf.losses.mean_squared_error(*pair)\n", id="star-args"),
