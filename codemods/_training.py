@@ -652,7 +652,7 @@ def top_level_index(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
 
 def used_names(module: cst.Module) -> set[str]:
     """Every identifier in the module, to pick names that clash with nothing."""
-    return {node.value for node in walk(module) if isinstance(node, cst.Name)}
+    return {node.value for node in walk(module, code_only=True) if isinstance(node, cst.Name)}
 
 
 def fresh_name(base: str, taken: set[str]) -> str:

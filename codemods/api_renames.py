@@ -96,7 +96,7 @@ from typing import Callable, Optional, Union
 import libcst as cst
 
 from tfmodernize.names import names_bound_here
-from tfmodernize.treewalk import visit, walk
+from tfmodernize.treewalk import children, walk
 
 from tfmodernize.codemods._upgrade_tables import (
     has_star_args,
@@ -221,8 +221,7 @@ class ApiRenames(TFCodemod):
     def visit_Module(self, node: cst.Module) -> bool:
         # Only TF1's ``div`` reads them, and naming it takes the word ``div`` (``tf.div``, an import).
         self._constant_kinds = _constant_kinds(node, self.tf) if _NAMES_DIV.search(self.state.text) else {}
-        self._tf1_file = _shows_tf1(node, self.tf, self._constant_kinds)
-        self._stays_tf1 = self._tf1_file and _shows_tf1(node, self.tf, self._constant_kinds, lasting=True)
+        self._tf1_file, self._stays_tf1 = _tf1_evidence(node, self.tf, self._constant_kinds)
         self._from_imported = {
             local: qualified
             for statement in node.body if isinstance(statement, cst.SimpleStatementLine)
@@ -683,53 +682,45 @@ def _renamed_to_tf2(path: str) -> bool:
 
 
 
-def _shows_tf1(module: cst.Module, names: TFNames, constants: dict[str, str], *, lasting: bool = False) -> bool:
-    """Whether the file uses the TF1 API somewhere: a name TF2 lacks, a keyword TF2 renamed, or
-    a ``compat.v1`` spelling. Decides what ``tf.nn.dropout(x, 0.5)``, ``tf.nn.max_pool`` and
-    other names whose meaning changed under the same spelling mean in this file.
+def _tf1_evidence(module: cst.Module, names: TFNames, constants: dict[str, str]) -> tuple[bool, bool]:
+    """Whether the file uses the TF1 API somewhere (a name TF2 lacks, a keyword TF2 renamed, or
+    a ``compat.v1`` spelling), which decides what ``tf.nn.dropout(x, 0.5)``, ``tf.nn.max_pool``
+    and other names whose meaning changed under the same spelling mean in this file; and
+    whether evidence this codemod leaves in place remains (a TF1 name it cannot rename to a TF2
+    one, a ``compat.v1`` spelling), i.e. whether the file still reads as TF1 on the next run.
 
-    ``lasting``: only evidence this codemod leaves in place (a TF1 name it cannot rename to a TF2
-    one, a ``compat.v1`` spelling), i.e. whether the file still reads as TF1 on the next run."""
-    finder = _TF1Evidence(names, constants, lasting)
-    visit(module, finder)
-    return finder.found
-
-
-class _TF1Evidence(cst.CSTVisitor):
-    def __init__(self, names: TFNames, constants: dict[str, str], lasting: bool) -> None:
-        self.names = names
-        self.constants = constants
-        self.lasting = lasting
-        self.found = False
-        self.rewritten: set[int] = set()
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
+    One walk over the code for both: the evidence left in place is judged on whole names
+    (``tf.contrib.summary`` inside a renamed ``tf.contrib.summary.always_record_summaries`` goes
+    with it), the rest on every name and call."""
+    t = tables()
+    shows = stays = False
+    rewritten: set[int] = set()  # ``tf.div`` calls that become TF2 divisions whatever the file is
+    stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]  # (node, under a whole TF name)
+    while stack and not (shows and stays):
+        node, inside = stack.pop()
         kind = type(node)  # exact types: this runs on every node of the file
-        if self.found or kind is cst.Import or kind is cst.ImportFrom:
-            return False
+        if kind is cst.Import or kind is cst.ImportFrom:
+            continue
         if kind is cst.Call:
-            symbol = self.names.tf_symbol(node.func)
-            if symbol is not None and symbol.path in DIVISIONS and _division_operand(node, self.constants) is not None:
-                self.rewritten.add(id(node.func))  # becomes a TF2 division whatever the file is
-            if symbol is not None and not self.lasting:
-                t = tables()
-                old = set(t.keyword_renames.get(symbol.path, ())) | set(t.keyword_deletions.get(symbol.path, ()))
-                self.found = bool(keyword_names(node) & old)
+            symbol = names.tf_symbol(node.func)
+            if symbol is not None:
+                if symbol.path in DIVISIONS and _division_operand(node, constants) is not None:
+                    rewritten.add(id(node.func))
+                if not shows:
+                    old = set(t.keyword_renames.get(symbol.path, ())) | set(t.keyword_deletions.get(symbol.path, ()))
+                    shows = bool(keyword_names(node) & old)
         elif kind is cst.Attribute or kind is cst.Name:
-            symbol = self.names.tf_symbol(node)
-            if symbol is None or (self.lasting and id(node) in self.rewritten):
-                self.found = False
-            elif self.lasting:
-                # Left behind: a name this codemod cannot turn into TF2 and that TF2 lacks or
-                # that compat-v1-import will not take off compat.v1.
-                self.found = (symbol.v1 or tables().tf1_only(symbol.path)) and not _renamed_to_tf2(symbol.path) and (
-                    v1_requirement(symbol.path, None, self.names) is not None)
-            else:
-                self.found = symbol.v1 or tables().tf1_only(symbol.path)
-            # Lasting evidence is judged on whole names: ``tf.contrib.summary`` inside a renamed
-            # ``tf.contrib.summary.always_record_summaries`` goes with it.
-            return not self.found and isinstance(node, cst.Attribute) and not (self.lasting and symbol is not None)
-        return not self.found
+            symbol = names.tf_symbol(node)
+            if symbol is not None:
+                tf1 = symbol.v1 or t.tf1_only(symbol.path)
+                shows = shows or tf1
+                if not inside and not stays and id(node) not in rewritten:
+                    stays = tf1 and not _renamed_to_tf2(symbol.path) and v1_requirement(symbol.path, None, names) is not None
+                inside = True
+            if kind is cst.Name:
+                continue
+        stack.extend((child, inside) for child in reversed(children(node, code_only=True)))
+    return shows, shows and stays
 
 
 def _arg_value(updated: cst.Call, original_arg: cst.Arg, original: cst.Call) -> cst.BaseExpression:

@@ -130,6 +130,7 @@ class CompatFallback(TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._plan = None
+        self._first_uses: Optional[dict[str, cst.CSTNode]] = None
         self._eager_requests: list[cst.SimpleStatementLine] = []
         facts = self._facts(node)
         blockers = facts.blockers
@@ -208,10 +209,14 @@ class CompatFallback(TFCodemod):
         line, column, _, _ = self._position(node)
         if (line, column) != (1, 1) or self.state.parsed is None:
             return line
-        parsed = self.state.parsed
-        names = TFNames.for_module(parsed)
-        first = next((n for n in walk(parsed, code_only=True) if isinstance(n, (cst.Attribute, cst.Name))
-                      and (symbol := names.tf_symbol(n)) is not None and f"tf.{symbol.path}" == what), None)
+        if self._first_uses is None:  # read once per file, and only for such a node
+            parsed = self.state.parsed
+            names = TFNames.for_module(parsed)
+            self._first_uses = {}
+            for n in walk(parsed, code_only=True):
+                if isinstance(n, (cst.Attribute, cst.Name)) and (symbol := names.tf_symbol(n)) is not None:
+                    self._first_uses.setdefault(f"tf.{symbol.path}", n)
+        first = self._first_uses.get(what)
         return line if first is None else self._position(first)[0]
 
     def _facts(self, module: cst.Module) -> "_Facts":

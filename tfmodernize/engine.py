@@ -38,7 +38,7 @@ from tfmodernize.cache import OutcomeCache
 from tfmodernize.project import Callers, ProjectIndex, ProjectView, Rewritten, summarize as summarize_project
 from tfmodernize.notebooks import Layout
 from tfmodernize.sources import Discovered, Source, SourceError, decode_source, read_source
-from tfmodernize import treewalk
+from tfmodernize import tfsymbols, treewalk
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
 
 #: A file can only match a codemod if it imports one of these (every match is by qualified name).
@@ -210,6 +210,7 @@ def transform_text(
                                    callers=callers, refused=refused)
     finally:
         treewalk.forget()  # the nodes of this file's trees are not needed again
+        tfsymbols.forget()
 
 
 @contextmanager

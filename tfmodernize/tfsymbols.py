@@ -148,10 +148,32 @@ def _small_statements(body: Union[cst.Module, cst.BaseSuite, cst.CSTNode]) -> It
 def tf_import_aliases(module: cst.Module) -> dict[str, set[str]]:
     """Local name -> the qualified names TF imports bind it to, anywhere in the module."""
     aliases: dict[str, set[str]] = {}
-    for stmt in _small_statements(module):
-        for local, full in import_bindings(stmt):
+    for statement in module.body:
+        for local, full in _statement_bindings(statement):
             aliases.setdefault(local, set()).add(full)
     return aliases
+
+
+#: id of a top-level statement -> (the statement, the TF imports in it). The codemods' trees of
+#: one file share the statements their edits left alone, and each asks for the file's aliases:
+#: an unchanged statement is read once. ``forget`` empties it between files.
+_BINDINGS: dict[int, tuple[cst.CSTNode, tuple[tuple[str, str], ...]]] = {}
+
+
+def _statement_bindings(statement: cst.CSTNode) -> tuple[tuple[str, str], ...]:
+    known = _BINDINGS.get(id(statement))
+    if known is not None and known[0] is statement:
+        return known[1]
+    found = tuple(binding for small in _small_statements(statement) for binding in import_bindings(small))
+    if len(_BINDINGS) >= 100_000:
+        _BINDINGS.clear()
+    _BINDINGS[id(statement)] = (statement, found)
+    return found
+
+
+def forget() -> None:
+    """Drop the statements read so far (the engine calls it after each file)."""
+    _BINDINGS.clear()
 
 
 @lru_cache(maxsize=64)

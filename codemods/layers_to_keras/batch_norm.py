@@ -179,7 +179,7 @@ def _runs_feeding(dictionary: cst.Dict, module: cst.Module, parents: dict) -> li
         return []
     name = holder.targets[0].target.value
     runs = [c for c in training.calls(module) if isinstance(feed_of(c), cst.Name) and feed_of(c).value == name]
-    bindings = [n for n in walk(module) if isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name)
+    bindings = [n for n in walk(module, code_only=True) if isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name)
                 and n.target.value == name]
     # Each use of the name binds it or feeds one of the runs.
     return runs if sum(1 for n in name_nodes(module) if n.value == name) == len(runs) + len(bindings) else []

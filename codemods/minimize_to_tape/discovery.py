@@ -78,7 +78,7 @@ class Discovery:
         for position, line in enumerate(optimizer.function.body.body):
             if position == optimizer.position:
                 continue
-            for node in training.walk(line):
+            for node in training.walk(line, code_only=True):
                 if isinstance(node, cst.Name) and node.value == optimizer.local_name and id(node) not in receivers:
                     optimizer.problem = (node, f"`{node.value}` is used here in a way minimize-to-tape does not rewrite")
                     return
@@ -121,10 +121,10 @@ class Discovery:
         constructors = {id(o.call) for o in by_name.all()}
         targets = {
             id(target.target)
-            for node in training.walk(module) if isinstance(node, cst.Assign) and id(node.value) in constructors
+            for node in training.walk(module, code_only=True) if isinstance(node, cst.Assign) and id(node.value) in constructors
             for target in node.targets
         }
-        for node in training.walk(module):
+        for node in training.walk(module, code_only=True):
             if not isinstance(node, cst.Name) or id(node) in receivers or id(node) in targets:
                 continue
             for optimizer in by_name.named(node.value):

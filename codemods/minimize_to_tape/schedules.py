@@ -81,7 +81,7 @@ class Schedules:
         if variable is None or variable.trainable or not variable.zero_start:
             raise Decline(node, f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps")
         increments = 0
-        for node in training.walk(self._module):
+        for node in training.walk(self._module, code_only=True):
             if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "global_step":
                 increments += isinstance(node.value, cst.Name) and node.value.value == step
             elif (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == step

@@ -221,7 +221,7 @@ class Steps:
         return {name} if name in self._globals or uses > 1 else set()
 
     def _count(self, name: str) -> int:
-        return sum(1 for n in training.walk(self._module) if isinstance(n, cst.Name) and n.value == name)
+        return sum(1 for n in training.walk(self._module, code_only=True) if isinstance(n, cst.Name) and n.value == name)
 
     def _slot_starts(self, optimizer: Optimizer, keras: training.KerasOptimizer) -> Optional[list[cst.BaseStatement]]:
         """Statements that build the Keras optimizer on the variables it trains and set the
