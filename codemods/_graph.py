@@ -122,6 +122,9 @@ IMPORTED_HINT = ("load a SavedModel with tf.saved_model.load, or wrap the import
 #: API families whose calls make an object (kept where it is), not a tensor. ``examples.``:
 #: the tutorials' dataset readers (``input_data.read_data_sets``) return numpy arrays.
 OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.", "examples.")
+#: API families whose calls run in Python on the host and build no op: the tutorials' dataset
+#: readers, file and logging helpers. A module function calling only these builds no tensor.
+HOST_PREFIXES = ("examples.", "gfile.", "io.gfile.", "logging.")
 #: Objects that hold variables rather than compute from them (a checkpoint of ``w`` is no tensor of ``w``).
 OBJECTS_OVER_VARIABLES = ("train.Checkpoint", "train.CheckpointManager")
 

@@ -116,6 +116,7 @@ from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods._graph import (
+    HOST_PREFIXES,
     PLACEHOLDERS,
     SESSIONS,
     VARIABLE_MAKERS,
@@ -406,7 +407,8 @@ def _trainable(made: Optional[cst.Call]) -> bool:
 
 
 def _function_facts(function: cst.FunctionDef, names: TFNames) -> dict[str, bool]:
-    """Whether a module function builds TF ops, and whether it creates variables."""
+    """Whether a module function builds TF ops (calls other than to the host-only API: reading
+    the tutorials' MNIST makes numpy arrays), and whether it creates variables."""
     calls, _ = tf_calls(function, names)
-    return {"graph": bool(calls),
+    return {"graph": any(not path.startswith(HOST_PREFIXES) for path, _ in calls),
             "variables": any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls)}
