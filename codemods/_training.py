@@ -54,6 +54,11 @@ VARIABLE_FREE_PACKAGES = frozenset({
     "seaborn", "shutil", "six", "skimage", "sklearn", "statistics", "string", "struct",
     "subprocess", "sys", "tarfile", "tempfile", "textwrap", "time", "tqdm", "traceback",
     "typing", "urllib", "uuid", "warnings", "zipfile", "absl",
+    # Data, text and web libraries of TF1-era programs: pure Python or C code without TensorFlow.
+    "array", "binascii", "bisect", "bs4", "bz2", "configparser", "contextlib", "decimal", "difflib",
+    "email", "fractions", "getopt", "heapq", "html", "http", "inspect", "librosa", "lxml", "lzma",
+    "multiprocessing", "nltk", "optparse", "queue", "requests", "socket", "soundfile", "sqlite3",
+    "threading", "types", "unicodedata", "xml", "yaml", "zlib",
 })
 
 

@@ -29,6 +29,11 @@ REWRITES = [
                  "p = tf.trainable_variables()\n",
                  "import tensorflow as tf\nimport numpy as np\nW = tf.Variable(np.zeros(3))\ny = np.ones(3)\n"
                  "p = [W]\n", id="calls-into-numpy-keep-the-list-known"),
+    pytest.param("import requests\nimport nltk\nimport tensorflow as tf\npage = requests.get(URL).text\n"
+                 "words = nltk.word_tokenize(page)\nW = tf.Variable(1.0)\np = tf.trainable_variables()\n",
+                 "import requests\nimport nltk\nimport tensorflow as tf\npage = requests.get(URL).text\n"
+                 "words = nltk.word_tokenize(page)\nW = tf.Variable(1.0)\np = [W]\n",
+                 id="calls-into-web-and-text-libraries-keep-the-list-known"),
     pytest.param(VARS + "params = tf.trainable_variables()\n", VARS + "params = [W_g, b_g, W_d, h]\n", id="trainable"),
     pytest.param(VARS + "params = tf.global_variables()\n", VARS + "params = [W_g, b_g, W_d, h, step]\n", id="global"),
     pytest.param(VARS + "g = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='gen')\n",
