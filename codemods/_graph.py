@@ -125,6 +125,13 @@ OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "e
 #: API families whose calls run in Python on the host and build no op: the tutorials' dataset
 #: readers, file and logging helpers. A module function calling only these builds no tensor.
 HOST_PREFIXES = ("examples.", "gfile.", "io.gfile.", "logging.")
+
+
+def builds_ops(calls: Iterable[tuple[str, cst.Call]]) -> bool:
+    """Whether TF calls (``tf_calls``) of a function build ops: any outside the host-only API."""
+    return any(not path.startswith(HOST_PREFIXES) for path, _ in calls)
+
+
 #: Objects that hold variables rather than compute from them (a checkpoint of ``w`` is no tensor of ``w``).
 OBJECTS_OVER_VARIABLES = ("train.Checkpoint", "train.CheckpointManager")
 
@@ -705,7 +712,7 @@ class GraphUnit:
                 self.variable_functions |= {name}
             elif isinstance(node, cst.FunctionDef):
                 self.safe_names |= {name}
-                self.graph_functions |= {name} if calls else set()
+                self.graph_functions |= {name} if builds_ops(calls) else set()
             captured = uses & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP, Value.SESSION)}
             if captured:
                 raise Decline(origin, f"`{node.name.value}` uses `{sorted(captured)[0]}` from the graph: move it into the function by hand")

@@ -116,13 +116,13 @@ from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods._graph import (
-    HOST_PREFIXES,
     PLACEHOLDERS,
     SESSIONS,
     VARIABLE_MAKERS,
     Decline,
     GraphUnit,
     Kind,
+    builds_ops,
     tf_calls,
     tf_path,
 )
@@ -410,5 +410,5 @@ def _function_facts(function: cst.FunctionDef, names: TFNames) -> dict[str, bool
     """Whether a module function builds TF ops (calls other than to the host-only API: reading
     the tutorials' MNIST makes numpy arrays), and whether it creates variables."""
     calls, _ = tf_calls(function, names)
-    return {"graph": any(not path.startswith(HOST_PREFIXES) for path, _ in calls),
+    return {"graph": builds_ops(calls),
             "variables": any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls)}
