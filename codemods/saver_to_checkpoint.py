@@ -3,7 +3,8 @@
 What it does
     Turns ``saver = tf.train.Saver()`` (or ``Saver([w, b])``) into
     ``saver = tf.train.Checkpoint(w=w, b=b)`` over the variables TF1's Saver saved (every
-    variable created before it, or its ``var_list``), ``saver.save(sess, path)`` into
+    variable created before it, or its ``var_list``; a dict ``Saver({"embeddings": table})``
+    saves under its keys, ``tf.train.Checkpoint(embeddings=table)``), ``saver.save(sess, path)`` into
     ``saver.write(path)`` (same files at the same path, same returned path),
     ``saver.save(sess, path, global_step=step)`` into a ``tf.train.CheckpointManager`` over
     ``path``'s folder and name saving number ``step`` (same ``path-step`` files, same state file,
@@ -11,7 +12,8 @@ What it does
     ``saver.restore(sess, path)`` into ``saver.read(path).assert_existing_objects_matched()``
     (every saved variable must be found, as TF1 required).
     Where the program restores, each saved ``tf.Variable`` gets the name TF1 gave it
-    (``name="Variable_1"``), so checkpoints the TF1 program wrote still restore. It runs before
+    (``name="Variable_1"``, or the dict key it was saved under), so checkpoints the TF1 program
+    wrote still restore. It runs before
     session-to-function, which then migrates the sessions as usual.
 
 Why it matters
@@ -42,8 +44,8 @@ Fix safety
     Checkpoint's attribute names, not graph names).
 
 Declines when
-    the Saver is made in a function, takes arguments other than ``var_list`` (a list of names)
-    or ``max_to_keep``, or would have saved an optimizer's slot variables; a save passes options
+    the Saver is made in a function, takes arguments other than ``var_list`` (a list of names,
+    or a dict of identifier strings to names) or ``max_to_keep``, or would have saved an optimizer's slot variables; a save passes options
     other than ``global_step``, or a numbered save's path is computed by a call (it is read
     twice, for the folder and the name); the program reads the checkpoint state
     (``latest_checkpoint``, ``get_checkpoint_state``) while a save is not numbered (TF2's
@@ -107,8 +109,8 @@ class SaverToCheckpoint(TFCodemod):
                                       "Saver kept and TF2's Checkpoint.write does not (a save without `global_step`)")
         index = training.top_level_index(module, statement)
         assert index is not None
-        saved = self._saved(module, call, index)
-        named = self._names_to_write(module, saved) if restores else []
+        saved, saved_as = self._saved(module, call, index)
+        named = self._names_to_write(module, saved, saved_as) if restores else []
         if not self.fix(call, "tf.train.Saver -> tf.train.Checkpoint"):
             return
         for variable_call, graph_name in named:
@@ -116,7 +118,7 @@ class SaverToCheckpoint(TFCodemod):
                 args=[*updated.args[:-1], updated.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
                       cst.Arg(cst.SimpleString(f'"{graph_name}"'), keyword=cst.Name("name"),
                               equal=no_space_equal())]))
-        keys = _keys([variable.name for variable in saved])
+        keys = saved_as or _keys([variable.name for variable in saved])
         checkpoint = cst.Call(self.tf_expr("train.Checkpoint"), [
             cst.Arg(cst.parse_expression(variable.name), keyword=cst.Name(key),
                     equal=no_space_equal(),
@@ -173,10 +175,35 @@ class SaverToCheckpoint(TFCodemod):
             f"{manager}({checkpoint}, os.path.dirname({path}) or os.curdir, max_to_keep={keep}, "
             f"checkpoint_name=os.path.basename({path})).save(checkpoint_number={step})"))
 
-    def _saved(self, module: cst.Module, call: cst.Call, index: int) -> list[training.ModuleVariable]:
-        """The variables TF1's Saver saved, in creation order."""
+    def _saved(self, module: cst.Module, call: cst.Call, index: int) -> tuple[list[training.ModuleVariable], list[str]]:
+        """The variables TF1's Saver saved, in creation order, and the names it saved them
+        under when its ``var_list`` is a dict (``{"embeddings": embeddings}``; else empty: the
+        graph names)."""
         found = training.inventory(module, self.tf, self.state.project)
         listed = argument(call, 0, "var_list")
+        if isinstance(listed, cst.Dict):
+            return self._saved_as(listed, found)
+        return self._listed(module, call, index, found, listed), []
+
+    def _saved_as(self, listed: cst.Dict, found: training.VariableInventory) -> tuple[list[training.ModuleVariable], list[str]]:
+        """A dict ``var_list``: each variable under its key, which is the Checkpoint's attribute."""
+        saved, keys = [], []
+        for element in listed.elements:
+            key = element.key if isinstance(element, cst.DictElement) else None
+            if not (isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str)
+                    and key.evaluated_value.isidentifier() and isinstance(element.value, cst.Name)):
+                raise Decline(listed, "its var_list is not a dict of identifier strings to variable names")
+            variable = found.variable(element.value.value)
+            if variable is None:
+                raise Decline(element, f"`{element.value.value}` is not a variable created at the program's top level")
+            if key.evaluated_value in keys:
+                raise Decline(element, f"its var_list saves two variables as `{key.evaluated_value}`")
+            saved.append(variable)
+            keys.append(key.evaluated_value)
+        return saved, keys
+
+    def _listed(self, module: cst.Module, call: cst.Call, index: int, found: training.VariableInventory,
+                listed: Optional[cst.BaseExpression]) -> list[training.ModuleVariable]:
         if listed is not None:
             if not isinstance(listed, (cst.List, cst.Tuple)) or not all(isinstance(e.value, cst.Name) for e in listed.elements):
                 raise Decline(call, "its var_list is not a list of variable names")
@@ -203,16 +230,26 @@ class SaverToCheckpoint(TFCodemod):
                                     "pass var_list, or checkpoint the optimizer after the migration")
         return saved
 
-    def _names_to_write(self, module: cst.Module, saved: list[training.ModuleVariable]) -> list[tuple[cst.Call, str]]:
-        """(``tf.Variable`` call without a name, the TF1 name to give it) for each saved variable."""
+    def _names_to_write(self, module: cst.Module, saved: list[training.ModuleVariable],
+                        saved_as: list[str]) -> list[tuple[cst.Call, str]]:
+        """(``tf.Variable`` call without a name, the name TF1 saved it under: its graph name, or
+        its key in a dict ``var_list``) for each saved variable."""
         found = []
-        for variable in saved:
+        for position, variable in enumerate(saved):
             call = _creation(module.body[variable.index], variable.name, self.tf)
             if call is None:
                 raise Decline(module.body[variable.index], f"`{variable.name}` is not made by a `tf.Variable(...)` assigned "
                                                            "to it here: TF1's name cannot be written where it is created, so "
                                                            "checkpoints the TF1 program wrote would not restore into it")
-            if argument(call, None, "name") is not None:
+            given = argument(call, None, "name")
+            if saved_as:
+                if given is not None and not (isinstance(given, cst.SimpleString) and given.evaluated_value == saved_as[position]):
+                    raise Decline(call, f"`{variable.name}` is named otherwise than the key TF1 saved it under "
+                                        f"(`{saved_as[position]}`): checkpoints the TF1 program wrote would not restore into it")
+                if given is None:
+                    found.append((call, saved_as[position]))
+                continue
+            if given is not None:
                 continue
             if variable.graph_name is None:
                 raise Decline(call, f"the TF1 name of `{variable.name}` is not known")

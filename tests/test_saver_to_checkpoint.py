@@ -35,6 +35,17 @@ REWRITES = [
         + "saver = tf.train.Checkpoint(w=w)\nsess = tf.Session()\nsaver.read('m.ckpt').assert_existing_objects_matched()\n",
         id="restore-writes-tf1-names",
     ),
+    pytest.param(
+        HEAD + "saver = tf.train.Saver({'weights': w, 'scale': v})\nsess = tf.Session()\nsaver.save(sess, 'm.ckpt')\n",
+        HEAD + "saver = tf.train.Checkpoint(weights=w, scale=v)\nsess = tf.Session()\nsaver.write('m.ckpt')\n",
+        id="dict-saves-under-its-keys",
+    ),
+    pytest.param(
+        HEAD + "saver = tf.train.Saver({'weights': w})\nsess = tf.Session()\nsaver.restore(sess, 'm.ckpt')\n",
+        HEAD.replace("tf.zeros([2]))", 'tf.zeros([2]), name="weights")')
+        + "saver = tf.train.Checkpoint(weights=w)\nsess = tf.Session()\nsaver.read('m.ckpt').assert_existing_objects_matched()\n",
+        id="dict-restore-names-the-variable-as-its-key",
+    ),
 ]
 
 
@@ -54,6 +65,9 @@ NO_OPS = [
     pytest.param(HEAD + "s = tf.train.Saver()\nsaving = s\n", "used other than", id="saver-used-otherwise"),
     pytest.param("import tensorflow as tf\ns = tf.train.Saver()\n", "No variables to save", id="nothing-to-save"),
     pytest.param(HEAD + "s = tf.train.Saver(sharded=True)\n", "arguments other than", id="other-arguments"),
+    pytest.param(HEAD + "s = tf.train.Saver({'a b': w})\n", "dict of identifier strings", id="dict-key-not-an-identifier"),
+    pytest.param(HEAD + "s = tf.train.Saver({'v': v})\nsess = tf.Session()\ns.restore(sess, 'm')\n",
+                 "named otherwise than the key", id="dict-restore-of-a-variable-named-otherwise"),
     pytest.param(HEAD + "opt = tf.train.AdamOptimizer().minimize(tf.reduce_sum(w))\ns = tf.train.Saver()\n",
                  "slot variables", id="optimizer-slots"),
     pytest.param("import tensorflow as tf\n\ndef make():\n    return tf.Variable(1.0)\n\nk = make()\n"
@@ -67,6 +81,31 @@ def test_declines(source, finding):
     result = assert_unchanged("TFM105", source)
     assert any(finding in f.message for f in result.findings), [f.message for f in result.findings]
 
+
+DICT_WRITER = """\
+import sys
+import tensorflow.compat.v1 as tf
+tf.disable_v2_behavior()
+table = tf.Variable([[0.5, 1.5], [2.5, -3.0]])
+saver = tf.train.Saver({"embeddings": table})
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    saver.save(sess, sys.argv[1])
+"""
+
+DICT_READER = """\
+import json
+import sys
+import tensorflow as tf
+
+vectors = tf.Variable(tf.zeros([2, 2]))
+saver = tf.train.Saver({"embeddings": vectors})
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    saver.restore(sess, sys.argv[1])
+    restored = sess.run(vectors)
+print(json.dumps(restored.tolist()))
+"""
 
 WRITER = """\
 import sys
@@ -113,3 +152,19 @@ def test_a_checkpoint_the_tf1_program_wrote_restores_into_the_migrated_program(t
     run = subprocess.run([sys.executable, str(tmp_path / "reader.py"), checkpoint], check=True, env=env,
                          capture_output=True, text=True)
     assert json.loads(run.stdout.strip().splitlines()[-1]) == [[[1.5, -2.0], [0.25, 4.0]], [0.5, -0.5]]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
+def test_a_checkpoint_saved_under_dict_keys_restores_into_the_migrated_program(tmp_path):
+    env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="-1")
+    checkpoint = str(tmp_path / "tf1" / "embeddings.ckpt")
+    (tmp_path / "writer.py").write_text(DICT_WRITER)
+    subprocess.run([sys.executable, str(tmp_path / "writer.py"), checkpoint], check=True, env=env, capture_output=True)
+
+    migrated, _ = transform_text(DICT_READER, builtin_codemods(), path="reader.py")
+    assert 'tf.train.Checkpoint(embeddings=vectors)' in migrated and 'name="embeddings"' in migrated, migrated
+    assert "compat.v1" not in migrated and "Session" not in migrated, migrated
+    (tmp_path / "reader.py").write_text(migrated)
+    run = subprocess.run([sys.executable, str(tmp_path / "reader.py"), checkpoint], check=True, env=env,
+                         capture_output=True, text=True)
+    assert json.loads(run.stdout.strip().splitlines()[-1]) == [[0.5, 1.5], [2.5, -3.0]]
