@@ -77,6 +77,7 @@ import libcst as cst
 from tfmodernize.imports import drop_aliases
 from tfmodernize.treewalk import visit, walk
 
+from tfmodernize.names import WholeNames
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
 
@@ -111,7 +112,7 @@ def _absl_module(path: str) -> Optional[tuple[str, str]]:
     return None
 
 
-class AbslFlagsLogging(TFCodemod):
+class AbslFlagsLogging(WholeNames, TFCodemod):
     __doc__ = __doc__
     code = "TFM110"
     name = "absl-flags-logging"
@@ -171,16 +172,6 @@ class AbslFlagsLogging(TFCodemod):
 
     # -- calls: check the arguments before any name inside them is rewritten --------------------
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        self._inner.add(id(node.value))
-        self._inner.add(id(node.attr))
-        return True
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        if node.keyword is not None:
-            self._inner.add(id(node.keyword))
-        return True
-
     def visit_Call(self, node: cst.Call) -> bool:
         self._call_of[id(node.func)] = node
         return True
@@ -203,14 +194,8 @@ class AbslFlagsLogging(TFCodemod):
 
     # -- names ----------------------------------------------------------------------------------
 
-    def leave_Attribute(self, original: cst.Attribute) -> None:
-        self._leave_symbol(original)
-
-    def leave_Name(self, original: cst.Name) -> None:
-        self._leave_symbol(original)
-
-    def _leave_symbol(self, original: Union[cst.Attribute, cst.Name]) -> None:
-        if id(original) in self._inner or id(original) in self._frozen:
+    def leave_whole_name(self, original: Union[cst.Attribute, cst.Name]) -> None:
+        if id(original) in self._frozen:
             return
         symbol = self.tf.tf_symbol(original)
         target = _absl_module(symbol.path) if symbol is not None else None

@@ -75,6 +75,7 @@ import libcst.matchers as m
 
 from tfmodernize.codemods._tf1_api import V2_OFF, V2_ON
 from tfmodernize.codemods._upgrade_tables import tables, v1_requirement
+from tfmodernize.names import WholeNames
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
 
@@ -104,7 +105,7 @@ def _v1_from_compat(node: cst.ImportFrom) -> Optional[cst.ImportAlias]:
     return next((a for a in node.names if dotted_name(a.name) == "v1"), None)
 
 
-class _Needs(cst.CSTVisitor):
+class _Needs(WholeNames, cst.CSTVisitor):
     """Collects the uses that still need ``tf.compat.v1`` (``(node, what, why)``)."""
 
     def __init__(self, names: TFNames) -> None:
@@ -120,19 +121,13 @@ class _Needs(cst.CSTVisitor):
         return False
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
-        self._inner.add(id(node.value))
-        self._inner.add(id(node.attr))
+        super().visit_Attribute(node)
         if node.attr.value == "value" and isinstance(node.value, cst.Subscript):
             inner = node.value.value
             if (isinstance(inner, cst.Attribute) and inner.attr.value == "shape") or (
                 m.matches(inner, m.Call(func=m.Attribute(attr=m.Name("get_shape"))))
             ):
                 self.found.append((node, "<shape>[i].value", "TF2 shape dimensions are ints, not Dimension"))
-        return True
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        if node.keyword is not None:
-            self._inner.add(id(node.keyword))
         return True
 
     def visit_Call(self, node: cst.Call) -> bool:
@@ -147,11 +142,7 @@ class _Needs(cst.CSTVisitor):
             self.found.append((node, f"tf.{symbol.path}(...)", "its arguments configure TF1's runtime"))
         return True
 
-    def on_leave(self, original: cst.CSTNode) -> None:
-        if isinstance(original, (cst.Attribute, cst.Name)) and id(original) not in self._inner:
-            self._check(original)
-
-    def _check(self, node: Union[cst.Attribute, cst.Name]) -> None:
+    def leave_whole_name(self, node: Union[cst.Attribute, cst.Name]) -> None:
         symbol = self.names.tf_symbol(node)
         if symbol is None or symbol.path in MODE_SWITCHES:
             return

@@ -118,3 +118,38 @@ def local_names(function: "cst.FunctionDef | cst.Lambda", *, augmented: bool = T
         elif augmented or not isinstance(node, cst.AugAssign):
             bound |= names_bound_here(node)
     return bound - declared
+
+
+class WholeNames:
+    """A visitor's bookkeeping of whole dotted names (a mixin for a ``visit``/``dispatch``
+    visitor): the ``Name``/``Attribute`` nodes that are parts of a larger dotted name, or a
+    call's keyword, are marked inner as the walk goes down, so that a ``leave_`` hook reads each
+    whole name once (``tf.nn.relu``, not ``tf.nn`` and ``tf`` again): ``leave_whole_name``. The
+    class sets ``self._inner = set()`` before each walk."""
+
+    _inner: set[int]
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        self._inner.add(id(node.value))
+        self._inner.add(id(node.attr))
+        return True
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        if node.keyword is not None:
+            self._inner.add(id(node.keyword))
+        return True
+
+    def is_whole(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is not inside a larger dotted name nor a keyword."""
+        return id(node) not in self._inner
+
+    def leave_Attribute(self, original: cst.Attribute) -> None:
+        if id(original) not in self._inner:
+            self.leave_whole_name(original)
+
+    def leave_Name(self, original: cst.Name) -> None:
+        if id(original) not in self._inner:
+            self.leave_whole_name(original)
+
+    def leave_whole_name(self, node: "cst.Attribute | cst.Name") -> None:
+        """Called once for each whole name, as the walk leaves it; the class's own hook."""

@@ -99,10 +99,11 @@ from tfmodernize.codemods.api_renames.policy import CALL_REWRITES, DIVISIONS, GR
 from tfmodernize.codemods.api_renames.evidence import constant_kinds, tf1_evidence
 from tfmodernize.codemods.api_renames.calls import CallRewrites
 from tfmodernize.codemod import Decline, TFCodemod, find_codemod
+from tfmodernize.names import WholeNames
 from tfmodernize.tfsymbols import TFNames, TFSymbol, import_bindings, root_name
 
 
-class ApiRenames(CallRewrites, TFCodemod):
+class ApiRenames(CallRewrites, WholeNames, TFCodemod):
     __doc__ = __doc__
     code = "TFM109"
     name = "api-renames"
@@ -150,16 +151,6 @@ class ApiRenames(CallRewrites, TFCodemod):
         }
         return True
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        self._inner.add(id(node.value))
-        self._inner.add(id(node.attr))
-        return True
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        if node.keyword is not None:
-            self._inner.add(id(node.keyword))
-        return True
-
     def visit_Call(self, node: cst.Call) -> bool:
         self._call_funcs.add(id(node.func))
         symbol = self.tf.tf_symbol(node.func)
@@ -178,14 +169,8 @@ class ApiRenames(CallRewrites, TFCodemod):
 
     # -- symbols --------------------------------------------------------------------------------
 
-    def leave_Attribute(self, original: cst.Attribute) -> None:
-        self._leave_symbol(original)
-
-    def leave_Name(self, original: cst.Name) -> None:
-        self._leave_symbol(original)
-
-    def _leave_symbol(self, original: Union[cst.Attribute, cst.Name]) -> None:
-        if id(original) in self._inner or id(original) in self._frozen:
+    def leave_whole_name(self, original: Union[cst.Attribute, cst.Name]) -> None:
+        if id(original) in self._frozen:
             return
         symbol = self.tf.tf_symbol(original)
         if symbol is None:
