@@ -67,7 +67,7 @@ import libcst as cst
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.codemods._upgrade_tables import literal_text
 from tfmodernize.codemods._variables import arguments
-from tfmodernize.syntax import ancestors, argument, is_none, source
+from tfmodernize.syntax import ancestors, argument, is_none, parenthesized, source
 from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.treewalk import walk
 
@@ -112,6 +112,10 @@ REDUCTIONS = {
     "SUM_BY_NONZERO_WEIGHTS": "reduce_mean", "SUM_OVER_NONZERO_WEIGHTS": "reduce_mean", "MEAN": "reduce_mean",
     "SUM_OVER_BATCH_SIZE": "reduce_mean", "SUM": "reduce_sum", "NONE": None,
 }
+#: What reads the collection TF1's loss functions add their result to.
+COLLECTION_READERS = ("losses.get_total_loss", "losses.get_losses", "GraphKeys.LOSSES")
+
+
 def _repeatable(node: cst.BaseExpression) -> bool:
     """Whether reading ``node`` twice computes nothing twice: a name, an attribute of one, or a
     subscript of one by a literal (``end_points["Logits"]``)."""
@@ -120,10 +124,6 @@ def _repeatable(node: cst.BaseExpression) -> bool:
     return (isinstance(node, cst.Subscript) and _repeatable(node.value) and len(node.slice) == 1
             and isinstance(node.slice[0].slice, cst.Index)
             and isinstance(node.slice[0].slice.value, (cst.SimpleString, cst.Integer)))
-
-
-#: What reads the collection TF1's loss functions add their result to.
-COLLECTION_READERS = ("losses.get_total_loss", "losses.get_losses", "GraphKeys.LOSSES")
 
 
 class LossesToOps(TFCodemod):
@@ -198,7 +198,7 @@ class LossesToOps(TFCodemod):
 
         def build(updated: cst.Call) -> cst.BaseExpression:
             new = arguments(updated, loss.parameters, what="this loss function")
-            texts = {key: source(new[key]) for key in (labels, values)}
+            texts = {key: source(parenthesized(new[key])) for key in (labels, values)}
             if loss.to_float:
                 texts = {key: text if self._float32(new[key]) else f"{tf}.cast({text}, {tf}.float32)"
                          for key, text in texts.items()}
@@ -224,7 +224,10 @@ class LossesToOps(TFCodemod):
             raise Decline(call, "its `label_smoothing` is not a number of zero or more")
         if number is None and dotted_name(smoothing) is None:
             raise Decline(call, "its `label_smoothing` is computed here: bind it to a name first")
-        if any(loss.smoothed.count("{" + role + "}") > 1 and not _repeatable(tensor) for role, tensor in tensors.items()):
+        # The smoothed labels stand in the losses' formula where the labels stood.
+        reads = {"labels": loss.smoothed.count("{labels}"),
+                 "values": loss.smoothed.count("{values}") + loss.elements.count("{values}")}
+        if any(reads[role] > 1 and not _repeatable(tensor) for role, tensor in tensors.items()):
             raise Decline(call, "TF1's label smoothing reads its labels (or logits) twice, and a call computes them "
                                 "here: bind them to a name first")
 

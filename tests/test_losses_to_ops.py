@@ -56,6 +56,16 @@ REWRITES = [
         id="sigmoid-smoothed-by-a-name",
     ),
     pytest.param(
+        TF1 + "loss = tf.losses.sigmoid_cross_entropy(a + b, z, label_smoothing=0.2, reduction=tf.losses.Reduction.NONE)\n",
+        TF1 + "loss = tf.nn.sigmoid_cross_entropy_with_logits(labels=(a + b) * (1 - 0.2) + 0.5 * 0.2, logits=z)\n",
+        id="smoothed-labels-of-an-expression-parenthesized",
+    ),
+    pytest.param(
+        TF1 + "loss = tf.losses.absolute_difference(y, tf.to_float(a - b))\n",
+        TF1 + "loss = tf.reduce_mean(tf.abs(tf.to_float(a - b) - tf.cast(y, tf.float32)))\n",
+        id="to-float-not-cast-again",
+    ),
+    pytest.param(
         V1 + "loss = tf.losses.mean_squared_error(y, p)\n",
         V1 + "loss = tf.compat.v2.reduce_mean(tf.compat.v2.math.squared_difference(tf.compat.v2.cast(p, tf.compat.v2.float32), "
              "tf.compat.v2.cast(y, tf.compat.v2.float32)))\n",
@@ -75,6 +85,8 @@ NO_OPS = [
     pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(tf.one_hot(k, 3), z, label_smoothing=0.1)\n",
                  id="label-smoothing-of-computed-labels"),
     pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(y, z, label_smoothing=-0.1)\n", id="negative-smoothing"),
+    pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(y, tf.matmul(h, w), label_smoothing=0.1)\n",
+                 id="label-smoothing-of-computed-logits-read-for-their-dtype"),
     pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(y, z, label_smoothing=get())\n", id="computed-smoothing"),
     pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, loss_collection='mine')\n", id="own-collection"),
     pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, reduction=how)\n", id="reduction-not-written"),

@@ -52,6 +52,18 @@ def argument(call: cst.Call, position: Optional[int], keyword: str) -> Optional[
     return None
 
 
+def parenthesized(node: cst.BaseExpression, *, before_attribute: bool = False) -> cst.BaseExpression:
+    """``node`` in parentheses unless it binds tighter than any operator around it (a name, an
+    attribute, a call, a subscript, a literal, or already parenthesized); ``before_attribute``:
+    the node is followed by ``.name``, where an integer literal needs them too (``(3).numpy``)."""
+    atomic: tuple[type, ...] = (cst.Name, cst.Attribute, cst.Call, cst.Subscript)
+    if not before_attribute:
+        atomic += (cst.Integer, cst.Float, cst.SimpleString)
+    if isinstance(node, atomic) or node.lpar:
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
 def source(node: cst.CSTNode) -> str:
     """The code of ``node`` as LibCST renders it (no leading lines of a statement)."""
     return _EMPTY.code_for_node(node)

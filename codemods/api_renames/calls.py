@@ -19,14 +19,8 @@ from tfmodernize.codemods._upgrade_tables import (
 from tfmodernize.codemods.api_renames.policy import CAST_DTYPES, DIVISIONS, RESIZE, rename_for
 from tfmodernize.codemods.api_renames.evidence import division_operand
 from tfmodernize.codemod import Decline
+from tfmodernize.syntax import parenthesized
 from tfmodernize.tfsymbols import TFSymbol
-
-
-def _parenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
-    atomic = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.SimpleString)
-    if isinstance(node, atomic) or node.lpar:
-        return node
-    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _keyword(name: str, value: cst.BaseExpression, like: Optional[cst.Arg] = None) -> cst.Arg:
@@ -239,7 +233,7 @@ class CallRewrites:
             else:
                 args.append(arg)
         assert rate is not None
-        value = cst.BinaryOperation(left=cst.Integer("1"), operator=cst.Subtract(), right=_parenthesized(rate.value))
+        value = cst.BinaryOperation(left=cst.Integer("1"), operator=cst.Subtract(), right=parenthesized(rate.value))
         position = 1 if rate.keyword is None else len(args)
         args.insert(position, _keyword("rate", value, rate))
         return call.with_changes(args=_fix_commas(args, call.args))

@@ -17,7 +17,7 @@ from tfmodernize.codemods import _training as training
 from tfmodernize.codemods._graph import RANDOM_OPS, RNN_PREFIXES
 from tfmodernize.codemods.layers_to_keras.batch_norm import false
 from tfmodernize.names import local_names, name_nodes, names_bound_here, parameter_names
-from tfmodernize.syntax import ancestors, argument, source, statement_holding
+from tfmodernize.syntax import ancestors, argument, parenthesized, source, statement_holding
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -250,9 +250,7 @@ class NetworkFunctions:
                    if not isinstance(n, (cst.LeftParen, cst.RightParen, cst.BaseParenthesizableWhitespace))):
             return None
         network.constants[name] = line
-        if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)) and not value.lpar:
-            value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-        return value
+        return parenthesized(value)
 
     @staticmethod
     def removable(network: "Network", line: cst.SimpleStatementLine, reads_left: Callable[[str], bool]) -> bool:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Sequence, Union
 
 import libcst as cst
 
-from tfmodernize.syntax import commas, no_space_equal
+from tfmodernize.syntax import commas, no_space_equal, parenthesized
 
 from tfmodernize.codemods._graph import (
     GraphUnit,
@@ -20,7 +20,6 @@ from tfmodernize.codemods.session_to_function.plan import (
     FunctionPlan,
     Helper,
     UnitPlan,
-    _paren,
     _squeeze,
 )
 
@@ -240,5 +239,5 @@ class _AssignMethods(cst.CSTTransformer):
         if path not in ASSIGN_METHODS or len(updated.args) < 2 or any(a.keyword for a in updated.args[:2]):
             return updated
         ref, value = updated.args[0].value, updated.args[1]
-        return cst.Call(cst.Attribute(_paren(ref), cst.Name(ASSIGN_METHODS[path])),
+        return cst.Call(cst.Attribute(parenthesized(ref, before_attribute=True), cst.Name(ASSIGN_METHODS[path])),
                         [value.with_changes(comma=cst.MaybeSentinel.DEFAULT), *updated.args[2:]])

@@ -9,7 +9,7 @@ from typing import Optional, Sequence, Union
 
 import libcst as cst
 
-from tfmodernize.syntax import commas
+from tfmodernize.syntax import commas, parenthesized
 
 from tfmodernize.treewalk import visit
 
@@ -134,14 +134,8 @@ class UnitPlan:
     eager_updates: bool = False
 
 
-def _paren(expr: cst.BaseExpression) -> cst.BaseExpression:
-    if isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) or expr.lpar:
-        return expr
-    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-
-
 def _numpy(expr: cst.BaseExpression) -> cst.Call:
-    return cst.Call(cst.Attribute(_paren(expr), cst.Name("numpy")))
+    return cst.Call(cst.Attribute(parenthesized(expr, before_attribute=True), cst.Name("numpy")))
 
 
 def _side_effect_free(expr: cst.BaseExpression) -> bool:
