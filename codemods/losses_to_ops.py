@@ -21,7 +21,11 @@ What it does
     ``tf.reduce_mean``. ``scope=`` only named ops and goes. ``label_smoothing`` of the sigmoid
     and softmax cross-entropies is TF1's formula written out: ``y * (1 - s) + 0.5 * s``, and
     ``y * (1 - s) + s / tf.cast(tf.shape(y)[-1], logits.dtype)`` (``s`` divided among the
-    classes).
+    classes). ``weights`` are TF1's weighted reduction written out: the per-element losses
+    times the weights (cast to float32), summed, and divided by how many weights, broadcast to
+    the losses, are not zero (by default), by their sum (``MEAN``) or by the losses' count
+    (``SUM_OVER_BATCH_SIZE``); where the losses are read twice they are bound to
+    ``<loss>_per_element`` on a line before the loss's.
 
 Why it matters
     TF 2.x has no ``tf.losses.mean_squared_error``: TF2's ``tf.losses`` is Keras's, whose
@@ -38,7 +42,7 @@ After
 Fix safety
     TF1 summed the per-element losses and divided by their count (``weights`` 1, the default):
     ``tf.reduce_mean`` gives the same float32 bits (checked on TensorFlow, and by the fixtures
-    numerically). The ops are TF1's own: TF1 cast labels and predictions of the regression
+    numerically, weighted reductions with zero weights included). The ops are TF1's own: TF1 cast labels and predictions of the regression
     losses to float32 and stopped the gradient into softmax labels, and so does the rewrite.
     Two differences are left on purpose: TF1 reduced float16/float64 cross-entropies in float32
     (the rewrite reduces in their own dtype, a rounding difference), and TF1 cast
@@ -46,9 +50,11 @@ Fix safety
     computing, loudly).
 
 Declines when
-    ``weights`` is given (TF1 then averaged over the non-zero weights only) or a
-    ``loss_collection`` other than None; ``reduction`` is not a ``tf.losses.Reduction`` member
-    written out; the arguments hide behind ``*args``/``**kwargs``. ``label_smoothing`` that is
+    a ``loss_collection`` other than None is given; ``reduction`` is not a ``tf.losses.Reduction``
+    member written out; ``weights`` of ``sparse_softmax_cross_entropy`` (TF1 squeezed them to the
+    labels' rank), or, where the weighted reduction reads the losses and the weights twice,
+    weights computed by an expression or a loss that is not ``name = tf.losses.X(...)`` on a
+    line of its own; the arguments hide behind ``*args``/``**kwargs``. ``label_smoothing`` that is
     not a literal of zero or more nor a name, or softmax labels or logits computed by a call
     (the formula reads them twice: bind them to a name).
     Every call of the file, when it reads the loss collection the TF1 functions add to
@@ -67,7 +73,8 @@ import libcst as cst
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.codemods._upgrade_tables import literal_text
 from tfmodernize.codemods._variables import arguments
-from tfmodernize.syntax import ancestors, argument, is_none, parenthesized, source
+from tfmodernize.codemods._training import fresh_name, used_names
+from tfmodernize.syntax import ancestors, argument, is_none, parenthesized, source, statement_of
 from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.treewalk import walk
 
@@ -107,10 +114,21 @@ LOSSES = {
     "losses.sparse_softmax_cross_entropy": Loss(
         ("labels", "logits", *OPTIONS), "{tf}.keras.losses.sparse_categorical_crossentropy({labels}, {values}, from_logits=True)"),
 }
-#: ``tf.losses.Reduction`` members -> the reduction of the per-element losses (None: none).
+#: The code of ``tf.losses.Reduction`` members' reductions of the per-element losses ``{E}``:
+#: without weights, and with weights ``{W}`` (cast to float32, as TF1 did). ``MEAN`` divided
+#: by the sum of the weights, the default ``SUM_BY_NONZERO_WEIGHTS`` by how many of them,
+#: broadcast to the losses, are not zero; without weights all three are the mean.
+NONZERO = ("{tf}.math.divide_no_nan({tf}.reduce_sum({E} * {W}), "
+           "{tf}.math.count_nonzero({tf}.broadcast_to({W}, {tf}.shape({E})), dtype={tf}.float32))")
 REDUCTIONS = {
-    "SUM_BY_NONZERO_WEIGHTS": "reduce_mean", "SUM_OVER_NONZERO_WEIGHTS": "reduce_mean", "MEAN": "reduce_mean",
-    "SUM_OVER_BATCH_SIZE": "reduce_mean", "SUM": "reduce_sum", "NONE": None,
+    "NONE": ("{E}", "{E} * {W}"),
+    "SUM": ("{tf}.reduce_sum({E})", "{tf}.reduce_sum({E} * {W})"),
+    "MEAN": ("{tf}.reduce_mean({E})",
+             "{tf}.math.divide_no_nan({tf}.reduce_sum({E} * {W}), {tf}.reduce_sum({tf}.ones_like({E}) * {W}))"),
+    "SUM_OVER_BATCH_SIZE": ("{tf}.reduce_mean({E})",
+                            "{tf}.math.divide_no_nan({tf}.reduce_sum({E} * {W}), {tf}.cast({tf}.size({E}), {tf}.float32))"),
+    "SUM_BY_NONZERO_WEIGHTS": ("{tf}.reduce_mean({E})", NONZERO),
+    "SUM_OVER_NONZERO_WEIGHTS": ("{tf}.reduce_mean({E})", NONZERO),
 }
 #: What reads the collection TF1's loss functions add their result to.
 COLLECTION_READERS = ("losses.get_total_loss", "losses.get_losses", "GraphKeys.LOSSES")
@@ -143,7 +161,8 @@ class LossesToOps(TFCodemod):
         if not losses:
             return
         reader = self._collection_reader(module)
-        parents = self.state.parents(module) if self.state.callers is not None else None
+        parents = self.state.parents(module)
+        self._taken: Optional[set[str]] = None  # the file's names, read when a loss needs a new one
         for call, symbol in losses:
             if self.suppressed(call) or symbol.v2:
                 continue
@@ -151,7 +170,7 @@ class LossesToOps(TFCodemod):
                 if reader is not None:
                     raise Decline(call, f"the file reads the loss collection TF1's loss functions add to ({reader}): "
                                         "migrate that read first (sum the losses you mean)")
-                self._rewrite(call, LOSSES[symbol.path], parents)
+                self._rewrite(module, call, symbol.path, parents)
             except Decline as decline:
                 self.declined(decline, f"tf.{symbol.path} not migrated: ")
 
@@ -168,13 +187,11 @@ class LossesToOps(TFCodemod):
                     return f"tf.get_collection('losses') on line {self.state.position(node)[0]}"
         return None
 
-    def _rewrite(self, call: cst.Call, loss: Loss, parents: Optional[dict]) -> None:
+    def _rewrite(self, module: cst.Module, call: cst.Call, path: str, parents: dict) -> None:
+        loss = LOSSES[path]
         args = arguments(call, loss.parameters, what="this loss function")
         if not is_none(args.get("loss_collection")):
             raise Decline(call, "it is added to a collection of its own (`loss_collection=`), which TF2 has no equivalent of")
-        if "weights" in args and literal_text(args["weights"]) not in ("1", "1.0"):
-            raise Decline(call, "it is given `weights`: TF1 averaged over the non-zero weights only; write the "
-                                "weighted sum over their count by hand")
         labels, values = loss.parameters[0], loss.parameters[1]
         if labels not in args or values not in args:
             raise Decline(call, "its labels or its predictions are not passed")
@@ -183,21 +200,28 @@ class LossesToOps(TFCodemod):
             smoothing = None
         if smoothing is not None:
             self._check_smoothing(call, loss, smoothing, {"labels": args[labels], "values": args[values]})
-        reduce = self._reduction(call, args.get("reduction"))
-        if parents is not None and any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in ancestors(call, parents)):
+        reduction = self._reduction(call, args.get("reduction"))
+        weights = args.get("weights")
+        if weights is not None and literal_text(weights) in ("1", "1.0"):
+            weights = None
+        bound = self._check_weights(call, path, weights, reduction, parents) if weights is not None else None
+        if any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in ancestors(call, parents)) \
+                and self.state.callers is not None:
             # A file importing this module may read the collection the loss is added to: it
             # stays on TF1 (and could read it) only if it could not follow this export.
             if not self.state.exports_allowed:
                 raise Decline(call, f"its module is imported and {self.state.exports_refused}, where the loss "
                                     "collection TF1 added it to may be read")
             self.state.exports.setdefault(self.code, {})["losses"] = True
-        how = {"reduce_mean": "the mean over every element", "reduce_sum": "the sum", None: "per element"}[reduce]
+        how = {"NONE": "per element", "SUM": "the sum"}.get(reduction, "the mean over every element")
+        if weights is not None:
+            how = {"NONE": "per element, weighted", "SUM": "the weighted sum", "MEAN": "divided by the sum of the weights",
+                   "SUM_OVER_BATCH_SIZE": "the weighted sum over the count"}.get(reduction, "the weighted mean over the non-zero weights")
         if not self.fix(call, f"TF1 loss function -> the TF2 ops it computes, reduced as TF1 did ({how})"):
             return
         tf = self.tf_root()
 
-        def build(updated: cst.Call) -> cst.BaseExpression:
-            new = arguments(updated, loss.parameters, what="this loss function")
+        def elements_of(new: dict[str, cst.BaseExpression]) -> str:
             texts = {key: source(parenthesized(new[key])) for key in (labels, values)}
             if loss.to_float:
                 texts = {key: text if self._float32(new[key]) else f"{tf}.cast({text}, {tf}.float32)"
@@ -205,10 +229,44 @@ class LossesToOps(TFCodemod):
             if smoothing is not None:
                 texts[labels] = loss.smoothed.format(tf=tf, labels=texts[labels], values=texts[values],
                                                      smoothing=source(new["label_smoothing"]))
-            elements = loss.elements.format(tf=tf, labels=texts[labels], values=texts[values])
-            return cst.parse_expression(elements if reduce is None else f"{tf}.{reduce}({elements})")
+            return loss.elements.format(tf=tf, labels=texts[labels], values=texts[values])
 
-        self.replace(call, build)
+        unweighted, weighted = REDUCTIONS[reduction]
+        if weights is None:
+            self.replace(call, lambda updated: cst.parse_expression(unweighted.format(
+                tf=tf, E=elements_of(arguments(updated, loss.parameters, what="this loss function")))))
+            return
+        elements = elements_of(args)
+        # A number is converted to float32 by the product, as TF1's cast did.
+        cast = source(weights) if isinstance(weights, (cst.Integer, cst.Float)) else f"{tf}.cast({source(weights)}, {tf}.float32)"
+        if bound is not None:
+            # The per-element losses are read twice: bound to a name on a line before.
+            name, line = bound
+            if self._taken is None:
+                self._taken = used_names(module)
+            per_element = fresh_name(f"{name}_per_element", self._taken)
+            self.insert_before(line, [cst.parse_statement(f"{per_element} = {elements}")])
+            elements = per_element
+        self.replace(call, cst.parse_expression(weighted.format(tf=tf, E=parenthesized_text(elements), W=cast)))
+
+    def _check_weights(self, call: cst.Call, path: str, weights: cst.BaseExpression, reduction: str,
+                       parents: dict) -> Optional[tuple[str, cst.SimpleStatementLine]]:
+        """Declines ``weights`` the rewrite cannot write TF1's weighted reduction with; returns
+        ``(name, line)`` of ``name = <the loss>`` when that reduction reads the per-element
+        losses twice (they are bound to a name on a line before it)."""
+        if path == "losses.sparse_softmax_cross_entropy":
+            raise Decline(call, "it is given `weights`, which TF1 squeezed to the labels' rank here: write the "
+                                "weighted mean by hand")
+        if reduction in ("NONE", "SUM"):
+            return None
+        if literal_text(weights) is None and not _repeatable(weights):
+            raise Decline(call, "its `weights` are computed here and TF1's weighted mean reads them twice: bind them "
+                                "to a name first")
+        bound = statement_of(call, parents)
+        if bound is None or bound[0] is None:
+            raise Decline(call, "it is given `weights` inside a larger expression, and TF1's weighted mean reads the "
+                                "per-element losses twice: bind the loss to a name on a line of its own")
+        return bound[0], bound[1]
 
     @staticmethod
     def _check_smoothing(call: cst.Call, loss: Loss, smoothing: cst.BaseExpression,
@@ -239,11 +297,17 @@ class LossesToOps(TFCodemod):
         symbol = self.tf.tf_symbol(dtype) if dtype is not None else None
         return self.tf.is_tf(value.func, "to_float") or (symbol is not None and symbol.path == "float32")
 
-    def _reduction(self, call: cst.Call, reduction: Optional[cst.BaseExpression]) -> Optional[str]:
+    def _reduction(self, call: cst.Call, reduction: Optional[cst.BaseExpression]) -> str:
+        """The ``tf.losses.Reduction`` member passed (TF1's default when none is)."""
         if reduction is None:
-            return "reduce_mean"
+            return "SUM_BY_NONZERO_WEIGHTS"
         symbol = self.tf.tf_symbol(reduction)
         member = symbol.path.rpartition(".")[2] if symbol is not None and symbol.path.startswith("losses.Reduction.") else None
         if member not in REDUCTIONS:
             raise Decline(call, "its `reduction` is not a tf.losses.Reduction member written out")
-        return REDUCTIONS[member]
+        return member
+
+
+def parenthesized_text(code: str) -> str:
+    """``code`` as an operand of ``*``: in parentheses unless it is atomic."""
+    return source(parenthesized(cst.parse_expression(code)))

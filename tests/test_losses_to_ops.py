@@ -66,6 +66,32 @@ REWRITES = [
         id="to-float-not-cast-again",
     ),
     pytest.param(
+        TF1 + "loss = tf.losses.absolute_difference(y, p, weights=mask)\n",
+        TF1 + "loss_per_element = tf.abs(tf.cast(p, tf.float32) - tf.cast(y, tf.float32))\n"
+              "loss = tf.math.divide_no_nan(tf.reduce_sum(loss_per_element * tf.cast(mask, tf.float32)), "
+              "tf.math.count_nonzero(tf.broadcast_to(tf.cast(mask, tf.float32), tf.shape(loss_per_element)), dtype=tf.float32))\n",
+        id="weighted-mean-over-the-non-zero-weights",
+    ),
+    pytest.param(
+        TF1 + "def head(y, z, w):\n    loss = tf.losses.sigmoid_cross_entropy(y, z, weights=w, reduction=tf.losses.Reduction.MEAN)\n"
+              "    return loss\n",
+        TF1 + "def head(y, z, w):\n    loss_per_element = tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=z)\n"
+              "    loss = tf.math.divide_no_nan(tf.reduce_sum(loss_per_element * tf.cast(w, tf.float32)), "
+              "tf.reduce_sum(tf.ones_like(loss_per_element) * tf.cast(w, tf.float32)))\n    return loss\n",
+        id="weighted-mean-divided-by-the-weights-in-a-function",
+    ),
+    pytest.param(
+        TF1 + "total = 2 * tf.losses.softmax_cross_entropy(y, z, weights=w[0] + 1, reduction=tf.losses.Reduction.SUM)\n",
+        TF1 + "total = 2 * tf.reduce_sum(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z) "
+              "* tf.cast(w[0] + 1, tf.float32))\n",
+        id="weighted-sum-anywhere",
+    ),
+    pytest.param(
+        TF1 + "loss = tf.losses.hinge_loss(y, z, weights=0.5, reduction=tf.losses.Reduction.NONE)\n",
+        TF1 + "loss = tf.nn.relu(1 - (2 * tf.cast(y, tf.float32) - 1) * tf.cast(z, tf.float32)) * 0.5\n",
+        id="number-weight-converted-by-the-product",
+    ),
+    pytest.param(
         V1 + "loss = tf.losses.mean_squared_error(y, p)\n",
         V1 + "loss = tf.compat.v2.reduce_mean(tf.compat.v2.math.squared_difference(tf.compat.v2.cast(p, tf.compat.v2.float32), "
              "tf.compat.v2.cast(y, tf.compat.v2.float32)))\n",
@@ -81,7 +107,9 @@ REWRITES = [
 
 NO_OPS = [
     pytest.param("import tensorflow as tf\nloss = tf.compat.v2.losses.mean_squared_error(y, p)\n", id="spelled-v2-keras"),
-    pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, weights=mask)\n", id="weights"),
+    pytest.param(TF1 + "loss = 2 * tf.losses.mean_squared_error(y, p, weights=mask)\n", id="weighted-mean-in-an-expression"),
+    pytest.param(TF1 + "loss = tf.losses.mean_squared_error(y, p, weights=tf.sign(y))\n", id="weights-computed-read-twice"),
+    pytest.param(TF1 + "loss = tf.losses.sparse_softmax_cross_entropy(k, z, weights=mask)\n", id="sparse-weights-squeezed"),
     pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(tf.one_hot(k, 3), z, label_smoothing=0.1)\n",
                  id="label-smoothing-of-computed-labels"),
     pytest.param(TF1 + "loss = tf.losses.softmax_cross_entropy(y, z, label_smoothing=-0.1)\n", id="negative-smoothing"),
@@ -114,9 +142,9 @@ def test_no_ops(source):
 
 
 def test_declines_say_why():
-    messages = [f.message for f in rewrite("TFM108", TF1 + "a = tf.losses.mean_squared_error(y, p, weights=m)\n").findings]
-    assert messages == ["tf.losses.mean_squared_error not migrated: it is given `weights`: TF1 averaged over the non-zero "
-                        "weights only; write the weighted sum over their count by hand"]
+    messages = [f.message for f in rewrite("TFM108", TF1 + "a = 2 * tf.losses.mean_squared_error(y, p, weights=m)\n").findings]
+    assert messages == ["tf.losses.mean_squared_error not migrated: it is given `weights` inside a larger expression, and "
+                        "TF1's weighted mean reads the per-element losses twice: bind the loss to a name on a line of its own"]
     messages = [f.message for f in rewrite("TFM108", TF1 + "a = tf.losses.hinge_loss(y, p)\nb = tf.losses.get_losses()\n").findings]
     assert messages == ["tf.losses.hinge_loss not migrated: the file reads the loss collection TF1's loss functions add to "
                         "(tf.losses.get_losses on line 4): migrate that read first (sum the losses you mean)"]
