@@ -74,7 +74,7 @@ from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.codemods._upgrade_tables import literal_text
 from tfmodernize.codemods._variables import arguments
 from tfmodernize.codemods._training import fresh_name, used_names
-from tfmodernize.syntax import ancestors, argument, is_none, parenthesized, source, statement_of
+from tfmodernize.syntax import ancestors, argument, is_none, parenthesized, source
 from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.treewalk import walk
 
@@ -252,8 +252,9 @@ class LossesToOps(TFCodemod):
     def _check_weights(self, call: cst.Call, path: str, weights: cst.BaseExpression, reduction: str,
                        parents: dict) -> Optional[tuple[str, cst.SimpleStatementLine]]:
         """Declines ``weights`` the rewrite cannot write TF1's weighted reduction with; returns
-        ``(name, line)`` of ``name = <the loss>`` when that reduction reads the per-element
-        losses twice (they are bound to a name on a line before it)."""
+        ``(name, line)`` of ``name = <the loss>`` (or ``name += <the loss>``; the name a target
+        other than a name ends with, else ``loss``) when that reduction reads the per-element
+        losses twice (they are bound to ``<name>_per_element`` on a line before it)."""
         if path == "losses.sparse_softmax_cross_entropy":
             raise Decline(call, "it is given `weights`, which TF1 squeezed to the labels' rank here: write the "
                                 "weighted mean by hand")
@@ -262,11 +263,16 @@ class LossesToOps(TFCodemod):
         if literal_text(weights) is None and not _repeatable(weights):
             raise Decline(call, "its `weights` are computed here and TF1's weighted mean reads them twice: bind them "
                                 "to a name first")
-        bound = statement_of(call, parents)
-        if bound is None or bound[0] is None:
+        small = parents.get(id(call))
+        line = parents.get(id(small))
+        if not (isinstance(small, (cst.Assign, cst.AugAssign)) and small.value is call
+                and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
+                and (isinstance(small, cst.AugAssign) or len(small.targets) == 1)):
             raise Decline(call, "it is given `weights` inside a larger expression, and TF1's weighted mean reads the "
                                 "per-element losses twice: bind the loss to a name on a line of its own")
-        return bound[0], bound[1]
+        target = small.target if isinstance(small, cst.AugAssign) else small.targets[0].target
+        name = dotted_name(target)
+        return (name.rpartition(".")[2] if name is not None else "loss"), line
 
     @staticmethod
     def _check_smoothing(call: cst.Call, loss: Loss, smoothing: cst.BaseExpression,

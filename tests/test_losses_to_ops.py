@@ -87,6 +87,13 @@ REWRITES = [
         id="weighted-sum-anywhere",
     ),
     pytest.param(
+        TF1 + "self.total += tf.losses.softmax_cross_entropy(y, aux['logits'], weights=0.4)\n",
+        TF1 + "total_per_element = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=aux['logits'])\n"
+              "self.total += tf.math.divide_no_nan(tf.reduce_sum(total_per_element * 0.4), tf.math.count_nonzero("
+              "tf.broadcast_to(0.4, tf.shape(total_per_element)), dtype=tf.float32))\n",
+        id="weighted-mean-added-to-an-attribute",
+    ),
+    pytest.param(
         TF1 + "loss = tf.losses.hinge_loss(y, z, weights=0.5, reduction=tf.losses.Reduction.NONE)\n",
         TF1 + "loss = tf.nn.relu(1 - (2 * tf.cast(y, tf.float32) - 1) * tf.cast(z, tf.float32)) * 0.5\n",
         id="number-weight-converted-by-the-product",
