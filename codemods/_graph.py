@@ -849,7 +849,10 @@ class GraphUnit:
             if made in PLACEHOLDERS or made in VARIABLE_MAKERS or made in SESSIONS:
                 raise Decline(call, f"`{_dotted(call.func)}` inside a larger statement or block: this codemod only follows `name = tf.{made}(...)` statements")
         stmt.kind = Kind.GRAPH
-        dynamic_names = {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.OP)}
+        # An object owning variables (``net = Net()``; ``net.kernel`` read) computes from them: its
+        # values change as they train, so what reads it is recomputed at each run, as in TF1.
+        dynamic_names = {n for n, k in self.kind_of.items()
+                         if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.OP, Value.OBJECT)}
         stateful = [c for m, c in methods if m in STATEFUL_OPS] + [c for p, c in calls if p in STATEFUL_OPS]
         random = [c for p, c in calls if p in RANDOM_OPS or p.startswith("random.")]
         stmt.minimizes = len(minimizes)

@@ -13,6 +13,7 @@ from typing import Callable, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemod import Decline
+from tfmodernize.codemods._training import creates_opaque_variables
 from tfmodernize.syntax import is_none, source
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
 from tfmodernize.treewalk import walk
@@ -255,3 +256,19 @@ def written_string(node: Optional[cst.BaseExpression], parameters: Sequence[str]
         return written_string(node.left, parameters) and written_string(node.right, parameters) and (
             not isinstance(node.left, cst.Name) or not isinstance(node.right, cst.Name))
     return False
+
+
+def helper_variable(function: cst.FunctionDef, tf: TFNames) -> Optional[cst.Call]:
+    """The ``tf.get_variable`` call of a variable helper, a module function whose last line is
+    ``return tf.get_variable(...)`` (``def weight_variable(name, shape): ...``), undecorated,
+    taking plain parameters only and making no other variable or layer; else None."""
+    body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if function.decorators or not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1
+                                   and isinstance(last.body[0], cst.Return)):
+        return None
+    call = last.body[0].value
+    if not (isinstance(call, cst.Call) and tf.is_tf(call.func, "get_variable")):
+        return None
+    made = [c for c in walk(function.body, code_only=True) if isinstance(c, cst.Call) and creates_opaque_variables(c, tf)]
+    return call if made == [call] else None

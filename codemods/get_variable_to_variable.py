@@ -67,11 +67,11 @@ Declines when
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 import libcst as cst
 
-from tfmodernize.codemods._tf1_api import VARIABLE_SCOPES
+from tfmodernize.codemods._tf1_api import NAME_SCOPES, VARIABLE_SCOPES
 from tfmodernize.codemods._variables import VariableValues, arguments, written_string
 from tfmodernize.codemods._training import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
@@ -175,27 +175,69 @@ class GetVariableToVariable(TFCodemod):
         made = [c for c in walk(function.body, code_only=True) if isinstance(c, cst.Call) and creates_opaque_variables(c, self.tf)]
         if made != [call]:
             raise Decline(call, f"`{name}` creates other variables too")
-        body = {id(statement) for statement in module.body}
-        calls = 0
-        for use in name_nodes(module):
-            if use.value != name or use is function.name:
-                continue
-            caller = parents.get(id(use))
-            holder = statement_holding(use, parents)
-            if not (isinstance(caller, cst.Call) and caller.func is use and id(holder) in body):
-                raise Decline(call, f"`{name}` is used in this file other than called in its top-level code, outside "
-                                    "any block (a call under a variable scope or in a function may reuse the variable)")
-            calls += 1
-        for use in (self.state.callers or {}).get(name, ()):
-            if not (use["call"] and use["top_level"]):
-                raise Decline(call, f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its "
-                                    "top-level code, outside any block (a call under a variable scope or in a function "
-                                    "may reuse the variable)")
-            calls += 1
+        # Read in the program as written: an earlier codemod may have moved the calls (layers-to-keras
+        # makes a network function's variables in the ``__init__`` of the class it becomes).
+        original = self.state.parsed or module
+        written = self.state.parents(original)
+        calls = self._top_level_calls(name, original, written, within=lambda use: (
+            self._network_calling(use, original, written)), at=call)
         if not calls:
             raise Decline(call, f"`{name}` is called nowhere in this run: whether its calls share a variable is unknown; "
                                 "run tfmodernize on it with the files that call it")
         return function, line
+
+    def _top_level_calls(self, name: str, module: cst.Module, parents: dict, *,
+                         within: Callable[[cst.Name], bool], at: cst.Call) -> int:
+        """How many calls of the module function ``name`` the run makes, declining when one is
+        other than a call in a program's top-level code, outside any block (a call under a
+        variable scope or in a function may reuse the variable), unless ``within`` allows it."""
+        body = {id(statement) for statement in module.body}
+        calls = 0
+        for use in name_nodes(module):
+            if use.value != name or isinstance(parents.get(id(use)), cst.FunctionDef):
+                continue
+            caller = parents.get(id(use))
+            holder = statement_holding(use, parents)
+            if not (isinstance(caller, cst.Call) and caller.func is use and (id(holder) in body or within(use))):
+                raise Decline(at, f"`{name}` is used in this file other than called in its top-level code, outside "
+                                  "any block (a call under a variable scope or in a function may reuse the variable)")
+            calls += 1
+        for use in (self.state.callers or {}).get(name, ()):
+            if not (use["call"] and use["top_level"]):
+                raise Decline(at, f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its "
+                                  "top-level code, outside any block (a call under a variable scope or in a function "
+                                  "may reuse the variable)")
+            calls += 1
+        return calls
+
+    def _network_calling(self, use: cst.Name, module: cst.Module, parents: dict) -> bool:
+        """Whether a helper's call ``use`` is a line of a module function (``fc_layer``) in its
+        body or its variable or name scopes opened without ``reuse``, the function sharing no
+        variables (no ``reuse``, ``AUTO_REUSE`` or ``reuse_variables``) and called by the run only
+        in programs' top-level code, outside any block: each of its calls asked for variables
+        of new names, which TF1 created (a name asked for twice would have failed)."""
+        line = statement_holding(use, parents)
+        if not isinstance(line, cst.SimpleStatementLine):
+            return False
+        node = parents.get(id(line))
+        while isinstance(node, (cst.IndentedBlock, cst.With)):
+            if isinstance(node, cst.With) and not all(
+                    isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES, *NAME_SCOPES)
+                    and item.asname is None and all(arg.keyword is None or arg.keyword.value != "reuse"
+                                                     for arg in item.item.args) for item in node.items):
+                return False
+            node = parents.get(id(node))
+        if not (isinstance(node, cst.FunctionDef) and any(node is s for s in module.body) and not node.decorators):
+            return False
+        if any(isinstance(n, cst.Name) and n.value in ("reuse", "reuse_variables", "AUTO_REUSE")
+               for n in walk(node.body)) or any(isinstance(n, cst.Attribute) and n.attr.value in (
+                   "reuse_variables", "AUTO_REUSE") for n in walk(node.body)):
+            return False
+        try:
+            return self._top_level_calls(node.name.value, module, parents, within=lambda _: False,
+                                         at=cst.Call(cst.Name(node.name.value))) > 0
+        except Decline:
+            return False
 
     def _binding(self, call: cst.Call, name: cst.Name, block: Sequence[cst.BaseStatement],
                  statement: cst.BaseStatement) -> Optional[tuple[cst.SimpleStatementLine, cst.Call]]:

@@ -368,7 +368,8 @@ def test_a_network_module_making_variables_exports_a_module_class_with_its_reuse
     script, nets = gan_project(tmp_path, (GAN / "main.py").read_text())
     found = outcomes([script, nets])
     assert found["nets.py"].exports["TFM107"]["classes"]["judge"] == {
-        "class": "Judge", "parameters": ["points"], "init": [], "reuse": "reuse", "reuse_position": 1}
+        "class": "Judge", "parameters": ["points"], "init": [], "reuse": "reuse", "reuse_position": 1,
+        "derived": {}, "widths": [], "variables": []}
     assert found["nets.py"].exports["TFM107"]["classes"]["forger"]["init"] == ["hidden"]
     assert "judge = Judge()\n" in found["main.py"].new and found["main.py"].new.count("Judge(") == 1
 

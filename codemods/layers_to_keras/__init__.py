@@ -155,12 +155,14 @@ from typing import Any, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemods import _training as training
+from tfmodernize.codemods._variables import helper_variable
 from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
 from tfmodernize.codemods.layers_to_keras.network import Network, NetworkFunctions, innermost_first
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
 from tfmodernize.codemods.layers_to_keras.callers import ProjectCallers
 from tfmodernize.codemods.layers_to_keras.scoped_plan import ScopedVariablesPlan
+from tfmodernize.codemods.layers_to_keras.shapes import KnownShapes
 from tfmodernize.codemods.layers_to_keras.rnn import OBJECT_NAMES, RUNS, RecurrentSite, read_site
 from tfmodernize.codemods.layers_to_keras.variable_lists import (
     TRAINABLE_WEIGHTS,
@@ -207,7 +209,11 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
         #: The layer objects made, in creation order.
         self._made: list[MadeLayer] = []
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
+        self._shapes = KnownShapes(module, self.tf, self.state.parents(module)) if splits else None
         self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
+        self._freed: set[str] = set()  # the functions whose names the classes' imports freed
+        #: (targets, split, shares, function) of the call being made an object (``_read_as_attributes``).
+        self._variables_read: list[tuple] = []
         #: Imports in a function's body whose classes are imported at the top instead -> their aliases that go.
         self._moved_imports: dict[int, tuple[cst.ImportFrom, set[int]]] = {}
         #: The class of a project module's network function -> the last object made for it here.
@@ -216,12 +222,17 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
         self._variables_made_at: dict[int, str] = {}
         #: (module statement index, order of the first call, the lines making the variables).
         self._hoisted_variables: list[tuple[int, int, list[cst.SimpleStatementLine]]] = []
+        #: Variable helpers (``def weight_variable(name, shape): return tf.get_variable(...)``) by name.
+        self._helpers = {s.name.value: s for s in module.body
+                         if isinstance(s, cst.FunctionDef) and helper_variable(s, self.tf) is not None}
         for index, statement in enumerate(module.body):
-            calls = [n for n in walk(statement, code_only=True)
-                     if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *self.detects)]
+            helpers = self._helpers if isinstance(statement, cst.FunctionDef) and statement.name.value not in self._helpers \
+                else {}
+            calls = [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call) and (
+                self.tf.is_tf(n.func, *self.detects) or isinstance(n.func, cst.Name) and n.func.value in helpers)]
             if splits:
                 self._call_splits(statement, splits, taken, keeps_lines=bool(calls))
-            variables = [c for c in calls if self.tf.is_tf(c.func, "get_variable")]
+            variables = [c for c in calls if self.tf.is_tf(c.func, "get_variable") or isinstance(c.func, cst.Name)]
             if variables and (not isinstance(statement, cst.FunctionDef) or any(
                     isinstance(self.state.parents(module).get(id(c)), cst.Return) for c in variables)):
                 # At top level, or a helper's ``return tf.get_variable(...)``: get-variable-to-variable's.
@@ -489,13 +500,14 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
 
     def _variable_scope(self, call: cst.Call, parents: dict) -> str:
         """The TF1 variable scope ``call`` runs in (``outer/inner``): the names of the
-        ``variable_scope`` blocks holding it (name scopes do not prefix variables)."""
+        ``variable_scope`` blocks holding it (name scopes do not prefix variables); a scope
+        named by a parameter ``name`` (in a network function becoming a class) is ``{name}``."""
         names: list[str] = []
         node = parents.get(id(call))
         while node is not None:
             if isinstance(node, cst.With):
-                names += [item.item.args[0].value.evaluated_value or "" for item in reversed(node.items)
-                          if self.tf.is_tf(item.item.func, "variable_scope")]
+                names += [_scope_name(item.item.args[0].value) for item in reversed(node.items)
+                          if isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, "variable_scope")]
             node = parents.get(id(node))
         return "/".join(reversed(names))
 
@@ -534,6 +546,13 @@ def _input_of(updated: cst.Call, position: int = 0) -> cst.BaseExpression:
     assert found is not None
     return found
 
+
+
+def _scope_name(given: cst.BaseExpression) -> str:
+    """A variable scope's name as a template: the literal, or ``{name}`` for a name."""
+    if isinstance(given, cst.Name):
+        return f"{{{given.value}}}"
+    return (given.evaluated_value if isinstance(given, cst.SimpleString) else None) or ""
 
 
 def _literal(text: Any) -> Any:

@@ -12,6 +12,7 @@ import libcst as cst
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods.layers_to_keras import modules
+from tfmodernize.codemods.layers_to_keras.shapes import result_element
 from tfmodernize.imports import drop_aliases
 from tfmodernize.names import local_names, name_nodes, parameter_names
 from tfmodernize.syntax import source, statement_holding
@@ -53,7 +54,8 @@ class ProjectCallers:
                 else:
                     maker = cst.Name(split["class"] if renamed else called)
                 bare, shares = modules.without_reuse(call, split)
-                construction, _ = modules.split_call(bare, split, maker)
+                given = {name: value for name, (value, _) in modules.passed(bare, split).items()}
+                construction, _ = modules.split_call(bare, split, maker, self._input_dimensions(call, split, given))
                 inner = (local_names(unit) | set(parameter_names(unit))) & {n.value for n in name_nodes(construction)} \
                     if unit is not None and not shares else set()
                 if inner:
@@ -69,17 +71,24 @@ class ProjectCallers:
                     "the object the call before it made (it shared that call's variables), called where the function "
                     "was" if shares else "an object made once here, called where the function was")):
                 continue
-            if renamed:
-                taken.discard(called)  # the import names the class now: the function's name is free
+            if renamed and called not in self._freed:
+                self._freed.add(called)
+                taken.discard(called)  # the import names the class now: the function's name is free (once)
             elif isinstance(alias, cst.ImportAlias) and isinstance(call.func, cst.Name) and \
                     sum(1 for n in name_nodes(self._module) if n.value == source(alias.name)) == 1:
                 taken.discard(source(alias.name))  # ``from m import f as g``: ``f`` was only the import's
+            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.value is call:
+                self._shapes.noted(small.targets[0].target, split, given)
+                self._variables_read.append((small.targets[0].target, split, shares, called))
             if shares:
                 instance = self._instances[split["class"]]
             else:
                 instance = training.fresh_name(modules.instance_name(split["class"]), taken)
                 self._instances[split["class"]] = instance
                 made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
+            if self._variables_read and self._variables_read[-1][3] == called:
+                self._read_as_attributes(self._variables_read.pop(), instance, statement)
             self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
                 cst.Name(instance), modules.split_call(modules.without_reuse(updated, split)[0], split,
                                                        cst.Name(instance))[1]))
@@ -100,6 +109,37 @@ class ProjectCallers:
             self.insert_before(statement, made)
         else:
             self._make_before(statement, made)
+
+    def _read_as_attributes(self, read: tuple, instance: str, statement: cst.BaseStatement) -> None:
+        """The names a call binds to the object's own variables (``fc1, W1 = fc_layer(...)``,
+        the module exporting that ``W1`` is ``self.w``) are read as the object's attribute
+        (``fc_layer.w``) after the statement: the variable, which TF1 ran without any input,
+        not a result of the call."""
+        targets, split = read[0], read[1]
+        for index, attribute in split.get("variables") or ():
+            target = result_element(targets, index)
+            if target is None or not self._shapes.bound_once(target.value):
+                continue
+            for use in name_nodes(self._module):
+                if use.value == target.value and use is not target and not training.contains(statement, use):
+                    self.replace(use, lambda updated, attribute=attribute: cst.Attribute(
+                        cst.Name(instance), cst.Name(attribute)))
+
+    def _input_dimensions(self, call: cst.Call, split: dict, given: dict) -> dict[str, cst.BaseExpression]:
+        """What the object's ``__init__`` takes as dimensions of the call's inputs
+        (``Split.derived``: ``in_dim`` of ``x.get_shape()[1]``), from what this file knows of
+        what it passes (``shapes.KnownShapes``); declines what it does not know."""
+        found = {}
+        for name, (parameter, axis) in (split.get("derived") or {}).items():
+            value = given.get(parameter)
+            dimension = self._shapes.dimension(value, axis) if value is not None else None
+            if dimension is None:
+                raise Decline(call, f"its class makes its variables from dimension {axis} of `{parameter}`, and that of "
+                                    f"`{source(value) if value is not None else parameter}` is not known here (a "
+                                    "placeholder declared with a shape written out, or a result of an earlier call "
+                                    "whose width its module exports)")
+            found[name] = dimension
+        return found
 
     def _drop_moved_import(self, statement: cst.ImportFrom, gone: set[int]) -> None:
         """A function's ``from M import f, g`` without the aliases whose classes are imported at

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
 import libcst as cst
@@ -26,6 +27,11 @@ from tfmodernize.codemod import Decline
 from tfmodernize.names import bound_names, local_names, name_nodes, parameter_names
 from tfmodernize.syntax import commas, no_space_equal, source
 from tfmodernize.treewalk import walk
+
+#: Attributes of ``tf.Module`` and Keras layers a parameter kept on the object may not take.
+RESERVED = frozenset({"name", "name_scope", "variables", "trainable_variables", "non_trainable_variables",
+                      "submodules", "weights", "trainable_weights", "non_trainable_weights", "trainable", "dtype",
+                      "built", "input", "output", "losses", "updates", "call", "build", "layers"})
 
 #: This codemod's code, under which the split is exported and read back (``LayersToKeras.code``).
 EXPORTS = "TFM107"
@@ -44,10 +50,22 @@ class Split:
     #: The parameter sharing the variables (``reuse``), left out of ``parameters``, and its position.
     reuse: Optional[str] = None
     reuse_position: int = 0
+    #: Arguments of ``__init__`` that are dimensions of an input (``in_dim`` of ``x.get_shape()[1]``):
+    #: name -> (the parameter, the axis); each caller passes the dimension of what it gives.
+    derived: tuple[tuple[str, str, int], ...] = ()
+    #: What the callers know of the results' shapes: (index in the returned tuple, or None for
+    #: the one result; the parameter whose argument is its last dimension; the parameter whose
+    #: argument's rank it has).
+    widths: tuple[tuple[Optional[int], str, str], ...] = ()
+    #: The results that are one of the object's variables: (index, or None; its attribute).
+    variables: tuple[tuple[Optional[int], str], ...] = ()
 
     def export(self) -> dict[str, Any]:
         return {"class": self.class_name, "parameters": list(self.parameters), "init": list(self.init),
-                "reuse": self.reuse, "reuse_position": self.reuse_position}
+                "reuse": self.reuse, "reuse_position": self.reuse_position,
+                "derived": {name: [parameter, axis] for name, parameter, axis in self.derived},
+                "widths": [list(width) for width in self.widths],
+                "variables": [list(variable) for variable in self.variables]}
 
 
 def callers_allow_split(function: cst.FunctionDef, uses: Optional[list[dict]]) -> Optional[str]:
@@ -87,9 +105,11 @@ def callers_share(function: cst.FunctionDef, uses: list[dict], reuse: str, posit
 
 
 def split_of(function: cst.FunctionDef, constructors: list[cst.BaseExpression], removed: list[cst.CSTNode],
-             taken: set[str]) -> Split:
-    """How ``function`` splits, given its layers' constructor arguments and the lines the
-    migration removes from it (an RNN's cell lines); declines what cannot be split."""
+             taken: set[str], derived: Mapping[str, tuple[str, int]] = MappingProxyType({})) -> Split:
+    """How ``function`` splits, given its layers' constructor arguments, the lines the
+    migration removes from it (an RNN's cell lines, constants read only where the layers are
+    made) and the dimensions of its inputs they read (``derived``: ``__init__`` takes them,
+    before the parameter they are read from); declines what cannot be split."""
     params = function.params
     if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params or params.star_kwarg or params.posonly_params:
         raise Decline(function, f"`{function.name.value}` takes `*args`, `**kwargs` or keyword-only parameters")
@@ -98,20 +118,28 @@ def split_of(function: cst.FunctionDef, constructors: list[cst.BaseExpression], 
     parameters = tuple(parameter_names(function))
     inside = {id(n) for expression in constructors for n in walk(expression)}
     read = {n.value for expression in constructors for n in name_nodes(expression)}
-    local = local_names(function) - set(parameters)
+    local = local_names(function) - set(parameters) - set(derived)
     if read & local:
         raise Decline(function, f"a layer's constructor argument reads `{sorted(read & local)[0]}`, which "
                                 f"`{function.name.value}` computes: the layer cannot be made once, before it runs")
     skipped = inside | {id(n) for line in removed for n in walk(line)}
-    init = tuple(p for p in parameters if p in read)
+    init = tuple(name for p in parameters for name in (
+        *(d for d, (source_parameter, _) in derived.items() if source_parameter == p and d in read),
+        *((p,) if p in read else ())))
     elsewhere = {n.value for n in name_nodes(function.body) if id(n) not in skipped}
-    if set(init) & _rebound(function):
-        raise Decline(function, f"`{function.name.value}` binds `{sorted(set(init) & _rebound(function))[0]}` again, "
+    rebound = _rebound(function) - set(derived)
+    if set(init) & rebound:
+        raise Decline(function, f"`{function.name.value}` binds `{sorted(set(init) & rebound)[0]}` again, "
                                 "a parameter its layers are made with")
+    clashing = sorted(set(init) & {p for p in init if p in elsewhere} & RESERVED)
+    if clashing:
+        raise Decline(function, f"`{clashing[0]}`, a parameter `{function.name.value}` would keep on its object, is an "
+                                "attribute of Keras layers and tf.Module objects")
     name = class_name(function.name.value)
     if name != function.name.value and name in taken:
         raise Decline(function, f"`{name}`, the class `{function.name.value}` would become, is a name already taken")
-    return Split(function.name.value, name, parameters, init, tuple(p for p in init if p in elsewhere))
+    return Split(function.name.value, name, parameters, init, tuple(p for p in init if p in elsewhere),
+                 derived=tuple((d, p, axis) for d, (p, axis) in derived.items() if d in init))
 
 
 def _rebound(function: cst.FunctionDef) -> set[str]:
@@ -154,7 +182,7 @@ def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str
     (and keeps the stored parameters), ``method`` (a Keras layer's ``call``, a ``tf.Module``'s
     ``__call__``) is the function's body."""
     def param(name: str) -> cst.Param:
-        found = next(p for p in updated.params.params if p.name.value == name)
+        found = next((p for p in updated.params.params if p.name.value == name), cst.Param(cst.Name(name)))
         return found.with_changes(comma=cst.MaybeSentinel.DEFAULT)
 
     def attribute(name: str) -> cst.Attribute:
@@ -254,10 +282,10 @@ def without_reuse(call: cst.Call, split: dict) -> tuple[cst.Call, bool]:
         value.value == "True"
 
 
-def split_call(call: cst.Call, split: dict, maker: cst.BaseExpression) -> tuple[cst.Call, list[cst.Arg]]:
-    """For a call of the function that became a class: the object's construction (``maker``
-    called with the arguments of ``__init__``) and the arguments of its call."""
-    parameters, init = split["parameters"], set(split["init"])
+def passed(call: cst.Call, split: dict) -> dict[str, tuple[cst.BaseExpression, bool]]:
+    """What a call of the function that became a class passes: parameter -> (the value,
+    whether passed by name); declines ``*args`` and too many arguments."""
+    parameters = split["parameters"]
     given: dict[str, tuple[cst.BaseExpression, bool]] = {}
     for position, arg in enumerate(call.args):
         if arg.star:
@@ -268,6 +296,16 @@ def split_call(call: cst.Call, split: dict, maker: cst.BaseExpression) -> tuple[
             given[parameters[position]] = (arg.value, False)
         else:
             given[arg.keyword.value] = (arg.value, True)
+    return given
+
+
+def split_call(call: cst.Call, split: dict, maker: cst.BaseExpression,
+               dimensions: Mapping[str, cst.BaseExpression] = MappingProxyType({})) -> tuple[cst.Call, list[cst.Arg]]:
+    """For a call of the function that became a class: the object's construction (``maker``
+    called with the arguments of ``__init__``, ``dimensions`` giving those that are dimensions
+    of an input: ``Split.derived``) and the arguments of its call."""
+    parameters, init = split["parameters"], set(split["init"])
+    given = {name: (value, False) for name, value in dimensions.items()} | passed(call, split)
 
     def arguments(names: list[str], positional: int) -> list[cst.Arg]:
         out, keyword = [], False
@@ -280,6 +318,6 @@ def split_call(call: cst.Call, split: dict, maker: cst.BaseExpression) -> tuple[
             out.append(cst.Arg(value, keyword=cst.Name(name), equal=no_space_equal()) if keyword else cst.Arg(value))
         return commas(out)
 
-    construction = cst.Call(maker, arguments([p for p in parameters if p in init], len(parameters)))
+    construction = cst.Call(maker, arguments(list(split["init"]), len(split["init"])))
     # A Keras layer takes only its input tensor positionally: the other arguments go by name.
     return construction, arguments([p for p in parameters if p not in init], 1)

@@ -67,7 +67,7 @@ class NetworkFunctions:
             statement = pending.pop()
             if isinstance(statement, cst.With):
                 for item in statement.items:
-                    reuse = self._scope_reuse(item, parameters)
+                    reuse = self._scope_reuse(item, parameters, split)
                     if reuse is False:
                         raise Decline(statement, "a `with` block other than a variable or name scope given a "
                                                  "name (and `reuse`)")
@@ -208,6 +208,8 @@ class NetworkFunctions:
                 continue
             value = self._same_everywhere(function, network, name, index) if name in parameters else \
                 self._constant(function, network, name, call)
+            if value is None and split and self._static_dim(function, network, name, call):
+                value = cst.Name(name)  # an argument of ``__init__`` now: the callers pass it
             if value is None:
                 raise Decline(call, f"its argument `{name}` is computed in `{function.name.value}`, where what it "
                                     "makes could not be made once, before the function runs")
@@ -222,21 +224,11 @@ class NetworkFunctions:
         its own in its body or scope blocks, before the statement of ``call``; the value is
         numbers and strings, combined by operators, and names (parenthesized when combined), or
         a TF initializer made of such arguments (``tf.truncated_normal_initializer(stddev=s)``)."""
-        binders = [n for n in walk(function.body) if name in names_bound_here(n)]
-        if len(binders) != 1 or not isinstance(binders[0], cst.AssignTarget):
+        line = self._binding_line(function, network, name, call)
+        if line is None:
             return None
-        line = statement_holding(binders[0], self.parents)
-        block = self.parents.get(id(line))
-        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and len(line.body[0].targets) == 1
-                and (block is function.body or any(block is scope.body for scope in network.scopes))):
-            return None
-        value = _unpacked(binders[0].target, line.body[0].value, name)
+        value = _unpacked(line.body[0].targets[0].target, line.body[0].value, name)
         if value is None:
-            return None
-        node = statement_holding(call, self.parents)  # the statement of ``block`` holding the call
-        while node is not None and not any(s is node for s in block.body):
-            node = self.parents.get(id(node))
-        if node is None or list(block.body).index(line) >= list(block.body).index(node):
             return None
         symbol = self.tf.tf_symbol(value.func) if isinstance(value, cst.Call) else None
         # ``init = tf.truncated_normal_initializer(stddev=0.1)``: making the object draws nothing.
@@ -251,6 +243,63 @@ class NetworkFunctions:
             return None
         network.constants[name] = line
         return parenthesized(value)
+
+    def _static_dim(self, function: cst.FunctionDef, network: "Network", name: str, call: cst.Call) -> bool:
+        """Whether ``name`` is a dimension of an input, bound once, on a line of its own before
+        ``call``: ``in_dim = x.get_shape()[1]`` (or ``x.shape[1]``, ``.as_list()``, ``int(...)``,
+        ``.value``), ``x`` a parameter the function does not bind again and the index a
+        non-negative integer written out. Then (the function becoming a class) ``__init__``
+        takes it, and each caller passes the dimension of what it gives ``x``, when it knows it
+        (``Network.derived``)."""
+        line = self._binding_line(function, network, name, call)
+        if line is None:
+            return False
+        value = line.body[0].value
+        if isinstance(value, cst.Attribute) and value.attr.value == "value":
+            value = value.value
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int" \
+                and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star:
+            value = value.args[0].value
+        if not (isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)
+                and isinstance(value.slice[0].slice.value, cst.Integer)):
+            return False
+        shape = value.value
+        if isinstance(shape, cst.Call) and not shape.args and isinstance(shape.func, cst.Attribute) \
+                and shape.func.attr.value == "as_list":
+            shape = shape.func.value
+        if isinstance(shape, cst.Call) and not shape.args and isinstance(shape.func, cst.Attribute) \
+                and shape.func.attr.value == "get_shape":
+            shape = shape.func.value
+        elif isinstance(shape, cst.Attribute) and shape.attr.value == "shape":
+            shape = shape.value
+        else:
+            return False
+        parameters = parameter_names(function)
+        if not (isinstance(shape, cst.Name) and shape.value in parameters) or any(
+                shape.value in names_bound_here(n) for n in walk(function.body)):
+            return False
+        network.derived[name] = (shape.value, int(value.slice[0].slice.value.value))
+        network.constants[name] = line
+        return True
+
+    def _binding_line(self, function: cst.FunctionDef, network: "Network", name: str,
+                      call: cst.Call) -> Optional[cst.SimpleStatementLine]:
+        """The line ``name = <value>``, the function's only binding of ``name``, on a line of
+        its own in its body or scope blocks, before the statement of ``call``; else None."""
+        binders = [n for n in walk(function.body) if name in names_bound_here(n)]
+        if len(binders) != 1 or not isinstance(binders[0], cst.AssignTarget):
+            return None
+        line = statement_holding(binders[0], self.parents)
+        block = self.parents.get(id(line))
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and len(line.body[0].targets) == 1
+                and (block is function.body or any(block is scope.body for scope in network.scopes))):
+            return None
+        node = statement_holding(call, self.parents)  # the statement of ``block`` holding the call
+        while node is not None and not any(s is node for s in block.body):
+            node = self.parents.get(id(node))
+        if node is None or list(block.body).index(line) >= list(block.body).index(node):
+            return None
+        return line
 
     @staticmethod
     def removable(network: "Network", line: cst.SimpleStatementLine, reads_left: Callable[[str], bool]) -> bool:
@@ -295,14 +344,16 @@ class NetworkFunctions:
                 and call.func.attr.value == "reuse_variables" and isinstance(call.func.value, cst.Call)
                 and not call.func.value.args and self.tf.is_tf(call.func.value.func, "get_variable_scope"))
 
-    def _scope_reuse(self, item: cst.WithItem, parameters: list[str]) -> "str | bool | None":
+    def _scope_reuse(self, item: cst.WithItem, parameters: list[str], split: bool = False) -> "str | bool | None":
         """For ``with tf.variable_scope("name", reuse=...)`` / ``tf.name_scope("name")``: None
         without ``reuse``, the parameter passed as ``reuse``, True for ``tf.AUTO_REUSE``; False
-        for any other ``with`` item."""
+        for any other ``with`` item. ``split`` (the function becomes a class taking its
+        parameters): the scope may also be named by a parameter (``variable_scope(name)``)."""
         call = item.item
         if not (isinstance(call, cst.Call) and self.tf.is_tf(call.func, "variable_scope", "name_scope")
                 and item.asname is None and call.args and call.args[0].keyword is None
-                and isinstance(call.args[0].value, cst.SimpleString)):
+                and (isinstance(call.args[0].value, cst.SimpleString) and "{" not in call.args[0].value.value
+                     or split and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value in parameters)):
             return False
         rest = call.args[1:]
         if not rest:
@@ -335,6 +386,9 @@ class Network:
     switches: list[cst.If] = field(default_factory=list)
     #: The function's constants read where what it makes is made once (``width = 6``): their lines.
     constants: dict[str, cst.SimpleStatementLine] = field(default_factory=dict)
+    #: Dimensions of its inputs read where what it makes is made (``in_dim = x.get_shape()[1]``):
+    #: name -> (the parameter, the axis); the class's ``__init__`` takes them.
+    derived: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 def substituted(node: cst.CSTNode, replacements: dict[str, cst.BaseExpression]) -> Any:
@@ -360,7 +414,8 @@ class _Substitute(cst.CSTTransformer):
 def prefix(scopes: list[cst.With], function: cst.FunctionDef) -> str:
     """What names a network function's layers: its (outermost) scope's name, or its own."""
     for block in scopes:
-        name = block.items[0].item.args[0].value.evaluated_value or ""
+        given = block.items[0].item.args[0].value
+        name = (given.evaluated_value if isinstance(given, cst.SimpleString) else None) or ""
         if re.fullmatch(r"[A-Za-z_]\w*", name):
             return name.lower()
     return function.name.value.lower()

@@ -20,6 +20,7 @@ from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS, Network, innermost_first
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
 from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables
+from tfmodernize.codemods.layers_to_keras.shapes import result_widths, returned_variables
 from tfmodernize.names import name_nodes, names_bound_here, parameter_names
 from tfmodernize.syntax import ancestors, argument, source, statement_holding, statement_of
 from tfmodernize.treewalk import walk
@@ -49,15 +50,35 @@ class ScopedVariablesPlan:
             made = scoped_variables(function, network, innermost_first(variables), self._networks,
                                     VariableValues(self.tf, self.tf_expr),
                                     lambda node: self._variable_scope(node, parents), attributes if project else taken,
-                                    network_prefix(network.scopes, function), split=project)
+                                    network_prefix(network.scopes, function), split=project, helpers=self._helpers)
             if project and network.reuse is not None:
                 reason = modules.callers_share(function, self.state.callers.get(name, []), network.reuse,
                                                parameter_names(function).index(network.reuse))
                 if reason is not None:
                     raise Decline(variables[0], reason)
             summaries = self._variable_summaries(function, network, made, parents) if project else []
+            inside = {id(n) for variable in made for n in walk(variable.call)}
+
+            def reads_left(constant: str) -> bool:
+                return any(id(n) not in inside for n in name_nodes(function.body) if n.value == constant
+                           and not training.contains(network.constants[constant], n))
+
+            # ``width = 6`` (or ``rows, cols = 3, 6``, ``in_dim = x.get_shape()[1]``) read by the variables only.
+            removed = [line for line in {id(line): line for line in network.constants.values()}.values()
+                       if self._networks.removable(network, line, reads_left)]
+            gone = {bound for line in removed for bound in names_bound_here(line.body[0].targets[0])}
+            if any(derived not in gone for derived in network.derived):
+                raise Decline(variables[0], f"`{sorted(network.derived)[0]}`, a dimension of an input its variables "
+                                            f"are made with, is read elsewhere in `{name}` too")
             if project:
-                split = modules.split_of(function, [read for v in made for read in v.reads], [v.call for v in made], taken)
+                # The scope blocks' items go with the blocks: what they read is not kept.
+                split = modules.split_of(function, [read for v in made for read in v.reads],
+                                         [*(v.call for v in made), *removed,
+                                          *(item for block in network.scopes for item in block.items)],
+                                         taken, network.derived)
+                split = dataclasses.replace(split, widths=result_widths(function, made, split.parameters, self.tf,
+                                                                        parents, self._helpers),
+                                            variables=returned_variables(function, made, parents))
                 if network.reuse is not None:
                     split = dataclasses.replace(split, parameters=tuple(p for p in split.parameters if p != network.reuse),
                                                 reuse=network.reuse,
@@ -76,15 +97,8 @@ class ScopedVariablesPlan:
             self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
         for switch in network.switches:
             self.remove(switch)
-        inside = {id(n) for variable in made for n in walk(variable.call)}
-        def reads_left(constant: str) -> bool:
-            return any(id(n) not in inside for n in name_nodes(function.body) if n.value == constant
-                       and not training.contains(network.constants[constant], n))
-
-        # ``width = 6`` (or ``rows, cols = 3, 6``) read by the variables' shapes only.
-        for line in {id(line): line for line in network.constants.values()}.values():
-            if self._networks.removable(network, line, reads_left):
-                self.remove(line)
+        for line in removed:
+            self.remove(line)
         if split is not None:
             for variable in made:
                 self.replace(variable.call, cst.Attribute(cst.Name("self"), cst.Name(variable.name)))
@@ -125,10 +139,7 @@ class ScopedVariablesPlan:
             bound = statement_of(variable.call, parents)
             if bound is not None and bound[0] is not None:
                 attributes[bound[0]] = variable.name
-            given = argument(variable.call, 0, "name")
-            if isinstance(given, cst.SimpleString) and isinstance(given.evaluated_value, str):
-                made_before.append((order[id(variable.call)],
-                                    f"{self._variable_scope(variable.call, parents)}/{given.evaluated_value}"))
+            made_before.append((order[id(variable.call)], variable.tf1))
         found = []
         for call in (n for n in walk(function.body, code_only=True) if isinstance(n, cst.Call)):
             symbol = self.tf.tf_symbol(call.func)
@@ -150,7 +161,13 @@ class ScopedVariablesPlan:
             written = re.sub(r"[^-/\w.]", "_", tag.evaluated_value)
             # A name a variable made before it in the same scope took: TF1 named the summary ``<name>_1``
             # in the calls making the variables (not in those sharing them).
-            taken = any(at < order[id(call)] and path == f"{scope}/{written}" for at, path in made_before)
+            earlier = [path for at, path in made_before if at < order[id(call)]]
+            if any(path is None or (path != f"{scope}/{written}" and re.fullmatch(
+                    "".join(".*" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{\w+\})", path)),
+                    f"{scope}/{written}")) for path in earlier):
+                raise Decline(call, f"whether a variable made before `{source(call.func)}(...)` took its name "
+                                    "(TF1 then added `_1` to it) depends on the arguments of the calls")
+            taken = f"{scope}/{written}" in earlier
             found.append((line, symbol.path.split(".")[1], scope, tag.evaluated_value, attributes[value.value], taken))
         return found
 

@@ -7,7 +7,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit
+from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods._graph import (
@@ -108,7 +108,13 @@ class RunSites:
                     continue
                 else:
                     raise Decline(node, f"`{name}` is read outside the session and is not a tensor this codemod understands")
-                if isinstance(node, cst.Call):
+                # ``x.get_shape()[1].value``: a TF2 shape's dimension is an int (or None), not a Dimension.
+                dimension = next((n for n in walk(stmt.node, code_only=True) if isinstance(n, cst.Attribute)
+                                  and n.attr.value == "value" and isinstance(n.value, cst.Subscript)
+                                  and n.value.value is node), None) if what == "shape" else None
+                if dimension is not None:
+                    plan.replacements[dimension] = dimension.value.with_changes(value=value)
+                elif isinstance(node, cst.Call):
                     plan.calls[node] = value
                 else:
                     plan.replacements[node] = value

@@ -57,8 +57,8 @@ class ProjectSummaries:
                 continue
             made, summaries = exported[node.value]
             call = parents.get(id(node))
-            if node is made:
-                continue
+            if node is made or isinstance(call, cst.Attribute) and call.value is node:
+                continue  # made here, or one of its variables read (``net.kernel``): no summary is made
             if not (isinstance(call, cst.Call) and call.func is node):
                 raise Decline(node, f"`{node.value}` makes summaries when called, and is used other than called")
             line = statement_holding(call, parents)
@@ -107,12 +107,33 @@ class ProjectSummaries:
                     for alias in small.names:
                         if split.get("summaries") and source(alias.name) == split.get("class"):
                             local = source(alias.asname.name) if alias.asname else source(alias.name)
-                            classes[local] = split["summaries"]
+                            classes[local] = split
         objects: dict[str, tuple[cst.Name, list]] = {}
         for statement in module.body:
             small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
             if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
                     and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name) \
                     and small.value.func.value in classes:
-                objects[small.targets[0].target.value] = (small.targets[0].target, classes[small.value.func.value])
+                split = classes[small.value.func.value]
+                objects[small.targets[0].target.value] = (
+                    small.targets[0].target, [[kind, _scope_of(scope, small.value, split), *rest]
+                                              for kind, scope, *rest in split["summaries"]])
         return objects
+
+
+def _scope_of(scope: str, made: cst.Call, split: dict) -> str:
+    """The variable scope a class's summaries are made in, for the object ``made``: a scope
+    named by a parameter (``{tag}``) is the string literal the construction passes it."""
+    def named(match: re.Match) -> str:
+        parameter = match.group(1)
+        init = split.get("init") or []
+        given = next((arg.value for arg in made.args if arg.keyword is not None and arg.keyword.value == parameter), None)
+        positional = [arg.value for arg in made.args if arg.keyword is None and not arg.star]
+        if given is None and parameter in init and init.index(parameter) < len(positional):
+            given = positional[init.index(parameter)]
+        if not (isinstance(given, cst.SimpleString) and isinstance(given.evaluated_value, str)
+                and re.fullmatch(r"[-\w.]+", given.evaluated_value)):
+            raise Decline(made, f"its class's summaries are made under the variable scope `{parameter}` names, and "
+                                "this object is not given a name written out for it")
+        return given.evaluated_value
+    return re.sub(r"\{(\w+)\}", named, scope)
