@@ -16,7 +16,11 @@ What it does
     into the call and its line goes. The same holds in a helper, a module function whose last
     line is ``return tf.get_variable(...)`` (``def weight_variable(shape): ...``), when every use
     of it in the run (this file, and the files of the run that import it:
-    ``FileState.callers``) is a call in a program's top-level code outside any block.
+    ``FileState.callers``) is a call in a program's top-level code outside any block, or in a
+    module function (``fc_layer``) on a line of its body or of its variable or name scopes
+    opened without ``reuse``, the function sharing nothing and itself called so (each call of
+    it made new variables; layers-to-keras makes them once per object of the class it becomes).
+    The calls are read in the program as written.
 
 Why it matters
     ``tf.get_variable`` is TF1-only (its variable store lives in the graph): a program using it

@@ -7,6 +7,12 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged
 HELPER = "import tensorflow as tf\ndef make(shape):\n    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
 
 REWRITES = [
+    # A helper called by a module function the program calls twice at top level: each call made a new variable.
+    pytest.param(HELPER + "def layer(tag):\n    with tf.variable_scope(tag):\n        w = make([2])\n    return w\n"
+                 "first = layer('a')\nsecond = layer('b')\n",
+                 "import tensorflow as tf\ndef make(shape):\n    return tf.Variable(tf.zeros(shape, dtype=tf.float32), name='w')\n"
+                 "def layer(tag):\n    with tf.variable_scope(tag):\n        w = make([2])\n    return w\n"
+                 "first = layer('a')\nsecond = layer('b')\n", id="helper-of-a-network-called-twice"),
     pytest.param("import tensorflow as tf\nc = tf.get_variable('c', [], tf.int64)\n",
                  "import tensorflow as tf\nc = tf.Variable(tf.zeros([], dtype=tf.int64), name='c')\n", id="integer-default-zeros"),
     pytest.param("import tensorflow as tf\nb = tf.get_variable('b', [2], initializer=tf.zeros_initializer())\n",
@@ -116,6 +122,19 @@ NO_OPS = [
     pytest.param(HELPER + "with tf.variable_scope('a'):\n    w = make([2])\n", "used in this file other than called",
                  id="helper-called-in-a-scope"),
     pytest.param(HELPER + "pick = make\n", "used in this file other than called", id="helper-passed-around"),
+    # Called by a module function: that function must run its line once per call, share nothing,
+    # and be called only in top-level code (each of its calls then made new variables).
+    pytest.param(HELPER + "def layer():\n    w = make([2])\n    return w\nfor _ in range(2):\n    layer()\n",
+                 "used in this file other than called", id="network-called-in-a-loop"),
+    pytest.param(HELPER + "def layer():\n    for _ in range(2):\n        w = make([2])\n    return w\nv = layer()\n",
+                 "used in this file other than called", id="helper-called-in-a-loop-of-the-network"),
+    pytest.param(HELPER + "def layer():\n    with tf.variable_scope('l', reuse=tf.AUTO_REUSE):\n        w = make([2])\n"
+                 "    return w\nv = layer()\n", "used in this file other than called", id="network-sharing-its-scope"),
+    pytest.param(HELPER + "def layer(reuse=False):\n    with tf.variable_scope('l'):\n        if reuse:\n"
+                 "            tf.get_variable_scope().reuse_variables()\n        w = make([2])\n    return w\nv = layer()\n",
+                 "used in this file other than called", id="network-switching-to-reuse"),
+    pytest.param(HELPER + "def layer():\n    w = make([2])\n    return w\n", "used in this file other than called",
+                 id="network-never-called"),
     pytest.param(HELPER, "called nowhere in this run", id="helper-never-called"),
     pytest.param("import tensorflow as tf\ndef make(shape):\n    w = tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
                  "    return w\nv = make([2])\n", "`return tf.get_variable(...)`", id="helper-binding-then-returning"),

@@ -496,6 +496,115 @@ def test_a_network_function_summarizing_what_it_computes_stays_a_function(tmp_pa
                for f in found["main.py"].findings)
 
 
+BLOCKS = Path(__file__).parent.parent / "fixtures" / "layers-to-keras" / "dense_blocks_sized_by_their_inputs" / "before"
+
+
+def blocks_project(folder: Path):
+    module = folder / "blocks.py"
+    module.write_text((BLOCKS / "blocks.py").read_text())
+    script = folder / "main.py"
+    script.write_text((BLOCKS / "main.py").read_text())
+    return script, module
+
+
+def test_a_network_sized_by_its_input_exports_the_width_its_init_takes(tmp_path):
+    found = outcomes(list(blocks_project(tmp_path)))
+    exported = found["blocks.py"].exports["TFM107"]["classes"]["dense_block"]
+    assert {key: exported[key] for key in ("class", "init", "derived", "widths", "variables")} == {
+        "class": "DenseBlock", "init": ["fan_in", "units", "tag"], "derived": {"fan_in": ["inputs", 1]},
+        "widths": [[0, "units", "inputs"]], "variables": [[1, "kernel"]]}
+    # The helpers stay, migrated; the class's __init__ calls them as the function did.
+    assert "self.kernel = make_weights(tag, shape=[fan_in, units])" in found["blocks.py"].new
+    assert "def make_weights(tag, shape):\n    return tf.Variable(" in found["blocks.py"].new
+    # The placeholder's declared width, then the first object's output width (its `units`).
+    new = found["main.py"].new
+    assert 'dense_block = DenseBlock(features, hidden, "encode")' in new
+    assert 'dense_block_2 = DenseBlock(hidden, features, "decode")' in new
+    assert "tf.square(dense_block.kernel)" in new and 'tf.summary.histogram("decode/offsets"' in new
+
+
+NAMED_BLOCK = textwrap.dedent("""\
+    import tensorflow as tf
+
+
+    def make(name, shape):
+        return tf.get_variable("w_" + name, shape=shape, initializer=tf.zeros_initializer())
+
+
+    def block(x, units, name):
+        w = make(name, [3, units])
+        return tf.identity(tf.matmul(x, w), name=name)
+""")
+NAMED_MAIN = textwrap.dedent("""\
+    import tensorflow as tf
+    from blocks import block
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    h = block(x, 4, "a")
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(h, {x: [[1.0, 2.0, 3.0]]}))
+""")
+
+
+@pytest.mark.parametrize(("module", "reason"), [
+    pytest.param((BLOCKS / "blocks.py").read_text().replace(
+        "        out = tf.matmul(inputs, kernel)\n", "        out = tf.matmul(inputs, kernel) / fan_in\n"),
+        "`fan_in`, a dimension of an input its variables are made with, is read elsewhere", id="width-read-again"),
+    pytest.param(NAMED_BLOCK, "`name`, a parameter `block` would keep on its object, is an attribute",
+                 id="reserved-attribute"),
+])
+def test_a_network_whose_class_could_not_hold_its_parameters_stays_a_function(tmp_path, module, reason):
+    (tmp_path / "blocks.py").write_text(module)
+    script = tmp_path / "main.py"
+    script.write_text((BLOCKS / "main.py").read_text() if "dense_block" in module else NAMED_MAIN)
+    found = outcomes([script, tmp_path / "blocks.py"])
+    assert any(reason in f.message for f in found["blocks.py"].findings), [f.message for f in found["blocks.py"].findings]
+    assert "def dense_block(" in found["blocks.py"].new or "def block(" in found["blocks.py"].new
+
+
+SPLIT_BLOCKS = {"blocks": {"TFM107": {"classes": {"dense_block": {
+    "class": "DenseBlock", "parameters": ["inputs", "units", "tag", "squash"], "init": ["fan_in", "units", "tag"],
+    "reuse": None, "reuse_position": 0, "derived": {"fan_in": ["inputs", 1]}, "widths": [[0, "units", "inputs"]],
+    "variables": [[1, "kernel"]], "summaries": [["histogram", "{tag}", "kernel", "kernel", False]]}}}}}
+
+
+@pytest.mark.parametrize(("program", "reason"), [
+    pytest.param("x = tf.placeholder(tf.float32, None)\nh, k = dense_block(x, 4, 'a')\n",
+                 "dimension 1 of `inputs`, and that of `x` is not known here", id="placeholder-without-a-shape"),
+    pytest.param("x = tf.placeholder(tf.float32, [None, 3])\nh, k = dense_block(x * 2.0, 4, 'a')\n",
+                 "that of `x * 2.0` is not known here", id="input-computed-in-the-call"),
+    pytest.param("x = tf.placeholder(tf.float32, [None, 3])\nh = tf.nn.relu(x)\nh, k = dense_block(h, 4, 'a')\n",
+                 "that of `h` is not known here", id="input-bound-twice"),
+    pytest.param("x = tf.placeholder(tf.float32, [None, 3])\nh, k = dense_block(x, 4, 'a')\ng, j = dense_block(k, 4, 'b')\n",
+                 "that of `k` is not known here", id="a-result-whose-width-is-not-exported"),
+])
+def test_a_caller_that_does_not_know_the_width_of_an_input_keeps_the_call(program, reason):
+    source = "import tensorflow as tf\nfrom blocks import dense_block\n" + program
+    new, state = transform_text(source, [resolve("TFM107")], project=SPLIT_BLOCKS)
+    assert any(reason in f.message for f in state.findings), [f.message for f in state.findings]
+
+
+def test_a_caller_passes_the_widths_it_knows_and_reads_returned_variables_as_attributes():
+    source = ("import tensorflow as tf\nfrom blocks import dense_block\nwidth = 3\n"
+              "with tf.variable_scope('inputs'):\n    x = tf.placeholder(tf.float32, [None, width])\n"
+              "h, k = dense_block(x, 4, 'a')\ng, j = dense_block(h, 2, 'b', squash=False)\nnorm = tf.norm(k)\n")
+    new, _ = transform_text(source, [resolve("TFM107")], project=SPLIT_BLOCKS)
+    assert "dense_block = DenseBlock(width, 4, 'a')\nh, k = dense_block(x)\n" in new
+    assert "dense_block_2 = DenseBlock(4, 2, 'b')\ng, j = dense_block_2(h, squash=False)\n" in new
+    assert "norm = tf.norm(dense_block.kernel)\n" in new
+
+
+def test_summaries_under_a_scope_named_by_a_parameter_need_the_name_written_out():
+    source = ("import tensorflow as tf\nfrom blocks import DenseBlock\nx = tf.placeholder(tf.float32, [None, 3])\n"
+              "tag = 'a'\nblock = DenseBlock(3, 4, tag)\nh, k = block(x)\nloss = tf.reduce_mean(h)\n"
+              "merged = tf.summary.merge_all()\nwith tf.Session() as sess:\n    w = tf.summary.FileWriter('/tmp/l')\n"
+              "    w.add_summary(sess.run(merged, {x: [[1.0, 2.0, 3.0]]}), 0)\n")
+    new, state = transform_text(source, [resolve("TFM100")], project=SPLIT_BLOCKS)
+    assert any("not given a name written out" in f.message for f in state.findings), [f.message for f in state.findings]
+    assert "tf.summary.histogram" not in new
+
+
 LOSS_MODULE = textwrap.dedent("""\
     import tensorflow as tf
 

@@ -672,6 +672,36 @@ REWRITES.append(
     )
 )
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 3])
+        h = tf.nn.relu(x)
+        width = h.get_shape()[1].value
+        columns = x.get_shape()[1].value
+        with tf.Session() as sess:
+            out = sess.run(h, {x: [[1.0, -2.0, 3.0]]})
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def compute_h(x):
+            h = tf.nn.relu(x)
+            return h
+
+
+        width = compute_h.get_concrete_function().output_shapes[1]
+        columns = tf.TensorShape([None, 3])[1]
+        out = compute_h([[1.0, -2.0, 3.0]])
+        """,
+        id="a-static-dimension-read-as-a-tf2-int",
+    )
+)
+
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:

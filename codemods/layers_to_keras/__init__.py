@@ -40,7 +40,18 @@ What it does
     file makes an object per call, except that a call sharing the variables (``reuse=True``)
     calls the object the call before it made; its summaries of its own variables
     (``tf.summary.histogram("w", w)`` under its scope) leave the class and are exported with
-    it, for summary-v2 to write in the calling file. Calls of a project module's class in a function
+    it, for summary-v2 to write in the calling file. Such a function may make its variables
+    through the module's variable helpers (``W = weight_variable(name, [in_dim, units])``, a
+    function ending ``return tf.get_variable(...)``, which get-variable-to-variable migrates):
+    ``__init__`` calls the helper as the function did. Its variable scope may be named by a
+    parameter (``variable_scope(name)``): its summaries are written under the name each object
+    is made with. Its weights may be as wide as its input (``in_dim = x.get_shape()[1]``):
+    ``__init__`` takes ``in_dim`` (``shapes.py``), and each calling file passes the width it
+    knows of what it gives ``x``: the declared shape of a placeholder, or the last dimension of
+    a result of an earlier object, which the module exports when the result is ``tf.matmul(x,
+    W)`` kept in shape (``+= b``, ``tf.nn.relu``); a result that is one of the variables
+    (``return layer, W``) is read in the calling file as the object's attribute
+    (``fc_layer.w``). Calls of a project module's class in a function
     the script calls once (``main()``), outside its loops, get their objects made before that
     function's definition, when nothing there draws random values or makes variables first and
     their arguments read nothing the function binds; when that function imports them itself
@@ -136,7 +147,12 @@ Declines when
     not read), or, called from ``main()``, when random values or variables are made between
     ``main``'s definition and that first call (TF1 drew them first), when (a project module's
     function) it makes a summary other than of one of its variables on a line of its own, or, imported inside a
-    function, when they are called elsewhere than in that function's own lines.
+    function, when they are called elsewhere than in that function's own lines; when a
+    dimension of an input it reads (``x.get_shape()[1]``) is read elsewhere in the function
+    too, or a calling file does not know that dimension of what it passes; when a parameter it
+    would keep on the object is an attribute of ``tf.Module`` or Keras layers (``name``); when
+    its summaries are under a scope named by a parameter and an object is not given a name
+    written out for it.
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
     program makes other variables too, when it is read before the layers it selects were
