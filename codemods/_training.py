@@ -450,6 +450,10 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
     imported_factories = {local for local, (_, _, facts) in imported.items() if facts.get("factory")}
     imported_objects = {local for local, (_, _, facts) in imported.items() if facts.get("object")}
     built_objects = {local for local, (_, _, facts) in imported.items() if facts.get("built")}
+    # This file's own classes whose objects own their variables (``tf.Module``, Keras layers).
+    owners = [s for s in module.body if isinstance(s, cst.ClassDef) and owns_variables(s, tf)]
+    imported_objects |= {s.name.value for s in owners}
+    built_objects |= {s.name.value for s in owners if made_in_init(s, tf)}
     recorded: set[int] = set()  # the calls of imported factories recorded as variables
     bindings: dict[str, list[int]] = {}
     for index, statement in enumerate(module.body):

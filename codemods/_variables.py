@@ -272,3 +272,10 @@ def helper_variable(function: cst.FunctionDef, tf: TFNames) -> Optional[cst.Call
         return None
     made = [c for c in walk(function.body, code_only=True) if isinstance(c, cst.Call) and creates_opaque_variables(c, tf)]
     return call if made == [call] else None
+
+
+def shares_variables(function: cst.FunctionDef) -> bool:
+    """Whether a function may share variables through its scopes: it names ``reuse``,
+    ``AUTO_REUSE`` or ``reuse_variables`` anywhere."""
+    return any(isinstance(n, cst.Name) and n.value in ("reuse", "reuse_variables", "AUTO_REUSE")
+               for n in walk(function.body))

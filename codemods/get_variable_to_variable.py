@@ -76,7 +76,7 @@ from typing import Callable, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemods._tf1_api import NAME_SCOPES, VARIABLE_SCOPES
-from tfmodernize.codemods._variables import VariableValues, arguments, written_string
+from tfmodernize.codemods._variables import VariableValues, arguments, shares_variables, written_string
 from tfmodernize.codemods._training import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names
@@ -233,9 +233,7 @@ class GetVariableToVariable(TFCodemod):
             node = parents.get(id(node))
         if not (isinstance(node, cst.FunctionDef) and any(node is s for s in module.body) and not node.decorators):
             return False
-        if any(isinstance(n, cst.Name) and n.value in ("reuse", "reuse_variables", "AUTO_REUSE")
-               for n in walk(node.body)) or any(isinstance(n, cst.Attribute) and n.attr.value in (
-                   "reuse_variables", "AUTO_REUSE") for n in walk(node.body)):
+        if shares_variables(node):
             return False
         try:
             return self._top_level_calls(node.name.value, module, parents, within=lambda _: False,

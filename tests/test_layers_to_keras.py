@@ -766,10 +766,66 @@ second = head(tf.zeros([1, 2]))
                  "not named by a literal", id="called-under-a-computed-scope"),
     pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2], regularizer=r)\n"
                  "        return tf.matmul(x, w)\n\n\na = net(p)\n", "`regularizer`", id="regularizer"),
+    # Called several times without sharing: a class of this file, when each call names its variables apart.
+    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [2, 2])\n"
+                 "        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nb = net(q, tag)\n",
+                 "that each call named its variables apart is not read here", id="apart-by-a-name-not-written-out"),
+    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [2, 2])\n"
+                 "        tf.summary.histogram('w', w)\n        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nb = net(q, 'b')\n",
+                 "summarizes its variables", id="apart-but-summarizing"),
+    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [2, 2])\n"
+                 "        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nfor n in 'bc':\n    b = net(q, n)\n",
+                 "a `with` block other than a variable or name scope given a name", id="apart-but-called-in-a-loop"),
+    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [x.get_shape()[1], 2])\n"
+                 "        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nb = net(q, 'b')\n",
+                 "shape is not written out", id="apart-sized-by-an-input-read-in-place"),
+    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        width = x.get_shape()[1]\n"
+                 "        w = tf.get_variable('w', [width, 2], initializer=tf.zeros_initializer())\n"
+                 "        return tf.matmul(x, w)\n\n\n"
+                 "a = net(p, 'a')\nb = net(q, 'b')\n", "that of `p` is not known here", id="apart-input-width-unknown"),
 ])
 def test_scoped_variables_decline(source, reason):
     result = assert_unchanged("TFM107", "import tensorflow as tf\n\n\n" + source)
     assert any(reason in f.message for f in result.findings), [f.message for f in result.findings]
+
+
+def test_a_network_of_the_program_called_twice_apart_becomes_a_class_with_an_object_per_call():
+    before = """
+import tensorflow as tf
+
+
+def dense(x, width, name):
+    with tf.variable_scope(name):
+        in_dim = x.get_shape()[1]
+        w = tf.get_variable("w", [in_dim, width], initializer=tf.zeros_initializer())
+        return tf.matmul(x, w)
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+a = dense(x, 2, "first")
+b = dense(a, 4, name="second")
+"""
+    after = """
+import tensorflow as tf
+
+
+class Dense(tf.Module):
+    def __init__(self, in_dim, width, name):
+        super().__init__()
+        self.w = tf.Variable(tf.zeros([in_dim, width], dtype=tf.float32), name=f"{name}/w")
+
+    def __call__(self, x):
+        w = self.w
+        return tf.matmul(x, w)
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+dense = Dense(3, 2, "first")
+a = dense(x)
+dense_2 = Dense(2, 4, name="second")
+b = dense_2(a)
+"""
+    assert_rewrites("TFM107", before, after)
 
 
 def test_scoped_variables_of_two_networks_first_called_in_one_statement_decline_the_second():

@@ -225,7 +225,9 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
         #: The layer objects made, in creation order.
         self._made: list[MadeLayer] = []
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
-        self._shapes = KnownShapes(module, self.tf, self.state.parents(module)) if splits else None
+        self._shapes = KnownShapes(module, self.tf, self.state.parents(module))
+        #: Network functions of this file called several times that became classes (``_called_apart``).
+        self._local_splits: dict[str, modules.ImportedSplit] = {}
         self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
         self._freed: set[str] = set()  # the functions whose names the classes' imports freed
         #: (targets, split, shares, function) of the call being made an object (``_read_as_attributes``).
@@ -246,8 +248,8 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
                 else {}
             calls = [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call) and (
                 self.tf.is_tf(n.func, *self.detects) or isinstance(n.func, cst.Name) and n.func.value in helpers)]
-            if splits:
-                self._call_splits(statement, splits, taken, keeps_lines=bool(calls))
+            if splits or self._local_splits:
+                self._call_splits(statement, {**splits, **self._local_splits}, taken, keeps_lines=bool(calls))
             variables = [c for c in calls if self.tf.is_tf(c.func, "get_variable") or isinstance(c.func, cst.Name)]
             if variables and (not isinstance(statement, cst.FunctionDef) or any(
                     isinstance(self.state.parents(module).get(id(c)), cst.Return) for c in variables)):

@@ -7,12 +7,15 @@ edits, its file's ``NetworkFunctions`` and the objects already made)."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods.layers_to_keras import modules
-from tfmodernize.codemods.layers_to_keras.shapes import result_element
+from tfmodernize.codemods._variables import shares_variables
+from tfmodernize.codemods.layers_to_keras.shapes import KnownShapes, result_element
 from tfmodernize.imports import drop_aliases
 from tfmodernize.names import local_names, name_nodes, parameter_names
 from tfmodernize.syntax import source, statement_holding
@@ -125,14 +128,45 @@ class ProjectCallers:
                     self.replace(use, lambda updated, attribute=attribute: cst.Attribute(
                         cst.Name(instance), cst.Name(attribute)))
 
-    def _input_dimensions(self, call: cst.Call, split: dict, given: dict) -> dict[str, cst.BaseExpression]:
+    def _called_apart(self, function: cst.FunctionDef) -> bool:
+        """Whether this file calls a network function several times, each call a statement of
+        its top-level code outside any block, uses it nowhere else, no other file of the run
+        calls it, and it shares no variables (``reuse``): TF1 made a network per call, so the
+        function can become a class making one object per call, as for a project module's."""
+        name = function.name.value
+        parents = self.state.parents(self._module)
+        uses = [n for n in name_nodes(self._module) if n.value == name and n is not function.name]
+        return len(uses) > 1 and not (self.state.callers or {}).get(name) and not shares_variables(function) and all(
+            isinstance(parents.get(id(use)), cst.Call) and parents[id(use)].func is use
+            and any(statement_holding(use, parents) is s for s in self._module.body)
+            and isinstance(statement_holding(use, parents), cst.SimpleStatementLine) for use in uses)
+
+    def _local_calls(self, function: cst.FunctionDef, split: dict) -> None:
+        """Declines a network function of this file becoming a class when one of its calls
+        could not follow (``_call_splits`` would decline it, leaving a call of a function that
+        is gone): what it passes, and the widths of its inputs."""
+        shapes = KnownShapes(self._module, self.tf, self.state.parents(self._module))
+        parents = self.state.parents(self._module)
+        for call in (n for n in walk(self._module, code_only=True) if isinstance(n, cst.Call)
+                     and isinstance(n.func, cst.Name) and n.func.value == function.name.value):
+            given = {name: value for name, (value, _) in modules.passed(call, split).items()}
+            self._input_dimensions(call, split, given, shapes)
+            line = statement_holding(call, parents)
+            small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.value is call:
+                shapes.noted(small.targets[0].target, split, given)
+
+    def _input_dimensions(self, call: cst.Call, split: dict, given: dict,
+                          shapes: Optional[KnownShapes] = None) -> dict[str, cst.BaseExpression]:
         """What the object's ``__init__`` takes as dimensions of the call's inputs
         (``Split.derived``: ``in_dim`` of ``x.get_shape()[1]``), from what this file knows of
-        what it passes (``shapes.KnownShapes``); declines what it does not know."""
+        what it passes (``shapes``, default the file's ``KnownShapes``); declines what it does
+        not know."""
+        shapes = shapes or self._shapes
         found = {}
         for name, (parameter, axis) in (split.get("derived") or {}).items():
             value = given.get(parameter)
-            dimension = self._shapes.dimension(value, axis) if value is not None else None
+            dimension = shapes.dimension(value, axis) if value is not None else None
             if dimension is None:
                 raise Decline(call, f"its class makes its variables from dimension {axis} of `{parameter}`, and that of "
                                     f"`{source(value) if value is not None else parameter}` is not known here (a "

@@ -37,7 +37,7 @@ class NetworkFunctions:
         self.order = {id(node): index for index, node in enumerate(walk(module, code_only=True))}
 
     def read(self, function: cst.FunctionDef, calls: list[cst.Call], split: bool = False,
-             units: bool = False) -> "Network":
+             units: bool = False, separate: bool = False) -> "Network":
         """A network-building function (``def network(x): ... tf.layers.dense(...)``) called from
         the program's top-level code, once, or several times sharing its variables through its
         variable scope (``variable_scope("d", reuse=reuse)``, every call after the first passing
@@ -45,7 +45,9 @@ class NetworkFunctions:
         every call applies them. Its ``variable_scope`` / ``name_scope`` blocks (a literal name,
         and that ``reuse``) are dedented. A function called twice without sharing made two sets
         of variables in TF1: declined. ``split``: a function of a project module, called from the
-        other files of the run (``modules``), whose layers its class makes once per object.
+        other files of the run (``modules``), whose layers its class makes once per object;
+        ``separate``: such a class too, for a function this file calls several times without
+        sharing (its callers checked apart: ``ProjectCallers._local_calls``).
         ``units``: the calls may also all be in one module function the top-level code calls
         once (``main()``: ``unit_of``), outside its loops."""
         name = function.name.value
@@ -83,7 +85,7 @@ class NetworkFunctions:
                 # ``if reuse: tf.get_variable_scope().reuse_variables()``: sharing by the parameter.
                 network.reuse, network.shared = statement.test.value, True
                 network.switches.append(statement)
-        if len(calls_of) > 1 and not network.shared:
+        if len(calls_of) > 1 and not network.shared and not separate:
             raise Decline(calls[0], f"it is applied in `{name}`, which the program calls {len(calls_of)} times without "
                                     "sharing its variables (`reuse`): TF1 made a network for each call")
         if network.reuse is not None:

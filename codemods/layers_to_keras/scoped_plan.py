@@ -44,19 +44,28 @@ class ScopedVariablesPlan:
                 raise Decline(variables[0], "the function makes variables both with tf.get_variable and with "
                                             "tf.layers or an RNN: where each set would be made is not proven in order")
             project = self._project_network(function, calls)
-            network = self._networks.read(function, variables, split=project, units=not project)
-            built_at, first = (None, None) if project else self._variables_built_at(function, network)
+            # Called several times here without sharing: a class too, one object per call.
+            local = not project and self._called_apart(function)
+            network = self._networks.read(function, variables, split=project or local, units=not (project or local),
+                                          separate=local)
+            built_at, first = (None, None) if project or local else self._variables_built_at(function, network)
             attributes = set(parameter_names(function))
             made = scoped_variables(function, network, innermost_first(variables), self._networks,
                                     VariableValues(self.tf, self.tf_expr),
-                                    lambda node: self._variable_scope(node, parents), attributes if project else taken,
-                                    network_prefix(network.scopes, function), split=project, helpers=self._helpers)
+                                    lambda node: self._variable_scope(node, parents),
+                                    attributes if project or local else taken, network_prefix(network.scopes, function),
+                                    split=project or local, helpers=self._helpers)
             if project and network.reuse is not None:
                 reason = modules.callers_share(function, self.state.callers.get(name, []), network.reuse,
                                                parameter_names(function).index(network.reuse))
                 if reason is not None:
                     raise Decline(variables[0], reason)
-            summaries = self._variable_summaries(function, network, made, parents) if project else []
+            if local:
+                self._named_apart(function, made, variables[0])
+            summaries = self._variable_summaries(function, network, made, parents) if project or local else []
+            if local and summaries:
+                raise Decline(summaries[0][0], f"`{name}`, called several times here, summarizes its variables: the "
+                                               "class it would become could not write them")
             inside = {id(n) for variable in made for n in walk(variable.call)}
 
             def reads_left(constant: str) -> bool:
@@ -70,7 +79,7 @@ class ScopedVariablesPlan:
             if any(derived not in gone for derived in network.derived):
                 raise Decline(variables[0], f"`{sorted(network.derived)[0]}`, a dimension of an input its variables "
                                             f"are made with, is read elsewhere in `{name}` too")
-            if project:
+            if project or local:
                 # The scope blocks' items go with the blocks: what they read is not kept.
                 split = modules.split_of(function, [read for v in made for read in v.reads],
                                          [*(v.call for v in made), *removed,
@@ -83,12 +92,15 @@ class ScopedVariablesPlan:
                     split = dataclasses.replace(split, parameters=tuple(p for p in split.parameters if p != network.reuse),
                                                 reuse=network.reuse,
                                                 reuse_position=parameter_names(function).index(network.reuse))
+            if local:
+                self._local_calls(function, split.export())
         except Decline as decline:
             self.declined(decline, "tf.get_variable not migrated: ")
             return
         if split is not None:
-            if not self.fix(variables[0], f"tf.get_variable in `{name}`, a network function the other files of the run "
-                                          f"call -> a tf.Module class `{split.class_name}` making the variables once"):
+            callers = "this file calls several times" if local else "the other files of the run call"
+            if not self.fix(variables[0], f"tf.get_variable in `{name}`, a network function {callers} -> a tf.Module "
+                                          f"class `{split.class_name}` making the variables once per object"):
                 return
         elif not self.fix(variables[0], f"tf.get_variable in `{name}`, under its variable scope -> tf.Variable made "
                                         "once, where TF1 first created it, and read by the function"):
@@ -108,6 +120,9 @@ class ScopedVariablesPlan:
             base = self.tf_expr("Module")
             self.replace(function, lambda updated: modules.module_class(updated, split, created, base, "__call__"))
             exported = split.export()
+            if local:
+                self._local_splits[name] = modules.ImportedSplit(None, exported)
+                return
             if summaries:
                 # The calling file writes them where TF1's merged summary was written (summary-v2).
                 for statement, *_ in summaries:
@@ -123,6 +138,27 @@ class ScopedVariablesPlan:
         created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(v.name))], cst.parse_expression(v.code))])
                    for v in made]
         self._hoisted_variables.append((built_at, self._networks.order[id(first)], created))
+
+    def _named_apart(self, function: cst.FunctionDef, made: list, at: cst.Call) -> None:
+        """Each call of a network function this file calls several times without sharing asked
+        TF1 for variables of other names (a name asked for twice fails): every variable's name
+        reads a parameter (``{tag}/kernel``) that the calls give different strings written out.
+        Declines what is not shown so."""
+        parameters = parameter_names(function)
+        calls = [n for n in walk(self._module, code_only=True) if isinstance(n, cst.Call)
+                 and isinstance(n.func, cst.Name) and n.func.value == function.name.value]
+        for variable in made:
+            read = re.findall(r"\{(\w+)\}", variable.tf1 or "")
+            if not any(self._distinct_strings([argument(c, parameters.index(p), p) for c in calls]) for p in read):
+                raise Decline(at, f"it is applied in `{function.name.value}`, which the program calls {len(calls)} times "
+                                  "without sharing its variables (`reuse`): TF1 made a network for each call, and "
+                                  "that each call named its variables apart is not read here")
+
+    @staticmethod
+    def _distinct_strings(values: list) -> bool:
+        """Whether ``values`` are string literals, all different."""
+        strings = [v.evaluated_value for v in values if isinstance(v, cst.SimpleString)]
+        return len(strings) == len(values) and len(set(strings)) == len(strings)
 
     def _variable_summaries(self, function: cst.FunctionDef, network: Network, made: list,
                             parents: dict) -> list[tuple[cst.SimpleStatementLine, str, str, str, str, bool]]:

@@ -79,10 +79,10 @@ def result_widths(function: cst.FunctionDef, made: Sequence, parameters: Sequenc
             shapes[bound] = [e.value for e in shape.elements]
     found = []
     for index, element in elements:
-        if isinstance(element, cst.Name):
-            width = _width(function, element.value, shapes, parameters, tf)
-            if width is not None:
-                found.append((index, *width))
+        width = _width(function, element.value, shapes, parameters, tf) if isinstance(element, cst.Name) else \
+            _product_width(element, shapes, parameters, tf)
+        if width is not None:
+            found.append((index, *width))
     return tuple(found)
 
 
@@ -129,17 +129,10 @@ def _width(function: cst.FunctionDef, name: str, shapes: Mapping[str, list[cst.B
     first = binders[0]
     if not isinstance(first, cst.AssignTarget) or not isinstance(first.target, cst.Name):
         return None
-    origin = _assignment_value(function, first)
-    if not (isinstance(origin, cst.Call) and tf.is_tf(origin.func, "matmul", "linalg.matmul") and len(origin.args) == 2
-            and all(a.keyword is None and not a.star for a in origin.args)):
+    product = _product_width(_assignment_value(function, first), shapes, parameters, tf)
+    if product is None:
         return None
-    given, weights = origin.args[0].value, origin.args[1].value
-    if not (isinstance(given, cst.Name) and given.value in parameters and isinstance(weights, cst.Name)
-            and len(shapes.get(weights.value, ())) >= 2):
-        return None
-    last = shapes[weights.value][-1]
-    if not (isinstance(last, cst.Name) and last.value in parameters):
-        return None
+    last = cst.Name(product[0])
     for binder in binders[1:]:
         if isinstance(binder, cst.AugAssign):
             kept = isinstance(binder.operator, (cst.AddAssign, cst.SubtractAssign)) and _broadcast_free(
@@ -149,6 +142,23 @@ def _width(function: cst.FunctionDef, name: str, shapes: Mapping[str, list[cst.B
                                                                         shapes, tf)
         if not kept:
             return None
+    return product
+
+
+def _product_width(value: Optional[cst.BaseExpression], shapes: Mapping[str, list[cst.BaseExpression]],
+                   parameters: Sequence[str], tf: TFNames) -> Optional[tuple[str, str]]:
+    """For ``tf.matmul(x, W)``, ``x`` a parameter and ``W`` a variable made with a shape
+    written out whose last element is a parameter: (that parameter, ``x``)."""
+    if not (isinstance(value, cst.Call) and tf.is_tf(value.func, "matmul", "linalg.matmul") and len(value.args) == 2
+            and all(a.keyword is None and not a.star for a in value.args)):
+        return None
+    given, weights = value.args[0].value, value.args[1].value
+    if not (isinstance(given, cst.Name) and given.value in parameters and isinstance(weights, cst.Name)
+            and len(shapes.get(weights.value, ())) == 2):
+        return None
+    last = shapes[weights.value][-1]
+    if not (isinstance(last, cst.Name) and last.value in parameters):
+        return None
     return last.value, given.value
 
 
