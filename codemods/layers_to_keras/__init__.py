@@ -51,7 +51,12 @@ What it does
     a result of an earlier object, which the module exports when the result is ``tf.matmul(x,
     W)`` kept in shape (``+= b``, ``tf.nn.relu``); a result that is one of the variables
     (``return layer, W``) is read in the calling file as the object's attribute
-    (``fc_layer.w``). Calls of a project module's class in a function
+    (``fc_layer.w``). A network function of the program itself that makes its variables so
+    and is called several times at top level without sharing (TF1 made a set of variables per
+    call) becomes such a class in the same file, one object per call, when each call names
+    its variables apart (the scope or name reads a parameter the calls give different strings
+    written out: ``dense(x, 64, "hidden")``, ``dense(h, 10, "out")``) and every call can follow
+    (the widths of its inputs known). Calls of a project module's class in a function
     the script calls once (``main()``), outside its loops, get their objects made before that
     function's definition, when nothing there draws random values or makes variables first and
     their arguments read nothing the function binds; when that function imports them itself
@@ -152,7 +157,9 @@ Declines when
     too, or a calling file does not know that dimension of what it passes; when a parameter it
     would keep on the object is an attribute of ``tf.Module`` or Keras layers (``name``); when
     its summaries are under a scope named by a parameter and an object is not given a name
-    written out for it.
+    written out for it; (a function of the program called several times) when a call is not a
+    statement of the top-level code, the calls' variable names are not shown apart, or it
+    summarizes its variables.
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
     program makes other variables too, when it is read before the layers it selects were
@@ -225,13 +232,11 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
         #: The layer objects made, in creation order.
         self._made: list[MadeLayer] = []
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
-        self._shapes = KnownShapes(module, self.tf, self.state.parents(module))
+        self._shapes = KnownShapes(module, self.tf)
         #: Network functions of this file called several times that became classes (``_called_apart``).
         self._local_splits: dict[str, modules.ImportedSplit] = {}
         self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
         self._freed: set[str] = set()  # the functions whose names the classes' imports freed
-        #: (targets, split, shares, function) of the call being made an object (``_read_as_attributes``).
-        self._variables_read: list[tuple] = []
         #: Imports in a function's body whose classes are imported at the top instead -> their aliases that go.
         self._moved_imports: dict[int, tuple[cst.ImportFrom, set[int]]] = {}
         #: The class of a project module's network function -> the last object made for it here.

@@ -80,18 +80,17 @@ class ProjectCallers:
             elif isinstance(alias, cst.ImportAlias) and isinstance(call.func, cst.Name) and \
                     sum(1 for n in name_nodes(self._module) if n.value == source(alias.name)) == 1:
                 taken.discard(source(alias.name))  # ``from m import f as g``: ``f`` was only the import's
-            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.value is call:
-                self._shapes.noted(small.targets[0].target, split, given)
-                self._variables_read.append((small.targets[0].target, split, shares, called))
+            targets = _bound_by(statement, call)
+            if targets is not None:
+                self._shapes.noted(targets, split, given)
             if shares:
                 instance = self._instances[split["class"]]
             else:
                 instance = training.fresh_name(modules.instance_name(split["class"]), taken)
                 self._instances[split["class"]] = instance
                 made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
-            if self._variables_read and self._variables_read[-1][3] == called:
-                self._read_as_attributes(self._variables_read.pop(), instance, statement)
+            if targets is not None:
+                self._read_as_attributes(targets, split, instance, statement)
             self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
                 cst.Name(instance), modules.split_call(modules.without_reuse(updated, split)[0], split,
                                                        cst.Name(instance))[1]))
@@ -113,12 +112,12 @@ class ProjectCallers:
         else:
             self._make_before(statement, made)
 
-    def _read_as_attributes(self, read: tuple, instance: str, statement: cst.BaseStatement) -> None:
+    def _read_as_attributes(self, targets: cst.BaseAssignTargetExpression, split: dict, instance: str,
+                            statement: cst.BaseStatement) -> None:
         """The names a call binds to the object's own variables (``fc1, W1 = fc_layer(...)``,
         the module exporting that ``W1`` is ``self.w``) are read as the object's attribute
         (``fc_layer.w``) after the statement: the variable, which TF1 ran without any input,
         not a result of the call."""
-        targets, split = read[0], read[1]
         for index, attribute in split.get("variables") or ():
             target = result_element(targets, index)
             if target is None or not self._shapes.bound_once(target.value):
@@ -145,16 +144,15 @@ class ProjectCallers:
         """Declines a network function of this file becoming a class when one of its calls
         could not follow (``_call_splits`` would decline it, leaving a call of a function that
         is gone): what it passes, and the widths of its inputs."""
-        shapes = KnownShapes(self._module, self.tf, self.state.parents(self._module))
+        shapes = KnownShapes(self._module, self.tf)
         parents = self.state.parents(self._module)
         for call in (n for n in walk(self._module, code_only=True) if isinstance(n, cst.Call)
                      and isinstance(n.func, cst.Name) and n.func.value == function.name.value):
             given = {name: value for name, (value, _) in modules.passed(call, split).items()}
             self._input_dimensions(call, split, given, shapes)
-            line = statement_holding(call, parents)
-            small = line.body[0] if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.value is call:
-                shapes.noted(small.targets[0].target, split, given)
+            targets = _bound_by(statement_holding(call, parents), call)
+            if targets is not None:
+                shapes.noted(targets, split, given)
 
     def _input_dimensions(self, call: cst.Call, split: dict, given: dict,
                           shapes: Optional[KnownShapes] = None) -> dict[str, cst.BaseExpression]:
@@ -190,3 +188,11 @@ class ProjectCallers:
             self.replace(block.body[index + 1], lambda updated: updated.with_changes(
                 leading_lines=[*line.leading_lines, *updated.leading_lines]))
         self.remove(line)
+
+
+def _bound_by(statement: cst.CSTNode, call: cst.Call) -> "cst.BaseAssignTargetExpression | None":
+    """The targets of ``statement`` when it is ``targets = call`` alone."""
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.value is call:
+        return small.targets[0].target
+    return None

@@ -66,11 +66,7 @@ def result_widths(function: cst.FunctionDef, made: Sequence, parameters: Sequenc
     parameter (``[in_dim, num_units]``), and afterwards only by operations keeping its shape
     (``r += b``, ``r = r + b`` with ``b`` made ``[num_units]``, ``r = tf.nn.relu(r)``):
     (index, ``num_units``, ``x``)."""
-    returns = [n for n in walk(function.body, code_only=True) if isinstance(n, cst.Return)]
-    if len(returns) != 1 or returns[0].value is None:
-        return ()
-    value = returns[0].value
-    elements = [(i, e.value) for i, e in enumerate(value.elements)] if isinstance(value, cst.Tuple) else [(None, value)]
+    elements = _returned(function)
     shapes: dict[str, list[cst.BaseExpression]] = {}
     for variable in made:
         bound = (statement_of(variable.call, parents) or (None,))[0]
@@ -91,11 +87,7 @@ def returned_variables(function: cst.FunctionDef, made: Sequence, parents: dict)
     once, to a variable it makes): (index in the returned tuple, or None; the variable's
     attribute on the object). A caller reads those as the object's attribute: the variable, not
     something its call computed from the inputs."""
-    returns = [n for n in walk(function.body, code_only=True) if isinstance(n, cst.Return)]
-    if len(returns) != 1 or returns[0].value is None:
-        return ()
-    value = returns[0].value
-    elements = [(i, e.value) for i, e in enumerate(value.elements)] if isinstance(value, cst.Tuple) else [(None, value)]
+    elements = _returned(function)
     attributes = {}
     for variable in made:
         bound = (statement_of(variable.call, parents) or (None,))[0]
@@ -107,6 +99,20 @@ def returned_variables(function: cst.FunctionDef, made: Sequence, parents: dict)
                 1 for n in walk(function.body, code_only=True) if element.value in names_bound_here(n)) == 1:
             found.append((index, attributes[element.value]))
     return tuple(found)
+
+
+def _returned(function: cst.FunctionDef) -> list[tuple[Optional[int], cst.BaseExpression]]:
+    """What the function's one ``return`` gives: (index in the tuple, or None for the one
+    result; the expression); empty without exactly one ``return`` of a value."""
+    returns = [n for n in walk(function.body, code_only=True) if isinstance(n, cst.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return []
+    value = returns[0].value
+    if isinstance(value, cst.Tuple):
+        if any(isinstance(e, cst.StarredElement) for e in value.elements):
+            return []
+        return [(i, e.value) for i, e in enumerate(value.elements)]
+    return [(None, value)]
 
 
 def result_element(targets: cst.BaseAssignTargetExpression, index: Optional[int]) -> Optional[cst.Name]:
@@ -205,8 +211,8 @@ class KnownShapes:
     placeholders declared with a shape written out, and results of earlier calls of project
     classes that export their widths (``noted``)."""
 
-    def __init__(self, module: cst.Module, tf: TFNames, parents: dict) -> None:
-        self.module, self.tf, self.parents = module, tf, parents
+    def __init__(self, module: cst.Module, tf: TFNames) -> None:
+        self.module, self.tf = module, tf
         #: name -> (rank, dimensions: expression or None where unknown).
         self.shapes: dict[str, tuple[int, list[Optional[cst.BaseExpression]]]] = {}
         top = [s for s in module.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef))]
@@ -229,7 +235,8 @@ class KnownShapes:
     def dimension(self, given: cst.BaseExpression, axis: int) -> Optional[cst.BaseExpression]:
         """The static dimension ``axis`` of what a name given as an argument holds, written so
         that it reads the same before the statement: a number, or names the top-level code binds
-        once (in a simple statement before it); None when not known."""
+        once (read already where the placeholder or the earlier call was made); None when not
+        known."""
         if not isinstance(given, cst.Name) or given.value not in self.shapes:
             return None
         rank, dims = self.shapes[given.value]
