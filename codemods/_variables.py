@@ -14,9 +14,10 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods._training import creates_opaque_variables
-from tfmodernize.syntax import is_none, source
+from tfmodernize.syntax import is_none, parenthesized, source
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
-from tfmodernize.treewalk import walk
+from tfmodernize.names import name_nodes
+from tfmodernize.treewalk import import_statements, walk
 
 #: get_variable's parameters in order, and those that must be absent or None.
 PARAMETERS = ("name", "shape", "dtype", "initializer", "regularizer", "trainable", "collections",
@@ -73,6 +74,9 @@ class VariableValues:
 
     def __init__(self, tf: TFNames, tf_expr: Callable[[str], cst.BaseExpression]) -> None:
         self.tf, self.tf_expr = tf, tf_expr
+        #: Whether code written so far reads ``math`` (a Glorot range computed from names): the
+        #: codemod imports it.
+        self.uses_math = False
         self._functions: Optional[dict[str, cst.FunctionDef]] = None
         self._imports: Optional[dict[str, str]] = None
 
@@ -220,14 +224,18 @@ class VariableValues:
                         self._imports.update(import_bindings(small, tf_only=False))
         return self._imports
 
-    @staticmethod
-    def _glorot(call: cst.Call, shape: cst.BaseExpression, tf: str, dtype_code: str) -> str:
+    def _glorot(self, call: cst.Call, shape: cst.BaseExpression, tf: str, dtype_code: str) -> str:
         """TF1's Glorot uniform draw (the default of a floating get_variable): uniform in
         [-limit, limit], limit = sqrt(3 / max(1, (fan_in + fan_out) / 2)), the fans read off the
-        shape as TF1 reads them; the limit is computed here as TF1 computed it in Python."""
+        shape as TF1 reads them; the limit is computed here as TF1 computed it in Python, or,
+        for a shape written out with names (``[in_dim, units]``), written out so that it is
+        computed where the variable is made, by the same Python arithmetic TF1 ran."""
         dims = [e.value for e in shape.elements] if isinstance(shape, (cst.List, cst.Tuple)) else None
-        if dims is None or not all(isinstance(d, cst.Integer) for d in dims):
-            raise Decline(call, "its default initializer is Glorot uniform, whose range needs the shape written out in numbers")
+        if dims is None or any(isinstance(e, cst.StarredElement) for e in shape.elements) or computed(shape) \
+                or any(isinstance(n, (cst.Float, cst.SimpleString, cst.Attribute, cst.Subscript)) for n in walk(shape)):
+            raise Decline(call, "its default initializer is Glorot uniform, whose range needs the shape written out")
+        if not all(isinstance(d, cst.Integer) for d in dims):
+            return self._glorot_written(dims, shape, tf, dtype_code)
         sizes = [int(d.value) for d in dims]
         if not sizes:
             fan_in = fan_out = 1
@@ -238,6 +246,19 @@ class VariableValues:
             fan_in, fan_out = sizes[-2] * receptive, sizes[-1] * receptive
         limit = math.sqrt(3.0 * (1.0 / max(1.0, (fan_in + fan_out) / 2.0)))
         return f"{tf}.random.uniform({source(shape)}, -{limit!r}, {limit!r}, dtype={dtype_code})"
+
+    def _glorot_written(self, dims: list[cst.BaseExpression], shape: cst.BaseExpression, tf: str, dtype_code: str) -> str:
+        """The Glorot draw over a shape of names: the fans as TF1's ``_compute_fans`` formed them
+        (integers: any order of the products is exact), the limit by its formula."""
+        sizes = [source(parenthesized(d)) for d in dims]
+        if len(sizes) == 1:
+            fan_in = fan_out = sizes[0]
+        else:
+            receptive = "".join(f" * {size}" for size in sizes[:-2])
+            fan_in, fan_out = f"{sizes[-2]}{receptive}", f"{sizes[-1]}{receptive}"
+        self.uses_math = True
+        limit = f"math.sqrt(3.0 * (1.0 / max(1.0, ({fan_in} + {fan_out}) / 2.0)))"
+        return f"{tf}.random.uniform({source(shape)}, -{limit}, {limit}, dtype={dtype_code})"
 
 
 def computed(node: cst.BaseExpression) -> bool:
@@ -279,3 +300,11 @@ def shares_variables(function: cst.FunctionDef) -> bool:
     ``AUTO_REUSE`` or ``reuse_variables`` anywhere."""
     return any(isinstance(n, cst.Name) and n.value in ("reuse", "reuse_variables", "AUTO_REUSE")
                for n in walk(function.body))
+
+
+def math_importable(module: cst.Module) -> bool:
+    """Whether ``import math`` can give the file ``math``: it imports it so already, or reads no
+    name ``math``."""
+    imported = any(isinstance(s, cst.Import) and any(source(a.name) == "math" and a.asname is None for a in s.names)
+                   for s in import_statements(module))
+    return imported or not any(n.value == "math" for n in name_nodes(module))

@@ -9,7 +9,9 @@ What it does
     (``tf.random_normal_initializer``, ``tf.truncated_normal_initializer``,
     ``tf.random_uniform_initializer`` with their distribution arguments, and the default of a
     floating variable, Glorot uniform, as ``tf.random.uniform(shape, -limit, limit)`` with the
-    limit TF1 computed from the shape's fans); or, without a shape, the tensor given as
+    limit TF1 computed from the shape's fans, or, for a shape listing named sizes
+    (``[n_input, n_hidden]``), that limit written out with ``math.sqrt`` over the fans, ``math``
+    imported); or, without a shape, the tensor given as
     ``initializer=`` (``tf.constant(0.0)``), which TF1 used as the initial value as
     ``tf.Variable`` does. ``dtype`` and ``trainable`` are kept. An initializer bound to a name on
     a line of its own just before (``init = tf.truncated_normal_initializer(stddev=0.1)``) moves
@@ -45,7 +47,9 @@ Fix safety
     the same arguments), created in the same place of the program's random-op order, so it
     draws the same numbers wherever TF1's did (fixtures prove it under TensorFlow's
     deterministic random tool; a swapped creation order fails them). Glorot's limit is
-    computed here from the written shape, by TF1's own formula, as a Python float as TF1 did.
+    computed here from the written shape, by TF1's own formula, as a Python float as TF1 did;
+    over named sizes, by the same Python arithmetic where the variable is made (the fans are
+    integers, so their products are exact in any order).
     A helper's calls, all in top-level code outside any scope, each asked TF1 for a variable
     of a new name (a name asked for twice there fails in TF1), so each made a new variable, as
     each call of the migrated helper does. The files of the run are taken as the project: a
@@ -59,7 +63,8 @@ Declines when
     used other than called in top-level code outside any block (in this file or another of the
     run: the finding names it), or is called nowhere in the run; the name is not a string
     literal (in a helper: or its parameter, or those joined with ``+``); the shape is computed
-    by a call or absent (Glorot's range also needs the shape in numbers); the
+    by a call or absent (Glorot's range also needs a list of sizes, numbers or names, with
+    ``math`` free for ``import math``); the
     initializer is not a literal call of one of those above (orthogonal, variance scaling,
     Keras initializers), or is given a seed or dtype of its own, or arguments computed by
     calls other than arithmetic (TF's ``sqrt``, ``cast``..., ``math``/NumPy functions but
@@ -76,7 +81,13 @@ from typing import Callable, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemods._tf1_api import NAME_SCOPES, VARIABLE_SCOPES
-from tfmodernize.codemods._variables import VariableValues, arguments, shares_variables, written_string
+from tfmodernize.codemods._variables import (
+    VariableValues,
+    arguments,
+    math_importable,
+    shares_variables,
+    written_string,
+)
 from tfmodernize.codemods._training import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names
@@ -151,11 +162,15 @@ class GetVariableToVariable(TFCodemod):
         if not written_string(name, parameter_names(helper) if helper is not None else ()):
             raise Decline(call, "its name is not a string written out (a literal, or a helper's parameter joined to one)")
         text = values.variable(call, args, initializer=initializer, from_tensor=from_tensor)
+        if values.uses_math and not math_importable(module):
+            raise Decline(call, "its Glorot range is computed with `math`, a name the file binds to something else")
         where = (f"made by `{helper.name.value}`, whose every call makes a new variable"
                  if helper is not None else "outside any variable scope")
         if not self.fix(call, f"tf.get_variable {where} -> tf.Variable with the same initial value"):
             return
         self.replace(call, cst.parse_expression(text))
+        if values.uses_math:
+            self.add_import("math")
         if binding is not None:
             self.remove(binding[0])
 

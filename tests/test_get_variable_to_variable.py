@@ -7,6 +7,11 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged
 HELPER = "import tensorflow as tf\ndef make(shape):\n    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
 
 REWRITES = [
+    # The default Glorot range over named sizes: written out, computed where the variable is made.
+    pytest.param("import tensorflow as tf\nimport math\nn = 3\nw = tf.get_variable('w', [n, 2])\n",
+                 "import tensorflow as tf\nimport math\nn = 3\nw = tf.Variable(tf.random.uniform([n, 2], "
+                 "-math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))), math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))), "
+                 "dtype=tf.float32), name='w')\n", id="glorot-over-a-named-size"),
     # A helper called by a module function the program calls twice at top level: each call made a new variable.
     pytest.param(HELPER + "def layer(tag):\n    with tf.variable_scope(tag):\n        w = make([2])\n    return w\n"
                  "first = layer('a')\nsecond = layer('b')\n",
@@ -74,7 +79,7 @@ def test_rewrites(before, after):
 
 
 NO_OPS = [
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [n, 2])\n", "Glorot uniform", id="glorot-shape-not-numbers"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', size)\n", "Glorot uniform", id="glorot-shape-held-in-a-name"),
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(seed=3))\n",
                  "`seed` is given to its initializer", id="random-initializer-with-seed"),
     pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_uniform_initializer(maxval=f()))\n",
@@ -122,6 +127,10 @@ NO_OPS = [
     pytest.param(HELPER + "with tf.variable_scope('a'):\n    w = make([2])\n", "used in this file other than called",
                  id="helper-called-in-a-scope"),
     pytest.param(HELPER + "pick = make\n", "used in this file other than called", id="helper-passed-around"),
+    pytest.param("import tensorflow as tf\nfrom numpy import math\nn = 3\nw = tf.get_variable('w', [n, 2])\n",
+                 "computed with `math`, a name the file binds to something else", id="glorot-over-names-math-taken"),
+    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [x.shape[0], 2])\n",
+                 "Glorot uniform, whose range needs the shape written out", id="glorot-over-a-read-shape"),
     # Called by a module function: that function must run its line once per call, share nothing,
     # and be called only in top-level code (each of its calls then made new variables).
     pytest.param(HELPER + "def layer():\n    w = make([2])\n    return w\nfor _ in range(2):\n    layer()\n",

@@ -15,7 +15,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods import _training as training
-from tfmodernize.codemods._variables import VariableValues
+from tfmodernize.codemods._variables import VariableValues, math_importable
 from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS, Network, innermost_first
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
@@ -50,8 +50,8 @@ class ScopedVariablesPlan:
                                           separate=local)
             built_at, first = (None, None) if project or local else self._variables_built_at(function, network)
             attributes = set(parameter_names(function))
-            made = scoped_variables(function, network, innermost_first(variables), self._networks,
-                                    VariableValues(self.tf, self.tf_expr),
+            values = VariableValues(self.tf, self.tf_expr)
+            made = scoped_variables(function, network, innermost_first(variables), self._networks, values,
                                     lambda node: self._variable_scope(node, parents),
                                     attributes if project or local else taken, network_prefix(network.scopes, function),
                                     split=project or local, helpers=self._helpers)
@@ -60,6 +60,9 @@ class ScopedVariablesPlan:
                                                parameter_names(function).index(network.reuse))
                 if reason is not None:
                     raise Decline(variables[0], reason)
+            if values.uses_math and not math_importable(self._module):
+                raise Decline(variables[0], "a Glorot range would be computed with `math`, a name the file binds to "
+                                            "something else")
             if local:
                 self._named_apart(function, made, variables[0])
             summaries = self._variable_summaries(function, network, made, parents) if project or local else []
@@ -105,6 +108,8 @@ class ScopedVariablesPlan:
         elif not self.fix(variables[0], f"tf.get_variable in `{name}`, under its variable scope -> tf.Variable made "
                                         "once, where TF1 first created it, and read by the function"):
             return
+        if values.uses_math:
+            self.add_import("math")
         for block in network.scopes:
             self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
         for switch in network.switches:
