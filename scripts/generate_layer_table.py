@@ -112,6 +112,76 @@ def _entry(name: str, module, keras_class: str) -> dict:
     }
 
 
+#: ``tf.contrib.layers`` functions: gone from every TensorFlow the registry serves, so their TF
+#: 1.15 signatures are written here (``tensorflow/contrib/layers/python/layers/layers.py``):
+#: (parameter, its default spelled, None when required) in order; the TF1 names Keras spells
+#: otherwise; the names of the variables TF1 made; and parameters declined when passed as
+#: None although their default is not (``biases_initializer=None``: no bias).
+CONTRIB = {
+    "contrib.layers.fully_connected": {
+        "keras": "Dense",
+        "signature": [("inputs", None), ("num_outputs", None), ("activation_fn", "tf.nn.relu"),
+                      ("normalizer_fn", "None"), ("normalizer_params", "None"),
+                      ("weights_initializer", "xavier_initializer()"), ("weights_regularizer", "None"),
+                      ("biases_initializer", "zeros_initializer()"), ("biases_regularizer", "None"),
+                      ("reuse", "None"), ("variables_collections", "None"), ("outputs_collections", "None"),
+                      ("trainable", "True"), ("scope", "None")],
+        "renamed": {"num_outputs": "units", "activation_fn": "activation", "weights_initializer": "kernel_initializer",
+                    "weights_regularizer": "kernel_regularizer", "biases_initializer": "bias_initializer",
+                    "biases_regularizer": "bias_regularizer", "scope": "name"},
+        "declined": ["normalizer_fn", "normalizer_params", "reuse", "variables_collections", "outputs_collections"],
+        "declined_none": ["biases_initializer"],
+        "tf1_weights": ["weights", "biases"],
+    },
+    "contrib.layers.flatten": {
+        "keras": "Flatten",
+        "signature": [("inputs", None), ("outputs_collections", "None"), ("scope", "None")],
+        "renamed": {"scope": "name"},
+        "declined": ["outputs_collections"],
+        "declined_none": [],
+        "tf1_weights": [],
+    },
+}
+#: (parameter, TF1 default, Keras default) of the contrib functions that mean the same.
+CONTRIB_SAME_DEFAULT = {
+    ("kernel_initializer", "xavier_initializer()", "'glorot_uniform'"),  # Glorot uniform both
+    ("bias_initializer", "zeros_initializer()", "'zeros'"),
+}
+
+
+def _contrib_entry(name: str, spec: dict) -> dict:
+    """A contrib function's entry: its written signature checked against the Keras layer's."""
+    keras_parameters = {p.name: p for p in _signature(getattr(keras.layers, spec["keras"]).__init__)}
+    constructor, write_out = [], {}
+    for parameter, default in spec["signature"]:
+        if parameter == INPUT or parameter in spec["declined"]:
+            continue
+        keras_name = spec["renamed"].get(parameter, parameter)
+        if keras_name not in keras_parameters and keras_name not in KERAS_BASE:
+            raise SystemExit(f"{name}: `{parameter}` has no Keras {spec['keras']} parameter")
+        constructor.append(keras_name)
+        keras_parameter = keras_parameters.get(keras_name)
+        keras_default = "None" if keras_parameter is None else (
+            "required" if keras_parameter.default is inspect.Parameter.empty else repr(keras_parameter.default))
+        if default is not None and default != keras_default and keras_name not in KERAS_BASE \
+                and (keras_name, default, keras_default) not in CONTRIB_SAME_DEFAULT:
+            write_out[keras_name] = default
+    required = [p.name for p in keras_parameters.values() if p.default is inspect.Parameter.empty and p.name != "kwargs"]
+    return {
+        "keras": spec["keras"],
+        "parameters": [parameter for parameter, _ in spec["signature"]],
+        "constructor": constructor,
+        "positional": [p for p in required if p in constructor],
+        "call": [],
+        "declined": spec["declined"],
+        "tf1_only": {},
+        "tf1_defaults_written_out": write_out,
+        "renamed": spec["renamed"],
+        "declined_none": spec["declined_none"],
+        "tf1_weights": spec["tf1_weights"],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=TARGET)
@@ -120,7 +190,8 @@ def main() -> None:
         "generated_by": "scripts/generate_layer_table.py",
         "tensorflow": tf.__version__,
         "keras": keras.__version__,
-        "layers": {name: _entry(name, module, keras_class) for name, (module, keras_class) in LAYERS.items()},
+        "layers": {**{name: _entry(name, module, keras_class) for name, (module, keras_class) in LAYERS.items()},
+                   **{name: _contrib_entry(name, spec) for name, spec in CONTRIB.items()}},
     }
     output.write_text(json.dumps(table, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     print(f"wrote {output}")

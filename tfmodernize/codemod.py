@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
-from typing import Callable, ClassVar, Optional, Sequence
+from typing import Callable, ClassVar, Mapping, Optional, Sequence
 
 import libcst as cst
 from libcst.codemod import Codemod, CodemodContext, VisitorBasedCodemodCommand
@@ -30,7 +30,7 @@ from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from tfmodernize.edits import Edits, Replacement, apply as apply_edits, parents
 from tfmodernize.imports import ImportRequest, plan as plan_imports
-from tfmodernize.tfsymbols import TFNames, dotted_name, tf_import_aliases
+from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, tf_import_aliases
 from tfmodernize.treewalk import children, dispatch, visit
 
 CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
@@ -723,6 +723,25 @@ class TFCodemod(VisitorBasedCodemodCommand):
     def remove_import(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None:
         """Drop that import once this codemod's edits are made, if nothing reads what it binds."""
         self._imports_removed.append(ImportRequest(module, obj, asname))
+
+    @staticmethod
+    def from_imports(module: cst.Module) -> dict[str, str]:
+        """Local name -> qualified name of what the module's top-level ``from tensorflow...
+        import x`` statements bind (for ``drop_from_import_of``)."""
+        return {local: qualified for statement in module.body if isinstance(statement, cst.SimpleStatementLine)
+                for small in statement.body if isinstance(small, cst.ImportFrom)
+                for local, qualified in import_bindings(small)}
+
+    def drop_from_import_of(self, replaced: cst.BaseExpression, imported: Mapping[str, str]) -> None:
+        """Drop the ``from tensorflow... import x`` (``imported``: ``from_imports``) that the
+        expression a rewrite replaced (``x.fully_connected``) read, if that was its last use."""
+        root = replaced
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        if not isinstance(root, cst.Name) or root.value not in imported:
+            return
+        module, _, obj = imported[root.value].rpartition(".")
+        self.remove_import(module, obj, asname=root.value if root.value != obj else None)
 
     def _drop_orphaned_imports(self, before: dict[str, tuple[str, int]], after: dict[str, tuple[str, int]]) -> None:
         """A TF import this rewrite left unused (``tf`` once flags moved to absl) goes too."""

@@ -100,7 +100,7 @@ from tfmodernize.codemods.api_renames.evidence import constant_kinds, tf1_eviden
 from tfmodernize.codemods.api_renames.calls import CallRewrites
 from tfmodernize.codemod import Decline, TFCodemod, find_codemod
 from tfmodernize.names import WholeNames
-from tfmodernize.tfsymbols import TFNames, TFSymbol, import_bindings, root_name
+from tfmodernize.tfsymbols import TFNames, TFSymbol
 
 
 class ApiRenames(CallRewrites, WholeNames, TFCodemod):
@@ -143,12 +143,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         # Only TF1's ``div`` reads them, and naming it takes the word ``div`` (``tf.div``, an import).
         self._constant_kinds = constant_kinds(node, self.tf) if NAMES_DIV.search(self.state.text) else {}
         self._tf1_file, self._stays_tf1 = tf1_evidence(node, self.tf, self._constant_kinds)
-        self._from_imported = {
-            local: qualified
-            for statement in node.body if isinstance(statement, cst.SimpleStatementLine)
-            for small in statement.body if isinstance(small, cst.ImportFrom)
-            for local, qualified in import_bindings(small)
-        }
+        self._from_imported = self.from_imports(node)
         return True
 
     def visit_Call(self, node: cst.Call) -> bool:
@@ -241,8 +236,4 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
 
     def _drop_import(self, replaced: cst.BaseExpression) -> None:
         """Drop ``from tensorflow... import x`` once the replaced expression was its last use."""
-        root = root_name(replaced)
-        if root is None or root.value not in self._from_imported:
-            return
-        module, _, obj = self._from_imported[root.value].rpartition(".")
-        self.remove_import(module, obj, asname=root.value if root.value != obj else None)
+        self.drop_from_import_of(replaced, self._from_imported)

@@ -3,7 +3,9 @@
 What it does
     Turns ``tf.layers`` functions applied in a program's top-level code (``dense``, ``conv1d``,
     ``conv2d``, ``conv2d_transpose``, ``max_pooling1d/2d``, ``average_pooling1d/2d``,
-    ``flatten``, ``dropout``, ``batch_normalization``), and RNN cells run by
+    ``flatten``, ``dropout``, ``batch_normalization``; ``tf.contrib.layers.fully_connected``
+    and ``flatten``, whose parameters Keras spells otherwise and whose ReLU default is written
+    out), and RNN cells run by
     ``tf.nn.dynamic_rnn``, ``static_rnn`` or ``bidirectional_dynamic_rnn`` (``BasicRNNCell``,
     ``BasicLSTMCell``, ``LSTMCell``, ``GRUCell``, ``MultiRNNCell``: ``SimpleRNN``, ``LSTM``,
     ``GRU``, a stacked ``RNN``, ``Bidirectional``; see ``rnn.py``), into Keras layer objects
@@ -122,7 +124,8 @@ Declines when
     class could not run there), or with ``*args``, keyword-only parameters or decorators, using its ``reuse``
     parameter for anything else, or applying the layer inside a loop, a condition or a ``with``
     other than a variable or name scope (given a name, and that ``reuse``); it passes ``reuse``
-    outside such a function, ``*args``/``**kwargs`` or an argument the table does not know; a
+    outside such a function, ``*args``/``**kwargs`` or an argument the table does not know
+    (of ``tf.contrib.layers``: ``normalizer_fn``, collections, ``biases_initializer=None``); a
     constructor argument is computed in the network function; ``tf.layers.dropout`` is applied
     in training mode (its mask would come from Keras's generator, not TF1's); layers not in the
     table are left as they are (their file stays on ``tf.compat.v1``). A batch normalisation
@@ -214,7 +217,8 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
                "a network function's tf.get_variable -> a tf.Variable made once")
     needles = ("layers.", "dynamic_rnn", "static_rnn", "get_variable")
     interests = (cst.Call,)
-    detects = (*(f"layers.{name}" for name in layer_table()), *RUNS, "get_variable")
+    detects = (*(name if name.startswith("contrib.") else f"layers.{name}" for name in layer_table()), *RUNS,
+               "get_variable")
     requires_tf2 = True
     #: The layer objects must be in place before session-to-function reads the graph, and the
     #: objects of project classes before summary-v2 writes the summaries they export.
@@ -224,6 +228,7 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
         self._module = module
         self._batch_norms = BatchNorms(module, self.tf, self.state.parents(module), self.state.project)
         self._networks = NetworkFunctions(module, self.tf, self.state.parents(module))
+        self._from_imported = self.from_imports(module)
         self._dependencies_dropped = False
         top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
         # Names in use as variables (``dense`` of ``tf.layers.dense`` is an attribute: free).
@@ -314,12 +319,14 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
                 where = f"{scope}/" if scope else ""
                 variables = [f"{where}{v}" for v in layer.rnn.variables] if layer.rnn is not None else [
                     f"{where}{layer.tf1_name or layer.function}{{suffix}}/{weight}:0"
-                    for weight in TRAINABLE_WEIGHTS.get(layer.keras_class, ("kernel", "bias"))]
+                    for weight in (layer.tf1_weights if layer.tf1_weights is not None
+                                   else TRAINABLE_WEIGHTS.get(layer.keras_class, ("kernel", "bias")))]
                 self._made.append(MadeLayer(tuple(variables), layer.keras_class, name, built_at))
                 created.append(cst.SimpleStatementLine([cst.Assign(
                     [cst.AssignTarget(cst.Name(name))],
                     cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor)))]))
                 self.replace(call, lambda updated, name=name, layer=layer: self._applied(updated, name, layer))
+                self.drop_from_import_of(call.func, self._from_imported)  # ``from tensorflow.contrib import layers``
                 if layer.rnn is not None:
                     self._recurrent(layer.rnn, taken)
             # A top-level cell's line goes (``_recurrent``): its comments and blank lines stay.
@@ -377,6 +384,7 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
             created.append((name, cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor))))
             self.replace(call, lambda updated, name=name, layer=layer: self._applied(
                 updated, name, layer, cst.Attribute(cst.Name("self"), cst.Name(name))))
+            self.drop_from_import_of(call.func, self._from_imported)
             if layer.rnn is not None:
                 self._recurrent(layer.rnn, taken)
         constructors = [arg.value for layer in made for arg in layer.constructor]
@@ -472,8 +480,9 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
             position = RUNS[next(r for r in RUNS if self.tf.is_tf(call.func, r))]["inputs"]
             return LayerCall(site.keras_class, site.constructor, site.call_args, OBJECT_NAMES[site.keras_class], site.named,
                              input_position=position, rnn=site)
-        function = self.tf.tf_symbol(call.func).path.split(".", 1)[1]
-        entry = layer_table()[function]
+        path = self.tf.tf_symbol(call.func).path
+        key = path[len("layers."):] if path.startswith("layers.") else path  # ``contrib.layers.flatten`` whole
+        entry, function = layer_table()[key], key.rsplit(".", 1)[-1]
         passed: dict[str, cst.BaseExpression] = {}
         for position, arg in enumerate(call.args):
             if arg.star:
@@ -485,11 +494,17 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
             else:
                 key = arg.keyword.value
             if key not in entry["parameters"]:
-                raise Decline(call, f"`{key}` is not a parameter of tf.layers.{function}")
+                raise Decline(call, f"`{key}` is not a parameter of tf.{path}")
             passed[key] = arg.value
         for key in entry["declined"]:
             if not is_none(passed.get(key)) and not (key == "reuse" and self._sharing(passed[key], reuse)):
-                raise Decline(call, f"it passes `{key}` outside a network function shared through its variable scope")
+                raise Decline(call, f"it passes `{key}`" + (" outside a network function shared through its variable "
+                                                            "scope" if key == "reuse" else ", which Keras layers do not take"))
+        for key in entry.get("declined_none", ()):
+            if key in passed and is_none(passed[key]):
+                raise Decline(call, f"it passes `{key}=None`, which TF1 read as leaving that part out")
+        # ``tf.contrib.layers`` spells some parameters otherwise (``num_outputs``: Keras's ``units``).
+        passed = {entry.get("renamed", {}).get(key, key): value for key, value in passed.items()}
         if not false(passed.get("renorm", cst.Name("False"))):
             raise Decline(call, "batch renormalization (`renorm`) is not proven equal in Keras 3")
         for key, default in entry["tf1_only"].items():
@@ -504,7 +519,7 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
             raise Decline(call, "its input is not passed")
         constructor: list[cst.Arg] = []
         for key in entry["positional"]:
-            value = passed.get(key) if key in passed else _literal(entry["tf1_defaults_written_out"].get(key))
+            value = passed.get(key) if key in passed else self._default(entry["tf1_defaults_written_out"].get(key))
             if value is None:
                 raise Decline(call, f"`{key}` is not passed")
             constructor.append(cst.Arg(value))
@@ -513,13 +528,20 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
                 continue
             value = passed.get(key)
             if value is None and key in entry["tf1_defaults_written_out"]:
-                value = _literal(entry["tf1_defaults_written_out"][key])
+                value = self._default(entry["tf1_defaults_written_out"][key])
             if value is not None:
                 constructor.append(cst.Arg(value, keyword=cst.Name(key), equal=no_space_equal()))
         call_args = [cst.Arg(passed[key], keyword=cst.Name(key), equal=no_space_equal()) for key in entry["call"] if key in passed]
         named = passed.get("name")
         tf1_name = named.evaluated_value if isinstance(named, cst.SimpleString) else None
-        return LayerCall(entry["keras"], constructor, call_args, function, tf1_name)
+        return LayerCall(entry["keras"], constructor, call_args, function, tf1_name,
+                         tf1_weights=tuple(entry["tf1_weights"]) if "tf1_weights" in entry else None)
+
+    def _default(self, text: Optional[str]) -> Optional[cst.BaseExpression]:
+        """A TF1 default written out: a literal, or a TF name (``tf.nn.relu``) through the file's alias."""
+        if text is None:
+            return None
+        return self.tf_expr(text[len("tf."):]) if text.startswith("tf.") else cst.parse_expression(text)
 
     def _variable_scope(self, call: cst.Call, parents: dict) -> str:
         """The TF1 variable scope ``call`` runs in (``outer/inner``): the names of the
@@ -553,6 +575,9 @@ class LayerCall:
     #: Where the input is passed (``tf.nn.dynamic_rnn(cell, inputs)``: 1).
     input_position: int = 0
     rnn: Optional[RecurrentSite] = None
+    #: The names TF1 gave the layer's variables, where not Keras's (``weights``/``biases`` of
+    #: ``tf.contrib.layers.fully_connected``).
+    tf1_weights: Optional[tuple[str, ...]] = None
 
 
 def _without(items: Sequence[Any], index: int) -> list[Any]:
@@ -577,6 +602,3 @@ def _scope_name(given: cst.BaseExpression) -> str:
         return f"{{{given.value}}}"
     return (given.evaluated_value if isinstance(given, cst.SimpleString) else None) or ""
 
-
-def _literal(text: Any) -> Any:
-    return None if text is None else cst.parse_expression(text)

@@ -12,7 +12,7 @@ Every script starts from a clean slate: a fresh module namespace, Python/numpy/T
 - ``tf1`` mode: a fresh default graph, legacy Keras (tf-keras) state cleared, v2 behaviour
   disabled, and a plain ``import tensorflow`` in the script (in functions it defines, and in
   modules beside it) resolved to ``tf.compat.v1``; ``import tensorflow.compat.v1 as tf``
-  works unchanged;
+  works unchanged; ``tf.contrib.layers`` is tf-slim's (``_give_contrib_layers``);
 - ``tf2`` mode: ``tf.keras.backend.clear_session()`` and the float32 dtype policy (Keras 3).
 
 Eager execution and v2 behaviour cannot be switched back per script: a script that switched
@@ -90,6 +90,7 @@ class Sandbox:
         tf.config.experimental.enable_op_determinism()
         if mode == "tf1":
             tf.compat.v1.disable_v2_behavior()
+            _give_contrib_layers(tf.compat.v1)
             self.builtins = _builtins_importing_tensorflow_as(tf.compat.v1)
         else:
             self.builtins = dict(vars(builtins))
@@ -268,6 +269,19 @@ class _TF1SourceLoader(importlib.machinery.SourceFileLoader):
     def exec_module(self, module: Any) -> None:
         module.__dict__["__builtins__"] = self.tf1_builtins
         super().exec_module(module)
+
+
+def _give_contrib_layers(v1_module: Any) -> None:
+    """``tf.contrib.layers`` for TF1 scripts, from tf-slim, the library TensorFlow moved it to
+    (the same functions, ``fully_connected``, ``flatten``...), when it is installed: no
+    TensorFlow 2 has ``tf.contrib``, so a TF1 script using it could not run otherwise."""
+    try:
+        import tf_slim
+    except ImportError:  # the verify extra installs it; without it such a script fails as before
+        return
+    import types
+
+    setattr(v1_module, "contrib", types.SimpleNamespace(layers=tf_slim.layers))
 
 
 def _builtins_importing_tensorflow_as(v1_module: Any) -> dict[str, Any]:
