@@ -237,7 +237,7 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
         #: The layer objects made, in creation order.
         self._made: list[MadeLayer] = []
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
-        self._shapes = KnownShapes(module, self.tf)
+        self._shapes: Optional[KnownShapes] = None  # made when a call of a network class needs it
         #: Network functions of this file called several times that became classes (``_called_apart``).
         self._local_splits: dict[str, modules.ImportedSplit] = {}
         self._renamed: set[int] = set()  # the import aliases renamed to the class they name now

@@ -82,7 +82,7 @@ class ProjectCallers:
                 taken.discard(source(alias.name))  # ``from m import f as g``: ``f`` was only the import's
             targets = _bound_by(statement, call)
             if targets is not None:
-                self._shapes.noted(targets, split, given)
+                self._known_shapes().noted(targets, split, given)
             if shares:
                 instance = self._instances[split["class"]]
             else:
@@ -120,12 +120,18 @@ class ProjectCallers:
         not a result of the call."""
         for index, attribute in split.get("variables") or ():
             target = result_element(targets, index)
-            if target is None or not self._shapes.bound_once(target.value):
+            if target is None or not self._known_shapes().bound_once(target.value):
                 continue
             for use in name_nodes(self._module):
                 if use.value == target.value and use is not target and not training.contains(statement, use):
                     self.replace(use, lambda updated, attribute=attribute: cst.Attribute(
                         cst.Name(instance), cst.Name(attribute)))
+
+    def _known_shapes(self) -> KnownShapes:
+        """What this file knows of its tensors' shapes (read once, when first needed)."""
+        if self._shapes is None:
+            self._shapes = KnownShapes(self._module, self.tf)
+        return self._shapes
 
     def _called_apart(self, function: cst.FunctionDef) -> bool:
         """Whether this file calls a network function several times, each call a statement of
@@ -160,7 +166,7 @@ class ProjectCallers:
         (``Split.derived``: ``in_dim`` of ``x.get_shape()[1]``), from what this file knows of
         what it passes (``shapes``, default the file's ``KnownShapes``); declines what it does
         not know."""
-        shapes = shapes or self._shapes
+        shapes = shapes or self._known_shapes()
         found = {}
         for name, (parameter, axis) in (split.get("derived") or {}).items():
             value = given.get(parameter)
