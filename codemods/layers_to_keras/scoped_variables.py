@@ -67,8 +67,8 @@ def scoped_variables(function: cst.FunctionDef, network: Network, calls: list[cs
             raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
         helper = helpers.get(call.func.value) if isinstance(call.func, cst.Name) else None
         if helper is not None:
-            made.append(_helper_variable(function, network, call, bound, helper, networks, scope_of, taken, prefix,
-                                         split=split))
+            made.append(_helper_variable(function, network, call, bound, helper, networks, outer, scope_of, taken,
+                                         prefix, split=split))
             continue
         args = arguments(call)
         name = args.get("name")
@@ -91,21 +91,16 @@ def scoped_variables(function: cst.FunctionDef, network: Network, calls: list[cs
 
 
 def _helper_variable(function: cst.FunctionDef, network: Network, call: cst.Call, bound: str, helper: cst.FunctionDef,
-                     networks: NetworkFunctions, scope_of: Callable[[cst.CSTNode], str], taken: set[str], prefix: str,
-                     *, split: bool) -> ScopedVariable:
-    """A variable helper's call in a network function, made as it is where the variable is made."""
-    parameters = parameter_names(helper)
-    given: dict[str, cst.BaseExpression] = {}
-    for position, arg in enumerate(call.args):
-        if arg.star or (arg.keyword is None and position >= len(parameters)):
-            raise Decline(call, f"the arguments of `{helper.name.value}` could not be read")
-        given[arg.keyword.value if arg.keyword is not None else parameters[position]] = arg.value
+                     networks: NetworkFunctions, outer: str, scope_of: Callable[[cst.CSTNode], str], taken: set[str],
+                     prefix: str, *, split: bool) -> ScopedVariable:
+    """A variable helper's call in a network function, made as it is where the variable is made
+    (``outer``: the scope the function's first call runs in)."""
+    given = arguments(call, tuple(parameter_names(helper)), what=f"`{helper.name.value}`")
     replacements = networks.substitutions(function, network, list(given.values()), call, split=split)
     code = source(substituted(call, replacements))
     # TF1's name: the helper's name argument read with what this call passes it, under the scope.
     named = helper_variable_name(helper, given, parameter_names(function))
-    scope = scope_of(call)
-    tf1 = None if named is None else f"{scope}/{named}" if scope else named
+    tf1 = None if named is None else "/".join(part for part in (outer, scope_of(call), named) if part)
     base = re.sub(r"\W+", "_", bound if split else f"{prefix}_{bound}").lower().strip("_")
     return ScopedVariable(call, training.fresh_name(base, taken), code,
                           tuple(substituted(value, replacements) for value in given.values()), tf1)
