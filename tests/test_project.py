@@ -3,6 +3,7 @@ script and the model module it imports migrate together, and names the module to
 the script is given."""
 
 import importlib.util
+import os
 import shutil
 import subprocess
 import sys
@@ -546,6 +547,20 @@ NAMED_MAIN = textwrap.dedent("""\
         sess.run(tf.global_variables_initializer())
         print(sess.run(h, {x: [[1.0, 2.0, 3.0]]}))
 """)
+
+
+@NEEDS_TF
+def test_the_class_names_its_variables_as_tf1_did(tmp_path):
+    # TF1: variable_scope("encode") around get_variable("kernel_" + tag) made "encode/kernel_encode";
+    # the helper names the variable without its scope, so the class makes it under that name scope.
+    script, module = blocks_project(tmp_path)
+    found = outcomes([script, module])
+    module.write_text(found["blocks.py"].new)
+    names = subprocess.run(
+        [sys.executable, "-c", "from blocks import DenseBlock\nb = DenseBlock(3, 4, 'encode')\n"
+                               "print(b.kernel.name, b.offsets.name)"],
+        capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+    assert names.stdout.split() == ["encode/kernel_encode:0", "encode/offset_encode:0"], names.stderr[-2000:]
 
 
 @pytest.mark.parametrize(("module", "reason"), [

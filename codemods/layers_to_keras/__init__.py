@@ -45,7 +45,9 @@ What it does
     it, for summary-v2 to write in the calling file. Such a function may make its variables
     through the module's variable helpers (``W = weight_variable(name, [in_dim, units])``, a
     function ending ``return tf.get_variable(...)``, which get-variable-to-variable migrates):
-    ``__init__`` calls the helper as the function did. Its variable scope may be named by a
+    ``__init__`` calls the helper as the function did, under ``tf.name_scope`` of the scope the
+    function made it in (the helper names it without that scope), so the variable keeps TF1's
+    name (``Hidden_layer/W_Hidden_layer``). Its variable scope may be named by a
     parameter (``variable_scope(name)``): its summaries are written under the name each object
     is made with. Its weights may be as wide as its input (``in_dim = x.get_shape()[1]``):
     ``__init__`` takes ``in_dim`` (``shapes.py``), and each calling file passes the width it

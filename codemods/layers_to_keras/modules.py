@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 import libcst as cst
 
@@ -177,10 +177,13 @@ def stored_reads(function: cst.FunctionDef, split: Split, constructors: list[cst
 
 
 def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str, cst.BaseExpression]],
-                 base: cst.BaseExpression, method: str = "call") -> cst.ClassDef:
+                 base: cst.BaseExpression, method: str = "call",
+                 scoped: Sequence[Optional[cst.With]] = ()) -> cst.ClassDef:
     """The class replacing the (rewritten) function: ``__init__`` makes the layers or variables
     (and keeps the stored parameters), ``method`` (a Keras layer's ``call``, a ``tf.Module``'s
-    ``__call__``) is the function's body."""
+    ``__call__``) is the function's body. ``scoped``: for each of ``created``, the empty ``with``
+    block to make it in (``with tf.name_scope(name):``, so that a variable a helper names
+    without its scope gets TF1's full name), or None; consecutive ones share a block."""
     def param(name: str) -> cst.Param:
         found = next((p for p in updated.params.params if p.name.value == name), cst.Param(cst.Name(name)))
         return found.with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -196,7 +199,17 @@ def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str
         docstring, body = [body[0]], body[1:]
     init_body: list[cst.BaseStatement] = [cst.SimpleStatementLine([cst.Expr(cst.parse_expression("super().__init__()"))])]
     init_body += [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(p))], cst.Name(p))]) for p in split.stored]
-    init_body += [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(name))], call)]) for name, call in created]
+    for index, (name, call) in enumerate(created):
+        line = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(name))], call)])
+        block = scoped[index] if index < len(scoped) else None
+        previous = init_body[-1]
+        if block is None:
+            init_body.append(line)
+        elif isinstance(previous, cst.With) and index and scoped[index - 1] is not None \
+                and source(scoped[index - 1].items[0]) == source(block.items[0]):
+            init_body[-1] = previous.with_changes(body=previous.body.with_changes(body=[*previous.body.body, line]))
+        else:
+            init_body.append(block.with_changes(body=cst.IndentedBlock([line])))
     init = cst.FunctionDef(cst.Name("__init__"), cst.Parameters(commas([me, *(param(p) for p in split.init)])),
                            cst.IndentedBlock(init_body), leading_lines=[cst.EmptyLine(indent=False)] if docstring else [])
     calls = [p for p in split.parameters if p not in split.init]

@@ -19,7 +19,7 @@ from tfmodernize.codemods._variables import VariableValues, math_importable
 from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS, Network, innermost_first
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
-from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables
+from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables, template_expression
 from tfmodernize.codemods.layers_to_keras.shapes import result_widths, returned_variables
 from tfmodernize.names import name_nodes, names_bound_here, parameter_names
 from tfmodernize.syntax import ancestors, argument, source, statement_holding, statement_of
@@ -122,8 +122,12 @@ class ScopedVariablesPlan:
             for read in modules.stored_reads(function, split, [v.call for v in made]):
                 self.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
             created = [(v.name, cst.parse_expression(v.code)) for v in made]
+            # A helper names its variable without the scope TF1 made it under: made under that name scope.
+            scoped = [None if not v.scope else cst.With(
+                [cst.WithItem(cst.Call(self.tf_expr("name_scope"), [cst.Arg(template_expression(v.scope))]))],
+                cst.IndentedBlock([])) for v in made]
             base = self.tf_expr("Module")
-            self.replace(function, lambda updated: modules.module_class(updated, split, created, base, "__call__"))
+            self.replace(function, lambda updated: modules.module_class(updated, split, created, base, "__call__", scoped))
             exported = split.export()
             if local:
                 self._local_splits[name] = modules.ImportedSplit(None, exported)

@@ -45,6 +45,9 @@ class ScopedVariable:
     code: str
     reads: tuple[cst.BaseExpression, ...]
     tf1: Optional[str] = None
+    #: For a helper's variable, the scope it was made under (a template: ``{name}``), which
+    #: the helper's name for it leaves out; empty otherwise.
+    scope: str = ""
 
 
 def scoped_variables(function: cst.FunctionDef, network: Network, calls: list[cst.Call], networks: NetworkFunctions,
@@ -100,10 +103,13 @@ def _helper_variable(function: cst.FunctionDef, network: Network, call: cst.Call
     code = source(substituted(call, replacements))
     # TF1's name: the helper's name argument read with what this call passes it, under the scope.
     named = helper_variable_name(helper, given, parameter_names(function))
-    tf1 = None if named is None else "/".join(part for part in (outer, scope_of(call), named) if part)
+    scope = "/".join(part for part in (outer, scope_of(call)) if part)
+    tf1 = None if named is None else "/".join(part for part in (scope, named) if part)
     base = re.sub(r"\W+", "_", bound if split else f"{prefix}_{bound}").lower().strip("_")
+    # The scope's parameters are read where the variable is made too (``with tf.name_scope(name):``).
+    scope_reads = [n for n in walk(template_expression(scope)) if isinstance(n, cst.Name)] if scope else []
     return ScopedVariable(call, training.fresh_name(base, taken), code,
-                          tuple(substituted(value, replacements) for value in given.values()), tf1)
+                          (*(substituted(value, replacements) for value in given.values()), *scope_reads), tf1, scope)
 
 
 def helper_variable_name(helper: cst.FunctionDef, given: Mapping[str, cst.BaseExpression],
@@ -132,7 +138,9 @@ def helper_variable_name(helper: cst.FunctionDef, given: Mapping[str, cst.BaseEx
 
 
 def template_expression(template: str) -> cst.BaseExpression:
-    """The string a name template (``{name}/w``) reads: a literal, or an f-string."""
+    """The string a name template (``{name}/w``) reads: a literal, the parameter itself
+    (``{name}``), or an f-string."""
     if "{" not in template:
         return cst.SimpleString(f'"{template}"')
-    return cst.parse_expression(f'f"{template}"')
+    alone = re.fullmatch(r"\{(\w+)\}", template)
+    return cst.Name(alone.group(1)) if alone else cst.parse_expression(f'f"{template}"')
