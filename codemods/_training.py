@@ -353,6 +353,8 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
                 continue
             if isinstance(statement, cst.FunctionDef) and statement.name.value in factories:
                 continue
+            if isinstance(statement, cst.ClassDef) and statement.name.value in imported_objects:
+                continue  # a class owning its variables: its objects are listed where they are made
             if any(creates_opaque_variables(call, tf) for call in calls(statement)):
                 what = "a function or class" if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else "a compound statement"
                 unknown(f"{what} creates variables")

@@ -862,6 +862,42 @@ b = dense_2(a)
     assert_rewrites("TFM107", before, after)
 
 
+def test_a_network_of_the_program_sized_by_its_input_and_called_once_becomes_a_class():
+    before = """
+import tensorflow as tf
+
+
+def dense(x, width):
+    with tf.variable_scope("layer"):
+        in_dim = int(x.get_shape()[1])
+        w = tf.get_variable("w", [in_dim, width], initializer=tf.zeros_initializer())
+        return tf.matmul(x, w)
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+a = dense(x, 2)
+"""
+    after = """
+import tensorflow as tf
+
+
+class Dense(tf.Module):
+    def __init__(self, in_dim, width):
+        super().__init__()
+        self.w = tf.Variable(tf.zeros([in_dim, width], dtype=tf.float32), name="layer/w")
+
+    def __call__(self, x):
+        w = self.w
+        return tf.matmul(x, w)
+
+
+x = tf.placeholder(tf.float32, [None, 3])
+dense = Dense(3, 2)
+a = dense(x)
+"""
+    assert_rewrites("TFM107", before, after)
+
+
 def test_scoped_variables_of_two_networks_first_called_in_one_statement_decline_the_second():
     source = """
 import tensorflow as tf

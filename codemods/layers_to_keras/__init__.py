@@ -57,7 +57,8 @@ What it does
     (``return layer, W``) is read in the calling file as the object's attribute
     (``fc_layer.w``). A network function of the program itself that makes its variables so
     and is called several times at top level without sharing (TF1 made a set of variables per
-    call) becomes such a class in the same file, one object per call, when each call names
+    call), or once when its variables need the width of its input (``in_dim =
+    x.get_shape()[1]``), becomes such a class in the same file, one object per call, when each call names
     its variables apart (the scope or name reads a parameter the calls give different strings
     written out: ``dense(x, 64, "hidden")``, ``dense(h, 10, "out")``) and every call can follow
     (the widths of its inputs known). Calls of a project module's class in a function

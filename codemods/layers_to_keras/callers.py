@@ -14,6 +14,7 @@ import libcst as cst
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemods.layers_to_keras import modules
+from tfmodernize.codemods.layers_to_keras.network import reads_input_dimension
 from tfmodernize.codemods._variables import shares_variables
 from tfmodernize.codemods.layers_to_keras.shapes import KnownShapes, result_element
 from tfmodernize.imports import drop_aliases
@@ -134,14 +135,17 @@ class ProjectCallers:
         return self._shapes
 
     def _called_apart(self, function: cst.FunctionDef) -> bool:
-        """Whether this file calls a network function several times, each call a statement of
-        its top-level code outside any block, uses it nowhere else, no other file of the run
-        calls it, and it shares no variables (``reuse``): TF1 made a network per call, so the
-        function can become a class making one object per call, as for a project module's."""
+        """Whether this file calls a network function several times (or once, when its
+        variables need the width of an input: ``in_dim = x.get_shape()[1]``), each call a
+        statement of its top-level code outside any block, uses it nowhere else, no other file
+        of the run calls it, and it shares no variables (``reuse``): TF1 made a network per
+        call, so the function can become a class making one object per call, as for a project
+        module's."""
         name = function.name.value
         parents = self.state.parents(self._module)
         uses = [n for n in name_nodes(self._module) if n.value == name and n is not function.name]
-        return len(uses) > 1 and not (self.state.callers or {}).get(name) and not shares_variables(function) and all(
+        least = 1 if reads_input_dimension(function) else 2
+        return len(uses) >= least and not (self.state.callers or {}).get(name) and not shares_variables(function) and all(
             isinstance(parents.get(id(use)), cst.Call) and parents[id(use)].func is use
             and any(statement_holding(use, parents) is s for s in self._module.body)
             and isinstance(statement_holding(use, parents), cst.SimpleStatementLine) for use in uses)

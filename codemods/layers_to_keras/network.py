@@ -254,33 +254,10 @@ class NetworkFunctions:
         takes it, and each caller passes the dimension of what it gives ``x``, when it knows it
         (``Network.derived``)."""
         line = self._binding_line(function, network, name, call)
-        if line is None:
+        found = input_dimension(line.body[0].value, function) if line is not None else None
+        if found is None:
             return False
-        value = line.body[0].value
-        if isinstance(value, cst.Attribute) and value.attr.value == "value":
-            value = value.value
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int" \
-                and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star:
-            value = value.args[0].value
-        if not (isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)
-                and isinstance(value.slice[0].slice.value, cst.Integer)):
-            return False
-        shape = value.value
-        if isinstance(shape, cst.Call) and not shape.args and isinstance(shape.func, cst.Attribute) \
-                and shape.func.attr.value == "as_list":
-            shape = shape.func.value
-        if isinstance(shape, cst.Call) and not shape.args and isinstance(shape.func, cst.Attribute) \
-                and shape.func.attr.value == "get_shape":
-            shape = shape.func.value
-        elif isinstance(shape, cst.Attribute) and shape.attr.value == "shape":
-            shape = shape.value
-        else:
-            return False
-        parameters = parameter_names(function)
-        if not (isinstance(shape, cst.Name) and shape.value in parameters) or any(
-                shape.value in names_bound_here(n) for n in walk(function.body)):
-            return False
-        network.derived[name] = (shape.value, int(value.slice[0].slice.value.value))
+        network.derived[name] = found
         network.constants[name] = line
         return True
 
@@ -391,6 +368,43 @@ class Network:
     #: Dimensions of its inputs read where what it makes is made (``in_dim = x.get_shape()[1]``):
     #: name -> (the parameter, the axis); the class's ``__init__`` takes them.
     derived: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+
+def input_dimension(value: cst.BaseExpression, function: cst.FunctionDef) -> Optional[tuple[str, int]]:
+    """(parameter, axis) when ``value`` reads a static dimension of one of the function's
+    parameters that it does not bind again: ``x.get_shape()[1]``, ``x.shape[1]``,
+    ``x.get_shape().as_list()[1]``, in ``int(...)`` or with ``.value``; the axis a non-negative
+    integer written out."""
+    if isinstance(value, cst.Attribute) and value.attr.value == "value":
+        value = value.value
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int" \
+            and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star:
+        value = value.args[0].value
+    if not (isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)
+            and isinstance(value.slice[0].slice.value, cst.Integer)):
+        return None
+    shape = value.value
+    if isinstance(shape, cst.Call) and not shape.args and isinstance(shape.func, cst.Attribute) \
+            and shape.func.attr.value == "as_list":
+        shape = shape.func.value
+    if isinstance(shape, cst.Call) and not shape.args and isinstance(shape.func, cst.Attribute) \
+            and shape.func.attr.value == "get_shape":
+        shape = shape.func.value
+    elif isinstance(shape, cst.Attribute) and shape.attr.value == "shape":
+        shape = shape.value
+    else:
+        return None
+    if not (isinstance(shape, cst.Name) and shape.value in parameter_names(function)) or any(
+            shape.value in names_bound_here(n) for n in walk(function.body)):
+        return None
+    return shape.value, int(value.slice[0].slice.value.value)
+
+
+def reads_input_dimension(function: cst.FunctionDef) -> bool:
+    """Whether the function binds a name to a static dimension of an input on a line of its
+    own (``in_dim = x.get_shape()[1]``): made once, what it makes needs that width from its caller."""
+    return any(isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name)
+               and input_dimension(n.value, function) is not None for n in walk(function.body, code_only=True))
 
 
 def substituted(node: cst.CSTNode, replacements: dict[str, cst.BaseExpression]) -> Any:

@@ -156,6 +156,8 @@ class ScopedVariablesPlan:
         parameters = parameter_names(function)
         calls = [n for n in walk(self._module, code_only=True) if isinstance(n, cst.Call)
                  and isinstance(n.func, cst.Name) and n.func.value == function.name.value]
+        if len(calls) < 2:
+            return  # called once (a class for the width of its input): one set of variables
         for variable in made:
             read = re.findall(r"\{(\w+)\}", variable.tf1 or "")
             if not any(self._distinct_strings([argument(c, parameters.index(p), p) for c in calls]) for p in read):
