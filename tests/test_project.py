@@ -651,3 +651,37 @@ def test_a_loss_made_in_a_module_function_stays_while_an_importer_may_read_its_c
     assert any("its module is imported and train.py calls it and stays on TF1 (" in f.message
                and "where the loss collection TF1 added it to may be read" in f.message
                for f in found["model.py"].findings), [f.message for f in found["model.py"].findings]
+
+
+# A GAN whose networks pass their weights to a helper summarizing them (the fixture): the
+# helper's summaries are exported per call, or the networks stay on TF1 with the reason.
+SUMMARIZING_CASE = Path(__file__).parent.parent / "fixtures" / "layers-to-keras" / "gan_helpers_summarizing_weights_passed_in"
+
+
+@pytest.mark.parametrize(("nets_edit", "main_edit", "reason"), [
+    pytest.param(('tf.summary.histogram("weights", w)', 'tf.summary.histogram("weights", w * 2.0)'), None,
+                 "`affine` summarizes `w * 2.0`, which `painter` does not pass one of its variables as", id="computed-value"),
+    pytest.param(("hidden = leaky(affine(noise, w1, b1))", "hidden = leaky(affine(noise * 1.0, w1 + 0.0, b1))"), None,
+                 "`affine` summarizes `w`, which `painter` does not pass", id="weights-computed-at-the-call"),
+    pytest.param(None, ("from nets import critic, painter", "from nets import affine, critic, painter\nprint(affine)"),
+                 "`affine` makes summaries and other files of the run call it too", id="helper-used-by-the-script"),
+    pytest.param(("hidden = leaky(affine(noise, w1, b1))", 'hidden = leaky(tf.identity(affine(noise, w1, b1), name="affine"))'),
+                 None, "the module also names something `affine`", id="module-writes-the-scope-name"),
+    pytest.param(('tf.summary.histogram("weights", w)', 'tf.summary.histogram("weights", w)\n        '
+                  'tf.summary.scalar("total", tf.reduce_sum(b))'), None,
+                 "`affine` summarizes `tf.reduce_sum(b)`", id="summary-of-an-expression"),
+])
+def test_summaries_of_weights_passed_to_a_helper_decline_what_is_not_read(tmp_path, nets_edit, main_edit, reason):
+    nets = (SUMMARIZING_CASE / "before" / "nets.py").read_text()
+    main = (SUMMARIZING_CASE / "before" / "main.py").read_text()
+    if nets_edit:
+        assert nets_edit[0] in nets
+        nets = nets.replace(*nets_edit)
+    if main_edit:
+        assert main_edit[0] in main
+        main = main.replace(*main_edit)
+    (tmp_path / "nets.py").write_text(nets)
+    (tmp_path / "main.py").write_text(main)
+    found = outcomes([tmp_path / "main.py", tmp_path / "nets.py"])
+    assert found["nets.py"].status == "kept-on-compat-v1"
+    assert any(reason in f.message for f in found["nets.py"].findings), [f.message for f in found["nets.py"].findings]

@@ -42,7 +42,11 @@ What it does
     file makes an object per call, except that a call sharing the variables (``reuse=True``)
     calls the object the call before it made; its summaries of its own variables
     (``tf.summary.histogram("w", w)`` under its scope) leave the class and are exported with
-    it, for summary-v2 to write in the calling file. Such a function may make its variables
+    it, for summary-v2 to write in the calling file, and so do those a helper of the module
+    makes of the weights the function passes it (``conv(x, w1, b1)``, the helper making
+    ``tf.summary.histogram("weight", w)`` under ``variable_scope("conv")``), each under the tag
+    TF1 gave that call (``d/conv/weight``, then ``d/conv_1/weight``); the helper's summary
+    lines go. Such a function may make its variables
     through the module's variable helpers (``W = weight_variable(name, [in_dim, units])``, a
     function ending ``return tf.get_variable(...)``, which get-variable-to-variable migrates):
     ``__init__`` calls the helper as the function did, under ``tf.name_scope`` of the scope the
@@ -157,7 +161,10 @@ Declines when
     called in the same statement as another such function (which made its variables first is
     not read), or, called from ``main()``, when random values or variables are made between
     ``main``'s definition and that first call (TF1 drew them first), when (a project module's
-    function) it makes a summary other than of one of its variables on a line of its own, or, imported inside a
+    function) it makes a summary other than of one of its variables on a line of its own, or
+    calls a helper of the module that summarizes something other than a variable it passes (or
+    is called in a loop or a condition, by another file, or under a scope or name the module
+    writes elsewhere too), or, imported inside a
     function, when they are called elsewhere than in that function's own lines; when a
     dimension of an input it reads (``x.get_shape()[1]``) is read elsewhere in the function
     too, or a calling file does not know that dimension of what it passes; when a parameter it
@@ -253,6 +260,8 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
         self._variables_made_at: dict[int, str] = {}
         #: (module statement index, order of the first call, the lines making the variables).
         self._hoisted_variables: list[tuple[int, int, list[cst.SimpleStatementLine]]] = []
+        #: Summary lines of helpers already removed (each serves every network calling it).
+        self._removed_summaries: set[int] = set()
         #: Variable helpers (``def weight_variable(name, shape): return tf.get_variable(...)``) by name.
         self._helpers = {s.name.value: s for s in module.body
                          if isinstance(s, cst.FunctionDef) and helper_variable(s, self.tf) is not None}

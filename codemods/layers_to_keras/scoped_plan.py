@@ -134,8 +134,11 @@ class ScopedVariablesPlan:
                 return
             if summaries:
                 # The calling file writes them where TF1's merged summary was written (summary-v2).
-                for statement, *_ in summaries:
-                    self.remove(statement)
+                # A helper's summary lines serve every call of it: each goes once.
+                for statement in {id(line): line for line, *_ in summaries}.values():
+                    if id(statement) not in self._removed_summaries:
+                        self._removed_summaries.add(id(statement))
+                        self.remove(statement)
                 exported["summaries"] = [list(rest) for _, *rest in summaries]
             self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = exported
             return
@@ -216,7 +219,104 @@ class ScopedVariablesPlan:
                                     "(TF1 then added `_1` to it) depends on the arguments of the calls")
             taken = f"{scope}/{written}" in earlier
             found.append((line, symbol.path.split(".")[1], scope, tag.evaluated_value, attributes[value.value], taken))
+        return found + self._helper_summaries(function, attributes, made_before, parents)
+
+    def _helper_summaries(self, function: cst.FunctionDef, attributes: dict[str, str], made_before: list,
+                          parents: dict) -> list[tuple[cst.SimpleStatementLine, str, str, str, str, bool]]:
+        """The summaries this module's helpers make of the network function's variables passed to
+        them (``conv(x, w1, b1)`` whose body makes ``tf.summary.histogram("weight", w)`` under
+        ``variable_scope("conv")``), as ``_variable_summaries`` gives them: under the scope of the
+        call, the helper's scopes and name, the first of them made unique per call as TF1 made
+        it (``conv``, then ``conv_1``). The helper must be called only by such network functions,
+        on lines run once per call."""
+        helpers = {s.name.value: s for s in self._module.body if isinstance(s, cst.FunctionDef)
+                   and s is not function and any(self._summary_symbol(n) for n in walk(s.body, code_only=True))}
+        opened: dict[str, int] = {}
+        found = []
+        for call in (n for n in walk(function.body, code_only=True) if isinstance(n, cst.Call)):
+            if not (isinstance(call.func, cst.Name) and call.func.value in helpers):
+                continue
+            helper = helpers[call.func.value]
+            name = helper.name.value
+            if any(isinstance(node, UNIT_BREAKS) for node in ancestors(call, parents) if training.contains(function.body, node)):
+                raise Decline(call, f"`{name}` makes summaries and is called inside a loop, a condition or a comprehension "
+                                    f"of `{function.name.value}`: which TF1 made unique is not read here")
+            if self.state.callers.get(name):
+                raise Decline(call, f"`{name}` makes summaries and other files of the run call it too")
+            parameters = parameter_names(helper)
+            scope = self._variable_scope(call, parents)
+            for summary in (n for n in walk(helper.body, code_only=True) if self._summary_symbol(n)):
+                path = self._helper_summary_path(helper, summary, parents)
+                value = argument(summary, 1, "values" if self._summary_symbol(summary).endswith("histogram") else "tensor")
+                given = (argument(call, parameters.index(value.value), value.value)
+                         if isinstance(value, cst.Name) and value.value in parameters else None)
+                if not (isinstance(given, cst.Name) and given.value in attributes):
+                    raise Decline(summary, f"`{name}` summarizes `{source(value) if value is not None else '?'}`, which "
+                                           f"`{function.name.value}` does not pass one of its variables as")
+                first, *rest = path
+                self._unique_in_module(first, helpers, summary)
+                count = opened.get(first, 0)
+                unique = "/".join([first if not count else f"{first}_{count}", *rest])
+                if any(tf1 == f"{scope}/{unique}" for _, tf1 in made_before):
+                    raise Decline(summary, f"a variable of `{function.name.value}` is named `{scope}/{unique}` too, the "
+                                           "name TF1 gave the summary")
+                *inner, written = unique.split("/")
+                line = statement_holding(summary, parents)
+                found.append((line, self._summary_symbol(summary).split(".")[1], "/".join([scope, *inner]),
+                              written, attributes[given.value], False))
+            for first in {self._helper_summary_path(helper, summary, parents)[0]
+                          for summary in walk(helper.body, code_only=True) if self._summary_symbol(summary)}:
+                opened[first] = opened.get(first, 0) + 1
         return found
+
+    def _summary_symbol(self, node: cst.CSTNode) -> str:
+        """``summary.histogram`` for such a call node, else an empty string."""
+        symbol = self.tf.tf_symbol(node.func) if isinstance(node, cst.Call) else None
+        return symbol.path if symbol is not None and symbol.path.startswith("summary.") else ""
+
+    def _helper_summary_path(self, helper: cst.FunctionDef, summary: cst.Call, parents: dict) -> list[str]:
+        """``["conv", "weight"]``: the literal scopes a helper's summary is made under and its
+        name cleaned as TF1 cleaned it; declines other summaries."""
+        line = statement_holding(summary, parents)
+        tag = argument(summary, 0, "name")
+        if self._summary_symbol(summary) not in ("summary.histogram", "summary.scalar") or len(summary.args) != 2 \
+                or not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1 \
+                or not isinstance(line.body[0], cst.Expr) or line.body[0].value is not summary \
+                or not isinstance(tag, cst.SimpleString) or not isinstance(tag.evaluated_value, str):
+            raise Decline(summary, f"`{source(summary.func)}(...)` in `{helper.name.value}` is not a summary of a "
+                                   "parameter with a literal name, on a line of its own, which the calling files could write")
+        path = [re.sub(r"[^-/\w.]", "_", tag.evaluated_value).lstrip("/")]
+        for node in ancestors(summary, parents):
+            if node is helper:
+                return path
+            if isinstance(node, UNIT_BREAKS):
+                raise Decline(summary, f"`{source(summary.func)}(...)` in `{helper.name.value}` is made in a loop, a "
+                                       "condition or a comprehension")
+            if isinstance(node, cst.With):
+                for item in reversed(node.items):
+                    scope = item.item
+                    if not (isinstance(scope, cst.Call) and self.tf.is_tf(scope.func, "variable_scope", "name_scope")):
+                        raise Decline(summary, f"`{source(summary.func)}(...)` in `{helper.name.value}` is made under "
+                                               f"`{source(scope)}`, whose prefix to its tag is not read here")
+                    given = scope.args[0].value if len(scope.args) == 1 and scope.args[0].keyword is None else None
+                    if not (isinstance(given, cst.SimpleString) and isinstance(given.evaluated_value, str)
+                            and re.fullmatch(r"[\w.-]+", given.evaluated_value)):
+                        raise Decline(summary, f"`{source(summary.func)}(...)` in `{helper.name.value}` is made under "
+                                               f"`{source(scope)}`, whose prefix to its tag is not read here")
+                    path.insert(0, given.evaluated_value)
+        return path
+
+    def _unique_in_module(self, name: str, helpers: dict[str, cst.FunctionDef], at: cst.Call) -> None:
+        """Declines a helper summary's first scope (or name) that the module also writes other than as
+        a summarizing helper's scope or summary name: an op named so would have taken it first."""
+        inside = {id(item.item.args[0].value) for helper in helpers.values() for node in walk(helper.body, code_only=True)
+                  if isinstance(node, cst.With) for item in node.items if isinstance(item.item, cst.Call) and item.item.args}
+        inside |= {id(node.args[0].value) for helper in helpers.values() for node in walk(helper.body, code_only=True)
+                   if self._summary_symbol(node) and node.args}
+        if any(isinstance(n, cst.SimpleString) and n.evaluated_value == name and id(n) not in inside
+               for n in walk(self._module, code_only=True)):
+            raise Decline(at, f"the module also names something `{name}`: TF1 may have made the summary's scope unique "
+                              "another way")
 
     def _make_hoisted_variables(self) -> None:
         """The network functions' variables, made before the top-level statement first calling
