@@ -817,6 +817,24 @@ second = head(tf.zeros([1, 2]))
                  "        w = tf.get_variable('w', [width, 2], initializer=tf.zeros_initializer())\n"
                  "        return tf.matmul(x, w)\n\n\n"
                  "a = net(p, 'a')\nb = net(q, 'b')\n", "that of `p` is not known here", id="apart-input-width-unknown"),
+    # Batch normalisations always in training mode: what is not read is declined.
+    *(pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 3])\n"
+                   f"        h = tf.matmul(x, w)\n        return {norm}\n\n\na = net(p)\n{after}", reason, id=name)
+      for name, norm, after, reason in [
+          ("norm-in-inference-mode", "tf.layers.batch_normalization(h)", "", "not always in training mode"),
+          ("norm-switched-by-a-placeholder", "tf.contrib.layers.batch_norm(h, is_training=t)", "",
+           "not always in training mode"),
+          ("norm-statistics-saved", "tf.contrib.layers.batch_norm(h)", "saver = tf.train.Saver()\n",
+           "the file reads `tf.train.Saver`"),
+          ("norm-update-ops-read", "tf.contrib.layers.batch_norm(h)",
+           "u = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n", "the file reads `tf.GraphKeys.UPDATE_OPS`"),
+          ("norm-initializers", "tf.contrib.layers.batch_norm(h, param_initializers={'beta': i})", "",
+           "passes `param_initializers`"),
+          ("norm-activation", "tf.contrib.layers.batch_norm(h, activation_fn=tf.nn.relu)", "", "passes `activation_fn`"),
+          ("norm-input-computed", "tf.contrib.layers.batch_norm(h * 2.0)", "", "bind it to a name first"),
+          ("norm-channels-unknown", "tf.contrib.layers.batch_norm(x)", "", "number of channels of `x`"),
+          ("norm-epsilon-computed", "tf.contrib.layers.batch_norm(h, epsilon=e)", "", "not a number written out"),
+      ]),
 ])
 def test_scoped_variables_decline(source, reason):
     result = assert_unchanged("TFM107", "import tensorflow as tf\n\n\n" + source)
@@ -1037,3 +1055,39 @@ def test_constants_bound_together_are_substituted_and_their_line_goes_when_nothi
     new = rewrite("TFM107", TUPLE_CONSTANTS.replace("READ", read)).code
     assert 'enc_w = tf.Variable(tf.zeros([4, 3], dtype=tf.float32), name="enc/w")' in new, new
     assert ("rows, cols = 4, 3" in new) is kept
+
+
+@pytest.mark.parametrize(("body", "channels", "rank"), [
+    ("w = tf.get_variable('w', [3, 3, 1, K])\n    c = tf.get_variable('c', [K])\n"
+     "    y = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME') + c", 8, 4),
+    # A bias of a shape not known may broadcast the result to anything.
+    ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME') + b", None, None),
+    ("w = tf.get_variable('w', [3, 3, K, 16])\n    y = tf.nn.conv2d_transpose(x, w, [n, 14, 14, K], [1, 2, 2, 1])", 8, 4),
+    ("w = tf.get_variable('w', [4, K * 2])\n    y = tf.nn.relu(tf.matmul(x, w))", 16, None),
+    ("y = tf.reshape(x, [-1, 7, 7, K])", 8, 4),
+    ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = helper(x, w)", 8, 4),
+    ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = helper(x, w, name='h')", 8, 4),
+    ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME', data_format='NCHW')",
+     None, None),
+    ("y = tf.nn.relu(x)", None, None),
+])
+def test_static_shapes_read_the_channels_a_network_function_computes(body, channels, rank):
+    import libcst as cst
+
+    from tfmodernize.codemods.layers_to_keras.shapes import StaticShapes
+    from tfmodernize.tfsymbols import TFNames
+
+    code = ("import tensorflow as tf\n\n\ndef helper(x, w, name=None):\n    with tf.name_scope('h'):\n"
+            "        return tf.maximum(tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME'), 0.0)\n\n\n"
+            f"def net(x, b, n):\n    K = 8\n    {body}\n    return y\n")
+    module = cst.parse_module(code)
+    names = TFNames.for_module(module)
+    function = module.body[-1]
+    variables = {}
+    for node in function.body.body:
+        small = node.body[0] if isinstance(node, cst.SimpleStatementLine) else None
+        if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) and len(small.value.args) > 1 \
+                and cst.Module([]).code_for_node(small.value.func) == "tf.get_variable":
+            variables[small.targets[0].target.value] = small.value.args[1].value
+    shapes = StaticShapes(module, names, variables)
+    assert shapes.channels(function, cst.Name("y")) == (channels, rank)

@@ -685,3 +685,31 @@ def test_summaries_of_weights_passed_to_a_helper_decline_what_is_not_read(tmp_pa
     found = outcomes([tmp_path / "main.py", tmp_path / "nets.py"])
     assert found["nets.py"].status == "kept-on-compat-v1"
     assert any(reason in f.message for f in found["nets.py"].findings), [f.message for f in found["nets.py"].findings]
+
+
+NORMS_CASE = Path(__file__).parent.parent / "fixtures" / "layers-to-keras" / "gan_batch_norm_always_training"
+
+
+@pytest.mark.parametrize("reader", ["saver = tf.train.Saver()", "print(len(tf.global_variables()))",
+                                    "updates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)"])
+def test_a_script_reading_every_variable_keeps_networks_with_always_training_norms_on_tf1(tmp_path, reader):
+    # TF1 made moving statistics the classes would not: a script that may read them cannot
+    # follow, so the module is rewritten with its exports refused and both stay on TF1.
+    main = (NORMS_CASE / "before" / "main.py").read_text()
+    anchor = "    rng = np.random.RandomState(2)\n"
+    assert anchor in main
+    text = main.replace(anchor, f"    {reader}\n" + anchor)
+    # The module's split, as a script that can follow it (the fixture's) sees it...
+    (tmp_path / "main.py").write_text(main)
+    (tmp_path / "nets.py").write_text((NORMS_CASE / "before" / "nets.py").read_text())
+    exports = outcomes([tmp_path / "main.py", tmp_path / "nets.py"])["nets.py"].exports["TFM107"]
+    assert exports["classes"]["critic"]["statistics"] is True
+    project = {"nets": {"TFM107": exports}}
+    # ...and this script says why it cannot.
+    (tmp_path / "main.py").write_text(text)
+    new, state = transform_text(text, [resolve("TFM107")], project=project)
+    assert any("which would read the moving mean and variance TF1 made for its batch normalisation" in f.message
+               for f in state.findings), [f.message for f in state.findings]
+    found = outcomes([tmp_path / "main.py", tmp_path / "nets.py"])
+    assert found["main.py"].status == found["nets.py"].status == "kept-on-compat-v1"
+    assert "def critic(images, reuse=False):" in found["nets.py"].new

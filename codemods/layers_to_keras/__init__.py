@@ -46,7 +46,13 @@ What it does
     makes of the weights the function passes it (``conv(x, w1, b1)``, the helper making
     ``tf.summary.histogram("weight", w)`` under ``variable_scope("conv")``), each under the tag
     TF1 gave that call (``d/conv/weight``, then ``d/conv_1/weight``); the helper's summary
-    lines go. Such a function may make its variables
+    lines go. A batch normalisation in such a function (or in one whose variables are
+    made at module level) that is always in training mode (``tf.contrib.layers.batch_norm(x)``,
+    whose ``is_training`` defaults to True, or ``tf.layers.batch_normalization(x,
+    training=True)``) is written as TF2 ops over variables made with the function's
+    (``training_batch_norm.py``): ``beta`` (and ``gamma``) under TF1's names, the channels read
+    from the weights' shapes (``shapes.StaticShapes``), ``tf.nn.moments`` over every axis but
+    the last and ``tf.nn.batch_normalization``. Such a function may make its variables
     through the module's variable helpers (``W = weight_variable(name, [in_dim, units])``, a
     function ending ``return tf.get_variable(...)``, which get-variable-to-variable migrates):
     ``__init__`` calls the helper as the function did, under ``tf.name_scope`` of the scope the
@@ -117,6 +123,12 @@ Fix safety
     fixtures read the moving statistics back through an evaluation in inference mode. RNNs:
     the same recurrences (see ``rnn.py``: gate order, forget bias, GRU reset before the
     candidate), proven with aligned variables, TF1's fused kernels handed over in Keras's layout.
+    A batch normalisation always in training mode normalises each batch by its own moments,
+    which ``tf.nn.moments`` and ``tf.nn.batch_normalization`` compute as TF1's unfused kernel
+    did (its fused kernel in another order of float operations); the moving statistics TF1
+    made with it are not made, which is safe because nothing reads them: training mode never
+    does, and the migration declines a file (or a file calling the class) that reads
+    ``UPDATE_OPS``, lists every variable or saves them.
     Variables of ``tf.get_variable``: the initial value is the TF2 random op TF1's initializer
     ran, created where TF1 created it (before the statement first calling the function, each
     network's variables in the order its body asked for them), so the same numbers without
@@ -151,7 +163,12 @@ Declines when
     projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, when an LSTM's state
     is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked,
     bidirectional or static RNN is read.
-    A network function's ``tf.get_variable`` declines when the function also applies layers,
+    A network function's ``tf.get_variable`` declines when the function also applies layers
+    (other than batch normalisations always in training mode, which decline when not in
+    training mode written out, passing an argument whose effect is not reproduced
+    (``param_initializers``, ``activation_fn``...), normalising an expression rather than a
+    name, on a line in a loop or condition, when the number of channels is not read from the
+    code, or when this file or one calling the class reads the moving statistics),
     when (a project module's function) a calling file passes ``reuse`` other than ``True`` or
     ``False`` written out, or shares the variables in its first call, when the variable's name is not a
     literal, its call is not ``name = tf.get_variable(...)`` on a line of its own, its shape or

@@ -17,6 +17,7 @@ from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.network import reads_input_dimension
 from tfmodernize.codemods._variables import shares_variables
 from tfmodernize.codemods.layers_to_keras.shapes import KnownShapes, result_element
+from tfmodernize.codemods.layers_to_keras.training_batch_norm import statistics_reader
 from tfmodernize.imports import drop_aliases
 from tfmodernize.names import local_names, name_nodes, parameter_names
 from tfmodernize.syntax import source, statement_holding
@@ -48,6 +49,12 @@ class ProjectCallers:
                 if not isinstance(statement, cst.SimpleStatementLine) and unit is None:
                     raise Decline(call, "it is called inside a block or a definition (other than a function the "
                                         "program calls once, outside its loops)")
+                if split.get("statistics"):
+                    reader = statistics_reader(self._module, self.tf)
+                    if reader is not None:
+                        raise Decline(call, f"this file reads {reader}, which would read the moving mean and variance "
+                                            "TF1 made for its batch normalisation; the class does not make them "
+                                            "(training mode never reads them)")
                 if imported.holder is not None and (unit is None or unit is not imported.holder):
                     raise Decline(call, f"it is imported inside `{imported.holder.name.value}`, and called "
                                         "elsewhere than in that function's own lines")

@@ -59,13 +59,17 @@ class Split:
     widths: tuple[tuple[Optional[int], str, str], ...] = ()
     #: The results that are one of the object's variables: (index, or None; its attribute).
     variables: tuple[tuple[Optional[int], str], ...] = ()
+    #: Whether TF1 made moving statistics the class does not (a batch normalisation always in
+    #: training mode): a calling file must not read them.
+    statistics: bool = False
 
     def export(self) -> dict[str, Any]:
-        return {"class": self.class_name, "parameters": list(self.parameters), "init": list(self.init),
-                "reuse": self.reuse, "reuse_position": self.reuse_position,
-                "derived": {name: [parameter, axis] for name, parameter, axis in self.derived},
-                "widths": [list(width) for width in self.widths],
-                "variables": [list(variable) for variable in self.variables]}
+        exported = {"class": self.class_name, "parameters": list(self.parameters), "init": list(self.init),
+                    "reuse": self.reuse, "reuse_position": self.reuse_position,
+                    "derived": {name: [parameter, axis] for name, parameter, axis in self.derived},
+                    "widths": [list(width) for width in self.widths],
+                    "variables": [list(variable) for variable in self.variables]}
+        return {**exported, "statistics": True} if self.statistics else exported
 
 
 def callers_allow_split(function: cst.FunctionDef, uses: Optional[list[dict]]) -> Optional[str]:

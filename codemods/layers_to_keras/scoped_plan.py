@@ -20,7 +20,13 @@ from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS, Network, innermost_first
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
 from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables, template_expression
-from tfmodernize.codemods.layers_to_keras.shapes import result_widths, returned_variables
+from tfmodernize.codemods.layers_to_keras.shapes import StaticShapes, result_widths, returned_variables, variable_shape
+from tfmodernize.codemods.layers_to_keras.training_batch_norm import (
+    TrainingNorm,
+    always_training,
+    read_norms,
+    statistics_reader,
+)
 from tfmodernize.names import name_nodes, names_bound_here, parameter_names
 from tfmodernize.syntax import ancestors, argument, source, statement_holding, statement_of
 from tfmodernize.treewalk import walk
@@ -39,8 +45,11 @@ class ScopedVariablesPlan:
         parents = self.state.parents(self._module)
         name = function.name.value
         split = None
+        norm_calls = [n for n in walk(function.body, code_only=True) if isinstance(n, cst.Call)
+                      and always_training(n, self.tf)]
+        norms: list = []
         try:
-            if len(variables) != len(calls):
+            if any(not any(c is v for v in [*variables, *norm_calls]) for c in calls):
                 raise Decline(variables[0], "the function makes variables both with tf.get_variable and with "
                                             "tf.layers or an RNN: where each set would be made is not proven in order")
             project = self._project_network(function, calls)
@@ -65,6 +74,10 @@ class ScopedVariablesPlan:
                                             "something else")
             if local:
                 self._named_apart(function, made, variables[0])
+            if norm_calls:
+                norms = self._training_norms(function, norm_calls, made, attributes if project or local else taken,
+                                             "" if project or local else f"{network_prefix(network.scopes, function)}_",
+                                             split=project or local)
             summaries = self._variable_summaries(function, network, made, parents) if project or local else []
             if local and summaries:
                 raise Decline(summaries[0][0], f"`{name}`, called several times here, summarizes its variables: the "
@@ -91,6 +104,8 @@ class ScopedVariablesPlan:
                 split = dataclasses.replace(split, widths=result_widths(function, made, split.parameters, self.tf,
                                                                         parents, self._helpers),
                                             variables=returned_variables(function, made, parents))
+                if norms:
+                    split = dataclasses.replace(split, statistics=True)
                 if network.reuse is not None:
                     split = dataclasses.replace(split, parameters=tuple(p for p in split.parameters if p != network.reuse),
                                                 reuse=network.reuse,
@@ -116,16 +131,28 @@ class ScopedVariablesPlan:
             self.remove(switch)
         for line in removed:
             self.remove(line)
+        for norm in norms:
+            self.replace(norm.call, cst.parse_expression(norm.applied))
+            # The moments line takes the statement's comments and blank lines.
+            self.insert_before(norm.statement, [cst.parse_statement(norm.moments).with_changes(
+                leading_lines=norm.statement.leading_lines)])
+            self.replace(norm.statement, lambda updated: updated.with_changes(leading_lines=[]))
+            self.drop_from_import_of(norm.call.func, self._from_imported)
+        # What is made, in the order TF1 made it: the variables, and each batch normalisation's at its call.
+        order = {id(n): i for i, n in enumerate(walk(function.body, code_only=True))}
+        making = sorted([(order[id(v.call)], v.name, v.code, v.scope) for v in made]
+                        + [(order[id(norm.call)], name, code, "") for norm in norms for name, code in norm.variables],
+                        key=lambda item: item[0])
         if split is not None:
             for variable in made:
                 self.replace(variable.call, cst.Attribute(cst.Name("self"), cst.Name(variable.name)))
             for read in modules.stored_reads(function, split, [v.call for v in made]):
                 self.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
-            created = [(v.name, cst.parse_expression(v.code)) for v in made]
+            created = [(name, cst.parse_expression(code)) for _, name, code, _ in making]
             # A helper names its variable without the scope TF1 made it under: made under that name scope.
-            scoped = [None if not v.scope else cst.With(
-                [cst.WithItem(cst.Call(self.tf_expr("name_scope"), [cst.Arg(template_expression(v.scope))]))],
-                cst.IndentedBlock([])) for v in made]
+            scoped = [None if not scope else cst.With(
+                [cst.WithItem(cst.Call(self.tf_expr("name_scope"), [cst.Arg(template_expression(scope))]))],
+                cst.IndentedBlock([])) for _, _, _, scope in making]
             base = self.tf_expr("Module")
             self.replace(function, lambda updated: modules.module_class(updated, split, created, base, "__call__", scoped))
             exported = split.export()
@@ -147,9 +174,32 @@ class ScopedVariablesPlan:
             self._stop_passing(function, network)
         for variable in made:
             self.replace(variable.call, cst.Name(variable.name))
-        created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(v.name))], cst.parse_expression(v.code))])
-                   for v in made]
+        created = [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], cst.parse_expression(code))])
+                   for _, name, code, _ in making]
         self._hoisted_variables.append((built_at, self._networks.order[id(first)], created))
+
+    def _training_norms(self, function: cst.FunctionDef, calls: list[cst.Call], made: list, taken: set[str],
+                        prefix: str, *, split: bool) -> list[TrainingNorm]:
+        """The batch normalisations of a network function always in training mode, written as
+        TF2 ops over variables made with the function's (see ``training_batch_norm``); declines
+        when something in this file reads the moving statistics TF1 made with them (a file
+        calling the class checks itself: the split says so)."""
+        reader = statistics_reader(self._module, self.tf)
+        if reader is not None:
+            raise Decline(calls[0], f"the file reads {reader}: it would read the moving mean and variance TF1 made for "
+                                    "this batch normalisation, which its migration does not make (training mode never "
+                                    "reads them)")
+        parents = self.state.parents(self._module)
+        shapes = {}
+        for variable in made:
+            bound = (statement_of(variable.call, parents) or (None,))[0]
+            shape = variable_shape(variable.call, self._helpers, self.tf)
+            if bound is not None and shape is not None:
+                shapes[bound] = shape
+        taken |= {v.name for v in made}
+        return read_norms(function, calls, self.tf, parents, StaticShapes(self._module, self.tf, shapes),
+                          lambda node: self._variable_scope(node, parents), taken, prefix,
+                          (lambda name: f"self.{name}") if split else (lambda name: name), self.tf_root())
 
     def _named_apart(self, function: cst.FunctionDef, made: list, at: cst.Call) -> None:
         """Each call of a network function this file calls several times without sharing asked

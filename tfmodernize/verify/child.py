@@ -279,9 +279,26 @@ def _give_contrib_layers(v1_module: Any) -> None:
         import tf_slim
     except ImportError:  # the verify extra installs it; without it such a script fails as before
         return
+    import importlib
     import types
 
     setattr(v1_module, "contrib", types.SimpleNamespace(layers=tf_slim.layers))
+    # tf-slim reads ``ops.Tensor``, which TensorFlow 2.21 keeps as ``tensor.Tensor`` only.
+    from tensorflow.python.framework import ops, tensor
+
+    if not hasattr(ops, "Tensor"):
+        ops.Tensor = tensor.Tensor
+    # tf-slim's batch_norm and conv layers load TF1's layer classes through TensorFlow's lazy
+    # alias ``tf_keras.legacy_tf_layers.<module>``, which tf-keras 2.x keeps under ``src``.
+    try:
+        importlib.import_module("tf_keras.legacy_tf_layers")
+    except ImportError:
+        for name in ("", ".base", ".core", ".convolutional", ".normalization", ".pooling"):
+            try:
+                sys.modules[f"tf_keras.legacy_tf_layers{name}"] = importlib.import_module(
+                    f"tf_keras.src.legacy_tf_layers{name}")
+            except ImportError:
+                continue
 
 
 def _builtins_importing_tensorflow_as(v1_module: Any) -> dict[str, Any]:
