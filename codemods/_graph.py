@@ -426,6 +426,11 @@ class _StatementReader(_NameReader, _CallReader):
         _CallReader.__init__(self, names)
 
 
+def draws_random(calls: Sequence[tuple[str, cst.Call]]) -> bool:
+    """Whether TF calls (as ``tf_calls`` gives them) include a random op."""
+    return any(path in RANDOM_OPS or path.startswith("random.") for path, _ in calls)
+
+
 def tf_calls(node: cst.CSTNode, names: TFNames) -> tuple[list[tuple[str, cst.Call]], list[tuple[str, cst.Call]]]:
     """(TF API calls as (path, node), method calls as (method name, node)) inside ``node``."""
     reader = _CallReader(names)
@@ -610,16 +615,19 @@ class GraphUnit:
         variable_functions: Iterable[str] = (),
         safe_names: Iterable[str] = (),
         object_classes: Iterable[str] = (),
+        drawing: Iterable[str] = (),
     ) -> None:
         """``graph_functions``: user functions that build tensors; ``variable_functions``:
         those that also create variables (a tf.function could not call them); ``safe_names``:
         other names whose calls create no variables (numpy, math, plain local functions);
         ``object_classes``: classes whose objects own their variables (``tf.Module``, a Keras
-        layer; ``ops.Net`` for a module's), made once like Keras layers."""
+        layer; ``ops.Net`` for a module's), made once like Keras layers; ``drawing``: names
+        whose calls draw random values (a function, or an object, running ``tf.nn.dropout``)."""
         self.names = names
         self.variable_functions = frozenset(variable_functions)
         self.safe_names = frozenset(safe_names)
         self.object_classes = frozenset(object_classes)
+        self.drawing = frozenset(drawing)
         self.graph_functions = frozenset(graph_functions) | self.variable_functions
         flat = flatten(body, names)
         self.removed_blocks = flat.removed_blocks
@@ -855,6 +863,7 @@ class GraphUnit:
                          if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.OP, Value.OBJECT)}
         stateful = [c for m, c in methods if m in STATEFUL_OPS] + [c for p, c in calls if p in STATEFUL_OPS]
         random = [c for p, c in calls if p in RANDOM_OPS or p.startswith("random.")]
+        random += [c for c in name_calls if c.func.value in self.drawing]
         stmt.minimizes = len(minimizes)
         stmt.stateful = bool(stateful or minimizes)
         stmt.gradients = sum(1 for p, _ in calls if p == "gradients")

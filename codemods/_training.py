@@ -187,7 +187,8 @@ def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[st
     def facts_of(name: str) -> dict[str, dict]:
         summary = (project.get(name) or {}).get(PROJECT_FACTS) or {}
         return {**summary.get("functions", {}),
-                **{cls: {"graph": True, "variables": True, "object": True, "built": cls in summary.get("built", ())}
+                **{cls: {"graph": True, "variables": True, "object": True, "built": cls in summary.get("built", ()),
+                         "draws": cls in summary.get("drawing", ())}
                    for cls in summary.get("objects", ())}}
 
     for node in import_statements(module):

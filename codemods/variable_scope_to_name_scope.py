@@ -39,8 +39,8 @@ Declines when
     other than a tensor's shape, a call's result), defines a function or class, or yields: the
     finding names the call. It stays silent where the block makes variables or reads the scope
     (``tf.get_variable``, layers, Keras, ``tf.Variable``, ``tf.get_variable_scope()``,
-    ``tf.train``, a project module's function known to make variables): those are the scopes
-    of other codemods. A scope given more than a name
+    ``tf.train``, a project module's function known to make variables, an object the module's
+    top level makes): those are the scopes of other codemods. A scope given more than a name
     (``reuse``, ``default_name``, an initializer, an ``as`` target), or a name that is not a
     string literal, is left as written.
 """
@@ -89,9 +89,14 @@ class VariableScopeToNameScope(TFCodemod):
         imported = {local for statement in import_statements(module)
                     for local, _ in import_bindings(statement, tf_only=False)}
         self._variable_free = imported - set(foreign_imports(module, self.state.project))
-        #: Functions of the run's project modules known to make variables (``from nets import critic``).
+        #: Functions of the run's project modules known to make variables (``from nets import critic``),
+        #: and objects the module's top level makes (``critic = Critic()``, a Keras layer): called,
+        #: they may make their variables.
         self._making = {local for local, (_, _, facts) in project_functions(module, self.state.project).items()
                         if facts.get("variables")}
+        self._making |= {small.targets[0].target.value for line in module.body if isinstance(line, cst.SimpleStatementLine)
+                         for small in line.body if isinstance(small, cst.Assign) and len(small.targets) == 1
+                         and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)}
         for node in walk(module, code_only=True):
             if not (isinstance(node, cst.With) and len(node.items) == 1 and self._named_scope(node.items[0])):
                 continue

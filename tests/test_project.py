@@ -112,7 +112,7 @@ def test_only_imported_modules_are_summarized(tmp_path):
     index = summarize([train, model, tmp_path / "unrelated.py"], builtin_codemods())
     assert set(index.summaries) == {model.resolve()}
     assert index.view_from(train) == {"model": index.summaries[model.resolve()]}
-    assert index.summaries[model.resolve()]["TFM101"]["functions"]["predict"] == {"graph": True, "variables": False, "factory": False}
+    assert index.summaries[model.resolve()]["TFM101"]["functions"]["predict"] == {"graph": True, "variables": False, "draws": False, "factory": False}
 
 
 def test_modules_in_a_src_root_are_found_after_the_scripts_own_folder(tmp_path):
@@ -713,3 +713,19 @@ def test_a_script_reading_every_variable_keeps_networks_with_always_training_nor
     found = outcomes([tmp_path / "main.py", tmp_path / "nets.py"])
     assert found["main.py"].status == found["nets.py"].status == "kept-on-compat-v1"
     assert "def critic(images, reuse=False):" in found["nets.py"].new
+
+
+def test_a_network_class_drawing_random_values_in_runs_of_different_fetches_is_an_unsafe_fix(tmp_path):
+    # The painter's dropout runs in both players' steps: one TF1 op, a TF2 op per function.
+    nets = (NORMS_CASE / "before" / "nets.py").read_text()
+    anchor = "pixels = tf.nn.sigmoid(tf.matmul(tf.nn.relu(normed), w2))"
+    assert anchor in nets
+    (tmp_path / "nets.py").write_text(nets.replace(anchor, anchor.replace("tf.nn.relu(normed)",
+                                                                          "tf.nn.dropout(tf.nn.relu(normed), 0.9)")))
+    (tmp_path / "main.py").write_text((NORMS_CASE / "before" / "main.py").read_text())
+    found = outcomes([tmp_path / "main.py", tmp_path / "nets.py"])
+    assert found["main.py"].status == found["nets.py"].status == "kept-on-compat-v1"
+    assert any("a random op is drawn by runs of different fetches" in f.message and "--unsafe-fixes" in f.message
+               for f in found["nets.py"].findings), [f.message for f in found["nets.py"].findings]
+    applied = outcomes([tmp_path / "main.py", tmp_path / "nets.py"], Settings(jobs=1, unsafe_fixes=True))
+    assert applied["main.py"].status == applied["nets.py"].status == "migrated"

@@ -246,8 +246,9 @@ def _transform_text(
             blocker, line = state.kept_on_v1[0]
             # A file kept on compat.v1 runs with v2 behaviour off: TF2 rewrites in it would not run.
             # What those codemods declined still says why the file is kept (positions are the
-            # file's as written, so they hold).
-            declined.extend(f for f in state.findings if f.code in tf2_only and f not in declined)
+            # file's as written, so they hold); so does an unsafe fix left out, whose codemod
+            # reads another tree on the next run.
+            declined.extend(f for f in state.findings if (f.code in tf2_only or f.unsafe_fix) and f not in declined)
             for codemod in codemods:
                 if codemod.code in tf2_only:
                     declined.append(Finding(
@@ -465,6 +466,14 @@ def _process_star(item: tuple) -> Outcome:
         return Outcome(item[0].path, error=f"internal error, file left untouched: {type(error).__name__}: {error}")
 
 
+def _why_kept(outcome: Outcome) -> str:
+    """``"; TFM101 line 44: ..."``: the finding of a migration that left the file on TF1 (an
+    unsafe fix not applied first, then a decline), for the modules it imports to report."""
+    ranked = sorted((f for f in outcome.findings if f.unsafe_fix or " not migrated" in f.message),
+                    key=lambda f: (not f.unsafe_fix, f.line))
+    return f"; {ranked[0].code} line {ranked[0].line}: {ranked[0].message}" if ranked else ""
+
+
 def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
     """Process ``files``, yielding outcomes in input order; uses ``settings.jobs`` processes.
 
@@ -484,7 +493,7 @@ def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
                 return Rewritten(outcome.new, outcome.exports)
             if outcome.kept_on_v1:
                 construct, line = outcome.kept_on_v1[0]
-                return Rewritten(stays=f"{construct} on line {line} has no TF2 migration there")
+                return Rewritten(stays=f"{construct} on line {line} has no TF2 migration there{_why_kept(outcome)}")
             return Rewritten(stays=outcome.error or "it is not rewritten")
 
         index = summarize_project(list(by_path), codemods, settings.src, rewrite=rewrite)

@@ -92,14 +92,17 @@ Fix safety
     Same values: variables keep their creation order and TF1 random draws (design §9), fetched values are
     returned and converted to numpy where the program used numpy, placeholder specs become the
     functions' input signatures. Every rewrite is planned for a whole graph unit first; a unit it
-    cannot follow is left unchanged.
+    cannot follow is left unchanged. One exception is an unsafe fix (applied with
+    ``--unsafe-fixes`` only, else a finding): a random op drawn in runs of different fetches
+    (also inside a function or an object the statement calls: ``tf.nn.dropout`` in a network
+    class's ``__call__``). TF1 drew every run's values from that one op; each TF2 function
+    draws from its own, the same distribution with other numbers.
 
 Declines when
     the unit feeds a computed tensor or a variable, uses partial_run, queues, an iterator over a
     dataset fed from placeholders (or one whose function also takes placeholders), imported
     graphs or tensors looked up by name, passes sessions around, re-initialises variables after
-    updating them, runs random ops in several sessions, draws one random op in runs of different
-    fetches (TF1 drew them from one op, each TF2 function has its own), or calls code defined
+    updating them, runs random ops in several sessions, or calls code defined
     elsewhere that may create variables (a function imported from a project module given in the
     same run is read through the project pre-pass; a project module that still needs TF1 keeps
     the program on TF1), or feeds a layers' training switch something other than the literal
@@ -123,6 +126,7 @@ from tfmodernize.codemods._graph import (
     GraphUnit,
     Kind,
     builds_ops,
+    draws_random,
     tf_calls,
     tf_path,
 )
@@ -176,7 +180,9 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         objects = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, names)]
         built = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and stmt.name.value in objects
                  and training.made_in_init(stmt, names)]
-        return {"functions": functions, "objects": objects, "built": built, "tf1": tf1, "variables_on_import": on_import}
+        drawing = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and _calls_draw(stmt, names)]
+        return {"functions": functions, "objects": objects, "built": built, "drawing": drawing, "tf1": tf1,
+                "variables_on_import": on_import}
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
@@ -273,22 +279,28 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         visit(node, Finder())
         return any(tf_path(call.func, self.tf) in SESSIONS for call in found)
 
-    def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str], set[str]]:
+    def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str], set[str], set[str]]:
         """Module functions building tensors, those creating variables, the names whose
-        calls surely create none (plain module functions, numpy and math), and the classes whose
+        calls surely create none (plain module functions, numpy and math), the classes whose
         objects own variables (``tf.Module``, Keras layers and models, of this module or a
-        project module)."""
-        graph, variables, safe = set(), set(), set()
-        objects = {local for local, (_, _, facts) in training.project_functions(tree, self.state.project).items()
-                   if facts.get("object")}
+        project module), and the names whose calls draw random values (functions, classes and
+        module-level objects of those classes)."""
+        graph, variables, safe, drawing = set(), set(), set(), set()
+        imported = training.project_functions(tree, self.state.project)
+        objects = {local for local, (_, _, facts) in imported.items() if facts.get("object")}
+        drawing |= {local for local, (_, _, facts) in imported.items() if facts.get("draws")}
         for stmt in tree.body:
             if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, self.tf):
                 objects.add(stmt.name.value)
+            if isinstance(stmt, cst.ClassDef) and _calls_draw(stmt, self.tf):
+                drawing.add(stmt.name.value)
             if isinstance(stmt, cst.FunctionDef):
                 facts = _function_facts(stmt, self.tf)
                 (graph if facts["graph"] else safe).add(stmt.name.value)
                 if facts["variables"]:
                     variables.add(stmt.name.value)
+                if facts["draws"]:
+                    drawing.add(stmt.name.value)
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     if isinstance(small, cst.ImportFrom):
@@ -307,7 +319,10 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
                     and isinstance(stmt.body[0].value, cst.Call) and source(stmt.body[0].value.func) in objects \
                     and training.module_assignment(tree, stmt.body[0].targets[0].target.value) is not None:
                 safe.add(stmt.body[0].targets[0].target.value)
-        return graph, variables, safe, objects
+                # Called, it draws random values when its class does (``tf.nn.dropout`` in ``__call__``).
+                if source(stmt.body[0].value.func) in drawing:
+                    drawing.add(stmt.body[0].targets[0].target.value)
+        return graph, variables, safe, objects, drawing
 
     def _read_project_import(self, statement: cst.ImportFrom, graph: set[str], variables: set[str], safe: set[str]) -> None:
         """``from model import build``, ``model`` a module of the project: what the pre-pass said of
@@ -381,6 +396,9 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             return None
         if not plan.fixes or any(self.suppressed(node) for node, _ in plan.fixes):
             return None
+        if plan.unsafe is not None and not self.fix(plan.unsafe[0], "session program migrated drawing other random "
+                                                                    "numbers: " + plan.unsafe[1], safe=False):
+            return None
         for node, message in plan.fixes:
             self.fix(node, message)
         for stmt in plan.unit.statements:
@@ -406,9 +424,17 @@ def _trainable(made: Optional[cst.Call]) -> bool:
     return trainable is None or isinstance(trainable, cst.Name) and trainable.value == "True"
 
 
+def _calls_draw(cls: cst.ClassDef, names: TFNames) -> bool:
+    """Whether calling an object of ``cls`` draws random values (a method other than
+    ``__init__`` runs a random op: ``tf.nn.dropout`` in ``__call__``)."""
+    return any(isinstance(method, cst.FunctionDef) and method.name.value != "__init__"
+               and draws_random(tf_calls(method, names)[0]) for method in cls.body.body)
+
+
 def _function_facts(function: cst.FunctionDef, names: TFNames) -> dict[str, bool]:
     """Whether a module function builds TF ops (calls other than to the host-only API: reading
     the tutorials' MNIST makes numpy arrays), and whether it creates variables."""
     calls, _ = tf_calls(function, names)
     return {"graph": builds_ops(calls),
-            "variables": any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls)}
+            "variables": any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls),
+            "draws": draws_random(calls)}

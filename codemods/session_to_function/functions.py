@@ -213,10 +213,12 @@ class Functions:
         if shared is not None:
             # TF1 drew every run's values from the one op; each TF2 function has its own op, so
             # a run of one function no longer moves the stream the other draws from.
-            raise Decline(shared.origin, "a random op is drawn by runs of different fetches "
-                                         f"({', '.join(sorted(drawn_by[shared.index]))}): TF1 drew them all from one op, "
-                                         "each TF2 function would have its own (other numbers); fetch them in one run, "
-                                         "or draw with tf.random.stateless_* from an explicit seed")
+            # The same distribution, other numbers: an unsafe fix (``--unsafe-fixes``).
+            plan.unsafe = (shared.origin, "a random op is drawn by runs of different fetches "
+                                          f"({', '.join(sorted(drawn_by[shared.index]))}): TF1 drew them all from one "
+                                          "op, each TF2 function draws from its own (the same distribution, other "
+                                          "numbers); fetch them in one run, or draw with tf.random.stateless_* from an "
+                                          "explicit seed")
         for function in plan.functions.values():
             drawing = next((stmt for stmt in function.body if stmt.dynamic and stmt.draws_random), None)
             if drawing is not None and openings > 1:
