@@ -16,7 +16,9 @@ script's ``--determinism`` pass once so that the TF1 side is cached. Then this s
    migrated program against its original under TF1 (``exec_seconds`` of both runs, the median
    ratio over the programs that run on both sides; ``--timing`` times both sides again, one
    program at a time in this run, for a ratio measured under the same load), and the score line last;
-5. with ``--aligned``, compares again each program that is clean and runs but prints other
+5. with ``--unsafe-fixes``, migrates with the unsafe fixes too (a random op drawn by runs of
+   different fetches: the same distribution, other numbers), for the score with them;
+6. with ``--aligned``, compares again each program that is clean and runs but prints other
    numbers, with ``tfmodernize verify --stdout --align-variables``: a migration to Keras layers
    starts from Keras's initial values, not TF1's, so the plain comparison cannot match; aligned,
    the migrated program starts from the original's initial values (loop caps of the manifest
@@ -80,12 +82,12 @@ def project(out: Path, pid: str) -> list[str]:
     return [str(out / f"{pid}.py"), *((str(aux), "--src", str(aux)) if aux.is_dir() else ())]
 
 
-def declines(out: Path, programs: list[str]) -> tuple[dict[str, list[dict]], list[str]]:
+def declines(out: Path, programs: list[str], options: list[str]) -> tuple[dict[str, list[dict]], list[str]]:
     """Findings per program (from ``check --format json``), and errors reported per file."""
     findings: dict[str, list[dict]] = collections.defaultdict(list)
     errors = []
     for pid in programs:
-        ran = tfmodernize("check", "--format", "json", "--no-cache", *project(out, pid))
+        ran = tfmodernize("check", "--format", "json", "--no-cache", *options, *project(out, pid))
         for item in json.loads(ran.stdout or '{"diagnostics": []}')["diagnostics"]:
             if Path(item["path"]).stem == pid:
                 findings[pid].append(item)
@@ -196,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="time originals and migrated programs again, one at a time in this run, for the ratio")
     parser.add_argument("--aligned", action="store_true",
                         help="compare the clean, running programs whose numbers differ again with aligned initial variables")
+    parser.add_argument("--unsafe-fixes", action="store_true",
+                        help="migrate with unsafe fixes too (rewrites computing the same distribution, not the same numbers)")
     args = parser.parse_args(argv)
     if not args.corpus.is_dir() or not any(args.corpus.glob("*.py")):
         raise SystemExit(f"{args.corpus}: no materialized corpus (see {SHARED_CORPUS / 'README.md'})")
@@ -203,8 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or Path(tempfile.mkdtemp(prefix="tfm_real_")) / "conv"
     programs = copy_corpus(args.corpus, out, ids)
 
-    findings, errors = declines(out, programs)
-    migrated = sum(tfmodernize("apply", "--no-cache", *project(out, pid)).returncode != 2 for pid in programs)
+    options = ["--unsafe-fixes"] if args.unsafe_fixes else []
+    findings, errors = declines(out, programs, options)
+    migrated = sum(tfmodernize("apply", "--no-cache", *options, *project(out, pid)).returncode != 2 for pid in programs)
     result = score(args.corpus, out, sorted(ids), args.workers)
     by_id = {p["id"]: p for p in result["programs"]}
     v1 = v1_times()
