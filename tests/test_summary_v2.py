@@ -132,6 +132,10 @@ NO_OPS = [
     pytest.param(HEAD + 'writer = tf.summary.FileWriter("l")\nwriter.reopen()\n',
                  "used other than", id="writer-used-otherwise"),
     pytest.param("import numpy as np\nsummary = np.zeros(2)\n", None, id="not-tensorflow"),
+    # TF2 summaries (a migrated program run through again): written already, nothing to say.
+    pytest.param("import tensorflow as tf\nwriter = tf.summary.create_file_writer('l')\nwith writer.as_default():\n"
+                 "    tf.summary.image('x', pictures, step=3, max_outputs=2)\n    tf.summary.scalar('l', loss, step=3)\n",
+                 None, id="tf2-summaries-with-a-step"),
 ]
 
 

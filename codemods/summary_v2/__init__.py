@@ -63,7 +63,8 @@ Declines when
     export them, or an object exporting them is called elsewhere than in the program's code
     or used other than called. The program's
     summaries are then left as they are (and the program on ``tf.compat.v1``), with a finding
-    saying which.
+    saying which. A summary given a ``step`` is TF2's (a migrated program read again): left as
+    it is, silently.
 """
 
 from __future__ import annotations
@@ -135,6 +136,8 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
             symbol = self.tf.tf_symbol(node.func)
             if symbol is None or symbol.path not in (*SUMMARY_OPS, *MERGES, *WRITERS):
                 continue
+            if symbol.path in SUMMARY_OPS and any(a.keyword is not None and a.keyword.value == "step" for a in node.args):
+                continue  # TF2's ``tf.summary.scalar(name, value, step=...)``: written already, not TF1's
             statement, name = self._definition(module, node)
             if symbol.path in SUMMARY_OPS:
                 summaries.append(self._summary(statement, node, symbol.path.split(".")[1], name, taken))
