@@ -41,8 +41,9 @@ Declines when
     (``tf.get_variable``, layers, Keras, ``tf.Variable``, ``tf.get_variable_scope()``,
     ``tf.train``, a project module's function known to make variables, an object the module's
     top level makes): those are the scopes of other codemods. A scope given more than a name
-    (``reuse``, ``default_name``, an initializer, an ``as`` target), or a name that is not a
-    string literal, is left as written.
+    (``reuse``, ``default_name``, an initializer, an ``as`` target), a name that is not a
+    string literal, or one spelled through ``tf.compat.v1`` (a file kept on TF1) is left as
+    written.
 """
 
 from __future__ import annotations
@@ -115,7 +116,10 @@ class VariableScopeToNameScope(TFCodemod):
     def _named_scope(self, item: cst.WithItem) -> bool:
         """``tf.variable_scope("name")``: one positional string literal, no ``as`` target."""
         call = item.item
-        return (isinstance(call, cst.Call) and self.tf.is_tf(call.func, *VARIABLE_SCOPES) and item.asname is None
+        symbol = self.tf.tf_symbol(call.func) if isinstance(call, cst.Call) else None
+        if symbol is None or symbol.v1:
+            return False  # spelled through ``tf.compat.v1``: a file kept on TF1, whose scopes stay TF1's
+        return (self.tf.is_tf(call.func, *VARIABLE_SCOPES) and item.asname is None
                 and len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star
                 and isinstance(call.args[0].value, cst.SimpleString)
                 and not call.args[0].value.evaluated_value.endswith("/"))

@@ -57,6 +57,9 @@ NO_OPS = [
                  None, id="name-not-a-literal"),
     pytest.param(TF + "def f(x):\n    with tf.variable_scope(None, default_name='f'):\n        return tf.nn.relu(x)\n",
                  None, id="default-name"),
+    # A file kept on TF1 (a second run over one): its scopes stay TF1's.
+    pytest.param("import tensorflow.compat.v1 as tf\ndef act(x):\n    with tf.variable_scope('act'):\n"
+                 "        return tf.nn.relu(x)\n", None, id="spelled-through-compat-v1"),
     # Code it cannot read: declined, naming the call.
     pytest.param(TF + "from nets import block\ndef f(x):\n    with tf.variable_scope('f'):\n        return block(x)\n",
                  "the block calls `block`, defined elsewhere", id="imported-function"),
