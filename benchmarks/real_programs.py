@@ -22,7 +22,7 @@ script's ``--determinism`` pass once so that the TF1 side is cached. Then this s
    numbers, with ``tfmodernize verify --stdout --align-variables``: a migration to Keras layers
    starts from Keras's initial values, not TF1's, so the plain comparison cannot match; aligned,
    the migrated program starts from the original's initial values (loop caps of the manifest
-   applied to both, as the corpus runs them).
+   applied to both, and the corpus's stubs read, as the corpus runs them).
 
 Needs TensorFlow (the ``verify`` extra) for step 3; steps 1-2 never import it.
 """
@@ -30,6 +30,7 @@ Needs TensorFlow (the ``verify`` extra) for step 3; steps 1-2 never import it.
 from __future__ import annotations
 
 import argparse
+import ast
 import collections
 import json
 import os
@@ -160,6 +161,20 @@ def capped(source: str, cap: int | None) -> str:
     return ast.unparse(ast.fix_missing_locations(tree))
 
 
+def with_stubs(source: str) -> str:
+    """The program reading the corpus's stubs (MNIST as seeded arrays, a no-op matplotlib), as
+    the corpus runs it: ``verify`` runs programs as they are, and no dataset can be downloaded.
+    The lines go after the ``__future__`` imports, which must come first."""
+    lines = source.splitlines(keepends=True)
+    after = max((node.end_lineno for node in ast.parse(source).body
+                 if isinstance(node, ast.ImportFrom) and node.module == "__future__"), default=0)
+    stubs = (f"import sys as _corpus_sys; _corpus_sys.path.insert(0, {str(SHARED_CORPUS)!r})\n"
+             "import corpus_stubs as _corpus_stubs\n"
+             "_corpus_stubs.install_mnist_stub(); _corpus_stubs.install_matplotlib_stub(); "
+             "_corpus_stubs.install_numpy_compat()\n")
+    return "".join([*lines[:after], stubs, *lines[after:]])
+
+
 def aligned(corpus: Path, out: Path, pid: str, cap: int | None) -> str:
     """``tfmodernize verify --stdout --align-variables`` of one program against its migration,
     each beside its own helper modules: "equal", or verify's verdict line."""
@@ -171,7 +186,7 @@ def aligned(corpus: Path, out: Path, pid: str, cap: int | None) -> str:
             for helper in aux.iterdir():
                 if helper.is_file():
                     shutil.copy2(helper, work / side / helper.name)
-        (work / side / f"{pid}.py").write_text(capped((folder / f"{pid}.py").read_text(), cap))
+        (work / side / f"{pid}.py").write_text(with_stubs(capped((folder / f"{pid}.py").read_text(), cap)))
     verdict = ""
     for rtol in ("1e-05", "1e-04", "1e-03"):  # verify's default first; then how far apart they are
         ran = tfmodernize("verify", str(work / "before" / f"{pid}.py"), str(work / "after" / f"{pid}.py"),
