@@ -501,7 +501,7 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
             leading = list(carried) if position == 0 else []
             if isinstance(stmt, cst.With) and _is_read_through(stmt, names, graphs):
                 for item in stmt.items:
-                    if _naming_scope(item, names) and item.asname is not None and item.asname.name.value in used:
+                    if naming_scope(item, names) and item.asname is not None and item.asname.name.value in used:
                         raise Decline(item, f"the name scope's `{item.asname.name.value}` is used")
                     call = _session_call(item.item, names)
                     if call is not None:
@@ -567,12 +567,12 @@ def _is_pass(stmt: cst.BaseStatement) -> bool:
 
 def _is_read_through(stmt: cst.With, names: TFNames, graphs: frozenset[str]) -> bool:
     return all(
-        _session_call(i.item, names) is not None or _graph_context(i.item, names, graphs) or _naming_scope(i, names)
+        _session_call(i.item, names) is not None or _graph_context(i.item, names, graphs) or naming_scope(i, names)
         for i in stmt.items
     )
 
 
-def _naming_scope(item: cst.WithItem, names: TFNames) -> bool:
+def naming_scope(item: cst.WithItem, names: TFNames) -> bool:
     """``with tf.name_scope("loss"):`` / ``with tf.device("/cpu:0"):`` around graph building:
     they name and place ops, computing nothing, and are read through like a session block
     (an ``as scope`` name must be used nowhere: the scope string it binds is gone). So is a

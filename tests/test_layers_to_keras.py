@@ -404,6 +404,15 @@ DECLINES += [
                  "it passes `outputs_collections`", id="contrib-collections"),
     pytest.param("import tensorflow as tf\nh = tf.contrib.layers.fully_connected(x, 3, units=4)\n",
                  "`units` is not a parameter of tf.contrib.layers.fully_connected", id="contrib-keras-spelling"),
+    # Top-level blocks that only name ops hold layers; others do not.
+    pytest.param("import tensorflow as tf\nwith tf.variable_scope('d', reuse=True):\n    h = tf.layers.dense(x, 3)\n",
+                 "other than top-level `with` blocks that only name ops", id="in-a-reusing-scope"),
+    pytest.param("import tensorflow as tf\nwith tf.name_scope('d') as scope:\n    h = tf.layers.dense(x, 3)\n",
+                 "other than top-level `with` blocks that only name ops", id="in-a-named-scope-bound-as"),
+    pytest.param("import tensorflow as tf\nwith tf.name_scope('d'):\n    if deep:\n        h = tf.layers.dense(x, 3)\n",
+                 "other than top-level `with` blocks that only name ops", id="in-a-condition-in-a-naming-block"),
+    pytest.param("import tensorflow as tf\nwith tf.name_scope('d'):\n    width = 3\n    h = tf.layers.dense(x, width)\n",
+                 "its arguments read `width`, which the block binds", id="width-bound-in-the-naming-block"),
 ]
 
 

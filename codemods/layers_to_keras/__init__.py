@@ -9,7 +9,9 @@ What it does
     ``tf.nn.dynamic_rnn``, ``static_rnn`` or ``bidirectional_dynamic_rnn`` (``BasicRNNCell``,
     ``BasicLSTMCell``, ``LSTMCell``, ``GRUCell``, ``MultiRNNCell``: ``SimpleRNN``, ``LSTM``,
     ``GRU``, a stacked ``RNN``, ``Bidirectional``; see ``rnn.py``), into Keras layer objects
-    created once, just before the statement that applied them, and called there:
+    created once, just before the statement that applied them (before the top-level ``with``
+    blocks holding them that only name ops: ``with tf.name_scope("RNN"):``, a ``variable_scope``
+    given only its name), and called there:
     ``h = tf.layers.dense(x, 64, activation=tf.nn.relu)`` becomes
     ``dense = tf.keras.layers.Dense(64, activation=tf.nn.relu)`` and ``h = dense(x)``. A
     network-building function gets its layers created before it: one the program calls once,
@@ -135,7 +137,8 @@ Fix safety
     aligning; the name is TF1's (``scope/name``), so name tests and checkpoints read the same.
 
 Declines when
-    the layer is applied inside a class or a block, or in a function called from elsewhere than
+    the layer is applied inside a class or a block (other than top-level blocks only naming ops,
+    when its arguments read nothing the block binds), or in a function called from elsewhere than
     the program's top-level code, called several times without sharing its variables (TF1 made
     a network per call), called with ``reuse`` True the first time, (for a project module's
     function) used by a file of the run other than called by name in its top-level code,
@@ -208,6 +211,7 @@ from typing import Any, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemods import _training as training
+from tfmodernize.codemods._graph import naming_scope
 from tfmodernize.codemods._variables import helper_variable
 from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
@@ -224,8 +228,8 @@ from tfmodernize.codemods.layers_to_keras.variable_lists import (
     variable_lists,
 )
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.names import name_nodes, own_nodes, parameter_names
-from tfmodernize.syntax import argument, commas, is_none, no_space_equal, source, statement_holding
+from tfmodernize.names import bound_names, name_nodes, own_nodes, parameter_names
+from tfmodernize.syntax import ancestors, argument, commas, is_none, no_space_equal, source, statement_holding
 from tfmodernize.treewalk import walk
 
 
@@ -309,8 +313,15 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
                         raise Decline(calls[0], f"it is applied in `{statement.name.value}`, which shares its layers "
                                                 "through `reuse` and is called from another file")
                 elif id(statement) not in top:
-                    raise Decline(calls[0], "it is applied inside a class or a block")
+                    self._in_naming_blocks(statement, calls)
                 made = [self._layer(call, network.reuse) for call in innermost_first(calls)]
+                if isinstance(statement, cst.With):
+                    inside = bound_names(statement.body)
+                    read = sorted({n.value for layer in made for arg in layer.constructor for n in name_nodes(arg.value)}
+                                  & inside)
+                    if read:
+                        raise Decline(calls[0], f"its layer is made before the `with` block holding it, and its "
+                                                f"arguments read `{read[0]}`, which the block binds")
                 if isinstance(statement, cst.FunctionDef) and project:
                     removed = [line for layer in made if layer.rnn is not None for line in layer.rnn.cell_lines]
                     split = modules.split_of(statement, [arg.value for layer in made for arg in layer.constructor],
@@ -370,6 +381,21 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
             self._make_hoisted_variables()
         if self._made:
             self._write_variable_lists(module)
+
+    def _in_naming_blocks(self, statement: cst.BaseStatement, calls: list[cst.Call]) -> None:
+        """Declines layers applied elsewhere than on the lines of top-level ``with`` blocks that
+        only name ops (``with tf.name_scope("RNN"):``, a ``variable_scope`` given only its name),
+        nested or not: their layers are made before the block, and applied where they were."""
+        parents = self.state.parents(self._module)
+        for call in calls:
+            line = statement_holding(call, parents)
+            holders = [n for n in ancestors(line, parents) if training.contains(statement, n) or n is statement] \
+                if isinstance(line, cst.SimpleStatementLine) else [None]
+            if not all(isinstance(n, (cst.IndentedBlock, cst.With)) and (
+                    not isinstance(n, cst.With) or all(naming_scope(i, self.tf) and i.asname is None for i in n.items))
+                       for n in holders):
+                raise Decline(call, "it is applied inside a class or a block (other than top-level `with` blocks "
+                                    "that only name ops)")
 
     def _make_before(self, statement: cst.BaseStatement, lines: list[cst.SimpleStatementLine],
                      carried: Sequence[cst.EmptyLine] = ()) -> None:
