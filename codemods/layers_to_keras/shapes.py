@@ -8,6 +8,10 @@ makes them once, in ``__init__``, before any input is seen: ``__init__`` takes `
 [None, 784])``), or the width of a result of an earlier call of such a class, which the
 module exports (``result_widths``: ``layer = tf.matmul(x, W)`` then ``layer += b`` and
 ``tf.nn.relu(layer)`` has the last dimension of ``W``, the argument given to ``num_units``).
+
+Inside one network function, ``StaticShapes`` reads the last dimension (and the rank) of a value
+it computes from the shapes its weights are made with: what a batch normalisation written as TF2
+ops needs to make its ``beta`` (``training_batch_norm``).
 """
 
 from __future__ import annotations
