@@ -844,6 +844,9 @@ second = head(tf.zeros([1, 2]))
           ("norm-channels-unknown", "tf.contrib.layers.batch_norm(x)", "", "number of channels of `x`"),
           ("norm-epsilon-computed", "tf.contrib.layers.batch_norm(h, epsilon=e)", "", "not a number written out"),
       ]),
+    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 3], tf.float64)\n"
+                 "        h = tf.matmul(x, w)\n        return tf.contrib.layers.batch_norm(h)\n\n\na = net(p)\n",
+                 "not float32", id="norm-of-float64-weights"),
 ])
 def test_scoped_variables_decline(source, reason):
     result = assert_unchanged("TFM107", "import tensorflow as tf\n\n\n" + source)

@@ -171,7 +171,8 @@ Declines when
     training mode written out, passing an argument whose effect is not reproduced
     (``param_initializers``, ``activation_fn``...), normalising an expression rather than a
     name, on a line in a loop or condition, when the number of channels is not read from the
-    code, or when this file or one calling the class reads the moving statistics),
+    code, when the function's weights are not float32, or when this file or one calling the
+    class reads the moving statistics),
     when (a project module's function) a calling file passes ``reuse`` other than ``True`` or
     ``False`` written out, or shares the variables in its first call, when the variable's name is not a
     literal, its call is not ``name = tf.get_variable(...)`` on a line of its own, its shape or

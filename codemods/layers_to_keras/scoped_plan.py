@@ -189,6 +189,10 @@ class ScopedVariablesPlan:
             raise Decline(calls[0], f"the file reads {reader}: it would read the moving mean and variance TF1 made for "
                                     "this batch normalisation, which its migration does not make (training mode never "
                                     "reads them)")
+        wide = next((v for v in made if re.search(r"\b(b?float16|float64|double|half)\b", v.code)), None)
+        if wide is not None:
+            raise Decline(calls[0], f"the function's weights are not float32 (`{wide.name}`): its batch normalisation's "
+                                    "variables would be made in another dtype than TF1 gave them")
         parents = self.state.parents(self._module)
         shapes = {}
         for variable in made:
