@@ -122,6 +122,7 @@ class VariableScopeToNameScope(TFCodemod):
         return (self.tf.is_tf(call.func, *VARIABLE_SCOPES) and item.asname is None
                 and len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star
                 and isinstance(call.args[0].value, cst.SimpleString)
+                and isinstance(call.args[0].value.evaluated_value, str)
                 and not call.args[0].value.evaluated_value.endswith("/"))
 
     def _check(self, block: cst.CSTNode, followed: set[str]) -> None:
