@@ -59,7 +59,7 @@ from tfmodernize.codemods._training import calls, creates_opaque_variables, fore
 from tfmodernize.names import bound_names
 from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import import_bindings, root_name
-from tfmodernize.treewalk import import_statements, walk
+from tfmodernize.treewalk import compound_statements, import_statements, walk
 
 #: TF paths whose calls make variables or read the variable scope, besides those
 #: ``creates_opaque_variables`` knows: a block calling one is another codemod's.
@@ -85,8 +85,13 @@ class VariableScopeToNameScope(TFCodemod):
     runs_before = ("TFM109",)
 
     def plan(self, module: cst.Module) -> None:
+        scopes = [node for node in compound_statements(module)
+                  if isinstance(node, cst.With) and len(node.items) == 1 and self._named_scope(node.items[0])]
+        if not scopes:
+            return  # what is read of the whole module below is read only for a scope to judge
         self._functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
-        self._bound = bound_names(module)
+        self._module = module
+        self._bound: Optional[set[str]] = None  # the names the module binds, read when a built-in is called
         imported = {local for statement in import_statements(module)
                     for local, _ in import_bindings(statement, tf_only=False)}
         self._variable_free = imported - set(foreign_imports(module, self.state.project))
@@ -98,9 +103,7 @@ class VariableScopeToNameScope(TFCodemod):
         self._making |= {small.targets[0].target.value for line in module.body if isinstance(line, cst.SimpleStatementLine)
                          for small in line.body if isinstance(small, cst.Assign) and len(small.targets) == 1
                          and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)}
-        for node in walk(module, code_only=True):
-            if not (isinstance(node, cst.With) and len(node.items) == 1 and self._named_scope(node.items[0])):
-                continue
+        for node in scopes:
             try:
                 self._check(node.body, set())
             except MakesVariables:
@@ -160,8 +163,13 @@ class VariableScopeToNameScope(TFCodemod):
         if isinstance(func, cst.Name):
             if func.value in self._functions:
                 return None if func.value in followed else self._functions[func.value]
-            if func.value in self._variable_free or (func.value in vars(builtins) and func.value not in self._bound):
+            if func.value in self._variable_free:
                 return None
+            if func.value in vars(builtins):
+                if self._bound is None:
+                    self._bound = bound_names(self._module)
+                if func.value not in self._bound:
+                    return None
             raise Decline(call, f"the block calls `{func.value}`, defined elsewhere: it may make variables under the scope")
         root = root_name(func)
         if isinstance(func, cst.Attribute) and root is not None and root.value in self._variable_free:

@@ -112,6 +112,18 @@ _STATEMENT_HOLDERS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.Ex
                       cst.Finally, cst.MatchCase)
 
 
+def compound_statements(node: cst.CSTNode) -> Iterator[cst.BaseCompoundStatement]:
+    """Every compound statement (``with``, ``for``, ``if``, a definition...) in ``node``, at any
+    depth of blocks, in source order, without walking into expressions."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.BaseCompoundStatement):
+            yield current
+        if isinstance(current, (cst.Module, *_STATEMENT_HOLDERS)):
+            stack.extend(reversed(children(current, code_only=True)))
+
+
 def import_statements(node: cst.CSTNode) -> Iterator["cst.Import | cst.ImportFrom"]:
     """Every ``import`` / ``from ... import`` statement in ``node``, at any depth of blocks,
     in source order, without walking into expressions (most of a module's nodes)."""
