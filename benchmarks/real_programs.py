@@ -63,9 +63,10 @@ def copy_corpus(corpus: Path, out: Path, ids: set[str]) -> list[str]:
     return copied
 
 
-def tfmodernize(*args: str) -> subprocess.CompletedProcess:
+def tfmodernize(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """The CLI, run from ``cwd`` (where a program ``verify`` runs writes its relative paths)."""
     return subprocess.run([sys.executable, "-m", "tfmodernize", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=1800)
+                          cwd=cwd, timeout=1800)
 
 
 def reason_of(message: str) -> str:
@@ -189,8 +190,10 @@ def aligned(corpus: Path, out: Path, pid: str, cap: int | None) -> str:
         (work / side / f"{pid}.py").write_text(with_stubs(capped((folder / f"{pid}.py").read_text(), cap)))
     verdict = ""
     for rtol in ("1e-05", "1e-04", "1e-03"):  # verify's default first; then how far apart they are
+        # From the work folder: what the programs write (``tmp/``, checkpoints) stays there.
         ran = tfmodernize("verify", str(work / "before" / f"{pid}.py"), str(work / "after" / f"{pid}.py"),
-                          "--old-mode", "tf1", "--stdout", "--align-variables", "--timeout", "900", "--rtol", rtol)
+                          "--old-mode", "tf1", "--stdout", "--align-variables", "--timeout", "900", "--rtol", rtol,
+                          cwd=work)
         if ran.returncode == 0:
             return "equal" if not verdict else f"{verdict}; equal within rtol {rtol}"
         if ran.returncode != 1:
