@@ -20,7 +20,7 @@ from tfmodernize.codemods.layers_to_keras import modules
 from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS, Network, innermost_first
 from tfmodernize.codemods.layers_to_keras.network import prefix as network_prefix
 from tfmodernize.codemods.layers_to_keras.scoped_variables import scoped_variables, template_expression
-from tfmodernize.codemods.layers_to_keras.shapes import StaticShapes, result_widths, returned_variables, variable_shape
+from tfmodernize.codemods.layers_to_keras.shapes import StaticShapes, bound_shapes, result_widths, returned_variables
 from tfmodernize.codemods.layers_to_keras.training_batch_norm import (
     TrainingNorm,
     always_training,
@@ -194,14 +194,9 @@ class ScopedVariablesPlan:
             raise Decline(calls[0], f"the function's weights are not float32 (`{wide.name}`): its batch normalisation's "
                                     "variables would be made in another dtype than TF1 gave them")
         parents = self.state.parents(self._module)
-        shapes = {}
-        for variable in made:
-            bound = (statement_of(variable.call, parents) or (None,))[0]
-            shape = variable_shape(variable.call, self._helpers, self.tf)
-            if bound is not None and shape is not None:
-                shapes[bound] = shape
+        shapes = StaticShapes(self._module, self.tf, bound_shapes(made, self._helpers, self.tf, parents))
         taken |= {v.name for v in made}
-        return read_norms(function, calls, self.tf, parents, StaticShapes(self._module, self.tf, shapes),
+        return read_norms(function, calls, self.tf, parents, shapes,
                           lambda node: self._variable_scope(node, parents), taken, prefix,
                           (lambda name: f"self.{name}") if split else (lambda name: name), self.tf_root())
 

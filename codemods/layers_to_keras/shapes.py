@@ -62,6 +62,19 @@ def variable_shape(call: cst.Call, helpers: Mapping[str, cst.FunctionDef], tf: T
     return argument(call, parameters.index(shape.value), shape.value)
 
 
+def bound_shapes(made: Sequence, helpers: Mapping[str, cst.FunctionDef], tf: TFNames,
+                 parents: dict) -> dict[str, cst.BaseExpression]:
+    """The name each of a network function's variables is bound to -> the shape it is made
+    with (``variable_shape``), for those bound to a name and made with a shape."""
+    found = {}
+    for variable in made:
+        bound = (statement_of(variable.call, parents) or (None,))[0]
+        shape = variable_shape(variable.call, helpers, tf)
+        if bound is not None and shape is not None:
+            found[bound] = shape
+    return found
+
+
 def result_widths(function: cst.FunctionDef, made: Sequence, parameters: Sequence[str], tf: TFNames,
                   parents: dict, helpers: Mapping[str, cst.FunctionDef]) -> tuple[tuple[Optional[int], str, str], ...]:
     """What a calling file knows of the results' last dimension: for each result (its index in
@@ -71,12 +84,8 @@ def result_widths(function: cst.FunctionDef, made: Sequence, parameters: Sequenc
     (``r += b``, ``r = r + b`` with ``b`` made ``[num_units]``, ``r = tf.nn.relu(r)``):
     (index, ``num_units``, ``x``)."""
     elements = _returned(function)
-    shapes: dict[str, list[cst.BaseExpression]] = {}
-    for variable in made:
-        bound = (statement_of(variable.call, parents) or (None,))[0]
-        shape = variable_shape(variable.call, helpers, tf)
-        if bound is not None and isinstance(shape, (cst.List, cst.Tuple)):
-            shapes[bound] = [e.value for e in shape.elements]
+    shapes = {name: [e.value for e in shape.elements] for name, shape in bound_shapes(made, helpers, tf, parents).items()
+              if isinstance(shape, (cst.List, cst.Tuple))}
     found = []
     for index, element in elements:
         width = _width(function, element.value, shapes, parameters, tf) if isinstance(element, cst.Name) else \

@@ -26,6 +26,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods import _training as training
+from tfmodernize.codemods.layers_to_keras.modules import instance_name
 from tfmodernize.codemods.layers_to_keras.network import UNIT_BREAKS
 from tfmodernize.codemods.layers_to_keras.shapes import StaticShapes
 from tfmodernize.syntax import ancestors, source, statement_holding
@@ -159,7 +160,7 @@ def read_norms(function: cst.FunctionDef, calls: list[cst.Call], tf: TFNames, pa
         for weight in kind.order:
             if not flags["center" if weight == "beta" else "scale"]:
                 continue
-            attribute = training.fresh_name(re.sub(r"\W+", "_", f"{prefix}{_snake(scope_name)}_{weight}").lower().strip("_"),
+            attribute = training.fresh_name(re.sub(r"\W+", "_", f"{prefix}{instance_name(scope_name)}_{weight}").lower().strip("_"),
                                             taken)
             fill = "zeros" if weight == "beta" else "ones"
             trainable = "" if flags["trainable"] else ", trainable=False"
@@ -205,7 +206,3 @@ def _arguments(call: cst.Call, kind: Kind) -> dict[str, cst.BaseExpression]:
         given[parameter] = arg.value
     return given
 
-
-def _snake(name: str) -> str:
-    """``BatchNorm_1`` -> ``batch_norm_1``."""
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
