@@ -71,6 +71,18 @@ SEQUENCE_OPS = (
     "unique_with_counts", "linalg.eigh", "self_adjoint_eig", "linalg.qr", "qr", "svd", "linalg.svd",
     "nn.top_k", "math.top_k", "hessians",
 )
+#: Ops whose result may be a structure of tensors (nested, or other than a flat list): outputs
+#: and state, the loop variables, whatever the mapped or called function returns.
+STRUCTURE_OPS = (
+    "nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.static_bidirectional_rnn", "nn.raw_rnn",
+    "while_loop", "cond", "case", "switch_case", "map_fn", "scan", "foldl", "foldr", "py_func", "py_function",
+    "numpy_function", "identity_n", "tuple", "nn.fused_batch_norm", "nn.sufficient_statistics",
+    "nn.max_pool_with_argmax", "nn.ctc_beam_search_decoder", "nn.ctc_greedy_decoder", "nest.map_structure",
+    "nest.flatten", "nest.pack_sequence_as", "custom_gradient", "recompute_grad",
+)
+#: Methods of TF1 objects returning a structure of tensors: an optimizer's (gradient, variable)
+#: pairs.
+STRUCTURE_METHODS = ("compute_gradients",)
 #: RNN builders: they create their cells' variables when called.
 RNN_PREFIXES = ("nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.raw_rnn", "nn.rnn_cell.", "nn.static_bidirectional_rnn")
 #: Calls that only reset or force graph mode: gone once the program is migrated.
@@ -644,6 +656,8 @@ class GraphUnit:
         self.feeds: dict[str, cst.Dict] = {}
         #: names bound to a list of tensors (``tf.gradients``, list literals)
         self.sequences: set[str] = set()
+        #: functions of this block returning a tuple or list written out (``return loss, acc``)
+        self.structure_functions: set[str] = set()
         #: dataset iterators: name -> (the dataset expression, the statement making the iterator)
         self.iterators: dict[str, tuple[cst.BaseExpression, Statement]] = {}
         for node, origin in flat.statements:
@@ -656,6 +670,28 @@ class GraphUnit:
         if isinstance(expr, cst.Name):
             return expr.value in self.sequences
         return isinstance(expr, cst.Call) and tf_path(expr.func, self.names) in SEQUENCE_OPS
+
+    def holds_structure(self, expr: cst.BaseExpression, at: int) -> bool:
+        """Whether ``expr``, read at the statement of index ``at``, may be a structure of tensors
+        rather than one (its fetched value then has that structure, at any depth): a list,
+        tuple or dict written out, or a list of tensors (``is_sequence``), an op returning
+        several (``tf.nn.dynamic_rnn``'s outputs and state, ``tf.while_loop``'s variables),
+        ``optimizer.compute_gradients``'s (gradient, variable) pairs, a function of this file
+        returning a tuple or list, or a name bound to one of these."""
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Dict)) or self.is_sequence(expr):
+            return True
+        if isinstance(expr, cst.Name):
+            stmt = self.reaching(expr.value, at)
+            assignment = _single_assignment(stmt.node) if stmt is not None else None
+            return assignment is not None and self.holds_structure(assignment[1], stmt.index)
+        if isinstance(expr, cst.Call):
+            path = tf_path(expr.func, self.names)
+            if path is not None:
+                return path in STRUCTURE_OPS
+            if isinstance(expr.func, cst.Attribute):
+                return expr.func.attr.value in STRUCTURE_METHODS
+            return isinstance(expr.func, cst.Name) and expr.func.value in self.structure_functions
+        return False
 
     def _find_switches(self) -> None:
         """Marks the boolean placeholders the graph reads only as ``training=`` arguments."""
@@ -720,6 +756,9 @@ class GraphUnit:
                 self.variable_functions |= {name}
             elif isinstance(node, cst.FunctionDef):
                 self.safe_names |= {name}
+                if any(isinstance(n, cst.Return) and isinstance(n.value, (cst.Tuple, cst.List, cst.Dict))
+                       for n in walk(node.body, code_only=True)):
+                    self.structure_functions.add(name)
                 self.graph_functions |= {name} if builds_ops(calls) else set()
             captured = uses & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP, Value.SESSION)}
             if captured:

@@ -68,6 +68,47 @@ REWRITES = [
         """
         import tensorflow as tf
 
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        opt = tf.train.GradientDescentOptimizer(0.5)
+        v = tf.Variable(2.0)
+        grads = opt.compute_gradients(v * y, [v])
+        with tf.Session() as sess:
+            r = sess.run({"a": [y], "b": (y, {"c": y})}, {x: 1.0})
+            g = sess.run(grads, {x: 1.0})
+            print(r["b"][1]["c"], g[0][0])
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        def compute_value_and_value(x):
+            y = x + 1.0
+            return {"a": [y], "b": (y, {"c": y})}
+
+
+        opt = tf.train.GradientDescentOptimizer(0.5)
+        v = tf.Variable(2.0)
+
+
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        def compute_grads(x):
+            y = x + 1.0
+            grads = opt.compute_gradients(v * y, [v])
+            return grads
+
+
+        r = tf.nest.map_structure(lambda t: t.numpy(), compute_value_and_value(1.0))
+        g = tf.nest.map_structure(lambda t: t.numpy(), compute_grads(1.0))
+        print(r["b"][1]["c"], g[0][0])
+        """,
+        id="nested-fetches-and-gradient-pairs",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         tf.disable_eager_execution()
         tf.reset_default_graph()
         tf.set_random_seed(0)
@@ -1066,11 +1107,13 @@ DECLINES = [
 
         x = tf.placeholder(tf.float32)
         y = x + 1.0
+        w = tf.Variable(0.0)
+        step = tf.group(tf.assign_add(w, 1.0))
         with tf.Session() as sess:
-            r = sess.run({"a": [y]}, {x: 1.0})
+            r = sess.run({"a": [y, step]}, {x: 1.0})
         """,
-        "nested fetch structures",
-        id="nested-fetches",
+        "an op, initializer or iterator inside a nested fetch structure",
+        id="op-in-nested-fetch",
     ),
     pytest.param(
         """

@@ -199,14 +199,14 @@ class RunSites:
             plan.eager_updates = plan.eager_updates or any(
                 method in STATEFUL_OPS for element in elements for method, _ in tf_calls(element.expr, self.tf)[1]
             ) or any(path in STATEFUL_OPS for element in elements for path, _ in tf_calls(element.expr, self.tf)[0])
-            value = self._eager_value(elements, shape, unit, numpy=site.context != "discard")
+            value = self._eager_value(elements, shape, unit, stmt.index, numpy=site.context != "discard")
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         elif (following := self._next_element(plan, site, elements, ops, overrides)) is not None:
             # The fetch is a dataset's next element as it is: no function to compute it.
             value = following
             if shape != Shape.NONE and self._wants_numpy(plan, site, targets):
                 listed = shape == Shape.SINGLE and isinstance(targets, (cst.Tuple, cst.List))
-                value = self._to_numpy(following, Shape.LIST if listed else shape)
+                value = self._to_numpy(following, Shape.LIST if listed else shape, unit, elements, stmt.index)
             elif shape == Shape.LIST:
                 value = cst.Call(cst.Name("list"), [cst.Arg(following)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{source(following)}`"))
@@ -220,7 +220,7 @@ class RunSites:
                     isinstance(targets, (cst.Tuple, cst.List))
                     or unit.is_sequence(elements[0].expr)
                 )
-                value = self._to_numpy(call, Shape.LIST if listed else shape)
+                value = self._to_numpy(call, Shape.LIST if listed else shape, unit, elements, stmt.index)
             elif shape in (Shape.LIST, Shape.TUPLE) and not _returns(function, cst.List if shape == Shape.LIST else cst.Tuple):
                 value = cst.Call(cst.Name(str(shape)), [cst.Arg(call)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{function.name}(...)`"))
@@ -295,6 +295,8 @@ class RunSites:
                 return kept, shape, None
             if len(kept_targets) == 1:
                 return kept, shape, kept_targets[0].value
+            # The last target kept ends as the last target written did (``a, b, _`` -> ``a, b``).
+            kept_targets[-1] = kept_targets[-1].with_changes(comma=targets.elements[-1].comma)
             return kept, shape, targets.with_changes(elements=commas(kept_targets))
         if any(e.kind == Value.OP for e in elements):
             if site.context != "discard":
@@ -333,10 +335,22 @@ class RunSites:
         else:
             shape, items = Shape.SINGLE, [Element(fetches, "")]
         for item in items:
-            if isinstance(item.expr, (cst.List, cst.Tuple, cst.Dict)):
-                raise Decline(item.expr, "nested fetch structures")
-            item.kind = self._fetch_kind(unit, item.expr, at)
+            item.kind = self._structure_kind(unit, item.expr, at)
         return items, shape
+
+    def _structure_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> Value:
+        """What a fetched element is; a nested list, tuple or dict of tensors is computed where
+        any of its tensors is (``dynamic`` if one is fed), and fetched whole."""
+        if not isinstance(expr, (cst.List, cst.Tuple, cst.Dict)):
+            return self._fetch_kind(unit, expr, at)
+        kinds = set()
+        for element in expr.elements:
+            if not isinstance(element, (cst.Element, cst.DictElement)):
+                raise Decline(element, "starred elements in a nested fetch structure")
+            kinds.add(self._structure_kind(unit, element.value, at))
+        if kinds - {Value.DYNAMIC, Value.STATIC, Value.VARIABLE}:
+            raise Decline(expr, "an op, initializer or iterator inside a nested fetch structure: fetch it on its own")
+        return Value.DYNAMIC if Value.DYNAMIC in kinds else Value.STATIC
 
     def _fetch_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> Value:
         if isinstance(expr, cst.Call) and tf_path(expr.func, self.tf) in INITIALIZERS:
@@ -377,7 +391,7 @@ class RunSites:
         return Value.STATIC
 
     def _eager_value(
-        self, elements: list[Element], shape: Shape, unit: GraphUnit, numpy: bool
+        self, elements: list[Element], shape: Shape, unit: GraphUnit, at: int, numpy: bool
     ) -> Optional[cst.BaseExpression]:
         if not numpy:
             # The value is dropped: what remains to do is the computation (``w.assign(v)``).
@@ -388,6 +402,7 @@ class RunSites:
         values = [
             cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
             if unit.is_sequence(e.expr)
+            else self._nested_numpy(e.expr.visit(_AssignMethods(self))) if unit.holds_structure(e.expr, at)
             else _numpy(e.expr.visit(_AssignMethods(self)))
             for e in elements
         ]
@@ -497,8 +512,14 @@ class RunSites:
             return False
         return any(n.value in plan.numpy_uses for n in target_name_nodes(targets))
 
-    def _to_numpy(self, call: cst.Call, shape: Shape) -> cst.BaseExpression:
-        """What ``sess.run`` returned: numpy values in the fetched structure."""
+    def _to_numpy(self, call: cst.Call, shape: Shape, unit: GraphUnit, elements: list[Element],
+                  at: int) -> cst.BaseExpression:
+        """What ``sess.run`` returned: numpy values in the fetched structure. Where an element
+        may itself be a structure (``optimizer.compute_gradients``'s pairs), the conversion
+        follows it at any depth (``tf.nest.map_structure``), as ``sess.run`` did."""
+        flat_list = shape == Shape.LIST and len(elements) == 1 and unit.is_sequence(elements[0].expr)
+        if not flat_list and any(unit.holds_structure(e.expr, at) for e in elements):
+            return self._nested_numpy(call)
         if shape == Shape.SINGLE:
             return _numpy(call)
         item = cst.Name("t")
@@ -510,6 +531,12 @@ class RunSites:
         if shape == Shape.TUPLE:
             return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(_numpy(item), loop, lpar=[], rpar=[]))])
         return cst.ListComp(_numpy(item), loop)
+
+    def _nested_numpy(self, value: cst.BaseExpression) -> cst.Call:
+        """``tf.nest.map_structure(lambda t: t.numpy(), value)``: numpy values in ``value``'s
+        structure, at any depth (lists, tuples, dicts, pairs)."""
+        numpy = cst.Lambda(cst.Parameters([cst.Param(cst.Name("t"))]), _numpy(cst.Name("t")))
+        return cst.Call(self.tf_expr("nest.map_structure"), commas([cst.Arg(numpy), cst.Arg(value)]))
 
 
 #: What ``t.eval()`` without ``session=`` runs in: the default session, the one the program
