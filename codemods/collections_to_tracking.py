@@ -8,9 +8,13 @@ What it does
     and filtered by scope prefix as TF1 does; ``UPDATE_OPS`` and ``REGULARIZATION_LOSSES`` become
     ``[]`` when nothing in the file can have added to them; a collection the program fills
     itself (``tf.add_to_collection("losses", x)`` ... ``tf.get_collection("losses")``) becomes a
-    plain list. Works on TF1 code and on session-to-function's output alike. Each rewritten
-    read discharges one obligation placed on TFM104, so a codemod that leaves collection reads
-    where TF2 would silently find them empty can oblige it per read.
+    plain list. Only where the whole program that can reach the read is known: the file is a
+    program (an ``if __name__ == "__main__":`` block, session code or app.run at module level, a
+    module-level call of its own function, or a notebook) and no other file of the run reaches
+    the read (a function of the file they use, or one those call). Works on TF1 code and on
+    session-to-function's output alike. Each rewritten read discharges one obligation placed on
+    TFM104, so a codemod that leaves collection reads where TF2 would silently find them empty
+    can oblige it per read.
 
 Why it matters
     TF2 has no graph collections: ``tf.compat.v1.trainable_variables()`` returns ``[]`` in
@@ -20,8 +24,10 @@ Why it matters
     with a finding and writes nothing: a read inside a function while variables are created
     after that function (what it holds depends on when it is called), variables made by layers, helper functions or imported code (a call into any
     module but TensorFlow and a known set of variable-free packages), a read that would come
-    out empty, slot variables of optimizers in ``global_variables``, and ``UPDATE_OPS`` /
-    ``REGULARIZATION_LOSSES`` in a file whose layers or imported code may fill them.
+    out empty, slot variables of optimizers in ``global_variables``, ``UPDATE_OPS`` /
+    ``REGULARIZATION_LOSSES`` in a file whose layers or imported code may fill them, and any read
+    in library code: a module with no entry point, or what other files of the run call, whose
+    callers, other modules and layers made later may fill the collection before the read.
 
 Before
     W = tf.Variable(tf.zeros([3, 1]), name="W")
@@ -29,18 +35,25 @@ Before
     step = tf.Variable(0, trainable=False)
     params = tf.trainable_variables()
 
+    if __name__ == "__main__":
+        train(params)
+
 After
     W = tf.Variable(tf.zeros([3, 1]), name="W")
     b = tf.Variable(tf.zeros([1]), name="b")
     step = tf.Variable(0, trainable=False)
     params = [W, b]
 
+    if __name__ == "__main__":
+        train(params)
+
 Fixtures: ``fixtures/collections-to-tracking/``.
 
 Fix safety
     The list holds what TF1's collection held at that point: the variables created before it, in
     creation order, filtered by scope as TF1 filters; an empty collection becomes ``[]`` only when
-    nothing in the file can add to it.
+    nothing in the file can add to it. Both only in a program whose code reaching the read is all
+    in the file: nothing the file cannot see runs before it.
 
 Declines when
     the variables cannot be read off the code (layers, helpers, imported code), the read is inside a
@@ -48,7 +61,10 @@ Declines when
     level over Keras layers (they make their variables on their first call, later in TF2: the
     list would be empty; layers-to-keras writes such lists where an optimizer uses them), or
     optimizer slots would be listed; a program collection is used across functions or read
-    before anything is added.
+    before anything is added; the read is library code (the module has no entry point, or
+    another file of the run calls the function holding it, uses its class or imports the module
+    whose top-level code reads it): pass the list in explicitly (``model.losses``,
+    ``model.trainable_variables``) or run the codemod on the whole program.
 """
 
 from __future__ import annotations
@@ -58,9 +74,12 @@ from typing import Optional
 
 import libcst as cst
 
+from tfmodernize.codemods._program import entry_point, main_guard
 from tfmodernize.codemods import _training as training
 from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.names import names_read
 from tfmodernize.syntax import argument, source
+from tfmodernize.tfsymbols import TFNames
 
 #: ``tf.GraphKeys`` attributes this codemod knows, with the collection names they stand for.
 GRAPH_KEYS = {
@@ -78,8 +97,14 @@ BUILTIN_KEYS = frozenset({*GRAPH_KEYS.values(), "summaries", "local_variables", 
                           "while_context", "metric_variables", "init_op", "train_op", "global_step"})
 REGULARIZER_ARGUMENTS = ("regularizer", "kernel_regularizer", "bias_regularizer", "activity_regularizer",
                          "weights_regularizer", "biases_regularizer")
-
-
+#: What a finding tells the user to pass in instead of a collection read it leaves, by collection.
+PASS_INSTEAD = {
+    "regularization_losses": "pass the regularization losses in explicitly (a Keras model's `model.losses`, or the "
+                             "penalties of the weights that have them)",
+    "update_ops": "pass the update ops in explicitly (Keras layers run their updates themselves)",
+    "trainable_variables": "pass the variables in explicitly (a Keras model's `model.trainable_variables`)",
+    "variables": "pass the variables in explicitly (a Keras model's `model.variables`)",
+}
 
 class CollectionsToTracking(TFCodemod):
     __doc__ = __doc__
@@ -99,6 +124,8 @@ class CollectionsToTracking(TFCodemod):
         self._all_calls = list(training.calls(node))
         self._replacements: dict[cst.Call, cst.BaseExpression] = {}
         self._inserts: dict[cst.CSTNode, cst.SimpleStatementLine] = {}
+        self._program: Optional[bool] = None
+        self._reached: Optional[dict[str, tuple[str, str, Optional[dict]]]] = None
         self._plan_program_collections(node)
         return True
 
@@ -186,6 +213,8 @@ class CollectionsToTracking(TFCodemod):
             _, statement = self._owner(call)
             if kind == "get" and (statement not in body or body.index(statement) < first):
                 raise Decline(found[0][1], "it is read before anything is added")
+        self._known_program(next((call for kind, call in found if kind == "get"), found[0][1]),
+                            "pass the list in explicitly")
         calls = [call for _, call in found]
         if any(self.suppressed(call) for call in calls):
             return
@@ -222,6 +251,7 @@ class CollectionsToTracking(TFCodemod):
             return
         try:
             result = self._collection(original, key, scope)
+            self._known_program(original, PASS_INSTEAD.get(key, "pass it in explicitly"))
         except Decline as decline:
             self.declined(decline, f"`{source(original.func)}` not migrated: ")
             return
@@ -272,6 +302,77 @@ class CollectionsToTracking(TFCodemod):
         if isinstance(listed, str):
             raise Decline(call, listed)
         return listed
+
+    # -- who can reach a read ---------------------------------------------------------------
+
+    def _known_program(self, call: cst.Call, instead: str) -> None:
+        """Raise Decline unless the whole program that can reach the read ``call`` is known: the
+        file is a program's entry (as written or as the earlier codemods left it), and no other
+        file of the run reaches the read (``_reached_from_other_files``), so nothing the file
+        cannot see adds to the collection before the read."""
+        advice = f"{instead}, or run tfmodernize on the whole program (its entry script with this module)"
+        callers = self.state.callers  # None: no other file of the run imports this one
+        if callers is not None:
+            holder = self._module.body[training.top_level_index(self._module, call)]
+            if isinstance(holder, (cst.FunctionDef, cst.ClassDef)):
+                reached = self._reached_from_other_files(callers).get(holder.name.value)
+                name = holder.name.value
+            else:  # module-level code: run when they import the module, unless under the main guard
+                reached = None if main_guard(holder) else ("import", "", None)
+                name = None
+            if reached is not None:
+                how, used, use = reached
+                through = f", which reaches `{name}`" if name is not None and used != name else ""
+                if how == "use":
+                    raise Decline(call, f"{use['file']} {'calls' if use.get('call') else 'uses'} `{used}` (line "
+                                        f"{use['line']}){through}: code there may add to the collection before "
+                                        f"this read; {advice}")
+                if how == "class":
+                    raise Decline(call, f"other files of the run import this module and may use `{used}`{through}: "
+                                        f"their code may add to the collection before this read; {advice}")
+                reaches = f" and reaches `{name}`" if name is not None else ""
+                raise Decline(call, f"other files of the run import this module: its module-level code runs then"
+                                    f"{reaches}, after whatever they added to the collection; {advice}")
+        if not self._is_program():
+            raise Decline(call, "this module has no entry point (no `if __name__ == \"__main__\":`, session code or "
+                                "app.run at module level, no module-level call of its own functions): it is library "
+                                "code, and the program using it (its callers, other modules, layers made later) may "
+                                f"add to the collection before this read; {advice}")
+
+    def _is_program(self) -> bool:
+        """Whether the file is a program's entry (``entry_point``), as written or as now."""
+        if self._program is None:
+            parsed = self.state.parsed
+            self._program = (parsed is not None and entry_point(parsed, TFNames.for_module(parsed)) is not None) \
+                or entry_point(self._module, self.tf) is not None
+        return self._program
+
+    def _reached_from_other_files(self, callers: dict) -> dict[str, tuple[str, str, Optional[dict]]]:
+        """Each function and class of this module (imported by other files of the run) they can
+        reach -> how: ``("use", function, its first use)`` from a function they use (``callers``),
+        ``("class", name, None)`` from a class (their uses of classes are not recorded: any may be
+        used), ``("import", "", None)`` from the module-level code importing it runs (outside
+        ``if __name__ == "__main__":``); and from there, what each names of the module's
+        functions and classes."""
+        if self._reached is None:
+            definitions = {s.name.value: s for s in self._module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
+            top_level = set().union(*(names_read(s) for s in self._module.body
+                                      if not isinstance(s, (cst.FunctionDef, cst.ClassDef)) and not main_guard(s)))
+            pending = [(name, ("import", "", None)) for name in sorted(top_level & definitions.keys())]
+            pending += [(name, ("class", name, None)) for name in sorted(definitions)
+                        if isinstance(definitions[name], cst.ClassDef)]
+            pending += [(name, ("use", name, uses[0])) for name, uses in sorted(callers.items())
+                        if uses and name in definitions]
+            reached: dict[str, tuple[str, str, Optional[dict]]] = {}
+            while pending:
+                name, origin = pending.pop()
+                if name in reached:
+                    continue
+                reached[name] = origin
+                pending.extend((other, origin) for other in sorted(names_read(definitions[name]) & definitions.keys())
+                               if other not in reached)
+            self._reached = reached
+        return self._reached
 
     def _added(self, key: str) -> bool:
         return any(

@@ -1,8 +1,18 @@
 """TFM104 collections-to-tracking: golden, finding and no-op tables."""
 
+from pathlib import Path
+
 import pytest
 
+from tfmodernize.codemod import find_codemod
+from tfmodernize.engine import run, transform_text
+from tfmodernize.settings import Settings
+from tfmodernize.sources import Discovered
 from tfmodernize.testing import assert_rewrites, assert_unchanged
+
+#: What makes a snippet a program: a collection read is rewritten only where the whole program
+#: that can reach it is known (issue 31, item 5).
+MAIN = '\n\nif __name__ == "__main__":\n    print("done")\n'
 
 VARS = """\
 import tensorflow as tf
@@ -73,8 +83,153 @@ REWRITES = [
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before, after):
-    result = assert_rewrites("TFM104", before, after)
+    result = assert_rewrites("TFM104", before + MAIN, after + MAIN)
     assert result.findings == [] and {f.code for f in result.fixes} == {"TFM104"}
+
+
+#: Each rewrite above, in a module that is no program (no entry point): library code, whose
+#: callers, other modules and layers made later may add to the collection before the read.
+LIBRARY = "no entry point"
+LIBRARY_REWRITES = [pytest.param(case.values[0], id=case.id) for case in REWRITES
+                    if case.id != "variable-factory-function"]  # `w = model()`: a call of its own function
+
+
+@pytest.mark.parametrize("source", LIBRARY_REWRITES)
+def test_rewrites_in_library_modules_are_left(source):
+    result = assert_unchanged("TFM104", source)
+    assert result.findings and all(LIBRARY in f.message for f in result.findings)
+
+
+READ = "import tensorflow as tf\n\n\ndef loss(x):\n    return x + tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES) + [x])\n"
+READ_AFTER = "import tensorflow as tf\n\n\ndef loss(x):\n    return x + tf.add_n([] + [x])\n"
+
+#: The entry points that make a file a program (compat-fallback's), each with the read of a
+#: function the program runs: nothing else can fill the collection, so it is empty.
+ENTRY_POINTS = [
+    pytest.param('\n\nif __name__ == "__main__":\n    print(loss(1.0))\n', id="main-guard"),
+    pytest.param("\n\nwith tf.Session() as sess:\n    print(sess.run(loss(1.0)))\n", id="session-at-module-level"),
+    pytest.param("\n\nsess = tf.InteractiveSession()\n", id="interactive-session"),
+    pytest.param("\n\ndef main(_):\n    print(loss(1.0))\n\n\ntf.app.run(main)\n", id="tf-app-run"),
+    pytest.param("\n\nfrom absl import app\n\n\ndef main(_):\n    print(loss(1.0))\n\n\napp.run(main)\n", id="absl-app-run"),
+    pytest.param("\n\ntotal = loss(1.0)\n", id="module-level-call-of-its-own-function"),
+]
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_reads_in_programs_are_rewritten(entry):
+    result = assert_rewrites("TFM104", READ + entry, READ_AFTER + entry)
+    assert result.findings == []
+
+
+def test_a_notebook_is_a_program():
+    cells = "'tfmodernize: cell 1'\nimport tensorflow as tf\nW = tf.Variable(1.0)\n'tfmodernize: cell 2'\np = tf.trainable_variables()\n"
+    assert_rewrites("TFM104", cells, cells.replace("tf.trainable_variables()", "[W]"))
+
+
+#: Collection reads in library modules (no entry point), each shape: left as written, with a finding.
+LIBRARY_READS = [
+    pytest.param("import tensorflow as tf\n\n\ndef regularization():\n"
+                 "    return tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n", "regularization losses",
+                 id="regularization-losses-in-a-function"),
+    pytest.param("import tensorflow as tf\n\n\ndef regularization():\n"
+                 "    return tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))\n", "model.losses",
+                 id="add-n-of-regularization-losses"),
+    pytest.param("import tensorflow as tf\n\n\ndef regularization():\n"
+                 "    return tf.get_collection('regularization_losses')\n", "regularization losses", id="string-key"),
+    pytest.param("import tensorflow as tf\n\n\ndef train_op(loss, opt):\n"
+                 "    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n"
+                 "        return opt.minimize(loss)\n", "update ops", id="update-ops-around-minimize"),
+    pytest.param("import tensorflow as tf\nregs = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n",
+                 "regularization losses", id="module-level-read"),
+    pytest.param("import tensorflow as tf\n\n\nclass Model:\n    def loss(self, x):\n"
+                 "        return x + tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))\n",
+                 "regularization losses", id="method"),
+    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\n\n\ndef params():\n    return tf.trainable_variables()\n",
+                 "model.trainable_variables", id="trainable-variables-in-a-function"),
+    pytest.param("import tensorflow as tf\n\n\ndef loss(x):\n    tf.add_to_collection('terms', x)\n"
+                 "    return tf.add_n(tf.get_collection('terms'))\n", "pass the list in explicitly",
+                 id="program-collection-in-a-function"),
+]
+
+
+@pytest.mark.parametrize(("source", "fragment"), LIBRARY_READS)
+def test_reads_in_library_modules_are_left(source, fragment):
+    result = assert_unchanged("TFM104", source)
+    assert result.findings and all(f.code == "TFM104" for f in result.findings)
+    assert all(LIBRARY in f.message and fragment in f.message and "whole program" in f.message
+               for f in result.findings)
+
+
+def _use(function, line, *, call=True, file="main.py"):
+    return {function: [{"file": file, "line": line, "call": call, "top_level": True, "attribute": False,
+                        "arguments": [], "unit": None}]}
+
+
+#: A program's file (it has an entry point) that other files of the run import: what they reach
+#: (the functions they use and those these call, its classes, its module-level code) is library code.
+IMPORTED = 'import tensorflow as tf\n\n\n{body}\n\nif __name__ == "__main__":\n    print(loss(1.0))\n'
+REGS = "tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)"
+REACHED = [
+    pytest.param("def loss(x):\n    return x + tf.add_n({regs} + [x])\n", _use("loss", 8),
+                 "main.py calls `loss` (line 8): code there may add", id="function-called-by-another-file"),
+    pytest.param("def loss(x):\n    return x + tf.add_n({regs} + [x])\n", _use("loss", 3, call=False),
+                 "main.py uses `loss` (line 3)", id="function-passed-by-another-file"),
+    pytest.param("def penalties():\n    return {regs}\n\n\ndef loss(x):\n    return x + tf.add_n(penalties() + [x])\n",
+                 _use("loss", 8), "main.py calls `loss` (line 8), which reaches `penalties`",
+                 id="function-reached-through-another"),
+    pytest.param("class Net:\n    def penalties(self):\n        return {regs}\n\n\ndef loss(x):\n    return x\n",
+                 {}, "may use `Net`", id="class-of-an-imported-module"),
+    pytest.param("def penalties():\n    return {regs}\n\n\nclass Net:\n    def loss(self):\n        return penalties()\n\n\n"
+                 "def loss(x):\n    return x\n", {}, "may use `Net`, which reaches `penalties`", id="function-a-class-calls"),
+    pytest.param("REGS = {regs}\n\n\ndef loss(x):\n    return x\n", {}, "its module-level code runs then",
+                 id="module-level-code-of-an-imported-module"),
+    pytest.param("def penalties():\n    return {regs}\n\n\nPENALTIES = penalties()\n\n\ndef loss(x):\n    return x\n", {},
+                 "its module-level code runs then and reaches `penalties`", id="function-module-level-code-calls"),
+]
+
+
+@pytest.mark.parametrize(("body", "callers", "fragment"), REACHED)
+def test_reads_other_files_reach_are_left(body, callers, fragment):
+    source = IMPORTED.format(body=body.format(regs=REGS))
+    new, state = transform_text(source, [find_codemod("TFM104")], callers=callers)
+    assert new == source and state.fixes == []
+    assert state.findings and fragment in state.findings[0].message and "whole program" in state.findings[0].message
+
+
+#: The same file imported by another of the run, where nothing it uses reaches the read: rewritten.
+NOT_REACHED = [
+    pytest.param("def penalties():\n    return {regs}\n\n\ndef loss(x):\n    return tf.identity(x)\n", _use("loss", 8),
+                 id="function-no-other-file-reaches"),
+    pytest.param("def loss(x):\n    return tf.identity(x)\n", {}, id="read-under-the-main-guard"),
+]
+
+
+@pytest.mark.parametrize(("body", "callers"), NOT_REACHED)
+def test_reads_no_other_file_reaches_are_rewritten(body, callers):
+    source = IMPORTED.format(body=body.format(regs=REGS))
+    if "penalties" not in body:
+        source = source.replace('    print(loss(1.0))\n', f'    print(loss(1.0), {REGS})\n')
+    new, state = transform_text(source, [find_codemod("TFM104")], callers=callers)
+    assert new == source.replace(REGS, "[]") and state.findings == []
+
+
+def test_a_module_read_a_script_fills_is_left_in_a_run_of_both(tmp_path: Path):
+    """Issue 31, item 5: the script adds regularized weights, then calls the module's function
+    reading the collection; the module (no entry point) is left as written, its finding naming
+    the script's call (before, the read became ``[]``: the penalty was dropped)."""
+    (tmp_path / "model.py").write_text(
+        "import tensorflow as tf\n\n\ndef total_loss(data_loss):\n"
+        "    return data_loss + tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))\n")
+    (tmp_path / "main.py").write_text(
+        "import tensorflow as tf\nfrom model import total_loss\n\n"
+        "w = tf.get_variable('w', [1], regularizer=lambda v: 0.1 * tf.reduce_sum(v))\nloss = total_loss(tf.reduce_sum(w))\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n    value = sess.run(loss)\n")
+    outcomes = {o.path.name: o for o in run([Discovered(tmp_path / "main.py"), Discovered(tmp_path / "model.py")],
+                                            Settings(select=("TFM104",), jobs=1))}
+    model = outcomes["model.py"]
+    assert model.new == model.old and not model.fixes
+    assert [f.code for f in model.findings] == ["TFM104"]
+    assert "main.py calls `total_loss` (line 5)" in model.findings[0].message
 
 
 FINDINGS = [
@@ -132,11 +287,14 @@ def test_findings(source, fragment):
 NO_OPS = [
     pytest.param("import numpy as tf\nW = tf.Variable(1.0)\np = tf.trainable_variables()\n", id="non-tf-alias"),
     pytest.param("import tensorflow as tf\nm = tf.keras.Sequential()\np = m.trainable_variables\n", id="keras-attribute"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\np = tf.trainable_variables()  # tfmodernize: ignore[TFM104]\n",
-                 id="suppressed"),
+    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\np = tf.trainable_variables()  # tfmodernize: ignore[TFM104]\n"
+                 + MAIN, id="suppressed"),
+    # Not a collection read this codemod rewrites (api-renames reports it): no fix, no finding.
+    pytest.param("import tensorflow as tf\n\n\ndef regularization():\n    return tf.losses.get_regularization_losses()\n",
+                 id="losses-get-regularization-losses"),
 ]
 
 
 @pytest.mark.parametrize("source", NO_OPS)
 def test_no_ops(source):
-    assert_unchanged("TFM104", source)
+    assert assert_unchanged("TFM104", source).findings == []
