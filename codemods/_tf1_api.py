@@ -22,3 +22,18 @@ V2_ON = ("enable_eager_execution", "enable_v2_behavior")
 #: the ops (``name_scope``, which also prefixes ``tf.Variable`` names).
 VARIABLE_SCOPES = ("variable_scope",)
 NAME_SCOPES = ("name_scope",)
+#: Members that only the TF1 kind of an object has, by the kind of object (its TF type): TF 2.x
+#: objects made through the plain ``tensorflow`` module lack them (``AttributeError``), while the
+#: same objects made through ``tensorflow.compat.v1`` have them.
+V1_ONLY_MEMBERS = {
+    # ``tf.data.Dataset`` (DatasetV2 in TF 2.x): TF1's iterators and structure attributes.
+    "dataset": ("make_one_shot_iterator", "make_initializable_iterator", "output_types", "output_shapes",
+                "output_classes"),
+    # ``tf.Variable``: loading a value through a session.
+    "variable": ("load",),
+}
+#: Dataset methods returning a dataset again (``ds.shuffle(100).batch(32)`` is a dataset).
+DATASET_CHAIN = (
+    "map", "batch", "padded_batch", "shuffle", "repeat", "prefetch", "filter", "take", "skip", "cache", "zip",
+    "concatenate", "flat_map", "interleave", "apply", "unbatch", "window", "enumerate", "shard", "with_options",
+)

@@ -20,6 +20,12 @@ What it does
     * a program that calls ``tf.enable_eager_execution()`` ran eagerly: it gets no switch, and
       in a file that is otherwise TF2 code the call (which TF 2.x lacks) is removed.
 
+    A project (a script and the project modules it imports) runs in one process, with v2
+    behaviour on or off for all of it: when one of its files stays on TF1, the engine runs the
+    others again with the reason, and each is kept on compat.v1 with it, TF2 code as it stands
+    included (its datasets and tensors must be the TF1 ones the other modules read), its entry
+    point switching v2 behaviour off.
+
     A file already on ``import tensorflow.compat.v1 as tf`` that runs sessions without
     switching v2 behaviour off gets the switch at its entry point. Every such file is reported
     as kept on compat.v1 with its first blocking construct, so a codebase's remaining work can
@@ -72,10 +78,10 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 import libcst as cst
-import libcst.matchers as m
 
-from tfmodernize.codemods import _tf1_api
-from tfmodernize.codemods._tf1_api import MONITORED_SESSIONS, V2_OFF, V2_ON
+from tfmodernize.codemods._tf1_api import V2_OFF, V2_ON
+from tfmodernize.codemods import _tf_objects as tf_objects
+from tfmodernize.codemods._program import entry_point
 from tfmodernize.codemods._training import GRAPH_PROGRAM
 from tfmodernize.codemods._upgrade_tables import tables
 from tfmodernize.codemod import TFCodemod
@@ -89,9 +95,6 @@ LEGACY_KERAS = ("layers", "nn.rnn_cell", "keras")
 SWITCHES = V2_OFF
 #: TF1 calls asking for what TF 2.x does anyway: a program making them ran eagerly.
 EAGER_REQUESTS = V2_ON
-#: TF/absl paths whose call starts a program's ``main``.
-APP_RUNS = ("app.run",)
-SESSIONS = (*_tf1_api.SESSIONS, *MONITORED_SESSIONS)
 
 
 
@@ -121,10 +124,17 @@ class CompatFallback(TFCodemod):
     name = "compat-fallback"
     summary = "a file that still needs TF1 runs on TF 2.x: tensorflow.compat.v1 with v2 behaviour off at its entry point"
     interests = (cst.Attribute, cst.Name)
-    detects_tf_names_only = True
+    detects_tf_names_only = False
+
+    @classmethod
+    def wanted_by(cls, state) -> bool:
+        # A project staying on TF1 keeps every file of it there, TF2 code as it stands included.
+        return state.project_on_v1 is not None
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        if type(node) is cst.Attribute and node.attr.value in tf_objects.MEMBER_NAMES:
+            return True  # maybe a member only TF1's kind of the object has (``dataset.output_types``)
         symbol = names.tf_symbol(node)
         return symbol is not None and (tables().tf1_only(symbol.path) or symbol.v1)
 
@@ -134,6 +144,17 @@ class CompatFallback(TFCodemod):
         self._eager_requests: list[cst.SimpleStatementLine] = []
         facts = self._facts(node)
         blockers = facts.blockers
+        project = self.state.project_on_v1
+        if not blockers and project is not None:
+            # TF2 code as it stands, in a project that stays on TF1: its TF names must mean
+            # what they mean in the TF1 modules it shares the process with (datasets and
+            # their iterators, graph tensors), so it is kept on compat.v1 with them.
+            anchor = next((s for s in node.body if self._tf_import(s) is not None), None)
+            if anchor is not None:
+                # The reason names the neighbouring file first (``model.py, which it imports, ...``).
+                neighbour = project.split(", which ")[0] if ", which " in project else "its project"
+                blockers = [(anchor, f"{neighbour} (a file of its project, on TF1)",
+                             "plain" if self._tf_import(anchor)[1] == "tensorflow" else "v1")]
         if not blockers:
             # ``tf.enable_eager_execution()`` in a file that is TF2 code otherwise: TF 2.x runs
             # eagerly and has no such name, so the request goes.
@@ -159,15 +180,18 @@ class CompatFallback(TFCodemod):
         for what, blocker_node in first_of_each.items():
             self.state.keep_on_v1(what, self._line_of(what, blocker_node))
         self._why = f"{first} (line {self._line_of(first, first_node)}) has no TF2 migration here"
+        if project is not None:
+            self._why = project
         alias, module = self._tf_import(anchor)
         # ``tf.compat.v1.X`` spelled out under ``import tensorflow as tf`` (tf_upgrade_v2's output)
         # keeps the import; the switch is then spelled out too.
         switch_prefix = alias if through_plain or module == V1 else f"{alias}.compat.v1"
-        graph = through_plain or facts.graph_program
-        entry = self._entry_point(node)
+        # In a project kept on TF1, the entry point switches v2 behaviour off for every module.
+        graph = through_plain or facts.graph_program or project is not None
+        entry = entry_point(node, self.tf)
         # A program that asked for eager execution ran eagerly: keep it so.
         needs_switch = entry is not None and graph and not facts.switched and not facts.asks_eager
-        if entry is None and graph:
+        if entry is None and graph and project is None:
             self.report(anchor, "this module builds a TF1 graph but has no entry point (no session code, "
                                 "`if __name__ == \"__main__\":` or app.run): the program that imports it must call "
                                 "tf.compat.v1.disable_v2_behavior() before building graphs")
@@ -263,25 +287,11 @@ class CompatFallback(TFCodemod):
                 if (isinstance(call, cst.Call) and not call.args and (symbol := self.tf.tf_symbol(call.func)) is not None
                         and not symbol.v1 and symbol.path in EAGER_REQUESTS):
                     facts.eager_statements.append(node)
+        if any(type(n) is cst.Attribute and n.attr.value in tf_objects.MEMBER_NAMES for n in walk(module, code_only=True)):
+            # ``dataset.make_one_shot_iterator()`` on a dataset made through ``import tensorflow``:
+            # TF 2.x's dataset has no such member; TF1's, made through compat.v1, has.
+            facts.blockers += [(node, f"`{what}`", "plain") for node, what in tf_objects.v1_only_members(module, self.tf)]
         return facts
-
-    def _entry_point(self, module: cst.Module) -> Optional[cst.CSTNode]:
-        """The statement that makes the module a program, if any."""
-        defined = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef)}
-        for statement in module.body:
-            if isinstance(statement, cst.If) and m.matches(statement.test, m.Comparison(
-                    left=m.Name("__name__"), comparisons=[m.ComparisonTarget(comparator=m.SimpleString())])):
-                return statement
-            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-                continue
-            for call in (n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)):
-                symbol = self.tf.tf_symbol(call.func)
-                if symbol is not None and symbol.path in SESSIONS + APP_RUNS:
-                    return statement
-                if dotted_name(call.func) in ("app.run", "absl.app.run") or (
-                        isinstance(call.func, cst.Name) and call.func.value in defined):
-                    return statement
-        return None
 
     # -- rewrite ----------------------------------------------------------------------------
 

@@ -61,7 +61,8 @@ Fix safety
 
 Declines when
     some name still needs v1 (the finding lists each, with its line), the alias is imported twice with
-    two meanings, or the v1 import is silenced.
+    two meanings, the v1 import is silenced, or the file belongs to a project kept on TF1 (a
+    script and the project modules it imports switch together).
 """
 
 from __future__ import annotations
@@ -181,6 +182,9 @@ class CompatV1Import(TFCodemod):
                 self.report(statement, f"`{local}` is imported both as {' and as '.join(sorted(self.tf.ambiguous[local]))}; "
                                        "which API the code means cannot be told: keep one import to let the file switch")
                 return False
+        if self.state.project_on_v1 is not None:
+            # The modules it shares the process with stay on TF1: so does this file (compat-fallback).
+            return False
         needs = _Needs(self.tf)
         visit(node, needs)
         if needs.found:

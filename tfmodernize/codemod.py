@@ -128,6 +128,11 @@ class FileState:
     #: rewrite that changes what the importers must call (and would export it) declines then,
     #: saying so.
     exports_refused: Optional[str] = None
+    #: Why the project this file belongs to stays on TF1 (``"model.py, which it imports, stays on
+    #: TF1: tf.placeholder (line 12) has no TF2 migration there"``), or None. A script and the
+    #: project modules it imports run in one process, with v2 behaviour on or off for all of
+    #: them: such a file is kept on ``tf.compat.v1`` with the rest (compat-fallback).
+    project_on_v1: Optional[str] = None
     unsafe_fixes: bool = False
     fixes: list[Fix] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
@@ -623,10 +628,11 @@ class TFCodemod(VisitorBasedCodemodCommand):
         return True, (summaries or {}).get(self.code)
 
     @classmethod
-    def wanted_by(cls, project: dict) -> bool:
-        """Whether the project modules the file imports (``FileState.project``) ask this codemod
-        to plan the file whatever its text and nodes (a module whose function became a class,
-        whose calls here must follow). Cheap: called on every file."""
+    def wanted_by(cls, state: "FileState") -> bool:
+        """Whether the file's place in its project asks this codemod to plan the file whatever
+        its text and nodes: the project modules it imports (``FileState.project``: a module
+        whose function became a class, whose calls here must follow), or the project staying on
+        TF1 (``FileState.project_on_v1``). Cheap: called on every file."""
         return False
 
     @classmethod
@@ -981,6 +987,11 @@ def find_codemod(key: str) -> Optional[type[TFCodemod]]:
         if key.upper() == cls.code or key.lower() == cls.name:
             return cls
     return None
+
+
+def is_migration(code: str) -> bool:
+    """Whether ``code`` is a migration's (the ``TFM1xx`` family: TF1 code rewritten as TF2)."""
+    return code.startswith("TFM1")
 
 
 def select_codemods(

@@ -32,9 +32,10 @@ from typing import Iterable, Iterator, Optional, Sequence
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, select_codemods
+from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, is_migration, select_codemods
 from tfmodernize.settings import Settings
 from tfmodernize.cache import OutcomeCache
+from tfmodernize import project as project_modes
 from tfmodernize.project import Callers, ProjectIndex, ProjectView, Rewritten, summarize as summarize_project
 from tfmodernize.notebooks import Layout
 from tfmodernize.sources import Discovered, Source, SourceError, decode_source, read_source
@@ -194,11 +195,13 @@ def transform_text(
     project: Optional[ProjectView] = None,
     callers: Optional[Callers] = None,
     refused: Optional[str] = None,
+    project_on_v1: Optional[str] = None,
 ) -> tuple[str, FileState]:
     """Rewrite one module's text with ``codemods``; returns the new text and what happened.
     ``project``/``callers``: the project modules the file imports, and how the other files of
     the run use its functions (``tfmodernize.project``); ``refused``: why a file importing this
-    one stays on TF1, so no rewrite may change what it calls (``FileState.exports_refused``).
+    one stays on TF1, so no rewrite may change what it calls (``FileState.exports_refused``);
+    ``project_on_v1``: why the project the file belongs to stays on TF1 (``FileState.project_on_v1``).
 
     Raises ``SyntaxError``/``cst.ParserSyntaxError`` for input that does not parse and ``RewriteError`` when a
     rewrite would not parse (the rewrite is then dropped). A codemod whose obligations are
@@ -207,7 +210,7 @@ def transform_text(
     try:
         with _collector_paused():
             return _transform_text(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project,
-                                   callers=callers, refused=refused)
+                                   callers=callers, refused=refused, project_on_v1=project_on_v1)
     finally:
         treewalk.forget()  # the nodes of this file's trees are not needed again
         tfsymbols.forget()
@@ -235,12 +238,12 @@ def _collector_paused() -> Iterator[None]:
 
 def _transform_text(
     text: str, codemods: Sequence[type[TFCodemod]], *, path: str, unsafe_fixes: bool, project: Optional[ProjectView],
-    callers: Optional[Callers] = None, refused: Optional[str] = None,
+    callers: Optional[Callers] = None, refused: Optional[str] = None, project_on_v1: Optional[str] = None,
 ) -> tuple[str, FileState]:
     declined: list[Finding] = []
     while True:
         new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project,
-                                          callers=callers, refused=refused)
+                                          callers=callers, refused=refused, project_on_v1=project_on_v1)
         tf2_only = {f.code for f in state.fixes} & {c.code for c in codemods if c.requires_tf2}
         if state.kept_on_v1 and tf2_only and not state.obligations:
             blocker, line = state.kept_on_v1[0]
@@ -289,10 +292,11 @@ def _transform_once(
     project: Optional[ProjectView] = None,
     callers: Optional[Callers] = None,
     refused: Optional[str] = None,
+    project_on_v1: Optional[str] = None,
 ) -> tuple[str, FileState]:
     state = FileState(text=text, unsafe_fixes=unsafe_fixes, project=project or {}, callers=callers,
-                      exports_refused=refused)
-    candidates = [c for c in codemods if c.applies_to_text(text) or c.wanted_by(state.project)]
+                      exports_refused=refused, project_on_v1=project_on_v1)
+    candidates = [c for c in codemods if c.applies_to_text(text) or c.wanted_by(state)]
     if not text.strip() or not PREFILTER.search(text):
         return text, state
     # CPython's parser first: it is ~10x faster than LibCST's and stricter (LibCST accepts
@@ -314,7 +318,7 @@ def _transform_once(
     # The nodes every candidate has been asked about (kept alive by ``trees``, so ids stay theirs).
     asked: set[int] = set()
     trees = [module]
-    found = _detect(module, candidates, names, asked) | {c for c in candidates if c.wanted_by(state.project)}
+    found = _detect(module, candidates, names, asked) | {c for c in candidates if c.wanted_by(state)}
     changed = False
     for index, codemod in enumerate(candidates):
         if codemod not in found:
@@ -352,10 +356,12 @@ RECURSION_LIMIT = 30_000
 
 
 def process(discovered: Discovered, settings: Settings, project: Optional[ProjectView] = None,
-            callers: Optional[Callers] = None, refused: Optional[str] = None) -> Outcome:
+            callers: Optional[Callers] = None, refused: Optional[str] = None,
+            project_on_v1: Optional[str] = None) -> Outcome:
     """Run the selected codemods on one file, knowing the ``project`` modules it may import and
     how the other files of the run use its functions (``tfmodernize.project``; ``refused``: why
-    a file importing this one stays on TF1, so no rewrite may change what it calls).
+    a file importing this one stays on TF1, so no rewrite may change what it calls;
+    ``project_on_v1``: why the file's project stays on TF1, so the file does too).
     Never raises: problems land in ``error``."""
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
@@ -383,13 +389,15 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
     if settings.cache_dir is not None:
         cache = OutcomeCache(settings.cache_dir, codemods, settings.unsafe_fixes)
         key = cache.key(source.data + ProjectIndex.fingerprint(project or {}, callers)
-                        + (b"" if refused is None else b"\0" + refused.encode("utf-8", "surrogateescape")))
+                        + (b"" if refused is None else b"\0" + refused.encode("utf-8", "surrogateescape"))
+                        + (b"" if project_on_v1 is None else b"\1" + project_on_v1.encode("utf-8", "surrogateescape")))
         hit = cache.get(key)
         if hit is not None:
             _fill(outcome, source, hit["new"], hit["fixes"], hit["findings"], hit["error"],
                   [tuple(pair) for pair in hit.get("kept_on_v1") or ()], hit.get("exports") or {})
             return outcome
-    new_text, fixes, findings, error, kept_on_v1, exported = _rewrite(source, codemods, settings, project, callers, refused)
+    new_text, fixes, findings, error, kept_on_v1, exported = _rewrite(source, codemods, settings, project, callers, refused,
+                                                                      project_on_v1)
     _fill(outcome, source, new_text, fixes, findings, error, kept_on_v1, exported)
     if cache is not None and not (error or "").startswith("internal error"):
         cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error, kept_on_v1=kept_on_v1, exports=exported)
@@ -398,13 +406,13 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
 
 def _rewrite(
     source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings, project: Optional[ProjectView] = None,
-    callers: Optional[Callers] = None, refused: Optional[str] = None,
+    callers: Optional[Callers] = None, refused: Optional[str] = None, project_on_v1: Optional[str] = None,
 ) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str], list[tuple[str, int]], dict]:
     """(new text, fixes, findings, error, kept-on-v1 blocker, exports) for one decoded source."""
     try:
         new_text, state = transform_text(
             source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes, project=project,
-            callers=callers, refused=refused,
+            callers=callers, refused=refused, project_on_v1=project_on_v1,
         )
         source.encode(new_text)
     except (cst.ParserSyntaxError, SyntaxError) as error:
@@ -459,7 +467,7 @@ def _end_with_parent(parent: int) -> None:
 
 
 def _process_star(item: tuple) -> Outcome:
-    """``process(*item)``: (discovered, settings, view, callers[, refused])."""
+    """``process(*item)``: (discovered, settings, view, callers[, refused[, project_on_v1]])."""
     try:
         return process(*item)
     except Exception as error:  # noqa: BLE001 - an internal error never escapes its file
@@ -479,10 +487,13 @@ def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
 
     With a project pre-pass, the modules other files of the run import are rewritten first, in
     this process, each after the modules it imports (``tfmodernize.project``): their summaries
-    describe them as rewritten. The rest go to the pool."""
+    describe them as rewritten. The rest go to the pool. Then a project (a script and the
+    project modules it imports) is made one mode: where one of its files stays on TF1, the
+    others are rewritten again to stay with it (``_projects_together``)."""
     files = list(files)
     codemods = select_codemods(settings.select, settings.ignore)
     done: dict[Path, Outcome] = {}
+    index: Optional[ProjectIndex] = None
     if len(files) > 1 or any(c.summarizes for c in codemods):
         by_path = {f.path.resolve(): f for f in files if f.problem is None}
 
@@ -503,14 +514,78 @@ def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
     else:
         items = [(f, settings, None, None) for f in files]
     pending = [item for item in items if item[0].problem is not None or item[0].path.resolve() not in done]
+    if index is None:
+        yield from _in_order(items, done, _processed(pending, settings))
+        return
+    outcomes = list(_in_order(items, done, _processed(pending, settings)))
+    yield from _projects_together(outcomes, items, index, settings)
+
+
+def _processed(pending: list, settings: Settings) -> Iterator[Outcome]:
+    """The outcomes of the ``pending`` items, in order: in this process, or over the pool."""
     if settings.jobs <= 1 or len(pending) <= 1:
-        results: Iterator[Outcome] = (_process_star(item) for item in pending)
-        yield from _in_order(items, done, results)
+        yield from (_process_star(item) for item in pending)
         return
     workers = min(settings.jobs, len(pending))
     chunk = max(1, min(16, len(pending) // (workers * 4)))
     with ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent, initargs=(os.getpid(),)) as pool:
-        yield from _in_order(items, done, pool.map(_process_star, pending, chunksize=chunk))
+        yield from pool.map(_process_star, pending, chunksize=chunk)
+
+
+def _projects_together(outcomes: list[Outcome], items: list, index: ProjectIndex, settings: Settings) -> list[Outcome]:
+    """``outcomes`` with every project of the run in one mode: the files that must stay on TF1
+    with a file of their project (``project.on_v1_together``) rewritten again with the reason,
+    so they are kept on ``tf.compat.v1`` too; one that cannot be (no plain TensorFlow import to
+    switch) is left as written, with the findings saying why. Rounds repeat until nothing more
+    must stay: a file left as written keeps its own importers."""
+    status: dict[Path, str] = {}
+    why: dict[Path, str] = {}
+    position: dict[Path, int] = {}
+    for at, (outcome, item) in enumerate(zip(outcomes, items)):
+        if item[0].problem is not None or outcome.skipped is not None or outcome.old is None:
+            continue
+        path = outcome.path.resolve()
+        position[path] = at
+        status[path], reason = _project_status(outcome)
+        if reason is not None:
+            why[path] = reason
+    outside: dict[Path, Optional[str]] = {}
+
+    def tf1_outside(path: Path) -> Optional[str]:
+        """Why a project module outside the run is TF1 code as written (its rewrite would keep it
+        on compat.v1 or migrate it), or None."""
+        if path not in outside:
+            state, reason = _project_status(process(Discovered(path), settings))
+            outside[path] = reason if state == project_modes.KEPT else "it needs a migration" \
+                if state == project_modes.MIGRATED else None
+        return outside[path]
+
+    while True:
+        forced = {path: reason for path, reason in project_modes.on_v1_together(index, status, why, tf1_outside).items()}
+        if not forced:
+            return outcomes
+        for path, reason in forced.items():
+            item = items[position[path]]
+            again = _process_star((item[0], settings, item[2], item[3], None, reason))
+            if again.error is None and not again.kept_on_v1:
+                # Not kept on compat.v1 (no plain TensorFlow import to switch): left as written.
+                again.new, again.new_bytes, again.fixes, again.exports = again.old, again.old_bytes, [], {}
+                status[path], why[path] = project_modes.FAILED, f"it stays as written ({reason})"
+            else:
+                status[path], why[path] = _project_status(again)
+            outcomes[position[path]] = again
+
+
+def _project_status(outcome: Outcome) -> tuple[str, Optional[str]]:
+    """What a file became, for ``project.on_v1_together``, and what keeps it on TF1 if it stays."""
+    if outcome.error is not None:
+        return project_modes.FAILED, f"it could not be rewritten: {outcome.error}"
+    if outcome.kept_on_v1:
+        construct, line = outcome.kept_on_v1[0]
+        return project_modes.KEPT, f"{construct} on line {line} has no TF2 migration there"
+    if outcome.changed and any(is_migration(fix.code) for fix in outcome.fixes):
+        return project_modes.MIGRATED, None
+    return project_modes.AS_IS, None
 
 
 def _in_order(items: list, done: dict[Path, Outcome], results: Iterator[Outcome]) -> Iterator[Outcome]:

@@ -335,3 +335,64 @@ def _units(tree: ast.Module) -> set[str]:
                     and isinstance(line.value.func, ast.Name):
                 called.add(id(line.value.func))
     return {name for name, found in uses.items() if len(found) == 1 and id(found[0]) in called}
+
+
+#: What a file of the run became, for ``on_v1_together``.
+KEPT, FAILED, MIGRATED, AS_IS = "kept", "failed", "migrated", "as-is"
+
+
+def on_v1_together(index: ProjectIndex, status: dict[Path, str], why: dict[Path, str],
+                   outside: Callable[[Path], Optional[str]]) -> dict[Path, str]:
+    """The files of the run to keep on ``tf.compat.v1`` because their project stays on TF1, each
+    with the reason (for ``FileState.project_on_v1``).
+
+    A script and the project modules it imports run in one process, with v2 behaviour on or off
+    for all of them, so they are migrated together or kept on TF1 together. ``status``: what each
+    TensorFlow file of the run became: ``KEPT`` (on compat.v1), ``FAILED`` (left as written),
+    ``MIGRATED`` (TF1 code rewritten as TF2) or ``AS_IS`` (TF2 code, changed or not); ``why``:
+    what keeps a ``KEPT`` or ``FAILED`` file. ``outside(path)``: for a project module a file of
+    the run imports but the run does not hold, why it is TF1 code as written, or None.
+
+    From each file staying on TF1 (``KEPT``, and what this adds): the project modules it imports
+    that are TensorFlow code (``MIGRATED`` or ``AS_IS``) run inside its TF1 program and stay with
+    it; the files importing it that were TF1 code (``MIGRATED``) stay with it too. A file left as
+    written (``FAILED``), or a TF1 module outside the run, keeps its importers that were TF1 code.
+    TF2 code importing a TF1 module (``AS_IS``) is left as it is: it was TF2 code before the run.
+    """
+    importers: dict[Path, list[Path]] = {}
+    for path in status:
+        for module in index.visible_from(path).values():
+            importers.setdefault(module, []).append(path)
+    forced: dict[Path, str] = {}
+    #: For each file staying on TF1: the file whose construct keeps the project there, and why.
+    cause: dict[Path, tuple[str, str]] = {path: (path.name, why.get(path, "it is not rewritten"))
+                                          for path, state in status.items() if state in (KEPT, FAILED)}
+    pending = list(cause)
+
+    def stays(path: Path, neighbour: Path, relation: str) -> None:
+        if path in forced or path in cause:
+            return
+        origin, what = cause[neighbour]
+        forced[path] = f"{neighbour.name}, which {relation}, stays on TF1 ({'' if origin == neighbour.name else origin + ': '}{what})"
+        cause[path] = (origin, what)
+        pending.append(path)
+
+    for path, state in status.items():
+        if state != MIGRATED:
+            continue
+        for module in index.visible_from(path).values():
+            if module not in status and (tf1 := outside(module)) is not None and path not in forced:
+                forced[path] = (f"{module.name}, which it imports, is TF1 code and not in this run ({tf1}): "
+                                "add it to the run to migrate them together")
+                cause[path] = (module.name, tf1)
+                pending.append(path)
+    while pending:
+        path = pending.pop()
+        if status[path] != FAILED:  # a file left as written keeps only its importers
+            for module in index.visible_from(path).values():
+                if status.get(module) in (MIGRATED, AS_IS):
+                    stays(module, path, "imports it")
+        for importer in importers.get(path, ()):
+            if status.get(importer) == MIGRATED:
+                stays(importer, path, "it imports")
+    return forced

@@ -143,6 +143,8 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         # Only TF1's ``div`` reads them, and naming it takes the word ``div`` (``tf.div``, an import).
         self._constant_kinds = constant_kinds(node, self.tf) if NAMES_DIV.search(self.state.text) else {}
         self._tf1_file, self._stays_tf1 = tf1_evidence(node, self.tf, self._constant_kinds)
+        # A file of a project kept on TF1 is kept on compat.v1 with it (compat-fallback).
+        self._stays_tf1 = self._stays_tf1 or self.state.project_on_v1 is not None
         self._from_imported = self.from_imports(node)
         return True
 

@@ -408,9 +408,9 @@ class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
         self.insert_before(statement, lines)
 
     @classmethod
-    def wanted_by(cls, project: dict) -> bool:
+    def wanted_by(cls, state) -> bool:
         # A project module made a class of a network function: its calls here must follow.
-        return modules.wants_splits(project)
+        return modules.wants_splits(state.project)
 
     def _project_network(self, function: cst.FunctionDef, calls: list[cst.Call]) -> bool:
         """Whether ``function`` is a network function only other files of the run call (see
