@@ -15,9 +15,13 @@ In one run:
    undefined names, redefinitions and unused imports the rewrite *introduced* (after minus
    before, by kind and name) are counted by the codemods that changed the file;
 5. TF names a codemod wrote (attribute chains spelled in the output but not in the original)
-   are looked up on the installed TensorFlow (``tfmodernize.verify.names``).
+   are looked up on the installed TensorFlow (``tfmodernize.verify.names``);
+6. with ``--imports``, the import half: ``codebase_imports.py`` runs every file of
+   ``OUT/original`` that imports TensorFlow, and the same file of ``OUT/once``, as a module on
+   TF 2.21 (files that imported before and fail after: target zero). Alone, on the whole tree and
+   with ``tf_upgrade_v2`` beside it, run ``codebase_imports.py --git-dir DIR --commit SHA``.
 
-Needs pyflakes (the ``dev`` extra) and, for step 5, TensorFlow (the ``verify`` extra).
+Needs pyflakes (the ``dev`` extra) and, for steps 5 and 6, TensorFlow (the ``verify`` extra).
 """
 
 from __future__ import annotations
@@ -98,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("/tmp/tfm_safety"))
     parser.add_argument("--every", type=int, default=1, help="take every Nth .py file in sorted order")
     parser.add_argument("--jobs", default="2")
+    parser.add_argument("--imports", action="store_true", help="also run each file before and after, as a module")
     args = parser.parse_args(argv)
 
     if args.out.exists():
@@ -174,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{metric}, first examples: " + "; ".join(examples[metric][:8]))
     for message, count in errors.most_common(10):
         print(f"internal error x{count}: {message}")
+    if args.imports:
+        print(flush=True)
+        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "codebase_imports.py"), str(original),
+                        "--applied", str(once), "--jobs", args.jobs, "--json", str(args.out / "imports.json")])
     return 0
 
 
