@@ -194,6 +194,19 @@ FINDINGS = [
     pytest.param(
         "import tensorflow as tf\ny = tf.nn.dilation2d(x, f, s, r, 'SAME')\n", "changed order", id="dilation2d-positional",
     ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.examples.tutorials.mnist import input_data\n"
+        "digits = input_data.read_data_sets('data', one_hot=True)\n",
+        "tf.keras.datasets.mnist.load_data()", id="tutorials-mnist-from-import",
+    ),
+    pytest.param(
+        "import tensorflow.examples.tutorials.mnist.input_data as reader\ndigits = reader.read_data_sets('data')\n",
+        "not part of any TF 2.x install", id="tutorials-mnist-import-as",
+    ),
+    pytest.param(
+        "from tensorflow.examples.tutorials import mnist\nimport tensorflow as tf\n",
+        "not part of any TF 2.x install", id="tutorials-package",
+    ),
 ]
 
 
@@ -260,3 +273,27 @@ def test_tables_know_which_compat_v1_names_tf2_shares():
     assert t.shared_with_tf2("nn") and t.shared_with_tf2("reduce_sum")
     assert not t.shared_with_tf2("Session") and t.v1_only_name("Session")
     assert not t.shared_with_tf2("CuDNNLSTM") and not t.v1_only_name("CuDNNLSTM")
+
+
+def test_the_tutorials_import_alone_keeps_no_program_on_tf1(tmp_path):
+    """The import fails on TF 2.x with or without compat.v1: the program migrates, the import
+    gets the finding that says what replaces it."""
+    from tfmodernize.engine import run
+    from tfmodernize.settings import Settings
+    from tfmodernize.sources import Discovered
+
+    program = tmp_path / "train.py"
+    program.write_text(
+        "import tensorflow as tf\n"
+        "from tensorflow.examples.tutorials.mnist import input_data\n\n"
+        "digits = input_data.read_data_sets('data', one_hot=True)\n"
+        "x = tf.placeholder(tf.float32, [None, 784])\n"
+        "total = tf.reduce_sum(x)\n"
+        "with tf.Session() as sess:\n"
+        "    print(sess.run(total, feed_dict={x: digits.test.images}))\n"
+    )
+    [outcome] = run([Discovered(program)], Settings(jobs=1))
+    assert outcome.status == "migrated", [f.message for f in outcome.findings]
+    assert "Session" not in outcome.new and "from tensorflow.examples.tutorials.mnist import input_data" in outcome.new
+    [finding] = [f for f in outcome.findings if "tensorflow.examples.tutorials.mnist" in f.message]
+    assert (finding.code, finding.line) == ("TFM109", 2)

@@ -29,7 +29,11 @@ What it does
     structural codemods; for any other such symbol (``tf.assert_equal``, ``tf.where``, ...) a
     finding says what the peer would do. ``tf.contrib.*`` gets a finding with the peer's
     message (and the TensorFlow Addons target where the peer names one); so do targets that no
-    longer exist in TF 2.21. Under ``import tensorflow.compat.v1 as tf`` only argument and name
+    longer exist in TF 2.21. An import of a TF1 module that no TF 2.x install has, and that is no
+    reason to keep a file on TF1 (``tensorflow.examples.tutorials.mnist``: it fails with or
+    without compat.v1), gets a finding at the import saying what replaces it (Keras's MNIST
+    loader, with what ``read_data_sets`` did: reshape, scaling, one-hot labels, the validation
+    split and batches). Under ``import tensorflow.compat.v1 as tf`` only argument and name
     changes that lead to TF2 are made, spelled ``tf.compat.v2.X`` until compat-v1-import
     (TFM112) switches the import.
 
@@ -95,12 +99,14 @@ from typing import Union
 import libcst as cst
 
 from tfmodernize.codemods._upgrade_tables import tables
-from tfmodernize.codemods.api_renames.policy import CALL_REWRITES, DIVISIONS, GRAPH_ONLY, NAMES_DIV, RESIZE, owner_of, rename_for
+from tfmodernize.codemods.api_renames.policy import (
+    CALL_REWRITES, DIVISIONS, GRAPH_ONLY, NAMES_DIV, RESIZE, gone_module, owner_of, rename_for,
+)
 from tfmodernize.codemods.api_renames.evidence import constant_kinds, tf1_evidence
 from tfmodernize.codemods.api_renames.calls import CallRewrites
 from tfmodernize.codemod import Decline, TFCodemod, find_codemod
 from tfmodernize.names import WholeNames
-from tfmodernize.tfsymbols import TFNames, TFSymbol
+from tfmodernize.tfsymbols import TFNames, TFSymbol, dotted_name
 
 
 class ApiRenames(CallRewrites, WholeNames, TFCodemod):
@@ -126,7 +132,29 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             return False
         t = tables()
         return (t.rename_for(symbol.path) is not None or t.dead_for(symbol.path) is not None
-                or symbol.path.startswith("contrib."))
+                or symbol.path.startswith("contrib.") or gone_module(symbol.path) is not None)
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            self._report_gone_module(node, dotted_name(alias.name))
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if node.module is not None and not node.relative:
+            module = dotted_name(node.module)
+            names = [] if isinstance(node.names, cst.ImportStar) else [dotted_name(a.name) for a in node.names]
+            for name in names or [""]:
+                self._report_gone_module(node, f"{module}.{name}".rstrip("."))
+        return False
+
+    def _report_gone_module(self, node: cst.CSTNode, imported: str) -> None:
+        """A finding at an import of a module no TF 2.x install has (``GONE_MODULES``), once per import."""
+        if not imported.startswith("tensorflow."):
+            return
+        message = gone_module(imported.removeprefix("tensorflow."))
+        if message is not None and id(node) not in self._gone_reported:
+            self._gone_reported.add(id(node))
+            self.report(node, message)
 
     def __init__(self, context, state=None) -> None:
         super().__init__(context, state)
@@ -136,6 +164,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         self._tf1_file = False
         self._stays_tf1 = False
         self._from_imported: dict[str, str] = {}
+        self._gone_reported: set[int] = set()
 
     # -- bookkeeping: which Name/Attribute nodes are whole symbols ----------------------------
 

@@ -58,6 +58,30 @@ RESIZE = ("image.resize_images", "image.resize_area", "image.resize_bicubic",
            "image.resize_bilinear", "image.resize_nearest_neighbor")
 
 
+#: TF1 modules no TF 2.x install has, that are not API (``tf.contrib`` has its own messages):
+#: path prefix -> what replaces them. A file importing one cannot run on TF 2.x as written, with
+#: or without compat.v1, so it is no reason to keep the file on TF1: a finding at the import.
+GONE_MODULES = {
+    "examples.tutorials.mnist": (
+        "`tensorflow.examples.tutorials.mnist` is not part of any TF 2.x install: this import fails. Load the "
+        "data with `(x_train, y_train), (x_test, y_test) = tf.keras.datasets.mnist.load_data()` and do what "
+        "`read_data_sets` did: the images as float32 rows of 784 values scaled to [0, 1] "
+        "(`x_train.reshape(-1, 784).astype(\"float32\") / 255.0`), the labels one-hot where it was called with "
+        "`one_hot=True` (`tf.keras.utils.to_categorical(y_train, 10)`), the first 5,000 training images as the "
+        "validation set and the rest for training, and batches from "
+        "`tf.data.Dataset.from_tensor_slices((x, y)).shuffle(...).batch(n)` instead of `next_batch(n)`"),
+    "examples.tutorials": (
+        "`tensorflow.examples.tutorials` is not part of any TF 2.x install: this import fails; load the data with "
+        "`tf.keras.datasets` (or `tensorflow_datasets`) instead"),
+}
+
+
+def gone_module(path: str) -> Optional[str]:
+    """What replaces ``tf.<path>``'s module when no TF 2.x install has it (``GONE_MODULES``), else None."""
+    return next((message for prefix, message in GONE_MODULES.items()
+                 if path == prefix or path.startswith(prefix + ".")), None)
+
+
 def owner_of(path: str) -> Optional[str]:
     for owner, prefixes in OWNERS.items():
         for prefix in prefixes:
