@@ -2,7 +2,8 @@
 
 The table is read off both libraries' constructor signatures; only the correspondences a
 signature cannot say are written here by hand (parameter renames, values TF1 hard-codes
-without a parameter, optimizers whose maths differ). The fixtures under
+without a parameter, optimizers whose maths differ, parameters TF1 reads as float32 where
+Keras computes with the Python float). The fixtures under
 ``fixtures/minimize-to-tape/`` train with each mapping and compare the numbers with TF1, so a
 wrong entry fails a test rather than silently changing a migration.
 
@@ -16,6 +17,7 @@ import json
 from pathlib import Path
 
 import keras
+import numpy as np
 import tensorflow as tf
 
 TARGET = Path(__file__).resolve().parent.parent / "tfmodernize" / "data" / "optimizers.json"
@@ -95,6 +97,16 @@ DIFFERENT_WITH_SCHEDULE = {
     ),
 }
 
+#: Keras parameters a Keras optimizer subtracts from 1 in Python floats (``1 - beta_1``, then
+#: cast to float32) where TF1's kernel subtracts the float32 value (``1 - 0.9f``): the two
+#: differ in the last bits (0.1f against 0.100000024f), so the table's defaults for them, and a
+#: migration's literal values, are float32-rounded (``float(np.float32(0.9))``,
+#: 0.8999999761581421). ``_check_float32_arguments`` proves it on both libraries when the table
+#: is written: rounded, the first two steps are bit-identical; unrounded, they are not.
+FLOAT32_ARGUMENTS = {
+    "AdamOptimizer": ("beta_1", "beta_2"),
+}
+
 #: Optimizers that keep no state between steps (no slots; a constant learning rate).
 STATELESS = {"GradientDescentOptimizer"}
 
@@ -172,6 +184,57 @@ def _check_slot_starts(tf1_name: str, keras_name: str) -> dict[str, float]:
     return starts
 
 
+def _float32(value: float) -> float:
+    return float(np.float32(value))
+
+
+def _two_steps(tf1_name: str, keras_name: str, tf1_kwargs: dict, keras_kwargs: dict) -> tuple[bytes, bytes]:
+    """The weights after two steps of a nonconvex loss, trained by TF1 (a graph) and by Keras."""
+    start = np.array([0.7, -1.3, 2.1], np.float32)
+
+    def loss(weight):
+        return tf.reduce_sum(tf.sin(3.0 * weight) + weight * weight)
+
+    graph = tf.Graph()
+    with graph.as_default():
+        weight = tf.compat.v1.Variable(start, use_resource=True)
+        train = getattr(tf.compat.v1.train, tf1_name)(**tf1_kwargs).minimize(loss(weight), var_list=[weight])
+        with tf.compat.v1.Session(graph=graph) as session:
+            session.run(tf.compat.v1.global_variables_initializer())
+            for _ in range(2):
+                session.run(train)
+            tf1_weight = session.run(weight)
+    weight = tf.Variable(start)
+    optimizer = getattr(keras.optimizers, keras_name)(**keras_kwargs)
+    for _ in range(2):
+        with tf.GradientTape() as tape:
+            value = loss(weight)
+        optimizer.apply_gradients([(tape.gradient(value, weight), weight)])
+    return tf1_weight.tobytes(), weight.numpy().tobytes()
+
+
+def _check_float32_arguments(tf1_name: str, keras_name: str, renames: dict, write: dict) -> list[str]:
+    """The Keras parameters of ``FLOAT32_ARGUMENTS``, after checking on both libraries that
+    their float32-rounded values (TF1's defaults, in ``write``) make two Keras steps
+    bit-identical to TF1's, and that the decimals TF1's defaults are written as do not."""
+    names = FLOAT32_ARGUMENTS[tf1_name]
+    tf1_params = {keras: tf1 for tf1, keras in renames.items() if keras}
+    common = {"learning_rate": 0.05, "epsilon": 1e-8}
+    rounded = dict(common, **{name: write[name] for name in names})
+    decimals = dict(common, **{name: float(f"{write[name]:.6g}") for name in names})
+    for name in names:
+        if _float32(decimals[name]) != write[name]:
+            raise SystemExit(f"{tf1_name}: {name} default {write[name]} is not a float32-rounded decimal")
+    tf1_kwargs = {tf1_params[k]: v for k, v in decimals.items()}
+    tf1_weight, keras_weight = _two_steps(tf1_name, keras_name, tf1_kwargs, rounded)
+    if tf1_weight != keras_weight:
+        raise SystemExit(f"{keras_name} with float32-rounded {', '.join(names)} is not bit-identical to {tf1_name}")
+    _, plain_weight = _two_steps(tf1_name, keras_name, tf1_kwargs, decimals)
+    if plain_weight == tf1_weight:
+        raise SystemExit(f"{keras_name} matches {tf1_name} without rounding {', '.join(names)}: drop the entry")
+    return list(names)
+
+
 def build() -> dict:
     schedules = {
         name: {"keras": keras_name,
@@ -190,6 +253,8 @@ def build() -> dict:
         for keras_param in effective:
             if keras_param not in keras_defaults:
                 raise SystemExit(f"{keras_name} has no parameter {keras_param}")
+        for param in FLOAT32_ARGUMENTS.get(tf1_name, ()):
+            effective[param] = _float32(effective[param])
         write = {
             param: value
             for param, value in effective.items()
@@ -205,6 +270,8 @@ def build() -> dict:
             "slot_starts": _check_slot_starts(tf1_name, keras_name) if tf1_name in SLOT_STARTS else {},
             "different_with_schedule": DIFFERENT_WITH_SCHEDULE.get(tf1_name),
             "stateless": tf1_name in STATELESS,
+            "float32_arguments": (_check_float32_arguments(tf1_name, keras_name, renames, write)
+                                  if tf1_name in FLOAT32_ARGUMENTS else []),
         }
     return {
         "generated_by": "scripts/generate_optimizer_table.py",

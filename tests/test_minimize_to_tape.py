@@ -40,6 +40,10 @@ def train_step(x, y):
 """
 
 
+#: TF1's Adam betas as TF1 read them (float32): Keras then computes TF1's ``1 - beta``.
+TF1_BETAS = "beta_1=0.8999999761581421, beta_2=0.9990000128746033"
+
+
 def step(optimizer, arguments=""):
     return STEP.format(optimizer=optimizer, arguments=arguments)
 
@@ -52,9 +56,16 @@ OPTIMIZERS = [
     pytest.param("tf.train.GradientDescentOptimizer(0.1)", "tf.keras.optimizers.SGD(learning_rate=0.1)", id="sgd"),
     pytest.param("tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)",
                  "tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)", id="momentum-nesterov"),
-    pytest.param("tf.train.AdamOptimizer()", "tf.keras.optimizers.Adam(epsilon=1e-08)", id="adam-defaults"),
+    pytest.param("tf.train.AdamOptimizer()", f"tf.keras.optimizers.Adam({TF1_BETAS}, epsilon=1e-08)", id="adam-defaults"),
     pytest.param("tf.train.AdamOptimizer(0.01, beta1=0.8, epsilon=1e-4)",
-                 "tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.8, epsilon=1e-4)", id="adam-given-epsilon"),
+                 "tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.800000011920929, epsilon=1e-4, beta_2=0.9990000128746033)",
+                 id="adam-given-epsilon"),
+    pytest.param("tf.train.AdamOptimizer(2e-4, beta1=0.5, beta2=0.99)",
+                 "tf.keras.optimizers.Adam(learning_rate=2e-4, beta_1=0.5, beta_2=0.9900000095367432, epsilon=1e-08)",
+                 id="adam-gan-betas-rounded-to-float32-where-inexact"),
+    pytest.param("tf.train.AdamOptimizer(lr, FLAGS.beta1)",
+                 "tf.keras.optimizers.Adam(learning_rate=lr, beta_1=FLAGS.beta1, beta_2=0.9990000128746033, epsilon=1e-08)",
+                 id="adam-beta-expression-kept"),
     pytest.param("tf.train.AdagradOptimizer(0.3)",
                  "tf.keras.optimizers.Adagrad(learning_rate=0.3, epsilon=0.0)", id="adagrad"),
     pytest.param("tf.train.AdadeltaOptimizer(rho=0.9)",
@@ -111,7 +122,7 @@ REWRITES = [
         "import tensorflow.compat.v1 as tf\nW = tf.get_variable('W', [2])\nopt = tf.train.AdamOptimizer(0.1)\n"
         "def step(x):\n    loss = tf.reduce_sum(W * x)\n    opt.minimize(loss)\n",
         "import tensorflow.compat.v1 as tf\nW = tf.get_variable('W', [2])\n"
-        "opt = tf.compat.v2.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-08)\n"
+        f"opt = tf.compat.v2.keras.optimizers.Adam(learning_rate=0.1, {TF1_BETAS}, epsilon=1e-08)\n"
         "def step(x):\n    with tf.compat.v2.GradientTape() as tape:\n        loss = tf.reduce_sum(W * x)\n"
         "    gradients = tape.gradient(loss, [W])\n    opt.apply_gradients(zip(gradients, [W]))\n",
         id="compat-v1-import-get-variable",
@@ -147,7 +158,7 @@ REWRITES = [
         "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
         "opt = tf.train.AdamOptimizer(0.1, epsilon=1e-7)\ndef f(x):\n    c = tf.reduce_sum(model(x))\n    opt.minimize(c)\n",
         "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
-        "opt = tf.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-7)\ndef f(x):\n    with tf.GradientTape() as tape:\n"
+        f"opt = tf.keras.optimizers.Adam(learning_rate=0.1, epsilon=1e-7, {TF1_BETAS})\ndef f(x):\n    with tf.GradientTape() as tape:\n"
         "        c = tf.reduce_sum(model(x))\n    gradients = tape.gradient(c, model.trainable_variables)\n"
         "    opt.apply_gradients(zip(gradients, model.trainable_variables))\n",
         id="keras-model-variables",
@@ -283,7 +294,10 @@ def test_table_is_generated_and_complete():
     table = optimizer_table()
     assert set(table) == {"GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
                           "RMSPropOptimizer", "AdadeltaOptimizer", "FtrlOptimizer"}
-    assert table["AdamOptimizer"]["write_defaults"] == {"epsilon": 1e-08}
+    assert table["AdamOptimizer"]["write_defaults"] == {"beta_1": 0.8999999761581421, "beta_2": 0.9990000128746033,
+                                                        "epsilon": 1e-08}
+    assert table["AdamOptimizer"]["float32_arguments"] == ["beta_1", "beta_2"]
+    assert table["AdadeltaOptimizer"]["float32_arguments"] == []
     assert table["AdagradOptimizer"]["write_defaults"] == {"epsilon": 0.0}
     assert table["RMSPropOptimizer"]["different_maths"]
     assert table["RMSPropOptimizer"]["slot_starts"] == {"velocity": 1.0}
@@ -324,7 +338,7 @@ step = tf.Variable(0, trainable=False)
 
 
 lr = tf.keras.optimizers.schedules.ExponentialDecay(initial_learning_rate=0.1, decay_steps=100, decay_rate=0.96, staircase=True)
-optimizer = tf.keras.optimizers.Adam(learning_rate=lr, epsilon=1e-08)
+optimizer = tf.keras.optimizers.Adam(learning_rate=lr, beta_1=0.8999999761581421, beta_2=0.9990000128746033, epsilon=1e-08)
 
 
 @tf.function
@@ -393,7 +407,7 @@ def train_step(x, y, rate):
 
 def test_a_fed_learning_rate_is_assigned_each_step():
     result = rewrite("TFM102", FED_RATE.format(extra=""))
-    assert "optimizer = tf.keras.optimizers.Adam(learning_rate=0.0, epsilon=1e-08)" in result.code
+    assert f"optimizer = tf.keras.optimizers.Adam(learning_rate=0.0, {TF1_BETAS}, epsilon=1e-08)" in result.code
     assert "optimizer.learning_rate.assign(tf.reshape(rate, []))" in result.code
     assert result.code.index("learning_rate.assign") < result.code.index("optimizer.apply_gradients")
 

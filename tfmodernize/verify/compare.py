@@ -23,10 +23,19 @@ The rule for kinds, dtypes and shapes (also in ``fixtures/README.md``):
 
 A failure names the value (``losses[2]``, ``params['w']``), both dtypes and shapes, and for a
 numeric difference the largest absolute and relative error and the first mismatching index.
+
+A sequence of numbers (a list of per-step losses, a 1-D array, the numbers a program prints)
+that agrees for a while and then parts is described by its ``Drift``: how many leading values
+agree within the tolerances, where and by how much the first one differs, and whether the
+difference grows from there. Two float32 programs that round one operation differently (Keras
+Adam's ``beta ** t`` against TF1's running product) print the same losses for hundreds of steps
+and then part by a difference that compounds: "equal to rounding for N values, then drifting"
+says that, where the first mismatch alone reads like a wrong migration.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Iterable, Optional, Sequence
@@ -57,6 +66,8 @@ class NameResult:
     name: str
     status: Status
     detail: str = ""
+    #: For a sequence that agrees for a while, then parts: how (``Drift``).
+    drift: Optional["Drift"] = None
 
     @property
     def ok(self) -> bool:
@@ -100,6 +111,161 @@ def describe(value: Any) -> str:
     return leaf.description if leaf else type(value).__name__
 
 
+#: Fewest pairs a sequence needs for its drift to be described (in a shorter one the first
+#: mismatch says everything).
+DRIFT_MIN_LENGTH = 4
+#: The difference grows when, from the first mismatch on, it reaches at least this many times
+#: the first mismatch's (measured in tolerances: ``|after - before| / (atol + rtol * |before|)``).
+#: A faithful migration that rounds differently parts just outside the tolerance and then
+#: compounds; a wrong one usually parts at once, by about as much as it ever will.
+DRIFT_GROWTH = 2.0
+
+
+@dataclass(frozen=True)
+class Drift:
+    """How two sequences of numbers part: ``agreeing`` leading pairs within the tolerances, then
+    the first pair outside them (at index ``agreeing``), and what the difference does after it."""
+
+    #: Pairs compared (the shorter sequence's length).
+    total: int
+    #: Leading pairs within the tolerances; the first mismatch is at this index.
+    agreeing: int
+    first_before: float
+    first_after: float
+    #: ``|after - before| / |before|`` at the first mismatch (``inf`` when before is 0 or NaN).
+    first_relative: float
+    #: The largest relative difference from the first mismatch on, its index, and the absolute
+    #: difference there.
+    largest_relative: float
+    largest_at: int
+    largest_absolute: float
+    #: Pairs from the first mismatch on that are outside the tolerances.
+    outside: int
+    #: Whether the difference grows after the first mismatch (``DRIFT_GROWTH``).
+    grows: bool
+
+    @property
+    def rest(self) -> int:
+        """Pairs from the first mismatch on."""
+        return self.total - self.agreeing
+
+    @property
+    def verb(self) -> str:
+        return "drifting" if self.grows else "different"
+
+    def shape(self, position, unit: str = "values") -> str:
+        """``then drifting: ...``: what happens from the first mismatch on; ``position(index)``
+        names a pair, ``unit`` says what the pairs are (plural)."""
+        return f"then {self.verb}: {self.course(position, unit)}"
+
+    def course(self, position, unit: str = "values") -> str:
+        """The first mismatch (where, by how much) and whether the difference grows after it."""
+        by = _by(self.first_relative, abs(self.first_after - self.first_before))
+        first = (
+            f"{position(self.agreeing)} differs{by} "
+            f"({_number(self.first_before)} before, {_number(self.first_after)} after)"
+        )
+        if self.rest == 1:
+            return f"{first}, the last one compared"
+        largest = _by(self.largest_relative, self.largest_absolute).removeprefix(" by ") or "NaN or infinity"
+        if self.grows:
+            trend = f"the difference grows (to {largest} at {position(self.largest_at)})"
+        else:
+            trend = f"the difference does not grow (at most {largest})"
+        return f"{first}; {trend}; {self.outside} of the {self.rest} {unit} from there are outside the tolerance"
+
+
+def _by(relative: float, absolute: float) -> str:
+    """`` by 1.5e-05 relative``; the absolute difference where the value before is 0; nothing
+    for NaN or infinity."""
+    if math.isfinite(relative):
+        return f" by {relative:.1e} relative"
+    if math.isfinite(absolute):
+        return f" by {absolute:.1e} absolute"
+    return ""
+
+
+def drift(
+    before: Sequence[float], after: Sequence[float], *, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL
+) -> Optional[Drift]:
+    """How ``after`` parts from ``before``, pair by pair in order (the longer one's extra values
+    are not compared); ``None`` when every pair is within the tolerances."""
+    pairs = [(float(b), float(a)) for b, a in zip(before, after)]
+
+    def close(b: float, a: float) -> bool:
+        return (math.isnan(a) and math.isnan(b)) or a == b or abs(a - b) <= atol + rtol * abs(b)
+
+    first = next((index for index, (b, a) in enumerate(pairs) if not close(b, a)), None)
+    if first is None:
+        return None
+
+    def relative(b: float, a: float) -> float:
+        if close(b, a):
+            return 0.0
+        return abs(a - b) / abs(b) if b != 0 and math.isfinite(b) and not math.isnan(a) else math.inf
+
+    def tolerances(b: float, a: float) -> float:
+        if close(b, a):
+            return 0.0
+        if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
+            return math.inf
+        scale = atol + rtol * abs(b)
+        return abs(a - b) / scale if scale > 0 else math.inf
+
+    rest = pairs[first:]
+    relatives = [relative(b, a) for b, a in rest]
+    scaled = [tolerances(b, a) for b, a in rest]
+    largest = max(range(len(rest)), key=lambda i: scaled[i])
+    grows = len(rest) > 1 and math.isfinite(scaled[0]) and max(scaled[1:]) >= DRIFT_GROWTH * scaled[0]
+    return Drift(
+        total=len(pairs),
+        agreeing=first,
+        first_before=pairs[first][0],
+        first_after=pairs[first][1],
+        first_relative=relatives[0],
+        largest_relative=relatives[largest],
+        largest_at=first + largest,
+        largest_absolute=abs(rest[largest][1] - rest[largest][0]),
+        outside=sum(not close(b, a) for b, a in rest),
+        grows=grows,
+    )
+
+
+def _scalar_sequence(value: Any) -> Optional[list[_Leaf]]:
+    """The leaves of a list/tuple of float scalars, or of a 1-D float array; ``None`` otherwise."""
+    if isinstance(value, np.ndarray):
+        return [_leaf(x) for x in value] if value.ndim == 1 and value.dtype.kind == "f" else None
+    if not isinstance(value, (list, tuple)):
+        return None
+    leaves = [_leaf(item) for item in value]
+    if any(leaf is None or leaf.kind != "float" or leaf.array.shape != () for leaf in leaves):
+        return None
+    return leaves
+
+
+def sequence_drift(
+    before: Any, after: Any, *, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL
+) -> Optional[Drift]:
+    """The ``Drift`` of two equally long sequences of float scalars of the same dtypes (per-step
+    losses), when some leading values agree and then they part; ``None`` for anything else."""
+    old, new = _scalar_sequence(before), _scalar_sequence(after)
+    if old is None or new is None or len(old) != len(new) or len(old) < DRIFT_MIN_LENGTH:
+        return None
+    if any(b.dtype is not None and a.dtype is not None and b.dtype != a.dtype for b, a in zip(old, new)):
+        return None  # a dtype difference is the finding, not the values
+    found = drift([float(b.array) for b in old], [float(a.array) for a in new], rtol=rtol, atol=atol)
+    return found if found is not None and found.agreeing > 0 else None
+
+
+def describe_sequence_drift(name: str, found: Drift) -> str:
+    """``equal to rounding for N of M values, then drifting: ...`` for a sequence value."""
+    plural = "" if found.agreeing == 1 else "s"
+    return (
+        f"equal to rounding for {found.agreeing} of {found.total} value{plural}, "
+        + found.shape(lambda index: f"{name}[{index}]")
+    )
+
+
 def difference(name: str, before: Any, after: Any, *, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL) -> Optional[str]:
     """Why ``after`` is not equal to ``before`` (``None`` when it is), naming ``name``."""
     if before is None or after is None:
@@ -111,10 +277,12 @@ def difference(name: str, before: Any, after: Any, *, rtol: float = DEFAULT_RTOL
             return f"{name}: before {describe(before)}, after {describe(after)}"
         if len(before) != len(after):
             return f"{name}: length {len(before)} before, {len(after)} after"
-        return _first(
+        first = _first(
             difference(f"{name}[{index}]", b, a, rtol=rtol, atol=atol)
             for index, (b, a) in enumerate(zip(before, after))
         )
+        found = sequence_drift(before, after, rtol=rtol, atol=atol) if first is not None else None
+        return first if found is None else f"{name}: {describe_sequence_drift(name, found)}"
     if isinstance(before, dict) or isinstance(after, dict):
         if not (isinstance(before, dict) and isinstance(after, dict)):
             return f"{name}: before {describe(before)}, after {describe(after)}"
@@ -160,8 +328,10 @@ def _leaf_difference(
     mismatched = ~np.asarray(close)
     index = tuple(int(i) for i in np.argwhere(mismatched)[0])
     count = int(mismatched.sum())
+    found = sequence_drift(raw_before, raw_after, rtol=rtol, atol=atol)
+    drifting = "" if found is None else f"{describe_sequence_drift(name, found)}; "
     return (
-        f"{name}: values differ in {count} of {close.size} element(s): "
+        f"{name}: {drifting}values differ in {count} of {close.size} element(s): "
         f"max abs error {_number(abs_error[mismatched].max())}, "
         f"max rel error {_number(rel_error[mismatched].max())}; "
         f"first mismatch at index {index}: before {_number(b[index])}, after {_number(a[index])}; {shapes}"
@@ -218,7 +388,8 @@ def compare_values(
         elif why is None:
             results.append(NameResult(name, Status.EQUAL, describe(before[name])))
         else:
-            results.append(NameResult(name, Status.DIFFERENT, why))
+            found = sequence_drift(before[name], after[name], rtol=rtol, atol=atol)
+            results.append(NameResult(name, Status.DIFFERENT, why, found))
     if not results:
         results.append(
             NameResult(

@@ -53,5 +53,13 @@ def print_verdict(verdict: Verdict, console: Console) -> None:
         compared = [result for result in verdict.names if result.status is not Status.NOT_COMPARED]
         failed = sum(not result.ok for result in compared)
         console.print(f"[bold red]different[/]: {failed} of {len(compared)} compared name(s) failed {seconds}")
+        for result in compared:
+            if result.drift is not None and result.drift.grows and result.drift.agreeing > 0:
+                console.print(
+                    f"[yellow]drifting[/]: {escape(result.name)} agrees to rounding for its first "
+                    f"{result.drift.agreeing} value(s), then parts by a growing difference: rounding "
+                    "compounding over training steps looks like this (the two programs round some "
+                    "operation differently); a wrong migration usually parts at once"
+                )
     else:
         console.print("[bold red]could not run[/]: nothing was compared")
