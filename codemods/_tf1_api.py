@@ -29,8 +29,9 @@ V1_ONLY_MEMBERS = {
     # ``tf.data.Dataset`` (DatasetV2 in TF 2.x): TF1's iterators and structure attributes.
     "dataset": ("make_one_shot_iterator", "make_initializable_iterator", "output_types", "output_shapes",
                 "output_classes"),
-    # ``tf.Variable``: loading a value through a session.
-    "variable": ("load",),
+    # ``tf.Variable``: loading a value through a session; the value once initialised (eager
+    # variables are initialised when made: NotImplementedError).
+    "variable": ("load", "initialized_value"),
 }
 #: Dataset methods returning a dataset again (``ds.shuffle(100).batch(32)`` is a dataset).
 DATASET_CHAIN = (
