@@ -54,6 +54,7 @@ from typing import Iterable, Optional, Sequence
 
 import libcst as cst
 
+from tfmodernize import treewalk
 from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, raised here
@@ -507,6 +508,9 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
     out = Flattened()
     graphs = graph_names(body, names)
     used = frozenset().union(*(names_used(stmt) for stmt in body))
+    # ``[v for v in tf.trainable_variables() if "generator" in v.name]``: names are read.
+    reads_names = any(isinstance(n, cst.Attribute) and n.attr.value == "name"
+                      for stmt in body for n in treewalk.walk(stmt, code_only=True))
 
     def walk(statements: Sequence[cst.BaseStatement], carried: Sequence[cst.EmptyLine]) -> None:
         for position, stmt in enumerate(statements):
@@ -515,6 +519,12 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                 for item in stmt.items:
                     if naming_scope(item, names) and item.asname is not None and item.asname.name.value in used:
                         raise Decline(item, f"the name scope's `{item.asname.name.value}` is used")
+                    if reads_names and naming_scope(item, names) and tf_path(item.item.func, names) != "device" and any(
+                            isinstance(n, cst.Call) and tf_path(n.func, names) in VARIABLE_MAKERS
+                            for n in treewalk.walk(stmt.body, code_only=True)):
+                        raise Decline(item, "the variables made in this scope are named after it (`scope/Variable:0`) "
+                                            "and the program reads variable names: keep the scope as "
+                                            "`tf.name_scope(...)` around their creation by hand")
                     call = _session_call(item.item, names)
                     if call is not None:
                         if item.asname is None or not isinstance(item.asname.name, cst.Name):

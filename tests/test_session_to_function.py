@@ -1119,6 +1119,24 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        x = tf.placeholder(tf.float32)
+        with tf.variable_scope("critic"):
+            w = tf.Variable(2.0)
+        with tf.variable_scope("painter"):
+            v = tf.Variable(3.0)
+        critic = [t for t in tf.trainable_variables() if t.name.startswith("critic")]
+        y = x * w * v
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            r = sess.run(y, {x: 1.0})
+        """,
+        "the program reads variable names",
+        id="scope-named-variables-whose-names-are-read",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         w = tf.Variable(1.0)
         if __name__ == "__main__":
             with tf.Session() as sess:
