@@ -729,3 +729,137 @@ def test_a_network_class_drawing_random_values_in_runs_of_different_fetches_is_a
                for f in found["nets.py"].findings), [f.message for f in found["nets.py"].findings]
     applied = outcomes([tmp_path / "main.py", tmp_path / "nets.py"], Settings(jobs=1, unsafe_fixes=True))
     assert applied["main.py"].status == applied["nets.py"].status == "migrated"
+
+
+# -- a project is migrated together or kept on TF1 together ------------------------------------
+
+DATASET_MODULE = textwrap.dedent("""\
+    import numpy as np
+    import tensorflow as tf
+
+
+    def rows():
+        return tf.data.Dataset.from_tensor_slices(np.ones((4, 2), np.float32)).batch(2)
+""")
+
+READS_TF1_DATASET = textwrap.dedent("""\
+    import tensorflow as tf
+
+    import data
+
+    batches = data.rows()
+    reader = tf.data.Iterator.from_structure(batches.output_types, batches.output_shapes)
+    start = reader.make_initializer(batches)
+    total = tf.reduce_sum(reader.get_next())
+    with tf.Session() as sess:
+        sess.run(start)
+        print(sess.run(total))
+""")
+
+ONE_SHOT_MODULE = textwrap.dedent("""\
+    import numpy as np
+    import tensorflow as tf
+
+
+    def next_rows():
+        dataset = tf.data.Dataset.from_tensor_slices(np.ones((4, 2), np.float32)).batch(2)
+        return dataset.make_one_shot_iterator().get_next()
+""")
+
+MIGRATABLE_SCRIPT = textwrap.dedent("""\
+    import tensorflow as tf
+
+    from data import next_rows
+
+    w = tf.Variable([[1.0], [2.0]])
+    total = tf.reduce_sum(tf.matmul(next_rows(), w))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(total))
+""")
+
+
+def _write(folder: Path, files: dict[str, str]) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return [folder / name for name in files]
+
+
+def test_a_script_kept_on_tf1_keeps_the_tf2_module_it_imports_with_it(tmp_path):
+    paths = _write(tmp_path, {"main.py": READS_TF1_DATASET, "data.py": DATASET_MODULE})
+    found = outcomes(paths)
+    assert found["main.py"].status == "kept-on-compat-v1"
+    data = found["data.py"]
+    assert data.status == "kept-on-compat-v1"
+    assert data.new.startswith("import numpy as np\nimport tensorflow.compat.v1 as tf\n")
+    assert any("main.py, which imports it, stays on TF1" in f.message for f in data.fixes), [f.message for f in data.fixes]
+
+
+def test_a_module_using_tf1_dataset_members_keeps_the_script_importing_it_on_tf1(tmp_path):
+    paths = _write(tmp_path, {"main.py": MIGRATABLE_SCRIPT, "data.py": ONE_SHOT_MODULE})
+    found = outcomes(paths)
+    assert found["data.py"].status == "kept-on-compat-v1"
+    assert found["data.py"].kept_on_v1[0][0] == "`dataset.make_one_shot_iterator`"
+    main = found["main.py"]
+    assert main.status == "kept-on-compat-v1" and "tf.Session()" in main.new
+    assert "tf.disable_v2_behavior()" in main.new
+    assert any("data.py, which it imports, stays on TF1" in f.message for f in main.fixes)
+
+
+def test_the_script_alone_stays_with_a_tf1_module_beside_it_outside_the_run(tmp_path):
+    main, _ = _write(tmp_path, {"main.py": MIGRATABLE_SCRIPT, "data.py": ONE_SHOT_MODULE})
+    outcome = outcomes([main])["main.py"]
+    assert outcome.status == "kept-on-compat-v1"
+    assert any("data.py, which it imports, is TF1 code and not in this run" in f.message for f in outcome.fixes)
+
+
+def test_a_project_kept_together_is_left_alone_by_a_second_run(tmp_path):
+    paths = _write(tmp_path, {"main.py": READS_TF1_DATASET, "data.py": DATASET_MODULE,
+                              "other.py": MIGRATABLE_SCRIPT.replace("from data import next_rows", "from feed import next_rows"),
+                              "feed.py": ONE_SHOT_MODULE})
+    first = outcomes(paths)
+    for path in paths:
+        path.write_text(first[path.name].new)
+    second = outcomes(paths)
+    assert {name: o.changed for name, o in second.items()} == dict.fromkeys(first, False)
+    assert {name: o.status for name, o in second.items()} == dict.fromkeys(first, "kept-on-compat-v1")
+
+
+def _index(tmp_path: Path, imports: dict[str, list[str]]):
+    files = {f"{name}.py": "".join(f"import {module}\n" for module in modules) + "import tensorflow as tf\n"
+             for name, modules in imports.items()}
+    paths = _write(tmp_path, files)
+    return summarize(paths, []), {p.stem: p.resolve() for p in paths}
+
+
+@pytest.mark.parametrize(("imports", "status", "outside", "stays"), [
+    # nothing on TF1: nothing moves
+    ({"main": ["model"], "model": []}, {"main": "migrated", "model": "as-is"}, None, set()),
+    # a TF1 module keeps the script migrated from TF1 with it, not a TF2 script importing it
+    ({"main": ["model"], "tool": ["model"], "model": []},
+     {"main": "migrated", "tool": "as-is", "model": "kept"}, None, {"main"}),
+    # a TF1 script keeps what it imports, and that keeps what it imports in turn
+    ({"main": ["model"], "model": ["layers"], "layers": []},
+     {"main": "kept", "model": "migrated", "layers": "as-is"}, None, {"model", "layers"}),
+    # through a shared module, the other script migrated from TF1 stays too
+    ({"a": ["shared"], "b": ["shared"], "shared": []},
+     {"a": "kept", "b": "migrated", "shared": "migrated"}, None, {"shared", "b"}),
+    # a file left as written keeps its importers, not what it imports
+    ({"main": ["model"], "model": ["layers"], "layers": []},
+     {"main": "migrated", "model": "failed", "layers": "migrated"}, None, {"main"}),
+    # a TF1 module beside the script but outside the run
+    ({"main": ["model"], "model": []}, {"main": "migrated"}, "tf.placeholder on line 3", {"main"}),
+    # a module outside the run that is TF2 code keeps nothing
+    ({"main": ["model"], "model": []}, {"main": "migrated"}, None, set()),
+    # files that do not import each other are separate projects
+    ({"a": [], "b": []}, {"a": "kept", "b": "migrated"}, None, set()),
+])
+def test_which_files_stay_on_tf1_with_their_project(tmp_path, imports, status, outside, stays):
+    from tfmodernize.project import on_v1_together
+
+    index, path_of = _index(tmp_path, imports)
+    statuses = {path_of[name]: state for name, state in status.items()}
+    why = {path_of[name]: "tf.Session on line 9" for name, state in status.items() if state in ("kept", "failed")}
+    forced = on_v1_together(index, statuses, why, lambda path: outside)
+    assert {path.stem for path in forced} == stays
