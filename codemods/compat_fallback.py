@@ -9,7 +9,8 @@ What it does
     * ``import tensorflow as tf`` becomes ``import tensorflow.compat.v1 as tf`` (same alias);
     * at the entry point of a program (session code at module level, an
       ``if __name__ == "__main__":`` block, a module-level call of a function defined in the
-      file, ``tf.app.run``/``absl.app.run``) ``tf.disable_v2_behavior()`` follows the import;
+      file, ``tf.app.run``/``absl.app.run``, placeholders made in top-level code)
+      ``tf.disable_v2_behavior()`` follows the import;
       a library module that only builds graphs gets no switch (it is global to the process:
       the program importing the module must turn it off) and a finding saying so;
     * a file using ``tf.layers``, ``tf.nn.rnn_cell`` or ``tf.keras`` through the v1 API (Keras 2,
@@ -79,7 +80,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.codemods._tf1_api import V2_OFF, V2_ON
+from tfmodernize.codemods._tf1_api import PLACEHOLDERS, V2_OFF, V2_ON
 from tfmodernize.codemods import _tf_objects as tf_objects
 from tfmodernize.codemods._program import entry_point
 from tfmodernize.codemods._training import GRAPH_PROGRAM
@@ -188,7 +189,9 @@ class CompatFallback(TFCodemod):
         switch_prefix = alias if through_plain or module == V1 else f"{alias}.compat.v1"
         # In a project kept on TF1, the entry point switches v2 behaviour off for every module.
         graph = through_plain or facts.graph_program or project is not None
-        entry = entry_point(node, self.tf)
+        # A script building its graph in top-level code (placeholders at module level, no
+        # function to call) is a program too: nothing imports a module for that.
+        entry = entry_point(node, self.tf) or self._graph_built_at_top_level(node)
         # A program that asked for eager execution ran eagerly: keep it so.
         needs_switch = entry is not None and graph and not facts.switched and not facts.asks_eager
         if entry is None and graph and project is None:
@@ -225,6 +228,15 @@ class CompatFallback(TFCodemod):
         if alias.asname is None:
             return ("tensorflow", module) if module == "tensorflow" else None
         return (alias.asname.name.value, module) if isinstance(alias.asname.name, cst.Name) else None
+
+    def _graph_built_at_top_level(self, module: cst.Module) -> Optional[cst.CSTNode]:
+        """The first top-level statement (outside definitions and blocks) naming a placeholder."""
+        for statement in module.body:
+            if isinstance(statement, cst.SimpleStatementLine) and any(
+                    isinstance(n, (cst.Attribute, cst.Name)) and (symbol := self.tf.tf_symbol(n)) is not None
+                    and symbol.path in PLACEHOLDERS for n in walk(statement, code_only=True)):
+                return statement
+        return None
 
     def _line_of(self, what: str, node: cst.CSTNode) -> int:
         """The line of ``node``, a use of the TF name ``what``. A node an earlier codemod wrote

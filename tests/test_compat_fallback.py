@@ -38,6 +38,13 @@ REWRITES = [
         id="module-level-call-of-a-local-function",
     ),
     pytest.param(
+        "import tensorflow as tf\n\nx = tf.placeholder(tf.float32, name='input')\ny = tf.identity(x * 2.0, name='output')\n"
+        "print(y.name)\n",
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n\nx = tf.placeholder(tf.float32, name='input')\n"
+        "y = tf.identity(x * 2.0, name='output')\nprint(y.name)\n",
+        id="graph-built-in-top-level-code-without-a-session",
+    ),
+    pytest.param(
         "import tensorflow.compat.v1 as tf\n" + SESSION,
         "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n" + SESSION,
         id="compat-v1-import-without-the-switch",
@@ -45,8 +52,8 @@ REWRITES = [
     pytest.param(
         "import os\nimport tensorflow as tf\nh = tf.layers.dense(tf.placeholder(tf.float32, [1, 2]), 3)\n",
         "import os\nos.environ.setdefault(\"TF_USE_LEGACY_KERAS\", \"1\")  # tf.layers: Keras 2, from tf-keras\n"
-        "import tensorflow.compat.v1 as tf\nh = tf.layers.dense(tf.placeholder(tf.float32, [1, 2]), 3)\n",
-        id="layers-library-reuses-os",
+        "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nh = tf.layers.dense(tf.placeholder(tf.float32, [1, 2]), 3)\n",
+        id="layers-script-reuses-os",
     ),
 ]
 
