@@ -863,3 +863,20 @@ def test_which_files_stay_on_tf1_with_their_project(tmp_path, imports, status, o
     why = {path_of[name]: "tf.Session on line 9" for name, state in status.items() if state in ("kept", "failed")}
     forced = on_v1_together(index, statuses, why, lambda path: outside)
     assert {path.stem for path in forced} == stays
+
+
+def test_a_module_whose_migration_leaves_no_tensorflow_keeps_it_beside_a_script_on_tf1(tmp_path):
+    """``tf.flags`` -> absl leaves no TensorFlow in the module: it has no mode to share with the
+    script kept on TF1, so its migration stands (left as written it would not import)."""
+    options = textwrap.dedent("""\
+        import tensorflow as tf
+
+        FLAGS = tf.flags.FLAGS
+        tf.flags.DEFINE_integer("steps", 3, "how many steps")
+    """)
+    paths = _write(tmp_path, {"main.py": READS_TF1_DATASET.replace("import data\n", "import data\nimport options\n"),
+                              "data.py": DATASET_MODULE, "options.py": options})
+    found = outcomes(paths)
+    assert found["main.py"].status == "kept-on-compat-v1"
+    assert found["options.py"].status == "migrated"
+    assert "tensorflow" not in found["options.py"].new and "from absl import flags" in found["options.py"].new

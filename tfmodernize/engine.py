@@ -560,13 +560,20 @@ def _projects_together(outcomes: list[Outcome], items: list, index: ProjectIndex
                 if state == project_modes.MIGRATED else None
         return outside[path]
 
+    settled: set[Path] = set()  # rewritten again already: what that gave stands
     while True:
-        forced = {path: reason for path, reason in project_modes.on_v1_together(index, status, why, tf1_outside).items()}
+        forced = {path: reason for path, reason in project_modes.on_v1_together(index, status, why, tf1_outside).items()
+                  if path not in settled}
         if not forced:
             return outcomes
         for path, reason in forced.items():
+            settled.add(path)
             item = items[position[path]]
             again = _process_star((item[0], settings, item[2], item[3], None, reason))
+            if again.error is None and not again.kept_on_v1 and not _imports_tensorflow(again.new):
+                # Its migration left no TensorFlow in it (``tf.flags`` -> absl): no mode to share.
+                outcomes[position[path]], status[path] = again, project_modes.AS_IS
+                continue
             if again.error is None and not again.kept_on_v1:
                 # Not kept on compat.v1 (no plain TensorFlow import to switch): left as written.
                 again.new, again.new_bytes, again.fixes, again.exports = again.old, again.old_bytes, [], {}
@@ -574,6 +581,16 @@ def _projects_together(outcomes: list[Outcome], items: list, index: ProjectIndex
             else:
                 status[path], why[path] = _project_status(again)
             outcomes[position[path]] = again
+
+
+def _imports_tensorflow(text: Optional[str]) -> bool:
+    """Whether ``text`` still imports TensorFlow (or Keras) anywhere."""
+    if text is None or not PREFILTER.search(text):
+        return False
+    try:
+        return bool(tf_import_aliases(cst.parse_module(text)))
+    except cst.ParserSyntaxError:
+        return True
 
 
 def _project_status(outcome: Outcome) -> tuple[str, Optional[str]]:
