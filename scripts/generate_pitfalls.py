@@ -86,7 +86,7 @@ def _entry(codemod) -> list[str]:
 
 
 def render() -> str:
-    """The whole page, from the codemods shipped in ``codemods/``."""
+    """The whole page, from the codemods shipped in ``tfmodernize/codemods/``."""
     sys.path.insert(0, str(REPO))
     from tfmodernize.codemod import builtin_codemods
 

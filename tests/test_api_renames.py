@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.codemods._upgrade_tables import tables
+from tfmodernize.analysis.tables import tables
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [
@@ -243,7 +243,7 @@ def test_compat_v1_targets_are_quiet_under_the_v1_alias():
 
 def test_tables_load_lazily_without_tensorflow():
     tables.cache_clear()
-    import tfmodernize.codemods.api_renames  # noqa: F401 - importing the codemod must not load the tables
+    import tfmodernize.codemods.migrate.api_renames  # noqa: F401 - importing the codemod must not load the tables
 
     assert tables.cache_info().currsize == 0
     rewrite("TFM109", "import tensorflow as tf\nx = tf.log(y)\n")

@@ -15,8 +15,8 @@ import re
 
 import pytest
 
-from tfmodernize.codemods._upgrade_tables import tables
-from tfmodernize.codemods.api_renames.policy import GRAPH_ONLY, OVERRIDES
+from tfmodernize.analysis.tables import tables
+from tfmodernize.codemods.migrate.api_renames.policy import GRAPH_ONLY, OVERRIDES
 from tfmodernize.testing import rewrite
 
 #: Keys where TFM109 deliberately does not pick the peer's symbol, and why.

@@ -1,10 +1,12 @@
 """The codemod contract, checked on every registered codemod and on bad examples."""
 
 import re
+from pathlib import Path
 
 import libcst as cst
 import pytest
 
+import tfmodernize.codemods
 from tfmodernize.codemod import (
     DOC_SECTIONS,
     RegistryError,
@@ -87,6 +89,16 @@ def plugin(code: str, name: str) -> type:
                                          "__module__": "acme_rules"})
 
 
+def test_the_catalogue_is_every_module_of_the_family_folders():
+    root = Path(tfmodernize.codemods.__file__).parent
+    assert sorted(p.name for p in root.iterdir() if p.name != "__pycache__") == [
+        "__init__.py", "migrate", "report", "tf2"]
+    modules = {f"tfmodernize.codemods.{family.name}.{p.stem}"
+               for family in root.iterdir() if family.is_dir() and family.name != "__pycache__"
+               for p in family.iterdir() if not p.name.startswith("_")}
+    assert {c.__module__ for c in CATALOGUE} == modules
+
+
 @pytest.fixture
 def plugins(monkeypatch):
     """Install ``found`` as the entry-point codemods, with a fresh registry around the test."""
@@ -110,7 +122,7 @@ def test_plugins_have_their_own_code_space_and_run_after_the_catalogue(plugins):
 @pytest.mark.parametrize(("code", "name", "error"), [
     ("TFM299", "my-rule", "is not a plugin code"),
     ("acme1", "my-rule", "is not a plugin code"),
-    ("ACME101", "run-functions-eagerly", "clashes with tfmodernize.codemods.run_functions_eagerly.RunFunctionsEagerly"),
+    ("ACME101", "run-functions-eagerly", "clashes with tfmodernize.codemods.tf2.run_functions_eagerly.RunFunctionsEagerly"),
 ], ids=["tfm-code-taken-by-a-plugin", "malformed-code", "name-clash"])
 def test_a_plugin_breaking_the_rules_is_a_clear_error(plugins, code, name, error):
     plugins(plugin(code, name))

@@ -50,7 +50,7 @@ def test_no_member_only_tf1_objects_have_is_left_on_an_object_made_through_plain
     (``dataset.make_one_shot_iterator()``, ``dataset.output_types``, ``variable.load``): after
     the catalogue, none is used on an object made through ``import tensorflow`` (a file that
     needs them is kept on compat.v1, whose objects have them)."""
-    from tfmodernize.codemods._tf_objects import v1_only_members
+    from tfmodernize.analysis.tf_objects import v1_only_members
     from tfmodernize.tfsymbols import TFNames
 
     codemods = builtin_codemods()
@@ -65,7 +65,7 @@ def test_no_member_only_tf1_objects_have_is_left_on_an_object_made_through_plain
 
 
 def test_members_only_tf1_objects_have_are_found_by_the_object_kind():
-    from tfmodernize.codemods._tf_objects import v1_only_members
+    from tfmodernize.analysis.tf_objects import v1_only_members
     from tfmodernize.tfsymbols import TFNames
 
     source = (

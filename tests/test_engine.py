@@ -571,7 +571,7 @@ def test_detection_after_an_import_change_asks_about_unchanged_nodes_again():
 
 
 def test_required_text_must_all_be_present():
-    from tfmodernize.codemods.predict_in_tape import PredictInTape
+    from tfmodernize.codemods.tf2.predict_in_tape import PredictInTape
 
     assert not PredictInTape.applies_to_text("y = model.predict(x)\n")
     assert PredictInTape.applies_to_text("with tf.GradientTape() as tape:\n    y = model.predict(x)\n")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.codemods.layers_to_keras import layer_table
+from tfmodernize.codemods.migrate.layers_to_keras import layer_table
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REPO = Path(__file__).resolve().parents[1]
@@ -1086,7 +1086,7 @@ def test_constants_bound_together_are_substituted_and_their_line_goes_when_nothi
 def test_static_shapes_read_the_channels_a_network_function_computes(body, channels, rank):
     import libcst as cst
 
-    from tfmodernize.codemods.layers_to_keras.shapes import StaticShapes
+    from tfmodernize.codemods.migrate.layers_to_keras.shapes import StaticShapes
     from tfmodernize.tfsymbols import TFNames
 
     code = ("import tensorflow as tf\n\n\ndef helper(x, w, name=None):\n    with tf.name_scope('h'):\n"

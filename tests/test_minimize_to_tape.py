@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.codemods._training import optimizer_table
+from tfmodernize.analysis.training import optimizer_table
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 HEAD = """\

@@ -155,10 +155,10 @@ def test_a_plainly_imported_helper_module_that_makes_no_variables_keeps_the_inve
 
 
 def test_session_to_function_writes_the_facts_other_codemods_read():
-    from tfmodernize.codemods import _training
-    from tfmodernize.codemods.session_to_function import SessionToFunction
+    from tfmodernize.analysis import training
+    from tfmodernize.codemods.migrate.session_to_function import SessionToFunction
 
-    assert SessionToFunction.code == _training.PROJECT_FACTS
+    assert SessionToFunction.code == training.PROJECT_FACTS
 
 
 NEEDS_TF = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")
@@ -387,7 +387,7 @@ def test_a_network_module_making_variables_exports_a_module_class_with_its_reuse
     pytest.param("class Net(tf.Module):\n    def __init__(self):\n        super().__init__()\n", False, id="no-variables"),
 ])
 def test_a_module_class_summary_says_whether_its_objects_have_their_variables_once_made(definition, built):
-    from tfmodernize.codemods.session_to_function import SessionToFunction
+    from tfmodernize.codemods.migrate.session_to_function import SessionToFunction
     from tfmodernize.tfsymbols import TFNames
     import libcst as cst
 

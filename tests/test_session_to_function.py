@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tfmodernize.codemods._graph import GraphUnit, Kind
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit, Kind
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [
@@ -1447,7 +1447,7 @@ def test_graph_unit_variables_made_by_module_functions_and_random_initial_values
 def test_variables_created_after_migration_and_unreadable_programs() -> None:
     import libcst as cst
 
-    from tfmodernize.codemods._graph import variables_created
+    from tfmodernize.codemods.migrate.session_to_function.graph import variables_created
     from tfmodernize.tfsymbols import TFNames
 
     migrated = cst.parse_module(

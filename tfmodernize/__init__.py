@@ -2,7 +2,7 @@
 
 The public library API (imported lazily, so ``tfmodernize --version`` starts fast):
 
-- ``TFCodemod``, ``Safety``, ``Fix``, ``Finding``: write your own codemod (see ``codemods/``;
+- ``TFCodemod``, ``Safety``, ``Fix``, ``Finding``: write your own codemod (see ``tfmodernize/codemods/``;
   register it under the ``tfmodernize.codemods`` entry-point group).
 - ``builtin_codemods()``, ``find_codemod(key)``, ``select_codemods(select, ignore)``: the catalogue.
 - ``transform_text(text, codemods)``: rewrite source text in memory.

@@ -2,10 +2,10 @@
 a hash and a small read per file.
 
 The key covers everything an outcome depends on: the file's bytes, the codemods selected,
-``--unsafe-fixes``, and a fingerprint of the tool itself (the source of every module of
-``tfmodernize`` and ``codemods``), so editing a codemod invalidates what it produced. Entries
-are JSON files (under ``.tfmodernize_cache/`` for CLI runs) written atomically; a damaged or unreadable entry
-is a miss, never an error.
+``--unsafe-fixes``, and a fingerprint of the tool itself (the source of every module of the
+``tfmodernize`` package, its codemods included), so editing a codemod invalidates what it
+produced. Entries are JSON files (under ``.tfmodernize_cache/`` for CLI runs) written
+atomically; a damaged or unreadable entry is a miss, never an error.
 """
 
 from __future__ import annotations
@@ -26,16 +26,12 @@ from tfmodernize.codemod import Finding, Fix, TFCodemod
 
 @lru_cache(maxsize=None)
 def _tool_fingerprint() -> str:
-    from tfmodernize import codemods
-    import tfmodernize
-
     digest = hashlib.sha256()
-    for package in (tfmodernize, codemods):
-        root = Path(package.__file__).parent
-        for path in sorted(root.rglob("*")):
-            if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(root).as_posix().encode())
-                digest.update(path.read_bytes())
+    root = Path(__file__).parent  # the tfmodernize package
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

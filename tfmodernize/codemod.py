@@ -34,6 +34,8 @@ from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, tf_impo
 from tfmodernize.treewalk import children, dispatch, visit
 
 CODE_PATTERN = re.compile(r"^TFM[123]\d\d$")
+#: The catalogue's family folders (``tfmodernize/codemods/<family>/``), by code prefix.
+FAMILIES = {"TFM1": "migrate", "TFM2": "tf2", "TFM3": "report"}
 #: Third-party codemods (entry points) have their own code space: a prefix of their own
 #: (``ACME101``, ``TFMX101``), never ``TFM`` followed by a digit.
 PLUGIN_CODE_PATTERN = re.compile(r"^(?!TFM\d)[A-Z][A-Z0-9]*[A-Z]\d{3}$")
@@ -925,16 +927,23 @@ class RegistryError(Exception):
     pass
 
 
+def _family_package(code: str) -> str:
+    """The package of a built-in code's family: ``tfmodernize.codemods.tf2`` for ``TFM207``."""
+    return f"tfmodernize.codemods.{FAMILIES[code[:4]]}"
+
+
 @lru_cache(maxsize=None)
 def builtin_codemods() -> tuple[type[TFCodemod], ...]:
-    """Every codemod of the ``codemods`` package and of ``tfmodernize.codemods`` entry points,
-    in catalogue order: by code (migrations, then TF2 fixes, then findings), except that a
-    codemod comes before the ones its ``runs_before`` names."""
-    import tfmodernize.codemods as package
-
+    """Every codemod of the family packages (``tfmodernize.codemods.migrate``, ``.tf2``,
+    ``.report``: their modules and packages not starting with ``_``) and of
+    ``tfmodernize.codemods`` entry points, in catalogue order: by code (migrations, then TF2
+    fixes, then findings), except that a codemod comes before the ones its ``runs_before``
+    names."""
     found: dict[str, type[TFCodemod]] = {}
+    packages = [importlib.import_module(_family_package(prefix)) for prefix in FAMILIES]
     modules = [
         importlib.import_module(f"{package.__name__}.{info.name}")
+        for package in packages
         for info in pkgutil.iter_modules(package.__path__)
         if not info.name.startswith("_")
     ]

@@ -179,7 +179,7 @@ class FixtureCase:
                 where = "`codemods` of case.toml" if self.config.codemods else "the fixture folder name"
                 raise FixtureError(
                     f"{self.id}: no codemod {key!r} in the registry (named by {where}); "
-                    f"is its module in codemods/ yet?"
+                    f"is its module in tfmodernize/codemods/ yet?"
                 )
             found.append(codemod)
         catalogue = builtin_codemods()

@@ -12,7 +12,8 @@ import numpy as np
 def keras_layout(recorded: list[dict]) -> list[dict]:
     """TF1's RNN cells (default names) keep one kernel over ``[inputs, state]``; Keras's
     recurrent layers a kernel and a recurrent kernel, their gates in another order (see
-    ``codemods/layers_to_keras/rnn.py``). The recorded values go to Keras in its layout:
+    ``tfmodernize/codemods/migrate/layers_to_keras/rnn.py``). The recorded values go to Keras
+    in its layout:
     ``basic_rnn_cell`` -> kernel, recurrent kernel, bias; ``lstm_cell`` / ``basic_lstm_cell``
     -> the same with the gates (input, cell, forget, output) reordered to (input, forget, cell,
     output), the bias marked to take Keras's own initial value on top (its forget-gate 1.0,

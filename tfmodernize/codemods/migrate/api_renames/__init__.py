@@ -1,0 +1,270 @@
+"""TFM109 api-renames.
+
+What it does
+    Applies TensorFlow's own TF1 -> TF2 upgrade tables (those of ``tf_upgrade_v2``, generated
+    into ``tfmodernize/data/`` and checked against TF 2.21), under any import alias and for
+    names imported with ``from tensorflow import x``:
+
+    * symbol renames (``tf.random_normal`` -> ``tf.random.normal``, ``tf.log`` ->
+      ``tf.math.log``, ``tf.segment_sum`` -> ``tf.math.segment_sum``, ...);
+    * keyword renames (``reduction_indices=``/``keep_dims=`` -> ``axis=``/``keepdims=``,
+      ``dim=`` -> ``axis=``, ...), and positional arguments whose position changed become
+      keywords first (the peer's reorders);
+    * keyword deletions, only when the value passed is the one TF2 behaves as (the v1 default,
+      or the value the peer's message says TF2 assumes); otherwise a finding;
+    * the special calls that matter on TF 2.21: ``tf.to_float(x)`` and its siblings ->
+      ``tf.cast(x, tf.float32)``, ``tf.nn.dropout(x, keep_prob)`` -> ``rate=1 - keep_prob``,
+      ``tf.nn.softmax_cross_entropy_with_logits(labels=y, ...)`` -> labels wrapped in
+      ``tf.stop_gradient`` (the v1 function did not back-propagate into labels),
+      ``tf.zeros_like(..., optimize=True)`` and kin lose the argument.
+
+    Names and calls whose meaning changed under the same spelling (``tf.nn.max_pool``,
+    ``tf.where``, ``tf.nn.dropout``'s second argument, ``softmax_cross_entropy_with_logits``,
+    reordered positional arguments) are rewritten or reported only in TF1 code: under a
+    ``compat.v1`` import, or in a file that uses some TF1-only name or keyword elsewhere; in a
+    file that already reads as TF2 they are TF2's and stay, silently.
+
+    Targets inside ``tf.compat.v1`` are not applied: sessions, placeholders, optimizers,
+    collections, variable scopes, layers, summaries, savers, flags and logging belong to the
+    structural codemods; for any other such symbol (``tf.assert_equal``, ``tf.where``, ...) a
+    finding says what the peer would do. ``tf.contrib.*`` gets a finding with the peer's
+    message (and the TensorFlow Addons target where the peer names one); so do targets that no
+    longer exist in TF 2.21. An import of a TF1 module that no TF 2.x install has, and that is no
+    reason to keep a file on TF1 (``tensorflow.examples.tutorials.mnist``: it fails with or
+    without compat.v1), gets a finding at the import saying what replaces it (Keras's MNIST
+    loader, with what ``read_data_sets`` did: reshape, scaling, one-hot labels, the validation
+    split and batches). Under ``import tensorflow.compat.v1 as tf`` only argument and name
+    changes that lead to TF2 are made, spelled ``tf.compat.v2.X`` until compat-v1-import
+    (TFM112) switches the import.
+
+    Deliberate differences from ``tf_upgrade_v2``:
+
+    * it never rewrites to ``tf.compat.v1.*``: it leaves the code alone and reports instead,
+      because code that still needs v1 is what this tool exists to remove;
+    * renames whose target does not work on TF 2.21 are not applied: where the TF1 name still
+      works (``tf.keras.optimizers.Adam``, which the peer sends to ``legacy.Adam``, a Keras 3
+      placeholder that raises) nothing is said, otherwise a finding;
+    * ``tf.set_random_seed`` becomes ``tf.random.set_seed`` (the peer keeps it on
+      ``tf.compat.v1``), so that a program is not kept on v1 for its seed alone;
+    * ``tf.image.resize_images``/``resize_bilinear``/... are reported, not renamed: TF2's
+      ``tf.image.resize`` uses half-pixel centres and gives different numbers;
+    * ``tf.div`` (Python 2 division: floor for integers) becomes ``tf.math.floordiv`` or
+      ``tf.math.divide`` where its operands are literals that say their dtype (the peer keeps
+      ``tf.compat.v1.div``); otherwise a finding;
+    * TF1 queues (``tf.FIFOQueue``, ...) are reported, not renamed to ``tf.queue.*``: run
+      eagerly, a dequeue from an empty queue blocks forever;
+    * a deleted keyword passed a value TF2 does not behave as (``tf.cond(..., strict=False)``)
+      is reported, where the peer drops it silently;
+    * ``*.minimize``/``*.compute_gradients`` keyword edits and ``dataset.make_*_iterator()``
+      are left to minimize-to-tape and to the data codemods: they match methods by name only;
+    * ``tf.name_scope(name)`` with just a name is TF2-compatible here (the peer falls back to
+      v1 because of graph-mode scope re-entry, which does not change any computed value);
+    * calls with ``*args``/``**kwargs`` whose arguments would need rewriting are reported;
+    * the same-name calls above are left alone in files with no other TF1 API (the peer
+      assumes every input is TF1 and would, e.g., turn TF2's ``dropout(x, 0.2)`` into
+      ``rate=1 - 0.2``), which also keeps the codemod idempotent.
+
+Why it matters
+    TF 2.x removed or moved about a thousand TF1 names and renamed many arguments; code using
+    them fails with ``AttributeError``/``TypeError`` on TF 2.21. The renamed symbols compute
+    the same values, which the numeric fixtures check.
+
+Before
+    import tensorflow as tf
+    x = tf.random_normal([4, 3], seed=1)
+    s = tf.reduce_sum(tf.to_float(x > 0), reduction_indices=1, keep_dims=True)
+
+After
+    import tensorflow as tf
+    x = tf.random.normal([4, 3], seed=1)
+    s = tf.reduce_sum(tf.cast(x > 0, tf.float32), axis=1, keepdims=True)
+
+Fixtures: ``fixtures/api-renames/``.
+
+Fix safety
+    Renames come from TensorFlow's own upgrade tables, checked against the installed TF 2.21;
+    keyword deletions only where the value passed is the one TF2 assumes; names whose meaning
+    changed under the same spelling only in TF1 code.
+
+Declines when
+    a call passes ``*args``/``**kwargs`` whose names or order TF2 changed, a deleted keyword has a
+    value TF2 does not assume, ``tf.div``'s dtype is not written, or the target exists only in
+    ``tf.compat.v1`` (other codemods migrate those): a finding says what the peer would do.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import libcst as cst
+
+from tfmodernize.analysis.tables import tables
+from tfmodernize.codemods.migrate.api_renames.policy import (
+    CALL_REWRITES, DIVISIONS, GRAPH_ONLY, NAMES_DIV, RESIZE, gone_module, owner_of, rename_for,
+)
+from tfmodernize.codemods.migrate.api_renames.evidence import constant_kinds, tf1_evidence
+from tfmodernize.codemods.migrate.api_renames.calls import CallRewrites
+from tfmodernize.codemod import Decline, TFCodemod, find_codemod
+from tfmodernize.names import WholeNames
+from tfmodernize.tfsymbols import TFNames, TFSymbol, dotted_name
+
+
+class ApiRenames(CallRewrites, WholeNames, TFCodemod):
+    __doc__ = __doc__
+    code = "TFM109"
+    name = "api-renames"
+    summary = "TF1 symbol, keyword and argument-order renames from TensorFlow's own upgrade tables"
+    interests = (cst.Attribute, cst.Name, cst.Call)
+    detects_tf_names_only = True
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        if isinstance(node, cst.Call):
+            symbol = names.tf_symbol(node.func)
+            if symbol is None:
+                return False
+            t = tables()
+            path = symbol.path
+            return (path in t.keyword_renames or path in t.keyword_deletions
+                    or path in t.reorders or path in t.transformers)
+        symbol = names.tf_symbol(node)
+        if symbol is None:
+            return False
+        t = tables()
+        return (t.rename_for(symbol.path) is not None or t.dead_for(symbol.path) is not None
+                or symbol.path.startswith("contrib.") or gone_module(symbol.path) is not None)
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            self._report_gone_module(node, dotted_name(alias.name))
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if node.module is not None and not node.relative:
+            module = dotted_name(node.module)
+            names = [] if isinstance(node.names, cst.ImportStar) else [dotted_name(a.name) for a in node.names]
+            for name in names or [""]:
+                self._report_gone_module(node, f"{module}.{name}".rstrip("."))
+        return False
+
+    def _report_gone_module(self, node: cst.CSTNode, imported: str) -> None:
+        """A finding at an import of a module no TF 2.x install has (``GONE_MODULES``), once per import."""
+        if not imported.startswith("tensorflow."):
+            return
+        message = gone_module(imported.removeprefix("tensorflow."))
+        if message is not None and id(node) not in self._gone_reported:
+            self._gone_reported.add(id(node))
+            self.report(node, message)
+
+    def __init__(self, context, state=None) -> None:
+        super().__init__(context, state)
+        self._inner: set[int] = set()
+        self._call_funcs: set[int] = set()
+        self._frozen: set[int] = set()
+        self._tf1_file = False
+        self._stays_tf1 = False
+        self._from_imported: dict[str, str] = {}
+        self._gone_reported: set[int] = set()
+
+    # -- bookkeeping: which Name/Attribute nodes are whole symbols ----------------------------
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        # Only TF1's ``div`` reads them, and naming it takes the word ``div`` (``tf.div``, an import).
+        self._constant_kinds = constant_kinds(node, self.tf) if NAMES_DIV.search(self.state.text) else {}
+        self._tf1_file, self._stays_tf1 = tf1_evidence(node, self.tf, self._constant_kinds)
+        # A file of a project kept on TF1 is kept on compat.v1 with it (compat-fallback).
+        self._stays_tf1 = self._stays_tf1 or self.state.project_on_v1 is not None
+        self._from_imported = self.from_imports(node)
+        return True
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self._call_funcs.add(id(node.func))
+        symbol = self.tf.tf_symbol(node.func)
+        if symbol is not None and self.suppressed(node):
+            # Silenced on any of its lines: its name stays too, or the call would be half TF2.
+            self._frozen.add(id(node.func))
+        elif symbol is not None:
+            try:
+                self._plan(node, symbol)
+            except Decline as decline:
+                # Leave the whole call as it is, name included: never half-migrate a call.
+                self._frozen.add(id(node.func))
+                if not symbol.v1:
+                    self.declined(decline)
+        return True
+
+    # -- symbols --------------------------------------------------------------------------------
+
+    def leave_whole_name(self, original: Union[cst.Attribute, cst.Name]) -> None:
+        if id(original) in self._frozen:
+            return
+        symbol = self.tf.tf_symbol(original)
+        if symbol is None:
+            return
+        path = symbol.path
+        t = tables()
+        called = id(original) in self._call_funcs
+        transformer = t.transformers.get(path, {}).get("kind")
+        if called and (transformer in CALL_REWRITES or path in RESIZE or path in DIVISIONS):
+            return  # the call handles it
+        if path in RESIZE or transformer in CALL_REWRITES:
+            if not symbol.v1:
+                self.report(original, f"tf.{path} used as a value: call sites are migrated one by one, "
+                                      "this reference is left for you")
+            return
+        if path in GRAPH_ONLY:
+            if not symbol.v1:
+                self.report(original, f"tf.{path} is not renamed to its TF2 name: {GRAPH_ONLY[path]}")
+            return
+        renamed = rename_for(path)
+        if renamed is not None:
+            key, target = renamed
+            tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
+            if not (tf1 or tables().tf1_only(key)):
+                return  # a name TF2 has too, in a file that reads as TF2: TF2's meaning
+            if target.startswith("compat.v1."):
+                self._report_v1_target(original, symbol, key, target)
+                return
+            if not self.fix(original, f"tf.{key} is tf.{target} in TF2"):
+                return
+            self._drop_import(original)
+            # In code that stays TF1 elsewhere (and so is kept on compat.v1 by compat-fallback),
+            # a plain ``tf.argmax`` would read as TF1's own argmax on the next run or under the
+            # compat.v1 import: a TF2 name written there says it is TF2's, ``tf.compat.v2.X``.
+            self.replace(original, self.tf_expr(target, spell_v2=self._stays_tf1))
+        dead = t.dead_for(path)
+        if dead is not None:
+            owner = owner_of(path)
+            if not symbol.v1 and (owner is None or find_codemod(owner) is None):
+                key, target = dead
+                self.report(original, f"tf_upgrade_v2 maps tf.{key} to tf.{target}, which does not exist in "
+                                      f"TensorFlow {t.tensorflow_version}: migrate by hand")
+            return
+        if path.startswith("contrib."):
+            self._report_contrib(original, path)
+        return
+
+    def _report_v1_target(self, node: cst.CSTNode, symbol: TFSymbol, key: str, target: str) -> None:
+        if symbol.v1:
+            return  # already spelled through compat.v1: compat-v1-import lists it
+        owner = owner_of(symbol.path)
+        if owner is not None and find_codemod(owner) is not None:
+            return
+        # The peer's note, without its account of its own compat.v1 rewrite.
+        message = tables().messages.get(key, {}).get("message", "").split("\n")[0]
+        message = message.replace("<function name>", f"tf.{key}")
+        self.report(node, f"tf.{key} has no TF2 equivalent that behaves the same; tf_upgrade_v2 would "
+                          f"use tf.{target}. {message}".strip())
+
+    def _report_contrib(self, node: cst.CSTNode, path: str) -> None:
+        t = tables()
+        addon = t.addons.get(path)
+        if addon is not None:
+            self.report(node, f"tf.{path} is gone from TF2; TensorFlow Addons has {addon} (the API may differ)")
+            return
+        message = t.messages.get(path, {}).get("message") or t.module_message(path) or "tf.contrib is gone from TF2"
+        self.report(node, message.replace("<function name>", f"tf.{path}"))
+
+    def _drop_import(self, replaced: cst.BaseExpression) -> None:
+        """Drop ``from tensorflow... import x`` once the replaced expression was its last use."""
+        self.drop_from_import_of(replaced, self._from_imported)

@@ -1,0 +1,276 @@
+"""TFM106 get-variable-to-variable.
+
+What it does
+    Turns ``v = tf.get_variable(name, shape, dtype, initializer=...)`` made at a program's top
+    level, outside any ``variable_scope``, into ``v = tf.Variable(<initial value>, name=name)``,
+    the initial value being what TF1's initializer computed: the default of an integer or
+    boolean variable (zeros), ``tf.zeros_initializer()``, ``tf.ones_initializer()`` or
+    ``tf.constant_initializer([c])`` (zero without ``c``); the random op a random initializer ran
+    (``tf.random_normal_initializer``, ``tf.truncated_normal_initializer``,
+    ``tf.random_uniform_initializer`` with their distribution arguments, and the default of a
+    floating variable, Glorot uniform, as ``tf.random.uniform(shape, -limit, limit)`` with the
+    limit TF1 computed from the shape's fans, or, for a shape listing named sizes
+    (``[n_input, n_hidden]``), that limit written out with ``math.sqrt`` over the fans, ``math``
+    imported); or, without a shape, the tensor given as
+    ``initializer=`` (``tf.constant(0.0)``), which TF1 used as the initial value as
+    ``tf.Variable`` does. ``dtype`` and ``trainable`` are kept. An initializer bound to a name on
+    a line of its own just before (``init = tf.truncated_normal_initializer(stddev=0.1)``) moves
+    into the call and its line goes. The same holds in a helper, a module function whose last
+    line is ``return tf.get_variable(...)`` (``def weight_variable(shape): ...``), when every use
+    of it in the run (this file, and the files of the run that import it:
+    ``FileState.callers``) is a call in a program's top-level code outside any block, or in a
+    module function (``fc_layer``) on a line of its body or of its variable or name scopes
+    opened without ``reuse``, the function sharing nothing and itself called so (each call of
+    it made new variables; layers-to-keras makes them once per object of the class it becomes).
+    The calls are read in the program as written.
+
+Why it matters
+    ``tf.get_variable`` is TF1-only (its variable store lives in the graph): a program using it
+    stays on ``tf.compat.v1``. Outside a variable scope it just creates one named variable.
+
+Before
+    counter = tf.get_variable("counter", shape=[], dtype=tf.int32, initializer=None)
+    bias = tf.get_variable("bias", [3], initializer=tf.constant_initializer(0.1))
+    kernel = tf.get_variable("kernel", [4, 2])
+    noise = tf.get_variable("noise", [3], initializer=tf.random_normal_initializer(stddev=0.1))
+
+After
+    counter = tf.Variable(tf.zeros([], dtype=tf.int32), name="counter")
+    bias = tf.Variable(tf.fill([3], tf.constant(0.1, dtype=tf.float32)), name="bias")
+    kernel = tf.Variable(tf.random.uniform([4, 2], -1.0, 1.0, dtype=tf.float32), name="kernel")
+    noise = tf.Variable(tf.random.normal([3], stddev=0.1, dtype=tf.float32), name="noise")
+
+Fix safety
+    Same name, shape, dtype, trainability and initial value. A deterministic initializer
+    computes the same values; a random one is replaced by the very op its ``__call__`` ran
+    (TF1's initializers call ``random_normal``/``truncated_normal``/``random_uniform`` with
+    the same arguments), created in the same place of the program's random-op order, so it
+    draws the same numbers wherever TF1's did (fixtures prove it under TensorFlow's
+    deterministic random tool; a swapped creation order fails them). Glorot's limit is
+    computed here from the written shape, by TF1's own formula, as a Python float as TF1 did;
+    over named sizes, by the same Python arithmetic where the variable is made (the fans are
+    integers, so their products are exact in any order).
+    A helper's calls, all in top-level code outside any scope, each asked TF1 for a variable
+    of a new name (a name asked for twice there fails in TF1), so each made a new variable, as
+    each call of the migrated helper does. The files of the run are taken as the project: a
+    caller in a file outside the run is not seen.
+
+Declines when
+    the call is inside a ``variable_scope`` (sharing and reuse; under a scope of a function,
+    the network function's variables are layers-to-keras's, which says why when it declines,
+    and this codemod stays silent there), or not ``name = tf.get_variable(...)`` on its own line; inside a function
+    other than as a helper's ``return`` line, or in a helper that makes other variables too, is
+    used other than called in top-level code outside any block (in this file or another of the
+    run: the finding names it), or is called nowhere in the run; the name is not a string
+    literal (in a helper: or its parameter, or those joined with ``+``); the shape is computed
+    by a call or absent (Glorot's range also needs a list of sizes, numbers or names, with
+    ``math`` free for ``import math``); the
+    initializer is not a literal call of one of those above (orthogonal, variance scaling,
+    Keras initializers), or is given a seed or dtype of its own, or arguments computed by
+    calls other than arithmetic (TF's ``sqrt``, ``cast``..., ``math``/NumPy functions but
+    ``numpy.random``, built-ins such as ``float``, and module functions whose body only binds
+    names from such calls and returns: ``stddev=xavier_std(784)`` is computed where the
+    variable is made, drawing nothing before it); it passes a regularizer, collections, a partitioner or another option with no
+    ``tf.Variable`` equivalent.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+import libcst as cst
+
+from tfmodernize.analysis.tf1_api import NAME_SCOPES, VARIABLE_SCOPES
+from tfmodernize.analysis.variables import (
+    VariableValues,
+    arguments,
+    math_importable,
+    shares_variables,
+    written_string,
+)
+from tfmodernize.analysis.training import creates_opaque_variables
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names
+from tfmodernize.syntax import ancestors, is_none, statement_holding, statement_of
+from tfmodernize.treewalk import walk
+
+class GetVariableToVariable(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM106"
+    name = "get-variable-to-variable"
+    summary = "tf.get_variable outside any variable_scope (or in a helper called so) -> tf.Variable over the initial value its initializer computed"
+    needles = ("get_variable",)
+    interests = (cst.Call,)
+    detects = ("get_variable",)
+    requires_tf2 = True
+
+    def plan(self, module: cst.Module) -> None:
+        top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+        parents = self.state.parents(module)
+        for node in walk(module, code_only=True):
+            if isinstance(node, cst.Call) and self.tf.is_tf(node.func, "get_variable"):
+                if self._in_network_scope(node, parents):
+                    continue  # layers-to-keras's, which says why when it declines
+                try:
+                    self._migrate(node, module, top, parents)
+                except Decline as decline:
+                    self.declined(decline, "tf.get_variable not migrated: ")
+
+    def _in_network_scope(self, call: cst.Call, parents: dict) -> bool:
+        """Whether ``call`` is under a ``variable_scope`` block of the module function holding
+        it (a network function's variable: layers-to-keras migrates those)."""
+        for node in ancestors(call, parents):
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                return False
+            if isinstance(node, cst.With) and any(isinstance(item.item, cst.Call) and self.tf.is_tf(
+                    item.item.func, *VARIABLE_SCOPES) for item in node.items):
+                holder = next((n for n in ancestors(node, parents) if isinstance(n, (cst.FunctionDef, cst.ClassDef,
+                                                                                     cst.Lambda))), None)
+                return isinstance(holder, cst.FunctionDef) and isinstance(parents.get(id(holder)), cst.Module)
+        return False
+
+    def _migrate(self, call: cst.Call, module: cst.Module, top: set[int], parents: dict) -> None:
+        bound, statement = statement_of(call, parents) or (None, None)
+        helper = None
+        holder = statement_holding(call, parents)
+        if statement is None and id(holder) in top:
+            raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
+        if statement is None or id(statement) not in top:
+            helper, statement = self._helper(call, module, parents)
+        elif bound is None:
+            raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
+        node = parents.get(id(statement))
+        while node is not None:
+            if isinstance(node, cst.With) and any(isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
+                                                  for item in node.items):
+                raise Decline(call, "it is made inside a variable_scope outside any network function (whether the scope "
+                                    "shares variables through `reuse` is not read here)")
+            node = parents.get(id(node))
+        args = arguments(call)
+        name, shape, initializer = args.get("name"), args.get("shape"), args.get("initializer")
+        values = VariableValues(self.tf, self.tf_expr)
+        binding = None
+        if isinstance(initializer, cst.Name):
+            # ``init = tf.truncated_normal_initializer(...)`` (or a tensor) on a line of its own before the call.
+            binding = self._binding(call, initializer, helper.body.body if helper else module.body, statement)
+        # ``initializer=<a tensor>`` and no shape: the tensor is the initial value, as in tf.Variable.
+        from_tensor = is_none(shape) and values.is_tensor(binding[1] if binding else initializer)
+        if binding is not None and not from_tensor:
+            initializer = binding[1]  # the initializer object moves into the call, its line goes
+        else:
+            binding = None
+        if not written_string(name, parameter_names(helper) if helper is not None else ()):
+            raise Decline(call, "its name is not a string written out (a literal, or a helper's parameter joined to one)")
+        text = values.variable(call, args, initializer=initializer, from_tensor=from_tensor)
+        if values.uses_math and not math_importable(module):
+            raise Decline(call, "its Glorot range is computed with `math`, a name the file binds to something else")
+        where = (f"made by `{helper.name.value}`, whose every call makes a new variable"
+                 if helper is not None else "outside any variable scope")
+        if not self.fix(call, f"tf.get_variable {where} -> tf.Variable with the same initial value"):
+            return
+        self.replace(call, cst.parse_expression(text))
+        if values.uses_math:
+            self.add_import("math")
+        if binding is not None:
+            self.remove(binding[0])
+
+    def _helper(self, call: cst.Call, module: cst.Module, parents: dict) -> tuple[cst.FunctionDef, cst.SimpleStatementLine]:
+        """The module function a ``return tf.get_variable(...)`` line ends, and that line, when
+        every use of the function in the run is a call in a program's top-level code, outside
+        any block: each call then asked for a variable of its own name in no scope, which TF1
+        created (a second call of a name would have failed), as ``tf.Variable`` does."""
+        small = parents.get(id(call))
+        line = parents.get(id(small))
+        block = parents.get(id(line))
+        function = parents.get(id(block))
+        if not (isinstance(small, cst.Return) and small.value is call and isinstance(line, cst.SimpleStatementLine)
+                and len(line.body) == 1 and isinstance(function, cst.FunctionDef) and block is function.body
+                and line is block.body[-1] and function in module.body and not function.decorators):
+            raise Decline(call, "it is made inside a function other than as the last line, `return tf.get_variable(...)`, "
+                                "of a module function: where get_variable creates or reuses a variable each call (with "
+                                "the variable_scope around the call) is known for a network function's variables, "
+                                "which layers-to-keras (TFM107) migrates")
+        name = function.name.value
+        made = [c for c in walk(function.body, code_only=True) if isinstance(c, cst.Call) and creates_opaque_variables(c, self.tf)]
+        if made != [call]:
+            raise Decline(call, f"`{name}` creates other variables too")
+        # Read in the program as written: an earlier codemod may have moved the calls (layers-to-keras
+        # makes a network function's variables in the ``__init__`` of the class it becomes).
+        original = self.state.parsed or module
+        written = self.state.parents(original)
+        calls = self._top_level_calls(name, original, written, within=lambda use: (
+            self._network_calling(use, original, written)), at=call)
+        if not calls:
+            raise Decline(call, f"`{name}` is called nowhere in this run: whether its calls share a variable is unknown; "
+                                "run tfmodernize on it with the files that call it")
+        return function, line
+
+    def _top_level_calls(self, name: str, module: cst.Module, parents: dict, *,
+                         within: Callable[[cst.Name], bool], at: cst.Call) -> int:
+        """How many calls of the module function ``name`` the run makes, declining when one is
+        other than a call in a program's top-level code, outside any block (a call under a
+        variable scope or in a function may reuse the variable), unless ``within`` allows it."""
+        body = {id(statement) for statement in module.body}
+        calls = 0
+        for use in name_nodes(module):
+            if use.value != name or isinstance(parents.get(id(use)), cst.FunctionDef):
+                continue
+            caller = parents.get(id(use))
+            holder = statement_holding(use, parents)
+            if not (isinstance(caller, cst.Call) and caller.func is use and (id(holder) in body or within(use))):
+                raise Decline(at, f"`{name}` is used in this file other than called in its top-level code, outside "
+                                  "any block (a call under a variable scope or in a function may reuse the variable)")
+            calls += 1
+        for use in (self.state.callers or {}).get(name, ()):
+            if not (use["call"] and use["top_level"]):
+                raise Decline(at, f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its "
+                                  "top-level code, outside any block (a call under a variable scope or in a function "
+                                  "may reuse the variable)")
+            calls += 1
+        return calls
+
+    def _network_calling(self, use: cst.Name, module: cst.Module, parents: dict) -> bool:
+        """Whether a helper's call ``use`` is a line of a module function (``fc_layer``) in its
+        body or its variable or name scopes opened without ``reuse``, the function sharing no
+        variables (no ``reuse``, ``AUTO_REUSE`` or ``reuse_variables``) and called by the run only
+        in programs' top-level code, outside any block: each of its calls asked for variables
+        of new names, which TF1 created (a name asked for twice would have failed)."""
+        line = statement_holding(use, parents)
+        if not isinstance(line, cst.SimpleStatementLine):
+            return False
+        node = parents.get(id(line))
+        while isinstance(node, (cst.IndentedBlock, cst.With)):
+            if isinstance(node, cst.With) and not all(
+                    isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES, *NAME_SCOPES)
+                    and item.asname is None and all(arg.keyword is None or arg.keyword.value != "reuse"
+                                                     for arg in item.item.args) for item in node.items):
+                return False
+            node = parents.get(id(node))
+        if not (isinstance(node, cst.FunctionDef) and any(node is s for s in module.body) and not node.decorators):
+            return False
+        if shares_variables(node):
+            return False
+        try:
+            return self._top_level_calls(node.name.value, module, parents, within=lambda _: False,
+                                         at=cst.Call(cst.Name(node.name.value))) > 0
+        except Decline:
+            return False
+
+    def _binding(self, call: cst.Call, name: cst.Name, block: Sequence[cst.BaseStatement],
+                 statement: cst.BaseStatement) -> Optional[tuple[cst.SimpleStatementLine, cst.Call]]:
+        """``(line, value)`` for ``name = <a TF call>``, a line of ``block`` before ``statement``
+        that is the only binding and, apart from ``call``, the only use of ``name`` in it."""
+        lines = [s for s in block if name.value in names_read(s) or name.value in bound_names(s)]
+        if len(lines) != 2 or lines[1] is not statement or not isinstance(lines[0], cst.SimpleStatementLine):
+            return None
+        small = lines[0].body[0] if len(lines[0].body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                and small.targets[0].target.value == name.value and isinstance(small.value, cst.Call)
+                and self.tf.tf_symbol(small.value.func) is not None and name.value not in names_read(small.value)):
+            return None
+        if sum(1 for n in name_nodes(statement) if n.value == name.value) != 1:
+            return None
+        return lines[0], small.value
+
+
+

@@ -1,0 +1,251 @@
+"""TFM103 gradients-to-tape.
+
+What it does
+    Inside a function (typically the ``@tf.function`` session-to-function made), rewrites
+    ``grads = tf.gradients(loss, [W, b])`` to a ``tf.GradientTape`` around the statements that
+    compute ``loss`` and ``grads = tape.gradient(loss, [W, b])``; a function argument among
+    the sources is watched. Anywhere, ``tf.assign(v, x)``, ``tf.assign_add(v, x)`` and
+    ``tf.assign_sub(v, x)`` become ``v.assign(x)``, ``v.assign_add(x)``, ``v.assign_sub(x)``.
+
+Why it matters
+    ``tf.gradients`` only works while building a graph and ``tf.assign`` only exists in
+    ``tf.compat.v1``. TF2 records gradients on a tape and updates variables through their own
+    methods. ``tf.gradients`` always returns a list, so a single source variable becomes
+    ``[tape.gradient(loss, W)]``. ``tf.stop_gradient`` in the loss is kept as is.
+
+Before
+    @tf.function
+    def train_step(x, y):
+        cost = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
+        grad_W = tf.gradients(cost, W)
+        tf.assign_sub(W, 0.1 * grad_W[0])
+        return cost
+
+After
+    @tf.function
+    def train_step(x, y):
+        with tf.GradientTape() as tape:
+            cost = tf.reduce_mean(tf.square(tf.matmul(x, W) - y))
+        grad_W = [tape.gradient(cost, W)]
+        W.assign_sub(0.1 * grad_W[0])
+        return cost
+
+Fixtures: ``fixtures/gradients-to-tape/``.
+
+Fix safety
+    The gradient of the same target with respect to the same sources: the tape records exactly the
+    statements that computed the target; ``tf.assign(v, x)`` and ``v.assign(x)`` are the same op.
+
+Declines when
+    a function takes gradients twice, the arguments are unpacked or include ``stop_gradients``, the
+    target is not a name computed earlier in the function, or a source is neither a trainable
+    variable nor an argument the tape can watch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import libcst as cst
+
+from tfmodernize.analysis import training
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.syntax import is_none, source
+from tfmodernize.names import names_read
+
+ASSIGNS = {"assign": ("ref", "value", "validate_shape", "use_locking", "name"),
+           "assign_add": ("ref", "value", "use_locking", "name"),
+           "assign_sub": ("ref", "value", "use_locking", "name")}
+GRADIENT_ARGUMENTS = ("ys", "xs", "grad_ys")
+#: ``tf.gradients`` arguments that only steer graph scheduling, devices or op names.
+SCHEDULING = ("name", "colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
+
+
+@dataclass
+class Site:
+    function: cst.FunctionDef
+    position: int
+    replacement: cst.SimpleStatementLine
+    tape: str
+    watched: list[str]
+
+
+
+class GradientsToTape(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM103"
+    name = "gradients-to-tape"
+    summary = "tf.gradients -> GradientTape; tf.assign(v, x) -> v.assign(x)"
+    needles = ("gradients", "assign")
+    interests = (cst.Call,)
+    detects = ("gradients", *ASSIGNS)
+    requires_tf2 = True
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        self._sites: dict[cst.FunctionDef, Site] = {}
+        self._seen: set[cst.Call] = set()
+        if not any(self.tf.is_tf(call.func, "gradients") for call in training.calls(node)):
+            return True
+        graph = training.graph_program(node, self.tf)
+        if graph is None:
+            self._module = node
+            self._inventory = training.inventory(node, self.tf, self.state.project)
+            self._globals = training.module_bindings(node)
+            for top, function in training.functions(node):
+                if isinstance(function.body, cst.IndentedBlock):
+                    self._plan(function, top)
+        for call in training.calls(node):
+            if call not in self._seen and self.tf.is_tf(call.func, "gradients"):
+                where = ("the file is still a TF1 graph program (it uses `" + graph + "`)" if graph else
+                         "it is not a `name = tf.gradients(...)` statement directly in a function body")
+                self.report(call, f"`tf.gradients` not migrated: {where}; session-to-function moves graph code "
+                                  "into functions first")
+        return True
+
+    def _gradients_call(self, line: cst.BaseStatement) -> Optional[tuple[str, cst.Call]]:
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+            return None
+        small = line.body[0]
+        if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.value, cst.Call) and self.tf.is_tf(small.value.func, "gradients")):
+            return source(small.targets[0].target), small.value
+        return None
+
+    def _plan(self, function: cst.FunctionDef, top: int) -> None:
+        body = list(function.body.body)
+        found = [(position, *hit) for position, line in enumerate(body) if (hit := self._gradients_call(line))]
+        self._seen.update(call for _, _, call in found)
+        if len(found) > 1:
+            for _, _, call in found:
+                self.report(call, "`tf.gradients` not migrated: this function takes gradients twice; "
+                                  "split it or use one persistent tape")
+            return
+        if not found:
+            return
+        position, target, call = found[0]
+        try:
+            site = self._site(function, top, body, position, target, call)
+        except Decline as decline:
+            self.declined(decline, "`tf.gradients` not migrated: ")
+            return
+        if self.fix(call, "`tf.gradients` -> `tf.GradientTape`"):
+            self.discharge()
+            self._sites[function] = site
+
+    def _site(self, function: cst.FunctionDef, top: int, body: list, position: int, target: str, call: cst.Call) -> "Site":
+        """The tape to write for ``call``; raises Decline saying why not."""
+        args: dict[str, cst.BaseExpression] = {}
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                raise Decline(call, "its arguments are unpacked")
+            if arg.keyword is None and index >= len(GRADIENT_ARGUMENTS):
+                raise Decline(call, "pass the arguments after `grad_ys` by keyword")
+            args[arg.keyword.value if arg.keyword else GRADIENT_ARGUMENTS[index]] = arg.value
+        unknown = set(args) - {*GRADIENT_ARGUMENTS, "stop_gradients", "unconnected_gradients", *SCHEDULING}
+        if unknown or "ys" not in args or "xs" not in args:
+            raise Decline(call, f"its arguments could not be read ({', '.join(sorted(unknown)) or 'ys and xs are needed'})")
+        if "stop_gradients" in args and not is_none(args["stop_gradients"]):
+            raise Decline(call, "`stop_gradients` has no tape equivalent; wrap those tensors in `tf.stop_gradient`")
+        docstring, preceding = training.split_docstring(body[:position])
+        ys = args["ys"]
+        targets = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
+        if not all(isinstance(t, cst.Name) and training.binds(preceding, t.value) for t in targets):
+            raise Decline(call, "the differentiated value is not a name computed earlier in the same function")
+        frozen = training.frozen_value(preceding, self._module, self._inventory, self.tf)
+        if frozen is not None:
+            raise Decline(call, f"the differentiated value uses `{frozen}`, computed once at module level from variables: "
+                    "TF2 does not recompute it and the tape records no gradient through it")
+        params = {p.name.value for p in function.params.params}
+        xs = args["xs"]
+        single = not isinstance(xs, (cst.List, cst.Tuple))
+        sources = [xs] if single else [e.value for e in xs.elements]
+        if (isinstance(xs, cst.Call) and self.tf.is_tf(xs.func, "trainable_variables") and not xs.args):
+            problem = self._inventory.problem_before(top)
+            if problem is not None:
+                raise Decline(call, f"the file's variables cannot be listed ({problem})")
+            sources = []
+            xs, single = training.variable_list(self._inventory.before(top, trainable_only=True)), False
+        watched = []
+        for differentiated in sources:
+            if not isinstance(differentiated, cst.Name):
+                raise Decline(call, f"`{source(differentiated)}` is not a variable or argument the tape can watch")
+            variable = self._inventory.variable(differentiated.value)
+            if variable is not None and variable.trainable and differentiated.value not in params:
+                continue
+            if differentiated.value in params and not training.binds(preceding, differentiated.value):
+                watched.append(differentiated.value)
+                continue
+            raise Decline(call, f"`{differentiated.value}` is neither a trainable variable nor a function argument, so no tape watches it")
+        taken = self._globals | names_read(function)
+        tape = training.fresh_name("tape", taken)
+        if isinstance(xs, cst.Tuple):
+            xs = cst.List([e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])
+        sources_code = source(xs)
+        extra = ""
+        if "grad_ys" in args and not is_none(args["grad_ys"]):
+            extra += f", output_gradients={source(args['grad_ys'])}"
+        if "unconnected_gradients" in args:
+            extra += f", unconnected_gradients={source(args['unconnected_gradients'])}"
+        gradient = f"{tape}.gradient({source(ys)}, {sources_code}{extra})"
+        value = f"[{gradient}]" if single else gradient
+        replacement = training.statement(f"{target} = {value}")
+        return Site(function, position, replacement, tape, watched)
+
+    # -- rewriting --------------------------------------------------------------------------
+
+    def leave_FunctionDef(self, original: cst.FunctionDef) -> None:
+        site = self._sites.get(original)
+        if site is not None:
+            gradient_tape = cst.parse_expression(source(self.tf_expr("GradientTape")))
+            self.replace(original, lambda updated: self._taped(updated, site, gradient_tape))
+
+    @staticmethod
+    def _taped(updated: cst.FunctionDef, site, gradient_tape: cst.BaseExpression) -> cst.FunctionDef:
+        statements = list(updated.body.body)
+        docstring, preceding = training.split_docstring(statements[: site.position])
+        line = statements[site.position]
+        watch = [training.statement(f"{site.tape}.watch({name})") for name in site.watched]
+        replacement = site.replacement.with_changes(
+            leading_lines=line.leading_lines, trailing_whitespace=line.trailing_whitespace
+        )
+        new_body = [
+            *docstring,
+            training.tape_block(gradient_tape, site.tape, [*watch, *preceding]),
+            replacement,
+            *statements[site.position + 1:],
+        ]
+        return updated.with_changes(body=updated.body.with_changes(body=new_body))
+
+    def leave_Call(self, original: cst.Call) -> None:
+        symbol = self.tf.tf_symbol(original.func)
+        if symbol is None or symbol.path not in ASSIGNS:
+            return
+        positions = ASSIGNS[symbol.path]
+        args: dict[str, cst.Arg] = {}
+        for index, arg in enumerate(original.args):
+            if arg.star or (arg.keyword is None and index >= len(positions)):
+                self.report(original, f"`tf.{symbol.path}` not migrated: its arguments could not be read")
+                return
+            args[arg.keyword.value if arg.keyword else positions[index]] = arg
+        if "ref" not in args or "value" not in args:
+            return
+        if "validate_shape" in args:
+            self.report(original, f"`tf.{symbol.path}` not migrated: variables' `assign` has no `validate_shape`")
+            return
+        ref = args["ref"].value
+        if not isinstance(ref, (cst.Name, cst.Attribute)):
+            self.report(original, f"`tf.{symbol.path}` not migrated: `{source(ref)}` is not a plain variable name")
+            return
+        if not self.fix(original, f"`tf.{symbol.path}(v, x)` -> `v.{symbol.path}(x)`"):
+            return
+        self.replace(original, lambda updated: _method_call(updated, symbol.path, positions))
+
+
+def _method_call(call: cst.Call, method: str, positions: Sequence[str]) -> cst.Call:
+    """``tf.assign(v, x, ...)`` (arguments already checked) as ``v.assign(x, ...)``."""
+    args = {arg.keyword.value if arg.keyword else positions[index]: arg for index, arg in enumerate(call.args)}
+    rest = [args["value"].with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)]
+    rest += [args[k] for k in positions[2:] if k in args]
+    rest[-1] = rest[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return cst.Call(cst.Attribute(args["ref"].value, cst.Name(method)), args=rest)

@@ -1,0 +1,301 @@
+"""TFM105 saver-to-checkpoint.
+
+What it does
+    Turns ``saver = tf.train.Saver()`` (or ``Saver([w, b])``) into
+    ``saver = tf.train.Checkpoint(w=w, b=b)`` over the variables TF1's Saver saved (every
+    variable created before it, or its ``var_list``; a dict ``Saver({"embeddings": table})``
+    saves under its keys, ``tf.train.Checkpoint(embeddings=table)``), ``saver.save(sess, path)`` into
+    ``saver.write(path)`` (same files at the same path, same returned path),
+    ``saver.save(sess, path, global_step=step)`` into a ``tf.train.CheckpointManager`` over
+    ``path``'s folder and name saving number ``step`` (same ``path-step`` files, same state file,
+    TF1's ``max_to_keep`` rotation, so ``tf.train.latest_checkpoint`` finds it) and
+    ``saver.restore(sess, path)`` into ``saver.read(path).assert_existing_objects_matched()``
+    (every saved variable must be found, as TF1 required).
+    Where the program restores, each saved ``tf.Variable`` gets the name TF1 gave it
+    (``name="Variable_1"``, or the dict key it was saved under), so checkpoints the TF1 program
+    wrote still restore. It runs before
+    session-to-function, which then migrates the sessions as usual.
+
+Why it matters
+    ``tf.train.Saver`` needs a session and a graph: a program that saves or restores a model
+    stays on ``tf.compat.v1``. TF2 checks points through ``tf.train.Checkpoint``.
+
+Before
+    W = tf.Variable(tf.zeros([3, 1]))
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        path = saver.save(sess, "model.ckpt")
+        saver.restore(sess, path)
+
+After
+    W = tf.Variable(tf.zeros([3, 1]), name="Variable")
+    saver = tf.train.Checkpoint(W=W)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        path = saver.write("model.ckpt")
+        saver.read(path).assert_existing_objects_matched()
+
+Fix safety
+    The same values are saved and restored. A checkpoint written by the TF1 program restores
+    into the migrated one: TF2's ``Checkpoint.read`` reads TF1's name-based checkpoints by
+    matching variable names, and TF2 names every unnamed variable ``Variable``, so the
+    migration writes TF1's names out. TF2 writes object-based checkpoints (keys are the
+    Checkpoint's attribute names, not graph names).
+
+Declines when
+    the Saver is made in a function, takes arguments other than ``var_list`` (a list of names,
+    or a dict of identifier strings to names) or ``max_to_keep``, or would have saved an optimizer's slot variables; a save passes options
+    other than ``global_step``, or a numbered save's path is computed by a call (it is read
+    twice, for the folder and the name); the program reads the checkpoint state
+    (``latest_checkpoint``, ``get_checkpoint_state``) while a save is not numbered (TF2's
+    ``write`` keeps no state file); the saver is used other than by ``save`` and ``restore``; a
+    restored variable is made by a helper (its TF1 name cannot be written at its creation).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import libcst as cst
+
+from tfmodernize.analysis import training
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.names import name_nodes, own_nodes
+from tfmodernize.syntax import argument, no_space_equal, source, statement_of
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
+
+STATE_READERS = ("train.latest_checkpoint", "train.get_checkpoint_state", "train.checkpoint_exists")
+# (TF2 keeps ``tf.train.latest_checkpoint`` and ``get_checkpoint_state``: they read the state file
+# a CheckpointManager writes as TF1's Saver did.)
+SAVER_KEYWORDS = ("var_list", "max_to_keep")
+
+
+class SaverToCheckpoint(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM105"
+    name = "saver-to-checkpoint"
+    summary = "tf.train.Saver save/restore -> tf.train.Checkpoint write/restore, TF1 checkpoints still restoring"
+    needles = ("Saver",)
+    interests = (cst.Call,)
+    detects = ("train.Saver",)
+    requires_tf2 = True
+    #: Sessions passed to ``saver.save(sess, ...)`` must be gone before session-to-function reads them.
+    runs_before = ("TFM101",)
+
+    def plan(self, module: cst.Module) -> None:
+        top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+        parents = self.state.parents(module)
+        for call in [n for n in walk(module, code_only=True) if isinstance(n, cst.Call)]:
+            if self.tf.is_tf(call.func, "train.Saver"):
+                try:
+                    self._migrate(module, call, top, parents)
+                except Decline as decline:
+                    self.declined(decline, "tf.train.Saver not migrated: ")
+
+    def _migrate(self, module: cst.Module, call: cst.Call, top: set[int], parents: dict) -> None:
+        name, statement = statement_of(call, parents) or (None, None)
+        if name is None or id(statement) not in top:
+            raise Decline(call, "it is not `saver = tf.train.Saver(...)` in the program's top-level code")
+        if any(a.keyword is None and i > 0 or a.keyword is not None and a.keyword.value not in SAVER_KEYWORDS
+               or a.star for i, a in enumerate(call.args)):
+            raise Decline(call, f"it takes arguments other than {' and '.join(SAVER_KEYWORDS)}")
+        saves, restores = self._uses(module, name, statement, parents)
+        readers = [n for n in walk(module, code_only=True) if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *STATE_READERS)]
+        if readers and any(argument(save, 2, "global_step") is None for save in saves):
+            raise Decline(readers[0], f"the program reads the checkpoint state (`{source(readers[0].func)}`), which TF1's "
+                                      "Saver kept and TF2's Checkpoint.write does not (a save without `global_step`)")
+        index = training.top_level_index(module, statement)
+        assert index is not None
+        saved, saved_as = self._saved(module, call, index)
+        named = self._names_to_write(module, saved, saved_as) if restores else []
+        if not self.fix(call, "tf.train.Saver -> tf.train.Checkpoint"):
+            return
+        for variable_call, graph_name in named:
+            self.replace(variable_call, lambda updated, graph_name=graph_name: updated.with_changes(
+                args=[*updated.args[:-1], updated.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                      cst.Arg(cst.SimpleString(f'"{graph_name}"'), keyword=cst.Name("name"),
+                              equal=no_space_equal())]))
+        keys = saved_as or _keys([variable.name for variable in saved])
+        checkpoint = cst.Call(self.tf_expr("train.Checkpoint"), [
+            cst.Arg(cst.parse_expression(variable.name), keyword=cst.Name(key),
+                    equal=no_space_equal(),
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if position < len(saved) - 1 else cst.MaybeSentinel.DEFAULT)
+            for position, (key, variable) in enumerate(zip(keys, saved))])
+        self.replace(call, checkpoint)
+        keep = _max_to_keep(argument(call, None, "max_to_keep"))
+        for save in saves:
+            if argument(save, 2, "global_step") is None:
+                self.replace(save, lambda updated: updated.with_changes(
+                    func=updated.func.with_changes(attr=cst.Name("write")), args=[_only(updated.args[1])]))
+            else:
+                self._numbered_save(save, name, keep)
+        for restore in restores:
+            self.replace(restore, lambda updated: cst.Call(cst.Attribute(updated.with_changes(
+                func=updated.func.with_changes(attr=cst.Name("read")), args=[_only(updated.args[1])]),
+                cst.Name("assert_existing_objects_matched"))))
+
+    def _uses(self, module: cst.Module, name: str, statement: cst.CSTNode, parents: dict) -> tuple[list[cst.Call], list[cst.Call]]:
+        """The ``name.save(sess, path)`` and ``name.restore(sess, path)`` calls; Decline for any other use."""
+        saves, restores = [], []
+        inside = {id(n) for n in walk(statement, code_only=True)}
+        for node in name_nodes(module):
+            if node.value != name or id(node) in inside:
+                continue
+            attribute = parents.get(id(node))
+            call = parents.get(id(attribute))
+            if not (isinstance(attribute, cst.Attribute) and attribute.value is node and isinstance(call, cst.Call)
+                    and call.func is attribute and attribute.attr.value in ("save", "restore")):
+                raise Decline(node, f"`{name}` is used other than by `{name}.save(sess, path)` and `{name}.restore(sess, path)`")
+            allowed = ("save_path", "global_step") if attribute.attr.value == "save" else ("save_path",)
+            if any(a.star or a.keyword is not None and a.keyword.value not in allowed for a in call.args) \
+                    or len(call.args) > len(allowed) + 1:
+                raise Decline(call, f"`{name}.{attribute.attr.value}` passes options other than "
+                                    f"{' and '.join(allowed)}, which this migration does not map")
+            if len(call.args) < 2:
+                raise Decline(call, f"`{name}.{attribute.attr.value}` is not called with a session and a path")
+            if argument(call, 2, "global_step") is not None and not _pure(argument(call, 1, "save_path")):
+                raise Decline(call, "a numbered save's path is not a name, a string or os.path.join of those: it is "
+                                    "split into the folder and the name of the checkpoint manager")
+            (saves if attribute.attr.value == "save" else restores).append(call)
+        return saves, restores
+
+    def _numbered_save(self, save: cst.Call, checkpoint: str, keep: str) -> None:
+        """``saver.save(sess, path, global_step=step)`` -> a ``tf.train.CheckpointManager`` over
+        the folder and name of ``path`` saving checkpoint number ``step``: the same ``path-step``
+        files, the same ``checkpoint`` state file, the same rotation (a manager reads the state
+        file when made, so one made at each save keeps TF1's ``max_to_keep`` count)."""
+        path = source(argument(save, 1, "save_path"))
+        step = source(argument(save, 2, "global_step"))
+        manager = source(self.tf_expr("train.CheckpointManager"))
+        self.add_import("os")
+        self.replace(save, cst.parse_expression(
+            f"{manager}({checkpoint}, os.path.dirname({path}) or os.curdir, max_to_keep={keep}, "
+            f"checkpoint_name=os.path.basename({path})).save(checkpoint_number={step})"))
+
+    def _saved(self, module: cst.Module, call: cst.Call, index: int) -> tuple[list[training.ModuleVariable], list[str]]:
+        """The variables TF1's Saver saved, in creation order, and the names it saved them
+        under when its ``var_list`` is a dict (``{"embeddings": embeddings}``; else empty: the
+        graph names)."""
+        found = training.inventory(module, self.tf, self.state.project)
+        listed = argument(call, 0, "var_list")
+        if isinstance(listed, cst.Dict):
+            return self._saved_as(listed, found)
+        return self._listed(module, call, index, found, listed), []
+
+    def _saved_as(self, listed: cst.Dict, found: training.VariableInventory) -> tuple[list[training.ModuleVariable], list[str]]:
+        """A dict ``var_list``: each variable under its key, which is the Checkpoint's attribute."""
+        saved, keys = [], []
+        for element in listed.elements:
+            key = element.key if isinstance(element, cst.DictElement) else None
+            if not (isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str)
+                    and key.evaluated_value.isidentifier() and isinstance(element.value, cst.Name)):
+                raise Decline(listed, "its var_list is not a dict of identifier strings to variable names")
+            variable = found.variable(element.value.value)
+            if variable is None:
+                raise Decline(element, f"`{element.value.value}` is not a variable created at the program's top level")
+            if key.evaluated_value in keys:
+                raise Decline(element, f"its var_list saves two variables as `{key.evaluated_value}`")
+            saved.append(variable)
+            keys.append(key.evaluated_value)
+        return saved, keys
+
+    def _listed(self, module: cst.Module, call: cst.Call, index: int, found: training.VariableInventory,
+                listed: Optional[cst.BaseExpression]) -> list[training.ModuleVariable]:
+        if listed is not None:
+            if not isinstance(listed, (cst.List, cst.Tuple)) or not all(isinstance(e.value, cst.Name) for e in listed.elements):
+                raise Decline(call, "its var_list is not a list of variable names")
+            saved = []
+            for element in listed.elements:
+                variable = found.variable(element.value.value)
+                if variable is None:
+                    raise Decline(element, f"`{element.value.value}` is not a variable created at the program's top level")
+                saved.append(variable)
+            return saved
+        problem = found.problem_before(index)
+        if problem is not None:
+            raise Decline(call, f"it saves every variable and the program's variables cannot be listed ({problem})")
+        saved = found.before(index, trainable_only=False)
+        if not saved:
+            raise Decline(call, "no variable is created before it (TF1 raises 'No variables to save')")
+        if any(v.keras for v in saved):
+            raise Decline(call, "it saves a Keras layer's or model's variables: checkpoint the layer itself")
+        for node in walk(module, code_only=True):
+            symbol = self.tf.tf_symbol(node.func) if isinstance(node, cst.Call) else None
+            if symbol is not None and re.fullmatch(r"train\.\w+Optimizer", symbol.path) and symbol.path != "train.GradientDescentOptimizer" \
+                    and (training.top_level_index(module, node) or 0) < index:
+                raise Decline(call, f"TF1's Saver() also saved the slot variables of `tf.{symbol.path}`; "
+                                    "pass var_list, or checkpoint the optimizer after the migration")
+        return saved
+
+    def _names_to_write(self, module: cst.Module, saved: list[training.ModuleVariable],
+                        saved_as: list[str]) -> list[tuple[cst.Call, str]]:
+        """(``tf.Variable`` call without a name, the name TF1 saved it under: its graph name, or
+        its key in a dict ``var_list``) for each saved variable."""
+        found = []
+        for position, variable in enumerate(saved):
+            call = _creation(module.body[variable.index], variable.name, self.tf)
+            if call is None:
+                raise Decline(module.body[variable.index], f"`{variable.name}` is not made by a `tf.Variable(...)` assigned "
+                                                           "to it here: TF1's name cannot be written where it is created, so "
+                                                           "checkpoints the TF1 program wrote would not restore into it")
+            given = argument(call, None, "name")
+            if saved_as:
+                if given is not None and not (isinstance(given, cst.SimpleString) and given.evaluated_value == saved_as[position]):
+                    raise Decline(call, f"`{variable.name}` is named otherwise than the key TF1 saved it under "
+                                        f"(`{saved_as[position]}`): checkpoints the TF1 program wrote would not restore into it")
+                if given is None:
+                    found.append((call, saved_as[position]))
+                continue
+            if given is not None:
+                continue
+            if variable.graph_name is None:
+                raise Decline(call, f"the TF1 name of `{variable.name}` is not known")
+            found.append((call, variable.graph_name))
+        return found
+
+
+def _creation(statement: cst.CSTNode, name: str, tf: TFNames) -> Optional[cst.Call]:
+    """The ``tf.Variable(...)`` call ``statement`` binds to ``name`` (``W`` or ``weights['h1']``)."""
+    for node in walk(statement, code_only=True):
+        if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+            continue
+        target = source(node.targets[0].target)
+        if target == name and isinstance(node.value, cst.Call) and tf.is_tf(node.value.func, "Variable"):
+            return node.value
+        if isinstance(node.value, cst.Dict) and name.startswith(target + "["):
+            for element in node.value.elements:
+                key = repr(element.key.evaluated_value) if isinstance(getattr(element, "key", None), cst.SimpleString) else None
+                if isinstance(element, cst.DictElement) and key is not None and f"{target}[{key}]" == name \
+                        and isinstance(element.value, cst.Call) and tf.is_tf(element.value.func, "Variable"):
+                    return element.value
+    return None
+
+
+def _keys(names: list[str]) -> list[str]:
+    """Checkpoint attribute names for the saved variables: their Python names, as identifiers."""
+    taken: set[str] = set()
+    return [training.fresh_name(re.sub(r"\W+", "_", name).strip("_") or "variable", taken) for name in names]
+
+
+def _only(arg: cst.Arg) -> cst.Arg:
+    return arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, comma=cst.MaybeSentinel.DEFAULT)
+
+
+def _max_to_keep(value: Optional[cst.BaseExpression]) -> str:
+    """TF1's ``max_to_keep`` as the manager takes it: 5 by default, None (keep all) for None or 0."""
+    if value is None:
+        return "5"
+    if isinstance(value, cst.Integer) and value.evaluated_value == 0:
+        return "None"
+    return source(value)
+
+
+def _pure(path: Optional[cst.BaseExpression]) -> bool:
+    """A path expression that may be evaluated twice: names, strings, ``os.path.join`` of them."""
+    if isinstance(path, (cst.Name, cst.SimpleString, cst.Attribute)):
+        return True
+    return (isinstance(path, cst.Call) and source(path.func) == "os.path.join"
+            and all(not a.star and a.keyword is None and _pure(a.value) for a in path.args))

@@ -1,0 +1,440 @@
+"""TFM101 session-to-function.
+
+What it does
+    Turns a TF1 program that builds a graph of placeholders, variables and ops and evaluates
+    it with ``sess.run(fetches, feed_dict)`` into TF2 code, at module level or inside a
+    function:
+
+    - variables (``tf.Variable``, ``tf.get_variable``, dicts or lists of them, module
+      functions returning one) stay where the graph created them, created once, eagerly, in
+      the same order, with the random initial values they were drawn from;
+    - each distinct fetch becomes one ``@tf.function`` whose parameters are the fed
+      placeholders (same names, with an ``input_signature`` built from the placeholders'
+      dtypes and shapes, so ``None`` batch sizes do not retrace and float64 feeds compute
+      in the placeholder's dtype) and whose body is the backward slice of the fetched tensors,
+      in program order; a sub-graph (two statements or more) needed by several functions
+      becomes one helper function they call;
+    - ``sess.run`` / ``t.eval()`` / ``op.run()`` call sites call those functions with the fed
+      values, taking ``.numpy()`` where the program used the numpy result;
+    - a fetch that no placeholder or variable feeds is its eager value (``t.numpy()``), a
+      fetched variable is ``v.numpy()``, and ops built inside ``sess.run`` on no placeholder
+      (``sess.run(tf.assign(w, v))``) are eager code where they stand (``w.assign(v)``);
+    - sessions, ``sess.close()``, initializer runs, ``tf.reset_default_graph()``,
+      ``tf.disable_eager_execution()`` / ``tf.disable_v2_behavior()`` and
+      ``with tf.Graph().as_default():`` disappear (blocks are dedented); ``ConfigProto``
+      options become the matching ``tf.config`` calls;
+    - ``tf.placeholder_with_default`` becomes a parameter with a default;
+    - a boolean placeholder the graph reads only as ``training=`` of layers (a Keras layer
+      branches on it in Python) becomes a Python bool parameter, fed the literal True or False
+      at each run; its functions have no ``input_signature`` (one trace per value);
+    - a constant tensor fed at a run (TF1 replaced its value) becomes a parameter of that
+      run's function, specified by the constant's own shape and dtype;
+    - ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` read outside the session are what TF1's
+      graph knew: a placeholder's spec, a computed tensor's traced output shape;
+    - a dataset iterator (``dataset.make_initializable_iterator()``, one-shot) is
+      ``iter(dataset)``, ``sess.run(it.initializer)`` a fresh ``iter(dataset)``, and the names
+      ``x, y = it.get_next()`` binds are parameters of the functions using them, called with
+      ``it.get_next()`` at each run: one element per run, ``OutOfRangeError`` at the end.
+
+    It declines, changing nothing in that program (or function) and reporting the construct
+    and line: feeding a computed tensor or a variable, ``partial_run``, queue runners,
+    ``get_next()`` used other than as ``x, y = it.get_next()``, iterators over a dataset built
+    from placeholders, imported graphs and tensors looked up by name, sessions passed around,
+    placeholders rebound, tensors used outside a session call (printed: TF1 printed their
+    repr), variables initialised again after updates (a second session, or one opened in a
+    loop), random ops run in several sessions, fetches of ops it does not understand (summaries, ``tf.no_op``),
+    ``ConfigProto`` options with no ``tf.config`` equivalent, and code a tf.function would run
+    on every trace that creates variables (``tf.layers``, RNN builders, functions defined
+    elsewhere called on placeholder values), variables initialised again after an update.
+
+    Contract with minimize-to-tape (TFM102) and gradients-to-tape (TFM103), which run after
+    it: an ``opt.minimize(...)`` op (value ``None`` in ``sess.run``) or a ``tf.gradients``
+    call is moved verbatim into the function that fetches it (the optimizer constructor stays
+    where it was), and each moved statement places an obligation on TFM102 / TFM103. If those
+    codemods do not complete the rewrite, the engine drops this one for the file. Collections
+    (``tf.trainable_variables()``) are left to collections-to-tracking (TFM104).
+
+Why it matters
+    TF2 has no sessions and no placeholders: ``tf_upgrade_v2`` only renames them to
+    ``tf.compat.v1``, which keeps graph mode alive and fails on TF 2.x's eager defaults at the
+    first placeholder. Functions that take the fed values as arguments are the TF2 idiom, and
+    trace once per input signature.
+
+Before
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 2])
+    W = tf.Variable([[1.0], [2.0]])
+    y = tf.matmul(x, W)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(y, feed_dict={x: np.ones((3, 2))}))
+
+After
+    import numpy as np
+    import tensorflow as tf
+
+    W = tf.Variable([[1.0], [2.0]])
+
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def compute_y(x):
+        y = tf.matmul(x, W)
+        return y
+
+
+    print(compute_y(np.ones((3, 2))).numpy())
+
+Fixtures: ``fixtures/session-to-function/``.
+
+Fix safety
+    Same values: variables keep their creation order and TF1 random draws (design §9), fetched values are
+    returned and converted to numpy where the program used numpy, placeholder specs become the
+    functions' input signatures. Every rewrite is planned for a whole graph unit first; a unit it
+    cannot follow is left unchanged. One exception is an unsafe fix (applied with
+    ``--unsafe-fixes`` only, else a finding): a random op drawn in runs of different fetches
+    (also inside a function or an object the statement calls: ``tf.nn.dropout`` in a network
+    class's ``__call__``). TF1 drew every run's values from that one op; each TF2 function
+    draws from its own, the same distribution with other numbers.
+
+Declines when
+    the unit feeds a computed tensor or a variable, uses partial_run, queues, an iterator over a
+    dataset fed from placeholders (or one whose function also takes placeholders), imported
+    graphs or tensors looked up by name, passes sessions around, re-initialises variables after
+    updating them, runs random ops in several sessions, or calls code defined
+    elsewhere that may create variables (a function imported from a project module given in the
+    same run is read through the project pre-pass; a project module that still needs TF1 keeps
+    the program on TF1), or feeds a layers' training switch something other than the literal
+    True or False; each finding names the construct and its line.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import libcst as cst
+
+from tfmodernize.treewalk import visit, walk
+
+from tfmodernize.analysis import training
+from tfmodernize.codemods.migrate.session_to_function.graph import (
+    PLACEHOLDERS,
+    SESSIONS,
+    VARIABLE_MAKERS,
+    Decline,
+    GraphUnit,
+    Kind,
+    builds_ops,
+    draws_random,
+    tf_calls,
+    tf_path,
+)
+from tfmodernize.analysis.tables import tables
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.tfsymbols import TFNames, root_name
+from tfmodernize.syntax import argument, source
+from tfmodernize.codemods.migrate.session_to_function.config import Config
+from tfmodernize.codemods.migrate.session_to_function.emit import Emitter
+from tfmodernize.codemods.migrate.session_to_function.functions import Functions
+from tfmodernize.codemods.migrate.session_to_function.plan import (
+    SAFE_MODULES,
+    UnitPlan,
+    _squeeze,
+)
+from tfmodernize.codemods.migrate.session_to_function.reading import _UseReader
+from tfmodernize.codemods.migrate.session_to_function.sites import RunSites
+
+
+class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
+    __doc__ = __doc__
+    code = "TFM101"
+    name = "session-to-function"
+    summary = "placeholders + Session.run(fetches, feed_dict) -> @tf.function functions called with the fed values"
+    needles = ("Session", "placeholder", ".eval(")
+    interests = (cst.Call,)
+    requires_tf2 = True
+
+    #: Read by other codemods too (``training.PROJECT_FACTS``): which functions create variables.
+    summarizes = True
+
+    @classmethod
+    def summarize(cls, module: cst.Module, names: TFNames) -> dict:
+        """For a file importing this one: which module functions build tensors and which create
+        variables, and the first TF1-only name the module uses (it then stays on compat.v1,
+        where TF2 code cannot call into it)."""
+        factories = training.variable_factories(module, names)
+        functions = {stmt.name.value: {**_function_facts(stmt, names), "factory": _trainable(factories.get(stmt.name.value))}
+                     for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+        # Variables made when the module is imported (its top-level code) join the importer's graph.
+        top_level = [stmt for stmt in module.body if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))]
+        on_import = any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for stmt in top_level
+                        for p, _ in tf_calls(stmt, names)[0])
+        tf1 = None
+        for node in walk(module, code_only=True):
+            symbol = names.tf_symbol(node) if isinstance(node, (cst.Attribute, cst.Name)) else None
+            if symbol is not None and (symbol.v1 or tables().tf1_only(symbol.path)):
+                tf1 = f"tf.{symbol.path}"
+                break
+        # Classes whose objects own their variables, made once (``tf.Module``, Keras layers and models).
+        objects = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, names)]
+        built = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and stmt.name.value in objects
+                 and training.made_in_init(stmt, names)]
+        drawing = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and _calls_draw(stmt, names)]
+        return {"functions": functions, "objects": objects, "built": built, "drawing": drawing, "tf1": tf1,
+                "variables_on_import": on_import}
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names) -> bool:
+        assert isinstance(node, cst.Call)
+        return tf_path(node.func, names) in (*SESSIONS, *PLACEHOLDERS)
+
+    def plan(self, tree: cst.Module) -> None:
+        """Each unit (a graph and its sessions) planned and written out as a whole: the module's
+        new statements replace the old ones where a unit was migrated."""
+        self._imported: dict[str, tuple[str, bool]] = {}  # local name -> (project module, in the run)
+        self._functions = self._user_functions(tree)
+        self._graphs = 1
+        owners = self._session_owners(tree)
+        new_body = []
+        for index, stmt in enumerate(tree.body):
+            if isinstance(stmt, cst.FunctionDef) and index in owners:
+                migrated = self._migrate(stmt.body.body, nested=True)
+                if migrated is not None:
+                    stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
+            new_body.append(stmt)
+        if any(not isinstance(tree.body[i], cst.FunctionDef) for i in owners):
+            new_body = self._migrate_graphs(new_body)
+        if len(new_body) != len(tree.body) or any(new is not old for new, old in zip(new_body, tree.body)):
+            self.replace(tree, lambda updated: updated.with_changes(body=new_body))
+
+    def _migrate_graphs(self, body: list[cst.BaseStatement]) -> list[cst.BaseStatement]:
+        """Module-level code, one graph at a time.
+
+        A program that calls ``reset_default_graph()`` builds a new, independent graph after it
+        (a second model, often reusing the first one's names: ``x = tf.placeholder(...)``
+        again). Each stretch between resets is migrated as its own unit, its function and
+        helper names picked apart from every name in the module (a function named after the op
+        it replaces, ``train_step``, keeps that name in each stretch, as the op did).
+        """
+        segments: list[list[cst.BaseStatement]] = [[]]
+        for stmt in body:
+            # A reset before any session (a program's opening ``tf.reset_default_graph()``)
+            # starts nothing new: the unit removes it like the other graph switches.
+            if training.resets_graph(stmt, self.tf) and any(self._opens_session(s) for s in segments[-1]):
+                segments.append([])
+            segments[-1].append(stmt)
+        reader = _UseReader()
+        for stmt in body:
+            visit(stmt, reader)
+        taken = set(reader.names)
+        self._graphs = len(segments)
+        out: list[cst.BaseStatement] = []
+        for position, segment in enumerate(segments):
+            migrated = self._migrate(segment, nested=False, taken=taken)
+            if migrated is None:
+                out.extend(segment)
+                continue
+            if position > 0 and migrated:
+                # The stretch keeps the blank lines and comments that separated it from the last.
+                lines = [*segment[0].leading_lines, *migrated[0].leading_lines]
+                migrated[0] = migrated[0].with_changes(leading_lines=_squeeze(lines, 2))
+            out.extend(migrated)
+        return out
+
+    def _session_owners(self, tree: cst.Module) -> set[int]:
+        """Indices of the top-level statements whose own code (outside nested definitions,
+        except for a top-level function's body) opens a session."""
+        owners: set[int] = set()
+        names = self.tf
+
+        class Finder(cst.CSTVisitor):
+            def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+                return node is top
+
+            def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+                return False
+
+            def visit_Call(self, node: cst.Call) -> None:
+                terminal = node.func.attr if isinstance(node.func, cst.Attribute) else node.func
+                if isinstance(terminal, cst.Name) and terminal.value in SESSIONS and tf_path(node.func, names) in SESSIONS:
+                    owners.add(index)
+
+        for index, top in enumerate(tree.body):
+            visit(top, Finder())
+            if isinstance(top, cst.ClassDef) and self._opens_session(top):
+                self.report(top, f"session program not migrated: sessions in the methods of `{top.name.value}` "
+                                 "(graph state kept on the instance) are not migrated; move the graph into functions")
+        return owners
+
+    def _opens_session(self, node: cst.CSTNode) -> bool:
+        found = []
+
+        class Finder(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                terminal = call.func.attr if isinstance(call.func, cst.Attribute) else call.func
+                if isinstance(terminal, cst.Name) and terminal.value in SESSIONS:
+                    found.append(call)
+
+        visit(node, Finder())
+        return any(tf_path(call.func, self.tf) in SESSIONS for call in found)
+
+    def _user_functions(self, tree: cst.Module) -> tuple[set[str], set[str], set[str], set[str], set[str]]:
+        """Module functions building tensors, those creating variables, the names whose
+        calls surely create none (plain module functions, numpy and math), the classes whose
+        objects own variables (``tf.Module``, Keras layers and models, of this module or a
+        project module), and the names whose calls draw random values (functions, classes and
+        module-level objects of those classes)."""
+        graph, variables, safe, drawing = set(), set(), set(), set()
+        imported = training.project_functions(tree, self.state.project)
+        objects = {local for local, (_, _, facts) in imported.items() if facts.get("object")}
+        drawing |= {local for local, (_, _, facts) in imported.items() if facts.get("draws")}
+        for stmt in tree.body:
+            if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, self.tf):
+                objects.add(stmt.name.value)
+            if isinstance(stmt, cst.ClassDef) and _calls_draw(stmt, self.tf):
+                drawing.add(stmt.name.value)
+            if isinstance(stmt, cst.FunctionDef):
+                facts = _function_facts(stmt, self.tf)
+                (graph if facts["graph"] else safe).add(stmt.name.value)
+                if facts["variables"]:
+                    variables.add(stmt.name.value)
+                if facts["draws"]:
+                    drawing.add(stmt.name.value)
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.ImportFrom):
+                        self._read_project_import(small, graph, variables, safe)
+                    if isinstance(small, cst.Import):
+                        for alias in small.names:
+                            module = source(alias.name)
+                            if module.split(".")[0] in SAFE_MODULES:
+                                local = alias.asname.name if alias.asname else alias.name
+                                safe.add(source(local).split(".")[0])
+        # ``net = Net(4)`` at module level, bound once: an object owning its variables, made
+        # once, which the functions of a unit (``main()``) may call.
+        for stmt in tree.body:
+            if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) \
+                    and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name) \
+                    and isinstance(stmt.body[0].value, cst.Call) and source(stmt.body[0].value.func) in objects \
+                    and training.module_assignment(tree, stmt.body[0].targets[0].target.value) is not None:
+                safe.add(stmt.body[0].targets[0].target.value)
+                # Called, it draws random values when its class does (``tf.nn.dropout`` in ``__call__``).
+                if source(stmt.body[0].value.func) in drawing:
+                    drawing.add(stmt.body[0].targets[0].target.value)
+        return graph, variables, safe, objects, drawing
+
+    def _read_project_import(self, statement: cst.ImportFrom, graph: set[str], variables: set[str], safe: set[str]) -> None:
+        """``from model import build``, ``model`` a module of the project: what the pre-pass said of
+        ``build`` (builds tensors, creates variables) is what a function of this file would say."""
+        if statement.relative or statement.module is None:
+            return
+        module = source(statement.module)
+        known, summary = self.local_module(module)
+        if not known:
+            return
+        if summary is not None and summary.get("tf1"):
+            raise Decline(statement, f"`{module}` (a module of this project) still needs TF1 ({summary['tf1']}): it stays on "
+                                     "tf.compat.v1, and TF2 code cannot call into it; migrate it first")
+        if isinstance(statement.names, cst.ImportStar):
+            # ``from ops import *``: every function the summary lists (unknown without one).
+            imported = [(name, name) for name in (summary or {}).get("functions", {})]
+        else:
+            imported = [(source(alias.name), source(alias.asname.name) if alias.asname is not None else source(alias.name))
+                        for alias in statement.names]
+        for name, local in imported:
+            self._imported[local] = (module, summary is not None)
+            facts = (summary or {}).get("functions", {}).get(name)
+            if facts is None:
+                continue
+            (graph if facts["graph"] else safe).add(local)
+            if facts["variables"]:
+                variables.add(local)
+
+    def _with_project_hint(self, decline: Decline) -> Decline:
+        """A decline about a function imported from a project module left out of the run says
+        which file to add."""
+        root = root_name(decline.node.func) if isinstance(decline.node, cst.Call) else None
+        imported = self._imported.get(root.value) if root is not None else None
+        if imported is None or imported[1]:
+            return decline
+        return Decline(decline.node, f"{decline.reason} (`{root.value}` comes from `{imported[0]}`, a module beside this "
+                                     f"file that is not in this run: include {imported[0].replace('.', '/')}.py in the run "
+                                     "so that its functions can be read)")
+
+    def _migrate(
+        self,
+        body: Sequence[cst.BaseStatement],
+        *,
+        nested: bool,
+        taken: Optional[set[str]] = None,
+    ) -> Optional[list[cst.BaseStatement]]:
+        """The new statements of one unit, or None when it is declined or suppressed."""
+        try:
+            unit = GraphUnit(body, self.tf, *self._functions)
+            if not unit.sessions:
+                return None
+            plan = UnitPlan(unit)
+            reader = _UseReader()
+            for stmt in body:
+                visit(stmt, reader)
+            plan.taken, plan.numpy_uses = reader.names, reader.numpy_uses
+            if taken is not None:
+                # Shared with the module's other units: their functions' names are taken too.
+                taken |= plan.taken
+                plan.taken = taken
+            self._plan_runs(plan)
+            self._plan_static_reads(plan)
+            self._plan_removals(plan)
+            self._plan_config(plan)
+            self._check_leftovers(plan)
+            self._check_local_feeds(plan)
+            self._check_functions(plan)
+            self._plan_helpers(plan)
+        except Decline as decline:
+            self.declined(self._with_project_hint(decline), "session program not migrated: ")
+            return None
+        if not plan.fixes or any(self.suppressed(node) for node, _ in plan.fixes):
+            return None
+        if plan.unsafe is not None and not self.fix(plan.unsafe[0], "session program migrated drawing other random "
+                                                                    "numbers: " + plan.unsafe[1], safe=False):
+            return None
+        for node, message in plan.fixes:
+            self.fix(node, message)
+        for stmt in plan.unit.statements:
+            root = root_name(stmt.node.body[0].value.func) if stmt.kind is Kind.RESET and isinstance(
+                stmt.node, cst.SimpleStatementLine) and isinstance(stmt.node.body[0], cst.Expr) else None
+            if root is not None and (self.tf.qualify(root) or "").endswith(".framework.ops"):
+                # ``from tensorflow.python.framework import ops`` was only there to reset the graph.
+                module, _, name = self.tf.qualify(root).rpartition(".")
+                self.remove_import(module, name)
+        for function in plan.functions.values():
+            for _ in range(function.minimizes):
+                self.oblige("TFM102", f"a TF1 optimizer step (`minimize`, `apply_gradients`) moved into `{function.name}`")
+            for _ in range(function.gradients):
+                self.oblige("TFM103", f"`tf.gradients` moved into `{function.name}`")
+        return self._emit(plan, nested)
+
+
+def _trainable(made: Optional[cst.Call]) -> bool:
+    """Whether a factory's returned ``tf.Variable(...)`` is trainable (no ``trainable``, or True)."""
+    if made is None:
+        return False
+    trainable = argument(made, None, "trainable")
+    return trainable is None or isinstance(trainable, cst.Name) and trainable.value == "True"
+
+
+def _calls_draw(cls: cst.ClassDef, names: TFNames) -> bool:
+    """Whether calling an object of ``cls`` draws random values (a method other than
+    ``__init__`` runs a random op: ``tf.nn.dropout`` in ``__call__``)."""
+    return any(isinstance(method, cst.FunctionDef) and method.name.value != "__init__"
+               and draws_random(tf_calls(method, names)[0]) for method in cls.body.body)
+
+
+def _function_facts(function: cst.FunctionDef, names: TFNames) -> dict[str, bool]:
+    """Whether a module function builds TF ops (calls other than to the host-only API: reading
+    the tutorials' MNIST makes numpy arrays), and whether it creates variables."""
+    calls, _ = tf_calls(function, names)
+    return {"graph": builds_ops(calls),
+            "variables": any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls),
+            "draws": draws_random(calls)}

@@ -1,0 +1,243 @@
+"""Writing the unit out: functions placed after the statements they need, run sites replaced,
+sessions and placeholders gone."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence, Union
+
+import libcst as cst
+
+from tfmodernize.syntax import commas, no_space_equal, parenthesized
+
+from tfmodernize.codemods.migrate.session_to_function.graph import (
+    GraphUnit,
+    Kind,
+    Statement,
+    tf_path,
+)
+from tfmodernize.codemods.migrate.session_to_function.plan import (
+    ASSIGN_METHODS,
+    FunctionPlan,
+    Helper,
+    UnitPlan,
+    _squeeze,
+)
+
+if TYPE_CHECKING:
+    from tfmodernize.codemods.migrate.session_to_function import SessionToFunction
+
+
+class Emitter:
+    """Part of :class:`SessionToFunction` (see the package docstring)."""
+
+    def _emit(self, plan: UnitPlan, nested: bool) -> list[cst.BaseStatement]:
+        unit = plan.unit
+        blank = 1 if nested else 2
+        by_anchor: dict[int, list[Union[Helper, FunctionPlan]]] = {}
+        for helper in plan.helpers:
+            by_anchor.setdefault(helper.anchor, []).append(helper)
+        for function in plan.functions.values():
+            by_anchor.setdefault(function.anchor, []).append(function)
+        out: list[cst.BaseStatement] = []
+        carried: list[cst.EmptyLine] = []
+        after_def = False
+
+        def put(stmt: cst.BaseStatement, is_def: bool = False) -> None:
+            nonlocal carried, after_def
+            lines = _squeeze([*carried, *stmt.leading_lines], blank)
+            carried = []
+            if (is_def or after_def) and out:
+                lines = [cst.EmptyLine(indent=False)] * blank + [line for line in lines if line.comment is not None]
+            elif not out:
+                lines = _squeeze(lines, 0)
+            out.append(stmt.with_changes(leading_lines=lines))
+            after_def = is_def
+
+        rewriter = _Rewriter(plan)
+        for stmt in unit.statements:
+            functions = by_anchor.get(stmt.index, [])
+            moved = stmt.kind is Kind.GRAPH and stmt.dynamic
+            for new in plan.prefix.get(stmt.index, []):
+                put(new)
+            if functions and not moved:
+                for function in functions:
+                    put(self._definition(function, unit), is_def=True)
+            if moved:
+                carried.extend(line for line in stmt.node.leading_lines if line.comment is None)
+            elif stmt.kind in (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET, Kind.FEED):
+                carried.extend(stmt.node.leading_lines)
+            elif stmt.kind is Kind.CONFIG:
+                replacement = plan.config.get(stmt.index, [])
+                if not replacement:
+                    carried.extend(stmt.node.leading_lines)
+                for position, new in enumerate(replacement):
+                    if position == 0:
+                        new = new.with_changes(leading_lines=stmt.node.leading_lines)
+                    put(new)
+            elif stmt.kind is Kind.RUN:
+                new = stmt.node.visit(rewriter)
+                if isinstance(new, cst.RemovalSentinel) or (isinstance(new, cst.SimpleStatementLine) and not new.body):
+                    carried.extend(stmt.node.leading_lines)
+                else:
+                    put(new)
+            elif stmt.kind is Kind.ITERATOR:
+                dataset, _ = unit.iterators[stmt.node.body[0].targets[0].target.value]
+                put(stmt.node.with_changes(body=[stmt.node.body[0].with_changes(
+                    value=cst.Call(cst.Name("iter"), [cst.Arg(dataset)]))]))
+            elif stmt.static_reads:
+                put(stmt.node.visit(rewriter))
+            else:
+                put(stmt.node)
+            if functions and moved:
+                for function in functions:
+                    put(self._definition(function, unit), is_def=True)
+        if not out:
+            out.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=carried))
+        return out
+
+    def _body(self, steps: Sequence[Union[Statement, Helper]]) -> list[cst.BaseStatement]:
+        body: list[cst.BaseStatement] = []
+        for position, step in enumerate(steps):
+            node = step.call() if isinstance(step, Helper) else step.node.visit(_AssignMethods(self))
+            lines = [line for line in node.leading_lines if position > 0 or line.comment is not None]
+            # A blank line keeps no indentation (it would leave trailing spaces in the body).
+            lines = [line if line.comment is not None else cst.EmptyLine(indent=False) for line in lines]
+            body.append(node.with_changes(leading_lines=lines))
+        return body
+
+    def _definition(self, definition: Union[Helper, FunctionPlan], unit: GraphUnit) -> cst.FunctionDef:
+        if isinstance(definition, FunctionPlan):
+            return self._function_def(definition, unit)
+        outputs = [cst.Element(cst.Name(n)) for n in definition.outputs]
+        returned = outputs[0].value if len(outputs) == 1 else cst.Tuple(commas(outputs), lpar=[], rpar=[])
+        body = [*self._body(definition.body), cst.SimpleStatementLine([cst.Return(returned)])]
+        return cst.FunctionDef(
+            name=cst.Name(definition.name),
+            params=cst.Parameters(commas([cst.Param(cst.Name(p)) for p in definition.params])),
+            body=cst.IndentedBlock(body),
+        )
+
+    def _function_def(self, function: FunctionPlan, unit: GraphUnit) -> cst.FunctionDef:
+        body = self._body(function.steps or function.body)
+        if self._graphs > 1:
+            # One of several graphs: ``minimize(loss)`` trained that graph's variables; say which,
+            # since the program's other graphs' variables now live beside them.
+            trainable = [v.name for v in unit.variables if v.trainable]
+            body = [stmt.visit(_ExplicitVarList(trainable)) for stmt in body]
+        if function.returned is not None:
+            body.append(cst.SimpleStatementLine([cst.Return(function.returned)]))
+        elif not body:
+            body.append(cst.SimpleStatementLine([cst.Pass()]))
+        params, specs = [], []
+        for name in function.params:
+            if name in function.overrides:
+                # The constant's own shape and dtype, read from its eager value where the
+                # function is defined: what TF1 checked a fed value against.
+                params.append(cst.Param(cst.Name(name)))
+                specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), commas([
+                    cst.Arg(cst.Attribute(cst.Name(name), cst.Name("shape"))),
+                    cst.Arg(cst.Attribute(cst.Name(name), cst.Name("dtype")))]))))
+                continue
+            placeholder = unit.placeholders[name]
+            default = placeholder.default
+            if placeholder.iterator is not None or placeholder.switch:
+                params.append(cst.Param(cst.Name(name)) if default is None else
+                              cst.Param(cst.Name(name), default=default, equal=no_space_equal()))
+                continue
+            if default is not None:
+                dtype = self.tf_expr(self._literal_dtype(default))
+                params.append(cst.Param(cst.Name(name), default=default,
+                                        equal=no_space_equal()))
+            else:
+                dtype = placeholder.dtype
+                params.append(cst.Param(cst.Name(name)))
+            shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
+            specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), commas([cst.Arg(shape), cst.Arg(dtype)]))))
+        decorator: cst.BaseExpression = self.tf_expr("function")
+        # A dataset's elements: no spec written here (the dataset knows them; a last, smaller
+        # batch traces once more). A training switch is a Python bool: one trace per value.
+        if specs and not any(unit.placeholders[p].iterator or unit.placeholders[p].switch
+                             for p in function.params if p in unit.placeholders):
+            decorator = cst.Call(decorator, [cst.Arg(cst.List(commas(specs)), keyword=cst.Name("input_signature"),
+                                                      equal=no_space_equal())])
+        return cst.FunctionDef(
+            name=cst.Name(function.name),
+            params=cst.Parameters(commas(params)),
+            body=cst.IndentedBlock(body),
+            decorators=[cst.Decorator(decorator)],
+        )
+
+
+class _ExplicitVarList(cst.CSTTransformer):
+    """``opt.minimize(loss)`` -> ``opt.minimize(loss, var_list=[W, b])`` with the graph's variables."""
+
+    def __init__(self, variables: list[str]) -> None:
+        self.variables = variables
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        if not (isinstance(updated.func, cst.Attribute) and updated.func.attr.value == "minimize"):
+            return updated
+        if len(updated.args) > 2 or any(a.star or (a.keyword is not None and a.keyword.value == "var_list")
+                                        for a in updated.args):
+            return updated
+        listed = cst.List(commas([cst.Element(cst.parse_expression(name)) for name in self.variables]))
+        return updated.with_changes(args=commas([*updated.args, cst.Arg(listed, keyword=cst.Name("var_list"),
+                                                                         equal=no_space_equal())]))
+
+
+class _Rewriter(cst.CSTTransformer):
+    """Applies the planned call-site replacements to a run statement."""
+
+    def __init__(self, plan: UnitPlan) -> None:
+        self.plan = plan
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        return self.plan.calls.get(original, updated)
+
+    def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
+        return self.plan.replacements.get(original, updated)
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        return self.plan.replacements.get(original, updated)
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        return self.plan.replacements.get(original, updated)
+
+    def leave_With(self, original: cst.With, updated: cst.With):
+        if original not in self.plan.unit.nested_blocks:
+            return updated
+        body = [s for s in updated.body.body if not isinstance(s, cst.SimpleStatementLine) or s.body]
+        body = [s for s in body if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Pass) for x in s.body))]
+        if not body:
+            return cst.SimpleStatementLine([cst.Pass()], leading_lines=updated.leading_lines)
+        body[0] = body[0].with_changes(leading_lines=[*updated.leading_lines, *body[0].leading_lines])
+        return cst.FlattenSentinel(body)
+
+    def _small(self, original, updated):
+        if original in self.plan.smalls:
+            replacement = self.plan.smalls[original]
+            return cst.RemoveFromParent() if replacement is None else replacement
+        return updated
+
+    leave_Expr = _small
+    leave_Assign = _small
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        if not updated.body:
+            return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
+        return updated
+
+
+class _AssignMethods(cst.CSTTransformer):
+    """``tf.assign(ref, value)`` -> ``ref.assign(value)`` (TF2 has only the method)."""
+
+    def __init__(self, codemod: SessionToFunction) -> None:
+        self.codemod = codemod
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        path = tf_path(original.func, self.codemod.tf)
+        if path not in ASSIGN_METHODS or len(updated.args) < 2 or any(a.keyword for a in updated.args[:2]):
+            return updated
+        ref, value = updated.args[0].value, updated.args[1]
+        return cst.Call(cst.Attribute(parenthesized(ref, before_attribute=True), cst.Name(ASSIGN_METHODS[path])),
+                        [value.with_changes(comma=cst.MaybeSentinel.DEFAULT), *updated.args[2:]])

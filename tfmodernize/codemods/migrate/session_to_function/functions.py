@@ -1,0 +1,271 @@
+"""Planning the ``tf.function``s: one per distinct fetch (the backward slice of what it reads),
+helpers for shared sub-graphs, and the checks that the functions mean what the graph meant."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import libcst as cst
+
+from tfmodernize.treewalk import visit
+
+from tfmodernize.codemods.migrate.session_to_function.graph import (
+    SESSIONS,
+    Decline,
+    GraphUnit,
+    Kind,
+    Statement,
+    Value,
+    names_used,
+    tf_path,
+)
+from tfmodernize.codemods.migrate.session_to_function.plan import (
+    Element,
+    FunctionPlan,
+    GONE,
+    Helper,
+    LITERAL_DTYPES,
+    OVERRIDE_HINT,
+    Shape,
+    UnitPlan,
+    _describe,
+    _in_order,
+    _order_steps,
+)
+from tfmodernize.codemods.migrate.session_to_function.reading import _Leftovers, _assignments
+from tfmodernize.names import name_nodes
+from tfmodernize.syntax import commas, source
+
+
+class Functions:
+    """Part of :class:`SessionToFunction` (see the package docstring)."""
+
+    def _function_for(
+        self, plan: UnitPlan, stmt: Statement, elements: list[Element], ops: list[Element], shape: Shape,
+        overrides: Sequence[str] = (),
+    ) -> FunctionPlan:
+        """The function computing ``elements`` (running ``ops``) as fetched at ``stmt``: the
+        backward slice of what they use, one function per distinct fetch set (and set of fed
+        constant tensors, which become parameters)."""
+        unit = plan.unit
+        returned: Optional[cst.BaseExpression]
+        if shape == Shape.NONE:
+            returned = None
+        elif shape == Shape.SINGLE:
+            returned = elements[0].expr
+        elif shape == Shape.DICT:
+            returned = cst.Dict([cst.DictElement(e.key, e.expr) for e in elements])
+        elif shape == Shape.LIST:
+            returned = cst.List(commas([cst.Element(e.expr) for e in elements]))
+        else:
+            returned = cst.Tuple(commas([cst.Element(e.expr) for e in elements]), lpar=[], rpar=[])
+        wanted = set()
+        for element in [*elements, *ops]:
+            wanted |= names_used(element.expr)
+        body = unit.backward_slice(wanted, stmt.index, fed=overrides)
+        # Lists, tuples and unpacked fetches of the same tensors share one function.
+        sequence = shape in (Shape.LIST, Shape.TUPLE, Shape.UNPACKED)
+        fetched = tuple(source(e.expr) for e in elements) if sequence else source(returned) if returned is not None else ""
+        key = (sequence, fetched, tuple(s.index for s in body), tuple(source(o.expr) for o in ops), tuple(overrides))
+        if key in plan.functions:
+            return plan.functions[key]
+        used = set(wanted)
+        # Placeholders as the statements reading them see them: a placeholder's name may later
+        # be taken by a constant of another example in the same graph.
+        fed_here = {n for n in wanted if unit.kind(n, stmt.index) == Value.PLACEHOLDER}
+        for member in body:
+            used |= member.uses
+            fed_here |= {n for n in member.uses if unit.kind(n, member.index) == Value.PLACEHOLDER}
+        params = [name for name in unit.placeholders if name in fed_here and name not in overrides]
+        # One ``get_next()`` feeds all the names it binds: a function using some takes them all.
+        grouped = {member for name in params for member in unit.placeholders[name].group}
+        params = [name for name in unit.placeholders if name in fed_here or name in grouped and name not in overrides]
+        anchor = body[-1].index if body else stmt.index
+        for fed in overrides:
+            meant = unit.reaching(fed, stmt.index)
+            readers = [m for m in body if fed in m.uses] + ([stmt] if fed in wanted else [])
+            if unit.reaching(fed, anchor + 1) is not meant or any(unit.reaching(fed, m.index) is not meant for m in readers):
+                raise Decline(meant.origin, f"`{fed}` is fed but rebound between the graph and the run: {OVERRIDE_HINT}")
+            if fed in used:
+                params.append(fed)
+        recomputed = next((m for m in body if not m.dynamic and m.draws_random), None)
+        if recomputed is not None:
+            raise Decline(recomputed.origin, "a random value computed from a fed tensor would be drawn again: "
+                                             f"{OVERRIDE_HINT}")
+        name = self._function_name(plan, elements, ops, body)
+        function = FunctionPlan(
+            name, params, body, returned, anchor,
+            minimizes=sum(s.minimizes for s in body), gradients=sum(s.gradients for s in body),
+            overrides=[fed for fed in overrides if fed in params],
+        )
+        plan.functions[key] = function
+        return function
+
+    def _function_name(self, plan: UnitPlan, elements, ops, body) -> str:
+        if any(s.minimizes for s in body) and ops:
+            base = "train_step"
+        else:
+            words = [_describe(e.expr) for e in [*ops, *elements]]
+            base = ("run_" if not elements else "compute_") + "_and_".join(w for w in words[:3] if w)
+        # The name of a fetched op or tensor is free once its statement moves into the function.
+        reusable = plan.unit.kind(base) in (Value.OP, Value.DYNAMIC)
+        if reusable and base not in plan.reused:
+            plan.reused.add(base)
+            return base
+        return self._fresh(plan, base)
+
+    def _plan_helpers(self, plan: UnitPlan) -> None:
+        """Statements needed by the same several functions (two or more of them in a row: a
+        sub-graph, not a one-liner) become one helper function those functions call.
+
+        Variable updates and ``tf.gradients`` stay in the functions, where the tape codemods
+        expect them. A statement's users include those of every statement depending on it, so
+        helpers only depend on helpers with more users: calls can always be ordered."""
+        functions = list(plan.functions.values())
+        # A statement reading a fed constant computes something else in each function.
+        overridden = {name for function in functions for name in function.overrides}
+        users: dict[int, set[str]] = {}
+        for function in functions:
+            for stmt in function.body:
+                users.setdefault(stmt.index, set()).add(function.name)
+        groups: dict[frozenset[str], list[Statement]] = {}
+        for function in functions:
+            for stmt in function.body:
+                shared = frozenset(users[stmt.index])
+                if len(shared) > 1 and not (stmt.stateful or stmt.gradients or stmt.uses & overridden) \
+                        and stmt not in groups.get(shared, []):
+                    groups.setdefault(shared, []).append(stmt)
+        for shared, members in sorted(groups.items(), key=lambda item: item[1][0].index):
+            if len(members) < 2 or all(len(f.body) == len(members) for f in functions if f.name in shared):
+                continue
+            members.sort(key=lambda stmt: stmt.index)
+            member_ids = {m.index for m in members}
+            defined = set().union(*(m.defs for m in members))
+            needed: set[str] = set()
+            outside_defs: set[str] = set()
+            for function in functions:
+                if function.name not in shared:
+                    continue
+                for stmt in function.body:
+                    if stmt.index not in member_ids:
+                        needed |= stmt.uses
+                        outside_defs |= stmt.defs
+                if function.returned is not None:
+                    needed |= names_used(function.returned)
+            for other in groups.values():
+                if other is not members:
+                    for stmt in other:
+                        needed |= stmt.uses
+            uses = set().union(*(m.uses for m in members))
+            params = [n for n in plan.unit.placeholders if n in uses]
+            params += sorted((uses & outside_defs) - defined - set(params))
+            outputs = [n for n in _in_order(members) if n in needed]
+            if not outputs:
+                continue
+            name = self._fresh(plan, "build_" + "_and_".join(outputs[:3]))
+            plan.helpers.append(Helper(name, params, outputs, members))
+        for function in functions:
+            function.steps = _order_steps(function.body, plan.helpers)
+
+    def _fresh(self, plan: UnitPlan, base: str) -> str:
+        name, counter = base, 2
+        while name in plan.taken:
+            name, counter = f"{base}_{counter}", counter + 1
+        plan.taken.add(name)
+        return name
+
+    def _check_leftovers(self, plan: UnitPlan) -> None:
+        """Names of the old graph must not survive outside the functions."""
+        unit = plan.unit
+        for stmt in unit.statements:
+            gone = {n for n in stmt.uses if unit.kind(n, stmt.index) in GONE} - {name for _, name, _ in stmt.static_reads}
+            if stmt.kind in (Kind.VARIABLE, Kind.OBJECT, Kind.PLAIN) or (stmt.kind is Kind.GRAPH and not stmt.dynamic):
+                if gone:
+                    raise Decline(stmt.origin, f"`{sorted(gone)[0]}` is used outside a session call")
+            if stmt.kind is Kind.RUN:
+                leftover = _Leftovers(gone, plan)
+                visit(stmt.origin, leftover)
+                if leftover.found is not None:
+                    raise Decline(leftover.found, f"`{leftover.found.value}` is used outside a session call")
+
+    def _check_local_feeds(self, plan: UnitPlan) -> None:
+        """A feed dict turned into ``**feed`` may not be used any other way."""
+        if not plan.local_feeds:
+            return
+        for stmt in plan.unit.statements:
+            for name in name_nodes(stmt.origin):
+                if name.value in plan.local_feeds and id(name) not in plan.feed_uses:
+                    assign_targets = {id(a.targets[0].target) for a in _assignments(stmt.origin)}
+                    if id(name) not in assign_targets:
+                        raise Decline(name, f"feed dict `{name.value}` is used other than as a feed_dict")
+
+    def _check_functions(self, plan: UnitPlan) -> None:
+        unit = plan.unit
+        openings = sum(1 for stmt in unit.statements if stmt.kind is Kind.SESSION) + sum(
+            1 for block in [*unit.removed_blocks, *unit.nested_blocks]
+            for item in block.items if isinstance(item.item, cst.Call) and tf_path(item.item.func, self.tf) in SESSIONS)
+        drawn_by: dict[int, set[str]] = {}
+        for function in plan.functions.values():
+            for stmt in function.body:
+                if stmt.dynamic and stmt.draws_random:
+                    drawn_by.setdefault(stmt.index, set()).add(function.name)
+        shared = next((stmt for stmt in unit.statements if len(drawn_by.get(stmt.index, ())) > 1), None)
+        if shared is not None:
+            # TF1 drew every run's values from the one op; each TF2 function has its own op, so
+            # a run of one function no longer moves the stream the other draws from.
+            # The same distribution, other numbers: an unsafe fix (``--unsafe-fixes``).
+            plan.unsafe = (shared.origin, "a random op is drawn by runs of different fetches "
+                                          f"({', '.join(sorted(drawn_by[shared.index]))}): TF1 drew them all from one "
+                                          "op, each TF2 function draws from its own (the same distribution, other "
+                                          "numbers); fetch them in one run, or draw with tf.random.stateless_* from an "
+                                          "explicit seed")
+        for function in plan.functions.values():
+            drawing = next((stmt for stmt in function.body if stmt.dynamic and stmt.draws_random), None)
+            if drawing is not None and openings > 1:
+                raise Decline(drawing.origin, "random ops run in more than one session: each TF1 session restarts their "
+                                              "random state, a TF2 function keeps one; seed each draw explicitly "
+                                              "(tf.random.stateless_*) to migrate it")
+            self._check_free_names(unit, function)
+            for name in function.params:
+                placeholder = unit.placeholders.get(name)
+                if placeholder is not None and placeholder.default is not None and self._literal_dtype(placeholder.default) is None:
+                    raise Decline(placeholder.statement.origin, f"cannot tell the dtype of `{name}`'s default")
+
+    def _check_free_names(self, unit: GraphUnit, function: FunctionPlan) -> None:
+        """A name the function reads from the module must still name, wherever the function is
+        called, what it named where TF1 built the graph (``W = 0.1`` before ``W = tf.Variable``
+        is fine; ``b`` rebound between the graph and a run is not)."""
+        built: list[tuple[str, Statement]] = []  # (name, the statement that read it in TF1)
+        bound = set(function.params)
+        for stmt in function.body:
+            built.extend((name, stmt) for name in sorted(stmt.uses - bound))
+            bound |= stmt.defs
+        for name in function.params:
+            if name in function.overrides:
+                continue  # checked where the function was planned
+            # The input signature and defaults are evaluated where the function is defined.
+            placeholder = unit.placeholders[name]
+            for part in (placeholder.shape, placeholder.dtype, placeholder.default):
+                built.extend((used, placeholder.statement) for used in sorted(names_used(part) if part is not None else ()))
+        definition = function.anchor + 1 if function.body else function.anchor
+        for name, reader in built:
+            if unit.bindings.get(name, 0) < 2:
+                continue
+            meant = unit.reaching(name, reader.index)
+            seen = [unit.reaching(name, site) for site in function.sites]
+            if reader in (unit.placeholders[p].statement for p in function.params if p in unit.placeholders):
+                seen.append(unit.reaching(name, definition))
+            if any(binding is not meant for binding in seen) or any(
+                    name in unit.statements[site].defs for site in function.sites):
+                raise Decline(reader.origin, f"`{name}` is rebound after the graph used it: its TF1 value "
+                                             "is not the one the function would see")
+
+    def _literal_dtype(self, value: cst.BaseExpression) -> Optional[str]:
+        if isinstance(value, cst.UnaryOperation):
+            value = value.expression
+        for kind, dtype in LITERAL_DTYPES.items():
+            if isinstance(value, kind):
+                return dtype
+        if isinstance(value, cst.Name) and value.value in ("True", "False"):
+            return "bool"
+        return None

@@ -1,0 +1,1116 @@
+"""What a TF1 graph-building program does, read statically: session-to-function's model
+(layers-to-keras also reads its name scopes and its random-op and RNN tables).
+
+A *unit* is a block of statements that builds a graph and runs it: a module body or a
+function body. ``GraphUnit`` reads its top-level statements in program order (blocks
+``with tf.Session() as sess:``, ``with tf.Graph().as_default():`` and
+``with sess.as_default():`` are read through, as if dedented; such blocks nested in other
+statements are listed in ``nested_blocks``) and classifies each one:
+
+==============  ==========================================================================
+``PLACEHOLDER``  ``x = tf.placeholder(...)`` / ``tf.placeholder_with_default(...)``
+``VARIABLE``     ``w = tf.Variable(...)`` / ``tf.get_variable(...)``, a dict, list or tuple
+                 literal of them, or a call of a module function making one: created once,
+                 eagerly (random initial values they use are drawn eagerly too)
+``OBJECT``       optimizers, savers, Keras layers and models, initializer objects: Python
+                 objects built once where they are
+``GRAPH``        any other statement building tensors; *dynamic* when its value changes
+                 from run to run (depends on a placeholder, a variable, a random or stateful
+                 op), *static* otherwise (a constant expression, computable once eagerly)
+``SESSION``      ``sess = tf.Session(...)``, ``tf.InteractiveSession()``
+``INIT``         ``init = tf.global_variables_initializer()`` and the other initializers
+``CONFIG``       ``config = tf.ConfigProto(...)`` and assignments to its fields
+``RESET``        ``tf.reset_default_graph()``, ``tf.disable_eager_execution()``, ``g = tf.Graph()``
+``RUN``          a statement that runs the graph (``sess.run``, ``t.eval()``, ``op.run()``)
+``FEED``         ``feed = {x: ..., y: ...}``: a feed dict built ahead of the runs
+``ITERATOR``     ``it = dataset.make_initializable_iterator()`` (or one-shot): ``iter(dataset)``;
+                 ``x, y = it.get_next()`` is a ``PLACEHOLDER`` statement whose names each run
+                 feeds with the iterator's next element (``sess.run(it.initializer)``
+                 restarts it)
+``PLAIN``        Python that touches no graph (data, printing, imports, definitions)
+==============  ==========================================================================
+
+Public API, for codemods that need the same facts:
+
+- ``GraphUnit(statements, names)`` raises ``Decline`` (node + reason) on programs this
+  reading cannot follow; ``unit.variables`` lists the variables the program creates, in
+  creation order, with their trainability; ``unit.placeholders`` the placeholders by name.
+- ``unit.kind(name, at=index)``: what a name is at a statement (placeholder, variable,
+  static or dynamic tensor, op, session, ...); a name may change kind as a program goes on.
+- ``unit.backward_slice(names, before)``: the dynamic graph statements a set of names
+  depends on, in program order.
+- ``variables_created(statements, names)``: just the variables, in creation order, or None.
+- ``names_used(node)`` / ``names_bound(node)``: the Python names an expression or statement
+  reads / binds.
+
+Nothing here imports TensorFlow.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Iterable, Optional, Sequence
+
+import libcst as cst
+
+from tfmodernize import treewalk
+from tfmodernize.treewalk import visit, walk
+
+from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, raised here
+
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.syntax import argument, source
+from tfmodernize.names import name_nodes, target_names
+
+from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS  # noqa: F401 - re-exported to the session-to-function package
+
+CONFIGS = ("ConfigProto", "GPUOptions")
+#: Ops returning a list or tuple of tensors (fetched, a list of arrays).
+SEQUENCE_OPS = (
+    "gradients", "nn.moments", "nn.weighted_moments", "unstack", "split", "meshgrid", "unique",
+    "unique_with_counts", "linalg.eigh", "self_adjoint_eig", "linalg.qr", "qr", "svd", "linalg.svd",
+    "nn.top_k", "math.top_k", "hessians",
+)
+#: Ops whose result may be a structure of tensors (nested, or other than a flat list): outputs
+#: and state, the loop variables, whatever the mapped or called function returns.
+STRUCTURE_OPS = (
+    "nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.static_bidirectional_rnn", "nn.raw_rnn",
+    "while_loop", "cond", "case", "switch_case", "map_fn", "scan", "foldl", "foldr", "py_func", "py_function",
+    "numpy_function", "identity_n", "tuple", "nn.fused_batch_norm", "nn.sufficient_statistics",
+    "nn.max_pool_with_argmax", "nn.ctc_beam_search_decoder", "nn.ctc_greedy_decoder", "nest.map_structure",
+    "nest.flatten", "nest.pack_sequence_as", "custom_gradient", "recompute_grad",
+)
+#: Methods of TF1 objects returning a structure of tensors: an optimizer's (gradient, variable)
+#: pairs.
+STRUCTURE_METHODS = ("compute_gradients",)
+#: RNN builders: they create their cells' variables when called.
+RNN_PREFIXES = ("nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.raw_rnn", "nn.rnn_cell.", "nn.static_bidirectional_rnn")
+#: Calls that only reset or force graph mode: gone once the program is migrated.
+GRAPH_MODE_SWITCHES = ("reset_default_graph", *V2_OFF)
+RANDOM_OPS = (
+    "random_normal",
+    "random_uniform",
+    "truncated_normal",
+    "random_shuffle",
+    "random_crop",
+    "random_gamma",
+    "random_poisson",
+    "multinomial",
+    "nn.dropout",
+    "layers.dropout",
+)
+STATEFUL_OPS = ("assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub")
+#: Ops whose fetched value is ``None`` in ``sess.run``.
+VALUELESS_OPS = ("group",)
+#: Ops whose fetch this codemod cannot translate (summaries have their own codemod).
+UNKNOWN_OPS = ("no_op", "Print", "print", "py_func", "control_dependencies", "assert_equal", "Assert")
+#: Constructs whose semantics a tf.function cannot reproduce: the whole unit is declined.
+UNSUPPORTED = (
+    ("train.start_queue_runners", "queue runners"),
+    ("train.Coordinator", "queue runners"),
+    ("train.string_input_producer", "input queues"),
+    ("train.input_producer", "input queues"),
+    ("train.slice_input_producer", "input queues"),
+    ("train.batch", "input queues"),
+    ("train.shuffle_batch", "input queues"),
+    ("FIFOQueue", "queues"),
+    ("RandomShuffleQueue", "queues"),
+    ("PaddingFIFOQueue", "queues"),
+    ("while_loop", None),
+    ("import_graph_def", "an imported graph"),
+    ("train.import_meta_graph", "an imported graph"),
+    ("saved_model.loader.load", "an imported graph"),
+    ("saved_model.load", "an imported graph"),
+)
+#: What makes a TF1 iterator over a dataset (a method of the dataset, or a ``tf.data`` function
+#: taking it); TF2 iterates with ``iter(dataset)``.
+ITERATOR_METHODS = ("make_one_shot_iterator", "make_initializable_iterator")
+ITERATOR_MAKERS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
+#: Graph methods that look tensors up by name: the tensors of an imported graph.
+LOOKUPS = ("get_tensor_by_name", "get_operation_by_name")
+#: What a user can do with a program that runs an imported graph.
+IMPORTED_HINT = ("load a SavedModel with tf.saved_model.load, or wrap the imported graph with "
+                 "tf.compat.v1.wrap_function, by hand")
+#: API families whose calls make an object (kept where it is), not a tensor. ``examples.``:
+#: the tutorials' dataset readers (``input_data.read_data_sets``) return numpy arrays.
+OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.", "examples.")
+#: API families whose calls run in Python on the host and build no op: the tutorials' dataset
+#: readers, file and logging helpers. A module function calling only these builds no tensor.
+HOST_PREFIXES = ("examples.", "gfile.", "io.gfile.", "logging.")
+
+
+def builds_ops(calls: Iterable[tuple[str, cst.Call]]) -> bool:
+    """Whether TF calls (``tf_calls``) of a function build ops: any outside the host-only API."""
+    return any(not path.startswith(HOST_PREFIXES) for path, _ in calls)
+
+
+#: Objects that hold variables rather than compute from them (a checkpoint of ``w`` is no tensor of ``w``).
+OBJECTS_OVER_VARIABLES = ("train.Checkpoint", "train.CheckpointManager")
+
+
+class Value(StrEnum):
+    """What a name of the graph is bound to, as a statement binds it (``GraphUnit.kind``);
+    also what a fetched element is."""
+
+    PLACEHOLDER = "placeholder"
+    VARIABLE = "variable"
+    #: computed from placeholders, variables or random ops: runs in a function
+    DYNAMIC = "dynamic"
+    #: computed from constants: its eager value is what TF1 computed
+    STATIC = "static"
+    #: an op whose fetched value is None (``minimize``, ``tf.group``)
+    OP = "op"
+    #: built once and kept (an optimizer, a Keras layer, a writer)
+    OBJECT = "object"
+    SESSION = "session"
+    INIT = "init"
+    CONFIG = "config"
+    FEED = "feed"
+    GRAPH = "graph"
+    #: a dataset iterator (``dataset.make_initializable_iterator()``): ``iter(dataset)`` in TF2
+    ITERATOR = "iterator"
+    #: an op this codemod cannot translate (a summary, ``tf.no_op``)
+    UNKNOWN = "unknown"
+
+
+class Kind(StrEnum):
+    """What a statement of a unit does."""
+
+    PLACEHOLDER = "placeholder"
+    VARIABLE = "variable"
+    OBJECT = "object"
+    GRAPH = "graph"
+    SESSION = "session"
+    INIT = "init"
+    CONFIG = "config"
+    RESET = "reset"
+    RUN = "run"
+    FEED = "feed"
+    ITERATOR = "iterator"
+    PLAIN = "plain"
+
+
+@dataclass
+class Placeholder:
+    name: str
+    dtype: Optional[cst.BaseExpression]
+    shape: Optional[cst.BaseExpression]
+    default: Optional[cst.BaseExpression]  # placeholder_with_default's input
+    statement: "Statement"
+    #: An element of a dataset iterator (``x, y = iterator.get_next()``): the iterator's name,
+    #: and the names that one ``get_next()`` binds (each run takes one element, all of them).
+    iterator: Optional[str] = None
+    group: tuple[str, ...] = ()
+    #: A boolean placeholder the graph reads only as ``training=`` of layers: Keras layers branch
+    #: on it in Python, so the functions take a Python bool (``GraphUnit._find_switches``).
+    switch: bool = False
+
+
+@dataclass
+class Variable:
+    name: str
+    trainable: bool
+    statement: "Statement"
+
+
+@dataclass(eq=False)
+class Statement:
+    """One top-level statement of a unit. ``origin`` is the node in the original tree (for
+    positions); ``node`` the same statement with the leading lines of blocks read through."""
+
+    index: int
+    node: cst.BaseStatement
+    origin: cst.BaseStatement
+    kind: Kind
+    defs: frozenset[str] = frozenset()
+    uses: frozenset[str] = frozenset()
+    dynamic: bool = False
+    #: a minimize / group op: its fetched value is None
+    valueless: bool = False
+    #: updates variables (assign, minimize)
+    stateful: bool = False
+    #: dynamic only because it draws random numbers (an initial value, typically)
+    random_only: bool = False
+    #: calls a random op (``tf.random_uniform``, ``tf.random.normal``...)
+    draws_random: bool = False
+    #: what the names this statement binds are (``kind_of`` values), as it binds them
+    kinds: dict[str, Value] = field(default_factory=dict)
+    #: TF1 optimizer steps (``minimize``, ``apply_gradients``) this statement runs
+    minimizes: int = 0
+    gradients: int = 0
+    #: a statement outside the session reading only what a graph tensor is, not its value:
+    #: (the ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` node, the tensor's name, the attribute)
+    static_reads: list[tuple[cst.BaseExpression, str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Flattened:
+    """The unit's statements with session/graph ``with`` blocks read through."""
+
+    statements: list[tuple[cst.BaseStatement, cst.BaseStatement]] = field(default_factory=list)
+    sessions: set[str] = field(default_factory=set)
+    #: ``config=`` of the sessions opened, with the index of the statement they precede
+    session_configs: list[tuple[cst.BaseExpression, int]] = field(default_factory=list)
+    removed_blocks: list[cst.With] = field(default_factory=list)
+    #: session blocks inside other statements, dedented where they are
+    nested_blocks: list[cst.With] = field(default_factory=list)
+
+
+# -- names ---------------------------------------------------------------------------------
+
+
+class _NameReader(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.loads: set[str] = set()
+        self.stores: set[str] = set()
+        self.scoped: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.loads.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        visit(node.value, self)
+        return False
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        visit(node.value, self)
+        return False
+
+    def visit_Param(self, node: cst.Param) -> bool:
+        self.scoped.add(node.name.value)
+        if node.default is not None:
+            visit(node.default, self)
+        return False
+
+    def visit_CompFor(self, node: cst.CompFor) -> None:
+        self.scoped |= target_names(node.target)
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
+        self._store(node.target)
+        return False
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        bound = target_names(node.target)
+        self.loads |= bound
+        self.stores |= bound
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
+        self._store(node.target)
+        if node.value is not None:
+            visit(node.value, self)
+        return False
+
+    def visit_For(self, node: cst.For) -> None:
+        self._store(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> bool:
+        self._store(node.name)
+        return False
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._store(node.target)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stores.add(node.name.value)
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.stores.add(node.name.value)
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        for alias in node.names:
+            if alias.asname is None:
+                self.stores.add(_dotted(alias.name).split(".")[0])
+        return True
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        if not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                if alias.asname is None:
+                    self.stores.add(_dotted(alias.name))
+        return True
+
+    def _store(self, target: cst.CSTNode) -> None:
+        if isinstance(target, (cst.Attribute, cst.Subscript)):
+            # ``a.b = v`` / ``a[i] = v`` mutate ``a``: a use, not a binding.
+            visit(target, self)
+            return
+        if isinstance(target, cst.StarredElement):
+            self._store(target.value)
+            return
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._store(element.value)
+            return
+        if isinstance(target, cst.Name):
+            self.stores.add(target.value)
+            return
+        visit(target, self)
+
+
+#: What a graph tensor is, rather than its value: readable outside a session.
+STATIC_ATTRIBUTES = ("shape", "dtype")
+
+
+def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list[tuple[cst.BaseExpression, str, str]]]:
+    """Every use of a graph name in ``node`` as ``t.shape``, ``t.get_shape()`` or ``t.dtype``:
+    ``[(node, name, "shape" | "dtype")]``; None when a graph name is used any other way."""
+    names = frozenset(graph_names)
+    reads: list[tuple[cst.BaseExpression, str, str]] = []
+    covered: set[int] = set()
+    stray: list[cst.Name] = []
+
+    class Reader(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            func = call.func
+            if (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and not call.args
+                    and isinstance(func.value, cst.Name) and func.value.value in names):
+                reads.append((call, func.value.value, "shape"))
+                covered.add(id(func.value))
+
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            if (attribute.attr.value in STATIC_ATTRIBUTES and isinstance(attribute.value, cst.Name)
+                    and attribute.value.value in names):
+                reads.append((attribute, attribute.value.value, attribute.attr.value))
+                covered.add(id(attribute.value))
+
+        def visit_Name(self, name: cst.Name) -> None:
+            if name.value in names and id(name) not in covered:
+                stray.append(name)
+
+    visit(node, Reader())
+    # Attribute names (``.shape``) and keywords are Names too: only a stray *value* counts.
+    values = {id(n) for n in name_nodes(node)}
+    if any(id(n) in values for n in stray) or not reads:
+        return None
+    return reads
+
+
+def _dotted(node: cst.CSTNode) -> str:
+    if isinstance(node, cst.Attribute):
+        return f"{_dotted(node.value)}.{node.attr.value}"
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+def _read(node: cst.CSTNode) -> _NameReader:
+    reader = _NameReader()
+    visit(node, reader)
+    return reader
+
+
+def names_used(node: cst.CSTNode) -> frozenset[str]:
+    """Names ``node`` reads (over-approximated: a name a nested scope binds still counts
+    unless only that scope binds it)."""
+    reader = _read(node)
+    return frozenset(reader.loads - (reader.scoped - reader.stores))
+
+
+def names_bound(node: cst.CSTNode) -> frozenset[str]:
+    """Names ``node`` binds in the scope it runs in (assignments, loop and with targets,
+    imports, definitions)."""
+    return frozenset(_read(node).stores)
+
+
+# -- TF calls -------------------------------------------------------------------------------
+
+
+class _CallReader(cst.CSTVisitor):
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
+        self.calls: list[tuple[str, cst.Call]] = []
+        self.attribute_calls: list[tuple[str, cst.Call]] = []
+        self.name_calls: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        path = tf_path(node.func, self.names)
+        if path is not None:
+            self.calls.append((path, node))
+        elif isinstance(node.func, cst.Attribute):
+            self.attribute_calls.append((node.func.attr.value, node))
+        elif isinstance(node.func, cst.Name):
+            self.name_calls.append(node)
+
+
+class _StatementReader(_NameReader, _CallReader):
+    """Names and calls of one statement, in one traversal."""
+
+    def __init__(self, names: TFNames) -> None:
+        _NameReader.__init__(self)
+        _CallReader.__init__(self, names)
+
+
+def draws_random(calls: Sequence[tuple[str, cst.Call]]) -> bool:
+    """Whether TF calls (as ``tf_calls`` gives them) include a random op."""
+    return any(path in RANDOM_OPS or path.startswith("random.") for path, _ in calls)
+
+
+def tf_calls(node: cst.CSTNode, names: TFNames) -> tuple[list[tuple[str, cst.Call]], list[tuple[str, cst.Call]]]:
+    """(TF API calls as (path, node), method calls as (method name, node)) inside ``node``."""
+    reader = _CallReader(names)
+    visit(node, reader)
+    return reader.calls, reader.attribute_calls
+
+
+def tf_path(node: cst.CSTNode, names: TFNames) -> Optional[str]:
+    """The TF API path a call's function names (``"nn.relu"``), or None."""
+    symbol = names.tf_symbol(node)
+    if symbol is not None:
+        return symbol.path
+    keras = names.keras_path(node)
+    return "keras." + keras if keras is not None else None
+
+
+def is_object_path(path: str) -> bool:
+    if path.startswith("train.") and path not in ("train.exponential_decay",):
+        return True
+    if path.endswith("_initializer") and path not in INITIALIZERS:
+        return True
+    return path.startswith(OBJECT_PREFIXES[1:])
+
+
+def _single_assignment(node: cst.BaseStatement) -> Optional[tuple[str, cst.BaseExpression]]:
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return None
+    small = node.body[0]
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        return small.targets[0].target.value, small.value
+    return None
+
+
+def _expression(node: cst.BaseStatement) -> Optional[cst.BaseExpression]:
+    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Expr):
+        return node.body[0].value
+    return None
+
+
+# -- reading blocks through -------------------------------------------------------------------
+
+
+def _session_call(expr: cst.BaseExpression, names: TFNames) -> Optional[cst.Call]:
+    if isinstance(expr, cst.Call) and tf_path(expr.func, names) in SESSIONS:
+        return expr
+    return None
+
+
+def _graph_context(expr: cst.BaseExpression, names: TFNames, graphs: frozenset[str]) -> bool:
+    """``tf.Graph().as_default()``, or ``g.as_default()`` for a ``g = tf.Graph()``."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default"):
+        return False
+    graph = expr.func.value
+    if isinstance(graph, cst.Name):
+        return graph.value in graphs
+    return isinstance(graph, cst.Call) and tf_path(graph.func, names) == "Graph"
+
+
+def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
+    """The statements of ``body`` with ``with tf.Session() as s:`` and
+    ``with tf.Graph().as_default():`` blocks read through."""
+    out = Flattened()
+    graphs = graph_names(body, names)
+    used = frozenset().union(*(names_used(stmt) for stmt in body))
+    # ``[v for v in tf.trainable_variables() if "generator" in v.name]``: names are read.
+    reads_names = any(isinstance(n, cst.Attribute) and n.attr.value == "name"
+                      for stmt in body for n in treewalk.walk(stmt, code_only=True))
+
+    def walk(statements: Sequence[cst.BaseStatement], carried: Sequence[cst.EmptyLine]) -> None:
+        for position, stmt in enumerate(statements):
+            leading = list(carried) if position == 0 else []
+            if isinstance(stmt, cst.With) and _is_read_through(stmt, names, graphs):
+                for item in stmt.items:
+                    if naming_scope(item, names) and item.asname is not None and item.asname.name.value in used:
+                        raise Decline(item, f"the name scope's `{item.asname.name.value}` is used")
+                    if reads_names and naming_scope(item, names) and tf_path(item.item.func, names) != "device" and any(
+                            isinstance(n, cst.Call) and tf_path(n.func, names) in VARIABLE_MAKERS
+                            for n in treewalk.walk(stmt.body, code_only=True)):
+                        raise Decline(item, "the variables made in this scope are named after it (`scope/Variable:0`) "
+                                            "and the program reads variable names: keep the scope as "
+                                            "`tf.name_scope(...)` around their creation by hand")
+                    call = _session_call(item.item, names)
+                    if call is not None:
+                        if item.asname is None or not isinstance(item.asname.name, cst.Name):
+                            raise Decline(stmt, "a session opened without a name")
+                        out.sessions.add(item.asname.name.value)
+                        config = argument(call, 2, "config")
+                        if config is not None:
+                            out.session_configs.append((config, len(out.statements)))
+                out.removed_blocks.append(stmt)
+                inner = stmt.body
+                if not isinstance(inner, cst.IndentedBlock):
+                    raise Decline(stmt, "a one-line session block")
+                # A block left with nothing but ``pass`` leaves nothing behind.
+                body = [s for s in inner.body if not _is_pass(s)]
+                walk(body, [*leading, *stmt.leading_lines])
+                continue
+            node = stmt
+            if leading:
+                node = stmt.with_changes(leading_lines=[*leading, *stmt.leading_lines])
+            out.statements.append((node, stmt))
+
+    walk(body, ())
+    out.nested_blocks = _nested_session_blocks([node for node, _ in out.statements], names, graphs)
+    for block in out.nested_blocks:
+        for item in block.items:
+            if _session_call(item.item, names) is not None:
+                if item.asname is None or not isinstance(item.asname.name, cst.Name):
+                    raise Decline(block, "a session opened without a name")
+                if argument(_session_call(item.item, names), 2, "config") is not None:
+                    raise Decline(item, "a configured session inside another block")
+                out.sessions.add(item.asname.name.value)
+    return out
+
+
+def _nested_session_blocks(
+    statements: Sequence[cst.BaseStatement], names: TFNames, graphs: frozenset[str]
+) -> list[cst.With]:
+    """Session blocks inside other statements (``if __name__ == "__main__":``, loops), not in
+    nested definitions: they are dedented in place."""
+    found: list[cst.With] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_With(self, node: cst.With) -> None:
+            if _is_read_through(node, names, graphs) and isinstance(node.body, cst.IndentedBlock):
+                found.append(node)
+
+    for stmt in statements:
+        if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            visit(stmt, Finder())
+    return found
+
+
+def _is_pass(stmt: cst.BaseStatement) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, cst.Pass) for s in stmt.body)
+
+
+def _is_read_through(stmt: cst.With, names: TFNames, graphs: frozenset[str]) -> bool:
+    return all(
+        _session_call(i.item, names) is not None or _graph_context(i.item, names, graphs) or naming_scope(i, names)
+        for i in stmt.items
+    )
+
+
+def naming_scope(item: cst.WithItem, names: TFNames) -> bool:
+    """``with tf.name_scope("loss"):`` / ``with tf.device("/cpu:0"):`` around graph building:
+    they name and place ops, computing nothing, and are read through like a session block
+    (an ``as scope`` name must be used nowhere: the scope string it binds is gone). So is a
+    ``with tf.variable_scope("input"):`` given only its name: without ``reuse`` it shares
+    nothing and only prefixes names (a ``tf.get_variable`` in it keeps the file on TF1 through
+    get-variable-to-variable, which migrates none made in a scope)."""
+    call = item.item
+    if not (isinstance(call, cst.Call) and tf_path(call.func, names) in ("name_scope", "device", "variable_scope")):
+        return False
+    if not call.args or any(a.star for a in call.args) or not isinstance(call.args[0].value, cst.SimpleString):
+        return False
+    if tf_path(call.func, names) == "variable_scope" and (len(call.args) > 1 or call.args[0].keyword is not None):
+        return False  # reuse, a default name, initializers...: more than a name
+    return item.asname is None or isinstance(item.asname.name, cst.Name)
+
+
+def graph_names(body: Sequence[cst.BaseStatement], names: TFNames) -> frozenset[str]:
+    """Names bound by ``g = tf.Graph()`` / ``sess = tf.Session()`` statements of ``body``:
+    ``with g.as_default():`` and ``with sess.as_default():`` blocks are read through."""
+    found = set()
+    for stmt in body:
+        assignment = _single_assignment(stmt)
+        if assignment and isinstance(assignment[1], cst.Call):
+            if tf_path(assignment[1].func, names) in ("Graph", *SESSIONS):
+                found.add(assignment[0])
+    return frozenset(found)
+
+
+# -- the unit -----------------------------------------------------------------------------------
+
+
+class GraphUnit:
+    """The graph a block of statements builds, and where it runs it. See the module doc."""
+
+    def __init__(
+        self,
+        body: Sequence[cst.BaseStatement],
+        names: TFNames,
+        graph_functions: Iterable[str] = (),
+        variable_functions: Iterable[str] = (),
+        safe_names: Iterable[str] = (),
+        object_classes: Iterable[str] = (),
+        drawing: Iterable[str] = (),
+    ) -> None:
+        """``graph_functions``: user functions that build tensors; ``variable_functions``:
+        those that also create variables (a tf.function could not call them); ``safe_names``:
+        other names whose calls create no variables (numpy, math, plain local functions);
+        ``object_classes``: classes whose objects own their variables (``tf.Module``, a Keras
+        layer; ``ops.Net`` for a module's), made once like Keras layers; ``drawing``: names
+        whose calls draw random values (a function, or an object, running ``tf.nn.dropout``)."""
+        self.names = names
+        self.variable_functions = frozenset(variable_functions)
+        self.safe_names = frozenset(safe_names)
+        self.object_classes = frozenset(object_classes)
+        self.drawing = frozenset(drawing)
+        self.graph_functions = frozenset(graph_functions) | self.variable_functions
+        flat = flatten(body, names)
+        self.removed_blocks = flat.removed_blocks
+        self.nested_blocks = flat.nested_blocks
+        self.sessions: set[str] = set(flat.sessions)
+        self.session_configs = list(flat.session_configs)
+        self.statements: list[Statement] = []
+        self.placeholders: dict[str, Placeholder] = {}
+        self.variables: list[Variable] = []
+        self.kind_of: dict[str, Value] = {}
+        self._bound: set[str] = set()  # names the statement being read binds to graph values
+        self.bindings: dict[str, int] = {}
+        #: ``feed = {x: ..., y: ...}`` statements: name -> the dict
+        self.feeds: dict[str, cst.Dict] = {}
+        #: names bound to a list of tensors (``tf.gradients``, list literals)
+        self.sequences: set[str] = set()
+        #: functions of this block returning a tuple or list written out (``return loss, acc``)
+        self.structure_functions: set[str] = set()
+        #: dataset iterators: name -> (the dataset expression, the statement making the iterator)
+        self.iterators: dict[str, tuple[cst.BaseExpression, Statement]] = {}
+        for node, origin in flat.statements:
+            self._add(node, origin)
+        self._find_switches()
+
+    def is_sequence(self, expr: cst.BaseExpression) -> bool:
+        """Whether ``expr`` is a list or tuple of tensors: a name bound to one, or an op
+        returning several (``tf.self_adjoint_eig(m)``: eigenvalues and eigenvectors)."""
+        if isinstance(expr, cst.Name):
+            return expr.value in self.sequences
+        return isinstance(expr, cst.Call) and tf_path(expr.func, self.names) in SEQUENCE_OPS
+
+    def holds_structure(self, expr: cst.BaseExpression, at: int) -> bool:
+        """Whether ``expr``, read at the statement of index ``at``, may be a structure of tensors
+        rather than one (its fetched value then has that structure, at any depth): a list,
+        tuple or dict written out, or a list of tensors (``is_sequence``), an op returning
+        several (``tf.nn.dynamic_rnn``'s outputs and state, ``tf.while_loop``'s variables),
+        ``optimizer.compute_gradients``'s (gradient, variable) pairs, a function of this file
+        returning a tuple or list, or a name bound to one of these."""
+        if isinstance(expr, (cst.List, cst.Tuple, cst.Dict)) or self.is_sequence(expr):
+            return True
+        if isinstance(expr, cst.Name):
+            stmt = self.reaching(expr.value, at)
+            assignment = _single_assignment(stmt.node) if stmt is not None else None
+            return assignment is not None and self.holds_structure(assignment[1], stmt.index)
+        if isinstance(expr, cst.Call):
+            path = tf_path(expr.func, self.names)
+            if path is not None:
+                return path in STRUCTURE_OPS
+            if isinstance(expr.func, cst.Attribute):
+                return expr.func.attr.value in STRUCTURE_METHODS
+            return isinstance(expr.func, cst.Name) and expr.func.value in self.structure_functions
+        return False
+
+    def _find_switches(self) -> None:
+        """Marks the boolean placeholders the graph reads only as ``training=`` arguments."""
+        for placeholder in self.placeholders.values():
+            default = placeholder.default
+            boolean = (tf_path(placeholder.dtype, self.names) == "bool" if placeholder.dtype is not None
+                       else isinstance(default, cst.Name) and default.value in ("True", "False"))
+            if not boolean:
+                continue
+            uses = switches = 0
+            for stmt in self.statements:
+                if stmt.kind != Kind.GRAPH:
+                    continue
+                uses += sum(1 for n in name_nodes(stmt.node) if n.value == placeholder.name)
+                switches += sum(1 for n in walk(stmt.node, code_only=True)
+                                if isinstance(n, cst.Arg) and n.keyword is not None and n.keyword.value == "training"
+                                and isinstance(n.value, cst.Name) and n.value.value == placeholder.name)
+            placeholder.switch = uses > 0 and uses == switches
+
+    # -- classification -------------------------------------------------------------------------
+
+    def _add(self, node: cst.BaseStatement, origin: cst.BaseStatement) -> None:
+        index = len(self.statements)
+        reader = _StatementReader(self.names)
+        visit(node, reader)
+        defs = frozenset(reader.stores)
+        uses = frozenset(reader.loads - (reader.scoped - reader.stores))
+        if isinstance(node, cst.For):
+            # ``for i, x in enumerate(rows):`` binds its targets before the body reads them: a
+            # graph name reused as a target is not read (the loop's iterable may still read it).
+            uses -= target_names(node.target) - names_used(node.iter)
+        calls, methods = reader.calls, reader.attribute_calls
+        for name in defs:
+            self.bindings[name] = self.bindings.get(name, 0) + 1
+        for path, call in calls:
+            for unsupported, what in UNSUPPORTED:
+                if path == unsupported:
+                    hint = f": {IMPORTED_HINT}" if what == "an imported graph" else ""
+                    raise Decline(call, f"`{_dotted(call.func)}` ({what or 'graph control flow'}) has no tf.function "
+                                        f"equivalent this codemod can write{hint}")
+        for method, call in methods:
+            if method in ("partial_run", "partial_run_setup"):
+                raise Decline(call, "`partial_run` cannot be migrated automatically")
+            if method == "get_next" and self._iterator_elements(node) is None:
+                raise Decline(call, "`get_next()` other than as `x, y = iterator.get_next()` on an iterator made here: "
+                                    "iterate the dataset in TF2")
+            if method in LOOKUPS:
+                raise Decline(call, f"tensors looked up by name (`{method}`) belong to a graph this codemod "
+                                    f"cannot read: {IMPORTED_HINT}")
+        stmt = Statement(index, node, origin, Kind.PLAIN, defs, uses)
+        self._bound = set()
+        assignment = _single_assignment(node)
+        expression = _expression(node)
+        call = assignment[1] if assignment else expression
+        path = tf_path(call.func, self.names) if isinstance(call, cst.Call) else None
+        graph_names = {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.STATIC, Value.OP)}
+
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            stmt.kind = Kind.PLAIN
+            name = node.name.value
+            if any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls):
+                self.variable_functions |= {name}
+            elif isinstance(node, cst.FunctionDef):
+                self.safe_names |= {name}
+                if any(isinstance(n, cst.Return) and isinstance(n.value, (cst.Tuple, cst.List, cst.Dict))
+                       for n in walk(node.body, code_only=True)):
+                    self.structure_functions.add(name)
+                self.graph_functions |= {name} if builds_ops(calls) else set()
+            captured = uses & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP, Value.SESSION)}
+            if captured:
+                raise Decline(origin, f"`{node.name.value}` uses `{sorted(captured)[0]}` from the graph: move it into the function by hand")
+        elif self._runs(uses, methods):
+            stmt.kind = Kind.RUN
+            rebuilt = defs & graph_names
+            if rebuilt:
+                raise Decline(origin, f"`{sorted(rebuilt)[0]}` is rebound where the graph is run")
+        elif assignment and self._feed_dict(assignment[1]):
+            stmt.kind = Kind.FEED
+            self.feeds[assignment[0]] = assignment[1]
+            self._bind(assignment[0], Value.FEED)
+        elif assignment and self._dataset_of(assignment[1]) is not None:
+            dataset = self._dataset_of(assignment[1])
+            fed = names_used(dataset) & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP)}
+            if fed:
+                raise Decline(origin, f"an iterator over a dataset built from `{sorted(fed)[0]}` (fed when the "
+                                      "iterator is initialised): build the dataset from the data itself in TF2")
+            stmt.kind = Kind.ITERATOR
+            self.iterators[assignment[0]] = (dataset, stmt)
+            self._bind(assignment[0], Value.ITERATOR)
+        elif self._iterator_elements(node) is not None:
+            iterator, targets = self._iterator_elements(node)
+            stmt.kind = Kind.PLACEHOLDER
+            for name in targets:
+                if self.kind_of.get(name, Value.STATIC) != Value.STATIC:
+                    raise Decline(origin, f"iterator element `{name}` rebinds a name")
+                self.placeholders[name] = Placeholder(name, None, None, None, stmt, iterator, tuple(targets))
+                self._bind(name, Value.PLACEHOLDER)
+        elif assignment and path in PLACEHOLDERS:
+            name = assignment[0]
+            if self.kind_of.get(name, Value.STATIC) != Value.STATIC:
+                raise Decline(origin, f"placeholder `{name}` rebinds a name")
+            stmt.kind = Kind.PLACEHOLDER
+            if path == "placeholder":
+                placeholder = Placeholder(name, argument(call, 0, "dtype"), argument(call, 1, "shape"), None, stmt)
+            else:
+                placeholder = Placeholder(name, None, argument(call, 1, "shape"), argument(call, 0, "input"), stmt)
+            self.placeholders[name] = placeholder
+            self._bind(name, Value.PLACEHOLDER)
+        elif assignment and self._variables_made(assignment[0], assignment[1]) is not None:
+            name = assignment[0]
+            self._settle_initial_values(uses, index)
+            dynamic = uses & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP)}
+            if dynamic:
+                raise Decline(origin, f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run")
+            stmt.kind = Kind.VARIABLE
+            for label, made in self._variables_made(name, assignment[1]):
+                trainable = argument(made, 1 if tf_path(made.func, self.names) == "Variable" else 99, "trainable")
+                is_false = isinstance(trainable, cst.Name) and trainable.value == "False"
+                self.variables.append(Variable(label, not is_false, stmt))
+            self._bind(name, Value.VARIABLE)
+        elif assignment and path in SESSIONS:
+            stmt.kind = Kind.SESSION
+            self.sessions.add(assignment[0])
+            config = argument(call, 2, "config")
+            if config is not None:
+                self.session_configs.append((config, index))
+            self._bind(assignment[0], Value.SESSION)
+        elif assignment and path in INITIALIZERS:
+            stmt.kind = Kind.INIT
+            self._bind(assignment[0], Value.INIT)
+        elif assignment and path == "Graph":
+            stmt.kind = Kind.RESET
+            self._bind(assignment[0], Value.GRAPH)
+        elif assignment and path in CONFIGS:
+            stmt.kind = Kind.CONFIG
+            self._bind(assignment[0], Value.CONFIG)
+        elif expression is not None and (path in GRAPH_MODE_SWITCHES or (path or "").endswith(".ops.reset_default_graph")):
+            stmt.kind = Kind.RESET
+        elif uses & {n for n, k in self.kind_of.items() if k == Value.CONFIG} and not defs:
+            stmt.kind = Kind.CONFIG
+        elif expression is not None and path in SESSIONS:
+            stmt.kind = Kind.SESSION
+        else:
+            self._classify_graph(stmt, assignment, path, calls, methods, reader.name_calls, graph_names)
+        for name in defs - self._bound:
+            # Rebound to plain Python: no longer the graph value it was.
+            self.kind_of.pop(name, None)
+        stmt.kinds = {name: self.kind_of[name] for name in defs if name in self.kind_of}
+        self.statements.append(stmt)
+
+    def _bind(self, name: str, kind: Value) -> None:
+        """Record what ``name`` is from the statement being read on."""
+        self.kind_of[name] = kind
+        self._bound.add(name)
+
+    def _runs(self, uses: frozenset[str], methods: list[tuple[str, cst.Call]]) -> bool:
+        if uses & self.sessions:
+            return True
+        graph = {n for n, k in self.kind_of.items() if k in (Value.DYNAMIC, Value.STATIC, Value.VARIABLE, Value.OP, Value.INIT)}
+        for method, call in methods:
+            if method in ("eval", "run") and isinstance(call.func, cst.Attribute):
+                target = call.func.value
+                if names_used(target) & graph or (
+                    isinstance(target, cst.Call) and tf_path(target.func, self.names) in INITIALIZERS
+                ):
+                    return True
+        return False
+
+    def _classify_graph(self, stmt, assignment, path, calls, methods, name_calls, graph_names) -> None:
+        node, origin, uses, defs = stmt.node, stmt.origin, stmt.uses, stmt.defs
+        tensor_calls = [p for p, _ in calls if not is_object_path(p)]
+        user_graph_calls = {c.func.value for c in name_calls} & self.graph_functions
+        if assignment and not tensor_calls and not (uses & graph_names) and isinstance(assignment[1], cst.Call) \
+                and _dotted(assignment[1].func) in self.object_classes:
+            # ``net = Network(10)``: an object owning its variables, made once, then called like a layer.
+            stmt.kind = Kind.OBJECT
+            self._bind(assignment[0], Value.OBJECT)
+            return
+        if not tensor_calls and not (uses & graph_names) and not user_graph_calls:
+            stmt.kind = Kind.OBJECT if calls else Kind.PLAIN
+            if calls:
+                for name in defs:
+                    self._bind(name, Value.OBJECT)
+            return
+        if isinstance(node, cst.SimpleStatementLine) and not tensor_calls and not user_graph_calls:
+            reads = static_reads(node, graph_names)
+            if reads is not None:
+                # ``print(x.shape)``, ``n = h.get_shape()[1]``: what a tensor is, not its value,
+                # which TF2 can still tell without running anything. The names bound are Python.
+                stmt.kind, stmt.static_reads = Kind.PLAIN, reads
+                return
+        # ``apply_gradients`` (after ``compute_gradients``) is the other TF1 optimizer step.
+        minimizes = [c for m, c in methods if m in ("minimize", "apply_gradients")]
+        # An object built over variables (``tf.train.Checkpoint(w=w)``) is still an object.
+        tensor_uses = {n for n in uses & graph_names
+                       if path not in OBJECTS_OVER_VARIABLES or self.kind_of.get(n) is not Value.VARIABLE}
+        if assignment and not tensor_uses and path is not None and is_object_path(path) and not minimizes:
+            stmt.kind = Kind.OBJECT
+            self._bind(assignment[0], Value.OBJECT)
+            return
+        for made, call in calls:
+            if made in PLACEHOLDERS or made in VARIABLE_MAKERS or made in SESSIONS:
+                raise Decline(call, f"`{_dotted(call.func)}` inside a larger statement or block: this codemod only follows `name = tf.{made}(...)` statements")
+        stmt.kind = Kind.GRAPH
+        # An object owning variables (``net = Net()``; ``net.kernel`` read) computes from them: its
+        # values change as they train, so what reads it is recomputed at each run, as in TF1.
+        dynamic_names = {n for n, k in self.kind_of.items()
+                         if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.OP, Value.OBJECT)}
+        stateful = [c for m, c in methods if m in STATEFUL_OPS] + [c for p, c in calls if p in STATEFUL_OPS]
+        random = [c for p, c in calls if p in RANDOM_OPS or p.startswith("random.")]
+        random += [c for c in name_calls if c.func.value in self.drawing]
+        stmt.minimizes = len(minimizes)
+        stmt.stateful = bool(stateful or minimizes)
+        stmt.gradients = sum(1 for p, _ in calls if p == "gradients")
+        stmt.dynamic = bool(uses & dynamic_names or stateful or random or minimizes or stmt.gradients)
+        stmt.draws_random = bool(random)
+        stmt.random_only = bool(random) and not (uses & dynamic_names or stateful or minimizes or stmt.gradients)
+        stmt.valueless = bool(minimizes) or path in VALUELESS_OPS
+        if stmt.dynamic:
+            creators = [c for p, c in calls if p.startswith(("layers.", "contrib.")) and p.rsplit(".", 1)[-1][:1].islower()]
+            creators += [c for p, c in calls if p in VARIABLE_MAKERS or p.startswith(RNN_PREFIXES)]
+            creators += [c for c in name_calls if c.func.value in self.variable_functions]
+            if creators:
+                raise Decline(creators[0], f"`{_dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session")
+            self._check_callees(node, calls, dynamic_names)
+        if isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, cst.Expr) for s in node.body):
+            if not uses & graph_names and not user_graph_calls:
+                # ``tf.set_random_seed(0)``, ``tf.logging.set_verbosity(...)``: runs as it is.
+                stmt.kind, stmt.dynamic = Kind.OBJECT, False
+                return
+            if path is not None and path.startswith("summary.") and stmt.dynamic:
+                return
+            raise Decline(origin, "a tensor is used outside the session (printed or passed to Python)")
+        if assignment and (path in SEQUENCE_OPS or isinstance(assignment[1], (cst.List, cst.Tuple))):
+            self.sequences.add(assignment[0])
+        unknown = path is not None and (path.startswith("summary.") or path in UNKNOWN_OPS)
+        for name in defs:
+            if unknown:
+                self._bind(name, Value.UNKNOWN)
+            else:
+                self._bind(name, Value.OP if stmt.valueless else (Value.DYNAMIC if stmt.dynamic else Value.STATIC))
+
+    def _check_callees(self, node: cst.CSTNode, calls, dynamic_names: set[str]) -> None:
+        """A statement moving into a tf.function may only call code known not to create
+        variables: TF, Python builtins, numpy/math, functions of this module that create no
+        variables, objects built once (Keras layers), methods of tensors."""
+        tf_nodes = {id(call) for _, call in calls}
+        safe = self.safe_names | self.graph_functions - self.variable_functions
+
+        class Reader(cst.CSTVisitor):
+            found: Optional[cst.Call] = None
+
+            def visit_Call(reader, call: cst.Call) -> None:
+                if id(call) in tf_nodes or reader.found is not None:
+                    return
+                root = call.func
+                while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                    root = root.value if not isinstance(root, cst.Call) else root.func
+                name = root.value if isinstance(root, cst.Name) else None
+                if name is None or name in safe or name in dir(builtins) or name in self.names.aliases:
+                    return
+                if self.kind_of.get(name) in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.STATIC, Value.OBJECT, Value.OP):
+                    return
+                if names_used(call) & dynamic_names:
+                    reader.found = call
+
+        reader = Reader()
+        visit(node, reader)
+        if reader.found is not None:
+            raise Decline(reader.found, f"`{_dotted(reader.found.func) or 'this call'}` is defined elsewhere: called in a tf.function it may create variables on every trace")
+
+    def _variables_made(self, name: str, value: cst.BaseExpression) -> Optional[list[tuple[str, cst.Call]]]:
+        """``[(label, call)]`` when ``value`` is ``tf.Variable(...)`` / ``tf.get_variable(...)``
+        or a dict, list or tuple literal of them (``weights = {"h1": tf.Variable(...)}``)."""
+        def made(expr: cst.BaseExpression) -> bool:
+            return isinstance(expr, cst.Call) and tf_path(expr.func, self.names) in VARIABLE_MAKERS
+
+        if made(value):
+            return [(name, value)]
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in self.variable_functions:
+            # ``W = weight_variable([5, 5, 1, 32])``: a module function making the variable.
+            return [(name, value)]
+        if isinstance(value, cst.Dict) and value.elements:
+            pairs = [(e.key, e.value) for e in value.elements if isinstance(e, cst.DictElement)]
+            if len(pairs) == len(value.elements) and all(made(v) for _, v in pairs):
+                return [(f"{name}[{source(k)}]", v) for k, v in pairs]
+        if isinstance(value, (cst.List, cst.Tuple)) and value.elements:
+            if all(isinstance(e, cst.Element) and made(e.value) for e in value.elements):
+                return [(f"{name}[{i}]", e.value) for i, e in enumerate(value.elements)]
+        return None
+
+    def _settle_initial_values(self, uses: frozenset[str], before: int) -> None:
+        """``initial = tf.truncated_normal(...)`` feeding ``tf.Variable(initial)`` is drawn once,
+        eagerly, where it was built: TF1 sampled it once, to initialise the variable."""
+        for name in uses:
+            stmt = self.reaching(name, before)
+            if stmt is not None and stmt.random_only and stmt.dynamic:
+                self._settle_initial_values(stmt.uses, stmt.index)
+                stmt.dynamic = False
+                stmt.kinds = {bound: Value.STATIC for bound in stmt.defs}
+                self.kind_of.update(stmt.kinds)
+
+    def _dataset_of(self, value: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """The dataset of ``dataset.make_initializable_iterator()`` /
+        ``tf.data.make_one_shot_iterator(dataset)`` and the like, or None."""
+        if not isinstance(value, cst.Call):
+            return None
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value in ITERATOR_METHODS and not value.args:
+            return value.func.value
+        if tf_path(value.func, self.names) in ITERATOR_MAKERS and len(value.args) == 1 and value.args[0].keyword is None:
+            return value.args[0].value
+        return None
+
+    def _iterator_elements(self, node: cst.BaseStatement) -> Optional[tuple[str, list[str]]]:
+        """``(iterator, [names])`` for ``x, y = it.get_next()`` (or ``batch = it.get_next()``)
+        on an iterator this unit made, or None."""
+        if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+            return None
+        assign = node.body[0]
+        call = assign.value
+        if not (len(assign.targets) == 1 and isinstance(call, cst.Call) and not call.args
+                and isinstance(call.func, cst.Attribute) and call.func.attr.value == "get_next"
+                and isinstance(call.func.value, cst.Name) and self.kind_of.get(call.func.value.value) == Value.ITERATOR):
+            return None
+        target = assign.targets[0].target
+        if isinstance(target, cst.Name):
+            return call.func.value.value, [target.value]
+        if isinstance(target, (cst.Tuple, cst.List)) and target.elements and all(
+                isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in target.elements):
+            return call.func.value.value, [e.value.value for e in target.elements]
+        return None
+
+    def _feed_dict(self, value: cst.BaseExpression) -> bool:
+        """A dict literal whose keys are all placeholders, or constant tensors whose value a
+        run may replace (``{a: 15}`` where ``a = tf.add(2, 5)``)."""
+        return (
+            isinstance(value, cst.Dict)
+            and bool(value.elements)
+            and all(
+                isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name)
+                and self.kind_of.get(e.key.value) in (Value.PLACEHOLDER, Value.STATIC)
+                for e in value.elements
+            )
+        )
+
+    # -- queries ----------------------------------------------------------------------------
+
+    def kind(self, name: str, at: Optional[int] = None) -> Optional[Value]:
+        """``placeholder``, ``variable``, ``static``, ``dynamic``, ``op``, ``object``,
+        ``session``, ``init``, ``config``, ``feed``, ``graph``, ``unknown`` or None (plain
+        Python); with ``at``, what ``name`` is at the statement of that index (a name may be a
+        constant in one part of a program and a placeholder in a later one)."""
+        if at is not None:
+            stmt = self.reaching(name, at)
+            if stmt is not None:
+                return stmt.kinds.get(name)
+        return self.kind_of.get(name)
+
+    def trainable_variables(self) -> list[Variable]:
+        return [v for v in self.variables if v.trainable]
+
+    def reaching(self, name: str, before: int) -> Optional[Statement]:
+        """The last statement before index ``before`` that binds ``name``."""
+        for stmt in reversed(self.statements[:before]):
+            if name in stmt.defs:
+                return stmt
+        return None
+
+    def backward_slice(self, names: Iterable[str], before: int, fed: Iterable[str] = ()) -> list[Statement]:
+        """The dynamic graph statements the values of ``names`` at index ``before`` depend
+        on, in program order.
+
+        ``fed``: tensors whose value the run replaces (a feed of a non-placeholder tensor). The
+        slice stops at them, and also takes the constant statements computed from them, since
+        those no longer compute what their eager values hold."""
+        fed = frozenset(fed)
+        chosen: dict[int, Statement] = {}
+        work = [(name, before) for name in names]
+        while work:
+            name, position = work.pop()
+            if name in fed:
+                continue
+            stmt = self.reaching(name, position)
+            if stmt is None or stmt.kind is not Kind.GRAPH or stmt.index in chosen or not (stmt.dynamic or fed):
+                continue
+            chosen[stmt.index] = stmt
+            work.extend((used, stmt.index) for used in stmt.uses)
+        if fed:
+            # A constant statement belongs to the slice only when it reads a fed tensor.
+            overridden = set(fed)
+            for index in sorted(chosen):
+                stmt = chosen[index]
+                if stmt.dynamic:
+                    continue
+                if stmt.uses & overridden:
+                    overridden |= stmt.defs
+                else:
+                    del chosen[index]
+        return [chosen[i] for i in sorted(chosen)]
+
+
+def variables_created(
+    body: Sequence[cst.BaseStatement], names: TFNames, variable_functions: Iterable[str] = ()
+) -> Optional[list[Variable]]:
+    """The variables a block of statements creates, in creation order (``Variable.trainable``
+    says which ones ``tf.trainable_variables()`` would list), or None when the block builds its
+    graph in a way this reading cannot follow."""
+    try:
+        return GraphUnit(body, names, variable_functions=variable_functions).variables
+    except Decline:
+        return None

@@ -1,0 +1,219 @@
+"""Visitors reading the statements of a unit that run the graph: session calls and their
+context, leftover graph names, feed dicts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+import libcst as cst
+
+from tfmodernize.codemods.migrate.session_to_function.graph import (
+    INITIALIZERS,
+    SESSIONS,
+    Decline,
+    GraphUnit,
+    Value,
+    names_used,
+    tf_path,
+)
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import contains, visit
+from tfmodernize.syntax import argument
+from tfmodernize.names import target_name_nodes
+from tfmodernize.codemods.migrate.session_to_function.plan import UnitPlan
+
+if TYPE_CHECKING:
+    from tfmodernize.codemods.migrate.session_to_function import SessionToFunction
+
+
+@dataclass
+class _Site:
+    call: cst.Call
+    fetches: Optional[cst.BaseExpression]
+    feed: Optional[cst.BaseExpression]
+    context: str  # discard | assign | value
+    small: Optional[cst.BaseSmallStatement] = None
+    targets: Optional[cst.BaseExpression] = None
+    close: bool = False
+    statement: int = 0  # index of the unit statement holding the call
+
+
+class _RunSites(cst.CSTVisitor):
+    """The session calls of one statement, with the context each value is used in."""
+
+    def __init__(self, codemod: SessionToFunction, unit: GraphUnit, statement: int) -> None:
+        self.codemod = codemod
+        self.unit = unit
+        self.statement = statement
+        self.sites: list[_Site] = []
+        self.seen: set[int] = set()
+        self.explained: set[int] = set()
+        self.unexplained: Optional[cst.Name] = None
+
+    def _site(self, call: cst.Call) -> Optional[_Site]:
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return None
+        method, target = func.attr.value, func.value
+        if isinstance(target, cst.Name) and target.value in self.unit.sessions:
+            if method == "run":
+                self.explained.add(id(target))
+                fetches = argument(call, 0, "fetches")
+                if fetches is None:
+                    raise Decline(call, "`run` without fetches")
+                extra = [a for a in call.args[2:] if a.keyword is None or a.keyword.value not in ("fetches", "feed_dict")]
+                extra += [a for a in call.args[:2] if a.keyword is not None and a.keyword.value not in ("fetches", "feed_dict")]
+                if extra or any(a.star for a in call.args):
+                    raise Decline(call, "`run` with options, run metadata or unpacked arguments")
+                return _Site(call, fetches, argument(call, 1, "feed_dict"), "value", statement=self.statement)
+            if method == "close":
+                self.explained.add(id(target))
+                return _Site(call, None, None, "value", close=True, statement=self.statement)
+            return None
+        if method in ("eval", "run"):
+            kinds = {self.unit.kind(n, self.statement) for n in names_used(target)}
+            is_init = isinstance(target, cst.Call) and tf_path(target.func, self.codemod.tf) in INITIALIZERS
+            if kinds & {Value.STATIC, Value.DYNAMIC, Value.VARIABLE, Value.OP, Value.INIT} or is_init:
+                session = argument(call, 1, "session")
+                if session is not None:
+                    self.explained |= {id(n) for n in [session] if isinstance(n, cst.Name)}
+                return _Site(call, target, argument(call, 0, "feed_dict"), "value", statement=self.statement)
+        return None
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        for small in node.body:
+            value = getattr(small, "value", None)
+            if not isinstance(value, cst.Call):
+                continue
+            site = self._site(value)
+            if site is None:
+                continue
+            if isinstance(small, cst.Expr):
+                site.context, site.small = "discard", small
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1:
+                site.context, site.small, site.targets = "assign", small, small.targets[0].target
+            else:
+                continue
+            if site.close and site.context != "discard":
+                raise Decline(value, "the value of `close()` is used")
+            self.sites.append(site)
+            self.seen.add(id(value))
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if id(node) in self.seen:
+            return
+        site = self._site(node)
+        if site is not None:
+            if site.close:
+                raise Decline(node, "the value of `close()` is used")
+            self.sites.append(site)
+            self.seen.add(id(node))
+        for other in self.sites[:-1] if site is not None else ():
+            if other.call is not node and contains(other.call, node):
+                raise Decline(node, "a session call nested in another")
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None and _session_opened(node.item, self.codemod.tf):
+            self.explained.add(id(node.asname.name))
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value in self.unit.sessions and id(node) not in self.explained and self.unexplained is None:
+            self.unexplained = node
+
+
+def _session_opened(expr: cst.BaseExpression, names: TFNames) -> bool:
+    return isinstance(expr, cst.Call) and tf_path(expr.func, names) in SESSIONS
+
+
+class _Leftovers(cst.CSTVisitor):
+    """Finds a graph name in a run statement outside the calls being replaced."""
+
+    def __init__(self, gone: set[str], plan: UnitPlan) -> None:
+        self.gone = gone
+        self.replaced = {id(n) for n in [*plan.calls, *plan.smalls, *plan.replacements]}
+        self.replaced |= {id(item) for block in plan.unit.nested_blocks for item in block.items}
+        self.found: Optional[cst.Name] = None
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.replaced or self.found is not None:
+            return False
+        if isinstance(node, cst.Name) and node.value in self.gone:
+            self.found = node
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "eval":
+            # ``t.eval()`` of a tensor built where the graph runs: nothing to call it on in TF2.
+            self.found = node.func.attr
+        if isinstance(node, cst.Attribute):
+            visit(node.value, self)
+            return False
+        if isinstance(node, cst.Arg):
+            # ``"{cost}".format(cost=sess.run(cost))``: a keyword is not a use of the name.
+            visit(node.value, self)
+            return False
+        return True
+
+
+class _UseReader(cst.CSTVisitor):
+    """Names read other than as a value fed to a session call: a fetched result bound to such
+    a name is used as numpy (printed, formatted, computed with), so the rewrite takes
+    ``.numpy()``; values only fed back into the graph can stay tensors."""
+
+    def __init__(self) -> None:
+        self.feed_values: set[int] = set()
+        self.targets: set[int] = set()
+        self.numpy_uses: set[str] = set()
+        self.names: set[str] = set()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            self.targets |= {id(n) for n in target_name_nodes(target.target)}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("run", "eval"):
+            position = 0 if node.func.attr.value == "eval" else 1
+            feed = argument(node, position, "feed_dict")
+            if isinstance(feed, cst.Dict):
+                self.feed_values |= {id(e.value) for e in feed.elements if isinstance(e, cst.DictElement)}
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+        if id(node) not in self.feed_values and id(node) not in self.targets:
+            self.numpy_uses.add(node.value)
+
+
+def _calls_in_loops(node: cst.CSTNode) -> set[int]:
+    """Ids of the calls inside ``for`` / ``while`` loops of ``node``."""
+    found: set[int] = set()
+
+    class Finder(cst.CSTVisitor):
+        depth = 0
+
+        def visit_For(self, loop: cst.For) -> None:
+            self.depth += 1
+
+        def leave_For(self, loop: cst.For) -> None:
+            self.depth -= 1
+
+        def visit_While(self, loop: cst.While) -> None:
+            self.depth += 1
+
+        def leave_While(self, loop: cst.While) -> None:
+            self.depth -= 1
+
+        def visit_Call(self, call: cst.Call) -> None:
+            if self.depth:
+                found.add(id(call))
+
+    visit(node, Finder())
+    return found
+
+
+def _assignments(node: cst.CSTNode) -> list[cst.Assign]:
+    found: list[cst.Assign] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_Assign(self, assign: cst.Assign) -> None:
+            found.append(assign)
+
+    visit(node, Finder())
+    return found

@@ -1,0 +1,562 @@
+"""Run sites and feeds: what each ``sess.run`` / ``t.eval()`` / ``op.run()`` fetches and feeds,
+and what replaces it (an eager value, a call of the function computing the fetch)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tfmodernize.treewalk import visit, walk
+
+from tfmodernize.analysis import training
+from tfmodernize.codemods.migrate.session_to_function.graph import (
+    INITIALIZERS,
+    UNKNOWN_OPS,
+    STATEFUL_OPS,
+    Decline,
+    GraphUnit,
+    Kind,
+    Statement,
+    Value,
+    names_used,
+    tf_calls,
+    tf_path,
+)
+from tfmodernize.codemods.migrate.session_to_function.emit import _AssignMethods
+from tfmodernize.codemods.migrate.session_to_function.plan import (
+    Element,
+    FunctionPlan,
+    INITIALISED,
+    OVERRIDE_HINT,
+    Shape,
+    UnitPlan,
+    _numpy,
+    _returns,
+    _side_effect_free,
+)
+from tfmodernize.codemods.migrate.session_to_function.reading import (
+    _RunSites,
+    _Site,
+    _assignments,
+    _calls_in_loops,
+)
+from tfmodernize.syntax import argument, commas, no_space_equal, source
+from tfmodernize.names import target_name_nodes
+
+
+class RunSites:
+    """Part of :class:`SessionToFunction` (see the package docstring)."""
+
+    def _plan_runs(self, plan: UnitPlan) -> None:
+        unit = plan.unit
+        self._plan_local_feeds(plan)
+        runs: list[cst.Call] = []  # every session call, in the order the program makes them
+        for stmt in unit.statements:
+            if stmt.kind is not Kind.RUN:
+                continue
+            sites = _RunSites(self, unit, stmt.index)
+            visit(stmt.origin, sites)
+            plan.repeated |= _calls_in_loops(stmt.origin)
+            if sites.unexplained:
+                raise Decline(sites.unexplained, f"session `{sites.unexplained.value}` is used other than to run the graph")
+            for site in sites.sites:
+                runs.append(site.call)
+                self._plan_site(plan, stmt, site)
+        initializer_runs = [node for node, message in plan.fixes if message == INITIALISED]
+        updates = [s for s in unit.statements if s.stateful] or plan.eager_updates
+        again = initializer_runs[1:] or [node for node in initializer_runs if id(node) in plan.repeated]
+        # Initialised again before any other run, and only the last session runs after that (a
+        # session opened only to initialise, then a new one): nothing updated the variables in
+        # between, and no other copy of them is read later.
+        initializers = {id(node) for node in initializer_runs}
+        last = max((runs.index(node) for node in initializer_runs if node in runs), default=0)
+        session = _session_of(runs[last]) if runs else None
+        if (again and session is not None and not plan.repeated & initializers
+                and all(id(call) in initializers for call in runs[:last])
+                and all(_session_of(call) in (session, DEFAULT_SESSION) for call in runs[last:])):
+            again = []
+        if again and updates:
+            raise Decline(again[0], "variables are initialised again after ops that update them (a new session, "
+                                    "or the same one run in a loop): TF2 variables are created once and keep "
+                                    "their values; reset them with `v.assign(...)` by hand")
+
+    def _plan_static_reads(self, plan: UnitPlan) -> None:
+        """``x.shape`` / ``x.get_shape()`` / ``x.dtype`` outside the session: what TF1 knew of
+        the tensor without running it. A placeholder's is its spec; a computed tensor's is what
+        tracing its function infers (``get_concrete_function().output_shapes``), the same shape
+        inference TF1 ran; a constant's or variable's is read from the eager value."""
+        unit = plan.unit
+        for stmt in unit.statements:
+            for node, name, what in stmt.static_reads:
+                kind = unit.kind(name, stmt.index)
+                if kind == Value.PLACEHOLDER:
+                    placeholder = unit.placeholders[name]
+                    if what == "shape":
+                        shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
+                        value = cst.Call(self.tf_expr("TensorShape"), [cst.Arg(shape)])
+                    elif placeholder.dtype is not None:
+                        value = cst.Call(self.tf_expr("as_dtype"), [cst.Arg(placeholder.dtype)])
+                    else:
+                        raise Decline(node, f"cannot tell the dtype of placeholder `{name}`")
+                elif kind == Value.DYNAMIC:
+                    function = self._function_for(plan, stmt, [Element(cst.Name(name), Value.DYNAMIC)], [], Shape.SINGLE)
+                    function.sites.append(stmt.index)
+                    concrete = cst.Call(cst.Attribute(cst.Name(function.name), cst.Name("get_concrete_function")))
+                    value = cst.Attribute(concrete, cst.Name("output_shapes" if what == "shape" else "output_dtypes"))
+                elif kind in (Value.STATIC, Value.VARIABLE):
+                    continue
+                else:
+                    raise Decline(node, f"`{name}` is read outside the session and is not a tensor this codemod understands")
+                # ``x.get_shape()[1].value``: a TF2 shape's dimension is an int (or None), not a Dimension.
+                dimension = next((n for n in walk(stmt.node, code_only=True) if isinstance(n, cst.Attribute)
+                                  and n.attr.value == "value" and isinstance(n.value, cst.Subscript)
+                                  and n.value.value is node), None) if what == "shape" else None
+                if dimension is not None:
+                    plan.replacements[dimension] = dimension.value.with_changes(value=value)
+                elif isinstance(node, cst.Call):
+                    plan.calls[node] = value
+                else:
+                    plan.replacements[node] = value
+                plan.fixes.append((node, f"`{source(node)}` outside the session: what TF1's graph knew of `{name}`"))
+
+    def _plan_local_feeds(self, plan: UnitPlan) -> None:
+        """``feed = {x: batch, y: labels}`` built where the graph runs (in a loop, typically)
+        and used only as ``feed_dict``: it becomes ``{"x": batch, "y": labels}``, passed as
+        ``step(**feed)``, so the fed values are still taken when the dict is built."""
+        unit = plan.unit
+        for stmt in unit.statements:
+            if stmt.kind is not Kind.RUN:
+                continue
+            for assign in _assignments(stmt.origin):
+                target, value = assign.targets[0].target, assign.value
+                if len(assign.targets) != 1 or not isinstance(target, cst.Name) or not isinstance(value, cst.Dict):
+                    continue
+                keys = [e.key for e in value.elements if isinstance(e, cst.DictElement)]
+                if not keys or len(keys) != len(value.elements) or not all(
+                    isinstance(k, cst.Name) and unit.kind(k.value, stmt.index) == Value.PLACEHOLDER for k in keys
+                ):
+                    continue
+                if target.value in plan.local_feeds or unit.bindings.get(target.value, 0) > 1:
+                    raise Decline(assign, f"feed dict `{target.value}` is built more than once")
+                plan.local_feeds[target.value] = value
+                if target.value == "feed_dict":
+                    # Named after TF1's keyword it reads as session code left behind; it now
+                    # holds function arguments.
+                    plan.feed_names[target.value] = self._fresh(plan, "arguments")
+                    plan.replacements[target] = cst.Name(plan.feed_names[target.value])
+                plan.replacements[value] = value.with_changes(elements=[
+                    e.with_changes(key=cst.SimpleString(f'"{e.key.value}"')) for e in value.elements
+                ])
+
+    def _plan_removals(self, plan: UnitPlan) -> None:
+        for block in [*plan.unit.removed_blocks, *plan.unit.nested_blocks]:
+            scope = tf_path(block.items[0].item.func, self.tf) if isinstance(block.items[0].item, cst.Call) else None
+            why = ("it only named or placed ops, which TF2 functions do themselves" if scope in ("name_scope", "device", "variable_scope")
+                   else "TF2 has no sessions or default graphs")
+            plan.fixes.append((block.items[0], f"the block is dedented: {why}"))
+        for stmt in plan.unit.statements:
+            if stmt.kind is Kind.SESSION:
+                plan.fixes.append((stmt.origin, "TF2 has no sessions"))
+            elif stmt.kind is Kind.PLACEHOLDER:
+                target = source(stmt.node.body[0].targets[0].target)
+                fed_by = next((p.iterator for p in plan.unit.placeholders.values() if p.statement is stmt), None)
+                plan.fixes.append((stmt.origin, f"`{target}` -> function parameters, fed `{fed_by}.get_next()` at each run"
+                                   if fed_by else f"placeholder `{target}` -> function parameter"))
+            elif stmt.kind is Kind.ITERATOR:
+                plan.fixes.append((stmt.origin, "a TF1 dataset iterator -> `iter(dataset)`"))
+            elif stmt.kind is Kind.RESET:
+                plan.fixes.append((stmt.origin, "TF2 runs eagerly: no default graph to reset or switch to"))
+            elif stmt.kind is Kind.FEED:
+                plan.fixes.append((stmt.origin, "the feed dict's values become function arguments"))
+
+    def _plan_site(self, plan: UnitPlan, stmt: Statement, site: "_Site") -> None:
+        unit = plan.unit
+        if site.close:
+            plan.smalls[site.small] = None
+            plan.fixes.append((site.call, "the session is gone in TF2"))
+            return
+        elements, shape = self._elements(unit, site.fetches, stmt.index)
+        ops = [e for e in elements if e.kind == Value.OP]
+        kinds = {e.kind for e in elements}
+        if kinds == {Value.INIT}:
+            if site.context != "discard":
+                raise Decline(site.call, "the value of an initializer run is used")
+            plan.smalls[site.small] = None
+            plan.fixes.append((site.call, INITIALISED))
+            return
+        if Value.INIT in kinds:
+            raise Decline(site.call, "an initializer fetched together with other values")
+        if kinds == {Value.ITERATOR} and len(elements) == 1 and site.context == "discard":
+            self._restart_iterator(plan, site, elements[0].expr.value.value)
+            return
+        if Value.ITERATOR in kinds:
+            raise Decline(site.call, "an iterator's initializer fetched together with other values or used")
+        elements, shape, targets = self._without_ops(site, elements, shape)
+        overrides = self._overrides(plan, site)
+        dynamic = ops or overrides or any(e.kind == Value.DYNAMIC for e in elements)
+        if not dynamic:
+            plan.eager_updates = plan.eager_updates or any(
+                method in STATEFUL_OPS for element in elements for method, _ in tf_calls(element.expr, self.tf)[1]
+            ) or any(path in STATEFUL_OPS for element in elements for path, _ in tf_calls(element.expr, self.tf)[0])
+            value = self._eager_value(elements, shape, unit, stmt.index, numpy=site.context != "discard")
+            plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
+        elif (following := self._next_element(plan, site, elements, ops, overrides)) is not None:
+            # The fetch is a dataset's next element as it is: no function to compute it.
+            value = following
+            if shape != Shape.NONE and self._wants_numpy(plan, site, targets):
+                listed = shape == Shape.SINGLE and isinstance(targets, (cst.Tuple, cst.List))
+                value = self._to_numpy(following, Shape.LIST if listed else shape, unit, elements, stmt.index)
+            elif shape == Shape.LIST:
+                value = cst.Call(cst.Name("list"), [cst.Arg(following)])
+            plan.fixes.append((site.call, f"`{source(site.call)}` -> `{source(following)}`"))
+        else:
+            function = self._function_for(plan, stmt, elements, ops, shape, overrides)
+            function.sites.append(stmt.index)
+            call = self._call(function, plan, site)
+            value = call
+            if shape != Shape.NONE and self._wants_numpy(plan, site, targets):
+                listed = shape == Shape.SINGLE and (
+                    isinstance(targets, (cst.Tuple, cst.List))
+                    or unit.is_sequence(elements[0].expr)
+                )
+                value = self._to_numpy(call, Shape.LIST if listed else shape, unit, elements, stmt.index)
+            elif shape in (Shape.LIST, Shape.TUPLE) and not _returns(function, cst.List if shape == Shape.LIST else cst.Tuple):
+                value = cst.Call(cst.Name(str(shape)), [cst.Arg(call)])
+            plan.fixes.append((site.call, f"`{source(site.call)}` -> `{function.name}(...)`"))
+        self._place(plan, site, value, targets)
+
+    @staticmethod
+    def _next_element(plan: UnitPlan, site: "_Site", elements: list[Element], ops, overrides) -> Optional[cst.Call]:
+        """``it.get_next()`` when the run fetches exactly what one ``get_next()`` bound, in its
+        order (``sess.run([x, y])`` after ``x, y = it.get_next()``), and nothing else; else None."""
+        if ops or overrides or not elements or not all(isinstance(e.expr, cst.Name) for e in elements):
+            return None
+        placeholders = [plan.unit.placeholders.get(e.expr.value) for e in elements]
+        if any(p is None or p.iterator is None for p in placeholders):
+            return None
+        feed = site.feed
+        if feed is not None and not (isinstance(feed, cst.Name) and feed.value == "None"):
+            return None
+        first = placeholders[0]
+        if tuple(e.expr.value for e in elements) != first.group or any(p.group != first.group for p in placeholders):
+            return None
+        unpacked = isinstance(first.statement.node.body[0].targets[0].target, (cst.Tuple, cst.List))
+        if len(elements) == 1 and unpacked:
+            return None  # one of several names: the element's tuple is not what was fetched
+        return cst.Call(cst.Attribute(cst.Name(first.iterator), cst.Name("get_next")))
+
+    def _restart_iterator(self, plan: UnitPlan, site: "_Site", iterator: str) -> None:
+        """``sess.run(it.initializer)`` -> ``it = iter(dataset)``: a fresh iterator from the
+        dataset's first element, as TF1's initializer restarted it."""
+        unit = plan.unit
+        dataset, made = unit.iterators[iterator]
+        for name in names_used(dataset):
+            if unit.reaching(name, site.statement) is not unit.reaching(name, made.index):
+                raise Decline(site.call, f"`{name}` is rebound between the iterator and its initializer run")
+        restart = cst.Assign([cst.AssignTarget(cst.Name(iterator))], cst.Call(cst.Name("iter"), [cst.Arg(dataset)]))
+        plan.smalls[site.small] = restart
+        plan.fixes.append((site.call, f"the iterator restarts: `{iterator} = iter(...)`"))
+
+    def _iterator_call(self, function: FunctionPlan, plan: UnitPlan, site: "_Site") -> cst.Call:
+        """A function over a dataset iterator's elements, called with its next element:
+        ``step(*it.get_next())``, one element per run, as TF1 took one per ``sess.run`` (and
+        ``OutOfRangeError`` at the end, as in TF1)."""
+        unit = plan.unit
+        group = unit.placeholders[function.params[0]].group
+        iterator = unit.placeholders[function.params[0]].iterator
+        if tuple(function.params) != group:
+            raise Decline(site.call, f"`{function.name}` is fed by a dataset iterator and by placeholders: "
+                                     "feed the placeholders' values through the dataset by hand")
+        feed = site.feed
+        if feed is not None and not (isinstance(feed, cst.Name) and feed.value == "None"):
+            raise Decline(feed, f"a feed_dict at a run that takes `{iterator}`'s next element")
+        following = cst.Call(cst.Attribute(cst.Name(iterator), cst.Name("get_next")))
+        unpacked = isinstance(unit.placeholders[group[0]].statement.node.body[0].targets[0].target, (cst.Tuple, cst.List))
+        return cst.Call(cst.Name(function.name), [cst.Arg(following, star="*" if unpacked else "")])
+
+    def _without_ops(self, site: "_Site", elements: list[Element], shape: Shape):
+        """Fetched ops are run, not returned (their value is None): the elements, structure and
+        assignment targets that remain. An op's value may only go to ``_`` or be discarded."""
+        targets = site.targets
+        if shape != Shape.SINGLE and isinstance(targets, (cst.Tuple, cst.List)):
+            if len(targets.elements) != len(elements):
+                raise Decline(site.call, "fetches and assignment targets differ in number")
+            kept, kept_targets = [], []
+            for element, target in zip(elements, targets.elements):
+                if element.kind == Value.OP:
+                    if not (isinstance(target.value, cst.Name) and target.value.value == "_"):
+                        raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
+                    continue
+                kept.append(element)
+                kept_targets.append(target)
+            shape = Shape.SINGLE if len(kept) == 1 else (Shape.UNPACKED if kept else Shape.NONE)
+            if not kept:
+                return kept, shape, None
+            if len(kept_targets) == 1:
+                return kept, shape, kept_targets[0].value
+            # The last target kept ends as the last target written did (``a, b, _`` -> ``a, b``).
+            kept_targets[-1] = kept_targets[-1].with_changes(comma=targets.elements[-1].comma)
+            return kept, shape, targets.with_changes(elements=commas(kept_targets))
+        if any(e.kind == Value.OP for e in elements):
+            if site.context != "discard":
+                raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
+            elements = [e for e in elements if e.kind != Value.OP]
+            shape = Shape.SINGLE if len(elements) == 1 else (Shape.UNPACKED if elements else Shape.NONE)
+        return elements, shape, targets
+
+    def _place(self, plan: UnitPlan, site: "_Site", value: Optional[cst.BaseExpression], targets) -> None:
+        if site.context == "value":
+            plan.calls[site.call] = value
+        elif site.context == "discard" or targets is None:
+            plan.smalls[site.small] = cst.Expr(value) if value is not None else None
+        else:
+            assert isinstance(site.small, cst.Assign)
+            plan.smalls[site.small] = site.small.with_changes(
+                targets=[site.small.targets[0].with_changes(target=targets)], value=value
+            )
+
+    def _elements(self, unit: GraphUnit, fetches: cst.BaseExpression, at: int) -> tuple[list[Element], str]:
+        """The fetched values and the structure they were fetched in (single, list, tuple, dict)."""
+        if isinstance(fetches, (cst.List, cst.Tuple)):
+            shape = Shape.LIST if isinstance(fetches, cst.List) else Shape.TUPLE
+            items = []
+            for element in fetches.elements:
+                if isinstance(element, cst.StarredElement):
+                    raise Decline(element, "starred fetches")
+                items.append(Element(element.value, ""))
+        elif isinstance(fetches, cst.Dict):
+            shape = Shape.DICT
+            items = []
+            for element in fetches.elements:
+                if not isinstance(element, cst.DictElement):
+                    raise Decline(element, "`**` in a fetch dict")
+                items.append(Element(element.value, "", element.key))
+        else:
+            shape, items = Shape.SINGLE, [Element(fetches, "")]
+        for item in items:
+            item.kind = self._structure_kind(unit, item.expr, at)
+        return items, shape
+
+    def _structure_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> Value:
+        """What a fetched element is; a nested list, tuple or dict of tensors is computed where
+        any of its tensors is (``dynamic`` if one is fed), and fetched whole."""
+        if not isinstance(expr, (cst.List, cst.Tuple, cst.Dict)):
+            return self._fetch_kind(unit, expr, at)
+        kinds = set()
+        for element in expr.elements:
+            if not isinstance(element, (cst.Element, cst.DictElement)):
+                raise Decline(element, "starred elements in a nested fetch structure")
+            kinds.add(self._structure_kind(unit, element.value, at))
+        if kinds - {Value.DYNAMIC, Value.STATIC, Value.VARIABLE}:
+            raise Decline(expr, "an op, initializer or iterator inside a nested fetch structure: fetch it on its own")
+        return Value.DYNAMIC if Value.DYNAMIC in kinds else Value.STATIC
+
+    def _fetch_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> Value:
+        if isinstance(expr, cst.Call) and tf_path(expr.func, self.tf) in INITIALIZERS:
+            return Value.INIT
+        if (isinstance(expr, cst.Attribute) and expr.attr.value == "initializer"
+                and isinstance(expr.value, cst.Name) and unit.kind(expr.value.value, at) == Value.VARIABLE):
+            return Value.INIT  # ``sess.run(w.initializer)``
+        if (isinstance(expr, cst.Attribute) and expr.attr.value == "initializer"
+                and isinstance(expr.value, cst.Name) and unit.kind(expr.value.value, at) == Value.ITERATOR):
+            return Value.ITERATOR  # ``sess.run(iterator.initializer)``: iterate again from the start
+        if isinstance(expr, cst.Name):
+            kind = unit.kind(expr.value, at)
+            if kind == Value.UNKNOWN:
+                raise Decline(expr, f"fetch `{expr.value}` is an op this codemod does not understand")
+            if kind in (Value.INIT, Value.OP, Value.VARIABLE, Value.STATIC, Value.DYNAMIC):
+                return kind
+            if kind == Value.PLACEHOLDER and unit.placeholders[expr.value].iterator is not None:
+                return Value.DYNAMIC  # a dataset element: the run's next element, returned as it is
+            if kind == Value.PLACEHOLDER:
+                raise Decline(expr, f"placeholder `{expr.value}` is fetched")
+            raise Decline(expr, f"fetch `{expr.value}` is not a tensor or op this codemod understands")
+        used = names_used(expr)
+        kinds = {unit.kind(n, at) for n in used}
+        if kinds & {Value.INIT, Value.SESSION, Value.OBJECT, Value.CONFIG, Value.UNKNOWN, Value.GRAPH}:
+            raise Decline(expr, f"fetch `{source(expr)}` is not a tensor this codemod understands")
+        calls, _ = tf_calls(expr, self.tf)
+        builders = {c.func.value for c in training.calls(expr) if isinstance(c.func, cst.Name)} & unit.graph_functions
+        if builders & unit.variable_functions:
+            raise Decline(expr, f"fetch `{source(expr)}` creates variables where the graph is run")
+        if kinds & {Value.PLACEHOLDER, Value.DYNAMIC, Value.OP}:
+            return Value.DYNAMIC
+        if any(path.startswith("summary.") or path in UNKNOWN_OPS for path, _ in calls):
+            raise Decline(expr, f"fetch `{source(expr)}` builds new graph ops where the graph is run")
+        if not calls and not builders and not kinds & {Value.STATIC, Value.VARIABLE}:
+            raise Decline(expr, f"fetch `{source(expr)}` is not a tensor of this graph")
+        # Built and run at once (``sess.run(w.assign(v))``, ``sess.run(w * 2)``): eager code
+        # computes the same where it stands.
+        return Value.STATIC
+
+    def _eager_value(
+        self, elements: list[Element], shape: Shape, unit: GraphUnit, at: int, numpy: bool
+    ) -> Optional[cst.BaseExpression]:
+        if not numpy:
+            # The value is dropped: what remains to do is the computation (``w.assign(v)``).
+            effects = [e.expr.visit(_AssignMethods(self)) for e in elements if not isinstance(e.expr, cst.Name)]
+            if not effects:
+                return None
+            return effects[0] if len(effects) == 1 else cst.Tuple(commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
+        values = [
+            cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
+            if unit.is_sequence(e.expr)
+            else self._nested_numpy(e.expr.visit(_AssignMethods(self))) if unit.holds_structure(e.expr, at)
+            else _numpy(e.expr.visit(_AssignMethods(self)))
+            for e in elements
+        ]
+        if shape == Shape.SINGLE:
+            return values[0]
+        if shape == Shape.DICT:
+            return cst.Dict([cst.DictElement(e.key, v) for e, v in zip(elements, values)])
+        if shape == Shape.UNPACKED:
+            return cst.Tuple(commas([cst.Element(v) for v in values]), lpar=[], rpar=[])
+        if shape == Shape.TUPLE:
+            return cst.Tuple(commas([cst.Element(v) for v in values]))
+        return cst.List(commas([cst.Element(v) for v in values]))
+
+    def _call(self, function: FunctionPlan, plan: UnitPlan, site: "_Site") -> cst.Call:
+        unit = plan.unit
+        if any(unit.placeholders[n].iterator for n in function.params if n in unit.placeholders):
+            return self._iterator_call(function, plan, site)
+        fed: dict[str, cst.BaseExpression] = {}
+        feed = site.feed
+        if isinstance(feed, cst.Name) and feed.value == "None":
+            feed = None
+        at = site.statement
+        if isinstance(feed, cst.Name) and feed.value in plan.local_feeds:
+            keys = [e.key.value for e in plan.local_feeds[feed.value].elements]
+            required = [n for n in function.params if n in function.overrides or unit.placeholders[n].default is None]
+            if not set(required) <= set(keys):
+                missing = sorted(set(required) - set(keys))[0]
+                raise Decline(feed, f"feed dict `{feed.value}` does not feed `{missing}`, which `{function.name}` needs")
+            plan.feed_uses.add(id(feed))
+            for element in plan.local_feeds[feed.value].elements:
+                _check_switch(unit, element.key.value, element.value)
+            local = cst.Name(plan.feed_names.get(feed.value, feed.value))
+            if set(keys) <= set(function.params):
+                return cst.Call(cst.Name(function.name), [cst.Arg(local, star="**")])
+            # TF1 ignores fed placeholders the fetches do not need: pass only the needed ones.
+            return cst.Call(cst.Name(function.name), commas([
+                cst.Arg(cst.Subscript(local, [cst.SubscriptElement(cst.Index(cst.SimpleString(f'"{key}"')))]),
+                        keyword=cst.Name(key), equal=no_space_equal())
+                for key in keys if key in function.params
+            ]))
+        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == Value.FEED:
+            built = unit.reaching(feed.value, at)
+            feed = unit.feeds[feed.value]
+            for name in names_used(feed):
+                if built is None or unit.reaching(name, built.index) is not unit.reaching(name, at):
+                    raise Decline(site.feed, f"`{name}` in feed dict `{site.feed.value}` is rebound before the run")
+        if feed is not None:
+            if not isinstance(feed, cst.Dict):
+                raise Decline(feed, "a feed_dict that is not a dict literal")
+            for element in feed.elements:
+                if not isinstance(element, cst.DictElement):
+                    raise Decline(element, "`**` in a feed_dict")
+                key = element.key
+                if not (isinstance(key, cst.Name) and (unit.kind(key.value, at) == Value.PLACEHOLDER
+                                                       or key.value in function.overrides)):
+                    raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
+                _check_switch(unit, key.value, element.value)
+                fed[key.value] = element.value
+        for name, value in fed.items():
+            if name not in function.params and not _side_effect_free(value):
+                raise Decline(value, f"the value fed to `{name}` is computed but not needed by the fetches")
+        for name in function.params:
+            if name not in fed and unit.placeholders[name].default is None:
+                raise Decline(site.call, f"placeholder `{name}` is not fed")
+        for name in function.overrides:
+            if name not in fed:
+                raise Decline(site.call, f"`{name}` is fed at one run of `{function.name}` but not at another")
+        # Positional while the fed values line up with the parameters, keywords after a gap
+        # (a defaulted parameter not fed) and whenever the feed order differs from theirs, so
+        # that the fed expressions are still evaluated in the program's order.
+        order = [n for n in fed if n in function.params]
+        expected = [n for n in function.params if n in fed]
+        args: list[cst.Arg] = []
+        positional = order == expected
+        for position, name in enumerate(order):
+            positional = positional and function.params[position] == name
+            keyword = None if positional else cst.Name(name)
+            args.append(cst.Arg(fed[name], keyword=keyword, equal=no_space_equal() if keyword else cst.MaybeSentinel.DEFAULT))
+        return cst.Call(cst.Name(function.name), commas(args))
+
+    def _overrides(self, plan: UnitPlan, site: "_Site") -> list[str]:
+        """The constant tensors the site feeds, in feed order: TF1 replaced their value for that
+        run (``sess.run(b, {a: 15})`` with ``a = tf.add(2, 5)``), so the fetch becomes a function
+        taking them. Placeholders the fetch does not need are ignored, as in TF1; a fed variable
+        or computed tensor declines."""
+        feed, unit, at = site.feed, plan.unit, site.statement
+        if feed is None or (isinstance(feed, cst.Name) and (feed.value == "None" or feed.value in plan.local_feeds)):
+            return []
+        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == Value.FEED:
+            feed = unit.feeds[feed.value]
+        if not isinstance(feed, cst.Dict):
+            raise Decline(feed, f"feed `{source(feed)}` feeds tensors this codemod cannot tell: {OVERRIDE_HINT}")
+        overrides = []
+        for element in feed.elements:
+            key = element.key if isinstance(element, cst.DictElement) else element
+            kind = unit.kind(key.value, at) if isinstance(key, cst.Name) else None
+            if kind == Value.STATIC:
+                overrides.append(key.value)
+            elif kind != Value.PLACEHOLDER:
+                raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
+        return overrides
+
+    def _wants_numpy(self, plan: UnitPlan, site: "_Site", targets) -> bool:
+        if site.context == "value":
+            return True
+        if site.context == "discard" or targets is None:
+            return False
+        return any(n.value in plan.numpy_uses for n in target_name_nodes(targets))
+
+    def _to_numpy(self, call: cst.Call, shape: Shape, unit: GraphUnit, elements: list[Element],
+                  at: int) -> cst.BaseExpression:
+        """What ``sess.run`` returned: numpy values in the fetched structure. Where an element
+        may itself be a structure (``optimizer.compute_gradients``'s pairs), the conversion
+        follows it at any depth (``tf.nest.map_structure``), as ``sess.run`` did."""
+        flat_list = shape == Shape.LIST and len(elements) == 1 and unit.is_sequence(elements[0].expr)
+        if not flat_list and any(unit.holds_structure(e.expr, at) for e in elements):
+            return self._nested_numpy(call)
+        if shape == Shape.SINGLE:
+            return _numpy(call)
+        item = cst.Name("t")
+        loop = cst.CompFor(target=item, iter=call)
+        if shape == Shape.DICT:
+            return cst.DictComp(cst.Name("k"), _numpy(cst.Name("t")), cst.CompFor(
+                target=cst.Tuple([cst.Element(cst.Name("k"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Element(cst.Name("t"))], lpar=[], rpar=[]),
+                iter=cst.Call(cst.Attribute(call, cst.Name("items")))))
+        if shape == Shape.TUPLE:
+            return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(_numpy(item), loop, lpar=[], rpar=[]))])
+        return cst.ListComp(_numpy(item), loop)
+
+    def _nested_numpy(self, value: cst.BaseExpression) -> cst.Call:
+        """``tf.nest.map_structure(lambda t: t.numpy(), value)``: numpy values in ``value``'s
+        structure, at any depth (lists, tuples, dicts, pairs)."""
+        numpy = cst.Lambda(cst.Parameters([cst.Param(cst.Name("t"))]), _numpy(cst.Name("t")))
+        return cst.Call(self.tf_expr("nest.map_structure"), commas([cst.Arg(numpy), cst.Arg(value)]))
+
+
+#: What ``t.eval()`` without ``session=`` runs in: the default session, the one the program
+#: opened last (``with tf.Session() as sess:``) as far as a run after an initialisation goes.
+DEFAULT_SESSION = "<default session>"
+
+
+def _session_of(call: cst.Call) -> Optional[str]:
+    """The name of the session ``call`` runs in (``sess`` in ``sess.run(...)``), if it says."""
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" and isinstance(call.func.value, cst.Name):
+        return call.func.value.value
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and argument(call, None, "session") is None:
+        return DEFAULT_SESSION
+    return None
+
+
+def _check_switch(unit: GraphUnit, name: str, value: cst.BaseExpression) -> None:
+    """A training switch (``Placeholder.switch``) becomes a Python bool: fed True or False."""
+    placeholder = unit.placeholders.get(name)
+    if placeholder is not None and placeholder.switch and not (
+            isinstance(value, cst.Name) and value.value in ("True", "False")):
+        raise Decline(value, f"`{name}` switches layers between training and inference, which Keras layers "
+                             "decide in Python: feed it the literal True or False")

@@ -1,0 +1,174 @@
+"""TFM100 summary-v2.
+
+What it does
+    Moves TF1 TensorBoard summaries to ``tf.summary`` v2 in a program that runs its graph in
+    sessions: ``tf.summary.FileWriter(logdir, graph)`` becomes
+    ``tf.summary.create_file_writer(logdir)``; the summarized tensors are fetched by the run
+    that fetched the merged summary (``merge_all``, ``merge([...])`` or one summary), in its
+    place; and ``writer.add_summary(summary, step)`` becomes ``with writer.as_default():``
+    and one ``tf.summary.scalar/histogram/image/text(tag, value, step=step)`` per summary,
+    under the tag TF1 wrote: the summary's name scopes (``name_scope``/``variable_scope``
+    blocks named by literals) before its name, whose characters TF1 does not allow in a tag
+    written as ``_`` (``"raw image"`` under ``name_scope("inputs")`` is
+    ``"inputs/raw_image"``). A value written as an expression (``tf.reshape(x, [-1, 28, 28,
+    1])``) is bound to a name where the summary was, and that name fetched; a placeholder's
+    summary is written from the name the run feeds it (TF1 summarized the fed value). A name an
+    op of the same scope took first (``name="loss"``) is written as TF1 made it unique
+    (``loss_1``). ``merge_all`` also writes the summaries objects of a project module's classes
+    make of their own variables when called (a network function's ``tf.summary.histogram("w",
+    w)``, exported by layers-to-keras with the class): from ``<object>.<variable>``, under each
+    call's scope (``gan/judge``, then ``gan/judge_1`` for the call sharing its variables).
+    ``add_graph`` goes. Summaries no run ever fetches are removed: the TF1 program wrote
+    nothing for them.
+    The program may be written at the top level of the file or in one module function
+    (``def train(): ...``): summaries, merges, writers and the runs fetching them in its own
+    lines. It runs before session-to-function, which then migrates the runs as usual.
+
+Why it matters
+    ``tf.summary.FileWriter``, ``merge_all`` and summary ops that return serialized protos
+    are TF1-only: a program using them stays on ``tf.compat.v1``. TF2 writes summaries
+    eagerly, from values, through a default writer and an explicit step.
+
+Before
+    tf.summary.scalar("loss", loss)
+    merged = tf.summary.merge_all()
+    writer = tf.summary.FileWriter(logdir, sess.graph)
+    _, summary = sess.run([train, merged], {x: batch})
+    writer.add_summary(summary, step)
+
+After
+    writer = tf.summary.create_file_writer(logdir)
+    _, summary_loss = sess.run([train, loss], {x: batch})
+    with writer.as_default():
+        tf.summary.scalar("loss", summary_loss, step=step)
+
+Fix safety
+    Same tags, steps and scalar values in the events file: a value fetched in the same run as
+    the summary was is the value TF1 summarized (an expression bound to a name there computes
+    what the summary op computed, in the same run). Histograms and images are written from the
+    same values in TF2's format (TensorBoard reads both). The graph TF1 wrote beside them is not
+    written (a TF2 program has no session graph; ``tf.summary.trace_on``/``trace_export``
+    around a ``tf.function`` call records one): the fix says so.
+
+Declines when
+    a summary is made inside a class or a nested function, or in a module function that does
+    not fetch its summaries itself (a caller merging all summaries may), or both at top level
+    and in a function (or in two functions); under a scope not named by a literal, reentered
+    (``reuse=``), or named by a string the file writes again (TF1 may have made it unique:
+    ``loss_1``); with a tag that is not a literal, with ``collections=``/``family=``; a merged
+    summary is fetched in a way that cannot be unpacked into names, or its result is used other
+    than by ``add_summary``; a writer is used other than by ``add_summary``, ``flush`` and
+    ``close``; a ``merge_all`` is in a file that imports a function or class of a project
+    module of the run which makes summaries when called (TF1 merged those too) and does not
+    export them, or an object exporting them is called elsewhere than in the program's code
+    or used other than called. The program's
+    summaries are then left as they are (and the program on ``tf.compat.v1``), with a finding
+    saying which. A summary given a ``step`` is TF2's (a migrated program read again): left as
+    it is, silently.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tfmodernize.analysis import training
+from tfmodernize.codemods.migrate.summary_v2.emit import Writing
+from tfmodernize.codemods.migrate.summary_v2.imported import ProjectSummaries
+from tfmodernize.codemods.migrate.summary_v2.model import SUMMARY_OPS, OTHER_SUMMARY_OPS, MERGES, WRITERS, Summary
+from tfmodernize.codemods.migrate.summary_v2.runs import Runs
+from tfmodernize.codemods.migrate.summary_v2.tags import Tags
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.names import own_nodes
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
+
+
+class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
+    __doc__ = __doc__
+    code = "TFM100"
+    name = "summary-v2"
+    summary = "TF1 summaries, merge_all and FileWriter -> tf.summary v2 written from the fetched values"
+    needles = ("summary",)
+    interests = (cst.Call,)
+    detects = (*SUMMARY_OPS, *MERGES, *WRITERS)
+    requires_tf2 = True
+
+    summarizes = True
+
+    @classmethod
+    def summarize(cls, module: cst.Module, names: TFNames) -> Optional[dict]:
+        """For a file importing this one: the module's functions and classes that make TF
+        summaries when called (a ``merge_all`` there merges them too)."""
+        making = sorted(
+            statement.name.value for statement in module.body if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+            and any(isinstance(node, cst.Call) and names.is_tf(node.func, *SUMMARY_OPS, *OTHER_SUMMARY_OPS)
+                    for node in walk(statement, code_only=True)))
+        return {"summarizing": making} if making else None
+
+    def plan(self, module: cst.Module) -> None:
+        try:
+            self._plan(module)
+        except Decline as decline:  # the whole program's summaries stay: nothing planned is made
+            raise Decline(decline.node, "summaries not migrated: " + decline.reason) from None
+
+    # -- reading the program --------------------------------------------------------------
+
+    def _plan(self, module: cst.Module) -> None:
+        self._literals: Optional[list[cst.SimpleString]] = None
+        self._placeholder_names: Optional[set[str]] = None
+        taken = training.used_names(module)
+        summaries: list[Summary] = []
+        merges: dict[str, list[Summary]] = {}
+        merge_statements: list[cst.SimpleStatementLine] = []
+        writers: dict[str, tuple[cst.SimpleStatementLine, cst.Call]] = {}
+        # The program's code: its top level, and the body of each module function (a program
+        # written in ``main()``); all of its summaries, merges and writers must be in one of them.
+        self._owners: dict[int, Optional[cst.FunctionDef]] = {
+            id(n): None for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+        for function in (s for s in module.body if isinstance(s, cst.FunctionDef)):
+            self._owners.update({id(n): function for n in own_nodes(function.body) if isinstance(n, cst.SimpleStatementLine)})
+        self._owner: Optional[tuple[Optional[cst.FunctionDef]]] = None
+        for node in walk(module, code_only=True):
+            if not isinstance(node, cst.Call):
+                continue
+            symbol = self.tf.tf_symbol(node.func)
+            if symbol is None or symbol.path not in (*SUMMARY_OPS, *MERGES, *WRITERS):
+                continue
+            if symbol.path in SUMMARY_OPS and any(a.keyword is not None and a.keyword.value == "step" for a in node.args):
+                continue  # TF2's ``tf.summary.scalar(name, value, step=...)``: written already, not TF1's
+            statement, name = self._definition(module, node)
+            if symbol.path in SUMMARY_OPS:
+                summaries.append(self._summary(statement, node, symbol.path.split(".")[1], name, taken))
+            elif symbol.path in MERGES:
+                if symbol.path == "summary.merge_all":
+                    self._no_imported_summaries(module, node)
+                merged = self._merged(node, symbol.path, summaries)
+                if symbol.path == "summary.merge_all":
+                    merged += self._object_summaries(module, node)
+                merges[self._named(node, name)] = merged
+                merge_statements.append(statement)
+            else:
+                writers[self._named(node, name)] = (statement, node)
+        by_name = {s.name: [s] for s in summaries if s.name is not None}
+        fetchable = {**by_name, **merges}
+        fetches = self._fetches(module, fetchable)
+        adds = self._adds(module, writers, fetches)
+        graphs = self._graph_writes(module, writers)
+        owner = self._owner[0] if self._owner is not None else None
+        if owner is not None and not fetches:
+            raise Decline(next(iter([*(x.call for x in summaries), *(w[1] for w in writers.values())]), owner.name),
+                          f"it is made in `{owner.name.value}`, which does not fetch its summaries itself (a caller "
+                          "merging all summaries may: only a program written in the function is migrated)")
+        for statement in [*(f.statement for f in fetches), *(a[0] for a in adds.values()), *graphs]:
+            if id(statement) not in self._owners or self._owners[id(statement)] is not owner:
+                raise Decline(statement, "the program's summaries are fetched or written elsewhere than where they are "
+                                         "made (another function, or the top-level code)")
+        self._check_uses(module, writers, fetches, adds, fetchable,
+                         [*merge_statements, *(x.statement for x in summaries), *graphs])
+        for statement in graphs:
+            if self.fix(statement, "`add_graph` goes: a TF2 program has no session graph (tf.summary.trace_on/"
+                                   "trace_export around a tf.function call records one)"):
+                self.remove(statement)
+        self._rewrite(summaries, merge_statements, writers, fetches, adds, fetchable, taken)

@@ -1,0 +1,1 @@
+"""TFM3xx: findings only, nothing rewritten (the catalogue's ``report`` family)."""

@@ -1,0 +1,167 @@
+"""TFM306 global-rebound-in-function (finding only).
+
+What it does
+    Reports a ``tf.function`` that reads a module-level name holding a Python number
+    (``SCALE = 0.5``) when the module binds that name again after the function is defined
+    (a later ``SCALE = ...``, ``SCALE += ...``, a module-level ``for SCALE in ...``, or an
+    assignment in a function that declares ``global SCALE``).
+
+Why it matters
+    A Python number read by a ``tf.function`` is a constant of the traced graph: its value
+    at trace time is baked in. Calls that reuse the trace keep computing with the old value
+    after the module changes it (a learning-rate schedule, a step counter, a flag), silently.
+    Only a retrace for some other reason picks up the new value. Pass the number as an
+    argument (as a tensor, ``tf.constant(value)``, so that new values do not retrace) or keep
+    it in a ``tf.Variable`` and ``assign`` new values.
+
+Before
+    SCALE = 0.5
+
+    @tf.function
+    def scaled(x):
+        return x * SCALE
+
+    SCALE = 2.0
+
+After
+    scale = tf.Variable(0.5)
+
+    @tf.function
+    def scaled(x):
+        return x * scale
+
+    scale.assign(2.0)
+
+Fixtures: ``fixtures/global-rebound-in-function/``.
+
+Fix safety
+    No fix: a finding only.
+
+Declines when
+    never: every read of a module-level number the module rebinds later is reported.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function, own_body, traced_functions
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.treewalk import walk
+from tfmodernize.names import local_names, parameter_names
+
+MESSAGE = (
+    "`{name}` is a Python number read by the tf.function `{function}`: its value is baked into "
+    "the graph when `{function}` is traced, so the module's later rebinding of it (line {line}) "
+    "is not seen by calls that reuse the trace. Pass it as a tensor argument or keep it in a "
+    "tf.Variable and `assign` new values"
+)
+
+
+class GlobalReboundInFunction(InTFFunction, TFCodemod):
+    __doc__ = __doc__
+    code = "TFM306"
+    name = "global-rebound-in-function"
+    summary = "a tf.function reading a module-level number that the module later rebinds"
+    interests = INTERESTS
+    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names) -> bool:
+        return mentions_tf_function(node, names)
+
+    def visit_Module(self, node: cst.Module) -> bool:
+        result = super().visit_Module(node)
+        traced = traced_functions(node, self.tf)
+        self._defined_at: dict[cst.FunctionDef, int] = {}
+        numbers: set[str] = set()
+        self._rebinds: dict[str, list[tuple[int, cst.CSTNode]]] = {}
+        for index, stmt in enumerate(node.body):
+            for inner in walk(stmt):
+                if isinstance(inner, cst.FunctionDef) and inner in traced:
+                    self._defined_at[inner] = index
+            for name, value, where in _module_bindings(stmt):
+                if value is not None and _is_number(value):
+                    numbers.add(name)
+                self._rebinds.setdefault(name, []).append((index, where))
+            for name, where in _global_assignments(stmt):
+                self._rebinds.setdefault(name, []).append((len(node.body), where))
+        self._numbers = numbers
+        self._reported: set[tuple[int, str]] = set()
+        self._not_reads: set[int] = set()
+        self._locals_cache: dict[cst.FunctionDef, set[str]] = {}
+        return result
+
+    @property
+    def _locals(self) -> set[str]:
+        """Names bound by the traced function the visitor is in (computed once per function)."""
+        function = self.traced_function
+        if function not in self._locals_cache:
+            self._locals_cache[function] = set(parameter_names(function)) | local_names(function)
+        return self._locals_cache[function]
+
+    def visit_Name(self, node: cst.Name) -> None:
+        function = self.traced_function
+        name = node.value
+        if function is None or name not in self._numbers or name in self._locals or id(node) in self._not_reads:
+            return
+        defined = self._defined_at.get(function)
+        later = [where for index, where in self._rebinds.get(name, []) if defined is not None and index > defined]
+        if not later or (id(function), name) in self._reported:
+            return
+        self._reported.add((id(function), name))
+        line = self._position(later[0])[0]
+        self.report(node, MESSAGE.format(name=name, function=function.name.value, line=line))
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        # ``obj.SCALE`` and ``f(SCALE=...)`` do not read the global ``SCALE``.
+        self._not_reads.add(id(node.attr))
+        return True
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        if node.keyword is not None:
+            self._not_reads.add(id(node.keyword))
+        return True
+
+
+def _is_number(value: cst.BaseExpression) -> bool:
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    return isinstance(value, (cst.Integer, cst.Float))
+
+
+def _module_bindings(stmt: cst.CSTNode):
+    """``(name, value or None, node)`` for each module-level binding a statement makes."""
+    if isinstance(stmt, cst.SimpleStatementLine):
+        for small in stmt.body:
+            if isinstance(small, cst.Assign):
+                for target in small.targets:
+                    if isinstance(target.target, cst.Name):
+                        yield target.target.value, small.value, small
+            elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                yield small.target.value, small.value, small
+            elif isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+                yield small.target.value, None, small
+    elif isinstance(stmt, cst.For) and isinstance(stmt.target, cst.Name):
+        yield stmt.target.value, None, stmt
+        for inner in stmt.body.body:
+            yield from _module_bindings(inner)
+    elif isinstance(stmt, (cst.If, cst.While, cst.With, cst.Try)):
+        for inner in getattr(stmt.body, "body", ()):
+            yield from _module_bindings(inner)
+
+
+def _global_assignments(stmt: cst.CSTNode):
+    """``(name, node)`` for assignments to ``global`` names inside functions of ``stmt``."""
+    for function in walk(stmt):
+        if not isinstance(function, cst.FunctionDef):
+            continue
+        declared = {n.name.value for node in own_body(function.body) if isinstance(node, cst.Global) for n in node.names}
+        for node in own_body(function.body):
+            target = None
+            if isinstance(node, cst.AssignTarget):
+                target = node.target
+            elif isinstance(node, cst.AugAssign):
+                target = node.target
+            if isinstance(target, cst.Name) and target.value in declared:
+                yield target.value, node

@@ -1,0 +1,185 @@
+"""TFM204 tape-watch.
+
+What it does
+    For ``tape.gradient(target, x)`` (or ``[x, ...]``) where ``x`` is a plain tensor that the
+    ``with tf.GradientTape() as tape:`` block reads but never watches, inserts
+    ``tape.watch(x)`` as the block's first statement.
+
+    Fix safety: safe when every binding of ``x`` the gradient call can see is a TF call that
+    makes a tensor (``tf.constant``, ``tf.convert_to_tensor``, ``tf.zeros``, ``tf.random.*``,
+    ...) or a parameter of the enclosing function (a tensor passed in; a trainable variable
+    passed in is watched anyway). Otherwise (``x`` comes from an attribute, another call, a
+    loop) the fix is unsafe: ``x`` might be a non-trainable variable whose gradient the author
+    meant to be ``None``. Names bound to ``tf.Variable(...)`` (or to a call of a function returning
+    a new variable, of the module or of the project) are left alone, and an ``x``
+    reassigned inside the block is reported (watch it right after that assignment).
+
+Why it matters
+    A tape records operations on trainable variables only, unless told to ``watch`` a tensor:
+    the gradient with respect to an unwatched constant or input is silently ``None``. This is
+    the first "gradient is None" case of TensorFlow's autodiff guide.
+
+Before
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        y = x * x
+    dy_dx = tape.gradient(y, x)  # None before the fix, 6.0 after
+
+After
+    x = tf.constant(3.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = x * x
+    dy_dx = tape.gradient(y, x)  # None before the fix, 6.0 after
+
+Fix safety
+    Safe when every binding of the watched name is a TF call that makes a tensor; otherwise unsafe:
+    it might be a non-trainable variable whose None gradient was meant.
+
+Declines when
+    the source is not a plain name bound in the visible code, or the tape is not a ``with`` block of
+    the same function.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+
+from tfmodernize.analysis import training
+from tfmodernize.analysis.bindings import Binding, bindings
+from tfmodernize.treewalk import walk
+from tfmodernize.analysis.tape import gradient_call, gradient_calls, tape_with
+from tfmodernize.names import names_read
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.tfsymbols import TFNames
+
+#: TF functions whose result is a plain tensor (paths relative to the TF top level).
+TENSOR_MAKERS = (
+    "constant", "convert_to_tensor", "zeros", "ones", "zeros_like", "ones_like", "fill", "eye",
+    "range", "linspace", "cast", "reshape", "stack", "concat", "identity", "transpose",
+)
+#: Namespaces whose functions all return plain tensors.
+TENSOR_NAMESPACES = ("random.", "math.", "linalg.")
+VARIABLE_MAKERS = ("Variable", "compat.v1.get_variable", "get_variable")
+
+
+def _makes_tensor(value: cst.BaseExpression, tf: TFNames) -> bool:
+    if not isinstance(value, cst.Call):
+        return False
+    symbol = tf.tf_symbol(value.func)
+    if symbol is None:
+        return False
+    return symbol.path in TENSOR_MAKERS or symbol.path.startswith(TENSOR_NAMESPACES)
+
+
+def _makes_variable(binding: Binding, tf: TFNames, factories: frozenset[str] = frozenset()) -> bool:
+    """``tf.Variable(...)``, or a call of a function returning a new variable (``factories``)."""
+    value = binding.value
+    return isinstance(value, cst.Call) and (tf.is_tf(value.func, *VARIABLE_MAKERS)
+                                            or isinstance(value.func, cst.Name) and value.func.value in factories)
+
+
+def _source_names(sources: cst.BaseExpression) -> Iterator[cst.Name]:
+    if isinstance(sources, cst.Name):
+        yield sources
+    elif isinstance(sources, (cst.List, cst.Tuple)):
+        for element in sources.elements:
+            if isinstance(element, cst.Element) and isinstance(element.value, cst.Name):
+                yield element.value
+
+
+class TapeWatch(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM204"
+    name = "tape-watch"
+    summary = "gradient w.r.t. an unwatched plain tensor (None) -> tape.watch(x) in the tape block"
+    needles = ("GradientTape",)
+    interests = (cst.Call,)
+    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names) -> bool:
+        call = gradient_call(node)
+        return call is not None and any(True for _ in _source_names(call.sources))
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._scopes = self.metadata[ScopeProvider]
+        self._parents = self.metadata[ParentNodeProvider]
+        #: with statement -> (tape name, names to watch, in order)
+        self._watch: dict[cst.With, tuple[str, list[str]]] = {}
+        # Functions returning a new variable, of this module or imported from the project's.
+        self._factories = frozenset(training.variable_factories(node, self.tf)) | {
+            local for local, (_, _, facts) in training.project_functions(node, self.state.project).items()
+            if facts.get("factory")}
+        for call in gradient_calls(node, self.tf, self._scopes, self._parents):
+            block = tape_with(call.tape, self._scopes, self._parents)
+            if block is None:
+                continue
+            for name in _source_names(call.sources):
+                self._plan(block, call.tape.value, name)
+
+    def _plan(self, block: cst.With, tape: str, name: cst.Name) -> None:
+        body_nodes = list(walk(block.body))
+        if name.value not in names_read(block.body):
+            return  # not used in the block: its gradient is None whatever is watched
+        if any(self._watches(n, tape, name.value) for n in body_nodes):
+            return
+        planned = self._watch.get(block)
+        if planned is not None and name.value in planned[1]:
+            return
+        found = bindings(name, self._scopes, self._parents)
+        if not found or any(_makes_variable(b, self.tf, self._factories) for b in found):
+            return
+        body_ids = {id(n) for n in body_nodes}
+        if any(id(b.node) in body_ids for b in found):
+            self.report(
+                name,
+                f"`{name.value}` is reassigned inside the tape block, so its gradient is None unless "
+                f"it is watched: call `{tape}.watch({name.value})` right after that assignment",
+            )
+            return
+        safe = all(b.kind == "param" or (b.kind == "assign" and _makes_tensor(b.value, self.tf)) for b in found)
+        message = (
+            f"the tape never watches `{name.value}`, so if it is a plain tensor its gradient is "
+            f"None: add `{tape}.watch({name.value})` at the start of the tape block"
+        )
+        if not safe:
+            message += (
+                f"; `{name.value}` is not provably a tensor here (it could be a non-trainable "
+                f"variable whose gradient is meant to be None)"
+            )
+        if self.fix(name, message, safe=safe, suggestion=f"{tape}.watch({name.value})"):
+            self._watch.setdefault(block, (tape, []))[1].append(name.value)
+
+    @staticmethod
+    def _watches(node: cst.CSTNode, tape: str, name: str) -> bool:
+        if not (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "watch"
+            and isinstance(node.func.value, cst.Name)
+            and node.func.value.value == tape
+            and node.args
+        ):
+            return False
+        watched = node.args[0].value
+        return any(n.value == name for n in _source_names(watched))
+
+    def leave_With(self, original: cst.With) -> None:
+        planned = self._watch.get(original)
+        if planned is not None:
+            self.replace(original, lambda updated: self._watching(updated, planned))
+
+    @staticmethod
+    def _watching(updated: cst.With, planned: tuple[str, list[str]]) -> cst.With:
+        tape, names = planned
+        watches = [cst.Expr(cst.parse_expression(f"{tape}.watch({name})")) for name in names]
+        body = updated.body
+        if isinstance(body, cst.IndentedBlock):
+            lines = [cst.SimpleStatementLine([watch]) for watch in watches]
+            return updated.with_changes(body=body.with_changes(body=[*lines, *body.body]))
+        assert isinstance(body, cst.SimpleStatementSuite)
+        return updated.with_changes(body=body.with_changes(body=[*watches, *body.body]))

@@ -1,0 +1,198 @@
+"""TFM202 trainable-variables.
+
+What it does
+    Where a training step takes gradients with respect to ``model.variables`` (or
+    ``model.weights``) and applies them with ``optimizer.apply_gradients(zip(grads,
+    model.variables))``, uses ``model.trainable_variables`` in *both* places. Rewriting one
+    place alone would pair gradients with the wrong variables, so when the two places cannot
+    both be seen (the gradient list is used elsewhere, or the variables differ) it reports a
+    finding instead.
+
+    Fix safety: safe when the object is provably a Keras model or layer or a ``tf.Module`` (the
+    file binds it only to ``keras.Sequential(...)``, ``keras.Model(...)``, a ``keras.layers``
+    layer, or an instance of a class of the file deriving from one of those); otherwise the fix
+    is unsafe (``--unsafe-fixes``), because another object's ``variables`` may mean something
+    else. A tape that calls ``watch`` explicitly is left alone with a finding: it may watch a
+    non-trainable variable on purpose.
+
+Why it matters
+    ``variables``/``weights`` include non-trainable state (batch-norm moving statistics, seed
+    state). The tape does not watch those, so their gradients are ``None``: the optimizer warns
+    about missing gradients, or refuses variables it was not built for, and code that uses the
+    gradient list (clipping, logging) sees ``None`` entries.
+
+Before
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x, training=True))
+    grads = tape.gradient(loss, model.variables)
+    optimizer.apply_gradients(zip(grads, model.variables))
+
+After
+    with tf.GradientTape() as tape:
+        loss = loss_fn(y, model(x, training=True))
+    grads = tape.gradient(loss, model.trainable_variables)
+    optimizer.apply_gradients(zip(grads, model.trainable_variables))
+
+Fix safety
+    Safe when the object is provably a Keras model or layer; otherwise unsafe (``--unsafe-fixes``):
+    another object's ``variables`` may mean something else.
+
+Declines when
+    the gradient and ``apply_gradients`` places cannot both be rewritten (the gradient list is used
+    elsewhere, the variables differ), or the tape watches variables explicitly.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+
+from tfmodernize.analysis.bindings import is_builtin, keras_classes, provably_keras, references
+from tfmodernize.treewalk import walk
+from tfmodernize.analysis.tape import GradientCall, gradient_call, gradient_calls, tape_with
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.tfsymbols import dotted_name
+from tfmodernize.syntax import source
+
+ALL_VARIABLES = ("variables", "weights")
+
+
+class TrainableVariables(TFCodemod):
+    __doc__ = __doc__
+    code = "TFM202"
+    name = "trainable-variables"
+    summary = "model.variables/weights in tape.gradient and apply_gradients -> model.trainable_variables"
+    needles = ("gradient",)
+    required_text = ("GradientTape",)
+    interests = (cst.Call,)
+    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names) -> bool:
+        call = gradient_call(node)
+        return (
+            call is not None
+            and isinstance(call.sources, cst.Attribute)
+            and call.sources.attr.value in ALL_VARIABLES
+        )
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self._scopes = self.metadata[ScopeProvider]
+        self._parents = self.metadata[ParentNodeProvider]
+        self._classes = keras_classes(node, self.tf)
+        self._module = node
+        self._rewrite: set[cst.Attribute] = set()
+        for call in gradient_calls(node, self.tf, self._scopes, self._parents):
+            self._plan(call)
+
+    def _plan(self, call: GradientCall) -> None:
+        sources = call.sources
+        if not (isinstance(sources, cst.Attribute) and sources.attr.value in ALL_VARIABLES):
+            return
+        owner = dotted_name(sources.value)
+        if owner is None:
+            return
+        spelled = f"{owner}.{sources.attr.value}"
+        if self._watches(call.tape):
+            self.report(
+                call.call,
+                f"gradients w.r.t. `{spelled}` on a tape that calls `watch`: it may watch a "
+                f"non-trainable variable on purpose; if not, use `{owner}.trainable_variables` "
+                f"here and where the gradients are applied",
+            )
+            return
+        paired, why = self._paired_variables(call)
+        if paired is None:
+            self.report(
+                call.call,
+                f"gradients w.r.t. `{spelled}` include `None` for its non-trainable variables, "
+                f"but {why}: use `{owner}.trainable_variables` here and wherever the gradient "
+                f"list is paired with variables",
+            )
+            return
+        paired_owner = dotted_name(paired.value) if isinstance(paired, cst.Attribute) else None
+        if paired_owner != owner or paired.attr.value not in ALL_VARIABLES:
+            self.report(
+                call.call,
+                f"gradients w.r.t. `{spelled}` are applied to `{source(paired)}`: "
+                f"the lists line up only if `{owner}` has no non-trainable variables; take and "
+                f"apply gradients w.r.t. `{owner}.trainable_variables`",
+            )
+            return
+        safe = provably_keras(sources.value, self._module, self.tf, self._scopes, self._parents, self._classes)
+        message = (
+            f"`{spelled}` includes non-trainable variables (their gradients are None): use "
+            f"`{owner}.trainable_variables` in tape.gradient and apply_gradients"
+        )
+        if not safe:
+            message += (
+                f"; `{owner}` is not provably a Keras model, layer or tf.Module in this file, "
+                f"so its `{sources.attr.value}` may mean something else"
+            )
+        if self.suppressed(paired):
+            return
+        if self.fix(call.call, message, safe=safe, suggestion=f"{owner}.trainable_variables"):
+            self._rewrite.update((sources, paired))
+
+    def _watches(self, tape: cst.Name) -> bool:
+        block = tape_with(tape, self._scopes, self._parents)
+        if block is None:
+            return False
+        return any(_is_method_call(node, tape.value, "watch") for node in walk(block.body))
+
+    def _paired_variables(self, call: GradientCall) -> tuple[Optional[cst.BaseExpression], str]:
+        """The variables the gradients of ``call`` are applied to, or why they cannot be known."""
+        parent = self._parents.get(call.call)
+        if isinstance(parent, cst.Arg):
+            return self._zip_partner(parent)
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+            grads = parent.targets[0].target
+            uses = references(grads, self._scopes)
+            if not uses:
+                return None, f"`{grads.value}` is never applied to variables here"
+            if len(uses) > 1:
+                return None, f"the gradient list `{grads.value}` is also used elsewhere"
+            use_parent = self._parents.get(uses[0])
+            if isinstance(use_parent, cst.Arg):
+                return self._zip_partner(use_parent)
+            return None, f"`{grads.value}` is not passed straight to `apply_gradients(zip(...))`"
+        return None, "the gradient list is not passed straight to `apply_gradients(zip(...))`"
+
+    def _zip_partner(self, arg: cst.Arg) -> tuple[Optional[cst.BaseExpression], str]:
+        """For ``grads`` in ``opt.apply_gradients(zip(grads, vars))``, the ``vars`` expression."""
+        no = (None, "the gradient list is not passed straight to `apply_gradients(zip(...))`")
+        zipped = self._parents.get(arg)
+        if not (
+            isinstance(zipped, cst.Call)
+            and isinstance(zipped.func, cst.Name)
+            and zipped.func.value == "zip"
+            and is_builtin(zipped.func, self._scopes)
+            and len(zipped.args) == 2
+            and zipped.args[0] is arg
+            and all(a.keyword is None and not a.star for a in zipped.args)
+        ):
+            return no
+        outer = self._parents.get(zipped)
+        applier = self._parents.get(outer) if isinstance(outer, cst.Arg) else None
+        if not (_is_method_call(applier, None, "apply_gradients") and applier.args[0] is outer):
+            return no
+        if outer.keyword is not None and outer.keyword.value != "grads_and_vars":
+            return no
+        return zipped.args[1].value, ""
+
+    def leave_Attribute(self, original: cst.Attribute) -> None:
+        if original in self._rewrite:
+            self.replace(original.attr, cst.Name("trainable_variables"))
+
+
+def _is_method_call(node: Optional[cst.CSTNode], receiver: Optional[str], method: str) -> bool:
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == method
+        and (receiver is None or (isinstance(node.func.value, cst.Name) and node.func.value.value == receiver))
+        and bool(node.args)
+    )
+
