@@ -9,6 +9,7 @@ import pytest
 import tfmodernize.codemods
 from tfmodernize.codemod import (
     DOC_SECTIONS,
+    FAMILIES,
     RegistryError,
     Safety,
     TFCodemod,
@@ -89,6 +90,33 @@ def plugin(code: str, name: str) -> type:
                                          "__module__": "acme_rules"})
 
 
+def builtin(code: str, module: str) -> type:
+    return type("Builtin", (TFCodemod,), {"__doc__": DOC, "code": code, "name": "a-rule", "summary": "a rule",
+                                          "__module__": module})
+
+
+@pytest.mark.parametrize(("code", "module", "folder"), [
+    ("TFM120", "tfmodernize.codemods.tf2.a_rule", "migrate"),
+    ("TFM220", "tfmodernize.codemods.migrate.a_rule", "tf2"),
+    ("TFM320", "tfmodernize.codemods.tf2.a_rule.model", "report"),
+    ("TFM220", "tfmodernize.codemods.a_rule", "tf2"),
+    ("TFM220", "tfmodernize.codemods.tf2x.a_rule", "tf2"),
+], ids=["migration-in-tf2", "fix-in-migrate", "finding-in-a-tf2-package", "outside-the-families",
+        "folder-name-prefix"])
+def test_a_builtin_codemod_lives_in_the_folder_of_its_code_s_family(code, module, folder):
+    assert contract_problems(builtin(code, module)) == [
+        f"{module}.Builtin: a {code[:4]}xx codemod belongs in tfmodernize/codemods/{folder}/"]
+
+
+@pytest.mark.parametrize(("code", "module"), [
+    ("TFM120", "tfmodernize.codemods.migrate.a_rule"),
+    ("TFM220", "tfmodernize.codemods.tf2.a_rule"),
+    ("TFM320", "tfmodernize.codemods.report.a_rule.model"),
+])
+def test_a_builtin_codemod_in_its_family_folder_is_fine(code, module):
+    assert contract_problems(builtin(code, module)) == []
+
+
 def test_the_catalogue_is_every_module_of_the_family_folders():
     root = Path(tfmodernize.codemods.__file__).parent
     assert sorted(p.name for p in root.iterdir() if p.name != "__pycache__") == [
@@ -97,6 +125,7 @@ def test_the_catalogue_is_every_module_of_the_family_folders():
                for family in root.iterdir() if family.is_dir() and family.name != "__pycache__"
                for p in family.iterdir() if not p.name.startswith("_")}
     assert {c.__module__ for c in CATALOGUE} == modules
+    assert all(c.__module__.split(".")[2] == FAMILIES[c.code[:4]] for c in CATALOGUE)
 
 
 @pytest.fixture

@@ -912,6 +912,9 @@ def contract_problems(codemod: type[TFCodemod], *, plugin: bool = False) -> list
                         "three digits, such as ACME101; TFM1xx-3xx belong to tfmodernize)")
     elif not plugin and not CODE_PATTERN.match(codemod.code):
         problems.append(f"{codemod.__name__}: code {codemod.code!r} is not TFM1xx/2xx/3xx")
+    elif not plugin and not codemod.__module__.startswith(f"{_family_package(codemod.code)}."):
+        problems.append(f"{_where(codemod)}: a {codemod.code[:4]}xx codemod belongs in "
+                        f"tfmodernize/codemods/{FAMILIES[codemod.code[:4]]}/")
     if not NAME_PATTERN.match(codemod.name):
         problems.append(f"{codemod.__name__}: name {codemod.name!r} is not kebab-case")
     missing = [s for s in DOC_SECTIONS if s not in doc_sections(codemod)]
