@@ -12,7 +12,7 @@ Every script starts from a clean slate: a fresh module namespace, Python/numpy/T
 - ``tf1`` mode: a fresh default graph, legacy Keras (tf-keras) state cleared, v2 behaviour
   disabled, and a plain ``import tensorflow`` in the script (in functions it defines, and in
   modules beside it) resolved to ``tf.compat.v1``; ``import tensorflow.compat.v1 as tf``
-  works unchanged; ``tf.contrib.layers`` is tf-slim's (``_give_contrib_layers``);
+  works unchanged; ``tf.contrib`` is the part of it TensorFlow moved to tf-slim (``_give_contrib``);
 - ``tf2`` mode: ``tf.keras.backend.clear_session()`` and the float32 dtype policy (Keras 3).
 
 Eager execution and v2 behaviour cannot be switched back per script: a script that switched
@@ -90,7 +90,7 @@ class Sandbox:
         tf.config.experimental.enable_op_determinism()
         if mode == "tf1":
             tf.compat.v1.disable_v2_behavior()
-            _give_contrib_layers(tf.compat.v1)
+            _give_contrib(tf.compat.v1)
             self.builtins = _builtins_importing_tensorflow_as(tf.compat.v1)
         else:
             self.builtins = dict(vars(builtins))
@@ -271,10 +271,16 @@ class _TF1SourceLoader(importlib.machinery.SourceFileLoader):
         super().exec_module(module)
 
 
-def _give_contrib_layers(v1_module: Any) -> None:
-    """``tf.contrib.layers`` for TF1 scripts, from tf-slim, the library TensorFlow moved it to
-    (the same functions, ``fully_connected``, ``flatten``...), when it is installed: no
-    TensorFlow 2 has ``tf.contrib``, so a TF1 script using it could not run otherwise."""
+def _give_contrib(v1_module: Any) -> None:
+    """``tf.contrib`` for TF1 scripts, the parts of it TensorFlow moved to tf-slim, when tf-slim
+    is installed: no TensorFlow 2 has ``tf.contrib``, so a TF1 script using it could not run
+    otherwise. ``layers`` (``fully_connected``, ``dropout``, the initializers and regularizers...)
+    and ``slim`` are tf-slim's; ``framework`` its variables and ``arg_scope`` (the global-step
+    functions call TensorFlow's own, as TF 1.15's did); ``metrics`` its metrics (``accuracy``
+    included); ``rnn`` TensorFlow's own cells (TF 1.15's ``tf.contrib.rnn`` re-exported
+    ``tf.nn.rnn_cell``) and static RNNs. Each is also a module of that name
+    (``tensorflow.contrib.slim``, ``tensorflow.contrib.layers.python.layers``...), so
+    ``from tensorflow.contrib import slim`` imports it."""
     try:
         import tf_slim
     except ImportError:  # the verify extra installs it; without it such a script fails as before
@@ -282,7 +288,6 @@ def _give_contrib_layers(v1_module: Any) -> None:
     import importlib
     import types
 
-    setattr(v1_module, "contrib", types.SimpleNamespace(layers=tf_slim.layers))
     # tf-slim reads ``ops.Tensor``, which TensorFlow 2.21 keeps as ``tensor.Tensor`` only.
     from tensorflow.python.framework import ops, tensor
 
@@ -299,6 +304,39 @@ def _give_contrib_layers(v1_module: Any) -> None:
                     f"tf_keras.src.legacy_tf_layers{name}")
             except ImportError:
                 continue
+    from tf_slim.layers import initializers, layers, regularizers
+    from tf_slim.ops import arg_scope, variables
+
+    # The package, not ``tf_slim.layers``: tf-slim's ``from tf_slim.layers import *`` rebinds that
+    # attribute to the ``layers`` module inside it (which has no initializers nor regularizers).
+    layers_package = importlib.import_module("tf_slim.layers")
+
+    def module(name: str, *sources: Any, **members: Any) -> types.ModuleType:
+        made = types.ModuleType(f"tensorflow.contrib.{name}" if name else "tensorflow.contrib")
+        for source in sources:
+            vars(made).update({k: v for k, v in vars(source).items() if not k.startswith("_")})
+        vars(made).update(members)
+        sys.modules[made.__name__] = made
+        return made
+
+    nn = v1_module.nn
+    cells = {name: getattr(nn.rnn_cell, name) for name in dir(nn.rnn_cell) if not name.startswith("_")}
+    runs = {name: getattr(nn, name) for name in ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")}
+    framework_ops = module("framework.python.ops", variables, arg_scope)
+    module("framework.python.ops.variables", variables)
+    framework = module("framework", variables, arg_scope, nest=v1_module.nest, python=module(
+        "framework.python", ops=framework_ops))
+    python_layers = module("layers.python.layers", layers_package, layers=layers, initializers=initializers,
+                            regularizers=regularizers)
+    for name, source in (("layers", layers), ("initializers", initializers), ("regularizers", regularizers)):
+        sys.modules[f"tensorflow.contrib.layers.python.layers.{name}"] = source
+    contrib_layers = module("layers", layers, layers_package, python=module("layers.python", layers=python_layers))
+    metrics = module("metrics", tf_slim.metrics)
+    slim = module("slim", tf_slim, layers=layers, initializers=initializers, regularizers=regularizers,
+                  metrics=metrics)
+    rnn = module("rnn", **cells, **runs)
+    contrib = module("", layers=contrib_layers, slim=slim, framework=framework, metrics=metrics, rnn=rnn)
+    setattr(v1_module, "contrib", contrib)
 
 
 def _builtins_importing_tensorflow_as(v1_module: Any) -> dict[str, Any]:

@@ -16,8 +16,9 @@ What it does
     * a file using ``tf.layers``, ``tf.nn.rnn_cell`` or ``tf.keras`` through the v1 API (Keras 2,
       which TF 2.16+ only provides through the tf-keras package) sets ``TF_USE_LEGACY_KERAS``
       before importing TensorFlow, and a finding names the package to install;
-    * ``tf.contrib`` cannot run on TF 2.x at all: a finding names it (api-renames says what
-      replaces each name), and the file is still switched so that the rest runs as TF1;
+    * ``tf.contrib`` cannot run on TF 2.x at all: a finding names it (contrib-to-core replaces the
+      names core TensorFlow has or says why not, api-renames says what replaces the others), and
+      the file is still switched so that the rest runs as TF1;
     * a program that calls ``tf.enable_eager_execution()`` ran eagerly: it gets no switch, and
       in a file that is otherwise TF2 code the call (which TF 2.x lacks) is removed.
 
@@ -205,7 +206,7 @@ class CompatFallback(TFCodemod):
         for contrib_node, what, _ in blockers:
             if what.startswith("tf.contrib."):
                 self.report(contrib_node, f"{what} is gone from TF 2.x: this file cannot run until it is replaced "
-                                          "(see the api-renames finding for its replacement)")
+                                          "(the contrib-to-core or api-renames finding on it says what replaces it)")
                 break
         add_legacy = legacy is not None and not facts.sets_legacy
         if not through_plain and not needs_switch and not add_legacy:

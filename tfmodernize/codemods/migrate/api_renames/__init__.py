@@ -28,7 +28,8 @@ What it does
     collections, variable scopes, layers, summaries, savers, flags and logging belong to the
     structural codemods; for any other such symbol (``tf.assert_equal``, ``tf.where``, ...) a
     finding says what the peer would do. ``tf.contrib.*`` gets a finding with the peer's
-    message (and the TensorFlow Addons target where the peer names one); so do targets that no
+    message (and the TensorFlow Addons target where the peer names one), but for the names
+    contrib-to-core (TFM115) replaces with core code or declines with its own finding; so do targets that no
     longer exist in TF 2.21. An import of a TF1 module that no TF 2.x install has, and that is no
     reason to keep a file on TF1 (``tensorflow.examples.tutorials.mnist``: it fails with or
     without compat.v1), gets a finding at the import saying what replaces it (Keras's MNIST
@@ -257,6 +258,9 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
                           f"use tf.{target}. {message}".strip())
 
     def _report_contrib(self, node: cst.CSTNode, path: str) -> None:
+        owner = owner_of(path)
+        if owner is not None and find_codemod(owner) is not None:
+            return  # contrib-to-core replaces it with core code, or says why not
         t = tables()
         addon = t.addons.get(path)
         if addon is not None:

@@ -9,6 +9,7 @@ from typing import Optional
 
 
 from tfmodernize.analysis.tables import tables
+from tfmodernize.codemods.migrate.contrib_to_core.tables import SPELLINGS as CONTRIB_SPELLINGS
 
 
 #: Which structural codemod (by name) owns the TF1 constructs whose peer target is
@@ -32,6 +33,10 @@ OWNERS = {
     "summary-v2": ("summary",),
     "saver-to-checkpoint": ("train.Saver", "train.Checkpoint"),
     "absl-flags-logging": ("app", "flags", "logging"),
+    # The contrib names with a core equivalent (``tf.contrib.layers.xavier_initializer``,
+    # ``tf.contrib.rnn.LSTMCell``, in every spelling TF 1.15 had): replaced, or declined with a
+    # finding saying why.
+    "contrib-to-core": tuple(CONTRIB_SPELLINGS),
 }
 
 CAST_DTYPES = {"float": "float32", "double": "float64"}

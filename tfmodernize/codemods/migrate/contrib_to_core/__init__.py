@@ -1,0 +1,409 @@
+"""TFM115 contrib-to-core.
+
+What it does
+    Replaces ``tf.contrib`` calls with the core TensorFlow code that computes the same values,
+    under whatever alias the file imported TensorFlow with, and for the other ways TF1 code
+    reached them: ``slim.X`` after ``from tensorflow.contrib import slim``,
+    ``import tensorflow.contrib.slim as slim`` or a module-level ``slim = tf.contrib.slim``;
+    ``L.dropout`` after ``from tensorflow.contrib.layers.python import layers as L``; a name
+    imported from a contrib module. Such an import (or ``slim = ...`` line) goes once nothing
+    reads it; comments written between a replaced call's arguments go above its line.
+
+    * ``xavier_initializer()`` / ``xavier_initializer_conv2d()`` -> ``tf.glorot_uniform_initializer()``
+      (``uniform=False``: the truncated normal below, ``scale=1.3 * 0.87962566103423978 ** 2``);
+    * ``variance_scaling_initializer(factor, mode, uniform)`` ->
+      ``tf.variance_scaling_initializer(scale=factor, mode="fan_in", distribution="uniform")``
+      (``glorot_uniform_initializer()`` for ``factor=1.0, mode='FAN_AVG', uniform=True``); not
+      uniform (contrib's default): ``distribution="truncated_normal"`` with
+      ``scale=factor * 1.3 * 0.87962566103423978 ** 2``, the line commented: contrib drew a
+      truncated normal of standard deviation ``sqrt(1.3 * factor / n)``, core's is
+      ``sqrt(scale / n) / 0.87962566103423978``;
+    * ``l2_regularizer(scale)`` -> ``lambda weights: scale * tf.nn.l2_loss(weights)``,
+      ``l1_regularizer(scale)`` -> ``lambda weights: scale * tf.reduce_sum(tf.abs(weights))``
+      (``scale * tf.nn.l2_loss(w)`` where the regularizer is applied at once:
+      ``l2_regularizer(scale)(w)``; a scale of 0: ``lambda _: None``, contrib's regularizer that
+      adds nothing);
+    * ``dropout(x, keep_prob)`` (``is_training`` True, the default) ->
+      ``tf.nn.dropout(x, rate=1 - keep_prob)``; ``is_training=False`` -> ``tf.identity(x)``;
+    * ``tf.contrib.metrics.accuracy(predictions, labels)`` ->
+      ``tf.reduce_mean(tf.cast(tf.equal(predictions, labels), tf.float32))``;
+    * what ``tf.contrib`` re-exported from core, renamed wherever it is named:
+      ``tf.contrib.framework.get_or_create_global_step`` / ``get_global_step`` /
+      ``create_global_step`` -> ``tf.train.*`` (contrib's were deprecated wrappers calling
+      them); ``tf.contrib.rnn.BasicLSTMCell`` and the other core cells, wrappers and
+      ``LSTMStateTuple`` -> ``tf.nn.rnn_cell.*``, ``tf.contrib.rnn.static_rnn`` (and
+      ``static_bidirectional_rnn``, ``static_state_saving_rnn``) -> ``tf.nn.*``: the same objects.
+
+    The initializers, global-step functions, cells and static RNNs have no TF2 name: they are
+    written as TF1's core names (``tf.glorot_uniform_initializer``) through the file's alias.
+    A file that stays TF1 keeps them, on ``tf.compat.v1`` (compat-fallback), where they run; in
+    a file that migrates, the codemods after this one turn them into TF2 code
+    (get-variable-to-variable writes ``glorot_uniform_initializer()`` as the ``tf.random.uniform``
+    it draws, layers-to-keras takes the cells a ``dynamic_rnn`` runs), and a name none of them
+    takes (``tf.train.get_or_create_global_step()``, for one) keeps the file on
+    ``tf.compat.v1``. The rest (dropout, accuracy, regularizers) is TF2 code with the same
+    meaning under ``tf.compat.v1``. Runs first, so that every other codemod sees core code.
+
+Why it matters
+    No TensorFlow 2.x has ``tf.contrib``: a file using it fails at import, whatever else is
+    migrated, and ``tf_upgrade_v2`` only comments on it (or rewrites initializers into
+    ``tf.compat.v1.keras`` ones that draw other numbers). Among the contrib names a 2019 model
+    zoo uses most, the initializers, regularizers, dropout, the global step and the RNN cells
+    are core code under another name: replaced, a file that used only those runs again.
+
+Before
+    w = tf.get_variable("w", [784, 10], initializer=tf.contrib.layers.xavier_initializer(),
+                        regularizer=tf.contrib.layers.l2_regularizer(0.01))
+    h = tf.contrib.layers.dropout(tf.matmul(x, w), keep_prob=0.8)
+    acc = tf.contrib.metrics.accuracy(tf.argmax(h, 1), labels)
+
+After
+    w = tf.get_variable("w", [784, 10], initializer=tf.glorot_uniform_initializer(),
+                        regularizer=lambda weights: 0.01 * tf.nn.l2_loss(weights))
+    h = tf.nn.dropout(tf.matmul(x, w), rate=1 - 0.8)
+    acc = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(h, 1), labels), tf.float32))
+
+Fix safety
+    Each replacement runs the ops contrib ran, with the same arguments, in the same order, so
+    the same random numbers are drawn (read off TF 1.15's contrib sources, and run against
+    tf-slim's copies of them, which the fixtures and the tests use as the original): dropout is
+    the ``nn.dropout`` call contrib's layer made, at ``rate = 1 - keep_prob``; accuracy is
+    contrib's cast of ``equal`` and ``reduce_mean``; a regularizer is ``scale`` times contrib's
+    ``l2_loss`` (or sum of absolute values), the scale converted to the weights' dtype and
+    multiplied first, as contrib did. The initializers draw from the same random op; contrib
+    computed the limit as ``sqrt(3 * factor / n)`` and the standard deviation as
+    ``sqrt(1.3 * factor / n)``, core as ``sqrt(3 * (scale / n))`` and
+    ``sqrt(scale / n) / 0.8796...``: the float64 results differ in the last place for some fans,
+    but rounded to float32 (and float16) they are the same for every fan ``n`` up to 2^22 and
+    48 factors checked (the tests check every ``n`` up to 2^20), so float32 weights get the same
+    bits. Each replacement makes as many random ops as contrib did, so the numbers are the same
+    under a graph-level seed too (``tf.set_random_seed``: TF 2.x counts a graph's random ops
+    for their seeds; the tests check it without TensorFlow's test tool). Names only
+    (contrib's ``scope``/``name``) are dropped: the ops are named otherwise. The lambda written
+    for a regularizer whose scale is a name is exact unless that scale is 0 (contrib then made
+    a regularizer returning None, which added no regularization loss): an unsafe fix.
+
+Declines when
+    (a finding says why, and the call stays) an argument whose value decides the code is not
+    written out: dropout's ``is_training`` other than ``True``/``False``, an initializer's
+    ``factor`` other than a number (or a module constant bound once to one), ``uniform`` other
+    than ``True``/``False``, ``mode`` other than one of contrib's three strings; a scale or
+    factor contrib refused (an integer or negative scale); ``*args``/``**kwargs``; dropout with
+    ``noise_shape`` or ``outputs_collections``, or in a file naming contrib's dropout other than
+    to call it (an ``arg_scope([slim.dropout], is_training=...)`` list: the scope gives the call
+    its arguments); accuracy with ``weights``; an initializer in a file naming float64 (the
+    limits differ in the last place there) or partitioned variables (core reads the whole
+    variable's shape, contrib the part's); a ``scope``/``name`` in a file reading graph elements
+    by name; a contrib name used as a value rather than called (``fn = slim.dropout``); a
+    regularizer's scale computed in the call or read from a name bound more than once (a loop's):
+    the lambda would read it when applied, contrib read it when the regularizer was made. A
+    regularizer whose scale is read from a name bound once (``l2_regularizer(weight_decay)``,
+    ``FLAGS.weight_decay``) is an unsafe fix (``--unsafe-fixes``): contrib made no regularizer for
+    a scale of 0, which only the run knows. A function of a project module called inside another file's ``arg_scope`` listing
+    dropout is not seen from its own file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Optional, Union
+
+import libcst as cst
+
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.analysis.variables import arguments
+from tfmodernize.codemods.migrate.contrib_to_core.rewrites import CallRewrites
+from tfmodernize.codemods.migrate.contrib_to_core.tables import (
+    BY_NAME, CALLS, FLOAT64, MODULES, REGULARIZERS, RENAMES, SAFE_PLACES, canonical, handles, number,
+)
+from tfmodernize.names import WholeNames, name_nodes, names_bound_here, own_nodes, parameter_names
+from tfmodernize.syntax import source
+from tfmodernize.tfsymbols import TFNames, dotted_name, root_name
+from tfmodernize.treewalk import walk
+
+
+class ContribToCore(CallRewrites, WholeNames, TFCodemod):
+    __doc__ = __doc__
+    code = "TFM115"
+    name = "contrib-to-core"
+    summary = ("tf.contrib initializers, regularizers, dropout, accuracy, global step and RNN cells -> "
+               "the core TensorFlow code they ran")
+    needles = ("contrib",)
+    interests = (cst.Call, cst.Attribute, cst.Name, cst.Assign)
+    detects_tf_names_only = True
+    #: Every other migration reads what it writes (initializers, cells, the global step).
+    runs_before = ("TFM107", "TFM100", "TFM101", "TFM102", "TFM106", "TFM109", "TFM113")
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        if isinstance(node, cst.Assign):  # ``slim = tf.contrib.slim``
+            symbol = names.tf_symbol(node.value)
+            return symbol is not None and symbol.path in MODULES
+        target = node.func if isinstance(node, cst.Call) else node
+        symbol = names.tf_symbol(target)
+        return symbol is not None and handles(symbol.path)
+
+    def plan(self, module: cst.Module) -> None:
+        self._inner: set[int] = set()
+        self._calls: dict[int, cst.Call] = {}  # id(func) -> the call of it
+        self._applied: set[int] = set()  # regularizer calls applied at once: ``l2_regularizer(s)(w)``
+        self._replaced_roots: Counter[str] = Counter()  # local module names whose reads went
+        #: id(statement) -> [statement, the comment to end it with, comments to put above it]
+        self._notes: dict[int, list] = {}
+        self._import_roots: set[str] = set()  # import aliases some replaced name started from
+        text = self.state.text
+        self._float64 = FLOAT64.search(text) is not None
+        self._by_name = BY_NAME.search(text) is not None
+        self._rebound: set[str] = set()
+        self._bindings = self._binding_counts(module, self._rebound)
+        self._local = self._local_modules(module)
+        self._from_imported = self.from_imports(module)
+        self._dropout_values = self._values_of(module, "contrib.layers.dropout")
+        self._parents = self.state.parents(module)
+        super().plan(module)
+        self._comment_statements()
+        self._drop_local_modules(module)
+        self._drop_plain_imports(module)
+
+    # -- what the file binds ------------------------------------------------------------------
+
+    @staticmethod
+    def _binding_counts(module: cst.Module, rebound: set[str]) -> Counter[str]:
+        """How many times each name is bound anywhere in the file (parameters included); the
+        names a loop, an augmented assignment or a ``global`` binds go into ``rebound``."""
+        counts: Counter[str] = Counter()
+        for node in walk(module, code_only=True):
+            if isinstance(node, (cst.For, cst.CompFor, cst.AugAssign, cst.NamedExpr, cst.Global, cst.Nonlocal)):
+                rebound.update(names_bound_here(node))  # bound again and again, or from elsewhere
+            if isinstance(node, cst.Param):
+                counts[node.name.value] += 1
+            elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                counts[node.name.value] += 1
+            else:
+                counts.update(names_bound_here(node))
+        return counts
+
+    def _local_modules(self, module: cst.Module) -> dict[str, tuple[str, cst.SimpleStatementLine]]:
+        """``slim = tf.contrib.slim`` at the top level, ``slim`` bound nowhere else: name -> (path, line)."""
+        found = {}
+        for statement in module.body:
+            if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                    and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1):
+                continue
+            assign = statement.body[0]
+            target = assign.targets[0].target
+            symbol = self.tf.tf_symbol(assign.value)
+            if (isinstance(target, cst.Name) and symbol is not None and symbol.path in MODULES
+                    and self._bindings[target.value] == 1):
+                found[target.value] = (symbol.path, statement)
+        return found
+
+    def _read_as_it_was(self, node: cst.BaseExpression) -> bool:
+        """Whether reading ``node`` later gives what it gave when contrib read it: a name its
+        scope binds once, by an assignment, a parameter or an import (not a loop, nor ``+=``), or
+        an attribute of one (``FLAGS.weight_decay``, ``self.decay``)."""
+        root = root_name(node)
+        if dotted_name(node) is None or root is None or root.value in self._rebound:
+            return False
+        scope = self._parents.get(id(node))
+        while scope is not None:
+            if isinstance(scope, (cst.FunctionDef, cst.Lambda)):
+                parameters = parameter_names(scope)
+                body = scope.body if isinstance(scope, cst.FunctionDef) else scope.body
+                bound = [name for n in own_nodes(body) for name in names_bound_here(n)]
+                if root.value in parameters or root.value in bound:
+                    return parameters.count(root.value) + bound.count(root.value) == 1
+            scope = self._parents.get(id(scope))
+        bound = [name for n in own_nodes(self.tf.module) for name in names_bound_here(n)]
+        return bound.count(root.value) <= 1  # a module name, or one imported (or a builtin)
+
+    def _values_of(self, module: cst.Module, wanted: str) -> bool:
+        """Whether the file names the contrib function ``wanted`` other than to call it (in an
+        ``arg_scope`` list, say)."""
+        skipped: set[int] = set()  # the functions called, and the names imports bind
+        for node in walk(module, code_only=True):
+            if isinstance(node, cst.Call):
+                skipped.add(id(node.func))
+            elif isinstance(node, (cst.Import, cst.ImportFrom)):
+                skipped.update(id(n) for n in walk(node))
+        return any(isinstance(n, (cst.Attribute, cst.Name)) and id(n) not in skipped and canonical(self._path(n)) == wanted
+                   for n in walk(module, code_only=True))
+
+    def _path(self, node: cst.CSTNode) -> Optional[str]:
+        """The TF path a dotted name names (``contrib.slim.dropout``), through imports or a local module name."""
+        symbol = self.tf.tf_symbol(node)
+        if symbol is not None:
+            return symbol.path
+        root = root_name(node)
+        dotted = dotted_name(node)
+        if root is None or dotted is None or root.value not in self._local or root is node:
+            return None
+        return self._local[root.value][0] + dotted[len(root.value):]
+
+    def _constant(self, node: Optional[cst.BaseExpression]) -> Optional[Union[int, float]]:
+        """A number written out, or a module constant bound once to one (``WEIGHT_DECAY = 5e-4``)."""
+        value = number(node)
+        if value is not None or not isinstance(node, cst.Name) or self._bindings[node.value] != 1:
+            return value
+        for statement in self.tf.module.body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                            and isinstance(small.targets[0].target, cst.Name)
+                            and small.targets[0].target.value == node.value):
+                        return number(small.value)
+        return None
+
+    # -- emitting -----------------------------------------------------------------------------
+
+    def _root(self, *, v1: bool) -> str:
+        """The code naming TensorFlow's top level for an emitted name: a TF1-only name (``v1``)
+        through the file's ``compat.v1`` alias or its plain one (compat-fallback turns that into
+        ``compat.v1`` if the name stays); a name meaning the same in both through either."""
+        plain = self.tf.alias_of("tensorflow")
+        old = self.tf.alias_of("tensorflow.compat.v1")
+        first, second = (old, plain) if v1 else (plain, old)
+        if first or second:
+            return first or second
+        v2 = self.tf.alias_of("tensorflow.compat.v2")
+        if v2 and v1:
+            return f"{v2}.compat.v1"
+        return self.tf_root()
+
+    # -- the walk -------------------------------------------------------------------------------
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        self._calls[id(node.func)] = node
+        if isinstance(node.func, cst.Call):
+            self._applied.add(id(node.func))
+        return True
+
+    def leave_whole_name(self, node: Union[cst.Attribute, cst.Name]) -> None:
+        path = self._path(node)
+        found = canonical(path)
+        if found is None:
+            return
+        if found in RENAMES:
+            target = RENAMES[found]
+            if self.fix(node, f"tf.{path} is tf.{target} (TF 1.15's contrib re-exported it)"):
+                self._count_root(node)
+                self.replace(node, cst.parse_expression(f"{self._root(v1=True)}.{target}"))
+        elif found in CALLS and id(node) not in self._calls:
+            self.report(node, f"`{source(node)}` is used as a value, not called: only its calls are replaced "
+                              "by core code; this use is left (tf.contrib is gone from TF 2.x)")
+
+    def leave_Call(self, call: cst.Call) -> None:
+        path = self._path(call.func)
+        found = canonical(path)
+        if found not in CALLS:
+            return
+        self._why = None
+        self._unsafe: Optional[str] = None  # why the rewrite is exact only if a value is what it usually is
+        try:
+            args = arguments(call, CALLS[found], what=f"`{source(call.func)}`")
+            code, message = self._rewrite(call, found, args)
+        except Decline as decline:
+            self.declined(decline, f"`{source(call.func)}` not replaced: ")
+            return
+        outer = self._calls.get(id(call)) if id(call) in self._applied else None
+        if outer is not None and found in REGULARIZERS:
+            return  # the regularizer applied at once: rewritten with its application
+        if not self.fix(call, message if self._unsafe is None else f"{message}; {self._unsafe}",
+                        safe=self._unsafe is None):
+            return
+        self._count_root(call.func)
+        self._keep_comments(call, self._why)
+        self._replace_call(call, found, args, code)
+
+    def _count_root(self, node: cst.CSTNode) -> None:
+        """Note the name a replaced dotted name started from (``slim`` of ``slim.dropout``)."""
+        root = root_name(node)
+        if root is not None and root.value in self._local:
+            self._replaced_roots[root.value] += 1
+        elif root is not None:
+            self._import_roots.add(root.value)
+            self.drop_from_import_of(node, self._from_imported)  # ``from tensorflow.contrib.rnn import LSTMCell``
+
+    def _replace_call(self, call: cst.Call, found: str, args: dict, code: str) -> None:
+        """``call`` becomes ``code`` (``{name}``: the source of argument ``name`` as rebuilt)."""
+        names = [arg.keyword.value if arg.keyword is not None else CALLS[found][i] for i, arg in enumerate(call.args)]
+
+        def build(rebuilt: cst.Call) -> cst.BaseExpression:
+            values = {name: source(arg.value) for name, arg in zip(names, rebuilt.args)}
+            return self._placed(call, rebuilt, cst.parse_expression(code.format(**values)))
+
+        self.replace(call, build)
+
+    def _placed(self, call: cst.Call, rebuilt: cst.Call, new: cst.BaseExpression) -> cst.BaseExpression:
+        """``new`` in the place of ``call``: in the parentheses ``call`` had, or in new ones where
+        an operator or a lambda would bind otherwise (``reg if c else None``, ``-reg(w)``)."""
+        if rebuilt.lpar:
+            return new.with_changes(lpar=rebuilt.lpar, rpar=rebuilt.rpar)
+        parent = self._parents.get(id(call))
+        if isinstance(new, (cst.Call, cst.Attribute, cst.Name)) or isinstance(parent, SAFE_PLACES):
+            return new
+        if (isinstance(new, cst.BinaryOperation) and isinstance(new.operator, cst.Multiply)
+                and isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, (cst.Add, cst.Subtract))):
+            return new  # ``scale * loss + 2.0``: the product binds first anyway
+        return new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+    def _holder(self, node: cst.CSTNode) -> Optional[cst.BaseStatement]:
+        holder = self._parents.get(id(node))
+        while holder is not None and not isinstance(holder, cst.BaseStatement):
+            holder = self._parents.get(id(holder))
+        return holder
+
+    def _keep_comments(self, call: cst.Call, why: Optional[str], inner: Optional[cst.Call] = None) -> None:
+        """The comments written inside ``call`` but outside the arguments it keeps (after a comma,
+        between lines; those of ``inner`` too, whose arguments are kept as well) go above its
+        statement, ``why`` at the end of it when it has no comment."""
+        kept = {id(n) for c in (call, inner) if c is not None for arg in c.args for n in walk(arg.value)}
+        comments = [n.value for n in walk(call) if isinstance(n, cst.Comment) and id(n) not in kept]
+        holder = self._holder(call)
+        if holder is None or not (comments or why):
+            return
+        note = self._notes.setdefault(id(holder), [holder, None, []])
+        note[2].extend(comments)
+        if why and isinstance(holder, cst.SimpleStatementLine) and holder.trailing_whitespace.comment is None:
+            note[1] = why
+
+    def _comment_statements(self) -> None:
+        for statement, trailing, leading in self._notes.values():
+
+            def commented(rebuilt: cst.BaseStatement, trailing=trailing, leading=leading) -> cst.BaseStatement:
+                if trailing is not None:
+                    rebuilt = rebuilt.with_changes(trailing_whitespace=cst.TrailingWhitespace(
+                        whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(trailing),
+                        newline=rebuilt.trailing_whitespace.newline))
+                if leading:
+                    rebuilt = rebuilt.with_changes(leading_lines=[
+                        *rebuilt.leading_lines, *(cst.EmptyLine(comment=cst.Comment(c)) for c in leading)])
+                return rebuilt
+
+            self.replace(statement, commented)
+
+    # -- imports and local module names that go -----------------------------------------------
+
+    def _drop_local_modules(self, module: cst.Module) -> None:
+        """``slim = tf.contrib.slim`` goes when every read of ``slim`` was replaced."""
+        for name, replaced in self._replaced_roots.items():
+            _, statement = self._local[name]
+            target = statement.body[0].targets[0].target
+            reads = sum(1 for n in name_nodes(module, imports=False) if n.value == name and n is not target)
+            if reads == replaced:
+                self.remove(statement)
+
+    def _drop_plain_imports(self, module: cst.Module) -> None:
+        """``import tensorflow.contrib.slim as slim`` goes when nothing reads ``slim`` any more
+        (``from`` imports of TF go by themselves: ``TFCodemod._drop_orphaned_imports``)."""
+        for statement in module.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                if isinstance(small, cst.Import):
+                    for alias in small.names:
+                        imported = dotted_name(alias.name)
+                        if ((imported or "").startswith("tensorflow.contrib.") and alias.asname is not None
+                                and isinstance(alias.asname.name, cst.Name)
+                                and alias.asname.name.value in self._import_roots):
+                            self.remove_import(imported, asname=alias.asname.name.value)

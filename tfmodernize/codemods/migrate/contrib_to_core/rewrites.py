@@ -1,0 +1,184 @@
+"""Contrib-to-core's rewrite of each call (a mixin of the codemod): the core code replacing it,
+with ``{argument}`` where an argument's source goes, and the fix message; or a ``Decline``."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.contrib_to_core.tables import (
+    INITIALIZERS, MODES, REGULARIZERS, TRUNCATION, boolean,
+)
+from tfmodernize.names import name_nodes
+from tfmodernize.syntax import is_none, source
+
+
+class CallRewrites:
+    """The rewrites of ``tf.contrib`` calls; the codemod provides ``_root``, ``_constant``,
+    ``_calls``/``_applied`` (the calls of calls), ``_placed``, ``_count_root``, ``_keep_comments``
+    and the file's facts (``_float64``, ``_by_name``, ``_dropout_values``)."""
+
+    #: Set by a rewrite: the comment ending its line, and why it is exact only usually (an unsafe fix).
+    _why: Optional[str]
+    _unsafe: Optional[str]
+
+    def _rewrite(self, call: cst.Call, found: str, args: dict) -> tuple[str, str]:
+        """(the code replacing ``call``, with ``{argument}`` for the arguments' sources; the fix message)."""
+        if found in INITIALIZERS:
+            return self._initializer(call, found, args)
+        if found in REGULARIZERS:
+            return self._regularizer(call, found, args)
+        if found == "contrib.layers.dropout":
+            return self._dropout(call, args)
+        return self._accuracy(call, args)
+
+    def _named_only(self, call: cst.Call, args: dict, *names: str) -> None:
+        for name in names:
+            if not is_none(args.get(name)) and self._by_name:
+                raise Decline(call, f"its `{name}` names its ops, and the file reads graph elements by name: "
+                                    "the core ops are named otherwise")
+
+    def _initializer(self, call: cst.Call, found: str, args: dict) -> tuple[str, str]:
+        if self._float64:
+            raise Decline(call, "the file names float64: contrib computed the limit or standard deviation in another "
+                                "float64 order than core, which differs in the last place for some shapes; replace it "
+                                "by hand if your weights are float32")
+        if "partitioner" in self.state.text:
+            raise Decline(call, "the file partitions variables: core's initializer reads the whole variable's shape, "
+                                "contrib's the part's")
+        uniform = boolean(args.get("uniform"), found != "contrib.layers.variance_scaling_initializer")
+        if uniform is None:
+            raise Decline(call, "`uniform` is not True or False written out: the distribution is decided by it")
+        dtype = args.get("dtype")
+        extra = "".join(f", {name}={{{name}}}" for name in ("seed", "dtype") if not is_none(args.get(name))
+                        and not (name == "dtype" and self.tf.is_tf(dtype, "float32")))
+        if found == "contrib.layers.variance_scaling_initializer":
+            factor = args.get("factor")
+            value = 2.0 if factor is None else self._constant(factor)
+            if value is None or value <= 0:
+                raise Decline(call, "`factor` is not a positive number written out (or a module constant bound to one)")
+            factor_code = "2.0" if factor is None else "{factor}"
+            mode = args.get("mode")
+            mode_name = "FAN_IN" if mode is None else (mode.evaluated_value if isinstance(mode, cst.SimpleString) else None)
+            if mode_name not in MODES:
+                raise Decline(call, "`mode` is not 'FAN_IN', 'FAN_OUT' or 'FAN_AVG' written out")
+            mode_code = MODES[mode_name]
+        else:
+            value, factor_code, mode_code = 1.0, "1.0", "fan_avg"
+        v1 = self._root(v1=True)
+        what = f"tf.{found} draws what"
+        if uniform and value == 1.0 and mode_code == "fan_avg":
+            return (f"{v1}.glorot_uniform_initializer({extra[2:]})",
+                    f"{what} tf.glorot_uniform_initializer draws: uniform in ±sqrt(3 / ((fan_in + fan_out) / 2))")
+        if uniform:
+            return (f'{v1}.variance_scaling_initializer(scale={factor_code}, mode="{mode_code}", '
+                    f'distribution="uniform"{extra})',
+                    f"{what} tf.variance_scaling_initializer draws: uniform in ±sqrt(3 * factor / n)")
+        if factor_code == "1.0":
+            scale = f"1.3 * {TRUNCATION} ** 2"
+        elif isinstance(args.get("factor"), cst.UnaryOperation):
+            scale = f"({factor_code}) * 1.3 * {TRUNCATION} ** 2"
+        else:
+            scale = f"{factor_code} * 1.3 * {TRUNCATION} ** 2"
+        self._why = f"# contrib's stddev sqrt(1.3 * factor / n) as core's sqrt(scale / n) / {TRUNCATION}"
+        return (f'{v1}.variance_scaling_initializer(scale={scale}, mode="{mode_code}", '
+                f'distribution="truncated_normal"{extra})',
+                f"{what} tf.variance_scaling_initializer draws with this scale: a truncated normal of stddev "
+                "sqrt(1.3 * factor / n)")
+
+    def _regularizer(self, call: cst.Call, found: str, args: dict) -> tuple[str, str]:
+        scale = args.get("scale")
+        if scale is None:
+            raise Decline(call, "its scale is not passed")
+        value = self._constant(scale)
+        if value is None and self._read_as_it_was(scale):
+            # ``l2_regularizer(weight_decay)``: the same unless the scale is 0 when the regularizer is made.
+            self._unsafe = ("exact unless the scale is 0 where the regularizer is made: contrib then made a regularizer "
+                            "returning None, so no loss was added to the regularization losses")
+            value = 1.0
+        elif value is None and not isinstance(scale, (cst.Integer, cst.Float, cst.UnaryOperation, cst.SimpleString)):
+            raise Decline(call, "its scale is computed, or read from a name bound more than once: contrib read it when "
+                                "the regularizer was made, a lambda would read it when the regularizer is applied; "
+                                "bind it to a name once")
+        if value is None or isinstance(value, (int, bool)) or value < 0:
+            raise Decline(call, "its scale is not a float of 0 or more: contrib raised ValueError for it")
+        self._named_only(call, args, "scope")
+        tf = self._root(v1=False)
+        loss = REGULARIZERS[found]
+        short = found.rpartition(".")[2]
+        if value == 0:
+            outer = self._calls.get(id(call)) if id(call) in self._applied else None
+            if outer is not None:
+                raise Decline(call, "a scale of 0 makes no regularizer (None): applied at once, it is None")
+            return "lambda _: None", f"tf.{found} of scale 0 makes a regularizer returning None"
+        outer = self._calls.get(id(call)) if id(call) in self._applied else None
+        if outer is not None:
+            self._applied_at_once(call, outer, found, tf)
+            return "", ""
+        parameter = "weights"
+        while parameter in {n.value for n in name_nodes(scale)}:
+            parameter += "_"
+        code = f"lambda {parameter}: {{scale}} * {loss.format(tf=tf, w=parameter)}"
+        return code, f"tf.{found}(scale) is scale * {loss.format(tf='tf', w='weights')}, what contrib's {short} computed"
+
+    def _applied_at_once(self, call: cst.Call, outer: cst.Call, found: str, tf: str) -> None:
+        """``l2_regularizer(scale)(w)`` -> ``scale * tf.nn.l2_loss(w)``."""
+        if len(outer.args) != 1 or outer.args[0].keyword is not None or outer.args[0].star:
+            raise Decline(call, "the regularizer is applied to other than one tensor")
+        message = f"tf.{found}(scale)(w) is scale * {REGULARIZERS[found].format(tf='tf', w='w')}"
+        if not self.fix(outer, message if self._unsafe is None else f"{message}; {self._unsafe}",
+                        safe=self._unsafe is None):
+            return
+        self._count_root(call.func)
+        self._keep_comments(outer, None, inner=call)
+        loss = REGULARIZERS[found]
+
+        def build(rebuilt: cst.Call) -> cst.BaseExpression:
+            inner = rebuilt.func
+            scale = source(next(arg.value for arg in inner.args if arg.keyword is None or arg.keyword.value == "scale"))
+            weights = source(rebuilt.args[0].value)
+            return self._placed(outer, rebuilt, cst.parse_expression(f"{scale} * {loss.format(tf=tf, w=weights)}"))
+
+        self.replace(outer, build)
+
+    def _dropout(self, call: cst.Call, args: dict) -> tuple[str, str]:
+        if self._dropout_values:
+            raise Decline(call, "the file names contrib's dropout other than to call it (an arg_scope list?): an "
+                                "arg_scope listing it gives it the arguments (`keep_prob`, `is_training`) of the scopes "
+                                "it runs in")
+        if "inputs" not in args:
+            raise Decline(call, "its input is not passed")
+        training = boolean(args.get("is_training"), True)
+        if training is None:
+            raise Decline(call, "`is_training` is not True or False written out: contrib chose between dropout and "
+                                "the identity when the graph was built (a tf.cond for a tensor)")
+        for name in ("noise_shape", "outputs_collections"):
+            if not is_none(args.get(name)):
+                raise Decline(call, f"its `{name}` is not None")
+        self._named_only(call, args, "scope")
+        tf = self._root(v1=False)
+        if not training:
+            return f"{tf}.identity({{inputs}})", "tf.contrib.layers.dropout(x, is_training=False) is tf.identity(x)"
+        keep = args.get("keep_prob")
+        if keep is None:
+            rate = "0.5"
+        else:
+            rate = "1 - {keep_prob}" if not isinstance(keep, (cst.BinaryOperation, cst.BooleanOperation,
+                                                               cst.IfExp, cst.Lambda, cst.UnaryOperation)) \
+                or keep.lpar else "1 - ({keep_prob})"
+        seed = "" if is_none(args.get("seed")) else ", seed={seed}"
+        return (f"{tf}.nn.dropout({{inputs}}, rate={rate}{seed})",
+                "tf.contrib.layers.dropout(x, keep_prob) is tf.nn.dropout(x, rate=1 - keep_prob), the op its layer ran")
+
+    def _accuracy(self, call: cst.Call, args: dict) -> tuple[str, str]:
+        if not is_none(args.get("weights")):
+            raise Decline(call, "it is given `weights`: contrib's weighted accuracy reads them twice; write "
+                                "tf.reduce_sum(correct * weights) / tf.reduce_sum(weights * tf.ones_like(correct))")
+        if "predictions" not in args or "labels" not in args:
+            raise Decline(call, "its predictions or labels are not passed")
+        self._named_only(call, args, "name")
+        tf = self._root(v1=False)
+        return (f"{tf}.reduce_mean({tf}.cast({tf}.equal({{predictions}}, {{labels}}), {tf}.float32))",
+                "tf.contrib.metrics.accuracy is the mean of the float32 cast of equal(predictions, labels)")

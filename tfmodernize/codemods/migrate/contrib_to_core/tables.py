@@ -1,0 +1,103 @@
+"""What TF 1.15's ``tf.contrib`` had that core TensorFlow computes too: where each name lived and
+was re-exported (``tf.contrib.slim.dropout`` is ``tf.contrib.layers.dropout``), the pure aliases
+(``tf.contrib.rnn.LSTMCell`` is ``tf.nn.rnn_cell.LSTMCell``), the calls rewritten and their
+parameters, and the literal values the rewrites read."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional, Union
+
+import libcst as cst
+
+#: core's ``VarianceScaling`` divides a truncated normal's standard deviation by this
+#: (``scipy.stats.truncnorm.std(a=-2, b=2)``); contrib multiplied the variance by 1.3 instead.
+TRUNCATION = "0.87962566103423978"
+
+#: Where each contrib function lived in TF 1.15, and the modules that re-exported it (slim
+#: star-imported contrib.layers' initializers, regularizers and layers, contrib.framework's
+#: variables and contrib.metrics): function -> (canonical path, modules).
+_LAYERS = ("contrib.layers", "contrib.slim", "contrib.layers.python.layers")
+_HOMES: dict[str, tuple[str, tuple[str, ...]]] = {
+    **{name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.initializers", "contrib.slim.initializers"))
+       for name in ("xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer")},
+    **{name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.regularizers", "contrib.slim.regularizers"))
+       for name in ("l1_regularizer", "l2_regularizer")},
+    "dropout": ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.layers", "contrib.slim.layers")),
+    **{name: ("contrib.framework", ("contrib.framework", "contrib.slim", "contrib.framework.python.ops",
+                                    "contrib.framework.python.ops.variables"))
+       for name in ("get_or_create_global_step", "get_global_step", "create_global_step")},
+    "accuracy": ("contrib.metrics", ("contrib.metrics", "contrib.slim.metrics", "contrib.metrics.python.metrics",
+                                     "contrib.metrics.python.metrics.classification")),
+}
+#: TF 1.15's ``tf.contrib.rnn`` star-imported ``tensorflow.python.ops.rnn_cell`` and imported the
+#: static RNNs from ``tensorflow.python.ops.rnn``: the very objects ``tf.nn.rnn_cell.*`` / ``tf.nn.*``.
+CELLS = ("RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell", "DropoutWrapper",
+         "ResidualWrapper", "DeviceWrapper", "LSTMStateTuple")
+RUNS = ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")
+for _name in (*CELLS, *RUNS):
+    _HOMES[_name] = ("contrib.rnn", ("contrib.rnn",))
+
+#: Spelled path (``contrib.slim.dropout``) -> canonical path (``contrib.layers.dropout``).
+SPELLINGS = {f"{module}.{name}": f"{home}.{name}" for name, (home, modules) in _HOMES.items() for module in modules}
+#: The contrib modules a file may bind to a name of its own (``slim = tf.contrib.slim``).
+MODULES = frozenset(module for _, modules in _HOMES.values() for module in modules)
+
+#: Pure aliases: contrib name -> TF1 core name, renamed wherever named (called or not).
+RENAMES = {
+    **{f"contrib.framework.{name}": f"train.{name}"
+       for name in ("get_or_create_global_step", "get_global_step", "create_global_step")},
+    **{f"contrib.rnn.{name}": f"nn.rnn_cell.{name}" for name in CELLS},
+    **{f"contrib.rnn.{name}": f"nn.{name}" for name in RUNS},
+}
+#: Calls rewritten as the core code they ran -> their parameters, in order.
+CALLS = {
+    "contrib.layers.xavier_initializer": ("uniform", "seed", "dtype"),
+    "contrib.layers.xavier_initializer_conv2d": ("uniform", "seed", "dtype"),
+    "contrib.layers.variance_scaling_initializer": ("factor", "mode", "uniform", "seed", "dtype"),
+    "contrib.layers.l1_regularizer": ("scale", "scope"),
+    "contrib.layers.l2_regularizer": ("scale", "scope"),
+    "contrib.layers.dropout": ("inputs", "keep_prob", "noise_shape", "is_training", "outputs_collections", "scope",
+                               "seed"),
+    "contrib.metrics.accuracy": ("predictions", "labels", "weights", "name"),
+}
+INITIALIZERS = ("contrib.layers.xavier_initializer", "contrib.layers.xavier_initializer_conv2d",
+                "contrib.layers.variance_scaling_initializer")
+REGULARIZERS = {"contrib.layers.l2_regularizer": "{tf}.nn.l2_loss({w})",
+                "contrib.layers.l1_regularizer": "{tf}.reduce_sum({tf}.abs({w}))"}
+MODES = {"FAN_IN": "fan_in", "FAN_OUT": "fan_out", "FAN_AVG": "fan_avg"}
+#: Where an expression needs no parentheses of its own: an argument, a right-hand side, an element.
+SAFE_PLACES = (cst.Arg, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Expr, cst.Element, cst.DictElement)
+FLOAT64 = re.compile(r"\bfloat64\b|\bdouble\b")
+BY_NAME = re.compile(r"by_name|get_tensor\b|get_operation\b")
+
+
+def canonical(path: Optional[str]) -> Optional[str]:
+    """``contrib.layers.dropout`` for any TF 1.15 spelling of it (``contrib.slim.dropout``), else None."""
+    return SPELLINGS.get(path) if path is not None else None
+
+
+def handles(path: str) -> bool:
+    """Whether ``tf.<path>`` is a contrib name this codemod replaces, or declines with a finding."""
+    found = canonical(path)
+    return found is not None and (found in RENAMES or found in CALLS)
+
+
+def number(node: Optional[cst.BaseExpression]) -> Optional[Union[int, float]]:
+    """The value of a numeric literal (``0.5``, ``-1``, ``1e-4``), else None."""
+    negative = False
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        negative, node = isinstance(node.operator, cst.Minus), node.expression
+    if isinstance(node, (cst.Integer, cst.Float)) and not node.lpar:
+        value = node.evaluated_value
+        return -value if negative else value
+    return None
+
+
+def boolean(node: Optional[cst.BaseExpression], default: bool) -> Optional[bool]:
+    """``True``/``False`` written out (``default`` when not passed), else None."""
+    if node is None:
+        return default
+    if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        return node.value == "True"
+    return None
