@@ -12,6 +12,7 @@ made by ``tf.data`` (``Dataset.from_tensor_slices``, ``TFRecordDataset``, ...) o
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 import libcst as cst
@@ -20,6 +21,8 @@ from tfmodernize.analysis.tf1_api import DATASET_CHAIN, V1_ONLY_MEMBERS
 
 #: Every member name of ``V1_ONLY_MEMBERS``: a cheap first test on an attribute.
 MEMBER_NAMES = frozenset(member for members in V1_ONLY_MEMBERS.values() for member in members)
+#: The same, looked for in a file's text before it is parsed.
+MEMBER_TEXT = re.compile(r"\.(?:" + "|".join(sorted(MEMBER_NAMES)) + r")\b")
 from tfmodernize.names import names_bound_here
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk

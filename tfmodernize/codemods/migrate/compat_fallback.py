@@ -126,17 +126,16 @@ class CompatFallback(TFCodemod):
     name = "compat-fallback"
     summary = "a file that still needs TF1 runs on TF 2.x: tensorflow.compat.v1 with v2 behaviour off at its entry point"
     interests = (cst.Attribute, cst.Name)
-    detects_tf_names_only = False
+    detects_tf_names_only = True
 
     @classmethod
     def wanted_by(cls, state) -> bool:
-        # A project staying on TF1 keeps every file of it there, TF2 code as it stands included.
-        return state.project_on_v1 is not None
+        # A project staying on TF1 keeps every file of it there, TF2 code as it stands included;
+        # a member only TF1 objects have (``ds.output_types``) is no TF name: its text asks.
+        return state.project_on_v1 is not None or tf_objects.MEMBER_TEXT.search(state.text) is not None
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
-        if type(node) is cst.Attribute and node.attr.value in tf_objects.MEMBER_NAMES:
-            return True  # maybe a member only TF1's kind of the object has (``dataset.output_types``)
         symbol = names.tf_symbol(node)
         return symbol is not None and (tables().tf1_only(symbol.path) or symbol.v1)
 
@@ -269,6 +268,7 @@ class CompatFallback(TFCodemod):
         """
         facts = _Facts()
         inner: set[int] = set()
+        members = False  # an attribute named like a member only TF1 objects have
         for node in walk(module, code_only=True):
             kind = type(node)
             if kind is cst.Import or kind is cst.ImportFrom:
@@ -276,6 +276,7 @@ class CompatFallback(TFCodemod):
             elif kind is cst.Attribute or kind is cst.Name:
                 if kind is cst.Attribute:
                     inner.add(id(node.value))
+                    members = members or node.attr.value in tf_objects.MEMBER_NAMES
                 symbol = self.tf.tf_symbol(node)
                 if symbol is None:
                     continue
@@ -300,7 +301,7 @@ class CompatFallback(TFCodemod):
                 if (isinstance(call, cst.Call) and not call.args and (symbol := self.tf.tf_symbol(call.func)) is not None
                         and not symbol.v1 and symbol.path in EAGER_REQUESTS):
                     facts.eager_statements.append(node)
-        if any(type(n) is cst.Attribute and n.attr.value in tf_objects.MEMBER_NAMES for n in walk(module, code_only=True)):
+        if members:
             # ``dataset.make_one_shot_iterator()`` on a dataset made through ``import tensorflow``:
             # TF 2.x's dataset has no such member; TF1's, made through compat.v1, has.
             facts.blockers += [(node, f"`{what}`", "plain") for node, what in tf_objects.v1_only_members(module, self.tf)]
