@@ -503,8 +503,7 @@ def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
             if outcome.error is None and not outcome.kept_on_v1 and outcome.new is not None:
                 return Rewritten(outcome.new, outcome.exports)
             if outcome.kept_on_v1:
-                construct, line = outcome.kept_on_v1[0]
-                return Rewritten(stays=f"{construct} on line {line} has no TF2 migration there{_why_kept(outcome)}")
+                return Rewritten(stays=_kept_reason(outcome) + _why_kept(outcome))
             return Rewritten(stays=outcome.error or "it is not rewritten")
 
         index = summarize_project(list(by_path), codemods, settings.src, rewrite=rewrite)
@@ -593,13 +592,18 @@ def _imports_tensorflow(text: Optional[str]) -> bool:
         return True
 
 
+def _kept_reason(outcome: Outcome) -> str:
+    """``"tf.Session on line 9 has no TF2 migration there"``: the first construct keeping a file on TF1."""
+    construct, line = outcome.kept_on_v1[0]
+    return f"{construct} on line {line} has no TF2 migration there"
+
+
 def _project_status(outcome: Outcome) -> tuple[str, Optional[str]]:
     """What a file became, for ``project.on_v1_together``, and what keeps it on TF1 if it stays."""
     if outcome.error is not None:
         return project_modes.FAILED, f"it could not be rewritten: {outcome.error}"
     if outcome.kept_on_v1:
-        construct, line = outcome.kept_on_v1[0]
-        return project_modes.KEPT, f"{construct} on line {line} has no TF2 migration there"
+        return project_modes.KEPT, _kept_reason(outcome)
     if outcome.changed and any(is_migration(fix.code) for fix in outcome.fixes):
         return project_modes.MIGRATED, None
     return project_modes.AS_IS, None
