@@ -325,6 +325,73 @@ def check(
     raise typer.Exit(EXIT_CLEAN if exit_zero or not reported else EXIT_REPORTED)
 
 
+@app.command()
+def report(
+    paths: List[Path] = PathsArg,
+    output: Path = typer.Option(Path("tfmodernize-report.html"), "--output", "-o", metavar="<path>",
+                                help="The HTML report to write (one self-contained file)."),
+    baseline: Optional[Path] = typer.Option(
+        None, "--baseline", metavar="<json>",
+        help="A previous run's JSON: `check --format json` output, or better the `--json` a "
+             "previous `report` wrote (it lists every file); the report then says what moved."),
+    json_output: Optional[Path] = typer.Option(
+        None, "--json", metavar="<path>",
+        help="Also write this run as JSON (`check --format json`'s object plus `files`, every "
+             "file's status), the --baseline of the next run."),
+    markdown: Optional[Path] = typer.Option(
+        None, "--markdown", metavar="<path>",
+        help="Append the headline figures as Markdown to this file (e.g. $GITHUB_STEP_SUMMARY)."),
+    title: str = typer.Option("tfmodernize migration report", "--title", help="The page's title."),
+    select: List[str] = SelectOpt,
+    ignore: List[str] = IgnoreOpt,
+    exclude: List[str] = ExcludeOpt,
+    force_exclude: bool = ForceExcludeOpt,
+    src: List[Path] = SrcOpt,
+    unsafe_fixes: Optional[bool] = UnsafeOpt,
+    jobs: Optional[int] = JobsOpt,
+    config: Optional[Path] = ConfigOpt,
+    no_cache: bool = NoCacheOpt,
+) -> None:
+    """Write an HTML migration report: files migrated / kept on tf.compat.v1 / unchanged / failed
+    per folder, what keeps files on v1, findings and diffs. Same outcomes as `check`.
+
+    Exits 0 once written (2 on usage errors). Example: tfmodernize report src/ -o report.html
+    """
+    from tfmodernize.output.formats import emit_json
+    from tfmodernize.output.html_report import (BaselineError, build_report, markdown_summary,
+                                                read_baseline, run_json)
+    from tfmodernize.sources import write_atomic
+
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache,
+                         force_exclude, src)
+    previous = None
+    if baseline is not None:
+        try:
+            previous = read_baseline(baseline.read_text(encoding="utf-8"))
+        except (OSError, BaselineError) as error:
+            reason = getattr(error, "strerror", None) or error
+            raise _usage_error(f"--baseline {baseline}: {reason}")
+    outcomes = list(_outcomes(paths, settings))
+    built = build_report(outcomes, title=title, paths=[str(p) for p in paths], baseline=previous)
+    written = [(output, built.html)]
+    if json_output is not None:
+        written.append((json_output, run_json(built, emit_json(outcomes)) + "\n"))
+    for target, text in written:
+        try:
+            write_atomic(target, text.encode("utf-8"), None)
+        except OSError as error:
+            raise _usage_error(f"{target}: cannot write the report: {error.strerror or error}")
+    if markdown is not None:
+        try:
+            with markdown.open("a", encoding="utf-8") as handle:
+                handle.write(markdown_summary(built))
+        except OSError as error:
+            raise _usage_error(f"{markdown}: cannot write: {error.strerror or error}")
+    counts = built.data["totals"]["categories"]
+    stderr.print(f"wrote {output}: " + ", ".join(f"{n} {key}" for key, n in counts.items() if n),
+                 markup=False)
+
+
 @app.command(name="list")
 def list_codemods() -> None:
     """List the codemod catalogue in the order it runs."""
@@ -386,6 +453,23 @@ def verify(
                        old_mode=old_mode, timeout=timeout, stdout=printed, align_variables=align_variables,
                        console=stdout)
     )
+
+
+@app.command()
+def lsp() -> None:
+    """Run the language server on standard input/output, for editors (needs the `lsp` extra).
+
+    Diagnostics, fixes as code actions and `explain` on hover; see the README's "Editor
+    integration (LSP)". Install with: pip install 'tfmodernize[lsp]'
+    """
+    try:
+        from tfmodernize.lsp import serve
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        raise _usage_error("`tfmodernize lsp` needs pygls, the `lsp` extra: "
+                           "pip install 'tfmodernize[lsp]'")
+    serve()
 
 
 def _dedent(text: str) -> str:
