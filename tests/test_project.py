@@ -314,7 +314,7 @@ def test_a_network_function_stays_a_function_while_a_file_calling_it_stays_on_tf
     train.write_text(SCORED)
     other = tmp_path / "other.py"
     other.write_text("import tensorflow as tf\nfrom model import score\n\nx = tf.placeholder(tf.float32, [None, 2])\n"
-                     "y = score(x, 2)\ntf.contrib.framework.get_variables()\n")
+                     "y = score(x, 2)\ntf.contrib.training.HParams(rate=0.1)\n")
     found = outcomes([train, model, other])
     assert found["other.py"].status == "kept-on-compat-v1"
     assert found["model.py"].status == "kept-on-compat-v1"

@@ -1,6 +1,14 @@
 """Names of the TF1 API that several codemods look for, by path under ``tf.`` (one table each,
 shared, so that a name added for one codemod counts for all)."""
 
+from __future__ import annotations
+
+from typing import Optional
+
+import libcst as cst
+
+from tfmodernize.tfsymbols import dotted_name
+
 PLACEHOLDERS = ("placeholder", "placeholder_with_default")
 VARIABLE_MAKERS = ("Variable", "get_variable")
 SESSIONS = ("Session", "InteractiveSession")
@@ -38,3 +46,18 @@ DATASET_CHAIN = (
     "map", "batch", "padded_batch", "shuffle", "repeat", "prefetch", "filter", "take", "skip", "cache", "zip",
     "concatenate", "flat_map", "interleave", "apply", "unbatch", "window", "enumerate", "shard", "with_options",
 )
+#: Packages outside TensorFlow whose functions build TF1 graphs (variables through variable
+#: scopes and collections, arg scopes): a file importing one stays on ``tf.compat.v1`` with v2
+#: behaviour off. Import name -> the package to install.
+TF1_PACKAGES = {"tf_slim": "tf-slim"}
+
+
+def tf1_package(statement: cst.CSTNode) -> Optional[str]:
+    """The package (``tf-slim``) whose TF1 graph code an import statement brings in, if any."""
+    if isinstance(statement, cst.Import):
+        modules = [dotted_name(alias.name) or "" for alias in statement.names]
+    elif isinstance(statement, cst.ImportFrom) and statement.module is not None and not statement.relative:
+        modules = [dotted_name(statement.module) or ""]
+    else:
+        return None
+    return next((TF1_PACKAGES[m.split(".")[0]] for m in modules if m.split(".")[0] in TF1_PACKAGES), None)

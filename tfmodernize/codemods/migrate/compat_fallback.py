@@ -81,7 +81,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis.tf1_api import PLACEHOLDERS, V2_OFF, V2_ON
+from tfmodernize.analysis.tf1_api import PLACEHOLDERS, TF1_PACKAGES, V2_OFF, V2_ON, tf1_package
 from tfmodernize.analysis import tf_objects
 from tfmodernize.analysis.program import entry_point
 from tfmodernize.analysis.training import GRAPH_PROGRAM
@@ -168,6 +168,12 @@ class CompatFallback(TFCodemod):
         plain = [(i, s) for i, s in imports if self._tf_import(s)[1] == "tensorflow"]
         v1_imports = [(i, s) for i, s in imports if self._tf_import(s)[1] == V1]
         anchors = plain if through_plain else v1_imports or plain
+        if not anchors and all(what in TF1_PACKAGES.values() for _, what, _ in blockers):
+            # A module using tf-slim alone (no TensorFlow import left): nothing here to switch.
+            self.state.keep_on_v1(first, self._line_of(first, first_node))
+            self.report(first_node, f"this module builds TF1 graphs with {first}: the program that imports it must "
+                                    "call tf.compat.v1.disable_v2_behavior() before building graphs")
+            return False
         if not anchors:
             self.report(first_node, f"{first} needs TF1, but TensorFlow is not imported with a plain module-level "
                                     "`import tensorflow as tf`: import tensorflow.compat.v1 by hand")
@@ -205,7 +211,7 @@ class CompatFallback(TFCodemod):
         for contrib_node, what, _ in blockers:
             if what.startswith("tf.contrib."):
                 self.report(contrib_node, f"{what} is gone from TF 2.x: this file cannot run until it is replaced "
-                                          "(the contrib-to-core or api-renames finding on it says what replaces it)")
+                                          "(the contrib-to-core, contrib-to-slim or api-renames finding on it says what replaces it)")
                 break
         add_legacy = legacy is not None and not facts.sets_legacy
         if not through_plain and not needs_switch and not add_legacy:
@@ -273,6 +279,10 @@ class CompatFallback(TFCodemod):
             kind = type(node)
             if kind is cst.Import or kind is cst.ImportFrom:
                 inner.update(id(n) for n in walk(node, code_only=True))
+                package = tf1_package(node)
+                if package is not None:  # ``import tf_slim as slim``: its layers build TF1 graphs
+                    facts.blockers.append((node, package, "v1"))
+                    facts.graph_program = True
             elif kind is cst.Attribute or kind is cst.Name:
                 if kind is cst.Attribute:
                     inner.add(id(node.value))

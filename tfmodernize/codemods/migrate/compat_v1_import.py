@@ -74,7 +74,7 @@ import libcst as cst
 from tfmodernize.treewalk import visit, walk
 import libcst.matchers as m
 
-from tfmodernize.analysis.tf1_api import V2_OFF, V2_ON
+from tfmodernize.analysis.tf1_api import V2_OFF, V2_ON, tf1_package
 from tfmodernize.analysis.tables import tables, v1_requirement
 from tfmodernize.names import WholeNames
 from tfmodernize.codemod import TFCodemod
@@ -116,10 +116,17 @@ class _Needs(WholeNames, cst.CSTVisitor):
         self._calls: dict[int, cst.Call] = {}
 
     def visit_Import(self, node: cst.Import) -> bool:
+        self._package(node)
         return False
 
     def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        self._package(node)
         return False
+
+    def _package(self, node: "cst.Import | cst.ImportFrom") -> None:
+        package = tf1_package(node)
+        if package is not None:
+            self.found.append((node, package, "its code builds TF1 graphs"))
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         super().visit_Attribute(node)

@@ -9,6 +9,7 @@ from typing import Optional
 
 
 from tfmodernize.analysis.tables import tables
+from tfmodernize.analysis.contrib import SLIM_HOMES
 from tfmodernize.codemods.migrate.contrib_to_core.tables import SPELLINGS as CONTRIB_SPELLINGS
 
 
@@ -37,6 +38,7 @@ OWNERS = {
     # ``tf.contrib.rnn.LSTMCell``, in every spelling TF 1.15 had): replaced, or declined with a
     # finding saying why.
     "contrib-to-core": tuple(CONTRIB_SPELLINGS),
+    "contrib-to-slim": tuple(SLIM_HOMES),
 }
 
 CAST_DTYPES = {"float": "float32", "double": "float64"}

@@ -1,0 +1,159 @@
+"""Where TF 1.15's ``tf.contrib`` lives on outside TensorFlow: the tf-slim package.
+
+``tf.contrib.slim``, and the parts of ``tf.contrib.layers``, ``tf.contrib.framework`` and
+``tf.contrib.metrics`` it re-exported, are the ``tf_slim`` package (``pip install tf-slim``):
+the same code, moved out of TensorFlow when contrib went. ``slim_name`` says what a contrib path
+is in tf-slim, read off ``tfmodernize/data/tf_slim.json`` (written by
+``scripts/generate_slim_table.py`` from an installed tf-slim: the rewrite path never imports
+TensorFlow), or why it has no place there.
+
+Paths are relative to the TF top level (``contrib.slim.conv2d``), as ``TFNames.tf_symbol``
+gives them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Optional, Union
+
+#: The contrib modules whose names tf-slim kept, and the tf-slim module with the same names.
+#: ``contrib.layers`` and ``contrib.framework`` go to the package's top level, which
+#: star-imports tf-slim's layers, initializers, regularizers, arg scopes and variables.
+SLIM_HOMES = {
+    "contrib.slim": "tf_slim",
+    "contrib.slim.nets": "tf_slim.nets",
+    "contrib.slim.python.slim.nets": "tf_slim.nets",
+    "contrib.slim.python.slim.learning": "tf_slim.learning",
+    "contrib.slim.python.slim.data": "tf_slim.data",
+    "contrib.framework": "tf_slim",
+    "contrib.framework.python.ops": "tf_slim.ops",
+    "contrib.framework.python.ops.arg_scope": "tf_slim.ops.arg_scope",
+    "contrib.framework.python.ops.variables": "tf_slim.ops.variables",
+    "contrib.layers": "tf_slim",
+    "contrib.layers.python.layers": "tf_slim.layers",
+    "contrib.layers.python.layers.layers": "tf_slim.layers.layers",
+    "contrib.layers.python.layers.initializers": "tf_slim.layers.initializers",
+    "contrib.layers.python.layers.regularizers": "tf_slim.layers.regularizers",
+    "contrib.layers.python.layers.utils": "tf_slim.layers.utils",
+    "contrib.layers.python.layers.optimizers": "tf_slim.layers.optimizers",
+    "contrib.metrics": "tf_slim.metrics",
+}
+
+#: The tf-slim modules a dotted name reaches by attributes once the module is imported
+#: (``tf_slim.layers`` is not one: tf-slim star-imports its ``layers`` module over the package).
+#: A name written out through another contrib module (``tf.contrib.layers.python.layers.x``) is
+#: rewritten only in the imports that bind it.
+ATTRIBUTE_HOMES = frozenset({"tf_slim", "tf_slim.nets", "tf_slim.learning", "tf_slim.metrics", "tf_slim.data"})
+
+#: tf-slim functions that fail on the TensorFlow the table was made with, by where they are
+#: defined, and what to write instead (checked against TensorFlow by ``tests/test_contrib_to_slim.py``).
+DOES_NOT_RUN = {
+    "tf_slim.layers.layers.batch_norm": (
+        "tf-slim's batch_norm builds TF1's BatchNormalization layer through a module TensorFlow "
+        "2.16+ no longer provides (tf_keras.legacy_tf_layers), and its fused path reads "
+        "ops.Tensor, gone in TensorFlow 2.21: write tf.compat.v1.layers.batch_normalization "
+        "(slim's defaults: momentum=0.999, epsilon=0.001, center=True, scale=False; training= its "
+        "is_training) and run again"),
+    "tf_slim.layers.optimizers.optimize_loss": (
+        "tf-slim's optimize_loss reads ops.Tensor, gone in TensorFlow 2.21: build the train op "
+        "with an optimizer's minimize and run again"),
+    "tf_slim.learning.multiply_gradients": (
+        "tf-slim's multiply_gradients reads ops.Tensor, gone in TensorFlow 2.21: scale the "
+        "gradients by hand and run again"),
+}
+
+#: The package to install for the names written here.
+PACKAGE = "tf-slim"
+
+
+@dataclass(frozen=True)
+class SlimName:
+    """A contrib path's place in tf-slim."""
+
+    #: the tf-slim expression naming it (``tf_slim.conv2d``, ``tf_slim.nets.resnet_v1``)
+    expression: str
+    #: the module an ``import`` must load for ``expression`` to resolve (``tf_slim.nets``)
+    module: str
+    #: the real name of the module it is, when it is one (``tf_slim.layers.layers``)
+    is_module: Optional[str] = None
+    #: where the function or class it names is defined (``tf_slim.layers.layers.conv2d``)
+    origin: Optional[str] = None
+    #: whether ``expression`` resolves by attributes (its home is in ``ATTRIBUTE_HOMES``)
+    by_attributes: bool = True
+
+    def imported_as(self, local: str) -> str:
+        """The import statement binding ``local`` to this module or name."""
+        real = self.is_module or self.origin_module + "." + self.expression.rpartition(".")[2]
+        package, _, last = real.rpartition(".")
+        if not package:
+            return f"import {real}" if local == real else f"import {real} as {local}"
+        return f"from {package} import {last}" if local == last else f"from {package} import {last} as {local}"
+
+    @property
+    def origin_module(self) -> str:
+        """The module whose attribute a name (not a module) is: its expression's owner."""
+        return self.module if self.expression.count(".") == self.module.count(".") + 1 else (
+            self.expression.rpartition(".")[0])
+
+
+@dataclass(frozen=True)
+class NotInSlim:
+    """Why a contrib path of a tf-slim module has no place in tf-slim."""
+
+    reason: str
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    text = resources.files("tfmodernize").joinpath("data/tf_slim.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def slim_home(path: str) -> Optional[str]:
+    """The contrib module of ``path`` that tf-slim took over (``contrib.slim`` for
+    ``contrib.slim.conv2d``), the longest one; None when ``path`` is not in one."""
+    probe = path
+    while probe:
+        if probe in SLIM_HOMES:
+            return probe
+        probe = probe.rpartition(".")[0]
+    return None
+
+
+def slim_name(path: str) -> Union[SlimName, NotInSlim, None]:
+    """What ``tf.<path>`` is in tf-slim: a ``SlimName``, a ``NotInSlim`` when its contrib module
+    went to tf-slim but this name did not, or None when its module did not go to tf-slim."""
+    home = slim_home(path)
+    if home is None:
+        return None
+    table = _table()
+    modules = table["modules"]
+    module = SLIM_HOMES[home]
+    imported = module
+    parts = path[len(home) + 1:].split(".") if path != home else []
+    origin = None
+    for index, part in enumerate(parts):
+        info = modules.get(module, {})
+        if part in info.get("modules", {}):
+            module = info["modules"][part]
+        elif part in info.get("submodules", ()):
+            module = imported = f"{module}.{part}"
+        elif part in info.get("members", {}):
+            origin = info["members"][part]
+            break
+        else:
+            return NotInSlim(f"tf-slim {table['tf_slim_version']} has no `{part}` in {module} "
+                             f"(tf.{'.'.join([home, *parts[:index + 1]])} did not move there)")
+    else:
+        return SlimName(".".join([SLIM_HOMES[home], *parts]), imported, is_module=module,
+                        by_attributes=SLIM_HOMES[home] in ATTRIBUTE_HOMES)
+    return SlimName(".".join([SLIM_HOMES[home], *parts]), imported, origin=origin,
+                    by_attributes=SLIM_HOMES[home] in ATTRIBUTE_HOMES)
+
+
+def does_not_run(name: SlimName) -> Optional[str]:
+    """Why the tf-slim function ``name`` names fails on today's TensorFlow, if it does."""
+    return DOES_NOT_RUN.get(name.origin) if name.origin is not None else None
