@@ -58,6 +58,10 @@ NO_OPS = [
     pytest.param("tf = object()\ntf.logging.info('x')\n", id="non-tf-object"),
     pytest.param("import tensorflow as tf\ntf.logging.info('x')  # tfmodernize: ignore[TFM110]\n", id="suppressed"),
     pytest.param("import tensorflow as tf\ntf.get_logger().info('x')\n", id="tf2-logger"),
+    pytest.param(
+        "import tensorflow as tf\n@tf.function\ndef f(x):\n    tf.compat.v1.logging.info(str(x))\n    return x\n",
+        id="trace-time-logging-of-a-tensor",
+    ),
 ]
 
 FINDINGS = [
@@ -71,6 +75,23 @@ FINDINGS = [
         "never parses", id="module-level-read-unparsed",
     ),
 ]
+
+
+def test_trace_time_logging_stays_and_is_not_counted_as_a_migration():
+    source = (
+        "import tensorflow as tf\n"
+        "tf.logging.info('start')\n"
+        "@tf.function\n"
+        "def f(x):\n"
+        "    tf.logging.info('probe')\n"
+        "    tf.logging.info('x=%s', x)\n"
+        "    return x\n"
+    )
+    result = rewrite("TFM110", source)
+    assert "    tf.logging.info('x=%s', x)\n" in result.code
+    assert "    logging.info('probe')\n" in result.code and "\nlogging.info('start')\n" in result.code
+    assert [f.line for f in result.fixes] == [2, 5]
+    assert result.findings == []
 
 
 def test_logging_moves_whole_or_not_at_all():

@@ -172,6 +172,59 @@ FINDINGS = [
 ]
 
 
+def _array(body: str, tail: str, dtype: str = "tf.float32") -> str:
+    return (
+        f"import tensorflow as tf\n\n@tf.function\ndef f(xs):\n    out = tf.TensorArray({dtype}, size=0, dynamic_size=True)\n"
+        f"    for x in xs:\n        {body}\n    {tail}\n"
+    )
+
+
+INFERRED = [
+    pytest.param(
+        _loop("out.append(tf.square(x) * 2.0)", "return tf.add_n(out)").replace("for x in xs", "for x in tf.unstack(xs)"),
+        None,
+        id="dtype-unknown-through-square",
+    ),
+    pytest.param(
+        _loop("out.append(tf.cast(x, tf.float32) * 2.0)", "return tf.add_n(out)"),
+        _array("out = out.write(out.size(), tf.cast(x, tf.float32) * 2.0)", "return tf.reduce_sum(out.stack(), axis=0)"),
+        id="add-n-dtype-through-product",
+    ),
+    pytest.param(
+        _loop("out.append(0.5)", "return tf.reduce_sum(out)"),
+        _array("out = out.write(out.size(), 0.5)", "return tf.reduce_sum(out.stack())"),
+        id="reduce-sum-float-literal",
+    ),
+    pytest.param(
+        _loop("y = tf.zeros([3])\n        out.append(tf.reduce_max(y + 1, axis=0))", "return tf.reduce_mean(out, axis=0, keepdims=True)"),
+        _array("y = tf.zeros([3])\n        out = out.write(out.size(), tf.reduce_max(y + 1, axis=0))",
+               "return tf.reduce_mean(out.stack(), axis=0, keepdims=True)"),
+        id="reduce-mean-float32-maker-through-name",
+    ),
+    pytest.param(
+        _loop("out.append(i * 2)", "return tf.stack(out)").replace("for x in xs", "for i in tf.range(3, dtype=tf.int64)"),
+        _array("out = out.write(out.size(), i * 2)", "return out.stack()", dtype="tf.int64").replace(
+            "for x in xs", "for i in tf.range(3, dtype=tf.int64)"),
+        id="range-variable-dtype",
+    ),
+    pytest.param(
+        _loop("out.append(tf.cast(x, tf.int32) / 2)", "return tf.add_n(out)"),
+        None,
+        id="integer-division-is-float64",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), INFERRED)
+def test_infers_dtype_and_reductions(before, after):
+    if after is None:
+        result = assert_unchanged("TFM210", before)
+        assert [f.code for f in result.findings] == ["TFM210"]
+        assert "dtype is not stated" in result.findings[0].message
+    else:
+        assert_rewrites("TFM210", before, after)
+
+
 @pytest.mark.parametrize(("source", "fragment"), FINDINGS)
 def test_reports_lists_it_cannot_replace(source, fragment):
     result = assert_unchanged("TFM210", source)

@@ -130,3 +130,24 @@ def test_docstring_example_is_what_it_does():
     sections = doc_sections(find_codemod("TFM205"))
     before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
     assert_rewrites("TFM205", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)
+
+
+def test_numpy_reduction_of_the_prediction_becomes_tf():
+    before = (
+        "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n"
+        "with tf.GradientTape() as tape:\n    preds = model.predict(x)\n    loss = np.mean(preds[:, 0], axis=0)\n"
+        "grads = tape.gradient(loss, model.trainable_variables)\n"
+    )
+    after = before.replace("model.predict(x)", "model(x, training=False)").replace("np.mean", "tf.reduce_mean")
+    result = assert_rewrites("TFM205", before, after)
+    assert "`np.mean` -> `tf.reduce_mean`" in result.fixes[0].message
+
+
+def test_numpy_without_a_tf_op_declines():
+    source = (
+        "import numpy as np\nimport tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(2)])\n"
+        "with tf.GradientTape() as tape:\n    preds = model.predict(x)\n    loss = np.median(preds)\n"
+        "grads = tape.gradient(loss, model.trainable_variables)\n"
+    )
+    [finding] = assert_unchanged("TFM205", source).findings
+    assert "np.median" in finding.message and "still cut the gradient" in finding.message

@@ -1,6 +1,6 @@
 import pytest
 
-from tfmodernize.testing import assert_rewrites, assert_unchanged
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 GOLDEN = [
     pytest.param(
@@ -221,6 +221,33 @@ NOOP = [
 ]
 
 
+NOOP += [
+    pytest.param(
+        """\
+        import tensorflow as tf
+
+        @tf.function
+        def f(x):
+            print("Tracing f")
+            print('traced', 2, "times?")
+            return x
+        """,
+        id="literal-only-probe",
+    ),
+    pytest.param(
+        """\
+        import tensorflow as tf
+
+        @tf.function
+        def f(x):
+            print("Tracing with", x)
+            return x
+        """,
+        id="probe-saying-it-traces",
+    ),
+]
+
+
 @pytest.mark.parametrize("source", NOOP)
 def test_leaves_alone(source):
     result = assert_unchanged("TFM206", source, unsafe_fixes=True)
@@ -244,6 +271,12 @@ def test_reports_what_it_cannot_convert(call, fragment):
     result = assert_unchanged("TFM206", source, unsafe_fixes=True)
     assert [f.code for f in result.findings] == ["TFM206"]
     assert fragment in result.findings[0].message
+
+
+def test_a_value_print_mentioning_no_trace_is_still_converted():
+    source = "import tensorflow as tf\n\n@tf.function\ndef f(x):\n    print('retrace count', x)\n"
+    result = rewrite("TFM206", source, unsafe_fixes=True)
+    assert "tf.print('retrace count', x, output_stream=sys.stdout)" in result.code
 
 
 def test_unsafe_fix_is_a_finding_without_unsafe_fixes():

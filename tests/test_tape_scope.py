@@ -117,3 +117,25 @@ def test_docstring_example_is_what_it_does():
     sections = doc_sections(find_codemod("TFM203"))
     before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
     assert_rewrites("TFM203", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)
+
+
+def test_numpy_on_taped_results_moves_in_as_tf_ops():
+    before = (
+        "import numpy as np\nimport tensorflow as tf\nwith tf.GradientTape() as tape:\n    h = layer(w)\n"
+        "g = tape.gradient(np.sum(np.square(h), axis=0), w)\n"
+    )
+    after = (
+        "import numpy as np\nimport tensorflow as tf\nwith tf.GradientTape() as tape:\n    h = layer(w)\n"
+        "    target = tf.reduce_sum(tf.square(h), axis=0)\ng = tape.gradient(target, w)\n"
+    )
+    result = assert_rewrites("TFM203", before, after)
+    assert "np.sum" in result.fixes[0].message
+
+
+def test_numpy_without_a_tf_op_is_a_finding():
+    source = (
+        "import numpy as np\nimport tensorflow as tf\nwith tf.GradientTape() as tape:\n    h = layer(w)\n"
+        "score = np.percentile(h, 5)\ng = tape.gradient(score, w)\n"
+    )
+    [finding] = assert_unchanged("TFM203", source).findings
+    assert "np.percentile" in finding.message and "cannot record" in finding.message

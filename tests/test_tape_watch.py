@@ -59,6 +59,12 @@ def test_unknown_source_is_an_unsafe_fix():
     assert "    tape.watch(x)\n" in rewrite("TFM204", UNKNOWN, unsafe_fixes=True).code
 
 
+def test_constant_made_in_block_is_a_finding():
+    source = "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    x = tf.constant(2.0)\n    y = x * x\ndy = tape.gradient(y, x)\n"
+    [finding] = assert_unchanged("TFM204", source).findings
+    assert "inside the tape block" in finding.message
+
+
 def test_reassigned_in_block_is_a_finding():
     source = "import tensorflow as tf\nx = tf.constant(1.0)\nwith tf.GradientTape() as tape:\n    x = x + 1\n    y = x * x\ndy = tape.gradient(y, x)\n"
     [finding] = assert_unchanged("TFM204", source).findings
@@ -67,6 +73,22 @@ def test_reassigned_in_block_is_a_finding():
 
 NO_OPS = [
     pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * x\ndy = tape.gradient(y, x)\n", id="already-watched"),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.Variable([1.0, 2.0])\nwith tf.GradientTape() as tape:\n    h = w * 3.0\n"
+        "    y = tf.reduce_sum(h * h)\ndy_dh = tape.gradient(y, h)\n",
+        id="intermediate-computed-in-the-block",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n@tf.function\ndef step(w, x, opt):\n    with tf.GradientTape() as tape:\n"
+        "        loss = tf.reduce_sum((w * x) ** 2)\n    grads = tape.gradient(loss, [w])\n"
+        "    opt.apply_gradients(zip(grads, [w]))\n",
+        id="argument-applied-gradients-is-a-variable",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef step(image):\n    with tf.GradientTape() as tape:\n        loss = score(image)\n"
+        "    grad = tape.gradient(loss, image)\n    image.assign_add(0.1 * grad)\n",
+        id="argument-assigned-is-a-variable",
+    ),
     pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    tape.watch([x, z])\n    y = x * x\ndy = tape.gradient(y, x)\n", id="watched-in-a-list"),
     pytest.param("import tensorflow as tf\nx = tf.Variable(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n", id="variable"),
     pytest.param("import tensorflow as tf\nx = tf.Variable(3.0, trainable=False)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n", id="non-trainable-variable-on-purpose"),

@@ -48,6 +48,31 @@ REWRITES = [
 ]
 
 
+SUMMARY = (
+    "import tensorflow as tf\n@tf.function\ndef f(x, step):\n    with writer.as_default():\n"
+    "        tf.summary.scalar('x', x, step=step){more}\n    return x\n"
+)
+REWRITES += [
+    pytest.param(
+        loop("f(x, i)", head=SUMMARY.format(more="")),
+        loop("f(x, tf.constant(i, dtype=tf.int64))", head=SUMMARY.format(more="")),
+        id="summary-step-int64-constant",
+    ),
+    pytest.param(
+        loop("f(x, i)", head=SUMMARY.format(more="\n    tf.print(tf.cast(step, tf.float32))")),
+        loop("f(x, tf.constant(i, dtype=tf.int64))", head=SUMMARY.format(more="\n    tf.print(tf.cast(step, tf.float32))")),
+        id="summary-step-and-cast",
+    ),
+    pytest.param(
+        loop("f(x, i)", head=SUMMARY.format(more="").replace(
+            "tf.summary.scalar('x', x, step=step)", "tf.summary.experimental.set_step(step)")),
+        loop("f(x, tf.constant(i, dtype=tf.int64))", head=SUMMARY.format(more="").replace(
+            "tf.summary.scalar('x', x, step=step)", "tf.summary.experimental.set_step(step)")),
+        id="summary-set-step",
+    ),
+]
+
+
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before, after):
     result = assert_rewrites("TFM201", before, after)
@@ -70,6 +95,20 @@ FINDINGS = [
     pytest.param(loop("f(x, i)", head=CAST.replace("@tf.function", "@tf.function(jit_compile=True)")), "XLA", id="jit-compile"),
     pytest.param(CAST + "lr = 0.1\nfor i in range(3):\n    f(lr, 2)\n    lr *= 0.9\n", "`lr` is a Python number", id="number-changing-per-call"),
     pytest.param(loop("i = i * 2", "f(x, i)"), "reassigns", id="loop-variable-reassigned"),
+]
+
+
+FINDINGS += [
+    pytest.param(
+        loop("f(x, i)", head=SUMMARY.format(more="\n    x = x * step")),
+        "int64 tensor",
+        id="summary-step-also-python-number",
+    ),
+    pytest.param(
+        loop("f(x, i)", head=SUMMARY.format(more="\n    tf.fill([2], step)")),
+        "int64 tensor",
+        id="summary-step-and-int32-use",
+    ),
 ]
 
 

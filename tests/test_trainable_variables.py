@@ -52,10 +52,10 @@ REWRITES = [
         id="attribute-bound-to-subclass-instance",
     ),
     pytest.param(
-        "import tensorflow.compat.v1 as tf\nclass Lin(tf.Module):\n    pass\nm = Lin()\n"
+        "import tensorflow.compat.v1 as tf\nclass Lin(tf.Module):\n    def __init__(self):\n        self.steps = tf.Variable(0, trainable=False)\nm = Lin()\n"
         "with tf.GradientTape(persistent=True) as tape:\n    loss = m(x)\n"
         "grads = tape.gradient(target=loss, sources=m.variables)\nopt.apply_gradients(zip(grads, m.variables))\n",
-        "import tensorflow.compat.v1 as tf\nclass Lin(tf.Module):\n    pass\nm = Lin()\n"
+        "import tensorflow.compat.v1 as tf\nclass Lin(tf.Module):\n    def __init__(self):\n        self.steps = tf.Variable(0, trainable=False)\nm = Lin()\n"
         "with tf.GradientTape(persistent=True) as tape:\n    loss = m(x)\n"
         "grads = tape.gradient(target=loss, sources=m.trainable_variables)\nopt.apply_gradients(zip(grads, m.trainable_variables))\n",
         id="compat-v1-tf-module-keywords",
@@ -148,6 +148,34 @@ NO_OPS = [
     pytest.param(STEP.format(a="variables", b="variables").replace("zip(grads, model.variables))", "zip(grads, model.variables))  # tfmodernize: ignore"), id="suppressed-on-apply"),
     pytest.param(STEP.format(a="variables", b="variables").replace("grads = tape.gradient(loss, model.variables)", "grads = tape.gradient(loss, model.variables)  # tfmodernize: ignore[trainable-variables]"), id="suppressed-by-name"),
 ]
+
+
+LINEAR = """\
+import tensorflow as tf
+class Linear(tf.Module):
+    def __init__(self):
+        self.ready = False
+    def __call__(self, x):
+        if not self.ready:
+            self.width = x.shape[-1]
+            self.w = tf.Variable(tf.ones([self.width, 1]){extra})
+            self.b = tf.Variable(0.0)
+            self.ready = True
+        return tf.matmul(x, self.w) + self.b
+line = Linear()
+with tf.GradientTape() as tape:
+    loss = tf.reduce_mean(line(x) ** 2)
+grads = tape.gradient(loss, line.variables)
+for g, v in zip(grads, line.variables):
+    v.assign_sub(0.1 * g)
+"""
+
+NO_OPS.append(pytest.param(LINEAR.format(extra=""), id="tf-module-all-trainable"))
+NO_OPS.append(pytest.param(LINEAR.format(extra=", trainable=True"), id="tf-module-trainable-true"))
+FINDINGS.append(pytest.param(LINEAR.format(extra=", trainable=False"), "not passed straight", id="tf-module-frozen"))
+FINDINGS.append(pytest.param(
+    LINEAR.format(extra="").replace("        self.ready = False\n", "        self.ready = False\n        self.inner = tf.keras.layers.BatchNormalization()\n"),
+    "not passed straight", id="tf-module-holding-a-layer"))
 
 
 @pytest.mark.parametrize("source", NO_OPS)

@@ -194,6 +194,24 @@ NOOP = [
     pytest.param(
         """\
         import tensorflow as tf
+
+        class Affine(tf.Module):
+            def __init__(self):
+                self.built = False
+
+            @tf.function
+            def __call__(self, x):
+                if not self.built:
+                    self.scale = tf.Variable(tf.ones([x.shape[-1]]))
+                    self.shift = tf.Variable(tf.zeros([x.shape[-1]]))
+                    self.built = True
+                return x * self.scale + self.shift
+        """,
+        id="lazy-creation-under-not-built",
+    ),
+    pytest.param(
+        """\
+        import tensorflow as tf
         from types import SimpleNamespace
 
         tf2 = SimpleNamespace(Variable=list)
@@ -267,6 +285,23 @@ FINDINGS = [
         """,
         "inside a loop",
         id="in-loop",
+    ),
+    pytest.param(
+        """\
+        import tensorflow as tf
+
+        class C(tf.Module):
+            def __init__(self):
+                self.built = False
+
+            @tf.function
+            def __call__(self, x):
+                if not self.built:
+                    self.v = tf.Variable(1.0)
+                return self.v * x
+        """,
+        "inside a loop, a branch",
+        id="not-built-flag-never-set",
     ),
     pytest.param(
         """\

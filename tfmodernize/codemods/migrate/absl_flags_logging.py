@@ -24,7 +24,9 @@ What it does
     in the module, and flags read at module level in a file that never parses them (TF's
     ``FLAGS`` parsed ``sys.argv`` on first read, absl's raises ``UnparsedFlagAccessError``).
     ``tf.logging`` moves as a whole: one declined use keeps every ``tf.logging`` use of the
-    file on TF's logger, since half on each logger would log at two verbosities.
+    file on TF's logger, since half on each logger would log at two verbosities. A
+    ``tf.logging`` call of values in a ``tf.function``'s own body is not migrated: it logs once,
+    at trace time, on any logger (logging-in-function, TFM211, reports it).
 
     Differences from ``tf_upgrade_v2``: the peer maps ``tf.app.flags``/``tf.flags`` to
     ``tf.compat.v1.flags`` with an error ("use the argparse or absl modules"), ``tf.logging``
@@ -77,6 +79,7 @@ import libcst as cst
 from tfmodernize.imports import drop_aliases
 from tfmodernize.treewalk import visit, walk
 
+from tfmodernize.analysis.tf_function import own_body, runs_functions_eagerly, traced_functions
 from tfmodernize.names import WholeNames
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
@@ -96,6 +99,8 @@ LEVELS = frozenset({"DEBUG", "INFO", "WARN", "ERROR", "FATAL"})
 #: Calls whose first argument is a level: the level must be one of ``LEVELS``.
 LEVEL_CALLS = frozenset({"log", "log_every_n", "log_first_n", "log_if", "set_verbosity"})
 _FLAG_PREFIXES = ("app.flags.", "flags.")
+#: Arguments of a logging call that make it a trace-time probe, not a log of values.
+LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)
 
 
 def _absl_module(path: str) -> Optional[tuple[str, str]]:
@@ -154,9 +159,28 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
         # tf.logging moves as a whole or not at all: half of it on TF's Python logger and half
         # on absl's would give the two halves different verbosities.
         self._logging_ok = not facts.logging_blockers
+        self._traced_logging = self._logging_in_traces(node)
         for blocker, why in facts.logging_blockers:
             self.report(blocker, f"{why}; tf.logging is left as it is in this file")
         return True
+
+    def _logging_in_traces(self, module: cst.Module) -> set[int]:
+        """The ``tf.logging.X`` names called with values in a ``tf.function``'s own body: that
+        call logs at trace time wherever it logs, so it is not migrated here (logging-in-function
+        reports it)."""
+        if runs_functions_eagerly(module, self.tf):
+            return set()
+        found: set[int] = set()
+        for function in traced_functions(module, self.tf):
+            for node in own_body(function.body):
+                if not isinstance(node, cst.Call):
+                    continue
+                symbol = self.tf.tf_symbol(node.func)
+                if symbol is None or not symbol.path.startswith("logging."):
+                    continue
+                if not all(isinstance(a.value, LITERALS) and not a.star for a in node.args):
+                    found.add(id(node.func))
+        return found
 
     def leave_Module(self, original: cst.Module) -> None:
         """``from tensorflow import app, gfile`` -> ``from tensorflow import gfile`` when ``app``
@@ -227,6 +251,8 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
             return "tf.app.run() without a main function in this module: pass main to absl's app.run by hand"
         if module == "logging" and not self._logging_ok:
             return ""  # reported once, at what holds it back
+        if module == "logging" and id(node) in self._traced_logging:
+            return ""  # logs at trace time: logging-in-function's finding
         return None
 
     def _main_passed(self, node: cst.CSTNode) -> bool:

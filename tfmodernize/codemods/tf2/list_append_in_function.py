@@ -6,11 +6,16 @@ What it does
     ``out = []`` -> ``out = tf.TensorArray(<dtype>, size=0, dynamic_size=True)``,
     ``out.append(y)`` -> ``out = out.write(out.size(), y)``, ``tf.stack(out)`` /
     ``tf.convert_to_tensor(out)`` -> ``out.stack()`` and ``tf.concat(out, 0)`` ->
-    ``out.concat()`` (with ``infer_shape=False``, so pieces may differ in length). The dtype is
-    the one the appended value is explicitly built with (``tf.cast(x, tf.float32)``,
-    ``tf.zeros(..., dtype=tf.int32)``, directly or through a name assigned in the loop).
-    Anything else (the list read another way, appended in several places or not in a loop,
-    a dtype the code does not state, ``tf.stack(out, axis=1)``) is reported, not rewritten.
+    ``out.concat()`` (with ``infer_shape=False``, so pieces may differ in length),
+    ``tf.add_n(out)`` -> ``tf.reduce_sum(out.stack(), axis=0)`` and a reduction of the list
+    (``tf.reduce_sum(out)``, ``tf.reduce_mean(out, axis=0)``, ...) -> the same reduction of
+    ``out.stack()``. The dtype is the one the appended values are built with: written out
+    (``tf.cast(x, tf.float32)``, ``dtype=``) or followed from what they are made of (Python
+    number literals as ``tf.constant`` makes them, ``tf.zeros``/``tf.random.normal`` float32,
+    ops keeping their input's dtype, arithmetic with a tensor of known dtype, a ``tf.range``
+    loop variable, a name assigned once in the loop or before it). Anything else (the list read
+    another way, appended in several places or not in a loop, a dtype the code does not state,
+    ``tf.stack(out, axis=1)``) is reported, not rewritten.
 
 Why it matters
     A Python list is invisible to the graph: in a loop that AutoGraph turns into a
@@ -60,11 +65,25 @@ import libcst as cst
 from tfmodernize.analysis.tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes
-from tfmodernize.treewalk import contains
+from tfmodernize.treewalk import contains, walk
 from tfmodernize.syntax import source
 
 #: TF calls that turn the list into one tensor, and the TensorArray method doing the same.
-_CONSUMERS = {"stack": "stack", "convert_to_tensor": "stack", "concat": "concat"}
+_CONSUMERS = {"stack": "stack", "convert_to_tensor": "stack", "concat": "concat", "add_n": "add_n"}
+#: Reductions that pack a list argument into one tensor (as ``tf.stack`` does) and reduce it:
+#: the list argument becomes ``out.stack()``, the other arguments stay.
+_REDUCTIONS = (
+    "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
+    "math.reduce_sum", "math.reduce_mean", "math.reduce_max", "math.reduce_min", "math.reduce_prod",
+)
+#: TF functions whose result has the dtype of their first argument.
+_SAME_DTYPE = (
+    "identity", "reshape", "transpose", "squeeze", "expand_dims", "abs", "square", "sqrt", "exp",
+    "tanh", "sigmoid", "matmul", "maximum", "minimum", "clip_by_value", "gather", "tile",
+    "nn.relu", "nn.softmax", "nn.sigmoid", "nn.tanh", *_REDUCTIONS,
+)
+#: TF functions that make float32 values unless given a ``dtype``.
+_FLOAT32_MAKERS = ("zeros", "ones", "random.normal", "random.uniform", "random.truncated_normal", "linspace")
 
 
 @dataclass
@@ -132,7 +151,13 @@ class ListAppendInFunction(TFCodemod):
                 self.replace(append, lambda updated, write=write: updated.with_changes(
                     body=[cst.Assign([cst.AssignTarget(cst.Name(name))], write)]))
             for consumer, method in plan.consumers.items():
-                self.replace(consumer, cst.parse_expression(f"{name}.{method}()"))
+                if method == "add_n":
+                    total = cst.parse_expression(f"f({name}.stack(), axis=0)")
+                    self.replace(consumer, total.with_changes(func=self.tf_expr("reduce_sum")))
+                elif method == "argument":
+                    self.replace(consumer.args[0].value, cst.parse_expression(f"{name}.stack()"))
+                else:
+                    self.replace(consumer, cst.parse_expression(f"{name}.{method}()"))
 
     def _plan(self, function: cst.FunctionDef, index: int, name: str) -> _Plan:
         """How the list becomes a TensorArray; raises Decline saying why it cannot."""
@@ -167,10 +192,11 @@ class ListAppendInFunction(TFCodemod):
                 plan.consumers[node] = method
                 uses.discard(id(node.args[0].value))
         if uses:
-            raise Decline(creation, "it is used other than by `.append` in the loop and tf.stack / tf.concat(…, 0) / tf.convert_to_tensor")
+            raise Decline(creation, "it is used other than by `.append` in the loop and tf.stack / tf.concat(…, 0) / "
+                                    "tf.convert_to_tensor / tf.add_n / a tf.reduce_* of it")
         if not plan.consumers:
             raise Decline(creation, "it is never stacked")
-        dtypes = {self._dtype_of(s.body[0].value.args[0].value, loop) for s in appended}
+        dtypes = {self._dtype_of(s.body[0].value.args[0].value, loop, function) for s in appended}
         dtype_texts = {source(d) if d is not None else None for d in dtypes}
         if None in dtype_texts or len(dtype_texts) != 1:
             raise Decline(creation, "the element dtype is not stated by the appended values (e.g. `tf.cast(value, tf.float32)`)")
@@ -179,7 +205,11 @@ class ListAppendInFunction(TFCodemod):
 
     def _consumer(self, call: cst.Call) -> Optional[str]:
         symbol = self.tf.tf_symbol(call.func)
+        if symbol is not None and symbol.path in _REDUCTIONS and call.args[0].keyword in (None,) and not call.args[0].star:
+            return "argument"
         if symbol is None or symbol.path not in _CONSUMERS:
+            return None
+        if call.args[0].keyword is not None or call.args[0].star:
             return None
         rest = call.args[1:]
         if symbol.path == "concat":
@@ -189,17 +219,36 @@ class ListAppendInFunction(TFCodemod):
             return None
         return _CONSUMERS[symbol.path]
 
-    def _dtype_of(self, value: cst.BaseExpression, loop: cst.For) -> Optional[cst.BaseExpression]:
-        """The dtype expression ``value`` is explicitly built with, if any."""
+    def _dtype_of(
+        self, value: cst.BaseExpression, loop: cst.For, function: cst.FunctionDef, depth: int = 0
+    ) -> Optional[cst.BaseExpression]:
+        """The dtype of ``value`` as the code states it: written out (``tf.cast(x, tf.float32)``,
+        ``dtype=``), or followed from what it is made of: Python literals (float32, int32, as
+        ``tf.constant`` makes them), TF's float32 makers, ops keeping their input's dtype, a
+        ``tf.range`` loop variable, a name assigned once in the loop or before it."""
+        if depth > 20:
+            return None
+        literal = _literal_dtype(value)
+        if literal is not None:
+            return self.tf_expr(literal)
         if isinstance(value, cst.Name):
-            sources = [
-                node.value
-                for node in own_body(loop.body)
-                if isinstance(node, cst.Assign)
-                and len(node.targets) == 1
-                and _is_name(node.targets[0].target, value.value)
-            ]
-            return self._dtype_of(sources[0], loop) if len(sources) == 1 else None
+            return self._name_dtype(value.value, loop, function, depth)
+        if isinstance(value, (cst.Subscript, cst.UnaryOperation)):
+            inner = value.value if isinstance(value, cst.Subscript) else value.expression
+            return self._dtype_of(inner, loop, function, depth + 1)
+        if isinstance(value, cst.BinaryOperation):
+            if not isinstance(value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)):
+                return None
+            # TF ops take both operands in one dtype: a tensor side decides, a literal follows.
+            sides = [s for s in (value.left, value.right) if _literal_dtype(s) is None]
+            found = [self._dtype_of(s, loop, function, depth + 1) for s in sides]
+            texts = {source(d) for d in found if d is not None}
+            if len(texts) != 1:
+                return None
+            dtype = next(d for d in found if d is not None)
+            if isinstance(value.operator, cst.Divide) and "float" not in source(dtype):
+                return None  # integer tensors divide into float64
+            return dtype
         if not isinstance(value, cst.Call):
             return None
         symbol = self.tf.tf_symbol(value.func)
@@ -208,10 +257,87 @@ class ListAppendInFunction(TFCodemod):
         for arg in value.args:
             if arg.keyword is not None and arg.keyword.value == "dtype":
                 return arg.value
-        positional = [a for a in value.args if a.keyword is None]
+        positional = [a for a in value.args if a.keyword is None and not a.star]
         if symbol.path == "cast" and len(positional) >= 2:
             return positional[1].value
+        if symbol.path in ("constant", "convert_to_tensor") and positional:
+            return self._dtype_of(positional[0].value, loop, function, depth + 1)
+        if symbol.path in _FLOAT32_MAKERS:
+            return self.tf_expr("float32")
+        if symbol.path in _SAME_DTYPE and positional:
+            return self._dtype_of(positional[0].value, loop, function, depth + 1)
         return None
+
+    def _name_dtype(self, name: str, loop: cst.For, function: cst.FunctionDef, depth: int) -> Optional[cst.BaseExpression]:
+        """The dtype of the one value ``name`` holds where the loop appends it."""
+        if _is_name(loop.target, name):
+            return self._range_dtype(loop.iter)
+        in_loop = [
+            node.value for node in own_body(loop.body)
+            if isinstance(node, cst.Assign) and len(node.targets) == 1 and _is_name(node.targets[0].target, name)
+        ]
+        if in_loop:
+            unique = len(in_loop) == 1 and not _binds(loop.body, name, besides=1)
+            return self._dtype_of(in_loop[0], loop, function, depth + 1) if unique else None
+        if _binds(loop.body, name):
+            return None
+        before = [
+            node.value for node in own_body(function.body)
+            if isinstance(node, cst.Assign) and len(node.targets) == 1 and _is_name(node.targets[0].target, name)
+        ]
+        if len(before) == 1 and not _binds(function.body, name, besides=1):
+            return self._dtype_of(before[0], loop, function, depth + 1)
+        return None
+
+    def _range_dtype(self, iterable: cst.BaseExpression) -> Optional[cst.BaseExpression]:
+        """int32 for ``tf.range`` of int literals (its ``dtype=`` if given)."""
+        if not isinstance(iterable, cst.Call) or not self.tf.is_tf(iterable.func, "range"):
+            return None
+        for arg in iterable.args:
+            if arg.keyword is not None and arg.keyword.value == "dtype":
+                return arg.value
+        return None
+
+
+def _literal_dtype(value: cst.BaseExpression) -> Optional[str]:
+    """``float32``/``int32`` for a Python number or arithmetic of numbers alone (what
+    ``tf.constant`` makes of it), else None."""
+    kinds = set()
+    for node in walk(value):
+        if isinstance(node, cst.Float):
+            kinds.add("float32")
+        elif isinstance(node, cst.Integer):
+            kinds.add("int32")
+        elif isinstance(node, cst.BinaryOperation):
+            if isinstance(node.operator, cst.Divide):
+                kinds.add("float32")
+            elif not isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+                return None
+        elif isinstance(node, cst.UnaryOperation):
+            if not isinstance(node.operator, (cst.Minus, cst.Plus)):
+                return None
+        elif not isinstance(node, (cst.BaseBinaryOp, cst.BaseUnaryOp, cst.LeftParen, cst.RightParen,
+                                   cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.Newline,
+                                   cst.TrailingWhitespace, cst.EmptyLine, cst.Comment)):
+            return None
+    if not kinds:
+        return None
+    return "float32" if "float32" in kinds else "int32"
+
+
+def _binds(block: cst.CSTNode, name: str, besides: int = 0) -> bool:
+    """Whether ``block`` binds ``name`` more than ``besides`` times (assignments, loops, withs)."""
+    count = 0
+    for node in own_body(block):
+        targets: list[cst.CSTNode] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For)):
+            targets = [node.target]
+        elif isinstance(node, cst.AsName):
+            targets = [node.name]
+        count += sum(1 for t in targets for n in walk(t) if _is_name(n, name))
+    return count > besides
 
 
 def _is_name(node: cst.CSTNode, name: str) -> bool:

@@ -12,9 +12,11 @@ What it does
     ``keras.Sequential(...)``, ``keras.Model(...)``, a ``keras.layers`` layer or an instance
     of a Keras subclass of the file); otherwise unsafe, as another object's ``predict`` may
     not be its ``__call__``; also unsafe when comments inside the call would be lost. A
-    prediction used as a NumPy array anywhere (``pred.argmax()``, ``pred.tolist()``) or passed
-    through a NumPy function is reported instead: as a tensor it would break or still cut the
-    gradient.
+    prediction used as a NumPy array anywhere (``pred.argmax()``, ``pred.tolist()``) is
+    reported instead: as a tensor it would break. NumPy calls on the way from the prediction to
+    the gradient target in the block become the TF op computing the same (``np.mean`` ->
+    ``tf.reduce_mean``, ``np.sum``, ``np.square``, ...), so the rewritten code computes the
+    gradient; a NumPy call with no such op (``np.median``) leaves the call alone with a finding.
 
 Why it matters
     ``predict`` runs its own loop and returns a NumPy array: the tape cannot record through
@@ -52,24 +54,16 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.analysis.bindings import bindings, keras_classes, provably_keras, references
 from tfmodernize.treewalk import walk
-from tfmodernize.analysis.tape import GradientCall, gradient_calls, tape_with
+from tfmodernize.analysis.tape import GradientCall, gradient_calls, numpy_as_tf, numpy_function, tape_with
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.tfsymbols import dotted_name, root_name
+from tfmodernize.syntax import source
+from tfmodernize.tfsymbols import dotted_name
 
 #: ``predict`` arguments that do not change the values it returns.
 DROPPABLE = ("verbose", "batch_size")
 #: Attributes that NumPy arrays and tensors both have with the same meaning.
 ARRAY_AND_TENSOR = ("shape", "dtype", "ndim")
-
-
-def _imported(node: cst.CSTNode) -> list[cst.ImportAlias]:
-    if isinstance(node, cst.Import):
-        return list(node.names)
-    if isinstance(node, cst.ImportFrom) and node.module is not None:
-        module = cst.ImportAlias(name=node.module)
-        return [module]
-    return []
 
 
 def _predict_call(node: cst.CSTNode) -> bool:
@@ -102,18 +96,21 @@ class PredictInTape(TFCodemod):
         self._classes = keras_classes(node, self.tf)
         #: node to replace (the predict call or its convert_to_tensor wrapper) -> predict call
         self._replace: dict[cst.Call, cst.Call] = {}
+        #: NumPy call on the way to a gradient target -> the TF op replacing its function
+        self._numpy: dict[cst.Call, str] = {}
         done: set[cst.Call] = set()
         for call in gradient_calls(node, self.tf, self._scopes, self._parents):
             block = tape_with(call.tape, self._scopes, self._parents)
             if block is None or not isinstance(block.body, cst.IndentedBlock):
                 continue
-            for predict in self._predictions_reaching(block, call):
+            for predict, tainted in self._predictions_reaching(block, call):
                 if predict not in done:
                     done.add(predict)
-                    self._plan(predict)
+                    self._plan(predict, block, tainted)
 
-    def _predictions_reaching(self, block: cst.With, call: GradientCall) -> list[cst.Call]:
-        """The ``predict`` calls of the block whose result flows into the gradient target."""
+    def _predictions_reaching(self, block: cst.With, call: GradientCall) -> list[tuple[cst.Call, set[str]]]:
+        """The ``predict`` calls of the block whose result flows into the gradient target, each
+        with the names its result flows through."""
         statements = list(block.body.body)
         target_names = names_read(call.target)
         found = []
@@ -126,13 +123,37 @@ class PredictInTape(TFCodemod):
                 if names_read(later) & tainted:
                     tainted |= bound_names(later)
             if tainted & target_names:
-                found.extend(calls)
+                found.extend((c, tainted) for c in calls)
         return found
 
-    def _plan(self, predict: cst.Call) -> None:
+    def _numpy_on_the_way(self, predict: cst.Call, block: cst.With, tainted: set[str]) -> tuple[dict[cst.Call, str], Optional[str]]:
+        """The NumPy calls between the prediction and the gradient target, each with the TF op
+        computing the same on a tensor; or the one that has none (then the gradient would
+        stay None)."""
+        converted: dict[cst.Call, str] = {}
+        for node in walk(block.body):
+            if not isinstance(node, cst.Call) or node is predict:
+                continue
+            function = numpy_function(node.func, self._scopes, self._parents)
+            if function is None:
+                continue
+            operands = [n for a in node.args for n in walk(a.value)]
+            if not (any(n is predict for n in operands) or names_read(cst.Tuple([cst.Element(a.value) for a in node.args])) & tainted):
+                continue
+            tf_path = numpy_as_tf(node, function)
+            if tf_path is None:
+                return {}, (f"the prediction goes through NumPy (`{dotted_name(node.func) or source(node.func)}`), "
+                                "which has no TF op here and would still cut the gradient")
+            converted[node] = tf_path
+        return converted, None
+
+    def _plan(self, predict: cst.Call, block: cst.With, tainted: set[str]) -> None:
         owner = predict.func.value
         spelled = dotted_name(owner)
         why = self._why_not(predict)
+        converted: dict[cst.Call, str] = {}
+        if why is None:
+            converted, why = self._numpy_on_the_way(predict, block, tainted)
         if why is not None:
             self.report(
                 predict,
@@ -151,9 +172,13 @@ class PredictInTape(TFCodemod):
         if any(isinstance(node, cst.Comment) for node in walk(replaced)):
             safe = False
             message += "; the rewrite would drop the comments inside the call"
+        if converted:
+            names = ", ".join(sorted({f"`{dotted_name(c.func)}` -> `tf.{p}`" for c, p in converted.items()}))
+            message += f"; the NumPy on the way to the gradient target becomes TF ({names})"
         if not self.fix(predict, message, safe=safe, suggestion=f"{spelled}(x, training=False)"):
             return
         self._replace[replaced] = predict
+        self._numpy.update(converted)
 
     def _why_not(self, predict: cst.Call) -> Optional[str]:
         inputs = [a for a in predict.args if a.keyword is None or a.keyword.value == "x"]
@@ -164,10 +189,6 @@ class PredictInTape(TFCodemod):
             return "its input is a `tf.data` pipeline, which `predict` iterates but a model call does not take"
         wrapper = self._converter(predict) or predict
         parent = self._parents.get(wrapper)
-        if isinstance(parent, cst.Arg):
-            outer = self._parents.get(parent)
-            if isinstance(outer, cst.Call) and self._is_numpy(outer.func):
-                return "its result goes through NumPy, which would still cut the gradient"
         if isinstance(parent, cst.Assign):
             for target in parent.targets:
                 if not isinstance(target.target, cst.Name):
@@ -190,17 +211,6 @@ class PredictInTape(TFCodemod):
                     return True
         return False
 
-    def _is_numpy(self, func: cst.BaseExpression) -> bool:
-        root = root_name(func)
-        if root is None:
-            return False
-        found = bindings(root, self._scopes, self._parents)
-        return bool(found) and all(
-            b.kind == "import" and any(dotted_name(a.name) in ("numpy",) or (dotted_name(a.name) or "").startswith("numpy.")
-                                       for a in _imported(b.node))
-            for b in found
-        )
-
     def _converter(self, predict: cst.Call) -> Optional[cst.Call]:
         """The ``tf.convert_to_tensor(predict)`` call around ``predict``, if that is all it does."""
         parent = self._parents.get(predict)
@@ -218,6 +228,10 @@ class PredictInTape(TFCodemod):
         return None
 
     def leave_Call(self, original: cst.Call) -> None:
+        tf_path = self._numpy.get(original)
+        if tf_path is not None:
+            self.replace(original.func, self.tf_expr(tf_path))
+            return
         predict = self._replace.get(original)
         if predict is None:
             return

@@ -18,6 +18,9 @@ Why it matters
     what is printed and how often; a ``print`` meant to show when tracing happens (a common
     debugging idiom) should stay, so review each occurrence. ``output_stream=sys.stdout``
     keeps the output on stdout, where ``print`` wrote (``tf.print`` defaults to stderr).
+    Tracing probes are left alone: a ``print`` of literals only (``print("Tracing")``), or
+    whose first string says it traces (``print("Tracing with", x)``), is how TensorFlow's
+    guides show when a trace happens.
     Not rewritten, and reported instead: ``file=`` other than ``sys.stdout``/``sys.stderr``,
     ``flush=``, ``**kwargs``, f-strings with format specs or ``!r`` conversions, and
     ``%``/``.format`` strings (all evaluated at trace time).
@@ -94,6 +97,8 @@ class PrintInFunction(InTFFunction, TFCodemod):
             or original.func.value != "print"
         ):
             return
+        if _tracing_probe(original):
+            return
         try:
             args = self._tf_print_args(original)
         except Decline as decline:
@@ -130,7 +135,7 @@ class PrintInFunction(InTFFunction, TFCodemod):
         new_args = [a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in positional]
         sep = keywords.get("sep")
         if len(positional) == 1 and not positional[0].star and isinstance(values[0], cst.FormattedString):
-            pieces = _split_fstring(values[0])
+            pieces = split_fstring(values[0])
             new_args = [cst.Arg(piece) for piece in pieces]
             sep = cst.Arg(cst.SimpleString('""'), keyword=cst.Name("sep"))
         elif any(isinstance(v, cst.FormattedString) for v in values):
@@ -139,6 +144,28 @@ class PrintInFunction(InTFFunction, TFCodemod):
         stream_arg = cst.Arg(cst.parse_expression(stream), keyword=cst.Name("output_stream"))
         new_args = [*new_args, *(k.with_changes(comma=cst.MaybeSentinel.DEFAULT) for k in extra), stream_arg]
         return [_with_equal(a) for a in new_args]
+
+
+def literal_text(value: cst.BaseExpression) -> Optional[str]:
+    """The text of a string literal (without its quotes), or None."""
+    if isinstance(value, cst.SimpleString):
+        return value.raw_value
+    if isinstance(value, cst.ConcatenatedString):
+        left, right = literal_text(value.left), literal_text(value.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def _tracing_probe(call: cst.Call) -> bool:
+    """A print meant to run at trace time: only literals (``print("Tracing")``), or a first
+    string that says so (``print("Tracing with", x)``), as TensorFlow's guides show."""
+    values = [a.value for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args):
+        return False
+    if all(literal_text(v) is not None or isinstance(v, (cst.Integer, cst.Float)) for v in values):
+        return True
+    first = literal_text(values[0]) if values else None
+    return first is not None and re.search(r"\btrac(e|ed|es|ing)\b", first, re.IGNORECASE) is not None
 
 
 def _with_equal(arg: cst.Arg) -> cst.Arg:
@@ -164,7 +191,7 @@ def _trace_time_format(value: cst.BaseExpression) -> Optional[str]:
     return None
 
 
-def _split_fstring(fstring: cst.FormattedString) -> list[cst.BaseExpression]:
+def split_fstring(fstring: cst.FormattedString) -> list[cst.BaseExpression]:
     """``f"a {x} b"`` -> ``["a ", x, " b"]`` (string literals keep the f-string's quotes)."""
     prefix = fstring.prefix.replace("f", "").replace("F", "")
     quote = fstring.start[len(fstring.prefix):]

@@ -11,7 +11,10 @@ What it does
     The fix keeps the order in which everything runs: it applies only when the statements in
     between are plain simple statements that do not use the tape, the gradient call is the
     first thing its statement evaluates, and the ``with`` has the tape as its only context
-    manager. Otherwise it reports a finding.
+    manager. Otherwise it reports a finding. NumPy on the moved taped results would still cut
+    the gradient inside the block: calls with a TF op computing the same (``np.mean`` ->
+    ``tf.reduce_mean``, ``np.sum``, ``np.max``, ``np.square``, ...; ``axis``/``keepdims``
+    kept) move as that op; any other NumPy call there is a finding.
 
 Why it matters
     A tape records only the operations run inside its block. A target computed after the block
@@ -47,7 +50,7 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.treewalk import walk
-from tfmodernize.analysis.tape import GradientCall, gradient_call, gradient_calls, tape_with
+from tfmodernize.analysis.tape import GradientCall, gradient_call, gradient_calls, numpy_as_tf, numpy_function, tape_with
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name
@@ -67,6 +70,8 @@ class Move:
     target: Optional[cst.BaseExpression] = None
     target_name: str = ""
     first_lines: Sequence[cst.EmptyLine] = ()
+    #: NumPy calls of the moved code -> the TF function replacing theirs
+    numpy: dict[cst.Call, cst.BaseExpression] = field(default_factory=dict)
 
 
 class TapeScope(TFCodemod):
@@ -90,6 +95,7 @@ class TapeScope(TFCodemod):
         self._removed: set[cst.CSTNode] = set()
         self._leading: dict[cst.CSTNode, Sequence[cst.EmptyLine]] = {}
         self._renamed: dict[cst.CSTNode, str] = {}
+
         for call in gradient_calls(node, self.tf, self._scopes, self._parents):
             block = tape_with(call.tape, self._scopes, self._parents)
             if block is not None and isinstance(block.body, cst.IndentedBlock):
@@ -115,6 +121,9 @@ class TapeScope(TFCodemod):
         if not self._reads_taped(call.target, taped, between, target_is_name):
             return
         why = self._why_not_movable(block, call, statement, between)
+        numpy: dict[cst.Call, str] = {}
+        if why is None:
+            numpy, why = self._numpy_moved(between, call, taped)
         if why is not None:
             self.report(call.call, self._advice(call, why))
             return
@@ -122,9 +131,12 @@ class TapeScope(TFCodemod):
             self.report(call.call, self._advice(call, "another gradient target of this tape is already moved into it"))
             return
         message = "computed from taped results after the tape block, so not recorded (gradient None): moved into the block"
+        if numpy:
+            names = ", ".join(sorted({f"`{dotted_name(c.func)}` -> `tf.{p}`" for c, p in numpy.items()}))
+            message += f", its NumPy as TF ops the tape records ({names})"
         if not self.fix(call.call, message):
             return
-        move = Move(statements=list(between))
+        move = Move(statements=list(between), numpy={c: self.tf_expr(p) for c, p in numpy.items()})
         if not target_is_name:
             move.target = call.target
             move.target_name = self._new_name()
@@ -138,6 +150,35 @@ class TapeScope(TFCodemod):
             blank = next((i for i, line in enumerate(lines) if line.comment is not None), len(lines))
             self._leading[statement] = lines[:blank]
             move.first_lines = lines[blank:]
+
+    def _numpy_moved(
+        self, between: list[cst.CSTNode], call: GradientCall, taped: set[str]
+    ) -> tuple[dict[cst.Call, str], Optional[str]]:
+        """The NumPy calls of the moved computation on taped results, each with the TF op
+        computing the same on a tensor; or why one has none (moved as NumPy, the gradient
+        would stay None)."""
+        reached = set(taped)
+        converted: dict[cst.Call, str] = {}
+        pieces: list[tuple[cst.CSTNode, set[str]]] = [(s, bound_names(s)) for s in between]
+        if not isinstance(call.target, cst.Name):
+            pieces.append((call.target, set()))
+        for piece, bound in pieces:
+            for node in walk(piece):
+                if not isinstance(node, cst.Call):
+                    continue
+                function = numpy_function(node.func, self._scopes, self._parents)
+                if function is None:
+                    continue
+                if not any(names_read(a.value) & reached for a in node.args):
+                    continue
+                tf_path = numpy_as_tf(node, function)
+                if tf_path is None:
+                    spelled = dotted_name(node.func) or "NumPy"
+                    return {}, f"it goes through NumPy (`{spelled}`), which the tape cannot record even inside the block"
+                converted[node] = tf_path
+            if names_read(piece) & reached:
+                reached |= bound
+        return converted, None
 
     def _reads_taped(self, target: cst.BaseExpression, taped: set[str], between, target_is_name: bool = False) -> bool:
         """Whether the target (through the statements in between) is computed from taped names."""
@@ -232,12 +273,15 @@ class TapeScope(TFCodemod):
     @staticmethod
     def _with_moved(updated: cst.With, move) -> cst.With:
         added: list[cst.BaseStatement] = []
+        as_tf = _NumpyAsTF(move.numpy)
         for index, statement in enumerate(move.statements):
+            statement = statement.visit(as_tf) if move.numpy else statement
             added.append(statement.with_changes(leading_lines=move.first_lines) if index == 0 else statement)
         if move.target is not None:
+            target = move.target.visit(as_tf) if move.numpy else move.target
             added.append(
                 cst.SimpleStatementLine(
-                    [cst.Assign([cst.AssignTarget(cst.Name(move.target_name))], move.target)]
+                    [cst.Assign([cst.AssignTarget(cst.Name(move.target_name))], target)]
                 )
             )
         body = updated.body
@@ -249,3 +293,15 @@ class TapeScope(TFCodemod):
         for statement, lines in self._leading.items():
             if lines and statement not in self._removed and not statement.leading_lines:
                 self.replace(statement, lambda updated, lines=lines: updated.with_changes(leading_lines=lines))
+
+
+class _NumpyAsTF(cst.CSTTransformer):
+    """Moved code with its NumPy calls (the original nodes) calling TF's functions instead."""
+
+    def __init__(self, functions: dict[cst.Call, cst.BaseExpression]) -> None:
+        super().__init__()
+        self.functions = functions
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        function = self.functions.get(original_node)
+        return updated_node if function is None else updated_node.with_changes(func=function)

@@ -11,8 +11,11 @@ What it does
     passed in is watched anyway). Otherwise (``x`` comes from an attribute, another call, a
     loop) the fix is unsafe: ``x`` might be a non-trainable variable whose gradient the author
     meant to be ``None``. Names bound to ``tf.Variable(...)`` (or to a call of a function returning
-    a new variable, of the module or of the project) are left alone, and an ``x``
-    reassigned inside the block is reported (watch it right after that assignment).
+    a new variable, of the module or of the project) are left alone, and so are names the
+    code around the tape uses as variables (``x.assign(...)``, ``apply_gradients`` on them)
+    and intermediates computed in the block from other values (``h = x * w``: recorded when
+    computed from what the tape watches). An ``x`` reassigned inside the block, or made there
+    from literals alone, is reported (watch it right after that assignment).
 
 Why it matters
     A tape records operations on trainable variables only, unless told to ``watch`` a tensor:
@@ -43,7 +46,7 @@ Declines when
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
@@ -133,8 +136,13 @@ class TapeWatch(TFCodemod):
         found = bindings(name, self._scopes, self._parents)
         if not found or any(_makes_variable(b, self.tf, self._factories) for b in found):
             return
+        if self._used_as_variable(block, name.value):
+            return  # assigned to or optimized: a variable, which the tape watches
         body_ids = {id(n) for n in body_nodes}
-        if any(id(b.node) in body_ids for b in found):
+        inside = [b for b in found if id(b.node) in body_ids]
+        if inside and len(inside) == len(found) and all(self._intermediate(b) for b in inside):
+            return  # an intermediate computed in the block: recorded from what the tape watches
+        if inside:
             self.report(
                 name,
                 f"`{name.value}` is reassigned inside the tape block, so its gradient is None unless "
@@ -153,6 +161,35 @@ class TapeWatch(TFCodemod):
             )
         if self.fix(name, message, safe=safe, suggestion=f"{tape}.watch({name.value})"):
             self._watch.setdefault(block, (tape, []))[1].append(name.value)
+
+    @staticmethod
+    def _intermediate(binding: Binding) -> bool:
+        """``h = <expression of other names>`` in the block: the tape records it when it is
+        computed from a variable or a watched tensor, and its gradient is then not None."""
+        value = binding.value
+        if binding.kind != "assign" or value is None:
+            return False
+        read = names_read(value)
+        if isinstance(value, cst.Call):
+            read -= names_read(value.func)
+        return bool(read)
+
+    def _used_as_variable(self, block: cst.With, name: str) -> bool:
+        """Whether the code around the tape calls ``name.assign*(...)`` or hands ``name`` to
+        ``apply_gradients``: only a variable allows either."""
+        scope: Optional[cst.CSTNode] = block
+        while scope is not None and not isinstance(scope, (cst.FunctionDef, cst.Module)):
+            scope = self._parents.get(scope)
+        for node in walk(scope) if scope is not None else ():
+            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+                continue
+            method = node.func.attr.value
+            if method in ("assign", "assign_add", "assign_sub") and isinstance(node.func.value, cst.Name):
+                if node.func.value.value == name:
+                    return True
+            if method == "apply_gradients" and name in names_read(node.args[0].value if node.args else node):
+                return True
+        return False
 
     @staticmethod
     def _watches(node: cst.CSTNode, tape: str, name: str) -> bool:

@@ -23,6 +23,12 @@ What it does
     compiled with ``jit_compile``, where XLA may need the value as a constant. Loops inside a
     traced function are autograph's business and are left alone.
 
+    A parameter used as a ``tf.summary`` step (``tf.summary.scalar(..., step=epoch)``,
+    ``tf.summary.experimental.set_step(epoch)``) needs an int64 tensor (an int32 or float
+    tensor is refused): the argument becomes ``tf.constant(epoch, dtype=tf.int64)`` at the
+    call, provided the function's other uses of it (``tf.cast``, ``tf.print``, ``tf.gather``)
+    take an int64 tensor as they take an int; otherwise it is reported.
+
 Why it matters
     A Python number argument is part of a ``tf.function``'s trace key: every new value
     builds and optimises a new graph (TF warns about "excessive retracing"). A 1,000-step loop
@@ -81,6 +87,10 @@ TENSOR_SAFE_ARGS: dict[str, Optional[tuple[int, ...]]] = {
     "fill": (1,),
     "gather": (1,),
 }
+#: Of those, the ones that take an int64 tensor as they take an int32 one.
+ANY_INT_ARGS = ("cast", "print", "gather")
+#: The TF paths of calls whose ``step=`` must be an int64 tensor (or a Python int).
+SUMMARY_PREFIX = "summary."
 #: Keywords that change how those functions convert their arguments.
 CONVERSION_KEYWORDS = ("dtype", "preferred_dtype", "dtype_hint")
 INT_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
@@ -135,7 +145,7 @@ class TFRangeLoop(TFCodemod):
         self._traced_defs = self._traced_definitions(node)
         self._all_traced = traced_functions(node, self.tf)
         self._to_tf_range: set[cst.Call] = set()
-        self._to_constant: set[cst.Arg] = set()
+        self._to_constant: dict[cst.Arg, str] = {}
         for loop in walk(node):
             if isinstance(loop, cst.For) and self._range_call(loop) is not None and not self._in_traced(loop):
                 self._plan(loop)
@@ -233,6 +243,41 @@ class TFRangeLoop(TFCodemod):
             return None
         return params[position].name.value
 
+    def _argument_dtype(self, function: cst.FunctionDef, parameter: str) -> tuple[Optional[str], str]:
+        """``(why, dtype)``: the code of the first use of ``parameter`` that needs a Python
+        number (else None), and the dtype of the tensor its uses take: ``int64`` when it is a
+        ``tf.summary`` step (which takes int64 only), else ``int32``."""
+        steps = [
+            node for node in own_body(function.body)
+            if isinstance(node, cst.Name) and node.value == parameter and self._summary_step(node)
+        ]
+        if not steps:
+            return self._python_number_use(function, parameter), "int32"
+        for node in own_body(function.body):
+            if isinstance(node, cst.Name) and node.value == parameter and node not in steps:
+                if not self._tensor_safe_use(node, ANY_INT_ARGS):
+                    user = self._parents.get(node)
+                    if isinstance(user, cst.Attribute) and user.attr is node:
+                        continue
+                    if isinstance(user, cst.Arg) and user.keyword is node:
+                        continue
+                    return source(self._context_of(node)), "int64"
+        return None, "int64"
+
+    def _summary_step(self, name: cst.Name) -> bool:
+        """``tf.summary.scalar(..., step=name)`` and the like, or
+        ``tf.summary.experimental.set_step(name)``: TF converts the step to int64."""
+        arg = self._parents.get(name)
+        if not isinstance(arg, cst.Arg) or arg.star or arg.value is not name:
+            return False
+        call = self._parents.get(arg)
+        symbol = self.tf.tf_symbol(call.func) if isinstance(call, cst.Call) else None
+        if symbol is None or not symbol.path.startswith(SUMMARY_PREFIX):
+            return False
+        if symbol.path == "summary.experimental.set_step":
+            return call.args.index(arg) == 0 and arg.keyword is None
+        return arg.keyword is not None and arg.keyword.value == "step"
+
     def _python_number_use(self, function: cst.FunctionDef, parameter: str) -> Optional[str]:
         """Code of the first use of ``parameter`` that needs a Python number, else None."""
         body = function.body
@@ -265,8 +310,9 @@ class TFRangeLoop(TFCodemod):
             parent = self._parents.get(node)
         return node
 
-    def _tensor_safe_use(self, name: cst.Name) -> bool:
-        """``name`` is handed straight to a TF op that converts a Python int to int32 itself."""
+    def _tensor_safe_use(self, name: cst.Name, only: Optional[tuple[str, ...]] = None) -> bool:
+        """``name`` is handed straight to a TF op that converts a Python int to int32 itself
+        (of the paths ``only``, if given)."""
         arg = self._parents.get(name)
         if not isinstance(arg, cst.Arg) or arg.keyword is not None or arg.star:
             return False
@@ -274,7 +320,7 @@ class TFRangeLoop(TFCodemod):
         if not isinstance(call, cst.Call):
             return False
         symbol = self.tf.tf_symbol(call.func)
-        if symbol is None or symbol.path not in TENSOR_SAFE_ARGS:
+        if symbol is None or symbol.path not in TENSOR_SAFE_ARGS or (only is not None and symbol.path not in only):
             return False
         if any(a.keyword is not None and a.keyword.value in CONVERSION_KEYWORDS for a in call.args):
             return False
@@ -291,6 +337,7 @@ class TFRangeLoop(TFCodemod):
     def _plan(self, loop: cst.For) -> None:
         var = loop.target.value
         candidates: list[tuple[cst.Call, cst.Arg]] = []
+        dtypes: dict[int, str] = {}
         for node in self._loop_nodes(loop):
             if not isinstance(node, cst.Call):
                 continue
@@ -324,11 +371,20 @@ class TFRangeLoop(TFCodemod):
                     )
                     continue
                 parameter = self._parameter(function, node, arg)
-                why = (
-                    "the argument does not map to a named parameter"
+                why, dtype = (
+                    ("the argument does not map to a named parameter", "int32")
                     if parameter is None
-                    else self._python_number_use(function, parameter)
+                    else self._argument_dtype(function, parameter)
                 )
+                if why is not None and dtype == "int64":
+                    self.report(
+                        arg,
+                        f"`{node.func.value}` is traced again for every value of `{spelled}` (a Python int "
+                        f"from the `range` loop); not fixed because the function uses `{parameter}` both as "
+                        f"a `tf.summary` step (an int64 tensor) and in `{why}`: make that use take an int64 "
+                        f"tensor, then pass `tf.constant({spelled}, dtype=tf.int64)`",
+                    )
+                    continue
                 if why is not None:
                     self.report(
                         arg,
@@ -340,6 +396,7 @@ class TFRangeLoop(TFCodemod):
                     )
                     continue
                 candidates.append((node, arg))
+                dtypes[id(arg)] = dtype
         if not candidates:
             return
         if self._rebound_in_loop(loop, var):
@@ -348,14 +405,26 @@ class TFRangeLoop(TFCodemod):
             return
         wrapped = {id(arg) for _, arg in candidates if isinstance(arg.value, cst.Name)}
         range_call = self._range_call(loop)
-        if self._only_tensor_uses(loop, wrapped) and all(self._int32_python_int(a.value) for a in range_call.args):
+        int32_only = all(dtypes[id(arg)] == "int32" for _, arg in candidates)
+        if (
+            int32_only
+            and self._only_tensor_uses(loop, wrapped)
+            and all(self._int32_python_int(a.value) for a in range_call.args)
+        ):
             if self.fix(range_call, f"`{var}` is only passed to tf.function(s) as a tensor: loop over `tf.range` so they trace once"):
                 self._to_tf_range.add(range_call)
             return
         for call, arg in candidates:
             spelled = source(arg.value)
-            if self.fix(arg, f"`{call.func.value}` retraces for every value of `{spelled}`: pass `tf.constant({spelled})`"):
-                self._to_constant.add(arg)
+            if dtypes[id(arg)] == "int64":
+                message = (
+                    f"`{call.func.value}` retraces for every value of `{spelled}`, a `tf.summary` step "
+                    f"there: pass `tf.constant({spelled}, dtype=tf.int64)`"
+                )
+            else:
+                message = f"`{call.func.value}` retraces for every value of `{spelled}`: pass `tf.constant({spelled})`"
+            if self.fix(arg, message):
+                self._to_constant[arg] = dtypes[id(arg)]
 
     def _int32_python_int(self, expr: cst.BaseExpression) -> bool:
         """Whether ``expr`` is provably a Python int in int32 range: int literals, ``len(...)``
@@ -421,4 +490,8 @@ class TFRangeLoop(TFCodemod):
     def leave_Arg(self, original: cst.Arg) -> None:
         if original in self._to_constant:
             constant = self.tf_expr("constant")
-            self.replace(original.value, lambda value: cst.Call(constant, [cst.Arg(value)]))
+            extra = []
+            if self._to_constant[original] == "int64":
+                equal = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+                extra = [cst.Arg(self.tf_expr("int64"), keyword=cst.Name("dtype"), equal=equal)]
+            self.replace(original.value, lambda value: cst.Call(constant, [cst.Arg(value), *extra]))

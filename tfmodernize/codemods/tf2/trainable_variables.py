@@ -13,7 +13,9 @@ What it does
     layer, or an instance of a class of the file deriving from one of those); otherwise the fix
     is unsafe (``--unsafe-fixes``), because another object's ``variables`` may mean something
     else. A tape that calls ``watch`` explicitly is left alone with a finding: it may watch a
-    non-trainable variable on purpose.
+    non-trainable variable on purpose. An instance of a ``tf.Module`` class of the file whose
+    attributes are only trainable ``tf.Variable``s and plain values (numbers, flags, shapes)
+    has no other variables, so its ``variables`` are left alone.
 
 Why it matters
     ``variables``/``weights`` include non-trainable state (batch-norm moving statistics, seed
@@ -49,7 +51,7 @@ from typing import Optional
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from tfmodernize.analysis.bindings import is_builtin, keras_classes, provably_keras, references
+from tfmodernize.analysis.bindings import bindings, is_builtin, keras_classes, provably_keras, references
 from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import GradientCall, gradient_call, gradient_calls, tape_with
 from tfmodernize.codemod import TFCodemod
@@ -95,6 +97,8 @@ class TrainableVariables(TFCodemod):
         if owner is None:
             return
         spelled = f"{owner}.{sources.attr.value}"
+        if self._only_trainable(sources.value):
+            return  # its variables are its trainable variables: nothing is None
         if self._watches(call.tape):
             self.report(
                 call.call,
@@ -135,6 +139,57 @@ class TrainableVariables(TFCodemod):
             return
         if self.fix(call.call, message, safe=safe, suggestion=f"{owner}.trainable_variables"):
             self._rewrite.update((sources, paired))
+
+    def _only_trainable(self, owner: cst.BaseExpression) -> bool:
+        """Whether ``owner`` is provably an instance of a ``tf.Module`` class of the file whose
+        attributes are only trainable ``tf.Variable``s and plain values: then ``variables`` is
+        ``trainable_variables``."""
+        if not isinstance(owner, cst.Name):
+            return False
+        found = bindings(owner, self._scopes, self._parents)
+        classes = {c.name.value: c for c in self._module.body if isinstance(c, cst.ClassDef)}
+        return bool(found) and all(
+            b.kind == "assign"
+            and isinstance(b.value, cst.Call)
+            and isinstance(b.value.func, cst.Name)
+            and b.value.func.value in classes
+            and self._trainable_module(classes[b.value.func.value])
+            for b in found
+        )
+
+    def _trainable_module(self, cls: cst.ClassDef) -> bool:
+        bases = [arg.value for arg in cls.bases]
+        if len(bases) != 1 or cls.keywords or not self.tf.is_tf(bases[0], "Module"):
+            return False
+        for node in walk(cls.body):
+            if isinstance(node, cst.Call) and self.tf.is_tf(node.func, "Variable"):
+                trainable = next((a.value for a in node.args if a.keyword and a.keyword.value == "trainable"), None)
+                if trainable is not None and not (isinstance(trainable, cst.Name) and trainable.value == "True"):
+                    return False
+            if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                on_self = any(isinstance(t, cst.Attribute) for t in targets) or any(
+                    isinstance(n, cst.Attribute) for t in targets for n in walk(t))
+                if on_self and not self._plain_state(node.value):
+                    return False
+        return True
+
+    def _plain_state(self, value: Optional[cst.BaseExpression]) -> bool:
+        """A trainable ``tf.Variable(...)``, or a value that holds no variable: a literal, or
+        arithmetic, subscripts and attributes of them and of ``.shape``."""
+        if value is None:
+            return True
+        if isinstance(value, cst.Call):
+            return self.tf.is_tf(value.func, "Variable")
+        nodes = list(walk(value))
+        allowed = {id(n.attr) for n in nodes if isinstance(n, cst.Attribute)}
+        allowed |= {id(n.value) for n in nodes if isinstance(n, cst.Attribute) and n.attr.value == "shape"}
+        for node in nodes:
+            if isinstance(node, (cst.Call, cst.Lambda)):
+                return False
+            if isinstance(node, cst.Name) and node.value not in ("True", "False", "None") and id(node) not in allowed:
+                return False
+        return True
 
     def _watches(self, tape: cst.Name) -> bool:
         block = tape_with(tape, self._scopes, self._parents)

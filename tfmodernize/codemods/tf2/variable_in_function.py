@@ -11,7 +11,9 @@ What it does
     ``v.assign(init)`` in its place. Only a creation that is a statement of the function's
     own body (not in a loop or a branch) with a readable, non-random initial value that uses
     nothing from the function (no argument, no local) is moved; otherwise the codemod
-    reports a finding.
+    reports a finding. A creation already made once is left alone: under ``if self.v is
+    None:``, or under ``if not self.built:`` in a block that sets ``self.built = True`` (the
+    lazy creation TensorFlow's guides show).
 
 Why it matters
     A ``tf.function`` may only create variables while it is first traced, and TensorFlow
@@ -313,13 +315,37 @@ def _is_self_attribute(target: cst.CSTNode, self_name: str) -> bool:
 
 
 def _guarded(function: cst.FunctionDef, call: cst.Call) -> bool:
-    """Whether ``call`` sits in an ``if <x> is None:`` block (already created once)."""
+    """Whether ``call`` sits in an ``if <x> is None:`` block (already created once), or in an
+    ``if not self.built:`` block that sets ``self.built = True`` (created on the first trace
+    only: the lazy creation TensorFlow's guides show)."""
     for node in own_body(function.body):
-        if isinstance(node, cst.If) and isinstance(node.test, cst.Comparison):
+        if not isinstance(node, cst.If) or not any(inner is call for inner in own_body(node.body)):
+            continue
+        if isinstance(node.test, cst.Comparison):
             comparison = node.test.comparisons
             if len(comparison) == 1 and isinstance(comparison[0].operator, cst.Is):
-                if any(inner is call for inner in own_body(node.body)):
-                    return True
+                return True
+        if _first_call_flag(node):
+            return True
+    return False
+
+
+def _first_call_flag(branch: cst.If) -> bool:
+    """``if not <obj>.<flag>:`` whose block sets ``<obj>.<flag> = True``."""
+    test = branch.test
+    if not (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        return False
+    flag = test.expression
+    if not (isinstance(flag, cst.Attribute) and isinstance(flag.value, cst.Name)):
+        return False
+    for node in own_body(branch.body):
+        if (
+            isinstance(node, cst.Assign)
+            and isinstance(node.value, cst.Name)
+            and node.value.value == "True"
+            and any(flag.deep_equals(target.target) for target in node.targets)
+        ):
+            return True
     return False
 
 
