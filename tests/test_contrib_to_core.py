@@ -44,6 +44,10 @@ REWRITES = [
     pytest.param("GAIN = 3\ninit = tf.contrib.layers.variance_scaling_initializer(GAIN, uniform=True)\n",
                  'GAIN = 3\ninit = tf.variance_scaling_initializer(scale=GAIN, mode="fan_in", distribution="uniform")\n',
                  id="variance-scaling-module-constant"),
+    pytest.param("class Hook(tf.estimator.SessionRunHook):\n    def before_run(self, context):\n"
+                 "        return tf.estimator.SessionRunArgs(loss)\n",
+                 "class Hook(tf.train.SessionRunHook):\n    def before_run(self, context):\n"
+                 "        return tf.train.SessionRunArgs(loss)\n", id="estimator-hooks-are-train-hooks"),
     pytest.param("reg = tf.contrib.layers.l2_regularizer(0.01)\n",
                  "reg = lambda weights: 0.01 * tf.nn.l2_loss(weights)\n", id="l2"),
     pytest.param("reg = tf.contrib.layers.l1_regularizer(scale=1e-4, scope='l1')\n",

@@ -46,6 +46,15 @@ DATASET_CHAIN = (
     "map", "batch", "padded_batch", "shuffle", "repeat", "prefetch", "filter", "take", "skip", "cache", "zip",
     "concatenate", "flat_map", "interleave", "apply", "unbatch", "window", "enumerate", "shard", "with_options",
 )
+#: TF 1.15's ``tf.estimator`` re-exported the session-run hooks from ``tensorflow.python.training``:
+#: the very objects ``tf.train.<name>`` names, which TF 2.x keeps (under ``tf.compat.v1``) while
+#: ``tf.estimator`` is gone since TensorFlow 2.16.
+ESTIMATOR_HOOKS = (
+    "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues", "LoggingTensorHook",
+    "StopAtStepHook", "CheckpointSaverHook", "CheckpointSaverListener", "StepCounterHook", "NanTensorHook",
+    "SummarySaverHook", "GlobalStepWaiterHook", "FinalOpsHook", "FeedFnHook", "ProfilerHook",
+    "NanLossDuringTrainingError", "SecondOrStepTimer",
+)
 #: Packages outside TensorFlow whose functions build TF1 graphs (variables through variable
 #: scopes and collections, arg scopes): a file importing one stays on ``tf.compat.v1`` with v2
 #: behaviour off. Import name -> the package to install.

@@ -12,7 +12,8 @@ Every script starts from a clean slate: a fresh module namespace, Python/numpy/T
 - ``tf1`` mode: a fresh default graph, legacy Keras (tf-keras) state cleared, v2 behaviour
   disabled, and a plain ``import tensorflow`` in the script (in functions it defines, and in
   modules beside it) resolved to ``tf.compat.v1``; ``import tensorflow.compat.v1 as tf``
-  works unchanged; ``tf.contrib`` is the part of it TensorFlow moved to tf-slim (``_give_contrib``);
+  works unchanged; ``tf.contrib`` is the part of it TensorFlow moved to tf-slim (``_give_contrib``),
+  ``tf.estimator`` its session-run hooks, which are ``tf.train``'s (``_give_estimator_hooks``);
 - ``tf2`` mode: ``tf.keras.backend.clear_session()`` and the float32 dtype policy (Keras 3).
 
 Eager execution and v2 behaviour cannot be switched back per script: a script that switched
@@ -91,6 +92,7 @@ class Sandbox:
         if mode == "tf1":
             tf.compat.v1.disable_v2_behavior()
             _give_contrib(tf.compat.v1)
+            _give_estimator_hooks(tf.compat.v1)
             self.builtins = _builtins_importing_tensorflow_as(tf.compat.v1)
         else:
             self.builtins = dict(vars(builtins))
@@ -269,6 +271,21 @@ class _TF1SourceLoader(importlib.machinery.SourceFileLoader):
     def exec_module(self, module: Any) -> None:
         module.__dict__["__builtins__"] = self.tf1_builtins
         super().exec_module(module)
+
+
+def _give_estimator_hooks(v1_module: Any) -> None:
+    """``tf.estimator``'s session-run hooks for TF1 scripts: TF 1.15's ``tf.estimator`` re-exported
+    them from ``tf.train`` (the same objects), and TensorFlow 2.16+ has no ``tf.estimator``. The
+    rest of the Estimator API is not given: a script using it fails as it would."""
+    import types
+
+    from tfmodernize.analysis.tf1_api import ESTIMATOR_HOOKS
+
+    if hasattr(v1_module, "estimator"):
+        return
+    estimator = types.ModuleType("tensorflow.estimator")
+    vars(estimator).update({name: getattr(v1_module.train, name) for name in ESTIMATOR_HOOKS})
+    setattr(v1_module, "estimator", estimator)
 
 
 def _give_contrib(v1_module: Any) -> None:

@@ -32,7 +32,10 @@ What it does
       ``create_global_step`` -> ``tf.train.*`` (contrib's were deprecated wrappers calling
       them); ``tf.contrib.rnn.BasicLSTMCell`` and the other core cells, wrappers and
       ``LSTMStateTuple`` -> ``tf.nn.rnn_cell.*``, ``tf.contrib.rnn.static_rnn`` (and
-      ``static_bidirectional_rnn``, ``static_state_saving_rnn``) -> ``tf.nn.*``: the same objects.
+      ``static_bidirectional_rnn``, ``static_state_saving_rnn``) -> ``tf.nn.*``: the same objects;
+      so were ``tf.estimator``'s session-run hooks (``tf.estimator.SessionRunHook``,
+      ``LoggingTensorHook``, ``SessionRunArgs``, ...) -> ``tf.train.*``, which TF 2.x still has
+      (under ``tf.compat.v1``) while ``tf.estimator`` is gone since TensorFlow 2.16.
 
     The initializers, global-step functions, cells and static RNNs have no TF2 name: they are
     written as TF1's core names (``tf.glorot_uniform_initializer``) through the file's alias.
@@ -126,9 +129,10 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
     __doc__ = __doc__
     code = "TFM115"
     name = "contrib-to-core"
-    summary = ("tf.contrib initializers, regularizers, dropout, accuracy, global step and RNN cells -> "
+    summary = ("tf.contrib initializers, regularizers, dropout, accuracy, global step and RNN cells, "
+               "tf.estimator's session-run hooks -> "
                "the core TensorFlow code they ran")
-    needles = ("contrib",)
+    needles = ("contrib", "estimator")
     interests = (cst.Call, cst.Attribute, cst.Name, cst.Assign)
     detects_tf_names_only = True
     #: Every other migration reads what it writes (initializers, cells, the global step).

@@ -10,6 +10,8 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from tfmodernize.analysis.tf1_api import ESTIMATOR_HOOKS
+
 #: core's ``VarianceScaling`` divides a truncated normal's standard deviation by this
 #: (``scipy.stats.truncnorm.std(a=-2, b=2)``); contrib multiplied the variance by 1.3 instead.
 TRUNCATION = "0.87962566103423978"
@@ -38,6 +40,9 @@ RUNS = ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")
 for _name in (*CELLS, *RUNS):
     _HOMES[_name] = ("contrib.rnn", ("contrib.rnn",))
 
+for _name in ESTIMATOR_HOOKS:
+    _HOMES[_name] = ("estimator", ("estimator",))
+
 #: Spelled path (``contrib.slim.dropout``) -> canonical path (``contrib.layers.dropout``).
 SPELLINGS = {f"{module}.{name}": f"{home}.{name}" for name, (home, modules) in _HOMES.items() for module in modules}
 #: The contrib modules a file may bind to a name of its own (``slim = tf.contrib.slim``).
@@ -49,6 +54,7 @@ RENAMES = {
        for name in ("get_or_create_global_step", "get_global_step", "create_global_step")},
     **{f"contrib.rnn.{name}": f"nn.rnn_cell.{name}" for name in CELLS},
     **{f"contrib.rnn.{name}": f"nn.{name}" for name in RUNS},
+    **{f"estimator.{name}": f"train.{name}" for name in ESTIMATOR_HOOKS},
 }
 #: Calls rewritten as the core code they ran -> their parameters, in order.
 CALLS = {
