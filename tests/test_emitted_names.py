@@ -86,3 +86,34 @@ def test_members_only_tf1_objects_have_are_found_by_the_object_kind():
     found = [what for _, what in v1_only_members(module, TFNames.for_module(module))]
     # ``rows`` is also a parameter somewhere: its kind is not known, so only the chained call counts.
     assert found == ["dataset.make_one_shot_iterator", "variable.load"]
+
+
+def _defined(source: str) -> set[str]:
+    module = cst.parse_module(source)
+    names = set()
+    for node in module.body:
+        body = node.body.body if isinstance(node, cst.FunctionDef) else [node]
+        for stmt in body:
+            if isinstance(stmt, cst.FunctionDef):
+                names.add(stmt.name.value)
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                names |= {t.target.value for small in stmt.body if isinstance(small, cst.Assign)
+                          for t in small.targets if isinstance(t.target, cst.Name)}
+    return names
+
+
+@pytest.mark.parametrize("codemod", ["session-to-function", "minimize-to-tape"])
+def test_the_functions_and_names_a_migration_writes_say_what_they_do(codemod):
+    """Issue 35: no ``compute_cost_and_accuracy``, no ``train_step_2``: a name the migration
+    writes (a function, an optimizer, an input spec) has no ``_and_`` and no number at the end."""
+    codemods = builtin_codemods()
+    written = {}
+    for program in sorted(FIXTURES.glob(f"{codemod}/*/before.py")):
+        source = program.read_text()
+        new, _ = transform_text(source, codemods, unsafe_fixes=True)
+        for name in _defined(new) - _defined(source):
+            written[name] = program.parent.name
+    assert len(written) >= 10  # the fixtures name functions, optimizers, specs
+    odd = {name: case for name, case in written.items()
+           if "_and_" in name or name.rstrip("0123456789") != name}
+    assert odd == {}

@@ -81,9 +81,11 @@ REWRITES = [
         """
         import tensorflow as tf
 
+        x_spec = tf.TensorSpec(None, tf.float32)
 
-        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
-        def compute_value_and_value(x):
+
+        @tf.function(input_signature=[x_spec])
+        def compute_r(x):
             y = x + 1.0
             return {"a": [y], "b": (y, {"c": y})}
 
@@ -92,14 +94,14 @@ REWRITES = [
         v = tf.Variable(2.0)
 
 
-        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        @tf.function(input_signature=[x_spec])
         def compute_grads(x):
             y = x + 1.0
             grads = opt.compute_gradients(v * y, [v])
             return grads
 
 
-        r = tf.nest.map_structure(lambda t: t.numpy(), compute_value_and_value(1.0))
+        r = tf.nest.map_structure(lambda t: t.numpy(), compute_r(1.0))
         g = tf.nest.map_structure(lambda t: t.numpy(), compute_grads(1.0))
         print(r["b"][1]["c"], g[0][0])
         """,
@@ -172,7 +174,10 @@ REWRITES = [
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32), tf.TensorSpec([2], tf.float32)])
+        @tf.function(input_signature=[
+            tf.TensorSpec([2], tf.float32),
+            tf.TensorSpec([2], tf.float32),
+        ])
         def compute_diff(x, y):
             # the difference
             diff = x - y
@@ -206,7 +211,7 @@ REWRITES = [
 
 
         @tf.function(input_signature=[tf.TensorSpec([None, 1], tf.float32)])
-        def compute_step_and_y(x):
+        def evaluate(x):
             y = tf.matmul(x, w)
             step = w.assign(w + 1.0)
             return step, y
@@ -218,7 +223,7 @@ REWRITES = [
             return step
 
 
-        _, out = compute_step_and_y([[1.0]])
+        _, out = evaluate([[1.0]])
         compute_step()
         w_now = w.numpy()
         """,
@@ -241,7 +246,10 @@ REWRITES = [
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.float32)])
+        @tf.function(input_signature=[
+            tf.TensorSpec([None, 2], tf.float32),
+            tf.TensorSpec([], tf.float32),
+        ])
         def compute_out(x, keep=1.0):
             h = tf.nn.relu(x) * keep
             out = tf.reduce_sum(h, axis=1)
@@ -343,14 +351,14 @@ REWRITES = [
 
 
         @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
-        def compute_mean_and_spread(x):
+        def evaluate(x):
             mean = tf.reduce_mean(x)
             spread = tf.reduce_max(x) - tf.reduce_min(x)
             return mean, spread
 
 
-        m, s = compute_mean_and_spread([1.0, 3.0])
-        stats = list(compute_mean_and_spread([1.0, 3.0]))
+        m, s = evaluate([1.0, 3.0])
+        stats = list(evaluate([1.0, 3.0]))
         """,
         id="one-function-for-unpacked-and-list-fetches-other-codes-suppression-ignored",
     ),
@@ -385,14 +393,17 @@ REWRITES.append(
             return pred
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        x_spec = tf.TensorSpec([None, 2], tf.float32)
+
+
+        @tf.function(input_signature=[x_spec])
         def compute_pred(x):
             pred = build_pred(x)
             return pred
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([None, 1], tf.float32)])
-        def compute_err_and_sq(x, y):
+        @tf.function(input_signature=[x_spec, tf.TensorSpec([None, 1], tf.float32)])
+        def evaluate(x, y):
             pred = build_pred(x)
             err = tf.reduce_mean(tf.abs(pred - y))
             sq = tf.reduce_mean(tf.square(pred - y))
@@ -400,7 +411,7 @@ REWRITES.append(
 
 
         p = compute_pred([[1.0, 2.0]])
-        e, s = compute_err_and_sq([[1.0, 2.0]], [[1.0]])
+        e, s = evaluate([[1.0, 2.0]], [[1.0]])
         """,
         id="shared-sub-graph-becomes-a-helper",
     )
@@ -536,7 +547,7 @@ REWRITES.append(
         total = tf.reduce_sum(x)
 
         if __name__ == "__main__":
-            # Run it.
+            # Open a session (the comment goes with it).
             with tf.Session() as sess:
                 sess.run(tf.global_variables_initializer())
                 print(sess.run(total, {x: [1.0, 2.0]}))
@@ -552,7 +563,6 @@ REWRITES.append(
 
 
         if __name__ == "__main__":
-            # Run it.
             print(compute_total([1.0, 2.0]).numpy())
         """,
         id="session-block-under-main-guard",

@@ -81,8 +81,9 @@ Declines when
 from __future__ import annotations
 
 import dataclasses
+import re
 import struct
-from typing import Optional
+from typing import Optional, Sequence
 
 import libcst as cst
 
@@ -93,7 +94,8 @@ from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, Optimiz
 from tfmodernize.codemods.migrate.minimize_to_tape.schedules import Schedules
 from tfmodernize.codemods.migrate.minimize_to_tape.steps import Steps
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.syntax import source
+from tfmodernize.layout import depth, fitted, style_width
+from tfmodernize.syntax import source, statement_of
 
 
 class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
@@ -142,6 +144,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             return False
         self._inventory = training.inventory(node, self.tf, self.state.project)
         self._taken = training.used_names(node)
+        self._width = style_width(self.state.text)
         self._globals = training.module_bindings(node)
         self._traced = traced_functions(node, self.tf)
         optimizers = self._optimizers(node)
@@ -192,7 +195,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         if optimizer.schedule is not None:
             name, schedule = optimizer.schedule
             module_name = name if name not in self._taken_globally(name) else training.fresh_name(name, self._taken)
-            hoisted.append(_assignment(module_name, schedule))
+            hoisted.append(fitted(_assignment(module_name, schedule), self._width, 0))
             args = [arg.with_changes(value=cst.Name(module_name))
                     if isinstance(arg.value, cst.Name) and arg.value.value == name else arg for arg in args]
         if optimizer.fed_rate is not None:
@@ -202,10 +205,15 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         new_call = cst.Call(self.tf_expr(keras_name), args=args)
         if optimizer.name is None:
             site = optimizer.sites[0]
-            hoisted.append(_assignment(optimizer.hoisted_name, new_call))
+            hoisted.append(fitted(_assignment(optimizer.hoisted_name, new_call), self._width, 0))
             self._hoisted.setdefault(site.top, []).extend(hoisted)
         else:
             self._keras_calls[optimizer.call] = new_call
+            parents = self.state.parents(self._module)
+            line = statement_of(optimizer.call, parents)
+            if line is not None:
+                deep = depth(line[1], parents)
+                self.replace(line[1], lambda updated: fitted(updated, self._width, deep))
         for site in optimizer.sites:
             self.fix(site.line, f"`{site.method}` -> GradientTape and Keras `apply_gradients`")
             if site.method != "compute_gradients":
@@ -229,6 +237,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         statements = list(updated.body.body)
         new_body: list[cst.BaseStatement] = []
         tape_site = next((s for s in sites.values() if s.taped), None)
+        deep = depth(original, self.state.parents(self._module)) + 1
         removed = self._removed.get(original, set())
         for position, statement in enumerate(statements):
             if position in removed:
@@ -246,14 +255,16 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             if site.dependencies is not None and not site.drop_dependencies:
                 assert isinstance(statement, cst.With)
                 replacement = [statement.with_changes(body=statement.body.with_changes(body=replacement))]
-            replacement[0] = replacement[0].with_changes(leading_lines=statement.leading_lines)
+            leading = _still_true(statement.leading_lines, site.method)
+            replacement[0] = replacement[0].with_changes(leading_lines=leading)
             if site.keep_statement and len(replacement) > 1:
                 replacement[-1] = statement.with_changes(leading_lines=[])
             if site is tape_site:
                 docstring, taped = training.split_docstring(new_body)
                 gradient_tape = cst.parse_expression(source(self.tf_expr("GradientTape")))
+                taped = [fitted(stmt, self._width, deep + 1) for stmt in taped]
                 new_body = [*docstring, training.tape_block(gradient_tape, site.tape_name, taped)]
-            new_body.extend(replacement)
+            new_body.extend(fitted(stmt, self._width, deep) for stmt in replacement)
         return updated.with_changes(body=updated.body.with_changes(body=new_body))
 
     def leave_Module(self, original: cst.Module) -> None:
@@ -266,6 +277,8 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             hoisted = self._hoisted.get(index, [])
             if hoisted:
                 spacing = [line for line in statement.leading_lines if line.comment is None]
+                if body and not isinstance(body[-1], (cst.FunctionDef, cst.ClassDef)):
+                    spacing = spacing[:1]  # code after code: one blank line at most, as a paragraph
                 hoisted[0] = hoisted[0].with_changes(leading_lines=spacing)
             body.extend(hoisted)
             body.append(statement)
@@ -276,6 +289,16 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
                 after[0] = after[0].with_changes(leading_lines=[*blank, *after[0].leading_lines])
             body.extend(after)
         return updated.with_changes(body=body)
+
+
+def _still_true(lines: Sequence[cst.EmptyLine], method: str) -> list[cst.EmptyLine]:
+    """The leading lines of a ``minimize`` statement without the comment lines naming the call
+    the rewrite removed (``# Note, minimize() knows which variables to update``): what they say
+    is no longer what the code does."""
+    if method == "apply_gradients":
+        return list(lines)
+    named = re.compile(rf"\b{method}\(")
+    return [line for line in lines if line.comment is None or not named.search(line.comment.value)]
 
 
 def _float32_literals(keras: training.KerasOptimizer, tf1_class: str) -> training.KerasOptimizer:

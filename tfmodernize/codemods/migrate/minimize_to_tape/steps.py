@@ -133,7 +133,11 @@ class Steps:
             optimizer.removals.append((site.function, optimizer.position))
             return None
         reusable = site.target is not None and "opt" in site.target.lower() and self._count(site.target) == 1
-        optimizer.hoisted_name = site.target if reusable else training.fresh_name("optimizer", self._taken)
+        # Named after the step it serves: ``train_generator_step`` -> ``generator_optimizer``.
+        parts = site.function.name.value.split("_")
+        serves = "_".join(part for part in parts if part not in ("train", "step"))
+        base = f"{serves}_optimizer" if serves else "optimizer"
+        optimizer.hoisted_name = site.target if reusable else training.fresh_name(base, self._taken)
         return None
 
     def _dependencies(self, site: Site) -> None:

@@ -137,11 +137,8 @@ from tfmodernize.syntax import argument, source
 from tfmodernize.codemods.migrate.session_to_function.config import Config
 from tfmodernize.codemods.migrate.session_to_function.emit import Emitter
 from tfmodernize.codemods.migrate.session_to_function.functions import Functions
-from tfmodernize.codemods.migrate.session_to_function.plan import (
-    SAFE_MODULES,
-    UnitPlan,
-    _squeeze,
-)
+from tfmodernize.layout import style_width
+from tfmodernize.codemods.migrate.session_to_function.plan import SAFE_MODULES, UnitPlan
 from tfmodernize.codemods.migrate.session_to_function.reading import _UseReader
 from tfmodernize.codemods.migrate.session_to_function.sites import RunSites
 
@@ -195,11 +192,14 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         self._imported: dict[str, tuple[str, bool]] = {}  # local name -> (project module, in the run)
         self._functions = self._user_functions(tree)
         self._graphs = 1
+        self._width = style_width(self.state.text)
         owners = self._session_owners(tree)
         new_body = []
         for index, stmt in enumerate(tree.body):
             if isinstance(stmt, cst.FunctionDef) and index in owners:
-                migrated = self._migrate(stmt.body.body, nested=True)
+                # Its functions shadow none of the module's (the function itself included).
+                defined = {s.name.value for s in tree.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
+                migrated = self._migrate(stmt.body.body, nested=True, taken=defined)
                 if migrated is not None:
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
             new_body.append(stmt)
@@ -231,14 +231,11 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         self._graphs = len(segments)
         out: list[cst.BaseStatement] = []
         for position, segment in enumerate(segments):
-            migrated = self._migrate(segment, nested=False, taken=taken)
+            # A stretch after the first keeps the blank lines that separated it from the last.
+            migrated = self._migrate(segment, nested=False, taken=taken, opening=2 if position else 0)
             if migrated is None:
                 out.extend(segment)
                 continue
-            if position > 0 and migrated:
-                # The stretch keeps the blank lines and comments that separated it from the last.
-                lines = [*segment[0].leading_lines, *migrated[0].leading_lines]
-                migrated[0] = migrated[0].with_changes(leading_lines=_squeeze(lines, 2))
             out.extend(migrated)
         return out
 
@@ -368,6 +365,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         *,
         nested: bool,
         taken: Optional[set[str]] = None,
+        opening: int = 0,
     ) -> Optional[list[cst.BaseStatement]]:
         """The new statements of one unit, or None when it is declined or suppressed."""
         try:
@@ -413,7 +411,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
                 self.oblige("TFM102", f"a TF1 optimizer step (`minimize`, `apply_gradients`) moved into `{function.name}`")
             for _ in range(function.gradients):
                 self.oblige("TFM103", f"`tf.gradients` moved into `{function.name}`")
-        return self._emit(plan, nested)
+        return self._emit(plan, nested, opening)
 
 
 def _trainable(made: Optional[cst.Call]) -> bool:

@@ -3,18 +3,21 @@ sessions and placeholders gone."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence, Union
+from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 import libcst as cst
 
-from tfmodernize.syntax import commas, no_space_equal, parenthesized
+from tfmodernize.syntax import commas, no_space_equal, parenthesized, source
 
 from tfmodernize.codemods.migrate.session_to_function.graph import (
     GraphUnit,
     Kind,
     Statement,
+    opens_session,
+    session_free,
     tf_path,
 )
+from tfmodernize.layout import fitted, fitted_decorator
 from tfmodernize.codemods.migrate.session_to_function.plan import (
     ASSIGN_METHODS,
     FunctionPlan,
@@ -30,7 +33,13 @@ if TYPE_CHECKING:
 class Emitter:
     """Part of :class:`SessionToFunction` (see the package docstring)."""
 
-    def _emit(self, plan: UnitPlan, nested: bool) -> list[cst.BaseStatement]:
+    def _emit(self, plan: UnitPlan, nested: bool, opening: int = 0) -> list[cst.BaseStatement]:
+        """The unit's new statements. ``opening``: the blank lines kept above the first one (a
+        graph after a reset keeps the ones separating it from the last).
+
+        A comment goes with its statement: the comment right above a statement that goes (a
+        placeholder, a session, an initializer run) goes with it; one above a blank line heads
+        what follows and stays. A statement moving into a function takes its comment along."""
         unit = plan.unit
         blank = 1 if nested else 2
         by_anchor: dict[int, list[Union[Helper, FunctionPlan]]] = {}
@@ -38,20 +47,31 @@ class Emitter:
             by_anchor.setdefault(helper.anchor, []).append(helper)
         for function in plan.functions.values():
             by_anchor.setdefault(function.anchor, []).append(function)
+        plan.nested = nested
+        specs_before = self._name_specs(plan)
         out: list[cst.BaseStatement] = []
-        carried: list[cst.EmptyLine] = []
+        carried: list[cst.EmptyLine] = []  # the lines of statements gone, for the next one written
         after_def = False
 
         def put(stmt: cst.BaseStatement, is_def: bool = False) -> None:
             nonlocal carried, after_def
-            lines = _squeeze([*carried, *stmt.leading_lines], blank)
+            lines = _squeeze(_joined(carried, stmt.leading_lines), blank)
             carried = []
             if (is_def or after_def) and out:
                 lines = [cst.EmptyLine(indent=False)] * blank + [line for line in lines if line.comment is not None]
             elif not out:
-                lines = _squeeze(lines, 0)
+                lines = _squeeze(lines, opening)
             out.append(stmt.with_changes(leading_lines=lines))
             after_def = is_def
+
+        def gone(stmt: Statement) -> None:
+            nonlocal carried
+            carried = _joined(carried, _without_own_comment(stmt))
+
+        def define(definition: Union[Helper, FunctionPlan]) -> None:
+            for position, spec in enumerate(specs_before.get(definition.name, [])):
+                put(spec.with_changes(leading_lines=[cst.EmptyLine(indent=False)] if position == 0 and out else []))
+            put(self._definition(definition, plan), is_def=True)
 
         rewriter = _Rewriter(plan)
         for stmt in unit.statements:
@@ -61,15 +81,15 @@ class Emitter:
                 put(new)
             if functions and not moved:
                 for function in functions:
-                    put(self._definition(function, unit), is_def=True)
+                    define(function)
             if moved:
-                carried.extend(line for line in stmt.node.leading_lines if line.comment is None)
+                carried = _joined(carried, [line for line in stmt.node.leading_lines if line.comment is None])
             elif stmt.kind in (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET, Kind.FEED):
-                carried.extend(stmt.node.leading_lines)
+                gone(stmt)
             elif stmt.kind is Kind.CONFIG:
                 replacement = plan.config.get(stmt.index, [])
                 if not replacement:
-                    carried.extend(stmt.node.leading_lines)
+                    gone(stmt)
                 for position, new in enumerate(replacement):
                     if position == 0:
                         new = new.with_changes(leading_lines=stmt.node.leading_lines)
@@ -77,7 +97,7 @@ class Emitter:
             elif stmt.kind is Kind.RUN:
                 new = stmt.node.visit(rewriter)
                 if isinstance(new, cst.RemovalSentinel) or (isinstance(new, cst.SimpleStatementLine) and not new.body):
-                    carried.extend(stmt.node.leading_lines)
+                    gone(stmt)
                 else:
                     put(new)
             elif stmt.kind is Kind.ITERATOR:
@@ -90,12 +110,12 @@ class Emitter:
                 put(stmt.node)
             if functions and moved:
                 for function in functions:
-                    put(self._definition(function, unit), is_def=True)
+                    define(function)
         if not out:
-            out.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=carried))
+            out.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=_squeeze(carried, opening)))
         return out
 
-    def _body(self, steps: Sequence[Union[Statement, Helper]]) -> list[cst.BaseStatement]:
+    def _body(self, steps: Sequence[Union[Statement, Helper]], plan: UnitPlan) -> list[cst.BaseStatement]:
         body: list[cst.BaseStatement] = []
         for position, step in enumerate(steps):
             node = step.call() if isinstance(step, Helper) else step.node.visit(_AssignMethods(self))
@@ -105,20 +125,22 @@ class Emitter:
             body.append(node.with_changes(leading_lines=lines))
         return body
 
-    def _definition(self, definition: Union[Helper, FunctionPlan], unit: GraphUnit) -> cst.FunctionDef:
+    def _definition(self, definition: Union[Helper, FunctionPlan], plan: UnitPlan) -> cst.FunctionDef:
         if isinstance(definition, FunctionPlan):
-            return self._function_def(definition, unit)
+            return self._function_def(definition, plan)
         outputs = [cst.Element(cst.Name(n)) for n in definition.outputs]
         returned = outputs[0].value if len(outputs) == 1 else cst.Tuple(commas(outputs), lpar=[], rpar=[])
-        body = [*self._body(definition.body), cst.SimpleStatementLine([cst.Return(returned)])]
+        body = [*self._body(definition.body, plan), cst.SimpleStatementLine([cst.Return(returned)])]
+        depth = 1 if plan.nested else 0
         return cst.FunctionDef(
             name=cst.Name(definition.name),
             params=cst.Parameters(commas([cst.Param(cst.Name(p)) for p in definition.params])),
-            body=cst.IndentedBlock(body),
+            body=cst.IndentedBlock([fitted(stmt, self._width, depth + 1) for stmt in body]),
         )
 
-    def _function_def(self, function: FunctionPlan, unit: GraphUnit) -> cst.FunctionDef:
-        body = self._body(function.steps or function.body)
+    def _function_def(self, function: FunctionPlan, plan: UnitPlan) -> cst.FunctionDef:
+        unit = plan.unit
+        body = self._body(function.steps or function.body, plan)
         if self._graphs > 1:
             # One of several graphs: ``minimize(loss)`` trained that graph's variables; say which,
             # since the program's other graphs' variables now live beside them.
@@ -128,13 +150,33 @@ class Emitter:
             body.append(cst.SimpleStatementLine([cst.Return(function.returned)]))
         elif not body:
             body.append(cst.SimpleStatementLine([cst.Pass()]))
+        params, specs = self._signature(function, unit)
+        decorator: cst.BaseExpression = self.tf_expr("function")
+        if specs is not None:
+            named = [plan.spec_names.get((param, source(spec))) for param, spec in specs]
+            elements = [cst.Element(cst.Name(name) if name is not None else spec)
+                        for name, (_, spec) in zip(named, specs)]
+            decorator = cst.Call(decorator, [cst.Arg(cst.List(commas(elements)), keyword=cst.Name("input_signature"),
+                                                      equal=no_space_equal())])
+        depth = 1 if plan.nested else 0
+        definition = cst.FunctionDef(
+            name=cst.Name(function.name),
+            params=cst.Parameters(commas(params)),
+            body=cst.IndentedBlock([fitted(stmt, self._width, depth + 1) for stmt in body]),
+            decorators=[cst.Decorator(decorator)],
+        )
+        return fitted_decorator(definition, self._width, depth)
+
+    def _signature(self, function: FunctionPlan, unit: GraphUnit) -> tuple[list[cst.Param], Optional[list]]:
+        """A function's parameters, and its input signature (each parameter's name and
+        ``TensorSpec``), or None when it has none."""
         params, specs = [], []
         for name in function.params:
             if name in function.overrides:
                 # The constant's own shape and dtype, read from its eager value where the
                 # function is defined: what TF1 checked a fed value against.
                 params.append(cst.Param(cst.Name(name)))
-                specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), commas([
+                specs.append((name, cst.Call(self.tf_expr("TensorSpec"), commas([
                     cst.Arg(cst.Attribute(cst.Name(name), cst.Name("shape"))),
                     cst.Arg(cst.Attribute(cst.Name(name), cst.Name("dtype")))]))))
                 continue
@@ -152,20 +194,62 @@ class Emitter:
                 dtype = placeholder.dtype
                 params.append(cst.Param(cst.Name(name)))
             shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
-            specs.append(cst.Element(cst.Call(self.tf_expr("TensorSpec"), commas([cst.Arg(shape), cst.Arg(dtype)]))))
-        decorator: cst.BaseExpression = self.tf_expr("function")
+            specs.append((name, cst.Call(self.tf_expr("TensorSpec"), commas([cst.Arg(shape), cst.Arg(dtype)]))))
         # A dataset's elements: no spec written here (the dataset knows them; a last, smaller
         # batch traces once more). A training switch is a Python bool: one trace per value.
         if specs and not any(unit.placeholders[p].iterator or unit.placeholders[p].switch
                              for p in function.params if p in unit.placeholders):
-            decorator = cst.Call(decorator, [cst.Arg(cst.List(commas(specs)), keyword=cst.Name("input_signature"),
-                                                      equal=no_space_equal())])
-        return cst.FunctionDef(
-            name=cst.Name(function.name),
-            params=cst.Parameters(commas(params)),
-            body=cst.IndentedBlock(body),
-            decorators=[cst.Decorator(decorator)],
-        )
+            return params, specs
+        return params, None
+
+    def _name_specs(self, plan: UnitPlan) -> dict[str, list[cst.SimpleStatementLine]]:
+        """The input spec of a parameter several functions take (``image``, of the same shape
+        and dtype) gets a name (``image_spec``), defined once before the first of them: by the
+        name of that function, the definitions that go before it."""
+        users: dict[tuple[str, str], list[str]] = {}
+        specs_of: dict[tuple[str, str], cst.Call] = {}
+        # In the order they are written: by the statement they follow, then as planned.
+        for function in sorted(plan.functions.values(), key=lambda f: f.anchor):
+            _, specs = self._signature(function, plan.unit)
+            for param, spec in specs or ():
+                if param not in function.overrides:
+                    users.setdefault((param, source(spec)), []).append(function.name)
+                    specs_of[(param, source(spec))] = spec
+        before: dict[str, list[cst.SimpleStatementLine]] = {}
+        for (param, text), functions in users.items():
+            name = f"{param}_spec"
+            if len(functions) < 2 or name in plan.taken:
+                continue
+            plan.taken.add(name)
+            plan.spec_names[(param, text)] = name
+            assignment = cst.Assign([cst.AssignTarget(cst.Name(name))], specs_of[(param, text)])
+            before.setdefault(functions[0], []).append(cst.SimpleStatementLine([assignment]))
+        return before
+
+
+def _joined(first: Sequence[cst.EmptyLine], second: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """The leading lines of statements gone, then those of the next one: where they meet, as
+    many blank lines as the longer run (two paragraphs around one that went stay one blank
+    line apart, not two)."""
+    tail = 0
+    while tail < len(first) and first[len(first) - 1 - tail].comment is None:
+        tail += 1
+    head = 0
+    while head < len(second) and second[head].comment is None:
+        head += 1
+    meeting = first[len(first) - tail:] if tail > head else second[:head]
+    return [*first[:len(first) - tail], *meeting, *second[head:]]
+
+
+def _without_own_comment(stmt: Statement) -> list[cst.EmptyLine]:
+    """A statement's leading lines without its own comment: the comment lines right above it,
+    not those of a block read through to reach it."""
+    lines = list(stmt.node.leading_lines)
+    first_own = len(lines) - len(stmt.origin.leading_lines)
+    cut = len(lines)
+    while cut > first_own and lines[cut - 1].comment is not None:
+        cut -= 1
+    return lines[:cut]
 
 
 class _ExplicitVarList(cst.CSTTransformer):
@@ -210,7 +294,10 @@ class _Rewriter(cst.CSTTransformer):
         body = [s for s in body if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Pass) for x in s.body))]
         if not body:
             return cst.SimpleStatementLine([cst.Pass()], leading_lines=updated.leading_lines)
-        body[0] = body[0].with_changes(leading_lines=[*updated.leading_lines, *body[0].leading_lines])
+        leading = updated.leading_lines
+        if opens_session(original, self.plan.unit.names):
+            leading = session_free(leading)
+        body[0] = body[0].with_changes(leading_lines=[*leading, *body[0].leading_lines])
         return cst.FlattenSentinel(body)
 
     def _small(self, original, updated):

@@ -36,13 +36,17 @@ from tfmodernize.codemods.migrate.session_to_function.reading import _Leftovers,
 from tfmodernize.names import name_nodes
 from tfmodernize.syntax import commas, source
 
+#: Words of a train op's name that say it trains (``d_train_op`` trains ``d``).
+TRAIN_WORDS = frozenset({"train", "training", "op", "ops", "optimizer", "optimiser", "optim", "opt", "step",
+                         "solver", "update", "updates", "minimize", "minimizer", "trainer"})
+
 
 class Functions:
     """Part of :class:`SessionToFunction` (see the package docstring)."""
 
     def _function_for(
         self, plan: UnitPlan, stmt: Statement, elements: list[Element], ops: list[Element], shape: Shape,
-        overrides: Sequence[str] = (),
+        overrides: Sequence[str] = (), targets: Optional[cst.BaseExpression] = None,
     ) -> FunctionPlan:
         """The function computing ``elements`` (running ``ops``) as fetched at ``stmt``: the
         backward slice of what they use, one function per distinct fetch set (and set of fed
@@ -69,6 +73,12 @@ class Functions:
         key = (sequence, fetched, tuple(s.index for s in body), tuple(source(o.expr) for o in ops), tuple(overrides))
         if key in plan.functions:
             return plan.functions[key]
+        # The same ops on the same slice (a train op run alone, and with its loss fetched): one
+        # function, its value discarded where only the ops were run.
+        same = next((f for k, f in plan.functions.items() if k[2:] == key[2:]), None) if ops else None
+        if same is not None and (shape == Shape.NONE or same.returned is None):
+            same.returned = same.returned if shape == Shape.NONE else returned
+            return same
         used = set(wanted)
         # Placeholders as the statements reading them see them: a placeholder's name may later
         # be taken by a constant of another example in the same graph.
@@ -92,7 +102,7 @@ class Functions:
         if recomputed is not None:
             raise Decline(recomputed.origin, "a random value computed from a fed tensor would be drawn again: "
                                              f"{OVERRIDE_HINT}")
-        name = self._function_name(plan, elements, ops, body)
+        name = self._function_name(plan, elements, ops, body, targets)
         function = FunctionPlan(
             name, params, body, returned, anchor,
             minimizes=sum(s.minimizes for s in body), gradients=sum(s.gradients for s in body),
@@ -101,12 +111,28 @@ class Functions:
         plan.functions[key] = function
         return function
 
-    def _function_name(self, plan: UnitPlan, elements, ops, body) -> str:
+    def _function_name(self, plan: UnitPlan, elements, ops, body, targets) -> str:
+        """What the function does, in a word or two: ``train_step`` (``train_<what>_step`` when
+        the program has several), ``compute_<value>`` for one value or a structure of several
+        bound to one name (named as the program names it, or binds it), ``evaluate`` for
+        several unpacked, ``run_<op>`` for ops run for their effect."""
+        others = {f.name for f in plan.functions.values()}
         if any(s.minimizes for s in body) and ops:
-            base = "train_step"
+            what = _stem(_describe(ops[0].expr), TRAIN_WORDS)
+            several = sum(stmt.minimizes for stmt in plan.unit.statements) > 1 or "train_step" in others
+            base = f"train_{what}_step" if what and several else "train_step"
+        elif not elements:
+            base = f"run_{_describe(ops[0].expr)}"
+        elif len(elements) == 1:
+            expression = not isinstance(elements[0].expr, cst.Name)
+            bound = targets.value if isinstance(targets, cst.Name) and expression else None
+            base = f"compute_{bound or _describe(elements[0].expr)}"
+        elif isinstance(targets, cst.Name):
+            base = f"compute_{targets.value}"  # ``stats = sess.run({...})``: what the program calls them
         else:
-            words = [_describe(e.expr) for e in [*ops, *elements]]
-            base = ("run_" if not elements else "compute_") + "_and_".join(w for w in words[:3] if w)
+            free = "evaluate" not in others and "evaluate" not in plan.taken
+            base = "evaluate" if free else "compute_" + "_".join(
+                _describe(e.expr) for e in elements[:2])
         # The name of a fetched op or tensor is free once its statement moves into the function.
         reusable = plan.unit.kind(base) in (Value.OP, Value.DYNAMIC)
         if reusable and base not in plan.reused:
@@ -162,7 +188,8 @@ class Functions:
             outputs = [n for n in _in_order(members) if n in needed]
             if not outputs:
                 continue
-            name = self._fresh(plan, "build_" + "_and_".join(outputs[:3]))
+            # Named after what it builds up to (its last output); the others come along.
+            name = self._fresh(plan, f"build_{outputs[-1]}")
             plan.helpers.append(Helper(name, params, outputs, members))
         for function in functions:
             function.steps = _order_steps(function.body, plan.helpers)
@@ -269,3 +296,8 @@ class Functions:
         if isinstance(value, cst.Name) and value.value in ("True", "False"):
             return "bool"
         return None
+
+
+def _stem(name: str, words: frozenset[str]) -> str:
+    """``name`` without the ``words`` among its parts: ``d_train_op`` -> ``d``."""
+    return "_".join(part for part in name.split("_") if part and part.lower() not in words)

@@ -540,7 +540,10 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                     raise Decline(stmt, "a one-line session block")
                 # A block left with nothing but ``pass`` leaves nothing behind.
                 body = [s for s in inner.body if not _is_pass(s)]
-                walk(body, [*leading, *stmt.leading_lines])
+                # The comment on a session block is about the session ("launch the graph"): it
+                # goes with it; a graph or name scope block's comment heads what it built.
+                walk(body, [*leading, *(session_free(stmt.leading_lines) if opens_session(stmt, names)
+                                  else stmt.leading_lines)])
                 continue
             node = stmt
             if leading:
@@ -558,6 +561,16 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                     raise Decline(item, "a configured session inside another block")
                 out.sessions.add(item.asname.name.value)
     return out
+
+
+def opens_session(block: cst.With, names: TFNames) -> bool:
+    """Whether a ``with`` block opens a session (``with tf.Session() as sess:``)."""
+    return any(_session_call(item.item, names) is not None for item in block.items)
+
+
+def session_free(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """The leading lines of a session block once it goes: its comment goes with it."""
+    return [line for line in lines if line.comment is None]
 
 
 def _nested_session_blocks(

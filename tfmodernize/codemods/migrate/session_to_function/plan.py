@@ -132,6 +132,10 @@ class UnitPlan:
     repeated: set[int] = field(default_factory=set)
     #: a fetch built where the graph runs updates variables (``sess.run(w.assign_add(1))``)
     eager_updates: bool = False
+    #: input specs several functions share, by parameter and spec source: their name
+    spec_names: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: a unit inside a function (its functions are nested ones)
+    nested: bool = False
     #: why the migrated unit would compute other numbers (a random op drawn by several
     #: functions), at which node: applied only as an unsafe fix
     unsafe: Optional[tuple[cst.CSTNode, str]] = None

@@ -211,7 +211,7 @@ class RunSites:
                 value = cst.Call(cst.Name("list"), [cst.Arg(following)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{source(following)}`"))
         else:
-            function = self._function_for(plan, stmt, elements, ops, shape, overrides)
+            function = self._function_for(plan, stmt, elements, ops, shape, overrides, targets)
             function.sites.append(stmt.index)
             call = self._call(function, plan, site)
             value = call
@@ -295,8 +295,8 @@ class RunSites:
                 return kept, shape, None
             if len(kept_targets) == 1:
                 return kept, shape, kept_targets[0].value
-            # The last target kept ends as the last target written did (``a, b, _`` -> ``a, b``).
-            kept_targets[-1] = kept_targets[-1].with_changes(comma=targets.elements[-1].comma)
+            # ``a, b, _ =`` and ``a, b, _, =`` -> ``a, b =``: no comma left dangling.
+            kept_targets[-1] = kept_targets[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return kept, shape, targets.with_changes(elements=commas(kept_targets))
         if any(e.kind == Value.OP for e in elements):
             if site.context != "discard":

@@ -1,0 +1,249 @@
+"""What a reviewer of migrated code sees first (issue 35), counted per original/migrated pair.
+
+    python benchmarks/migrated_quality.py fixtures/session-to-function  # <case>/before.py, after.py
+    python benchmarks/migrated_quality.py --original DIR --migrated DIR  # same relative paths
+    python benchmarks/migrated_quality.py --migrate examples             # migrated now
+
+For each pair, and summed over the folder:
+
+- ``width``: the longest line the migration wrote (a line the original does not hold) against
+  the file's own style, ``min(100, max(88, longest line of the original)))``; ``wide`` counts
+  the written lines wider than that;
+- ``orphaned``: comment lines of the original kept although the statement right below them
+  is gone or no longer follows them; ``lost``: comment lines gone although their statement is
+  kept (a comment above a blank line heads a section: not counted);
+- ``names``: functions and names the migration introduced with ``_and_`` in them or ending in
+  a number (``train_step_2``);
+- ``blank``: runs of blank lines longer than the original's longest; ``layout``: targets with a
+  dangling comma (``a, b,  = ...``);
+- ``tf.function``: functions decorated with ``tf.function`` in the migrated file;
+- ``numpy-in-loop``: ``.numpy()`` calls inside a ``for``/``while`` loop of the migrated file.
+
+Never imports TensorFlow (``--migrate`` runs the rewrite, which does not either).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import io
+import re
+import sys
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+COLUMNS = ("width", "wide", "orphaned", "lost", "names", "blank", "layout", "tf.function",
+           "numpy-in-loop")
+
+
+@dataclass
+class Quality:
+    name: str
+    width: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
+    details: list[str] = field(default_factory=list)
+
+
+def style_width(original: str) -> int:
+    longest = max((len(line) for line in original.splitlines()), default=0)
+    return min(100, max(88, longest))
+
+
+def comment_lines(source: str) -> list[int]:
+    """Line numbers (0-based) of the lines holding only a comment."""
+    lines = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.COMMENT and not token.line[: token.start[1]].strip():
+                lines.append(token.start[0] - 1)
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return lines
+
+
+def statement_extents(source: str) -> dict[int, tuple[int, int]]:
+    """First line (0-based) of every statement -> the lines it spans, its body included."""
+    extents = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.stmt):
+            start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            extents[start - 1] = (start - 1, node.end_lineno)
+    return extents
+
+
+def next_code_line(lines: list[str], start: int, comments: set[int]) -> int | None:
+    for number in range(start + 1, len(lines)):
+        if lines[number].strip() and number not in comments:
+            return number
+    return None
+
+
+def similar(a: str, b: str) -> bool:
+    """The same statement, maybe rewritten: the same assignment targets, or mostly the same text."""
+    target_a, target_b = (re.match(r"\s*([\w., ]+?)\s*=[^=]", line) for line in (a, b))
+    if target_a and target_b:
+        return target_a.group(1) == target_b.group(1)
+    return difflib.SequenceMatcher(None, a.strip(), b.strip()).ratio() >= 0.6
+
+
+def comments(original: str, migrated: str, quality: Quality) -> None:
+    old_lines, new_lines = original.splitlines(), migrated.splitlines()
+    old_comments, new_comments = comment_lines(original), comment_lines(migrated)
+    old_set, new_set = set(old_comments), set(new_comments)
+    extents = statement_extents(original)
+    new_code = {line.strip() for n, line in enumerate(new_lines) if n not in new_set}
+    taken: dict[str, list[int]] = {}
+    for number in new_comments:
+        taken.setdefault(new_lines[number].strip(), []).append(number)
+    orphaned = lost = 0
+    for number in old_comments:
+        statement = next_code_line(old_lines, number, old_set)
+        if statement is None or any(not old_lines[n].strip() for n in range(number, statement)):
+            continue  # above a blank line: it heads what follows, not one statement
+        first, end = extents.get(statement, (statement, statement + 1))
+        own = [old_lines[n] for n in range(first, end) if n not in old_set and old_lines[n].strip()]
+        text = old_lines[number].strip()
+        places = taken.get(text)
+        if not places:
+            if any(line.strip() in new_code for line in own[:1]):
+                lost += 1
+                quality.details.append(f"lost: {text}")
+            continue
+        place = places.pop(0)
+        follower = next_code_line(new_lines, place, new_set)
+        if follower is None or not any(similar(new_lines[follower], line) for line in own):
+            orphaned += 1
+            quality.details.append(f"orphaned: {text}")
+    quality.counts["orphaned"], quality.counts["lost"] = orphaned, lost
+
+
+def introduced_names(original: str, migrated: str) -> set[str]:
+    def bound(tree: ast.AST) -> set[str]:
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+        return names
+
+    return bound(ast.parse(migrated)) - bound(ast.parse(original))
+
+
+def is_tf_function(decorator: ast.expr) -> bool:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return isinstance(target, ast.Attribute) and target.attr == "function"
+
+
+def numpy_in_loops(tree: ast.AST) -> int:
+    count = 0
+    for loop in ast.walk(tree):
+        if isinstance(loop, (ast.For, ast.While)):
+            for node in ast.walk(loop):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "numpy" and not node.args):
+                    count += 1
+    return count  # a loop inside a loop counts its calls once per enclosing loop
+
+
+def longest_blank_run(source: str) -> int:
+    return max((len(run) for run in re.findall(r"(?:\n[ \t]*)+(?=\n)", "\n" + source)), default=0)
+
+
+def measure(name: str, original: str, migrated: str) -> Quality:
+    quality = Quality(name)
+    limit = style_width(original)
+    old_set = {line.rstrip() for line in original.splitlines()}
+    written = [line for line in migrated.splitlines() if line.rstrip() not in old_set]
+    widest = max((len(line) for line in written), default=0)
+    quality.width = f"{widest}/{limit}"
+    quality.counts["wide"] = sum(len(line) > limit for line in written)
+    comments(original, migrated, quality)
+    odd = sorted(n for n in introduced_names(original, migrated)
+                 if "_and_" in n or re.search(r"_\d+$", n))
+    quality.counts["names"] = len(odd)
+    quality.details += [f"name: {n}" for n in odd]
+    allowed = longest_blank_run(original)
+    runs = re.findall(r"(?:\n[ \t]*)+(?=\n)", "\n" + migrated)
+    quality.counts["blank"] = sum(len(run) > max(allowed, 2) for run in runs)
+    quality.counts["layout"] = sum(bool(re.search(r",[ \t]*=[^=]", line)) for line in written)
+    tree = ast.parse(migrated)
+    quality.counts["tf.function"] = sum(
+        is_tf_function(d) for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+        for d in node.decorator_list)
+    quality.counts["numpy-in-loop"] = numpy_in_loops(tree)
+    return quality
+
+
+def fixture_pairs(folder: Path):
+    for case in sorted(p for p in folder.iterdir() if p.is_dir() and p.name[0] not in "_."):
+        if (case / "before.py").is_file() and (case / "after.py").is_file():
+            yield case.name, (case / "before.py").read_text(), (case / "after.py").read_text()
+        elif (case / "before").is_dir() and (case / "after").is_dir():
+            for before in sorted((case / "before").rglob("*.py")):
+                after = case / "after" / before.relative_to(case / "before")
+                if after.is_file():
+                    yield f"{case.name}/{before.name}", before.read_text(), after.read_text()
+
+
+def folder_pairs(original: Path, migrated: Path):
+    for before in sorted(original.rglob("*.py")):
+        after = migrated / before.relative_to(original)
+        if after.is_file():
+            yield str(before.relative_to(original)), before.read_text(), after.read_text()
+
+
+def migrated_now(folder: Path):
+    sys.path.insert(0, str(ROOT))
+    from tfmodernize.codemod import select_codemods
+    from tfmodernize.engine import transform_text
+
+    for program in sorted(folder.glob("*.py")):
+        source = program.read_text()
+        new, _ = transform_text(source, select_codemods())
+        if new != source:
+            yield program.name, source, new
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("fixtures", nargs="?", type=Path,
+                        help="a folder of <case>/before.py, after.py")
+    parser.add_argument("--original", type=Path)
+    parser.add_argument("--migrated", type=Path)
+    parser.add_argument("--migrate", type=Path, help="migrate the folder's .py files now")
+    parser.add_argument("--details", action="store_true", help="name each finding")
+    args = parser.parse_args()
+    if args.migrate:
+        pairs = migrated_now(args.migrate)
+    elif args.original and args.migrated:
+        pairs = folder_pairs(args.original, args.migrated)
+    elif args.fixtures:
+        pairs = fixture_pairs(args.fixtures)
+    else:
+        parser.error("give a fixture folder, --original and --migrated, or --migrate")
+    results = []
+    for name, original, migrated in pairs:
+        try:
+            results.append(measure(name, original, migrated))
+        except SyntaxError as error:
+            print(f"{name}: cannot parse ({error})", file=sys.stderr)
+    width = max([len(q.name) for q in results] + [8])
+    print(f"{'program':<{width}}  " + "  ".join(f"{c:>7}" for c in COLUMNS))
+    for quality in results:
+        cells = [quality.width] + [quality.counts[c] for c in COLUMNS[1:]]
+        print(f"{quality.name:<{width}}  " + "  ".join(f"{c:>7}" for c in cells))
+        if args.details:
+            for line in quality.details:
+                print(f"    {line}")
+    totals = [sum(q.counts[c] for q in results) for c in COLUMNS[1:]]
+    print(f"{'total':<{width}}  {'':>7}  " + "  ".join(f"{t:>7}" for t in totals))
+    over = sum(1 for q in results if q.counts["wide"])
+    print(f"{len(results)} pairs; {over} with lines wider than their file's style")
+
+
+if __name__ == "__main__":
+    main()
