@@ -151,3 +151,60 @@ def test_numpy_without_a_tf_op_declines():
     )
     [finding] = assert_unchanged("TFM205", source).findings
     assert "np.median" in finding.message and "still cut the gradient" in finding.message
+
+
+# A plain class of the file (not Keras) with its own ``predict`` computing with TF ops: its
+# result is a tensor the tape records, so there is nothing to report.
+OWN_PREDICT = """\
+import tensorflow as tf
+class Ridge:
+    def __init__(self):
+        self.coef = tf.Variable(tf.fill([3, 1], 0.5))
+    def predict(self, x):
+        return tf.matmul(x, self.coef)
+def loss_grad(estimator, x, y):
+    with tf.GradientTape() as tape:
+        guess = estimator.predict(x)
+        loss = tf.reduce_sum((guess - y) ** 2)
+    return tape.gradient(loss, estimator.coef)
+{tail}
+"""
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param(
+        OWN_PREDICT.format(tail="g = loss_grad(Ridge(), tf.ones([4, 3]), tf.zeros([4, 1]))"),
+        id="parameter",
+    ),
+    pytest.param(
+        OWN_PREDICT.format(tail="r = Ridge()\nwith tf.GradientTape() as t:\n"
+                                "    out = tf.reduce_sum(r.predict(tf.ones([1, 3])))\n"
+                                "g = t.gradient(out, r.coef)"),
+        id="bound-to-an-instance",
+    ),
+    pytest.param(
+        OWN_PREDICT.replace("class Ridge:", "class Base(object):\n    pass\nclass Ridge(Base):")
+        .format(tail=""),
+        id="subclass-of-a-plain-class",
+    ),
+])
+def test_own_predict_of_a_plain_class_is_left_alone(source):
+    assert assert_unchanged("TFM205", source).findings == []
+
+
+def test_keras_model_beside_a_plain_class_is_still_fixed():
+    source = OWN_PREDICT.format(
+        tail="net = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nwith tf.GradientTape() as t:\n"
+             "    out = tf.reduce_sum(net.predict(tf.ones([1, 3])))\n"
+             "g = t.gradient(out, net.trainable_variables)"
+    )
+    assert "net(tf.ones([1, 3]), training=False)" in rewrite("TFM205", source).code
+
+
+def test_unknown_object_beside_a_plain_class_is_still_reported():
+    source = OWN_PREDICT.format(
+        tail="other = load_model()\nwith tf.GradientTape() as t:\n"
+             "    out = tf.reduce_sum(other.predict(tf.ones([1, 3])))\n"
+             "g = t.gradient(out, other.trainable_variables)"
+    )
+    assert [f.code for f in assert_unchanged("TFM205", source).findings] == ["TFM205"]

@@ -188,3 +188,100 @@ def test_docstring_example_is_what_it_does():
     sections = doc_sections(find_codemod("TFM202"))
     before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
     assert_rewrites("TFM202", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)
+
+
+# A plain class of the file (no Keras, no tf.Module) whose ``weights`` is its own tuple of
+# tensors: the tape watches them on purpose, and there is no non-trainable Keras state.
+PLAIN_SCORER = """\
+import tensorflow as tf
+class Scorer:
+    def __init__(self):
+        self.weights = (tf.ones([4, 1]), tf.zeros([1]))
+    def score(self, x):
+        kernel, offset = self.weights
+        return tf.matmul(x, kernel) + offset
+def slopes(scorer, x):
+    with tf.GradientTape() as tape:
+        tape.watch(scorer.weights)
+        total = tf.reduce_sum(scorer.score(x))
+    return tape.gradient(total, scorer.weights)
+g = slopes(Scorer(), tf.ones([2, 4]))
+"""
+
+# Models made of the file's own tf.Module classes, all variables trainable, handed to a step
+# function as a parameter and updated by a hand-written rule (no ``apply_gradients(zip(...))``).
+MODULE_FILE = """\
+import tensorflow as tf
+class Affine(tf.Module):
+    def __init__(self, width, act=tf.identity):
+        self.width = width
+        self.act = act
+        self.w = None
+    def __call__(self, x):
+        if self.w is None:
+            self.w = tf.Variable(tf.ones([x.shape[-1], self.width]){extra})
+        return self.act(tf.matmul(x, self.w))
+{more}
+def step(net, x, rule):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(net(x) ** 2)
+    grads = tape.gradient(loss, net.variables)
+    rule.update(grads, net.variables)
+"""
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param(PLAIN_SCORER, id="plain-class-own-weights-watched"),
+    pytest.param(
+        PLAIN_SCORER.replace("        tape.watch(scorer.weights)\n", ""),
+        id="plain-class-own-weights",
+    ),
+    pytest.param(
+        MODULE_FILE.format(extra="", more=""), id="parameter-in-a-file-of-trainable-modules"),
+    pytest.param(
+        MODULE_FILE.format(extra="", more="init = tf.keras.initializers.GlorotNormal()\n"),
+        id="parameter-keras-initializer-only",
+    ),
+    pytest.param(
+        MODULE_FILE.format(
+            extra="",
+            more="def reload(m, d):\n    tf.saved_model.save(m, d)\n"
+                 "    return tf.saved_model.load(d)\n",
+        ),
+        id="parameter-file-reloads-its-own-export",
+    ),
+])
+def test_no_finding_on_plain_or_all_trainable_variables(source):
+    assert assert_unchanged("TFM202", source).findings == []
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param(
+        MODULE_FILE.format(extra=", trainable=False", more=""), id="frozen-variable-in-the-file"),
+    pytest.param(
+        MODULE_FILE.format(extra="", more="norm = tf.keras.layers.LayerNormalization()\n"),
+        id="keras-layer-in-the-file",
+    ),
+    pytest.param(
+        MODULE_FILE.format(extra="", more="noise = tf.random.Generator.from_seed(3)\n"),
+        id="generator-in-the-file",
+    ),
+    pytest.param(
+        MODULE_FILE.format(extra="", more="pretrained = tf.saved_model.load('/models/base')\n"),
+        id="savedmodel-from-elsewhere",
+    ),
+    pytest.param(
+        MODULE_FILE.format(extra="", more="").replace("(tf.Module)", "(Base)"),
+        id="no-tf-module-in-the-file",
+    ),
+    pytest.param(
+        PLAIN_SCORER.replace(
+            "g = slopes(Scorer()",
+            "scorer = tf.keras.Sequential([tf.keras.layers.Dense(1)])\ng = slopes(scorer",
+        )
+        .replace("def slopes(scorer, x)", "def slopes(x)").replace("slopes(scorer, ", "slopes("),
+        id="keras-model-beside-a-plain-class",
+    ),
+])
+def test_parameter_that_may_hold_non_trainable_state_is_reported(source):
+    assert [f.code for f in assert_unchanged("TFM202", source).findings] == ["TFM202"]

@@ -35,6 +35,12 @@ POSITIVE = [
         "`m.variables`",
         id="empty-sequential-add",
     ),
+    pytest.param(
+        "import tensorflow as tf\nhead = tf.keras.layers.Dense(2)\n"
+        "head.weights\nparams = head.weights\n",
+        "`head.weights`",
+        id="shown-then-kept-unbuilt",
+    ),
 ]
 
 
@@ -73,6 +79,15 @@ NOOP = [
     pytest.param(
         "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nv = model.trainable_variables  # tfmodernize: ignore[TFM301]\n",
         id="suppressed",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nhead = tf.keras.layers.Dense(2)\nhead.variables\n",
+        id="shown-alone-as-a-statement",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nhead = tf.keras.layers.Dense(2)\n"
+        "print('before build:', head.trainable_weights)\n",
+        id="printed",
     ),
 ]
 

@@ -4,7 +4,11 @@ What it does
     Reports a ``tf.function`` that reads a module-level name holding a Python number
     (``SCALE = 0.5``) when the module binds that name again after the function is defined
     (a later ``SCALE = ...``, ``SCALE += ...``, a module-level ``for SCALE in ...``, or an
-    assignment in a function that declares ``global SCALE``).
+    assignment in a function that declares ``global SCALE``). A name the function only
+    rebinds (``global calls; calls += 1``, a trace counter) is not read into the graph: its
+    number never reaches a tensor, so it is not reported. Nor is a rebinding to something else
+    than a number (``SCALE = tf.Variable(2.0)``) that no call can precede: no trace has seen the
+    number yet, and the first trace reads the new object.
 
 Why it matters
     A Python number read by a ``tf.function`` is a constant of the traced graph: its value
@@ -38,7 +42,9 @@ Fix safety
     No fix: a finding only.
 
 Declines when
-    never: every read of a module-level number the module rebinds later is reported.
+    the function only names the number in a ``global`` statement or as the target of an
+    augmented assignment (``count += 1``): Python keeps it, the graph never reads it; or the
+    module rebinds it to something else than a number before anything could call the function.
 """
 
 from __future__ import annotations
@@ -75,7 +81,9 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
         traced = traced_functions(node, self.tf)
         self._defined_at: dict[cst.FunctionDef, int] = {}
         numbers: set[str] = set()
-        self._rebinds: dict[str, list[tuple[int, cst.CSTNode]]] = {}
+        #: name -> (statement index, binding node, whether it binds a value that is no number)
+        self._rebinds: dict[str, list[tuple[int, cst.CSTNode, bool]]] = {}
+        self._body = node.body
         for index, stmt in enumerate(node.body):
             for inner in walk(stmt):
                 if isinstance(inner, cst.FunctionDef) and inner in traced:
@@ -83,9 +91,10 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
             for name, value, where in _module_bindings(stmt):
                 if value is not None and _is_number(value):
                     numbers.add(name)
-                self._rebinds.setdefault(name, []).append((index, where))
+                other = value is not None and not _is_number(value)
+                self._rebinds.setdefault(name, []).append((index, where, other))
             for name, where in _global_assignments(stmt):
-                self._rebinds.setdefault(name, []).append((len(node.body), where))
+                self._rebinds.setdefault(name, []).append((len(node.body), where, False))
         self._numbers = numbers
         self._reported: set[tuple[int, str]] = set()
         self._not_reads: set[int] = set()
@@ -106,16 +115,43 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
         if function is None or name not in self._numbers or name in self._locals or id(node) in self._not_reads:
             return
         defined = self._defined_at.get(function)
-        later = [where for index, where in self._rebinds.get(name, []) if defined is not None and index > defined]
+        later = [
+            where
+            for index, where, other in self._rebinds.get(name, [])
+            if defined is not None and index > defined
+            and not (other and not self._calls_between(defined, index))
+        ]
         if not later or (id(function), name) in self._reported:
             return
         self._reported.add((id(function), name))
         line = self._position(later[0])[0]
         self.report(node, MESSAGE.format(name=name, function=function.name.value, line=line))
 
+    def _calls_between(self, start: int, end: int) -> bool:
+        """Whether a module statement after ``start`` and before ``end`` calls anything (and so
+        may trace the function while the name still holds the number)."""
+        return any(
+            isinstance(inner, cst.Call)
+            for stmt in self._body[start + 1:end]
+            if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))
+            for inner in walk(stmt)
+        )
+
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         # ``obj.SCALE`` and ``f(SCALE=...)`` do not read the global ``SCALE``.
         self._not_reads.add(id(node.attr))
+        return True
+
+    def visit_Global(self, node: cst.Global) -> bool:
+        # ``global SCALE`` declares the name; it reads nothing.
+        self._not_reads.update(id(item.name) for item in node.names)
+        return True
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> bool:
+        # ``count += 1`` rebinds a Python number while tracing (a trace counter); the old value
+        # feeds only the new one, never a tensor, so nothing of it is baked into the graph.
+        if isinstance(node.target, cst.Name):
+            self._not_reads.add(id(node.target))
         return True
 
     def visit_Arg(self, node: cst.Arg) -> bool:

@@ -7,7 +7,9 @@ What it does
     ``Input``/``input_shape``, instances of a module class subclassing a Keras ``Model`` or
     ``Layer``, and Keras layers (``keras.layers.Dense(3)``). Calling the object, ``build``,
     ``fit``, ``predict``, ``evaluate``, ``*_on_batch``, ``summary``, adding an ``Input``, or
-    passing it to any function counts as building it.
+    passing it to any function counts as building it. A read that only shows the list (an
+    expression statement of its own, as a notebook cell displays it, or a ``print`` argument)
+    feeds no gradient or optimizer and is not reported.
 
 Why it matters
     A Keras model creates its weights when it first sees an input shape. Until then its
@@ -31,7 +33,8 @@ Fix safety
     No fix: a finding only.
 
 Declines when
-    never: every read before the build is reported.
+    the read only shows the list (``model.variables`` alone as a statement, or printed): showing
+    that it is empty before the build is not a bug.
 """
 
 from __future__ import annotations
@@ -134,9 +137,11 @@ class VariablesBeforeBuild(TFCodemod):
     def _premature_read(self, stmt: cst.CSTNode, name: str) -> Optional[cst.Attribute]:
         if self._builds(stmt, name):
             return None
+        shown = _shown(stmt)
         for node in walk(stmt):
             if (
-                isinstance(node, cst.Attribute)
+                id(node) not in shown
+                and isinstance(node, cst.Attribute)
                 and node.attr.value in VARIABLE_LISTS
                 and isinstance(node.value, cst.Name)
                 and node.value.value == name
@@ -171,6 +176,24 @@ def _assignment(stmt: cst.CSTNode):
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             return small.targets[0].target.value, small.value
     return None, None
+
+
+def _shown(stmt: cst.CSTNode) -> set[int]:
+    """Ids of the values ``stmt`` only shows: an expression statement of its own (a notebook
+    displays it) or a plain argument of ``print``."""
+    shown: set[int] = set()
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return shown
+    for small in stmt.body:
+        if not isinstance(small, cst.Expr):
+            continue
+        value = small.value
+        named_call = isinstance(value, cst.Call) and isinstance(value.func, cst.Name)
+        if named_call and value.func.value == "print":
+            shown.update(id(a.value) for a in value.args if a.keyword is None and not a.star)
+        else:
+            shown.add(id(value))
+    return shown
 
 
 def _builds_itself(cls: cst.ClassDef) -> bool:

@@ -42,7 +42,9 @@ Fix safety
 
 Declines when
     ``predict`` is given ``batch_size``, callbacks, a generator or a ``tf.data`` dataset, or comments
-    inside the call would be lost.
+    inside the call would be lost. Says nothing when the object may be an instance of a plain
+    class of the file (not Keras) defining its own ``predict`` (one of its bindings makes one, or
+    it is only a function's parameter): that ``predict`` need not return NumPy.
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import GradientCall, gradient_calls, numpy_as_tf, numpy_function, tape_with
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.codemods.tf2.trainable_variables import may_be_plain_instance, plain_classes_owning
 from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import dotted_name
 
@@ -94,6 +97,7 @@ class PredictInTape(TFCodemod):
         self._parents = self.metadata[ParentNodeProvider]
         self._module = node
         self._classes = keras_classes(node, self.tf)
+        self._plain = plain_classes_owning(node, self._classes, ("predict",))
         #: node to replace (the predict call or its convert_to_tensor wrapper) -> predict call
         self._replace: dict[cst.Call, cst.Call] = {}
         #: NumPy call on the way to a gradient target -> the TF op replacing its function
@@ -150,6 +154,11 @@ class PredictInTape(TFCodemod):
     def _plan(self, predict: cst.Call, block: cst.With, tainted: set[str]) -> None:
         owner = predict.func.value
         spelled = dotted_name(owner)
+        safe = provably_keras(
+            owner, self._module, self.tf, self._scopes, self._parents, self._classes)
+        if not safe and may_be_plain_instance(
+                owner, self._module, self._plain, self._scopes, self._parents):
+            return  # a class of the file that is not Keras has its own `predict`
         why = self._why_not(predict)
         converted: dict[cst.Call, str] = {}
         if why is None:
@@ -161,7 +170,6 @@ class PredictInTape(TFCodemod):
                 f"None; not rewritten because {why}: call `{spelled}(x, training=False)` instead",
             )
             return
-        safe = provably_keras(owner, self._module, self.tf, self._scopes, self._parents, self._classes)
         message = (
             f"`{spelled}.predict(...)` returns NumPy, which the tape cannot record (gradient None): "
             f"use `{spelled}(x, training=False)`"

@@ -15,7 +15,12 @@ What it does
     else. A tape that calls ``watch`` explicitly is left alone with a finding: it may watch a
     non-trainable variable on purpose. An instance of a ``tf.Module`` class of the file whose
     attributes are only trainable ``tf.Variable``s and plain values (numbers, flags, shapes)
-    has no other variables, so its ``variables`` are left alone.
+    has no other variables, so its ``variables`` are left alone. So are the ``variables`` or
+    ``weights`` of an object that may be an instance of a plain class of the file (not Keras, not
+    ``tf.Module``) defining that attribute itself, and those of a function's parameter in a file
+    whose models are its own ``tf.Module`` classes and that makes no non-trainable variable (no
+    ``trainable=False``, no Keras model or layer, no ``tf.random.Generator``, no SavedModel
+    but its own export).
 
 Why it matters
     ``variables``/``weights`` include non-trainable state (batch-norm moving statistics, seed
@@ -41,7 +46,9 @@ Fix safety
 
 Declines when
     the gradient and ``apply_gradients`` places cannot both be rewritten (the gradient list is used
-    elsewhere, the variables differ), or the tape watches variables explicitly.
+    elsewhere, the variables differ), or the tape watches variables explicitly. Says nothing when
+    the object's variables are provably all trainable, or its ``variables``/``weights`` may be
+    a plain class's own attribute.
 """
 
 from __future__ import annotations
@@ -51,7 +58,9 @@ from typing import Optional
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from tfmodernize.analysis.bindings import bindings, is_builtin, keras_classes, provably_keras, references
+from tfmodernize.analysis.bindings import (
+    attribute_bindings, bindings, is_builtin, keras_classes, provably_keras, references,
+)
 from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import GradientCall, gradient_call, gradient_calls, tape_with
 from tfmodernize.codemod import TFCodemod
@@ -59,6 +68,17 @@ from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.syntax import source
 
 ALL_VARIABLES = ("variables", "weights")
+#: TF calls making objects with non-trainable variables (a generator's state).
+STATEFUL_NON_TRAINABLE = (
+    "random.Generator", "random.experimental.Generator", "random.get_global_generator",
+    "random.experimental.get_global_generator",
+)
+#: Keras families whose objects hold no variable a model parameter could be (data, helpers,
+#: initial values, the training loop's pieces): anything else Keras may hold non-trainable state.
+KERAS_WITHOUT_MODEL_STATE = (
+    "initializers.", "losses.", "optimizers.", "datasets.", "utils.", "activations.",
+    "regularizers.", "constraints.", "callbacks.", "backend.", "mixed_precision.",
+)
 
 
 class TrainableVariables(TFCodemod):
@@ -85,6 +105,8 @@ class TrainableVariables(TFCodemod):
         self._parents = self.metadata[ParentNodeProvider]
         self._classes = keras_classes(node, self.tf)
         self._module = node
+        self._plain = plain_classes_owning(node, self._classes, ALL_VARIABLES)
+        self._trainable_file: Optional[bool] = None
         self._rewrite: set[cst.Attribute] = set()
         for call in gradient_calls(node, self.tf, self._scopes, self._parents):
             self._plan(call)
@@ -99,6 +121,13 @@ class TrainableVariables(TFCodemod):
         spelled = f"{owner}.{sources.attr.value}"
         if self._only_trainable(sources.value):
             return  # its variables are its trainable variables: nothing is None
+        keras = provably_keras(
+            sources.value, self._module, self.tf, self._scopes, self._parents, self._classes)
+        if not keras and may_be_plain_instance(
+                sources.value, self._module, self._plain, self._scopes, self._parents):
+            return  # a class of the file that is not Keras has its own `variables`/`weights`
+        if not keras and self._parameter(sources.value) and self._makes_only_trainable():
+            return  # whatever the file hands the function has only trainable variables
         if self._watches(call.tape):
             self.report(
                 call.call,
@@ -125,7 +154,7 @@ class TrainableVariables(TFCodemod):
                 f"apply gradients w.r.t. `{owner}.trainable_variables`",
             )
             return
-        safe = provably_keras(sources.value, self._module, self.tf, self._scopes, self._parents, self._classes)
+        safe = keras
         message = (
             f"`{spelled}` includes non-trainable variables (their gradients are None): use "
             f"`{owner}.trainable_variables` in tape.gradient and apply_gradients"
@@ -156,6 +185,48 @@ class TrainableVariables(TFCodemod):
             and self._trainable_module(classes[b.value.func.value])
             for b in found
         )
+
+    def _parameter(self, owner: cst.BaseExpression) -> bool:
+        """Whether ``owner`` is a name bound only as a function's parameter."""
+        if not isinstance(owner, cst.Name):
+            return False
+        found = bindings(owner, self._scopes, self._parents)
+        return bool(found) and all(b.kind == "param" for b in found)
+
+    def _makes_only_trainable(self) -> bool:
+        """Whether the file builds its models as ``tf.Module`` classes of its own and nothing in
+        it makes a non-trainable variable: no ``trainable=`` but ``True``, no Keras model, layer
+        or subclass, no ``tf.random.Generator``, no SavedModel loaded but its own export."""
+        if self._trainable_file is None:
+            self._trainable_file = self._scan_trainable_file()
+        return self._trainable_file
+
+    def _scan_trainable_file(self) -> bool:
+        modules, saves, loads = False, False, False
+        for node in walk(self._module):
+            if isinstance(node, cst.ClassDef):
+                for base in node.bases:
+                    if self.tf.keras_path(base.value) is not None:
+                        return False
+                    modules = modules or self.tf.is_tf(base.value, "Module")
+            if not isinstance(node, cst.Call):
+                continue
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value == "trainable" and not (
+                    isinstance(arg.value, cst.Name) and arg.value.value == "True"
+                ):
+                    return False
+            path = self.tf.keras_path(node.func)
+            if path is not None and not path.startswith(KERAS_WITHOUT_MODEL_STATE):
+                return False
+            symbol = self.tf.tf_symbol(node.func)
+            if symbol is not None and symbol.path.startswith(STATEFUL_NON_TRAINABLE):
+                return False
+            saves = saves or self.tf.is_tf(node.func, "saved_model.save")
+            loads = loads or self.tf.is_tf(node.func, "saved_model.load")
+        # A SavedModel loaded from elsewhere may hold anything; the file's own export holds
+        # what the file made.
+        return modules and (saves or not loads)
 
     def _trainable_module(self, cls: cst.ClassDef) -> bool:
         bases = [arg.value for arg in cls.bases]
@@ -240,6 +311,62 @@ class TrainableVariables(TFCodemod):
     def leave_Attribute(self, original: cst.Attribute) -> None:
         if original in self._rewrite:
             self.replace(original.attr, cst.Name("trainable_variables"))
+
+
+def plain_classes_owning(module: cst.Module, keras: set[str], members: tuple[str, ...]) -> set[str]:
+    """Names of the file's plain classes (no base, ``object``, or another such class: not Keras,
+    not ``tf.Module``; ``keras`` is what ``keras_classes`` found) that define one of ``members``
+    themselves, as a method or as an attribute set on ``self``."""
+    found: dict[str, cst.ClassDef] = {}
+    for node in walk(module):
+        if isinstance(node, cst.ClassDef) and node.name.value not in keras:
+            found[node.name.value] = node
+    plain: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, cls in found.items():
+            bases = [a.value for a in cls.bases]
+            if name not in plain and not cls.keywords and all(
+                isinstance(b, cst.Name) and (b.value == "object" or b.value in plain) for b in bases
+            ):
+                plain.add(name)
+                changed = True
+    return {name for name in plain if _defines(found[name], members)}
+
+
+def _defines(cls: cst.ClassDef, members: tuple[str, ...]) -> bool:
+    for node in walk(cls.body):
+        if isinstance(node, cst.FunctionDef) and node.name.value in members:
+            return True
+        if (
+            isinstance(node, cst.Attribute)
+            and node.attr.value in members
+            and isinstance(node.value, cst.Name)
+            and node.value.value == "self"
+        ):
+            return True
+    return False
+
+
+def may_be_plain_instance(
+    owner: cst.BaseExpression, module: cst.Module, plain: set[str], scopes, parents
+) -> bool:
+    """Whether ``owner`` may hold an instance of one of the ``plain`` classes: one of its
+    bindings makes one, or it is bound only as a parameter (the file can hand it one)."""
+    if not plain:
+        return False
+    if isinstance(owner, cst.Name):
+        found = bindings(owner, scopes, parents)
+    else:
+        dotted = dotted_name(owner)
+        found = attribute_bindings(module, dotted) if dotted is not None else []
+    makes_one = any(
+        b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Name)
+        and b.value.func.value in plain
+        for b in found
+    )
+    return makes_one or (bool(found) and all(b.kind == "param" for b in found))
 
 
 def _is_method_call(node: Optional[cst.CSTNode], receiver: Optional[str], method: str) -> bool:
