@@ -14,7 +14,7 @@ from typing import Mapping, Optional
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit
+from tfmodernize.treewalk import visit, walk
 from libcst.metadata import Assignment, BuiltinAssignment, Scope
 
 from tfmodernize.tfsymbols import TFNames, dotted_name
@@ -214,3 +214,57 @@ def provably_keras(
     )
 
 
+def plain_classes_owning(module: cst.Module, keras: set[str], members: tuple[str, ...]) -> set[str]:
+    """Names of the file's plain classes (no base, ``object``, or another such class: not Keras,
+    not ``tf.Module``; ``keras`` is what ``keras_classes`` found) that define one of ``members``
+    themselves, as a method or as an attribute set on ``self``."""
+    found: dict[str, cst.ClassDef] = {}
+    for node in walk(module):
+        if isinstance(node, cst.ClassDef) and node.name.value not in keras:
+            found[node.name.value] = node
+    plain: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, cls in found.items():
+            bases = [a.value for a in cls.bases]
+            if name not in plain and not cls.keywords and all(
+                isinstance(b, cst.Name) and (b.value == "object" or b.value in plain) for b in bases
+            ):
+                plain.add(name)
+                changed = True
+    return {name for name in plain if _defines_member(found[name], members)}
+
+
+def _defines_member(cls: cst.ClassDef, members: tuple[str, ...]) -> bool:
+    for node in walk(cls.body):
+        if isinstance(node, cst.FunctionDef) and node.name.value in members:
+            return True
+        if (
+            isinstance(node, cst.Attribute)
+            and node.attr.value in members
+            and isinstance(node.value, cst.Name)
+            and node.value.value == "self"
+        ):
+            return True
+    return False
+
+
+def may_be_plain_instance(
+    owner: cst.BaseExpression, module: cst.Module, plain: set[str], scopes, parents
+) -> bool:
+    """Whether ``owner`` may hold an instance of one of the ``plain`` classes: one of its
+    bindings makes one, or it is bound only as a parameter (the file can hand it one)."""
+    if not plain:
+        return False
+    if isinstance(owner, cst.Name):
+        found = bindings(owner, scopes, parents)
+    else:
+        dotted = dotted_name(owner)
+        found = attribute_bindings(module, dotted) if dotted is not None else []
+    makes_one = any(
+        b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Name)
+        and b.value.func.value in plain
+        for b in found
+    )
+    return makes_one or (bool(found) and all(b.kind == "param" for b in found))

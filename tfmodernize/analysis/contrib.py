@@ -1,4 +1,5 @@
-"""Where TF 1.15's ``tf.contrib`` lives on outside TensorFlow: the tf-slim package.
+"""Where TF 1.15's ``tf.contrib`` names lived and live on: the modules that re-exported each
+function contrib-to-core replaces (``SPELLINGS``), and the tf-slim package (``slim_name``).
 
 ``tf.contrib.slim``, and the parts of ``tf.contrib.layers``, ``tf.contrib.framework`` and
 ``tf.contrib.metrics`` it re-exported, are the ``tf_slim`` package (``pip install tf-slim``):
@@ -18,6 +19,41 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Optional, Union
+
+from tfmodernize.analysis.tf1_api import ESTIMATOR_HOOKS
+
+#: Where each contrib function lived in TF 1.15, and the modules that re-exported it (slim
+#: star-imported contrib.layers' initializers, regularizers and layers, contrib.framework's
+#: variables and contrib.metrics): function -> (canonical path, modules).
+_LAYERS = ("contrib.layers", "contrib.slim", "contrib.layers.python.layers")
+_HOMES: dict[str, tuple[str, tuple[str, ...]]] = {
+    **{name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.initializers", "contrib.slim.initializers"))
+       for name in ("xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer")},
+    **{name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.regularizers", "contrib.slim.regularizers"))
+       for name in ("l1_regularizer", "l2_regularizer")},
+    "dropout": ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.layers", "contrib.slim.layers")),
+    **{name: ("contrib.framework", ("contrib.framework", "contrib.slim", "contrib.framework.python.ops",
+                                    "contrib.framework.python.ops.variables"))
+       for name in ("get_or_create_global_step", "get_global_step", "create_global_step")},
+    "accuracy": ("contrib.metrics", ("contrib.metrics", "contrib.slim.metrics", "contrib.metrics.python.metrics",
+                                     "contrib.metrics.python.metrics.classification")),
+}
+#: TF 1.15's ``tf.contrib.rnn`` star-imported ``tensorflow.python.ops.rnn_cell`` and imported the
+#: static RNNs from ``tensorflow.python.ops.rnn``: the very objects ``tf.nn.rnn_cell.*`` / ``tf.nn.*``.
+CELLS = ("RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell", "DropoutWrapper",
+         "ResidualWrapper", "DeviceWrapper", "LSTMStateTuple")
+RUNS = ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")
+for _name in (*CELLS, *RUNS):
+    _HOMES[_name] = ("contrib.rnn", ("contrib.rnn",))
+
+for _name in ESTIMATOR_HOOKS:
+    _HOMES[_name] = ("estimator", ("estimator",))
+
+#: Spelled path (``contrib.slim.dropout``) -> canonical path (``contrib.layers.dropout``).
+SPELLINGS = {f"{module}.{name}": f"{home}.{name}" for name, (home, modules) in _HOMES.items() for module in modules}
+#: The contrib modules a file may bind to a name of its own (``slim = tf.contrib.slim``).
+MODULES = frozenset(module for _, modules in _HOMES.values() for module in modules)
+
 
 #: The contrib modules whose names tf-slim kept, and the tf-slim module with the same names.
 #: ``contrib.layers`` and ``contrib.framework`` go to the package's top level, which

@@ -18,6 +18,7 @@ from typing import Iterator, Optional
 
 import libcst as cst
 
+from tfmodernize.codemod import Decline
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import children, visit
 
@@ -160,3 +161,29 @@ class InTFFunction:
 
     def leave_ClassDef(self, original: cst.ClassDef) -> None:
         self._frames.pop()
+
+
+def string_text(value: cst.BaseExpression) -> Optional[str]:
+    """The text of a string literal (without its quotes), or None."""
+    if isinstance(value, cst.SimpleString):
+        return value.raw_value
+    if isinstance(value, cst.ConcatenatedString):
+        left, right = string_text(value.left), string_text(value.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def split_fstring(fstring: cst.FormattedString) -> list[cst.BaseExpression]:
+    """``f"a {x} b"`` -> ``["a ", x, " b"]`` (string literals keep the f-string's quotes)."""
+    prefix = fstring.prefix.replace("f", "").replace("F", "")
+    quote = fstring.start[len(fstring.prefix):]
+    pieces: list[cst.BaseExpression] = []
+    for part in fstring.parts:
+        if isinstance(part, cst.FormattedStringText):
+            text = part.value.replace("{{", "{").replace("}}", "}")
+            pieces.append(cst.SimpleString(f"{prefix}{quote}{text}{quote}"))
+            continue
+        if part.format_spec is not None or part.conversion is not None or part.equal is not None:
+            raise Decline(fstring, "an f-string with a format spec, `!r`/`!s` or `=` is formatted at trace time: convert by hand")
+        pieces.append(part.expression)
+    return pieces

@@ -55,9 +55,8 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function, split_fstring, string_text
 from tfmodernize.codemod import Decline, Safety, TFCodemod
-from tfmodernize.codemods.tf2.print_in_function import literal_text, split_fstring
 from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import dotted_name, import_bindings, root_name
 
@@ -136,7 +135,7 @@ class LoggingInFunction(InTFFunction, TFCodemod):
             return
         equal = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
         args = [cst.Arg(piece) for piece in pieces]
-        if any(literal_text(piece) is not None for piece in pieces):
+        if any(string_text(piece) is not None for piece in pieces):
             args.append(cst.Arg(cst.SimpleString('""'), keyword=cst.Name("sep"), equal=equal))
         args.append(cst.Arg(original.func, keyword=cst.Name("output_stream"), equal=equal))
         func = self.tf_expr("print")
@@ -145,7 +144,7 @@ class LoggingInFunction(InTFFunction, TFCodemod):
 
 def _literals_only(call: cst.Call) -> bool:
     return all(
-        not a.star and (literal_text(a.value) is not None or isinstance(a.value, (cst.Integer, cst.Float)))
+        not a.star and (string_text(a.value) is not None or isinstance(a.value, (cst.Integer, cst.Float)))
         for a in call.args
     )
 
@@ -167,7 +166,7 @@ def _message_pieces(call: cst.Call) -> list[cst.BaseExpression]:
 
 def _formatted(message: cst.BaseExpression, values: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
     """``"a %s b %s", x, y`` -> ``["a ", x, " b ", y]`` (only ``%s`` placeholders)."""
-    text = literal_text(message)
+    text = string_text(message)
     if text is None or not isinstance(message, cst.SimpleString):
         raise Decline(message, "the format is not a string literal: convert by hand")
     placeholders = _PLACEHOLDER.findall(text)

@@ -54,12 +54,13 @@ from typing import Optional
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from tfmodernize.analysis.bindings import bindings, keras_classes, provably_keras, references
+from tfmodernize.analysis.bindings import (
+    bindings, keras_classes, may_be_plain_instance, plain_classes_owning, provably_keras, references,
+)
 from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import GradientCall, gradient_calls, numpy_as_tf, numpy_function, tape_with
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.codemods.tf2.trainable_variables import may_be_plain_instance, plain_classes_owning
 from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import dotted_name
 

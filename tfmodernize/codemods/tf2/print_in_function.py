@@ -57,7 +57,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function, split_fstring, string_text
 from tfmodernize.codemod import Decline, Safety, TFCodemod
 from tfmodernize.tfsymbols import dotted_name
 
@@ -146,25 +146,15 @@ class PrintInFunction(InTFFunction, TFCodemod):
         return [_with_equal(a) for a in new_args]
 
 
-def literal_text(value: cst.BaseExpression) -> Optional[str]:
-    """The text of a string literal (without its quotes), or None."""
-    if isinstance(value, cst.SimpleString):
-        return value.raw_value
-    if isinstance(value, cst.ConcatenatedString):
-        left, right = literal_text(value.left), literal_text(value.right)
-        return None if left is None or right is None else left + right
-    return None
-
-
 def _tracing_probe(call: cst.Call) -> bool:
     """A print meant to run at trace time: only literals (``print("Tracing")``), or a first
     string that says so (``print("Tracing with", x)``), as TensorFlow's guides show."""
     values = [a.value for a in call.args if a.keyword is None]
     if any(a.star for a in call.args):
         return False
-    if all(literal_text(v) is not None or isinstance(v, (cst.Integer, cst.Float)) for v in values):
+    if all(string_text(v) is not None or isinstance(v, (cst.Integer, cst.Float)) for v in values):
         return True
-    first = literal_text(values[0]) if values else None
+    first = string_text(values[0]) if values else None
     return first is not None and re.search(r"\btrac(e|ed|es|ing)\b", first, re.IGNORECASE) is not None
 
 
@@ -189,19 +179,3 @@ def _trace_time_format(value: cst.BaseExpression) -> Optional[str]:
     ):
         return "the `.format` string is formatted at trace time: pass the values as separate arguments to `tf.print`"
     return None
-
-
-def split_fstring(fstring: cst.FormattedString) -> list[cst.BaseExpression]:
-    """``f"a {x} b"`` -> ``["a ", x, " b"]`` (string literals keep the f-string's quotes)."""
-    prefix = fstring.prefix.replace("f", "").replace("F", "")
-    quote = fstring.start[len(fstring.prefix):]
-    pieces: list[cst.BaseExpression] = []
-    for part in fstring.parts:
-        if isinstance(part, cst.FormattedStringText):
-            text = part.value.replace("{{", "{").replace("}}", "}")
-            pieces.append(cst.SimpleString(f"{prefix}{quote}{text}{quote}"))
-            continue
-        if part.format_spec is not None or part.conversion is not None or part.equal is not None:
-            raise Decline(fstring, "an f-string with a format spec, `!r`/`!s` or `=` is formatted at trace time: convert by hand")
-        pieces.append(part.expression)
-    return pieces

@@ -59,7 +59,8 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.analysis.bindings import (
-    attribute_bindings, bindings, is_builtin, keras_classes, provably_keras, references,
+    bindings, is_builtin, keras_classes, may_be_plain_instance, plain_classes_owning,
+    provably_keras, references,
 )
 from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import GradientCall, gradient_call, gradient_calls, tape_with
@@ -311,62 +312,6 @@ class TrainableVariables(TFCodemod):
     def leave_Attribute(self, original: cst.Attribute) -> None:
         if original in self._rewrite:
             self.replace(original.attr, cst.Name("trainable_variables"))
-
-
-def plain_classes_owning(module: cst.Module, keras: set[str], members: tuple[str, ...]) -> set[str]:
-    """Names of the file's plain classes (no base, ``object``, or another such class: not Keras,
-    not ``tf.Module``; ``keras`` is what ``keras_classes`` found) that define one of ``members``
-    themselves, as a method or as an attribute set on ``self``."""
-    found: dict[str, cst.ClassDef] = {}
-    for node in walk(module):
-        if isinstance(node, cst.ClassDef) and node.name.value not in keras:
-            found[node.name.value] = node
-    plain: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for name, cls in found.items():
-            bases = [a.value for a in cls.bases]
-            if name not in plain and not cls.keywords and all(
-                isinstance(b, cst.Name) and (b.value == "object" or b.value in plain) for b in bases
-            ):
-                plain.add(name)
-                changed = True
-    return {name for name in plain if _defines(found[name], members)}
-
-
-def _defines(cls: cst.ClassDef, members: tuple[str, ...]) -> bool:
-    for node in walk(cls.body):
-        if isinstance(node, cst.FunctionDef) and node.name.value in members:
-            return True
-        if (
-            isinstance(node, cst.Attribute)
-            and node.attr.value in members
-            and isinstance(node.value, cst.Name)
-            and node.value.value == "self"
-        ):
-            return True
-    return False
-
-
-def may_be_plain_instance(
-    owner: cst.BaseExpression, module: cst.Module, plain: set[str], scopes, parents
-) -> bool:
-    """Whether ``owner`` may hold an instance of one of the ``plain`` classes: one of its
-    bindings makes one, or it is bound only as a parameter (the file can hand it one)."""
-    if not plain:
-        return False
-    if isinstance(owner, cst.Name):
-        found = bindings(owner, scopes, parents)
-    else:
-        dotted = dotted_name(owner)
-        found = attribute_bindings(module, dotted) if dotted is not None else []
-    makes_one = any(
-        b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Name)
-        and b.value.func.value in plain
-        for b in found
-    )
-    return makes_one or (bool(found) and all(b.kind == "param" for b in found))
 
 
 def _is_method_call(node: Optional[cst.CSTNode], receiver: Optional[str], method: str) -> bool:

@@ -9,8 +9,7 @@ from typing import Optional
 
 
 from tfmodernize.analysis.tables import tables
-from tfmodernize.analysis.contrib import SLIM_HOMES
-from tfmodernize.codemods.migrate.contrib_to_core.tables import SPELLINGS as CONTRIB_SPELLINGS
+from tfmodernize.analysis.contrib import SLIM_HOMES, SPELLINGS as CONTRIB_SPELLINGS
 
 
 #: Which structural codemod (by name) owns the TF1 constructs whose peer target is

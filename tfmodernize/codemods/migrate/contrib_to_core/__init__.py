@@ -113,11 +113,12 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from tfmodernize.analysis.contrib import MODULES
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.variables import arguments
 from tfmodernize.codemods.migrate.contrib_to_core.rewrites import CallRewrites
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
-    BY_NAME, CALLS, FLOAT64, MODULES, REGULARIZERS, RENAMES, SAFE_PLACES, canonical, handles, number,
+    BY_NAME, CALLS, FLOAT64, REGULARIZERS, RENAMES, SAFE_PLACES, canonical, handles, number,
 )
 from tfmodernize.names import WholeNames, name_nodes, names_bound_here, own_nodes, parameter_names
 from tfmodernize.syntax import source

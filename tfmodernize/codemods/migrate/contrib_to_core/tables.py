@@ -10,43 +10,12 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from tfmodernize.analysis.contrib import CELLS, RUNS, SPELLINGS
 from tfmodernize.analysis.tf1_api import ESTIMATOR_HOOKS
 
 #: core's ``VarianceScaling`` divides a truncated normal's standard deviation by this
 #: (``scipy.stats.truncnorm.std(a=-2, b=2)``); contrib multiplied the variance by 1.3 instead.
 TRUNCATION = "0.87962566103423978"
-
-#: Where each contrib function lived in TF 1.15, and the modules that re-exported it (slim
-#: star-imported contrib.layers' initializers, regularizers and layers, contrib.framework's
-#: variables and contrib.metrics): function -> (canonical path, modules).
-_LAYERS = ("contrib.layers", "contrib.slim", "contrib.layers.python.layers")
-_HOMES: dict[str, tuple[str, tuple[str, ...]]] = {
-    **{name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.initializers", "contrib.slim.initializers"))
-       for name in ("xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer")},
-    **{name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.regularizers", "contrib.slim.regularizers"))
-       for name in ("l1_regularizer", "l2_regularizer")},
-    "dropout": ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.layers", "contrib.slim.layers")),
-    **{name: ("contrib.framework", ("contrib.framework", "contrib.slim", "contrib.framework.python.ops",
-                                    "contrib.framework.python.ops.variables"))
-       for name in ("get_or_create_global_step", "get_global_step", "create_global_step")},
-    "accuracy": ("contrib.metrics", ("contrib.metrics", "contrib.slim.metrics", "contrib.metrics.python.metrics",
-                                     "contrib.metrics.python.metrics.classification")),
-}
-#: TF 1.15's ``tf.contrib.rnn`` star-imported ``tensorflow.python.ops.rnn_cell`` and imported the
-#: static RNNs from ``tensorflow.python.ops.rnn``: the very objects ``tf.nn.rnn_cell.*`` / ``tf.nn.*``.
-CELLS = ("RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell", "DropoutWrapper",
-         "ResidualWrapper", "DeviceWrapper", "LSTMStateTuple")
-RUNS = ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")
-for _name in (*CELLS, *RUNS):
-    _HOMES[_name] = ("contrib.rnn", ("contrib.rnn",))
-
-for _name in ESTIMATOR_HOOKS:
-    _HOMES[_name] = ("estimator", ("estimator",))
-
-#: Spelled path (``contrib.slim.dropout``) -> canonical path (``contrib.layers.dropout``).
-SPELLINGS = {f"{module}.{name}": f"{home}.{name}" for name, (home, modules) in _HOMES.items() for module in modules}
-#: The contrib modules a file may bind to a name of its own (``slim = tf.contrib.slim``).
-MODULES = frozenset(module for _, modules in _HOMES.values() for module in modules)
 
 #: Pure aliases: contrib name -> TF1 core name, renamed wherever named (called or not).
 RENAMES = {
