@@ -90,7 +90,7 @@ import libcst as cst
 from tfmodernize.analysis import training
 from tfmodernize.analysis.tf_function import traced_functions
 from tfmodernize.codemods.migrate.minimize_to_tape.discovery import Discovery
-from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, Optimizer, Site, _assignment
+from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, Optimizer, Site, assignment
 from tfmodernize.codemods.migrate.minimize_to_tape.schedules import Schedules
 from tfmodernize.codemods.migrate.minimize_to_tape.steps import Steps
 from tfmodernize.codemod import Decline, TFCodemod
@@ -195,7 +195,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         if optimizer.schedule is not None:
             name, schedule = optimizer.schedule
             module_name = name if name not in self._taken_globally(name) else training.fresh_name(name, self._taken)
-            hoisted.append(fitted(_assignment(module_name, schedule), self._width, 0))
+            hoisted.append(fitted(assignment(module_name, schedule), self._width, 0))
             args = [arg.with_changes(value=cst.Name(module_name))
                     if isinstance(arg.value, cst.Name) and arg.value.value == name else arg for arg in args]
         if optimizer.fed_rate is not None:
@@ -205,7 +205,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         new_call = cst.Call(self.tf_expr(keras_name), args=args)
         if optimizer.name is None:
             site = optimizer.sites[0]
-            hoisted.append(fitted(_assignment(optimizer.hoisted_name, new_call), self._width, 0))
+            hoisted.append(fitted(assignment(optimizer.hoisted_name, new_call), self._width, 0))
             self._hoisted.setdefault(site.top, []).extend(hoisted)
         else:
             self._keras_calls[optimizer.call] = new_call

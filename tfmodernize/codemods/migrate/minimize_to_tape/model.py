@@ -64,7 +64,7 @@ class Optimizer:
     removals: list[tuple[cst.FunctionDef, int]] = field(default_factory=list)
 
 
-def _arguments(call: cst.Call, positions: tuple[str, ...]) -> Optional[dict[str, cst.BaseExpression]]:
+def bound_arguments(call: cst.Call, positions: tuple[str, ...]) -> Optional[dict[str, cst.BaseExpression]]:
     found: dict[str, cst.BaseExpression] = {}
     for index, arg in enumerate(call.args):
         if arg.star:
@@ -78,7 +78,7 @@ def _arguments(call: cst.Call, positions: tuple[str, ...]) -> Optional[dict[str,
     return found
 
 
-def _assignment(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
+def assignment(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
 
 

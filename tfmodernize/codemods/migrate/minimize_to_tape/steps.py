@@ -8,7 +8,7 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.analysis import training
-from tfmodernize.codemods.migrate.minimize_to_tape.model import SCHEDULING, Optimizer, Site, _arguments
+from tfmodernize.codemods.migrate.minimize_to_tape.model import SCHEDULING, Optimizer, Site, bound_arguments
 from tfmodernize.codemod import Decline
 from tfmodernize.syntax import is_none, source
 from tfmodernize.names import bound_names, names_read
@@ -29,13 +29,13 @@ class Steps:
         if optimizer.name is None:
             global_step = None
             if site.method != "compute_gradients":
-                global_step = (_arguments(site.call, ("loss", "global_step")) or {}).get("global_step")
+                global_step = (bound_arguments(site.call, ("loss", "global_step")) or {}).get("global_step")
                 if site.method == "apply_gradients":
-                    global_step = (_arguments(site.call, ("grads_and_vars", "global_step")) or {}).get("global_step")
+                    global_step = (bound_arguments(site.call, ("grads_and_vars", "global_step")) or {}).get("global_step")
             self._hoist(site, optimizer, global_step)
             receiver = optimizer.hoisted_name
         if site.method == "apply_gradients":
-            args = _arguments(site.call, ("grads_and_vars", "global_step", "name"))
+            args = bound_arguments(site.call, ("grads_and_vars", "global_step", "name"))
             if args is None or "grads_and_vars" not in args:
                 raise Decline(site.call, "its arguments could not be read")
             if not self._plain_step(args):
@@ -49,7 +49,7 @@ class Steps:
             positions = ("loss", "global_step", "var_list", *positions[2:], "name", "grad_loss")
         else:
             positions = (*positions, "grad_loss")
-        args = _arguments(site.call, positions)
+        args = bound_arguments(site.call, positions)
         if args is None or "loss" not in args:
             raise Decline(site.call, "its arguments could not be read")
         unknown = set(args) - {"loss", "var_list", "global_step", "grad_loss", *SCHEDULING}
