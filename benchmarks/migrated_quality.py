@@ -198,7 +198,7 @@ def folder_pairs(original: Path, migrated: Path):
 
 def migrated_now(folder: Path):
     sys.path.insert(0, str(ROOT))
-    from tfmodernize.codemod import select_codemods
+    from tfmodernize.registry import select_codemods
     from tfmodernize.engine import transform_text
 
     for program in sorted(folder.glob("*.py")):

@@ -162,7 +162,7 @@ def main() -> None:
 
     import libcst as cst
 
-    from tfmodernize.codemod import builtin_codemods
+    from tfmodernize.registry import builtin_codemods
     from tfmodernize.engine import PREFILTER, transform_text
 
     folder = args.keep or Path(tempfile.mkdtemp(prefix="tfm-bench-"))

@@ -55,7 +55,7 @@ def _fixture_line(name: str) -> str:
 
 
 def _entry(codemod) -> list[str]:
-    from tfmodernize.codemod import doc_sections
+    from tfmodernize.registry import doc_sections
 
     sections = doc_sections(codemod)
     finding_only = codemod.code.startswith("TFM3")
@@ -88,7 +88,7 @@ def _entry(codemod) -> list[str]:
 def render() -> str:
     """The whole page, from the codemods shipped in ``tfmodernize/codemods/``."""
     sys.path.insert(0, str(REPO))
-    from tfmodernize.codemod import builtin_codemods
+    from tfmodernize.registry import builtin_codemods
 
     catalogue = [c for c in builtin_codemods() if c.__module__.startswith("tfmodernize.codemods.")]
     lines = [

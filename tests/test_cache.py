@@ -4,7 +4,7 @@ import importlib
 import sys
 
 from tfmodernize.cache import OutcomeCache
-from tfmodernize.codemod import builtin_codemods
+from tfmodernize.registry import builtin_codemods
 
 PLUGIN = '''
 from tfmodernize.codemod import TFCodemod

@@ -7,16 +7,9 @@ import libcst as cst
 import pytest
 
 import tfmodernize.codemods
-from tfmodernize.codemod import (
-    DOC_SECTIONS,
-    FAMILIES,
-    RegistryError,
-    Safety,
-    TFCodemod,
-    builtin_codemods,
-    contract_problems,
-    doc_sections,
-    select_codemods,
+from tfmodernize.codemod import Safety, TFCodemod
+from tfmodernize.registry import (
+    DOC_SECTIONS, FAMILIES, RegistryError, builtin_codemods, contract_problems, doc_sections, select_codemods,
 )
 
 CATALOGUE = builtin_codemods()
@@ -131,7 +124,7 @@ def test_the_catalogue_is_every_module_of_the_family_folders():
 @pytest.fixture
 def plugins(monkeypatch):
     """Install ``found`` as the entry-point codemods, with a fresh registry around the test."""
-    import tfmodernize.codemod as registry
+    import tfmodernize.registry as registry
 
     def install(*found):
         monkeypatch.setattr(registry, "_entry_point_codemods", lambda: list(found))

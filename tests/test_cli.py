@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from tfmodernize import __version__
 from tfmodernize.cli import app
-from tfmodernize.codemod import builtin_codemods
+from tfmodernize.registry import builtin_codemods
 
 OLD = "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)\n"
 NEW = "import tensorflow as tf\ntf.config.run_functions_eagerly(True)\n"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.codemod import find_codemod
+from tfmodernize.registry import find_codemod
 from tfmodernize.engine import run, transform_text
 from tfmodernize.settings import Settings
 from tfmodernize.sources import Discovered

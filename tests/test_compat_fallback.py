@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from tfmodernize.codemod import builtin_codemods
+from tfmodernize.registry import builtin_codemods
 from tfmodernize.engine import transform_text
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 

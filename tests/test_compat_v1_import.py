@@ -3,7 +3,7 @@
 import pytest
 
 from tfmodernize.analysis.tables import v1_requirement
-from tfmodernize.codemod import builtin_codemods, find_codemod
+from tfmodernize.registry import builtin_codemods, find_codemod
 from tfmodernize.engine import transform_text
 from tfmodernize.testing import assert_rewrites, assert_unchanged
 

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from tfmodernize.codemod import builtin_codemods
+from tfmodernize.registry import builtin_codemods
 from tfmodernize.codemods.migrate.contrib_to_core.tables import TRUNCATION, handles
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
@@ -271,7 +271,7 @@ def test_owns_the_names_it_rewrites_or_declines():
 
 def test_in_a_file_that_migrates_the_glorot_initializer_becomes_the_uniform_draw():
     """With get-variable-to-variable after it, a TF2 program: no v1 name is left."""
-    from tfmodernize.codemod import find_codemod
+    from tfmodernize.registry import find_codemod
     from tfmodernize.engine import transform_text
 
     source = _program("""\

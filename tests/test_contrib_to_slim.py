@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from tfmodernize.analysis.contrib import DOES_NOT_RUN, SLIM_HOMES, NotInSlim, SlimName, slim_name
-from tfmodernize.codemod import builtin_codemods
+from tfmodernize.registry import builtin_codemods
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 CODE = "TFM116"

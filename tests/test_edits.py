@@ -6,7 +6,7 @@ import libcst as cst
 import pytest
 
 from tfmodernize import imports
-from tfmodernize.codemod import FileState
+from tfmodernize.file_state import FileState
 from tfmodernize.edits import EditError, Edits, apply
 from tfmodernize.treewalk import walk
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from tfmodernize.codemod import builtin_codemods
+from tfmodernize.registry import builtin_codemods
 from tfmodernize.engine import transform_text
 from tfmodernize.tfsymbols import qualified_tf_names
 from tfmodernize.verify.names import missing_tf_names

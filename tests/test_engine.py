@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.codemod import builtin_codemods, find_codemod
+from tfmodernize.registry import builtin_codemods, find_codemod
 from tfmodernize.engine import process, run, transform_text
 from tfmodernize.settings import Settings
 from tfmodernize.sources import Discovered, discover, write_atomic

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.codemod import select_codemods
+from tfmodernize.registry import select_codemods
 from tfmodernize.engine import transform_text
 from tfmodernize.verify.command import missing_requirements
 

@@ -25,7 +25,7 @@ hypothesmith = pytest.importorskip("hypothesmith")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from tfmodernize.codemod import builtin_codemods  # noqa: E402
+from tfmodernize.registry import builtin_codemods  # noqa: E402
 from tfmodernize.engine import RECURSION_LIMIT, RewriteError, transform_text  # noqa: E402
 
 EXAMPLES = int(os.environ.get("TFMODERNIZE_FUZZ_EXAMPLES", "150"))

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.codemod import builtin_codemods
+from tfmodernize.registry import builtin_codemods
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.codemod import builtin_codemods
+from tfmodernize.registry import builtin_codemods
 from tfmodernize.engine import transform_text
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

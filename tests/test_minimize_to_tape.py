@@ -324,7 +324,9 @@ def test_discharges_one_obligation_per_optimizer_step():
     import libcst as cst
     from libcst.codemod import CodemodContext
 
-    from tfmodernize.codemod import FileState, Obligation, find_codemod
+    from tfmodernize.file_state import FileState
+    from tfmodernize.registry import find_codemod
+    from tfmodernize.results import Obligation
 
     source = HEAD + ("opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
                      "    gv = opt.compute_gradients(c)\n    opt.apply_gradients(gv)\n"

@@ -7,7 +7,8 @@ import textwrap
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from tfmodernize.codemod import FileState
+from tfmodernize.file_state import FileState
+from tfmodernize.positions import Positions
 from tfmodernize.treewalk import walk
 
 SAMPLE = textwrap.dedent('''\
@@ -144,8 +145,8 @@ DOTTED = textwrap.dedent('''\
 
 def test_dotted_names_read_off_cpython_equal_the_whole_file_pass(monkeypatch):
     read = []
-    own = FileState._attribute_range
-    monkeypatch.setattr(FileState, "_attribute_range", lambda self, *a: read.append(own(self, *a)) or read[-1])
+    own = Positions._attribute_range
+    monkeypatch.setattr(Positions, "_attribute_range", lambda self, *a: read.append(own(self, *a)) or read[-1])
     state, module = _state(DOTTED)
     truth = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     checked = 0

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from tfmodernize.codemod import doc_sections, find_codemod
+from tfmodernize.registry import doc_sections, find_codemod
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 HEAD = "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"

@@ -14,7 +14,7 @@ import pytest
 
 from tfmodernize.engine import run, transform_text
 from tfmodernize.project import summarize
-from tfmodernize.codemod import builtin_codemods
+from tfmodernize.registry import builtin_codemods
 from tfmodernize.testing import resolve
 from tfmodernize.settings import Settings
 from tfmodernize.sources import Discovered

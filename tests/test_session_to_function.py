@@ -1426,7 +1426,8 @@ def test_minimize_and_gradients_are_obligations() -> None:
 
 
 def test_minimize_statement_moved_verbatim_into_the_function() -> None:
-    from tfmodernize.codemod import FileState, find_codemod
+    from tfmodernize.file_state import FileState
+    from tfmodernize.registry import find_codemod
     from tfmodernize.engine import _transform_once
 
     codemod = find_codemod("TFM101")

@@ -167,7 +167,7 @@ MERGED_PROGRAM = ("import tensorflow as tf\nfrom nets import critic, scale\nx = 
                  id="function-that-became-a-class"),
 ])
 def test_merge_all_in_a_file_calling_a_project_function_making_summaries_is_declined(project):
-    from tfmodernize.codemod import find_codemod
+    from tfmodernize.registry import find_codemod
     from tfmodernize.engine import transform_text
 
     new, state = transform_text(MERGED_PROGRAM, [find_codemod("TFM100")], project=project)
@@ -177,7 +177,7 @@ def test_merge_all_in_a_file_calling_a_project_function_making_summaries_is_decl
 
 
 def test_merge_all_beside_project_functions_making_no_summaries_is_migrated():
-    from tfmodernize.codemod import find_codemod
+    from tfmodernize.registry import find_codemod
     from tfmodernize.engine import transform_text
 
     new, _ = transform_text(MERGED_PROGRAM, [find_codemod("TFM100")], project={"nets": {"TFM100": {"summarizing": ["other"]}}})
@@ -187,7 +187,7 @@ def test_merge_all_beside_project_functions_making_no_summaries_is_migrated():
 def test_a_module_says_which_of_its_functions_and_classes_make_summaries():
     import libcst as cst
 
-    from tfmodernize.codemod import find_codemod
+    from tfmodernize.registry import find_codemod
     from tfmodernize.tfsymbols import TFNames
 
     module = cst.parse_module("import tensorflow as tf\ndef quiet(x):\n    return x\n"

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from tfmodernize.codemod import doc_sections, find_codemod
+from tfmodernize.registry import doc_sections, find_codemod
 from tfmodernize.testing import assert_rewrites, assert_unchanged
 
 REWRITES = [

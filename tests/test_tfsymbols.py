@@ -3,7 +3,7 @@
 import libcst as cst
 import pytest
 
-from tfmodernize.codemod import FileState
+from tfmodernize.file_state import FileState
 from tfmodernize.tfsymbols import TFNames, needs_scope_analysis, tf_import_aliases
 
 

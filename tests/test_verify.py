@@ -529,7 +529,7 @@ with tf.Session() as sess:
     ("1.5", 1, "number 4 of 6 differs"),
 ])
 def test_verify_stdout_compares_what_a_migrated_script_prints(harness, tmp_path, scale, code, fragment) -> None:
-    from tfmodernize.codemod import builtin_codemods
+    from tfmodernize.registry import builtin_codemods
     from tfmodernize.engine import transform_text
 
     before = tmp_path / "script_tf1.py"

@@ -116,12 +116,12 @@ def test_unknown_codemod_in_case_toml_is_named(tmp_path) -> None:
 
 
 def test_a_broken_registry_fails_the_case_not_the_session(tmp_path, monkeypatch) -> None:
-    import tfmodernize.codemod as codemod
+    import tfmodernize.registry as registry
 
     def broken(key):
-        raise codemod.RegistryError("Broken lacks `code`")
+        raise registry.RegistryError("Broken lacks `code`")
 
-    monkeypatch.setattr(codemod, "find_codemod", broken)
+    monkeypatch.setattr(registry, "find_codemod", broken)
     case = FixtureCase.load(_case(tmp_path, "run-functions-eagerly", "c"))
     with pytest.raises(FixtureError, match="the codemod registry is broken: Broken lacks `code`"):
         case.pair()

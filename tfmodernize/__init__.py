@@ -18,13 +18,13 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Finding": "tfmodernize.codemod",
-    "Fix": "tfmodernize.codemod",
+    "Finding": "tfmodernize.results",
+    "Fix": "tfmodernize.results",
     "Safety": "tfmodernize.codemod",
     "TFCodemod": "tfmodernize.codemod",
-    "builtin_codemods": "tfmodernize.codemod",
-    "find_codemod": "tfmodernize.codemod",
-    "select_codemods": "tfmodernize.codemod",
+    "builtin_codemods": "tfmodernize.registry",
+    "find_codemod": "tfmodernize.registry",
+    "select_codemods": "tfmodernize.registry",
     "Outcome": "tfmodernize.engine",
     "run": "tfmodernize.engine",
     "transform_text": "tfmodernize.engine",

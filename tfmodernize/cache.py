@@ -21,7 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional, Sequence
 
-from tfmodernize.codemod import Finding, Fix, TFCodemod
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.results import Finding, Fix
 
 
 @lru_cache(maxsize=None)

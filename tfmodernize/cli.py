@@ -92,7 +92,7 @@ def _usage_error(message: str) -> typer.Exit:
 
 
 def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude=False, src=()) -> "Settings":
-    from tfmodernize.codemod import RegistryError, select_codemods
+    from tfmodernize.registry import RegistryError, select_codemods
     from tfmodernize.settings import SettingsError, build_settings
 
     try:
@@ -397,7 +397,7 @@ def list_codemods() -> None:
     """List the codemod catalogue in the order it runs."""
     from rich.table import Table
 
-    from tfmodernize.codemod import builtin_codemods
+    from tfmodernize.registry import builtin_codemods
 
     table = Table(title="tfmodernize codemods")
     for column in ("code", "name", "safety", "summary"):
@@ -413,7 +413,7 @@ def explain(key: str = typer.Argument(..., help="A codemod code (TFM207) or name
     from rich.markdown import Markdown
     from rich.syntax import Syntax
 
-    from tfmodernize.codemod import doc_sections, find_codemod
+    from tfmodernize.registry import doc_sections, find_codemod
 
     codemod = find_codemod(key)
     if codemod is None:

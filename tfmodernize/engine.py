@@ -32,7 +32,10 @@ from typing import Iterable, Iterator, Optional, Sequence
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from tfmodernize.codemod import FileState, Finding, Fix, TFCodemod, is_migration, select_codemods
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.file_state import FileState
+from tfmodernize.registry import is_migration, select_codemods
+from tfmodernize.results import Finding, Fix
 from tfmodernize.settings import Settings
 from tfmodernize.cache import OutcomeCache
 from tfmodernize import project as project_modes

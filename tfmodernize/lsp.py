@@ -42,7 +42,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from tfmodernize import __version__
-from tfmodernize.codemod import doc_sections, find_codemod, select_codemods
+from tfmodernize.registry import doc_sections, find_codemod, select_codemods
 from tfmodernize.engine import Outcome, run
 from tfmodernize.output.formats import Diagnostic, diagnostics
 from tfmodernize.settings import SettingsError, build_settings

@@ -15,7 +15,9 @@ import textwrap
 from dataclasses import dataclass
 from typing import Union
 
-from tfmodernize.codemod import Finding, Fix, TFCodemod, find_codemod
+from tfmodernize.codemod import TFCodemod
+from tfmodernize.registry import find_codemod
+from tfmodernize.results import Finding, Fix
 from tfmodernize.engine import transform_text
 
 

@@ -138,7 +138,7 @@ def _annotation_property(text: str) -> str:
 
 def _rule(codemod) -> dict:
     """A SARIF rule with the ``explain`` text (GitHub code scanning shows ``help``)."""
-    from tfmodernize.codemod import doc_sections
+    from tfmodernize.registry import doc_sections
 
     sections = doc_sections(codemod)
     text = "\n\n".join(f"{heading}\n{body}" for heading, body in sections.items())
@@ -151,7 +151,7 @@ def _rule(codemod) -> dict:
 
 
 def emit_sarif(outcomes: Iterable[Outcome]) -> str:
-    from tfmodernize.codemod import builtin_codemods
+    from tfmodernize.registry import builtin_codemods
 
     rules = [_rule(c) for c in builtin_codemods()]
     unreadable = "file could not be read or parsed"

@@ -166,7 +166,7 @@ class FixtureCase:
 
     def pipeline(self) -> list[Any]:
         """The codemod classes of the golden test, in catalogue order; FixtureError if unknown."""
-        from tfmodernize.codemod import RegistryError, builtin_codemods, find_codemod
+        from tfmodernize.registry import RegistryError, builtin_codemods, find_codemod
 
         keys = self.config.codemods or (self.codemod,)
         found = []

@@ -93,7 +93,7 @@ def build_report(outcomes: Iterable[Outcome], *, title: str = "tfmodernize migra
 
 
 def _explain(code: str) -> Optional[dict]:
-    from tfmodernize.codemod import doc_sections, find_codemod
+    from tfmodernize.registry import doc_sections, find_codemod
 
     codemod = find_codemod(code)
     if codemod is None:

@@ -105,7 +105,8 @@ from tfmodernize.codemods.migrate.api_renames.policy import (
 )
 from tfmodernize.codemods.migrate.api_renames.evidence import constant_kinds, tf1_evidence
 from tfmodernize.codemods.migrate.api_renames.calls import CallRewrites
-from tfmodernize.codemod import Decline, TFCodemod, find_codemod
+from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.registry import find_codemod
 from tfmodernize.names import WholeNames
 from tfmodernize.tfsymbols import TFNames, TFSymbol, dotted_name
 

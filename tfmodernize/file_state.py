@@ -1,0 +1,191 @@
+"""``FileState``: what the codemods running on one file share: its text and parsed tree, the
+facts its project gives it, the trees' metadata (computed once per tree version), and the
+fixes, findings and obligations the codemods record."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, ScopeProvider
+
+from tfmodernize.edits import Edits, apply as apply_edits, parents
+from tfmodernize.positions import Positions
+from tfmodernize.results import Finding, Fix, Obligation
+from tfmodernize.tfsymbols import TFNames, tf_import_aliases
+from tfmodernize.treewalk import children
+
+
+@dataclass
+class FileState:
+    """Per-file facts and results shared by all codemods running on one file.
+
+    Obligations make multi-codemod migrations atomic: a codemod whose output is only valid
+    after a later codemod has rewritten part of it calls ``oblige``; that later codemod calls
+    ``discharge`` for each piece it completes. If any obligation is left when all codemods
+    have run, the engine re-runs the file without the obliging codemod, so a file is never
+    left half-migrated (e.g. session-to-function leaving a TF1 ``minimize`` in a function
+    because minimize-to-tape was not selected or declined).
+    """
+
+    text: str
+    needs_scope: bool = False
+    #: The project modules this file can import: name -> {code: summary}, or None when the module
+    #: exists beside the file but is not in the run (``tfmodernize.project``).
+    project: dict = field(default_factory=dict)
+    #: How the other files of the run use this module's functions: name -> uses (``line``,
+    #: ``call``, ``top_level``, ``file``), or None when no file of the run imports this one;
+    #: see ``tfmodernize.project``.
+    callers: Optional[dict] = None
+    #: What a rewrite tells the files importing this one, by codemod code (JSON-serialisable:
+    #: a function that became a class, and how to call it); merged into the module's summary.
+    exports: dict = field(default_factory=dict)
+    #: Why a file importing this one stays on TF1 (``"main.py calls it and stays on TF1 (...)"``), or None: a
+    #: rewrite that changes what the importers must call (and would export it) declines then,
+    #: saying so.
+    exports_refused: Optional[str] = None
+    #: Why the project this file belongs to stays on TF1 (``"model.py, which it imports, stays on
+    #: TF1: tf.placeholder (line 12) has no TF2 migration there"``), or None. A script and the
+    #: project modules it imports run in one process, with v2 behaviour on or off for all of
+    #: them: such a file is kept on ``tf.compat.v1`` with the rest (compat-fallback).
+    project_on_v1: Optional[str] = None
+    unsafe_fixes: bool = False
+    fixes: list[Fix] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    obligations: list[Obligation] = field(default_factory=list)
+    #: What keeps the file on TF1 when a codemod keeps it on ``tf.compat.v1`` instead of
+    #: migrating it: each distinct construct (``"tf.Session"``) with its first line, in source
+    #: order; empty for a file that is TF2 code.
+    kept_on_v1: list[tuple[str, int]] = field(default_factory=list)
+    #: The tree parsed from ``text``: positions are always its own (``position``).
+    parsed: Optional[cst.Module] = field(default=None, repr=False)
+    #: Node built by an edit -> the node it stands for (``edits`` module docstring).
+    origin: dict = field(default_factory=dict, repr=False)
+    #: Node an edit brought in -> the parsed node it replaced or was inserted beside.
+    anchor: dict = field(default_factory=dict, repr=False)
+    _wrapper: Optional[MetadataWrapper] = field(default=None, repr=False)
+    _names: Optional[tuple[cst.Module, TFNames]] = field(default=None, repr=False)
+    _parents: Optional[tuple[cst.Module, dict]] = field(default=None, repr=False)
+    _alias_uses: Optional[tuple[cst.Module, dict]] = field(default=None, repr=False)
+    _statement_alias_uses: dict = field(default_factory=dict, repr=False)
+    #: CPython's tree of ``text`` (the engine's syntax check), for the lines of top-level statements.
+    syntax: Optional[ast.Module] = field(default=None, repr=False)
+    _parsed_parents: Optional[dict] = field(default=None, repr=False)
+    _positions: Optional[Positions] = field(default=None, repr=False)
+    _lines: Optional[list[str]] = field(default=None, repr=False)
+
+    def wrapper(self, module: cst.Module) -> MetadataWrapper:
+        """The metadata wrapper of ``module``, shared by every codemod that sees this tree.
+
+        Metadata (scopes, parents) is computed once per tree version, and only when a codemod
+        asks for it. Every node of a tree the engine hands out is unique (a fresh parse, or a
+        tree ``edits.apply`` made), so the wrapper does not copy the tree.
+        """
+        if self._wrapper is None or self._wrapper.module is not module:
+            self._wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        return self._wrapper
+
+    def names(self, module: cst.Module) -> TFNames:
+        """TF names of ``module`` (with scope analysis when the file needs it), once per tree version."""
+        if self._names is None or self._names[0] is not module:
+            scopes = self.wrapper(module).resolve(ScopeProvider) if self.needs_scope else None
+            self._names = (module, TFNames.for_module(module, scopes))
+        return self._names[1]
+
+    def alias_uses(self, module: cst.Module) -> dict[str, tuple[str, int]]:
+        """Each name a TF import of ``module`` binds -> (what it binds, how often code outside
+        imports reads it); once per tree version, and counted per top-level statement, once per
+        statement: the codemods' successive trees share the statements they did not change."""
+        if self._alias_uses is not None and self._alias_uses[0] is module:
+            return self._alias_uses[1]
+        aliases = {local: next(iter(targets)) for local, targets in tf_import_aliases(module).items() if len(targets) == 1}
+        uses = dict.fromkeys(aliases, 0)
+        if aliases:
+            wanted = frozenset(aliases)
+            for statement in module.body:
+                key = (statement, wanted)
+                if key not in self._statement_alias_uses:
+                    self._statement_alias_uses[key] = _name_counts(statement, wanted)
+                for name, count in self._statement_alias_uses[key].items():
+                    uses[name] += count
+        found = {local: (aliases[local], count) for local, count in uses.items()}
+        self._alias_uses = (module, found)
+        return found
+
+    @property
+    def exports_allowed(self) -> bool:
+        """Whether a rewrite may change what the files importing this one call."""
+        return self.exports_refused is None
+
+    def parents(self, module: cst.Module) -> dict:
+        """Each code node's parent in ``module`` (``edits.parents``), once per tree version."""
+        if self._parents is None or self._parents[0] is not module:
+            # The parsed tree's map is kept for positions: never computed twice.
+            known = self._parsed_parents if module is self.parsed else None
+            self._parents = (module, known if known is not None else parents(module))
+            if module is self.parsed:
+                self._parsed_parents = self._parents[1]
+        return self._parents[1]
+
+    def apply(self, module: cst.Module, edits: Edits) -> cst.Module:
+        """``module`` with ``edits`` made (``edits.apply``)."""
+        if not edits:
+            return module
+        return apply_edits(module, edits, self.origin, self.anchor, self.parents(module))
+
+    def position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
+        """(line, column, end line, end column), 1-based, of ``node`` in the file as written:
+        a node an edit built has the position of what it stands for, or of where it went."""
+        positions = self._parsed_positions()
+        where = positions.range_of(self.origin.get(node, node))
+        if where is None and node in self.anchor:
+            where = positions.range_of(self.anchor[node])
+        if where is None:
+            return (1, 1, 1, 1)
+        return (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
+
+    def _parsed_positions(self) -> Positions:
+        """The positions of the parsed tree's nodes (``positions.Positions``), made on first use."""
+        assert self.parsed is not None, "the engine sets FileState.parsed"
+        if self._positions is None or self._positions.parsed is not self.parsed:
+            if self._parsed_parents is None:
+                current = self._parents
+                self._parsed_parents = (current[1] if current is not None and current[0] is self.parsed
+                                        else parents(self.parsed))
+            self._positions = Positions(self.text, self.parsed, self.syntax, self._parsed_parents)
+        return self._positions
+
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return self._lines
+
+    def keep_on_v1(self, construct: str, line: int) -> None:
+        """Record that the file stays TF1 code (on ``tf.compat.v1``) because of ``construct``."""
+        if all(construct != known for known, _ in self.kept_on_v1):
+            self.kept_on_v1.append((construct, line))
+
+    def discharge(self, needs: str) -> bool:
+        """Mark one obligation on codemod ``needs`` fulfilled; False if there was none."""
+        for index, obligation in enumerate(self.obligations):
+            if obligation.needs == needs:
+                del self.obligations[index]
+                return True
+        return False
+
+
+def _name_counts(node: cst.CSTNode, wanted: frozenset[str]) -> dict[str, int]:
+    """How often code under ``node`` outside import statements reads each name of ``wanted``."""
+    counts: dict[str, int] = {}
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        current = stack.pop()
+        kind = type(current)
+        if kind is cst.Import or kind is cst.ImportFrom:
+            continue
+        if kind is cst.Name and current.value in wanted:
+            counts[current.value] = counts.get(current.value, 0) + 1
+        stack.extend(children(current, code_only=True))
+    return counts
