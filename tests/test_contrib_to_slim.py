@@ -171,3 +171,23 @@ def test_every_home_is_a_module_of_the_table():
     for home in SLIM_HOMES:
         found = slim_name(home)
         assert isinstance(found, SlimName) and found.is_module, home
+
+
+def test_the_run_names_the_package_the_rewritten_code_needs(tmp_path):
+    """`check` and `diff` sum up what the rewrites made the codebase need (tf-slim here, as
+    many files as were pointed at it), in the JSON and under the summary."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from tfmodernize.cli import app
+
+    for name in ("a.py", "b.py"):
+        (tmp_path / name).write_text("import tensorflow as tf\nslim = tf.contrib.slim\n\n"
+                                     "def net(x):\n    return slim.flatten(tf.nn.relu(x))\n")
+    (tmp_path / "c.py").write_text("import tensorflow as tf\n\nx = tf.nn.relu(1.0)\n")
+    runner = CliRunner()
+    checked = runner.invoke(app, ["check", str(tmp_path), "--format", "json", "--no-cache", "--exit-zero"])
+    assert json.loads(checked.stdout)["packages"] == {"tf-slim": 2}
+    shown = runner.invoke(app, ["diff", str(tmp_path), "--no-cache"])
+    assert "The rewritten code needs: tf-slim (2 files): pip install tf-slim" in shown.output

@@ -39,6 +39,7 @@ from tfmodernize.results import Finding, Fix
 from tfmodernize.settings import Settings
 from tfmodernize.cache import OutcomeCache
 from tfmodernize import project as project_modes
+from tfmodernize.packages import added
 from tfmodernize.project import Callers, ProjectIndex, ProjectView, Rewritten, summarize as summarize_project
 from tfmodernize.notebooks import Layout
 from tfmodernize.sources import Discovered, Source, SourceError, decode_source, read_source
@@ -78,6 +79,11 @@ class Outcome:
     @property
     def changed(self) -> bool:
         return self.error is None and self.new is not None and self.new != self.old
+
+    @property
+    def added_packages(self) -> list[str]:
+        """The distributions beside TensorFlow the rewrite made the file need (``tf-slim``)."""
+        return added(self.old, self.new) if self.changed else []
 
     @property
     def status(self) -> str:

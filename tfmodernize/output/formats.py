@@ -7,6 +7,7 @@ files that cannot be read or parsed are diagnostics in every format, never trace
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from typing import Callable, Iterable, Optional
 
@@ -87,11 +88,13 @@ JSON_SCHEMA_VERSION = 2
 
 
 def emit_json(outcomes: Iterable[Outcome]) -> str:
-    """``{"schema_version", "tool", "diagnostics": [...]}``. A fix carries the edit of its own
+    """``{"schema_version", "tool", "diagnostics": [...], "packages": {...}}``. A fix carries the edit of its own
     hunk (``fix.edits``: lines of the file as written, replaced whole); a finding that an unsafe
     fix left says so (``fix.applicability: "unsafe"`` with its suggested code, no edits)."""
     records = []
+    packages: Counter = Counter()  # distribution -> files whose rewrite made them need it
     for outcome in outcomes:
+        packages.update(outcome.added_packages)
         hunks = _suggestions(outcome) if outcome.changed else []
         blockers = [{"construct": construct, "line": line} for construct, line in outcome.kept_on_v1]
         for d in diagnostics(outcome):
@@ -109,7 +112,7 @@ def emit_json(outcomes: Iterable[Outcome]) -> str:
             record["kept_on_v1"] = blockers
             records.append(record)
     return json.dumps({"schema_version": JSON_SCHEMA_VERSION, "tool": {"name": "tfmodernize", "version": __version__},
-                       "diagnostics": records}, indent=2)
+                       "diagnostics": records, "packages": dict(sorted(packages.items()))}, indent=2)
 
 
 def emit_github(outcomes: Iterable[Outcome]) -> str:

@@ -27,6 +27,8 @@ class Summary:
     names: dict[str, str] = field(default_factory=dict)
     #: TF1 constructs keeping files on compat.v1 -> number of files they keep there.
     blockers: Counter = field(default_factory=Counter)
+    #: Distributions beside TensorFlow the rewrites made files need -> number of such files.
+    packages: Counter = field(default_factory=Counter)
 
     def add(self, outcome: Outcome) -> None:
         self.scanned += 1
@@ -43,6 +45,7 @@ class Summary:
         else:
             self.unchanged += 1
         self.blockers.update(construct for construct, _ in outcome.kept_on_v1)
+        self.packages.update(outcome.added_packages)
         self.findings += len(outcome.findings)
         for fix in outcome.fixes:
             self.fixes[fix.code] += 1
@@ -66,6 +69,9 @@ def print_summary(console: Console, summary: Summary, *, changed_label: str = "c
     ):
         files.add_row(label, str(count))
     console.print(files)
+    if summary.packages:
+        needed = ", ".join(f"{name} ({count} file{'s' * (count != 1)})" for name, count in sorted(summary.packages.items()))
+        console.print(f"The rewritten code needs: {escape(needed)}: pip install {' '.join(sorted(summary.packages))}")
     if statistics:
         print_blockers(console, summary)
     if summary.fixes:

@@ -9,13 +9,13 @@ same figures for the baseline.
 from __future__ import annotations
 
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from typing import Iterable, Optional
+from typing import Iterable
 
 from tfmodernize.engine import Outcome
 from tfmodernize.output.formats import Diagnostic, diagnostics
+from tfmodernize.packages import DISTRIBUTIONS, STANDARD_LIBRARY, distribution, imported
 
 #: The file categories of the page, in the order of its bars: ``(key, label)``. They are the
 #: statuses of ``Outcome.status``, except that a file kept on compat.v1 by a ``tf.contrib``
@@ -30,18 +30,7 @@ CATEGORIES = (
 )
 LABELS = dict(CATEGORIES)
 
-#: Import names whose distribution is named otherwise (``pip install`` takes the right one).
-_DISTRIBUTIONS = {
-    "tf_keras": "tf-keras", "tf_slim": "tf-slim", "absl": "absl-py", "sklearn": "scikit-learn",
-    "PIL": "pillow", "cv2": "opencv-python", "yaml": "PyYAML", "google": "protobuf",
-    "tensorflow_probability": "tensorflow-probability", "tensorflow_hub": "tensorflow-hub",
-    "tensorflow_addons": "tensorflow-addons", "tensorflow_datasets": "tensorflow-datasets",
-    "tensorflow_text": "tensorflow-text", "tensorflow_io": "tensorflow-io",
-}
 _PIP_INSTALL = re.compile(r"pip install ([A-Za-z0-9_.\-]+)")
-#: ``from NAME... import`` (group 1) or ``import NAMES`` (group 2) opening a line.
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b"
-                     r"|import[ \t]+([^#\n;]+))", re.MULTILINE)
 
 
 def category(status: str, constructs: Iterable[str]) -> str:
@@ -75,27 +64,10 @@ def record_of(outcome: Outcome) -> FileRecord:
     record = FileRecord(outcome.path.as_posix(), outcome.status, list(outcome.kept_on_v1),
                         diagnostics(outcome))
     if outcome.status not in ("failed", "skipped"):
-        after = _imported(outcome.new if outcome.new is not None else outcome.old)
-        if "TF_USE_LEGACY_KERAS" in (outcome.new or outcome.old or ""):
-            after |= {"tf_keras"}  # TensorFlow loads Keras 2 from tf-keras then
+        after = imported(outcome.new if outcome.new is not None else outcome.old)
         record.imports = frozenset(after)
-        record.added_imports = frozenset(after - _imported(outcome.old))
+        record.added_imports = frozenset(after - imported(outcome.old))
     return record
-
-
-def _imported(text: Optional[str]) -> set[str]:
-    """The top-level modules a module's text imports (absolute imports, read line by line: a
-    regular expression, as a full parse of every file would cost more than the report)."""
-    found = set()
-    for match in _IMPORT.finditer(text or ""):
-        if match.group(1):
-            found.add(match.group(1))
-            continue
-        for alias in match.group(2).split(","):
-            name = alias.strip().split(".")[0].split(" ")[0]
-            if name.isidentifier():
-                found.add(name)
-    return found
 
 
 _DIAGNOSTIC_FIELDS = tuple(f.name for f in fields(Diagnostic))
@@ -225,14 +197,13 @@ def packages(records: list[FileRecord]) -> list[dict]:
     added the import; and those a finding says to install."""
     local = {part for r in records for part in r.path.split("/")[:-1]}
     local |= {r.path.rsplit("/", 1)[-1].rsplit(".", 1)[0] for r in records}
-    stdlib = set(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
     needed: dict[str, dict] = {}
     for record in records:
-        wanted = {name for name in record.imports if name not in stdlib and name not in local}
+        wanted = {name for name in record.imports if name not in STANDARD_LIBRARY and name not in local}
         wanted |= {_module_of(m) for d in record.diagnostics
                    for m in _PIP_INSTALL.findall(d.message)}
         for name in wanted:
-            entry = needed.setdefault(_DISTRIBUTIONS.get(name, name), {"files": 0, "added": 0})
+            entry = needed.setdefault(distribution(name), {"files": 0, "added": 0})
             entry["files"] += 1
             entry["added"] += name in record.added_imports
     return [{"package": name, **entry} for name, entry in
@@ -241,7 +212,7 @@ def packages(records: list[FileRecord]) -> list[dict]:
 
 def _module_of(distribution: str) -> str:
     """The import name of a distribution a finding says to install (as the table spells it)."""
-    for module, name in _DISTRIBUTIONS.items():
+    for module, name in DISTRIBUTIONS.items():
         if name == distribution:
             return module
     return distribution
