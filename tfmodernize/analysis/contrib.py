@@ -101,6 +101,47 @@ DOES_NOT_RUN = {
         "gradients by hand and run again"),
 }
 
+#: What replaced the contrib modules (and names) that have no exact core equivalent nor a place
+#: in tf-slim: what a person migrating them uses instead, by contrib path (the longest wins).
+INSTEAD = {
+    "contrib.distributions": "tensorflow_probability.distributions (pip install tensorflow-probability)",
+    "contrib.bayesflow": "tensorflow_probability (pip install tensorflow-probability)",
+    "contrib.gan": "tensorflow_gan (pip install tensorflow-gan)",
+    "contrib.quantize": "quantization-aware training of the TensorFlow Model Optimization toolkit "
+                        "(pip install tensorflow-model-optimization: tfmot.quantization.keras)",
+    "contrib.tpu": "tf.distribute.TPUStrategy with Keras or a tf.function training loop",
+    "contrib.tfprof": "tf.profiler (tf.profiler.experimental.start/stop, or TensorBoard's profiler)",
+    "contrib.learn": "Keras (tf.keras.Model.fit); tf.contrib.learn was deprecated before TF 2.0",
+    "contrib.training.HParams": "a plain dict, a dataclass or argparse.Namespace",
+    "contrib.training": "a tf.function training loop (tf.data for the input pipeline)",
+    "contrib.lookup": "tf.lookup (StaticHashTable, index_table_from_tensor in tf.compat.v1)",
+    "contrib.data": "tf.data (its transformations are Dataset methods or tf.data.experimental)",
+    "contrib.summary": "tf.summary (TF2 summaries: tf.summary.create_file_writer, scalar, ...)",
+    "contrib.opt": "tf.keras.optimizers (and tensorflow-addons for AdamW, LazyAdam, ...)",
+    "contrib.image": "tf.image (and tensorflow-addons' image ops)",
+    "contrib.cudnn_rnn": "tf.keras.layers.LSTM / GRU, which use cuDNN kernels where they can",
+    "contrib.legacy_seq2seq": "Keras recurrent layers (tensorflow-addons' seq2seq for attention decoders)",
+    "contrib.seq2seq": "tensorflow-addons' seq2seq (tfa.seq2seq)",
+    "contrib.crf": "tensorflow-addons' text.crf (tfa.text)",
+    "contrib.losses": "tf.losses (tf.compat.v1.losses for the TF1 functions)",
+    "contrib.keras": "tf.keras",
+    "contrib.nn": "tf.nn",
+    "contrib.compiler.jit": "tf.function(jit_compile=True)",
+    "contrib.eager": "TF 2.x itself: eager execution is the default",
+    "contrib.estimator": "Keras; tf.estimator is gone since TensorFlow 2.16",
+}
+
+
+def instead(path: str) -> Optional[str]:
+    """What to use instead of ``tf.<path>``, a contrib name with no exact replacement here."""
+    probe = path
+    while probe:
+        if probe in INSTEAD:
+            return INSTEAD[probe]
+        probe = probe.rpartition(".")[0]
+    return None
+
+
 #: The package to install for the names written here.
 PACKAGE = "tf-slim"
 

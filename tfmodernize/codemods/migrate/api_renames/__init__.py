@@ -99,6 +99,7 @@ from typing import Union
 
 import libcst as cst
 
+from tfmodernize.analysis.contrib import instead as contrib_instead
 from tfmodernize.analysis.tables import tables
 from tfmodernize.codemods.migrate.api_renames.policy import (
     CALL_REWRITES, DIVISIONS, GRAPH_ONLY, NAMES_DIV, RESIZE, gone_module, owner_of, rename_for,
@@ -262,6 +263,10 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         owner = owner_of(path)
         if owner is not None and find_codemod(owner) is not None:
             return  # contrib-to-core replaces it with core code, or says why not
+        replacement = contrib_instead(path)
+        if replacement is not None:
+            self.report(node, f"tf.{path} is gone from TF 2.x (no tf.contrib): use {replacement} instead")
+            return
         t = tables()
         addon = t.addons.get(path)
         if addon is not None:
