@@ -263,14 +263,14 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         owner = owner_of(path)
         if owner is not None and find_codemod(owner) is not None:
             return  # contrib-to-core replaces it with core code, or says why not
-        replacement = contrib_instead(path)
-        if replacement is not None:
-            self.report(node, f"tf.{path} is gone from TF 2.x (no tf.contrib): use {replacement} instead")
-            return
         t = tables()
         addon = t.addons.get(path)
         if addon is not None:
             self.report(node, f"tf.{path} is gone from TF2; TensorFlow Addons has {addon} (the API may differ)")
+            return
+        replacement = contrib_instead(path)
+        if replacement is not None:
+            self.report(node, f"tf.{path} is gone from TF 2.x (no tf.contrib): use {replacement} instead")
             return
         message = t.messages.get(path, {}).get("message") or t.module_message(path) or "tf.contrib is gone from TF2"
         self.report(node, message.replace("<function name>", f"tf.{path}"))
