@@ -44,6 +44,8 @@ REWRITES = [
     pytest.param("GAIN = 3\ninit = tf.contrib.layers.variance_scaling_initializer(GAIN, uniform=True)\n",
                  'GAIN = 3\ninit = tf.variance_scaling_initializer(scale=GAIN, mode="fan_in", distribution="uniform")\n',
                  id="variance-scaling-module-constant"),
+    pytest.param("flat = tf.contrib.framework.nest.flatten(structure)\n", "flat = tf.nest.flatten(structure)\n",
+                 id="contrib-nest-is-tf-nest"),
     pytest.param("class Hook(tf.estimator.SessionRunHook):\n    def before_run(self, context):\n"
                  "        return tf.estimator.SessionRunArgs(loss)\n",
                  "class Hook(tf.train.SessionRunHook):\n    def before_run(self, context):\n"

@@ -46,6 +46,12 @@ RUNS = ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")
 for _name in (*CELLS, *RUNS):
     _HOMES[_name] = ("contrib.rnn", ("contrib.rnn",))
 
+#: The functions of TF 1.15's ``tf.contrib.framework.nest`` (``tensorflow.python.util.nest``)
+#: that ``tf.nest`` exports too: the same functions.
+NEST = ("flatten", "map_structure", "pack_sequence_as", "assert_same_structure")
+for _name in NEST:
+    _HOMES[f"nest.{_name}"] = ("contrib.framework", ("contrib.framework",))
+
 for _name in ESTIMATOR_HOOKS:
     _HOMES[_name] = ("estimator", ("estimator",))
 

@@ -35,7 +35,9 @@ What it does
       ``static_bidirectional_rnn``, ``static_state_saving_rnn``) -> ``tf.nn.*``: the same objects;
       so were ``tf.estimator``'s session-run hooks (``tf.estimator.SessionRunHook``,
       ``LoggingTensorHook``, ``SessionRunArgs``, ...) -> ``tf.train.*``, which TF 2.x still has
-      (under ``tf.compat.v1``) while ``tf.estimator`` is gone since TensorFlow 2.16.
+      (under ``tf.compat.v1``) while ``tf.estimator`` is gone since TensorFlow 2.16; and
+      ``tf.contrib.framework.nest.flatten`` (``map_structure``, ``pack_sequence_as``,
+      ``assert_same_structure``) -> ``tf.nest.*``.
 
     The initializers, global-step functions, cells and static RNNs have no TF2 name: they are
     written as TF1's core names (``tf.glorot_uniform_initializer``) through the file's alias.

@@ -10,7 +10,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.contrib import CELLS, RUNS, SPELLINGS
+from tfmodernize.analysis.contrib import CELLS, NEST, RUNS, SPELLINGS
 from tfmodernize.analysis.tf1_api import ESTIMATOR_HOOKS
 
 #: core's ``VarianceScaling`` divides a truncated normal's standard deviation by this
@@ -24,6 +24,7 @@ RENAMES = {
     **{f"contrib.rnn.{name}": f"nn.rnn_cell.{name}" for name in CELLS},
     **{f"contrib.rnn.{name}": f"nn.{name}" for name in RUNS},
     **{f"estimator.{name}": f"train.{name}" for name in ESTIMATOR_HOOKS},
+    **{f"contrib.framework.nest.{name}": f"nest.{name}" for name in NEST},
 }
 #: Calls rewritten as the core code they ran -> their parameters, in order.
 CALLS = {
