@@ -3,6 +3,7 @@ declines, alone; what the generated tf-slim table says; and, with TensorFlow, th
 the table says fail on TF 2.x do fail while the rest runs."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -191,3 +192,16 @@ def test_the_run_names_the_package_the_rewritten_code_needs(tmp_path):
     assert json.loads(checked.stdout)["packages"] == {"tf-slim": 2}
     shown = runner.invoke(app, ["diff", str(tmp_path), "--no-cache"])
     assert "The rewritten code needs: tf-slim (2 files): pip install tf-slim" in shown.output
+
+
+def test_the_summary_counts_apart_the_files_a_contrib_name_still_keeps_from_running(tmp_path):
+    from typer.testing import CliRunner
+
+    from tfmodernize.cli import app
+
+    (tmp_path / "gone.py").write_text("import tensorflow as tf\n\nd = tf.contrib.distributions.Normal(0.0, 1.0)\n")
+    (tmp_path / "v1.py").write_text("import tensorflow as tf\n\nthreads = tf.train.start_queue_runners()\n")
+    shown = CliRunner().invoke(app, ["diff", str(tmp_path), "--no-cache"]).output
+    rows = dict(re.findall(r"│ ([a-zA-Z][^│]*?)\s+│\s+(\d+) │", shown))
+    assert rows["cannot run on TF 2.x until its tf.contrib names are replaced"] == "1"
+    assert rows["kept on tf.compat.v1 (runs on TF 2.x as TF1)"] == "1"

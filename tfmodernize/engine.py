@@ -81,6 +81,11 @@ class Outcome:
         return self.error is None and self.new is not None and self.new != self.old
 
     @property
+    def cannot_run(self) -> bool:
+        """Whether the file is kept on compat.v1 by a name no TF 2.x has (``tf.contrib``)."""
+        return cannot_run(self.status, (construct for construct, _ in self.kept_on_v1))
+
+    @property
     def added_packages(self) -> list[str]:
         """The distributions beside TensorFlow the rewrite made the file need (``tf-slim``)."""
         return added(self.old, self.new) if self.changed else []
@@ -95,6 +100,12 @@ class Outcome:
         if self.kept_on_v1:
             return "kept-on-compat-v1"
         return "migrated" if self.changed else "unchanged"
+
+
+def cannot_run(status: str, constructs: Iterable[str]) -> bool:
+    """Whether a file of ``status`` kept on compat.v1 by ``constructs`` still cannot run on TF
+    2.x: TF 2.x has no ``tf.contrib``, even under compat.v1."""
+    return status == "kept-on-compat-v1" and any(c.startswith("tf.contrib.") for c in constructs)
 
 
 class RewriteError(Exception):

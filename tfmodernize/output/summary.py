@@ -19,6 +19,8 @@ class Summary:
     #: Changed files that are TF2 code now, and files (changed or not) kept on tf.compat.v1.
     migrated: int = 0
     kept_on_v1: int = 0
+    #: Of those, the files TF 2.x still cannot run (a ``tf.contrib`` name left).
+    cannot_run: int = 0
     unchanged: int = 0
     skipped: int = 0
     failed: int = 0
@@ -40,6 +42,7 @@ class Summary:
             self.skipped += 1
         elif status == "kept-on-compat-v1":
             self.kept_on_v1 += 1
+            self.cannot_run += outcome.cannot_run
         elif status == "migrated":
             self.migrated += 1
         else:
@@ -61,7 +64,8 @@ def print_summary(console: Console, summary: Summary, *, changed_label: str = "c
         ("scanned", summary.scanned),
         (changed_label, summary.changed),
         ("migrated to TF2", summary.migrated),
-        ("kept on tf.compat.v1 (runs on TF 2.x as TF1)", summary.kept_on_v1),
+        ("kept on tf.compat.v1 (runs on TF 2.x as TF1)", summary.kept_on_v1 - summary.cannot_run),
+        ("cannot run on TF 2.x until its tf.contrib names are replaced", summary.cannot_run),
         ("unchanged", summary.unchanged),
         ("skipped (no TensorFlow / empty)", summary.skipped),
         ("failed", summary.failed),

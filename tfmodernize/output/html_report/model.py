@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Iterable
 
-from tfmodernize.engine import Outcome
+from tfmodernize.engine import Outcome, cannot_run
 from tfmodernize.output.formats import Diagnostic, diagnostics
 from tfmodernize.packages import DISTRIBUTIONS, STANDARD_LIBRARY, distribution, imported
 
@@ -35,9 +35,7 @@ _PIP_INSTALL = re.compile(r"pip install ([A-Za-z0-9_.\-]+)")
 
 def category(status: str, constructs: Iterable[str]) -> str:
     """The page's category of a file of ``status`` kept on compat.v1 by ``constructs``."""
-    if status == "kept-on-compat-v1" and any(c.startswith("tf.contrib.") for c in constructs):
-        return "cannot-run"
-    return status
+    return "cannot-run" if cannot_run(status, constructs) else status
 
 
 @dataclass
