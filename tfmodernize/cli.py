@@ -1,4 +1,4 @@
-"""The ``tfmodernize`` command line (design.md section 6): parse options, run the engine, pick a sink.
+"""The ``tfmodernize`` command line: parse options, run the engine, pick a sink.
 
 Exit codes, as ruff's: 0 nothing to do; 1 a diff (``diff``), findings (``check``, ``apply``
 when findings remain) or a verification difference; 2 usage errors or any input that could not

@@ -1,4 +1,4 @@
-"""Source -> Outcome: the rewrite pipeline of design.md section 2.
+"""Source -> Outcome: the rewrite pipeline (``docs/architecture.md``, "The pipeline").
 
     decode -> text pre-filter -> parse once -> one shared detection traversal
            -> the codemods that detected something, in catalogue order, each planning edits

@@ -1,6 +1,6 @@
 """Finding source files, decoding them faithfully, and writing them back atomically.
 
-Decoding keeps everything a rewrite must preserve (design.md section 8): the encoding (PEP 263
+Decoding keeps everything a rewrite must preserve: the encoding (PEP 263
 cookie or UTF-8 BOM), the newline style (text is decoded without newline translation) and the
 file mode. Writes go to a temporary file in the same folder, are fsynced, then replace the
 original with ``os.replace``: a killed run leaves either the old or the new file, never half.

@@ -1,4 +1,4 @@
-"""Numeric verification (design.md section 5): run a before and an after script on TensorFlow
+"""Numeric verification: run a before and an after script on TensorFlow
 and prove that they leave equal values.
 
 - ``runner``: long-lived TensorFlow child processes of two modes (``tf1``: plain
