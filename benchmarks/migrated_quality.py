@@ -17,7 +17,8 @@ For each pair, and summed over the folder:
 - ``blank``: runs of blank lines longer than the original's longest; ``layout``: targets with a
   dangling comma (``a, b,  = ...``);
 - ``tf.function``: functions decorated with ``tf.function`` in the migrated file;
-- ``numpy-in-loop``: ``.numpy()`` calls inside a ``for``/``while`` loop of the migrated file.
+- ``numpy-in-loop``: ``.numpy()`` calls inside a ``for``/``while`` loop of the migrated file;
+  ``every-step``: those a loop makes at every pass (not under an ``if``/``try`` of its body).
 
 Never imports TensorFlow (``--migrate`` runs the rewrite, which does not either).
 """
@@ -36,7 +37,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 COLUMNS = ("width", "wide", "orphaned", "lost", "names", "blank", "layout", "tf.function",
-           "numpy-in-loop")
+           "numpy-in-loop", "every-step")
 
 
 @dataclass
@@ -149,6 +150,28 @@ def numpy_in_loops(tree: ast.AST) -> int:
     return count  # a loop inside a loop counts its calls once per enclosing loop
 
 
+def numpy_every_step(tree: ast.AST) -> int:
+    """``.numpy()`` calls a loop makes at every pass: in its body, not under an ``if``/``try``
+    of that body (a value printed every 100 steps is converted only then)."""
+    count = 0
+
+    def visit(node: ast.AST) -> None:
+        nonlocal count
+        if isinstance(node, (ast.If, ast.Try, ast.FunctionDef, ast.Lambda)):
+            return
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "numpy" and not node.args):
+            count += 1
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for loop in ast.walk(tree):
+        if isinstance(loop, (ast.For, ast.While)):
+            for statement in loop.body:
+                visit(statement)
+    return count
+
+
 def longest_blank_run(source: str) -> int:
     return max((len(run) for run in re.findall(r"(?:\n[ \t]*)+(?=\n)", "\n" + source)), default=0)
 
@@ -175,6 +198,7 @@ def measure(name: str, original: str, migrated: str) -> Quality:
         is_tf_function(d) for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
         for d in node.decorator_list)
     quality.counts["numpy-in-loop"] = numpy_in_loops(tree)
+    quality.counts["every-step"] = numpy_every_step(tree)
     return quality
 
 

@@ -1522,3 +1522,78 @@ def test_a_random_op_drawn_by_runs_of_different_fetches_is_an_unsafe_fix():
     applied = rewrite("TFM101", SHARED_RANDOM_OP, unsafe_fixes=True)
     assert "def compute_drop(x):" in applied.code and "def compute_total(x):" in applied.code
     assert any("session program migrated drawing other random numbers" in f.message for f in applied.fixes)
+
+
+# -- values converted where the program reads them (issue 35) ------------------------------
+
+STEP_IN_A_LOOP = """
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 1])
+w = tf.Variable([[1.0]])
+loss = tf.reduce_sum(tf.matmul(x, w))
+grow = tf.assign_add(w, [[0.5]])
+"""
+
+STEP_FUNCTION = """
+import numpy as np
+import tensorflow as tf
+
+w = tf.Variable([[1.0]])
+
+
+@tf.function(input_signature=[tf.TensorSpec([None, 1], tf.float32)])
+def evaluate(x):
+    loss = tf.reduce_sum(tf.matmul(x, w))
+    grow = w.assign_add([[0.5]])
+    return grow, loss
+
+
+"""
+
+RUN = "_, value = sess.run([grow, loss], {x: np.ones((2, 1))})"
+SESSION = "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+
+
+def test_a_value_read_every_other_step_is_converted_where_it_is_read():
+    assert_rewrites(
+        "TFM101",
+        STEP_IN_A_LOOP + "total = 0.0\n" + SESSION + "    for step in range(4):\n        " + RUN
+        + "\n        if step % 2 == 0:\n            total += value\n",
+        STEP_FUNCTION + "total = 0.0\nfor step in range(4):\n"
+        "    _, value = evaluate(np.ones((2, 1)))\n"
+        "    if step % 2 == 0:\n        total += value.numpy()\n",
+    )
+
+
+def test_values_never_read_are_not_converted():
+    assert_rewrites(
+        "TFM101",
+        STEP_IN_A_LOOP + SESSION + "    for step in range(4):\n        " + RUN + "\n",
+        STEP_FUNCTION + "for step in range(4):\n    _, value = evaluate(np.ones((2, 1)))\n",
+    )
+
+
+def test_a_value_read_twice_every_step_is_converted_once_at_the_call():
+    assert_rewrites(
+        "TFM101",
+        STEP_IN_A_LOOP + "seen = []\n" + SESSION + "    for step in range(4):\n        " + RUN
+        + "\n        seen.append(value)\n        print(value)\n",
+        STEP_FUNCTION + "seen = []\nfor step in range(4):\n"
+        "    _, value = [t.numpy() for t in evaluate(np.ones((2, 1)))]\n"
+        "    seen.append(value)\n    print(value)\n",
+    )
+
+
+def test_summaries_of_a_value_the_loop_also_reads_stay_in_the_loop():
+    writes = ('    with writer.as_default():\n        tf.summary.scalar("loss", value, step=step)\n'
+              "    print(value)\n")
+    assert_rewrites(
+        "TFM101",
+        STEP_IN_A_LOOP + 'writer = tf.summary.create_file_writer("logs")\n' + SESSION
+        + "    for step in range(4):\n        " + RUN + "\n"
+        + "".join("    " + line + "\n" for line in writes.splitlines()),
+        STEP_FUNCTION + 'writer = tf.summary.create_file_writer("logs")\nfor step in range(4):\n'
+        "    _, value = [t.numpy() for t in evaluate(np.ones((2, 1)))]\n" + writes,
+    )

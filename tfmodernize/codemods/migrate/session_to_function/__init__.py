@@ -15,7 +15,14 @@ What it does
       in program order; a sub-graph (two statements or more) needed by several functions
       becomes one helper function they call;
     - ``sess.run`` / ``t.eval()`` / ``op.run()`` call sites call those functions with the fed
-      values, taking ``.numpy()`` where the program used the numpy result;
+      values, taking ``.numpy()`` where the program used the numpy result: at the call, or, for
+      a step in a loop whose values are read only some steps or after it, where each is read
+      (never, for a value never read);
+    - summaries written right after a step's only call in a loop, from values it returned
+      (``with writer.as_default(): tf.summary.scalar(tag, v, step=s)`` as summary-v2 leaves
+      them, maybe under ``if s % 10 == 0:``), are written inside the function instead, at a
+      ``step`` parameter the loop passes (``with writer.as_default(step=step),
+      tf.summary.record_if(step % 10 == 0):``), and no longer returned;
     - a fetch that no placeholder or variable feeds is its eager value (``t.numpy()``), a
       fetched variable is ``v.numpy()``, and ops built inside ``sess.run`` on no placeholder
       (``sess.run(tf.assign(w, v))``) are eager code where they stand (``w.assign(v)``);
@@ -141,9 +148,10 @@ from tfmodernize.layout import style_width
 from tfmodernize.codemods.migrate.session_to_function.plan import SAFE_MODULES, UnitPlan
 from tfmodernize.codemods.migrate.session_to_function.reading import _UseReader
 from tfmodernize.codemods.migrate.session_to_function.sites import RunSites
+from tfmodernize.codemods.migrate.session_to_function.summaries import Summaries
 
 
-class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
+class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodemod):
     __doc__ = __doc__
     code = "TFM101"
     name = "session-to-function"
@@ -190,6 +198,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
         """Each unit (a graph and its sessions) planned and written out as a whole: the module's
         new statements replace the old ones where a unit was migrated."""
         self._imported: dict[str, tuple[str, bool]] = {}  # local name -> (project module, in the run)
+        self._module = tree
         self._functions = self._user_functions(tree)
         self._graphs = 1
         self._width = style_width(self.state.text)
@@ -389,6 +398,7 @@ class SessionToFunction(RunSites, Functions, Config, Emitter, TFCodemod):
             self._check_local_feeds(plan)
             self._check_functions(plan)
             self._plan_helpers(plan)
+            self._plan_summaries(plan)
         except Decline as decline:
             self.declined(self._with_project_hint(decline), "session program not migrated: ")
             return None

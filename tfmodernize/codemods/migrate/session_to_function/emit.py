@@ -18,6 +18,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     tf_path,
 )
 from tfmodernize.layout import fitted, fitted_decorator
+from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.session_to_function.plan import (
     ASSIGN_METHODS,
     FunctionPlan,
@@ -73,7 +74,7 @@ class Emitter:
                 put(spec.with_changes(leading_lines=[cst.EmptyLine(indent=False)] if position == 0 and out else []))
             put(self._definition(definition, plan), is_def=True)
 
-        rewriter = _Rewriter(plan)
+        rewriter = _Rewriter(plan, self._width)
         for stmt in unit.statements:
             functions = by_anchor.get(stmt.index, [])
             moved = stmt.kind is Kind.GRAPH and stmt.dynamic
@@ -104,7 +105,8 @@ class Emitter:
                 dataset, _ = unit.iterators[stmt.node.body[0].targets[0].target.value]
                 put(stmt.node.with_changes(body=[stmt.node.body[0].with_changes(
                     value=cst.Call(cst.Name("iter"), [cst.Arg(dataset)]))]))
-            elif stmt.static_reads:
+            elif stmt.static_reads or stmt.kind is Kind.PLAIN and plan.replacements:
+                # (a plain statement may read a value a run bound: converted where it reads it)
                 put(stmt.node.visit(rewriter))
             else:
                 put(stmt.node)
@@ -146,6 +148,8 @@ class Emitter:
             # since the program's other graphs' variables now live beside them.
             trainable = [v.name for v in unit.variables if v.trainable]
             body = [stmt.visit(_ExplicitVarList(trainable)) for stmt in body]
+        if function.summaries is not None:
+            body.append(function.summaries)
         if function.returned is not None:
             body.append(cst.SimpleStatementLine([cst.Return(function.returned)]))
         elif not body:
@@ -195,6 +199,12 @@ class Emitter:
                 params.append(cst.Param(cst.Name(name)))
             shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
             specs.append((name, cst.Call(self.tf_expr("TensorSpec"), commas([cst.Arg(shape), cst.Arg(dtype)]))))
+        if function.summary_step is not None:
+            # The step summaries are written at: one int64 scalar, so each step's number does
+            # not trace the function again.
+            params.append(cst.Param(cst.Name(function.summary_step)))
+            specs.append((function.summary_step, cst.Call(self.tf_expr("TensorSpec"), commas([
+                cst.Arg(cst.List([])), cst.Arg(self.tf_expr("int64"))]))))
         # A dataset's elements: no spec written here (the dataset knows them; a last, smaller
         # batch traces once more). A training switch is a Python bool: one trace per value.
         if specs and not any(unit.placeholders[p].iterator or unit.placeholders[p].switch
@@ -272,11 +282,29 @@ class _ExplicitVarList(cst.CSTTransformer):
 class _Rewriter(cst.CSTTransformer):
     """Applies the planned call-site replacements to a run statement."""
 
-    def __init__(self, plan: UnitPlan) -> None:
+    def __init__(self, plan: UnitPlan, limit: int) -> None:
         self.plan = plan
+        self.limit = limit
+        self.depth = 1 if plan.nested else 0  # blocks deep, as written (session blocks dedented)
+        self.flat: set[int] = set()
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         return self.plan.calls.get(original, updated)
+
+    def visit_With(self, node: cst.With) -> None:
+        if node in self.plan.unit.nested_blocks:
+            self.flat.add(id(node.body))
+
+    def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
+        self.depth += id(node) not in self.flat
+
+    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine,
+                                  updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        # A line now reading ``.numpy()`` where it read a value keeps to the file's width.
+        if any(isinstance(n, cst.Name) and n in self.plan.replacements
+               for n in walk(original, code_only=True)):
+            return fitted(updated, self.limit, self.depth)
+        return updated
 
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
         return self.plan.replacements.get(original, updated)
@@ -287,7 +315,12 @@ class _Rewriter(cst.CSTTransformer):
     def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
         return self.plan.replacements.get(original, updated)
 
+    def leave_If(self, original: cst.If, updated: cst.If):
+        return cst.RemoveFromParent() if id(original) in self.plan.dropped else updated
+
     def leave_With(self, original: cst.With, updated: cst.With):
+        if id(original) in self.plan.dropped:
+            return cst.RemoveFromParent()
         if original not in self.plan.unit.nested_blocks:
             return updated
         body = [s for s in updated.body.body if not isinstance(s, cst.SimpleStatementLine) or s.body]
@@ -310,6 +343,7 @@ class _Rewriter(cst.CSTTransformer):
     leave_Assign = _small
 
     def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        self.depth -= id(original) not in self.flat
         if not updated.body:
             return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
         return updated

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Optional, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import libcst as cst
 
@@ -72,6 +72,10 @@ class FunctionPlan:
     sites: list[int] = field(default_factory=list)
     #: constant tensors the run feeds (TF1 replaced their value): parameters after the placeholders
     overrides: list[str] = field(default_factory=list)
+    #: the summaries it writes (``with writer.as_default(step=step): ...``, moved in from the
+    #: loop that wrote them after each call) and the step parameter they are written at
+    summaries: Optional[cst.With] = None
+    summary_step: Optional[str] = None
 
 
 @dataclass
@@ -132,6 +136,10 @@ class UnitPlan:
     repeated: set[int] = field(default_factory=set)
     #: a fetch built where the graph runs updates variables (``sess.run(w.assign_add(1))``)
     eager_updates: bool = False
+    #: each call of a function where it stands: (function, site, targets, the planned call)
+    step_calls: list[tuple[FunctionPlan, Any, Any, cst.Call]] = field(default_factory=list)
+    #: compound statements of run statements that go (summaries moved into a function)
+    dropped: set[int] = field(default_factory=set)
     #: input specs several functions share, by parameter and spec source: their name
     spec_names: dict[tuple[str, str], str] = field(default_factory=dict)
     #: a unit inside a function (its functions are nested ones)

@@ -214,8 +214,15 @@ class RunSites:
             function = self._function_for(plan, stmt, elements, ops, shape, overrides, targets)
             function.sites.append(stmt.index)
             call = self._call(function, plan, site)
+            plan.step_calls.append((function, site, targets, call))
             value = call
-            if shape != Shape.NONE and self._wants_numpy(plan, site, targets):
+            reads = None
+            if shape != Shape.NONE:
+                reads = self._reads_to_convert(plan, site, elements, targets)
+            if reads is not None:
+                for read in reads:
+                    plan.replacements[read] = _numpy(read)
+            elif shape != Shape.NONE and self._wants_numpy(plan, site, targets):
                 listed = shape == Shape.SINGLE and (
                     isinstance(targets, (cst.Tuple, cst.List))
                     or unit.is_sequence(elements[0].expr)
@@ -511,6 +518,63 @@ class RunSites:
         if site.context == "discard" or targets is None:
             return False
         return any(n.value in plan.numpy_uses for n in target_name_nodes(targets))
+
+    def _reads_to_convert(self, plan: UnitPlan, site: "_Site", elements: list[Element],
+                          targets) -> Optional[list[cst.Name]]:
+        """The reads of the names a run in a loop binds, each to take ``.numpy()`` where it
+        reads the name, so that the step returns tensors and nothing is converted that the
+        program does not read that step (``print(loss_value)`` under ``if step % 100 == 0``, a
+        value never read); or None to convert at the call, as ``sess.run`` returned: a run
+        outside a loop (converted once), a name bound elsewhere too, read other than as a value
+        (``+=``), fed to a run, read by graph-building code, or read more than once
+        in the loop's own block (one conversion serves every read), or when every name is read
+        at every step (nothing to save)."""
+        if id(site.call) not in plan.repeated or not isinstance(site.small, cst.Assign) \
+                or targets is None:
+            return None
+        if not (isinstance(targets, cst.Name) or isinstance(targets, (cst.Tuple, cst.List)) and all(
+                isinstance(e, cst.Element) and isinstance(e.value, cst.Name)
+                for e in targets.elements)):
+            return None
+        unit = plan.unit
+        if any(unit.is_sequence(e.expr) or unit.holds_structure(e.expr, site.statement)
+               for e in elements):
+            return None
+        bound = {n.value for n in target_name_nodes(targets)}
+        own = {id(n) for n in target_name_nodes(site.small.targets[0].target)}
+        if any(unit.bindings.get(name, 0) != 1 for name in bound):
+            return None
+        parents = self.state.parents(self._module)
+        block = parents.get(id(parents.get(id(site.small))))  # the block the run's line is in
+        reads: list[cst.Name] = []
+        steady: dict[str, int] = {}  # reads made at every pass of the loop, per name
+        for stmt in unit.statements:
+            for node in walk(stmt.node, code_only=True):
+                if not isinstance(node, cst.Name) or node.value not in bound or id(node) in own:
+                    continue
+                if stmt.kind not in (Kind.RUN, Kind.PLAIN):
+                    return None
+                every_step = True
+                child, parent = node, parents.get(id(node))
+                while parent is not None and parent is not block:
+                    binding = (cst.AugAssign, cst.AssignTarget, cst.Del, cst.For, cst.CompFor)
+                    if isinstance(parent, binding) and child is not getattr(parent, "iter", None) \
+                            and child is not getattr(parent, "value", None):
+                        return None
+                    if isinstance(parent, cst.Call) and isinstance(parent.func, cst.Attribute) \
+                            and parent.func.attr.value in ("run", "eval"):
+                        return None
+                    if isinstance(parent, (cst.If, cst.Else, cst.For, cst.While, cst.Try)):
+                        every_step = False
+                    child, parent = parent, parents.get(id(parent))
+                every_step = every_step and parent is block
+                steady[node.value] = steady.get(node.value, 0) + every_step
+                reads.append(node)
+        if all(steady.get(name, 0) for name in bound):
+            return None  # all read at every step: converted once at the call, as TF1 returned them
+        if any(steady.get(name, 0) and sum(r.value == name for r in reads) > 1 for name in bound):
+            return None
+        return reads
 
     def _to_numpy(self, call: cst.Call, shape: Shape, unit: GraphUnit, elements: list[Element],
                   at: int) -> cst.BaseExpression:
