@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.analysis.training import optimizer_table
+from tfmodernize.analysis.optimizers import optimizer_table
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 HEAD = """\

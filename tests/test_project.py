@@ -155,10 +155,10 @@ def test_a_plainly_imported_helper_module_that_makes_no_variables_keeps_the_inve
 
 
 def test_session_to_function_writes_the_facts_other_codemods_read():
-    from tfmodernize.analysis import training
+    from tfmodernize.analysis.project_facts import PROJECT_FACTS
     from tfmodernize.codemods.migrate.session_to_function import SessionToFunction
 
-    assert SessionToFunction.code == training.PROJECT_FACTS
+    assert SessionToFunction.code == PROJECT_FACTS
 
 
 NEEDS_TF = pytest.mark.skipif(importlib.util.find_spec("tensorflow") is None, reason="needs the verify extra (TensorFlow)")

@@ -8,10 +8,11 @@ annotated assignment, ``for`` target, comprehension target, ``with ... as``/``ex
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import libcst as cst
 
+from tfmodernize.tfsymbols import root_name
 from tfmodernize.treewalk import children, walk
 
 _SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
@@ -153,3 +154,44 @@ class WholeNames:
 
     def leave_whole_name(self, node: "cst.Attribute | cst.Name") -> None:
         """Called once for each whole name, as the walk leaves it; the class's own hook."""
+
+
+def used_names(module: cst.Module) -> set[str]:
+    """Every identifier in the module, to pick names that clash with nothing."""
+    return {node.value for node in walk(module, code_only=True) if isinstance(node, cst.Name)}
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """``base``, or ``base_2``, ``base_3``... whichever is not taken; marks it taken."""
+    name, counter = base, 1
+    while name in taken:
+        counter += 1
+        name = f"{base}_{counter}"
+    taken.add(name)
+    return name
+
+
+def module_bindings(module: cst.Module) -> set[str]:
+    """Names bound by module-level statements (functions' insides excluded)."""
+    bound: set[str] = set()
+    for statement in module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            bound.add(statement.name.value)
+        elif isinstance(statement, (cst.Import, cst.ImportFrom)) or (
+            isinstance(statement, cst.SimpleStatementLine)
+            and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body)
+        ):
+            for small in getattr(statement, "body", []):
+                names = getattr(small, "names", ())
+                for alias in names if not isinstance(names, cst.ImportStar) else ():
+                    if isinstance(alias, cst.ImportAlias):
+                        local = alias.asname.name if alias.asname else alias.name
+                        bound.add(root.value if (root := root_name(local)) else "")
+        else:
+            bound.update(bound_names(statement))
+    return bound
+
+
+def binds(statements: Sequence[cst.CSTNode], name: str) -> bool:
+    """Whether any of ``statements`` binds ``name``."""
+    return any(name in bound_names(statement) for statement in statements)

@@ -5,9 +5,11 @@ and available to custom codemods.
 
 from __future__ import annotations
 
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Sequence
 
 import libcst as cst
+
+from tfmodernize.treewalk import contains, walk
 
 _EMPTY = cst.Module(body=[])
 
@@ -99,3 +101,39 @@ def statement_holding(node: cst.CSTNode, parents: dict) -> Optional[cst.CSTNode]
     while holder is not None and not isinstance(holder, cst.BaseStatement):
         holder = parents.get(id(holder))
     return holder
+
+
+def parse_statement(code: str) -> cst.SimpleStatementLine:
+    parsed = cst.parse_statement(code)
+    assert isinstance(parsed, cst.SimpleStatementLine)
+    return parsed
+
+
+def split_docstring(body: Sequence[cst.BaseStatement]) -> tuple[list[cst.BaseStatement], list[cst.BaseStatement]]:
+    """(docstring statement if any, the rest) of a function body."""
+    if body and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1:
+        small = body[0].body[0]
+        if isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+            return [body[0]], list(body[1:])
+    return [], list(body)
+
+
+def top_level_index(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
+    """Index of the module-level statement that contains ``node``."""
+    for index, statement in enumerate(module.body):
+        if statement is node or contains(statement, node):
+            return index
+    return None
+
+
+def function_definitions(module: cst.Module) -> Iterator[tuple[int, cst.FunctionDef]]:
+    """Every function definition with the index of the module-level statement holding it."""
+    for index, statement in enumerate(module.body):
+        for node in walk(statement):
+            if isinstance(node, cst.FunctionDef):
+                yield index, node
+
+
+def calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
+    """Every call inside ``node``, in source order."""
+    return (n for n in walk(node, code_only=True) if isinstance(n, cst.Call))

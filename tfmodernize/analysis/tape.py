@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 import libcst as cst
 
@@ -127,3 +127,11 @@ def numpy_as_tf(call: cst.Call, function: Optional[str]) -> Optional[str]:
     if len(positional) > 2 or any(k not in NUMPY_KEYWORDS for k in keywords):
         return None
     return tf_path
+
+
+def tape_block(gradient_tape: cst.BaseExpression, tape: str, statements: Sequence[cst.BaseStatement]) -> cst.With:
+    """``with tf.GradientTape() as tape:`` around ``statements``."""
+    return cst.With(
+        items=[cst.WithItem(cst.Call(gradient_tape), asname=cst.AsName(cst.Name(tape)))],
+        body=cst.IndentedBlock(body=list(statements)),
+    )

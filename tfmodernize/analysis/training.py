@@ -17,21 +17,24 @@ Also here: the TF1 -> Keras optimizer table (``tfmodernize/data/optimizers.json`
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 
 import libcst as cst
 
+from tfmodernize.analysis.project_facts import foreign_call, foreign_imports, project_functions
 from tfmodernize.analysis.tf1_api import MONITORED_SESSIONS, NAME_SCOPES, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS, VARIABLE_SCOPES
 from tfmodernize.names import bound_names, names_read
-from tfmodernize.tfsymbols import TFNames, import_bindings, root_name
-from tfmodernize.syntax import argument, no_space_equal, source
-from tfmodernize.treewalk import contains, import_statements, walk
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.syntax import argument, calls_in, source
+from tfmodernize.treewalk import walk
+
+# Transitional, until layers-to-keras and tape-watch import them from their homes.
+from tfmodernize.names import fresh_name  # noqa: F401,E402
+from tfmodernize.syntax import calls_in as calls  # noqa: F401,E402
+from tfmodernize.treewalk import contains  # noqa: F401,E402
 
 #: TF paths whose call creates the global step (never trainable).
 GLOBAL_STEP_CALLS = ("train.get_or_create_global_step", "train.create_global_step")
@@ -43,23 +46,6 @@ OPAQUE_CREATORS = ("layers.", "contrib.", "estimator.", "nn.rnn_cell.", "nn.dyna
 KERAS_CREATORS = ("layers.", "Sequential", "Model", "models.", "applications.")
 #: Calls whose name says they add ops to TF1's UPDATE_OPS collection.
 UPDATE_SOURCES = re.compile(r"batch_norm|BatchNormalization|add_update")
-#: Top-level packages whose functions never create TF variables nor add to TF collections:
-#: calling into them leaves the inventory complete. Anything else imported (the program's own
-#: ``model.py``, slim, a research library) may, so a call into it makes the inventory unknown.
-VARIABLE_FREE_PACKAGES = frozenset({
-    "__future__", "abc", "argparse", "base64", "codecs", "collections", "copy", "csv", "cv2",
-    "dataclasses", "datetime", "enum", "functools", "glob", "gzip", "h5py", "hashlib", "imageio",
-    "io", "itertools", "json", "logging", "math", "matplotlib", "numpy", "operator", "os",
-    "pandas", "pathlib", "PIL", "pickle", "platform", "pprint", "random", "re", "scipy",
-    "seaborn", "shutil", "six", "skimage", "sklearn", "statistics", "string", "struct",
-    "subprocess", "sys", "tarfile", "tempfile", "textwrap", "time", "tqdm", "traceback",
-    "typing", "urllib", "uuid", "warnings", "zipfile", "absl",
-    # Data, text and web libraries of TF1-era programs: pure Python or C code without TensorFlow.
-    "array", "binascii", "bisect", "bs4", "bz2", "configparser", "contextlib", "decimal", "difflib",
-    "email", "fractions", "getopt", "heapq", "html", "http", "inspect", "librosa", "lxml", "lzma",
-    "multiprocessing", "nltk", "optparse", "queue", "requests", "socket", "soundfile", "sqlite3",
-    "threading", "types", "unicodedata", "xml", "yaml", "zlib",
-})
 
 
 @dataclass(frozen=True)
@@ -136,16 +122,6 @@ def _literal_string(node: Optional[cst.BaseExpression]) -> Optional[str]:
     return None
 
 
-def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
-    """Every call inside ``node``, in source order."""
-    return (n for n in walk(node, code_only=True) if isinstance(n, cst.Call))
-
-
-#: The project summary that says which functions of a module create variables: session-to-
-#: function's (``SessionToFunction.summarize``, stored under its code by the project pre-pass).
-PROJECT_FACTS = "TFM101"
-
-
 #: Bases whose subclasses' objects own their variables, made once (TF path or Keras path).
 OWNER_BASES = ("Module", "keras.layers.Layer", "keras.Model", "keras.models.Model")
 
@@ -172,96 +148,6 @@ def made_in_init(definition: cst.ClassDef, tf: TFNames) -> bool:
     init = next((s for s in definition.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
     in_init = {id(c) for c in walk(init, code_only=True)} if init is not None else set()
     return bool(makers) and all(key in in_init for key in makers)
-
-
-def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[str, str, dict]]:
-    """Local name -> (project module, function, its facts) for the functions ``module`` imports
-    by name from a project module of the run (``from ops import build``, ``from ops import *``;
-    ``ops.build`` after ``import ops``),
-    with what session-to-function's summary (``PROJECT_FACTS``) says of each: ``graph``,
-    ``variables``, ``factory`` (it returns a new trainable variable and makes nothing else); a
-    class whose objects own their variables (``tf.Module``) has the facts ``object`` (and
-    ``built`` when they exist once the object is made: ``made_in_init``)."""
-    found: dict[str, tuple[str, str, dict]] = {}
-
-    def facts_of(name: str) -> dict[str, dict]:
-        summary = (project.get(name) or {}).get(PROJECT_FACTS) or {}
-        return {**summary.get("functions", {}),
-                **{cls: {"graph": True, "variables": True, "object": True, "built": cls in summary.get("built", ()),
-                         "draws": cls in summary.get("drawing", ())}
-                   for cls in summary.get("objects", ())}}
-
-    for node in import_statements(module):
-        if isinstance(node, cst.Import):
-            # ``import ops``: its functions are there as ``ops.build`` (the key is that dotted name).
-            for alias in node.names:
-                name = source(alias.name)
-                local = source(alias.asname.name) if alias.asname is not None else name
-                found.update({f"{local}.{function}": (name, function, facts) for function, facts in facts_of(name).items()})
-            continue
-        if not isinstance(node, cst.ImportFrom) or node.relative or node.module is None:
-            continue
-        name = source(node.module)
-        functions = facts_of(name)
-        if not functions:
-            continue
-        if isinstance(node.names, cst.ImportStar):
-            found.update({function: (name, function, facts) for function, facts in functions.items()})
-            continue
-        for alias in node.names:
-            function = source(alias.name)
-            if function in functions:
-                local = source(alias.asname.name) if alias.asname is not None else function
-                found[local] = (name, function, functions[function])
-    return found
-
-
-def foreign_imports(module: cst.Module, project: Mapping[str, Any] = MappingProxyType({})) -> dict[str, str]:
-    """Local name -> what it names, for names the file imports from code that may create variables
-    (neither TensorFlow/Keras, nor a package of ``VARIABLE_FREE_PACKAGES``, nor a module of the
-    ``project`` (``FileState.project``) whose summary says it creates none; a function a star
-    import brings from a project module counts by what the summary says of it)."""
-    found: dict[str, str] = {local: f"{name}.{function}" for local, (name, function, facts)
-                             in project_functions(module, project).items() if facts["variables"] and "." not in local}
-    for node in import_statements(module):
-        tf = {local for local, _ in import_bindings(node)}
-        for local, qualified in import_bindings(node, tf_only=False):
-            package = qualified.split(".", 1)[0]
-            if local not in tf and package not in VARIABLE_FREE_PACKAGES and package != "keras" \
-                    and not _project_creates_no_variables(project, qualified):
-                found[local] = qualified
-    return found
-
-
-def _project_creates_no_variables(project: Mapping[str, Any], qualified: str) -> bool:
-    """Whether a project module (``import utils``), or a function of one (``from utils import
-    read``), is known to create no variables: session-to-function's summary of it
-    (``PROJECT_FACTS``) lists its functions' facts and whether importing it makes variables."""
-    module, _, member = qualified.rpartition(".")
-    for name, function in ((qualified, None), (module, member)):
-        facts = (project.get(name) or {}).get(PROJECT_FACTS) if name else None
-        if facts is None:
-            continue
-        functions = facts.get("functions", {})
-        if function is None:
-            return not facts.get("variables_on_import", True) and not any(f["variables"] for f in functions.values())
-        return function in functions and not functions[function]["variables"] and not facts.get("variables_on_import", True)
-    return False
-
-
-def foreign_call(node: cst.CSTNode, foreign: dict[str, str], known: frozenset[int] | set[int] = frozenset()) -> Optional[str]:
-    """``"`build` (imported as model.build)"`` for the first call in ``node`` into imported code that may
-    create variables or fill collections, else None (``known``: ids of calls whose variables are
-    accounted for)."""
-    if not foreign:
-        return None
-    for call in calls(node):
-        if id(call) in known:
-            continue
-        root = root_name(call.func)
-        if root is not None and root.value in foreign:
-            return f"`{source(call.func)}` (imported as {foreign[root.value]})"
-    return None
 
 
 def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
@@ -297,7 +183,7 @@ def variable_factories(module: cst.Module, tf: TFNames) -> dict[str, cst.Call]:
                     and isinstance(last.body[0], cst.Return) else None)
         if not (isinstance(returned, cst.Call) and tf.is_tf(returned.func, *VARIABLE_MAKERS)):
             continue
-        made = [call for call in calls(statement) if creates_opaque_variables(call, tf)]
+        made = [call for call in calls_in(statement) if creates_opaque_variables(call, tf)]
         if made == [returned] and not any(isinstance(n, (cst.For, cst.While, cst.FunctionDef, cst.Lambda))
                                           for n in walk(statement.body, code_only=True)):
             found[statement.name.value] = returned
@@ -349,14 +235,14 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
                 for small in statement.body:
                     if _record(small, index, var_scope, name_scope):
                         continue
-                    if any(creates_opaque_variables(call, tf) for call in calls(small)):
+                    if any(creates_opaque_variables(call, tf) for call in calls_in(small)):
                         unknown("something other than a plain `tf.Variable`/`get_variable` assignment creates variables")
                 continue
             if isinstance(statement, cst.FunctionDef) and statement.name.value in factories:
                 continue
             if isinstance(statement, cst.ClassDef) and statement.name.value in imported_objects:
                 continue  # a class owning its variables: its objects are listed where they are made
-            if any(creates_opaque_variables(call, tf) for call in calls(statement)):
+            if any(creates_opaque_variables(call, tf) for call in calls_in(statement)):
                 what = "a function or class" if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else "a compound statement"
                 unknown(f"{what} creates variables")
 
@@ -527,7 +413,7 @@ def frozen_value(
         if bound is None or not isinstance(bound[1], (cst.Call, cst.BinaryOperation, cst.UnaryOperation, cst.Subscript)):
             continue
         reads_collection = any(
-            tf.is_tf(call.func, "trainable_variables", "global_variables", "get_collection") for call in calls(bound[1])
+            tf.is_tf(call.func, "trainable_variables", "global_variables", "get_collection") for call in calls_in(bound[1])
         )
         if reads_collection or names_read(bound[1]) & variables:
             return name
@@ -551,7 +437,7 @@ def update_ops_collection(node: cst.BaseExpression, module: cst.Module, tf: TFNa
 
 def adds_update_ops(module: cst.Module, tf: TFNames) -> bool:
     """Whether anything in ``module`` may put ops into UPDATE_OPS."""
-    for call in calls(module):
+    for call in calls_in(module):
         if UPDATE_SOURCES.search(source(call.func)):
             return True
         if tf.is_tf(call.func, "add_to_collection", "add_to_collections"):
@@ -654,185 +540,7 @@ def variable_list(variables: Sequence[ModuleVariable], *, trainable_only: bool =
     ])
 
 
-def top_level_index(module: cst.Module, node: cst.CSTNode) -> Optional[int]:
-    """Index of the module-level statement that contains ``node``."""
-    for index, statement in enumerate(module.body):
-        if statement is node or contains(statement, node):
-            return index
-    return None
-
-
-def used_names(module: cst.Module) -> set[str]:
-    """Every identifier in the module, to pick names that clash with nothing."""
-    return {node.value for node in walk(module, code_only=True) if isinstance(node, cst.Name)}
-
-
-def fresh_name(base: str, taken: set[str]) -> str:
-    """``base``, or ``base_2``, ``base_3``... whichever is not taken; marks it taken."""
-    name, counter = base, 1
-    while name in taken:
-        counter += 1
-        name = f"{base}_{counter}"
-    taken.add(name)
-    return name
-
-
-def functions(module: cst.Module) -> Iterator[tuple[int, cst.FunctionDef]]:
-    """Every function definition with the index of the module-level statement holding it."""
-    for index, statement in enumerate(module.body):
-        for node in walk(statement):
-            if isinstance(node, cst.FunctionDef):
-                yield index, node
-
-
-def module_bindings(module: cst.Module) -> set[str]:
-    """Names bound by module-level statements (functions' insides excluded)."""
-    bound: set[str] = set()
-    for statement in module.body:
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-            bound.add(statement.name.value)
-        elif isinstance(statement, (cst.Import, cst.ImportFrom)) or (
-            isinstance(statement, cst.SimpleStatementLine)
-            and any(isinstance(s, (cst.Import, cst.ImportFrom)) for s in statement.body)
-        ):
-            for small in getattr(statement, "body", []):
-                names = getattr(small, "names", ())
-                for alias in names if not isinstance(names, cst.ImportStar) else ():
-                    if isinstance(alias, cst.ImportAlias):
-                        local = alias.asname.name if alias.asname else alias.name
-                        bound.add(root.value if (root := _root(local)) else "")
-        else:
-            bound.update(bound_names(statement))
-    return bound
-
-
 def _root(node: cst.CSTNode) -> Optional[cst.Name]:
     while isinstance(node, cst.Attribute):
         node = node.value
     return node if isinstance(node, cst.Name) else None
-
-
-def binds(statements: Sequence[cst.CSTNode], name: str) -> bool:
-    """Whether any of ``statements`` binds ``name``."""
-    return any(name in bound_names(statement) for statement in statements)
-
-
-def split_docstring(body: Sequence[cst.BaseStatement]) -> tuple[list[cst.BaseStatement], list[cst.BaseStatement]]:
-    """(docstring statement if any, the rest) of a function body."""
-    if body and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1:
-        small = body[0].body[0]
-        if isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
-            return [body[0]], list(body[1:])
-    return [], list(body)
-
-
-def tape_block(gradient_tape: cst.BaseExpression, tape: str, statements: Sequence[cst.BaseStatement]) -> cst.With:
-    """``with tf.GradientTape() as tape:`` around ``statements``."""
-    return cst.With(
-        items=[cst.WithItem(cst.Call(gradient_tape), asname=cst.AsName(cst.Name(tape)))],
-        body=cst.IndentedBlock(body=list(statements)),
-    )
-
-
-def statement(code: str) -> cst.SimpleStatementLine:
-    parsed = cst.parse_statement(code)
-    assert isinstance(parsed, cst.SimpleStatementLine)
-    return parsed
-
-
-# -- the optimizer table --------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=None)
-def _tables() -> dict:
-    text = resources.files("tfmodernize").joinpath("data/optimizers.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-def optimizer_table() -> dict:
-    """TF1 optimizer class name -> its Keras 3 counterpart and argument mapping."""
-    return _tables()["optimizers"]
-
-
-def schedule_table() -> dict:
-    """TF1 learning-rate decay function -> its Keras 3 schedule and argument mapping."""
-    return _tables()["schedules"]
-
-
-#: The table's marker for the TF1 argument that carries the step.
-STEP = "@step"
-
-
-def keras_schedule(call: cst.Call, tf1_function: str):
-    """``(KerasOptimizer-like schedule, step expression)``, or ``(None, why not)``."""
-    entry = schedule_table()[tf1_function]
-    keras_args: list[cst.Arg] = []
-    step = None
-    for index, arg in enumerate(call.args):
-        if arg.star or (arg.keyword is None and index >= len(entry["positional"])):
-            return None, "its arguments could not be read"
-        param = arg.keyword.value if arg.keyword is not None else entry["positional"][index]
-        keras_param = entry["arguments"].get(param)
-        if param not in entry["arguments"]:
-            return None, f"`{param}` is not an argument of tf.train.{tf1_function}"
-        if keras_param == STEP:
-            step = arg.value
-        elif keras_param is not None:
-            keras_args.append(_keyword(keras_param, arg.value))
-    for keras_param, value in entry["write_defaults"].items():
-        if not any(a.keyword is not None and a.keyword.value == keras_param for a in keras_args):
-            keras_args.append(_keyword(keras_param, cst.parse_expression(repr(value))))
-    if step is None:
-        return None, "it has no step argument"
-    return KerasOptimizer(entry["keras"], tuple(keras_args), None), step
-
-
-@dataclass(frozen=True)
-class KerasOptimizer:
-    """The Keras constructor a TF1 optimizer call becomes, or why it cannot."""
-
-    keras: str
-    args: tuple[cst.Arg, ...]
-    different_maths: Optional[str]
-    #: Keras slot (suffix of its variable's name) -> the value TF1 started it at
-    slot_starts: dict[str, float] = field(default_factory=dict)
-
-
-def keras_optimizer(call: cst.Call, tf1_class: str) -> tuple[Optional[KerasOptimizer], Optional[str]]:
-    """Map ``tf.train.<tf1_class>(...)`` to Keras arguments with TF1's effective defaults."""
-    entry = optimizer_table()[tf1_class]
-    given: dict[str, cst.BaseExpression] = {}
-    for index, arg in enumerate(call.args):
-        if arg.star:
-            return None, "its arguments are unpacked with * or **"
-        if arg.keyword is None:
-            if index >= len(entry["positional"]):
-                return None, "it has more positional arguments than TF1 accepts"
-            given[entry["positional"][index]] = arg.value
-        else:
-            if arg.keyword.value not in entry["arguments"]:
-                return None, f"`{arg.keyword.value}` is not an argument of {tf1_class}"
-            given[arg.keyword.value] = arg.value
-    keras_args: list[cst.Arg] = []
-    written: set[str] = set()
-    for tf1_param in entry["positional"]:
-        keras_param = entry["arguments"][tf1_param]
-        if tf1_param not in given or keras_param is None:
-            continue
-        keras_args.append(_keyword(keras_param, given[tf1_param]))
-        written.add(keras_param)
-    for keras_param in entry["required"]:
-        if keras_param not in written:
-            return None, f"it lacks the required `{keras_param}`"
-    for keras_param, value in entry["write_defaults"].items():
-        if keras_param not in written:
-            keras_args.append(_keyword(keras_param, cst.parse_expression(repr(value))))
-    return KerasOptimizer(entry["keras"], tuple(keras_args), entry["different_maths"], dict(entry["slot_starts"])), None
-
-
-def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
-    return cst.Arg(
-        value=value,
-        keyword=cst.Name(name),
-        equal=no_space_equal(),
-    )

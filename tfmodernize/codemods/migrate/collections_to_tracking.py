@@ -76,6 +76,11 @@ import libcst as cst
 
 from tfmodernize.analysis.program import entry_point, main_guard
 from tfmodernize.analysis import training
+from tfmodernize.syntax import calls_in
+from tfmodernize.syntax import parse_statement
+from tfmodernize.analysis.project_facts import foreign_call, foreign_imports
+from tfmodernize.names import fresh_name, used_names
+from tfmodernize.syntax import top_level_index
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import names_read
 from tfmodernize.syntax import argument, source
@@ -121,7 +126,7 @@ class CollectionsToTracking(TFCodemod):
         self._module = node
         self._variables: Optional[training.VariableInventory] = None
         self._names: Optional[set[str]] = None
-        self._all_calls = list(training.calls(node))
+        self._all_calls = list(calls_in(node))
         self._replacements: dict[cst.Call, cst.BaseExpression] = {}
         self._inserts: dict[cst.CSTNode, cst.SimpleStatementLine] = {}
         self._program: Optional[bool] = None
@@ -138,7 +143,7 @@ class CollectionsToTracking(TFCodemod):
     @property
     def _taken(self) -> set[str]:
         if self._names is None:
-            self._names = training.used_names(self._module)
+            self._names = used_names(self._module)
         return self._names
 
     def _key(self, node: Optional[cst.BaseExpression]) -> Optional[str]:
@@ -218,7 +223,7 @@ class CollectionsToTracking(TFCodemod):
         calls = [call for _, call in found]
         if any(self.suppressed(call) for call in calls):
             return
-        name = training.fresh_name(re.sub(r"\W", "_", key).strip("_") + "_collection", self._taken)
+        name = fresh_name(re.sub(r"\W", "_", key).strip("_") + "_collection", self._taken)
         if not name.isidentifier() or name[0].isdigit():
             raise Decline(found[0][1], "its name does not make a Python identifier")
         for kind, call in found:
@@ -228,7 +233,7 @@ class CollectionsToTracking(TFCodemod):
                 self._replacements[call] = cst.parse_expression(f"{name}.append({source(call.args[1].value)})")
             else:
                 self._replacements[call] = cst.parse_expression(f"list({name})")
-        self._inserts[first_add] = training.statement(f"{name} = []")
+        self._inserts[first_add] = parse_statement(f"{name} = []")
 
     # -- rewriting --------------------------------------------------------------------------
 
@@ -263,7 +268,7 @@ class CollectionsToTracking(TFCodemod):
     def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> cst.BaseExpression:
         """What the collection read becomes; raises Decline saying why it cannot."""
         if key in ("update_ops", "regularization_losses"):
-            imported = training.foreign_call(self._module, training.foreign_imports(self._module, self.state.project))
+            imported = foreign_call(self._module, foreign_imports(self._module, self.state.project))
             if imported is not None:
                 raise Decline(call, f"the file calls {imported}, which may add to it; collect those ops explicitly")
         if key == "update_ops":
@@ -286,7 +291,7 @@ class CollectionsToTracking(TFCodemod):
             for c in self._all_calls
         ):
             raise Decline(call, "an optimizer's slot variables are global variables too; list the variables you mean")
-        top = training.top_level_index(self._module, call)
+        top = top_level_index(self._module, call)
         assert top is not None
         if self._owner(call)[0] is not self._module and self._inventory.before(top, trainable_only=False) != \
                 self._inventory.variables:
@@ -313,7 +318,7 @@ class CollectionsToTracking(TFCodemod):
         advice = f"{instead}, or run tfmodernize on the whole program (its entry script with this module)"
         callers = self.state.callers  # None: no other file of the run imports this one
         if callers is not None:
-            holder = self._module.body[training.top_level_index(self._module, call)]
+            holder = self._module.body[top_level_index(self._module, call)]
             if isinstance(holder, (cst.FunctionDef, cst.ClassDef)):
                 reached = self._reached_from_other_files(callers).get(holder.name.value)
                 name = holder.name.value

@@ -50,6 +50,11 @@ from typing import Optional, Sequence
 import libcst as cst
 
 from tfmodernize.analysis import training
+from tfmodernize.syntax import function_definitions
+from tfmodernize.syntax import parse_statement
+from tfmodernize.analysis.tape import tape_block
+from tfmodernize.names import binds, fresh_name, module_bindings
+from tfmodernize.syntax import calls_in, split_docstring
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.syntax import is_none, source
 from tfmodernize.names import names_read
@@ -85,17 +90,17 @@ class GradientsToTape(TFCodemod):
     def visit_Module(self, node: cst.Module) -> bool:
         self._sites: dict[cst.FunctionDef, Site] = {}
         self._seen: set[cst.Call] = set()
-        if not any(self.tf.is_tf(call.func, "gradients") for call in training.calls(node)):
+        if not any(self.tf.is_tf(call.func, "gradients") for call in calls_in(node)):
             return True
         graph = training.graph_program(node, self.tf)
         if graph is None:
             self._module = node
             self._inventory = training.inventory(node, self.tf, self.state.project)
-            self._globals = training.module_bindings(node)
-            for top, function in training.functions(node):
+            self._globals = module_bindings(node)
+            for top, function in function_definitions(node):
                 if isinstance(function.body, cst.IndentedBlock):
                     self._plan(function, top)
-        for call in training.calls(node):
+        for call in calls_in(node):
             if call not in self._seen and self.tf.is_tf(call.func, "gradients"):
                 where = ("the file is still a TF1 graph program (it uses `" + graph + "`)" if graph else
                          "it is not a `name = tf.gradients(...)` statement directly in a function body")
@@ -147,10 +152,10 @@ class GradientsToTape(TFCodemod):
             raise Decline(call, f"its arguments could not be read ({', '.join(sorted(unknown)) or 'ys and xs are needed'})")
         if "stop_gradients" in args and not is_none(args["stop_gradients"]):
             raise Decline(call, "`stop_gradients` has no tape equivalent; wrap those tensors in `tf.stop_gradient`")
-        docstring, preceding = training.split_docstring(body[:position])
+        docstring, preceding = split_docstring(body[:position])
         ys = args["ys"]
         targets = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
-        if not all(isinstance(t, cst.Name) and training.binds(preceding, t.value) for t in targets):
+        if not all(isinstance(t, cst.Name) and binds(preceding, t.value) for t in targets):
             raise Decline(call, "the differentiated value is not a name computed earlier in the same function")
         frozen = training.frozen_value(preceding, self._module, self._inventory, self.tf)
         if frozen is not None:
@@ -173,12 +178,12 @@ class GradientsToTape(TFCodemod):
             variable = self._inventory.variable(differentiated.value)
             if variable is not None and variable.trainable and differentiated.value not in params:
                 continue
-            if differentiated.value in params and not training.binds(preceding, differentiated.value):
+            if differentiated.value in params and not binds(preceding, differentiated.value):
                 watched.append(differentiated.value)
                 continue
             raise Decline(call, f"`{differentiated.value}` is neither a trainable variable nor a function argument, so no tape watches it")
         taken = self._globals | names_read(function)
-        tape = training.fresh_name("tape", taken)
+        tape = fresh_name("tape", taken)
         if isinstance(xs, cst.Tuple):
             xs = cst.List([e.with_changes(comma=cst.MaybeSentinel.DEFAULT) for e in xs.elements])
         sources_code = source(xs)
@@ -189,7 +194,7 @@ class GradientsToTape(TFCodemod):
             extra += f", unconnected_gradients={source(args['unconnected_gradients'])}"
         gradient = f"{tape}.gradient({source(ys)}, {sources_code}{extra})"
         value = f"[{gradient}]" if single else gradient
-        replacement = training.statement(f"{target} = {value}")
+        replacement = parse_statement(f"{target} = {value}")
         return Site(function, position, replacement, tape, watched)
 
     # -- rewriting --------------------------------------------------------------------------
@@ -203,15 +208,15 @@ class GradientsToTape(TFCodemod):
     @staticmethod
     def _taped(updated: cst.FunctionDef, site, gradient_tape: cst.BaseExpression) -> cst.FunctionDef:
         statements = list(updated.body.body)
-        docstring, preceding = training.split_docstring(statements[: site.position])
+        docstring, preceding = split_docstring(statements[: site.position])
         line = statements[site.position]
-        watch = [training.statement(f"{site.tape}.watch({name})") for name in site.watched]
+        watch = [parse_statement(f"{site.tape}.watch({name})") for name in site.watched]
         replacement = site.replacement.with_changes(
             leading_lines=line.leading_lines, trailing_whitespace=line.trailing_whitespace
         )
         new_body = [
             *docstring,
-            training.tape_block(gradient_tape, site.tape, [*watch, *preceding]),
+            tape_block(gradient_tape, site.tape, [*watch, *preceding]),
             replacement,
             *statements[site.position + 1:],
         ]

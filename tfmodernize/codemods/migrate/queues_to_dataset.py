@@ -72,7 +72,8 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.syntax import calls_in
+from tfmodernize.names import fresh_name, used_names
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.edits import Replacement
 from tfmodernize.names import bound_names, name_nodes, names_read
@@ -197,8 +198,8 @@ class QueuesToDataset(TFCodemod):
                 and isinstance(enqueue.targets[0].target, cst.Name) and isinstance(runner.targets[0].target, cst.Name)):
             raise Decline(enqueue.value, "the enqueued rows are not a list with one array per queue component")
         made_by_tf = {name for statement in module.body for name in bound_names(statement)
-                      if any(self.tf.tf_symbol(c.func) is not None for c in training.calls(statement))}
-        if any(names_read(e.value) & made_by_tf or any(self.tf.tf_symbol(c.func) is not None for c in training.calls(e.value))
+                      if any(self.tf.tf_symbol(c.func) is not None for c in calls_in(statement))}
+        if any(names_read(e.value) & made_by_tf or any(self.tf.tf_symbol(c.func) is not None for c in calls_in(e.value))
                for e in rows.elements):
             raise Decline(enqueue.value, "the enqueued rows are tensors: only constant rows are read in a known order")
         enqueue_name, runner_name = enqueue.targets[0].target.value, runner.targets[0].target.value
@@ -210,8 +211,8 @@ class QueuesToDataset(TFCodemod):
         if uses_of.count(enqueue_name) != 1 + in_runner or uses_of.count(queue) != 4:
             raise Decline(queue_call, f"`{queue}` or `{enqueue_name}` is used other than to fill and read the queue")
         taken = {n.value for n in name_nodes(module)}
-        dataset = training.fresh_name("dataset", taken)
-        iterator = training.fresh_name("batches", taken)
+        dataset = fresh_name("dataset", taken)
+        iterator = fresh_name("batches", taken)
         tf = self.tf_root()
         columns = [f"{tf}.constant({source(e.value)}, dtype={source(d)})" for e, d in zip(rows.elements, dtype_list)]
         sliced = columns[0] if len(columns) == 1 else "(" + ", ".join(columns) + ")"
@@ -353,13 +354,13 @@ class QueuesToDataset(TFCodemod):
     def _dataset(self, module: cst.Module, pipeline: _Pipeline) -> list[cst.BaseStatement]:
         """What replaces the batch line: the map function (when the records are computed on),
         the dataset, its iterator and ``<batch names> = iterator.get_next()``."""
-        taken = training.used_names(module)
+        taken = used_names(module)
         tf = self.tf_root()
         producer, batch = pipeline.call, pipeline.batch
         epochs = argument(producer, 1, "num_epochs")
         seed = argument(producer, 3, "seed")
         seeded = f", seed={source(seed)}" if seed is not None else ""
-        dataset = training.fresh_name("dataset", taken)
+        dataset = fresh_name("dataset", taken)
         taken.add(dataset)
         if pipeline.reader is not None:
             start = f"{tf}.data.Dataset.from_tensor_slices({source(argument(producer, 0, 'string_tensor'))})"
@@ -383,7 +384,7 @@ class QueuesToDataset(TFCodemod):
         outputs = [e.value for e in argument(batch, 0, "tensors").elements]
         definition = None
         if pipeline.per_record or [source(o) for o in outputs] != pipeline.records:
-            parse = training.fresh_name("parse_record", taken)
+            parse = fresh_name("parse_record", taken)
             taken.add(parse)
             returned = outputs[0] if len(outputs) == 1 else cst.Tuple([cst.Element(o) for o in outputs], lpar=[], rpar=[])
             definition = cst.FunctionDef(
@@ -399,7 +400,7 @@ class QueuesToDataset(TFCodemod):
         smaller = argument(batch, None, "allow_smaller_final_batch")
         keep_last = isinstance(smaller, cst.Name) and smaller.value == "True"
         steps.append(f".batch({size}{'' if keep_last else ', drop_remainder=True'})")
-        iterator = training.fresh_name("batches", taken)
+        iterator = fresh_name("batches", taken)
         targets = source(_assignment(pipeline.batch_line).targets[0].target)
         chain = "".join(f"\n    {step}" for step in steps)
         statements += [

@@ -61,6 +61,8 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.analysis import training
+from tfmodernize.names import fresh_name
+from tfmodernize.syntax import top_level_index
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes
 from tfmodernize.syntax import argument, no_space_equal, source, statement_of
@@ -107,7 +109,7 @@ class SaverToCheckpoint(TFCodemod):
         if readers and any(argument(save, 2, "global_step") is None for save in saves):
             raise Decline(readers[0], f"the program reads the checkpoint state (`{source(readers[0].func)}`), which TF1's "
                                       "Saver kept and TF2's Checkpoint.write does not (a save without `global_step`)")
-        index = training.top_level_index(module, statement)
+        index = top_level_index(module, statement)
         assert index is not None
         saved, saved_as = self._saved(module, call, index)
         named = self._names_to_write(module, saved, saved_as) if restores else []
@@ -225,7 +227,7 @@ class SaverToCheckpoint(TFCodemod):
         for node in walk(module, code_only=True):
             symbol = self.tf.tf_symbol(node.func) if isinstance(node, cst.Call) else None
             if symbol is not None and re.fullmatch(r"train\.\w+Optimizer", symbol.path) and symbol.path != "train.GradientDescentOptimizer" \
-                    and (training.top_level_index(module, node) or 0) < index:
+                    and (top_level_index(module, node) or 0) < index:
                 raise Decline(call, f"TF1's Saver() also saved the slot variables of `tf.{symbol.path}`; "
                                     "pass var_list, or checkpoint the optimizer after the migration")
         return saved
@@ -277,7 +279,7 @@ def _creation(statement: cst.CSTNode, name: str, tf: TFNames) -> Optional[cst.Ca
 def _keys(names: list[str]) -> list[str]:
     """Checkpoint attribute names for the saved variables: their Python names, as identifiers."""
     taken: set[str] = set()
-    return [training.fresh_name(re.sub(r"\W+", "_", name).strip("_") or "variable", taken) for name in names]
+    return [fresh_name(re.sub(r"\W+", "_", name).strip("_") or "variable", taken) for name in names]
 
 
 def _only(arg: cst.Arg) -> cst.Arg:

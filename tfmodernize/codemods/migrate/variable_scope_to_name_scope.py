@@ -55,7 +55,9 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.tf1_api import VARIABLE_SCOPES
-from tfmodernize.analysis.training import calls, creates_opaque_variables, foreign_imports, project_functions
+from tfmodernize.analysis.project_facts import foreign_imports, project_functions
+from tfmodernize.analysis.training import creates_opaque_variables
+from tfmodernize.syntax import calls_in
 from tfmodernize.names import bound_names
 from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import import_bindings, root_name
@@ -137,7 +139,7 @@ class VariableScopeToNameScope(TFCodemod):
             if isinstance(node, (cst.Yield, cst.Await)):
                 raise Decline(node, "the block suspends (yield/await): the scope would be open around code elsewhere")
         unread: Optional[Decline] = None  # raised once no call makes variables
-        for call in calls(block):
+        for call in calls_in(block):
             try:
                 followed_to = self._callee(call, followed)
                 if followed_to is not None:

@@ -88,6 +88,11 @@ from typing import Optional, Sequence
 import libcst as cst
 
 from tfmodernize.analysis import training
+from tfmodernize.syntax import parse_statement
+from tfmodernize.analysis.optimizers import KerasOptimizer, keras_optimizer, optimizer_table
+from tfmodernize.analysis.tape import tape_block
+from tfmodernize.names import fresh_name, module_bindings, used_names
+from tfmodernize.syntax import calls_in, split_docstring
 from tfmodernize.analysis.tf_function import traced_functions
 from tfmodernize.codemods.migrate.minimize_to_tape.discovery import Discovery
 from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, Optimizer, Site, assignment
@@ -119,7 +124,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         if symbol is None or not symbol.path.startswith("train."):
             return None
         tf1_class = symbol.path[len("train."):]
-        return tf1_class if tf1_class in training.optimizer_table() else None
+        return tf1_class if tf1_class in optimizer_table() else None
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._module = node
@@ -130,7 +135,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         #: statements to put after the module statement of that index
         self._after: dict[int, list[cst.BaseStatement]] = {}
         self._removed: dict[cst.FunctionDef, set[int]] = {}
-        all_calls = list(training.calls(node))
+        all_calls = list(calls_in(node))
         # Every rewrite is planned here; with no plan the traversal is skipped (it would cost
         # about a parse and change nothing).
         if not any(self._tf1_optimizer(call) for call in all_calls):
@@ -143,9 +148,9 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
                                       f"program (it uses `{graph}`); session-to-function migrates it first")
             return False
         self._inventory = training.inventory(node, self.tf, self.state.project)
-        self._taken = training.used_names(node)
+        self._taken = used_names(node)
         self._width = style_width(self.state.text)
-        self._globals = training.module_bindings(node)
+        self._globals = module_bindings(node)
         self._traced = traced_functions(node, self.tf)
         optimizers = self._optimizers(node)
         taped: dict[cst.FunctionDef, int] = {}
@@ -157,7 +162,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         return bool(self._keras_calls or self._calls or self._bodies or self._hoisted or self._after)
 
     def _plan(self, optimizer: Optimizer) -> None:
-        keras, why = training.keras_optimizer(optimizer.call, optimizer.tf1_class)
+        keras, why = keras_optimizer(optimizer.call, optimizer.tf1_class)
         if keras is None:
             self.report(optimizer.call, f"{optimizer.tf1_class} not migrated: {why}")
             return
@@ -194,7 +199,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         hoisted: list[cst.BaseStatement] = []
         if optimizer.schedule is not None:
             name, schedule = optimizer.schedule
-            module_name = name if name not in self._taken_globally(name) else training.fresh_name(name, self._taken)
+            module_name = name if name not in self._taken_globally(name) else fresh_name(name, self._taken)
             hoisted.append(fitted(assignment(module_name, schedule), self._width, 0))
             args = [arg.with_changes(value=cst.Name(module_name))
                     if isinstance(arg.value, cst.Name) and arg.value.value == name else arg for arg in args]
@@ -220,7 +225,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
                 # session-to-function obliges once per optimizer step (``minimize`` or
                 # ``apply_gradients``) it moves into a function.
                 self.discharge()
-            site.replacement = [training.statement(code) for code in site.replacement]
+            site.replacement = [parse_statement(code) for code in site.replacement]
             self._bodies.setdefault(site.function, {})[site.position] = site
 
     def leave_Call(self, original: cst.Call) -> None:
@@ -260,10 +265,10 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             if site.keep_statement and len(replacement) > 1:
                 replacement[-1] = statement.with_changes(leading_lines=[])
             if site is tape_site:
-                docstring, taped = training.split_docstring(new_body)
+                docstring, taped = split_docstring(new_body)
                 gradient_tape = cst.parse_expression(source(self.tf_expr("GradientTape")))
                 taped = [fitted(stmt, self._width, deep + 1) for stmt in taped]
-                new_body = [*docstring, training.tape_block(gradient_tape, site.tape_name, taped)]
+                new_body = [*docstring, tape_block(gradient_tape, site.tape_name, taped)]
             new_body.extend(fitted(stmt, self._width, deep) for stmt in replacement)
         return updated.with_changes(body=updated.body.with_changes(body=new_body))
 
@@ -301,11 +306,11 @@ def _still_true(lines: Sequence[cst.EmptyLine], method: str) -> list[cst.EmptyLi
     return [line for line in lines if line.comment is None or not named.search(line.comment.value)]
 
 
-def _float32_literals(keras: training.KerasOptimizer, tf1_class: str) -> training.KerasOptimizer:
+def _float32_literals(keras: KerasOptimizer, tf1_class: str) -> KerasOptimizer:
     """``keras`` with the literal values of the table's ``float32_arguments`` (Adam's betas)
     rounded to float32 as TF1 read them: Keras subtracts them from 1 in Python floats, TF1 in
     float32 (``1 - 0.9f``), and only the rounded value gives TF1's ``1 - beta``."""
-    rounded = set(training.optimizer_table()[tf1_class].get("float32_arguments", ()))
+    rounded = set(optimizer_table()[tf1_class].get("float32_arguments", ()))
     if not rounded:
         return keras
     args = []

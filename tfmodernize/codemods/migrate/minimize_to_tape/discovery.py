@@ -7,7 +7,8 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.syntax import calls_in, function_definitions
+from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, Optimizer, Site, _LatestBinding
 
 
@@ -32,7 +33,7 @@ class Discovery:
         by_name = _LatestBinding(bindings)
         inline: list[Optimizer] = []
         receivers: set[int] = set()
-        for top, function in training.functions(module):
+        for top, function in function_definitions(module):
             if not isinstance(function.body, cst.IndentedBlock):
                 continue
             local: dict[str, Optimizer] = {}
@@ -78,7 +79,7 @@ class Discovery:
         for position, line in enumerate(optimizer.function.body.body):
             if position == optimizer.position:
                 continue
-            for node in training.walk(line, code_only=True):
+            for node in walk(line, code_only=True):
                 if isinstance(node, cst.Name) and node.value == optimizer.local_name and id(node) not in receivers:
                     optimizer.problem = (node, f"`{node.value}` is used here in a way minimize-to-tape does not rewrite")
                     return
@@ -96,7 +97,7 @@ class Discovery:
         if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
             return None
         small = line.body[0]
-        inner = [c for c in training.calls(small) if isinstance(c.func, cst.Attribute)
+        inner = [c for c in calls_in(small) if isinstance(c.func, cst.Attribute)
                  and c.func.attr.value == "compute_gradients"]
         if len(inner) == 1 and not (isinstance(small, (cst.Assign, cst.Expr)) and small.value is inner[0]):
             call = inner[0]
@@ -121,10 +122,10 @@ class Discovery:
         constructors = {id(o.call) for o in by_name.all()}
         targets = {
             id(target.target)
-            for node in training.walk(module, code_only=True) if isinstance(node, cst.Assign) and id(node.value) in constructors
+            for node in walk(module, code_only=True) if isinstance(node, cst.Assign) and id(node.value) in constructors
             for target in node.targets
         }
-        for node in training.walk(module, code_only=True):
+        for node in walk(module, code_only=True):
             if not isinstance(node, cst.Name) or id(node) in receivers or id(node) in targets:
                 continue
             for optimizer in by_name.named(node.value):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.analysis.optimizers import keras_schedule, optimizer_table, schedule_table
+from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.minimize_to_tape.model import Optimizer, Site
 from tfmodernize.codemod import Decline
 from tfmodernize.names import bound_names, names_read
@@ -27,7 +28,7 @@ class Schedules:
                   if (arg.keyword is None and position == 0) or (arg.keyword is not None and arg.keyword.value == "learning_rate")]
         if not (len(passed) == 1 and isinstance(passed[0].value, cst.Name) and passed[0].value.value == name):
             raise Decline(site.call, f"the optimizer's arguments use `{name}` other than as its learning rate")
-        differs = training.optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
+        differs = optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
         if differs is not None:
             raise Decline(site.call, f"its learning rate `{name}` changes between steps, and {differs}")
         optimizer.fed_rate = name
@@ -51,7 +52,7 @@ class Schedules:
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.value, cst.Call)):
             raise Decline(site.call, local)
         symbol = self.tf.tf_symbol(small.value.func)
-        table = training.schedule_table()
+        table = schedule_table()
         if symbol is None or not symbol.path.startswith("train.") or symbol.path[6:] not in table:
             raise Decline(site.call, local)
         users = (position, site.position, optimizer.position)
@@ -59,10 +60,10 @@ class Schedules:
         if uses or not any(arg.value is not None and isinstance(arg.value, cst.Name) and arg.value.value == name
                            for arg in optimizer.call.args):
             raise Decline(site.call, f"the learning rate `{name}` is used for more than the optimizer")
-        differs = training.optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
+        differs = optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
         if differs is not None:
             raise Decline(site.call, f"its learning rate `{name}` decays, and {differs}")
-        schedule, step = training.keras_schedule(small.value, symbol.path[6:])
+        schedule, step = keras_schedule(small.value, symbol.path[6:])
         if schedule is None:
             raise Decline(site.call, f"`{name}`: {step}")
         if not (isinstance(step, cst.Name) and isinstance(global_step, cst.Name) and step.value == global_step.value):
@@ -81,7 +82,7 @@ class Schedules:
         if variable is None or variable.trainable or not variable.zero_start:
             raise Decline(node, f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps")
         increments = 0
-        for node in training.walk(self._module, code_only=True):
+        for node in walk(self._module, code_only=True):
             if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "global_step":
                 increments += isinstance(node.value, cst.Name) and node.value.value == step
             elif (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == step

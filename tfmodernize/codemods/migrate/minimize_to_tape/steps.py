@@ -8,6 +8,11 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.analysis import training
+from tfmodernize.syntax import function_definitions
+from tfmodernize.analysis.optimizers import KerasOptimizer, optimizer_table
+from tfmodernize.names import binds, fresh_name
+from tfmodernize.syntax import split_docstring
+from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.minimize_to_tape.model import SCHEDULING, Optimizer, Site, bound_arguments
 from tfmodernize.codemod import Decline
 from tfmodernize.syntax import is_none, source
@@ -61,9 +66,9 @@ class Steps:
             raise Decline(site.call, "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`")
         if site.dependencies is not None:
             self._dependencies(site)
-        docstring, rest = training.split_docstring(body[: site.position])
+        docstring, rest = split_docstring(body[: site.position])
         loss = args["loss"]
-        if not (isinstance(loss, cst.Name) and training.binds(rest, loss.value)):
+        if not (isinstance(loss, cst.Name) and binds(rest, loss.value)):
             raise Decline(site.call, "the loss is not a name computed earlier in the same function, so no tape can record it")
         frozen = training.frozen_value(rest, self._module, self._inventory, self.tf)
         if frozen is not None:
@@ -73,9 +78,9 @@ class Steps:
         site.taped = True
         site.variables = variables if bind is None else None
         lines = [] if bind is None else [bind]
-        tape = training.fresh_name("tape", local_taken)
+        tape = fresh_name("tape", local_taken)
         if site.method == "minimize":
-            gradients = training.fresh_name("gradients", local_taken)
+            gradients = fresh_name("gradients", local_taken)
             lines += [
                 f"{gradients} = {tape}.gradient({loss.value}, {variables})",
                 *self._assign_rate(receiver, optimizer),
@@ -120,7 +125,7 @@ class Steps:
             self._schedule(site, optimizer, clash.pop(), global_step, bound)
         elif clash:
             raise Decline(site.call, f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function")
-        stateless = training.optimizer_table()[optimizer.tf1_class]["stateless"] and optimizer.schedule is None
+        stateless = optimizer_table()[optimizer.tf1_class]["stateless"] and optimizer.schedule is None
         if site.function not in self._traced and not stateless:
             raise Decline(site.call, (f"`{site.function.name.value}` builds a new optimizer each time it runs (once in TF1 graph "
                     "code, every step when run eagerly), so its state cannot move to module level safely: "
@@ -129,7 +134,7 @@ class Steps:
         # optimizer; only then does the name read well on the Keras optimizer.
         if optimizer.local_name is not None:
             local = optimizer.local_name
-            optimizer.hoisted_name = local if not self._taken_globally(local) else training.fresh_name(local, self._taken)
+            optimizer.hoisted_name = local if not self._taken_globally(local) else fresh_name(local, self._taken)
             optimizer.removals.append((site.function, optimizer.position))
             return None
         reusable = site.target is not None and "opt" in site.target.lower() and self._count(site.target) == 1
@@ -137,7 +142,7 @@ class Steps:
         parts = site.function.name.value.split("_")
         serves = "_".join(part for part in parts if part not in ("train", "step"))
         base = f"{serves}_optimizer" if serves else "optimizer"
-        optimizer.hoisted_name = site.target if reusable else training.fresh_name(base, self._taken)
+        optimizer.hoisted_name = site.target if reusable else fresh_name(base, self._taken)
         return None
 
     def _dependencies(self, site: Site) -> None:
@@ -179,7 +184,7 @@ class Steps:
                 self._collection_name(var_list.value, site.call)
             if isinstance(var_list, (cst.Name, cst.Attribute, cst.List, cst.Tuple)):
                 return source(var_list), None
-            name = training.fresh_name("variables", taken)
+            name = fresh_name("variables", taken)
             return name, f"{name} = {source(var_list)}"
         problem = self._inventory.problem_before(site.top)
         if problem is not None:
@@ -221,13 +226,13 @@ class Steps:
 
     def _taken_globally(self, name: str) -> set[str]:
         """``{name}`` if moving ``name`` to module level could clash with another use of it."""
-        uses = sum(1 for function in training.functions(self._module) if name in names_read(function[1]))
+        uses = sum(1 for function in function_definitions(self._module) if name in names_read(function[1]))
         return {name} if name in self._globals or uses > 1 else set()
 
     def _count(self, name: str) -> int:
-        return sum(1 for n in training.walk(self._module, code_only=True) if isinstance(n, cst.Name) and n.value == name)
+        return sum(1 for n in walk(self._module, code_only=True) if isinstance(n, cst.Name) and n.value == name)
 
-    def _slot_starts(self, optimizer: Optimizer, keras: training.KerasOptimizer) -> Optional[list[cst.BaseStatement]]:
+    def _slot_starts(self, optimizer: Optimizer, keras: KerasOptimizer) -> Optional[list[cst.BaseStatement]]:
         """Statements that build the Keras optimizer on the variables it trains and set the
         slots TF1 started elsewhere than Keras (RMSProp's accumulators at 1.0), placed after
         the module statement holding its last step; None when the variables cannot be named
@@ -243,7 +248,7 @@ class Steps:
         if not names_read(cst.parse_expression(variables)) <= bound:
             return None
         name = optimizer.name or optimizer.hoisted_name
-        slot = training.fresh_name("slot", self._taken)
+        slot = fresh_name("slot", self._taken)
         lines = [f"{name}.build({variables})"]
         for suffix, value in keras.slot_starts.items():
             fill = (f"{source(self.tf_expr('ones_like'))}({slot})" if value == 1.0

@@ -125,6 +125,7 @@ import libcst as cst
 from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.analysis import training
+from tfmodernize.analysis.project_facts import project_functions
 from tfmodernize.codemods.migrate.session_to_function.graph import (
     PLACEHOLDERS,
     SESSIONS,
@@ -160,7 +161,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
     interests = (cst.Call,)
     requires_tf2 = True
 
-    #: Read by other codemods too (``training.PROJECT_FACTS``): which functions create variables.
+    #: Read by other codemods too (``PROJECT_FACTS``): which functions create variables.
     summarizes = True
 
     @classmethod
@@ -292,7 +293,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         project module), and the names whose calls draw random values (functions, classes and
         module-level objects of those classes)."""
         graph, variables, safe, drawing = set(), set(), set(), set()
-        imported = training.project_functions(tree, self.state.project)
+        imported = project_functions(tree, self.state.project)
         objects = {local for local, (_, _, facts) in imported.items() if facts.get("object")}
         drawing |= {local for local, (_, _, facts) in imported.items() if facts.get("draws")}
         for stmt in tree.body:

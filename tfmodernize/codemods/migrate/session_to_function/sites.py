@@ -9,7 +9,7 @@ import libcst as cst
 
 from tfmodernize.treewalk import visit, walk
 
-from tfmodernize.analysis import training
+from tfmodernize.syntax import calls_in
 from tfmodernize.codemods.migrate.session_to_function.graph import (
     INITIALIZERS,
     UNKNOWN_OPS,
@@ -384,7 +384,7 @@ class RunSites:
         if kinds & {Value.INIT, Value.SESSION, Value.OBJECT, Value.CONFIG, Value.UNKNOWN, Value.GRAPH}:
             raise Decline(expr, f"fetch `{source(expr)}` is not a tensor this codemod understands")
         calls, _ = tf_calls(expr, self.tf)
-        builders = {c.func.value for c in training.calls(expr) if isinstance(c.func, cst.Name)} & unit.graph_functions
+        builders = {c.func.value for c in calls_in(expr) if isinstance(c.func, cst.Name)} & unit.graph_functions
         if builders & unit.variable_functions:
             raise Decline(expr, f"fetch `{source(expr)}` creates variables where the graph is run")
         if kinds & {Value.PLACEHOLDER, Value.DYNAMIC, Value.OP}:

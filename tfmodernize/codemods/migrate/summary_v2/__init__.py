@@ -73,7 +73,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.names import used_names
 from tfmodernize.codemods.migrate.summary_v2.emit import Writing
 from tfmodernize.codemods.migrate.summary_v2.imported import ProjectSummaries
 from tfmodernize.codemods.migrate.summary_v2.model import SUMMARY_OPS, OTHER_SUMMARY_OPS, MERGES, WRITERS, Summary
@@ -118,7 +118,7 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
     def _plan(self, module: cst.Module) -> None:
         self._literals: Optional[list[cst.SimpleString]] = None
         self._placeholder_names: Optional[set[str]] = None
-        taken = training.used_names(module)
+        taken = used_names(module)
         summaries: list[Summary] = []
         merges: dict[str, list[Summary]] = {}
         merge_statements: list[cst.SimpleStatementLine] = []

@@ -9,7 +9,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.names import fresh_name
 from tfmodernize.codemods.migrate.summary_v2.model import WRITER_KEYWORDS, Summary, Fetch
 from tfmodernize.codemod import Decline
 from tfmodernize.names import names_bound_here
@@ -92,7 +92,7 @@ class Writing:
                     # TF1 summarized the value fed to the placeholder: it is written from that value.
                     values[result].append((summary, self._fed(fetch.call, summary.value.value)))
                     continue
-                value_name = training.fresh_name(f"{result}_{re.sub(r'[^0-9a-zA-Z_]', '_', summary.tag)}", taken)
+                value_name = fresh_name(f"{result}_{re.sub(r'[^0-9a-zA-Z_]', '_', summary.tag)}", taken)
                 values[result].append((summary, value_name))
                 new_fetches.append(summary.value.value)
                 new_targets.append(value_name)

@@ -9,7 +9,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.names import fresh_name
 from tfmodernize.codemods.migrate.summary_v2.model import Summary
 from tfmodernize.codemod import Decline
 from tfmodernize.names import own_nodes
@@ -61,7 +61,7 @@ class Tags:
         expression = None
         if not isinstance(value, cst.Name):
             expression = value
-            value = cst.Name(training.fresh_name(f"{re.sub(r'[^0-9a-zA-Z_]', '_', written.rsplit('/', 1)[-1])}_summarized",
+            value = cst.Name(fresh_name(f"{re.sub(r'[^0-9a-zA-Z_]', '_', written.rsplit('/', 1)[-1])}_summarized",
                                                  taken))
         return Summary(statement, call, kind, written, literal, value, name, argument(call, 2, "max_outputs"), expression)
 
