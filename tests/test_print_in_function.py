@@ -279,6 +279,36 @@ def test_a_value_print_mentioning_no_trace_is_still_converted():
     assert "tf.print('retrace count', x, output_stream=sys.stdout)" in result.code
 
 
+XLA = [
+    pytest.param(
+        "import tensorflow as tf\n\n@tf.function(jit_compile=True)\ndef step(v):\n"
+        "    for k in range(2):\n        print(f'pass {k}', v)\n    return v + 1.0\n",
+        id="decorated",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\ndef step(v):\n    print('value', v)\n    return v * 3.0\n\n"
+        "fast_step = tf.function(step, jit_compile=True)\n",
+        id="wrapped",
+    ),
+]
+
+
+@pytest.mark.parametrize("source", XLA)
+def test_xla_compiled_function_is_reported_not_converted(source):
+    result = assert_unchanged("TFM206", source, unsafe_fixes=True)
+    assert [f.code for f in result.findings] == ["TFM206"]
+    assert "jit_compile=True" in result.findings[0].message
+
+
+def test_jit_compile_false_is_still_converted():
+    source = (
+        "import tensorflow as tf\n\n@tf.function(jit_compile=False)\n"
+        "def f(x):\n    print('x', x)\n"
+    )
+    result = rewrite("TFM206", source, unsafe_fixes=True)
+    assert "tf.print('x', x, output_stream=sys.stdout)" in result.code
+
+
 def test_unsafe_fix_is_a_finding_without_unsafe_fixes():
     source = "import tensorflow as tf\n\n@tf.function\ndef f(x):\n    print(x)\n"
     result = assert_unchanged("TFM206", source)

@@ -5,7 +5,7 @@ import textwrap
 import pytest
 
 from tfmodernize.registry import doc_sections, find_codemod
-from tfmodernize.testing import assert_rewrites, assert_unchanged
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [
     pytest.param(
@@ -104,7 +104,27 @@ NO_OPS = [
     pytest.param("import mylib as tf\nimport tensorflow\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n", id="non-tf-module-called-tf"),
     pytest.param("import tensorflow\ntf = Fake()\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n", id="non-tf-object-called-tf"),
     pytest.param("import tensorflow as tf\nwith recorder() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n", id="not-a-gradient-tape"),
+    pytest.param(
+        "import tensorflow as tf\ndef step(net, batch):\n    with tf.GradientTape() as tape:\n"
+        "        parts = score_parts(net, batch)\n"
+        "    return tape.gradient(parts['sum'], net.trainable_variables)\n",
+        id="string-key-lookup-of-a-taped-dict",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    out = heads(x)\n"
+        "g = tape.gradient(out['main']['loss'], v)\n",
+        id="nested-string-key-lookup",
+    ),
 ]
+
+
+def test_integer_index_of_a_taped_result_is_still_moved():
+    source = (
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    out = f(x)\n"
+        "g = tape.gradient(out[0], v)\n"
+    )
+    result = rewrite("TFM203", source)
+    assert "    target = out[0]\n" in result.code and "tape.gradient(target, v)" in result.code
 
 
 @pytest.mark.parametrize("source", NO_OPS)

@@ -89,6 +89,21 @@ NO_OPS = [
         "    grad = tape.gradient(loss, image)\n    image.assign_add(0.1 * grad)\n",
         id="argument-assigned-is-a-variable",
     ),
+    pytest.param(
+        "import tensorflow as tf\ndef saliency(net, batch):\n    with tf.GradientTape() as tape:\n"
+        "        hidden, logits = net(batch)\n        top = tf.reduce_max(logits)\n"
+        "    d_hidden = tape.gradient(top, hidden)\n    hidden = hidden[0]\n"
+        "    return tf.reduce_sum(hidden * d_hidden)\n",
+        id="unpacked-intermediate-rebound-after-the-gradient",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n@tf.function\ndef grad_of(canvas, scale):\n"
+        "    with tf.GradientTape() as tape:\n        energy = tf.reduce_sum(canvas * scale)\n"
+        "    return tape.gradient(energy, canvas)\n"
+        "canvas = tf.Variable(tf.ones([4]))\nfor _ in range(3):\n    g = grad_of(canvas, 2.0)\n"
+        "g = grad_of(scale=0.5, canvas=canvas)\n",
+        id="every-caller-passes-a-variable",
+    ),
     pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    tape.watch([x, z])\n    y = x * x\ndy = tape.gradient(y, x)\n", id="watched-in-a-list"),
     pytest.param("import tensorflow as tf\nx = tf.Variable(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n", id="variable"),
     pytest.param("import tensorflow as tf\nx = tf.Variable(3.0, trainable=False)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n", id="non-trainable-variable-on-purpose"),
@@ -100,6 +115,38 @@ NO_OPS = [
     pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)  # tfmodernize: ignore[TFM204]\n", id="suppressed"),
     pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)  # tfmodernize: ignore[tape-watch]\n", id="suppressed-by-name"),
 ]
+
+
+def test_constant_rebound_after_the_gradient_is_still_watched():
+    source = (
+        "import tensorflow as tf\ndef f():\n    x = tf.constant(2.0)\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        y = x * x\n    g = tape.gradient(y, x)\n    x = g + 1.0\n    return x\n"
+    )
+    result = rewrite("TFM204", source)
+    assert "        tape.watch(x)\n        y = x * x\n" in result.code
+
+
+def test_rebinding_later_in_a_loop_still_reaches_the_gradient():
+    source = (
+        "import tensorflow as tf\nx = tf.constant(2.0)\nfor _ in range(3):\n"
+        "    with tf.GradientTape() as tape:\n        y = x * x\n    g = tape.gradient(y, x)\n"
+        "    x = tf.Variable(g)\n"
+    )
+    result = rewrite("TFM204", source)
+    assert "tape.watch" not in result.code and result.findings == []
+
+
+def test_parameter_given_a_tensor_by_one_caller_is_still_watched():
+    source = (
+        "import tensorflow as tf\ndef grad_of(canvas):\n    with tf.GradientTape() as tape:\n"
+        "        energy = tf.reduce_sum(canvas ** 2)\n    return tape.gradient(energy, canvas)\n"
+        "held = tf.Variable([1.0, 2.0])\nplain = tf.constant([3.0])\n"
+        "a = grad_of(held)\nb = grad_of(plain)\n"
+    )
+    result = rewrite("TFM204", source)
+    assert "        tape.watch(canvas)\n" in result.code
+    assert {f.code for f in result.fixes} == {"TFM204"}
 
 
 @pytest.mark.parametrize("source", NO_OPS)

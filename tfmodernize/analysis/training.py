@@ -31,10 +31,6 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, calls_in, source
 from tfmodernize.treewalk import walk
 
-# Transitional, until layers-to-keras and tape-watch import them from their homes.
-from tfmodernize.names import fresh_name  # noqa: F401,E402
-from tfmodernize.syntax import calls_in as calls  # noqa: F401,E402
-from tfmodernize.treewalk import contains  # noqa: F401,E402
 
 #: TF paths whose call creates the global step (never trainable).
 GLOBAL_STEP_CALLS = ("train.get_or_create_global_step", "train.create_global_step")

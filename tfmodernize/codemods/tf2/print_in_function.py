@@ -21,7 +21,9 @@ Why it matters
     Tracing probes are left alone: a ``print`` of literals only (``print("Tracing")``), or
     whose first string says it traces (``print("Tracing with", x)``), is how TensorFlow's
     guides show when a trace happens.
-    Not rewritten, and reported instead: ``file=`` other than ``sys.stdout``/``sys.stderr``,
+    Not rewritten, and reported instead: a ``print`` in a function compiled with XLA
+    (``jit_compile=True``), where ``tf.print`` has no kernel and the call would fail;
+    ``file=`` other than ``sys.stdout``/``sys.stderr``,
     ``flush=``, ``**kwargs``, f-strings with format specs or ``!r`` conversions, and
     ``%``/``.format`` strings (all evaluated at trace time).
 
@@ -46,7 +48,8 @@ Fix safety
     be what a trace-time debugging print wanted.
 
 Declines when
-    the print is formatted at trace time (``%``, ``.format``, f-strings with specs), writes to a
+    the function is compiled with XLA (``jit_compile=True``), the print is formatted at trace
+    time (``%``, ``.format``, f-strings with specs), writes to a
     stream ``tf.print`` cannot, or passes ``flush``/``**kwargs``.
 """
 
@@ -57,7 +60,10 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function, split_fstring, string_text
+from tfmodernize.analysis.tf_function import (
+    INTERESTS, InTFFunction, is_tf_function, mentions_tf_function, split_fstring, string_text,
+)
+from tfmodernize.treewalk import walk
 from tfmodernize.codemod import Decline, Safety, TFCodemod
 from tfmodernize.tfsymbols import dotted_name
 
@@ -87,6 +93,7 @@ class PrintInFunction(InTFFunction, TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._builtin_print = _SHADOWED.search(self.state.text) is None
+        self._compiled = _xla_compiled_names(node, self.tf)
         return super().visit_Module(node)
 
     def leave_Call(self, original: cst.Call) -> None:
@@ -100,6 +107,9 @@ class PrintInFunction(InTFFunction, TFCodemod):
         if _tracing_probe(original):
             return
         try:
+            if self._xla_compiled(self.traced_function):
+                raise Decline(original, "`tf.print` cannot run in a function compiled with XLA "
+                                        "(`jit_compile=True`): print the values outside it")
             args = self._tf_print_args(original)
         except Decline as decline:
             self.report(original, f"`print` in a tf.function runs only while tracing; {decline.reason}")
@@ -144,6 +154,36 @@ class PrintInFunction(InTFFunction, TFCodemod):
         stream_arg = cst.Arg(cst.parse_expression(stream), keyword=cst.Name("output_stream"))
         new_args = [*new_args, *(k.with_changes(comma=cst.MaybeSentinel.DEFAULT) for k in extra), stream_arg]
         return [_with_equal(a) for a in new_args]
+
+
+    def _xla_compiled(self, function: cst.FunctionDef) -> bool:
+        """Whether ``function`` is traced with ``jit_compile=True``, where ``tf.print`` fails."""
+        if function.name.value in self._compiled:
+            return True
+        return any(
+            isinstance(d.decorator, cst.Call) and is_tf_function(d.decorator, self.tf)
+            and _compiles(d.decorator)
+            for d in function.decorators
+        )
+
+
+def _compiles(call: cst.Call) -> bool:
+    """``tf.function(..., jit_compile=True)`` (or the older ``experimental_compile=True``)."""
+    return any(
+        a.keyword is not None and a.keyword.value in ("jit_compile", "experimental_compile")
+        and isinstance(a.value, cst.Name) and a.value.value == "True"
+        for a in call.args
+    )
+
+
+def _xla_compiled_names(module: cst.Module, tf) -> set[str]:
+    """Names of functions wrapped as ``tf.function(f, jit_compile=True)`` in the module."""
+    return {
+        node.args[0].value.value
+        for node in walk(module)
+        if isinstance(node, cst.Call) and tf.is_tf(node.func, "function") and node.args
+        and isinstance(node.args[0].value, cst.Name) and _compiles(node)
+    }
 
 
 def _tracing_probe(call: cst.Call) -> bool:

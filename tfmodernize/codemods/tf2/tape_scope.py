@@ -11,7 +11,9 @@ What it does
     The fix keeps the order in which everything runs: it applies only when the statements in
     between are plain simple statements that do not use the tape, the gradient call is the
     first thing its statement evaluates, and the ``with`` has the tape as its only context
-    manager. Otherwise it reports a finding. NumPy on the moved taped results would still cut
+    manager. Otherwise it reports a finding. A target that only looks a taped result up by a
+    string key (``losses["total"]``, a dict filled in the block) is left alone: no op runs
+    after the block. NumPy on the moved taped results would still cut
     the gradient inside the block: calls with a TF op computing the same (``np.mean`` ->
     ``tf.reduce_mean``, ``np.sum``, ``np.max``, ``np.square``, ...; ``axis``/``keepdims``
     kept) move as that op; any other NumPy call there is a finding.
@@ -120,6 +122,8 @@ class TapeScope(TFCodemod):
             return  # computed in the block (recorded) or before it (not a taped result)
         if not self._reads_taped(call.target, taped, between, target_is_name):
             return
+        if _keyed_lookup(call.target):
+            return  # a dict entry of a taped result (``losses["total"]``): no op to record
         why = self._why_not_movable(block, call, statement, between)
         numpy: dict[cst.Call, str] = {}
         if why is None:
@@ -305,3 +309,18 @@ class _NumpyAsTF(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         function = self.functions.get(original_node)
         return updated_node if function is None else updated_node.with_changes(func=function)
+
+
+def _keyed_lookup(target: cst.BaseExpression) -> bool:
+    """``name["key"]`` (nested too): a string key cannot index a tensor, so it looks a value up
+    in a Python mapping, and the tensor found there was computed, and recorded, in the block."""
+    if not isinstance(target, cst.Subscript):
+        return False
+    keys = [element.slice for element in target.slice]
+    if not all(
+        isinstance(key, cst.Index)
+        and isinstance(key.value, (cst.SimpleString, cst.ConcatenatedString))
+        for key in keys
+    ):
+        return False
+    return isinstance(target.value, cst.Name) or _keyed_lookup(target.value)

@@ -11,11 +11,13 @@ What it does
     passed in is watched anyway). Otherwise (``x`` comes from an attribute, another call, a
     loop) the fix is unsafe: ``x`` might be a non-trainable variable whose gradient the author
     meant to be ``None``. Names bound to ``tf.Variable(...)`` (or to a call of a function returning
-    a new variable, of the module or of the project) are left alone, and so are names the
-    code around the tape uses as variables (``x.assign(...)``, ``apply_gradients`` on them)
-    and intermediates computed in the block from other values (``h = x * w``: recorded when
-    computed from what the tape watches). An ``x`` reassigned inside the block, or made there
-    from literals alone, is reported (watch it right after that assignment).
+    a new variable, of the module or of the project) are left alone, and so are parameters
+    every call of the function passes such a variable, names the code around the tape uses as
+    variables (``x.assign(...)``, ``apply_gradients`` on them) and intermediates computed in
+    the block from other values (``h = x * w``, or unpacked as ``h, out = model(x)``: recorded
+    when computed from what the tape watches; a rebinding after the gradient call, outside any
+    loop, does not count). An ``x`` reassigned inside the block, or made there from literals
+    alone, is reported (watch it right after that assignment).
 
 Why it matters
     A tape records operations on trainable variables only, unless told to ``watch`` a tensor:
@@ -52,6 +54,7 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.analysis import training
+from tfmodernize.analysis.project_facts import project_functions
 from tfmodernize.analysis.bindings import Binding, bindings
 from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import gradient_call, gradient_calls, tape_with
@@ -109,13 +112,14 @@ class TapeWatch(TFCodemod):
         return call is not None and any(True for _ in _source_names(call.sources))
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._module = node
         self._scopes = self.metadata[ScopeProvider]
         self._parents = self.metadata[ParentNodeProvider]
         #: with statement -> (tape name, names to watch, in order)
         self._watch: dict[cst.With, tuple[str, list[str]]] = {}
         # Functions returning a new variable, of this module or imported from the project's.
         self._factories = frozenset(training.variable_factories(node, self.tf)) | {
-            local for local, (_, _, facts) in training.project_functions(node, self.state.project).items()
+            local for local, (_, _, facts) in project_functions(node, self.state.project).items()
             if facts.get("factory")}
         for call in gradient_calls(node, self.tf, self._scopes, self._parents):
             block = tape_with(call.tape, self._scopes, self._parents)
@@ -133,14 +137,17 @@ class TapeWatch(TFCodemod):
         planned = self._watch.get(block)
         if planned is not None and name.value in planned[1]:
             return
-        found = bindings(name, self._scopes, self._parents)
+        found = [b for b in bindings(name, self._scopes, self._parents) if not self._later(b, name)]
         if not found or any(_makes_variable(b, self.tf, self._factories) for b in found):
             return
+        if any(b.kind == "param" and self._given_variables(b.node) for b in found):
+            return  # every call of the function passes a variable, which the tape watches
         if self._used_as_variable(block, name.value):
             return  # assigned to or optimized: a variable, which the tape watches
         body_ids = {id(n) for n in body_nodes}
         inside = [b for b in found if id(b.node) in body_ids]
-        if inside and len(inside) == len(found) and all(self._intermediate(b) for b in inside):
+        computed = all(self._intermediate(self._unpacked(b)) for b in inside)
+        if inside and len(inside) == len(found) and computed:
             return  # an intermediate computed in the block: recorded from what the tape watches
         if inside:
             self.report(
@@ -161,6 +168,64 @@ class TapeWatch(TFCodemod):
             )
         if self.fix(name, message, safe=safe, suggestion=f"{tape}.watch({name.value})"):
             self._watch.setdefault(block, (tape, []))[1].append(name.value)
+
+    def _given_variables(self, param: cst.CSTNode) -> bool:
+        """Whether ``param`` is a parameter of a function of this module that every call of it
+        in the module (at least one) passes a name bound only to a new variable."""
+        function = self._parents.get(self._parents.get(param))
+        if not isinstance(param, cst.Param) or not isinstance(function, cst.FunctionDef):
+            return False
+        positional = [*function.params.posonly_params, *function.params.params]
+        index = next((i for i, p in enumerate(positional) if p is param), None)
+        passed = []
+        for node in walk(self._module):
+            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+                    and node.func.value == function.name.value):
+                continue
+            if any(a.star for a in node.args):
+                return False
+            by_keyword = [a for a in node.args if a.keyword and a.keyword.value == param.name.value]
+            ordered = [a for a in node.args if a.keyword is None]
+            if by_keyword:
+                passed.append(by_keyword[0].value)
+            elif index is not None and index < len(ordered):
+                passed.append(ordered[index].value)
+            else:
+                return False
+        return bool(passed) and all(
+            isinstance(value, cst.Name)
+            and (found := bindings(value, self._scopes, self._parents))
+            and all(_makes_variable(b, self.tf, self._factories) for b in found)
+            for value in passed
+        )
+
+    def _later(self, binding: Binding, use: cst.Name) -> bool:
+        """Whether ``binding`` comes after ``use`` in straight-line code, so cannot reach it."""
+        positions = self.metadata[PositionProvider]
+        if binding.node not in positions or use not in positions:
+            return False
+        if positions[binding.node].start.line <= positions[use].start.line:
+            return False
+        node: Optional[cst.CSTNode] = use
+        while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+            if isinstance(node, (cst.For, cst.While)):
+                return False
+            node = self._parents.get(node)
+        return True
+
+    def _unpacked(self, binding: Binding) -> Binding:
+        """A name bound by unpacking (``a, b = f(x)``) as an assignment of the whole value."""
+        node: Optional[cst.CSTNode] = binding.node
+        if binding.kind != "other":
+            return binding
+        packing = (cst.Element, cst.StarredElement, cst.Tuple, cst.List)
+        while isinstance(self._parents.get(node), packing):
+            node = self._parents.get(node)
+        target = self._parents.get(node)
+        statement = self._parents.get(target) if isinstance(target, cst.AssignTarget) else None
+        if node is binding.node or not isinstance(statement, cst.Assign):
+            return binding
+        return Binding("assign", binding.node, statement.value, statement)
 
     @staticmethod
     def _intermediate(binding: Binding) -> bool:

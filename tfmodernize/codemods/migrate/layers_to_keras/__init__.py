@@ -202,459 +202,214 @@ Declines when
 
 from __future__ import annotations
 
-import json
-import re
-from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
-from typing import Any, Optional, Sequence
-
 import libcst as cst
 
-from tfmodernize.analysis import training
-from tfmodernize.codemods.migrate.session_to_function.graph import naming_scope
 from tfmodernize.analysis.variables import helper_variable
-from tfmodernize.codemods.migrate.layers_to_keras import modules
-from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import BatchNorms, UpdateOps, dedented, false
-from tfmodernize.codemods.migrate.layers_to_keras.network import Network, NetworkFunctions, innermost_first
-from tfmodernize.codemods.migrate.layers_to_keras.network import prefix as network_prefix
-from tfmodernize.codemods.migrate.layers_to_keras.callers import ProjectCallers
-from tfmodernize.codemods.migrate.layers_to_keras.scoped_plan import ScopedVariablesPlan
-from tfmodernize.codemods.migrate.layers_to_keras.shapes import KnownShapes
-from tfmodernize.codemods.migrate.layers_to_keras.rnn import OBJECT_NAMES, RUNS, RecurrentSite, read_site
-from tfmodernize.codemods.migrate.layers_to_keras.variable_lists import (
-    TRAINABLE_WEIGHTS,
-    MadeLayer,
-    unused_whole_lists,
-    variable_lists,
-)
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.names import bound_names, name_nodes, own_nodes, parameter_names
-from tfmodernize.syntax import ancestors, argument, commas, is_none, no_space_equal, source, statement_holding
+from tfmodernize.codemods.migrate.layers_to_keras import modules
+from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import (
+    BatchNorms,
+    drop_update_dependencies,
+)
+from tfmodernize.codemods.migrate.layers_to_keras.callers import ProjectCallers
+from tfmodernize.codemods.migrate.layers_to_keras.layer_call import (
+    check_naming_blocks,
+    layer_table,
+    read_layer,
+)
+from tfmodernize.codemods.migrate.layers_to_keras.network import (
+    Network,
+    NetworkFunctions,
+    innermost_first,
+)
+from tfmodernize.codemods.migrate.layers_to_keras.plan import FilePlan
+from tfmodernize.codemods.migrate.layers_to_keras.rewrites import (
+    layer_class,
+    layer_objects,
+)
+from tfmodernize.codemods.migrate.layers_to_keras.rnn import RUNS
+from tfmodernize.codemods.migrate.layers_to_keras.scoped_plan import ScopedVariables
+from tfmodernize.codemods.migrate.layers_to_keras.variable_lists import (
+    write_variable_lists,
+)
+from tfmodernize.names import bound_names, name_nodes, own_nodes
 from tfmodernize.treewalk import walk
 
-
-@lru_cache(maxsize=None)
-def layer_table() -> dict[str, dict[str, Any]]:
-    """``tf.layers`` function -> its Keras layer and parameter mapping (``layers.json``)."""
-    text = resources.files("tfmodernize").joinpath("data/layers.json").read_text(encoding="utf-8")
-    return json.loads(text)["layers"]
+__all__ = ["LayersToKeras", "layer_table"]
 
 
-class LayersToKeras(ScopedVariablesPlan, ProjectCallers, TFCodemod):
+class LayersToKeras(TFCodemod):
     __doc__ = __doc__
     code = "TFM107"
     name = "layers-to-keras"
-    summary = ("tf.layers and RNN cells -> Keras layer objects created once and called where TF1 applied them; "
-               "a network function's tf.get_variable -> a tf.Variable made once")
+    summary = (
+        "tf.layers and RNN cells -> Keras layer objects created once and called where TF1 applied them; "
+        "a network function's tf.get_variable -> a tf.Variable made once"
+    )
     needles = ("layers.", "dynamic_rnn", "static_rnn", "get_variable")
     interests = (cst.Call,)
-    detects = (*(name if name.startswith("contrib.") else f"layers.{name}" for name in layer_table()), *RUNS,
-               "get_variable")
+    detects = (
+        *(name if name.startswith("contrib.") else f"layers.{name}" for name in layer_table()),
+        *RUNS,
+        "get_variable",
+    )
     requires_tf2 = True
     #: The layer objects must be in place before session-to-function reads the graph, and the
     #: objects of project classes before summary-v2 writes the summaries they export.
     runs_before = ("TFM101", "TFM100")
 
     def plan(self, module: cst.Module) -> None:
-        self._module = module
-        self._batch_norms = BatchNorms(module, self.tf, self.state.parents(module), self.state.project)
-        self._networks = NetworkFunctions(module, self.tf, self.state.parents(module))
-        self._from_imported = self.from_imports(module)
-        self._dependencies_dropped = False
+        """Reads the file into a ``FilePlan`` and walks its statements: the layers each applies
+        (here), the variables of its network functions (``ScopedVariables``), the calls of
+        project classes (``ProjectCallers``); both record their edits with this codemod."""
+        parents = self.state.parents(module)
+        plan = FilePlan(
+            module=module,
+            tf=self.tf,
+            parents=parents,
+            networks=NetworkFunctions(module, self.tf, parents),
+            batch_norms=BatchNorms(module, self.tf, parents, self.state.project),
+            from_imported=self.from_imports(module),
+            helpers={
+                s.name.value: s
+                for s in module.body
+                if isinstance(s, cst.FunctionDef) and helper_variable(s, self.tf) is not None
+            },
+            callers=self.state.callers,
+            exports_refused=self.state.exports_refused,
+            exports=self.state.exports,
+            code=self.code,
+        )
+        scoped = ScopedVariables(plan, self)
+        callers = ProjectCallers(plan, self)
+        dependencies_dropped = False
         top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
         # Names in use as variables (``dense`` of ``tf.layers.dense`` is an attribute: free).
         taken = {n.value for n in name_nodes(module)}
         ours: set[str] = set()
-        #: The layer objects made, in creation order.
-        self._made: list[MadeLayer] = []
-        splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
-        self._shapes: Optional[KnownShapes] = None  # made when a call of a network class needs it
-        #: Network functions of this file called several times that became classes (``_called_apart``).
-        self._local_splits: dict[str, modules.ImportedSplit] = {}
-        self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
-        self._freed: set[str] = set()  # the functions whose names the classes' imports freed
-        #: Imports in a function's body whose classes are imported at the top instead -> their aliases that go.
-        self._moved_imports: dict[int, tuple[cst.ImportFrom, set[int]]] = {}
-        #: The class of a project module's network function -> the last object made for it here.
-        self._instances: dict[str, str] = {}
-        #: Statements first calling a network function whose variables are made before them -> the function.
-        self._variables_made_at: dict[int, str] = {}
-        #: (module statement index, order of the first call, the lines making the variables).
-        self._hoisted_variables: list[tuple[int, int, list[cst.SimpleStatementLine]]] = []
-        #: Summary lines of helpers already removed (each serves every network calling it).
-        self._removed_summaries: set[int] = set()
-        #: Variable helpers (``def weight_variable(name, shape): return tf.get_variable(...)``) by name.
-        self._helpers = {s.name.value: s for s in module.body
-                         if isinstance(s, cst.FunctionDef) and helper_variable(s, self.tf) is not None}
+        splits = (
+            modules.imported_splits(module, self.state.project)
+            if modules.wants_splits(self.state.project)
+            else {}
+        )
         for index, statement in enumerate(module.body):
-            helpers = self._helpers if isinstance(statement, cst.FunctionDef) and statement.name.value not in self._helpers \
+            helpers = (
+                plan.helpers
+                if isinstance(statement, cst.FunctionDef)
+                and statement.name.value not in plan.helpers
                 else {}
-            calls = [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call) and (
-                self.tf.is_tf(n.func, *self.detects) or isinstance(n.func, cst.Name) and n.func.value in helpers)]
-            if splits or self._local_splits:
-                self._call_splits(statement, {**splits, **self._local_splits}, taken, keeps_lines=bool(calls))
-            variables = [c for c in calls if self.tf.is_tf(c.func, "get_variable") or isinstance(c.func, cst.Name)]
-            if variables and (not isinstance(statement, cst.FunctionDef) or any(
-                    isinstance(self.state.parents(module).get(id(c)), cst.Return) for c in variables)):
-                # At top level, or a helper's ``return tf.get_variable(...)``: get-variable-to-variable's.
+            )
+            calls = [
+                n
+                for n in walk(statement, code_only=True)
+                if isinstance(n, cst.Call)
+                and (
+                    self.tf.is_tf(n.func, *self.detects)
+                    or isinstance(n.func, cst.Name)
+                    and n.func.value in helpers
+                )
+            ]
+            if splits or plan.local_splits:
+                callers.call_splits(
+                    statement, {**splits, **plan.local_splits}, taken, keeps_lines=bool(calls)
+                )
+            variables = [
+                c
+                for c in calls
+                if self.tf.is_tf(c.func, "get_variable") or isinstance(c.func, cst.Name)
+            ]
+            if variables and (
+                not isinstance(statement, cst.FunctionDef)
+                or any(isinstance(parents.get(id(c)), cst.Return) for c in variables)
+            ):
+                # At top level, or a helper's ``return tf.get_variable(...)``:
+                # get-variable-to-variable's.
                 calls, variables = [c for c in calls if not any(c is v for v in variables)], []
             if not calls:
                 continue
             if variables:
-                self._network_variables(statement, calls, variables, taken)
+                scoped.network_variables(statement, calls, variables, taken)
                 continue
             network = Network(calls)
             split = None
             try:
                 if isinstance(statement, cst.FunctionDef):
-                    project = self._project_network(statement, calls)
-                    network = self._networks.read(statement, calls, split=project)
+                    project = plan.project_network(statement, calls)
+                    network = plan.networks.read(statement, calls, split=project)
                     if project and network.shared:
-                        raise Decline(calls[0], f"it is applied in `{statement.name.value}`, which shares its layers "
-                                                "through `reuse` and is called from another file")
+                        raise Decline(
+                            calls[0],
+                            f"it is applied in `{statement.name.value}`, which shares its layers "
+                            "through `reuse` and is called from another file",
+                        )
                 elif id(statement) not in top:
-                    self._in_naming_blocks(statement, calls)
-                made = [self._layer(call, network.reuse) for call in innermost_first(calls)]
+                    check_naming_blocks(statement, calls, plan)
+                made = [
+                    read_layer(call, plan, self.tf_expr, network.reuse)
+                    for call in innermost_first(calls)
+                ]
                 if isinstance(statement, cst.With):
                     inside = bound_names(statement.body)
-                    read = sorted({n.value for layer in made for arg in layer.constructor for n in name_nodes(arg.value)}
-                                  & inside)
+                    read = sorted(
+                        {
+                            n.value
+                            for layer in made
+                            for arg in layer.constructor
+                            for n in name_nodes(arg.value)
+                        }
+                        & inside
+                    )
                     if read:
-                        raise Decline(calls[0], f"its layer is made before the `with` block holding it, and its "
-                                                f"arguments read `{read[0]}`, which the block binds")
+                        raise Decline(
+                            calls[0],
+                            f"its layer is made before the `with` block holding it, and its "
+                            f"arguments read `{read[0]}`, which the block binds",
+                        )
                 if isinstance(statement, cst.FunctionDef) and project:
-                    removed = [line for layer in made if layer.rnn is not None for line in layer.rnn.cell_lines]
-                    split = modules.split_of(statement, [arg.value for layer in made for arg in layer.constructor],
-                                             removed, taken)
+                    removed = [
+                        line
+                        for layer in made
+                        if layer.rnn is not None
+                        for line in layer.rnn.cell_lines
+                    ]
+                    split = modules.split_of(
+                        statement,
+                        [arg.value for layer in made for arg in layer.constructor],
+                        removed,
+                        taken,
+                    )
                 elif isinstance(statement, cst.FunctionDef):
-                    made = [self._networks.hoisted(statement, network, layer, call)
-                            for call, layer in zip(innermost_first(calls), made)]
+                    made = [
+                        plan.networks.hoisted(statement, network, layer, call)
+                        for call, layer in zip(innermost_first(calls), made)
+                    ]
             except Decline as decline:
                 self.declined(decline, "tf.layers not migrated: ")
                 continue
             if split is not None:
-                if self.fix(calls[0], f"tf.layers in `{split.function}`, a network function the other files of the run "
-                                      f"call -> a Keras layer class `{split.class_name}` making its layers once"):
-                    self._split(statement, split, network, made, calls, taken)
+                if self.fix(
+                    calls[0],
+                    f"tf.layers in `{split.function}`, a network function the other files of the run "
+                    f"call -> a Keras layer class `{split.class_name}` making its layers once",
+                ):
+                    layer_class(self, plan, statement, split, network, made, calls, taken)
                 continue
-            if not self.fix(calls[0], "tf.layers -> a Keras layer created once and called where it was applied"):
+            if not self.fix(
+                calls[0], "tf.layers -> a Keras layer created once and called where it was applied"
+            ):
                 continue
-            for block in network.scopes:  # the scopes only named and shared: their bodies stay, dedented
-                self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
-            if network.reuse is not None:
-                self._stop_passing(statement, network)
-            created = []
-            prefix = network_prefix(network.scopes, statement) if isinstance(statement, cst.FunctionDef) else ""
-            parents = self.state.parents(module)
-            built_at = index if not network.calls_of else min(
-                i for i, top in enumerate(module.body) for c in network.calls_of if training.contains(top, c))
-            for call, layer in zip(innermost_first(calls), made):
-                scope = self._variable_scope(call, parents)
-                named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
-                base = named.lower() if named else layer.function
-                base = f"{prefix}_{base}" if prefix and not base.startswith(prefix) else base
-                # ``conv = tf.layers.conv2d(..., name="conv")``: the layer is ``conv_layer``.
-                name = training.fresh_name(base if base not in taken or base in ours else f"{base}_layer", taken)
-                ours.add(base)
-                where = f"{scope}/" if scope else ""
-                variables = [f"{where}{v}" for v in layer.rnn.variables] if layer.rnn is not None else [
-                    f"{where}{layer.tf1_name or layer.function}{{suffix}}/{weight}:0"
-                    for weight in (layer.tf1_weights if layer.tf1_weights is not None
-                                   else TRAINABLE_WEIGHTS.get(layer.keras_class, ("kernel", "bias")))]
-                self._made.append(MadeLayer(tuple(variables), layer.keras_class, name, built_at))
-                created.append(cst.SimpleStatementLine([cst.Assign(
-                    [cst.AssignTarget(cst.Name(name))],
-                    cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor)))]))
-                self.replace(call, lambda updated, name=name, layer=layer: self._applied(updated, name, layer))
-                self.drop_from_import_of(call.func, self._from_imported)  # ``from tensorflow.contrib import layers``
-                if layer.rnn is not None:
-                    self._recurrent(layer.rnn, taken)
-            # A top-level cell's line goes (``_recurrent``): its comments and blank lines stay.
-            carried = [line for layer in made if layer.rnn is not None for cell_line in layer.rnn.cell_lines
-                       if cell_line in module.body for line in cell_line.leading_lines]
-            self._make_before(statement, created, carried)
-            if any(self.tf.is_tf(call.func, "layers.batch_normalization") for call in calls):
-                self._drop_update_dependencies()
-        for statement, gone in self._moved_imports.values():
-            self._drop_moved_import(statement, gone)
-        if self._hoisted_variables:
-            self._make_hoisted_variables()
-        if self._made:
-            self._write_variable_lists(module)
-
-    def _in_naming_blocks(self, statement: cst.BaseStatement, calls: list[cst.Call]) -> None:
-        """Declines layers applied elsewhere than on the lines of top-level ``with`` blocks that
-        only name ops (``with tf.name_scope("RNN"):``, a ``variable_scope`` given only its name),
-        nested or not: their layers are made before the block, and applied where they were."""
-        parents = self.state.parents(self._module)
-        for call in calls:
-            line = statement_holding(call, parents)
-            holders = [n for n in ancestors(line, parents) if training.contains(statement, n) or n is statement] \
-                if isinstance(line, cst.SimpleStatementLine) else [None]
-            if not all(isinstance(n, (cst.IndentedBlock, cst.With)) and (
-                    not isinstance(n, cst.With) or all(naming_scope(i, self.tf) and i.asname is None for i in n.items))
-                       for n in holders):
-                raise Decline(call, "it is applied inside a class or a block (other than top-level `with` blocks "
-                                    "that only name ops)")
-
-    def _make_before(self, statement: cst.BaseStatement, lines: list[cst.SimpleStatementLine],
-                     carried: Sequence[cst.EmptyLine] = ()) -> None:
-        """``lines`` (what is made) go before the module statement, taking its blank lines and
-        comments (after ``carried`` ones); a definition keeps two blank lines before it."""
-        lines[0] = lines[0].with_changes(leading_lines=[*carried, *statement.leading_lines])
-        kept = [cst.EmptyLine(indent=False)] * 2 if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else []
-        self.replace(statement, lambda updated: updated.with_changes(leading_lines=kept))
-        self.insert_before(statement, lines)
+            layer_objects(self, plan, statement, index, network, made, calls, taken, ours)
+            if (
+                any(self.tf.is_tf(call.func, "layers.batch_normalization") for call in calls)
+                and not dependencies_dropped
+            ):
+                dependencies_dropped = drop_update_dependencies(self, plan.batch_norms, module)
+        callers.drop_moved_imports()
+        scoped.make_hoisted_variables()
+        if plan.made:
+            write_variable_lists(self, plan)
 
     @classmethod
     def wanted_by(cls, state) -> bool:
         # A project module made a class of a network function: its calls here must follow.
         return modules.wants_splits(state.project)
-
-    def _project_network(self, function: cst.FunctionDef, calls: list[cst.Call]) -> bool:
-        """Whether ``function`` is a network function only other files of the run call (see
-        ``modules``); declines when those calls could not follow its split into a class."""
-        name = function.name.value
-        if self.state.callers is None or [n for n in name_nodes(self._module) if n.value == name] != [function.name]:
-            return False
-        reason = modules.callers_allow_split(function, self.state.callers.get(name, []))
-        if reason is not None:
-            raise Decline(calls[0], f"it is applied in `{name}`: {reason}")
-        if not self.state.exports_allowed:
-            raise Decline(calls[0], f"it is applied in `{name}`, a network function other files of the run call, "
-                                    f"but {self.state.exports_refused}, where the class it would become could not run")
-        return True
-
-    def _split(self, function: cst.FunctionDef, split: "modules.Split", network: Network, made: list["LayerCall"],
-               calls: list[cst.Call], taken: set[str]) -> None:
-        """The function becomes a Keras layer class: its layers made in ``__init__`` as
-        attributes, applied in ``call``; the split is exported for the callers."""
-        for block in network.scopes:
-            self.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
-        created: list[tuple[str, cst.Call]] = []
-        attributes: set[str] = set(split.parameters)
-        for call, layer in zip(innermost_first(calls), made):
-            named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
-            name = training.fresh_name(named.lower() if named else layer.function, attributes)
-            created.append((name, cst.Call(self.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor))))
-            self.replace(call, lambda updated, name=name, layer=layer: self._applied(
-                updated, name, layer, cst.Attribute(cst.Name("self"), cst.Name(name))))
-            self.drop_from_import_of(call.func, self._from_imported)
-            if layer.rnn is not None:
-                self._recurrent(layer.rnn, taken)
-        constructors = [arg.value for layer in made for arg in layer.constructor]
-        for read in modules.stored_reads(function, split, constructors):
-            self.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
-        base = self.tf_expr("keras.layers.Layer")
-        self.replace(function, lambda updated: modules.module_class(updated, split, created, base))
-        self.state.exports.setdefault(self.code, {}).setdefault("classes", {})[split.function] = split.export()
-
-    def _write_variable_lists(self, module: cst.Module) -> None:
-        """Variable lists picked by scope and passed as ``var_list`` list the layers' variables
-        where they are passed (see ``variable_lists``)."""
-        removed = []
-        for found in variable_lists(module, self.tf, self._made, self.state.parents(module)):
-            if isinstance(found, Decline):
-                self.declined(found, "variable list not migrated: ")
-                continue
-            if not self.fix(found.line.body[0].value, "a variable list picked by scope -> the Keras layers' "
-                                                      "trainable_variables, read where the optimizer uses them"):
-                continue
-            listing = found.listing()
-            for use in found.uses:
-                self.replace(use, lambda updated, listing=listing: listing)
-            self.remove(found.line)
-            removed.append(found.line)
-        for line in unused_whole_lists(module, self.tf, removed):
-            self.remove(line)
-
-    def _drop_update_dependencies(self) -> None:
-        """Keras layers update their moving statistics themselves: the ``UPDATE_OPS`` read and
-        the ``control_dependencies`` block around the training step go (once per file)."""
-        updates = self._batch_norms.update_ops()
-        if isinstance(updates, UpdateOps) and not self._dependencies_dropped:
-            self._dependencies_dropped = True
-            body = list(self._module.body)
-            for block in updates.blocks:
-                # The comments above a removed ``update_ops = ...`` line right before it stay.
-                index = next(i for i, s in enumerate(body) if s is block)
-                carried = list(body[index - 1].leading_lines) if index and any(
-                    body[index - 1] is binding for binding in updates.bindings) else []
-                self.replace(block, lambda updated, carried=carried: cst.FlattenSentinel(dedented(updated, carried)))
-            for binding in updates.bindings:
-                self.remove(binding)
-
-    def _stop_passing(self, function: cst.FunctionDef, network: "Network") -> None:
-        """The ``reuse`` parameter of a shared network function goes, with what its calls pass."""
-        assert network.reuse is not None
-        position = parameter_names(function).index(network.reuse)
-        self.replace(function.params, lambda updated: updated.with_changes(params=_without(
-            updated.params, [p.name.value for p in updated.params].index(network.reuse))))
-        for call in network.calls_of:
-            positional = [i for i, a in enumerate(call.args) if a.keyword is None and not a.star]
-            dropped = next((i for i, a in enumerate(call.args) if a.keyword is not None and a.keyword.value == network.reuse),
-                           positional[position] if position < len(positional) else None)
-            if dropped is not None:
-                self.replace(call, lambda updated, dropped=dropped: updated.with_changes(
-                    args=_without(updated.args, dropped)))
-
-    def _applied(self, updated: cst.Call, name: str, layer: "LayerCall",
-                 owner: Optional[cst.BaseExpression] = None) -> cst.BaseExpression:
-        """``layer_object(input, ...)`` (``owner``: the expression naming the object, if not
-        ``name``); a ``static_rnn``'s list of time steps is stacked into one tensor for the Keras
-        layer and its outputs unstacked into a list again."""
-        given = _input_of(updated, layer.input_position)
-        listed = layer.rnn is not None and layer.rnn.listed
-        axis = cst.Arg(cst.Integer("1"), keyword=cst.Name("axis"), equal=no_space_equal())
-        if listed:
-            given = cst.Call(self.tf_expr("stack"), commas([cst.Arg(given), axis]))
-        applied = cst.Call(owner or cst.Name(name), commas([cst.Arg(given), *layer.call_args]))
-        return cst.Call(self.tf_expr("unstack"), commas([cst.Arg(applied), axis])) if listed else applied
-
-    def _recurrent(self, site: RecurrentSite, taken: set[str]) -> None:
-        """The cell's line goes; the result is bound to the outputs (and the state, or for an
-        LSTM its ``h`` and ``c``, whose reads are replaced)."""
-        names = {}
-        if site.state is not None and site.keras_class == "LSTM":
-            names = {part: training.fresh_name(f"{site.state}_{part}", taken) for part in ("h", "c")}
-            for node, part in site.reads.values():
-                self.replace(node, lambda updated, name=names[part]: cst.Name(name))
-        for line in site.cell_lines:
-            self.remove(line)
-        target = site.target(names)
-        self.replace(site.assign.targets[0], lambda updated: updated.with_changes(target=target))
-
-    def _layer(self, call: cst.Call, reuse: Optional[str] = None) -> "LayerCall":
-        """What the Keras layer replacing ``call`` takes; the input is read off the rebuilt call
-        (``_input_of``). ``reuse``: the sharing network function's ``reuse`` parameter, which
-        its layers may pass on."""
-        if self.tf.is_tf(call.func, *RUNS):
-            parents = self.state.parents(self._module)
-            block = parents.get(id(statement_holding(call, parents)))
-            site = read_site(call, list(block.body), parents, self.tf, self.tf_expr)
-            position = RUNS[next(r for r in RUNS if self.tf.is_tf(call.func, r))]["inputs"]
-            return LayerCall(site.keras_class, site.constructor, site.call_args, OBJECT_NAMES[site.keras_class], site.named,
-                             input_position=position, rnn=site)
-        path = self.tf.tf_symbol(call.func).path
-        key = path[len("layers."):] if path.startswith("layers.") else path  # ``contrib.layers.flatten`` whole
-        entry, function = layer_table()[key], key.rsplit(".", 1)[-1]
-        passed: dict[str, cst.BaseExpression] = {}
-        for position, arg in enumerate(call.args):
-            if arg.star:
-                raise Decline(call, "it passes `*args` or `**kwargs`")
-            if arg.keyword is None:
-                if position >= len(entry["parameters"]):
-                    raise Decline(call, "it passes more positional arguments than the function takes")
-                key = entry["parameters"][position]
-            else:
-                key = arg.keyword.value
-            if key not in entry["parameters"]:
-                raise Decline(call, f"`{key}` is not a parameter of tf.{path}")
-            passed[key] = arg.value
-        for key in entry["declined"]:
-            if not is_none(passed.get(key)) and not (key == "reuse" and self._sharing(passed[key], reuse)):
-                raise Decline(call, f"it passes `{key}`" + (" outside a network function shared through its variable "
-                                                            "scope" if key == "reuse" else ", which Keras layers do not take"))
-        for key in entry.get("declined_none", ()):
-            if key in passed and is_none(passed[key]):
-                raise Decline(call, f"it passes `{key}=None`, which TF1 read as leaving that part out")
-        # ``tf.contrib.layers`` spells some parameters otherwise (``num_outputs``: Keras's ``units``).
-        passed = {entry.get("renamed", {}).get(key, key): value for key, value in passed.items()}
-        if not false(passed.get("renorm", cst.Name("False"))):
-            raise Decline(call, "batch renormalization (`renorm`) is not proven equal in Keras 3")
-        for key, default in entry["tf1_only"].items():
-            if key in passed and source(passed[key]) != default and not (key == "fused" and false(passed[key])):
-                raise Decline(call, f"`{key}={source(passed[key])}` has no Keras counterpart")
-        if function == "dropout" and not false(passed.get("training", cst.Name("False"))):
-            raise Decline(call, f"`training={source(passed['training'])}`: in training mode the dropout mask would "
-                                "come from Keras's random generator, not TF1's")
-        if function == "batch_normalization":
-            self._batch_norms.check(call, passed)
-        if "inputs" not in passed:
-            raise Decline(call, "its input is not passed")
-        constructor: list[cst.Arg] = []
-        for key in entry["positional"]:
-            value = passed.get(key) if key in passed else self._default(entry["tf1_defaults_written_out"].get(key))
-            if value is None:
-                raise Decline(call, f"`{key}` is not passed")
-            constructor.append(cst.Arg(value))
-        for key in entry["constructor"]:
-            if key in entry["positional"]:
-                continue
-            value = passed.get(key)
-            if value is None and key in entry["tf1_defaults_written_out"]:
-                value = self._default(entry["tf1_defaults_written_out"][key])
-            if value is not None:
-                constructor.append(cst.Arg(value, keyword=cst.Name(key), equal=no_space_equal()))
-        call_args = [cst.Arg(passed[key], keyword=cst.Name(key), equal=no_space_equal()) for key in entry["call"] if key in passed]
-        named = passed.get("name")
-        tf1_name = named.evaluated_value if isinstance(named, cst.SimpleString) else None
-        return LayerCall(entry["keras"], constructor, call_args, function, tf1_name,
-                         tf1_weights=tuple(entry["tf1_weights"]) if "tf1_weights" in entry else None)
-
-    def _default(self, text: Optional[str]) -> Optional[cst.BaseExpression]:
-        """A TF1 default written out: a literal, or a TF name (``tf.nn.relu``) through the file's alias."""
-        if text is None:
-            return None
-        return self.tf_expr(text[len("tf."):]) if text.startswith("tf.") else cst.parse_expression(text)
-
-    def _variable_scope(self, call: cst.Call, parents: dict) -> str:
-        """The TF1 variable scope ``call`` runs in (``outer/inner``): the names of the
-        ``variable_scope`` blocks holding it (name scopes do not prefix variables); a scope
-        named by a parameter ``name`` (in a network function becoming a class) is ``{name}``."""
-        names: list[str] = []
-        node = parents.get(id(call))
-        while node is not None:
-            if isinstance(node, cst.With):
-                names += [_scope_name(item.item.args[0].value) for item in reversed(node.items)
-                          if isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, "variable_scope")]
-            node = parents.get(id(node))
-        return "/".join(reversed(names))
-
-    def _sharing(self, value: cst.BaseExpression, reuse: Optional[str]) -> bool:
-        """Whether ``reuse=value`` shares variables the way the migration keeps: the sharing
-        function's own ``reuse`` parameter, or ``tf.AUTO_REUSE``."""
-        return (isinstance(value, cst.Name) and value.value == reuse and reuse is not None) or (
-            reuse is not None and self.tf.is_tf(value, "AUTO_REUSE"))
-
-
-@dataclass(frozen=True)
-class LayerCall:
-    """What replaces one ``tf.layers`` call: the Keras class and constructor arguments, the
-    arguments of the call, the TF1 function and the ``name=`` literal passed, if any."""
-    keras_class: str
-    constructor: list[cst.Arg]
-    call_args: list[cst.Arg]
-    function: str
-    tf1_name: Optional[str]
-    #: Where the input is passed (``tf.nn.dynamic_rnn(cell, inputs)``: 1).
-    input_position: int = 0
-    rnn: Optional[RecurrentSite] = None
-    #: The names TF1 gave the layer's variables, where not Keras's (``weights``/``biases`` of
-    #: ``tf.contrib.layers.fully_connected``).
-    tf1_weights: Optional[tuple[str, ...]] = None
-
-
-def _without(items: Sequence[Any], index: int) -> list[Any]:
-    """Parameters or arguments without the one at ``index``, separated as before it went."""
-    kept = [item for i, item in enumerate(items) if i != index]
-    if index == len(items) - 1 and kept:
-        kept[-1] = kept[-1].with_changes(comma=items[-1].comma)
-    return kept
-
-
-def _input_of(updated: cst.Call, position: int = 0) -> cst.BaseExpression:
-    """The input argument of the rebuilt call (an inner layer call already rewritten in it)."""
-    found = argument(updated, position, "inputs")
-    assert found is not None
-    return found
-
-
-
-def _scope_name(given: cst.BaseExpression) -> str:
-    """A variable scope's name as a template: the literal, or ``{name}`` for a name."""
-    if isinstance(given, cst.Name):
-        return f"{{{given.value}}}"
-    return (given.evaluated_value if isinstance(given, cst.SimpleString) else None) or ""
-

@@ -5,16 +5,20 @@ goes with it (see the codemod's docstring)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.analysis import training
+from tfmodernize.analysis.project_facts import foreign_call, foreign_imports
 from tfmodernize.names import bound_names, name_nodes, names_read
-from tfmodernize.syntax import argument, source, statement_of
+from tfmodernize.syntax import argument, calls_in, source, statement_of
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
+
+if TYPE_CHECKING:
+    from tfmodernize.codemods.migrate.layers_to_keras.rewrites import Editor
 
 
 class BatchNorms:
@@ -78,7 +82,7 @@ class BatchNorms:
 
     def _read_update_ops(self, module: cst.Module) -> "UpdateOps | str":
         updates = UpdateOps()
-        reads = [c for c in training.calls(module) if training.update_ops_collection(c, module, self.tf) is not None]
+        reads = [c for c in calls_in(module) if training.update_ops_collection(c, module, self.tf) is not None]
         parents = self.parents
         for statement in module.body:
             if not (isinstance(statement, cst.With) and len(statement.items) == 1):
@@ -101,9 +105,9 @@ class BatchNorms:
         inside = {id(n) for node in [*updates.blocks, *updates.bindings] for n in walk(node)}
         if any(id(read) not in inside for read in reads):
             return "the program reads `UPDATE_OPS` other than around its training step"
-        if any(self.tf.is_tf(c.func, "add_to_collection", "add_to_collections") for c in training.calls(module)):
+        if any(self.tf.is_tf(c.func, "add_to_collection", "add_to_collections") for c in calls_in(module)):
             return "the program adds to collections itself"
-        if training.foreign_call(module, training.foreign_imports(module, self.project)) is not None:
+        if foreign_call(module, foreign_imports(module, self.project)) is not None:
             return "the program calls code defined elsewhere that may add update ops"
         if not updates.blocks:
             return "no training step depends on `UPDATE_OPS`, so TF1 never updated the moving statistics"
@@ -178,7 +182,7 @@ def _runs_feeding(dictionary: cst.Dict, module: cst.Module, parents: dict) -> li
             and isinstance(holder.targets[0].target, cst.Name)):
         return []
     name = holder.targets[0].target.value
-    runs = [c for c in training.calls(module) if isinstance(feed_of(c), cst.Name) and feed_of(c).value == name]
+    runs = [c for c in calls_in(module) if isinstance(feed_of(c), cst.Name) and feed_of(c).value == name]
     bindings = [n for n in walk(module, code_only=True) if isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name)
                 and n.target.value == name]
     # Each use of the name binds it or feeds one of the runs.
@@ -193,3 +197,21 @@ def dedented(block: cst.With, carried: Sequence[cst.EmptyLine] = ()) -> list[cst
     return body
 
 
+def drop_update_dependencies(editor: "Editor", norms: BatchNorms, module: cst.Module) -> bool:
+    """Keras layers update their moving statistics themselves: the ``UPDATE_OPS`` read and the
+    ``control_dependencies`` block around the training step go. Whether they went (the caller
+    drops them once per file)."""
+    updates = norms.update_ops()
+    if not isinstance(updates, UpdateOps):
+        return False
+    body = list(module.body)
+    for block in updates.blocks:
+        # The comments above a removed ``update_ops = ...`` line right before it stay.
+        index = next(i for i, s in enumerate(body) if s is block)
+        carried = list(body[index - 1].leading_lines) if index and any(
+            body[index - 1] is binding for binding in updates.bindings) else []
+        editor.replace(block, lambda updated, carried=carried: cst.FlattenSentinel(
+            dedented(updated, carried)))
+    for binding in updates.bindings:
+        editor.remove(binding)
+    return True

@@ -2,8 +2,9 @@
 rewrite made classes (``modules``): an object made per call (before the statement, or before
 the definition of the function the program calls once holding the calls), called where the
 function was; imports renamed to the classes, or moved to the top of the file when the
-function imports them itself. A part of ``LayersToKeras`` (a mixin: it uses the codemod's
-edits, its file's ``NetworkFunctions`` and the objects already made)."""
+function imports them itself. ``ProjectCallers`` reads the file's ``FilePlan``, records its
+edits with the ``Editor`` it is given, and keeps what it has done (the objects made, the
+imports renamed or moved)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,19 @@ from typing import Optional
 
 import libcst as cst
 
+from tfmodernize.names import fresh_name
+from tfmodernize.treewalk import contains
 from tfmodernize.codemod import Decline
-from tfmodernize.analysis import training
 from tfmodernize.codemods.migrate.layers_to_keras import modules
-from tfmodernize.codemods.migrate.layers_to_keras.network import reads_input_dimension
-from tfmodernize.analysis.variables import shares_variables
-from tfmodernize.codemods.migrate.layers_to_keras.shapes import KnownShapes, result_element
-from tfmodernize.codemods.migrate.layers_to_keras.training_batch_norm import statistics_reader
+from tfmodernize.codemods.migrate.layers_to_keras.plan import FilePlan
+from tfmodernize.codemods.migrate.layers_to_keras.rewrites import Editor, make_before
+from tfmodernize.codemods.migrate.layers_to_keras.shapes import (
+    KnownShapes,
+    result_element,
+)
+from tfmodernize.codemods.migrate.layers_to_keras.training_batch_norm import (
+    statistics_reader,
+)
 from tfmodernize.imports import drop_aliases
 from tfmodernize.names import local_names, name_nodes, parameter_names
 from tfmodernize.syntax import source, statement_holding
@@ -25,103 +32,197 @@ from tfmodernize.treewalk import walk
 
 
 class ProjectCallers:
-    """``LayersToKeras``'s handling of calls of project modules' network classes."""
+    """Calls of project modules' network classes (and of this file's functions made classes)
+    in one file."""
 
-    def _call_splits(self, statement: cst.BaseStatement, splits: dict, taken: set[str], keeps_lines: bool) -> None:
+    def __init__(self, plan: FilePlan, editor: Editor) -> None:
+        self.plan, self.editor = plan, editor
+        self._shapes: Optional[KnownShapes] = None  # made when a call of a network class needs it
+        self._renamed: set[int] = set()  # the import aliases renamed to the class they name now
+        self._freed: set[str] = set()  # the functions whose names the classes' imports freed
+        #: Imports in a function's body whose classes are imported at the top instead -> their
+        #: aliases that go.
+        self._moved_imports: dict[int, tuple[cst.ImportFrom, set[int]]] = {}
+        #: The class of a project module's network function -> the last object made for it here.
+        self._instances: dict[str, str] = {}
+
+    def call_splits(
+        self, statement: cst.BaseStatement, splits: dict, taken: set[str], keeps_lines: bool
+    ) -> None:
         """Calls of a project module's network function that became a class: an object made
         before the statement, called where the function was (one object per call, as TF1 made
         a network per call). The objects take the statement's blank lines and comments unless
         ``keeps_lines`` (its own layers are made before it too, and take them)."""
         made: list[cst.SimpleStatementLine] = []
-        calls = [n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)
-                 and isinstance(n.func, (cst.Name, cst.Attribute)) and source(n.func) in splits]
-        # All in ``main()``, called once, outside its loops: the objects are made before its definition.
-        unit = self._networks.unit_of(calls) if calls and isinstance(statement, cst.FunctionDef) else None
+        calls = [
+            n
+            for n in walk(statement, code_only=True)
+            if isinstance(n, cst.Call)
+            and isinstance(n.func, (cst.Name, cst.Attribute))
+            and source(n.func) in splits
+        ]
+        # All in ``main()``, called once, outside its loops: the objects are made before its
+        # definition.
+        unit = (
+            self.plan.networks.unit_of(calls)
+            if calls and isinstance(statement, cst.FunctionDef)
+            else None
+        )
         for call in calls:
             called = source(call.func)
             imported = splits[called]
             alias, split = imported.alias, imported.split
             # ``from ops import fc_layer`` (or ``*``): the import names the class ``FcLayer`` now,
             # and so do the calls, unless the import gives it a name of its own (``as``).
-            renamed = isinstance(call.func, cst.Name) and split["class"] != call.func.value and (
-                alias is None or alias.asname is None)
+            renamed = (
+                isinstance(call.func, cst.Name)
+                and split["class"] != call.func.value
+                and (alias is None or alias.asname is None)
+            )
             try:
                 if not isinstance(statement, cst.SimpleStatementLine) and unit is None:
-                    raise Decline(call, "it is called inside a block or a definition (other than a function the "
-                                        "program calls once, outside its loops)")
+                    raise Decline(
+                        call,
+                        "it is called inside a block or a definition (other than a function the "
+                        "program calls once, outside its loops)",
+                    )
                 if split.get("statistics"):
-                    reader = statistics_reader(self._module, self.tf)
+                    reader = statistics_reader(self.plan.module, self.plan.tf)
                     if reader is not None:
-                        raise Decline(call, f"this file reads {reader}, which would read the moving mean and variance "
-                                            "TF1 made for its batch normalisation; the class does not make them "
-                                            "(training mode never reads them)")
+                        raise Decline(
+                            call,
+                            f"this file reads {reader}, which would read the moving mean and variance "
+                            "TF1 made for its batch normalisation; the class does not make them "
+                            "(training mode never reads them)",
+                        )
                 if imported.holder is not None and (unit is None or unit is not imported.holder):
-                    raise Decline(call, f"it is imported inside `{imported.holder.name.value}`, and called "
-                                        "elsewhere than in that function's own lines")
+                    raise Decline(
+                        call,
+                        f"it is imported inside `{imported.holder.name.value}`, and called "
+                        "elsewhere than in that function's own lines",
+                    )
                 if unit is not None and call is calls[0]:
-                    self._networks.before_unit(unit, statement_holding(call, self.state.parents(self._module)), called)
-                if isinstance(call.func, cst.Attribute):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
+                    self.plan.networks.before_unit(
+                        unit, statement_holding(call, self.plan.parents), called
+                    )
+                if isinstance(
+                    call.func, cst.Attribute
+                ):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
                     maker = call.func.with_changes(attr=cst.Name(split["class"]))
                 else:
                     maker = cst.Name(split["class"] if renamed else called)
                 bare, shares = modules.without_reuse(call, split)
                 given = {name: value for name, (value, _) in modules.passed(bare, split).items()}
-                construction, _ = modules.split_call(bare, split, maker, self._input_dimensions(call, split, given))
-                inner = (local_names(unit) | set(parameter_names(unit))) & {n.value for n in name_nodes(construction)} \
-                    if unit is not None and not shares else set()
+                construction, _ = modules.split_call(
+                    bare, split, maker, input_dimensions(call, split, given, self._known_shapes())
+                )
+                inner = (
+                    (local_names(unit) | set(parameter_names(unit)))
+                    & {n.value for n in name_nodes(construction)}
+                    if unit is not None and not shares
+                    else set()
+                )
                 if inner:
-                    raise Decline(call, f"the object it becomes is made before `{unit.name.value}`, and its arguments "
-                                        f"read `{sorted(inner)[0]}`, which `{unit.name.value}` binds")
+                    raise Decline(
+                        call,
+                        f"the object it becomes is made before `{unit.name.value}`, and its arguments "
+                        f"read `{sorted(inner)[0]}`, which `{unit.name.value}` binds",
+                    )
                 if shares and split["class"] not in self._instances:
-                    raise Decline(call, "it shares the variables (`reuse=True`) of no call before it in this file's "
-                                        "top-level code")
+                    raise Decline(
+                        call,
+                        "it shares the variables (`reuse=True`) of no call before it in this file's "
+                        "top-level code",
+                    )
             except Decline as decline:
-                self.declined(decline, f"call of `{called}` (a class now) not migrated: ")
+                self.editor.declined(decline, f"call of `{called}` (a class now) not migrated: ")
                 continue
-            if not self.fix(call, f"`{called}` became a class in its module -> " + (
+            if not self.editor.fix(
+                call,
+                f"`{called}` became a class in its module -> "
+                + (
                     "the object the call before it made (it shared that call's variables), called where the function "
-                    "was" if shares else "an object made once here, called where the function was")):
+                    "was"
+                    if shares
+                    else "an object made once here, called where the function was"
+                ),
+            ):
                 continue
             if renamed and called not in self._freed:
                 self._freed.add(called)
-                taken.discard(called)  # the import names the class now: the function's name is free (once)
-            elif isinstance(alias, cst.ImportAlias) and isinstance(call.func, cst.Name) and \
-                    sum(1 for n in name_nodes(self._module) if n.value == source(alias.name)) == 1:
-                taken.discard(source(alias.name))  # ``from m import f as g``: ``f`` was only the import's
+                taken.discard(
+                    called
+                )  # the import names the class now: the function's name is free (once)
+            elif (
+                isinstance(alias, cst.ImportAlias)
+                and isinstance(call.func, cst.Name)
+                and sum(1 for n in name_nodes(self.plan.module) if n.value == source(alias.name))
+                == 1
+            ):
+                taken.discard(
+                    source(alias.name)
+                )  # ``from m import f as g``: ``f`` was only the import's
             targets = _bound_by(statement, call)
             if targets is not None:
                 self._known_shapes().noted(targets, split, given)
             if shares:
                 instance = self._instances[split["class"]]
             else:
-                instance = training.fresh_name(modules.instance_name(split["class"]), taken)
+                instance = fresh_name(modules.instance_name(split["class"]), taken)
                 self._instances[split["class"]] = instance
-                made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
+                made.append(
+                    cst.SimpleStatementLine(
+                        [cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]
+                    )
+                )
             if targets is not None:
                 self._read_as_attributes(targets, split, instance, statement)
-            self.replace(call, lambda updated, instance=instance, split=split: cst.Call(
-                cst.Name(instance), modules.split_call(modules.without_reuse(updated, split)[0], split,
-                                                       cst.Name(instance))[1]))
+            self.editor.replace(
+                call,
+                lambda updated, instance=instance, split=split: cst.Call(
+                    cst.Name(instance),
+                    modules.split_call(
+                        modules.without_reuse(updated, split)[0], split, cst.Name(instance)
+                    )[1],
+                ),
+            )
             if imported.statement is not None and id(alias) not in self._renamed:
                 # Imported inside ``main()``: the objects are made before its definition, so the
                 # class is imported at the top of the file, and the function's import goes.
                 self._renamed.add(id(alias))
-                self.add_import(source(imported.statement.module), split["class"],
-                                asname=source(alias.asname.name) if alias.asname else None)
-                self._moved_imports.setdefault(id(imported.statement), (imported.statement, set()))[1].add(id(alias))
-            elif isinstance(call.func, cst.Name) and alias is not None and id(alias) not in self._renamed \
-                    and split["class"] != source(alias.name):
+                self.editor.add_import(
+                    source(imported.statement.module),
+                    split["class"],
+                    asname=source(alias.asname.name) if alias.asname else None,
+                )
+                self._moved_imports.setdefault(id(imported.statement), (imported.statement, set()))[
+                    1
+                ].add(id(alias))
+            elif (
+                isinstance(call.func, cst.Name)
+                and alias is not None
+                and id(alias) not in self._renamed
+                and split["class"] != source(alias.name)
+            ):
                 self._renamed.add(id(alias))
-                self.replace(alias, lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)))
+                self.editor.replace(
+                    alias,
+                    lambda updated, name=split["class"]: updated.with_changes(name=cst.Name(name)),
+                )
         if not made:
             return
         if keeps_lines:
-            self.insert_before(statement, made)
+            self.editor.insert_before(statement, made)
         else:
-            self._make_before(statement, made)
+            make_before(self.editor, statement, made)
 
-    def _read_as_attributes(self, targets: cst.BaseAssignTargetExpression, split: dict, instance: str,
-                            statement: cst.BaseStatement) -> None:
+    def _read_as_attributes(
+        self,
+        targets: cst.BaseAssignTargetExpression,
+        split: dict,
+        instance: str,
+        statement: cst.BaseStatement,
+    ) -> None:
         """The names a call binds to the object's own variables (``fc1, W1 = fc_layer(...)``,
         the module exporting that ``W1`` is ``self.w``) are read as the object's attribute
         (``fc_layer.w``) after the statement: the variable, which TF1 ran without any input,
@@ -130,86 +231,102 @@ class ProjectCallers:
             target = result_element(targets, index)
             if target is None or not self._known_shapes().bound_once(target.value):
                 continue
-            for use in name_nodes(self._module):
-                if use.value == target.value and use is not target and not training.contains(statement, use):
-                    self.replace(use, lambda updated, attribute=attribute: cst.Attribute(
-                        cst.Name(instance), cst.Name(attribute)))
+            for use in name_nodes(self.plan.module):
+                if (
+                    use.value == target.value
+                    and use is not target
+                    and not contains(statement, use)
+                ):
+                    self.editor.replace(
+                        use,
+                        lambda updated, attribute=attribute: cst.Attribute(
+                            cst.Name(instance), cst.Name(attribute)
+                        ),
+                    )
 
     def _known_shapes(self) -> KnownShapes:
         """What this file knows of its tensors' shapes (read once, when first needed)."""
         if self._shapes is None:
-            self._shapes = KnownShapes(self._module, self.tf)
+            self._shapes = KnownShapes(self.plan.module, self.plan.tf)
         return self._shapes
 
-    def _called_apart(self, function: cst.FunctionDef) -> bool:
-        """Whether this file calls a network function several times (or once, when its
-        variables need the width of an input: ``in_dim = x.get_shape()[1]``), each call a
-        statement of its top-level code outside any block, uses it nowhere else, no other file
-        of the run calls it, and it shares no variables (``reuse``): TF1 made a network per
-        call, so the function can become a class making one object per call, as for a project
-        module's."""
-        name = function.name.value
-        parents = self.state.parents(self._module)
-        uses = [n for n in name_nodes(self._module) if n.value == name and n is not function.name]
-        least = 1 if reads_input_dimension(function) else 2
-        return len(uses) >= least and not (self.state.callers or {}).get(name) and not shares_variables(function) and all(
-            isinstance(parents.get(id(use)), cst.Call) and parents[id(use)].func is use
-            and any(statement_holding(use, parents) is s for s in self._module.body)
-            and isinstance(statement_holding(use, parents), cst.SimpleStatementLine) for use in uses)
-
-    def _local_calls(self, function: cst.FunctionDef, split: dict) -> None:
-        """Declines a network function of this file becoming a class when one of its calls
-        could not follow (``_call_splits`` would decline it, leaving a call of a function that
-        is gone): what it passes, and the widths of its inputs."""
-        shapes = KnownShapes(self._module, self.tf)
-        parents = self.state.parents(self._module)
-        for call in (n for n in walk(self._module, code_only=True) if isinstance(n, cst.Call)
-                     and isinstance(n.func, cst.Name) and n.func.value == function.name.value):
-            given = {name: value for name, (value, _) in modules.passed(call, split).items()}
-            self._input_dimensions(call, split, given, shapes)
-            targets = _bound_by(statement_holding(call, parents), call)
-            if targets is not None:
-                shapes.noted(targets, split, given)
-
-    def _input_dimensions(self, call: cst.Call, split: dict, given: dict,
-                          shapes: Optional[KnownShapes] = None) -> dict[str, cst.BaseExpression]:
-        """What the object's ``__init__`` takes as dimensions of the call's inputs
-        (``Split.derived``: ``in_dim`` of ``x.get_shape()[1]``), from what this file knows of
-        what it passes (``shapes``, default the file's ``KnownShapes``); declines what it does
-        not know."""
-        shapes = shapes or self._known_shapes()
-        found = {}
-        for name, (parameter, axis) in (split.get("derived") or {}).items():
-            value = given.get(parameter)
-            dimension = shapes.dimension(value, axis) if value is not None else None
-            if dimension is None:
-                raise Decline(call, f"its class makes its variables from dimension {axis} of `{parameter}`, and that of "
-                                    f"`{source(value) if value is not None else parameter}` is not known here (a "
-                                    "placeholder declared with a shape written out, or a result of an earlier call "
-                                    "whose width its module exports)")
-            found[name] = dimension
-        return found
+    def drop_moved_imports(self) -> None:
+        """The imports of the classes moved to the top of the file go from the functions."""
+        for statement, gone in self._moved_imports.values():
+            self._drop_moved_import(statement, gone)
 
     def _drop_moved_import(self, statement: cst.ImportFrom, gone: set[int]) -> None:
         """A function's ``from M import f, g`` without the aliases whose classes are imported at
         the top now; when none is left, its line goes, its comments going to the next line."""
-        line = self.state.parents(self._module).get(id(statement))
-        block = self.state.parents(self._module).get(id(line))
-        if any(id(alias) not in gone for alias in statement.names) or not isinstance(block, cst.IndentedBlock) \
-                or len(line.body) != 1:
-            drop_aliases(self.edits, statement, lambda alias: id(alias) in gone)
+        line = self.plan.parents.get(id(statement))
+        block = self.plan.parents.get(id(line))
+        if (
+            any(id(alias) not in gone for alias in statement.names)
+            or not isinstance(block, cst.IndentedBlock)
+            or len(line.body) != 1
+        ):
+            drop_aliases(self.editor.edits, statement, lambda alias: id(alias) in gone)
             return
         index = next(i for i, s in enumerate(block.body) if s is line)
         comments = [empty for empty in line.leading_lines if empty.comment is not None]
         if comments and index + 1 < len(block.body):
-            self.replace(block.body[index + 1], lambda updated: updated.with_changes(
-                leading_lines=[*line.leading_lines, *updated.leading_lines]))
-        self.remove(line)
+            self.editor.replace(
+                block.body[index + 1],
+                lambda updated: updated.with_changes(
+                    leading_lines=[*line.leading_lines, *updated.leading_lines]
+                ),
+            )
+        self.editor.remove(line)
+
+
+def local_calls(plan: FilePlan, function: cst.FunctionDef, split: dict) -> None:
+    """Declines a network function of this file becoming a class when one of its calls
+    could not follow (``ProjectCallers.call_splits`` would decline it, leaving a call of a
+    function that is gone): what it passes, and the widths of its inputs."""
+    shapes = KnownShapes(plan.module, plan.tf)
+    for call in (
+        n
+        for n in walk(plan.module, code_only=True)
+        if isinstance(n, cst.Call)
+        and isinstance(n.func, cst.Name)
+        and n.func.value == function.name.value
+    ):
+        given = {name: value for name, (value, _) in modules.passed(call, split).items()}
+        input_dimensions(call, split, given, shapes)
+        targets = _bound_by(statement_holding(call, plan.parents), call)
+        if targets is not None:
+            shapes.noted(targets, split, given)
+
+
+def input_dimensions(
+    call: cst.Call, split: dict, given: dict, shapes: KnownShapes
+) -> dict[str, cst.BaseExpression]:
+    """What the object's ``__init__`` takes as dimensions of the call's inputs
+    (``Split.derived``: ``in_dim`` of ``x.get_shape()[1]``), from what the file knows of what
+    it passes (``shapes``); declines what it does not know."""
+    found = {}
+    for name, (parameter, axis) in (split.get("derived") or {}).items():
+        value = given.get(parameter)
+        dimension = shapes.dimension(value, axis) if value is not None else None
+        if dimension is None:
+            raise Decline(
+                call,
+                f"its class makes its variables from dimension {axis} of `{parameter}`, and that of "
+                f"`{source(value) if value is not None else parameter}` is not known here (a "
+                "placeholder declared with a shape written out, or a result of an earlier call "
+                "whose width its module exports)",
+            )
+        found[name] = dimension
+    return found
 
 
 def _bound_by(statement: cst.CSTNode, call: cst.Call) -> "cst.BaseAssignTargetExpression | None":
     """The targets of ``statement`` when it is ``targets = call`` alone."""
-    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+    small = (
+        statement.body[0]
+        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+        else None
+    )
     if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.value is call:
         return small.targets[0].target
     return None

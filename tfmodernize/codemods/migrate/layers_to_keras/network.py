@@ -14,6 +14,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.analysis import training
+from tfmodernize.treewalk import contains
 from tfmodernize.codemods.migrate.session_to_function.graph import RANDOM_OPS, RNN_PREFIXES
 from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import false
 from tfmodernize.names import local_names, name_nodes, names_bound_here, parameter_names
@@ -121,7 +122,7 @@ class NetworkFunctions:
                          and top is not unit)
         before = [*self.module.body[built_at + 1:called_at],
                   *(s for s in walk(unit.body, code_only=True) if isinstance(s, cst.BaseStatement)
-                    and self.order.get(id(s), -1) < self.order[id(first)] and not training.contains(s, first))]
+                    and self.order.get(id(s), -1) < self.order[id(first)] and not contains(s, first))]
         drawing = next((c for s in before for c in self.draws(s)), None)
         if drawing is not None:
             raise Decline(drawing, f"random values or variables are made (`{source(drawing.func)}`) between the "

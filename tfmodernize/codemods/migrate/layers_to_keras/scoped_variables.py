@@ -26,7 +26,7 @@ from typing import Callable, Mapping, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemod import Decline
-from tfmodernize.analysis import training
+from tfmodernize.names import fresh_name
 from tfmodernize.analysis.variables import VariableValues, arguments
 from tfmodernize.codemods.migrate.layers_to_keras.network import Network, NetworkFunctions, substituted
 from tfmodernize.names import parameter_names
@@ -88,7 +88,7 @@ def scoped_variables(function: cst.FunctionDef, network: Network, calls: list[cs
         written = template_expression(tf1)
         code = values.variable(call, args, from_tensor=from_tensor, name=written)
         base = re.sub(r"\W+", "_", name.evaluated_value if split else f"{prefix}_{name.evaluated_value}").lower().strip("_")
-        made.append(ScopedVariable(call, training.fresh_name(base, taken), code,
+        made.append(ScopedVariable(call, fresh_name(base, taken), code,
                                    (*(value for key, value in args.items() if key != "name"),
                                     *(n for n in walk(written) if isinstance(n, cst.Name))), tf1))
     return made
@@ -109,7 +109,7 @@ def _helper_variable(function: cst.FunctionDef, network: Network, call: cst.Call
     base = re.sub(r"\W+", "_", bound if split else f"{prefix}_{bound}").lower().strip("_")
     # The scope's parameters are read where the variable is made too (``with tf.name_scope(name):``).
     scope_reads = [n for n in walk(template_expression(scope)) if isinstance(n, cst.Name)] if scope else []
-    return ScopedVariable(call, training.fresh_name(base, taken), code,
+    return ScopedVariable(call, fresh_name(base, taken), code,
                           (*(substituted(value, replacements) for value in given.values()), *scope_reads), tf1, scope)
 
 

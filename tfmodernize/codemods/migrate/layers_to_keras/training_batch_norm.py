@@ -25,7 +25,8 @@ from typing import Callable, Optional
 import libcst as cst
 
 from tfmodernize.codemod import Decline
-from tfmodernize.analysis import training
+from tfmodernize.names import fresh_name
+from tfmodernize.treewalk import contains
 from tfmodernize.codemods.migrate.layers_to_keras.modules import instance_name
 from tfmodernize.codemods.migrate.layers_to_keras.network import UNIT_BREAKS
 from tfmodernize.codemods.migrate.layers_to_keras.shapes import StaticShapes
@@ -134,7 +135,7 @@ def read_norms(function: cst.FunctionDef, calls: list[cst.Call], tf: TFNames, pa
             raise Decline(call, "its input is computed in the call: bind it to a name first")
         statement = statement_holding(call, parents)
         if not isinstance(statement, cst.SimpleStatementLine) or any(
-                isinstance(node, UNIT_BREAKS) for node in ancestors(call, parents) if training.contains(function.body, node)):
+                isinstance(node, UNIT_BREAKS) for node in ancestors(call, parents) if contains(function.body, node)):
             raise Decline(call, "it is not on a line of the function run once per call (it is in a loop, a condition "
                                 "or a comprehension)")
         channels, rank = shapes.channels(function, inputs)
@@ -160,15 +161,15 @@ def read_norms(function: cst.FunctionDef, calls: list[cst.Call], tf: TFNames, pa
         for weight in kind.order:
             if not flags["center" if weight == "beta" else "scale"]:
                 continue
-            attribute = training.fresh_name(re.sub(r"\W+", "_", f"{prefix}{instance_name(scope_name)}_{weight}").lower().strip("_"),
+            attribute = fresh_name(re.sub(r"\W+", "_", f"{prefix}{instance_name(scope_name)}_{weight}").lower().strip("_"),
                                             taken)
             fill = "zeros" if weight == "beta" else "ones"
             trainable = "" if flags["trainable"] else ", trainable=False"
             variables.append((attribute, f'{tf_root}.Variable({tf_root}.{fill}([{channels}], dtype={tf_root}.float32), '
                                          f'name="{tf1}/{weight}"{trainable})'))
             reads[weight] = variable(attribute)
-        mean = training.fresh_name(f"{inputs.value}_mean", locals_taken)
-        variance = training.fresh_name(f"{inputs.value}_variance", locals_taken)
+        mean = fresh_name(f"{inputs.value}_mean", locals_taken)
+        variance = fresh_name(f"{inputs.value}_variance", locals_taken)
         # Every axis but the channels, as TF1 took them from the static rank (read where it runs when
         # the code does not say it).
         axes = f"[{', '.join(str(axis) for axis in range(rank - 1))}]" if rank is not None else \

@@ -15,17 +15,22 @@ layer name unique (``dense_1``) is not decided.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
 
 import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.analysis import training
+from tfmodernize.syntax import calls_in
 from tfmodernize.analysis.training import ModuleVariable
 from tfmodernize.analysis.tf1_api import VARIABLE_MAKERS
 from tfmodernize.names import name_nodes
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
+
+if TYPE_CHECKING:
+    from tfmodernize.codemods.migrate.layers_to_keras.plan import FilePlan
+    from tfmodernize.codemods.migrate.layers_to_keras.rewrites import Editor
 
 #: The trainable variables a Keras layer class makes, by their TF1 names (default: kernel, bias).
 TRAINABLE_WEIGHTS = {"BatchNormalization": ("gamma", "beta")}
@@ -76,7 +81,7 @@ def variable_lists(module: cst.Module, tf: TFNames, made: list[MadeLayer],
             continue
         name = assign.targets[0].target.value
         try:
-            if any(tf.is_tf(c.func, *VARIABLE_MAKERS) for c in training.calls(module)):
+            if any(tf.is_tf(c.func, *VARIABLE_MAKERS) for c in calls_in(module)):
                 raise Decline(assign.value, "the program also makes variables other than its layers' ")
             layers = [layer for layer in made if layer.keras_class not in WEIGHTLESS and _selects(test, layer, assign.value)]
             late = next((layer for layer in layers if layer.built_at >= index), None)
@@ -99,6 +104,27 @@ def variable_lists(module: cst.Module, tf: TFNames, made: list[MadeLayer],
             yield decline
             continue
         yield found
+
+
+def write_variable_lists(editor: "Editor", plan: "FilePlan") -> None:
+    """Variable lists picked by scope and passed as ``var_list`` list the layers' variables
+    where they are passed (``plan.made``: the layer objects made)."""
+    removed = []
+    for found in variable_lists(plan.module, plan.tf, plan.made, plan.parents):
+        if isinstance(found, Decline):
+            editor.declined(found, "variable list not migrated: ")
+            continue
+        if not editor.fix(found.line.body[0].value,
+                          "a variable list picked by scope -> the Keras layers' trainable_variables, "
+                          "read where the optimizer uses them"):
+            continue
+        listing = found.listing()
+        for use in found.uses:
+            editor.replace(use, lambda updated, listing=listing: listing)
+        editor.remove(found.line)
+        removed.append(found.line)
+    for line in unused_whole_lists(plan.module, plan.tf, removed):
+        editor.remove(line)
 
 
 def unused_whole_lists(module: cst.Module, tf: TFNames, removed: list[cst.SimpleStatementLine]) -> list[cst.SimpleStatementLine]:
