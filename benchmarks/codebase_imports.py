@@ -59,8 +59,23 @@ HERE = Path(__file__).resolve().parent
 
 IMPORTS_TENSORFLOW = re.compile(r"^[ \t]*(?:import|from)[ \t]+tensorflow\b", re.MULTILINE)
 TF_PACKAGES = {"tensorflow", "keras", "tf_keras"}
-PYTHON2_MODULES = {"cPickle", "cStringIO", "StringIO", "urllib2", "urlparse", "Queue", "ConfigParser", "httplib",
-                   "HTMLParser", "__builtin__", "commands", "Tkinter", "cookielib", "SocketServer", "thread"}
+PYTHON2_MODULES = {
+    "cPickle",
+    "cStringIO",
+    "StringIO",
+    "urllib2",
+    "urlparse",
+    "Queue",
+    "ConfigParser",
+    "httplib",
+    "HTMLParser",
+    "__builtin__",
+    "commands",
+    "Tkinter",
+    "cookielib",
+    "SocketServer",
+    "thread",
+}
 TF_MESSAGE = re.compile(
     r"tf\.contrib|tensorflow\.contrib|tensorflow\.examples|eager execution|eager mode|placeholder"
     r"|module '(?:tensorflow|keras|tf_keras)\b|from '(?:tensorflow|keras|tf_keras)\b|tf\.compat\.v1"
@@ -249,7 +264,7 @@ class Runner:
         if isinstance(error, SyntaxError) and error.filename:
             located.append((error.filename, error.lineno))
         prefix = str(root) + os.sep
-        inside = [f"{name[len(prefix):]}:{line}" for name, line in located if name.startswith(prefix)]
+        inside = [f"{name[len(prefix) :]}:{line}" for name, line in located if name.startswith(prefix)]
         where = inside[-1] if inside else ""
         name = error.name if isinstance(error, ImportError) else None
         package_missing = None
@@ -259,7 +274,8 @@ class Runner:
             parent = sys.modules.get(name.rpartition(".")[0])
             try:
                 package_missing = importlib.util.find_spec(name.split(".")[0]) is None or (
-                    parent is not None and getattr(parent, "__file__", None) is None)
+                    parent is not None and getattr(parent, "__file__", None) is None
+                )
             except (ImportError, ValueError):
                 package_missing = True
         lines = str(error).strip().splitlines()
@@ -276,9 +292,15 @@ class Runner:
 
 
 def copy_tree(source: Path, target: Path) -> None:
-    shutil.copytree(source, target, ignore=lambda folder, names: [
-        n for n in names if n in {".git", "__pycache__"} or (not n.endswith(".py") and not (Path(folder) / n).is_dir())
-    ])
+    shutil.copytree(
+        source,
+        target,
+        ignore=lambda folder, names: [
+            n
+            for n in names
+            if n in {".git", "__pycache__"} or (not n.endswith(".py") and not (Path(folder) / n).is_dir())
+        ],
+    )
 
 
 def apply_copy(tool: list[str], tree: Path, files: list[str] | None, unsafe: bool, work: Path) -> str:

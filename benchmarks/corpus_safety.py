@@ -42,23 +42,35 @@ sys.path.insert(0, str(ROOT))
 
 from tfmodernize.tfsymbols import tf_name_spellings  # noqa: E402
 
-LINT = {"UndefinedName": "undefined name", "RedefinedWhileUnused": "redefinition", "UnusedImport": "unused import",
-        "ImportShadowedByLoopVar": "redefinition"}
+LINT = {
+    "UndefinedName": "undefined name",
+    "RedefinedWhileUnused": "redefinition",
+    "UnusedImport": "unused import",
+    "ImportShadowedByLoopVar": "redefinition",
+}
 
 
 def materialize(git_dir: Path, commit: str, out: Path, every: int) -> list[Path]:
-    listing = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", commit],
-                             capture_output=True, check=True).stdout.split(b"\0")
-    entries = sorted((line.split(b"\t", 1)[1].decode(errors="surrogateescape"), line.split()[2].decode())
-                     for line in listing if line.endswith(b".py") and b" blob " in line)
+    listing = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", commit], capture_output=True, check=True
+    ).stdout.split(b"\0")
+    entries = sorted(
+        (line.split(b"\t", 1)[1].decode(errors="surrogateescape"), line.split()[2].decode())
+        for line in listing
+        if line.endswith(b".py") and b" blob " in line
+    )
     entries = entries[::every]
-    batch = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
-                           input=b"".join(f"{blob}\n".encode() for _, blob in entries), capture_output=True, check=True).stdout
+    batch = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
+        input=b"".join(f"{blob}\n".encode() for _, blob in entries),
+        capture_output=True,
+        check=True,
+    ).stdout
     written, position = [], 0
     for path, _ in entries:
         header_end = batch.index(b"\n", position)
         size = int(batch[position:header_end].split()[2])
-        data = batch[header_end + 1: header_end + 1 + size]
+        data = batch[header_end + 1 : header_end + 1 + size]
         position = header_end + 1 + size + 1
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -68,8 +80,9 @@ def materialize(git_dir: Path, commit: str, out: Path, every: int) -> list[Path]
 
 
 def tfmodernize(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tfmodernize", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=3600)
+    return subprocess.run(
+        [sys.executable, "-m", "tfmodernize", *args], capture_output=True, text=True, cwd=ROOT, timeout=3600
+    )
 
 
 def lint(source: str, filename: str) -> collections.Counter:
@@ -112,8 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(files)} files of {args.commit[:12]}")
 
     started = time.perf_counter()
-    report = json.loads(tfmodernize("check", "--format", "json", "--unsafe-fixes", "--no-cache", "--jobs", args.jobs,
-                                    str(original)).stdout or '{"diagnostics": []}')["diagnostics"]
+    report = json.loads(
+        tfmodernize(
+            "check", "--format", "json", "--unsafe-fixes", "--no-cache", "--jobs", args.jobs, str(original)
+        ).stdout
+        or '{"diagnostics": []}'
+    )["diagnostics"]
     changed_by: dict[Path, set[str]] = collections.defaultdict(set)
     errors = collections.Counter()
     for item in report:
@@ -166,8 +183,14 @@ def main(argv: list[str] | None = None) -> int:
                 examples["TF name missing in TF 2.21"].append(name)
 
     print(f"{len(changed)} files changed; apply twice + check took {seconds:.0f} s")
-    metrics = ["parse failure", "second-run change", "introduced undefined name", "introduced redefinition",
-               "introduced unused import", "TF name missing in TF 2.21"]
+    metrics = [
+        "parse failure",
+        "second-run change",
+        "introduced undefined name",
+        "introduced redefinition",
+        "introduced unused import",
+        "TF name missing in TF 2.21",
+    ]
     print(f"\n| {'what':28} | {'count':>5} | by codemods (changing the file) |")
     print(f"|{'-' * 30}|{'-' * 7}|{'-' * 33}|")
     for metric in metrics:
@@ -181,8 +204,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"internal error x{count}: {message}")
     if args.imports:
         print(flush=True)
-        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "codebase_imports.py"), str(original),
-                        "--applied", str(once), "--jobs", args.jobs, "--json", str(args.out / "imports.json")])
+        subprocess.run(
+            [
+                sys.executable,
+                str(ROOT / "benchmarks" / "codebase_imports.py"),
+                str(original),
+                "--applied",
+                str(once),
+                "--jobs",
+                args.jobs,
+                "--json",
+                str(args.out / "imports.json"),
+            ]
+        )
     return 0
 
 

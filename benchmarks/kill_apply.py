@@ -43,8 +43,12 @@ TEMPORARY = ".tfm-tmp"
 
 
 def apply(tree: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "tfmodernize", "apply", "--unsafe-fixes", "--no-cache", str(tree)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tfmodernize", "apply", "--unsafe-fixes", "--no-cache", str(tree)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
 
 
 def children(pid: int) -> list[tuple[int, str]]:
@@ -127,8 +131,10 @@ def main(argv: list[str] | None = None) -> int:
         totals["temporaries"] += len(temporaries)
         totals["orphans"] += len(left)
         totals["unfinished rerun"] += len(unfinished)
-        print(f"{kill + 1:>4} {moment:>6.1f} {rewritten:>9} {len(half):>5} {len(temporaries):>4} {len(left):>7} "
-              f"{'yes' if not unfinished else len(unfinished):>8}")
+        print(
+            f"{kill + 1:>4} {moment:>6.1f} {rewritten:>9} {len(half):>5} {len(temporaries):>4} {len(left):>7} "
+            f"{'yes' if not unfinished else len(unfinished):>8}"
+        )
         for path in half[:3]:
             print(f"     half-written: {path}")
     print("totals: " + ", ".join(f"{name} {count}" for name, count in totals.items()) + "  (targets: all 0)")

@@ -36,8 +36,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COLUMNS = ("width", "wide", "orphaned", "lost", "names", "blank", "layout", "tf.function",
-           "numpy-in-loop", "every-step")
+COLUMNS = (
+    "width",
+    "wide",
+    "orphaned",
+    "lost",
+    "names",
+    "blank",
+    "layout",
+    "tf.function",
+    "numpy-in-loop",
+    "every-step",
+)
 
 
 @dataclass
@@ -144,8 +154,12 @@ def numpy_in_loops(tree: ast.AST) -> int:
     for loop in ast.walk(tree):
         if isinstance(loop, (ast.For, ast.While)):
             for node in ast.walk(loop):
-                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                        and node.func.attr == "numpy" and not node.args):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "numpy"
+                    and not node.args
+                ):
                     count += 1
     return count  # a loop inside a loop counts its calls once per enclosing loop
 
@@ -159,8 +173,12 @@ def numpy_every_step(tree: ast.AST) -> int:
         nonlocal count
         if isinstance(node, (ast.If, ast.Try, ast.FunctionDef, ast.Lambda)):
             return
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "numpy" and not node.args):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "numpy"
+            and not node.args
+        ):
             count += 1
         for child in ast.iter_child_nodes(node):
             visit(child)
@@ -185,8 +203,7 @@ def measure(name: str, original: str, migrated: str) -> Quality:
     quality.width = f"{widest}/{limit}"
     quality.counts["wide"] = sum(len(line) > limit for line in written)
     comments(original, migrated, quality)
-    odd = sorted(n for n in introduced_names(original, migrated)
-                 if "_and_" in n or re.search(r"_\d+$", n))
+    odd = sorted(n for n in introduced_names(original, migrated) if "_and_" in n or re.search(r"_\d+$", n))
     quality.counts["names"] = len(odd)
     quality.details += [f"name: {n}" for n in odd]
     allowed = longest_blank_run(original)
@@ -195,8 +212,8 @@ def measure(name: str, original: str, migrated: str) -> Quality:
     quality.counts["layout"] = sum(bool(re.search(r",[ \t]*=[^=]", line)) for line in written)
     tree = ast.parse(migrated)
     quality.counts["tf.function"] = sum(
-        is_tf_function(d) for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-        for d in node.decorator_list)
+        is_tf_function(d) for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) for d in node.decorator_list
+    )
     quality.counts["numpy-in-loop"] = numpy_in_loops(tree)
     quality.counts["every-step"] = numpy_every_step(tree)
     return quality
@@ -234,8 +251,7 @@ def migrated_now(folder: Path):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("fixtures", nargs="?", type=Path,
-                        help="a folder of <case>/before.py, after.py")
+    parser.add_argument("fixtures", nargs="?", type=Path, help="a folder of <case>/before.py, after.py")
     parser.add_argument("--original", type=Path)
     parser.add_argument("--migrated", type=Path)
     parser.add_argument("--migrate", type=Path, help="migrate the folder's .py files now")

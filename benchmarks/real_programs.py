@@ -65,8 +65,9 @@ def copy_corpus(corpus: Path, out: Path, ids: set[str]) -> list[str]:
 
 def tfmodernize(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     """The CLI, run from ``cwd`` (where a program ``verify`` runs writes its relative paths)."""
-    return subprocess.run([sys.executable, "-m", "tfmodernize", *args], capture_output=True, text=True,
-                          cwd=cwd, timeout=1800)
+    return subprocess.run(
+        [sys.executable, "-m", "tfmodernize", *args], capture_output=True, text=True, cwd=cwd, timeout=1800
+    )
 
 
 def reason_of(message: str) -> str:
@@ -99,8 +100,20 @@ def declines(out: Path, programs: list[str], options: list[str]) -> tuple[dict[s
 
 def score(corpus: Path, out: Path, ids: list[str], workers: int) -> dict:
     report = out.parent / f"score_{out.name}.json"
-    command = [sys.executable, str(SHARED_CORPUS / "score.py"), "--src", str(corpus), "--converted", str(out),
-               "--workers", str(workers), "--json", str(report), "--md", str(report.with_suffix(".md"))]
+    command = [
+        sys.executable,
+        str(SHARED_CORPUS / "score.py"),
+        "--src",
+        str(corpus),
+        "--converted",
+        str(out),
+        "--workers",
+        str(workers),
+        "--json",
+        str(report),
+        "--md",
+        str(report.with_suffix(".md")),
+    ]
     if ids:
         command += ["--ids", ",".join(ids)]
     env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"}
@@ -125,8 +138,18 @@ def timed_together(corpus: Path, out: Path, ids: set[str]) -> dict[str, float]:
     seconds: dict[str, dict[str, float]] = {}
     for mode, folder in (("v1", corpus), ("v2", out)):
         report = Path(tempfile.mkdtemp(prefix="tfm_timing_")) / f"{mode}.json"
-        command = [sys.executable, str(SHARED_CORPUS / "run_program.py"), "--batch", str(folder), "--mode", mode,
-                   "--manifest", str(SHARED_CORPUS / "manifest.tsv"), "--out", str(report)]
+        command = [
+            sys.executable,
+            str(SHARED_CORPUS / "run_program.py"),
+            "--batch",
+            str(folder),
+            "--mode",
+            mode,
+            "--manifest",
+            str(SHARED_CORPUS / "manifest.tsv"),
+            "--out",
+            str(report),
+        ]
         if ids:
             command += ["--ids", ",".join(sorted(ids))]
         subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=3600)
@@ -158,6 +181,7 @@ def capped(source: str, cap: int | None) -> str:
     finally:
         sys.path.remove(str(SHARED_CORPUS))
     import ast
+
     tree = _Capper(cap).visit(ast.parse(source))
     return ast.unparse(ast.fix_missing_locations(tree))
 
@@ -167,12 +191,20 @@ def with_stubs(source: str) -> str:
     the corpus runs it: ``verify`` runs programs as they are, and no dataset can be downloaded.
     The lines go after the ``__future__`` imports, which must come first."""
     lines = source.splitlines(keepends=True)
-    after = max((node.end_lineno for node in ast.parse(source).body
-                 if isinstance(node, ast.ImportFrom) and node.module == "__future__"), default=0)
-    stubs = (f"import sys as _corpus_sys; _corpus_sys.path.insert(0, {str(SHARED_CORPUS)!r})\n"
-             "import corpus_stubs as _corpus_stubs\n"
-             "_corpus_stubs.install_mnist_stub(); _corpus_stubs.install_matplotlib_stub(); "
-             "_corpus_stubs.install_numpy_compat()\n")
+    after = max(
+        (
+            node.end_lineno
+            for node in ast.parse(source).body
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__"
+        ),
+        default=0,
+    )
+    stubs = (
+        f"import sys as _corpus_sys; _corpus_sys.path.insert(0, {str(SHARED_CORPUS)!r})\n"
+        "import corpus_stubs as _corpus_stubs\n"
+        "_corpus_stubs.install_mnist_stub(); _corpus_stubs.install_matplotlib_stub(); "
+        "_corpus_stubs.install_numpy_compat()\n"
+    )
     return "".join([*lines[:after], stubs, *lines[after:]])
 
 
@@ -191,9 +223,20 @@ def aligned(corpus: Path, out: Path, pid: str, cap: int | None) -> str:
     verdict = ""
     for rtol in ("1e-05", "1e-04", "1e-03"):  # verify's default first; then how far apart they are
         # From the work folder: what the programs write (``tmp/``, checkpoints) stays there.
-        ran = tfmodernize("verify", str(work / "before" / f"{pid}.py"), str(work / "after" / f"{pid}.py"),
-                          "--old-mode", "tf1", "--stdout", "--align-variables", "--timeout", "900", "--rtol", rtol,
-                          cwd=work)
+        ran = tfmodernize(
+            "verify",
+            str(work / "before" / f"{pid}.py"),
+            str(work / "after" / f"{pid}.py"),
+            "--old-mode",
+            "tf1",
+            "--stdout",
+            "--align-variables",
+            "--timeout",
+            "900",
+            "--rtol",
+            rtol,
+            cwd=work,
+        )
         if ran.returncode == 0:
             return "equal" if not verdict else f"{verdict}; equal within rtol {rtol}"
         if ran.returncode != 1:
@@ -212,12 +255,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="where the migrated copy goes (default: a temp dir)")
     parser.add_argument("--ids", default="", help="comma-separated program ids (default: all)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--timing", action="store_true",
-                        help="time originals and migrated programs again, one at a time in this run, for the ratio")
-    parser.add_argument("--aligned", action="store_true",
-                        help="compare the clean, running programs whose numbers differ again with aligned initial variables")
-    parser.add_argument("--unsafe-fixes", action="store_true",
-                        help="migrate with unsafe fixes too (rewrites computing the same distribution, not the same numbers)")
+    parser.add_argument(
+        "--timing",
+        action="store_true",
+        help="time originals and migrated programs again, one at a time in this run, for the ratio",
+    )
+    parser.add_argument(
+        "--aligned",
+        action="store_true",
+        help="compare the clean, running programs whose numbers differ again with aligned initial variables",
+    )
+    parser.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="migrate with unsafe fixes too (rewrites computing the same distribution, not the same numbers)",
+    )
     args = parser.parse_args(argv)
     if not args.corpus.is_dir() or not any(args.corpus.glob("*.py")):
         raise SystemExit(f"{args.corpus}: no materialized corpus (see {SHARED_CORPUS / 'README.md'})")
@@ -243,11 +295,14 @@ def main(argv: list[str] | None = None) -> int:
             ratio = f"{v2_time / v1[pid]:.2f}"
         left = ", ".join(f"{k} x{v}" for k, v in (p.get("left") or {}).items())
         error = (p.get("v2") or {}).get("exc_type") or ""
-        print(f"{pid:4} {str(p.get('clean', '-')):5} {str(p.get('runs', '-')):4} {str(p.get('numeric', '-')):7} "
-              f"{ratio:>10}  {len(findings.get(pid, [])):8}  {left or error}")
+        print(
+            f"{pid:4} {str(p.get('clean', '-')):5} {str(p.get('runs', '-')):4} {str(p.get('numeric', '-')):7} "
+            f"{ratio:>10}  {len(findings.get(pid, [])):8}  {left or error}"
+        )
 
     grouped = collections.Counter(
-        (f["code"], reason_of(f["message"])) for items in findings.values() for f in items if f.get("kind") == "finding")
+        (f["code"], reason_of(f["message"])) for items in findings.values() for f in items if f.get("kind") == "finding"
+    )
     print("\nWhat was declined (findings grouped by reason, most common first):")
     for (code, reason), count in grouped.most_common(40):
         print(f"  {count:4}  {code}  {reason}")
@@ -255,21 +310,32 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  error: {line}")
     print(f"\napply: {migrated} of {len(programs)} programs processed without an input error")
     if ratios:
-        print(f"\nrun time, migrated vs original under TF1 (exec seconds, {len(ratios)} programs running on both): "
-              f"median ratio {statistics.median(ratios):.2f}, worst {max(ratios):.2f}")
+        print(
+            f"\nrun time, migrated vs original under TF1 (exec seconds, {len(ratios)} programs running on both): "
+            f"median ratio {statistics.median(ratios):.2f}, worst {max(ratios):.2f}"
+        )
     if args.timing:
         together = timed_together(args.corpus, out, ids)
         if together:
             slow = sorted(together.items(), key=lambda item: -item[1])[:3]
-            print(f"run time measured together, one program at a time ({len(together)} programs): median ratio "
-                  f"{statistics.median(together.values()):.2f}; slowest {', '.join(f'{k} {v:.2f}' for k, v in slow)}")
+            print(
+                f"run time measured together, one program at a time ({len(together)} programs): median ratio "
+                f"{statistics.median(together.values()):.2f}; slowest {', '.join(f'{k} {v:.2f}' for k, v in slow)}"
+            )
     if args.aligned:
         limits = caps()
-        redo = [pid for pid in programs if by_id.get(pid, {}).get("clean") and by_id.get(pid, {}).get("runs")
-                and by_id.get(pid, {}).get("numeric") is False]
+        redo = [
+            pid
+            for pid in programs
+            if by_id.get(pid, {}).get("clean")
+            and by_id.get(pid, {}).get("runs")
+            and by_id.get(pid, {}).get("numeric") is False
+        ]
         verdicts = {pid: aligned(args.corpus, out, pid, limits.get(pid)) for pid in redo}
-        print(f"\nnumeric with aligned initial variables (tfmodernize verify --stdout --align-variables), "
-              f"{len(redo)} program(s) whose plain numbers differ:")
+        print(
+            f"\nnumeric with aligned initial variables (tfmodernize verify --stdout --align-variables), "
+            f"{len(redo)} program(s) whose plain numbers differ:"
+        )
         for pid, verdict in verdicts.items():
             print(f"  {pid}  {verdict}")
         print(f"aligned numeric: {sum(v == 'equal' for v in verdicts.values())}/{len(redo)} equal")

@@ -33,9 +33,11 @@ TARGET_SECONDS = 2.0
 
 #: Added before ``</body>`` of a copy of the page: at the load event, lay the page out and put
 #: the milliseconds since navigation started in the title.
-PROBE = ("<script>window.addEventListener('load', function () {"
-         "void document.documentElement.getBoundingClientRect().height;"
-         "document.title = 'tfm-loaded-ms=' + performance.now().toFixed(1); });</script>")
+PROBE = (
+    "<script>window.addEventListener('load', function () {"
+    "void document.documentElement.getBoundingClientRect().height;"
+    "document.title = 'tfm-loaded-ms=' + performance.now().toFixed(1); });</script>"
+)
 
 
 def outcomes_of(source: Path) -> list:
@@ -59,8 +61,9 @@ def spread(outcomes: list, count: int) -> list:
 
 def load_ms(browser: str, page: Path) -> float:
     with tempfile.TemporaryDirectory() as profile:
-        dom = subprocess.run(chromium_command(browser, profile, "--dump-dom", page.as_uri()),
-                             capture_output=True, text=True, timeout=300).stdout
+        dom = subprocess.run(
+            chromium_command(browser, profile, "--dump-dom", page.as_uri()), capture_output=True, text=True, timeout=300
+        ).stdout
     found = re.search(r"<title>tfm-loaded-ms=([0-9.]+)</title>", dom)
     if found is None:
         raise SystemExit("the page's load probe did not run")
@@ -99,8 +102,10 @@ def main() -> None:
     median = statistics.median(times) / 1000
     verdict = "ok" if median < TARGET_SECONDS else "SLOW"
     each = ", ".join(f"{t / 1000:.2f}" for t in times)
-    print(f"opens in headless Chromium in {median:.2f} s (median of {args.runs}: {each}); "
-          f"target < {TARGET_SECONDS:.0f} s: {verdict}")
+    print(
+        f"opens in headless Chromium in {median:.2f} s (median of {args.runs}: {each}); "
+        f"target < {TARGET_SECONDS:.0f} s: {verdict}"
+    )
 
 
 if __name__ == "__main__":

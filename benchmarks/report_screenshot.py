@@ -24,22 +24,39 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def chromium() -> str | None:
     """The Chromium executable, or None."""
-    return next((found for name in ("chromium", "chromium-browser", "google-chrome")
-                 if (found := shutil.which(name))), None)
+    return next(
+        (found for name in ("chromium", "chromium-browser", "google-chrome") if (found := shutil.which(name))), None
+    )
 
 
 def chromium_command(browser: str, profile: str, *extra: str) -> list[str]:
     """Headless Chromium with nothing running besides the page (``profile``: an empty folder)."""
-    return [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-            "--no-first-run", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--hide-scrollbars", f"--user-data-dir={profile}", *extra]
+    return [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+        *extra,
+    ]
 
 
 def screenshot(browser: str, page: Path, png: Path, size: str = "1280,1600") -> None:
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run(chromium_command(browser, profile, f"--screenshot={png.resolve()}",
-                                        f"--window-size={size}", page.resolve().as_uri()),
-                       check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            chromium_command(
+                browser, profile, f"--screenshot={png.resolve()}", f"--window-size={size}", page.resolve().as_uri()
+            ),
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
     if not png.is_file():
         raise SystemExit(f"chromium wrote no {png}")
 
@@ -59,10 +76,14 @@ def main() -> None:
         if page is None:
             page = Path(work) / "report.html"
             # Paths relative to the repository, as a reader runs it from there.
-            shown = [str(p.resolve().relative_to(ROOT)) if p.resolve().is_relative_to(ROOT)
-                     else str(p) for p in args.paths]
-            subprocess.run([sys.executable, "-m", "tfmodernize", "report", *shown, "--no-cache",
-                            "-o", str(page)], cwd=ROOT, check=True)
+            shown = [
+                str(p.resolve().relative_to(ROOT)) if p.resolve().is_relative_to(ROOT) else str(p) for p in args.paths
+            ]
+            subprocess.run(
+                [sys.executable, "-m", "tfmodernize", "report", *shown, "--no-cache", "-o", str(page)],
+                cwd=ROOT,
+                check=True,
+            )
         screenshot(browser, page, args.output, args.size)
     print(f"wrote {args.output}")
 

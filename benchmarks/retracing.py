@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BEFORE = '''\
+BEFORE = """\
 import json
 import time
 
@@ -53,7 +53,7 @@ print(json.dumps({
     "loss": float(loss),
     "w": w.numpy().ravel().tolist(),
 }))
-'''
+"""
 
 
 def after_source(before: str) -> str:
@@ -94,10 +94,10 @@ def main() -> None:
     ratio = results["before"]["seconds"] / results["after"]["seconds"]
     cpu_ratio = results["before"]["cpu_seconds"] / results["after"]["cpu_seconds"]
     print(f" ratio: {ratio:.1f}x less wall time after the fix ({cpu_ratio:.1f}x less CPU time)")
-    same_loss = abs(results["before"]["loss"] - results["after"]["loss"]) <= 1e-6 + 1e-5 * abs(results["before"]["loss"])
-    same_w = all(
-        abs(a - b) <= 1e-6 + 1e-5 * abs(a) for a, b in zip(results["before"]["w"], results["after"]["w"])
+    same_loss = abs(results["before"]["loss"] - results["after"]["loss"]) <= 1e-6 + 1e-5 * abs(
+        results["before"]["loss"]
     )
+    same_w = all(abs(a - b) <= 1e-6 + 1e-5 * abs(a) for a, b in zip(results["before"]["w"], results["after"]["w"]))
     print(f"  same final loss and weights: {same_loss and same_w}")
 
 

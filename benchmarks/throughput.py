@@ -200,20 +200,36 @@ def main() -> None:
     for jobs in (1, os.cpu_count() or 1):
         elapsed = best_of(
             args.repeats,
-            lambda: subprocess.run([*exe, "check", str(folder), "--jobs", str(jobs), "--no-cache"], capture_output=True),
+            lambda: subprocess.run(
+                [*exe, "check", str(folder), "--jobs", str(jobs), "--no-cache"], capture_output=True
+            ),
         )
-        print(f"check --jobs {jobs}: {elapsed:.2f} s  {len(paths) / elapsed:7.1f} files/s  {lines / elapsed:9.0f} lines/s")
+        print(
+            f"check --jobs {jobs}: {elapsed:.2f} s  {len(paths) / elapsed:7.1f} files/s  {lines / elapsed:9.0f} lines/s"
+        )
 
     if args.git_dir is not None:
         peer = Path(sys.executable).with_name("tf_upgrade_v2")
         if peer.exists():
             out = Path(tempfile.mkdtemp(prefix="tfm-peer-")) / "out"
             start = time.perf_counter()
-            subprocess.run([str(peer), "--intree", str(folder), "--outtree", str(out), "--reportfile",
-                            str(out.parent / "report.txt")], capture_output=True)
+            subprocess.run(
+                [
+                    str(peer),
+                    "--intree",
+                    str(folder),
+                    "--outtree",
+                    str(out),
+                    "--reportfile",
+                    str(out.parent / "report.txt"),
+                ],
+                capture_output=True,
+            )
             elapsed = time.perf_counter() - start
-            print(f"tf_upgrade_v2 --intree (one process, its only mode): {elapsed:.2f} s  "
-                  f"{len(paths) / elapsed:7.1f} files/s")
+            print(
+                f"tf_upgrade_v2 --intree (one process, its only mode): {elapsed:.2f} s  "
+                f"{len(paths) / elapsed:7.1f} files/s"
+            )
         else:
             print("tf_upgrade_v2 not installed beside this Python (the verify extra brings it)")
 
@@ -225,8 +241,10 @@ def main() -> None:
     )
     trace = subprocess.run([sys.executable, "-X", "importtime", *exe[1:], "--version"], capture_output=True, text=True)
     imported_tf = "tensorflow" in trace.stderr
-    print(f"start-up: tfmodernize --version {startup:.3f} s, python -c pass {python:.3f} s "
-          f"(target <= 0.3 s); imports tensorflow: {imported_tf}")
+    print(
+        f"start-up: tfmodernize --version {startup:.3f} s, python -c pass {python:.3f} s "
+        f"(target <= 0.3 s); imports tensorflow: {imported_tf}"
+    )
 
 
 if __name__ == "__main__":

@@ -72,8 +72,11 @@ def _spelled(value: object) -> str:
 
 
 def _signature(function) -> list[inspect.Parameter]:
-    return [p for p in inspect.signature(function).parameters.values()
-            if p.name != "self" and p.kind not in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)]
+    return [
+        p
+        for p in inspect.signature(function).parameters.values()
+        if p.name != "self" and p.kind not in (inspect.Parameter.VAR_KEYWORD, inspect.Parameter.VAR_POSITIONAL)
+    ]
 
 
 def _entry(name: str, module, keras_class: str) -> dict:
@@ -92,13 +95,21 @@ def _entry(name: str, module, keras_class: str) -> dict:
         if parameter.default is inspect.Parameter.empty:
             continue
         keras_parameter = keras_parameters.get(parameter.name)
-        keras_default = "None" if keras_parameter is None else (
-            "required" if keras_parameter.default is inspect.Parameter.empty else repr(keras_parameter.default))
+        keras_default = (
+            "None"
+            if keras_parameter is None
+            else ("required" if keras_parameter.default is inspect.Parameter.empty else repr(keras_parameter.default))
+        )
         tf1_default = _spelled(parameter.default)
-        if tf1_default != keras_default and (parameter.name, tf1_default, keras_default) not in SAME_DEFAULT \
-                and parameter.name not in KERAS_BASE:
+        if (
+            tf1_default != keras_default
+            and (parameter.name, tf1_default, keras_default) not in SAME_DEFAULT
+            and parameter.name not in KERAS_BASE
+        ):
             write_out[parameter.name] = tf1_default
-    required = [p.name for p in keras_parameters.values() if p.default is inspect.Parameter.empty and p.name != "kwargs"]
+    required = [
+        p.name for p in keras_parameters.values() if p.default is inspect.Parameter.empty and p.name != "kwargs"
+    ]
     return {
         "keras": keras_class,
         "parameters": [p.name for p in tf1],
@@ -120,15 +131,31 @@ def _entry(name: str, module, keras_class: str) -> dict:
 CONTRIB = {
     "contrib.layers.fully_connected": {
         "keras": "Dense",
-        "signature": [("inputs", None), ("num_outputs", None), ("activation_fn", "tf.nn.relu"),
-                      ("normalizer_fn", "None"), ("normalizer_params", "None"),
-                      ("weights_initializer", "xavier_initializer()"), ("weights_regularizer", "None"),
-                      ("biases_initializer", "zeros_initializer()"), ("biases_regularizer", "None"),
-                      ("reuse", "None"), ("variables_collections", "None"), ("outputs_collections", "None"),
-                      ("trainable", "True"), ("scope", "None")],
-        "renamed": {"num_outputs": "units", "activation_fn": "activation", "weights_initializer": "kernel_initializer",
-                    "weights_regularizer": "kernel_regularizer", "biases_initializer": "bias_initializer",
-                    "biases_regularizer": "bias_regularizer", "scope": "name"},
+        "signature": [
+            ("inputs", None),
+            ("num_outputs", None),
+            ("activation_fn", "tf.nn.relu"),
+            ("normalizer_fn", "None"),
+            ("normalizer_params", "None"),
+            ("weights_initializer", "xavier_initializer()"),
+            ("weights_regularizer", "None"),
+            ("biases_initializer", "zeros_initializer()"),
+            ("biases_regularizer", "None"),
+            ("reuse", "None"),
+            ("variables_collections", "None"),
+            ("outputs_collections", "None"),
+            ("trainable", "True"),
+            ("scope", "None"),
+        ],
+        "renamed": {
+            "num_outputs": "units",
+            "activation_fn": "activation",
+            "weights_initializer": "kernel_initializer",
+            "weights_regularizer": "kernel_regularizer",
+            "biases_initializer": "bias_initializer",
+            "biases_regularizer": "bias_regularizer",
+            "scope": "name",
+        },
         "declined": ["normalizer_fn", "normalizer_params", "reuse", "variables_collections", "outputs_collections"],
         "declined_none": ["biases_initializer"],
         "tf1_weights": ["weights", "biases"],
@@ -161,12 +188,21 @@ def _contrib_entry(name: str, spec: dict) -> dict:
             raise SystemExit(f"{name}: `{parameter}` has no Keras {spec['keras']} parameter")
         constructor.append(keras_name)
         keras_parameter = keras_parameters.get(keras_name)
-        keras_default = "None" if keras_parameter is None else (
-            "required" if keras_parameter.default is inspect.Parameter.empty else repr(keras_parameter.default))
-        if default is not None and default != keras_default and keras_name not in KERAS_BASE \
-                and (keras_name, default, keras_default) not in CONTRIB_SAME_DEFAULT:
+        keras_default = (
+            "None"
+            if keras_parameter is None
+            else ("required" if keras_parameter.default is inspect.Parameter.empty else repr(keras_parameter.default))
+        )
+        if (
+            default is not None
+            and default != keras_default
+            and keras_name not in KERAS_BASE
+            and (keras_name, default, keras_default) not in CONTRIB_SAME_DEFAULT
+        ):
             write_out[keras_name] = default
-    required = [p.name for p in keras_parameters.values() if p.default is inspect.Parameter.empty and p.name != "kwargs"]
+    required = [
+        p.name for p in keras_parameters.values() if p.default is inspect.Parameter.empty and p.name != "kwargs"
+    ]
     return {
         "keras": spec["keras"],
         "parameters": [parameter for parameter, _ in spec["signature"]],
@@ -190,8 +226,10 @@ def main() -> None:
         "generated_by": "scripts/generate_layer_table.py",
         "tensorflow": tf.__version__,
         "keras": keras.__version__,
-        "layers": {**{name: _entry(name, module, keras_class) for name, (module, keras_class) in LAYERS.items()},
-                   **{name: _contrib_entry(name, spec) for name, spec in CONTRIB.items()}},
+        "layers": {
+            **{name: _entry(name, module, keras_class) for name, (module, keras_class) in LAYERS.items()},
+            **{name: _contrib_entry(name, spec) for name, spec in CONTRIB.items()},
+        },
     }
     output.write_text(json.dumps(table, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     print(f"wrote {output}")

@@ -28,23 +28,46 @@ CORRESPONDENCE = {
     "GradientDescentOptimizer": ("SGD", {"learning_rate": "learning_rate", "use_locking": None, "name": "name"}),
     "MomentumOptimizer": (
         "SGD",
-        {"learning_rate": "learning_rate", "momentum": "momentum", "use_locking": None, "name": "name",
-         "use_nesterov": "nesterov"},
+        {
+            "learning_rate": "learning_rate",
+            "momentum": "momentum",
+            "use_locking": None,
+            "name": "name",
+            "use_nesterov": "nesterov",
+        },
     ),
     "AdamOptimizer": (
         "Adam",
-        {"learning_rate": "learning_rate", "beta1": "beta_1", "beta2": "beta_2", "epsilon": "epsilon",
-         "use_locking": None, "name": "name", "use_own_namescope_for_non_slot_vars": None},
+        {
+            "learning_rate": "learning_rate",
+            "beta1": "beta_1",
+            "beta2": "beta_2",
+            "epsilon": "epsilon",
+            "use_locking": None,
+            "name": "name",
+            "use_own_namescope_for_non_slot_vars": None,
+        },
     ),
     "AdagradOptimizer": (
         "Adagrad",
-        {"learning_rate": "learning_rate", "initial_accumulator_value": "initial_accumulator_value",
-         "use_locking": None, "name": "name"},
+        {
+            "learning_rate": "learning_rate",
+            "initial_accumulator_value": "initial_accumulator_value",
+            "use_locking": None,
+            "name": "name",
+        },
     ),
     "RMSPropOptimizer": (
         "RMSprop",
-        {"learning_rate": "learning_rate", "decay": "rho", "momentum": "momentum", "epsilon": "epsilon",
-         "use_locking": None, "centered": "centered", "name": "name"},
+        {
+            "learning_rate": "learning_rate",
+            "decay": "rho",
+            "momentum": "momentum",
+            "epsilon": "epsilon",
+            "use_locking": None,
+            "centered": "centered",
+            "name": "name",
+        },
     ),
     "AdadeltaOptimizer": (
         "Adadelta",
@@ -52,12 +75,19 @@ CORRESPONDENCE = {
     ),
     "FtrlOptimizer": (
         "Ftrl",
-        {"learning_rate": "learning_rate", "learning_rate_power": "learning_rate_power",
-         "initial_accumulator_value": "initial_accumulator_value",
-         "l1_regularization_strength": "l1_regularization_strength",
-         "l2_regularization_strength": "l2_regularization_strength", "use_locking": None, "name": "name",
-         "accum_name": None, "linear_name": None,
-         "l2_shrinkage_regularization_strength": "l2_shrinkage_regularization_strength", "beta": "beta"},
+        {
+            "learning_rate": "learning_rate",
+            "learning_rate_power": "learning_rate_power",
+            "initial_accumulator_value": "initial_accumulator_value",
+            "l1_regularization_strength": "l1_regularization_strength",
+            "l2_regularization_strength": "l2_regularization_strength",
+            "use_locking": None,
+            "name": "name",
+            "accum_name": None,
+            "linear_name": None,
+            "l2_shrinkage_regularization_strength": "l2_shrinkage_regularization_strength",
+            "beta": "beta",
+        },
     ),
 }
 
@@ -118,25 +148,63 @@ NOT_DEFAULTS = {"name"}
 #: optimizer's own ``iterations`` instead.
 STEP = "@step"
 SCHEDULES = {
-    "exponential_decay": ("ExponentialDecay", {"learning_rate": "initial_learning_rate", "global_step": STEP,
-                                               "decay_steps": "decay_steps", "decay_rate": "decay_rate",
-                                               "staircase": "staircase", "name": "name"}),
-    "inverse_time_decay": ("InverseTimeDecay", {"learning_rate": "initial_learning_rate", "global_step": STEP,
-                                                "decay_steps": "decay_steps", "decay_rate": "decay_rate",
-                                                "staircase": "staircase", "name": "name"}),
-    "polynomial_decay": ("PolynomialDecay", {"learning_rate": "initial_learning_rate", "global_step": STEP,
-                                             "decay_steps": "decay_steps", "end_learning_rate": "end_learning_rate",
-                                             "power": "power", "cycle": "cycle", "name": "name"}),
-    "piecewise_constant": ("PiecewiseConstantDecay", {"x": STEP, "boundaries": "boundaries", "values": "values",
-                                                      "name": "name"}),
-    "cosine_decay": ("CosineDecay", {"learning_rate": "initial_learning_rate", "global_step": STEP,
-                                     "decay_steps": "decay_steps", "alpha": "alpha", "name": "name"}),
+    "exponential_decay": (
+        "ExponentialDecay",
+        {
+            "learning_rate": "initial_learning_rate",
+            "global_step": STEP,
+            "decay_steps": "decay_steps",
+            "decay_rate": "decay_rate",
+            "staircase": "staircase",
+            "name": "name",
+        },
+    ),
+    "inverse_time_decay": (
+        "InverseTimeDecay",
+        {
+            "learning_rate": "initial_learning_rate",
+            "global_step": STEP,
+            "decay_steps": "decay_steps",
+            "decay_rate": "decay_rate",
+            "staircase": "staircase",
+            "name": "name",
+        },
+    ),
+    "polynomial_decay": (
+        "PolynomialDecay",
+        {
+            "learning_rate": "initial_learning_rate",
+            "global_step": STEP,
+            "decay_steps": "decay_steps",
+            "end_learning_rate": "end_learning_rate",
+            "power": "power",
+            "cycle": "cycle",
+            "name": "name",
+        },
+    ),
+    "piecewise_constant": (
+        "PiecewiseConstantDecay",
+        {"x": STEP, "boundaries": "boundaries", "values": "values", "name": "name"},
+    ),
+    "cosine_decay": (
+        "CosineDecay",
+        {
+            "learning_rate": "initial_learning_rate",
+            "global_step": STEP,
+            "decay_steps": "decay_steps",
+            "alpha": "alpha",
+            "name": "name",
+        },
+    ),
 }
 
 
 def _defaults(function) -> tuple[list[str], dict[str, object], list[str]]:
-    parameters = [p for p in inspect.signature(function).parameters.values()
-                  if p.name != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD]
+    parameters = [
+        p
+        for p in inspect.signature(function).parameters.values()
+        if p.name != "self" and p.kind is not inspect.Parameter.VAR_KEYWORD
+    ]
     defaults = {p.name: p.default for p in parameters if p.default is not inspect.Parameter.empty}
     required = [p.name for p in parameters if p.default is inspect.Parameter.empty]
     return [p.name for p in parameters], defaults, required
@@ -156,7 +224,8 @@ def _entry(tf1_function, keras_class, renames: dict) -> dict:
         "arguments": {k: renames[k] for k in tf1_order},
         "required": [renames[k] for k in tf1_required],
         "write_defaults": {
-            renames[k]: v for k, v in tf1_defaults.items()
+            renames[k]: v
+            for k, v in tf1_defaults.items()
             if renames.get(k) not in (None, STEP) and k not in NOT_DEFAULTS and v != keras_defaults.get(renames[k])
         },
     }
@@ -237,8 +306,10 @@ def _check_float32_arguments(tf1_name: str, keras_name: str, renames: dict, writ
 
 def build() -> dict:
     schedules = {
-        name: {"keras": keras_name,
-               **_entry(getattr(tf.compat.v1.train, name), getattr(keras.optimizers.schedules, keras_name), renames)}
+        name: {
+            "keras": keras_name,
+            **_entry(getattr(tf.compat.v1.train, name), getattr(keras.optimizers.schedules, keras_name), renames),
+        }
         for name, (keras_name, renames) in SCHEDULES.items()
     }
     optimizers = {}
@@ -270,8 +341,9 @@ def build() -> dict:
             "slot_starts": _check_slot_starts(tf1_name, keras_name) if tf1_name in SLOT_STARTS else {},
             "different_with_schedule": DIFFERENT_WITH_SCHEDULE.get(tf1_name),
             "stateless": tf1_name in STATELESS,
-            "float32_arguments": (_check_float32_arguments(tf1_name, keras_name, renames, write)
-                                  if tf1_name in FLOAT32_ARGUMENTS else []),
+            "float32_arguments": (
+                _check_float32_arguments(tf1_name, keras_name, renames, write) if tf1_name in FLOAT32_ARGUMENTS else []
+            ),
         }
     return {
         "generated_by": "scripts/generate_optimizer_table.py",

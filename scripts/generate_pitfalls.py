@@ -25,9 +25,21 @@ OUTPUT = REPO / "docs" / "pitfalls.md"
 FIXTURES = REPO / "fixtures"
 
 FAMILIES = (
-    ("TFM1", "TF1 to TF2 migrations", "TensorFlow 1.x programs (graphs, sessions, placeholders, TF1 training) rewritten as idiomatic TF2."),
-    ("TFM2", "TF2 fixes", "TF2 code that runs but retraces, computes wrong gradients, fails on its second trace or on Keras 3, rewritten."),
-    ("TFM3", "Findings", "Pitfalls reported with the reason and the fix, never rewritten: the right change needs a decision only the author can make."),
+    (
+        "TFM1",
+        "TF1 to TF2 migrations",
+        "TensorFlow 1.x programs (graphs, sessions, placeholders, TF1 training) rewritten as idiomatic TF2.",
+    ),
+    (
+        "TFM2",
+        "TF2 fixes",
+        "TF2 code that runs but retraces, computes wrong gradients, fails on its second trace or on Keras 3, rewritten.",
+    ),
+    (
+        "TFM3",
+        "Findings",
+        "Pitfalls reported with the reason and the fix, never rewritten: the right change needs a decision only the author can make.",
+    ),
 )
 
 _RST_LITERAL = re.compile(r"``([^`]+)``")
@@ -69,7 +81,9 @@ def _entry(codemod) -> list[str]:
         "",
     ]
     notes = []
-    for heading in [h for h in ("What it does", "Why it matters", "Before", "After", "Fix safety", "Declines when") if h in sections]:
+    for heading in [
+        h for h in ("What it does", "Why it matters", "Before", "After", "Fix safety", "Declines when") if h in sections
+    ]:
         text, trailing = _split_section(sections[heading])
         notes.extend(line for line in trailing.splitlines() if line and not line.startswith("Fixtures:"))
         label = "Instead" if heading == "After" and finding_only else heading

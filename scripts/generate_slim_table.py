@@ -52,25 +52,36 @@ def describe(module: types.ModuleType) -> dict:
             members[name] = f"{module.__name__}.{name}"
     submodules = []
     if hasattr(module, "__path__"):
-        submodules = sorted(info.name for info in pkgutil.iter_modules(module.__path__)
-                            if not info.name.endswith("_test"))
+        submodules = sorted(
+            info.name for info in pkgutil.iter_modules(module.__path__) if not info.name.endswith("_test")
+        )
     return {"members": members, "modules": modules, "submodules": submodules}
 
 
 def table() -> dict:
     import tf_slim
 
-    names = ["tf_slim"] + [info.name for info in pkgutil.walk_packages(tf_slim.__path__, "tf_slim.")
-                           if not info.name.endswith("_test")]
+    names = ["tf_slim"] + [
+        info.name for info in pkgutil.walk_packages(tf_slim.__path__, "tf_slim.") if not info.name.endswith("_test")
+    ]
     # Each module is read in a fresh interpreter: importing one module binds its submodules
     # as attributes of its package, which a program importing only that package does not see.
-    found = {name: json.loads(subprocess.run(
-        [sys.executable, __file__, "--describe", name], check=True, capture_output=True, text=True,
-    ).stdout) for name in names}
+    found = {
+        name: json.loads(
+            subprocess.run(
+                [sys.executable, __file__, "--describe", name],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
+        for name in names
+    }
     return {
         "tf_slim_version": importlib.metadata.version("tf-slim"),
         "tensorflow_version": importlib.metadata.version("tensorflow-cpu")
-        if _installed("tensorflow-cpu") else importlib.metadata.version("tensorflow"),
+        if _installed("tensorflow-cpu")
+        else importlib.metadata.version("tensorflow"),
         "license": "tf-slim is Apache-2.0, (c) The TensorFlow Authors; only its names are listed here",
         "modules": found,
     }

@@ -127,7 +127,7 @@ def _strip(name: str) -> Optional[str]:
         return None
     path = name[3:]
     if path.startswith("compat.v2."):
-        path = path[len("compat.v2."):]
+        path = path[len("compat.v2.") :]
     return path
 
 
@@ -359,8 +359,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     started = time.perf_counter()
     modules = load_peer_modules(tf_dir)
     tables = extract(modules)
-    print(f"loaded the peer's tables from {tf_dir / 'tools' / 'compatibility'} "
-          f"in {1000 * (time.perf_counter() - started):.0f} ms (tensorflow not imported)")
+    print(
+        f"loaded the peer's tables from {tf_dir / 'tools' / 'compatibility'} "
+        f"in {1000 * (time.perf_counter() - started):.0f} ms (tensorflow not imported)"
+    )
     version = tf_version(tf_dir)
     report = validate(tables)
     if report["tf"] != version:
@@ -372,10 +374,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     for old, new in sorted(report["still_valid"].items()):
         print(f"  tf.{old} (peer: tf.{new})")
     v1_targets = sum(new.startswith("compat.v1.") for new in tables["renames"].values())
-    print(f"{len(tables['renames'])} symbol renames ({v1_targets} into compat.v1), "
-          f"{sum(map(len, tables['keyword_renames'].values()))} keyword renames and "
-          f"{sum(map(len, tables['keyword_deletions'].values()))} deletions, "
-          f"{len(tables['reorders'])} reorders, {len(tables['v1_only'])} v1-only names")
+    print(
+        f"{len(tables['renames'])} symbol renames ({v1_targets} into compat.v1), "
+        f"{sum(map(len, tables['keyword_renames'].values()))} keyword renames and "
+        f"{sum(map(len, tables['keyword_deletions'].values()))} deletions, "
+        f"{len(tables['reorders'])} reorders, {len(tables['v1_only'])} v1-only names"
+    )
 
     document = {
         "generated_by": "scripts/generate_tf_tables.py",

@@ -66,13 +66,18 @@ NO_OPS = [
 
 FINDINGS = [
     pytest.param("import tensorflow as tf\ntf.logging.log(20, 'x')\n", "not a tf.logging constant", id="numeric-level"),
-    pytest.param("import tensorflow as tf\nok = tf.logging.get_verbosity() > 10\n", "get_verbosity", id="get-verbosity"),
-    pytest.param("import tensorflow as tf\nquiet = level >= tf.logging.ERROR\n", "Python logging level", id="constant-compared"),
+    pytest.param(
+        "import tensorflow as tf\nok = tf.logging.get_verbosity() > 10\n", "get_verbosity", id="get-verbosity"
+    ),
+    pytest.param(
+        "import tensorflow as tf\nquiet = level >= tf.logging.ERROR\n", "Python logging level", id="constant-compared"
+    ),
     pytest.param("import tensorflow as tf\ntf.logging.vlog(1, 'x')\n", "vlog", id="vlog"),
     pytest.param("import tensorflow as tf\ntf.app.run()\n", "without a main", id="run-without-main"),
     pytest.param(
         "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 1, '')\nprint(tf.app.flags.FLAGS.n)\n",
-        "never parses", id="module-level-read-unparsed",
+        "never parses",
+        id="module-level-read-unparsed",
     ),
 ]
 
@@ -135,7 +140,8 @@ def test_flag_keywords_are_tensorflows():
     source = Path(spec.origin).parent / "python" / "platform" / "flags.py"
     tree = ast.parse(source.read_text())
     renamed = next(
-        ast.literal_eval(node.value) for node in tree.body
+        ast.literal_eval(node.value)
+        for node in tree.body
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "_RENAMED_ARGUMENTS"
     )
     assert renamed == FLAG_KEYWORDS
@@ -158,8 +164,10 @@ def test_fatal_logs_without_aborting_as_tf1_did(tmp_path):
 
 
 def test_an_import_the_rewrite_orphans_goes_one_unused_before_stays():
-    source = ("import tensorflow as tf\nimport tensorflow.compat.v1 as unused_before\n\n"
-              "tf.app.flags.DEFINE_integer('steps', 3, 'n')\nFLAGS = tf.app.flags.FLAGS\n")
+    source = (
+        "import tensorflow as tf\nimport tensorflow.compat.v1 as unused_before\n\n"
+        "tf.app.flags.DEFINE_integer('steps', 3, 'n')\nFLAGS = tf.app.flags.FLAGS\n"
+    )
     result = rewrite("TFM110", source)
     assert "import tensorflow as tf" not in result.code
     assert "import tensorflow.compat.v1 as unused_before" in result.code
@@ -168,8 +176,10 @@ def test_an_import_the_rewrite_orphans_goes_one_unused_before_stays():
 
 def test_a_tf_import_of_the_same_name_is_replaced_not_shadowed():
     """``from tensorflow import app`` + absl's ``app`` would bind ``app`` twice (a redefinition)."""
-    source = ("from tensorflow import app, gfile\n\n\ndef main(_):\n    return gfile.Exists('x')\n\n\n"
-              "if __name__ == '__main__':\n    app.run()\n")
+    source = (
+        "from tensorflow import app, gfile\n\n\ndef main(_):\n    return gfile.Exists('x')\n\n\n"
+        "if __name__ == '__main__':\n    app.run()\n"
+    )
     result = rewrite("TFM110", source)
     assert result.code.startswith("from tensorflow import gfile\nfrom absl import app\n")
     assert "app.run(main)" in result.code
@@ -182,8 +192,10 @@ def test_a_declined_use_keeps_the_tf_import():
 
 
 def test_logging_bound_by_another_tf_import_is_taken():
-    source = ("import tensorflow as tf\nfrom tensorflow.python.platform import tf_logging as logging\n\n"
-              "logging.info('a')\ntf.logging.info('b')\n")
+    source = (
+        "import tensorflow as tf\nfrom tensorflow.python.platform import tf_logging as logging\n\n"
+        "logging.info('a')\ntf.logging.info('b')\n"
+    )
     result = rewrite("TFM110", source)
     assert "import absl.logging" in result.code and "absl.logging.info('b')" in result.code
     assert "from absl import logging" not in result.code  # would rebind `logging`

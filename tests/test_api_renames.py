@@ -139,7 +139,9 @@ NO_OPS = [
     pytest.param("tf = object()\nx = tf.random_normal([2])\n", id="non-tf-object"),
     pytest.param("import mylib as tf\nx = tf.random_normal([2])\n", id="other-module-as-tf"),
     pytest.param("import tensorflow as tf\ndef f(tf):\n    return tf.random_normal([2])\n", id="shadowed-parameter"),
-    pytest.param("import tensorflow as tf\nx = tf.random.normal([2])\ny = tf.reduce_sum(x, axis=0)\n", id="already-tf2"),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.random.normal([2])\ny = tf.reduce_sum(x, axis=0)\n", id="already-tf2"
+    ),
     pytest.param("import tensorflow as tf\n# x = tf.random_normal([2])\n", id="in-a-comment"),
     pytest.param("import tensorflow as tf\nx = tf.random_normal([2])  # tfmodernize: ignore\n", id="suppressed"),
     pytest.param("import tensorflow as tf\nx = tf.log(y)  # tfmodernize: ignore[TFM109]\n", id="suppressed-by-code"),
@@ -168,50 +170,81 @@ NO_OPS = [
 FINDINGS = [
     pytest.param(
         "import tensorflow as tf\nx = tf.log(y)  # tfmodernize: ignore\na = tf.assert_equal(x, y)\n",
-        "tf.compat.v1.assert_equal", id="v1-target-unowned-in-tf1-file",
+        "tf.compat.v1.assert_equal",
+        id="v1-target-unowned-in-tf1-file",
     ),
-    pytest.param("import tensorflow as tf\nk = tf.cond(p, f, g, strict=False)\n", "strict", id="deletion-not-tf2-value"),
+    pytest.param(
+        "import tensorflow as tf\nk = tf.cond(p, f, g, strict=False)\n", "strict", id="deletion-not-tf2-value"
+    ),
     pytest.param("import tensorflow as tf\nq = tf.ones_like(x, optimize=flag)\n", "optimize", id="arg-found-not-ok"),
-    pytest.param("import tensorflow as tf\nr = tf.image.resize_images(x, [2, 2])\n", "half-pixel", id="resize-numbers-change"),
-    pytest.param("import tensorflow as tf\nc = tf.nn.rnn_cell.LSTMCell(3)\n", "does not exist in TensorFlow", id="dead-target"),
+    pytest.param(
+        "import tensorflow as tf\nr = tf.image.resize_images(x, [2, 2])\n", "half-pixel", id="resize-numbers-change"
+    ),
+    pytest.param(
+        "import tensorflow as tf\nc = tf.nn.rnn_cell.LSTMCell(3)\n", "does not exist in TensorFlow", id="dead-target"
+    ),
     pytest.param("import tensorflow as tf\nh = tf.contrib.training.HParams(rate=0.1)\n", "tf.contrib", id="contrib"),
-    pytest.param("import tensorflow as tf\nh = tf.contrib.training.HParams(rate=0.1)\n", "use a plain dict, a dataclass",
-                 id="contrib-hparams-instead"),
-    pytest.param("import tensorflow as tf\nd = tf.contrib.distributions.Normal(0.0, 1.0)\n",
-                 "pip install tensorflow-probability", id="contrib-distributions-instead"),
-    pytest.param("import tensorflow as tf\ntf.contrib.quantize.create_training_graph()\n",
-                 "tensorflow-model-optimization", id="contrib-quantize-instead"),
-    pytest.param("import tensorflow as tf\nr = tf.contrib.image.rotate(x, 1.0)\n", "tfa.image.rotate", id="contrib-addons"),
+    pytest.param(
+        "import tensorflow as tf\nh = tf.contrib.training.HParams(rate=0.1)\n",
+        "use a plain dict, a dataclass",
+        id="contrib-hparams-instead",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nd = tf.contrib.distributions.Normal(0.0, 1.0)\n",
+        "pip install tensorflow-probability",
+        id="contrib-distributions-instead",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.contrib.quantize.create_training_graph()\n",
+        "tensorflow-model-optimization",
+        id="contrib-quantize-instead",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nr = tf.contrib.image.rotate(x, 1.0)\n", "tfa.image.rotate", id="contrib-addons"
+    ),
     pytest.param("import tensorflow as tf\ns = tf.reduce_sum(*args, reduction_indices=1)\n", "*args", id="star-args"),
-    pytest.param("import tensorflow as tf\ns = tf.reduce_sum(x, axis=1, reduction_indices=1)\n", "both", id="old-and-new-keyword"),
+    pytest.param(
+        "import tensorflow as tf\ns = tf.reduce_sum(x, axis=1, reduction_indices=1)\n", "both", id="old-and-new-keyword"
+    ),
     pytest.param("import tensorflow as tf\nf = tf.to_float\n", "used as a value", id="cast-as-value"),
     pytest.param("import tensorflow as tf\nq = tf.div(a, b)\n", "dtype is not written", id="div-of-unknown-dtype"),
     pytest.param("import tensorflow as tf\nq = tf.FIFOQueue(3, tf.float32)\n", "block forever", id="queue-graph-only"),
     pytest.param("import tensorflow as tf\nq = tf.div(3, 4.0)\n", "dtype is not written", id="div-int-by-float"),
-    pytest.param("import tensorflow as tf\na = tf.constant(3)\na = load()\nq = tf.div(a, 2)\n", "dtype is not written",
-                 id="div-of-a-name-also-bound-to-something-else"),
-    pytest.param("import tensorflow as tf\na = tf.constant(3, dtype=kind)\nq = tf.div(a, 2)\n", "dtype is not written",
-                 id="div-of-a-constant-of-a-computed-dtype"),
+    pytest.param(
+        "import tensorflow as tf\na = tf.constant(3)\na = load()\nq = tf.div(a, 2)\n",
+        "dtype is not written",
+        id="div-of-a-name-also-bound-to-something-else",
+    ),
+    pytest.param(
+        "import tensorflow as tf\na = tf.constant(3, dtype=kind)\nq = tf.div(a, 2)\n",
+        "dtype is not written",
+        id="div-of-a-constant-of-a-computed-dtype",
+    ),
     pytest.param(
         "import tensorflow as tf\np = tf.placeholder(tf.float32)\ns = tf.reduce_mean(p, None, False, 'm', 1)\n",
         "already fills",
         id="reordered-argument-clashes-with-positional",
     ),
     pytest.param(
-        "import tensorflow as tf\ny = tf.nn.dilation2d(x, f, s, r, 'SAME')\n", "changed order", id="dilation2d-positional",
+        "import tensorflow as tf\ny = tf.nn.dilation2d(x, f, s, r, 'SAME')\n",
+        "changed order",
+        id="dilation2d-positional",
     ),
     pytest.param(
         "import tensorflow as tf\nfrom tensorflow.examples.tutorials.mnist import input_data\n"
         "digits = input_data.read_data_sets('data', one_hot=True)\n",
-        "tf.keras.datasets.mnist.load_data()", id="tutorials-mnist-from-import",
+        "tf.keras.datasets.mnist.load_data()",
+        id="tutorials-mnist-from-import",
     ),
     pytest.param(
         "import tensorflow.examples.tutorials.mnist.input_data as reader\ndigits = reader.read_data_sets('data')\n",
-        "not part of any TF 2.x install", id="tutorials-mnist-import-as",
+        "not part of any TF 2.x install",
+        id="tutorials-mnist-import-as",
     ),
     pytest.param(
         "from tensorflow.examples.tutorials import mnist\nimport tensorflow as tf\n",
-        "not part of any TF 2.x install", id="tutorials-package",
+        "not part of any TF 2.x install",
+        id="tutorials-package",
     ),
 ]
 
@@ -235,11 +268,14 @@ def test_findings_leave_the_code_alone(source, fragment):
     assert fragment in result.findings[0].message
 
 
-@pytest.mark.parametrize("source", [
-    "import tensorflow as tf\nr = tf.contrib.layers.l2_regularizer(0.1)\n",
-    "import tensorflow as tf\nh = tf.contrib.slim.dropout(x, 0.5, is_training=t)\n",
-    "import tensorflow as tf\nc = tf.contrib.rnn.BasicLSTMCell(4)\n",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import tensorflow as tf\nr = tf.contrib.layers.l2_regularizer(0.1)\n",
+        "import tensorflow as tf\nh = tf.contrib.slim.dropout(x, 0.5, is_training=t)\n",
+        "import tensorflow as tf\nc = tf.contrib.rnn.BasicLSTMCell(4)\n",
+    ],
+)
 def test_contrib_names_contrib_to_core_owns_are_left_to_it(source):
     """contrib-to-core replaces them with core code, or declines with a finding saying why."""
     assert assert_unchanged("TFM109", source).findings == []

@@ -97,8 +97,10 @@ def test_keyword_renames_equal_the_peer(peer):
     calls = [
         (function, old, new)
         for function, mapping in sorted(t.keyword_renames.items())
-        if not function.startswith(("*.", "contrib.")) and function not in DELIBERATE
-        and not t.renames.get(function, "").startswith("compat.v1.") and function not in t.dead_targets
+        if not function.startswith(("*.", "contrib."))
+        and function not in DELIBERATE
+        and not t.renames.get(function, "").startswith("compat.v1.")
+        and function not in t.dead_targets
         for old, new in sorted(mapping.items())
     ]
     snippet = "import tensorflow as tf\np = tf.placeholder(tf.float32)\n" + "".join(

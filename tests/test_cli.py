@@ -40,7 +40,9 @@ def test_version(runner):
 def test_module_entry_point_and_fast_start():
     out = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "tfmodernize", "--version"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert out.stdout.strip() == f"tfmodernize {__version__}"
     imported = out.stderr
@@ -97,8 +99,13 @@ def test_check_json(runner, tree):
     by_code = {r["code"]: r for r in report["diagnostics"]}
     fix = by_code["TFM207"]["fix"]
     assert by_code["TFM207"]["kind"] == "fix" and fix["applicability"] == "safe"
-    assert fix["edits"] == [{"location": {"row": 2, "column": 1}, "end_location": {"row": 3, "column": 1},
-                             "content": "tf.config.run_functions_eagerly(True)\n"}]  # its own hunk, not the file's diff
+    assert fix["edits"] == [
+        {
+            "location": {"row": 2, "column": 1},
+            "end_location": {"row": 3, "column": 1},
+            "content": "tf.config.run_functions_eagerly(True)\n",
+        }
+    ]  # its own hunk, not the file's diff
     assert by_code["TFM000"]["kind"] == "error" and "cannot be decoded" in by_code["TFM000"]["message"]
 
 
@@ -140,7 +147,7 @@ def test_missing_path_is_an_error_but_the_run_goes_on(runner, tree):
 def test_pyproject_settings(runner, tree):
     (tree / "pyproject.toml").write_text('[tool.tfmodernize]\nignore = ["TFM207"]\n')
     assert invoke(runner, "diff", tree).exit_code == 0
-    (tree / "pyproject.toml").write_text('[tool.tfmodernize]\nbogus = 1\n')
+    (tree / "pyproject.toml").write_text("[tool.tfmodernize]\nbogus = 1\n")
     result = invoke(runner, "diff", tree)
     assert result.exit_code == 2 and "unknown key `bogus`" in result.stderr
 
@@ -213,7 +220,9 @@ def test_review_suggestions_replace_exactly_the_changed_lines(runner, tmp_path):
 
 
 def test_review_anchors_insertions_on_an_existing_line(runner, tmp_path):
-    source = "from tensorflow.config import experimental_run_functions_eagerly\nexperimental_run_functions_eagerly(True)\n"
+    source = (
+        "from tensorflow.config import experimental_run_functions_eagerly\nexperimental_run_functions_eagerly(True)\n"
+    )
     (tmp_path / "m.py").write_text(source)
     result = invoke(runner, "check", tmp_path / "m.py", "--format", "rdjson")
     fixes = [d for d in json.loads(result.stdout)["diagnostics"] if "suggestions" in d]
@@ -271,7 +280,9 @@ def test_check_exit_zero_still_fails_on_errors(runner, tmp_path):
 def test_check_writes_the_report_to_a_file(runner, tree, tmp_path, output_format):
     report = tmp_path / "out" / f"report.{output_format}"
     report.parent.mkdir()
-    result = invoke(runner, "check", tree / "train.py", "--no-cache", "--format", output_format, "--output-file", report)
+    result = invoke(
+        runner, "check", tree / "train.py", "--no-cache", "--format", output_format, "--output-file", report
+    )
     assert result.exit_code == 1 and "TFM207" not in result.stdout
     written = report.read_text()
     assert "TFM207" in written
@@ -332,8 +343,10 @@ def test_apply_from_standard_input_writes_the_result_to_standard_output(runner, 
 
 
 def test_apply_fix_only_fixes_without_failing_on_what_it_cannot_fix(runner, tmp_path):
-    source = ("import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(False)\n\n\n"
-              "@tf.function\ndef f(x):\n    print(x)\n    return x\n")  # the print's fix is unsafe: a finding remains
+    source = (
+        "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(False)\n\n\n"
+        "@tf.function\ndef f(x):\n    print(x)\n    return x\n"
+    )  # the print's fix is unsafe: a finding remains
     (tmp_path / "m.py").write_text(source)
     (tmp_path / "n.py").write_text(source)
     assert invoke(runner, "apply", tmp_path / "m.py", "--no-cache").exit_code == 1  # findings remain

@@ -51,28 +51,58 @@ def error(kind: str, message: str, **extra) -> dict:
         pytest.param({"status": "timeout"}, "timeout", id="timeout"),
         pytest.param({"status": "crashed", "message": "child ended with status -11"}, "other", id="crashed"),
         pytest.param(error("AttributeError", "module 'tensorflow' has no attribute 'placeholder'"), "tf", id="tf-name"),
-        pytest.param(error("AttributeError", "module 'tensorflow._api.v2.train' has no attribute 'AdamOptimizer'"),
-                     "tf", id="tf-submodule-name"),
-        pytest.param(error("ModuleNotFoundError", "No module named 'tensorflow.contrib'", name="tensorflow.contrib"),
-                     "tf", id="contrib"),
-        pytest.param(error("ModuleNotFoundError", "No module named 'tensorflow.examples'", name="tensorflow.examples"),
-                     "tf", id="examples"),
-        pytest.param(error("ImportError", "cannot import name 'x' from 'tensorflow.python.ops'",
-                           name="tensorflow.python.ops"), "tf", id="tf-import-name"),
-        pytest.param(error("RuntimeError", "tf.placeholder() is not compatible with eager execution."), "tf",
-                     id="eager-placeholder"),
+        pytest.param(
+            error("AttributeError", "module 'tensorflow._api.v2.train' has no attribute 'AdamOptimizer'"),
+            "tf",
+            id="tf-submodule-name",
+        ),
+        pytest.param(
+            error("ModuleNotFoundError", "No module named 'tensorflow.contrib'", name="tensorflow.contrib"),
+            "tf",
+            id="contrib",
+        ),
+        pytest.param(
+            error("ModuleNotFoundError", "No module named 'tensorflow.examples'", name="tensorflow.examples"),
+            "tf",
+            id="examples",
+        ),
+        pytest.param(
+            error("ImportError", "cannot import name 'x' from 'tensorflow.python.ops'", name="tensorflow.python.ops"),
+            "tf",
+            id="tf-import-name",
+        ),
+        pytest.param(
+            error("RuntimeError", "tf.placeholder() is not compatible with eager execution."),
+            "tf",
+            id="eager-placeholder",
+        ),
         pytest.param(error("ValueError", "bad shape", in_tf=True), "tf", id="raised-inside-tf"),
         pytest.param(error("NotFoundError", "file missing", in_tf=True, io=True), "other", id="io-inside-tf"),
-        pytest.param(error("ModuleNotFoundError", "No module named 'cv2'", name="cv2", package_missing=True),
-                     "third-party", id="missing-package"),
-        pytest.param(error("ModuleNotFoundError", "No module named 'nets'", name="nets", package_missing=True), "other",
-                     id="tree-module-off-path"),
-        pytest.param(error("ModuleNotFoundError", "No module named 'scipy.misc.x'", name="scipy.misc.x",
-                           package_missing=False), "other", id="submodule-of-installed-package"),
-        pytest.param(error("ModuleNotFoundError", "No module named 'cPickle'", name="cPickle", package_missing=True),
-                     "other", id="python-2-module"),
-        pytest.param(error("ModuleNotFoundError", "No module named 'google.cloud'", name="google.cloud",
-                           package_missing=True), "third-party", id="namespace-package"),
+        pytest.param(
+            error("ModuleNotFoundError", "No module named 'cv2'", name="cv2", package_missing=True),
+            "third-party",
+            id="missing-package",
+        ),
+        pytest.param(
+            error("ModuleNotFoundError", "No module named 'nets'", name="nets", package_missing=True),
+            "other",
+            id="tree-module-off-path",
+        ),
+        pytest.param(
+            error("ModuleNotFoundError", "No module named 'scipy.misc.x'", name="scipy.misc.x", package_missing=False),
+            "other",
+            id="submodule-of-installed-package",
+        ),
+        pytest.param(
+            error("ModuleNotFoundError", "No module named 'cPickle'", name="cPickle", package_missing=True),
+            "other",
+            id="python-2-module",
+        ),
+        pytest.param(
+            error("ModuleNotFoundError", "No module named 'google.cloud'", name="google.cloud", package_missing=True),
+            "third-party",
+            id="namespace-package",
+        ),
         pytest.param(error("SyntaxError", "Missing parentheses in call to 'print'."), "syntax", id="python-2"),
         pytest.param(error("KeyError", "'DATA_DIR'"), "other", id="other"),
     ],
@@ -84,11 +114,17 @@ def test_classify(record, category):
 def test_files_importing_tensorflow_and_search_path(tmp_path):
     root = write_tree(tmp_path, TREE)
     assert codebase_imports.tf_files(root) == [
-        "good.py", "main_guard.py", "needs_namespace_package.py", "needs_package.py", "research/lib/a.py", "tf1.py",
+        "good.py",
+        "main_guard.py",
+        "needs_namespace_package.py",
+        "needs_package.py",
+        "research/lib/a.py",
+        "tf1.py",
         "uses_sibling.py",
     ]
     assert codebase_imports.search_path(root, "research/lib/a.py") == (
-        [str(root / "research/lib"), str(root / "research"), str(root)], "lib.a"
+        [str(root / "research/lib"), str(root / "research"), str(root)],
+        "lib.a",
     )
     assert codebase_imports.search_path(root, "good.py") == ([str(root)], None)
     assert codebase_imports.subset(list("abcdefghij"), 3, None) == ["a", "d", "g"]
@@ -100,18 +136,24 @@ def test_regressions_are_listed():
     records = {
         "a.py": {"original": {"status": "ok"}, "apply": {"status": "ok"}},
         "b.py": {"original": {"status": "ok"}, "apply": failing},
-        "c.py": {"original": error("AttributeError", "module 'tensorflow' has no attribute 'Session'"),
-                 "apply": {"status": "ok"}},
+        "c.py": {
+            "original": error("AttributeError", "module 'tensorflow' has no attribute 'Session'"),
+            "apply": {"status": "ok"},
+        },
     }
     summary = codebase_imports.summarize(records, set())
     assert summary["counts"]["original"]["ok"] == 2
     assert summary["counts"]["apply"]["ok"] == 2
     assert summary["tf_failing"] == 1
     assert summary["tf_failing_import"] == {"apply": 1}
-    assert summary["regressions"]["apply"] == [{
-        "file": "b.py", "category": "tf", "error": "AttributeError: module 'tensorflow' has no attribute 'Session'",
-        "where": "b.py:3",
-    }]
+    assert summary["regressions"]["apply"] == [
+        {
+            "file": "b.py",
+            "category": "tf",
+            "error": "AttributeError: module 'tensorflow' has no attribute 'Session'",
+            "where": "b.py:3",
+        }
+    ]
     assert "| b.py | tf |" in codebase_imports.markdown(summary, [])
 
 
@@ -119,9 +161,21 @@ def test_regressions_are_listed():
 def test_tree_before_and_after_apply(tmp_path):
     root = write_tree(tmp_path / "tree", TREE)
     out = tmp_path / "imports.json"
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "codebase_imports.py"), str(root), "--json",
-                           str(out), "--work", str(tmp_path / "work")],
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"})
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "codebase_imports.py"),
+            str(root),
+            "--json",
+            str(out),
+            "--work",
+            str(tmp_path / "work"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
     categories = {f: {v: r["category"] for v, r in by.items()} for f, by in report["records"].items()}

@@ -27,57 +27,85 @@ step = tf.Variable(0, trainable=False)
 """
 
 REWRITES = [
-    pytest.param("import tensorflow as tf\ndef model():\n    return tf.get_variable('w', [1])\nw = model()\np = tf.trainable_variables()\n",
-                 "import tensorflow as tf\ndef model():\n    return tf.get_variable('w', [1])\nw = model()\np = [w]\n",
-                 id="variable-factory-function"),
-    pytest.param("import tensorflow as tf\nweights = {'h1': tf.Variable(1.0), 'out': tf.Variable(2.0)}\nbiases = [tf.Variable(0.0)]\n"
-                 "p = tf.trainable_variables()\n",
-                 "import tensorflow as tf\nweights = {'h1': tf.Variable(1.0), 'out': tf.Variable(2.0)}\nbiases = [tf.Variable(0.0)]\n"
-                 "p = [weights['h1'], weights['out'], biases[0]]\n",
-                 id="variables-in-dict-and-list-literals"),
-    pytest.param("import tensorflow as tf\nimport numpy as np\nW = tf.Variable(np.zeros(3))\ny = np.ones(3)\n"
-                 "p = tf.trainable_variables()\n",
-                 "import tensorflow as tf\nimport numpy as np\nW = tf.Variable(np.zeros(3))\ny = np.ones(3)\n"
-                 "p = [W]\n", id="calls-into-numpy-keep-the-list-known"),
-    pytest.param("import requests\nimport nltk\nimport tensorflow as tf\npage = requests.get(URL).text\n"
-                 "words = nltk.word_tokenize(page)\nW = tf.Variable(1.0)\np = tf.trainable_variables()\n",
-                 "import requests\nimport nltk\nimport tensorflow as tf\npage = requests.get(URL).text\n"
-                 "words = nltk.word_tokenize(page)\nW = tf.Variable(1.0)\np = [W]\n",
-                 id="calls-into-web-and-text-libraries-keep-the-list-known"),
+    pytest.param(
+        "import tensorflow as tf\ndef model():\n    return tf.get_variable('w', [1])\nw = model()\np = tf.trainable_variables()\n",
+        "import tensorflow as tf\ndef model():\n    return tf.get_variable('w', [1])\nw = model()\np = [w]\n",
+        id="variable-factory-function",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nweights = {'h1': tf.Variable(1.0), 'out': tf.Variable(2.0)}\nbiases = [tf.Variable(0.0)]\n"
+        "p = tf.trainable_variables()\n",
+        "import tensorflow as tf\nweights = {'h1': tf.Variable(1.0), 'out': tf.Variable(2.0)}\nbiases = [tf.Variable(0.0)]\n"
+        "p = [weights['h1'], weights['out'], biases[0]]\n",
+        id="variables-in-dict-and-list-literals",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nimport numpy as np\nW = tf.Variable(np.zeros(3))\ny = np.ones(3)\n"
+        "p = tf.trainable_variables()\n",
+        "import tensorflow as tf\nimport numpy as np\nW = tf.Variable(np.zeros(3))\ny = np.ones(3)\np = [W]\n",
+        id="calls-into-numpy-keep-the-list-known",
+    ),
+    pytest.param(
+        "import requests\nimport nltk\nimport tensorflow as tf\npage = requests.get(URL).text\n"
+        "words = nltk.word_tokenize(page)\nW = tf.Variable(1.0)\np = tf.trainable_variables()\n",
+        "import requests\nimport nltk\nimport tensorflow as tf\npage = requests.get(URL).text\n"
+        "words = nltk.word_tokenize(page)\nW = tf.Variable(1.0)\np = [W]\n",
+        id="calls-into-web-and-text-libraries-keep-the-list-known",
+    ),
     pytest.param(VARS + "params = tf.trainable_variables()\n", VARS + "params = [W_g, b_g, W_d, h]\n", id="trainable"),
     pytest.param(VARS + "params = tf.global_variables()\n", VARS + "params = [W_g, b_g, W_d, h, step]\n", id="global"),
-    pytest.param(VARS + "g = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='gen')\n",
-                 VARS + "g = [W_g, b_g]\n", id="get-collection-variable-scope"),
-    pytest.param(VARS + "d = tf.trainable_variables('disc')  # name_scope: get_variable names ignore it\n",
-                 VARS + "d = [W_d]  # name_scope: get_variable names ignore it\n", id="name-scope"),
+    pytest.param(
+        VARS + "g = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='gen')\n",
+        VARS + "g = [W_g, b_g]\n",
+        id="get-collection-variable-scope",
+    ),
+    pytest.param(
+        VARS + "d = tf.trainable_variables('disc')  # name_scope: get_variable names ignore it\n",
+        VARS + "d = [W_d]  # name_scope: get_variable names ignore it\n",
+        id="name-scope",
+    ),
     pytest.param(VARS + "v = tf.get_collection('variables', 'gen/b')\n", VARS + "v = [b_g]\n", id="string-key"),
-    pytest.param("import tensorflow as tf\na = tf.Variable(1.0)\nb = tf.Variable(2.0)\n"
-                 "first = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope='Variable_1')\n",
-                 "import tensorflow as tf\na = tf.Variable(1.0)\nb = tf.Variable(2.0)\nfirst = [b]\n",
-                 id="tf1-unique-names"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nbefore = tf.trainable_variables()\n"
-                 "c = tf.Variable(2.0)\nafter = tf.trainable_variables()\n",
-                 "import tensorflow as tf\nW = tf.Variable(1.0)\nbefore = [W]\nc = tf.Variable(2.0)\nafter = [W, c]\n",
-                 id="only-variables-created-so-far"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\n\n\n@tf.function\ndef step(x):\n"
-                 "    return tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()])\n",
-                 "import tensorflow as tf\nW = tf.Variable(1.0)\n\n\n@tf.function\ndef step(x):\n"
-                 "    return tf.add_n([tf.nn.l2_loss(v) for v in [W]])\n", id="in-function"),
-    pytest.param("import tensorflow as tf\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
-                 "regs = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n",
-                 "updates = []\nregs = []\n", id="empty-update-ops-and-regularization"),
-    pytest.param("import tensorflow.compat.v1 as tf\nW = tf.Variable(1.0)\n"
-                 "# penalties\ntf.add_to_collection('penalties', tf.nn.l2_loss(W))\n"
-                 "tf.add_to_collection('penalties', W * 2)\ntotal = tf.add_n(tf.get_collection('penalties'))\n",
-                 "import tensorflow.compat.v1 as tf\nW = tf.Variable(1.0)\n"
-                 "# penalties\npenalties_collection = []\npenalties_collection.append(tf.nn.l2_loss(W))\n"
-                 "penalties_collection.append(W * 2)\ntotal = tf.add_n(list(penalties_collection))\n",
-                 id="program-collection"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\ndef loss(x):\n"
-                 "    tf.add_to_collection('terms', x * W)\n    return tf.add_n(tf.get_collection('terms'))\n",
-                 "import tensorflow as tf\nW = tf.Variable(1.0)\ndef loss(x):\n    terms_collection = []\n"
-                 "    terms_collection.append(x * W)\n    return tf.add_n(list(terms_collection))\n",
-                 id="program-collection-in-function"),
+    pytest.param(
+        "import tensorflow as tf\na = tf.Variable(1.0)\nb = tf.Variable(2.0)\n"
+        "first = tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES, scope='Variable_1')\n",
+        "import tensorflow as tf\na = tf.Variable(1.0)\nb = tf.Variable(2.0)\nfirst = [b]\n",
+        id="tf1-unique-names",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\nbefore = tf.trainable_variables()\n"
+        "c = tf.Variable(2.0)\nafter = tf.trainable_variables()\n",
+        "import tensorflow as tf\nW = tf.Variable(1.0)\nbefore = [W]\nc = tf.Variable(2.0)\nafter = [W, c]\n",
+        id="only-variables-created-so-far",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\n\n\n@tf.function\ndef step(x):\n"
+        "    return tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()])\n",
+        "import tensorflow as tf\nW = tf.Variable(1.0)\n\n\n@tf.function\ndef step(x):\n"
+        "    return tf.add_n([tf.nn.l2_loss(v) for v in [W]])\n",
+        id="in-function",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
+        "regs = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n",
+        "updates = []\nregs = []\n",
+        id="empty-update-ops-and-regularization",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nW = tf.Variable(1.0)\n"
+        "# penalties\ntf.add_to_collection('penalties', tf.nn.l2_loss(W))\n"
+        "tf.add_to_collection('penalties', W * 2)\ntotal = tf.add_n(tf.get_collection('penalties'))\n",
+        "import tensorflow.compat.v1 as tf\nW = tf.Variable(1.0)\n"
+        "# penalties\npenalties_collection = []\npenalties_collection.append(tf.nn.l2_loss(W))\n"
+        "penalties_collection.append(W * 2)\ntotal = tf.add_n(list(penalties_collection))\n",
+        id="program-collection",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\ndef loss(x):\n"
+        "    tf.add_to_collection('terms', x * W)\n    return tf.add_n(tf.get_collection('terms'))\n",
+        "import tensorflow as tf\nW = tf.Variable(1.0)\ndef loss(x):\n    terms_collection = []\n"
+        "    terms_collection.append(x * W)\n    return tf.add_n(list(terms_collection))\n",
+        id="program-collection-in-function",
+    ),
 ]
 
 
@@ -90,8 +118,9 @@ def test_rewrites(before, after):
 #: Each rewrite above, in a module that is no program (no entry point): library code, whose
 #: callers, other modules and layers made later may add to the collection before the read.
 LIBRARY = "no entry point"
-LIBRARY_REWRITES = [pytest.param(case.values[0], id=case.id) for case in REWRITES
-                    if case.id != "variable-factory-function"]  # `w = model()`: a call of its own function
+LIBRARY_REWRITES = [
+    pytest.param(case.values[0], id=case.id) for case in REWRITES if case.id != "variable-factory-function"
+]  # `w = model()`: a call of its own function
 
 
 @pytest.mark.parametrize("source", LIBRARY_REWRITES)
@@ -110,7 +139,9 @@ ENTRY_POINTS = [
     pytest.param("\n\nwith tf.Session() as sess:\n    print(sess.run(loss(1.0)))\n", id="session-at-module-level"),
     pytest.param("\n\nsess = tf.InteractiveSession()\n", id="interactive-session"),
     pytest.param("\n\ndef main(_):\n    print(loss(1.0))\n\n\ntf.app.run(main)\n", id="tf-app-run"),
-    pytest.param("\n\nfrom absl import app\n\n\ndef main(_):\n    print(loss(1.0))\n\n\napp.run(main)\n", id="absl-app-run"),
+    pytest.param(
+        "\n\nfrom absl import app\n\n\ndef main(_):\n    print(loss(1.0))\n\n\napp.run(main)\n", id="absl-app-run"
+    ),
     pytest.param("\n\ntotal = loss(1.0)\n", id="module-level-call-of-its-own-function"),
 ]
 
@@ -128,27 +159,52 @@ def test_a_notebook_is_a_program():
 
 #: Collection reads in library modules (no entry point), each shape: left as written, with a finding.
 LIBRARY_READS = [
-    pytest.param("import tensorflow as tf\n\n\ndef regularization():\n"
-                 "    return tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n", "regularization losses",
-                 id="regularization-losses-in-a-function"),
-    pytest.param("import tensorflow as tf\n\n\ndef regularization():\n"
-                 "    return tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))\n", "model.losses",
-                 id="add-n-of-regularization-losses"),
-    pytest.param("import tensorflow as tf\n\n\ndef regularization():\n"
-                 "    return tf.get_collection('regularization_losses')\n", "regularization losses", id="string-key"),
-    pytest.param("import tensorflow as tf\n\n\ndef train_op(loss, opt):\n"
-                 "    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n"
-                 "        return opt.minimize(loss)\n", "update ops", id="update-ops-around-minimize"),
-    pytest.param("import tensorflow as tf\nregs = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n",
-                 "regularization losses", id="module-level-read"),
-    pytest.param("import tensorflow as tf\n\n\nclass Model:\n    def loss(self, x):\n"
-                 "        return x + tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))\n",
-                 "regularization losses", id="method"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\n\n\ndef params():\n    return tf.trainable_variables()\n",
-                 "model.trainable_variables", id="trainable-variables-in-a-function"),
-    pytest.param("import tensorflow as tf\n\n\ndef loss(x):\n    tf.add_to_collection('terms', x)\n"
-                 "    return tf.add_n(tf.get_collection('terms'))\n", "pass the list in explicitly",
-                 id="program-collection-in-a-function"),
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef regularization():\n"
+        "    return tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n",
+        "regularization losses",
+        id="regularization-losses-in-a-function",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef regularization():\n"
+        "    return tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))\n",
+        "model.losses",
+        id="add-n-of-regularization-losses",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef regularization():\n    return tf.get_collection('regularization_losses')\n",
+        "regularization losses",
+        id="string-key",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef train_op(loss, opt):\n"
+        "    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n"
+        "        return opt.minimize(loss)\n",
+        "update ops",
+        id="update-ops-around-minimize",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nregs = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n",
+        "regularization losses",
+        id="module-level-read",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\nclass Model:\n    def loss(self, x):\n"
+        "        return x + tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))\n",
+        "regularization losses",
+        id="method",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\n\n\ndef params():\n    return tf.trainable_variables()\n",
+        "model.trainable_variables",
+        id="trainable-variables-in-a-function",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef loss(x):\n    tf.add_to_collection('terms', x)\n"
+        "    return tf.add_n(tf.get_collection('terms'))\n",
+        "pass the list in explicitly",
+        id="program-collection-in-a-function",
+    ),
 ]
 
 
@@ -156,13 +212,23 @@ LIBRARY_READS = [
 def test_reads_in_library_modules_are_left(source, fragment):
     result = assert_unchanged("TFM104", source)
     assert result.findings and all(f.code == "TFM104" for f in result.findings)
-    assert all(LIBRARY in f.message and fragment in f.message and "whole program" in f.message
-               for f in result.findings)
+    assert all(LIBRARY in f.message and fragment in f.message and "whole program" in f.message for f in result.findings)
 
 
 def _use(function, line, *, call=True, file="main.py"):
-    return {function: [{"file": file, "line": line, "call": call, "top_level": True, "attribute": False,
-                        "arguments": [], "unit": None}]}
+    return {
+        function: [
+            {
+                "file": file,
+                "line": line,
+                "call": call,
+                "top_level": True,
+                "attribute": False,
+                "arguments": [],
+                "unit": None,
+            }
+        ]
+    }
 
 
 #: A program's file (it has an entry point) that other files of the run import: what they reach
@@ -170,21 +236,49 @@ def _use(function, line, *, call=True, file="main.py"):
 IMPORTED = 'import tensorflow as tf\n\n\n{body}\n\nif __name__ == "__main__":\n    print(loss(1.0))\n'
 REGS = "tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)"
 REACHED = [
-    pytest.param("def loss(x):\n    return x + tf.add_n({regs} + [x])\n", _use("loss", 8),
-                 "main.py calls `loss` (line 8): code there may add", id="function-called-by-another-file"),
-    pytest.param("def loss(x):\n    return x + tf.add_n({regs} + [x])\n", _use("loss", 3, call=False),
-                 "main.py uses `loss` (line 3)", id="function-passed-by-another-file"),
-    pytest.param("def penalties():\n    return {regs}\n\n\ndef loss(x):\n    return x + tf.add_n(penalties() + [x])\n",
-                 _use("loss", 8), "main.py calls `loss` (line 8), which reaches `penalties`",
-                 id="function-reached-through-another"),
-    pytest.param("class Net:\n    def penalties(self):\n        return {regs}\n\n\ndef loss(x):\n    return x\n",
-                 {}, "may use `Net`", id="class-of-an-imported-module"),
-    pytest.param("def penalties():\n    return {regs}\n\n\nclass Net:\n    def loss(self):\n        return penalties()\n\n\n"
-                 "def loss(x):\n    return x\n", {}, "may use `Net`, which reaches `penalties`", id="function-a-class-calls"),
-    pytest.param("REGS = {regs}\n\n\ndef loss(x):\n    return x\n", {}, "its module-level code runs then",
-                 id="module-level-code-of-an-imported-module"),
-    pytest.param("def penalties():\n    return {regs}\n\n\nPENALTIES = penalties()\n\n\ndef loss(x):\n    return x\n", {},
-                 "its module-level code runs then and reaches `penalties`", id="function-module-level-code-calls"),
+    pytest.param(
+        "def loss(x):\n    return x + tf.add_n({regs} + [x])\n",
+        _use("loss", 8),
+        "main.py calls `loss` (line 8): code there may add",
+        id="function-called-by-another-file",
+    ),
+    pytest.param(
+        "def loss(x):\n    return x + tf.add_n({regs} + [x])\n",
+        _use("loss", 3, call=False),
+        "main.py uses `loss` (line 3)",
+        id="function-passed-by-another-file",
+    ),
+    pytest.param(
+        "def penalties():\n    return {regs}\n\n\ndef loss(x):\n    return x + tf.add_n(penalties() + [x])\n",
+        _use("loss", 8),
+        "main.py calls `loss` (line 8), which reaches `penalties`",
+        id="function-reached-through-another",
+    ),
+    pytest.param(
+        "class Net:\n    def penalties(self):\n        return {regs}\n\n\ndef loss(x):\n    return x\n",
+        {},
+        "may use `Net`",
+        id="class-of-an-imported-module",
+    ),
+    pytest.param(
+        "def penalties():\n    return {regs}\n\n\nclass Net:\n    def loss(self):\n        return penalties()\n\n\n"
+        "def loss(x):\n    return x\n",
+        {},
+        "may use `Net`, which reaches `penalties`",
+        id="function-a-class-calls",
+    ),
+    pytest.param(
+        "REGS = {regs}\n\n\ndef loss(x):\n    return x\n",
+        {},
+        "its module-level code runs then",
+        id="module-level-code-of-an-imported-module",
+    ),
+    pytest.param(
+        "def penalties():\n    return {regs}\n\n\nPENALTIES = penalties()\n\n\ndef loss(x):\n    return x\n",
+        {},
+        "its module-level code runs then and reaches `penalties`",
+        id="function-module-level-code-calls",
+    ),
 ]
 
 
@@ -198,8 +292,11 @@ def test_reads_other_files_reach_are_left(body, callers, fragment):
 
 #: The same file imported by another of the run, where nothing it uses reaches the read: rewritten.
 NOT_REACHED = [
-    pytest.param("def penalties():\n    return {regs}\n\n\ndef loss(x):\n    return tf.identity(x)\n", _use("loss", 8),
-                 id="function-no-other-file-reaches"),
+    pytest.param(
+        "def penalties():\n    return {regs}\n\n\ndef loss(x):\n    return tf.identity(x)\n",
+        _use("loss", 8),
+        id="function-no-other-file-reaches",
+    ),
     pytest.param("def loss(x):\n    return tf.identity(x)\n", {}, id="read-under-the-main-guard"),
 ]
 
@@ -208,7 +305,7 @@ NOT_REACHED = [
 def test_reads_no_other_file_reaches_are_rewritten(body, callers):
     source = IMPORTED.format(body=body.format(regs=REGS))
     if "penalties" not in body:
-        source = source.replace('    print(loss(1.0))\n', f'    print(loss(1.0), {REGS})\n')
+        source = source.replace("    print(loss(1.0))\n", f"    print(loss(1.0), {REGS})\n")
     new, state = transform_text(source, [find_codemod("TFM104")], callers=callers)
     assert new == source.replace(REGS, "[]") and state.findings == []
 
@@ -219,13 +316,19 @@ def test_a_module_read_a_script_fills_is_left_in_a_run_of_both(tmp_path: Path):
     the script's call (before, the read became ``[]``: the penalty was dropped)."""
     (tmp_path / "model.py").write_text(
         "import tensorflow as tf\n\n\ndef total_loss(data_loss):\n"
-        "    return data_loss + tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))\n")
+        "    return data_loss + tf.add_n(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES))\n"
+    )
     (tmp_path / "main.py").write_text(
         "import tensorflow as tf\nfrom model import total_loss\n\n"
         "w = tf.get_variable('w', [1], regularizer=lambda v: 0.1 * tf.reduce_sum(v))\nloss = total_loss(tf.reduce_sum(w))\n"
-        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n    value = sess.run(loss)\n")
-    outcomes = {o.path.name: o for o in run([Discovered(tmp_path / "main.py"), Discovered(tmp_path / "model.py")],
-                                            Settings(select=("TFM104",), jobs=1))}
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n    value = sess.run(loss)\n"
+    )
+    outcomes = {
+        o.path.name: o
+        for o in run(
+            [Discovered(tmp_path / "main.py"), Discovered(tmp_path / "model.py")], Settings(select=("TFM104",), jobs=1)
+        )
+    }
     model = outcomes["model.py"]
     assert model.new == model.old and not model.fixes
     assert [f.code for f in model.findings] == ["TFM104"]
@@ -233,47 +336,109 @@ def test_a_module_read_a_script_fills_is_left_in_a_run_of_both(tmp_path: Path):
 
 
 FINDINGS = [
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nh = tf.layers.dense(x, 3)\np = tf.trainable_variables()\n",
-                 "cannot be listed", id="layers"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nW = tf.Variable(2.0)\np = tf.trainable_variables()\n",
-                 "bound more than once", id="rebound"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nopt = tf.train.AdamOptimizer()\n"
-                 "v = tf.global_variables()\n", "slot variables", id="global-with-optimizer"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\np = tf.trainable_variables(scope=prefix)\n",
-                 "not a string literal", id="scope-not-literal"),
-    pytest.param("import tensorflow as tf\ny = tf.layers.batch_normalization(x, training=True)\n"
-                 "u = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n", "update ops", id="batch-norm-update-ops"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [1], regularizer=r)\n"
-                 "u = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n", "regularizers", id="regularizer"),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\nh = tf.layers.dense(x, 3)\np = tf.trainable_variables()\n",
+        "cannot be listed",
+        id="layers",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\nW = tf.Variable(2.0)\np = tf.trainable_variables()\n",
+        "bound more than once",
+        id="rebound",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\nopt = tf.train.AdamOptimizer()\nv = tf.global_variables()\n",
+        "slot variables",
+        id="global-with-optimizer",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\np = tf.trainable_variables(scope=prefix)\n",
+        "not a string literal",
+        id="scope-not-literal",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ny = tf.layers.batch_normalization(x, training=True)\n"
+        "u = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n",
+        "update ops",
+        id="batch-norm-update-ops",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', [1], regularizer=r)\n"
+        "u = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n",
+        "regularizers",
+        id="regularizer",
+    ),
     pytest.param("import tensorflow as tf\nl = tf.get_collection(tf.GraphKeys.LOSSES)\n", "implicitly", id="losses"),
     pytest.param("import tensorflow as tf\nu = tf.get_collection(key)\n", "not a literal", id="key-not-literal"),
-    pytest.param("import tensorflow as tf\nt = tf.get_collection('terms')\ntf.add_to_collection('terms', 1.0)\n",
-                 "read before anything is added", id="collection-read-first"),
-    pytest.param("import tensorflow as tf\nm = tf.keras.Sequential()\np = tf.trainable_variables(scope='dense')\n",
-                 "Keras layers make their variables on their first call", id="keras-scope"),
+    pytest.param(
+        "import tensorflow as tf\nt = tf.get_collection('terms')\ntf.add_to_collection('terms', 1.0)\n",
+        "read before anything is added",
+        id="collection-read-first",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nm = tf.keras.Sequential()\np = tf.trainable_variables(scope='dense')\n",
+        "Keras layers make their variables on their first call",
+        id="keras-scope",
+    ),
     # A layer object the program calls in its functions has no variables at module level yet.
-    pytest.param("from tensorflow import keras\nimport tensorflow as tf\nmodel = keras.Sequential([keras.layers.Dense(1)])\n"
-                 "p = tf.trainable_variables()\n", "the list would be empty here", id="keras-model-not-built-yet"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\nbn = tf.keras.layers.BatchNormalization()\n"
-                 "p = tf.trainable_variables()\n", "the list would be empty here", id="keras-layer-not-built-yet"),
-    pytest.param("import tensorflow as tf\ndef a(x):\n    tf.add_to_collection('terms', x)\n"
-                 "def b():\n    return tf.get_collection('terms')\n", "more than one function", id="collection-two-functions"),
+    pytest.param(
+        "from tensorflow import keras\nimport tensorflow as tf\nmodel = keras.Sequential([keras.layers.Dense(1)])\n"
+        "p = tf.trainable_variables()\n",
+        "the list would be empty here",
+        id="keras-model-not-built-yet",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\nbn = tf.keras.layers.BatchNormalization()\n"
+        "p = tf.trainable_variables()\n",
+        "the list would be empty here",
+        id="keras-layer-not-built-yet",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef a(x):\n    tf.add_to_collection('terms', x)\n"
+        "def b():\n    return tf.get_collection('terms')\n",
+        "more than one function",
+        id="collection-two-functions",
+    ),
     # Never an empty list where the file cannot prove the collection empty (issue 17, item 1).
-    pytest.param("import tensorflow as tf\nx = tf.constant(1.0)\nopt_vars = tf.trainable_variables()\n",
-                 "no variable is created", id="nothing-created-is-not-empty"),
-    pytest.param("import tensorflow as tf\ndef params():\n    return tf.trainable_variables()\n",
-                 "no variable is created", id="helper-returning-the-collection"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\ndef params():\n    return tf.global_variables()\n"
-                 "b = tf.Variable(2.0)\n", "created after that function", id="read-in-function-before-later-variables"),
-    pytest.param("import tensorflow as tf\nfrom model import build\nW = tf.Variable(1.0)\nlogits = build(W)\n"
-                 "p = tf.trainable_variables()\n", "`build` (imported as model.build) may create variables", id="imported-builder"),
-    pytest.param("import tensorflow as tf\nimport nets\nlogits = nets.resnet(x)\n"
-                 "u = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n", "`nets.resnet` (imported as nets)", id="imported-update-ops"),
-    pytest.param("import tensorflow as tf\nfrom . import layers_lib as L\nh = L.dense(x)\n"
-                 "r = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n", "`L.dense` (imported as .layers_lib)",
-                 id="relative-import-regularization"),
-    pytest.param("import tensorflow as tf\nslim = tf.contrib.slim\nh = slim.conv2d(x, 8, 3)\n"
-                 "p = tf.trainable_variables()\n", "no variable is created", id="slim-alias"),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.constant(1.0)\nopt_vars = tf.trainable_variables()\n",
+        "no variable is created",
+        id="nothing-created-is-not-empty",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef params():\n    return tf.trainable_variables()\n",
+        "no variable is created",
+        id="helper-returning-the-collection",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\ndef params():\n    return tf.global_variables()\n"
+        "b = tf.Variable(2.0)\n",
+        "created after that function",
+        id="read-in-function-before-later-variables",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom model import build\nW = tf.Variable(1.0)\nlogits = build(W)\n"
+        "p = tf.trainable_variables()\n",
+        "`build` (imported as model.build) may create variables",
+        id="imported-builder",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nimport nets\nlogits = nets.resnet(x)\n"
+        "u = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n",
+        "`nets.resnet` (imported as nets)",
+        id="imported-update-ops",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom . import layers_lib as L\nh = L.dense(x)\n"
+        "r = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)\n",
+        "`L.dense` (imported as .layers_lib)",
+        id="relative-import-regularization",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\nh = slim.conv2d(x, 8, 3)\np = tf.trainable_variables()\n",
+        "no variable is created",
+        id="slim-alias",
+    ),
 ]
 
 
@@ -286,12 +451,19 @@ def test_findings(source, fragment):
 
 NO_OPS = [
     pytest.param("import numpy as tf\nW = tf.Variable(1.0)\np = tf.trainable_variables()\n", id="non-tf-alias"),
-    pytest.param("import tensorflow as tf\nm = tf.keras.Sequential()\np = m.trainable_variables\n", id="keras-attribute"),
-    pytest.param("import tensorflow as tf\nW = tf.Variable(1.0)\np = tf.trainable_variables()  # tfmodernize: ignore[TFM104]\n"
-                 + MAIN, id="suppressed"),
+    pytest.param(
+        "import tensorflow as tf\nm = tf.keras.Sequential()\np = m.trainable_variables\n", id="keras-attribute"
+    ),
+    pytest.param(
+        "import tensorflow as tf\nW = tf.Variable(1.0)\np = tf.trainable_variables()  # tfmodernize: ignore[TFM104]\n"
+        + MAIN,
+        id="suppressed",
+    ),
     # Not a collection read this codemod rewrites (api-renames reports it): no fix, no finding.
-    pytest.param("import tensorflow as tf\n\n\ndef regularization():\n    return tf.losses.get_regularization_losses()\n",
-                 id="losses-get-regularization-losses"),
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef regularization():\n    return tf.losses.get_regularization_losses()\n",
+        id="losses-get-regularization-losses",
+    ),
 ]
 
 

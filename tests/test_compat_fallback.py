@@ -51,19 +51,21 @@ REWRITES = [
     ),
     pytest.param(
         "import os\nimport tensorflow as tf\nh = tf.layers.dense(tf.placeholder(tf.float32, [1, 2]), 3)\n",
-        "import os\nos.environ.setdefault(\"TF_USE_LEGACY_KERAS\", \"1\")  # tf.layers: Keras 2, from tf-keras\n"
+        'import os\nos.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers: Keras 2, from tf-keras\n'
         "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nh = tf.layers.dense(tf.placeholder(tf.float32, [1, 2]), 3)\n",
         id="layers-script-reuses-os",
     ),
 ]
 
 
-REWRITES.append(pytest.param(
-    "import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\nwith tf.compat.v1.Session() as s:\n    s.run(x, {x: 1.0})\n",
-    "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\nx = tf.compat.v1.placeholder(tf.float32)\n"
-    "with tf.compat.v1.Session() as s:\n    s.run(x, {x: 1.0})\n",
-    id="tf-upgrade-v2-output-gets-the-switch-it-forgot",
-))
+REWRITES.append(
+    pytest.param(
+        "import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\nwith tf.compat.v1.Session() as s:\n    s.run(x, {x: 1.0})\n",
+        "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\nx = tf.compat.v1.placeholder(tf.float32)\n"
+        "with tf.compat.v1.Session() as s:\n    s.run(x, {x: 1.0})\n",
+        id="tf-upgrade-v2-output-gets-the-switch-it-forgot",
+    )
+)
 
 
 REWRITES += [
@@ -88,12 +90,16 @@ def test_rewrites(before, after):
 
 
 NO_OPS = [
-    pytest.param("import tensorflow as tf\nopt = tf.compat.v1.train.MomentumOptimizer(0.1, momentum=0.9)\n",
-                 id="v1-name-spelled-out-in-tf2-code-runs-as-is"),
+    pytest.param(
+        "import tensorflow as tf\nopt = tf.compat.v1.train.MomentumOptimizer(0.1, momentum=0.9)\n",
+        id="v1-name-spelled-out-in-tf2-code-runs-as-is",
+    ),
     pytest.param("import tensorflow as tf\ny = tf.reduce_sum(tf.ones([2]))\n", id="tf2-file"),
     pytest.param("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n" + SESSION, id="already-switched"),
-    pytest.param("import tensorflow as tf\ny = tf.compat.v2.nn.softmax_cross_entropy_with_logits(labels=a, logits=b)\n",
-                 id="compat-v2-spelled-names-are-tf2"),
+    pytest.param(
+        "import tensorflow as tf\ny = tf.compat.v2.nn.softmax_cross_entropy_with_logits(labels=a, logits=b)\n",
+        id="compat-v2-spelled-names-are-tf2",
+    ),
     pytest.param("import tensorflow as tf  # tfmodernize: ignore[compat-fallback]\n" + SESSION, id="suppressed"),
     pytest.param("import numpy as tf\ns = tf.Session()\n", id="not-tensorflow"),
 ]
@@ -105,8 +111,12 @@ def test_no_ops(source):
 
 
 def test_library_module_is_switched_without_the_global_switch_and_says_so():
-    source = "import tensorflow as tf\n\n\ndef build(x):\n    w = tf.get_variable('w', [2, 1])\n    return tf.matmul(x, w)\n"
-    result = assert_rewrites("TFM113", source, source.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf"))
+    source = (
+        "import tensorflow as tf\n\n\ndef build(x):\n    w = tf.get_variable('w', [2, 1])\n    return tf.matmul(x, w)\n"
+    )
+    result = assert_rewrites(
+        "TFM113", source, source.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf")
+    )
     assert any("no entry point" in f.message and "disable_v2_behavior" in f.message for f in result.findings)
 
 
@@ -142,7 +152,11 @@ def test_whole_catalogue_keeps_a_saver_program_it_cannot_map_on_v1_and_a_second_
     assert once.startswith("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\n")
     # TF2 names written into a file kept on v1 say they are TF2's.
     assert "tf.compat.v2.random.normal([2, 2], seed=1)" in once and "tf.compat.v2.argmax(w, 1, tf.int64)" in once
-    assert [construct for construct, _ in state.kept_on_v1] == ["tf.train.Saver", "tf.Session", "tf.global_variables_initializer"]
+    assert [construct for construct, _ in state.kept_on_v1] == [
+        "tf.train.Saver",
+        "tf.Session",
+        "tf.global_variables_initializer",
+    ]
     twice, again = transform_text(once, codemods)
     assert twice == once and again.fixes == []
 
@@ -180,23 +194,32 @@ def test_library_and_program_run_on_tf2_after_apply(tmp_path):
     pytest.importorskip("tensorflow")
     (tmp_path / "model.py").write_text(LIBRARY)
     (tmp_path / "train.py").write_text(PROGRAM)
-    applied = subprocess.run([sys.executable, "-m", "tfmodernize", "apply", "--no-cache", str(tmp_path)],
-                             capture_output=True, text=True, timeout=300)
+    applied = subprocess.run(
+        [sys.executable, "-m", "tfmodernize", "apply", "--no-cache", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert applied.returncode in (0, 1), applied.stderr
     assert (tmp_path / "model.py").read_text().startswith("import tensorflow.compat.v1 as tf\n\n")
     assert "tf.disable_v2_behavior()" in (tmp_path / "train.py").read_text()
     env = {k: v for k, v in os.environ.items() if k != "TF_USE_LEGACY_KERAS"} | {"TF_CPP_MIN_LOG_LEVEL": "3"}
-    ran = subprocess.run([sys.executable, "train.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+    ran = subprocess.run(
+        [sys.executable, "train.py"], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300
+    )
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert ran.stdout.strip().splitlines()[-1] == "[[1.0]]"
 
 
 def test_a_blocker_moved_into_a_function_by_an_earlier_rewrite_is_cited_at_its_own_line():
-    source = ("import numpy as np\nimport tensorflow as tf\n\nx = tf.placeholder(tf.float32, [None, 1])\n"
-              "w = tf.Variable(tf.zeros([1, 1]))\n\nloss = tf.losses.huber_loss(x, tf.matmul(x, w))\n"
-              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
-              "    print(sess.run(loss, feed_dict={x: np.ones((2, 1))}))\n")
+    source = (
+        "import numpy as np\nimport tensorflow as tf\n\nx = tf.placeholder(tf.float32, [None, 1])\n"
+        "w = tf.Variable(tf.zeros([1, 1]))\n\nloss = tf.losses.huber_loss(x, tf.matmul(x, w))\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+        "    print(sess.run(loss, feed_dict={x: np.ones((2, 1))}))\n"
+    )
     _, state = transform_text(source, builtin_codemods(), path="huber.py", unsafe_fixes=False)
     not_applied = [f.message for f in state.findings if f.code == "TFM101"]
-    assert not_applied and all("tf.losses.huber_loss (line 7) keeps the file on tf.compat.v1" in m for m in not_applied), \
-        not_applied
+    assert not_applied and all(
+        "tf.losses.huber_loss (line 7) keeps the file on tf.compat.v1" in m for m in not_applied
+    ), not_applied

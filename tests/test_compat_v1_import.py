@@ -100,24 +100,42 @@ FINDINGS = [
         id="v1-only-names",
     ),
     pytest.param(
-        "import tensorflow.compat.v1 as tf\ny = tf.reduce_sum(x, keep_dims=True)\n", ["keep_dims"], id="old-keyword",
+        "import tensorflow.compat.v1 as tf\ny = tf.reduce_sum(x, keep_dims=True)\n",
+        ["keep_dims"],
+        id="old-keyword",
     ),
-    pytest.param("import tensorflow.compat.v1 as tf\nw = tf.where(c)\n", ["tf.where", "tf.compat.v1.where"], id="renamed-to-v1"),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nw = tf.where(c)\n", ["tf.where", "tf.compat.v1.where"], id="renamed-to-v1"
+    ),
     pytest.param("import tensorflow.compat.v1 as tf\nm = tf.argmax(x, 1, 'n')\n", ["another order"], id="reordered"),
-    pytest.param("import tensorflow.compat.v1 as tf\nd = tf.nn.dropout(x, 0.5)\n", ["keep_prob"], id="dropout-keep-prob"),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nd = tf.nn.dropout(x, 0.5)\n", ["keep_prob"], id="dropout-keep-prob"
+    ),
     pytest.param(
         "import tensorflow.compat.v1 as tf\nl = tf.nn.softmax_cross_entropy_with_logits(labels=a, logits=b)\n",
-        ["stop_gradient"], id="softmax-xent-labels",
+        ["stop_gradient"],
+        id="softmax-xent-labels",
     ),
     pytest.param("import tensorflow.compat.v1 as tf\nn = x.shape[0].value\n", ["Dimension"], id="shape-value"),
-    pytest.param("import tensorflow.compat.v1 as tf\nit = ds.make_one_shot_iterator()\n", ["make_one_shot_iterator"], id="iterator"),
-    pytest.param("import tensorflow.compat.v1 as tf\nz = tf.zeros_like(x, optimize=False)\n", ["optimize"], id="arg-changed-meaning"),
     pytest.param(
-        "from tensorflow.compat import v1 as tf, v2\nx = tf.compat.v2.ones([2])\n", ["own line"], id="mixed-compat-import",
+        "import tensorflow.compat.v1 as tf\nit = ds.make_one_shot_iterator()\n",
+        ["make_one_shot_iterator"],
+        id="iterator",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nz = tf.zeros_like(x, optimize=False)\n",
+        ["optimize"],
+        id="arg-changed-meaning",
+    ),
+    pytest.param(
+        "from tensorflow.compat import v1 as tf, v2\nx = tf.compat.v2.ones([2])\n",
+        ["own line"],
+        id="mixed-compat-import",
     ),
     pytest.param(
         "import tensorflow as tf\nx = tf.compat.v1.placeholder(tf.float32)\ny = tf.compat.v1.reduce_sum(x, axis=0)\n",
-        ["tf.placeholder (line 2"], id="spelled-compat-v1-still-needed",
+        ["tf.placeholder (line 2"],
+        id="spelled-compat-v1-still-needed",
     ),
 ]
 
@@ -139,7 +157,9 @@ def test_still_needs_v1(source, fragments):
     result = assert_unchanged("TFM112", source)
     assert [f.code for f in result.findings] == ["TFM112"]
     lines = source.splitlines()
-    v1_import = [i for i, line in enumerate(lines, 1) if "import tensorflow.compat.v1" in line or "compat import v1" in line]
+    v1_import = [
+        i for i, line in enumerate(lines, 1) if "import tensorflow.compat.v1" in line or "compat import v1" in line
+    ]
     # At the v1 import; a file spelling tf.compat.v1.X out has none, and the finding sits at the first use.
     assert result.findings[0].line == (v1_import[0] if v1_import else 2)
     for fragment in fragments:

@@ -16,59 +16,103 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 CODE = "TFM116"
 
 REWRITES = [
-    pytest.param("import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n\ny = slim.conv2d(x, 4, [3, 3])\n",
-                 "import tensorflow as tf\nimport tf_slim as slim\n\ny = slim.conv2d(x, 4, [3, 3])\n",
-                 id="import-as"),
-    pytest.param("import tensorflow as tf\nfrom tensorflow.contrib import slim  # the layers\n\ny = slim.flatten(x)\n",
-                 "import tensorflow as tf\nimport tf_slim as slim  # the layers\n\ny = slim.flatten(x)\n",
-                 id="from-contrib-import-comment-kept"),
-    pytest.param("import tensorflow as tf\nfrom tensorflow.contrib.framework import arg_scope, add_arg_scope\n\n"
-                 "@add_arg_scope\ndef f(x, k=1):\n    return x * k\n",
-                 "import tensorflow as tf\nfrom tf_slim import arg_scope, add_arg_scope\n\n"
-                 "@add_arg_scope\ndef f(x, k=1):\n    return x * k\n", id="framework-names"),
-    pytest.param("import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v1 as resnet\n\n"
-                 "net = resnet.resnet_v1_50\n",
-                 "import tensorflow as tf\nfrom tf_slim.nets import resnet_v1 as resnet\n\nnet = resnet.resnet_v1_50\n",
-                 id="nets-module"),
-    pytest.param("import tensorflow as tf\nfrom tensorflow.contrib.layers.python.layers import layers as layers_lib\n\n"
-                 "y = layers_lib.fully_connected(x, 3)\n",
-                 "import tensorflow as tf\nfrom tf_slim.layers import layers as layers_lib\n\n"
-                 "y = layers_lib.fully_connected(x, 3)\n", id="deep-module-import"),
-    pytest.param("import tensorflow as tf\nslim = tf.contrib.slim\n\ny = slim.max_pool2d(x, [2, 2])\nz = tf.nn.relu(y)\n",
-                 "import tensorflow as tf\nimport tf_slim as slim\n\ny = slim.max_pool2d(x, [2, 2])\nz = tf.nn.relu(y)\n",
-                 id="module-name-line-becomes-import"),
-    pytest.param("import tensorflow as tf\n\ny = tf.contrib.layers.flatten(tf.nn.relu(x))\n",
-                 "import tensorflow as tf\nimport tf_slim\n\ny = tf_slim.flatten(tf.nn.relu(x))\n",
-                 id="written-out-through-tf"),
-    pytest.param("import tensorflow.compat.v1 as tf\n\nacc = tf.contrib.metrics.streaming_accuracy(p, tf.ones([2]))\n",
-                 "import tensorflow.compat.v1 as tf\nimport tf_slim.metrics\n\n"
-                 "acc = tf_slim.metrics.streaming_accuracy(p, tf.ones([2]))\n", id="metrics-through-compat-v1"),
-    pytest.param("import tensorflow as tf\nslim = tf.contrib.slim\n\ny = slim.max_pool2d(x, [2, 2])\n",
-                 "import tf_slim as slim\n\ny = slim.max_pool2d(x, [2, 2])\n", id="tf-import-left-unread-goes"),
-    pytest.param("import tensorflow as tf\nfrom tensorflow.contrib import slim, rnn\n\ny = slim.flatten(x)\n",
-                 "import tensorflow as tf\nfrom tensorflow.contrib import rnn\nimport tf_slim as slim\n\n"
-                 "y = slim.flatten(x)\n", id="other-contrib-name-stays-in-its-import"),
+    pytest.param(
+        "import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n\ny = slim.conv2d(x, 4, [3, 3])\n",
+        "import tensorflow as tf\nimport tf_slim as slim\n\ny = slim.conv2d(x, 4, [3, 3])\n",
+        id="import-as",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib import slim  # the layers\n\ny = slim.flatten(x)\n",
+        "import tensorflow as tf\nimport tf_slim as slim  # the layers\n\ny = slim.flatten(x)\n",
+        id="from-contrib-import-comment-kept",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.framework import arg_scope, add_arg_scope\n\n"
+        "@add_arg_scope\ndef f(x, k=1):\n    return x * k\n",
+        "import tensorflow as tf\nfrom tf_slim import arg_scope, add_arg_scope\n\n"
+        "@add_arg_scope\ndef f(x, k=1):\n    return x * k\n",
+        id="framework-names",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v1 as resnet\n\n"
+        "net = resnet.resnet_v1_50\n",
+        "import tensorflow as tf\nfrom tf_slim.nets import resnet_v1 as resnet\n\nnet = resnet.resnet_v1_50\n",
+        id="nets-module",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.layers.python.layers import layers as layers_lib\n\n"
+        "y = layers_lib.fully_connected(x, 3)\n",
+        "import tensorflow as tf\nfrom tf_slim.layers import layers as layers_lib\n\n"
+        "y = layers_lib.fully_connected(x, 3)\n",
+        id="deep-module-import",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\ny = slim.max_pool2d(x, [2, 2])\nz = tf.nn.relu(y)\n",
+        "import tensorflow as tf\nimport tf_slim as slim\n\ny = slim.max_pool2d(x, [2, 2])\nz = tf.nn.relu(y)\n",
+        id="module-name-line-becomes-import",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\ny = tf.contrib.layers.flatten(tf.nn.relu(x))\n",
+        "import tensorflow as tf\nimport tf_slim\n\ny = tf_slim.flatten(tf.nn.relu(x))\n",
+        id="written-out-through-tf",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\n\nacc = tf.contrib.metrics.streaming_accuracy(p, tf.ones([2]))\n",
+        "import tensorflow.compat.v1 as tf\nimport tf_slim.metrics\n\n"
+        "acc = tf_slim.metrics.streaming_accuracy(p, tf.ones([2]))\n",
+        id="metrics-through-compat-v1",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\ny = slim.max_pool2d(x, [2, 2])\n",
+        "import tf_slim as slim\n\ny = slim.max_pool2d(x, [2, 2])\n",
+        id="tf-import-left-unread-goes",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib import slim, rnn\n\ny = slim.flatten(x)\n",
+        "import tensorflow as tf\nfrom tensorflow.contrib import rnn\nimport tf_slim as slim\n\ny = slim.flatten(x)\n",
+        id="other-contrib-name-stays-in-its-import",
+    ),
 ]
 
 NO_OPS = [
-    pytest.param("import tensorflow as tf\nimport tf_slim as slim\n\ny = slim.conv2d(x, 4, [3, 3])\n", id="tf-slim-already"),
+    pytest.param(
+        "import tensorflow as tf\nimport tf_slim as slim\n\ny = slim.conv2d(x, 4, [3, 3])\n", id="tf-slim-already"
+    ),
     pytest.param("import tensorflow as tf\ncell = tf.contrib.rnn.LSTMCell(4)\n", id="contrib-rnn-is-not-slim"),
     pytest.param("import tensorflow as tf\nslim = object()\ny = slim.conv2d\n", id="a-name-of-its-own"),
 ]
 
 DECLINES = [
-    pytest.param("import tensorflow.contrib.slim as slim\n\ny = slim.batch_norm(x, is_training=True)\n",
-                 "batch_normalization", id="batch-norm-does-not-run"),
-    pytest.param("import tensorflow.contrib.slim as slim\n\nnorm = dict(normalizer_fn=slim.batch_norm)\n",
-                 "batch_normalization", id="batch-norm-as-a-value"),
-    pytest.param("import tensorflow as tf\nfrom tensorflow.contrib.framework import nest\n\nflat = nest.flatten(x)\n",
-                 "has no `nest`", id="framework-name-not-in-slim"),
-    pytest.param("import tensorflow as tf\n\nc = tf.contrib.layers.real_valued_column('x')\n",
-                 "has no `real_valued_column`", id="layers-name-not-in-slim"),
-    pytest.param("import tensorflow as tf\n\ny = tf.contrib.layers.python.layers.layers.flatten(x)\n",
-                 "deep module path", id="deep-path-written-out"),
-    pytest.param("import tensorflow as tf; import tensorflow.contrib.slim as slim\n\ny = slim.flatten(x)\n",
-                 "line of its own", id="import-sharing-its-line"),
+    pytest.param(
+        "import tensorflow.contrib.slim as slim\n\ny = slim.batch_norm(x, is_training=True)\n",
+        "batch_normalization",
+        id="batch-norm-does-not-run",
+    ),
+    pytest.param(
+        "import tensorflow.contrib.slim as slim\n\nnorm = dict(normalizer_fn=slim.batch_norm)\n",
+        "batch_normalization",
+        id="batch-norm-as-a-value",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.framework import nest\n\nflat = nest.flatten(x)\n",
+        "has no `nest`",
+        id="framework-name-not-in-slim",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\nc = tf.contrib.layers.real_valued_column('x')\n",
+        "has no `real_valued_column`",
+        id="layers-name-not-in-slim",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\ny = tf.contrib.layers.python.layers.layers.flatten(x)\n",
+        "deep module path",
+        id="deep-path-written-out",
+    ),
+    pytest.param(
+        "import tensorflow as tf; import tensorflow.contrib.slim as slim\n\ny = slim.flatten(x)\n",
+        "line of its own",
+        id="import-sharing-its-line",
+    ),
 ]
 
 
@@ -107,9 +151,11 @@ def test_a_file_moved_to_tf_slim_stays_on_compat_v1_and_a_second_run_changes_not
     switched at its entry point, and compat-v1-import does not take it back to plain TF."""
     from tfmodernize.engine import transform_text
 
-    source = ("import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n\n"
-              "x = tf.placeholder(tf.float32, [None, 4])\ny = slim.fully_connected(x, 2)\n"
-              "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n")
+    source = (
+        "import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n\n"
+        "x = tf.placeholder(tf.float32, [None, 4])\ny = slim.fully_connected(x, 2)\n"
+        "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+    )
     first, state = transform_text(source, list(builtin_codemods()))
     assert first.startswith("import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()\nimport tf_slim as slim\n")
     assert "with tf.Session() as sess:" in first and [c for c, _ in state.kept_on_v1][:1] == ["tf-slim"]
@@ -118,8 +164,9 @@ def test_a_file_moved_to_tf_slim_stays_on_compat_v1_and_a_second_run_changes_not
 
 
 def test_the_table_names_what_tf_slim_has():
-    assert slim_name("contrib.slim.conv2d") == SlimName("tf_slim.conv2d", "tf_slim",
-                                                        origin="tf_slim.layers.layers.convolution2d")
+    assert slim_name("contrib.slim.conv2d") == SlimName(
+        "tf_slim.conv2d", "tf_slim", origin="tf_slim.layers.layers.convolution2d"
+    )
     assert slim_name("contrib.slim.nets.vgg").is_module == "tf_slim.nets.vgg"
     assert slim_name("contrib.layers.python.layers").by_attributes is False
     assert isinstance(slim_name("contrib.framework.nest"), NotInSlim)
@@ -128,7 +175,7 @@ def test_the_table_names_what_tf_slim_has():
     assert slim_name("contrib.framework.arg_scope").imported_as("scope") == "from tf_slim import arg_scope as scope"
 
 
-CHECK_TABLE = r'''
+CHECK_TABLE = r"""
 import importlib, json, sys
 import tensorflow.compat.v1 as tf
 tf.disable_v2_behavior()
@@ -152,20 +199,25 @@ for name, call in fails.items():
     except (AttributeError, ImportError):
         failed.append(name)
 print(json.dumps(sorted(failed)))
-'''
+"""
 
 
 def test_what_the_table_says_fails_on_tensorflow_fails_and_the_rest_runs():
     pytest.importorskip("tensorflow")
     pytest.importorskip("tf_slim")
     env = {k: v for k, v in os.environ.items() if k != "TF_USE_LEGACY_KERAS"} | {
-        "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": "-1"}
+        "TF_CPP_MIN_LOG_LEVEL": "3",
+        "CUDA_VISIBLE_DEVICES": "-1",
+    }
     ran = subprocess.run([sys.executable, "-c", CHECK_TABLE], env=env, capture_output=True, text=True, timeout=300)
     assert ran.returncode == 0, ran.stderr[-3000:]
     failed = ran.stdout.strip().splitlines()[-1]
     assert failed == '["batch_norm", "multiply_gradients", "optimize_loss"]'
-    assert sorted(origin.rpartition(".")[2] for origin in DOES_NOT_RUN) == ["batch_norm", "multiply_gradients",
-                                                                           "optimize_loss"]
+    assert sorted(origin.rpartition(".")[2] for origin in DOES_NOT_RUN) == [
+        "batch_norm",
+        "multiply_gradients",
+        "optimize_loss",
+    ]
 
 
 def test_every_home_is_a_module_of_the_table():
@@ -184,8 +236,9 @@ def test_the_run_names_the_package_the_rewritten_code_needs(tmp_path):
     from tfmodernize.cli import app
 
     for name in ("a.py", "b.py"):
-        (tmp_path / name).write_text("import tensorflow as tf\nslim = tf.contrib.slim\n\n"
-                                     "def net(x):\n    return slim.flatten(tf.nn.relu(x))\n")
+        (tmp_path / name).write_text(
+            "import tensorflow as tf\nslim = tf.contrib.slim\n\ndef net(x):\n    return slim.flatten(tf.nn.relu(x))\n"
+        )
     (tmp_path / "c.py").write_text("import tensorflow as tf\n\nx = tf.nn.relu(1.0)\n")
     runner = CliRunner()
     checked = runner.invoke(app, ["check", str(tmp_path), "--format", "json", "--no-cache", "--exit-zero"])

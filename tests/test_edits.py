@@ -122,43 +122,62 @@ def test_positions_are_those_of_the_file_as_written_after_edits():
     assert state.position(inserted)[0] == 3  # brought in before `def f`: reported there
 
 
-@pytest.mark.parametrize(("before", "added", "after"), [
-    ("x = 1\n", [("sys", None)], "import sys\n\nx = 1\n"),
-    ('"""Doc."""\nimport os\nx = 1\n', [("absl", "flags"), ("absl", "app")],
-     '"""Doc."""\nimport os\nfrom absl import app, flags\n\nx = 1\n'),
-    ("from absl import app\n\nx = 1\n", [("absl", "flags")], "from absl import flags, app\n\nx = 1\n"),
-    ("import os\n", [("sys", None)], "import os\nimport sys\n"),
-], ids=["no-imports", "after-the-leading-block", "joins-a-from-import", "at-the-end"])
+@pytest.mark.parametrize(
+    ("before", "added", "after"),
+    [
+        ("x = 1\n", [("sys", None)], "import sys\n\nx = 1\n"),
+        (
+            '"""Doc."""\nimport os\nx = 1\n',
+            [("absl", "flags"), ("absl", "app")],
+            '"""Doc."""\nimport os\nfrom absl import app, flags\n\nx = 1\n',
+        ),
+        ("from absl import app\n\nx = 1\n", [("absl", "flags")], "from absl import flags, app\n\nx = 1\n"),
+        ("import os\n", [("sys", None)], "import os\nimport sys\n"),
+    ],
+    ids=["no-imports", "after-the-leading-block", "joins-a-from-import", "at-the-end"],
+)
 def test_imports_are_added_as_edits(before, added, after):
     module = cst.parse_module(before)
     requests = [imports.ImportRequest(module_name, obj) for module_name, obj in added]
     assert made(module, imports.plan(module, requests, [])).code == after
 
 
-@pytest.mark.parametrize("source", [
-    "import sys\n\nx = 1\n",  # already there
-    "from absl import flags\nflags.x = 1\n",
-], ids=["plain-import-present", "from-import-present"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import sys\n\nx = 1\n",  # already there
+        "from absl import flags\nflags.x = 1\n",
+    ],
+    ids=["plain-import-present", "from-import-present"],
+)
 def test_an_import_already_present_is_not_repeated(source):
     module = cst.parse_module(source)
     requests = [imports.ImportRequest("sys"), imports.ImportRequest("absl", "flags")]
     assert imports.plan(module, requests[:1] if "sys" in source else requests[1:], []).targets == {}
 
 
-@pytest.mark.parametrize(("before", "after"), [
-    ("from tensorflow import log, exp\ny = exp(1)\n", "from tensorflow import exp\ny = exp(1)\n"),
-    ("from tensorflow import log\ny = tf.math.log(1)\n", "y = tf.math.log(1)\n"),
-    ("from tensorflow import log\ny = log(1)\n", "from tensorflow import log\ny = log(1)\n"),
-], ids=["one-alias-of-two", "attribute-named-alike-is-no-read", "still-read-stays"])
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("from tensorflow import log, exp\ny = exp(1)\n", "from tensorflow import exp\ny = exp(1)\n"),
+        ("from tensorflow import log\ny = tf.math.log(1)\n", "y = tf.math.log(1)\n"),
+        ("from tensorflow import log\ny = log(1)\n", "from tensorflow import log\ny = log(1)\n"),
+    ],
+    ids=["one-alias-of-two", "attribute-named-alike-is-no-read", "still-read-stays"],
+)
 def test_an_import_goes_only_when_nothing_reads_it(before, after):
     module = cst.parse_module(before)
     assert made(module, imports.plan(module, [], [imports.ImportRequest("tensorflow", "log")])).code == after
 
 
-@pytest.mark.parametrize(("code", "expected"), [
-    ("w = make()\n", "w"),
-    ("make()\n", None),
-], ids=["assigned", "expression-statement"])
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("w = make()\n", "w"),
+        ("make()\n", None),
+    ],
+    ids=["assigned", "expression-statement"],
+)
 def test_statement_of_a_call_on_its_own_line(code, expected):
     from tfmodernize.syntax import statement_of
     from tfmodernize.edits import parents
@@ -168,9 +187,11 @@ def test_statement_of_a_call_on_its_own_line(code, expected):
     assert statement_of(call, parents(module)) == (expected, module.body[0])
 
 
-@pytest.mark.parametrize("code", ["w = v = make()\n", "a, b = make()\n", "w = make() + 1\n", "w = make(); x = 1\n",
-                                  "self.w = make()\n"],
-                         ids=["two-targets", "tuple-target", "part-of-an-expression", "two-statements", "attribute"])
+@pytest.mark.parametrize(
+    "code",
+    ["w = v = make()\n", "a, b = make()\n", "w = make() + 1\n", "w = make(); x = 1\n", "self.w = make()\n"],
+    ids=["two-targets", "tuple-target", "part-of-an-expression", "two-statements", "attribute"],
+)
 def test_statement_of_a_call_not_on_its_own(code):
     from tfmodernize.syntax import statement_of
     from tfmodernize.edits import parents

@@ -97,8 +97,13 @@ def _defined(source: str) -> set[str]:
             if isinstance(stmt, cst.FunctionDef):
                 names.add(stmt.name.value)
             elif isinstance(stmt, cst.SimpleStatementLine):
-                names |= {t.target.value for small in stmt.body if isinstance(small, cst.Assign)
-                          for t in small.targets if isinstance(t.target, cst.Name)}
+                names |= {
+                    t.target.value
+                    for small in stmt.body
+                    if isinstance(small, cst.Assign)
+                    for t in small.targets
+                    if isinstance(t.target, cst.Name)
+                }
     return names
 
 
@@ -114,6 +119,5 @@ def test_the_functions_and_names_a_migration_writes_say_what_they_do(codemod):
         for name in _defined(new) - _defined(source):
             written[name] = program.parent.name
     assert len(written) >= 10  # the fixtures name functions, optimizers, specs
-    odd = {name: case for name, case in written.items()
-           if "_and_" in name or name.rstrip("0123456789") != name}
+    odd = {name: case for name, case in written.items() if "_and_" in name or name.rstrip("0123456789") != name}
     assert odd == {}

@@ -34,11 +34,21 @@ def test_rewrites_a_tf_file(tmp_path):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        pytest.param(b"import tensorflow as tf\nx = (\n", "2:5: not Python 3 syntax: '(' was never closed", id="syntax-error"),
+        pytest.param(
+            b"import tensorflow as tf\nx = (\n", "2:5: not Python 3 syntax: '(' was never closed", id="syntax-error"
+        ),
         pytest.param(b"import tensorflow as tf\nprint 'hello'\n", "not Python 3 syntax", id="python2-print"),
-        pytest.param(b"import tensorflow as tf\ntry:\n    pass\nexcept ValueError, e:\n    pass\n", "run 2to3 first", id="python2-except"),
-        pytest.param(b"import tensorflow as tf\nx = '\xff\xfe'\n", "cannot be decoded as utf-8 (line 2", id="undecodable"),
-        pytest.param(b"# -*- coding: klingon -*-\nimport tensorflow\n", "bad encoding declaration", id="unknown-cookie"),
+        pytest.param(
+            b"import tensorflow as tf\ntry:\n    pass\nexcept ValueError, e:\n    pass\n",
+            "run 2to3 first",
+            id="python2-except",
+        ),
+        pytest.param(
+            b"import tensorflow as tf\nx = '\xff\xfe'\n", "cannot be decoded as utf-8 (line 2", id="undecodable"
+        ),
+        pytest.param(
+            b"# -*- coding: klingon -*-\nimport tensorflow\n", "bad encoding declaration", id="unknown-cookie"
+        ),
         pytest.param(b"\x7fELF\x02\x01\x01\x00\x00\x00import tensorflow", "binary file", id="binary"),
     ],
 )
@@ -368,7 +378,7 @@ def test_exclude_globs_follow_gitignore_rules(tmp_path):
     assert found == ["gen/sub/b.py", "top.py"]  # `*` does not cross `/`; a name-only glob matches at any depth
 
 
-MATCH_PROGRAM = '''\
+MATCH_PROGRAM = """\
 import tensorflow as tf
 
 mode = "train"
@@ -386,7 +396,7 @@ def pick(kind, x):
         case [first, *_]:
             return tf.to_float(first)
     return x
-'''
+"""
 
 
 def test_match_statements_are_walked(tmp_path):
@@ -477,8 +487,12 @@ def test_killed_parallel_run_leaves_no_worker_behind(tmp_path):
     padding = "".join(f"value_{i} = {i} * 2\n" for i in range(3000))
     for i in range(60):
         (tree / f"m{i:03}.py").write_text(OLD + padding)
-    run_ = subprocess.Popen([sys.executable, "-m", "tfmodernize", "apply", "--no-cache", str(tree), "--jobs", "2"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    run_ = subprocess.Popen(
+        [sys.executable, "-m", "tfmodernize", "apply", "--no-cache", str(tree), "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not any(p.read_text().startswith(NEW) for p in tree.glob("m*.py")):
         time.sleep(0.02)
@@ -616,9 +630,12 @@ def test_detection_asks_about_names_naming_no_tf_symbol_only_the_codemods_that_w
             def detect(cls, node, names):
                 asked[label].append(cst.Module(body=[]).code_for_node(node))
                 return False
+
         return Probe
 
-    transform_text("import tensorflow as tf\nvalue = tf.nn.relu\nother = value.attr\n",
-                   [codemod("tf-only", True), codemod("any", False)])
+    transform_text(
+        "import tensorflow as tf\nvalue = tf.nn.relu\nother = value.attr\n",
+        [codemod("tf-only", True), codemod("any", False)],
+    )
     assert asked["tf-only"] == ["tf.nn.relu", "tf.nn"]
     assert asked["any"] == ["tf.nn.relu", "tf.nn", "value.attr"]

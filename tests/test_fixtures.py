@@ -31,8 +31,12 @@ def _rewrite(case: FixtureCase, side: str) -> dict[str, str]:
     """File name -> its rewrite, for the files of one side of the case (a project case's
     folder is rewritten as one run, as ``tfmodernize apply`` on it would)."""
     if not case.project:
-        new, _ = transform_text(case.files(side)[0].read_text(encoding="utf-8"), case.pipeline(),
-                                path=str(case.files(side)[0]), unsafe_fixes=True)
+        new, _ = transform_text(
+            case.files(side)[0].read_text(encoding="utf-8"),
+            case.pipeline(),
+            path=str(case.files(side)[0]),
+            unsafe_fixes=True,
+        )
         return {f"{side}.py": new}
     settings = Settings(select=tuple(c.code for c in case.pipeline()), unsafe_fixes=True, jobs=1)
     outcomes = list(run([Discovered(p) for p in case.files(side)], settings))
@@ -50,18 +54,29 @@ def test_golden(case: FixtureCase) -> None:
         again = _rewrite(case, "after")
     except FixtureError as error:
         pytest.fail(str(error), pytrace=False)
-    after = {name if case.project else "after.py": path.read_text(encoding="utf-8") for name, path in
-             ((p.name, p) for p in case.files("after"))}
+    after = {
+        name if case.project else "after.py": path.read_text(encoding="utf-8")
+        for name, path in ((p.name, p) for p in case.files("after"))
+    }
     rewritten = {name if case.project else "after.py": text for name, text in rewritten.items()}
     assert sorted(rewritten) == sorted(after), f"{case.id}: before and after hold other files"
     for name, expected in after.items():
         if rewritten[name] != expected:
-            diff = "".join(difflib.unified_diff(
-                expected.splitlines(keepends=True), rewritten[name].splitlines(keepends=True), f"after: {name}",
-                f"rewritten before: {name}"))
-            pytest.fail(f"{case.id}: the rewrite of the before program is not the after program:\n{diff}", pytrace=False)
+            diff = "".join(
+                difflib.unified_diff(
+                    expected.splitlines(keepends=True),
+                    rewritten[name].splitlines(keepends=True),
+                    f"after: {name}",
+                    f"rewritten before: {name}",
+                )
+            )
+            pytest.fail(
+                f"{case.id}: the rewrite of the before program is not the after program:\n{diff}", pytrace=False
+            )
     for name, text in again.items():
-        assert text == after[name if case.project else "after.py"], f"{case.id}: the codemods change {name} again:\n{text}"
+        assert text == after[name if case.project else "after.py"], (
+            f"{case.id}: the codemods change {name} again:\n{text}"
+        )
 
 
 @pytest.fixture(scope="session")

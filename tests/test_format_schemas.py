@@ -23,7 +23,9 @@ def reports(tmp_path_factory):
     tree = tmp_path_factory.mktemp("tree")
     for example in (REPO / "examples").glob("*.py"):
         shutil.copy(example, tree / example.name)
-    (tree / "odd, name: v1.py").write_text("import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)\n")
+    (tree / "odd, name: v1.py").write_text(
+        "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)\n"
+    )
     runner = CliRunner()
     out = {}
     for fmt in ("json", "sarif", "rdjson", "review"):
@@ -93,6 +95,7 @@ def test_json_report_has_a_schema_version_and_per_fix_edits(reports):
 def test_action_and_workflow_validate_against_schemastore(document, schema):
     result = subprocess.run(
         [sys.executable, "-m", "check_jsonschema", "--builtin-schema", schema, str(REPO / document)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr

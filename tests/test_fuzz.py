@@ -52,8 +52,9 @@ def _run(text: str) -> str | None:
 
 
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
 @given(program=hypothesmith.from_grammar(), construct=st.sampled_from(TF1), before=st.booleans())
 def test_generated_programs_never_crash_the_engine(program: str, construct: str, before: bool) -> None:
     body = construct + "\n" + program if before else program + "\n" + construct

@@ -8,68 +8,106 @@ HELPER = "import tensorflow as tf\ndef make(shape):\n    return tf.get_variable(
 
 REWRITES = [
     # The default Glorot range over named sizes: written out, computed where the variable is made.
-    pytest.param("import tensorflow as tf\nimport math\nn = 3\nw = tf.get_variable('w', [n, 2])\n",
-                 "import tensorflow as tf\nimport math\nn = 3\nw = tf.Variable(tf.random.uniform([n, 2], "
-                 "-math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))), math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))), "
-                 "dtype=tf.float32), name='w')\n", id="glorot-over-a-named-size"),
+    pytest.param(
+        "import tensorflow as tf\nimport math\nn = 3\nw = tf.get_variable('w', [n, 2])\n",
+        "import tensorflow as tf\nimport math\nn = 3\nw = tf.Variable(tf.random.uniform([n, 2], "
+        "-math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))), math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))), "
+        "dtype=tf.float32), name='w')\n",
+        id="glorot-over-a-named-size",
+    ),
     # A helper called by a module function the program calls twice at top level: each call made a new variable.
-    pytest.param(HELPER + "def layer(tag):\n    with tf.variable_scope(tag):\n        w = make([2])\n    return w\n"
-                 "first = layer('a')\nsecond = layer('b')\n",
-                 "import tensorflow as tf\ndef make(shape):\n    return tf.Variable(tf.zeros(shape, dtype=tf.float32), name='w')\n"
-                 "def layer(tag):\n    with tf.variable_scope(tag):\n        w = make([2])\n    return w\n"
-                 "first = layer('a')\nsecond = layer('b')\n", id="helper-of-a-network-called-twice"),
-    pytest.param("import tensorflow as tf\nc = tf.get_variable('c', [], tf.int64)\n",
-                 "import tensorflow as tf\nc = tf.Variable(tf.zeros([], dtype=tf.int64), name='c')\n", id="integer-default-zeros"),
-    pytest.param("import tensorflow as tf\nb = tf.get_variable('b', [2], initializer=tf.zeros_initializer())\n",
-                 "import tensorflow as tf\nb = tf.Variable(tf.zeros([2], dtype=tf.float32), name='b')\n", id="zeros"),
-    pytest.param("import tensorflow as T\nb = T.get_variable(name='b', shape=[2], initializer=T.constant_initializer(3), trainable=False)\n",
-                 "import tensorflow as T\nb = T.Variable(T.fill([2], T.constant(3, dtype=T.float32)), name='b', trainable=False)\n",
-                 id="alias-constant-not-trainable"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', initializer=tf.constant(0.0))\n",
-                 "import tensorflow as tf\nw = tf.Variable(tf.constant(0.0), name='w')\n", id="tensor-initial-value"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', dtype=tf.float64, initializer=tf.random_normal([2]))\n",
-                 "import tensorflow as tf\nw = tf.Variable(tf.random_normal([2]), name='w', dtype=tf.float64)\n",
-                 id="random-tensor-initial-value-with-dtype"),
+    pytest.param(
+        HELPER + "def layer(tag):\n    with tf.variable_scope(tag):\n        w = make([2])\n    return w\n"
+        "first = layer('a')\nsecond = layer('b')\n",
+        "import tensorflow as tf\ndef make(shape):\n    return tf.Variable(tf.zeros(shape, dtype=tf.float32), name='w')\n"
+        "def layer(tag):\n    with tf.variable_scope(tag):\n        w = make([2])\n    return w\n"
+        "first = layer('a')\nsecond = layer('b')\n",
+        id="helper-of-a-network-called-twice",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nc = tf.get_variable('c', [], tf.int64)\n",
+        "import tensorflow as tf\nc = tf.Variable(tf.zeros([], dtype=tf.int64), name='c')\n",
+        id="integer-default-zeros",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nb = tf.get_variable('b', [2], initializer=tf.zeros_initializer())\n",
+        "import tensorflow as tf\nb = tf.Variable(tf.zeros([2], dtype=tf.float32), name='b')\n",
+        id="zeros",
+    ),
+    pytest.param(
+        "import tensorflow as T\nb = T.get_variable(name='b', shape=[2], initializer=T.constant_initializer(3), trainable=False)\n",
+        "import tensorflow as T\nb = T.Variable(T.fill([2], T.constant(3, dtype=T.float32)), name='b', trainable=False)\n",
+        id="alias-constant-not-trainable",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', initializer=tf.constant(0.0))\n",
+        "import tensorflow as tf\nw = tf.Variable(tf.constant(0.0), name='w')\n",
+        id="tensor-initial-value",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', dtype=tf.float64, initializer=tf.random_normal([2]))\n",
+        "import tensorflow as tf\nw = tf.Variable(tf.random_normal([2]), name='w', dtype=tf.float64)\n",
+        id="random-tensor-initial-value-with-dtype",
+    ),
     # Random initializers: the TF2 op their __call__ ran; Glorot's range computed from the fans.
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2, 2])\n",
-                 "import tensorflow as tf\nw = tf.Variable(tf.random.uniform([2, 2], -1.224744871391589, 1.224744871391589, "
-                 "dtype=tf.float32), name='w')\n", id="float-default-glorot-uniform"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer())\n",
-                 "import tensorflow as tf\nw = tf.Variable(tf.random.normal([2], dtype=tf.float32), name='w')\n",
-                 id="random-normal-defaults"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [3], tf.float64, tf.truncated_normal_initializer(stddev=s))\n",
-                 "import tensorflow as tf\nw = tf.Variable(tf.random.truncated_normal([3], stddev=s, dtype=tf.float64), name='w')\n",
-                 id="truncated-normal-positional-initializer"),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', [2, 2])\n",
+        "import tensorflow as tf\nw = tf.Variable(tf.random.uniform([2, 2], -1.224744871391589, 1.224744871391589, "
+        "dtype=tf.float32), name='w')\n",
+        id="float-default-glorot-uniform",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer())\n",
+        "import tensorflow as tf\nw = tf.Variable(tf.random.normal([2], dtype=tf.float32), name='w')\n",
+        id="random-normal-defaults",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', [3], tf.float64, tf.truncated_normal_initializer(stddev=s))\n",
+        "import tensorflow as tf\nw = tf.Variable(tf.random.truncated_normal([3], stddev=s, dtype=tf.float64), name='w')\n",
+        id="truncated-normal-positional-initializer",
+    ),
     # A module function ending in ``return tf.get_variable(...)``, called in top-level code only.
-    pytest.param(HELPER + "a = make([2])\nb = make([3])\n",
-                 "import tensorflow as tf\ndef make(shape):\n    return tf.Variable(tf.zeros(shape, dtype=tf.float32), name='w')\n"
-                 "a = make([2])\nb = make([3])\n", id="helper-called-at-top-level"),
-    pytest.param("import tensorflow as tf\ndef make(name, shape):\n    init = tf.random_uniform_initializer(-0.5, 0.5)\n"
-                 "    return tf.get_variable('w_' + name, shape, initializer=init)\nv = make('v', [2])\n",
-                 "import tensorflow as tf\ndef make(name, shape):\n"
-                 "    return tf.Variable(tf.random.uniform(shape, minval=-0.5, maxval=0.5, dtype=tf.float32), name='w_' + name)\n"
-                 "v = make('v', [2])\n", id="helper-initializer-bound-before"),
-    pytest.param("import tensorflow as tf\nstart = tf.truncated_normal_initializer(stddev=0.5)\n"
-                 "w = tf.get_variable('w', [2], initializer=start)\n",
-                 "import tensorflow as tf\nw = tf.Variable(tf.random.truncated_normal([2], stddev=0.5, dtype=tf.float32), name='w')\n",
-                 id="top-level-initializer-bound-before"),
+    pytest.param(
+        HELPER + "a = make([2])\nb = make([3])\n",
+        "import tensorflow as tf\ndef make(shape):\n    return tf.Variable(tf.zeros(shape, dtype=tf.float32), name='w')\n"
+        "a = make([2])\nb = make([3])\n",
+        id="helper-called-at-top-level",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef make(name, shape):\n    init = tf.random_uniform_initializer(-0.5, 0.5)\n"
+        "    return tf.get_variable('w_' + name, shape, initializer=init)\nv = make('v', [2])\n",
+        "import tensorflow as tf\ndef make(name, shape):\n"
+        "    return tf.Variable(tf.random.uniform(shape, minval=-0.5, maxval=0.5, dtype=tf.float32), name='w_' + name)\n"
+        "v = make('v', [2])\n",
+        id="helper-initializer-bound-before",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nstart = tf.truncated_normal_initializer(stddev=0.5)\n"
+        "w = tf.get_variable('w', [2], initializer=start)\n",
+        "import tensorflow as tf\nw = tf.Variable(tf.random.truncated_normal([2], stddev=0.5, dtype=tf.float32), name='w')\n",
+        id="top-level-initializer-bound-before",
+    ),
     # An initializer's argument computed by arithmetic only (TF ops, math, NumPy, a module helper doing only that).
-    pytest.param("import tensorflow as tf\nimport math\nimport numpy as np\n"
-                 "def spread(fan_in):\n    \"He.\"\n    half = fan_in / 2.0\n    return 1.0 / tf.sqrt(half)\n"
-                 "a = tf.get_variable('a', [4, 2], initializer=tf.random_normal_initializer(stddev=spread(4)))\n"
-                 "b = tf.get_variable('b', [2], initializer=tf.truncated_normal_initializer(stddev=math.sqrt(float(2))))\n"
-                 "c = tf.get_variable('c', [2], initializer=tf.random_uniform_initializer(maxval=np.sqrt(3.0)))\n",
-                 "import tensorflow as tf\nimport math\nimport numpy as np\n"
-                 "def spread(fan_in):\n    \"He.\"\n    half = fan_in / 2.0\n    return 1.0 / tf.sqrt(half)\n"
-                 "a = tf.Variable(tf.random.normal([4, 2], stddev=spread(4), dtype=tf.float32), name='a')\n"
-                 "b = tf.Variable(tf.random.truncated_normal([2], stddev=math.sqrt(float(2)), dtype=tf.float32), name='b')\n"
-                 "c = tf.Variable(tf.random.uniform([2], maxval=np.sqrt(3.0), dtype=tf.float32), name='c')\n",
-                 id="initializer-arguments-computed-by-arithmetic"),
-    pytest.param("import tensorflow as tf\nb = tf.get_variable('b', [2], initializer=tf.constant_initializer())\n"
-                 "c = tf.get_variable('c', [2], initializer=tf.constant_initializer(value=-1))\n",
-                 "import tensorflow as tf\nb = tf.Variable(tf.zeros([2], dtype=tf.float32), name='b')\n"
-                 "c = tf.Variable(tf.fill([2], tf.constant(-1, dtype=tf.float32)), name='c')\n",
-                 id="constant-initializer-default-and-keyword"),
+    pytest.param(
+        "import tensorflow as tf\nimport math\nimport numpy as np\n"
+        'def spread(fan_in):\n    "He."\n    half = fan_in / 2.0\n    return 1.0 / tf.sqrt(half)\n'
+        "a = tf.get_variable('a', [4, 2], initializer=tf.random_normal_initializer(stddev=spread(4)))\n"
+        "b = tf.get_variable('b', [2], initializer=tf.truncated_normal_initializer(stddev=math.sqrt(float(2))))\n"
+        "c = tf.get_variable('c', [2], initializer=tf.random_uniform_initializer(maxval=np.sqrt(3.0)))\n",
+        "import tensorflow as tf\nimport math\nimport numpy as np\n"
+        'def spread(fan_in):\n    "He."\n    half = fan_in / 2.0\n    return 1.0 / tf.sqrt(half)\n'
+        "a = tf.Variable(tf.random.normal([4, 2], stddev=spread(4), dtype=tf.float32), name='a')\n"
+        "b = tf.Variable(tf.random.truncated_normal([2], stddev=math.sqrt(float(2)), dtype=tf.float32), name='b')\n"
+        "c = tf.Variable(tf.random.uniform([2], maxval=np.sqrt(3.0), dtype=tf.float32), name='c')\n",
+        id="initializer-arguments-computed-by-arithmetic",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nb = tf.get_variable('b', [2], initializer=tf.constant_initializer())\n"
+        "c = tf.get_variable('c', [2], initializer=tf.constant_initializer(value=-1))\n",
+        "import tensorflow as tf\nb = tf.Variable(tf.zeros([2], dtype=tf.float32), name='b')\n"
+        "c = tf.Variable(tf.fill([2], tf.constant(-1, dtype=tf.float32)), name='c')\n",
+        id="constant-initializer-default-and-keyword",
+    ),
 ]
 
 
@@ -79,80 +117,172 @@ def test_rewrites(before, after):
 
 
 NO_OPS = [
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', size)\n", "Glorot uniform", id="glorot-shape-held-in-a-name"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(seed=3))\n",
-                 "`seed` is given to its initializer", id="random-initializer-with-seed"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_uniform_initializer(maxval=f()))\n",
-                 "calls `f`, which may draw random values", id="random-initializer-argument-computed"),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', size)\n", "Glorot uniform", id="glorot-shape-held-in-a-name"
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(seed=3))\n",
+        "`seed` is given to its initializer",
+        id="random-initializer-with-seed",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', [2], initializer=tf.random_uniform_initializer(maxval=f()))\n",
+        "calls `f`, which may draw random values",
+        id="random-initializer-argument-computed",
+    ),
     # An initializer's argument computed by a call: only arithmetic, where the variable is made.
-    pytest.param("import tensorflow as tf\ndef spread(n):\n    return tf.random_uniform([]) * n\n"
-                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
-                 "calls `spread`, which may draw random values", id="initializer-argument-from-a-drawing-helper"),
-    pytest.param("import tensorflow as tf\nimport numpy as np\n"
-                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=np.random.rand()))\n",
-                 "calls `np.random.rand`", id="initializer-argument-from-numpy-random"),
-    pytest.param("import tensorflow as tf\ndef spread(n):\n    if n > 2:\n        return 1.0\n    return 0.5\n"
-                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
-                 "calls `spread`", id="initializer-argument-from-a-helper-with-a-condition"),
-    pytest.param("import tensorflow as tf\ndef spread(n):\n    return spread(n - 1)\n"
-                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
-                 "calls `spread`", id="initializer-argument-from-a-recursive-helper"),
-    pytest.param("import tensorflow as tf\ndef spread(n):\n    sizes.append(n)\n    return 0.5\n"
-                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
-                 "calls `spread`", id="initializer-argument-from-a-helper-with-effects"),
-    pytest.param("import tensorflow as tf\n"
-                 "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=tf.reduce_mean(v)))\n",
-                 "calls `tf.reduce_mean`", id="initializer-argument-from-an-op-not-known-arithmetic"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [2, 2], initializer=tf.orthogonal_initializer())\n",
-                 "not one this migration maps", id="initializer-not-mapped"),
-    pytest.param("import tensorflow as tf\nwith tf.variable_scope('s'):\n    c = tf.get_variable('c', [], tf.int32)\n",
-                 "variable_scope", id="in-a-variable-scope"),
-    pytest.param("import tensorflow as tf\ndef f():\n    c = tf.get_variable('c', [], tf.int32)\n", "inside a function",
-                 id="in-a-function"),
-    pytest.param("import tensorflow as tf\nc = [tf.get_variable('c', [], tf.int32)]\n", "on a line of its own",
-                 id="inside-an-expression"),
-    pytest.param("import tensorflow as tf\nc = tf.get_variable('c', [], tf.int32, regularizer=reg)\n", "regularizer",
-                 id="regularizer"),
-    pytest.param("import tensorflow as tf\nc = tf.get_variable(pick_name(), [], tf.int32)\n", "name is not a string",
-                 id="computed-name"),
-    pytest.param("import tensorflow as tf\nc = tf.get_variable(rows, [2], tf.int32)\n", "name is not a string",
-                 id="name-not-a-string-at-top-level"),
-    pytest.param("import tensorflow as tf\nc = tf.get_variable('c', initializer=start)\n", "not written out",
-                 id="initial-value-of-unknown-kind"),
-    pytest.param("import tensorflow as tf\nclass Model:\n    def __init__(self):\n        with tf.variable_scope('m'):\n"
-                 "            self.w = tf.get_variable('w', [2])\n", "inside a function", id="in-a-scope-of-a-method"),
+    pytest.param(
+        "import tensorflow as tf\ndef spread(n):\n    return tf.random_uniform([]) * n\n"
+        "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
+        "calls `spread`, which may draw random values",
+        id="initializer-argument-from-a-drawing-helper",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nimport numpy as np\n"
+        "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=np.random.rand()))\n",
+        "calls `np.random.rand`",
+        id="initializer-argument-from-numpy-random",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef spread(n):\n    if n > 2:\n        return 1.0\n    return 0.5\n"
+        "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
+        "calls `spread`",
+        id="initializer-argument-from-a-helper-with-a-condition",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef spread(n):\n    return spread(n - 1)\n"
+        "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
+        "calls `spread`",
+        id="initializer-argument-from-a-recursive-helper",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef spread(n):\n    sizes.append(n)\n    return 0.5\n"
+        "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=spread(2)))\n",
+        "calls `spread`",
+        id="initializer-argument-from-a-helper-with-effects",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n"
+        "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=tf.reduce_mean(v)))\n",
+        "calls `tf.reduce_mean`",
+        id="initializer-argument-from-an-op-not-known-arithmetic",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', [2, 2], initializer=tf.orthogonal_initializer())\n",
+        "not one this migration maps",
+        id="initializer-not-mapped",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.variable_scope('s'):\n    c = tf.get_variable('c', [], tf.int32)\n",
+        "variable_scope",
+        id="in-a-variable-scope",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef f():\n    c = tf.get_variable('c', [], tf.int32)\n",
+        "inside a function",
+        id="in-a-function",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nc = [tf.get_variable('c', [], tf.int32)]\n",
+        "on a line of its own",
+        id="inside-an-expression",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nc = tf.get_variable('c', [], tf.int32, regularizer=reg)\n",
+        "regularizer",
+        id="regularizer",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nc = tf.get_variable(pick_name(), [], tf.int32)\n",
+        "name is not a string",
+        id="computed-name",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nc = tf.get_variable(rows, [2], tf.int32)\n",
+        "name is not a string",
+        id="name-not-a-string-at-top-level",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nc = tf.get_variable('c', initializer=start)\n",
+        "not written out",
+        id="initial-value-of-unknown-kind",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nclass Model:\n    def __init__(self):\n        with tf.variable_scope('m'):\n"
+        "            self.w = tf.get_variable('w', [2])\n",
+        "inside a function",
+        id="in-a-scope-of-a-method",
+    ),
     # Helpers returning get_variable: every use must be a call in top-level code, outside blocks.
-    pytest.param(HELPER + "def build():\n    return make([2])\n", "used in this file other than called",
-                 id="helper-called-in-a-function"),
-    pytest.param(HELPER + "with tf.variable_scope('a'):\n    w = make([2])\n", "used in this file other than called",
-                 id="helper-called-in-a-scope"),
+    pytest.param(
+        HELPER + "def build():\n    return make([2])\n",
+        "used in this file other than called",
+        id="helper-called-in-a-function",
+    ),
+    pytest.param(
+        HELPER + "with tf.variable_scope('a'):\n    w = make([2])\n",
+        "used in this file other than called",
+        id="helper-called-in-a-scope",
+    ),
     pytest.param(HELPER + "pick = make\n", "used in this file other than called", id="helper-passed-around"),
-    pytest.param("import tensorflow as tf\nfrom numpy import math\nn = 3\nw = tf.get_variable('w', [n, 2])\n",
-                 "computed with `math`, a name the file binds to something else", id="glorot-over-names-math-taken"),
-    pytest.param("import tensorflow as tf\nw = tf.get_variable('w', [x.shape[0], 2])\n",
-                 "Glorot uniform, whose range needs the shape written out", id="glorot-over-a-read-shape"),
+    pytest.param(
+        "import tensorflow as tf\nfrom numpy import math\nn = 3\nw = tf.get_variable('w', [n, 2])\n",
+        "computed with `math`, a name the file binds to something else",
+        id="glorot-over-names-math-taken",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.get_variable('w', [x.shape[0], 2])\n",
+        "Glorot uniform, whose range needs the shape written out",
+        id="glorot-over-a-read-shape",
+    ),
     # Called by a module function: that function must run its line once per call, share nothing,
     # and be called only in top-level code (each of its calls then made new variables).
-    pytest.param(HELPER + "def layer():\n    w = make([2])\n    return w\nfor _ in range(2):\n    layer()\n",
-                 "used in this file other than called", id="network-called-in-a-loop"),
-    pytest.param(HELPER + "def layer():\n    for _ in range(2):\n        w = make([2])\n    return w\nv = layer()\n",
-                 "used in this file other than called", id="helper-called-in-a-loop-of-the-network"),
-    pytest.param(HELPER + "def layer():\n    with tf.variable_scope('l', reuse=tf.AUTO_REUSE):\n        w = make([2])\n"
-                 "    return w\nv = layer()\n", "used in this file other than called", id="network-sharing-its-scope"),
-    pytest.param(HELPER + "def layer(reuse=False):\n    with tf.variable_scope('l'):\n        if reuse:\n"
-                 "            tf.get_variable_scope().reuse_variables()\n        w = make([2])\n    return w\nv = layer()\n",
-                 "used in this file other than called", id="network-switching-to-reuse"),
-    pytest.param(HELPER + "def layer():\n    w = make([2])\n    return w\n", "used in this file other than called",
-                 id="network-never-called"),
+    pytest.param(
+        HELPER + "def layer():\n    w = make([2])\n    return w\nfor _ in range(2):\n    layer()\n",
+        "used in this file other than called",
+        id="network-called-in-a-loop",
+    ),
+    pytest.param(
+        HELPER + "def layer():\n    for _ in range(2):\n        w = make([2])\n    return w\nv = layer()\n",
+        "used in this file other than called",
+        id="helper-called-in-a-loop-of-the-network",
+    ),
+    pytest.param(
+        HELPER + "def layer():\n    with tf.variable_scope('l', reuse=tf.AUTO_REUSE):\n        w = make([2])\n"
+        "    return w\nv = layer()\n",
+        "used in this file other than called",
+        id="network-sharing-its-scope",
+    ),
+    pytest.param(
+        HELPER + "def layer(reuse=False):\n    with tf.variable_scope('l'):\n        if reuse:\n"
+        "            tf.get_variable_scope().reuse_variables()\n        w = make([2])\n    return w\nv = layer()\n",
+        "used in this file other than called",
+        id="network-switching-to-reuse",
+    ),
+    pytest.param(
+        HELPER + "def layer():\n    w = make([2])\n    return w\n",
+        "used in this file other than called",
+        id="network-never-called",
+    ),
     pytest.param(HELPER, "called nowhere in this run", id="helper-never-called"),
-    pytest.param("import tensorflow as tf\ndef make(shape):\n    w = tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
-                 "    return w\nv = make([2])\n", "`return tf.get_variable(...)`", id="helper-binding-then-returning"),
-    pytest.param("import tensorflow as tf\ndef make(shape):\n    b = tf.get_variable('b', shape, initializer=tf.zeros_initializer())\n"
-                 "    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\nv = make([2])\n",
-                 "creates other variables too", id="helper-making-two-variables"),
-    pytest.param("import tensorflow as tf\ndef make(shape):\n    init = tf.zeros_initializer()\n    print(init)\n"
-                 "    return tf.get_variable('w', shape, initializer=init)\nv = make([2])\n", "not written as a call",
-                 id="helper-initializer-read-twice"),
+    pytest.param(
+        "import tensorflow as tf\ndef make(shape):\n    w = tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
+        "    return w\nv = make([2])\n",
+        "`return tf.get_variable(...)`",
+        id="helper-binding-then-returning",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef make(shape):\n    b = tf.get_variable('b', shape, initializer=tf.zeros_initializer())\n"
+        "    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\nv = make([2])\n",
+        "creates other variables too",
+        id="helper-making-two-variables",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef make(shape):\n    init = tf.zeros_initializer()\n    print(init)\n"
+        "    return tf.get_variable('w', shape, initializer=init)\nv = make([2])\n",
+        "not written as a call",
+        id="helper-initializer-read-twice",
+    ),
 ]
 
 
@@ -164,7 +294,9 @@ def test_declines(source, finding):
 
 def test_a_network_functions_variables_under_its_scope_are_left_to_layers_to_keras():
     # layers-to-keras migrates them, or says why not (tests/test_layers_to_keras.py): no second finding here.
-    source = ("import tensorflow as tf\ndef net(x):\n    with tf.variable_scope('n'):\n"
-              "        w = tf.get_variable('w', [2, 2])\n        return tf.matmul(x, w)\n\n\ny = net(a)\n")
+    source = (
+        "import tensorflow as tf\ndef net(x):\n    with tf.variable_scope('n'):\n"
+        "        w = tf.get_variable('w', [2, 2])\n        return tf.matmul(x, w)\n\n\ny = net(a)\n"
+    )
     result = assert_unchanged("TFM106", source)
     assert result.findings == []

@@ -22,12 +22,16 @@ def test_commentable_lines_are_new_side_lines_of_each_hunk():
 
 
 def test_comments_outside_the_diff_move_to_the_summary():
-    review = {"event": "COMMENT", "body": "tfmodernize review", "comments": [
-        {"path": "a.py", "line": 2, "side": "RIGHT", "body": "in the hunk"},
-        {"path": "a.py", "line": 3, "start_line": 2, "side": "RIGHT", "body": "spans the hunk"},
-        {"path": "a.py", "line": 9, "side": "RIGHT", "body": "outside\nmore"},
-        {"path": "b.py", "line": 1, "side": "RIGHT", "body": "file not in the pull request"},
-    ]}
+    review = {
+        "event": "COMMENT",
+        "body": "tfmodernize review",
+        "comments": [
+            {"path": "a.py", "line": 2, "side": "RIGHT", "body": "in the hunk"},
+            {"path": "a.py", "line": 3, "start_line": 2, "side": "RIGHT", "body": "spans the hunk"},
+            {"path": "a.py", "line": 9, "side": "RIGHT", "body": "outside\nmore"},
+            {"path": "b.py", "line": 1, "side": "RIGHT", "body": "file not in the pull request"},
+        ],
+    }
     split = github.split_review(review, [{"filename": "a.py", "patch": PATCH}])
     assert [c["body"] for c in split["comments"]] == ["in the hunk", "spans the hunk"]
     assert "- `a.py:9`: outside" in split["body"] and "- `b.py:1`: file not in the pull request" in split["body"]
@@ -85,8 +89,12 @@ def review_file(tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "train.py").write_text("import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)\n")
-    result = CliRunner().invoke(app, ["check", "src", "--format", "review", "--no-cache", "--exit-zero", "-o", "review.json"])
+    (tmp_path / "src" / "train.py").write_text(
+        "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)\n"
+    )
+    result = CliRunner().invoke(
+        app, ["check", "src", "--format", "review", "--no-cache", "--exit-zero", "-o", "review.json"]
+    )
     assert result.exit_code == 0, result.output
     return tmp_path / "review.json"
 

@@ -18,13 +18,13 @@ POSITIVE = [
         id="alias-wrapped-negative-number",
     ),
     pytest.param(
-        module("f(2.0)", head="calls = 0\n",
-               body="global calls\n    calls += 1\n    return x + calls"),
+        module("f(2.0)", head="calls = 0\n", body="global calls\n    calls += 1\n    return x + calls"),
         "line 7",
         id="counter-also-read-into-the-graph",
     ),
     pytest.param(
-        module("y = f(1.0)\nSCALE = tf.Variable(2.0)"), "line 9",
+        module("y = f(1.0)\nSCALE = tf.Variable(2.0)"),
+        "line 9",
         id="rebound-to-a-variable-after-a-call",
     ),
 ]
@@ -46,16 +46,20 @@ NOOP = [
     pytest.param(module("y = f(1.0)", head="SCALE = 0.1\nSCALE = 0.5\n"), id="rebound-before-definition"),
     pytest.param(module("SCALE = 2.0", body="return x * SCALE  # tfmodernize: ignore[TFM306]"), id="suppressed"),
     pytest.param(
-        module("f(1.0)\nf(tf.constant([1.0, 2.0]))\nseen = calls",
-               head="calls = 0\n", body="global calls\n    calls += 1\n    return tf.square(x)"),
+        module(
+            "f(1.0)\nf(tf.constant([1.0, 2.0]))\nseen = calls",
+            head="calls = 0\n",
+            body="global calls\n    calls += 1\n    return tf.square(x)",
+        ),
         id="trace-counter-only-incremented",
     ),
     pytest.param(
         module("f(1.0)", head="n_runs = 0\n", body="global n_runs\n    n_runs -= 1\n    return x"),
         id="counter-only-decremented",
     ),
-    pytest.param(module("SCALE = tf.Variable(2.0)\ny = f(1.0)\nSCALE.assign(3.0)"),
-                 id="rebound-to-a-variable-before-any-call"),
+    pytest.param(
+        module("SCALE = tf.Variable(2.0)\ny = f(1.0)\nSCALE.assign(3.0)"), id="rebound-to-a-variable-before-any-call"
+    ),
 ]
 
 

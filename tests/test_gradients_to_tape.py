@@ -22,7 +22,8 @@ REWRITES = [
         id="single-source-stays-a-list",
     ),
     pytest.param(
-        HEAD + "def saliency(x):\n    score = tf.reduce_sum(tf.matmul(x, W))\n    g = tf.gradients(score, (x,), grad_ys=s)\n",
+        HEAD
+        + "def saliency(x):\n    score = tf.reduce_sum(tf.matmul(x, W))\n    g = tf.gradients(score, (x,), grad_ys=s)\n",
         HEAD + "def saliency(x):\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"
         "        score = tf.reduce_sum(tf.matmul(x, W))\n    g = tape.gradient(score, [x], output_gradients=s)\n",
         id="argument-watched-tuple-grad-ys",
@@ -56,20 +57,44 @@ def test_rewrites(before, after):
 
 
 FINDINGS = [
-    pytest.param(HEAD + "cost = tf.reduce_sum(W)\ng = tf.gradients(cost, W)\n", "not a `name = tf.gradients(...)` statement", id="graph-code"),
-    pytest.param(HEAD + "def f(x):\n    c = tf.reduce_sum(x)\n    g = tf.gradients(c, [W], stop_gradients=[x])\n",
-                 "`stop_gradients`", id="stop-gradients"),
-    pytest.param(HEAD + "def f(x):\n    h = x * 2\n    c = tf.reduce_sum(h * W)\n    g = tf.gradients(c, h)\n",
-                 "neither a trainable variable nor a function argument", id="intermediate-tensor"),
-    pytest.param(HEAD + "def f(x):\n    g = tf.gradients(outer, [W])\n", "not a name computed earlier", id="outer-target"),
-    pytest.param(HEAD + "norm = tf.norm(W)\ndef f(x):\n    c = tf.reduce_sum(x * W) * norm\n    g = tf.gradients(c, [W])\n",
-                 "computed once at module level", id="frozen-module-tensor"),
-    pytest.param(HEAD + "def f(x):\n    c = tf.reduce_sum(x * W)\n    g = tf.gradients(c, [W])\n"
-                 "    h = tf.gradients(c, [b])\n", "takes gradients twice", id="two-calls"),
-    pytest.param("import tensorflow as tf\nv = tf.Variable(1.0)\nop = tf.assign(v, [1.0, 2.0], validate_shape=False)\n",
-                 "validate_shape", id="assign-validate-shape"),
-    pytest.param("import tensorflow as tf\nop = tf.assign(get_var(), 1.0)\n", "not a plain variable name",
-                 id="assign-computed-ref"),
+    pytest.param(
+        HEAD + "cost = tf.reduce_sum(W)\ng = tf.gradients(cost, W)\n",
+        "not a `name = tf.gradients(...)` statement",
+        id="graph-code",
+    ),
+    pytest.param(
+        HEAD + "def f(x):\n    c = tf.reduce_sum(x)\n    g = tf.gradients(c, [W], stop_gradients=[x])\n",
+        "`stop_gradients`",
+        id="stop-gradients",
+    ),
+    pytest.param(
+        HEAD + "def f(x):\n    h = x * 2\n    c = tf.reduce_sum(h * W)\n    g = tf.gradients(c, h)\n",
+        "neither a trainable variable nor a function argument",
+        id="intermediate-tensor",
+    ),
+    pytest.param(
+        HEAD + "def f(x):\n    g = tf.gradients(outer, [W])\n", "not a name computed earlier", id="outer-target"
+    ),
+    pytest.param(
+        HEAD + "norm = tf.norm(W)\ndef f(x):\n    c = tf.reduce_sum(x * W) * norm\n    g = tf.gradients(c, [W])\n",
+        "computed once at module level",
+        id="frozen-module-tensor",
+    ),
+    pytest.param(
+        HEAD + "def f(x):\n    c = tf.reduce_sum(x * W)\n    g = tf.gradients(c, [W])\n    h = tf.gradients(c, [b])\n",
+        "takes gradients twice",
+        id="two-calls",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nv = tf.Variable(1.0)\nop = tf.assign(v, [1.0, 2.0], validate_shape=False)\n",
+        "validate_shape",
+        id="assign-validate-shape",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nop = tf.assign(get_var(), 1.0)\n",
+        "not a plain variable name",
+        id="assign-computed-ref",
+    ),
 ]
 
 
@@ -81,12 +106,17 @@ def test_findings(source, fragment):
 
 
 NO_OPS = [
-    pytest.param("import numpy as tf\ndef f(x):\n    c = x\n    g = tf.gradients(c, x)\n    tf.assign(a, b)\n",
-                 id="non-tf-alias"),
-    pytest.param("import tensorflow as tf\nv = tf.Variable(1.0)\nv.assign(2.0)\nopt.apply_gradients(zip(g, [v]))\n",
-                 id="already-tf2"),
-    pytest.param("import tensorflow as tf\nv = tf.Variable(1.0)\nop = tf.assign(v, 2.0)  # tfmodernize: ignore\n",
-                 id="suppressed"),
+    pytest.param(
+        "import numpy as tf\ndef f(x):\n    c = x\n    g = tf.gradients(c, x)\n    tf.assign(a, b)\n", id="non-tf-alias"
+    ),
+    pytest.param(
+        "import tensorflow as tf\nv = tf.Variable(1.0)\nv.assign(2.0)\nopt.apply_gradients(zip(g, [v]))\n",
+        id="already-tf2",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nv = tf.Variable(1.0)\nop = tf.assign(v, 2.0)  # tfmodernize: ignore\n",
+        id="suppressed",
+    ),
 ]
 
 
@@ -96,5 +126,7 @@ def test_no_ops(source):
 
 
 def test_graph_program_declines():
-    source = HEAD + "x = tf.placeholder(tf.float32)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n    g = tf.gradients(c, [W])\n"
+    source = (
+        HEAD + "x = tf.placeholder(tf.float32)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n    g = tf.gradients(c, [W])\n"
+    )
     assert "it uses `tf.placeholder`" in assert_unchanged("TFM103", source).findings[0].message

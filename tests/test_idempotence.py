@@ -14,8 +14,13 @@ from tfmodernize.registry import builtin_codemods
 from tfmodernize.engine import transform_text
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-PROGRAMS = sorted([*(p for p in FIXTURES.glob("*/*/*.py") if p.name in ("before.py", "after.py")),
-                   *FIXTURES.glob("*/*/before/*.py"), *FIXTURES.glob("*/*/after/*.py")])
+PROGRAMS = sorted(
+    [
+        *(p for p in FIXTURES.glob("*/*/*.py") if p.name in ("before.py", "after.py")),
+        *FIXTURES.glob("*/*/before/*.py"),
+        *FIXTURES.glob("*/*/after/*.py"),
+    ]
+)
 
 
 @pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: "/".join(p.parts[-3:]))

@@ -86,16 +86,29 @@ def test_rewrites(before, after):
 
 NOOP = [
     pytest.param("import tensorflow as tf\nparser.add_argument('--lr')\nlr = args.lr\nconfig.lr = 3\n", id="config-lr"),
-    pytest.param("import tensorflow as tf\nopt = tf.keras.optimizers.SGD(learning_rate=0.1)\nopt.learning_rate = 0.2\n", id="already-keras3"),
-    pytest.param("import tf_keras\nopt = tf_keras.optimizers.SGD(lr=0.1)\nopt.lr = 0.2\nm = tf_keras.metrics.Mean()\nm.reset_states()\n", id="tf-keras-package"),
+    pytest.param(
+        "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(learning_rate=0.1)\nopt.learning_rate = 0.2\n",
+        id="already-keras3",
+    ),
+    pytest.param(
+        "import tf_keras\nopt = tf_keras.optimizers.SGD(lr=0.1)\nopt.lr = 0.2\nm = tf_keras.metrics.Mean()\nm.reset_states()\n",
+        id="tf-keras-package",
+    ),
     pytest.param(
         "import tf_keras\nm = tf_keras.Sequential()\nm.fit_generator(g)\nm.optimizer.lr = 0.1\n", id="tf-keras-model"
     ),
-    pytest.param("import tensorflow as tf\nlstm = tf.keras.layers.LSTM(3, stateful=True)\nlstm.reset_states()\n", id="rnn-layer-reset-states"),
-    pytest.param("import tensorflow as tf\nopt = torch.optim.SGD(params, lr=0.1)\n", id="non-keras-optimizer"),
-    pytest.param("import tensorflow as tf\n\nclass L:\n    def f(self):\n        self.add_weight('w', (3,))\n", id="add-weight-non-keras-class"),
     pytest.param(
-        "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(lr=0.1)  # tfmodernize: ignore[keras3-renames]\n", id="suppressed"
+        "import tensorflow as tf\nlstm = tf.keras.layers.LSTM(3, stateful=True)\nlstm.reset_states()\n",
+        id="rnn-layer-reset-states",
+    ),
+    pytest.param("import tensorflow as tf\nopt = torch.optim.SGD(params, lr=0.1)\n", id="non-keras-optimizer"),
+    pytest.param(
+        "import tensorflow as tf\n\nclass L:\n    def f(self):\n        self.add_weight('w', (3,))\n",
+        id="add-weight-non-keras-class",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(lr=0.1)  # tfmodernize: ignore[keras3-renames]\n",
+        id="suppressed",
     ),
 ]
 
@@ -106,25 +119,41 @@ def test_leaves_alone(source):
 
 
 FINDINGS = [
-    pytest.param("import tensorflow as tf\nmetric.reset_states()\n", "only has `reset_state()`", id="unknown-reset-states"),
     pytest.param(
-        "import tensorflow as tf\nm = tf.keras.Sequential()\nm.reset_states()\n", "models have no `reset_states()`", id="model-reset-states"
+        "import tensorflow as tf\nmetric.reset_states()\n", "only has `reset_state()`", id="unknown-reset-states"
     ),
-    pytest.param("import tensorflow as tf\nmodel.fit_generator(g)\n", "if this is a Keras model", id="unknown-fit-generator"),
     pytest.param(
-        "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(g, 10, epochs=2)\n", "pass the arguments", id="positional-steps"
+        "import tensorflow as tf\nm = tf.keras.Sequential()\nm.reset_states()\n",
+        "models have no `reset_states()`",
+        id="model-reset-states",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nmodel.fit_generator(g)\n", "if this is a Keras model", id="unknown-fit-generator"
+    ),
+    pytest.param(
+        "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(g, 10, epochs=2)\n",
+        "pass the arguments",
+        id="positional-steps",
     ),
     pytest.param(
         "import tensorflow as tf\nm = tf.keras.Sequential()\nm.fit_generator(g, workers=4, use_multiprocessing=True)\n",
         "`workers, use_multiprocessing` moved",
         id="workers",
     ),
-    pytest.param("import tensorflow as tf\nmodel.optimizer.lr = 0.1\n", "if this is a Keras optimizer", id="unknown-model-optimizer-lr"),
     pytest.param(
-        "import tensorflow as tf\nf = tf.keras.layers.experimental.RandomFourierFeatures(4)\n", "not in Keras 3", id="removed-layer"
+        "import tensorflow as tf\nmodel.optimizer.lr = 0.1\n",
+        "if this is a Keras optimizer",
+        id="unknown-model-optimizer-lr",
     ),
     pytest.param(
-        "from tensorflow.keras.layers.experimental import preprocessing\n", "must be replaced by hand", id="import-namespace"
+        "import tensorflow as tf\nf = tf.keras.layers.experimental.RandomFourierFeatures(4)\n",
+        "not in Keras 3",
+        id="removed-layer",
+    ),
+    pytest.param(
+        "from tensorflow.keras.layers.experimental import preprocessing\n",
+        "must be replaced by hand",
+        id="import-namespace",
     ),
     pytest.param(
         "import tensorflow as tf\n\nclass L(tf.keras.layers.Layer):\n    def build(self, s):\n        self.w = self.add_weight('w', (3,), use_resource=True)\n",
@@ -136,9 +165,19 @@ FINDINGS = [
         "explicit `initializer=`",
         id="metric-weight-without-initializer",
     ),
-    pytest.param("import tensorflow as tf\nopt = tf.keras.optimizers.Adam(decay=0.01)\n", "learning rate made explicit", id="decay-default-rate"),
-    pytest.param("import tensorflow as tf\nr = tf.keras.layers.GRU(3, time_major=True)\n", "transpose the inputs", id="time-major-true"),
-    pytest.param("import tensorflow as tf\nb = tf.keras.layers.BatchNormalization(fused=True)\n", "no fused kernel", id="fused"),
+    pytest.param(
+        "import tensorflow as tf\nopt = tf.keras.optimizers.Adam(decay=0.01)\n",
+        "learning rate made explicit",
+        id="decay-default-rate",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nr = tf.keras.layers.GRU(3, time_major=True)\n",
+        "transpose the inputs",
+        id="time-major-true",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nb = tf.keras.layers.BatchNormalization(fused=True)\n", "no fused kernel", id="fused"
+    ),
 ]
 
 

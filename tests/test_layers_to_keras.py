@@ -66,8 +66,9 @@ REWRITES = [
 ]
 
 
-REWRITES.append(pytest.param(
-    """
+REWRITES.append(
+    pytest.param(
+        """
     import tensorflow as tf
 
 
@@ -78,7 +79,7 @@ REWRITES.append(pytest.param(
 
     code = encoder(inputs)
     """,
-    """
+        """
     import tensorflow as tf
 
 
@@ -91,18 +92,20 @@ REWRITES.append(pytest.param(
 
     code = encoder(inputs)
     """,
-    id="network-function-called-once",
-))
+        id="network-function-called-once",
+    )
+)
 
 
-REWRITES.append(pytest.param(
-    """
+REWRITES.append(
+    pytest.param(
+        """
     import tensorflow as tf
 
     c = tf.layers.conv2d(images, 4, 3)
     n = tf.layers.batch_normalization(c, fused=False, epsilon=1e-5)
     """,
-    """
+        """
     import tensorflow as tf
 
     conv2d = tf.keras.layers.Conv2D(4, 3)
@@ -110,8 +113,9 @@ REWRITES.append(pytest.param(
     batch_normalization = tf.keras.layers.BatchNormalization(epsilon=1e-5)
     n = batch_normalization(c)
     """,
-    id="batch-norm-inference-unfused",
-))
+        id="batch-norm-inference-unfused",
+    )
+)
 
 # A batch normalisation in training mode, through a fed placeholder: its updates ran through
 # UPDATE_OPS in the training step only, and every run turning training mode on fetches it.
@@ -131,9 +135,10 @@ BATCH_NORM_PROGRAM = """
         sess.run([train, loss], feed_dict=feed)
         sess.run(loss, {x: data, is_training: False})
     """
-REWRITES.append(pytest.param(
-    BATCH_NORM_PROGRAM,
-    """
+REWRITES.append(
+    pytest.param(
+        BATCH_NORM_PROGRAM,
+        """
     import tensorflow as tf
 
     x = tf.placeholder(tf.float32, [None, 3])
@@ -148,12 +153,14 @@ REWRITES.append(pytest.param(
         sess.run([train, loss], feed_dict=feed)
         sess.run(loss, {x: data, is_training: False})
     """,
-    id="batch-norm-training-update-ops-dependency-goes",
-))
+        id="batch-norm-training-update-ops-dependency-goes",
+    )
+)
 
 
-REWRITES.append(pytest.param(
-    """
+REWRITES.append(
+    pytest.param(
+        """
     import tensorflow as tf
 
 
@@ -167,7 +174,7 @@ REWRITES.append(pytest.param(
     fake_logits = discriminator(fake, reuse=True)
     other_logits = discriminator(other, True)
     """,
-    """
+        """
     import tensorflow as tf
 
 
@@ -184,19 +191,21 @@ REWRITES.append(pytest.param(
     fake_logits = discriminator(fake)
     other_logits = discriminator(other)
     """,
-    id="network-shared-through-its-variable-scope",
-))
+        id="network-shared-through-its-variable-scope",
+    )
+)
 
 
-REWRITES.append(pytest.param(
-    """
+REWRITES.append(
+    pytest.param(
+        """
     import tensorflow as tf
     from tensorflow.contrib import layers
 
     h = layers.fully_connected(layers.flatten(x), 3, weights_initializer=tf.zeros_initializer(), scope="hidden")
     y = tf.contrib.layers.fully_connected(h, 1, None, trainable=False)
     """,
-    """
+        """
     import tensorflow as tf
 
     flatten = tf.keras.layers.Flatten()
@@ -205,8 +214,9 @@ REWRITES.append(pytest.param(
     fully_connected = tf.keras.layers.Dense(1, activation=None, trainable=False)
     y = fully_connected(h)
     """,
-    id="contrib-fully-connected-and-flatten",
-))
+        id="contrib-fully-connected-and-flatten",
+    )
+)
 
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
@@ -346,8 +356,9 @@ DECLINES += [
         id="batch-norm-fused-on-a-tensor-of-unknown-rank",
     ),
     pytest.param(
-        BATCH_NORM_PROGRAM.replace("sess.run(loss, {x: data, is_training: False})",
-                                   "sess.run(loss, {x: data, is_training: True})"),
+        BATCH_NORM_PROGRAM.replace(
+            "sess.run(loss, {x: data, is_training: False})", "sess.run(loss, {x: data, is_training: True})"
+        ),
         "a run turning training mode on does not fetch the step",
         id="batch-norm-training-run-without-the-step",
     ),
@@ -358,8 +369,9 @@ DECLINES += [
     ),
     pytest.param(
         BATCH_NORM_PROGRAM.replace("with tf.control_dependencies(update_ops):\n        train", "train")
-                          .replace("    update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n", "")
-                          .replace("train = tf.train", "step = tf.train").replace("[train, loss]", "[step, loss]"),
+        .replace("    update_ops = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n", "")
+        .replace("train = tf.train", "step = tf.train")
+        .replace("[train, loss]", "[step, loss]"),
         "TF1 never updated the moving statistics",
         id="batch-norm-training-without-update-ops",
     ),
@@ -369,8 +381,9 @@ DECLINES += [
         id="batch-norm-always-training",
     ),
     pytest.param(
-        BATCH_NORM_PROGRAM.replace("is_training = tf.placeholder(tf.bool)",
-                                   "is_training = tf.placeholder_with_default(True, [])"),
+        BATCH_NORM_PROGRAM.replace(
+            "is_training = tf.placeholder(tf.bool)", "is_training = tf.placeholder_with_default(True, [])"
+        ),
         "it defaults to training mode",
         id="batch-norm-placeholder-defaults-to-training",
     ),
@@ -396,23 +409,47 @@ DECLINES += [
 
 
 DECLINES += [
-    pytest.param("import tensorflow as tf\nh = tf.contrib.layers.fully_connected(x, 3, normalizer_fn=tf.contrib.layers.batch_norm)\n",
-                 "it passes `normalizer_fn`, which Keras layers do not take", id="contrib-normalizer"),
-    pytest.param("import tensorflow as tf\nh = tf.contrib.layers.fully_connected(x, 3, biases_initializer=None)\n",
-                 "it passes `biases_initializer=None`, which TF1 read as leaving that part out", id="contrib-no-bias"),
-    pytest.param("import tensorflow as tf\nh = tf.contrib.layers.fully_connected(x, 3, outputs_collections=['o'])\n",
-                 "it passes `outputs_collections`", id="contrib-collections"),
-    pytest.param("import tensorflow as tf\nh = tf.contrib.layers.fully_connected(x, 3, units=4)\n",
-                 "`units` is not a parameter of tf.contrib.layers.fully_connected", id="contrib-keras-spelling"),
+    pytest.param(
+        "import tensorflow as tf\nh = tf.contrib.layers.fully_connected(x, 3, normalizer_fn=tf.contrib.layers.batch_norm)\n",
+        "it passes `normalizer_fn`, which Keras layers do not take",
+        id="contrib-normalizer",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nh = tf.contrib.layers.fully_connected(x, 3, biases_initializer=None)\n",
+        "it passes `biases_initializer=None`, which TF1 read as leaving that part out",
+        id="contrib-no-bias",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nh = tf.contrib.layers.fully_connected(x, 3, outputs_collections=['o'])\n",
+        "it passes `outputs_collections`",
+        id="contrib-collections",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nh = tf.contrib.layers.fully_connected(x, 3, units=4)\n",
+        "`units` is not a parameter of tf.contrib.layers.fully_connected",
+        id="contrib-keras-spelling",
+    ),
     # Top-level blocks that only name ops hold layers; others do not.
-    pytest.param("import tensorflow as tf\nwith tf.variable_scope('d', reuse=True):\n    h = tf.layers.dense(x, 3)\n",
-                 "other than top-level `with` blocks that only name ops", id="in-a-reusing-scope"),
-    pytest.param("import tensorflow as tf\nwith tf.name_scope('d') as scope:\n    h = tf.layers.dense(x, 3)\n",
-                 "other than top-level `with` blocks that only name ops", id="in-a-named-scope-bound-as"),
-    pytest.param("import tensorflow as tf\nwith tf.name_scope('d'):\n    if deep:\n        h = tf.layers.dense(x, 3)\n",
-                 "other than top-level `with` blocks that only name ops", id="in-a-condition-in-a-naming-block"),
-    pytest.param("import tensorflow as tf\nwith tf.name_scope('d'):\n    width = 3\n    h = tf.layers.dense(x, width)\n",
-                 "its arguments read `width`, which the block binds", id="width-bound-in-the-naming-block"),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.variable_scope('d', reuse=True):\n    h = tf.layers.dense(x, 3)\n",
+        "other than top-level `with` blocks that only name ops",
+        id="in-a-reusing-scope",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.name_scope('d') as scope:\n    h = tf.layers.dense(x, 3)\n",
+        "other than top-level `with` blocks that only name ops",
+        id="in-a-named-scope-bound-as",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.name_scope('d'):\n    if deep:\n        h = tf.layers.dense(x, 3)\n",
+        "other than top-level `with` blocks that only name ops",
+        id="in-a-condition-in-a-naming-block",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.name_scope('d'):\n    width = 3\n    h = tf.layers.dense(x, width)\n",
+        "its arguments read `width`, which the block binds",
+        id="width-bound-in-the-naming-block",
+    ),
 ]
 
 
@@ -444,9 +481,16 @@ def test_the_table_maps_every_tf1_parameter():
 @pytest.mark.skipif(importlib.util.find_spec("tf_keras") is None, reason="reads tf-keras's legacy tf.layers")
 def test_committed_table_is_regenerated_identically(tmp_path):
     out = tmp_path / "layers.json"
-    subprocess.run([sys.executable, str(REPO / "scripts" / "generate_layer_table.py"), "--output", str(out)],
-                   check=True, capture_output=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"))
-    fresh, committed = json.loads(out.read_text()), json.loads((REPO / "tfmodernize" / "data" / "layers.json").read_text())
+    subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "generate_layer_table.py"), "--output", str(out)],
+        check=True,
+        capture_output=True,
+        env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
+    )
+    fresh, committed = (
+        json.loads(out.read_text()),
+        json.loads((REPO / "tfmodernize" / "data" / "layers.json").read_text()),
+    )
     assert fresh == committed, "tfmodernize/data/layers.json is stale: run scripts/generate_layer_table.py"
 
 
@@ -467,14 +511,23 @@ step = tf.train.AdamOptimizer(0.1).minimize(loss, var_list=critic_vars)
 """
 
 
-@pytest.mark.parametrize("read", [
-    pytest.param('critic_vars = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope="critic")',
-                 id="get-collection-scope"),
-    pytest.param('critic_vars = tf.trainable_variables("crit")', id="trainable-variables-scope-prefix"),
-    pytest.param('all_vars = tf.trainable_variables()\ncritic_vars = [v for v in all_vars if v.name.startswith("critic/")]',
-                 id="comprehension-startswith"),
-    pytest.param('critic_vars = [v for v in tf.trainable_variables() if "critic" in v.name]', id="comprehension-in"),
-])
+@pytest.mark.parametrize(
+    "read",
+    [
+        pytest.param(
+            'critic_vars = tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope="critic")',
+            id="get-collection-scope",
+        ),
+        pytest.param('critic_vars = tf.trainable_variables("crit")', id="trainable-variables-scope-prefix"),
+        pytest.param(
+            'all_vars = tf.trainable_variables()\ncritic_vars = [v for v in all_vars if v.name.startswith("critic/")]',
+            id="comprehension-startswith",
+        ),
+        pytest.param(
+            'critic_vars = [v for v in tf.trainable_variables() if "critic" in v.name]', id="comprehension-in"
+        ),
+    ],
+)
 def test_variable_lists_picked_by_scope_are_read_where_the_optimizer_uses_them(read):
     after = """
 import tensorflow as tf
@@ -495,13 +548,24 @@ step = tf.train.AdamOptimizer(0.1).minimize(loss, var_list=critic_dense.trainabl
     assert result.findings == []
 
 
-@pytest.mark.parametrize(("read", "message"), [
-    pytest.param('critic_vars = [v for v in tf.trainable_variables() if "_1" in v.name]',
-                 "depends on the name TF1 gave its variables", id="test-on-the-uniquifying-suffix"),
-    pytest.param('critic_vars = tf.trainable_variables("critic")\nprint(len(critic_vars))',
-                 "`critic_vars` is used other than as an optimizer's `var_list`", id="list-used-otherwise"),
-    pytest.param('critic_vars = tf.trainable_variables("gen")', "it selects no layer's variables", id="selects-nothing"),
-])
+@pytest.mark.parametrize(
+    ("read", "message"),
+    [
+        pytest.param(
+            'critic_vars = [v for v in tf.trainable_variables() if "_1" in v.name]',
+            "depends on the name TF1 gave its variables",
+            id="test-on-the-uniquifying-suffix",
+        ),
+        pytest.param(
+            'critic_vars = tf.trainable_variables("critic")\nprint(len(critic_vars))',
+            "`critic_vars` is used other than as an optimizer's `var_list`",
+            id="list-used-otherwise",
+        ),
+        pytest.param(
+            'critic_vars = tf.trainable_variables("gen")', "it selects no layer's variables", id="selects-nothing"
+        ),
+    ],
+)
 def test_variable_lists_not_resolved_are_findings(read, message):
     result = rewrite("TFM107", SCOPED_LIST.replace("READ", read))
     assert "critic_dense = tf.keras.layers.Dense(1)" in result.code
@@ -511,7 +575,8 @@ def test_variable_lists_not_resolved_are_findings(read, message):
 
 def test_a_variable_list_read_before_the_network_is_built_is_a_finding():
     early = SCOPED_LIST.replace("READ\n", "").replace(
-        "real_score = critic(real)\n", 'critic_vars = tf.trainable_variables("critic")\nreal_score = critic(real)\n')
+        "real_score = critic(real)\n", 'critic_vars = tf.trainable_variables("critic")\nreal_score = critic(real)\n'
+    )
     result = rewrite("TFM107", early)
     assert [f.code for f in result.findings] == ["TFM107"]
     assert "it is read before `critic_dense` made its variables" in result.findings[0].message
@@ -590,8 +655,9 @@ RNN_REWRITES += [
 ]
 
 
-RNN_REWRITES.append(pytest.param(
-    """
+RNN_REWRITES.append(
+    pytest.param(
+        """
     import tensorflow as tf
 
     steps = tf.unstack(x, 5, 1)
@@ -599,7 +665,7 @@ RNN_REWRITES.append(pytest.param(
     outputs, states = tf.nn.static_rnn(cell, steps, dtype=tf.float32)
     last = outputs[-1]
     """,
-    """
+        """
     import tensorflow as tf
 
     steps = tf.unstack(x, 5, 1)
@@ -607,8 +673,9 @@ RNN_REWRITES.append(pytest.param(
     outputs = tf.unstack(lstm(tf.stack(steps, axis=1)), axis=1)
     last = outputs[-1]
     """,
-    id="static-rnn-over-a-list-of-steps",
-))
+        id="static-rnn-over-a-list-of-steps",
+    )
+)
 
 
 @pytest.mark.parametrize(("before", "after"), RNN_REWRITES)
@@ -626,28 +693,58 @@ h = state.h
 """
 
 
-@pytest.mark.parametrize(("source", "message"), [
-    pytest.param(RNN_PROGRAM.replace("cell, x, dtype=tf.float32", "cell, x * 2.0, sequence_length=n, dtype=tf.float32"),
-                 "the mask for `sequence_length` needs their time dimension", id="sequence-length-of-computed-inputs"),
-    pytest.param(RNN_PROGRAM.replace("dynamic_rnn", "static_rnn"), "the state of a static RNN is read",
-                 id="static-rnn-state-read"),
-    pytest.param(RNN_PROGRAM.replace("dtype=tf.float32", "dtype=tf.float32, time_major=True"),
-                 "it passes `time_major`", id="time-major"),
-    pytest.param(RNN_PROGRAM.replace("BasicLSTMCell(4)", "BasicLSTMCell(4, forget_bias=0.5)"),
-                 "`forget_bias=0.5`", id="forget-bias-other-than-0-or-1"),
-    pytest.param(RNN_PROGRAM.replace("BasicLSTMCell(4)", "LSTMCell(4, use_peepholes=True)"),
-                 "`use_peepholes=True` has no Keras counterpart", id="peepholes"),
-    pytest.param(RNN_PROGRAM.replace("h = state.h", "h = process(state)"),
-                 "used other than as `.h`, `.c`, `[0]` or `[1]`", id="lstm-state-passed-whole"),
-    pytest.param(RNN_PROGRAM.replace("h = state.h", "again, _ = tf.nn.dynamic_rnn(cell, y, dtype=tf.float32)"),
-                 "is not made by a TF1 RNN cell on a line of its own before it", id="cell-run-twice"),
-    pytest.param(RNN_PROGRAM.replace("tf.nn.rnn_cell.BasicLSTMCell(4)",
-                                     "tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(4)])"),
-                 "the state of a stacked or bidirectional RNN is read", id="multi-rnn-cell-state-read"),
-    pytest.param(RNN_PROGRAM.replace("tf.nn.rnn_cell.BasicLSTMCell(4)",
-                                     "tf.nn.rnn_cell.MultiRNNCell(make_cells())"),
-                 "is not given a list of cells made in it", id="multi-rnn-cell-of-a-helper"),
-])
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        pytest.param(
+            RNN_PROGRAM.replace("cell, x, dtype=tf.float32", "cell, x * 2.0, sequence_length=n, dtype=tf.float32"),
+            "the mask for `sequence_length` needs their time dimension",
+            id="sequence-length-of-computed-inputs",
+        ),
+        pytest.param(
+            RNN_PROGRAM.replace("dynamic_rnn", "static_rnn"),
+            "the state of a static RNN is read",
+            id="static-rnn-state-read",
+        ),
+        pytest.param(
+            RNN_PROGRAM.replace("dtype=tf.float32", "dtype=tf.float32, time_major=True"),
+            "it passes `time_major`",
+            id="time-major",
+        ),
+        pytest.param(
+            RNN_PROGRAM.replace("BasicLSTMCell(4)", "BasicLSTMCell(4, forget_bias=0.5)"),
+            "`forget_bias=0.5`",
+            id="forget-bias-other-than-0-or-1",
+        ),
+        pytest.param(
+            RNN_PROGRAM.replace("BasicLSTMCell(4)", "LSTMCell(4, use_peepholes=True)"),
+            "`use_peepholes=True` has no Keras counterpart",
+            id="peepholes",
+        ),
+        pytest.param(
+            RNN_PROGRAM.replace("h = state.h", "h = process(state)"),
+            "used other than as `.h`, `.c`, `[0]` or `[1]`",
+            id="lstm-state-passed-whole",
+        ),
+        pytest.param(
+            RNN_PROGRAM.replace("h = state.h", "again, _ = tf.nn.dynamic_rnn(cell, y, dtype=tf.float32)"),
+            "is not made by a TF1 RNN cell on a line of its own before it",
+            id="cell-run-twice",
+        ),
+        pytest.param(
+            RNN_PROGRAM.replace(
+                "tf.nn.rnn_cell.BasicLSTMCell(4)", "tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(4)])"
+            ),
+            "the state of a stacked or bidirectional RNN is read",
+            id="multi-rnn-cell-state-read",
+        ),
+        pytest.param(
+            RNN_PROGRAM.replace("tf.nn.rnn_cell.BasicLSTMCell(4)", "tf.nn.rnn_cell.MultiRNNCell(make_cells())"),
+            "is not given a list of cells made in it",
+            id="multi-rnn-cell-of-a-helper",
+        ),
+    ],
+)
 def test_rnn_declines(source, message):
     result = assert_unchanged("TFM107", source)
     assert result.findings and all(f.code == "TFM107" and message in f.message for f in result.findings)
@@ -687,27 +784,44 @@ y = net(inputs, HIDDEN)
     assert assert_rewrites("TFM107", before, after).findings == []
 
 
-@pytest.mark.parametrize("source", [
-    pytest.param("def net(x):\n    size = int(x.shape[-1])\n    return tf.layers.dense(x, size)\n\n\ny = net(a)\n",
-                 id="local-computed"),
-    pytest.param("def net(x):\n    size = 3\n    size += 1\n    return tf.layers.dense(x, size)\n\n\ny = net(a)\n",
-                 id="local-bound-twice"),
-    pytest.param("def net(x, wide):\n    size = 3\n    if wide:\n        size = 6\n    return tf.layers.dense(x, size)\n\n\n"
-                 "y = net(a, True)\n", id="local-bound-in-a-condition"),
-    pytest.param("def net(x):\n    h = tf.layers.dense(x, size)\n    size = 3\n    return h\n\n\ny = net(a)\n",
-                 id="local-bound-after"),
-    pytest.param("def net(x, n, reuse=False):\n    with tf.variable_scope('s', reuse=reuse):\n"
-                 "        return tf.layers.dense(x, n)\n\n\ny = net(a, 2)\nz = net(b, 3, reuse=True)\n",
-                 id="parameter-differs-between-calls"),
-    pytest.param("def net(x, n):\n    return tf.layers.dense(x, n)\n\n\nwidth = 4\ny = net(a, width)\n",
-                 id="parameter-bound-after-the-function"),
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(
+            "def net(x):\n    size = int(x.shape[-1])\n    return tf.layers.dense(x, size)\n\n\ny = net(a)\n",
+            id="local-computed",
+        ),
+        pytest.param(
+            "def net(x):\n    size = 3\n    size += 1\n    return tf.layers.dense(x, size)\n\n\ny = net(a)\n",
+            id="local-bound-twice",
+        ),
+        pytest.param(
+            "def net(x, wide):\n    size = 3\n    if wide:\n        size = 6\n    return tf.layers.dense(x, size)\n\n\n"
+            "y = net(a, True)\n",
+            id="local-bound-in-a-condition",
+        ),
+        pytest.param(
+            "def net(x):\n    h = tf.layers.dense(x, size)\n    size = 3\n    return h\n\n\ny = net(a)\n",
+            id="local-bound-after",
+        ),
+        pytest.param(
+            "def net(x, n, reuse=False):\n    with tf.variable_scope('s', reuse=reuse):\n"
+            "        return tf.layers.dense(x, n)\n\n\ny = net(a, 2)\nz = net(b, 3, reuse=True)\n",
+            id="parameter-differs-between-calls",
+        ),
+        pytest.param(
+            "def net(x, n):\n    return tf.layers.dense(x, n)\n\n\nwidth = 4\ny = net(a, width)\n",
+            id="parameter-bound-after-the-function",
+        ),
+    ],
+)
 def test_network_function_arguments_computed_inside_decline(source):
     result = assert_unchanged("TFM107", "import tensorflow as tf\n\n\n" + source)
     assert result.findings and "is computed in `net`" in result.findings[0].message
 
 
 # -- tf.get_variable in network functions, under their variable scopes --------------------------
+
 
 def test_scoped_variables_of_a_network_called_once_are_made_before_its_call():
     before = """
@@ -750,7 +864,8 @@ with tf.variable_scope("model"):
     result = assert_rewrites("TFM107", before, after)
     assert [f.message for f in result.fixes] == [
         "tf.get_variable in `encoder`, under its variable scope -> tf.Variable made once, where TF1 first created it, "
-        "and read by the function"]
+        "and read by the function"
+    ]
 
 
 def test_scoped_variables_shared_through_auto_reuse_are_made_once():
@@ -783,71 +898,150 @@ second = head(tf.zeros([1, 2]))
     assert_rewrites("TFM107", before, after)
 
 
-@pytest.mark.parametrize("source, reason", [
-    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
-                 "        return tf.matmul(x, w)\n\n\na = net(p)\nb = net(q)\n",
-                 "calls 2 times without sharing", id="called-twice-without-reuse"),
-    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
-                 "        return tf.layers.dense(tf.matmul(x, w), 2)\n\n\na = net(p)\n",
-                 "both with tf.get_variable and with tf.layers", id="mixed-with-layers"),
-    pytest.param("def net(x, name):\n    with tf.variable_scope('n'):\n        w = tf.get_variable(name, [2, 2])\n"
-                 "        return tf.matmul(x, w)\n\n\na = net(p, 'w')\n",
-                 "not a string literal", id="name-not-a-literal"),
-    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        return tf.matmul(x, tf.get_variable('w', [2, 2]))\n"
-                 "\n\na = net(p)\n", "on a line of its own", id="not-bound-on-its-own-line"),
-    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [x.get_shape()[1], 2])\n"
-                 "        return tf.matmul(x, w)\n\n\na = net(p)\n", "is computed in `net`", id="shape-from-the-input"),
-    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
-                 "        return tf.matmul(x, w)\n\n\ndef main():\n    return net(p)\n",
-                 "not called from the program's top-level code only", id="called-in-a-function"),
-    pytest.param("def net(x, reuse=False):\n    if reuse:\n        tf.get_variable_scope().reuse_variables()\n"
-                 "    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
-                 "        return tf.matmul(x, w)\n\n\na = net(p)\nb = net(q, reuse=True)\n",
-                 "calls 2 times without sharing", id="reuse-switch-outside-any-scope"),
-    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
-                 "        return tf.matmul(x, w)\n\n\nwith tf.variable_scope(prefix):\n    a = net(p)\n",
-                 "not named by a literal", id="called-under-a-computed-scope"),
-    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2], regularizer=r)\n"
-                 "        return tf.matmul(x, w)\n\n\na = net(p)\n", "`regularizer`", id="regularizer"),
-    # Called several times without sharing: a class of this file, when each call names its variables apart.
-    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [2, 2])\n"
-                 "        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nb = net(q, tag)\n",
-                 "that each call named its variables apart is not read here", id="apart-by-a-name-not-written-out"),
-    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [2, 2])\n"
-                 "        tf.summary.histogram('w', w)\n        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nb = net(q, 'b')\n",
-                 "summarizes its variables", id="apart-but-summarizing"),
-    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [2, 2])\n"
-                 "        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nfor n in 'bc':\n    b = net(q, n)\n",
-                 "a `with` block other than a variable or name scope given a name", id="apart-but-called-in-a-loop"),
-    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [x.get_shape()[1], 2])\n"
-                 "        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nb = net(q, 'b')\n",
-                 "shape is not written out", id="apart-sized-by-an-input-read-in-place"),
-    pytest.param("def net(x, name):\n    with tf.variable_scope(name):\n        width = x.get_shape()[1]\n"
-                 "        w = tf.get_variable('w', [width, 2], initializer=tf.zeros_initializer())\n"
-                 "        return tf.matmul(x, w)\n\n\n"
-                 "a = net(p, 'a')\nb = net(q, 'b')\n", "that of `p` is not known here", id="apart-input-width-unknown"),
-    # Batch normalisations always in training mode: what is not read is declined.
-    *(pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 3])\n"
-                   f"        h = tf.matmul(x, w)\n        return {norm}\n\n\na = net(p)\n{after}", reason, id=name)
-      for name, norm, after, reason in [
-          ("norm-in-inference-mode", "tf.layers.batch_normalization(h)", "", "not always in training mode"),
-          ("norm-switched-by-a-placeholder", "tf.contrib.layers.batch_norm(h, is_training=t)", "",
-           "not always in training mode"),
-          ("norm-statistics-saved", "tf.contrib.layers.batch_norm(h)", "saver = tf.train.Saver()\n",
-           "the file reads `tf.train.Saver`"),
-          ("norm-update-ops-read", "tf.contrib.layers.batch_norm(h)",
-           "u = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n", "the file reads `tf.GraphKeys.UPDATE_OPS`"),
-          ("norm-initializers", "tf.contrib.layers.batch_norm(h, param_initializers={'beta': i})", "",
-           "passes `param_initializers`"),
-          ("norm-activation", "tf.contrib.layers.batch_norm(h, activation_fn=tf.nn.relu)", "", "passes `activation_fn`"),
-          ("norm-input-computed", "tf.contrib.layers.batch_norm(h * 2.0)", "", "bind it to a name first"),
-          ("norm-channels-unknown", "tf.contrib.layers.batch_norm(x)", "", "number of channels of `x`"),
-          ("norm-epsilon-computed", "tf.contrib.layers.batch_norm(h, epsilon=e)", "", "not a number written out"),
-      ]),
-    pytest.param("def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 3], tf.float64)\n"
-                 "        h = tf.matmul(x, w)\n        return tf.contrib.layers.batch_norm(h)\n\n\na = net(p)\n",
-                 "not float32", id="norm-of-float64-weights"),
-])
+@pytest.mark.parametrize(
+    "source, reason",
+    [
+        pytest.param(
+            "def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+            "        return tf.matmul(x, w)\n\n\na = net(p)\nb = net(q)\n",
+            "calls 2 times without sharing",
+            id="called-twice-without-reuse",
+        ),
+        pytest.param(
+            "def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+            "        return tf.layers.dense(tf.matmul(x, w), 2)\n\n\na = net(p)\n",
+            "both with tf.get_variable and with tf.layers",
+            id="mixed-with-layers",
+        ),
+        pytest.param(
+            "def net(x, name):\n    with tf.variable_scope('n'):\n        w = tf.get_variable(name, [2, 2])\n"
+            "        return tf.matmul(x, w)\n\n\na = net(p, 'w')\n",
+            "not a string literal",
+            id="name-not-a-literal",
+        ),
+        pytest.param(
+            "def net(x):\n    with tf.variable_scope('n'):\n        return tf.matmul(x, tf.get_variable('w', [2, 2]))\n"
+            "\n\na = net(p)\n",
+            "on a line of its own",
+            id="not-bound-on-its-own-line",
+        ),
+        pytest.param(
+            "def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [x.get_shape()[1], 2])\n"
+            "        return tf.matmul(x, w)\n\n\na = net(p)\n",
+            "is computed in `net`",
+            id="shape-from-the-input",
+        ),
+        pytest.param(
+            "def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+            "        return tf.matmul(x, w)\n\n\ndef main():\n    return net(p)\n",
+            "not called from the program's top-level code only",
+            id="called-in-a-function",
+        ),
+        pytest.param(
+            "def net(x, reuse=False):\n    if reuse:\n        tf.get_variable_scope().reuse_variables()\n"
+            "    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+            "        return tf.matmul(x, w)\n\n\na = net(p)\nb = net(q, reuse=True)\n",
+            "calls 2 times without sharing",
+            id="reuse-switch-outside-any-scope",
+        ),
+        pytest.param(
+            "def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2])\n"
+            "        return tf.matmul(x, w)\n\n\nwith tf.variable_scope(prefix):\n    a = net(p)\n",
+            "not named by a literal",
+            id="called-under-a-computed-scope",
+        ),
+        pytest.param(
+            "def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 2], regularizer=r)\n"
+            "        return tf.matmul(x, w)\n\n\na = net(p)\n",
+            "`regularizer`",
+            id="regularizer",
+        ),
+        # Called several times without sharing: a class of this file, when each call names its variables apart.
+        pytest.param(
+            "def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [2, 2])\n"
+            "        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nb = net(q, tag)\n",
+            "that each call named its variables apart is not read here",
+            id="apart-by-a-name-not-written-out",
+        ),
+        pytest.param(
+            "def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [2, 2])\n"
+            "        tf.summary.histogram('w', w)\n        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nb = net(q, 'b')\n",
+            "summarizes its variables",
+            id="apart-but-summarizing",
+        ),
+        pytest.param(
+            "def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [2, 2])\n"
+            "        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nfor n in 'bc':\n    b = net(q, n)\n",
+            "a `with` block other than a variable or name scope given a name",
+            id="apart-but-called-in-a-loop",
+        ),
+        pytest.param(
+            "def net(x, name):\n    with tf.variable_scope(name):\n        w = tf.get_variable('w', [x.get_shape()[1], 2])\n"
+            "        return tf.matmul(x, w)\n\n\na = net(p, 'a')\nb = net(q, 'b')\n",
+            "shape is not written out",
+            id="apart-sized-by-an-input-read-in-place",
+        ),
+        pytest.param(
+            "def net(x, name):\n    with tf.variable_scope(name):\n        width = x.get_shape()[1]\n"
+            "        w = tf.get_variable('w', [width, 2], initializer=tf.zeros_initializer())\n"
+            "        return tf.matmul(x, w)\n\n\n"
+            "a = net(p, 'a')\nb = net(q, 'b')\n",
+            "that of `p` is not known here",
+            id="apart-input-width-unknown",
+        ),
+        # Batch normalisations always in training mode: what is not read is declined.
+        *(
+            pytest.param(
+                "def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 3])\n"
+                f"        h = tf.matmul(x, w)\n        return {norm}\n\n\na = net(p)\n{after}",
+                reason,
+                id=name,
+            )
+            for name, norm, after, reason in [
+                ("norm-in-inference-mode", "tf.layers.batch_normalization(h)", "", "not always in training mode"),
+                (
+                    "norm-switched-by-a-placeholder",
+                    "tf.contrib.layers.batch_norm(h, is_training=t)",
+                    "",
+                    "not always in training mode",
+                ),
+                (
+                    "norm-statistics-saved",
+                    "tf.contrib.layers.batch_norm(h)",
+                    "saver = tf.train.Saver()\n",
+                    "the file reads `tf.train.Saver`",
+                ),
+                (
+                    "norm-update-ops-read",
+                    "tf.contrib.layers.batch_norm(h)",
+                    "u = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n",
+                    "the file reads `tf.GraphKeys.UPDATE_OPS`",
+                ),
+                (
+                    "norm-initializers",
+                    "tf.contrib.layers.batch_norm(h, param_initializers={'beta': i})",
+                    "",
+                    "passes `param_initializers`",
+                ),
+                (
+                    "norm-activation",
+                    "tf.contrib.layers.batch_norm(h, activation_fn=tf.nn.relu)",
+                    "",
+                    "passes `activation_fn`",
+                ),
+                ("norm-input-computed", "tf.contrib.layers.batch_norm(h * 2.0)", "", "bind it to a name first"),
+                ("norm-channels-unknown", "tf.contrib.layers.batch_norm(x)", "", "number of channels of `x`"),
+                ("norm-epsilon-computed", "tf.contrib.layers.batch_norm(h, epsilon=e)", "", "not a number written out"),
+            ]
+        ),
+        pytest.param(
+            "def net(x):\n    with tf.variable_scope('n'):\n        w = tf.get_variable('w', [2, 3], tf.float64)\n"
+            "        h = tf.matmul(x, w)\n        return tf.contrib.layers.batch_norm(h)\n\n\na = net(p)\n",
+            "not float32",
+            id="norm-of-float64-weights",
+        ),
+    ],
+)
 def test_scoped_variables_decline(source, reason):
     result = assert_unchanged("TFM107", "import tensorflow as tf\n\n\n" + source)
     assert any(reason in f.message for f in result.findings), [f.message for f in result.findings]
@@ -992,21 +1186,46 @@ if __name__ == "__main__":
     assert_rewrites("TFM107", UNIT + 'if __name__ == "__main__":\n    main()\n', after)
 
 
-@pytest.mark.parametrize(("source", "reason"), [
-    pytest.param(UNIT.replace("x = tf.ones([1, 2])", "x = tf.random_normal([1, 2])") + "main()\n",
-                 "random values or variables are made (`tf.random_normal`)", id="unit-draws-first"),
-    pytest.param(UNIT + "noise = tf.random_uniform([2])\nmain()\n",
-                 "random values or variables are made (`tf.random_uniform`)", id="drawn-between-definition-and-call"),
-    pytest.param(UNIT.replace("    return head(x)\n", "    for _ in range(2):\n        y = head(x)\n    return y\n") + "main()\n",
-                 "not called from the program's top-level code only", id="called-in-a-loop-of-the-unit"),
-    pytest.param(UNIT + "main()\nmain()\n", "not called from the program's top-level code only", id="unit-called-twice"),
-    pytest.param(UNIT.replace("    return head(x)\n", "    if x is not None:\n        return head(x)\n") + "main()\n",
-                 "not called from the program's top-level code only", id="called-in-a-condition-of-the-unit"),
-    pytest.param(UNIT.replace("    return head(x)\n", "    return [head(v) for v in [x]]\n") + "main()\n",
-                 "not called from the program's top-level code only", id="called-in-a-comprehension-of-the-unit"),
-    pytest.param(UNIT.replace("def main():\n    x = tf.ones([1, 2])\n    return head(x)\n", "") + "if ready:\n    y = head(tf.ones([1, 2]))\n",
-                 "first called inside a loop, a condition or a `try`", id="first-called-in-a-top-level-condition"),
-])
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [
+        pytest.param(
+            UNIT.replace("x = tf.ones([1, 2])", "x = tf.random_normal([1, 2])") + "main()\n",
+            "random values or variables are made (`tf.random_normal`)",
+            id="unit-draws-first",
+        ),
+        pytest.param(
+            UNIT + "noise = tf.random_uniform([2])\nmain()\n",
+            "random values or variables are made (`tf.random_uniform`)",
+            id="drawn-between-definition-and-call",
+        ),
+        pytest.param(
+            UNIT.replace("    return head(x)\n", "    for _ in range(2):\n        y = head(x)\n    return y\n")
+            + "main()\n",
+            "not called from the program's top-level code only",
+            id="called-in-a-loop-of-the-unit",
+        ),
+        pytest.param(
+            UNIT + "main()\nmain()\n", "not called from the program's top-level code only", id="unit-called-twice"
+        ),
+        pytest.param(
+            UNIT.replace("    return head(x)\n", "    if x is not None:\n        return head(x)\n") + "main()\n",
+            "not called from the program's top-level code only",
+            id="called-in-a-condition-of-the-unit",
+        ),
+        pytest.param(
+            UNIT.replace("    return head(x)\n", "    return [head(v) for v in [x]]\n") + "main()\n",
+            "not called from the program's top-level code only",
+            id="called-in-a-comprehension-of-the-unit",
+        ),
+        pytest.param(
+            UNIT.replace("def main():\n    x = tf.ones([1, 2])\n    return head(x)\n", "")
+            + "if ready:\n    y = head(tf.ones([1, 2]))\n",
+            "first called inside a loop, a condition or a `try`",
+            id="first-called-in-a-top-level-condition",
+        ),
+    ],
+)
 def test_scoped_variables_of_a_network_called_by_a_unit_decline(source, reason):
     result = assert_unchanged("TFM107", source)
     assert any(reason in f.message for f in result.findings), [f.message for f in result.findings]
@@ -1059,47 +1278,70 @@ y = encoder(tf.ones([2, 4]))
 """
 
 
-@pytest.mark.parametrize(("read", "kept"), [
-    pytest.param("", False, id="read-by-the-shape-only"),
-    pytest.param(" * cols", True, id="one-name-read-elsewhere"),
-])
+@pytest.mark.parametrize(
+    ("read", "kept"),
+    [
+        pytest.param("", False, id="read-by-the-shape-only"),
+        pytest.param(" * cols", True, id="one-name-read-elsewhere"),
+    ],
+)
 def test_constants_bound_together_are_substituted_and_their_line_goes_when_nothing_else_reads_them(read, kept):
     new = rewrite("TFM107", TUPLE_CONSTANTS.replace("READ", read)).code
     assert 'enc_w = tf.Variable(tf.zeros([4, 3], dtype=tf.float32), name="enc/w")' in new, new
     assert ("rows, cols = 4, 3" in new) is kept
 
 
-@pytest.mark.parametrize(("body", "channels", "rank"), [
-    ("w = tf.get_variable('w', [3, 3, 1, K])\n    c = tf.get_variable('c', [K])\n"
-     "    y = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME') + c", 8, 4),
-    # A bias of a shape not known may broadcast the result to anything.
-    ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME') + b", None, None),
-    ("w = tf.get_variable('w', [3, 3, K, 16])\n    y = tf.nn.conv2d_transpose(x, w, [n, 14, 14, K], [1, 2, 2, 1])", 8, 4),
-    ("w = tf.get_variable('w', [4, K * 2])\n    y = tf.nn.relu(tf.matmul(x, w))", 16, None),
-    ("y = tf.reshape(x, [-1, 7, 7, K])", 8, 4),
-    ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = helper(x, w)", 8, 4),
-    ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = helper(x, w, name='h')", 8, 4),
-    ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME', data_format='NCHW')",
-     None, None),
-    ("y = tf.nn.relu(x)", None, None),
-])
+@pytest.mark.parametrize(
+    ("body", "channels", "rank"),
+    [
+        (
+            "w = tf.get_variable('w', [3, 3, 1, K])\n    c = tf.get_variable('c', [K])\n"
+            "    y = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME') + c",
+            8,
+            4,
+        ),
+        # A bias of a shape not known may broadcast the result to anything.
+        ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME') + b", None, None),
+        (
+            "w = tf.get_variable('w', [3, 3, K, 16])\n    y = tf.nn.conv2d_transpose(x, w, [n, 14, 14, K], [1, 2, 2, 1])",
+            8,
+            4,
+        ),
+        ("w = tf.get_variable('w', [4, K * 2])\n    y = tf.nn.relu(tf.matmul(x, w))", 16, None),
+        ("y = tf.reshape(x, [-1, 7, 7, K])", 8, 4),
+        ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = helper(x, w)", 8, 4),
+        ("w = tf.get_variable('w', [3, 3, 1, K])\n    y = helper(x, w, name='h')", 8, 4),
+        (
+            "w = tf.get_variable('w', [3, 3, 1, K])\n    y = tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME', data_format='NCHW')",
+            None,
+            None,
+        ),
+        ("y = tf.nn.relu(x)", None, None),
+    ],
+)
 def test_static_shapes_read_the_channels_a_network_function_computes(body, channels, rank):
     import libcst as cst
 
     from tfmodernize.codemods.migrate.layers_to_keras.shapes import StaticShapes
     from tfmodernize.tfsymbols import TFNames
 
-    code = ("import tensorflow as tf\n\n\ndef helper(x, w, name=None):\n    with tf.name_scope('h'):\n"
-            "        return tf.maximum(tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME'), 0.0)\n\n\n"
-            f"def net(x, b, n):\n    K = 8\n    {body}\n    return y\n")
+    code = (
+        "import tensorflow as tf\n\n\ndef helper(x, w, name=None):\n    with tf.name_scope('h'):\n"
+        "        return tf.maximum(tf.nn.conv2d(x, w, [1, 1, 1, 1], 'SAME'), 0.0)\n\n\n"
+        f"def net(x, b, n):\n    K = 8\n    {body}\n    return y\n"
+    )
     module = cst.parse_module(code)
     names = TFNames.for_module(module)
     function = module.body[-1]
     variables = {}
     for node in function.body.body:
         small = node.body[0] if isinstance(node, cst.SimpleStatementLine) else None
-        if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) and len(small.value.args) > 1 \
-                and cst.Module([]).code_for_node(small.value.func) == "tf.get_variable":
+        if (
+            isinstance(small, cst.Assign)
+            and isinstance(small.value, cst.Call)
+            and len(small.value.args) > 1
+            and cst.Module([]).code_for_node(small.value.func) == "tf.get_variable"
+        ):
             variables[small.targets[0].target.value] = small.value.args[1].value
     shapes = StaticShapes(module, names, variables)
     assert shapes.channels(function, cst.Name("y")) == (channels, rank)

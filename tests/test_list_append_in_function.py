@@ -156,8 +156,14 @@ def _loop(body: str, tail: str = "return tf.stack(out)") -> str:
 
 FINDINGS = [
     pytest.param(_loop("out.append(x * 2)"), "dtype is not stated", id="dtype-unknown"),
-    pytest.param(_loop("out.append(tf.cast(x, tf.float32))", "return tf.stack(out), len(out)"), "used other than", id="other-use"),
-    pytest.param(_loop("out.append(tf.cast(x, tf.float32))", "return tf.stack(out, axis=1)"), "used other than", id="stack-axis-1"),
+    pytest.param(
+        _loop("out.append(tf.cast(x, tf.float32))", "return tf.stack(out), len(out)"), "used other than", id="other-use"
+    ),
+    pytest.param(
+        _loop("out.append(tf.cast(x, tf.float32))", "return tf.stack(out, axis=1)"),
+        "used other than",
+        id="stack-axis-1",
+    ),
     pytest.param(_loop("out.append(tf.cast(x, tf.float32))", "return out"), "used other than", id="returned-as-list"),
     pytest.param(
         _loop("if x > 0:\n            out.append(tf.cast(x, tf.float32))"),
@@ -165,7 +171,10 @@ FINDINGS = [
         id="conditional-append",
     ),
     pytest.param(
-        _loop("out.append(tf.cast(x, tf.float32))", "for y in xs:\n        out.append(tf.cast(y, tf.float32))\n    return tf.stack(out)"),
+        _loop(
+            "out.append(tf.cast(x, tf.float32))",
+            "for y in xs:\n        out.append(tf.cast(y, tf.float32))\n    return tf.stack(out)",
+        ),
         "more than one loop",
         id="two-loops",
     ),
@@ -181,13 +190,17 @@ def _array(body: str, tail: str, dtype: str = "tf.float32") -> str:
 
 INFERRED = [
     pytest.param(
-        _loop("out.append(tf.square(x) * 2.0)", "return tf.add_n(out)").replace("for x in xs", "for x in tf.unstack(xs)"),
+        _loop("out.append(tf.square(x) * 2.0)", "return tf.add_n(out)").replace(
+            "for x in xs", "for x in tf.unstack(xs)"
+        ),
         None,
         id="dtype-unknown-through-square",
     ),
     pytest.param(
         _loop("out.append(tf.cast(x, tf.float32) * 2.0)", "return tf.add_n(out)"),
-        _array("out = out.write(out.size(), tf.cast(x, tf.float32) * 2.0)", "return tf.reduce_sum(out.stack(), axis=0)"),
+        _array(
+            "out = out.write(out.size(), tf.cast(x, tf.float32) * 2.0)", "return tf.reduce_sum(out.stack(), axis=0)"
+        ),
         id="add-n-dtype-through-product",
     ),
     pytest.param(
@@ -196,15 +209,23 @@ INFERRED = [
         id="reduce-sum-float-literal",
     ),
     pytest.param(
-        _loop("y = tf.zeros([3])\n        out.append(tf.reduce_max(y + 1, axis=0))", "return tf.reduce_mean(out, axis=0, keepdims=True)"),
-        _array("y = tf.zeros([3])\n        out = out.write(out.size(), tf.reduce_max(y + 1, axis=0))",
-               "return tf.reduce_mean(out.stack(), axis=0, keepdims=True)"),
+        _loop(
+            "y = tf.zeros([3])\n        out.append(tf.reduce_max(y + 1, axis=0))",
+            "return tf.reduce_mean(out, axis=0, keepdims=True)",
+        ),
+        _array(
+            "y = tf.zeros([3])\n        out = out.write(out.size(), tf.reduce_max(y + 1, axis=0))",
+            "return tf.reduce_mean(out.stack(), axis=0, keepdims=True)",
+        ),
         id="reduce-mean-float32-maker-through-name",
     ),
     pytest.param(
-        _loop("out.append(i * 2)", "return tf.stack(out)").replace("for x in xs", "for i in tf.range(3, dtype=tf.int64)"),
+        _loop("out.append(i * 2)", "return tf.stack(out)").replace(
+            "for x in xs", "for i in tf.range(3, dtype=tf.int64)"
+        ),
         _array("out = out.write(out.size(), i * 2)", "return out.stack()", dtype="tf.int64").replace(
-            "for x in xs", "for i in tf.range(3, dtype=tf.int64)"),
+            "for x in xs", "for i in tf.range(3, dtype=tf.int64)"
+        ),
         id="range-variable-dtype",
     ),
     pytest.param(

@@ -10,18 +10,36 @@ def traced(line: str, imports: str = "from absl import logging\n") -> str:
 
 
 REWRITES = [
-    pytest.param(traced("logging.info('x %s', x)"), traced("tf.print('x ', x, sep=\"\", output_stream=logging.info)"),
-                 id="absl-lazy-args"),
-    pytest.param(traced("tf.compat.v1.logging.info(str(x))"),
-                 traced("tf.print(x, output_stream=tf.compat.v1.logging.info)"), id="tf-compat-str"),
-    pytest.param(traced("logging.warning(f'x={x} done')"),
-                 traced("tf.print('x=', x, ' done', sep=\"\", output_stream=logging.warning)"), id="fstring"),
-    pytest.param(traced("logging.error('x ' + str(x))"),
-                 traced("tf.print('x ', x, sep=\"\", output_stream=logging.error)"), id="concatenation"),
-    pytest.param(traced("logging.info('%s and %s (100%%)' % (x, x))"),
-                 traced("tf.print(x, ' and ', x, ' (100%)', sep=\"\", output_stream=logging.info)"), id="percent-tuple"),
-    pytest.param(traced("absl.logging.info(x)", imports="import absl.logging\n"),
-                 traced("tf.print(x, output_stream=absl.logging.info)", imports="import absl.logging\n"), id="absl-module"),
+    pytest.param(
+        traced("logging.info('x %s', x)"),
+        traced("tf.print('x ', x, sep=\"\", output_stream=logging.info)"),
+        id="absl-lazy-args",
+    ),
+    pytest.param(
+        traced("tf.compat.v1.logging.info(str(x))"),
+        traced("tf.print(x, output_stream=tf.compat.v1.logging.info)"),
+        id="tf-compat-str",
+    ),
+    pytest.param(
+        traced("logging.warning(f'x={x} done')"),
+        traced("tf.print('x=', x, ' done', sep=\"\", output_stream=logging.warning)"),
+        id="fstring",
+    ),
+    pytest.param(
+        traced("logging.error('x ' + str(x))"),
+        traced("tf.print('x ', x, sep=\"\", output_stream=logging.error)"),
+        id="concatenation",
+    ),
+    pytest.param(
+        traced("logging.info('%s and %s (100%%)' % (x, x))"),
+        traced("tf.print(x, ' and ', x, ' (100%)', sep=\"\", output_stream=logging.info)"),
+        id="percent-tuple",
+    ),
+    pytest.param(
+        traced("absl.logging.info(x)", imports="import absl.logging\n"),
+        traced("tf.print(x, output_stream=absl.logging.info)", imports="import absl.logging\n"),
+        id="absl-module",
+    ),
 ]
 
 
@@ -33,7 +51,9 @@ def test_rewrites(before, after):
 
 FINDINGS = [
     pytest.param(traced("logging.info('x %s', x)"), "unsafe fix", id="unsafe-without-option"),
-    pytest.param(traced("logging.info('x %s', x)", imports="import logging\n"), "Python's logging", id="python-logging"),
+    pytest.param(
+        traced("logging.info('x %s', x)", imports="import logging\n"), "Python's logging", id="python-logging"
+    ),
     pytest.param(traced("tf.get_logger().info(x)", imports=""), "Python's logging", id="tf-get-logger"),
     pytest.param(traced("logging.debug(x)"), "cannot log at `debug`", id="debug-level"),
     pytest.param(traced("logging.info('%.3f', x)"), "only `%s` placeholders", id="format-spec"),
@@ -54,7 +74,9 @@ def test_findings(source, fragment):
 NO_OPS = [
     pytest.param(traced("logging.info('tracing f')"), id="literal-only-probe"),
     pytest.param(traced("tf.print(x, output_stream=logging.info)"), id="already-tf-print"),
-    pytest.param("import tensorflow as tf\nfrom absl import logging\ndef f(x):\n    logging.info('x %s', x)\n", id="not-traced"),
+    pytest.param(
+        "import tensorflow as tf\nfrom absl import logging\ndef f(x):\n    logging.info('x %s', x)\n", id="not-traced"
+    ),
     pytest.param(
         "import tensorflow as tf\nfrom absl import logging\ntf.config.run_functions_eagerly(True)\n"
         "@tf.function\ndef f(x):\n    logging.info('x %s', x)\n",

@@ -17,15 +17,17 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: A TF2 file with a safe fix (TFM207, line 3; after a non-BMP character: UTF-16 columns) and
 #: a finding standing for an unsafe fix (TFM206, line 8).
-SOURCE = ('import tensorflow as tf\n'
-          '\n'
-          'mood = "\U0001F60B"; tf.config.experimental_run_functions_eagerly(False)\n'
-          '\n'
-          '\n'
-          '@tf.function\n'
-          'def f(x):\n'
-          '    print(x)\n'
-          '    return x\n')
+SOURCE = (
+    "import tensorflow as tf\n"
+    "\n"
+    'mood = "\U0001f60b"; tf.config.experimental_run_functions_eagerly(False)\n'
+    "\n"
+    "\n"
+    "@tf.function\n"
+    "def f(x):\n"
+    "    print(x)\n"
+    "    return x\n"
+)
 CLEAN = 'import tensorflow as tf\n\nmood = "ok"; tf.config.run_functions_eagerly(False)\n'
 #: How long to wait for an answer before failing (a hang guard, not a timing assertion).
 WAIT = 60
@@ -41,8 +43,13 @@ class Client:
     def __init__(self, cwd: Path) -> None:
         self.log = open(cwd / "server.log", "wb")  # the server's own log, for a failing test
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tfmodernize", "lsp"], cwd=cwd, env=_env(),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
+            [sys.executable, "-m", "tfmodernize", "lsp"],
+            cwd=cwd,
+            env=_env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+        )
         self.messages: queue.Queue = queue.Queue()
         self.notifications: list[dict] = []
         self.next_id = 0
@@ -92,17 +99,23 @@ class Client:
         """The next diagnostics published for ``uri``."""
         while True:
             for at, message in enumerate(self.notifications):
-                if (message["method"] == "textDocument/publishDiagnostics"
-                        and message["params"]["uri"] == uri):
+                if message["method"] == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
                     del self.notifications[at]
                     return message["params"]["diagnostics"]
             self._next()
 
     def start(self, root: Path) -> dict:
-        result = self.request("initialize", {
-            "processId": os.getpid(), "rootUri": root.as_uri(),
-            "capabilities": {"textDocument": {"hover": {"contentFormat": ["markdown"]}},
-                             "notebookDocument": {"synchronization": {}}}})
+        result = self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": root.as_uri(),
+                "capabilities": {
+                    "textDocument": {"hover": {"contentFormat": ["markdown"]}},
+                    "notebookDocument": {"synchronization": {}},
+                },
+            },
+        )
         self.notify("initialized", {})
         return result
 
@@ -136,6 +149,7 @@ def _offset(text: str, position: dict) -> int:
 
 def _edited(text: str, edits: list[dict]) -> str:
     """``text`` with the LSP ``edits`` made (they never overlap: last first)."""
+
     def start(edit: dict) -> tuple[int, int]:
         return edit["range"]["start"]["line"], edit["range"]["start"]["character"]
 
@@ -157,15 +171,17 @@ def _applied(path: Path, *options: str) -> bytes:
 
 def _open(client: Client, path: Path, text: str, language: str = "python") -> str:
     uri = path.as_uri()
-    client.notify("textDocument/didOpen", {
-        "textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}})
+    client.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}
+    )
     return uri
 
 
 def _actions(client: Client, uri: str, diagnostic: dict, only=None) -> list[dict]:
     context = {"diagnostics": [diagnostic], **({"only": only} if only else {})}
-    return client.request("textDocument/codeAction", {
-        "textDocument": {"uri": uri}, "range": diagnostic["range"], "context": context})
+    return client.request(
+        "textDocument/codeAction", {"textDocument": {"uri": uri}, "range": diagnostic["range"], "context": context}
+    )
 
 
 def _hover(client: Client, uri: str, position: dict):
@@ -210,8 +226,9 @@ def test_diagnostics_fixes_hover_and_clearing(client, tmp_path):
     assert "**Before**" in text and "experimental_run_functions_eagerly" in text
     assert _hover(client, uri, {"line": 0, "character": 0}) is None
 
-    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
-                                             "contentChanges": [{"text": CLEAN}]})
+    client.notify(
+        "textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": CLEAN}]}
+    )
     assert client.diagnostics(uri) == []
     assert _actions(client, uri, fix) == []
     assert client.stop() == 0
@@ -224,9 +241,13 @@ def test_changes_typed_in_a_row_end_on_the_last_text_and_close_clears(client, tm
     line = "tf.config.experimental_run_functions_eagerly(True)\n"
     for version, character in enumerate(range(len(line)), start=2):  # typed a key at a time
         at = {"line": 3, "character": character}
-        client.notify("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": version},
-            "contentChanges": [{"range": {"start": at, "end": at}, "text": line[character]}]})
+        client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [{"range": {"start": at, "end": at}, "text": line[character]}],
+            },
+        )
     final = [("TFM207", {"line": 3, "character": 0})]
     while [(d["code"], d["range"]["start"]) for d in client.diagnostics(uri)] != final:
         pass  # a pause in the typing may have published an intermediate text's
@@ -291,18 +312,25 @@ def test_notebook_documents_get_diagnostics_and_fixes_per_cell(client, tmp_path)
     uri = path.as_uri()
     cells = [f"vscode-notebook-cell:{path}#cell{i}" for i in range(len(NOTEBOOK_CELLS))]
     kinds = [kind for kind, _ in NOTEBOOK_CELLS]
-    client.notify("notebookDocument/didOpen", {
-        "notebookDocument": {
-            "uri": uri, "notebookType": "jupyter-notebook", "version": 1,
-            "cells": [{"kind": kind, "document": cell} for kind, cell in zip(kinds, cells)]},
-        "cellTextDocuments": [
-            {"uri": cell, "languageId": "markdown" if kind == 1 else "python", "version": 1,
-             "text": text} for (kind, text), cell in zip(NOTEBOOK_CELLS, cells)]})
+    client.notify(
+        "notebookDocument/didOpen",
+        {
+            "notebookDocument": {
+                "uri": uri,
+                "notebookType": "jupyter-notebook",
+                "version": 1,
+                "cells": [{"kind": kind, "document": cell} for kind, cell in zip(kinds, cells)],
+            },
+            "cellTextDocuments": [
+                {"uri": cell, "languageId": "markdown" if kind == 1 else "python", "version": 1, "text": text}
+                for (kind, text), cell in zip(NOTEBOOK_CELLS, cells)
+            ],
+        },
+    )
     published = _published(client, cells)
     assert published[cells[0]] == published[cells[1]] == []
     found = published[cells[2]]
-    assert sorted((d["code"], d["range"]["start"]["line"]) for d in found) == [
-        ("TFM109", 0), ("TFM109", 1)]
+    assert sorted((d["code"], d["range"]["start"]["line"]) for d in found) == [("TFM109", 0), ("TFM109", 1)]
 
     quick = next(a for a in _actions(client, cells[2], found[0]) if a["kind"] == "quickfix")
     assert list(quick["edit"]["changes"]) == [cells[2]]
@@ -311,15 +339,25 @@ def test_notebook_documents_get_diagnostics_and_fixes_per_cell(client, tmp_path)
     assert fixed == applied.cells[2].source != NOTEBOOK_CELLS[2][1]
 
     whole = {"start": {"line": 0, "character": 0}, "end": {"line": 2, "character": 0}}
-    client.notify("notebookDocument/didChange", {
-        "notebookDocument": {"uri": uri, "version": 2},
-        "change": {"cells": {"textContent": [{
-            "document": {"uri": cells[2], "version": 2},
-            "changes": [{"range": whole, "text": fixed}]}]}}})
+    client.notify(
+        "notebookDocument/didChange",
+        {
+            "notebookDocument": {"uri": uri, "version": 2},
+            "change": {
+                "cells": {
+                    "textContent": [
+                        {"document": {"uri": cells[2], "version": 2}, "changes": [{"range": whole, "text": fixed}]}
+                    ]
+                }
+            },
+        },
+    )
     assert _published(client, cells) == {cell: [] for cell in cells}
 
-    client.notify("notebookDocument/didClose", {
-        "notebookDocument": {"uri": uri}, "cellTextDocuments": [{"uri": cell} for cell in cells]})
+    client.notify(
+        "notebookDocument/didClose",
+        {"notebookDocument": {"uri": uri}, "cellTextDocuments": [{"uri": cell} for cell in cells]},
+    )
     assert _published(client, cells) == {cell: [] for cell in cells}
     assert client.stop() == 0
 
@@ -340,22 +378,26 @@ def test_a_notebook_opened_as_text_is_fixed_as_apply_writes_it(client, tmp_path)
 
 
 def _python(script: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", script], cwd=cwd, env=_env(), capture_output=True,
-                          text=True)
+    return subprocess.run([sys.executable, "-c", script], cwd=cwd, env=_env(), capture_output=True, text=True)
 
 
 def test_the_server_never_imports_tensorflow(tmp_path):
     pytest.importorskip("pygls")
-    script = ("import sys\nfrom pathlib import Path\nfrom tfmodernize import lsp\n"
-              f"outcome = lsp.analyse(Path('t.py'), {SOURCE.encode()!r})\n"
-              "assert outcome.fixes, outcome\nprint('tensorflow' in sys.modules)\n")
+    script = (
+        "import sys\nfrom pathlib import Path\nfrom tfmodernize import lsp\n"
+        f"outcome = lsp.analyse(Path('t.py'), {SOURCE.encode()!r})\n"
+        "assert outcome.fixes, outcome\nprint('tensorflow' in sys.modules)\n"
+    )
     result = _python(script, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "False"
 
 
 def test_without_pygls_the_command_names_the_extra(tmp_path):
-    result = _python("import sys\nsys.modules['pygls'] = None\nfrom tfmodernize.cli import main\n"
-                     "sys.argv = ['tfmodernize', 'lsp']\nmain()\n", tmp_path)
+    result = _python(
+        "import sys\nsys.modules['pygls'] = None\nfrom tfmodernize.cli import main\n"
+        "sys.argv = ['tfmodernize', 'lsp']\nmain()\n",
+        tmp_path,
+    )
     assert result.returncode == 2
     assert "pip install 'tfmodernize[lsp]'" in result.stderr and "Traceback" not in result.stderr

@@ -17,7 +17,9 @@ W = tf.Variable(tf.zeros([3, 1]), name="W")
 b = tf.Variable(tf.zeros([1]), name="b")
 """
 
-STEP = HEAD + """\
+STEP = (
+    HEAD
+    + """\
 opt = {optimizer}
 
 
@@ -27,8 +29,11 @@ def train_step(x, y):
     train_op = opt.minimize(cost{arguments})
     return cost
 """
+)
 
-TAPED = HEAD + """\
+TAPED = (
+    HEAD
+    + """\
 opt = {optimizer}
 
 
@@ -40,6 +45,7 @@ def train_step(x, y):
     opt.apply_gradients(zip(gradients, {variables}))
 {extra}    return cost
 """
+)
 
 
 #: TF1's Adam betas as TF1 read them (float32): Keras then computes TF1's ``1 - beta``.
@@ -56,26 +62,45 @@ def taped(optimizer, variables="[W, b]", extra=""):
 
 OPTIMIZERS = [
     pytest.param("tf.train.GradientDescentOptimizer(0.1)", "tf.keras.optimizers.SGD(learning_rate=0.1)", id="sgd"),
-    pytest.param("tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)",
-                 "tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)", id="momentum-nesterov"),
-    pytest.param("tf.train.AdamOptimizer()", f"tf.keras.optimizers.Adam({TF1_BETAS}, epsilon=1e-08)", id="adam-defaults"),
-    pytest.param("tf.train.AdamOptimizer(0.01, beta1=0.8, epsilon=1e-4)",
-                 "tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.800000011920929, epsilon=1e-4, beta_2=0.9990000128746033)",
-                 id="adam-given-epsilon"),
-    pytest.param("tf.train.AdamOptimizer(2e-4, beta1=0.5, beta2=0.99)",
-                 "tf.keras.optimizers.Adam(learning_rate=2e-4, beta_1=0.5, beta_2=0.9900000095367432, epsilon=1e-08)",
-                 id="adam-gan-betas-rounded-to-float32-where-inexact"),
-    pytest.param("tf.train.AdamOptimizer(lr, FLAGS.beta1)",
-                 "tf.keras.optimizers.Adam(learning_rate=lr, beta_1=FLAGS.beta1, beta_2=0.9990000128746033, epsilon=1e-08)",
-                 id="adam-beta-expression-kept"),
-    pytest.param("tf.train.AdagradOptimizer(0.3)",
-                 "tf.keras.optimizers.Adagrad(learning_rate=0.3, epsilon=0.0)", id="adagrad"),
-    pytest.param("tf.train.AdadeltaOptimizer(rho=0.9)",
-                 "tf.keras.optimizers.Adadelta(rho=0.9, epsilon=1e-08)", id="adadelta"),
-    pytest.param("tf.train.FtrlOptimizer(0.2, l1_regularization_strength=0.01, use_locking=True, name='F')",
-                 "tf.keras.optimizers.Ftrl(learning_rate=0.2, l1_regularization_strength=0.01, name='F')", id="ftrl"),
-    pytest.param("tf.compat.v1.train.GradientDescentOptimizer(learning_rate=LR)",
-                 "tf.keras.optimizers.SGD(learning_rate=LR)", id="spelled-compat-v1"),
+    pytest.param(
+        "tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)",
+        "tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)",
+        id="momentum-nesterov",
+    ),
+    pytest.param(
+        "tf.train.AdamOptimizer()", f"tf.keras.optimizers.Adam({TF1_BETAS}, epsilon=1e-08)", id="adam-defaults"
+    ),
+    pytest.param(
+        "tf.train.AdamOptimizer(0.01, beta1=0.8, epsilon=1e-4)",
+        "tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.800000011920929, epsilon=1e-4, beta_2=0.9990000128746033)",
+        id="adam-given-epsilon",
+    ),
+    pytest.param(
+        "tf.train.AdamOptimizer(2e-4, beta1=0.5, beta2=0.99)",
+        "tf.keras.optimizers.Adam(learning_rate=2e-4, beta_1=0.5, beta_2=0.9900000095367432, epsilon=1e-08)",
+        id="adam-gan-betas-rounded-to-float32-where-inexact",
+    ),
+    pytest.param(
+        "tf.train.AdamOptimizer(lr, FLAGS.beta1)",
+        "tf.keras.optimizers.Adam(learning_rate=lr, beta_1=FLAGS.beta1, beta_2=0.9990000128746033, epsilon=1e-08)",
+        id="adam-beta-expression-kept",
+    ),
+    pytest.param(
+        "tf.train.AdagradOptimizer(0.3)", "tf.keras.optimizers.Adagrad(learning_rate=0.3, epsilon=0.0)", id="adagrad"
+    ),
+    pytest.param(
+        "tf.train.AdadeltaOptimizer(rho=0.9)", "tf.keras.optimizers.Adadelta(rho=0.9, epsilon=1e-08)", id="adadelta"
+    ),
+    pytest.param(
+        "tf.train.FtrlOptimizer(0.2, l1_regularization_strength=0.01, use_locking=True, name='F')",
+        "tf.keras.optimizers.Ftrl(learning_rate=0.2, l1_regularization_strength=0.01, name='F')",
+        id="ftrl",
+    ),
+    pytest.param(
+        "tf.compat.v1.train.GradientDescentOptimizer(learning_rate=LR)",
+        "tf.keras.optimizers.SGD(learning_rate=LR)",
+        id="spelled-compat-v1",
+    ),
 ]
 
 
@@ -96,23 +121,37 @@ def test_optimizer_mapping(tf1, keras):
 
 
 REWRITES = [
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=[W]"),
-                 taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "[W]"), id="explicit-var-list"),
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=step_counter"),
-                 taped("tf.keras.optimizers.SGD(learning_rate=0.1)", extra="    step_counter.assign_add(1)\n"),
-                 id="global-step"),
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=model_variables()"),
-                 taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "variables").replace(
-                     "    gradients =", "    variables = model_variables()\n    gradients ="),
-                 id="var-list-expression-bound-once"),
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)",
-                      ", var_list=tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='b')"),
-                 taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "[b]"), id="var-list-collection-written-out"),
+    pytest.param(
+        step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=[W]"),
+        taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "[W]"),
+        id="explicit-var-list",
+    ),
+    pytest.param(
+        step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=step_counter"),
+        taped("tf.keras.optimizers.SGD(learning_rate=0.1)", extra="    step_counter.assign_add(1)\n"),
+        id="global-step",
+    ),
+    pytest.param(
+        step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=model_variables()"),
+        taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "variables").replace(
+            "    gradients =", "    variables = model_variables()\n    gradients ="
+        ),
+        id="var-list-expression-bound-once",
+    ),
+    pytest.param(
+        step(
+            "tf.train.GradientDescentOptimizer(0.1)",
+            ", var_list=tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='b')",
+        ),
+        taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "[b]"),
+        id="var-list-collection-written-out",
+    ),
     pytest.param(
         HEAD + "scale = tf.Variable(2.0, trainable=False)\n\n\ndef train_step(x, y):\n"
         '    """One step."""\n    # forward\n    cost = tf.reduce_mean(scale * tf.matmul(x, W) + b - y)\n'
         "    # update\n    optimizer = tf.train.GradientDescentOptimizer(0.5).minimize(cost)  # SGD\n    return cost\n",
-        HEAD + "scale = tf.Variable(2.0, trainable=False)\n\noptimizer = tf.keras.optimizers.SGD(learning_rate=0.5)\n\n\n"
+        HEAD
+        + "scale = tf.Variable(2.0, trainable=False)\n\noptimizer = tf.keras.optimizers.SGD(learning_rate=0.5)\n\n\n"
         'def train_step(x, y):\n    """One step."""\n    with tf.GradientTape() as tape:\n        # forward\n'
         "        cost = tf.reduce_mean(scale * tf.matmul(x, W) + b - y)\n    # update\n"
         "    gradients = tape.gradient(cost, [W, b])\n    optimizer.apply_gradients(zip(gradients, [W, b]))  # SGD\n"
@@ -152,7 +191,8 @@ REWRITES = [
         HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
         "def f(x):\n    c = tf.reduce_sum(x * W)\n    with tf.control_dependencies(updates):\n"
         "        train = opt.minimize(c)  # step\n    return c\n",
-        HEAD + "opt = tf.keras.optimizers.SGD(learning_rate=0.1)\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
+        HEAD
+        + "opt = tf.keras.optimizers.SGD(learning_rate=0.1)\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
         "def f(x):\n    with tf.GradientTape() as tape:\n        c = tf.reduce_sum(x * W)\n"
         "    gradients = tape.gradient(c, [W, b])\n    opt.apply_gradients(zip(gradients, [W, b]))  # step\n    return c\n",
         id="empty-update-ops-dependencies-dropped",
@@ -187,49 +227,103 @@ def test_rewrites(before, after):
 
 
 FINDINGS = [
-    pytest.param(step("tf.train.RMSPropOptimizer(0.01)", ", var_list=params") + "\n\nparams = [W, b]\n",
-                 "accumulator at 1.0", id="rmsprop-slots-not-settable-variables-listed-later"),
+    pytest.param(
+        step("tf.train.RMSPropOptimizer(0.01)", ", var_list=params") + "\n\nparams = [W, b]\n",
+        "accumulator at 1.0",
+        id="rmsprop-slots-not-settable-variables-listed-later",
+    ),
     pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
-    pytest.param(HEAD + "penalty = 0.05 * tf.nn.l2_loss(W)\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
-                 "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
-                 "computed once at module level from variables", id="loss-uses-frozen-module-tensor"),
-    pytest.param(HEAD + "penalty = tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()])\n"
-                 "opt = tf.train.GradientDescentOptimizer(0.1)\n"
-                 "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
-                 "`penalty`, computed once", id="loss-uses-module-tensor-from-collection"),
-    pytest.param(HEAD + "from nets import make\nc = make()\nparams = tf.trainable_variables()\n"
-                 + step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=params")[len(HEAD):],
-                 "reads the trainable-variables collection", id="var-list-name-of-unlistable-collection"),
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=tf.trainable_variables('nothing')"),
-                 "var_list is empty", id="empty-var-list"),
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=tf.train.get_or_create_global_step()"),
-                 "not a variable created once", id="global-step-created-in-step"),
-    pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\n"
-                 "def f(x):\n    h = tf.layers.batch_normalization(x * W, training=True)\n    c = tf.reduce_sum(h)\n"
-                 "    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n"
-                 "        opt.minimize(c, var_list=[W])\n", "batch normalisation", id="batch-norm-update-ops"),
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)").replace("    return cost", "    return train_op"),
-                 "`train_op` (a TF1 op) is used after it", id="op-used-later"),
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)") + "slot = opt.get_slot(W, 'm')\n",
-                 "`opt` is used here", id="optimizer-used-elsewhere"),
-    pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ncost = tf.reduce_sum(W)\n"
-                 "train_op = opt.minimize(cost)\n", "`opt` is used here", id="module-level-graph-code"),
-    pytest.param(HEAD + "h = tf.layers.dense(W, 3)\n" + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD):],
-                 "cannot be listed", id="layers-make-variables-implicit-var-list"),
-    pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    opt.minimize(W * x)\n",
-                 "the loss is not a name computed earlier", id="loss-expression"),
-    pytest.param(HEAD + "def f(x, m):\n    c = W * x\n    o = tf.train.MomentumOptimizer(0.1, momentum=m).minimize(c)\n",
-                 "other than as its learning rate", id="inline-optimizer-uses-argument"),
-    pytest.param(HEAD + "def f(x):\n    c = W * x\n    lr = x * 2\n    o = tf.train.GradientDescentOptimizer(lr).minimize(c)\n",
-                 "only exists inside the function", id="inline-optimizer-uses-a-local"),
-    pytest.param(HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = W * x\n    d = b * x\n"
-                 "    opt.minimize(c)\n    opt.minimize(d)\n", "two losses", id="two-losses-one-function"),
-    pytest.param(HEAD + "g_opt = tf.train.GradientDescentOptimizer(0.1)\nd_opt = tf.train.AdamOptimizer(0.1)\n"
-                 "@tf.function\ndef f(x):\n    c = W * x\n    d = b * x\n"
-                 "    g_opt.minimize(c, var_list=[W])\n    d_opt.minimize(d, var_list=[b])\n", "two losses",
-                 id="two-optimizers-one-function"),
-    pytest.param(step("tf.train.AdamOptimizer(0.1, 0.9, 0.99, 1e-8, False, 'A', False, 3)"),
-                 "more positional arguments", id="too-many-arguments"),
+    pytest.param(
+        HEAD + "penalty = 0.05 * tf.nn.l2_loss(W)\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
+        "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
+        "computed once at module level from variables",
+        id="loss-uses-frozen-module-tensor",
+    ),
+    pytest.param(
+        HEAD + "penalty = tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()])\n"
+        "opt = tf.train.GradientDescentOptimizer(0.1)\n"
+        "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
+        "`penalty`, computed once",
+        id="loss-uses-module-tensor-from-collection",
+    ),
+    pytest.param(
+        HEAD
+        + "from nets import make\nc = make()\nparams = tf.trainable_variables()\n"
+        + step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=params")[len(HEAD) :],
+        "reads the trainable-variables collection",
+        id="var-list-name-of-unlistable-collection",
+    ),
+    pytest.param(
+        step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=tf.trainable_variables('nothing')"),
+        "var_list is empty",
+        id="empty-var-list",
+    ),
+    pytest.param(
+        step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=tf.train.get_or_create_global_step()"),
+        "not a variable created once",
+        id="global-step-created-in-step",
+    ),
+    pytest.param(
+        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\n"
+        "def f(x):\n    h = tf.layers.batch_normalization(x * W, training=True)\n    c = tf.reduce_sum(h)\n"
+        "    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n"
+        "        opt.minimize(c, var_list=[W])\n",
+        "batch normalisation",
+        id="batch-norm-update-ops",
+    ),
+    pytest.param(
+        step("tf.train.GradientDescentOptimizer(0.1)").replace("    return cost", "    return train_op"),
+        "`train_op` (a TF1 op) is used after it",
+        id="op-used-later",
+    ),
+    pytest.param(
+        step("tf.train.GradientDescentOptimizer(0.1)") + "slot = opt.get_slot(W, 'm')\n",
+        "`opt` is used here",
+        id="optimizer-used-elsewhere",
+    ),
+    pytest.param(
+        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ncost = tf.reduce_sum(W)\ntrain_op = opt.minimize(cost)\n",
+        "`opt` is used here",
+        id="module-level-graph-code",
+    ),
+    pytest.param(
+        HEAD + "h = tf.layers.dense(W, 3)\n" + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD) :],
+        "cannot be listed",
+        id="layers-make-variables-implicit-var-list",
+    ),
+    pytest.param(
+        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    opt.minimize(W * x)\n",
+        "the loss is not a name computed earlier",
+        id="loss-expression",
+    ),
+    pytest.param(
+        HEAD + "def f(x, m):\n    c = W * x\n    o = tf.train.MomentumOptimizer(0.1, momentum=m).minimize(c)\n",
+        "other than as its learning rate",
+        id="inline-optimizer-uses-argument",
+    ),
+    pytest.param(
+        HEAD + "def f(x):\n    c = W * x\n    lr = x * 2\n    o = tf.train.GradientDescentOptimizer(lr).minimize(c)\n",
+        "only exists inside the function",
+        id="inline-optimizer-uses-a-local",
+    ),
+    pytest.param(
+        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = W * x\n    d = b * x\n"
+        "    opt.minimize(c)\n    opt.minimize(d)\n",
+        "two losses",
+        id="two-losses-one-function",
+    ),
+    pytest.param(
+        HEAD + "g_opt = tf.train.GradientDescentOptimizer(0.1)\nd_opt = tf.train.AdamOptimizer(0.1)\n"
+        "@tf.function\ndef f(x):\n    c = W * x\n    d = b * x\n"
+        "    g_opt.minimize(c, var_list=[W])\n    d_opt.minimize(d, var_list=[b])\n",
+        "two losses",
+        id="two-optimizers-one-function",
+    ),
+    pytest.param(
+        step("tf.train.AdamOptimizer(0.1, 0.9, 0.99, 1e-8, False, 'A', False, 3)"),
+        "more positional arguments",
+        id="too-many-arguments",
+    ),
 ]
 
 
@@ -259,17 +353,17 @@ def test_rmsprop_with_variables_not_listable_is_an_unsafe_fix():
     assert ".build(" not in result.code
 
 
-
 def test_rmsprop_over_keras_layers_is_an_unsafe_fix():
     # The layers make their variables on their first call, inside the step: the optimizer
     # cannot be built on them before it to start its slots at TF1's 1.0.
-    source = ("import tensorflow as tf\nlayer = tf.keras.layers.Dense(1)\nopt = tf.train.RMSPropOptimizer(0.01)\n"
-              "def f(x):\n    c = tf.reduce_sum(layer(x))\n    opt.minimize(c)\n")
+    source = (
+        "import tensorflow as tf\nlayer = tf.keras.layers.Dense(1)\nopt = tf.train.RMSPropOptimizer(0.01)\n"
+        "def f(x):\n    c = tf.reduce_sum(layer(x))\n    opt.minimize(c)\n"
+    )
     assert not rewrite("TFM102", source).fixes
     result = rewrite("TFM102", source, unsafe_fixes=True)
     assert "tf.keras.optimizers.RMSprop(learning_rate=0.01, epsilon=1e-10)" in result.code
     assert ".build(" not in result.code
-
 
 
 def test_a_star_import_in_the_module_is_read_as_binding_no_name():
@@ -279,15 +373,26 @@ def test_a_star_import_in_the_module_is_read_as_binding_no_name():
 
 
 NO_OPS = [
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)").replace(
-        "train_op = opt.minimize", "train_op = opt.minimize  # tfmodernize: ignore[TFM102]\n    ("
-    ).replace("cost)\n    return", "cost))\n    return"), id="suppressed-site"),
-    pytest.param("import numpy as tf\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
-                 "def f(x):\n    c = x * 2\n    opt.minimize(c)\n", id="non-tf-alias"),
-    pytest.param("import tensorflow as tf\nopt = make_optimizer()\ndef f(x):\n    c = x * 2\n    opt.minimize(c)\n",
-                 id="unknown-optimizer"),
-    pytest.param("import tensorflow as tf\nopt = tf.keras.optimizers.SGD(0.1)\n"
-                 "def f(x):\n    c = x * 2\n    opt.minimize(c, [v])\n", id="keras-optimizer-minimize"),
+    pytest.param(
+        step("tf.train.GradientDescentOptimizer(0.1)")
+        .replace("train_op = opt.minimize", "train_op = opt.minimize  # tfmodernize: ignore[TFM102]\n    (")
+        .replace("cost)\n    return", "cost))\n    return"),
+        id="suppressed-site",
+    ),
+    pytest.param(
+        "import numpy as tf\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
+        "def f(x):\n    c = x * 2\n    opt.minimize(c)\n",
+        id="non-tf-alias",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nopt = make_optimizer()\ndef f(x):\n    c = x * 2\n    opt.minimize(c)\n",
+        id="unknown-optimizer",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nopt = tf.keras.optimizers.SGD(0.1)\n"
+        "def f(x):\n    c = x * 2\n    opt.minimize(c, [v])\n",
+        id="keras-optimizer-minimize",
+    ),
 ]
 
 
@@ -306,10 +411,20 @@ def test_table_is_generated_and_complete():
     data = json.loads((Path(__file__).resolve().parent.parent / "tfmodernize/data/optimizers.json").read_text())
     assert data["generated_by"] == "scripts/generate_optimizer_table.py"
     table = optimizer_table()
-    assert set(table) == {"GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "AdagradOptimizer",
-                          "RMSPropOptimizer", "AdadeltaOptimizer", "FtrlOptimizer"}
-    assert table["AdamOptimizer"]["write_defaults"] == {"beta_1": 0.8999999761581421, "beta_2": 0.9990000128746033,
-                                                        "epsilon": 1e-08}
+    assert set(table) == {
+        "GradientDescentOptimizer",
+        "MomentumOptimizer",
+        "AdamOptimizer",
+        "AdagradOptimizer",
+        "RMSPropOptimizer",
+        "AdadeltaOptimizer",
+        "FtrlOptimizer",
+    }
+    assert table["AdamOptimizer"]["write_defaults"] == {
+        "beta_1": 0.8999999761581421,
+        "beta_2": 0.9990000128746033,
+        "epsilon": 1e-08,
+    }
     assert table["AdamOptimizer"]["float32_arguments"] == ["beta_1", "beta_2"]
     assert table["AdadeltaOptimizer"]["float32_arguments"] == []
     assert table["AdagradOptimizer"]["write_defaults"] == {"epsilon": 0.0}
@@ -328,15 +443,19 @@ def test_discharges_one_obligation_per_optimizer_step():
     from tfmodernize.registry import find_codemod
     from tfmodernize.results import Obligation
 
-    source = HEAD + ("opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
-                     "    gv = opt.compute_gradients(c)\n    opt.apply_gradients(gv)\n"
-                     "def g(x):\n    d = tf.reduce_sum(x * b)\n    opt.minimize(d)\n")
+    source = HEAD + (
+        "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
+        "    gv = opt.compute_gradients(c)\n    opt.apply_gradients(gv)\n"
+        "def g(x):\n    d = tf.reduce_sum(x * b)\n    opt.minimize(d)\n"
+    )
     state = FileState(text=source, obligations=[Obligation("TFM101", "TFM102", "step") for _ in range(3)])
     find_codemod("TFM102")(CodemodContext(), state).transform_module(cst.parse_module(source))
     assert len(state.fixes) == 4 and len(state.obligations) == 1
 
 
-SCHEDULED = HEAD + """\
+SCHEDULED = (
+    HEAD
+    + """\
 step = tf.Variable(0, trainable=False)
 
 
@@ -346,10 +465,15 @@ def train_step(x):
     lr = tf.train.exponential_decay(0.1, step, 100, 0.96, staircase=True)
     train = tf.train.{optimizer}(lr).minimize(cost, global_step=step)
 {extra}"""
+)
 
 
 def test_decayed_learning_rate_becomes_a_schedule():
-    assert_rewrites("TFM102", SCHEDULED.format(optimizer="AdamOptimizer", extra=""), HEAD + """\
+    assert_rewrites(
+        "TFM102",
+        SCHEDULED.format(optimizer="AdamOptimizer", extra=""),
+        HEAD
+        + """\
 step = tf.Variable(0, trainable=False)
 
 lr = tf.keras.optimizers.schedules.ExponentialDecay(
@@ -370,14 +494,18 @@ def train_step(x):
     gradients = tape.gradient(cost, [W, b])
     optimizer.apply_gradients(zip(gradients, [W, b]))
     step.assign_add(1)
-""")
+""",
+    )
 
 
-@pytest.mark.parametrize(("optimizer", "extra", "fragment"), [
-    pytest.param("MomentumOptimizer", "", "velocity", id="momentum-differs-once-lr-changes"),
-    pytest.param("AdamOptimizer", "    step.assign_add(5)\n", "changed elsewhere", id="step-changed-elsewhere"),
-    pytest.param("AdamOptimizer", "    return lr\n", "used for more than the optimizer", id="lr-used-elsewhere"),
-])
+@pytest.mark.parametrize(
+    ("optimizer", "extra", "fragment"),
+    [
+        pytest.param("MomentumOptimizer", "", "velocity", id="momentum-differs-once-lr-changes"),
+        pytest.param("AdamOptimizer", "    step.assign_add(5)\n", "changed elsewhere", id="step-changed-elsewhere"),
+        pytest.param("AdamOptimizer", "    return lr\n", "used for more than the optimizer", id="lr-used-elsewhere"),
+    ],
+)
 def test_decayed_learning_rate_declines(optimizer, extra, fragment):
     source = SCHEDULED.format(optimizer=optimizer, extra=extra)
     if optimizer == "MomentumOptimizer":
@@ -392,11 +520,15 @@ def test_decay_on_a_step_not_starting_at_zero_declines():
 
 
 def test_optimizer_made_inside_the_function_moves_to_module_level():
-    before = HEAD + ("\n\n@tf.function\ndef step(x):\n    c = tf.reduce_sum(x * W)\n    opt = tf.train.AdagradOptimizer(0.1)\n"
-                     "    grads_and_vars = opt.compute_gradients(c)\n    opt.apply_gradients(grads_and_vars)\n")
-    after = HEAD + ("\nopt = tf.keras.optimizers.Adagrad(learning_rate=0.1, epsilon=0.0)\n\n\n@tf.function\ndef step(x):\n"
-                    "    with tf.GradientTape() as tape:\n        c = tf.reduce_sum(x * W)\n"
-                    "    grads_and_vars = list(zip(tape.gradient(c, [W, b]), [W, b]))\n    opt.apply_gradients(grads_and_vars)\n")
+    before = HEAD + (
+        "\n\n@tf.function\ndef step(x):\n    c = tf.reduce_sum(x * W)\n    opt = tf.train.AdagradOptimizer(0.1)\n"
+        "    grads_and_vars = opt.compute_gradients(c)\n    opt.apply_gradients(grads_and_vars)\n"
+    )
+    after = HEAD + (
+        "\nopt = tf.keras.optimizers.Adagrad(learning_rate=0.1, epsilon=0.0)\n\n\n@tf.function\ndef step(x):\n"
+        "    with tf.GradientTape() as tape:\n        c = tf.reduce_sum(x * W)\n"
+        "    grads_and_vars = list(zip(tape.gradient(c, [W, b]), [W, b]))\n    opt.apply_gradients(grads_and_vars)\n"
+    )
     assert_rewrites("TFM102", before, after)
 
 
@@ -406,8 +538,10 @@ def test_stateful_optimizer_made_in_an_eager_function_declines():
 
 
 def test_optimizer_made_inside_the_function_and_used_otherwise_declines():
-    source = HEAD + ("def step(x):\n    c = tf.reduce_sum(x * W)\n    opt = tf.train.AdagradOptimizer(0.1)\n"
-                     "    opt.minimize(c)\n    return opt.get_slot(W, 'accumulator')\n")
+    source = HEAD + (
+        "def step(x):\n    c = tf.reduce_sum(x * W)\n    opt = tf.train.AdagradOptimizer(0.1)\n"
+        "    opt.minimize(c)\n    return opt.get_slot(W, 'accumulator')\n"
+    )
     assert "`opt` is used here" in assert_unchanged("TFM102", source).findings[0].message
 
 
@@ -416,7 +550,9 @@ def test_graph_program_declines():
     assert "still a TF1 graph program (it uses `tf.Session`)" in assert_unchanged("TFM102", source).findings[0].message
 
 
-FED_RATE = HEAD + """\
+FED_RATE = (
+    HEAD
+    + """\
 
 
 @tf.function
@@ -425,11 +561,14 @@ def train_step(x, y, rate):
     train_op = tf.train.AdamOptimizer(rate).minimize(cost)
     return cost
 """
+)
 
 
 def test_a_fed_learning_rate_is_assigned_each_step():
     result = rewrite("TFM102", FED_RATE.format(extra=""))
-    assert f"optimizer = tf.keras.optimizers.Adam(learning_rate=0.0, {TF1_BETAS}, epsilon=1e-08)" in _unwrapped(result.code)
+    assert f"optimizer = tf.keras.optimizers.Adam(learning_rate=0.0, {TF1_BETAS}, epsilon=1e-08)" in _unwrapped(
+        result.code
+    )
     assert "optimizer.learning_rate.assign(tf.reshape(rate, []))" in result.code
     assert result.code.index("learning_rate.assign") < result.code.index("optimizer.apply_gradients")
 

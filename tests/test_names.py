@@ -6,29 +6,40 @@ import pytest
 from tfmodernize.names import bound_names, local_names, names_read, parameter_names, target_names
 
 
-@pytest.mark.parametrize(("code", "read"), [
-    ("y = f(x, k=z)", {"y", "f", "x", "z"}),
-    ("a.b.c(d)", {"a", "d"}),
-    ("[w for w in ws]", {"w", "ws"}),
-], ids=["keyword-names-are-not-reads", "attribute-names-are-not-reads", "comprehension"])
+@pytest.mark.parametrize(
+    ("code", "read"),
+    [
+        ("y = f(x, k=z)", {"y", "f", "x", "z"}),
+        ("a.b.c(d)", {"a", "d"}),
+        ("[w for w in ws]", {"w", "ws"}),
+    ],
+    ids=["keyword-names-are-not-reads", "attribute-names-are-not-reads", "comprehension"],
+)
 def test_names_read(code, read):
     assert names_read(cst.parse_module(code)) == read
 
 
-@pytest.mark.parametrize(("code", "bound"), [
-    ("a, (b, *c) = v", {"a", "b", "c"}),
-    ("x += 1\ny: int = 2", {"x", "y"}),
-    ("for i, j in p:\n    pass", {"i", "j"}),
-    ("with open(f) as h:\n    pass", {"h"}),
-    ("if (n := 3):\n    pass", {"n"}),
-    ("global g", {"g"}),
-], ids=["tuple-and-star-targets", "augmented-and-annotated", "for-target", "with-as", "walrus", "global"])
+@pytest.mark.parametrize(
+    ("code", "bound"),
+    [
+        ("a, (b, *c) = v", {"a", "b", "c"}),
+        ("x += 1\ny: int = 2", {"x", "y"}),
+        ("for i, j in p:\n    pass", {"i", "j"}),
+        ("with open(f) as h:\n    pass", {"h"}),
+        ("if (n := 3):\n    pass", {"n"}),
+        ("global g", {"g"}),
+    ],
+    ids=["tuple-and-star-targets", "augmented-and-annotated", "for-target", "with-as", "walrus", "global"],
+)
 def test_bound_names(code, bound):
     assert bound_names(cst.parse_module(code)) == bound
 
 
-@pytest.mark.parametrize("code", ["a.b = 1", "a[i] = 1", "f(x)", "print(y)"],
-                         ids=["attribute-target", "subscript-target", "call", "read-only"])
+@pytest.mark.parametrize(
+    "code",
+    ["a.b = 1", "a[i] = 1", "f(x)", "print(y)"],
+    ids=["attribute-target", "subscript-target", "call", "read-only"],
+)
 def test_no_names_bound(code):
     assert bound_names(cst.parse_module(code)) == set()
 

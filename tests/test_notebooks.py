@@ -93,8 +93,11 @@ def test_code_moved_across_cells_cannot_be_split_back():
     module, layout = to_module(_notebook("a = 1", "b = 2", "c = 3"))
     with pytest.raises(NotebookError, match="across notebook cells"):
         cell_sources(module.replace("'tfmodernize: cell 3'\n", ""), layout)
-    reordered = module.replace("'tfmodernize: cell 3'", "'tfmodernize: cell X'").replace(
-        "'tfmodernize: cell 4'", "'tfmodernize: cell 3'").replace("'tfmodernize: cell X'", "'tfmodernize: cell 4'")
+    reordered = (
+        module.replace("'tfmodernize: cell 3'", "'tfmodernize: cell X'")
+        .replace("'tfmodernize: cell 4'", "'tfmodernize: cell 3'")
+        .replace("'tfmodernize: cell X'", "'tfmodernize: cell 4'")
+    )
     with pytest.raises(NotebookError):
         cell_sources(reordered, layout)
 
@@ -126,8 +129,9 @@ def test_only_changed_code_sources_differ():
 
 @pytest.mark.skipif(bool(missing_requirements()), reason="needs the verify extra")
 def test_the_migrated_notebook_prints_the_same_numbers(runner):
-    result = runner.invoke(app, ["verify", str(CASE / "before.ipynb"), str(CASE / "after.ipynb"), "--stdout",
-                                 "--old-mode", "tf1"])
+    result = runner.invoke(
+        app, ["verify", str(CASE / "before.ipynb"), str(CASE / "after.ipynb"), "--stdout", "--old-mode", "tf1"]
+    )
     assert result.exit_code == 0, result.output
     assert "8 numbers printed, equal in order" in result.output
 
@@ -135,8 +139,9 @@ def test_the_migrated_notebook_prints_the_same_numbers(runner):
 def test_a_cell_whose_code_the_migration_removed_stays_in_place_empty(runner, tmp_path):
     # The cell markers are statements of their own, not comments on a cell's first statement:
     # a session cell the migration removes leaves its cell empty, the next cells where they were.
-    data = _notebook("import tensorflow as tf", "sess = tf.Session()", "x = tf.constant(2.0)",
-                     "print(sess.run(x * 3.0))")
+    data = _notebook(
+        "import tensorflow as tf", "sess = tf.Session()", "x = tf.constant(2.0)", "print(sess.run(x * 3.0))"
+    )
     (tmp_path / "nb.ipynb").write_bytes(data)
     result = runner.invoke(app, ["apply", str(tmp_path / "nb.ipynb"), "--no-cache"])
     assert result.exit_code in (0, 1), result.stdout

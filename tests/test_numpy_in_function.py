@@ -25,10 +25,15 @@ def test_reports_numpy_call(source):
 
 NOOP = [
     pytest.param("import tensorflow as tf\n\ndef f(x):\n    return x.numpy()\n", id="eager-function"),
-    pytest.param("import tensorflow as tf\n\n@tf.function\ndef f(x):\n    return x\n\ny = f(1).numpy()\n", id="outside-call"),
-    pytest.param("import tensorflow as tf\n\n@tf.function\ndef f(x):\n    return x.numpy(1)\n", id="numpy-with-arguments"),
     pytest.param(
-        "import tensorflow as tf\n\n@tf.function\ndef f(x):\n    return x.numpy()  # tfmodernize: ignore\n", id="suppressed"
+        "import tensorflow as tf\n\n@tf.function\ndef f(x):\n    return x\n\ny = f(1).numpy()\n", id="outside-call"
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n@tf.function\ndef f(x):\n    return x.numpy(1)\n", id="numpy-with-arguments"
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n@tf.function\ndef f(x):\n    return x.numpy()  # tfmodernize: ignore\n",
+        id="suppressed",
     ),
     pytest.param(
         "import tensorflow as tf\ntf.config.run_functions_eagerly(True)\n\n@tf.function\ndef f(x):\n    return x.numpy()\n",

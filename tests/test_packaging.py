@@ -30,8 +30,12 @@ def test_discovery_is_configured_without_a_hand_kept_list():
 def test_every_package_folder_has_an_init_and_is_discovered():
     setuptools = pytest.importorskip("setuptools")
     folders = _package_folders()
-    assert {"tfmodernize.codemods.migrate", "tfmodernize.codemods.tf2", "tfmodernize.codemods.report",
-            "tfmodernize.analysis"} <= folders
+    assert {
+        "tfmodernize.codemods.migrate",
+        "tfmodernize.codemods.tf2",
+        "tfmodernize.codemods.report",
+        "tfmodernize.analysis",
+    } <= folders
     assert sorted(f for f in folders if not (ROOT.joinpath(*f.split(".")) / "__init__.py").is_file()) == []
     assert set(setuptools.find_packages(str(ROOT), include=["tfmodernize*"])) == folders
 
@@ -44,13 +48,17 @@ def test_a_built_wheel_holds_every_module_and_data_file(tmp_path):
     shutil.copytree(PACKAGE, source / "tfmodernize", ignore=shutil.ignore_patterns("__pycache__"))
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(source)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     assert built.returncode == 0, built.stderr
     (wheel,) = (tmp_path / "dist").glob("tfmodernize-*.whl")
     shipped = {name for name in zipfile.ZipFile(wheel).namelist() if not name.startswith("tfmodernize-")}
-    expected = {p.relative_to(ROOT).as_posix() for p in PACKAGE.rglob("*")
-                if p.is_file() and (p.suffix == ".py" or p.parent.name == "data") and "__pycache__" not in p.parts}
+    expected = {
+        p.relative_to(ROOT).as_posix()
+        for p in PACKAGE.rglob("*")
+        if p.is_file() and (p.suffix == ".py" or p.parent.name == "data") and "__pycache__" not in p.parts
+    }
     assert shipped == expected
 
 
@@ -64,6 +72,9 @@ def test_a_users_own_codemods_folder_does_not_shadow_the_catalogue(tmp_path):
     assert listing.returncode == 0, listing.stderr
     assert "TFM109" in listing.stdout and "session-to-function" in listing.stdout
     diff = subprocess.run(
-        [sys.executable, "-m", "tfmodernize", "diff", "train.py", "--no-cache"], cwd=tmp_path, capture_output=True, text=True
+        [sys.executable, "-m", "tfmodernize", "diff", "train.py", "--no-cache"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
     )
     assert "tf.math.log" in diff.stdout, diff.stderr

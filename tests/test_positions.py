@@ -65,7 +65,11 @@ def test_every_position_equals_the_whole_file_pass():
     truth = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     checked = 0
     for node in walk(module, code_only=True):
-        if node is module or node not in truth or not isinstance(node, (cst.Name, cst.Call, cst.Attribute, cst.SimpleString)):
+        if (
+            node is module
+            or node not in truth
+            or not isinstance(node, (cst.Name, cst.Call, cst.Attribute, cst.SimpleString))
+        ):
             continue
         where = truth[node]
         expected = (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1)
@@ -74,7 +78,7 @@ def test_every_position_equals_the_whole_file_pass():
     assert checked > 80
 
 
-HEADERS = textwrap.dedent('''\
+HEADERS = textwrap.dedent("""\
     import tensorflow as tf
 
 
@@ -98,7 +102,7 @@ HEADERS = textwrap.dedent('''\
                 return tape.gradient(y, x)
             except (ValueError, tf.errors.InvalidArgumentError) as error:
                 raise RuntimeError(tf.constant(0)) from error
-    ''')
+    """)
 
 
 def test_positions_in_nested_headers_and_whole_statements_equal_the_whole_file_pass():
@@ -121,7 +125,7 @@ def test_positions_in_nested_headers_and_whole_statements_equal_the_whole_file_p
 #: Dotted names whose positions are read off CPython's tree: the same name several times in a
 #: statement, in decorators, headers and defaults, across a backslash, in parentheses, on a line
 #: with other than ASCII, in an f-string (these last three are rendered instead).
-DOTTED = textwrap.dedent('''\
+DOTTED = textwrap.dedent("""\
     import tensorflow.compat.v1 as tf
     from tensorflow.python import ops
     y = tf.nn.relu(tf.nn.relu(tf.nn.relu(x)))
@@ -140,7 +144,7 @@ DOTTED = textwrap.dedent('''\
         while (n := tf.shape(a)) is not None:
             break
         return tf.shape(a), tf.shape(b)
-    ''')
+    """)
 
 
 def test_dotted_names_read_off_cpython_equal_the_whole_file_pass(monkeypatch):
@@ -154,8 +158,12 @@ def test_dotted_names_read_off_cpython_equal_the_whole_file_pass(monkeypatch):
         if type(node) is not cst.Attribute or node not in truth:
             continue
         where = truth[node]
-        assert state.position(node) == (where.start.line, where.start.column + 1, where.end.line, where.end.column + 1), \
-            cst.Module(body=[]).code_for_node(node)
+        assert state.position(node) == (
+            where.start.line,
+            where.start.column + 1,
+            where.end.line,
+            where.end.column + 1,
+        ), cst.Module(body=[]).code_for_node(node)
         checked += 1
     assert checked > 40
     assert sum(1 for found in read if found is not None) > 30  # most were read off CPython's tree

@@ -13,12 +13,25 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 OLD = "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)\n"
 NEW = "import tensorflow as tf\ntf.config.run_functions_eagerly(True)\n"
-NOTEBOOK = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
-    {"cell_type": "code", "id": "c1", "metadata": {}, "execution_count": None, "outputs": [], "source": OLD}]}, indent=1) + "\n"
+NOTEBOOK = (
+    json.dumps(
+        {
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            "metadata": {},
+            "cells": [
+                {"cell_type": "code", "id": "c1", "metadata": {}, "execution_count": None, "outputs": [], "source": OLD}
+            ],
+        },
+        indent=1,
+    )
+    + "\n"
+)
 PRE_COMMIT = Path(sys.executable).with_name("pre-commit")
 
-pytestmark = pytest.mark.skipif(not PRE_COMMIT.exists() or shutil.which("git") is None,
-                                reason="needs pre-commit (the dev extra) and git")
+pytestmark = pytest.mark.skipif(
+    not PRE_COMMIT.exists() or shutil.which("git") is None, reason="needs pre-commit (the dev extra) and git"
+)
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +54,14 @@ def project(folder: Path) -> Path:
 
 def try_repo(folder: Path, hook: str, home: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PRE_COMMIT_HOME=str(home), PIP_DISABLE_PIP_VERSION_CHECK="1")
-    return subprocess.run([str(PRE_COMMIT), "try-repo", str(REPO), hook, "--all-files"], cwd=folder, env=env,
-                          capture_output=True, text=True, timeout=900)
+    return subprocess.run(
+        [str(PRE_COMMIT), "try-repo", str(REPO), hook, "--all-files"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 def test_check_hook_reports_named_files_and_honours_exclude(tmp_path, pre_commit_home):

@@ -76,14 +76,28 @@ def test_comment_inside_the_call_makes_it_unsafe():
 
 
 FINDINGS = [
-    pytest.param(step("pred = model.predict(x, steps=2)", "loss = tf.reduce_mean(pred)"), "arguments a model call does not take (steps)", id="steps"),
     pytest.param(
-        step("pred = model.predict(ds)", "loss = tf.reduce_mean(pred)").replace("with tf", "ds = tf.data.Dataset.from_tensor_slices(x).batch(4)\nwith tf"),
+        step("pred = model.predict(x, steps=2)", "loss = tf.reduce_mean(pred)"),
+        "arguments a model call does not take (steps)",
+        id="steps",
+    ),
+    pytest.param(
+        step("pred = model.predict(ds)", "loss = tf.reduce_mean(pred)").replace(
+            "with tf", "ds = tf.data.Dataset.from_tensor_slices(x).batch(4)\nwith tf"
+        ),
         "`tf.data` pipeline",
         id="dataset-input",
     ),
-    pytest.param("import numpy as np\n" + step("pred = np.array(model.predict(x))", "loss = tf.reduce_mean(pred)"), "goes through NumPy", id="numpy-wrapper"),
-    pytest.param(step("pred = model.predict(x)", "loss = tf.reduce_mean(pred.argmax(axis=1))"), "used as a NumPy array (`.argmax`)", id="numpy-method"),
+    pytest.param(
+        "import numpy as np\n" + step("pred = np.array(model.predict(x))", "loss = tf.reduce_mean(pred)"),
+        "goes through NumPy",
+        id="numpy-wrapper",
+    ),
+    pytest.param(
+        step("pred = model.predict(x)", "loss = tf.reduce_mean(pred.argmax(axis=1))"),
+        "used as a NumPy array (`.argmax`)",
+        id="numpy-method",
+    ),
     pytest.param(
         step("pred = model.predict(x)", "loss = tf.reduce_mean(pred)") + "labels = pred.tolist()\n",
         "used as a NumPy array (`.tolist`)",
@@ -102,9 +116,17 @@ def test_findings(source, fragment):
 NO_OPS = [
     pytest.param(step("pred = model(x)", "loss = tf.reduce_mean(pred)"), id="already-a-call"),
     pytest.param(step("shown = model.predict(x)", "loss = tf.reduce_mean(model(x))"), id="prediction-not-in-target"),
-    pytest.param(HEAD + "pred = model.predict(x)\nwith tf.GradientTape() as tape:\n    loss = tf.reduce_mean(pred * w)\n" + TAIL, id="predict-outside-the-tape"),
-    pytest.param(step("pred = model.predict(x)  # tfmodernize: ignore[TFM205]", "loss = tf.reduce_mean(pred)"), id="suppressed"),
-    pytest.param(step("pred = model.predict(x)  # tfmodernize: ignore[predict-in-tape]", "loss = tf.reduce_mean(pred)"), id="suppressed-by-name"),
+    pytest.param(
+        HEAD + "pred = model.predict(x)\nwith tf.GradientTape() as tape:\n    loss = tf.reduce_mean(pred * w)\n" + TAIL,
+        id="predict-outside-the-tape",
+    ),
+    pytest.param(
+        step("pred = model.predict(x)  # tfmodernize: ignore[TFM205]", "loss = tf.reduce_mean(pred)"), id="suppressed"
+    ),
+    pytest.param(
+        step("pred = model.predict(x)  # tfmodernize: ignore[predict-in-tape]", "loss = tf.reduce_mean(pred)"),
+        id="suppressed-by-name",
+    ),
     pytest.param(
         "import mylib as tf\nimport tensorflow\nwith tf.GradientTape() as tape:\n    loss = f(model.predict(x))\ngrads = tape.gradient(loss, w)\n",
         id="non-tf-module-called-tf",
@@ -129,7 +151,9 @@ def test_no_ops(source):
 def test_docstring_example_is_what_it_does():
     sections = doc_sections(find_codemod("TFM205"))
     before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
-    assert_rewrites("TFM205", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)
+    assert_rewrites(
+        "TFM205", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True
+    )
 
 
 def test_numpy_reduction_of_the_prediction_becomes_tf():
@@ -171,23 +195,27 @@ def loss_grad(estimator, x, y):
 """
 
 
-@pytest.mark.parametrize("source", [
-    pytest.param(
-        OWN_PREDICT.format(tail="g = loss_grad(Ridge(), tf.ones([4, 3]), tf.zeros([4, 1]))"),
-        id="parameter",
-    ),
-    pytest.param(
-        OWN_PREDICT.format(tail="r = Ridge()\nwith tf.GradientTape() as t:\n"
-                                "    out = tf.reduce_sum(r.predict(tf.ones([1, 3])))\n"
-                                "g = t.gradient(out, r.coef)"),
-        id="bound-to-an-instance",
-    ),
-    pytest.param(
-        OWN_PREDICT.replace("class Ridge:", "class Base(object):\n    pass\nclass Ridge(Base):")
-        .format(tail=""),
-        id="subclass-of-a-plain-class",
-    ),
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(
+            OWN_PREDICT.format(tail="g = loss_grad(Ridge(), tf.ones([4, 3]), tf.zeros([4, 1]))"),
+            id="parameter",
+        ),
+        pytest.param(
+            OWN_PREDICT.format(
+                tail="r = Ridge()\nwith tf.GradientTape() as t:\n"
+                "    out = tf.reduce_sum(r.predict(tf.ones([1, 3])))\n"
+                "g = t.gradient(out, r.coef)"
+            ),
+            id="bound-to-an-instance",
+        ),
+        pytest.param(
+            OWN_PREDICT.replace("class Ridge:", "class Base(object):\n    pass\nclass Ridge(Base):").format(tail=""),
+            id="subclass-of-a-plain-class",
+        ),
+    ],
+)
 def test_own_predict_of_a_plain_class_is_left_alone(source):
     assert assert_unchanged("TFM205", source).findings == []
 
@@ -195,8 +223,8 @@ def test_own_predict_of_a_plain_class_is_left_alone(source):
 def test_keras_model_beside_a_plain_class_is_still_fixed():
     source = OWN_PREDICT.format(
         tail="net = tf.keras.Sequential([tf.keras.layers.Dense(1)])\nwith tf.GradientTape() as t:\n"
-             "    out = tf.reduce_sum(net.predict(tf.ones([1, 3])))\n"
-             "g = t.gradient(out, net.trainable_variables)"
+        "    out = tf.reduce_sum(net.predict(tf.ones([1, 3])))\n"
+        "g = t.gradient(out, net.trainable_variables)"
     )
     assert "net(tf.ones([1, 3]), training=False)" in rewrite("TFM205", source).code
 
@@ -204,7 +232,7 @@ def test_keras_model_beside_a_plain_class_is_still_fixed():
 def test_unknown_object_beside_a_plain_class_is_still_reported():
     source = OWN_PREDICT.format(
         tail="other = load_model()\nwith tf.GradientTape() as t:\n"
-             "    out = tf.reduce_sum(other.predict(tf.ones([1, 3])))\n"
-             "g = t.gradient(out, other.trainable_variables)"
+        "    out = tf.reduce_sum(other.predict(tf.ones([1, 3])))\n"
+        "g = t.gradient(out, other.trainable_variables)"
     )
     assert [f.code for f in assert_unchanged("TFM205", source).findings] == ["TFM205"]

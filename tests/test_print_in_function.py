@@ -301,10 +301,7 @@ def test_xla_compiled_function_is_reported_not_converted(source):
 
 
 def test_jit_compile_false_is_still_converted():
-    source = (
-        "import tensorflow as tf\n\n@tf.function(jit_compile=False)\n"
-        "def f(x):\n    print('x', x)\n"
-    )
+    source = "import tensorflow as tf\n\n@tf.function(jit_compile=False)\ndef f(x):\n    print('x', x)\n"
     result = rewrite("TFM206", source, unsafe_fixes=True)
     assert "tf.print('x', x, output_stream=sys.stdout)" in result.code
 
@@ -314,4 +311,3 @@ def test_unsafe_fix_is_a_finding_without_unsafe_fixes():
     result = assert_unchanged("TFM206", source)
     assert [f.code for f in result.findings] == ["TFM206"]
     assert "--unsafe-fixes" in result.findings[0].message
-

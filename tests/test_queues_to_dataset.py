@@ -130,14 +130,17 @@ def test_rewrites(before, after):
 
 
 def test_a_shuffled_pipeline_says_its_order_is_not_tf1s():
-    result = rewrite("TFM114", _code("""
+    result = rewrite(
+        "TFM114",
+        _code("""
         import tensorflow as tf
 
         q = tf.train.string_input_producer(["a.csv", "b.csv"])
         reader = tf.TextLineReader()
         _, line = reader.read(q)
         lines = tf.train.batch([line], 4, num_threads=4)
-        """))
+        """),
+    )
     assert ".shuffle(dataset.cardinality())" in result.code and ".flat_map(tf.data.TextLineDataset)" in result.code
     messages = [f.message for f in result.findings]
     assert any("shuffles by default" in m for m in messages) and any("batched by 4 threads" in m for m in messages)

@@ -30,7 +30,9 @@ def test_reports_recursion(source, fragment):
 
 
 NOOP = [
-    pytest.param("import tensorflow as tf\n\ndef fact(n):\n    return 1 if n == 0 else n * fact(n - 1)\n", id="not-traced"),
+    pytest.param(
+        "import tensorflow as tf\n\ndef fact(n):\n    return 1 if n == 0 else n * fact(n - 1)\n", id="not-traced"
+    ),
     pytest.param(
         "import tensorflow as tf\n\ndef helper(n):\n    return 1 if n == 0 else helper(n - 1)\n\n@tf.function\ndef f(x):\n    return x * helper(3)\n",
         id="recursive-python-helper",

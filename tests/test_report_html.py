@@ -27,35 +27,40 @@ TREE = {
         "inputs = tf.placeholder(tf.float32, [None, 4])\n"
         "hashed = tf.contrib.layers.sparse_column_with_hash_bucket('word', 10)\n"
         "with tf.Session() as session:\n"
-        "    print(session.run(inputs, {inputs: [[1.0, 2.0, 3.0, 4.0]]}))\n"),
+        "    print(session.run(inputs, {inputs: [[1.0, 2.0, 3.0, 4.0]]}))\n"
+    ),
     "pkg/supervised.py": (
         "import tensorflow as tf\n\n"
         "weights = tf.Variable(tf.ones([3]), name='w')\n"
         "supervisor = tf.train.Supervisor(logdir='/tmp/nowhere')\n"
         "with tf.Session() as session:\n"
         "    session.run(tf.global_variables_initializer())\n"
-        "    print(session.run(weights))\n"),
+        "    print(session.run(weights))\n"
+    ),
     "other/eager_numpy.py": (
         "import numpy as np\nimport tensorflow as tf\n\n\n"
         "@tf.function\ndef top(values):\n"
         "    doubled = values * 2.0\n"
-        "    return np.argmax(doubled.numpy())\n"),
+        "    return np.argmax(doubled.numpy())\n"
+    ),
     "other/eagerly.py": (
         "import tensorflow as tf\n\n"
         "banner = \"</script><script>alert('x')</script>\"\n"
-        "tf.config.experimental_run_functions_eagerly(True)  # <!-- & -->\n"),
+        "tf.config.experimental_run_functions_eagerly(True)  # <!-- & -->\n"
+    ),
     "other/plain.py": "x = 1\n",
     "other/broken.py": "import tensorflow as tf\ndef broken(:\n",
 }
 
 # The contrib-free version of pkg/contrib_prog.py, for the second run against a baseline.
-CONTRIB_FREE = ("import tensorflow as tf\n\n"
-                "inputs = tf.placeholder(tf.float32, [None, 4])\n"
-                "with tf.Session() as session:\n"
-                "    print(session.run(inputs, {inputs: [[1.0, 2.0, 3.0, 4.0]]}))\n")
+CONTRIB_FREE = (
+    "import tensorflow as tf\n\n"
+    "inputs = tf.placeholder(tf.float32, [None, 4])\n"
+    "with tf.Session() as session:\n"
+    "    print(session.run(inputs, {inputs: [[1.0, 2.0, 3.0, 4.0]]}))\n"
+)
 
-VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-        "track", "wbr"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
 class Page(HTMLParser):
@@ -164,18 +169,30 @@ def expected_from_check(document: dict) -> dict:
     by_path, kinds, blocker_files = {}, Counter(), Counter()
     for item in document["diagnostics"]:
         kinds[item["kind"]] += 1
-        entry = by_path.setdefault(item["path"], {
-            "status": item["file_status"], "fix": 0, "finding": 0, "error": 0,
-            "constructs": [k["construct"] for k in item["kept_on_v1"]]})
+        entry = by_path.setdefault(
+            item["path"],
+            {
+                "status": item["file_status"],
+                "fix": 0,
+                "finding": 0,
+                "error": 0,
+                "constructs": [k["construct"] for k in item["kept_on_v1"]],
+            },
+        )
         entry[item["kind"]] += 1
     for entry in by_path.values():
         blocker_files.update(entry["constructs"])
     statuses = Counter(e["status"] for e in by_path.values())
-    contrib = sum(any(c.startswith("tf.contrib.") for c in e["constructs"])
-                  for e in by_path.values())
-    return {"files": by_path, "kinds": kinds, "blockers": blocker_files,
-            "migrated": statuses["migrated"], "kept": statuses["kept-on-compat-v1"] - contrib,
-            "cannot-run": contrib, "failed": statuses["failed"]}
+    contrib = sum(any(c.startswith("tf.contrib.") for c in e["constructs"]) for e in by_path.values())
+    return {
+        "files": by_path,
+        "kinds": kinds,
+        "blockers": blocker_files,
+        "migrated": statuses["migrated"],
+        "kept": statuses["kept-on-compat-v1"] - contrib,
+        "cannot-run": contrib,
+        "failed": statuses["failed"],
+    }
 
 
 def assert_matches_check(page: Page, document: dict) -> None:
@@ -184,16 +201,22 @@ def assert_matches_check(page: Page, document: dict) -> None:
     files = {f["path"]: f for f in data["files"]}
     for path, entry in expected["files"].items():
         shown = files[path]
-        assert (shown["status"], shown["fixes"], shown["findings"], shown["errors"]) == \
-            (entry["status"], entry["fix"], entry["finding"], entry["error"]), path
+        assert (shown["status"], shown["fixes"], shown["findings"], shown["errors"]) == (
+            entry["status"],
+            entry["fix"],
+            entry["finding"],
+            entry["error"],
+        ), path
         section = page.files[path]
-        assert (int(section["data-fixes"]), int(section["data-findings"])) == \
-            (entry["fix"], entry["finding"])
+        assert (int(section["data-fixes"]), int(section["data-findings"])) == (entry["fix"], entry["finding"])
     unlisted = [f for path, f in files.items() if path not in expected["files"]]
     assert all(f["fixes"] == f["findings"] == f["errors"] == 0 for f in unlisted)
     totals = data["totals"]
-    assert (totals["fixes"], totals["findings"], totals["errors"]) == \
-        (expected["kinds"]["fix"], expected["kinds"]["finding"], expected["kinds"]["error"])
+    assert (totals["fixes"], totals["findings"], totals["errors"]) == (
+        expected["kinds"]["fix"],
+        expected["kinds"]["finding"],
+        expected["kinds"]["error"],
+    )
     categories = totals["categories"]
     shown = [categories[key] for key in ("migrated", "kept-on-compat-v1", "cannot-run", "failed")]
     assert shown == [expected[key] for key in ("migrated", "kept", "cannot-run", "failed")]
@@ -223,10 +246,14 @@ def test_project_figures_blockers_and_anti_patterns(runner, tmp_path):
     assert_matches_check(page, document)
     data = page.data
     categories = {f["path"]: f["category"] for f in data["files"]}
-    assert categories == {"pkg/contrib_prog.py": "cannot-run",
-                          "pkg/supervised.py": "kept-on-compat-v1",
-                          "other/eager_numpy.py": "unchanged", "other/eagerly.py": "migrated",
-                          "other/plain.py": "skipped", "other/broken.py": "failed"}
+    assert categories == {
+        "pkg/contrib_prog.py": "cannot-run",
+        "pkg/supervised.py": "kept-on-compat-v1",
+        "other/eager_numpy.py": "unchanged",
+        "other/eagerly.py": "migrated",
+        "other/plain.py": "skipped",
+        "other/broken.py": "failed",
+    }
     # Blockers link to the files they keep on v1; the anti-patterns carry the explain text.
     html = Path("report.html").read_text(encoding="utf-8")
     assert 'data-blocker="tf.contrib.layers.sparse_column_with_hash_bucket"' in html
@@ -265,14 +292,19 @@ def test_baseline_says_what_moved(runner, tmp_path):
     assert moved["complete"] is True
     assert {(m["path"], m["before"], m["after"]) for m in moved["moved"]} == {
         ("pkg/contrib_prog.py", "cannot-run", "kept-on-compat-v1"),
-        ("other/eager_numpy.py", "unchanged", "absent")}
+        ("other/eager_numpy.py", "unchanged", "absent"),
+    }
     cannot_run = [moved[side]["categories"]["cannot-run"] for side in ("before", "after")]
     assert cannot_run == [1, 0]
     contrib = "tf.contrib.layers.sparse_column_with_hash_bucket"
     assert {"construct": contrib, "before": 1, "after": 0} in moved["blockers"]
     # The findings of the file gone, and those on the contrib name.
-    gone = [d for d in check_before["diagnostics"] if d["kind"] == "finding" and (
-        d["path"] == "other/eager_numpy.py" or "sparse_column_with_hash_bucket" in d["message"])]
+    gone = [
+        d
+        for d in check_before["diagnostics"]
+        if d["kind"] == "finding"
+        and (d["path"] == "other/eager_numpy.py" or "sparse_column_with_hash_bucket" in d["message"])
+    ]
     assert [d["code"] for d in gone].count("TFM303") == 1 and len(gone) >= 2
     assert (moved["findings_resolved"], moved["findings_new"]) == (len(gone), 0)
 
@@ -281,7 +313,8 @@ def test_baseline_says_what_moved(runner, tmp_path):
     assert moved["complete"] is False and moved["before"]["categories"]["unchanged"] is None
     assert {(m["path"], m["before"], m["after"]) for m in moved["moved"]} == {
         ("pkg/contrib_prog.py", "cannot-run", "kept-on-compat-v1"),
-        ("other/eager_numpy.py", "unchanged", "absent")}
+        ("other/eager_numpy.py", "unchanged", "absent"),
+    }
 
 
 def test_baseline_that_is_not_a_run_is_a_usage_error(runner, tmp_path):
@@ -302,12 +335,15 @@ def test_markdown_summary_is_appended(runner, tmp_path):
     assert "`tf.contrib.layers.sparse_column_with_hash_bucket` (1)" in text
 
 
-@pytest.mark.parametrize("status, constructs, expected", [
-    ("kept-on-compat-v1", ["tf.Session", "tf.contrib.slim"], "cannot-run"),
-    ("kept-on-compat-v1", ["tf.Session"], "kept-on-compat-v1"),
-    ("migrated", [], "migrated"),
-    ("failed", [], "failed"),
-])
+@pytest.mark.parametrize(
+    "status, constructs, expected",
+    [
+        ("kept-on-compat-v1", ["tf.Session", "tf.contrib.slim"], "cannot-run"),
+        ("kept-on-compat-v1", ["tf.Session"], "kept-on-compat-v1"),
+        ("migrated", [], "migrated"),
+        ("failed", [], "failed"),
+    ],
+)
 def test_category(status, constructs, expected):
     assert category(status, constructs) == expected
 
@@ -321,11 +357,24 @@ def test_opens_in_headless_chromium(runner, tmp_path):
     anchor = page.files[target]["id"]
     with tempfile.TemporaryDirectory() as profile:
         dom = subprocess.run(
-            ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-             "--no-first-run", "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", f"--user-data-dir={profile}", "--dump-dom",
-             (tmp_path / "report.html").as_uri() + f"#{anchor}"],
-            capture_output=True, text=True, timeout=120).stdout
+            [
+                "chromium",
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}",
+                "--dump-dom",
+                (tmp_path / "report.html").as_uri() + f"#{anchor}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
     opened = parse(dom)  # what the browser built is balanced too
     assert f'id="{anchor}"' in dom
     assert dom.split(f'id="{anchor}"', 1)[1].split(">", 2)[1].startswith("<details open")
@@ -344,13 +393,21 @@ def test_the_action_uploads_the_report_and_links_it_from_the_summary(tmp_path):
     write_tree(tmp_path / "code", TREE)
     runner_temp, summary = tmp_path / "runner", tmp_path / "summary.md"
     runner_temp.mkdir()
-    env = {"PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}", "MODE": "report",
-           "SELECT": "", "UNSAFE": "false", "PATHS": "code", "RUNNER_TEMP": str(runner_temp),
-           "GITHUB_STEP_SUMMARY": str(summary), "URL": "https://example.invalid/artifact/1",
-           "HOME": str(tmp_path)}
+    env = {
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+        "MODE": "report",
+        "SELECT": "",
+        "UNSAFE": "false",
+        "PATHS": "code",
+        "RUNNER_TEMP": str(runner_temp),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "URL": "https://example.invalid/artifact/1",
+        "HOME": str(tmp_path),
+    }
     for name in ("Check", "Link the report from the job summary"):
-        done = subprocess.run(["bash", "-c", named[name]["run"]], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            ["bash", "-c", named[name]["run"]], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+        )
         assert done.returncode == 0, done.stderr
     uploaded = runner_temp / "tfmodernize-report"
     assert sorted(p.name for p in uploaded.iterdir()) == ["report.html", "report.json"]

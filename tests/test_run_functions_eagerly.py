@@ -45,13 +45,25 @@ REWRITES = [
 NO_OPS = [
     pytest.param("tf = object()\ntf.config.experimental_run_functions_eagerly(True)\n", id="non-tf-object"),
     pytest.param("import mylib as tf\ntf.config.experimental_run_functions_eagerly(True)\n", id="other-module-as-tf"),
-    pytest.param("import tensorflow as tf\ndef f(tf):\n    tf.config.experimental_run_functions_eagerly(True)\n", id="shadowed-parameter"),
+    pytest.param(
+        "import tensorflow as tf\ndef f(tf):\n    tf.config.experimental_run_functions_eagerly(True)\n",
+        id="shadowed-parameter",
+    ),
     pytest.param("import tensorflow as tf\ntf.config.run_functions_eagerly(True)\n", id="already-migrated"),
     pytest.param("import tensorflow as tf\nconfig.experimental_run_functions_eagerly(True)\n", id="unqualified"),
     pytest.param("import tensorflow as tf\n# tf.config.experimental_run_functions_eagerly(True)\n", id="in-a-comment"),
-    pytest.param("import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)  # tfmodernize: ignore\n", id="suppressed"),
-    pytest.param("import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)  # tfmodernize: ignore[TFM207]\n", id="suppressed-by-code"),
-    pytest.param("import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)  # tfmodernize: ignore[run-functions-eagerly]\n", id="suppressed-by-name"),
+    pytest.param(
+        "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)  # tfmodernize: ignore\n",
+        id="suppressed",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)  # tfmodernize: ignore[TFM207]\n",
+        id="suppressed-by-code",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.config.experimental_run_functions_eagerly(True)  # tfmodernize: ignore[run-functions-eagerly]\n",
+        id="suppressed-by-name",
+    ),
 ]
 
 

@@ -17,7 +17,8 @@ HEAD = "import tensorflow as tf\nw = tf.Variable(tf.zeros([2]))\nv = tf.Variable
 
 REWRITES = [
     pytest.param(
-        HEAD + "saver = tf.train.Saver(max_to_keep=0)\nsess = tf.Session()\nsaver.save(sess, folder, global_step=step)\n",
+        HEAD
+        + "saver = tf.train.Saver(max_to_keep=0)\nsess = tf.Session()\nsaver.save(sess, folder, global_step=step)\n",
         HEAD.replace("import tensorflow as tf\n", "import tensorflow as tf\nimport os\n\n")
         + "saver = tf.train.Checkpoint(w=w, v=v)\nsess = tf.Session()\n"
         "tf.train.CheckpointManager(saver, os.path.dirname(folder) or os.curdir, max_to_keep=None, "
@@ -30,7 +31,8 @@ REWRITES = [
         id="save-only-keeps-names-as-they-are",
     ),
     pytest.param(
-        HEAD + "saver = tf.train.Saver([w], max_to_keep=2)\nsess = tf.Session()\nsaver.restore(sess, save_path='m.ckpt')\n",
+        HEAD
+        + "saver = tf.train.Saver([w], max_to_keep=2)\nsess = tf.Session()\nsaver.restore(sess, save_path='m.ckpt')\n",
         HEAD.replace("tf.zeros([2]))", 'tf.zeros([2]), name="Variable")')
         + "saver = tf.train.Checkpoint(w=w)\nsess = tf.Session()\nsaver.read('m.ckpt').assert_existing_objects_matched()\n",
         id="restore-writes-tf1-names",
@@ -56,23 +58,43 @@ def test_rewrites(before, after):
 
 NO_OPS = [
     pytest.param(HEAD + "def f():\n    return tf.train.Saver()\n", "top-level code", id="in-a-function"),
-    pytest.param(HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, where(), global_step=3)\n",
-                 "a numbered save's path is not a name", id="numbered-save-of-a-computed-path"),
-    pytest.param(HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, 'm', write_meta_graph=False)\n",
-                 "passes options other than", id="other-save-options"),
-    pytest.param(HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, 'm')\nprint(tf.train.latest_checkpoint('.'))\n",
-                 "a save without `global_step`", id="state-read-after-an-unnumbered-save"),
+    pytest.param(
+        HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, where(), global_step=3)\n",
+        "a numbered save's path is not a name",
+        id="numbered-save-of-a-computed-path",
+    ),
+    pytest.param(
+        HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, 'm', write_meta_graph=False)\n",
+        "passes options other than",
+        id="other-save-options",
+    ),
+    pytest.param(
+        HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, 'm')\nprint(tf.train.latest_checkpoint('.'))\n",
+        "a save without `global_step`",
+        id="state-read-after-an-unnumbered-save",
+    ),
     pytest.param(HEAD + "s = tf.train.Saver()\nsaving = s\n", "used other than", id="saver-used-otherwise"),
     pytest.param("import tensorflow as tf\ns = tf.train.Saver()\n", "No variables to save", id="nothing-to-save"),
     pytest.param(HEAD + "s = tf.train.Saver(sharded=True)\n", "arguments other than", id="other-arguments"),
-    pytest.param(HEAD + "s = tf.train.Saver({'a b': w})\n", "dict of identifier strings", id="dict-key-not-an-identifier"),
-    pytest.param(HEAD + "s = tf.train.Saver({'v': v})\nsess = tf.Session()\ns.restore(sess, 'm')\n",
-                 "named otherwise than the key", id="dict-restore-of-a-variable-named-otherwise"),
-    pytest.param(HEAD + "opt = tf.train.AdamOptimizer().minimize(tf.reduce_sum(w))\ns = tf.train.Saver()\n",
-                 "slot variables", id="optimizer-slots"),
-    pytest.param("import tensorflow as tf\n\ndef make():\n    return tf.Variable(1.0)\n\nk = make()\n"
-                 "s = tf.train.Saver([k])\nsess = tf.Session()\ns.restore(sess, 'm')\n", "not made by a `tf.Variable(...)`",
-                 id="restored-variable-made-by-a-helper"),
+    pytest.param(
+        HEAD + "s = tf.train.Saver({'a b': w})\n", "dict of identifier strings", id="dict-key-not-an-identifier"
+    ),
+    pytest.param(
+        HEAD + "s = tf.train.Saver({'v': v})\nsess = tf.Session()\ns.restore(sess, 'm')\n",
+        "named otherwise than the key",
+        id="dict-restore-of-a-variable-named-otherwise",
+    ),
+    pytest.param(
+        HEAD + "opt = tf.train.AdamOptimizer().minimize(tf.reduce_sum(w))\ns = tf.train.Saver()\n",
+        "slot variables",
+        id="optimizer-slots",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\ndef make():\n    return tf.Variable(1.0)\n\nk = make()\n"
+        "s = tf.train.Saver([k])\nsess = tf.Session()\ns.restore(sess, 'm')\n",
+        "not made by a `tf.Variable(...)`",
+        id="restored-variable-made-by-a-helper",
+    ),
 ]
 
 
@@ -149,8 +171,9 @@ def test_a_checkpoint_the_tf1_program_wrote_restores_into_the_migrated_program(t
     assert "compat.v1" not in migrated and "Session" not in migrated, migrated
     assert 'name="Variable"' in migrated and 'name="head/Variable"' in migrated  # TF1's names, scope included
     (tmp_path / "reader.py").write_text(migrated)
-    run = subprocess.run([sys.executable, str(tmp_path / "reader.py"), checkpoint], check=True, env=env,
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, str(tmp_path / "reader.py"), checkpoint], check=True, env=env, capture_output=True, text=True
+    )
     assert json.loads(run.stdout.strip().splitlines()[-1]) == [[[1.5, -2.0], [0.25, 4.0]], [0.5, -0.5]]
 
 
@@ -162,9 +185,10 @@ def test_a_checkpoint_saved_under_dict_keys_restores_into_the_migrated_program(t
     subprocess.run([sys.executable, str(tmp_path / "writer.py"), checkpoint], check=True, env=env, capture_output=True)
 
     migrated, _ = transform_text(DICT_READER, builtin_codemods(), path="reader.py")
-    assert 'tf.train.Checkpoint(embeddings=vectors)' in migrated and 'name="embeddings"' in migrated, migrated
+    assert "tf.train.Checkpoint(embeddings=vectors)" in migrated and 'name="embeddings"' in migrated, migrated
     assert "compat.v1" not in migrated and "Session" not in migrated, migrated
     (tmp_path / "reader.py").write_text(migrated)
-    run = subprocess.run([sys.executable, str(tmp_path / "reader.py"), checkpoint], check=True, env=env,
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, str(tmp_path / "reader.py"), checkpoint], check=True, env=env, capture_output=True, text=True
+    )
     assert json.loads(run.stdout.strip().splitlines()[-1]) == [[0.5, 1.5], [2.5, -3.0]]

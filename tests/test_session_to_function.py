@@ -1421,7 +1421,10 @@ def test_minimize_and_gradients_are_obligations() -> None:
     result = rewrite("TFM101", MINIMIZE)
     assert result.code == MINIMIZE
     messages = [f.message for f in result.findings]
-    assert any("optimizer step (`minimize`, `apply_gradients`) moved into `train_step`" in m and "TFM102" in m for m in messages)
+    assert any(
+        "optimizer step (`minimize`, `apply_gradients`) moved into `train_step`" in m and "TFM102" in m
+        for m in messages
+    )
     assert any("`tf.gradients` moved into" in m and "TFM103" in m for m in messages)
 
 
@@ -1431,8 +1434,9 @@ def test_minimize_statement_moved_verbatim_into_the_function() -> None:
     from tfmodernize.engine import _transform_once
 
     codemod = find_codemod("TFM101")
-    text, state = _transform_once(MINIMIZE.replace("    g = sess.run(grads, {x: [[1.0]]})\n", ""),
-                                  [codemod], path="<test>", unsafe_fixes=False)
+    text, state = _transform_once(
+        MINIMIZE.replace("    g = sess.run(grads, {x: [[1.0]]})\n", ""), [codemod], path="<test>", unsafe_fixes=False
+    )
     assert [o.needs for o in state.obligations] == ["TFM102"]
     assert isinstance(state, FileState)
 
@@ -1471,7 +1475,9 @@ def test_variables_created_after_migration_and_unreadable_programs() -> None:
     )
     found = variables_created(migrated.body, TFNames.for_module(migrated))
     assert [(v.name, v.trainable) for v in found] == [("W", True), ("steps", False)]
-    unreadable = cst.parse_module("import tensorflow as tf\nx = tf.placeholder(tf.float32)\nx = tf.placeholder(tf.float32)\n")
+    unreadable = cst.parse_module(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nx = tf.placeholder(tf.float32)\n"
+    )
     assert variables_created(unreadable.body, TFNames.for_module(unreadable)) is None
 
 
@@ -1517,7 +1523,9 @@ def test_a_random_op_drawn_by_runs_of_different_fetches_is_an_unsafe_fix():
     # is, with the reason, unless unsafe fixes are asked for.
     result = assert_unchanged("TFM101", SHARED_RANDOM_OP)
     assert [f.unsafe_fix for f in result.findings] == [True]
-    assert "a random op is drawn by runs of different fetches (compute_drop, compute_total)" in result.findings[0].message
+    assert (
+        "a random op is drawn by runs of different fetches (compute_drop, compute_total)" in result.findings[0].message
+    )
     assert result.findings[0].message.endswith("(unsafe fix: use --unsafe-fixes)")
     applied = rewrite("TFM101", SHARED_RANDOM_OP, unsafe_fixes=True)
     assert "def compute_drop(x):" in applied.code and "def compute_total(x):" in applied.code
@@ -1559,7 +1567,11 @@ SESSION = "with tf.Session() as sess:\n    sess.run(tf.global_variables_initiali
 def test_a_value_read_every_other_step_is_converted_where_it_is_read():
     assert_rewrites(
         "TFM101",
-        STEP_IN_A_LOOP + "total = 0.0\n" + SESSION + "    for step in range(4):\n        " + RUN
+        STEP_IN_A_LOOP
+        + "total = 0.0\n"
+        + SESSION
+        + "    for step in range(4):\n        "
+        + RUN
         + "\n        if step % 2 == 0:\n            total += value\n",
         STEP_FUNCTION + "total = 0.0\nfor step in range(4):\n"
         "    _, value = evaluate(np.ones((2, 1)))\n"
@@ -1578,7 +1590,11 @@ def test_values_never_read_are_not_converted():
 def test_a_value_read_twice_every_step_is_converted_once_at_the_call():
     assert_rewrites(
         "TFM101",
-        STEP_IN_A_LOOP + "seen = []\n" + SESSION + "    for step in range(4):\n        " + RUN
+        STEP_IN_A_LOOP
+        + "seen = []\n"
+        + SESSION
+        + "    for step in range(4):\n        "
+        + RUN
         + "\n        seen.append(value)\n        print(value)\n",
         STEP_FUNCTION + "seen = []\nfor step in range(4):\n"
         "    _, value = [t.numpy() for t in evaluate(np.ones((2, 1)))]\n"
@@ -1587,12 +1603,15 @@ def test_a_value_read_twice_every_step_is_converted_once_at_the_call():
 
 
 def test_summaries_of_a_value_the_loop_also_reads_stay_in_the_loop():
-    writes = ('    with writer.as_default():\n        tf.summary.scalar("loss", value, step=step)\n'
-              "    print(value)\n")
+    writes = '    with writer.as_default():\n        tf.summary.scalar("loss", value, step=step)\n    print(value)\n'
     assert_rewrites(
         "TFM101",
-        STEP_IN_A_LOOP + 'writer = tf.summary.create_file_writer("logs")\n' + SESSION
-        + "    for step in range(4):\n        " + RUN + "\n"
+        STEP_IN_A_LOOP
+        + 'writer = tf.summary.create_file_writer("logs")\n'
+        + SESSION
+        + "    for step in range(4):\n        "
+        + RUN
+        + "\n"
         + "".join("    " + line + "\n" for line in writes.splitlines()),
         STEP_FUNCTION + 'writer = tf.summary.create_file_writer("logs")\nfor step in range(4):\n'
         "    _, value = [t.numpy() for t in evaluate(np.ones((2, 1)))]\n" + writes,

@@ -44,10 +44,10 @@ REWRITES = [
         '    tf.summary.scalar("the loss", loss * 2)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
         'writer = tf.summary.FileWriter("logs")\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n',
         HEAD + 'with tf.name_scope("train"):\n    with tf.variable_scope("inner"):\n'
-        '        raw_image_summarized = tf.reshape(x, [-1, 2, 2, 1])\n    the_loss_summarized = loss * 2\n'
+        "        raw_image_summarized = tf.reshape(x, [-1, 2, 2, 1])\n    the_loss_summarized = loss * 2\n"
         'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\n'
-        's_train_inner_raw_image, s_train_the_loss = sess.run([raw_image_summarized, the_loss_summarized], {x: 1.0})\n'
-        'with writer.as_default():\n'
+        "s_train_inner_raw_image, s_train_the_loss = sess.run([raw_image_summarized, the_loss_summarized], {x: 1.0})\n"
+        "with writer.as_default():\n"
         '    tf.summary.image("train/inner/raw_image", s_train_inner_raw_image, step=1, max_outputs=3)\n'
         '    tf.summary.scalar("train/the_loss", s_train_the_loss, step=1)\n',
         id="scoped-tags-and-expression-values",
@@ -55,12 +55,14 @@ REWRITES = [
     pytest.param(
         HEAD + 'with tf.name_scope("loss"):\n    tf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\n'
         'sess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n',
-        HEAD + 'with tf.name_scope("loss"):\n    pass\nsess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\n'
+        HEAD
+        + 'with tf.name_scope("loss"):\n    pass\nsess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\n'
         's_loss_loss = sess.run(loss, {x: 1.0})\nwith writer.as_default():\n    tf.summary.scalar("loss/loss", s_loss_loss, step=1)\n',
         id="tag-named-as-its-scope",
     ),
     pytest.param(
-        HEAD + 'tf.summary.histogram("x", x)\ntf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        HEAD
+        + 'tf.summary.histogram("x", x)\ntf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
         'writer = tf.summary.FileWriter("logs")\nfeed = 1.0\ns = sess.run(m, {x: feed})\nwriter.add_summary(s, 1)\n',
         HEAD + 'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\nfeed = 1.0\n'
         's_loss = sess.run(loss, {x: feed})\nwith writer.as_default():\n    tf.summary.histogram("x", feed, step=1)\n'
@@ -68,9 +70,10 @@ REWRITES = [
         id="placeholder-summarized-from-the-value-fed",
     ),
     pytest.param(
-        HEAD + 'with tf.name_scope("train"):\n    cost = tf.reduce_mean(x, name="cost")\n    tf.summary.scalar("cost", cost)\n'
+        HEAD
+        + 'with tf.name_scope("train"):\n    cost = tf.reduce_mean(x, name="cost")\n    tf.summary.scalar("cost", cost)\n'
         'm = tf.summary.merge_all()\nsess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\n'
-        's = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n',
+        "s = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n",
         HEAD + 'with tf.name_scope("train"):\n    cost = tf.reduce_mean(x, name="cost")\nsess = tf.Session()\n'
         'writer = tf.summary.create_file_writer("logs")\ns_train_cost_1 = sess.run(cost, {x: 1.0})\n'
         'with writer.as_default():\n    tf.summary.scalar("train/cost_1", s_train_cost_1, step=1)\n',
@@ -79,14 +82,15 @@ REWRITES = [
     pytest.param(
         HEAD + 'def main(steps):\n    tf.summary.scalar("loss", loss)\n    m = tf.summary.merge_all()\n'
         '    sess = tf.Session()\n    writer = tf.summary.FileWriter("logs")\n    for i in range(steps):\n'
-        '        s = sess.run(m, {x: 1.0})\n        writer.add_summary(s, i)\nmain(3)\n',
+        "        s = sess.run(m, {x: 1.0})\n        writer.add_summary(s, i)\nmain(3)\n",
         HEAD + 'def main(steps):\n    sess = tf.Session()\n    writer = tf.summary.create_file_writer("logs")\n'
-        '    for i in range(steps):\n        s_loss = sess.run(loss, {x: 1.0})\n        with writer.as_default():\n'
+        "    for i in range(steps):\n        s_loss = sess.run(loss, {x: 1.0})\n        with writer.as_default():\n"
         '            tf.summary.scalar("loss", s_loss, step=i)\nmain(3)\n',
         id="a-program-written-in-main",
     ),
     pytest.param(
-        HEAD + 'sess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\nwriter.add_graph(sess.graph)\nwriter.close()\n',
+        HEAD
+        + 'sess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\nwriter.add_graph(sess.graph)\nwriter.close()\n',
         HEAD + 'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\nwriter.close()\n',
         id="add-graph-goes",
     ),
@@ -99,43 +103,81 @@ def test_rewrites(before, after):
 
 
 NO_OPS = [
-    pytest.param(HEAD + 'tf.summary.scalar(name, loss)\n', "tag is not a literal", id="computed-tag"),
-    pytest.param(HEAD + 'with tf.name_scope(scope_name):\n    tf.summary.scalar("l", loss)\n', "prefix to its tag is not read",
-                 id="under-a-scope-not-named-by-a-literal"),
-    pytest.param(HEAD + 'with tf.name_scope("train"):\n    tf.summary.scalar("l", loss)\nwith tf.name_scope("train"):\n'
-                 '    pass\n', "writes again outside it (TF1 may have made the scope `train_1`)",
-                 id="under-a-scope-opened-twice"),
-    pytest.param(HEAD + 'with tf.variable_scope("train", reuse=True):\n    tf.summary.scalar("l", loss)\n',
-                 "prefix to its tag is not read", id="under-a-scope-reentered"),
+    pytest.param(HEAD + "tf.summary.scalar(name, loss)\n", "tag is not a literal", id="computed-tag"),
+    pytest.param(
+        HEAD + 'with tf.name_scope(scope_name):\n    tf.summary.scalar("l", loss)\n',
+        "prefix to its tag is not read",
+        id="under-a-scope-not-named-by-a-literal",
+    ),
+    pytest.param(
+        HEAD + 'with tf.name_scope("train"):\n    tf.summary.scalar("l", loss)\nwith tf.name_scope("train"):\n'
+        "    pass\n",
+        "writes again outside it (TF1 may have made the scope `train_1`)",
+        id="under-a-scope-opened-twice",
+    ),
+    pytest.param(
+        HEAD + 'with tf.variable_scope("train", reuse=True):\n    tf.summary.scalar("l", loss)\n',
+        "prefix to its tag is not read",
+        id="under-a-scope-reentered",
+    ),
     pytest.param(HEAD + 'tf.summary.scalar("l", loss, family="f")\n', "family", id="family"),
-    pytest.param(HEAD + 'def f():\n    tf.summary.scalar("l", loss)\n', "does not fetch its summaries itself",
-                 id="in-a-function-not-fetching-them"),
-    pytest.param(HEAD + 'def f():\n    tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\n',
-                 "made both in `f` and in the top-level code", id="in-a-function-merged-at-top-level"),
-    pytest.param(HEAD + 'class Net:\n    def __call__(self):\n        tf.summary.scalar("l", loss)\n',
-                 "inside a class", id="in-a-method"),
-    pytest.param(HEAD + 'def main():\n    tf.summary.scalar("l", loss)\n    m = tf.summary.merge_all()\n'
-                 '    sess = tf.Session()\n    writer = tf.summary.FileWriter("logs")\n    return sess.run(m)\n'
-                 's = main()\n', "a run fetching summaries",
-                 id="in-a-function-fetched-as-its-result"),
-    pytest.param(HEAD + 'm = tf.summary.merge_all()\nsess = tf.Session()\nw2 = tf.summary.FileWriter("l")\n'
-                 "s = sess.run(m)\nw2.add_summary(s, 1)\nprint(s)\n", "used other than by `add_summary`",
-                 id="fetched-summary-printed"),
-    pytest.param(HEAD + 'tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
-                 "s = sess.run([m, loss])\n", "unpacked", id="list-fetch-not-unpacked"),
-    pytest.param(HEAD + 'tf.summary.histogram("x", x)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
-                 'writer = tf.summary.FileWriter("l")\ns = sess.run(m, {x: 2 * base})\nwriter.add_summary(s, 1)\n',
-                 "the value fed to it, `2 * base`, which is not a name", id="placeholder-fed-an-expression"),
-    pytest.param(HEAD + 'tf.summary.histogram("x", x)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
-                 'writer = tf.summary.FileWriter("l")\ns = sess.run(m, feeds)\nwriter.add_summary(s, 1)\n',
-                 "does not feed it a name in a literal `feed_dict`", id="placeholder-fed-by-a-dict-built-elsewhere"),
-    pytest.param(HEAD + 'writer = tf.summary.FileWriter("l")\nwriter.reopen()\n',
-                 "used other than", id="writer-used-otherwise"),
+    pytest.param(
+        HEAD + 'def f():\n    tf.summary.scalar("l", loss)\n',
+        "does not fetch its summaries itself",
+        id="in-a-function-not-fetching-them",
+    ),
+    pytest.param(
+        HEAD + 'def f():\n    tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\n',
+        "made both in `f` and in the top-level code",
+        id="in-a-function-merged-at-top-level",
+    ),
+    pytest.param(
+        HEAD + 'class Net:\n    def __call__(self):\n        tf.summary.scalar("l", loss)\n',
+        "inside a class",
+        id="in-a-method",
+    ),
+    pytest.param(
+        HEAD + 'def main():\n    tf.summary.scalar("l", loss)\n    m = tf.summary.merge_all()\n'
+        '    sess = tf.Session()\n    writer = tf.summary.FileWriter("logs")\n    return sess.run(m)\n'
+        "s = main()\n",
+        "a run fetching summaries",
+        id="in-a-function-fetched-as-its-result",
+    ),
+    pytest.param(
+        HEAD + 'm = tf.summary.merge_all()\nsess = tf.Session()\nw2 = tf.summary.FileWriter("l")\n'
+        "s = sess.run(m)\nw2.add_summary(s, 1)\nprint(s)\n",
+        "used other than by `add_summary`",
+        id="fetched-summary-printed",
+    ),
+    pytest.param(
+        HEAD + 'tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        "s = sess.run([m, loss])\n",
+        "unpacked",
+        id="list-fetch-not-unpacked",
+    ),
+    pytest.param(
+        HEAD + 'tf.summary.histogram("x", x)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        'writer = tf.summary.FileWriter("l")\ns = sess.run(m, {x: 2 * base})\nwriter.add_summary(s, 1)\n',
+        "the value fed to it, `2 * base`, which is not a name",
+        id="placeholder-fed-an-expression",
+    ),
+    pytest.param(
+        HEAD + 'tf.summary.histogram("x", x)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        'writer = tf.summary.FileWriter("l")\ns = sess.run(m, feeds)\nwriter.add_summary(s, 1)\n',
+        "does not feed it a name in a literal `feed_dict`",
+        id="placeholder-fed-by-a-dict-built-elsewhere",
+    ),
+    pytest.param(
+        HEAD + 'writer = tf.summary.FileWriter("l")\nwriter.reopen()\n', "used other than", id="writer-used-otherwise"
+    ),
     pytest.param("import numpy as np\nsummary = np.zeros(2)\n", None, id="not-tensorflow"),
     # TF2 summaries (a migrated program run through again): written already, nothing to say.
-    pytest.param("import tensorflow as tf\nwriter = tf.summary.create_file_writer('l')\nwith writer.as_default():\n"
-                 "    tf.summary.image('x', pictures, step=3, max_outputs=2)\n    tf.summary.scalar('l', loss, step=3)\n",
-                 None, id="tf2-summaries-with-a-step"),
+    pytest.param(
+        "import tensorflow as tf\nwriter = tf.summary.create_file_writer('l')\nwith writer.as_default():\n"
+        "    tf.summary.image('x', pictures, step=3, max_outputs=2)\n    tf.summary.scalar('l', loss, step=3)\n",
+        None,
+        id="tf2-summaries-with-a-step",
+    ),
 ]
 
 
@@ -155,32 +197,43 @@ def test_a_summary_used_elsewhere_is_not_removed():
     assert any("used other than by a run or a merge" in f.message for f in result.findings)
 
 
-MERGED_PROGRAM = ("import tensorflow as tf\nfrom nets import critic, scale\nx = tf.placeholder(tf.float32)\n"
-                  "loss = tf.reduce_sum(critic(x))\n" 'tf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\n'
-                  "sess = tf.Session()\nwriter = tf.summary.FileWriter('logs')\n"
-                  "s = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 3)\n")
+MERGED_PROGRAM = (
+    "import tensorflow as tf\nfrom nets import critic, scale\nx = tf.placeholder(tf.float32)\n"
+    "loss = tf.reduce_sum(critic(x))\n"
+    'tf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\n'
+    "sess = tf.Session()\nwriter = tf.summary.FileWriter('logs')\n"
+    "s = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 3)\n"
+)
 
 
-@pytest.mark.parametrize("project", [
-    pytest.param({"nets": {"TFM100": {"summarizing": ["critic"]}}}, id="function"),
-    pytest.param({"nets": {"TFM100": {"summarizing": ["Critic"]}, "TFM107": {"classes": {"critic": {"class": "Critic"}}}}},
-                 id="function-that-became-a-class"),
-])
+@pytest.mark.parametrize(
+    "project",
+    [
+        pytest.param({"nets": {"TFM100": {"summarizing": ["critic"]}}}, id="function"),
+        pytest.param(
+            {"nets": {"TFM100": {"summarizing": ["Critic"]}, "TFM107": {"classes": {"critic": {"class": "Critic"}}}}},
+            id="function-that-became-a-class",
+        ),
+    ],
+)
 def test_merge_all_in_a_file_calling_a_project_function_making_summaries_is_declined(project):
     from tfmodernize.registry import find_codemod
     from tfmodernize.engine import transform_text
 
     new, state = transform_text(MERGED_PROGRAM, [find_codemod("TFM100")], project=project)
     assert new == MERGED_PROGRAM
-    assert any("`merge_all` also merges the summaries that `critic` (nets.py) makes" in f.message for f in state.findings), \
-        [f.message for f in state.findings]
+    assert any(
+        "`merge_all` also merges the summaries that `critic` (nets.py) makes" in f.message for f in state.findings
+    ), [f.message for f in state.findings]
 
 
 def test_merge_all_beside_project_functions_making_no_summaries_is_migrated():
     from tfmodernize.registry import find_codemod
     from tfmodernize.engine import transform_text
 
-    new, _ = transform_text(MERGED_PROGRAM, [find_codemod("TFM100")], project={"nets": {"TFM100": {"summarizing": ["other"]}}})
+    new, _ = transform_text(
+        MERGED_PROGRAM, [find_codemod("TFM100")], project={"nets": {"TFM100": {"summarizing": ["other"]}}}
+    )
     assert "create_file_writer" in new and "merge_all" not in new
 
 
@@ -190,17 +243,21 @@ def test_a_module_says_which_of_its_functions_and_classes_make_summaries():
     from tfmodernize.registry import find_codemod
     from tfmodernize.tfsymbols import TFNames
 
-    module = cst.parse_module("import tensorflow as tf\ndef quiet(x):\n    return x\n"
-                              "def loud(x):\n    tf.summary.histogram('x', x)\n    return x\n"
-                              "class Net:\n    def __call__(self, x):\n        tf.summary.scalar('m', tf.reduce_mean(x))\n")
+    module = cst.parse_module(
+        "import tensorflow as tf\ndef quiet(x):\n    return x\n"
+        "def loud(x):\n    tf.summary.histogram('x', x)\n    return x\n"
+        "class Net:\n    def __call__(self, x):\n        tf.summary.scalar('m', tf.reduce_mean(x))\n"
+    )
     summary = find_codemod("TFM100").summarize(module, TFNames.for_module(module))
     assert summary == {"summarizing": ["Net", "loud"]}
 
 
 def test_a_program_declined_after_some_summaries_were_planned_reports_no_fix():
     # The writer's `filename_suffix` is mapped, `session` is not: declined after the summaries were read.
-    source = HEAD + ('tf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
-                     "writer = tf.summary.FileWriter('logs', session=sess)\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 3)\n")
+    source = HEAD + (
+        'tf.summary.scalar("loss", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        "writer = tf.summary.FileWriter('logs', session=sess)\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 3)\n"
+    )
     result = assert_unchanged("TFM100", source)
     assert result.fixes == []
     assert any("summaries not migrated: `FileWriter` with arguments" in f.message for f in result.findings)

@@ -95,15 +95,42 @@ def test_findings(source, fragment):
 
 
 NO_OPS = [
-    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    loss = f(x)\ngrads = tape.gradient(loss, v)\n", id="target-computed-in-block"),
-    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    loss = f(x)\ngrads = tape.gradient(loss * 2 if False else loss, v)  # tfmodernize: ignore[TFM203]\n", id="suppressed"),
-    pytest.param("import tensorflow as tf\nloss = f(x)\nwith tf.GradientTape() as tape:\n    y = g(x)\ngrads = tape.gradient(loss[0], v)\n", id="target-from-before-the-block"),
-    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\nz = other(w)\ngrads = tape.gradient(z, v)\n", id="in-between-not-from-taped-results"),
-    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\n    grads = tape.gradient(y[0], v)\n", id="gradient-inside-block"),
-    pytest.param("import tensorflow as tf\nwith tf.GradientTape() as tape:\n    loss = f(x)\nif ok:\n    grads = tape.gradient(loss, v)\n", id="taped-name-in-a-nested-block"),
-    pytest.param("import mylib as tf\nimport tensorflow\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n", id="non-tf-module-called-tf"),
-    pytest.param("import tensorflow\ntf = Fake()\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n", id="non-tf-object-called-tf"),
-    pytest.param("import tensorflow as tf\nwith recorder() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n", id="not-a-gradient-tape"),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    loss = f(x)\ngrads = tape.gradient(loss, v)\n",
+        id="target-computed-in-block",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    loss = f(x)\ngrads = tape.gradient(loss * 2 if False else loss, v)  # tfmodernize: ignore[TFM203]\n",
+        id="suppressed",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nloss = f(x)\nwith tf.GradientTape() as tape:\n    y = g(x)\ngrads = tape.gradient(loss[0], v)\n",
+        id="target-from-before-the-block",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\nz = other(w)\ngrads = tape.gradient(z, v)\n",
+        id="in-between-not-from-taped-results",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    y = f(x)\n    grads = tape.gradient(y[0], v)\n",
+        id="gradient-inside-block",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    loss = f(x)\nif ok:\n    grads = tape.gradient(loss, v)\n",
+        id="taped-name-in-a-nested-block",
+    ),
+    pytest.param(
+        "import mylib as tf\nimport tensorflow\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n",
+        id="non-tf-module-called-tf",
+    ),
+    pytest.param(
+        "import tensorflow\ntf = Fake()\nwith tf.GradientTape() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n",
+        id="non-tf-object-called-tf",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith recorder() as tape:\n    y = f(x)\ngrads = tape.gradient(y[0], v)\n",
+        id="not-a-gradient-tape",
+    ),
     pytest.param(
         "import tensorflow as tf\ndef step(net, batch):\n    with tf.GradientTape() as tape:\n"
         "        parts = score_parts(net, batch)\n"
@@ -119,10 +146,7 @@ NO_OPS = [
 
 
 def test_integer_index_of_a_taped_result_is_still_moved():
-    source = (
-        "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    out = f(x)\n"
-        "g = tape.gradient(out[0], v)\n"
-    )
+    source = "import tensorflow as tf\nwith tf.GradientTape() as tape:\n    out = f(x)\ng = tape.gradient(out[0], v)\n"
     result = rewrite("TFM203", source)
     assert "    target = out[0]\n" in result.code and "tape.gradient(target, v)" in result.code
 
@@ -136,7 +160,9 @@ def test_no_ops(source):
 def test_docstring_example_is_what_it_does():
     sections = doc_sections(find_codemod("TFM203"))
     before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
-    assert_rewrites("TFM203", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)
+    assert_rewrites(
+        "TFM203", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True
+    )
 
 
 def test_numpy_on_taped_results_moves_in_as_tf_ops():

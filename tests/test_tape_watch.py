@@ -48,7 +48,9 @@ def test_rewrites(before, after):
     assert result.findings == []
 
 
-UNKNOWN = "import tensorflow as tf\nx = batch[0]\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n"
+UNKNOWN = (
+    "import tensorflow as tf\nx = batch[0]\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n"
+)
 
 
 def test_unknown_source_is_an_unsafe_fix():
@@ -72,7 +74,10 @@ def test_reassigned_in_block_is_a_finding():
 
 
 NO_OPS = [
-    pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * x\ndy = tape.gradient(y, x)\n", id="already-watched"),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    tape.watch(x)\n    y = x * x\ndy = tape.gradient(y, x)\n",
+        id="already-watched",
+    ),
     pytest.param(
         "import tensorflow as tf\nw = tf.Variable([1.0, 2.0])\nwith tf.GradientTape() as tape:\n    h = w * 3.0\n"
         "    y = tf.reduce_sum(h * h)\ndy_dh = tape.gradient(y, h)\n",
@@ -104,16 +109,46 @@ NO_OPS = [
         "g = grad_of(scale=0.5, canvas=canvas)\n",
         id="every-caller-passes-a-variable",
     ),
-    pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    tape.watch([x, z])\n    y = x * x\ndy = tape.gradient(y, x)\n", id="watched-in-a-list"),
-    pytest.param("import tensorflow as tf\nx = tf.Variable(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n", id="variable"),
-    pytest.param("import tensorflow as tf\nx = tf.Variable(3.0, trainable=False)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n", id="non-trainable-variable-on-purpose"),
-    pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = z * z\ndy = tape.gradient(y, x)\n", id="source-not-used-in-block"),
-    pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = self.x * 2\ndy = tape.gradient(y, x)\n", id="only-an-attribute-of-that-name"),
-    pytest.param("import mylib as tf\nimport tensorflow\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n", id="non-tf-module-called-tf"),
-    pytest.param("import tensorflow\ntf = Fake()\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n", id="non-tf-object-called-tf"),
-    pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith recorder() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n", id="not-a-gradient-tape"),
-    pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)  # tfmodernize: ignore[TFM204]\n", id="suppressed"),
-    pytest.param("import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)  # tfmodernize: ignore[tape-watch]\n", id="suppressed-by-name"),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    tape.watch([x, z])\n    y = x * x\ndy = tape.gradient(y, x)\n",
+        id="watched-in-a-list",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.Variable(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n",
+        id="variable",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.Variable(3.0, trainable=False)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n",
+        id="non-trainable-variable-on-purpose",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = z * z\ndy = tape.gradient(y, x)\n",
+        id="source-not-used-in-block",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = self.x * 2\ndy = tape.gradient(y, x)\n",
+        id="only-an-attribute-of-that-name",
+    ),
+    pytest.param(
+        "import mylib as tf\nimport tensorflow\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n",
+        id="non-tf-module-called-tf",
+    ),
+    pytest.param(
+        "import tensorflow\ntf = Fake()\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n",
+        id="non-tf-object-called-tf",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.constant(3.0)\nwith recorder() as tape:\n    y = x * x\ndy = tape.gradient(y, x)\n",
+        id="not-a-gradient-tape",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)  # tfmodernize: ignore[TFM204]\n",
+        id="suppressed",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n    y = x * x\ndy = tape.gradient(y, x)  # tfmodernize: ignore[tape-watch]\n",
+        id="suppressed-by-name",
+    ),
 ]
 
 
@@ -158,4 +193,6 @@ def test_no_ops(source):
 def test_docstring_example_is_what_it_does():
     sections = doc_sections(find_codemod("TFM204"))
     before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
-    assert_rewrites("TFM204", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)
+    assert_rewrites(
+        "TFM204", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True
+    )

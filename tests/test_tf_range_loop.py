@@ -22,7 +22,11 @@ REWRITES = [
         id="keyword-and-tf-print-comment-kept",
     ),
     pytest.param(loop("f(x, i)", "print(i)"), loop("f(x, tf.constant(i))", "print(i)"), id="printed-constant-at-call"),
-    pytest.param(loop("f(x, names[i])", "f(x, i)"), loop("f(x, names[i])", "f(x, tf.constant(i))"), id="indexes-list-constant-at-call"),
+    pytest.param(
+        loop("f(x, names[i])", "f(x, i)"),
+        loop("f(x, names[i])", "f(x, tf.constant(i))"),
+        id="indexes-list-constant-at-call",
+    ),
     pytest.param(loop("f(x, i + 1)"), loop("f(x, tf.constant(i + 1))"), id="int-arithmetic-constant-at-call"),
     pytest.param(
         loop("f(x, i)", header="for i in range(len(rows) - 1):"),
@@ -60,14 +64,25 @@ REWRITES += [
     ),
     pytest.param(
         loop("f(x, i)", head=SUMMARY.format(more="\n    tf.print(tf.cast(step, tf.float32))")),
-        loop("f(x, tf.constant(i, dtype=tf.int64))", head=SUMMARY.format(more="\n    tf.print(tf.cast(step, tf.float32))")),
+        loop(
+            "f(x, tf.constant(i, dtype=tf.int64))",
+            head=SUMMARY.format(more="\n    tf.print(tf.cast(step, tf.float32))"),
+        ),
         id="summary-step-and-cast",
     ),
     pytest.param(
-        loop("f(x, i)", head=SUMMARY.format(more="").replace(
-            "tf.summary.scalar('x', x, step=step)", "tf.summary.experimental.set_step(step)")),
-        loop("f(x, tf.constant(i, dtype=tf.int64))", head=SUMMARY.format(more="").replace(
-            "tf.summary.scalar('x', x, step=step)", "tf.summary.experimental.set_step(step)")),
+        loop(
+            "f(x, i)",
+            head=SUMMARY.format(more="").replace(
+                "tf.summary.scalar('x', x, step=step)", "tf.summary.experimental.set_step(step)"
+            ),
+        ),
+        loop(
+            "f(x, tf.constant(i, dtype=tf.int64))",
+            head=SUMMARY.format(more="").replace(
+                "tf.summary.scalar('x', x, step=step)", "tf.summary.experimental.set_step(step)"
+            ),
+        ),
         id="summary-set-step",
     ),
 ]
@@ -89,11 +104,25 @@ FINDINGS = [
     pytest.param(loop("f(x, i)", head=function("print(k)\n    return x")), "`print(k)`", id="print-in-function"),
     pytest.param(loop("f(x, i)", head=function("return x[k]")), "`x[k]`", id="python-indexing-in-function"),
     pytest.param(loop("f(x, i)", head=function("return k + 1")), "`k + 1`", id="python-arithmetic-in-function"),
-    pytest.param(loop("f(x, i)", head=function("for _ in range(k):\n        x = x * 2\n    return x")), "`range(k)`", id="python-range-in-function"),
-    pytest.param(loop("f(x, i)", head=function("return tf.range(k, dtype=tf.float32)")), "tf.range(k, dtype=tf.float32)", id="conversion-dtype"),
+    pytest.param(
+        loop("f(x, i)", head=function("for _ in range(k):\n        x = x * 2\n    return x")),
+        "`range(k)`",
+        id="python-range-in-function",
+    ),
+    pytest.param(
+        loop("f(x, i)", head=function("return tf.range(k, dtype=tf.float32)")),
+        "tf.range(k, dtype=tf.float32)",
+        id="conversion-dtype",
+    ),
     pytest.param(loop("f(x, i / 10)"), "Python float", id="float-expression"),
-    pytest.param(loop("f(x, i)", head=CAST.replace("@tf.function", "@tf.function(jit_compile=True)")), "XLA", id="jit-compile"),
-    pytest.param(CAST + "lr = 0.1\nfor i in range(3):\n    f(lr, 2)\n    lr *= 0.9\n", "`lr` is a Python number", id="number-changing-per-call"),
+    pytest.param(
+        loop("f(x, i)", head=CAST.replace("@tf.function", "@tf.function(jit_compile=True)")), "XLA", id="jit-compile"
+    ),
+    pytest.param(
+        CAST + "lr = 0.1\nfor i in range(3):\n    f(lr, 2)\n    lr *= 0.9\n",
+        "`lr` is a Python number",
+        id="number-changing-per-call",
+    ),
     pytest.param(loop("i = i * 2", "f(x, i)"), "reassigns", id="loop-variable-reassigned"),
 ]
 
@@ -124,21 +153,35 @@ NO_OPS = [
     pytest.param(loop("f(x, tf.constant(i))", "print(i)"), id="already-a-tensor"),
     pytest.param(loop("f(batches[i], 3)"), id="tensor-from-a-list"),
     pytest.param(loop("g(x, i)"), id="not-a-tf-function"),
-    pytest.param(loop("f(x, i)", head=CAST.replace("@tf.function", "@tf.function(input_signature=[spec, spec])")), id="input-signature"),
+    pytest.param(
+        loop("f(x, i)", head=CAST.replace("@tf.function", "@tf.function(input_signature=[spec, spec])")),
+        id="input-signature",
+    ),
     pytest.param(loop("f(x, i)", head=CAST.replace("@tf.function", "@tf.function\n@other")), id="another-decorator"),
     pytest.param("range = my_range\n" + loop("f(x, i)"), id="range-rebound"),
-    pytest.param(loop("f(x, i)", head=CAST.replace("import tensorflow as tf", "import mylib as tf\nimport tensorflow")), id="non-tf-module-called-tf"),
-    pytest.param(loop("f(x, i)", head="import tensorflow\ntf = Fake()\n" + CAST.split("\n", 1)[1]), id="non-tf-object-called-tf"),
+    pytest.param(
+        loop("f(x, i)", head=CAST.replace("import tensorflow as tf", "import mylib as tf\nimport tensorflow")),
+        id="non-tf-module-called-tf",
+    ),
+    pytest.param(
+        loop("f(x, i)", head="import tensorflow\ntf = Fake()\n" + CAST.split("\n", 1)[1]), id="non-tf-object-called-tf"
+    ),
     pytest.param(
         "import tensorflow as tf\n@tf.function\ndef outer(x):\n    for i in range(3):\n        x = inner(x, i)\n    return x\n@tf.function\ndef inner(x, k):\n    return x * tf.cast(k, tf.float32)\n",
         id="loop-inside-a-tf-function",
     ),
     pytest.param(
-        CAST + "def outer(x):\n    for i in range(3):\n        x = f(x, i)\n    return x\nouter_fn = tf.function(outer)\n",
+        CAST
+        + "def outer(x):\n    for i in range(3):\n        x = f(x, i)\n    return x\nouter_fn = tf.function(outer)\n",
         id="loop-inside-a-wrapped-function",
     ),
-    pytest.param(loop("f(x, i)  # tfmodernize: ignore[TFM201]", header="for i in range(10):  # tfmodernize: ignore[TFM201]"), id="suppressed"),
-    pytest.param(loop("f(x, i)", header="for i in range(10):  # tfmodernize: ignore[tf-range-loop]"), id="suppressed-by-name"),
+    pytest.param(
+        loop("f(x, i)  # tfmodernize: ignore[TFM201]", header="for i in range(10):  # tfmodernize: ignore[TFM201]"),
+        id="suppressed",
+    ),
+    pytest.param(
+        loop("f(x, i)", header="for i in range(10):  # tfmodernize: ignore[tf-range-loop]"), id="suppressed-by-name"
+    ),
 ]
 
 
@@ -151,4 +194,6 @@ def test_no_ops(source):
 def test_docstring_example_is_what_it_does():
     sections = doc_sections(find_codemod("TFM201"))
     before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
-    assert_rewrites("TFM201", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)
+    assert_rewrites(
+        "TFM201", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True
+    )

@@ -17,9 +17,21 @@ opt.apply_gradients(zip(grads, model.{b}))
 """
 
 REWRITES = [
-    pytest.param(STEP.format(a="variables", b="variables"), STEP.format(a="trainable_variables", b="trainable_variables"), id="variables"),
-    pytest.param(STEP.format(a="weights", b="weights"), STEP.format(a="trainable_variables", b="trainable_variables"), id="weights"),
-    pytest.param(STEP.format(a="variables", b="weights"), STEP.format(a="trainable_variables", b="trainable_variables"), id="variables-then-weights"),
+    pytest.param(
+        STEP.format(a="variables", b="variables"),
+        STEP.format(a="trainable_variables", b="trainable_variables"),
+        id="variables",
+    ),
+    pytest.param(
+        STEP.format(a="weights", b="weights"),
+        STEP.format(a="trainable_variables", b="trainable_variables"),
+        id="weights",
+    ),
+    pytest.param(
+        STEP.format(a="variables", b="weights"),
+        STEP.format(a="trainable_variables", b="trainable_variables"),
+        id="variables-then-weights",
+    ),
     pytest.param(
         "import tensorflow as T\nnet = T.keras.Model(inputs, outputs)\nwith T.GradientTape() as g:\n    loss = net(x)\n"
         "opt.apply_gradients(zip(g.gradient(loss, net.variables), net.variables))\n",
@@ -100,30 +112,37 @@ def test_function_argument_is_an_unsafe_fix():
 
 FINDINGS = [
     pytest.param(
-        STEP.format(a="variables", b="variables").replace("grads = ", "grads = ").replace(
-            "opt.apply_gradients", "grads = [tf.clip_by_norm(g, 1.0) for g in grads]\nopt.apply_gradients"
-        ),
+        STEP.format(a="variables", b="variables")
+        .replace("grads = ", "grads = ")
+        .replace("opt.apply_gradients", "grads = [tf.clip_by_norm(g, 1.0) for g in grads]\nopt.apply_gradients"),
         "also used elsewhere",
         id="gradient-list-used-elsewhere",
     ),
     pytest.param(STEP.format(a="variables", b="trainable_variables"), "line up only if", id="applied-to-trainable"),
     pytest.param(
-        STEP.format(a="variables", b="variables").replace("opt.apply_gradients(zip(grads, model.variables))", "print(grads)"),
+        STEP.format(a="variables", b="variables").replace(
+            "opt.apply_gradients(zip(grads, model.variables))", "print(grads)"
+        ),
         "not passed straight",
         id="never-applied",
     ),
     pytest.param(
-        STEP.format(a="variables", b="variables").replace("grads = tape.gradient", "other = other_model.variables\ngrads = tape.gradient")
+        STEP.format(a="variables", b="variables")
+        .replace("grads = tape.gradient", "other = other_model.variables\ngrads = tape.gradient")
         .replace("zip(grads, model.variables)", "zip(grads, other_model.variables)"),
         "line up only if",
         id="applied-to-another-model",
     ),
     pytest.param(
-        STEP.format(a="variables", b="variables").replace("    loss = model(x)", "    tape.watch(model.variables)\n    loss = model(x)"),
+        STEP.format(a="variables", b="variables").replace(
+            "    loss = model(x)", "    tape.watch(model.variables)\n    loss = model(x)"
+        ),
         "calls `watch`",
         id="explicit-watch",
     ),
-    pytest.param(STEP.format(a="variables", b="variables").replace("zip(", "izip("), "not passed straight", id="not-builtin-zip"),
+    pytest.param(
+        STEP.format(a="variables", b="variables").replace("zip(", "izip("), "not passed straight", id="not-builtin-zip"
+    ),
     pytest.param(
         "import tensorflow as tf\nzip = my_zip\n" + STEP.format(a="variables", b="variables").split("\n", 1)[1],
         "not passed straight",
@@ -141,12 +160,40 @@ def test_findings_instead_of_half_a_fix(source, fragment):
 
 NO_OPS = [
     pytest.param(STEP.format(a="trainable_variables", b="trainable_variables"), id="already-trainable"),
-    pytest.param(STEP.format(a="variables", b="variables").replace("import tensorflow as tf\n", "import mylib as tf\nimport tensorflow\n"), id="non-tf-tape"),
-    pytest.param("import tensorflow\ntf = Fake()\nwith tf.GradientTape() as tape:\n    loss = m(x)\ngrads = tape.gradient(loss, m.variables)\nopt.apply_gradients(zip(grads, m.variables))\n", id="non-tf-object-called-tf"),
-    pytest.param("import tensorflow as tf\ntape = Recorder()\ngrads = tape.gradient(loss, model.variables)\nopt.apply_gradients(zip(grads, model.variables))\n", id="not-a-gradient-tape"),
-    pytest.param(STEP.format(a="variables", b="variables").replace("grads = tape.gradient(loss, model.variables)", "grads = tape.gradient(loss, model.variables)  # tfmodernize: ignore[TFM202]"), id="suppressed-on-gradient"),
-    pytest.param(STEP.format(a="variables", b="variables").replace("zip(grads, model.variables))", "zip(grads, model.variables))  # tfmodernize: ignore"), id="suppressed-on-apply"),
-    pytest.param(STEP.format(a="variables", b="variables").replace("grads = tape.gradient(loss, model.variables)", "grads = tape.gradient(loss, model.variables)  # tfmodernize: ignore[trainable-variables]"), id="suppressed-by-name"),
+    pytest.param(
+        STEP.format(a="variables", b="variables").replace(
+            "import tensorflow as tf\n", "import mylib as tf\nimport tensorflow\n"
+        ),
+        id="non-tf-tape",
+    ),
+    pytest.param(
+        "import tensorflow\ntf = Fake()\nwith tf.GradientTape() as tape:\n    loss = m(x)\ngrads = tape.gradient(loss, m.variables)\nopt.apply_gradients(zip(grads, m.variables))\n",
+        id="non-tf-object-called-tf",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntape = Recorder()\ngrads = tape.gradient(loss, model.variables)\nopt.apply_gradients(zip(grads, model.variables))\n",
+        id="not-a-gradient-tape",
+    ),
+    pytest.param(
+        STEP.format(a="variables", b="variables").replace(
+            "grads = tape.gradient(loss, model.variables)",
+            "grads = tape.gradient(loss, model.variables)  # tfmodernize: ignore[TFM202]",
+        ),
+        id="suppressed-on-gradient",
+    ),
+    pytest.param(
+        STEP.format(a="variables", b="variables").replace(
+            "zip(grads, model.variables))", "zip(grads, model.variables))  # tfmodernize: ignore"
+        ),
+        id="suppressed-on-apply",
+    ),
+    pytest.param(
+        STEP.format(a="variables", b="variables").replace(
+            "grads = tape.gradient(loss, model.variables)",
+            "grads = tape.gradient(loss, model.variables)  # tfmodernize: ignore[trainable-variables]",
+        ),
+        id="suppressed-by-name",
+    ),
 ]
 
 
@@ -173,9 +220,16 @@ for g, v in zip(grads, line.variables):
 NO_OPS.append(pytest.param(LINEAR.format(extra=""), id="tf-module-all-trainable"))
 NO_OPS.append(pytest.param(LINEAR.format(extra=", trainable=True"), id="tf-module-trainable-true"))
 FINDINGS.append(pytest.param(LINEAR.format(extra=", trainable=False"), "not passed straight", id="tf-module-frozen"))
-FINDINGS.append(pytest.param(
-    LINEAR.format(extra="").replace("        self.ready = False\n", "        self.ready = False\n        self.inner = tf.keras.layers.BatchNormalization()\n"),
-    "not passed straight", id="tf-module-holding-a-layer"))
+FINDINGS.append(
+    pytest.param(
+        LINEAR.format(extra="").replace(
+            "        self.ready = False\n",
+            "        self.ready = False\n        self.inner = tf.keras.layers.BatchNormalization()\n",
+        ),
+        "not passed straight",
+        id="tf-module-holding-a-layer",
+    )
+)
 
 
 @pytest.mark.parametrize("source", NO_OPS)
@@ -187,7 +241,9 @@ def test_no_ops(source):
 def test_docstring_example_is_what_it_does():
     sections = doc_sections(find_codemod("TFM202"))
     before, after = (textwrap.dedent(sections[part]) + "\n" for part in ("Before", "After"))
-    assert_rewrites("TFM202", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True)
+    assert_rewrites(
+        "TFM202", "import tensorflow as tf\n" + before, "import tensorflow as tf\n" + after, unsafe_fixes=True
+    )
 
 
 # A plain class of the file (no Keras, no tf.Module) whose ``weights`` is its own tuple of
@@ -230,58 +286,62 @@ def step(net, x, rule):
 """
 
 
-@pytest.mark.parametrize("source", [
-    pytest.param(PLAIN_SCORER, id="plain-class-own-weights-watched"),
-    pytest.param(
-        PLAIN_SCORER.replace("        tape.watch(scorer.weights)\n", ""),
-        id="plain-class-own-weights",
-    ),
-    pytest.param(
-        MODULE_FILE.format(extra="", more=""), id="parameter-in-a-file-of-trainable-modules"),
-    pytest.param(
-        MODULE_FILE.format(extra="", more="init = tf.keras.initializers.GlorotNormal()\n"),
-        id="parameter-keras-initializer-only",
-    ),
-    pytest.param(
-        MODULE_FILE.format(
-            extra="",
-            more="def reload(m, d):\n    tf.saved_model.save(m, d)\n"
-                 "    return tf.saved_model.load(d)\n",
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(PLAIN_SCORER, id="plain-class-own-weights-watched"),
+        pytest.param(
+            PLAIN_SCORER.replace("        tape.watch(scorer.weights)\n", ""),
+            id="plain-class-own-weights",
         ),
-        id="parameter-file-reloads-its-own-export",
-    ),
-])
+        pytest.param(MODULE_FILE.format(extra="", more=""), id="parameter-in-a-file-of-trainable-modules"),
+        pytest.param(
+            MODULE_FILE.format(extra="", more="init = tf.keras.initializers.GlorotNormal()\n"),
+            id="parameter-keras-initializer-only",
+        ),
+        pytest.param(
+            MODULE_FILE.format(
+                extra="",
+                more="def reload(m, d):\n    tf.saved_model.save(m, d)\n    return tf.saved_model.load(d)\n",
+            ),
+            id="parameter-file-reloads-its-own-export",
+        ),
+    ],
+)
 def test_no_finding_on_plain_or_all_trainable_variables(source):
     assert assert_unchanged("TFM202", source).findings == []
 
 
-@pytest.mark.parametrize("source", [
-    pytest.param(
-        MODULE_FILE.format(extra=", trainable=False", more=""), id="frozen-variable-in-the-file"),
-    pytest.param(
-        MODULE_FILE.format(extra="", more="norm = tf.keras.layers.LayerNormalization()\n"),
-        id="keras-layer-in-the-file",
-    ),
-    pytest.param(
-        MODULE_FILE.format(extra="", more="noise = tf.random.Generator.from_seed(3)\n"),
-        id="generator-in-the-file",
-    ),
-    pytest.param(
-        MODULE_FILE.format(extra="", more="pretrained = tf.saved_model.load('/models/base')\n"),
-        id="savedmodel-from-elsewhere",
-    ),
-    pytest.param(
-        MODULE_FILE.format(extra="", more="").replace("(tf.Module)", "(Base)"),
-        id="no-tf-module-in-the-file",
-    ),
-    pytest.param(
-        PLAIN_SCORER.replace(
-            "g = slopes(Scorer()",
-            "scorer = tf.keras.Sequential([tf.keras.layers.Dense(1)])\ng = slopes(scorer",
-        )
-        .replace("def slopes(scorer, x)", "def slopes(x)").replace("slopes(scorer, ", "slopes("),
-        id="keras-model-beside-a-plain-class",
-    ),
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(MODULE_FILE.format(extra=", trainable=False", more=""), id="frozen-variable-in-the-file"),
+        pytest.param(
+            MODULE_FILE.format(extra="", more="norm = tf.keras.layers.LayerNormalization()\n"),
+            id="keras-layer-in-the-file",
+        ),
+        pytest.param(
+            MODULE_FILE.format(extra="", more="noise = tf.random.Generator.from_seed(3)\n"),
+            id="generator-in-the-file",
+        ),
+        pytest.param(
+            MODULE_FILE.format(extra="", more="pretrained = tf.saved_model.load('/models/base')\n"),
+            id="savedmodel-from-elsewhere",
+        ),
+        pytest.param(
+            MODULE_FILE.format(extra="", more="").replace("(tf.Module)", "(Base)"),
+            id="no-tf-module-in-the-file",
+        ),
+        pytest.param(
+            PLAIN_SCORER.replace(
+                "g = slopes(Scorer()",
+                "scorer = tf.keras.Sequential([tf.keras.layers.Dense(1)])\ng = slopes(scorer",
+            )
+            .replace("def slopes(scorer, x)", "def slopes(x)")
+            .replace("slopes(scorer, ", "slopes("),
+            id="keras-model-beside-a-plain-class",
+        ),
+    ],
+)
 def test_parameter_that_may_hold_non_trainable_state_is_reported(source):
     assert [f.code for f in assert_unchanged("TFM202", source).findings] == ["TFM202"]

@@ -21,7 +21,8 @@ POSITIVE = [
         id="sequential",
     ),
     pytest.param(
-        SUBCLASS + "\ndef train():\n    net = Net()\n    opt = keras.optimizers.SGD()\n    weights = net.trainable_weights\n",
+        SUBCLASS
+        + "\ndef train():\n    net = Net()\n    opt = keras.optimizers.SGD()\n    weights = net.trainable_weights\n",
         "`net.trainable_weights`",
         id="subclass-in-function",
     ),
@@ -36,8 +37,7 @@ POSITIVE = [
         id="empty-sequential-add",
     ),
     pytest.param(
-        "import tensorflow as tf\nhead = tf.keras.layers.Dense(2)\n"
-        "head.weights\nparams = head.weights\n",
+        "import tensorflow as tf\nhead = tf.keras.layers.Dense(2)\nhead.weights\nparams = head.weights\n",
         "`head.weights`",
         id="shown-then-kept-unbuilt",
     ),
@@ -85,8 +85,7 @@ NOOP = [
         id="shown-alone-as-a-statement",
     ),
     pytest.param(
-        "import tensorflow as tf\nhead = tf.keras.layers.Dense(2)\n"
-        "print('before build:', head.trainable_weights)\n",
+        "import tensorflow as tf\nhead = tf.keras.layers.Dense(2)\nprint('before build:', head.trainable_weights)\n",
         id="printed",
     ),
 ]

@@ -45,11 +45,21 @@ EQUAL = [
 ]
 
 DIFFERENT = [
-    ("float32 vs float64", np.float32([1.0]), np.float64([1.0]), "x: dtypes differ: before float32 shape (1,), after float64 shape (1,)"),
+    (
+        "float32 vs float64",
+        np.float32([1.0]),
+        np.float64([1.0]),
+        "x: dtypes differ: before float32 shape (1,), after float64 shape (1,)",
+    ),
     ("int vs float", 3, 3.0, "x: kinds differ (integer vs float)"),
     ("bool vs int", True, 1, "x: kinds differ (bool vs integer)"),
     ("None vs zero", None, 0, "x: before None, after Python integer shape ()"),
-    ("shape", np.zeros((2, 3), np.float32), np.zeros((3, 2), np.float32), "x: shapes differ: before float32 shape (2, 3), after float32 shape (3, 2)"),
+    (
+        "shape",
+        np.zeros((2, 3), np.float32),
+        np.zeros((3, 2), np.float32),
+        "x: shapes differ: before float32 shape (2, 3), after float32 shape (3, 2)",
+    ),
     ("integers exactly", np.int64([5]), np.int64([6]), "x: values differ in 1 of 1 element(s)"),
     ("length", [1, 2], [1, 2, 3], "x: length 2 before, 3 after"),
     ("dict keys", {"a": 1}, {"b": 1}, "x: keys differ (only before: 'a'; only after: 'b')"),
@@ -64,7 +74,9 @@ def test_equal_values(before, after) -> None:
     assert difference("x", before, after) is None
 
 
-@pytest.mark.parametrize(("before", "after", "fragment"), [case[1:] for case in DIFFERENT], ids=[case[0] for case in DIFFERENT])
+@pytest.mark.parametrize(
+    ("before", "after", "fragment"), [case[1:] for case in DIFFERENT], ids=[case[0] for case in DIFFERENT]
+)
 def test_different_values(before, after, fragment) -> None:
     reason = difference("x", before, after)
     assert reason is not None and fragment in reason
@@ -93,7 +105,9 @@ def test_compare_values_uses_names_bound_in_both_runs() -> None:
 
 def test_compare_values_with_explicit_names_reports_missing_and_skipped() -> None:
     results = compare_values(
-        {"a": 1.0}, {"a": 1.0}, compare=["a", "W", "gone"],
+        {"a": 1.0},
+        {"a": 1.0},
+        compare=["a", "W", "gone"],
         before_skipped={"W": "RefVariable without a concrete value"},
     )
     by_name = {r.name: r for r in results}
@@ -228,14 +242,20 @@ def test_numeric_error_fails_with_the_details(verdicts) -> None:
 def test_dtype_change_fails(verdicts) -> None:
     verdict = verdicts["dtype_change"]
     assert verdict.status == "different"
-    assert "w_final: different: dtypes differ: before float32 shape (2, 2), after float64 shape (2, 2)" in verdict.explain()
+    assert (
+        "w_final: different: dtypes differ: before float32 shape (2, 2), after float64 shape (2, 2)"
+        in verdict.explain()
+    )
 
 
 @needs_tensorflow
 @pytest.mark.parametrize(
     ("name", "fragments"),
     [
-        ("crash_exception", ["after.py (after, tf2 mode) could not run", 'after.py", line 6', "shapes must be equal", "about to fail"]),
+        (
+            "crash_exception",
+            ["after.py (after, tf2 mode) could not run", 'after.py", line 6', "shapes must be equal", "about to fail"],
+        ),
         ("crash_abort", ["the tf2 child died (exit code -6)", 'crash_abort/after.py", line 6']),
         ("hang", ["timed out after 3 s", 'hang/after.py", line 7']),
     ],
@@ -327,7 +347,11 @@ def test_modes_give_their_keras_and_execution(harness, mode, tf_keras, eager) ->
 
     result = harness.run(Script(CASES_DIR / "isolation" / "keras_version.py", mode))
     assert result.ok, result.error
-    assert result.values == {"keras_is_tf_keras": tf_keras, "keras_is_keras_3": not tf_keras, "executing_eagerly": eager}
+    assert result.values == {
+        "keras_is_tf_keras": tf_keras,
+        "keras_is_keras_3": not tf_keras,
+        "executing_eagerly": eager,
+    }
 
 
 @needs_tensorflow
@@ -437,8 +461,15 @@ def test_verify_command_exit_codes_and_table(harness, case, code, fragments) -> 
     console = _console()
     config = CASES[case]
     exit_code = verify_command(
-        config.before, config.after, compare=None, rtol=1e-5, atol=1e-6,
-        old_mode=config.before_mode(), timeout=60, console=console, harness=harness,
+        config.before,
+        config.after,
+        compare=None,
+        rtol=1e-5,
+        atol=1e-6,
+        old_mode=config.before_mode(),
+        timeout=60,
+        console=console,
+        harness=harness,
     )
     text = console.export_text()
     assert exit_code == code, text
@@ -450,8 +481,17 @@ def test_verify_command_exit_codes_and_table(harness, case, code, fragments) -> 
 def test_verify_command_compares_exactly_the_names_given(harness) -> None:
     console = _console()
     case = CASES["numeric_error"]
-    exit_code = verify_command(case.before, case.after, compare=["absent"], rtol=1e-5, atol=1e-6,
-                               old_mode="tf2", timeout=60, console=console, harness=harness)
+    exit_code = verify_command(
+        case.before,
+        case.after,
+        compare=["absent"],
+        rtol=1e-5,
+        atol=1e-6,
+        old_mode="tf2",
+        timeout=60,
+        console=console,
+        harness=harness,
+    )
     text = console.export_text()
     assert exit_code == 1
     assert "absent" in text and "not bound at module level" in text and "w_final" not in text
@@ -464,8 +504,9 @@ def test_verify_command_without_tensorflow_says_how_to_install(monkeypatch, tmp_
     script.write_text("x = 1\n")
     monkeypatch.setattr(command.importlib.util, "find_spec", lambda name: None)
     console = _console()
-    exit_code = verify_command(script, script, compare=None, rtol=1e-5, atol=1e-6,
-                               old_mode="tf1", timeout=10, console=console)
+    exit_code = verify_command(
+        script, script, compare=None, rtol=1e-5, atol=1e-6, old_mode="tf1", timeout=10, console=console
+    )
     assert exit_code == 2
     assert "pip install 'tfmodernize[verify]'" in console.export_text()
 
@@ -485,8 +526,16 @@ def test_verify_command_rejects_bad_options(tmp_path, options, fragment) -> None
 
 def test_verify_command_reports_a_missing_file(tmp_path) -> None:
     console = _console()
-    code = verify_command(tmp_path / "nope.py", tmp_path / "nope.py", compare=None, rtol=1e-5, atol=1e-6,
-                          old_mode="tf1", timeout=10, console=console)
+    code = verify_command(
+        tmp_path / "nope.py",
+        tmp_path / "nope.py",
+        compare=None,
+        rtol=1e-5,
+        atol=1e-6,
+        old_mode="tf1",
+        timeout=10,
+        console=console,
+    )
     assert code == 2 and "nope.py: no such file" in console.export_text()
 
 
@@ -524,10 +573,13 @@ with tf.Session() as sess:
 
 
 @needs_tensorflow
-@pytest.mark.parametrize(("scale", "code", "fragment"), [
-    ("1.0", 0, "6 numbers printed, equal in order"),
-    ("1.5", 1, "number 4 of 6 differs"),
-])
+@pytest.mark.parametrize(
+    ("scale", "code", "fragment"),
+    [
+        ("1.0", 0, "6 numbers printed, equal in order"),
+        ("1.5", 1, "number 4 of 6 differs"),
+    ],
+)
 def test_verify_stdout_compares_what_a_migrated_script_prints(harness, tmp_path, scale, code, fragment) -> None:
     from tfmodernize.registry import builtin_codemods
     from tfmodernize.engine import transform_text
@@ -539,8 +591,18 @@ def test_verify_stdout_compares_what_a_migrated_script_prints(harness, tmp_path,
     after = tmp_path / "script_tf2.py"
     after.write_text(migrated.replace("[[0.5], [-1.0]]", f"[[0.5 * {scale}], [-1.0]]"))
     console = _console()
-    exit_code = verify_command(before, after, compare=None, rtol=1e-5, atol=1e-6, old_mode="tf1",
-                               timeout=60, stdout=True, console=console, harness=harness)
+    exit_code = verify_command(
+        before,
+        after,
+        compare=None,
+        rtol=1e-5,
+        atol=1e-6,
+        old_mode="tf1",
+        timeout=60,
+        stdout=True,
+        console=console,
+        harness=harness,
+    )
     text = console.export_text()
     assert exit_code == code, text
     assert fragment in text
@@ -594,8 +656,9 @@ def test_align_variables_starts_keras_layers_from_tf1s_initial_weights(harness, 
     console = _console()
     assert verify_command(before, after, compare=["losses"], timeout=60, console=console, harness=harness) == 1
     console = _console()
-    code = verify_command(before, after, compare=["losses"], timeout=60, align_variables=True, console=console,
-                          harness=harness)
+    code = verify_command(
+        before, after, compare=["losses"], timeout=60, align_variables=True, console=console, harness=harness
+    )
     text = console.export_text()
     assert code == 0, text
     assert "aligned 4 trainable variable(s)" in text
@@ -607,8 +670,9 @@ def test_align_variables_lists_what_it_could_not_match(harness, tmp_path) -> Non
     before.write_text(ALIGN_BEFORE)
     after.write_text(ALIGN_AFTER.format(units=5))  # another hidden width: no shape matches
     console = _console()
-    code = verify_command(before, after, compare=["losses"], timeout=60, align_variables=True, console=console,
-                          harness=harness)
+    code = verify_command(
+        before, after, compare=["losses"], timeout=60, align_variables=True, console=console, harness=harness
+    )
     text = " ".join(console.export_text().split())
     assert code == 1
     assert "aligned 0 trainable variable(s)" in text

@@ -109,7 +109,9 @@ def test_printed_numbers_that_jump_are_different_not_drifting():
     after = before.copy()
     after[20:] *= 1.5
     result = compare_printed(printed(before), printed(after))
-    assert result.detail.startswith("equal to rounding for 20 printed lines (41 numbers), then different: number 42 of 80")
+    assert result.detail.startswith(
+        "equal to rounding for 20 printed lines (41 numbers), then different: number 42 of 80"
+    )
     assert "the difference does not grow (at most 5.0e-01 relative)" in result.detail
     assert not result.drift.grows
 
@@ -143,7 +145,9 @@ def test_a_per_step_loss_list_that_drifts_is_described_as_a_drift():
     after = list(compounding(losses(), start=12))
     [row] = compare_values({"losses": before}, {"losses": after})
     assert row.status is Status.DIFFERENT
-    assert row.detail.startswith("equal to rounding for 12 of 40 values, then drifting: losses[12] differs by 2."), row.detail
+    assert row.detail.startswith("equal to rounding for 12 of 40 values, then drifting: losses[12] differs by 2."), (
+        row.detail
+    )
     assert row.drift is not None and row.drift.agreeing == 12 and row.drift.grows
 
 
@@ -160,12 +164,15 @@ def test_a_dtype_change_is_reported_before_any_drift():
     assert "dtypes differ" in difference("losses", before, after)
 
 
-@pytest.mark.parametrize(("before", "after"), [
-    pytest.param([1.0, 2.0], [1.0, 2.5], id="too-short"),
-    pytest.param([1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 3.0, 4.0], id="differs-from-the-first"),
-    pytest.param(np.ones((2, 3), np.float32), np.ones((2, 3), np.float32) * 2, id="not-one-dimensional"),
-    pytest.param([1, 2, 3, 4], [1, 2, 3, 5], id="integers"),
-])
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        pytest.param([1.0, 2.0], [1.0, 2.5], id="too-short"),
+        pytest.param([1.0, 2.0, 3.0, 4.0], [1.5, 2.0, 3.0, 4.0], id="differs-from-the-first"),
+        pytest.param(np.ones((2, 3), np.float32), np.ones((2, 3), np.float32) * 2, id="not-one-dimensional"),
+        pytest.param([1, 2, 3, 4], [1, 2, 3, 5], id="integers"),
+    ],
+)
 def test_no_drift_where_the_first_mismatch_says_it_all(before, after):
     assert sequence_drift(before, after) is None
     assert "equal to rounding" not in difference("x", before, after)
@@ -247,8 +254,15 @@ def test_keras_adam_with_unrounded_betas_drifts_from_tf1(harness, tmp_path):
     unrounded = tmp_path / "after.py"
     unrounded.write_text(after.replace(TF1_BETAS, ""))
     console = Console(record=True, width=2000, color_system=None)
-    code = verify_command(ADAM_CASE / "before.py", unrounded, compare=["d_losses", "g_losses"], old_mode="tf1",
-                          timeout=120, console=console, harness=harness)
+    code = verify_command(
+        ADAM_CASE / "before.py",
+        unrounded,
+        compare=["d_losses", "g_losses"],
+        old_mode="tf1",
+        timeout=120,
+        console=console,
+        harness=harness,
+    )
     text = console.export_text()
     assert code == 1, text
     rows = [line for line in text.splitlines() if "g_losses" in line and "equal to rounding for" in line]

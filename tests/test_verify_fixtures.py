@@ -141,7 +141,9 @@ def test_before_mode(tmp_path, codemod, toml, mode) -> None:
 
 
 def test_pipeline_runs_in_catalogue_order(tmp_path) -> None:
-    case = FixtureCase.load(_case(tmp_path, "run-functions-eagerly", "c", 'codemods = ["run-functions-eagerly", "TFM207"]'))
+    case = FixtureCase.load(
+        _case(tmp_path, "run-functions-eagerly", "c", 'codemods = ["run-functions-eagerly", "TFM207"]')
+    )
     assert [codemod.code for codemod in case.pipeline()] == ["TFM207"]
 
 

@@ -17,8 +17,13 @@ def test_an_lstm_kernel_is_split_and_its_gates_reordered():
     kernel[inputs:] += 10.0  # the state's rows
     bias = np.repeat(np.arange(4, dtype=np.float32), units)
     dense = np.ones((units, 1), np.float32)
-    out = keras_layout([_entry("rnn/lstm_cell/kernel:0", kernel), _entry("rnn/lstm_cell/bias:0", bias),
-                        _entry("dense/kernel:0", dense)])
+    out = keras_layout(
+        [
+            _entry("rnn/lstm_cell/kernel:0", kernel),
+            _entry("rnn/lstm_cell/bias:0", bias),
+            _entry("dense/kernel:0", dense),
+        ]
+    )
     assert [e["shape"] for e in out] == [[3, 8], [2, 8], [8], [2, 1]]
     # Keras: input, forget, cell, output.
     assert out[0]["value"][0].tolist() == [0, 0, 2, 2, 1, 1, 3, 3]
@@ -28,12 +33,16 @@ def test_an_lstm_kernel_is_split_and_its_gates_reordered():
 
 
 def test_a_gru_cells_gates_and_candidate_become_one_kernel():
-    inputs, units = 2, 1
     gates = np.array([[1.0, 2.0], [1.0, 2.0], [5.0, 6.0]], np.float32)  # (reset, update) columns
     candidate = np.array([[3.0], [3.0], [7.0]], np.float32)
-    out = keras_layout([_entry("rnn/gru_cell/gates/kernel:0", gates), _entry("rnn/gru_cell/gates/bias:0", np.ones(2, np.float32)),
-                        _entry("rnn/gru_cell/candidate/kernel:0", candidate),
-                        _entry("rnn/gru_cell/candidate/bias:0", np.zeros(1, np.float32))])
+    out = keras_layout(
+        [
+            _entry("rnn/gru_cell/gates/kernel:0", gates),
+            _entry("rnn/gru_cell/gates/bias:0", np.ones(2, np.float32)),
+            _entry("rnn/gru_cell/candidate/kernel:0", candidate),
+            _entry("rnn/gru_cell/candidate/bias:0", np.zeros(1, np.float32)),
+        ]
+    )
     assert [e["shape"] for e in out] == [[2, 3], [1, 3], [3]]
     assert out[0]["value"][0].tolist() == [2.0, 1.0, 3.0]  # update, reset, candidate
     assert out[1]["value"][0].tolist() == [6.0, 5.0, 7.0]

@@ -32,7 +32,11 @@ def test_equal_within_tolerance():
 def test_first_difference_is_named_with_its_lines():
     result = compare_printed("a 1\nloss 0.5\n", "a 1\nloss 0.7\n")
     assert result.status is Status.DIFFERENT
-    assert "number 2 of 2 differs" in result.detail and "before: loss 0.5" in result.detail and "after: loss 0.7" in result.detail
+    assert (
+        "number 2 of 2 differs" in result.detail
+        and "before: loss 0.5" in result.detail
+        and "after: loss 0.7" in result.detail
+    )
 
 
 def test_count_mismatch_is_a_difference():

@@ -54,8 +54,10 @@ def _third_party_fingerprint(codemods: Sequence[type[TFCodemod]]) -> str:
 class OutcomeCache:
     def __init__(self, folder: Path, codemods: Sequence[type[TFCodemod]], unsafe_fixes: bool) -> None:
         self.folder = folder
-        settings = (f"{','.join(c.code for c in codemods)}|{unsafe_fixes}|{_tool_fingerprint()}"
-                    f"|{_third_party_fingerprint(codemods)}")
+        settings = (
+            f"{','.join(c.code for c in codemods)}|{unsafe_fixes}|{_tool_fingerprint()}"
+            f"|{_third_party_fingerprint(codemods)}"
+        )
         self._salt = hashlib.sha256(settings.encode()).digest()
 
     def key(self, data: bytes) -> str:
@@ -68,7 +70,9 @@ class OutcomeCache:
         (self.folder / ".gitignore").write_text("# Created by tfmodernize: its outcome cache.\n*\n", encoding="utf-8")
         (self.folder / "CACHEDIR.TAG").write_text(
             "Signature: 8a477f597d28d172789f06886806bc55\n"
-            "# This file is a cache directory tag created by tfmodernize.\n", encoding="utf-8")
+            "# This file is a cache directory tag created by tfmodernize.\n",
+            encoding="utf-8",
+        )
 
     def _entry(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.json"
@@ -82,8 +86,17 @@ class OutcomeCache:
         except (OSError, ValueError, TypeError, KeyError):
             return None
 
-    def put(self, key: str, *, new: Optional[str], fixes: list[Fix], findings: list[Finding], error: Optional[str],
-            kept_on_v1: Sequence[tuple[str, int]] = (), exports: Optional[dict] = None) -> None:
+    def put(
+        self,
+        key: str,
+        *,
+        new: Optional[str],
+        fixes: list[Fix],
+        findings: list[Finding],
+        error: Optional[str],
+        kept_on_v1: Sequence[tuple[str, int]] = (),
+        exports: Optional[dict] = None,
+    ) -> None:
         record = {
             "new": new,
             "fixes": [asdict(f) for f in fixes],

@@ -58,7 +58,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="Show the version and exit."),
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_version, is_eager=True, help="Show the version and exit."
+    ),
 ) -> None:
     """Migrate TensorFlow 1.x code to idiomatic TensorFlow 2 and fix TF2 anti-patterns."""
 
@@ -66,20 +68,34 @@ def _main(
 # -- shared options --------------------------------------------------------------------------
 
 PathsArg = typer.Argument(..., help="Files or folders to process.", show_default=False)
-SelectOpt = typer.Option([], "--select", help="Only these codemods (codes, code prefixes or names; comma-separated or repeated).")
+SelectOpt = typer.Option(
+    [], "--select", help="Only these codemods (codes, code prefixes or names; comma-separated or repeated)."
+)
 IgnoreOpt = typer.Option([], "--ignore", help="Skip these codemods (codes, code prefixes or names).")
 ExcludeOpt = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable).")
-StdinFilenameOpt = typer.Option(None, "--stdin-filename", metavar="<path>",
-                                help="The name of the source read from `-` (standard input), for messages.")
+StdinFilenameOpt = typer.Option(
+    None,
+    "--stdin-filename",
+    metavar="<path>",
+    help="The name of the source read from `-` (standard input), for messages.",
+)
 #: The path that means standard input.
 STDIN = "-"
-SrcOpt = typer.Option([], "--src", help="A folder the project's modules are imported from (besides each script's own), repeatable; `src` in the config.")
-ForceExcludeOpt = typer.Option(False, "--force-exclude", help="Apply --exclude to files named on the command line too (for pre-commit).")
+SrcOpt = typer.Option(
+    [],
+    "--src",
+    help="A folder the project's modules are imported from (besides each script's own), repeatable; `src` in the config.",
+)
+ForceExcludeOpt = typer.Option(
+    False, "--force-exclude", help="Apply --exclude to files named on the command line too (for pre-commit)."
+)
 UnsafeOpt = typer.Option(None, "--unsafe-fixes/--no-unsafe-fixes", help="Also apply fixes marked unsafe.")
 JobsOpt = typer.Option(None, "--jobs", "-j", help="Worker processes (default: all cores).")
 ConfigOpt = typer.Option(None, "--config", help="pyproject.toml with a [tool.tfmodernize] table.")
 NoCacheOpt = typer.Option(False, "--no-cache", help="Do not read or write the outcome cache (.tfmodernize_cache).")
-StatisticsOpt = typer.Option(False, "--statistics", help="Also list the TF1 constructs that keep files on tf.compat.v1, by number of files.")
+StatisticsOpt = typer.Option(
+    False, "--statistics", help="Also list the TF1 constructs that keep files on tf.compat.v1, by number of files."
+)
 
 
 def _split(values: List[str]) -> list[str]:
@@ -91,7 +107,9 @@ def _usage_error(message: str) -> typer.Exit:
     return typer.Exit(EXIT_ERROR)
 
 
-def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude=False, src=()) -> "Settings":
+def _settings(
+    paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude=False, src=()
+) -> "Settings":
     from tfmodernize.registry import RegistryError, select_codemods
     from tfmodernize.settings import SettingsError, build_settings
 
@@ -118,8 +136,9 @@ def _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cac
     return settings
 
 
-def _outcomes(paths: List[Path], settings: "Settings", *, writing: bool = False,
-              stdin_filename: Optional[str] = None) -> Iterator["Outcome"]:
+def _outcomes(
+    paths: List[Path], settings: "Settings", *, writing: bool = False, stdin_filename: Optional[str] = None
+) -> Iterator["Outcome"]:
     """Discover and process files, yielding outcomes in order; missing inputs are errors.
     ``-`` reads one source from standard input, named ``stdin_filename``.
 
@@ -155,7 +174,11 @@ def _outcomes(paths: List[Path], settings: "Settings", *, writing: bool = False,
 
 
 def _print_error(outcome: "Outcome") -> None:
-    stderr.print(f"{outcome.path}:{outcome.error}" if outcome.error[:1].isdigit() else f"{outcome.path}: {outcome.error}", highlight=False, markup=False)
+    stderr.print(
+        f"{outcome.path}:{outcome.error}" if outcome.error[:1].isdigit() else f"{outcome.path}: {outcome.error}",
+        highlight=False,
+        markup=False,
+    )
 
 
 def _print_findings(outcome: "Outcome", console: Console) -> None:
@@ -201,7 +224,9 @@ def diff(
             print_diff(stdout, outcome_diff(outcome))
         _print_findings(outcome, stderr)
     print_summary(stderr, summary, changed_label="would change", statistics=statistics)
-    raise typer.Exit(EXIT_ERROR if summary.failed else EXIT_REPORTED if summary.changed or summary.findings else EXIT_CLEAN)
+    raise typer.Exit(
+        EXIT_ERROR if summary.failed else EXIT_REPORTED if summary.changed or summary.findings else EXIT_CLEAN
+    )
 
 
 @app.command()
@@ -218,7 +243,11 @@ def apply(
     config: Optional[Path] = ConfigOpt,
     no_cache: bool = NoCacheOpt,
     statistics: bool = StatisticsOpt,
-    fix_only: bool = typer.Option(False, "--fix-only", help="Only fix: do not list the findings nor fail because some remain (errors still exit 2)."),
+    fix_only: bool = typer.Option(
+        False,
+        "--fix-only",
+        help="Only fix: do not list the findings nor fail because some remain (errors still exit 2).",
+    ),
 ) -> None:
     """Rewrite files in place (atomically) and print what changed.
 
@@ -233,7 +262,12 @@ def apply(
     summary = Summary()
     from_stdin = [str(p) for p in paths].count(STDIN) > 0
     for outcome in _outcomes(paths, settings, writing=True, stdin_filename=stdin_filename):
-        if from_stdin and outcome.error is None and outcome.old_bytes is not None and outcome.path == Path(stdin_filename or STDIN):
+        if (
+            from_stdin
+            and outcome.error is None
+            and outcome.old_bytes is not None
+            and outcome.path == Path(stdin_filename or STDIN)
+        ):
             # Read from standard input: the result goes to standard output, as formatters do.
             sys.stdout.buffer.write(outcome.new_bytes if outcome.changed else outcome.old_bytes)
             sys.stdout.flush()
@@ -276,9 +310,16 @@ def check(
     config: Optional[Path] = ConfigOpt,
     no_cache: bool = NoCacheOpt,
     statistics: bool = StatisticsOpt,
-    exit_zero: bool = typer.Option(False, "--exit-zero", help="Exit 0 even when there are diagnostics (errors still exit 2)."),
-    output_file: Optional[Path] = typer.Option(None, "--output-file", "-o", metavar="<path>",
-                                               help="Write the report to this file (atomically) instead of stdout."),
+    exit_zero: bool = typer.Option(
+        False, "--exit-zero", help="Exit 0 even when there are diagnostics (errors still exit 2)."
+    ),
+    output_file: Optional[Path] = typer.Option(
+        None,
+        "--output-file",
+        "-o",
+        metavar="<path>",
+        help="Write the report to this file (atomically) instead of stdout.",
+    ),
 ) -> None:
     """Report findings and the fixes that `apply` would make, as diagnostics for CI.
 
@@ -306,8 +347,11 @@ def check(
         else:
             outcome.old_bytes = outcome.new_bytes = None
             outcomes.append(outcome)
-    report = "\n".join(lines) + ("\n" if lines else "") if output_format is Format.text \
+    report = (
+        "\n".join(lines) + ("\n" if lines else "")
+        if output_format is Format.text
         else EMITTERS[output_format.value](outcomes) + "\n"
+    )
     if output_file is not None:
         try:
             write_atomic(output_file, report.encode("utf-8"), None)
@@ -328,19 +372,33 @@ def check(
 @app.command()
 def report(
     paths: List[Path] = PathsArg,
-    output: Path = typer.Option(Path("tfmodernize-report.html"), "--output", "-o", metavar="<path>",
-                                help="The HTML report to write (one self-contained file)."),
+    output: Path = typer.Option(
+        Path("tfmodernize-report.html"),
+        "--output",
+        "-o",
+        metavar="<path>",
+        help="The HTML report to write (one self-contained file).",
+    ),
     baseline: Optional[Path] = typer.Option(
-        None, "--baseline", metavar="<json>",
+        None,
+        "--baseline",
+        metavar="<json>",
         help="A previous run's JSON: `check --format json` output, or better the `--json` a "
-             "previous `report` wrote (it lists every file); the report then says what moved."),
+        "previous `report` wrote (it lists every file); the report then says what moved.",
+    ),
     json_output: Optional[Path] = typer.Option(
-        None, "--json", metavar="<path>",
+        None,
+        "--json",
+        metavar="<path>",
         help="Also write this run as JSON (`check --format json`'s object plus `files`, every "
-             "file's status), the --baseline of the next run."),
+        "file's status), the --baseline of the next run.",
+    ),
     markdown: Optional[Path] = typer.Option(
-        None, "--markdown", metavar="<path>",
-        help="Append the headline figures as Markdown to this file (e.g. $GITHUB_STEP_SUMMARY)."),
+        None,
+        "--markdown",
+        metavar="<path>",
+        help="Append the headline figures as Markdown to this file (e.g. $GITHUB_STEP_SUMMARY).",
+    ),
     title: str = typer.Option("tfmodernize migration report", "--title", help="The page's title."),
     select: List[str] = SelectOpt,
     ignore: List[str] = IgnoreOpt,
@@ -358,12 +416,10 @@ def report(
     Exits 0 once written (2 on usage errors). Example: tfmodernize report src/ -o report.html
     """
     from tfmodernize.output.formats import emit_json
-    from tfmodernize.output.html_report import (BaselineError, build_report, markdown_summary,
-                                                read_baseline, run_json)
+    from tfmodernize.output.html_report import BaselineError, build_report, markdown_summary, read_baseline, run_json
     from tfmodernize.sources import write_atomic
 
-    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache,
-                         force_exclude, src)
+    settings = _settings(paths, config, select, ignore, exclude, unsafe_fixes, jobs, no_cache, force_exclude, src)
     previous = None
     if baseline is not None:
         try:
@@ -388,8 +444,7 @@ def report(
         except OSError as error:
             raise _usage_error(f"{markdown}: cannot write: {error.strerror or error}")
     counts = built.data["totals"]["categories"]
-    stderr.print(f"wrote {output}: " + ", ".join(f"{n} {key}" for key, n in counts.items() if n),
-                 markup=False)
+    stderr.print(f"wrote {output}: " + ", ".join(f"{n} {key}" for key, n in counts.items() if n), markup=False)
 
 
 @app.command(name="list")
@@ -422,7 +477,9 @@ def explain(key: str = typer.Argument(..., help="A codemod code (TFM207) or name
     stdout.print(codemod.summary, markup=False)
     fixtures = Path(__file__).resolve().parent.parent / "fixtures" / codemod.name
     if fixtures.is_dir():
-        cases = sorted(p.name for p in fixtures.iterdir() if (p / "before.py").is_file() or (p / "before" / "main.py").is_file())
+        cases = sorted(
+            p.name for p in fixtures.iterdir() if (p / "before.py").is_file() or (p / "before" / "main.py").is_file()
+        )
         stdout.print(f"Verified fixtures: {fixtures} ({', '.join(cases)})", markup=False)
     for heading, body in doc_sections(codemod).items():
         stdout.print(f"\n[bold underline]{heading}[/]")
@@ -437,21 +494,40 @@ def explain(key: str = typer.Argument(..., help="A codemod code (TFM207) or name
 def verify(
     old: Path = typer.Argument(..., help="The program before the rewrite."),
     new: Path = typer.Argument(..., help="The program after the rewrite."),
-    compare: List[str] = typer.Option([], "--compare", help="Compare exactly these module-level names (comma-separated or repeated)."),
+    compare: List[str] = typer.Option(
+        [], "--compare", help="Compare exactly these module-level names (comma-separated or repeated)."
+    ),
     rtol: float = typer.Option(1e-5, "--rtol", help="Relative tolerance."),
     atol: float = typer.Option(1e-6, "--atol", help="Absolute tolerance."),
     old_mode: str = typer.Option("tf1", "--old-mode", help="Run OLD with TF1 semantics (tf1) or plain TF2 (tf2)."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds each program may run."),
-    printed: bool = typer.Option(False, "--stdout", help="Compare the numbers both programs print to stdout, in order (module-level names only those given with --compare)."),
-    align_variables: bool = typer.Option(False, "--align-variables", help="Start NEW's trainable variables from the initial values OLD's had (matched by creation order, shape and dtype): Keras draws other initial values than TF1."),
+    printed: bool = typer.Option(
+        False,
+        "--stdout",
+        help="Compare the numbers both programs print to stdout, in order (module-level names only those given with --compare).",
+    ),
+    align_variables: bool = typer.Option(
+        False,
+        "--align-variables",
+        help="Start NEW's trainable variables from the initial values OLD's had (matched by creation order, shape and dtype): Keras draws other initial values than TF1.",
+    ),
 ) -> None:
     """Run OLD and NEW on TensorFlow and compare their module-level values or, with --stdout, what they print (0 equal, 1 different, 2 could not run)."""
     from tfmodernize.verify.command import verify_command
 
     raise typer.Exit(
-        verify_command(old, new, compare=_split(compare) or None, rtol=rtol, atol=atol,
-                       old_mode=old_mode, timeout=timeout, stdout=printed, align_variables=align_variables,
-                       console=stdout)
+        verify_command(
+            old,
+            new,
+            compare=_split(compare) or None,
+            rtol=rtol,
+            atol=atol,
+            old_mode=old_mode,
+            timeout=timeout,
+            stdout=printed,
+            align_variables=align_variables,
+            console=stdout,
+        )
     )
 
 
@@ -467,8 +543,7 @@ def lsp() -> None:
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
-        raise _usage_error("`tfmodernize lsp` needs pygls, the `lsp` extra: "
-                           "pip install 'tfmodernize[lsp]'")
+        raise _usage_error("`tfmodernize lsp` needs pygls, the `lsp` extra: pip install 'tfmodernize[lsp]'")
     serve()
 
 

@@ -45,7 +45,6 @@ class Safety(str, Enum):
     UNSAFE = "unsafe"  # applied only with --unsafe-fixes
 
 
-
 #: (codemod class, "visit_"/"leave_", node type) -> the name of its hook, or None.
 _HOOKS: dict[tuple[type, str, type], Optional[str]] = {}
 
@@ -111,7 +110,8 @@ class TFCodemod(VisitorBasedCodemodCommand):
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         cls._hooks = frozenset(
-            n for n in dir(cls)
+            n
+            for n in dir(cls)
             if n.startswith(("visit_", "leave_")) and getattr(cls, n) is not getattr(cst.CSTTransformer, n, None)
         )
 
@@ -176,8 +176,9 @@ class TFCodemod(VisitorBasedCodemodCommand):
 
     @classmethod
     def applies_to_text(cls, text: str) -> bool:
-        return ((not cls.needles or any(needle in text for needle in cls.needles))
-                and all(required in text for required in cls.required_text))
+        return (not cls.needles or any(needle in text for needle in cls.needles)) and all(
+            required in text for required in cls.required_text
+        )
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
@@ -273,9 +274,14 @@ class TFCodemod(VisitorBasedCodemodCommand):
     def from_imports(module: cst.Module) -> dict[str, str]:
         """Local name -> qualified name of what the module's top-level ``from tensorflow...
         import x`` statements bind (for ``drop_from_import_of``)."""
-        return {local: qualified for statement in module.body if isinstance(statement, cst.SimpleStatementLine)
-                for small in statement.body if isinstance(small, cst.ImportFrom)
-                for local, qualified in import_bindings(small)}
+        return {
+            local: qualified
+            for statement in module.body
+            if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+            if isinstance(small, cst.ImportFrom)
+            for local, qualified in import_bindings(small)
+        }
 
     def drop_from_import_of(self, replaced: cst.BaseExpression, imported: Mapping[str, str]) -> None:
         """Drop the ``from tensorflow... import x`` (``imported``: ``from_imports``) that the
@@ -334,8 +340,13 @@ class TFCodemod(VisitorBasedCodemodCommand):
             return False
         unsafe = self.safety is Safety.UNSAFE or not safe
         if unsafe and not self.state.unsafe_fixes:
-            self.report(node, f"{message} (unsafe fix: use --unsafe-fixes)", suggestion=suggestion,
-                        check_suppressed=False, unsafe_fix=True)
+            self.report(
+                node,
+                f"{message} (unsafe fix: use --unsafe-fixes)",
+                suggestion=suggestion,
+                check_suppressed=False,
+                unsafe_fix=True,
+            )
             return False
         line, column, _, _ = self._position(node)
         self.state.fixes.append(Fix(self.code, self.name, message, line, column))
@@ -355,7 +366,9 @@ class TFCodemod(VisitorBasedCodemodCommand):
             return
         line, column, end_line, end_column = self._position(node)
         self.state.findings.append(
-            Finding(self.code, self.name, message, line, column, end_line, end_column, suggestion, unsafe_fix=unsafe_fix)
+            Finding(
+                self.code, self.name, message, line, column, end_line, end_column, suggestion, unsafe_fix=unsafe_fix
+            )
         )
         self.warn(f"{self.code} line {line}: {message}")
 

@@ -88,7 +88,9 @@ def parents(module: cst.Module) -> dict[int, cst.CSTNode]:
 
 
 class _Applier:
-    def __init__(self, edits: Edits, origin: dict[cst.CSTNode, cst.CSTNode], anchor: dict[cst.CSTNode, cst.CSTNode]) -> None:
+    def __init__(
+        self, edits: Edits, origin: dict[cst.CSTNode, cst.CSTNode], anchor: dict[cst.CSTNode, cst.CSTNode]
+    ) -> None:
         self.edits = edits
         self.origin = origin
         self.anchor = anchor
@@ -129,8 +131,10 @@ class _Applier:
             if not isinstance(result, cst.CSTNode):
                 break  # removed or split already: later replacements of the node have nothing to act on
             if not callable(replacement) and result is not node:
-                raise EditError(f"a {type(node).__name__} was replaced by a fixed node, which would undo the edits "
-                                "made inside it: replace it with a function of the rebuilt node")
+                raise EditError(
+                    f"a {type(node).__name__} was replaced by a fixed node, which would undo the edits "
+                    "made inside it: replace it with a function of the rebuilt node"
+                )
             made = replacement(result) if callable(replacement) else replacement
             result = self._fresh(made, result, node)
         return result

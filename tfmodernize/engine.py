@@ -229,8 +229,16 @@ def transform_text(
     """
     try:
         with _collector_paused():
-            return _transform_text(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project,
-                                   callers=callers, refused=refused, project_on_v1=project_on_v1)
+            return _transform_text(
+                text,
+                codemods,
+                path=path,
+                unsafe_fixes=unsafe_fixes,
+                project=project,
+                callers=callers,
+                refused=refused,
+                project_on_v1=project_on_v1,
+            )
     finally:
         treewalk.forget()  # the nodes of this file's trees are not needed again
         tfsymbols.forget()
@@ -257,13 +265,28 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _transform_text(
-    text: str, codemods: Sequence[type[TFCodemod]], *, path: str, unsafe_fixes: bool, project: Optional[ProjectView],
-    callers: Optional[Callers] = None, refused: Optional[str] = None, project_on_v1: Optional[str] = None,
+    text: str,
+    codemods: Sequence[type[TFCodemod]],
+    *,
+    path: str,
+    unsafe_fixes: bool,
+    project: Optional[ProjectView],
+    callers: Optional[Callers] = None,
+    refused: Optional[str] = None,
+    project_on_v1: Optional[str] = None,
 ) -> tuple[str, FileState]:
     declined: list[Finding] = []
     while True:
-        new_text, state = _transform_once(text, codemods, path=path, unsafe_fixes=unsafe_fixes, project=project,
-                                          callers=callers, refused=refused, project_on_v1=project_on_v1)
+        new_text, state = _transform_once(
+            text,
+            codemods,
+            path=path,
+            unsafe_fixes=unsafe_fixes,
+            project=project,
+            callers=callers,
+            refused=refused,
+            project_on_v1=project_on_v1,
+        )
         tf2_only = {f.code for f in state.fixes} & {c.code for c in codemods if c.requires_tf2}
         if state.kept_on_v1 and tf2_only and not state.obligations:
             blocker, line = state.kept_on_v1[0]
@@ -274,11 +297,19 @@ def _transform_text(
             declined.extend(f for f in state.findings if (f.code in tf2_only or f.unsafe_fix) and f not in declined)
             for codemod in codemods:
                 if codemod.code in tf2_only:
-                    declined.append(Finding(
-                        codemod.code, codemod.name,
-                        f"not applied: its rewrite is TF2 code, but {blocker} (line {line}) "
-                        "keeps the file on tf.compat.v1, and a file is migrated whole or kept on v1 whole; "
-                        f"migrate {blocker} to let the rest follow", 1, 1, 1, 1))
+                    declined.append(
+                        Finding(
+                            codemod.code,
+                            codemod.name,
+                            f"not applied: its rewrite is TF2 code, but {blocker} (line {line}) "
+                            "keeps the file on tf.compat.v1, and a file is migrated whole or kept on v1 whole; "
+                            f"migrate {blocker} to let the rest follow",
+                            1,
+                            1,
+                            1,
+                            1,
+                        )
+                    )
             codemods = [c for c in codemods if c.code not in tf2_only]
             continue
         if not state.obligations:
@@ -296,9 +327,15 @@ def _transform_text(
                 said = sorted({f.message for f in state.findings if f.code == obligation.needs})
                 why = f"{obligation.needs} did not complete" + (f" ({'; '.join(said)})" if said else "")
             declined.append(
-                Finding(owner.code, owner.name,
-                        f"not applied: {obligation.reason}, which needs {obligation.needs}, but {why}",
-                        1, 1, 1, 1)
+                Finding(
+                    owner.code,
+                    owner.name,
+                    f"not applied: {obligation.reason}, which needs {obligation.needs}, but {why}",
+                    1,
+                    1,
+                    1,
+                    1,
+                )
             )
         codemods = [c for c in codemods if c.code not in culprits]
 
@@ -314,8 +351,14 @@ def _transform_once(
     refused: Optional[str] = None,
     project_on_v1: Optional[str] = None,
 ) -> tuple[str, FileState]:
-    state = FileState(text=text, unsafe_fixes=unsafe_fixes, project=project or {}, callers=callers,
-                      exports_refused=refused, project_on_v1=project_on_v1)
+    state = FileState(
+        text=text,
+        unsafe_fixes=unsafe_fixes,
+        project=project or {},
+        callers=callers,
+        exports_refused=refused,
+        project_on_v1=project_on_v1,
+    )
     candidates = [c for c in codemods if c.applies_to_text(text) or c.wanted_by(state)]
     if not text.strip() or not PREFILTER.search(text):
         return text, state
@@ -327,8 +370,10 @@ def _transform_once(
     except cst.ParserSyntaxError as error:
         # CPython accepted it: valid Python that LibCST's grammar does not cover.
         reason = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
-        raise RewriteError(f"{error.raw_line}:{error.raw_column + 1}: valid Python that LibCST cannot parse "
-                           f"({reason}); file left untouched") from None
+        raise RewriteError(
+            f"{error.raw_line}:{error.raw_column + 1}: valid Python that LibCST cannot parse "
+            f"({reason}); file left untouched"
+        ) from None
     aliases = tf_import_aliases(module)
     if not aliases or not candidates:
         return text, state
@@ -375,9 +420,14 @@ def _transform_once(
 RECURSION_LIMIT = 30_000
 
 
-def process(discovered: Discovered, settings: Settings, project: Optional[ProjectView] = None,
-            callers: Optional[Callers] = None, refused: Optional[str] = None,
-            project_on_v1: Optional[str] = None) -> Outcome:
+def process(
+    discovered: Discovered,
+    settings: Settings,
+    project: Optional[ProjectView] = None,
+    callers: Optional[Callers] = None,
+    refused: Optional[str] = None,
+    project_on_v1: Optional[str] = None,
+) -> Outcome:
     """Run the selected codemods on one file, knowing the ``project`` modules it may import and
     how the other files of the run use its functions (``tfmodernize.project``; ``refused``: why
     a file importing this one stays on TF1, so no rewrite may change what it calls;
@@ -408,31 +458,56 @@ def process(discovered: Discovered, settings: Settings, project: Optional[Projec
     cache = key = None
     if settings.cache_dir is not None:
         cache = OutcomeCache(settings.cache_dir, codemods, settings.unsafe_fixes)
-        key = cache.key(source.data + ProjectIndex.fingerprint(project or {}, callers)
-                        + (b"" if refused is None else b"\0" + refused.encode("utf-8", "surrogateescape"))
-                        + (b"" if project_on_v1 is None else b"\1" + project_on_v1.encode("utf-8", "surrogateescape")))
+        key = cache.key(
+            source.data
+            + ProjectIndex.fingerprint(project or {}, callers)
+            + (b"" if refused is None else b"\0" + refused.encode("utf-8", "surrogateescape"))
+            + (b"" if project_on_v1 is None else b"\1" + project_on_v1.encode("utf-8", "surrogateescape"))
+        )
         hit = cache.get(key)
         if hit is not None:
-            _fill(outcome, source, hit["new"], hit["fixes"], hit["findings"], hit["error"],
-                  [tuple(pair) for pair in hit.get("kept_on_v1") or ()], hit.get("exports") or {})
+            _fill(
+                outcome,
+                source,
+                hit["new"],
+                hit["fixes"],
+                hit["findings"],
+                hit["error"],
+                [tuple(pair) for pair in hit.get("kept_on_v1") or ()],
+                hit.get("exports") or {},
+            )
             return outcome
-    new_text, fixes, findings, error, kept_on_v1, exported = _rewrite(source, codemods, settings, project, callers, refused,
-                                                                      project_on_v1)
+    new_text, fixes, findings, error, kept_on_v1, exported = _rewrite(
+        source, codemods, settings, project, callers, refused, project_on_v1
+    )
     _fill(outcome, source, new_text, fixes, findings, error, kept_on_v1, exported)
     if cache is not None and not (error or "").startswith("internal error"):
-        cache.put(key, new=new_text, fixes=fixes, findings=findings, error=error, kept_on_v1=kept_on_v1, exports=exported)
+        cache.put(
+            key, new=new_text, fixes=fixes, findings=findings, error=error, kept_on_v1=kept_on_v1, exports=exported
+        )
     return outcome
 
 
 def _rewrite(
-    source: Source, codemods: Sequence[type[TFCodemod]], settings: Settings, project: Optional[ProjectView] = None,
-    callers: Optional[Callers] = None, refused: Optional[str] = None, project_on_v1: Optional[str] = None,
+    source: Source,
+    codemods: Sequence[type[TFCodemod]],
+    settings: Settings,
+    project: Optional[ProjectView] = None,
+    callers: Optional[Callers] = None,
+    refused: Optional[str] = None,
+    project_on_v1: Optional[str] = None,
 ) -> tuple[Optional[str], list[Fix], list[Finding], Optional[str], list[tuple[str, int]], dict]:
     """(new text, fixes, findings, error, kept-on-v1 blocker, exports) for one decoded source."""
     try:
         new_text, state = transform_text(
-            source.text, codemods, path=str(source.path), unsafe_fixes=settings.unsafe_fixes, project=project,
-            callers=callers, refused=refused, project_on_v1=project_on_v1,
+            source.text,
+            codemods,
+            path=str(source.path),
+            unsafe_fixes=settings.unsafe_fixes,
+            project=project,
+            callers=callers,
+            refused=refused,
+            project_on_v1=project_on_v1,
         )
         source.encode(new_text)
     except (cst.ParserSyntaxError, SyntaxError) as error:
@@ -497,8 +572,10 @@ def _process_star(item: tuple) -> Outcome:
 def _why_kept(outcome: Outcome) -> str:
     """``"; TFM101 line 44: ..."``: the finding of a migration that left the file on TF1 (an
     unsafe fix not applied first, then a decline), for the modules it imports to report."""
-    ranked = sorted((f for f in outcome.findings if f.unsafe_fix or " not migrated" in f.message),
-                    key=lambda f: (not f.unsafe_fix, f.line))
+    ranked = sorted(
+        (f for f in outcome.findings if f.unsafe_fix or " not migrated" in f.message),
+        key=lambda f: (not f.unsafe_fix, f.line),
+    )
     return f"; {ranked[0].code} line {ranked[0].line}: {ranked[0].message}" if ranked else ""
 
 
@@ -528,8 +605,12 @@ def run(files: Iterable[Discovered], settings: Settings) -> Iterator[Outcome]:
 
         index = summarize_project(list(by_path), codemods, settings.src, rewrite=rewrite)
         done = {path: outcome for path, outcome in done.items() if path in index.rewritten}
-        items = [(f, settings, index.view_from(f.path), index.callers_of(f.path)) if f.problem is None
-                 else (f, settings, None, None) for f in files]
+        items = [
+            (f, settings, index.view_from(f.path), index.callers_of(f.path))
+            if f.problem is None
+            else (f, settings, None, None)
+            for f in files
+        ]
     else:
         items = [(f, settings, None, None) for f in files]
     pending = [item for item in items if item[0].problem is not None or item[0].path.resolve() not in done]
@@ -575,14 +656,22 @@ def _projects_together(outcomes: list[Outcome], items: list, index: ProjectIndex
         on compat.v1 or migrate it), or None."""
         if path not in outside:
             state, reason = _project_status(process(Discovered(path), settings))
-            outside[path] = reason if state == project_modes.KEPT else "it needs a migration" \
-                if state == project_modes.MIGRATED else None
+            outside[path] = (
+                reason
+                if state == project_modes.KEPT
+                else "it needs a migration"
+                if state == project_modes.MIGRATED
+                else None
+            )
         return outside[path]
 
     settled: set[Path] = set()  # rewritten again already: what that gave stands
     while True:
-        forced = {path: reason for path, reason in project_modes.on_v1_together(index, status, why, tf1_outside).items()
-                  if path not in settled}
+        forced = {
+            path: reason
+            for path, reason in project_modes.on_v1_together(index, status, why, tf1_outside).items()
+            if path not in settled
+        }
         if not forced:
             return outcomes
         for path, reason in forced.items():

@@ -100,7 +100,9 @@ class FileState:
         statement: the codemods' successive trees share the statements they did not change."""
         if self._alias_uses is not None and self._alias_uses[0] is module:
             return self._alias_uses[1]
-        aliases = {local: next(iter(targets)) for local, targets in tf_import_aliases(module).items() if len(targets) == 1}
+        aliases = {
+            local: next(iter(targets)) for local, targets in tf_import_aliases(module).items() if len(targets) == 1
+        }
         uses = dict.fromkeys(aliases, 0)
         if aliases:
             wanted = frozenset(aliases)
@@ -152,8 +154,9 @@ class FileState:
         if self._positions is None or self._positions.parsed is not self.parsed:
             if self._parsed_parents is None:
                 current = self._parents
-                self._parsed_parents = (current[1] if current is not None and current[0] is self.parsed
-                                        else parents(self.parsed))
+                self._parsed_parents = (
+                    current[1] if current is not None and current[0] is self.parsed else parents(self.parsed)
+                )
             self._positions = Positions(self.text, self.parsed, self.syntax, self._parsed_parents)
         return self._positions
 

@@ -61,8 +61,10 @@ def split_review(review: dict[str, Any], files: list[dict[str, Any]]) -> dict[st
             left.append(f"- `{comment['path']}:{comment.get('start_line', comment['line'])}`: {first}")
     body = review.get("body", "tfmodernize review")
     if left:
-        body += ("\n\nOn lines this pull request does not change (a review may only comment on changed "
-                 "lines):\n" + "\n".join(left))
+        body += (
+            "\n\nOn lines this pull request does not change (a review may only comment on changed "
+            "lines):\n" + "\n".join(left)
+        )
     return {**review, "body": body, "comments": kept}
 
 
@@ -77,10 +79,18 @@ class Client:
     def request(self, method: str, path: str, body: Optional[dict] = None) -> Any:
         data = json.dumps(body).encode() if body is not None else None
         for attempt in range(RETRIES):
-            request = urllib.request.Request(f"{self.api}{path}", data=data, method=method, headers={
-                "Accept": "application/vnd.github+json", "Authorization": f"Bearer {self.token}",
-                "X-GitHub-Api-Version": "2022-11-28", "Content-Type": "application/json",
-                "User-Agent": "tfmodernize"})
+            request = urllib.request.Request(
+                f"{self.api}{path}",
+                data=data,
+                method=method,
+                headers={
+                    "Accept": "application/vnd.github+json",
+                    "Authorization": f"Bearer {self.token}",
+                    "X-GitHub-Api-Version": "2022-11-28",
+                    "Content-Type": "application/json",
+                    "User-Agent": "tfmodernize",
+                },
+            )
             try:
                 with urllib.request.urlopen(request, timeout=30) as answer:
                     return json.loads(answer.read() or b"null")
@@ -92,7 +102,7 @@ class Client:
             except urllib.error.URLError as error:
                 why = str(error.reason)
             if attempt + 1 < RETRIES:
-                time.sleep(self.pause * 2 ** attempt)
+                time.sleep(self.pause * 2**attempt)
         raise GitHubError(f"{method} {path}: still failing after {RETRIES} attempts ({why})")
 
     def changed_files(self, repo: str, number: int) -> list[dict[str, Any]]:
@@ -130,8 +140,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     except GitHubError as error:
         print(f"tfmodernize.github: {error}", file=sys.stderr)
         return 1
-    print(f"tfmodernize.github: posted {len(split['comments'])} comment(s) on #{args.pr}"
-          f"{'' if len(split['comments']) == len(review['comments']) else ', the rest in the summary'}")
+    print(
+        f"tfmodernize.github: posted {len(split['comments'])} comment(s) on #{args.pr}"
+        f"{'' if len(split['comments']) == len(review['comments']) else ', the rest in the summary'}"
+    )
     return 0
 
 

@@ -47,8 +47,12 @@ class ImportRequest:
             return self.obj is None and dotted_name(alias.name) == self.module and asname == self.asname
         if not isinstance(statement, cst.ImportFrom) or statement.relative or statement.module is None:
             return False
-        return (self.obj is not None and dotted_name(statement.module) == self.module
-                and dotted_name(alias.name) == self.obj and asname == self.asname)
+        return (
+            self.obj is not None
+            and dotted_name(statement.module) == self.module
+            and dotted_name(alias.name) == self.obj
+            and asname == self.asname
+        )
 
 
 def _small_imports(module: cst.Module):
@@ -72,9 +76,12 @@ def _imports_only(statement: cst.CSTNode) -> bool:
 
 
 def _is_docstring(statement: cst.CSTNode) -> bool:
-    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Expr)
-            and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
 
 
 def _alias(request: ImportRequest, comma=cst.MaybeSentinel.DEFAULT) -> cst.ImportAlias:
@@ -85,24 +92,41 @@ def _alias(request: ImportRequest, comma=cst.MaybeSentinel.DEFAULT) -> cst.Impor
 
 def _plan_additions(module: cst.Module, wanted: list[ImportRequest], edits: Edits) -> None:
     present = [small for _, small in _small_imports(module)]
-    missing = [request for request in dict.fromkeys(wanted)
-               if not any(request.matches(small, alias) for small in present for alias in _aliases(small))]
+    missing = [
+        request
+        for request in dict.fromkeys(wanted)
+        if not any(request.matches(small, alias) for small in present for alias in _aliases(small))
+    ]
     hosts: dict[int, tuple[cst.ImportFrom, list[ImportRequest]]] = {}
     for request in [r for r in missing if r.obj is not None]:
-        host = next((small for small in present if isinstance(small, cst.ImportFrom) and not small.relative
-                     and small.module is not None and dotted_name(small.module) == request.module
-                     and isinstance(small.names, (list, tuple))), None)
+        host = next(
+            (
+                small
+                for small in present
+                if isinstance(small, cst.ImportFrom)
+                and not small.relative
+                and small.module is not None
+                and dotted_name(small.module) == request.module
+                and isinstance(small.names, (list, tuple))
+            ),
+            None,
+        )
         if host is not None:
             hosts.setdefault(id(host), (host, []))[1].append(request)
             missing.remove(request)
     for host, more in hosts.values():
         comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-        edits.replace(host, lambda node, more=more: node.with_changes(
-            names=[_alias(request, comma) for request in more] + list(node.names)))
+        edits.replace(
+            host,
+            lambda node, more=more: node.with_changes(
+                names=[_alias(request, comma) for request in more] + list(node.names)
+            ),
+        )
     if not missing:
         return
     ordered = sorted((r for r in missing if r.obj is None), key=lambda r: (r.module, r.asname or "")) + sorted(
-        (r for r in missing if r.obj is not None), key=lambda r: (r.module, r.obj or "", r.asname or ""))
+        (r for r in missing if r.obj is not None), key=lambda r: (r.module, r.obj or "", r.asname or "")
+    )
     statements = [cst.SimpleStatementLine([cst.Import([_alias(r)])]) for r in ordered if r.obj is None]
     modules: dict[str, list[ImportRequest]] = {}
     for request in ordered:
@@ -119,7 +143,9 @@ def _plan_additions(module: cst.Module, wanted: list[ImportRequest], edits: Edit
     if index < len(body):
         following = body[index]
         if not following.leading_lines:
-            edits.replace(following, lambda node: node.with_changes(leading_lines=[cst.EmptyLine(), *node.leading_lines]))
+            edits.replace(
+                following, lambda node: node.with_changes(leading_lines=[cst.EmptyLine(), *node.leading_lines])
+            )
         edits.insert_before(following, statements)
     elif body:
         edits.insert_after(body[-1], statements)
@@ -134,8 +160,13 @@ def _plan_removals(module: cst.Module, unwanted: list[ImportRequest], edits: Edi
             reads[name.value] += 1
     imports = list(import_statements(module))
     for small in imports:
-        drop_aliases(edits, small, lambda alias, small=small: any(
-            request.matches(small, alias) and reads[request.bound] == 0 for request in unwanted))
+        drop_aliases(
+            edits,
+            small,
+            lambda alias, small=small: any(
+                request.matches(small, alias) and reads[request.bound] == 0 for request in unwanted
+            ),
+        )
 
 
 def drop_aliases(edits: Edits, statement: cst.CSTNode, gone: Callable[[cst.ImportAlias], bool]) -> None:

@@ -36,7 +36,9 @@ def width(node: cst.CSTNode, depth: int) -> int:
 def _break(extra: str) -> cst.ParenthesizedWhitespace:
     """A line break inside brackets, the next line indented ``extra`` past the block's indent."""
     return cst.ParenthesizedWhitespace(
-        first_line=cst.TrailingWhitespace(), empty_lines=[], indent=True,
+        first_line=cst.TrailingWhitespace(),
+        empty_lines=[],
+        indent=True,
         last_line=cst.SimpleWhitespace(extra),
     )
 
@@ -86,8 +88,11 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStat
         values = [_replaced(small.value, call, wrapped) for wrapped in _wraps(call)]
     elif not small.value.lpar and not isinstance(small, cst.Expr):
         # ``name = (\n    a * b\n)``: an operation, in parentheses of its own.
-        values = [small.value.with_changes(lpar=[cst.LeftParen(whitespace_after=_break(STEP))],
-                                           rpar=[cst.RightParen(whitespace_before=_break(""))])]
+        values = [
+            small.value.with_changes(
+                lpar=[cst.LeftParen(whitespace_after=_break(STEP))], rpar=[cst.RightParen(whitespace_before=_break(""))]
+            )
+        ]
     else:
         return statement
     new = statement
@@ -105,8 +110,10 @@ def _wraps(call: cst.Call, level: int = 0) -> list[cst.Call]:
     ways = [_one_line(call, level)]
     only = call.args[0].value if len(call.args) == 1 else None
     if isinstance(only, cst.Call) and only.args:
-        ways += [_one_line(call.with_changes(args=[call.args[0].with_changes(value=inner)]), level)
-                 for inner in _wraps(only, level + 1)]
+        ways += [
+            _one_line(call.with_changes(args=[call.args[0].with_changes(value=inner)]), level)
+            for inner in _wraps(only, level + 1)
+        ]
     elif len(call.args) > 1:
         ways.append(_one_per_line(call, level))
     return ways
@@ -131,8 +138,10 @@ def fitted_decorator(definition: cst.FunctionDef, limit: int, depth: int) -> cst
             elements = [e.with_changes(comma=between) for e in listed.elements]
             elements[-1] = elements[-1].with_changes(comma=cst.Comma())
             listed = listed.with_changes(
-                lbracket=cst.LeftSquareBracket(whitespace_after=_break(STEP)), elements=elements,
-                rbracket=cst.RightSquareBracket(whitespace_before=_break("")))
+                lbracket=cst.LeftSquareBracket(whitespace_after=_break(STEP)),
+                elements=elements,
+                rbracket=cst.RightSquareBracket(whitespace_before=_break("")),
+            )
             arg = call.args[0].with_changes(value=listed)
             decorator = decorator.with_changes(decorator=call.with_changes(args=[arg]))
         decorators.append(decorator)

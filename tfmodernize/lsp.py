@@ -54,8 +54,11 @@ logger = logging.getLogger(__name__)
 DEBOUNCE = 0.3
 SOURCE = "tfmodernize"
 FIX_ALL = f"{lsp.CodeActionKind.SourceFixAll.value}.{SOURCE}"
-_SEVERITY = {"error": lsp.DiagnosticSeverity.Error, "finding": lsp.DiagnosticSeverity.Warning,
-             "fix": lsp.DiagnosticSeverity.Information}
+_SEVERITY = {
+    "error": lsp.DiagnosticSeverity.Error,
+    "finding": lsp.DiagnosticSeverity.Warning,
+    "fix": lsp.DiagnosticSeverity.Information,
+}
 #: A line and its break, as LSP counts lines (``str.splitlines`` also breaks at ``\f``...).
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
@@ -96,8 +99,7 @@ def analyse(path: Path, data: bytes, *, unsafe_fixes: Optional[bool] = None) -> 
     Raises ``SettingsError`` (or ``KeyError`` naming an unknown codemod) for bad settings."""
     settings = build_settings([path], unsafe_fixes=unsafe_fixes, jobs=1, cache=False)
     select_codemods(settings.select, settings.ignore)
-    if settings.force_exclude and path.exists() and not list(
-            discover([path], settings.exclude, force_exclude=True)):
+    if settings.force_exclude and path.exists() and not list(discover([path], settings.exclude, force_exclude=True)):
         return None
     return next(run([Discovered(path, data=data)], settings))
 
@@ -112,8 +114,7 @@ def _encoded(text: str) -> bytes:
         return data
 
 
-def _notebook_bytes(notebook: lsp.NotebookDocument, texts: dict[str, str],
-                    languages: dict[str, str]) -> bytes:
+def _notebook_bytes(notebook: lsp.NotebookDocument, texts: dict[str, str], languages: dict[str, str]) -> bytes:
     """A notebook document as the ``.ipynb`` the engine reads: its cells in order, Python code
     cells as code, markup as markdown, code in another language as raw cells."""
     cells = []
@@ -124,8 +125,7 @@ def _notebook_bytes(notebook: lsp.NotebookDocument, texts: dict[str, str],
         elif languages.get(cell.document) not in (None, "", "python"):
             cells.append({"cell_type": "raw", "metadata": {}, "source": text})
         else:
-            cells.append({"cell_type": "code", "execution_count": None, "metadata": {},
-                          "outputs": [], "source": text})
+            cells.append({"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": text})
     notebook_json = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
     return json.dumps(notebook_json).encode("utf-8")
 
@@ -169,8 +169,9 @@ class Positions:
 
 def _diagnostic(d: Diagnostic, positions: Positions, *, placed: bool = False) -> lsp.Diagnostic:
     """An LSP diagnostic for ``d``; ``placed``: on the first line, as in a notebook's JSON."""
-    line, column, end_line, end_column, message = d.placed() if placed else (
-        d.line, d.column, d.end_line, d.end_column, d.message)
+    line, column, end_line, end_column, message = (
+        d.placed() if placed else (d.line, d.column, d.end_line, d.end_column, d.message)
+    )
     start = positions.at(line, column)
     if placed or d.kind == "fix" or (end_line, end_column) <= (line, column):
         end = positions.line_end(line)  # a fix has a start only: to the end of its line
@@ -179,12 +180,17 @@ def _diagnostic(d: Diagnostic, positions: Positions, *, placed: bool = False) ->
         end = positions.at(end_line, end_column)
     if d.unsafe_fix:
         message += " (unsafe fix available)"
-    return lsp.Diagnostic(range=lsp.Range(start, end), message=message, severity=_SEVERITY[d.kind],
-                          code=d.code, source=SOURCE, data={"kind": d.kind, "unsafe": d.unsafe_fix})
+    return lsp.Diagnostic(
+        range=lsp.Range(start, end),
+        message=message,
+        severity=_SEVERITY[d.kind],
+        code=d.code,
+        source=SOURCE,
+        data={"kind": d.kind, "unsafe": d.unsafe_fix},
+    )
 
 
-def published(snapshot: Snapshot, outcome: Optional[Outcome],
-              codec) -> dict[str, list[lsp.Diagnostic]]:
+def published(snapshot: Snapshot, outcome: Optional[Outcome], codec) -> dict[str, list[lsp.Diagnostic]]:
     """The diagnostics of each document of ``snapshot`` (every one listed, empty ones too)."""
     found: dict[str, list[lsp.Diagnostic]] = {uri: [] for uri in snapshot.texts}
     if outcome is None:
@@ -212,12 +218,14 @@ def text_edits(old: str, new: str, codec) -> list[lsp.TextEdit]:
         return positions.end()
 
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
-    return [lsp.TextEdit(lsp.Range(start_of(i1), start_of(i2)), "".join(after[j1:j2]))
-            for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    return [
+        lsp.TextEdit(lsp.Range(start_of(i1), start_of(i2)), "".join(after[j1:j2]))
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
 
 
-def rewrite_edit(snapshot: Snapshot, outcome: Optional[Outcome],
-                 codec) -> Optional[lsp.WorkspaceEdit]:
+def rewrite_edit(snapshot: Snapshot, outcome: Optional[Outcome], codec) -> Optional[lsp.WorkspaceEdit]:
     """The workspace edit making each document of ``snapshot`` what ``apply`` would write;
     None when the rewrite changes nothing."""
     if outcome is None or not outcome.changed or outcome.new_bytes is None:
@@ -230,8 +238,9 @@ def rewrite_edit(snapshot: Snapshot, outcome: Optional[Outcome],
         rewritten = json.loads(outcome.new_bytes)["cells"]
         # nbformat writes a cell's source as a list of lines
         targets = {uri: "".join(cell["source"]) for uri, cell in zip(snapshot.cells, rewritten)}
-    changes = {uri: text_edits(snapshot.texts[uri], new, codec)
-               for uri, new in targets.items() if new != snapshot.texts[uri]}
+    changes = {
+        uri: text_edits(snapshot.texts[uri], new, codec) for uri, new in targets.items() if new != snapshot.texts[uri]
+    }
     return lsp.WorkspaceEdit(changes=changes) if changes else None
 
 
@@ -243,13 +252,15 @@ def explain_markdown(code: str) -> Optional[str]:
     parts = [f"**{codemod.code} {codemod.name}** ({codemod.safety.value})", codemod.summary]
     for heading, body in doc_sections(codemod).items():
         body = textwrap.dedent(body).strip("\n")
-        parts.append(f"**{heading}**\n\n```python\n{body}\n```" if heading in ("Before", "After")
-                     else f"**{heading}**\n\n{body}")
+        parts.append(
+            f"**{heading}**\n\n```python\n{body}\n```" if heading in ("Before", "After") else f"**{heading}**\n\n{body}"
+        )
     return "\n\n".join(parts)
 
 
 def _covers(outer: lsp.Range, inner: lsp.Range) -> bool:
     """Whether the ranges touch (a cursor at a diagnostic's end is on it)."""
+
     def key(position: lsp.Position) -> tuple[int, int]:
         return position.line, position.character
 
@@ -264,11 +275,17 @@ class TFModernizeServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__(
-            SOURCE, __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
-            notebook_document_sync=lsp.NotebookDocumentSyncOptions(notebook_selector=[
-                lsp.NotebookDocumentFilterWithCells(
-                    cells=[lsp.NotebookCellLanguage(language="python")],
-                    notebook="jupyter-notebook")], save=True),
+            SOURCE,
+            __version__,
+            text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=lsp.NotebookDocumentSyncOptions(
+                notebook_selector=[
+                    lsp.NotebookDocumentFilterWithCells(
+                        cells=[lsp.NotebookCellLanguage(language="python")], notebook="jupyter-notebook"
+                    )
+                ],
+                save=True,
+            ),
         )
         #: One analysis at a time: the engine's per-file caches are the process's.
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tfmodernize-analysis")
@@ -294,13 +311,11 @@ class TFModernizeServer(LanguageServer):
     def snapshot(self, key: str) -> Optional[Snapshot]:
         notebook = self.workspace.get_notebook_document(notebook_uri=key)
         if notebook is not None:
-            documents = {cell.document: self.workspace.get_text_document(cell.document)
-                         for cell in notebook.cells}
+            documents = {cell.document: self.workspace.get_text_document(cell.document) for cell in notebook.cells}
             texts = {uri: document.source for uri, document in documents.items()}
             languages = {uri: document.language_id or "" for uri, document in documents.items()}
             data = _notebook_bytes(notebook, texts, languages)
-            return Snapshot(key, _path(key, ".ipynb"), data, texts,
-                            tuple(cell.document for cell in notebook.cells))
+            return Snapshot(key, _path(key, ".ipynb"), data, texts, tuple(cell.document for cell in notebook.cells))
         document = self.workspace.text_documents.get(key)
         if document is None:
             return None
@@ -411,25 +426,37 @@ class TFModernizeServer(LanguageServer):
             codes = ", ".join(dict.fromkeys(str(d.code) for d in fixes))
             total = len(analysis.outcome.fixes)
             whole = f" (rewrites the file: {total} fixes)" if total > len(fixes) else ""
-            actions.append(lsp.CodeAction(
-                title=f"tfmodernize: fix {codes}{whole}", kind=lsp.CodeActionKind.QuickFix,
-                diagnostics=fixes, is_preferred=True, edit=edit))
+            actions.append(
+                lsp.CodeAction(
+                    title=f"tfmodernize: fix {codes}{whole}",
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=fixes,
+                    is_preferred=True,
+                    edit=edit,
+                )
+            )
         if edit is not None and wanted(FIX_ALL) and (only is not None or fixes):
-            actions.append(lsp.CodeAction(title="tfmodernize: fix all (safe fixes)", kind=FIX_ALL,
-                                          edit=edit))
+            actions.append(lsp.CodeAction(title="tfmodernize: fix all (safe fixes)", kind=FIX_ALL, edit=edit))
         unsafe = [d for d in here if (d.data or {}).get("unsafe")]
         if unsafe and wanted(lsp.CodeActionKind.QuickFix.value):
             if analysis.unsafe is None:
                 snapshot = analysis.snapshot
                 loop = asyncio.get_running_loop()
                 analysis.unsafe = await loop.run_in_executor(
-                    self.worker, lambda: analyse(snapshot.path, snapshot.data, unsafe_fixes=True))
+                    self.worker, lambda: analyse(snapshot.path, snapshot.data, unsafe_fixes=True)
+                )
             unsafe_edit = rewrite_edit(analysis.snapshot, analysis.unsafe, codec)
             if unsafe_edit is not None:
                 codes = ", ".join(dict.fromkeys(d.code for d in unsafe))
-                actions.append(lsp.CodeAction(
-                    title=f"tfmodernize: fix {codes} (unsafe)", kind=lsp.CodeActionKind.QuickFix,
-                    diagnostics=unsafe, is_preferred=False, edit=unsafe_edit))
+                actions.append(
+                    lsp.CodeAction(
+                        title=f"tfmodernize: fix {codes} (unsafe)",
+                        kind=lsp.CodeActionKind.QuickFix,
+                        diagnostics=unsafe,
+                        is_preferred=False,
+                        edit=unsafe_edit,
+                    )
+                )
         return actions
 
     def hover_text(self, params: lsp.HoverParams) -> Optional[lsp.Hover]:
@@ -439,8 +466,7 @@ class TFModernizeServer(LanguageServer):
         if analysis is None:
             return None
         spot = lsp.Range(params.position, params.position)
-        codes = dict.fromkeys(str(d.code) for d in analysis.published.get(uri, ())
-                              if _covers(spot, d.range))
+        codes = dict.fromkeys(str(d.code) for d in analysis.published.get(uri, ()) if _covers(spot, d.range))
         texts = [text for text in map(explain_markdown, codes) if text is not None]
         if not texts:
             return None
@@ -484,8 +510,9 @@ def build_server() -> TFModernizeServer:
     async def notebook_close(ls, params: lsp.DidCloseNotebookDocumentParams) -> None:
         ls.forget(params.notebook_document.uri)
 
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
-        code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL]))
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL])
+    )
     async def code_action(ls, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         return await ls.code_actions(params)
 

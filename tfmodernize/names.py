@@ -60,8 +60,19 @@ def target_names(target: cst.CSTNode) -> set[str]:
 
 #: The node types that bind names themselves (``names_bound_here``): one set lookup rules out
 #: every other node, which is most of what the walks calling it see.
-_BINDERS = frozenset({cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr,
-                      cst.AsName, cst.Global, cst.Nonlocal})
+_BINDERS = frozenset(
+    {
+        cst.AssignTarget,
+        cst.AugAssign,
+        cst.AnnAssign,
+        cst.For,
+        cst.CompFor,
+        cst.NamedExpr,
+        cst.AsName,
+        cst.Global,
+        cst.Nonlocal,
+    }
+)
 
 
 def names_bound_here(node: cst.CSTNode) -> set[str]:

@@ -83,7 +83,7 @@ def _mask(source: str, masked: list[str]) -> str:
         if _IPYTHON_LINE.match(line):
             body = line.rstrip("\r\n")
             indent = body[: len(body) - len(body.lstrip())]
-            lines[i] = indent + _MASK.format(len(masked)) + line[len(body):]
+            lines[i] = indent + _MASK.format(len(masked)) + line[len(body) :]
             masked.append(body.lstrip())
     return "".join(lines)
 
@@ -173,8 +173,11 @@ def from_module(data: bytes, module: str, layout: Layout) -> bytes:
 def changed_cells(old: str, new: str, layout: Layout) -> list[tuple[int, str, str]]:
     """``(cell number, old source, new source)`` of each code cell the rewrite changed."""
     before, after = cell_sources(old, layout), cell_sources(new, layout)
-    return [(number, before[number], _fitted(after[number], before[number]))
-            for number in before if after[number] != before[number]]
+    return [
+        (number, before[number], _fitted(after[number], before[number]))
+        for number in before
+        if after[number] != before[number]
+    ]
 
 
 def script(data: bytes) -> str:

@@ -11,15 +11,27 @@ from typing import Optional
 
 #: Import names whose distribution is named otherwise (``pip install`` takes the right one).
 DISTRIBUTIONS = {
-    "tf_keras": "tf-keras", "tf_slim": "tf-slim", "absl": "absl-py", "sklearn": "scikit-learn",
-    "PIL": "pillow", "cv2": "opencv-python", "yaml": "PyYAML", "google": "protobuf",
-    "tensorflow_probability": "tensorflow-probability", "tensorflow_hub": "tensorflow-hub",
-    "tensorflow_addons": "tensorflow-addons", "tensorflow_datasets": "tensorflow-datasets",
-    "tensorflow_text": "tensorflow-text", "tensorflow_io": "tensorflow-io",
+    "tf_keras": "tf-keras",
+    "tf_slim": "tf-slim",
+    "absl": "absl-py",
+    "sklearn": "scikit-learn",
+    "PIL": "pillow",
+    "cv2": "opencv-python",
+    "yaml": "PyYAML",
+    "google": "protobuf",
+    "tensorflow_probability": "tensorflow-probability",
+    "tensorflow_hub": "tensorflow-hub",
+    "tensorflow_addons": "tensorflow-addons",
+    "tensorflow_datasets": "tensorflow-datasets",
+    "tensorflow_text": "tensorflow-text",
+    "tensorflow_io": "tensorflow-io",
 }
 #: ``from NAME... import`` (group 1) or ``import NAMES`` (group 2) opening a line.
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b"
-                     r"|import[ \t]+([^#\n;]+))", re.MULTILINE)
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b"
+    r"|import[ \t]+([^#\n;]+))",
+    re.MULTILINE,
+)
 #: The switch that makes TensorFlow load Keras 2 from the tf-keras package.
 LEGACY_KERAS = "TF_USE_LEGACY_KERAS"
 STANDARD_LIBRARY = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}

@@ -31,8 +31,11 @@ def _ranges(module: cst.Module) -> dict[cst.CSTNode, CodeRange]:
     """``PositionProvider``'s range of every node of ``module``, from the provider's codegen
     state directly: a ``MetadataWrapper`` adds a visitor pass over the tree that doubles the cost."""
     recorder = _RangeRecorder()
-    module._codegen(PositionProvidingCodegenState(
-        default_indent=module.default_indent, default_newline=module.default_newline, provider=recorder))
+    module._codegen(
+        PositionProvidingCodegenState(
+            default_indent=module.default_indent, default_newline=module.default_newline, provider=recorder
+        )
+    )
     return recorder._computed
 
 
@@ -101,8 +104,14 @@ class Positions:
                 return where
         return self._shifted(top, node, self._top_level_line(top), "")
 
-    def _shifted(self, statement: cst.CSTNode, node: cst.CSTNode, line: int, indent: str,
-                 rendered: Optional[cst.BaseStatement] = None):
+    def _shifted(
+        self,
+        statement: cst.CSTNode,
+        node: cst.CSTNode,
+        line: int,
+        indent: str,
+        rendered: Optional[cst.BaseStatement] = None,
+    ):
         """``node``'s range in the file, from ``statement`` (or ``rendered``, the same statement
         without its body) rendered alone at its indentation (inside a stand-in block indented by
         ``indent``, so that every line, continuation lines included, gets the columns it has in
@@ -114,7 +123,10 @@ class Positions:
                 alone = cst.If(test=cst.Name("_"), body=cst.IndentedBlock(body=[alone], indent=indent))
             module = self.parsed.with_changes(body=[alone], header=[], footer=[])
             ranges = _ranges(module)
-            self._statement_positions[key] = (ranges, ranges[rendered if rendered is not None else statement].start.line)
+            self._statement_positions[key] = (
+                ranges,
+                ranges[rendered if rendered is not None else statement].start.line,
+            )
         ranges, start = self._statement_positions[key]
         where = ranges.get(node)
         if where is None:
@@ -122,8 +134,10 @@ class Positions:
         shift = line - start
         if shift == 0:
             return where
-        return CodeRange(CodePosition(where.start.line + shift, where.start.column),
-                         CodePosition(where.end.line + shift, where.end.column))
+        return CodeRange(
+            CodePosition(where.start.line + shift, where.start.column),
+            CodePosition(where.end.line + shift, where.end.column),
+        )
 
     def _top_level_line(self, statement: cst.CSTNode) -> int:
         if self._top_lines is None:
@@ -145,13 +159,17 @@ class Positions:
         """``_pair_statements`` of the top-level statement ``top`` with CPython's (once per statement)."""
         if top not in self._nested_lines:
             index = [id(s) for s in self.parsed.body].index(id(top))
-            position = sum(len(s.body) if isinstance(s, cst.SimpleStatementLine) else 1 for s in self.parsed.body[:index])
+            position = sum(
+                len(s.body) if isinstance(s, cst.SimpleStatementLine) else 1 for s in self.parsed.body[:index]
+            )
             syntax = self._syntax_tree().body
             if isinstance(top, cst.SimpleStatementLine):
-                found = syntax[position:position + len(top.body)]
+                found = syntax[position : position + len(top.body)]
                 self._nested_lines[top] = ({}, {id(top): found} if len(found) == len(top.body) else {})
             else:
-                self._nested_lines[top] = _pair_statements(top, syntax[position]) if position < len(syntax) else ({}, {})
+                self._nested_lines[top] = (
+                    _pair_statements(top, syntax[position]) if position < len(syntax) else ({}, {})
+                )
         return self._nested_lines[top]
 
     def _attribute_range(self, node: cst.Attribute, holder: cst.CSTNode, top: cst.CSTNode):
@@ -167,18 +185,27 @@ class Positions:
         if any(type(n) is cst.FormattedString for n in code):
             return None  # CPython's positions inside f-strings are not to be relied on
         mine = [n for n in code if type(n) is cst.Attribute and dotted_name(n) == dotted]
-        theirs = sorted((n for statement in statements for n in _ast_own_code(statement)
-                         if type(n) is ast.Attribute and _ast_dotted(n) == dotted),
-                        key=lambda n: (n.lineno, n.col_offset))
+        theirs = sorted(
+            (
+                n
+                for statement in statements
+                for n in _ast_own_code(statement)
+                if type(n) is ast.Attribute and _ast_dotted(n) == dotted
+            ),
+            key=lambda n: (n.lineno, n.col_offset),
+        )
         at = next((i for i, m in enumerate(mine) if m is node), None)
         if at is None or len(mine) != len(theirs) or any(m.lpar for m in mine):
             return None
         found = theirs[at]
         lines = self._lines()
-        if found.end_lineno is None or not all(lines[row - 1].isascii() for row in range(found.lineno, found.end_lineno + 1)
-                                               if row - 1 < len(lines)):
+        if found.end_lineno is None or not all(
+            lines[row - 1].isascii() for row in range(found.lineno, found.end_lineno + 1) if row - 1 < len(lines)
+        ):
             return None
-        return CodeRange(CodePosition(found.lineno, found.col_offset), CodePosition(found.end_lineno, found.end_col_offset))
+        return CodeRange(
+            CodePosition(found.lineno, found.col_offset), CodePosition(found.end_lineno, found.end_col_offset)
+        )
 
 
 def _top_level_lines(module: cst.Module, syntax: ast.Module) -> dict[int, int]:
@@ -210,7 +237,7 @@ def _ast_statements(statement: ast.stmt, out: list[ast.stmt]) -> bool:
     out.append(statement)
     for name in _AST_BLOCKS:
         for child in getattr(statement, name, None) or ():
-            for inner in (child.body if isinstance(child, ast.ExceptHandler) else [child]):
+            for inner in child.body if isinstance(child, ast.ExceptHandler) else [child]:
                 if not _ast_statements(inner, out):
                     return False
     return True
@@ -224,7 +251,9 @@ def _pair_lines(top: cst.CSTNode, syntax: ast.stmt) -> dict[int, tuple[int, int]
     return _pair_statements(top, syntax)[0]
 
 
-def _pair_statements(top: cst.CSTNode, syntax: ast.stmt) -> tuple[dict[int, tuple[int, int]], dict[int, list[ast.stmt]]]:
+def _pair_statements(
+    top: cst.CSTNode, syntax: ast.stmt
+) -> tuple[dict[int, tuple[int, int]], dict[int, list[ast.stmt]]]:
     """``_pair_lines``, and id(statement) -> CPython's statements for it (``a; b`` is two there),
     ``top`` included; both empty when they do not pair."""
     statements: list[ast.stmt] = []
@@ -241,7 +270,7 @@ def _pair_statements(top: cst.CSTNode, syntax: ast.stmt) -> tuple[dict[int, tupl
                 return {}, {}
             if isinstance(node, cst.SimpleStatementLine):
                 pairs[id(node)] = (statements[index].lineno, statements[index].col_offset)
-            same[id(node)] = statements[index:index + len(node.body)]
+            same[id(node)] = statements[index : index + len(node.body)]
             index += len(node.body)
             continue
         if isinstance(node, cst.BaseCompoundStatement):
@@ -267,8 +296,9 @@ def _own_code(statement: cst.CSTNode):
     if isinstance(statement, cst.BaseCompoundStatement):
         for name in _BLOCK_FIELDS:
             value = getattr(statement, name, None)
-            blocks.update(id(v) for v in (value if isinstance(value, (list, tuple)) else [value])
-                          if isinstance(v, cst.CSTNode))
+            blocks.update(
+                id(v) for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, cst.CSTNode)
+            )
     stack = [c for c in reversed(children(statement, code_only=True)) if id(c) not in blocks]
     while stack:
         node = stack.pop()
@@ -282,8 +312,13 @@ def _ast_own_code(statement: ast.stmt):
     """CPython's nodes of a statement (a compound one: its header), imports left out."""
     if isinstance(statement, (ast.Import, ast.ImportFrom)):
         return
-    stack = [child for name, value in ast.iter_fields(statement) if name not in _BLOCK_FIELDS
-             for child in (value if isinstance(value, list) else [value]) if isinstance(child, ast.AST)]
+    stack = [
+        child
+        for name, value in ast.iter_fields(statement)
+        if name not in _BLOCK_FIELDS
+        for child in (value if isinstance(value, list) else [value])
+        if isinstance(child, ast.AST)
+    ]
     while stack:
         node = stack.pop()
         yield node

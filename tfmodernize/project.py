@@ -130,8 +130,9 @@ def _modules_beside(folder: Path) -> tuple[tuple[Path, str], ...]:
 _IMPORTED = re.compile(r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([\w.]+))", re.MULTILINE)
 
 
-def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[Path] = (),
-              rewrite: Optional[Rewrite] = None) -> ProjectIndex:
+def summarize(
+    paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[Path] = (), rewrite: Optional[Rewrite] = None
+) -> ProjectIndex:
     """Read what each file of the run imports and how it calls the project's functions, and ask
     each codemod with a ``summarize`` hook about each file another file of the run imports
     (files that cannot be read or parsed are left out: their own outcome reports why).
@@ -169,8 +170,11 @@ def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[P
 
         def rewritten(path: Path) -> Rewritten:
             if path not in results:
-                results[path] = rewrite(path, index.view_from(path), index.callers_of(path),
-                                        forbidden.get(path)) if rewrite is not None else Rewritten()
+                results[path] = (
+                    rewrite(path, index.view_from(path), index.callers_of(path), forbidden.get(path))
+                    if rewrite is not None
+                    else Rewritten()
+                )
             return results[path]
 
         def summary_of(path: Path) -> None:
@@ -194,8 +198,11 @@ def summarize(paths: Sequence[Path], codemods: Sequence[type], roots: Sequence[P
         for path in imported:
             if not (path in results and results[path].exports):
                 continue
-            staying = [importer for importer in sources if path in index.visible_from(importer).values()
-                       and rewritten(importer).text is None]
+            staying = [
+                importer
+                for importer in sources
+                if path in index.visible_from(importer).values() and rewritten(importer).text is None
+            ]
             if staying:
                 broken[path] = f"{staying[0].name} calls it and stays on TF1 ({rewritten(staying[0]).stays})"
         if not broken:
@@ -274,34 +281,72 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
     if not names and not modules:
         return
     # Simple statements only: a compound one (a definition, a block, ``match``) has a body or cases.
-    top = {id(statement) for statement in tree.body if not hasattr(statement, "body") and not hasattr(statement, "cases")}
+    top = {
+        id(statement) for statement in tree.body if not hasattr(statement, "body") and not hasattr(statement, "cases")
+    }
     units = _units(tree)
     pending: list[tuple[ast.AST, Optional[ast.AST], bool, Optional[str]]] = [
-        (statement, None, id(statement) in top, None) for statement in tree.body]
+        (statement, None, id(statement) in top, None) for statement in tree.body
+    ]
     while pending:
         node, parent, top_level, unit = pending.pop()
         if parent is None and isinstance(node, ast.FunctionDef) and node.name in units:
             unit = node.name
-        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try, ast.Match, ast.ListComp, ast.SetComp,
-                               ast.DictComp, ast.GeneratorExp, ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef,
-                               ast.ClassDef)):
+        elif isinstance(
+            node,
+            (
+                ast.For,
+                ast.AsyncFor,
+                ast.While,
+                ast.If,
+                ast.Try,
+                ast.Match,
+                ast.ListComp,
+                ast.SetComp,
+                ast.DictComp,
+                ast.GeneratorExp,
+                ast.Lambda,
+                ast.FunctionDef,
+                ast.AsyncFunctionDef,
+                ast.ClassDef,
+            ),
+        ):
             unit = None  # what is inside may run other than once when the function does
         target = None
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in names:
             target = names[node.id]
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules \
-                and node.attr in (defined[modules[node.value.id]] or ()):
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr in (defined[modules[node.value.id]] or ())
+        ):
             target = (modules[node.value.id], node.attr)
         if target is not None:
             called = isinstance(parent, ast.Call) and parent.func is node
-            yield target[0], target[1], {"line": node.lineno, "call": called, "top_level": top_level,
-                                         "attribute": isinstance(node, ast.Attribute),
-                                         "arguments": _arguments(parent) if called else [], "unit": unit}
+            yield (
+                target[0],
+                target[1],
+                {
+                    "line": node.lineno,
+                    "call": called,
+                    "top_level": top_level,
+                    "attribute": isinstance(node, ast.Attribute),
+                    "arguments": _arguments(parent) if called else [],
+                    "unit": unit,
+                },
+            )
             if isinstance(node, ast.Attribute):
                 continue
         for child in ast.iter_child_nodes(node):
-            pending.append((child, node, top_level and not isinstance(child, (ast.Lambda, ast.comprehension)),
-                            None if isinstance(node, ast.FunctionDef) and child in node.decorator_list else unit))
+            pending.append(
+                (
+                    child,
+                    node,
+                    top_level and not isinstance(child, (ast.Lambda, ast.comprehension)),
+                    None if isinstance(node, ast.FunctionDef) and child in node.decorator_list else unit,
+                )
+            )
 
 
 def _arguments(call: ast.Call) -> list[list]:
@@ -309,10 +354,13 @@ def _arguments(call: ast.Call) -> list[list]:
     / ``"**"`` for unpacked ones; the source of a constant (``"True"``, ``"3"``), else None."""
     found: list[list] = []
     for arg in call.args:
-        found.append(["*" if isinstance(arg, ast.Starred) else None,
-                      repr(arg.value) if isinstance(arg, ast.Constant) else None])
+        found.append(
+            ["*" if isinstance(arg, ast.Starred) else None, repr(arg.value) if isinstance(arg, ast.Constant) else None]
+        )
     for keyword in call.keywords:
-        found.append([keyword.arg or "**", repr(keyword.value.value) if isinstance(keyword.value, ast.Constant) else None])
+        found.append(
+            [keyword.arg or "**", repr(keyword.value.value) if isinstance(keyword.value, ast.Constant) else None]
+        )
     return found
 
 
@@ -327,12 +375,18 @@ def _units(tree: ast.Module) -> set[str]:
     called: set[int] = set()
     for statement in tree.body:
         lines = [statement]
-        if isinstance(statement, ast.If) and not statement.orelse and ast.unparse(statement.test).replace("'", '"') \
-                == '__name__ == "__main__"':
+        if (
+            isinstance(statement, ast.If)
+            and not statement.orelse
+            and ast.unparse(statement.test).replace("'", '"') == '__name__ == "__main__"'
+        ):
             lines = statement.body
         for line in lines:
-            if isinstance(line, (ast.Expr, ast.Assign)) and isinstance(line.value, ast.Call) \
-                    and isinstance(line.value.func, ast.Name):
+            if (
+                isinstance(line, (ast.Expr, ast.Assign))
+                and isinstance(line.value, ast.Call)
+                and isinstance(line.value.func, ast.Name)
+            ):
                 called.add(id(line.value.func))
     return {name for name, found in uses.items() if len(found) == 1 and id(found[0]) in called}
 
@@ -341,8 +395,9 @@ def _units(tree: ast.Module) -> set[str]:
 KEPT, FAILED, MIGRATED, AS_IS = "kept", "failed", "migrated", "as-is"
 
 
-def on_v1_together(index: ProjectIndex, status: dict[Path, str], why: dict[Path, str],
-                   outside: Callable[[Path], Optional[str]]) -> dict[Path, str]:
+def on_v1_together(
+    index: ProjectIndex, status: dict[Path, str], why: dict[Path, str], outside: Callable[[Path], Optional[str]]
+) -> dict[Path, str]:
     """The files of the run to keep on ``tf.compat.v1`` because their project stays on TF1, each
     with the reason (for ``FileState.project_on_v1``).
 
@@ -365,15 +420,20 @@ def on_v1_together(index: ProjectIndex, status: dict[Path, str], why: dict[Path,
             importers.setdefault(module, []).append(path)
     forced: dict[Path, str] = {}
     #: For each file staying on TF1: the file whose construct keeps the project there, and why.
-    cause: dict[Path, tuple[str, str]] = {path: (path.name, why.get(path, "it is not rewritten"))
-                                          for path, state in status.items() if state in (KEPT, FAILED)}
+    cause: dict[Path, tuple[str, str]] = {
+        path: (path.name, why.get(path, "it is not rewritten"))
+        for path, state in status.items()
+        if state in (KEPT, FAILED)
+    }
     pending = list(cause)
 
     def stays(path: Path, neighbour: Path, relation: str) -> None:
         if path in forced or path in cause:
             return
         origin, what = cause[neighbour]
-        forced[path] = f"{neighbour.name}, which {relation}, stays on TF1 ({'' if origin == neighbour.name else origin + ': '}{what})"
+        forced[path] = (
+            f"{neighbour.name}, which {relation}, stays on TF1 ({'' if origin == neighbour.name else origin + ': '}{what})"
+        )
         cause[path] = (origin, what)
         pending.append(path)
 
@@ -382,8 +442,10 @@ def on_v1_together(index: ProjectIndex, status: dict[Path, str], why: dict[Path,
             continue
         for module in index.visible_from(path).values():
             if module not in status and (tf1 := outside(module)) is not None and path not in forced:
-                forced[path] = (f"{module.name}, which it imports, is TF1 code and not in this run ({tf1}): "
-                                "add it to the run to migrate them together")
+                forced[path] = (
+                    f"{module.name}, which it imports, is TF1 code and not in this run ({tf1}): "
+                    "add it to the run to migrate them together"
+                )
                 cause[path] = (module.name, tf1)
                 pending.append(path)
     while pending:

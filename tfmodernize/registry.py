@@ -57,13 +57,17 @@ def contract_problems(codemod: type[TFCodemod], *, plugin: bool = False) -> list
     if problems:
         return problems
     if plugin and not PLUGIN_CODE_PATTERN.match(codemod.code):
-        problems.append(f"{_where(codemod)}: code {codemod.code!r} is not a plugin code (a prefix of its own and "
-                        "three digits, such as ACME101; TFM1xx-3xx belong to tfmodernize)")
+        problems.append(
+            f"{_where(codemod)}: code {codemod.code!r} is not a plugin code (a prefix of its own and "
+            "three digits, such as ACME101; TFM1xx-3xx belong to tfmodernize)"
+        )
     elif not plugin and not CODE_PATTERN.match(codemod.code):
         problems.append(f"{codemod.__name__}: code {codemod.code!r} is not TFM1xx/2xx/3xx")
     elif not plugin and not codemod.__module__.startswith(f"{_family_package(codemod.code)}."):
-        problems.append(f"{_where(codemod)}: a {codemod.code[:4]}xx codemod belongs in "
-                        f"tfmodernize/codemods/{FAMILIES[codemod.code[:4]]}/")
+        problems.append(
+            f"{_where(codemod)}: a {codemod.code[:4]}xx codemod belongs in "
+            f"tfmodernize/codemods/{FAMILIES[codemod.code[:4]]}/"
+        )
     if not NAME_PATTERN.match(codemod.name):
         problems.append(f"{codemod.__name__}: name {codemod.name!r} is not kebab-case")
     missing = [s for s in DOC_SECTIONS if s not in doc_sections(codemod)]
@@ -155,9 +159,7 @@ def is_migration(code: str) -> bool:
     return code.startswith("TFM1")
 
 
-def select_codemods(
-    select: Sequence[str] = (), ignore: Sequence[str] = ()
-) -> tuple[type[TFCodemod], ...]:
+def select_codemods(select: Sequence[str] = (), ignore: Sequence[str] = ()) -> tuple[type[TFCodemod], ...]:
     """The catalogue filtered by codes/names; code prefixes (``TFM2``) select a family.
 
     Raises ``KeyError`` naming an unknown entry.

@@ -37,8 +37,15 @@ class Settings:
     src: tuple[Path, ...] = ()
 
 
-_KEYS = {"select": list, "ignore": list, "exclude": list, "force-exclude": bool, "unsafe-fixes": bool, "jobs": int,
-         "src": list}
+_KEYS = {
+    "select": list,
+    "ignore": list,
+    "exclude": list,
+    "force-exclude": bool,
+    "unsafe-fixes": bool,
+    "jobs": int,
+    "src": list,
+}
 
 
 def find_config(start: Path) -> Optional[Path]:
@@ -107,6 +114,9 @@ def build_settings(
         config_path=config_path,
         cache_dir=((config_path.parent if config_path else Path.cwd()) / CACHE_DIR_NAME) if cache else None,
         # The file's folders are relative to it, the command line's to the working folder.
-        src=tuple(dict.fromkeys([*(config_path.parent / folder for folder in table.get("src", ())),
-                                 *(Path(folder) for folder in src)])),
+        src=tuple(
+            dict.fromkeys(
+                [*(config_path.parent / folder for folder in table.get("src", ())), *(Path(folder) for folder in src)]
+            )
+        ),
     )

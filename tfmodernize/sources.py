@@ -90,7 +90,9 @@ def _excluded(path: Path, root: Path, patterns: Sequence[str]) -> bool:
 SOURCE_SUFFIXES = (".py", ".ipynb")
 
 
-def discover(paths: Iterable[Path], exclude: Sequence[str] = (), *, force_exclude: bool = False) -> Iterator[Discovered]:
+def discover(
+    paths: Iterable[Path], exclude: Sequence[str] = (), *, force_exclude: bool = False
+) -> Iterator[Discovered]:
     """Every ``.py`` file and notebook under ``paths`` in sorted order.
 
     Folders skip ``.git`` and other hidden folders, virtualenvs, ``site-packages``,
@@ -138,8 +140,11 @@ def _walk_folder(given: Path, exclude: Sequence[str]) -> Iterator[Discovered]:
                 try:
                     target = path.resolve(strict=True)
                 except (OSError, RuntimeError) as error:  # a loop, or a dangling link
-                    yield Discovered(path, f"symlink that resolves to no file ({type(error).__name__}: "
-                                           f"{getattr(error, 'strerror', None) or error}): not followed")
+                    yield Discovered(
+                        path,
+                        f"symlink that resolves to no file ({type(error).__name__}: "
+                        f"{getattr(error, 'strerror', None) or error}): not followed",
+                    )
                     continue
                 if not target.is_relative_to(root):
                     yield Discovered(path, f"symlink to {target}, outside {given}: not followed")
@@ -155,8 +160,15 @@ def _not_regular(path: Path) -> Optional[str]:
         return None  # reading it reports the reason
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device" \
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+    kind = (
+        "a FIFO"
+        if stat.S_ISFIFO(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "not a regular file"
+    )
     return f"{kind}, not a regular file: skipped"
 
 

@@ -18,7 +18,9 @@ def commas(items: list) -> list:
     """Arguments, elements or parameters with ``, `` between them (LibCST keeps separators on
     the nodes); the last one keeps its own."""
     return [
-        item.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) if index < len(items) - 1 else item
+        item.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        if index < len(items) - 1
+        else item
         for index, item in enumerate(items)
     ]
 
@@ -81,8 +83,12 @@ def statement_of(call: cst.Call, parents: dict) -> Optional[tuple[Optional[str],
         return None
     if isinstance(small, cst.Expr) and small.value is call:
         return None, line
-    if (isinstance(small, cst.Assign) and small.value is call and len(small.targets) == 1
-            and isinstance(small.targets[0].target, cst.Name)):
+    if (
+        isinstance(small, cst.Assign)
+        and small.value is call
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
         return small.targets[0].target.value, line
     return None
 

@@ -293,7 +293,7 @@ class TFNames:
             return None
         dotted = dotted_name(node)
         assert dotted is not None
-        rest = dotted[len(root.value):]
+        rest = dotted[len(root.value) :]
         return base + rest
 
     def tf_symbol(self, node: cst.CSTNode) -> Optional[TFSymbol]:
@@ -307,7 +307,7 @@ class TFNames:
         dotted = qualified + "."
         for prefix, v1, v2 in _TF_PREFIXES:
             if dotted.startswith(prefix):
-                rest = dotted[len(prefix):-1]
+                rest = dotted[len(prefix) : -1]
                 found = TFSymbol(rest, v1, v2) if rest else None
                 break
         self._symbols[qualified] = found
@@ -326,7 +326,7 @@ class TFNames:
         qualified += "."
         for prefix in KERAS_PREFIXES:
             if qualified.startswith(prefix):
-                return qualified[len(prefix):-1] or None
+                return qualified[len(prefix) : -1] or None
         return None
 
     # -- emission ---------------------------------------------------------------------------

@@ -15,9 +15,25 @@ from typing import Callable, Iterator
 import libcst as cst
 
 #: Fields that only hold whitespace and punctuation, never code (see ``code_only``).
-_TRIVIA = ("whitespace", "lpar", "rpar", "comma", "semicolon", "leading_lines", "lines_after",
-           "header", "footer", "empty_lines", "colon", "equal", "dot", "star", "operator",
-           "bracket", "brace")
+_TRIVIA = (
+    "whitespace",
+    "lpar",
+    "rpar",
+    "comma",
+    "semicolon",
+    "leading_lines",
+    "lines_after",
+    "header",
+    "footer",
+    "empty_lines",
+    "colon",
+    "equal",
+    "dot",
+    "star",
+    "operator",
+    "bracket",
+    "brace",
+)
 
 #: Fields whose names look like trivia but hold code (``def f(*args, **kwargs)``).
 _CODE = ("star_arg", "star_kwarg")
@@ -108,8 +124,15 @@ def walk(node: cst.CSTNode, *, code_only: bool = False) -> Iterator[cst.CSTNode]
 
 
 #: Nodes that hold statements (a block, or a compound statement's other parts).
-_STATEMENT_HOLDERS = (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.ExceptStarHandler,
-                      cst.Finally, cst.MatchCase)
+_STATEMENT_HOLDERS = (
+    cst.BaseCompoundStatement,
+    cst.BaseSuite,
+    cst.Else,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Finally,
+    cst.MatchCase,
+)
 
 
 def compound_statements(node: cst.CSTNode) -> Iterator[cst.BaseCompoundStatement]:
@@ -152,8 +175,11 @@ def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
             stack.extend((child, False) for child in reversed(children(current, code_only=True)))
 
 
-def dispatch(node: cst.CSTNode, visits: dict[type, Callable[[cst.CSTNode], object]],
-             leaves: dict[type, Callable[[cst.CSTNode], object]]) -> None:
+def dispatch(
+    node: cst.CSTNode,
+    visits: dict[type, Callable[[cst.CSTNode], object]],
+    leaves: dict[type, Callable[[cst.CSTNode], object]],
+) -> None:
     """``visit`` with the hooks given by node type: ``visits[type(n)]`` before a node's children
     (which it skips by returning False), ``leaves[type(n)]`` after them. A node type with no hook
     costs a dictionary lookup, not a call: a codemod with hooks for calls only pays for calls."""

@@ -209,9 +209,7 @@ def provably_keras(
         if dotted is None:
             return False
         found = attribute_bindings(module, dotted)
-    return bool(found) and all(
-        b.kind == "assign" and builds_keras_object(b.value, tf, classes) for b in found
-    )
+    return bool(found) and all(b.kind == "assign" and builds_keras_object(b.value, tf, classes) for b in found)
 
 
 def plain_classes_owning(module: cst.Module, keras: set[str], members: tuple[str, ...]) -> set[str]:
@@ -228,8 +226,10 @@ def plain_classes_owning(module: cst.Module, keras: set[str], members: tuple[str
         changed = False
         for name, cls in found.items():
             bases = [a.value for a in cls.bases]
-            if name not in plain and not cls.keywords and all(
-                isinstance(b, cst.Name) and (b.value == "object" or b.value in plain) for b in bases
+            if (
+                name not in plain
+                and not cls.keywords
+                and all(isinstance(b, cst.Name) and (b.value == "object" or b.value in plain) for b in bases)
             ):
                 plain.add(name)
                 changed = True
@@ -250,9 +250,7 @@ def _defines_member(cls: cst.ClassDef, members: tuple[str, ...]) -> bool:
     return False
 
 
-def may_be_plain_instance(
-    owner: cst.BaseExpression, module: cst.Module, plain: set[str], scopes, parents
-) -> bool:
+def may_be_plain_instance(owner: cst.BaseExpression, module: cst.Module, plain: set[str], scopes, parents) -> bool:
     """Whether ``owner`` may hold an instance of one of the ``plain`` classes: one of its
     bindings makes one, or it is bound only as a parameter (the file can hand it one)."""
     if not plain:
@@ -263,7 +261,9 @@ def may_be_plain_instance(
         dotted = dotted_name(owner)
         found = attribute_bindings(module, dotted) if dotted is not None else []
     makes_one = any(
-        b.kind == "assign" and isinstance(b.value, cst.Call) and isinstance(b.value.func, cst.Name)
+        b.kind == "assign"
+        and isinstance(b.value, cst.Call)
+        and isinstance(b.value.func, cst.Name)
         and b.value.func.value in plain
         for b in found
     )

@@ -27,21 +27,51 @@ from tfmodernize.analysis.tf1_api import ESTIMATOR_HOOKS
 #: variables and contrib.metrics): function -> (canonical path, modules).
 _LAYERS = ("contrib.layers", "contrib.slim", "contrib.layers.python.layers")
 _HOMES: dict[str, tuple[str, tuple[str, ...]]] = {
-    **{name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.initializers", "contrib.slim.initializers"))
-       for name in ("xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer")},
-    **{name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.regularizers", "contrib.slim.regularizers"))
-       for name in ("l1_regularizer", "l2_regularizer")},
+    **{
+        name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.initializers", "contrib.slim.initializers"))
+        for name in ("xavier_initializer", "xavier_initializer_conv2d", "variance_scaling_initializer")
+    },
+    **{
+        name: ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.regularizers", "contrib.slim.regularizers"))
+        for name in ("l1_regularizer", "l2_regularizer")
+    },
     "dropout": ("contrib.layers", (*_LAYERS, "contrib.layers.python.layers.layers", "contrib.slim.layers")),
-    **{name: ("contrib.framework", ("contrib.framework", "contrib.slim", "contrib.framework.python.ops",
-                                    "contrib.framework.python.ops.variables"))
-       for name in ("get_or_create_global_step", "get_global_step", "create_global_step")},
-    "accuracy": ("contrib.metrics", ("contrib.metrics", "contrib.slim.metrics", "contrib.metrics.python.metrics",
-                                     "contrib.metrics.python.metrics.classification")),
+    **{
+        name: (
+            "contrib.framework",
+            (
+                "contrib.framework",
+                "contrib.slim",
+                "contrib.framework.python.ops",
+                "contrib.framework.python.ops.variables",
+            ),
+        )
+        for name in ("get_or_create_global_step", "get_global_step", "create_global_step")
+    },
+    "accuracy": (
+        "contrib.metrics",
+        (
+            "contrib.metrics",
+            "contrib.slim.metrics",
+            "contrib.metrics.python.metrics",
+            "contrib.metrics.python.metrics.classification",
+        ),
+    ),
 }
 #: TF 1.15's ``tf.contrib.rnn`` star-imported ``tensorflow.python.ops.rnn_cell`` and imported the
 #: static RNNs from ``tensorflow.python.ops.rnn``: the very objects ``tf.nn.rnn_cell.*`` / ``tf.nn.*``.
-CELLS = ("RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell", "DropoutWrapper",
-         "ResidualWrapper", "DeviceWrapper", "LSTMStateTuple")
+CELLS = (
+    "RNNCell",
+    "BasicRNNCell",
+    "BasicLSTMCell",
+    "LSTMCell",
+    "GRUCell",
+    "MultiRNNCell",
+    "DropoutWrapper",
+    "ResidualWrapper",
+    "DeviceWrapper",
+    "LSTMStateTuple",
+)
 RUNS = ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")
 for _name in (*CELLS, *RUNS):
     _HOMES[_name] = ("contrib.rnn", ("contrib.rnn",))
@@ -98,13 +128,16 @@ DOES_NOT_RUN = {
         "2.16+ no longer provides (tf_keras.legacy_tf_layers), and its fused path reads "
         "ops.Tensor, gone in TensorFlow 2.21: write tf.compat.v1.layers.batch_normalization "
         "(slim's defaults: momentum=0.999, epsilon=0.001, center=True, scale=False; training= its "
-        "is_training) and run again"),
+        "is_training) and run again"
+    ),
     "tf_slim.layers.optimizers.optimize_loss": (
         "tf-slim's optimize_loss reads ops.Tensor, gone in TensorFlow 2.21: build the train op "
-        "with an optimizer's minimize and run again"),
+        "with an optimizer's minimize and run again"
+    ),
     "tf_slim.learning.multiply_gradients": (
         "tf-slim's multiply_gradients reads ops.Tensor, gone in TensorFlow 2.21: scale the "
-        "gradients by hand and run again"),
+        "gradients by hand and run again"
+    ),
 }
 
 #: What replaced the contrib modules (and names) that have no exact core equivalent nor a place
@@ -114,7 +147,7 @@ INSTEAD = {
     "contrib.bayesflow": "tensorflow_probability (pip install tensorflow-probability)",
     "contrib.gan": "tensorflow_gan (pip install tensorflow-gan)",
     "contrib.quantize": "quantization-aware training of the TensorFlow Model Optimization toolkit "
-                        "(pip install tensorflow-model-optimization: tfmot.quantization.keras)",
+    "(pip install tensorflow-model-optimization: tfmot.quantization.keras)",
     "contrib.tpu": "tf.distribute.TPUStrategy with Keras or a tf.function training loop",
     "contrib.tfprof": "tf.profiler (tf.profiler.experimental.start/stop, or TensorBoard's profiler)",
     "contrib.learn": "Keras (tf.keras.Model.fit); tf.contrib.learn was deprecated before TF 2.0",
@@ -178,8 +211,11 @@ class SlimName:
     @property
     def origin_module(self) -> str:
         """The module whose attribute a name (not a module) is: its expression's owner."""
-        return self.module if self.expression.count(".") == self.module.count(".") + 1 else (
-            self.expression.rpartition(".")[0])
+        return (
+            self.module
+            if self.expression.count(".") == self.module.count(".") + 1
+            else (self.expression.rpartition(".")[0])
+        )
 
 
 @dataclass(frozen=True)
@@ -216,7 +252,7 @@ def slim_name(path: str) -> Union[SlimName, NotInSlim, None]:
     modules = table["modules"]
     module = SLIM_HOMES[home]
     imported = module
-    parts = path[len(home) + 1:].split(".") if path != home else []
+    parts = path[len(home) + 1 :].split(".") if path != home else []
     origin = None
     for index, part in enumerate(parts):
         info = modules.get(module, {})
@@ -228,13 +264,20 @@ def slim_name(path: str) -> Union[SlimName, NotInSlim, None]:
             origin = info["members"][part]
             break
         else:
-            return NotInSlim(f"tf-slim {table['tf_slim_version']} has no `{part}` in {module} "
-                             f"(tf.{'.'.join([home, *parts[:index + 1]])} did not move there)")
+            return NotInSlim(
+                f"tf-slim {table['tf_slim_version']} has no `{part}` in {module} "
+                f"(tf.{'.'.join([home, *parts[: index + 1]])} did not move there)"
+            )
     else:
-        return SlimName(".".join([SLIM_HOMES[home], *parts]), imported, is_module=module,
-                        by_attributes=SLIM_HOMES[home] in ATTRIBUTE_HOMES)
-    return SlimName(".".join([SLIM_HOMES[home], *parts]), imported, origin=origin,
-                    by_attributes=SLIM_HOMES[home] in ATTRIBUTE_HOMES)
+        return SlimName(
+            ".".join([SLIM_HOMES[home], *parts]),
+            imported,
+            is_module=module,
+            by_attributes=SLIM_HOMES[home] in ATTRIBUTE_HOMES,
+        )
+    return SlimName(
+        ".".join([SLIM_HOMES[home], *parts]), imported, origin=origin, by_attributes=SLIM_HOMES[home] in ATTRIBUTE_HOMES
+    )
 
 
 def does_not_run(name: SlimName) -> Optional[str]:

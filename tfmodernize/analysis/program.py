@@ -26,8 +26,10 @@ CELL_MARKER = re.compile(r"'tfmodernize: cell \d+'")
 
 def main_guard(statement: cst.CSTNode) -> bool:
     """``if __name__ == "__main__":``."""
-    return isinstance(statement, cst.If) and m.matches(statement.test, m.Comparison(
-        left=m.Name("__name__"), comparisons=[m.ComparisonTarget(comparator=m.SimpleString())]))
+    return isinstance(statement, cst.If) and m.matches(
+        statement.test,
+        m.Comparison(left=m.Name("__name__"), comparisons=[m.ComparisonTarget(comparator=m.SimpleString())]),
+    )
 
 
 def entry_point(module: cst.Module, tf: TFNames) -> Optional[cst.CSTNode]:
@@ -40,15 +42,20 @@ def entry_point(module: cst.Module, tf: TFNames) -> Optional[cst.CSTNode]:
             return statement
         if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             continue
-        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(
-                statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.SimpleString) \
-                and CELL_MARKER.fullmatch(statement.body[0].value.value):
+        if (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, cst.SimpleString)
+            and CELL_MARKER.fullmatch(statement.body[0].value.value)
+        ):
             return statement
         for call in (n for n in walk(statement, code_only=True) if isinstance(n, cst.Call)):
             symbol = tf.tf_symbol(call.func)
             if symbol is not None and symbol.path in PROGRAM_CALLS:
                 return statement
             if dotted_name(call.func) in ("app.run", "absl.app.run") or (
-                    isinstance(call.func, cst.Name) and call.func.value in defined):
+                isinstance(call.func, cst.Name) and call.func.value in defined
+            ):
                 return statement
     return None

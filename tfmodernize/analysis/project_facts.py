@@ -18,20 +18,102 @@ from tfmodernize.treewalk import import_statements
 #: Top-level packages whose functions never create TF variables nor add to TF collections:
 #: calling into them leaves the inventory complete. Anything else imported (the program's own
 #: ``model.py``, slim, a research library) may, so a call into it makes the inventory unknown.
-VARIABLE_FREE_PACKAGES = frozenset({
-    "__future__", "abc", "argparse", "base64", "codecs", "collections", "copy", "csv", "cv2",
-    "dataclasses", "datetime", "enum", "functools", "glob", "gzip", "h5py", "hashlib", "imageio",
-    "io", "itertools", "json", "logging", "math", "matplotlib", "numpy", "operator", "os",
-    "pandas", "pathlib", "PIL", "pickle", "platform", "pprint", "random", "re", "scipy",
-    "seaborn", "shutil", "six", "skimage", "sklearn", "statistics", "string", "struct",
-    "subprocess", "sys", "tarfile", "tempfile", "textwrap", "time", "tqdm", "traceback",
-    "typing", "urllib", "uuid", "warnings", "zipfile", "absl",
-    # Data, text and web libraries of TF1-era programs: pure Python or C code without TensorFlow.
-    "array", "binascii", "bisect", "bs4", "bz2", "configparser", "contextlib", "decimal", "difflib",
-    "email", "fractions", "getopt", "heapq", "html", "http", "inspect", "librosa", "lxml", "lzma",
-    "multiprocessing", "nltk", "optparse", "queue", "requests", "socket", "soundfile", "sqlite3",
-    "threading", "types", "unicodedata", "xml", "yaml", "zlib",
-})
+VARIABLE_FREE_PACKAGES = frozenset(
+    {
+        "__future__",
+        "abc",
+        "argparse",
+        "base64",
+        "codecs",
+        "collections",
+        "copy",
+        "csv",
+        "cv2",
+        "dataclasses",
+        "datetime",
+        "enum",
+        "functools",
+        "glob",
+        "gzip",
+        "h5py",
+        "hashlib",
+        "imageio",
+        "io",
+        "itertools",
+        "json",
+        "logging",
+        "math",
+        "matplotlib",
+        "numpy",
+        "operator",
+        "os",
+        "pandas",
+        "pathlib",
+        "PIL",
+        "pickle",
+        "platform",
+        "pprint",
+        "random",
+        "re",
+        "scipy",
+        "seaborn",
+        "shutil",
+        "six",
+        "skimage",
+        "sklearn",
+        "statistics",
+        "string",
+        "struct",
+        "subprocess",
+        "sys",
+        "tarfile",
+        "tempfile",
+        "textwrap",
+        "time",
+        "tqdm",
+        "traceback",
+        "typing",
+        "urllib",
+        "uuid",
+        "warnings",
+        "zipfile",
+        "absl",
+        # Data, text and web libraries of TF1-era programs: pure Python or C code without TensorFlow.
+        "array",
+        "binascii",
+        "bisect",
+        "bs4",
+        "bz2",
+        "configparser",
+        "contextlib",
+        "decimal",
+        "difflib",
+        "email",
+        "fractions",
+        "getopt",
+        "heapq",
+        "html",
+        "http",
+        "inspect",
+        "librosa",
+        "lxml",
+        "lzma",
+        "multiprocessing",
+        "nltk",
+        "optparse",
+        "queue",
+        "requests",
+        "socket",
+        "soundfile",
+        "sqlite3",
+        "threading",
+        "types",
+        "unicodedata",
+        "xml",
+        "yaml",
+        "zlib",
+    }
+)
 
 
 #: The project summary that says which functions of a module create variables: session-to-
@@ -51,10 +133,19 @@ def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[st
 
     def facts_of(name: str) -> dict[str, dict]:
         summary = (project.get(name) or {}).get(PROJECT_FACTS) or {}
-        return {**summary.get("functions", {}),
-                **{cls: {"graph": True, "variables": True, "object": True, "built": cls in summary.get("built", ()),
-                         "draws": cls in summary.get("drawing", ())}
-                   for cls in summary.get("objects", ())}}
+        return {
+            **summary.get("functions", {}),
+            **{
+                cls: {
+                    "graph": True,
+                    "variables": True,
+                    "object": True,
+                    "built": cls in summary.get("built", ()),
+                    "draws": cls in summary.get("drawing", ()),
+                }
+                for cls in summary.get("objects", ())
+            },
+        }
 
     for node in import_statements(module):
         if isinstance(node, cst.Import):
@@ -62,7 +153,9 @@ def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[st
             for alias in node.names:
                 name = source(alias.name)
                 local = source(alias.asname.name) if alias.asname is not None else name
-                found.update({f"{local}.{function}": (name, function, facts) for function, facts in facts_of(name).items()})
+                found.update(
+                    {f"{local}.{function}": (name, function, facts) for function, facts in facts_of(name).items()}
+                )
             continue
         if not isinstance(node, cst.ImportFrom) or node.relative or node.module is None:
             continue
@@ -86,14 +179,21 @@ def foreign_imports(module: cst.Module, project: Mapping[str, Any] = MappingProx
     (neither TensorFlow/Keras, nor a package of ``VARIABLE_FREE_PACKAGES``, nor a module of the
     ``project`` (``FileState.project``) whose summary says it creates none; a function a star
     import brings from a project module counts by what the summary says of it)."""
-    found: dict[str, str] = {local: f"{name}.{function}" for local, (name, function, facts)
-                             in project_functions(module, project).items() if facts["variables"] and "." not in local}
+    found: dict[str, str] = {
+        local: f"{name}.{function}"
+        for local, (name, function, facts) in project_functions(module, project).items()
+        if facts["variables"] and "." not in local
+    }
     for node in import_statements(module):
         tf = {local for local, _ in import_bindings(node)}
         for local, qualified in import_bindings(node, tf_only=False):
             package = qualified.split(".", 1)[0]
-            if local not in tf and package not in VARIABLE_FREE_PACKAGES and package != "keras" \
-                    and not _project_creates_no_variables(project, qualified):
+            if (
+                local not in tf
+                and package not in VARIABLE_FREE_PACKAGES
+                and package != "keras"
+                and not _project_creates_no_variables(project, qualified)
+            ):
                 found[local] = qualified
     return found
 
@@ -110,11 +210,17 @@ def _project_creates_no_variables(project: Mapping[str, Any], qualified: str) ->
         functions = facts.get("functions", {})
         if function is None:
             return not facts.get("variables_on_import", True) and not any(f["variables"] for f in functions.values())
-        return function in functions and not functions[function]["variables"] and not facts.get("variables_on_import", True)
+        return (
+            function in functions
+            and not functions[function]["variables"]
+            and not facts.get("variables_on_import", True)
+        )
     return False
 
 
-def foreign_call(node: cst.CSTNode, foreign: dict[str, str], known: frozenset[int] | set[int] = frozenset()) -> Optional[str]:
+def foreign_call(
+    node: cst.CSTNode, foreign: dict[str, str], known: frozenset[int] | set[int] = frozenset()
+) -> Optional[str]:
     """``"`build` (imported as model.build)"`` for the first call in ``node`` into imported code that may
     create variables or fill collections, else None (``known``: ids of calls whose variables are
     accounted for)."""

@@ -24,6 +24,7 @@ from tfmodernize.tfsymbols import TFNames
 #: The table file, found through the installed ``tfmodernize`` package.
 DATA = resources.files("tfmodernize").joinpath("data/tf_upgrade_v2.json")
 
+
 @dataclass(frozen=True)
 class Tables:
     tensorflow_version: str
@@ -45,7 +46,7 @@ class Tables:
         probe = path
         while True:
             if probe in self.renames:
-                return probe, self.renames[probe] + path[len(probe):]
+                return probe, self.renames[probe] + path[len(probe) :]
             if "." not in probe:
                 return None
             probe = probe.rpartition(".")[0]
@@ -57,8 +58,13 @@ class Tables:
         ``nn.softmax_cross_entropy_with_logits``, ``arg_max`` -> ``argmax``) lands on a name
         whose spelling alone does not say whether it is TF1's or TF2's.
         """
-        return (self.rename_for(path) is not None or path in self.reorders or path in self.transformers
-                or path in self.keyword_renames or path in self.keyword_deletions)
+        return (
+            self.rename_for(path) is not None
+            or path in self.reorders
+            or path in self.transformers
+            or path in self.keyword_renames
+            or path in self.keyword_deletions
+        )
 
     def dead_for(self, path: str) -> Optional[tuple[str, str]]:
         probe = path

@@ -18,8 +18,7 @@ def is_tape(name: cst.BaseExpression, tf: TFNames, scopes: Scopes, parents: Pare
         return False
     found = bindings(name, scopes, parents)
     return bool(found) and all(
-        b.kind == "with" and isinstance(b.value, cst.Call) and tf.is_tf(b.value.func, "GradientTape")
-        for b in found
+        b.kind == "with" and isinstance(b.value, cst.Call) and tf.is_tf(b.value.func, "GradientTape") for b in found
     )
 
 
@@ -74,14 +73,23 @@ def gradient_calls(root: cst.CSTNode, tf: TFNames, scopes: Scopes, parents: Pare
     return found
 
 
-
 #: NumPy functions with a TF op computing the same on a tensor (paths relative to TF), for
 #: code on the way to a gradient target: NumPy would turn the tensor into an array the tape
 #: cannot follow.
 NUMPY_TO_TF = {
-    "mean": "reduce_mean", "sum": "reduce_sum", "max": "reduce_max", "amax": "reduce_max",
-    "min": "reduce_min", "amin": "reduce_min", "prod": "reduce_prod", "square": "square",
-    "abs": "abs", "exp": "exp", "log": "math.log", "sqrt": "sqrt", "tanh": "tanh",
+    "mean": "reduce_mean",
+    "sum": "reduce_sum",
+    "max": "reduce_max",
+    "amax": "reduce_max",
+    "min": "reduce_min",
+    "amin": "reduce_min",
+    "prod": "reduce_prod",
+    "square": "square",
+    "abs": "abs",
+    "exp": "exp",
+    "log": "math.log",
+    "sqrt": "sqrt",
+    "tanh": "tanh",
 }
 #: Keywords those NumPy functions and their TF ops share.
 NUMPY_KEYWORDS = ("axis", "keepdims")

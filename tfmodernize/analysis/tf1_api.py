@@ -35,25 +35,61 @@ NAME_SCOPES = ("name_scope",)
 #: same objects made through ``tensorflow.compat.v1`` have them.
 V1_ONLY_MEMBERS = {
     # ``tf.data.Dataset`` (DatasetV2 in TF 2.x): TF1's iterators and structure attributes.
-    "dataset": ("make_one_shot_iterator", "make_initializable_iterator", "output_types", "output_shapes",
-                "output_classes"),
+    "dataset": (
+        "make_one_shot_iterator",
+        "make_initializable_iterator",
+        "output_types",
+        "output_shapes",
+        "output_classes",
+    ),
     # ``tf.Variable``: loading a value through a session; the value once initialised (eager
     # variables are initialised when made: NotImplementedError).
     "variable": ("load", "initialized_value"),
 }
 #: Dataset methods returning a dataset again (``ds.shuffle(100).batch(32)`` is a dataset).
 DATASET_CHAIN = (
-    "map", "batch", "padded_batch", "shuffle", "repeat", "prefetch", "filter", "take", "skip", "cache", "zip",
-    "concatenate", "flat_map", "interleave", "apply", "unbatch", "window", "enumerate", "shard", "with_options",
+    "map",
+    "batch",
+    "padded_batch",
+    "shuffle",
+    "repeat",
+    "prefetch",
+    "filter",
+    "take",
+    "skip",
+    "cache",
+    "zip",
+    "concatenate",
+    "flat_map",
+    "interleave",
+    "apply",
+    "unbatch",
+    "window",
+    "enumerate",
+    "shard",
+    "with_options",
 )
 #: TF 1.15's ``tf.estimator`` re-exported the session-run hooks from ``tensorflow.python.training``:
 #: the very objects ``tf.train.<name>`` names, which TF 2.x keeps (under ``tf.compat.v1``) while
 #: ``tf.estimator`` is gone since TensorFlow 2.16.
 ESTIMATOR_HOOKS = (
-    "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues", "LoggingTensorHook",
-    "StopAtStepHook", "CheckpointSaverHook", "CheckpointSaverListener", "StepCounterHook", "NanTensorHook",
-    "SummarySaverHook", "GlobalStepWaiterHook", "FinalOpsHook", "FeedFnHook", "ProfilerHook",
-    "NanLossDuringTrainingError", "SecondOrStepTimer",
+    "SessionRunHook",
+    "SessionRunArgs",
+    "SessionRunContext",
+    "SessionRunValues",
+    "LoggingTensorHook",
+    "StopAtStepHook",
+    "CheckpointSaverHook",
+    "CheckpointSaverListener",
+    "StepCounterHook",
+    "NanTensorHook",
+    "SummarySaverHook",
+    "GlobalStepWaiterHook",
+    "FinalOpsHook",
+    "FeedFnHook",
+    "ProfilerHook",
+    "NanLossDuringTrainingError",
+    "SecondOrStepTimer",
 )
 #: Packages outside TensorFlow whose functions build TF1 graphs (variables through variable
 #: scopes and collections, arg scopes): a file importing one stays on ``tf.compat.v1`` with v2

@@ -176,7 +176,7 @@ def string_text(value: cst.BaseExpression) -> Optional[str]:
 def split_fstring(fstring: cst.FormattedString) -> list[cst.BaseExpression]:
     """``f"a {x} b"`` -> ``["a ", x, " b"]`` (string literals keep the f-string's quotes)."""
     prefix = fstring.prefix.replace("f", "").replace("F", "")
-    quote = fstring.start[len(fstring.prefix):]
+    quote = fstring.start[len(fstring.prefix) :]
     pieces: list[cst.BaseExpression] = []
     for part in fstring.parts:
         if isinstance(part, cst.FormattedStringText):
@@ -184,6 +184,8 @@ def split_fstring(fstring: cst.FormattedString) -> list[cst.BaseExpression]:
             pieces.append(cst.SimpleString(f"{prefix}{quote}{text}{quote}"))
             continue
         if part.format_spec is not None or part.conversion is not None or part.equal is not None:
-            raise Decline(fstring, "an f-string with a format spec, `!r`/`!s` or `=` is formatted at trace time: convert by hand")
+            raise Decline(
+                fstring, "an f-string with a format spec, `!r`/`!s` or `=` is formatted at trace time: convert by hand"
+            )
         pieces.append(part.expression)
     return pieces

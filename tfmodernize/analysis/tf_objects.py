@@ -18,14 +18,14 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.analysis.tf1_api import DATASET_CHAIN, V1_ONLY_MEMBERS
+from tfmodernize.names import names_bound_here
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
 
 #: Every member name of ``V1_ONLY_MEMBERS``: a cheap first test on an attribute.
 MEMBER_NAMES = frozenset(member for members in V1_ONLY_MEMBERS.values() for member in members)
 #: The same, looked for in a file's text before it is parsed.
 MEMBER_TEXT = re.compile(r"\.(?:" + "|".join(sorted(MEMBER_NAMES)) + r")\b")
-from tfmodernize.names import names_bound_here
-from tfmodernize.tfsymbols import TFNames
-from tfmodernize.treewalk import walk
 
 
 def kind_of(expr: cst.BaseExpression, names: TFNames, known: dict[str, Optional[str]]) -> Optional[str]:
@@ -66,7 +66,9 @@ def object_kinds(module: cst.Module, names: TFNames) -> dict[str, str]:
     # names (``ds = ds.batch(2)``) keep their kind, anything else bound to the name loses it.
     known: dict[str, Optional[str]] = {}
     for name, values in bindings.items():
-        known[name] = next((kind for v in values if v is not None and (kind := kind_of(v, names, {})) is not None), None)
+        known[name] = next(
+            (kind for v in values if v is not None and (kind := kind_of(v, names, {})) is not None), None
+        )
     changed = True
     while changed:
         changed = False

@@ -25,7 +25,15 @@ from typing import Any, Mapping, Optional, Sequence, Union
 import libcst as cst
 
 from tfmodernize.analysis.project_facts import foreign_call, foreign_imports, project_functions
-from tfmodernize.analysis.tf1_api import MONITORED_SESSIONS, NAME_SCOPES, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS, VARIABLE_SCOPES
+from tfmodernize.analysis.tf1_api import (
+    MONITORED_SESSIONS,
+    NAME_SCOPES,
+    PLACEHOLDERS,
+    SESSIONS,
+    V2_OFF,
+    VARIABLE_MAKERS,
+    VARIABLE_SCOPES,
+)
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, calls_in, source
@@ -35,9 +43,19 @@ from tfmodernize.treewalk import walk
 #: TF paths whose call creates the global step (never trainable).
 GLOBAL_STEP_CALLS = ("train.get_or_create_global_step", "train.create_global_step")
 #: TF path prefixes whose calls may create trainable variables the inventory cannot name.
-OPAQUE_CREATORS = ("layers.", "contrib.", "estimator.", "nn.rnn_cell.", "nn.dynamic_rnn",
-                   "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "Module", "saved_model.",
-                   "train.import_meta_graph", "import_graph_def")
+OPAQUE_CREATORS = (
+    "layers.",
+    "contrib.",
+    "estimator.",
+    "nn.rnn_cell.",
+    "nn.dynamic_rnn",
+    "nn.static_rnn",
+    "nn.bidirectional_dynamic_rnn",
+    "Module",
+    "saved_model.",
+    "train.import_meta_graph",
+    "import_graph_def",
+)
 #: Keras path prefixes whose calls create layers or models (and so variables).
 KERAS_CREATORS = ("layers.", "Sequential", "Model", "models.", "applications.")
 #: Calls whose name says they add ops to TF1's UPDATE_OPS collection.
@@ -136,12 +154,18 @@ def made_in_init(definition: cst.ClassDef, tf: TFNames) -> bool:
     """Whether a ``tf.Module`` class makes its variables when an object is made: its
     ``__init__`` creates variables and nothing else of it does (so they exist after the
     object's line, unlike a Keras layer's, made on its first call)."""
-    if not any(tf.tf_symbol(base.value) is not None and tf.tf_symbol(base.value).path == "Module"
-               for base in definition.bases):
+    if not any(
+        tf.tf_symbol(base.value) is not None and tf.tf_symbol(base.value).path == "Module" for base in definition.bases
+    ):
         return False
-    makers = {id(c): c for c in walk(definition.body, code_only=True)
-              if isinstance(c, cst.Call) and creates_opaque_variables(c, tf)}
-    init = next((s for s in definition.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    makers = {
+        id(c): c
+        for c in walk(definition.body, code_only=True)
+        if isinstance(c, cst.Call) and creates_opaque_variables(c, tf)
+    }
+    init = next(
+        (s for s in definition.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None
+    )
     in_init = {id(c) for c in walk(init, code_only=True)} if init is not None else set()
     return bool(makers) and all(key in in_init for key in makers)
 
@@ -150,8 +174,7 @@ def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
     """Whether ``call`` may create trainable variables the inventory cannot list."""
     symbol = tf.tf_symbol(call.func)
     if symbol is not None and (
-        symbol.path in VARIABLE_MAKERS
-        or any(symbol.path.startswith(prefix) for prefix in OPAQUE_CREATORS)
+        symbol.path in VARIABLE_MAKERS or any(symbol.path.startswith(prefix) for prefix in OPAQUE_CREATORS)
     ):
         return True
     keras = tf.keras_path(call.func)
@@ -160,11 +183,17 @@ def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
 
 def resets_graph(statement: cst.CSTNode, tf: TFNames) -> bool:
     """``tf.reset_default_graph()`` (or ``ops.reset_default_graph()``) as a statement of its own."""
-    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Call)):
+    if not (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.Call)
+    ):
         return False
     symbol = tf.tf_symbol(statement.body[0].value.func)
-    return symbol is not None and (symbol.path == "reset_default_graph" or symbol.path.endswith(".ops.reset_default_graph"))
+    return symbol is not None and (
+        symbol.path == "reset_default_graph" or symbol.path.endswith(".ops.reset_default_graph")
+    )
 
 
 def variable_factories(module: cst.Module, tf: TFNames) -> dict[str, cst.Call]:
@@ -175,13 +204,20 @@ def variable_factories(module: cst.Module, tf: TFNames) -> dict[str, cst.Call]:
         if not isinstance(statement, cst.FunctionDef) or not isinstance(statement.body, cst.IndentedBlock):
             continue
         last = statement.body.body[-1] if statement.body.body else None
-        returned = (last.body[0].value if isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1
-                    and isinstance(last.body[0], cst.Return) else None)
+        returned = (
+            last.body[0].value
+            if isinstance(last, cst.SimpleStatementLine)
+            and len(last.body) == 1
+            and isinstance(last.body[0], cst.Return)
+            else None
+        )
         if not (isinstance(returned, cst.Call) and tf.is_tf(returned.func, *VARIABLE_MAKERS)):
             continue
         made = [call for call in calls_in(statement) if creates_opaque_variables(call, tf)]
-        if made == [returned] and not any(isinstance(n, (cst.For, cst.While, cst.FunctionDef, cst.Lambda))
-                                          for n in walk(statement.body, code_only=True)):
+        if made == [returned] and not any(
+            isinstance(n, (cst.For, cst.While, cst.FunctionDef, cst.Lambda))
+            for n in walk(statement.body, code_only=True)
+        ):
             found[statement.name.value] = returned
     return found
 
@@ -232,21 +268,29 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
                     if _record(small, index, var_scope, name_scope):
                         continue
                     if any(creates_opaque_variables(call, tf) for call in calls_in(small)):
-                        unknown("something other than a plain `tf.Variable`/`get_variable` assignment creates variables")
+                        unknown(
+                            "something other than a plain `tf.Variable`/`get_variable` assignment creates variables"
+                        )
                 continue
             if isinstance(statement, cst.FunctionDef) and statement.name.value in factories:
                 continue
             if isinstance(statement, cst.ClassDef) and statement.name.value in imported_objects:
                 continue  # a class owning its variables: its objects are listed where they are made
             if any(creates_opaque_variables(call, tf) for call in calls_in(statement)):
-                what = "a function or class" if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else "a compound statement"
+                what = (
+                    "a function or class"
+                    if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+                    else "a compound statement"
+                )
                 unknown(f"{what} creates variables")
 
     def _record(small: cst.BaseSmallStatement, index: int, var_scope: list[str], name_scope: list[str]) -> bool:
         """Record the variables an assignment makes: ``w = tf.Variable(...)``, a dict or list
         literal of them (``weights = {"h1": tf.Variable(...)}``, read as ``weights["h1"]``), or
         the result of a module function that returns a new variable (``w = init_weights(...)``)."""
-        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+        if not (
+            isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+        ):
             return False
         python_name = small.targets[0].target.value
         value = small.value
@@ -275,7 +319,9 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
         symbol = tf.tf_symbol(call.func)
         if symbol is not None and symbol.path in VARIABLE_MAKERS:
             return True
-        return isinstance(call.func, cst.Name) and (call.func.value in factories or call.func.value in imported_factories)
+        return isinstance(call.func, cst.Name) and (
+            call.func.value in factories or call.func.value in imported_factories
+        )
 
     def _record_call(call: cst.Call, python_name: str, index: int, var_scope: list[str], name_scope: list[str]) -> bool:
         if isinstance(call.func, cst.Name) and call.func.value in imported_factories:
@@ -285,8 +331,9 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
             return True
         if isinstance(call.func, (cst.Name, cst.Attribute)) and source(call.func) in imported_objects:
             # ``net = Network(...)``, a project class whose objects own their variables (``tf.Module``).
-            found.variables.append(ModuleVariable(python_name, None, True, index, keras=True,
-                                                  built=source(call.func) in built_objects))
+            found.variables.append(
+                ModuleVariable(python_name, None, True, index, keras=True, built=source(call.func) in built_objects)
+            )
             recorded.add(id(call))
             return True
         if isinstance(call.func, cst.Name) and call.func.value in factories:
@@ -357,7 +404,11 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
             # Bound again for another graph (after a reset) is that graph's variable, and bound
             # before it was created (``w = 0.5`` before ``w = tf.Variable(...)``) is another value:
             # neither is a rebinding of the variable.
-            later = [index for index in bound if index > variable.index and found.graph_of(index) == found.graph_of(variable.index)]
+            later = [
+                index
+                for index in bound
+                if index > variable.index and found.graph_of(index) == found.graph_of(variable.index)
+            ]
             if later:
                 unknown(f"`{variable.name}` is bound more than once")
     found.variables = _uniquified(found.variables)
@@ -385,10 +436,11 @@ def module_assignment(module: cst.Module, name: str) -> Optional[tuple[int, cst.
     """(statement index, value) of the one module-level ``name = value``, if there is one."""
     bound = [
         (index, small.value)
-        for index, statement in enumerate(module.body) if isinstance(statement, cst.SimpleStatementLine)
+        for index, statement in enumerate(module.body)
+        if isinstance(statement, cst.SimpleStatementLine)
         for small in statement.body
-        if isinstance(small, cst.Assign) and any(
-            isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets)
+        if isinstance(small, cst.Assign)
+        and any(isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets)
     ]
     return bound[0] if len(bound) == 1 else None
 
@@ -406,10 +458,13 @@ def frozen_value(
     local = {name for statement in statements for name in bound_names(statement)}
     for name in sorted(set().union(*(names_read(s) for s in statements)) - local - variables):
         bound = module_assignment(module, name)
-        if bound is None or not isinstance(bound[1], (cst.Call, cst.BinaryOperation, cst.UnaryOperation, cst.Subscript)):
+        if bound is None or not isinstance(
+            bound[1], (cst.Call, cst.BinaryOperation, cst.UnaryOperation, cst.Subscript)
+        ):
             continue
         reads_collection = any(
-            tf.is_tf(call.func, "trainable_variables", "global_variables", "get_collection") for call in calls_in(bound[1])
+            tf.is_tf(call.func, "trainable_variables", "global_variables", "get_collection")
+            for call in calls_in(bound[1])
         )
         if reads_collection or names_read(bound[1]) & variables:
             return name
@@ -427,7 +482,8 @@ def update_ops_collection(node: cst.BaseExpression, module: cst.Module, tf: TFNa
         return None
     key = node.args[0].value
     is_update_ops = tf.is_tf(key, "GraphKeys.UPDATE_OPS") or (
-        isinstance(key, cst.SimpleString) and key.evaluated_value == "update_ops")
+        isinstance(key, cst.SimpleString) and key.evaluated_value == "update_ops"
+    )
     return node if is_update_ops else None
 
 
@@ -442,8 +498,12 @@ def adds_update_ops(module: cst.Module, tf: TFNames) -> bool:
 
 
 def listed_variables(
-    inventory: VariableInventory, top: int, trainable_only: bool, scope: Optional[cst.BaseExpression],
-    *, eager: bool = False,
+    inventory: VariableInventory,
+    top: int,
+    trainable_only: bool,
+    scope: Optional[cst.BaseExpression],
+    *,
+    eager: bool = False,
 ) -> Union[cst.BaseExpression, str]:
     """What TF1's variable collection read at module statement ``top`` holds, or why unknown.
     ``eager``: the list is evaluated where the read stood, at module level, where a Keras layer
@@ -453,8 +513,10 @@ def listed_variables(
         return f"the file's variables cannot be listed ({problem})"
     variables = inventory.before(top, trainable_only=trainable_only)
     if eager and any(v.keras and not v.built for v in variables):
-        return ("Keras layers make their variables on their first call, later than this line in TF2, so the list "
-                "would be empty here; read `layer.trainable_variables` where the variables are used")
+        return (
+            "Keras layers make their variables on their first call, later than this line in TF2, so the list "
+            "would be empty here; read `layer.trainable_variables` where the variables are used"
+        )
     if scope is not None and not (isinstance(scope, cst.Name) and scope.value == "None"):
         if not isinstance(scope, cst.SimpleString) or not isinstance(scope.evaluated_value, str):
             return "its scope is not a string literal"
@@ -474,7 +536,8 @@ def trainable_collection_read(call: cst.Call, tf: TFNames) -> Optional[tuple[Opt
     if tf.is_tf(call.func, "get_collection"):
         key = argument(call, 0, "key")
         is_trainable = (key is not None and tf.is_tf(key, "GraphKeys.TRAINABLE_VARIABLES")) or (
-            isinstance(key, cst.SimpleString) and key.evaluated_value == "trainable_variables")
+            isinstance(key, cst.SimpleString) and key.evaluated_value == "trainable_variables"
+        )
         return (argument(call, 1, "scope"),) if is_trainable else None
     return None
 
@@ -494,10 +557,19 @@ def _keras_object(call: cst.Call, tf: TFNames) -> bool:
 
 
 #: Keras layers that own no variables: nothing of theirs to train or list.
-WEIGHTLESS_LAYERS = frozenset({
-    "Flatten", "Dropout", "Reshape", "Activation", "ReLU", "Softmax", "Permute", "RepeatVector",
-    *(f"{kind}Pooling{d}D" for kind in ("Max", "Average", "GlobalMax", "GlobalAverage") for d in (1, 2, 3)),
-})
+WEIGHTLESS_LAYERS = frozenset(
+    {
+        "Flatten",
+        "Dropout",
+        "Reshape",
+        "Activation",
+        "ReLU",
+        "Softmax",
+        "Permute",
+        "RepeatVector",
+        *(f"{kind}Pooling{d}D" for kind in ("Max", "Average", "GlobalMax", "GlobalAverage") for d in (1, 2, 3)),
+    }
+)
 
 
 def _weightless(call: cst.Call, tf: TFNames) -> bool:
@@ -506,8 +578,15 @@ def _weightless(call: cst.Call, tf: TFNames) -> bool:
 
 
 #: TF paths whose use means the file still builds a TF1 graph and runs it in a session.
-GRAPH_PROGRAM = (*SESSIONS, *PLACEHOLDERS, *V2_OFF, *MONITORED_SESSIONS, "get_default_graph", "Graph",
-                 "train.Supervisor")
+GRAPH_PROGRAM = (
+    *SESSIONS,
+    *PLACEHOLDERS,
+    *V2_OFF,
+    *MONITORED_SESSIONS,
+    "get_default_graph",
+    "Graph",
+    "train.Supervisor",
+)
 
 
 def graph_program(module: cst.Module, tf: TFNames) -> Optional[str]:
@@ -529,11 +608,14 @@ def variable_list(variables: Sequence[ModuleVariable], *, trainable_only: bool =
     attribute = "trainable_variables" if trainable_only else "variables"
     if len(variables) == 1 and variables[0].keras:
         return cst.Attribute(cst.Name(variables[0].name), cst.Name(attribute))
-    return cst.List([
-        cst.StarredElement(cst.Attribute(cst.Name(v.name), cst.Name(attribute))) if v.keras
-        else cst.Element(cst.parse_expression(v.name))
-        for v in variables
-    ])
+    return cst.List(
+        [
+            cst.StarredElement(cst.Attribute(cst.Name(v.name), cst.Name(attribute)))
+            if v.keras
+            else cst.Element(cst.parse_expression(v.name))
+            for v in variables
+        ]
+    )
 
 
 def _root(node: cst.CSTNode) -> Optional[cst.Name]:

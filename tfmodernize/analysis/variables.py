@@ -20,11 +20,34 @@ from tfmodernize.names import name_nodes
 from tfmodernize.treewalk import import_statements, walk
 
 #: get_variable's parameters in order, and those that must be absent or None.
-PARAMETERS = ("name", "shape", "dtype", "initializer", "regularizer", "trainable", "collections",
-              "caching_device", "partitioner", "validate_shape", "use_resource", "custom_getter",
-              "constraint", "synchronization", "aggregation")
-NONE_ONLY = ("regularizer", "collections", "caching_device", "partitioner", "use_resource",
-             "custom_getter", "constraint", "synchronization", "aggregation")
+PARAMETERS = (
+    "name",
+    "shape",
+    "dtype",
+    "initializer",
+    "regularizer",
+    "trainable",
+    "collections",
+    "caching_device",
+    "partitioner",
+    "validate_shape",
+    "use_resource",
+    "custom_getter",
+    "constraint",
+    "synchronization",
+    "aggregation",
+)
+NONE_ONLY = (
+    "regularizer",
+    "collections",
+    "caching_device",
+    "partitioner",
+    "use_resource",
+    "custom_getter",
+    "constraint",
+    "synchronization",
+    "aggregation",
+)
 INTEGER = re.compile(r"u?int\d+|bool")
 #: TF1 random initializers -> the TF2 random op their ``__call__`` runs (the same stateful op,
 #: so the same numbers in the same place of the random-op order), and the parameters that op
@@ -40,21 +63,53 @@ RANDOM_INITIALIZERS = {
 }
 #: TF ops an initializer's argument may be computed with: arithmetic on values, nothing drawn
 #: and no variable made, so computing it where the variable is now made changes no number.
-ARITHMETIC_OPS = frozenset({
-    "sqrt", "math.sqrt", "rsqrt", "math.rsqrt", "square", "math.square", "pow", "math.pow", "exp", "math.exp",
-    "log", "math.log", "abs", "math.abs", "reciprocal", "math.reciprocal", "divide", "math.divide",
-    "multiply", "math.multiply", "add", "math.add", "subtract", "math.subtract", "maximum", "math.maximum",
-    "minimum", "math.minimum", "cast", "to_float", "constant",
-})
+ARITHMETIC_OPS = frozenset(
+    {
+        "sqrt",
+        "math.sqrt",
+        "rsqrt",
+        "math.rsqrt",
+        "square",
+        "math.square",
+        "pow",
+        "math.pow",
+        "exp",
+        "math.exp",
+        "log",
+        "math.log",
+        "abs",
+        "math.abs",
+        "reciprocal",
+        "math.reciprocal",
+        "divide",
+        "math.divide",
+        "multiply",
+        "math.multiply",
+        "add",
+        "math.add",
+        "subtract",
+        "math.subtract",
+        "maximum",
+        "math.maximum",
+        "minimum",
+        "math.minimum",
+        "cast",
+        "to_float",
+        "constant",
+    }
+)
 #: Python built-ins of the same kind.
 ARITHMETIC_BUILTINS = frozenset({"abs", "float", "int", "len", "max", "min", "pow", "round"})
 #: Modules whose functions compute values (``math.sqrt``, ``np.sqrt``), but for their random parts.
 VALUE_MODULES = ("math", "numpy")
 
 
-
-def arguments(call: cst.Call, parameters: tuple[str, ...] = PARAMETERS, at: Optional[cst.Call] = None,
-               what: str = "tf.get_variable") -> dict[str, cst.BaseExpression]:
+def arguments(
+    call: cst.Call,
+    parameters: tuple[str, ...] = PARAMETERS,
+    at: Optional[cst.Call] = None,
+    what: str = "tf.get_variable",
+) -> dict[str, cst.BaseExpression]:
     """``call``'s arguments by parameter name (``parameters`` in positional order); a
     decline at ``at`` (default: ``call``) for ``*args`` or a parameter ``what`` lacks."""
     found: dict[str, cst.BaseExpression] = {}
@@ -80,9 +135,15 @@ class VariableValues:
         self._functions: Optional[dict[str, cst.FunctionDef]] = None
         self._imports: Optional[dict[str, str]] = None
 
-    def variable(self, call: cst.Call, args: dict[str, cst.BaseExpression], *,
-                 initializer: Optional[cst.BaseExpression] = None, from_tensor: bool = False,
-                 name: Optional[cst.BaseExpression] = None) -> str:
+    def variable(
+        self,
+        call: cst.Call,
+        args: dict[str, cst.BaseExpression],
+        *,
+        initializer: Optional[cst.BaseExpression] = None,
+        from_tensor: bool = False,
+        name: Optional[cst.BaseExpression] = None,
+    ) -> str:
         """The code of ``tf.Variable(<initial value>, name=..., ...)`` for the call whose
         arguments (by parameter, ``arguments``) are ``args``: ``initializer`` is the initializer
         read (default: the one passed), ``from_tensor`` the initializer is the initial tensor
@@ -123,8 +184,9 @@ class VariableValues:
         path = symbol.path
         return not (path.endswith("_initializer") or path.startswith(("initializers.", "keras.initializers.")))
 
-    def _initial_value(self, call: cst.Call, initializer: Optional[cst.BaseExpression], shape: cst.BaseExpression,
-                       dtype: str) -> str:
+    def _initial_value(
+        self, call: cst.Call, initializer: Optional[cst.BaseExpression], shape: cst.BaseExpression, dtype: str
+    ) -> str:
         """The code of the initial value TF1's initializer computed, without randomness."""
         tf = source(self.tf_expr("zeros")).rsplit(".", 1)[0]
         dtype_code = f"{tf}.{dtype}"
@@ -150,23 +212,31 @@ class VariableValues:
             return f"{tf}.zeros({source(shape)}, dtype={dtype_code})"  # constant_initializer's value is 0
         if path in ("ones_initializer", "initializers.ones") and not initializer.args:
             return f"{tf}.ones({source(shape)}, dtype={dtype_code})"
-        if constant and len(initializer.args) == 1 and (initializer.args[0].keyword is None or
-                                                        initializer.args[0].keyword.value == "value") \
-                and isinstance(initializer.args[0].value, (cst.Integer, cst.Float, cst.UnaryOperation)):
+        if (
+            constant
+            and len(initializer.args) == 1
+            and (initializer.args[0].keyword is None or initializer.args[0].keyword.value == "value")
+            and isinstance(initializer.args[0].value, (cst.Integer, cst.Float, cst.UnaryOperation))
+        ):
             value = source(initializer.args[0].value)
             return f"{tf}.fill({source(shape)}, {tf}.constant({value}, dtype={dtype_code}))"
         raise Decline(call, f"its initializer `{source(initializer.func)}` is not one this migration maps")
 
-    def _initializer_arguments(self, call: cst.Call, initializer: cst.Call, parameters: tuple[str, ...]) -> dict[str, cst.BaseExpression]:
+    def _initializer_arguments(
+        self, call: cst.Call, initializer: cst.Call, parameters: tuple[str, ...]
+    ) -> dict[str, cst.BaseExpression]:
         """The distribution's arguments given to a random initializer (``stddev=0.1``), by the
         random op's parameter names; declines a seed, a dtype or an argument computed by a call."""
         given = arguments(initializer, parameters, at=call, what="its initializer")
         for value in given.values():
             for node in walk(value, code_only=True):
                 if isinstance(node, cst.Call) and not self.computes_only(node):
-                    raise Decline(call, f"its initializer's argument calls `{source(node.func)}`, which may draw "
-                                        "random values or make variables (only arithmetic, and module functions "
-                                        "doing only arithmetic, are computed where the variable is made)")
+                    raise Decline(
+                        call,
+                        f"its initializer's argument calls `{source(node.func)}`, which may draw "
+                        "random values or make variables (only arithmetic, and module functions "
+                        "doing only arithmetic, are computed where the variable is made)",
+                    )
         return given
 
     def computes_only(self, call: cst.Call, within: frozenset[str] = frozenset()) -> bool:
@@ -198,11 +268,16 @@ class VariableValues:
                 return False
             for small in statement.body:
                 docstring = index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString)
-                binds_names = isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) for t in small.targets)
+                binds_names = isinstance(small, cst.Assign) and all(
+                    isinstance(t.target, cst.Name) for t in small.targets
+                )
                 if not (docstring or binds_names or isinstance(small, cst.Return)):
                     return False
-        return all(self.computes_only(node, within) for node in walk(function.body, code_only=True)
-                   if isinstance(node, cst.Call))
+        return all(
+            self.computes_only(node, within)
+            for node in walk(function.body, code_only=True)
+            if isinstance(node, cst.Call)
+        )
 
     def _module_functions(self) -> dict[str, cst.FunctionDef]:
         """The functions the module defines once at its top level, by name."""
@@ -231,8 +306,12 @@ class VariableValues:
         for a shape written out with names (``[in_dim, units]``), written out so that it is
         computed where the variable is made, by the same Python arithmetic TF1 ran."""
         dims = [e.value for e in shape.elements] if isinstance(shape, (cst.List, cst.Tuple)) else None
-        if dims is None or any(isinstance(e, cst.StarredElement) for e in shape.elements) or computed(shape) \
-                or any(isinstance(n, (cst.Float, cst.SimpleString, cst.Attribute, cst.Subscript)) for n in walk(shape)):
+        if (
+            dims is None
+            or any(isinstance(e, cst.StarredElement) for e in shape.elements)
+            or computed(shape)
+            or any(isinstance(n, (cst.Float, cst.SimpleString, cst.Attribute, cst.Subscript)) for n in walk(shape))
+        ):
             raise Decline(call, "its default initializer is Glorot uniform, whose range needs the shape written out")
         if not all(isinstance(d, cst.Integer) for d in dims):
             return self._glorot_written(dims, shape, tf, dtype_code)
@@ -247,7 +326,9 @@ class VariableValues:
         limit = math.sqrt(3.0 * (1.0 / max(1.0, (fan_in + fan_out) / 2.0)))
         return f"{tf}.random.uniform({source(shape)}, -{limit!r}, {limit!r}, dtype={dtype_code})"
 
-    def _glorot_written(self, dims: list[cst.BaseExpression], shape: cst.BaseExpression, tf: str, dtype_code: str) -> str:
+    def _glorot_written(
+        self, dims: list[cst.BaseExpression], shape: cst.BaseExpression, tf: str, dtype_code: str
+    ) -> str:
         """The Glorot draw over a shape of names: the fans as TF1's ``_compute_fans`` formed them
         (integers: any order of the products is exact), the limit by its formula."""
         sizes = [source(parenthesized(d)) for d in dims]
@@ -274,8 +355,11 @@ def written_string(node: Optional[cst.BaseExpression], parameters: Sequence[str]
     if isinstance(node, cst.Name):
         return node.value in parameters
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-        return written_string(node.left, parameters) and written_string(node.right, parameters) and (
-            not isinstance(node.left, cst.Name) or not isinstance(node.right, cst.Name))
+        return (
+            written_string(node.left, parameters)
+            and written_string(node.right, parameters)
+            and (not isinstance(node.left, cst.Name) or not isinstance(node.right, cst.Name))
+        )
     return False
 
 
@@ -285,26 +369,32 @@ def helper_variable(function: cst.FunctionDef, tf: TFNames) -> Optional[cst.Call
     taking plain parameters only and making no other variable or layer; else None."""
     body = function.body.body if isinstance(function.body, cst.IndentedBlock) else ()
     last = body[-1] if body else None
-    if function.decorators or not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1
-                                   and isinstance(last.body[0], cst.Return)):
+    if function.decorators or not (
+        isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return)
+    ):
         return None
     call = last.body[0].value
     if not (isinstance(call, cst.Call) and tf.is_tf(call.func, "get_variable")):
         return None
-    made = [c for c in walk(function.body, code_only=True) if isinstance(c, cst.Call) and creates_opaque_variables(c, tf)]
+    made = [
+        c for c in walk(function.body, code_only=True) if isinstance(c, cst.Call) and creates_opaque_variables(c, tf)
+    ]
     return call if made == [call] else None
 
 
 def shares_variables(function: cst.FunctionDef) -> bool:
     """Whether a function may share variables through its scopes: it names ``reuse``,
     ``AUTO_REUSE`` or ``reuse_variables`` anywhere."""
-    return any(isinstance(n, cst.Name) and n.value in ("reuse", "reuse_variables", "AUTO_REUSE")
-               for n in walk(function.body))
+    return any(
+        isinstance(n, cst.Name) and n.value in ("reuse", "reuse_variables", "AUTO_REUSE") for n in walk(function.body)
+    )
 
 
 def math_importable(module: cst.Module) -> bool:
     """Whether ``import math`` can give the file ``math``: it imports it so already, or reads no
     name ``math``."""
-    imported = any(isinstance(s, cst.Import) and any(source(a.name) == "math" and a.asname is None for a in s.names)
-                   for s in import_statements(module))
+    imported = any(
+        isinstance(s, cst.Import) and any(source(a.name) == "math" and a.asname is None for a in s.names)
+        for s in import_statements(module)
+    )
     return imported or not any(n.value == "math" for n in name_nodes(module))

@@ -20,8 +20,10 @@ def outcome_diff(outcome: "Outcome") -> str:
         return unified_diff(outcome.path, outcome.old, outcome.new)
     from tfmodernize.notebooks import changed_cells
 
-    return "".join(unified_diff(outcome.path, old, new, where=f":cell {number}")
-                   for number, old, new in changed_cells(outcome.old, outcome.new, outcome.layout))
+    return "".join(
+        unified_diff(outcome.path, old, new, where=f":cell {number}")
+        for number, old, new in changed_cells(outcome.old, outcome.new, outcome.layout)
+    )
 
 
 def unified_diff(path: Path, old: str, new: str, *, where: str = "") -> str:

@@ -48,13 +48,23 @@ def diagnostics(outcome: Outcome) -> list[Diagnostic]:
         line, column, message = _split_location(outcome.error)
         return [_in_cell(Diagnostic(path, *INPUT_ERROR, message, line, column, line, column, "error"), outcome)]
     found = [
-        Diagnostic(path, f.code, f.name, f.message, f.line, f.column, f.end_line, f.end_column, "finding", f.suggestion,
-                   f.unsafe_fix)
+        Diagnostic(
+            path,
+            f.code,
+            f.name,
+            f.message,
+            f.line,
+            f.column,
+            f.end_line,
+            f.end_column,
+            "finding",
+            f.suggestion,
+            f.unsafe_fix,
+        )
         for f in outcome.findings
     ]
     found += [
-        Diagnostic(path, f.code, f.name, f.message, f.line, f.column, f.line, f.column, "fix")
-        for f in outcome.fixes
+        Diagnostic(path, f.code, f.name, f.message, f.line, f.column, f.line, f.column, "fix") for f in outcome.fixes
     ]
     found = [_in_cell(d, outcome) for d in found]
     return sorted(found, key=lambda d: (d.cell or 0, d.line, d.column, d.code))
@@ -102,17 +112,38 @@ def emit_json(outcomes: Iterable[Outcome]) -> str:
             record["fix"] = None
             if d.kind == "fix":
                 hunk = next(((first, last, text) for first, last, text in hunks if first <= d.line <= last), None)
-                edits = [] if hunk is None else [{"location": {"row": hunk[0], "column": 1},
-                                                  "end_location": {"row": hunk[1] + 1, "column": 1}, "content": hunk[2]}]
+                edits = (
+                    []
+                    if hunk is None
+                    else [
+                        {
+                            "location": {"row": hunk[0], "column": 1},
+                            "end_location": {"row": hunk[1] + 1, "column": 1},
+                            "content": hunk[2],
+                        }
+                    ]
+                )
                 record["fix"] = {"applicability": "safe", "message": d.message, "edits": edits}
             elif d.unsafe_fix:
-                record["fix"] = {"applicability": "unsafe", "message": d.message, "suggestion": d.suggestion, "edits": []}
+                record["fix"] = {
+                    "applicability": "unsafe",
+                    "message": d.message,
+                    "suggestion": d.suggestion,
+                    "edits": [],
+                }
             # Per file: migrated, kept-on-compat-v1 (with what keeps it there), unchanged, ...
             record["file_status"] = outcome.status
             record["kept_on_v1"] = blockers
             records.append(record)
-    return json.dumps({"schema_version": JSON_SCHEMA_VERSION, "tool": {"name": "tfmodernize", "version": __version__},
-                       "diagnostics": records, "packages": dict(sorted(packages.items()))}, indent=2)
+    return json.dumps(
+        {
+            "schema_version": JSON_SCHEMA_VERSION,
+            "tool": {"name": "tfmodernize", "version": __version__},
+            "diagnostics": records,
+            "packages": dict(sorted(packages.items())),
+        },
+        indent=2,
+    )
 
 
 def emit_github(outcomes: Iterable[Outcome]) -> str:
@@ -147,10 +178,15 @@ def _rule(codemod) -> dict:
     text = "\n\n".join(f"{heading}\n{body}" for heading, body in sections.items())
     markdown = "\n\n".join(
         f"**{heading}**\n\n```python\n{body}\n```" if heading in ("Before", "After") else f"**{heading}**\n\n{body}"
-        for heading, body in sections.items())
-    return {"id": codemod.code, "name": codemod.name, "shortDescription": {"text": codemod.summary},
-            "fullDescription": {"text": " ".join(sections.get("What it does", codemod.summary).split())},
-            "help": {"text": text, "markdown": markdown}}
+        for heading, body in sections.items()
+    )
+    return {
+        "id": codemod.code,
+        "name": codemod.name,
+        "shortDescription": {"text": codemod.summary},
+        "fullDescription": {"text": " ".join(sections.get("What it does", codemod.summary).split())},
+        "help": {"text": text, "markdown": markdown},
+    }
 
 
 def emit_sarif(outcomes: Iterable[Outcome]) -> str:
@@ -158,8 +194,15 @@ def emit_sarif(outcomes: Iterable[Outcome]) -> str:
 
     rules = [_rule(c) for c in builtin_codemods()]
     unreadable = "file could not be read or parsed"
-    rules.append({"id": INPUT_ERROR[0], "name": INPUT_ERROR[1], "shortDescription": {"text": unreadable},
-                  "fullDescription": {"text": unreadable}, "help": {"text": "Fix the file so that Python 3 parses it."}})
+    rules.append(
+        {
+            "id": INPUT_ERROR[0],
+            "name": INPUT_ERROR[1],
+            "shortDescription": {"text": unreadable},
+            "fullDescription": {"text": unreadable},
+            "help": {"text": "Fix the file so that Python 3 parses it."},
+        }
+    )
     results = []
     for outcome in outcomes:
         for d in diagnostics(outcome):
@@ -298,10 +341,17 @@ def emit_review(outcomes: Iterable[Outcome]) -> str:
             # A migration (TFM1xx) is all or nothing per file: its hunks only run together.
             together = len(hunks) > 1 and any(f.code.startswith("TFM1") for f in outcome.fixes)
             for first, last, text in hunks:
-                note = (f"\n\nThis file migrates as a whole: take all {len(hunks)} suggestions of `{path}` together."
-                        if together else "")
-                comment = {"path": path, "line": last, "side": "RIGHT",
-                           "body": f"tfmodernize: {', '.join(_hunk_codes(outcome, first, last))}{note}\n```suggestion\n{text}```"}
+                note = (
+                    f"\n\nThis file migrates as a whole: take all {len(hunks)} suggestions of `{path}` together."
+                    if together
+                    else ""
+                )
+                comment = {
+                    "path": path,
+                    "line": last,
+                    "side": "RIGHT",
+                    "body": f"tfmodernize: {', '.join(_hunk_codes(outcome, first, last))}{note}\n```suggestion\n{text}```",
+                }
                 if first != last:
                     comment.update(start_line=first, start_side="RIGHT")
                 comments.append(comment)

@@ -55,8 +55,9 @@ class Summary:
             self.names[fix.code] = fix.name
 
 
-def print_summary(console: Console, summary: Summary, *, changed_label: str = "changed",
-                  statistics: bool = False) -> None:
+def print_summary(
+    console: Console, summary: Summary, *, changed_label: str = "changed", statistics: bool = False
+) -> None:
     files = Table(title="Files", show_header=False, title_justify="left")
     files.add_column(justify="left")
     files.add_column(justify="right")
@@ -74,7 +75,9 @@ def print_summary(console: Console, summary: Summary, *, changed_label: str = "c
         files.add_row(label, str(count))
     console.print(files)
     if summary.packages:
-        needed = ", ".join(f"{name} ({count} file{'s' * (count != 1)})" for name, count in sorted(summary.packages.items()))
+        needed = ", ".join(
+            f"{name} ({count} file{'s' * (count != 1)})" for name, count in sorted(summary.packages.items())
+        )
         console.print(f"The rewritten code needs: {escape(needed)}: pip install {' '.join(sorted(summary.packages))}")
     if statistics:
         print_blockers(console, summary)

@@ -318,7 +318,8 @@ def _give_contrib(v1_module: Any) -> None:
         for name in ("", ".base", ".core", ".convolutional", ".normalization", ".pooling"):
             try:
                 sys.modules[f"tf_keras.legacy_tf_layers{name}"] = importlib.import_module(
-                    f"tf_keras.src.legacy_tf_layers{name}")
+                    f"tf_keras.src.legacy_tf_layers{name}"
+                )
             except ImportError:
                 continue
     from tf_slim.layers import initializers, layers, regularizers
@@ -341,16 +342,17 @@ def _give_contrib(v1_module: Any) -> None:
     runs = {name: getattr(nn, name) for name in ("static_rnn", "static_bidirectional_rnn", "static_state_saving_rnn")}
     framework_ops = module("framework.python.ops", variables, arg_scope)
     module("framework.python.ops.variables", variables)
-    framework = module("framework", variables, arg_scope, nest=v1_module.nest, python=module(
-        "framework.python", ops=framework_ops))
-    python_layers = module("layers.python.layers", layers_package, layers=layers, initializers=initializers,
-                            regularizers=regularizers)
+    framework = module(
+        "framework", variables, arg_scope, nest=v1_module.nest, python=module("framework.python", ops=framework_ops)
+    )
+    python_layers = module(
+        "layers.python.layers", layers_package, layers=layers, initializers=initializers, regularizers=regularizers
+    )
     for name, source in (("layers", layers), ("initializers", initializers), ("regularizers", regularizers)):
         sys.modules[f"tensorflow.contrib.layers.python.layers.{name}"] = source
     contrib_layers = module("layers", layers, layers_package, python=module("layers.python", layers=python_layers))
     metrics = module("metrics", tf_slim.metrics)
-    slim = module("slim", tf_slim, layers=layers, initializers=initializers, regularizers=regularizers,
-                  metrics=metrics)
+    slim = module("slim", tf_slim, layers=layers, initializers=initializers, regularizers=regularizers, metrics=metrics)
     rnn = module("rnn", **cells, **runs)
     contrib = module("", layers=contrib_layers, slim=slim, framework=framework, metrics=metrics, rnn=rnn)
     setattr(v1_module, "contrib", contrib)
@@ -467,8 +469,15 @@ class Variables:
         for variable in self.created:
             if id(variable) in self.values:
                 value = self.values[id(variable)]
-                out.append({"name": variable.name, "shape": list(value.shape), "dtype": str(value.dtype),
-                            "trainable": bool(getattr(variable, "trainable", True)), "value": value})
+                out.append(
+                    {
+                        "name": variable.name,
+                        "shape": list(value.shape),
+                        "dtype": str(value.dtype),
+                        "trainable": bool(getattr(variable, "trainable", True)),
+                        "value": value,
+                    }
+                )
         from tfmodernize.verify.layouts import keras_layout
 
         return keras_layout(out)
@@ -488,8 +497,10 @@ class Variables:
         dtype = tf.as_dtype(kwargs.get("dtype") or initial.dtype).base_dtype
         name = kwargs.get("name") or "Variable"
         if list(initial.shape) != wanted["shape"] or dtype.name != wanted["dtype"]:
-            self.problems.append(f"{name} {list(initial.shape)} {dtype.name}: not matched with the next recorded "
-                                 f"variable {wanted['name']} {wanted['shape']} {wanted['dtype']}; its own value kept")
+            self.problems.append(
+                f"{name} {list(initial.shape)} {dtype.name}: not matched with the next recorded "
+                f"variable {wanted['name']} {wanted['shape']} {wanted['dtype']}; its own value kept"
+            )
             kwargs["initial_value"] = initial
             return next_creator(**kwargs)
         self.pending.pop(0)
@@ -509,8 +520,15 @@ class Variables:
     def report(self) -> list[str]:
         if self.mode != "align":
             return []
-        left = [f"{v['name']} {v['shape']} {v['dtype']}: no variable of the new program took its value" for v in self.pending]
-        return [f"aligned {self.aligned} trainable variable(s) with the old program's initial values", *self.problems, *left]
+        left = [
+            f"{v['name']} {v['shape']} {v['dtype']}: no variable of the new program took its value"
+            for v in self.pending
+        ]
+        return [
+            f"aligned {self.aligned} trainable variable(s) with the old program's initial values",
+            *self.problems,
+            *left,
+        ]
 
 
 def _program(path: Path) -> tuple[str, str]:
@@ -550,4 +568,3 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
-

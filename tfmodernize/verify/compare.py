@@ -260,13 +260,14 @@ def sequence_drift(
 def describe_sequence_drift(name: str, found: Drift) -> str:
     """``equal to rounding for N of M values, then drifting: ...`` for a sequence value."""
     plural = "" if found.agreeing == 1 else "s"
-    return (
-        f"equal to rounding for {found.agreeing} of {found.total} value{plural}, "
-        + found.shape(lambda index: f"{name}[{index}]")
+    return f"equal to rounding for {found.agreeing} of {found.total} value{plural}, " + found.shape(
+        lambda index: f"{name}[{index}]"
     )
 
 
-def difference(name: str, before: Any, after: Any, *, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL) -> Optional[str]:
+def difference(
+    name: str, before: Any, after: Any, *, rtol: float = DEFAULT_RTOL, atol: float = DEFAULT_ATOL
+) -> Optional[str]:
     """Why ``after`` is not equal to ``before`` (``None`` when it is), naming ``name``."""
     if before is None or after is None:
         if before is None and after is None:
@@ -290,9 +291,7 @@ def difference(name: str, before: Any, after: Any, *, rtol: float = DEFAULT_RTOL
             only_before = sorted(map(repr, set(before) - set(after)))
             only_after = sorted(map(repr, set(after) - set(before)))
             return f"{name}: keys differ (only before: {', '.join(only_before) or '-'}; only after: {', '.join(only_after) or '-'})"
-        return _first(
-            difference(f"{name}[{key!r}]", before[key], after[key], rtol=rtol, atol=atol) for key in before
-        )
+        return _first(difference(f"{name}[{key!r}]", before[key], after[key], rtol=rtol, atol=atol) for key in before)
     return _leaf_difference(name, _leaf(before), _leaf(after), before, after, rtol, atol)
 
 
@@ -301,7 +300,13 @@ def _first(reasons: Iterable[Optional[str]]) -> Optional[str]:
 
 
 def _leaf_difference(
-    name: str, before: Optional[_Leaf], after: Optional[_Leaf], raw_before: Any, raw_after: Any, rtol: float, atol: float
+    name: str,
+    before: Optional[_Leaf],
+    after: Optional[_Leaf],
+    raw_before: Any,
+    raw_after: Any,
+    rtol: float,
+    atol: float,
 ) -> Optional[str]:
     if before is None or after is None:
         return f"{name}: before {describe(raw_before)}, after {describe(raw_after)} (not numbers)"
@@ -382,7 +387,9 @@ def compare_values(
         if name in expected:
             if why is None:
                 detail = f"expected to differ ({reason})" if reason else "expected to differ"
-                results.append(NameResult(name, Status.UNEXPECTEDLY_EQUAL, f"{detail}, but equal: {describe(before[name])}"))
+                results.append(
+                    NameResult(name, Status.UNEXPECTEDLY_EQUAL, f"{detail}, but equal: {describe(before[name])}")
+                )
             else:
                 results.append(NameResult(name, Status.DIFFERS_AS_EXPECTED, f"{reason}: {why}" if reason else why))
         elif why is None:

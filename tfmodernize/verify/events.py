@@ -33,15 +33,20 @@ def logged(logdir: str) -> dict[str, float]:
                 elif value.HasField("image"):  # TF1: one value per image, tagged ``<tag>/image/<k>``
                     found.update({f"{key}/width": float(value.image.width), f"{key}/height": float(value.image.height)})
                 elif value.HasField("histo"):
-                    found.update({f"{key}/count": value.histo.num, f"{key}/min": value.histo.min,
-                                  f"{key}/max": value.histo.max})
+                    found.update(
+                        {f"{key}/count": value.histo.num, f"{key}/min": value.histo.min, f"{key}/max": value.histo.max}
+                    )
                 elif value.HasField("tensor"):
                     data = tensor_util.MakeNdarray(value.tensor)
                     plugin = value.metadata.plugin_data.plugin_name
                     if plugin == "histograms":
-                        found.update({f"{key}/count": float(data[:, 2].sum()) if data.size else 0.0,
-                                      f"{key}/min": float(data[0, 0]) if data.size else 0.0,
-                                      f"{key}/max": float(data[-1, 1]) if data.size else 0.0})
+                        found.update(
+                            {
+                                f"{key}/count": float(data[:, 2].sum()) if data.size else 0.0,
+                                f"{key}/min": float(data[0, 0]) if data.size else 0.0,
+                                f"{key}/max": float(data[-1, 1]) if data.size else 0.0,
+                            }
+                        )
                     elif plugin == "images":  # TF2: [width, height, image 0, image 1, ...] under ``<tag>``
                         for index in range(len(data) - 2):
                             image = f"{value.tag}/image/{index}@{event.step}"

@@ -56,8 +56,18 @@ class CaseConfig:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             raise FixtureError(f"case.toml is not valid TOML: {error}") from None
-        known = {"note", "codemods", "compare", "rtol", "atol", "before_mode", "random", "timeout", "expected_difference",
-                 "align_variables"}
+        known = {
+            "note",
+            "codemods",
+            "compare",
+            "rtol",
+            "atol",
+            "before_mode",
+            "random",
+            "timeout",
+            "expected_difference",
+            "align_variables",
+        }
         unknown = sorted(set(data) - known)
         if unknown:
             raise FixtureError(f"case.toml: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")
@@ -87,7 +97,7 @@ class CaseConfig:
         if "expected_difference" in data:
             table = data["expected_difference"]
             if not isinstance(table, dict) or set(table) - {"names", "reason"} or "names" not in table:
-                raise FixtureError("case.toml: [expected_difference] takes `names = [...]` and `reason = \"...\"`")
+                raise FixtureError('case.toml: [expected_difference] takes `names = [...]` and `reason = "..."`')
             config["expected_difference"] = _names(table, "names")
             config["expected_reason"] = _typed(table, "reason", str) if "reason" in table else ""
             if not config["expected_difference"] or not config["expected_reason"]:
@@ -216,11 +226,7 @@ def discover(root: Path) -> list[FixtureCase]:
     are skipped."""
     if not root.is_dir():
         return []
-    return [
-        FixtureCase.load(case, codemod.name)
-        for codemod in _subfolders(root)
-        for case in _subfolders(codemod)
-    ]
+    return [FixtureCase.load(case, codemod.name) for codemod in _subfolders(root) for case in _subfolders(codemod)]
 
 
 def _subfolders(folder: Path) -> Iterable[Path]:

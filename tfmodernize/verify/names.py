@@ -40,8 +40,14 @@ def missing_tf_names(names: Iterable[str], timeout: float = 600) -> list[str]:
     for batch, extra in ((plain, {}), (legacy, {"TF_USE_LEGACY_KERAS": "1"})):
         if not batch:
             continue
-        ran = subprocess.run([sys.executable, "-c", _LOOKUP], input=json.dumps(batch), env=environment | extra,
-                             capture_output=True, text=True, timeout=timeout)
+        ran = subprocess.run(
+            [sys.executable, "-c", _LOOKUP],
+            input=json.dumps(batch),
+            env=environment | extra,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         if ran.returncode != 0:
             raise RuntimeError(f"looking TensorFlow names up failed:\n{ran.stderr[-2000:]}")
         missing += json.loads(ran.stdout.strip().splitlines()[-1])

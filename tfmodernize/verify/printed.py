@@ -78,7 +78,9 @@ def compare_printed(before: str, after: str, *, rtol: float = DEFAULT_RTOL, atol
             detail = f"{_agreeing_lines(old, mismatch)}, {parted.shape(position, 'numbers')}"
         if len(old) != len(new):
             detail += f"; {counts}"
-    lines = [f"{label}: {found[mismatch][1]}" for label, found in (("before", old), ("after", new)) if mismatch < len(found)]
+    lines = [
+        f"{label}: {found[mismatch][1]}" for label, found in (("before", old), ("after", new)) if mismatch < len(found)
+    ]
     return NameResult(NAME, Status.DIFFERENT, "; ".join([detail, *lines]), parted)
 
 

@@ -48,7 +48,9 @@ def print_verdict(verdict: Verdict, console: Console) -> None:
     if verdict.status == EQUAL:
         console.print(f"[green]equal[/]: every compared value matches {seconds}")
         if any(result.status is Status.NOT_COMPARED for result in verdict.names):
-            console.print("[yellow]not compared[/]: bind a concrete value (e.g. `w_value = sess.run(w)`) to check it too")
+            console.print(
+                "[yellow]not compared[/]: bind a concrete value (e.g. `w_value = sess.run(w)`) to check it too"
+            )
     elif verdict.status == DIFFERENT:
         compared = [result for result in verdict.names if result.status is not Status.NOT_COMPARED]
         failed = sum(not result.ok for result in compared)

@@ -132,8 +132,14 @@ class Child:
         self._log = tempfile.TemporaryFile()
         try:
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "tfmodernize.verify.child", self.mode,
-                 str(to_child_read), str(from_child_write)],
+                [
+                    sys.executable,
+                    "-m",
+                    "tfmodernize.verify.child",
+                    self.mode,
+                    str(to_child_read),
+                    str(from_child_write),
+                ],
                 pass_fds=(to_child_read, from_child_write),
                 env=child_environment(self.mode),
                 stdin=subprocess.DEVNULL,
@@ -192,8 +198,14 @@ class Child:
         log_offset = self._log.seek(0, os.SEEK_END)
         started = time.perf_counter()
         try:
-            self._send.send({"script": str(Path(script.path).resolve()), "random": script.random,
-                             "variables": script.variables, "initial_values": list(script.initial_values or ())})
+            self._send.send(
+                {
+                    "script": str(Path(script.path).resolve()),
+                    "random": script.random,
+                    "variables": script.variables,
+                    "initial_values": list(script.initial_values or ()),
+                }
+            )
         except OSError:
             pass  # the child is gone: _reply reads the EOF and says so
         reply = self._reply(script.timeout, since=log_offset)

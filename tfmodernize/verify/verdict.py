@@ -80,7 +80,9 @@ def verify_pairs(pairs: Sequence[Pair], harness: Harness) -> list[Verdict]:
     results = harness.run_all([s for i, s in enumerate(scripts) if i // 2 not in waiting or i % 2 == 0])
     firsts = iter(results)
     results = [next(firsts) if i // 2 not in waiting or i % 2 == 0 else None for i in range(len(scripts))]
-    aligned = [replace(pairs[i].after, variables="align", initial_values=tuple(results[2 * i].variables)) for i in waiting]
+    aligned = [
+        replace(pairs[i].after, variables="align", initial_values=tuple(results[2 * i].variables)) for i in waiting
+    ]
     for i, result in zip(waiting, harness.run_all(aligned)):
         results[2 * i + 1] = result
     verdicts = []

@@ -88,10 +88,22 @@ from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_na
 #: (``tensorflow/python/platform/flags.py``, ``_RENAMED_ARGUMENTS``).
 FLAG_KEYWORDS = {"flag_name": "name", "default_value": "default", "docstring": "help"}
 #: ``tf.logging`` names absl.logging has with the same meaning.
-LOGGING_FUNCTIONS = frozenset({
-    "log", "debug", "info", "warn", "warning", "error", "fatal", "flush",
-    "log_every_n", "log_first_n", "log_if", "set_verbosity",
-})
+LOGGING_FUNCTIONS = frozenset(
+    {
+        "log",
+        "debug",
+        "info",
+        "warn",
+        "warning",
+        "error",
+        "fatal",
+        "flush",
+        "log_every_n",
+        "log_first_n",
+        "log_if",
+        "set_verbosity",
+    }
+)
 #: Where absl spells a ``tf.logging`` function differently: TF1's ``fatal`` only logged (Python
 #: logging's ``critical``), absl's ``logging.fatal`` aborts the process after logging.
 ABSL_SPELLINGS = {"fatal": "get_absl_logger().critical"}
@@ -107,13 +119,13 @@ def _absl_module(path: str) -> Optional[tuple[str, str]]:
     """``("flags", "DEFINE_string")`` for ``app.flags.DEFINE_string``; None if not ours."""
     for prefix in _FLAG_PREFIXES:
         if path.startswith(prefix):
-            return "flags", path[len(prefix):]
+            return "flags", path[len(prefix) :]
     if path in ("app.flags", "flags"):
         return "flags", ""
     if path == "app.run":
         return "app", "run"
     if path.startswith("logging."):
-        return "logging", path[len("logging."):]
+        return "logging", path[len("logging.") :]
     return None
 
 
@@ -189,10 +201,23 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
         if not rebound:
             return
         for node in walk(original, code_only=True):
-            if isinstance(node, cst.ImportFrom) and isinstance(node.names, (list, tuple)) and dict(import_bindings(node)):
-                drop_aliases(self.edits, node, lambda alias: (
-                    alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
-                    else dotted_name(alias.name)) in rebound)
+            if (
+                isinstance(node, cst.ImportFrom)
+                and isinstance(node.names, (list, tuple))
+                and dict(import_bindings(node))
+            ):
+                drop_aliases(
+                    self.edits,
+                    node,
+                    lambda alias: (
+                        (
+                            alias.asname.name.value
+                            if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                            else dotted_name(alias.name)
+                        )
+                        in rebound
+                    ),
+                )
 
     # -- calls: check the arguments before any name inside them is rewritten --------------------
 
@@ -207,14 +232,27 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
             return
         module, name = target
         if module == "flags" and name.startswith("DEFINE") and self._flags_ok:
-            self.replace(original, lambda updated: updated.with_changes(args=[
-                a.with_changes(keyword=cst.Name(FLAG_KEYWORDS[a.keyword.value]))
-                if a.keyword is not None and a.keyword.value in FLAG_KEYWORDS else a for a in updated.args]))
+            self.replace(
+                original,
+                lambda updated: updated.with_changes(
+                    args=[
+                        a.with_changes(keyword=cst.Name(FLAG_KEYWORDS[a.keyword.value]))
+                        if a.keyword is not None and a.keyword.value in FLAG_KEYWORDS
+                        else a
+                        for a in updated.args
+                    ]
+                ),
+            )
             return
         if module == "app" and not any(a.keyword is None or a.keyword.value == "main" for a in original.args):
             # tf.app.run() ran ``__main__.main``; absl wants it passed.
-            comma = cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if original.args else cst.MaybeSentinel.DEFAULT
-            self.replace(original, lambda updated: updated.with_changes(args=[cst.Arg(cst.Name("main"), comma=comma), *updated.args]))
+            comma = (
+                cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if original.args else cst.MaybeSentinel.DEFAULT
+            )
+            self.replace(
+                original,
+                lambda updated: updated.with_changes(args=[cst.Arg(cst.Name("main"), comma=comma), *updated.args]),
+            )
 
     # -- names ----------------------------------------------------------------------------------
 
@@ -228,7 +266,9 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
         module, rest = target
         why = self._decline_reason(original, module)
         root = root_name(original)
-        if why is not None or not self.fix(original, f"tf.{symbol.path} is absl's {module}{'.' + rest if rest else ''}"):
+        if why is not None or not self.fix(
+            original, f"tf.{symbol.path} is absl's {module}{'.' + rest if rest else ''}"
+        ):
             if why:
                 self.report(original, why)
             if root is not None:
@@ -245,8 +285,10 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
     def _decline_reason(self, node: cst.CSTNode, module: str) -> Optional[str]:
         """Why this use stays (``""``: already reported), or None to migrate it."""
         if module == "flags" and not self._flags_ok:
-            return ("flag values are read at module level and the file never parses the flags: TF's FLAGS "
-                    "parsed sys.argv on first read, absl's raises; call app.run or FLAGS(sys.argv) first")
+            return (
+                "flag values are read at module level and the file never parses the flags: TF's FLAGS "
+                "parsed sys.argv on first read, absl's raises; call app.run or FLAGS(sys.argv) first"
+            )
         if module == "app" and not self._has_main and not self._main_passed(node):
             return "tf.app.run() without a main function in this module: pass main to absl's app.run by hand"
         if module == "logging" and not self._logging_ok:
@@ -298,7 +340,11 @@ class _ModuleFacts(cst.CSTVisitor):
             # to a TF module this codemod does not move: the name is taken.
             symbol_path = qualified.partition(".")[2]
             path = symbol_path.replace("compat.v1.", "", 1)
-            if local in ("flags", "app", "logging") and path not in ("app", "flags", "logging") and _absl_module(path) is None:
+            if (
+                local in ("flags", "app", "logging")
+                and path not in ("app", "flags", "logging")
+                and _absl_module(path) is None
+            ):
                 self.taken.add(local)
         if bindings:
             return False  # names inside ``from tensorflow import logging`` are TF's, not taken
@@ -331,20 +377,34 @@ class _ModuleFacts(cst.CSTVisitor):
             if level is not None and self._logging_name(level) in LEVELS:
                 self._level_args.add(id(level))
             else:
-                self.logging_blockers.append((node, f"tf.logging.{function} with a level that is not a tf.logging "
-                                                    "constant: absl's verbosity numbers are not Python logging levels"))
+                self.logging_blockers.append(
+                    (
+                        node,
+                        f"tf.logging.{function} with a level that is not a tf.logging "
+                        "constant: absl's verbosity numbers are not Python logging levels",
+                    )
+                )
         return True
 
     def on_leave(self, original: cst.CSTNode) -> None:
         super().on_leave(original)
-        if not isinstance(original, (cst.Attribute, cst.Name)) or id(original) in self._inner or id(original) in self._skip:
+        if (
+            not isinstance(original, (cst.Attribute, cst.Name))
+            or id(original) in self._inner
+            or id(original) in self._skip
+        ):
             return
         name = self._logging_name(original)
         if name is None:
             return
         if name in LEVELS and id(original) not in self._level_args:
-            self.logging_blockers.append((original, f"tf.logging.{name} is a Python logging level, absl's "
-                                                    f"logging.{name} a verbosity number on another scale"))
+            self.logging_blockers.append(
+                (
+                    original,
+                    f"tf.logging.{name} is a Python logging level, absl's "
+                    f"logging.{name} a verbosity number on another scale",
+                )
+            )
         elif name not in LEVELS and name not in LOGGING_FUNCTIONS:
             self.logging_blockers.append((original, f"tf.logging.{name} has no absl equivalent with the same meaning"))
 
@@ -353,7 +413,7 @@ class _ModuleFacts(cst.CSTVisitor):
         symbol = self.names.tf_symbol(node)
         if symbol is None or not symbol.path.startswith("logging."):
             return None
-        return symbol.path[len("logging."):].split(".", 1)[0]
+        return symbol.path[len("logging.") :].split(".", 1)[0]
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self._depth += 1

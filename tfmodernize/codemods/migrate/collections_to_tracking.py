@@ -94,22 +94,46 @@ GRAPH_KEYS = {
     "REGULARIZATION_LOSSES": "regularization_losses",
     "LOSSES": "losses",
 }
-VARIABLE_READS = {"trainable_variables": "trainable_variables", "global_variables": "variables",
-                  "all_variables": "variables"}
+VARIABLE_READS = {
+    "trainable_variables": "trainable_variables",
+    "global_variables": "variables",
+    "all_variables": "variables",
+}
 #: Collection names TF fills by itself; a program's own list must not have one of these names.
-BUILTIN_KEYS = frozenset({*GRAPH_KEYS.values(), "summaries", "local_variables", "model_variables",
-                          "moving_average_variables", "queue_runners", "savers", "cond_context",
-                          "while_context", "metric_variables", "init_op", "train_op", "global_step"})
-REGULARIZER_ARGUMENTS = ("regularizer", "kernel_regularizer", "bias_regularizer", "activity_regularizer",
-                         "weights_regularizer", "biases_regularizer")
+BUILTIN_KEYS = frozenset(
+    {
+        *GRAPH_KEYS.values(),
+        "summaries",
+        "local_variables",
+        "model_variables",
+        "moving_average_variables",
+        "queue_runners",
+        "savers",
+        "cond_context",
+        "while_context",
+        "metric_variables",
+        "init_op",
+        "train_op",
+        "global_step",
+    }
+)
+REGULARIZER_ARGUMENTS = (
+    "regularizer",
+    "kernel_regularizer",
+    "bias_regularizer",
+    "activity_regularizer",
+    "weights_regularizer",
+    "biases_regularizer",
+)
 #: What a finding tells the user to pass in instead of a collection read it leaves, by collection.
 PASS_INSTEAD = {
     "regularization_losses": "pass the regularization losses in explicitly (a Keras model's `model.losses`, or the "
-                             "penalties of the weights that have them)",
+    "penalties of the weights that have them)",
     "update_ops": "pass the update ops in explicitly (Keras layers run their updates themselves)",
     "trainable_variables": "pass the variables in explicitly (a Keras model's `model.trainable_variables`)",
     "variables": "pass the variables in explicitly (a Keras model's `model.variables`)",
 }
+
 
 class CollectionsToTracking(TFCodemod):
     __doc__ = __doc__
@@ -152,7 +176,7 @@ class CollectionsToTracking(TFCodemod):
             return value if isinstance(value, str) else None
         symbol = self.tf.tf_symbol(node) if node is not None else None
         if symbol is not None and symbol.path.startswith("GraphKeys."):
-            return GRAPH_KEYS.get(symbol.path[len("GraphKeys."):])
+            return GRAPH_KEYS.get(symbol.path[len("GraphKeys.") :])
         return None
 
     def _owner(self, call: cst.Call) -> tuple[Optional[cst.CSTNode], Optional[cst.CSTNode]]:
@@ -202,8 +226,12 @@ class CollectionsToTracking(TFCodemod):
             _, statement = self._owner(call)
             position = body.index(statement) if statement in body else None
             if kind == "add":
-                if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-                        and isinstance(statement.body[0], cst.Expr) and statement.body[0].value is call):
+                if not (
+                    isinstance(statement, cst.SimpleStatementLine)
+                    and len(statement.body) == 1
+                    and isinstance(statement.body[0], cst.Expr)
+                    and statement.body[0].value is call
+                ):
                     raise Decline(found[0][1], "`add_to_collection` is not a statement of its own")
                 if len(call.args) != 2 or any(a.star for a in call.args):
                     raise Decline(found[0][1], "`add_to_collection` has unexpected arguments")
@@ -218,8 +246,9 @@ class CollectionsToTracking(TFCodemod):
             _, statement = self._owner(call)
             if kind == "get" and (statement not in body or body.index(statement) < first):
                 raise Decline(found[0][1], "it is read before anything is added")
-        self._known_program(next((call for kind, call in found if kind == "get"), found[0][1]),
-                            "pass the list in explicitly")
+        self._known_program(
+            next((call for kind, call in found if kind == "get"), found[0][1]), "pass the list in explicitly"
+        )
         calls = [call for _, call in found]
         if any(self.suppressed(call) for call in calls):
             return
@@ -250,7 +279,9 @@ class CollectionsToTracking(TFCodemod):
             key, scope = self._key(argument(original, 0, "key")), argument(original, 1, "scope")
             if key is None or key not in GRAPH_KEYS.values():
                 if argument(original, 0, "key") is not None and key is None:
-                    self.report(original, "`get_collection` not migrated: its key is not a literal or a known GraphKeys name")
+                    self.report(
+                        original, "`get_collection` not migrated: its key is not a literal or a known GraphKeys name"
+                    )
                 return
         else:
             return
@@ -273,12 +304,15 @@ class CollectionsToTracking(TFCodemod):
                 raise Decline(call, f"the file calls {imported}, which may add to it; collect those ops explicitly")
         if key == "update_ops":
             if training.adds_update_ops(self._module, self.tf):
-                raise Decline(call, "the file has layers that add update ops (batch normalisation); run their updates explicitly")
+                raise Decline(
+                    call, "the file has layers that add update ops (batch normalisation); run their updates explicitly"
+                )
             return cst.List([])
         if key == "regularization_losses":
             regularized = any(
                 arg.keyword is not None and arg.keyword.value in REGULARIZER_ARGUMENTS
-                for c in self._all_calls for arg in c.args
+                for c in self._all_calls
+                for arg in c.args
             )
             if regularized or self._added(key):
                 raise Decline(call, "variables or layers in the file have regularizers; sum their losses explicitly")
@@ -286,24 +320,36 @@ class CollectionsToTracking(TFCodemod):
         if key == "losses":
             raise Decline(call, "`tf.losses` functions add to this collection implicitly; sum the losses explicitly")
         if key == "variables" and any(
-            (s := self.tf.tf_symbol(c.func)) is not None and s.path.startswith("train.") and s.path.endswith("Optimizer")
-            or self.tf.keras_path(c.func) is not None and self.tf.keras_path(c.func).startswith("optimizers.")
+            (s := self.tf.tf_symbol(c.func)) is not None
+            and s.path.startswith("train.")
+            and s.path.endswith("Optimizer")
+            or self.tf.keras_path(c.func) is not None
+            and self.tf.keras_path(c.func).startswith("optimizers.")
             for c in self._all_calls
         ):
             raise Decline(call, "an optimizer's slot variables are global variables too; list the variables you mean")
         top = top_level_index(self._module, call)
         assert top is not None
-        if self._owner(call)[0] is not self._module and self._inventory.before(top, trainable_only=False) != \
-                self._inventory.variables:
+        if (
+            self._owner(call)[0] is not self._module
+            and self._inventory.before(top, trainable_only=False) != self._inventory.variables
+        ):
             # Run later, a function sees every variable made before the call; the read's position
             # says nothing about which those are unless they all come before the function.
-            raise Decline(call, "it is read inside a function and variables are created after that function; "
-                                "pass the list in explicitly")
-        listed = training.listed_variables(self._inventory, top, key == "trainable_variables", scope,
-                                           eager=self._owner(call)[0] is self._module)
+            raise Decline(
+                call,
+                "it is read inside a function and variables are created after that function; "
+                "pass the list in explicitly",
+            )
+        listed = training.listed_variables(
+            self._inventory, top, key == "trainable_variables", scope, eager=self._owner(call)[0] is self._module
+        )
         if isinstance(listed, cst.List) and not listed.elements:
-            raise Decline(call, "no variable is created in this file's module-level code before it (variables made by "
-                                "functions, layers or imported code are not tracked); list the variables you mean")
+            raise Decline(
+                call,
+                "no variable is created in this file's module-level code before it (variables made by "
+                "functions, layers or imported code are not tracked); list the variables you mean",
+            )
         if isinstance(listed, str):
             raise Decline(call, listed)
         return listed
@@ -329,27 +375,40 @@ class CollectionsToTracking(TFCodemod):
                 how, used, use = reached
                 through = f", which reaches `{name}`" if name is not None and used != name else ""
                 if how == "use":
-                    raise Decline(call, f"{use['file']} {'calls' if use.get('call') else 'uses'} `{used}` (line "
-                                        f"{use['line']}){through}: code there may add to the collection before "
-                                        f"this read; {advice}")
+                    raise Decline(
+                        call,
+                        f"{use['file']} {'calls' if use.get('call') else 'uses'} `{used}` (line "
+                        f"{use['line']}){through}: code there may add to the collection before "
+                        f"this read; {advice}",
+                    )
                 if how == "class":
-                    raise Decline(call, f"other files of the run import this module and may use `{used}`{through}: "
-                                        f"their code may add to the collection before this read; {advice}")
+                    raise Decline(
+                        call,
+                        f"other files of the run import this module and may use `{used}`{through}: "
+                        f"their code may add to the collection before this read; {advice}",
+                    )
                 reaches = f" and reaches `{name}`" if name is not None else ""
-                raise Decline(call, f"other files of the run import this module: its module-level code runs then"
-                                    f"{reaches}, after whatever they added to the collection; {advice}")
+                raise Decline(
+                    call,
+                    f"other files of the run import this module: its module-level code runs then"
+                    f"{reaches}, after whatever they added to the collection; {advice}",
+                )
         if not self._is_program():
-            raise Decline(call, "this module has no entry point (no `if __name__ == \"__main__\":`, session code or "
-                                "app.run at module level, no module-level call of its own functions): it is library "
-                                "code, and the program using it (its callers, other modules, layers made later) may "
-                                f"add to the collection before this read; {advice}")
+            raise Decline(
+                call,
+                'this module has no entry point (no `if __name__ == "__main__":`, session code or '
+                "app.run at module level, no module-level call of its own functions): it is library "
+                "code, and the program using it (its callers, other modules, layers made later) may "
+                f"add to the collection before this read; {advice}",
+            )
 
     def _is_program(self) -> bool:
         """Whether the file is a program's entry (``entry_point``), as written or as now."""
         if self._program is None:
             parsed = self.state.parsed
-            self._program = (parsed is not None and entry_point(parsed, TFNames.for_module(parsed)) is not None) \
-                or entry_point(self._module, self.tf) is not None
+            self._program = (
+                parsed is not None and entry_point(parsed, TFNames.for_module(parsed)) is not None
+            ) or entry_point(self._module, self.tf) is not None
         return self._program
 
     def _reached_from_other_files(self, callers: dict) -> dict[str, tuple[str, str, Optional[dict]]]:
@@ -361,27 +420,40 @@ class CollectionsToTracking(TFCodemod):
         functions and classes."""
         if self._reached is None:
             definitions = {s.name.value: s for s in self._module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
-            top_level = set().union(*(names_read(s) for s in self._module.body
-                                      if not isinstance(s, (cst.FunctionDef, cst.ClassDef)) and not main_guard(s)))
+            top_level = set().union(
+                *(
+                    names_read(s)
+                    for s in self._module.body
+                    if not isinstance(s, (cst.FunctionDef, cst.ClassDef)) and not main_guard(s)
+                )
+            )
             pending = [(name, ("import", "", None)) for name in sorted(top_level & definitions.keys())]
-            pending += [(name, ("class", name, None)) for name in sorted(definitions)
-                        if isinstance(definitions[name], cst.ClassDef)]
-            pending += [(name, ("use", name, uses[0])) for name, uses in sorted(callers.items())
-                        if uses and name in definitions]
+            pending += [
+                (name, ("class", name, None))
+                for name in sorted(definitions)
+                if isinstance(definitions[name], cst.ClassDef)
+            ]
+            pending += [
+                (name, ("use", name, uses[0])) for name, uses in sorted(callers.items()) if uses and name in definitions
+            ]
             reached: dict[str, tuple[str, str, Optional[dict]]] = {}
             while pending:
                 name, origin = pending.pop()
                 if name in reached:
                     continue
                 reached[name] = origin
-                pending.extend((other, origin) for other in sorted(names_read(definitions[name]) & definitions.keys())
-                               if other not in reached)
+                pending.extend(
+                    (other, origin)
+                    for other in sorted(names_read(definitions[name]) & definitions.keys())
+                    if other not in reached
+                )
             self._reached = reached
         return self._reached
 
     def _added(self, key: str) -> bool:
         return any(
-            self.tf.is_tf(c.func, "add_to_collection", "add_to_collections") and c.args
+            self.tf.is_tf(c.func, "add_to_collection", "add_to_collections")
+            and c.args
             and self._key(c.args[0].value) == key
             for c in self._all_calls
         )
@@ -389,5 +461,9 @@ class CollectionsToTracking(TFCodemod):
     def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine) -> None:
         insert = self._inserts.get(original)
         if insert is not None:
-            self.replace(original, lambda updated: cst.FlattenSentinel(
-                [insert.with_changes(leading_lines=updated.leading_lines), updated.with_changes(leading_lines=[])]))
+            self.replace(
+                original,
+                lambda updated: cst.FlattenSentinel(
+                    [insert.with_changes(leading_lines=updated.leading_lines), updated.with_changes(leading_lines=[])]
+                ),
+            )

@@ -99,9 +99,12 @@ SWITCHES = V2_OFF
 EAGER_REQUESTS = V2_ON
 
 
-
 def _statement_import(statement: cst.CSTNode) -> Optional[cst.Import]:
-    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(statement.body[0], cst.Import):
+    if (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Import)
+    ):
         return statement.body[0]
     return None
 
@@ -124,7 +127,9 @@ class CompatFallback(TFCodemod):
     __doc__ = __doc__
     code = "TFM113"
     name = "compat-fallback"
-    summary = "a file that still needs TF1 runs on TF 2.x: tensorflow.compat.v1 with v2 behaviour off at its entry point"
+    summary = (
+        "a file that still needs TF1 runs on TF 2.x: tensorflow.compat.v1 with v2 behaviour off at its entry point"
+    )
     interests = (cst.Attribute, cst.Name)
     detects_tf_names_only = True
 
@@ -154,8 +159,13 @@ class CompatFallback(TFCodemod):
             if anchor is not None:
                 # The reason names the neighbouring file first (``model.py, which it imports, ...``).
                 neighbour = project.split(", which ")[0] if ", which " in project else "its project"
-                blockers = [(anchor, f"{neighbour} (a file of its project, on TF1)",
-                             "plain" if self._tf_import(anchor)[1] == "tensorflow" else "v1")]
+                blockers = [
+                    (
+                        anchor,
+                        f"{neighbour} (a file of its project, on TF1)",
+                        "plain" if self._tf_import(anchor)[1] == "tensorflow" else "v1",
+                    )
+                ]
         if not blockers:
             # ``tf.enable_eager_execution()`` in a file that is TF2 code otherwise: TF 2.x runs
             # eagerly and has no such name, so the request goes.
@@ -171,12 +181,18 @@ class CompatFallback(TFCodemod):
         if not anchors and all(what in TF1_PACKAGES.values() for _, what, _ in blockers):
             # A module using tf-slim alone (no TensorFlow import left): nothing here to switch.
             self.state.keep_on_v1(first, self._line_of(first, first_node))
-            self.report(first_node, f"this module builds TF1 graphs with {first}: the program that imports it must "
-                                    "call tf.compat.v1.disable_v2_behavior() before building graphs")
+            self.report(
+                first_node,
+                f"this module builds TF1 graphs with {first}: the program that imports it must "
+                "call tf.compat.v1.disable_v2_behavior() before building graphs",
+            )
             return False
         if not anchors:
-            self.report(first_node, f"{first} needs TF1, but TensorFlow is not imported with a plain module-level "
-                                    "`import tensorflow as tf`: import tensorflow.compat.v1 by hand")
+            self.report(
+                first_node,
+                f"{first} needs TF1, but TensorFlow is not imported with a plain module-level "
+                "`import tensorflow as tf`: import tensorflow.compat.v1 by hand",
+            )
             return False
         anchor_index, anchor = anchors[0]
         if self.suppressed(anchor):
@@ -201,17 +217,26 @@ class CompatFallback(TFCodemod):
         # A program that asked for eager execution ran eagerly: keep it so.
         needs_switch = entry is not None and graph and not facts.switched and not facts.asks_eager
         if entry is None and graph and project is None:
-            self.report(anchor, "this module builds a TF1 graph but has no entry point (no session code, "
-                                "`if __name__ == \"__main__\":` or app.run): the program that imports it must call "
-                                "tf.compat.v1.disable_v2_behavior() before building graphs")
+            self.report(
+                anchor,
+                "this module builds a TF1 graph but has no entry point (no session code, "
+                '`if __name__ == "__main__":` or app.run): the program that imports it must call '
+                "tf.compat.v1.disable_v2_behavior() before building graphs",
+            )
         legacy = facts.legacy_keras
         if legacy is not None:
-            self.report(anchor, f"tf.{legacy} needs Keras 2 on TF 2.16+: install the tf-keras package "
-                                "(pip install tf-keras); the file sets TF_USE_LEGACY_KERAS=1 before importing TensorFlow")
+            self.report(
+                anchor,
+                f"tf.{legacy} needs Keras 2 on TF 2.16+: install the tf-keras package "
+                "(pip install tf-keras); the file sets TF_USE_LEGACY_KERAS=1 before importing TensorFlow",
+            )
         for contrib_node, what, _ in blockers:
             if what.startswith("tf.contrib."):
-                self.report(contrib_node, f"{what} is gone from TF 2.x: this file cannot run until it is replaced "
-                                          "(the contrib-to-core, contrib-to-slim or api-renames finding on it says what replaces it)")
+                self.report(
+                    contrib_node,
+                    f"{what} is gone from TF 2.x: this file cannot run until it is replaced "
+                    "(the contrib-to-core, contrib-to-slim or api-renames finding on it says what replaces it)",
+                )
                 break
         add_legacy = legacy is not None and not facts.sets_legacy
         if not through_plain and not needs_switch and not add_legacy:
@@ -239,8 +264,11 @@ class CompatFallback(TFCodemod):
         """The first top-level statement (outside definitions and blocks) naming a placeholder."""
         for statement in module.body:
             if isinstance(statement, cst.SimpleStatementLine) and any(
-                    isinstance(n, (cst.Attribute, cst.Name)) and (symbol := self.tf.tf_symbol(n)) is not None
-                    and symbol.path in PLACEHOLDERS for n in walk(statement, code_only=True)):
+                isinstance(n, (cst.Attribute, cst.Name))
+                and (symbol := self.tf.tf_symbol(n)) is not None
+                and symbol.path in PLACEHOLDERS
+                for n in walk(statement, code_only=True)
+            ):
                 return statement
         return None
 
@@ -291,10 +319,18 @@ class CompatFallback(TFCodemod):
                 if symbol is None:
                     continue
                 facts.graph_program = facts.graph_program or symbol.path in GRAPH_PROGRAM
-                if facts.legacy_keras is None and not symbol.v2 and any(
-                        symbol.path == p or symbol.path.startswith(p + ".") for p in LEGACY_KERAS):
+                if (
+                    facts.legacy_keras is None
+                    and not symbol.v2
+                    and any(symbol.path == p or symbol.path.startswith(p + ".") for p in LEGACY_KERAS)
+                ):
                     facts.legacy_keras = symbol.path
-                if id(node) in inner or symbol.v2 or not tables().tf1_only(symbol.path) or symbol.path in EAGER_REQUESTS:
+                if (
+                    id(node) in inner
+                    or symbol.v2
+                    or not tables().tf1_only(symbol.path)
+                    or symbol.path in EAGER_REQUESTS
+                ):
                     continue
                 root = root_name(node)
                 through = self.tf.qualify(root) if root is not None else None
@@ -308,13 +344,20 @@ class CompatFallback(TFCodemod):
                 facts.sets_legacy = facts.sets_legacy or node.evaluated_value == "TF_USE_LEGACY_KERAS"
             elif kind is cst.SimpleStatementLine and len(node.body) == 1 and isinstance(node.body[0], cst.Expr):
                 call = node.body[0].value
-                if (isinstance(call, cst.Call) and not call.args and (symbol := self.tf.tf_symbol(call.func)) is not None
-                        and not symbol.v1 and symbol.path in EAGER_REQUESTS):
+                if (
+                    isinstance(call, cst.Call)
+                    and not call.args
+                    and (symbol := self.tf.tf_symbol(call.func)) is not None
+                    and not symbol.v1
+                    and symbol.path in EAGER_REQUESTS
+                ):
                     facts.eager_statements.append(node)
         if members:
             # ``dataset.make_one_shot_iterator()`` on a dataset made through ``import tensorflow``:
             # TF 2.x's dataset has no such member; TF1's, made through compat.v1, has.
-            facts.blockers += [(node, f"`{what}`", "plain") for node, what in tf_objects.v1_only_members(module, self.tf)]
+            facts.blockers += [
+                (node, f"`{what}`", "plain") for node, what in tf_objects.v1_only_members(module, self.tf)
+            ]
         return facts
 
     # -- rewrite ----------------------------------------------------------------------------
@@ -331,22 +374,31 @@ class CompatFallback(TFCodemod):
         anchor = original.body[index]
         if not self.fix(anchor, f"kept on tf.compat.v1 with TF1 behaviour, so it runs on TF 2.x: {self._why}"):
             return
-        imports_os = any(_statement_import(s) is not None and dotted_name(_statement_import(s).names[0].name) == "os"
-                         and _statement_import(s).names[0].asname is None for s in original.body[:index])
+        imports_os = any(
+            _statement_import(s) is not None
+            and dotted_name(_statement_import(s).names[0].name) == "os"
+            and _statement_import(s).names[0].asname is None
+            for s in original.body[:index]
+        )
 
         def switched(statement: cst.SimpleStatementLine) -> cst.FlattenSentinel:
             if switch_import:
                 imported = _statement_import(statement)
                 name = cst.parse_expression(V1)
                 asname = cst.AsName(name=cst.Name(alias))
-                statement = statement.with_changes(body=[imported.with_changes(
-                    names=[imported.names[0].with_changes(name=name, asname=asname)])])
+                statement = statement.with_changes(
+                    body=[imported.with_changes(names=[imported.names[0].with_changes(name=name, asname=asname)])]
+                )
             new = [statement]
             if switch_prefix is not None:
                 new.append(cst.parse_statement(f"{switch_prefix}.disable_v2_behavior()"))
             if add_legacy:
-                environ = [cst.parse_statement("import os"),
-                           cst.parse_statement('os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers: Keras 2, from tf-keras')]
+                environ = [
+                    cst.parse_statement("import os"),
+                    cst.parse_statement(
+                        'os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers: Keras 2, from tf-keras'
+                    ),
+                ]
                 if imports_os:
                     environ = environ[1:]
                 environ[0] = environ[0].with_changes(leading_lines=statement.leading_lines)

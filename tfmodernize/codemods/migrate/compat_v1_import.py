@@ -186,8 +186,11 @@ class CompatV1Import(TFCodemod):
         for statement in _imports(node):
             local = next((name for name, _ in import_bindings(statement) if name in self.tf.ambiguous), None)
             if _is_v1_import(statement) and local is not None:
-                self.report(statement, f"`{local}` is imported both as {' and as '.join(sorted(self.tf.ambiguous[local]))}; "
-                                       "which API the code means cannot be told: keep one import to let the file switch")
+                self.report(
+                    statement,
+                    f"`{local}` is imported both as {' and as '.join(sorted(self.tf.ambiguous[local]))}; "
+                    "which API the code means cannot be told: keep one import to let the file switch",
+                )
                 return False
         if self.state.project_on_v1 is not None:
             # The modules it shares the process with stay on TF1: so does this file (compat-fallback).
@@ -205,8 +208,11 @@ class CompatV1Import(TFCodemod):
                 return False
             if isinstance(statement, cst.ImportFrom) and _v1_from_compat(statement) and len(statement.names) > 1:
                 # ``from tensorflow.compat import v1, v2``: the split is not worth guessing at.
-                self.report(statement, "nothing else needs v1: import it on its own line "
-                                       "(import tensorflow.compat.v1 as tf) to let the file switch to TF2")
+                self.report(
+                    statement,
+                    "nothing else needs v1: import it on its own line "
+                    "(import tensorflow.compat.v1 as tf) to let the file switch to TF2",
+                )
                 return False
         return True
 
@@ -218,8 +224,9 @@ class CompatV1Import(TFCodemod):
                 seen[what] = (self._position(node)[0], why)
         listed = [f"{what} (line {line}: {why})" for what, (line, why) in list(seen.items())[:_LISTED]]
         more = f" and {len(seen) - _LISTED} more" if len(seen) > _LISTED else ""
-        self.report(anchor if anchor is not None else found[0][0],
-                    f"still needs tf.compat.v1: {'; '.join(listed)}{more}")
+        self.report(
+            anchor if anchor is not None else found[0][0], f"still needs tf.compat.v1: {'; '.join(listed)}{more}"
+        )
 
     # -- the switch -----------------------------------------------------------------------------
 
@@ -232,9 +239,15 @@ class CompatV1Import(TFCodemod):
         if not self.fix(original, "nothing here needs tf.compat.v1 any more: import TF2"):
             return
         # ``import tensorflow.compat.v1`` binds ``tensorflow``: plain ``import tensorflow``.
-        self.replace(original, lambda updated: updated.with_changes(names=[
-            alias.with_changes(name=cst.Name("tensorflow")) if dotted_name(alias.name) == V1 else alias
-            for alias in updated.names]))
+        self.replace(
+            original,
+            lambda updated: updated.with_changes(
+                names=[
+                    alias.with_changes(name=cst.Name("tensorflow")) if dotted_name(alias.name) == V1 else alias
+                    for alias in updated.names
+                ]
+            ),
+        )
 
     def leave_ImportFrom(self, original: cst.ImportFrom) -> None:
         if not _is_v1_import(original):
@@ -244,7 +257,10 @@ class CompatV1Import(TFCodemod):
             return
         if v1 is not None:
             local = v1.asname.name if v1.asname is not None else cst.Name("v1")
-            self.replace(original, cst.Import(names=[cst.ImportAlias(name=cst.Name("tensorflow"), asname=cst.AsName(name=local))]))
+            self.replace(
+                original,
+                cst.Import(names=[cst.ImportAlias(name=cst.Name("tensorflow"), asname=cst.AsName(name=local))]),
+            )
         else:
             self.replace(original, lambda updated: updated.with_changes(module=cst.Name("tensorflow")))
 
@@ -268,8 +284,11 @@ class CompatV1Import(TFCodemod):
         """``tf.compat.v2.X`` through the v1 alias, or ``tf.compat.v1.X`` through the TF2 one
         -> ``tf.X`` (the alias is, or becomes, TF2's)."""
         value = node.value
-        if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Attribute)
-                and value.value.attr.value == "compat"):
+        if not (
+            isinstance(value, cst.Attribute)
+            and isinstance(value.value, cst.Attribute)
+            and value.value.attr.value == "compat"
+        ):
             return None
         alias = value.value.value
         if not isinstance(alias, cst.Name):

@@ -94,8 +94,10 @@ class ContribToSlim(WholeNames, TFCodemod):
     __doc__ = __doc__
     code = "TFM116"
     name = "contrib-to-slim"
-    summary = ("tf.contrib.slim and the contrib layers, arg scopes, variables and metrics it re-exported -> "
-               "the tf-slim package, the same code (the file stays on tf.compat.v1)")
+    summary = (
+        "tf.contrib.slim and the contrib layers, arg scopes, variables and metrics it re-exported -> "
+        "the tf-slim package, the same code (the file stays on tf.compat.v1)"
+    )
     needles = ("contrib",)
     interests = (cst.Attribute, cst.Name)
     detects_tf_names_only = True
@@ -115,7 +117,8 @@ class ContribToSlim(WholeNames, TFCodemod):
         self._local_modules = {
             statement.body[0].targets[0].target.value: symbol.path
             for statement in _module_assignments(module).values()
-            if (symbol := self.tf.tf_symbol(statement.body[0].value)) is not None and slim_home(symbol.path)}
+            if (symbol := self.tf.tf_symbol(statement.body[0].value)) is not None and slim_home(symbol.path)
+        }
         self._inline: list[tuple[cst.CSTNode, str]] = []
         self._problems: list[tuple[cst.CSTNode, str]] = []
         super().plan(module)
@@ -126,8 +129,13 @@ class ContribToSlim(WholeNames, TFCodemod):
         for node, path in self._inline:
             found = self._check(node, path, None)
             if isinstance(found, SlimName) and not found.by_attributes:
-                self._problems.append((node, f"`{source(node)}` names tf-slim's code through a deep module path: "
-                                             "import it (from tensorflow.contrib... import ...) and run again"))
+                self._problems.append(
+                    (
+                        node,
+                        f"`{source(node)}` names tf-slim's code through a deep module path: "
+                        "import it (from tensorflow.contrib... import ...) and run again",
+                    )
+                )
         if self._problems:
             for node, why in self._problems:
                 self.report(node, f"tf.contrib is gone from TF 2.x and this file is not moved to tf-slim: {why}")
@@ -161,7 +169,7 @@ class ContribToSlim(WholeNames, TFCodemod):
         symbol = self.tf.tf_symbol(node)
         if symbol is None and isinstance(node, cst.Attribute) and root.value in self._local_modules:
             # ``slim.conv2d`` after ``slim = tf.contrib.slim``: checked, rewritten with that line.
-            path = self._local_modules[root.value] + dotted_name(node)[len(root.value):]
+            path = self._local_modules[root.value] + dotted_name(node)[len(root.value) :]
             self._check(node, path, None)
             return
         if symbol is None or slim_home(symbol.path) is None:
@@ -172,21 +180,31 @@ class ContribToSlim(WholeNames, TFCodemod):
         elif self.tf.qualify(root) in ("tensorflow", "tensorflow.compat.v1"):
             self._inline.append((node, symbol.path))
         else:  # ``import tensorflow.contrib.slim`` read as ``tensorflow.contrib.slim.x``
-            self._problems.append((node, f"`{source(node)}` is reached through a plain import of a contrib module: "
-                                         "import it with `as` and run again"))
+            self._problems.append(
+                (
+                    node,
+                    f"`{source(node)}` is reached through a plain import of a contrib module: "
+                    "import it with `as` and run again",
+                )
+            )
 
     def _check(self, node: cst.CSTNode, path: str, binding: "_Binding | None") -> "SlimName | NotInSlim | None":
         found = slim_name(path)
         if isinstance(found, NotInSlim):
             self._problems.append((node, f"tf.{path}: {found.reason}"))
         elif isinstance(found, SlimName) and (why := does_not_run(found)) is not None:
-            self._problems.append((node, f"`{source(node)}` is {found.expression} in tf-slim, which does not run on "
-                                         f"TF 2.x: {why}"))
+            self._problems.append(
+                (node, f"`{source(node)}` is {found.expression} in tf-slim, which does not run on TF 2.x: {why}")
+            )
         if binding is not None and len(binding.statement.body) != 1:
-            self._problems.append((node, "the import shares its line with another statement: put it on a line "
-                                         "of its own and run again"))
-        if binding is not None and isinstance(binding.statement.body[0], cst.Import) and not any(
-                alias.asname is not None for alias in binding.statement.body[0].names):
+            self._problems.append(
+                (node, "the import shares its line with another statement: put it on a line of its own and run again")
+            )
+        if (
+            binding is not None
+            and isinstance(binding.statement.body[0], cst.Import)
+            and not any(alias.asname is not None for alias in binding.statement.body[0].names)
+        ):
             self._problems.append((node, "a plain `import tensorflow.contrib...`: import it with `as` and run again"))
         return found
 
@@ -208,12 +226,18 @@ class ContribToSlim(WholeNames, TFCodemod):
                 if line not in lines:
                     lines.append(line)
             moved = {binding.local for binding in bindings}
-            if not self.fix(statement, f"tf.{bindings[0].path} is tf-slim's {slim_name(bindings[0].path).expression} "
-                                       f"now (pip install {PACKAGE}): the same code, moved out of TensorFlow"):
+            if not self.fix(
+                statement,
+                f"tf.{bindings[0].path} is tf-slim's {slim_name(bindings[0].path).expression} "
+                f"now (pip install {PACKAGE}): the same code, moved out of TensorFlow",
+            ):
                 continue
             new = [cst.parse_statement(line) for line in _merged(lines)]
-            kept = [alias for alias in small.names if _local(alias) not in moved] if not isinstance(
-                small.names, cst.ImportStar) else []
+            kept = (
+                [alias for alias in small.names if _local(alias) not in moved]
+                if not isinstance(small.names, cst.ImportStar)
+                else []
+            )
             if kept:
                 kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
                 new.insert(0, statement.with_changes(body=[small.with_changes(names=kept)]))
@@ -227,15 +251,22 @@ class ContribToSlim(WholeNames, TFCodemod):
         assigned = _module_assignments(module)
         for node, path in self._inline:
             found = slim_name(path)
-            if not self.fix(node, f"tf.{path} is tf-slim's {found.expression} now (pip install {PACKAGE}): "
-                                  "the same code, moved out of TensorFlow"):
+            if not self.fix(
+                node,
+                f"tf.{path} is tf-slim's {found.expression} now (pip install {PACKAGE}): "
+                "the same code, moved out of TensorFlow",
+            ):
                 continue
             statement = assigned.get(id(node))
             if statement is not None and found.is_module is not None:
                 target = statement.body[0].targets[0].target.value
                 line = cst.parse_statement(found.imported_as(target))
-                self.replace(statement, line.with_changes(leading_lines=statement.leading_lines,
-                                                          trailing_whitespace=statement.trailing_whitespace))
+                self.replace(
+                    statement,
+                    line.with_changes(
+                        leading_lines=statement.leading_lines, trailing_whitespace=statement.trailing_whitespace
+                    ),
+                )
                 continue
             self.replace(node, cst.parse_expression(found.expression))
             self.add_import(found.module)
@@ -252,7 +283,7 @@ def _merged(lines: list[str]) -> list[str]:
     merged: dict[str, list[str]] = {}
     for line in lines:
         if line.startswith("from "):
-            package, _, names = line[len("from "):].partition(" import ")
+            package, _, names = line[len("from ") :].partition(" import ")
             merged.setdefault(f"from {package} import ", []).append(names)
         else:
             merged.setdefault(line, [])
@@ -263,8 +294,12 @@ def _module_assignments(module: cst.Module) -> dict[int, cst.SimpleStatementLine
     """id(value) -> its statement, for each module-level ``name = <dotted name>`` line."""
     found = {}
     for statement in module.body:
-        if (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-                and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1
-                and isinstance(statement.body[0].targets[0].target, cst.Name)):
+        if (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Assign)
+            and len(statement.body[0].targets) == 1
+            and isinstance(statement.body[0].targets[0].target, cst.Name)
+        ):
             found[id(statement.body[0].value)] = statement
     return found

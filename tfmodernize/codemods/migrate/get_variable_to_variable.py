@@ -94,6 +94,7 @@ from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, pa
 from tfmodernize.syntax import ancestors, is_none, statement_holding, statement_of
 from tfmodernize.treewalk import walk
 
+
 class GetVariableToVariable(TFCodemod):
     __doc__ = __doc__
     code = "TFM106"
@@ -122,10 +123,14 @@ class GetVariableToVariable(TFCodemod):
         for node in ancestors(call, parents):
             if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
                 return False
-            if isinstance(node, cst.With) and any(isinstance(item.item, cst.Call) and self.tf.is_tf(
-                    item.item.func, *VARIABLE_SCOPES) for item in node.items):
-                holder = next((n for n in ancestors(node, parents) if isinstance(n, (cst.FunctionDef, cst.ClassDef,
-                                                                                     cst.Lambda))), None)
+            if isinstance(node, cst.With) and any(
+                isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
+                for item in node.items
+            ):
+                holder = next(
+                    (n for n in ancestors(node, parents) if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda))),
+                    None,
+                )
                 return isinstance(holder, cst.FunctionDef) and isinstance(parents.get(id(holder)), cst.Module)
         return False
 
@@ -141,10 +146,15 @@ class GetVariableToVariable(TFCodemod):
             raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
         node = parents.get(id(statement))
         while node is not None:
-            if isinstance(node, cst.With) and any(isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
-                                                  for item in node.items):
-                raise Decline(call, "it is made inside a variable_scope outside any network function (whether the scope "
-                                    "shares variables through `reuse` is not read here)")
+            if isinstance(node, cst.With) and any(
+                isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
+                for item in node.items
+            ):
+                raise Decline(
+                    call,
+                    "it is made inside a variable_scope outside any network function (whether the scope "
+                    "shares variables through `reuse` is not read here)",
+                )
             node = parents.get(id(node))
         args = arguments(call)
         name, shape, initializer = args.get("name"), args.get("shape"), args.get("initializer")
@@ -160,12 +170,17 @@ class GetVariableToVariable(TFCodemod):
         else:
             binding = None
         if not written_string(name, parameter_names(helper) if helper is not None else ()):
-            raise Decline(call, "its name is not a string written out (a literal, or a helper's parameter joined to one)")
+            raise Decline(
+                call, "its name is not a string written out (a literal, or a helper's parameter joined to one)"
+            )
         text = values.variable(call, args, initializer=initializer, from_tensor=from_tensor)
         if values.uses_math and not math_importable(module):
             raise Decline(call, "its Glorot range is computed with `math`, a name the file binds to something else")
-        where = (f"made by `{helper.name.value}`, whose every call makes a new variable"
-                 if helper is not None else "outside any variable scope")
+        where = (
+            f"made by `{helper.name.value}`, whose every call makes a new variable"
+            if helper is not None
+            else "outside any variable scope"
+        )
         if not self.fix(call, f"tf.get_variable {where} -> tf.Variable with the same initial value"):
             return
         self.replace(call, cst.parse_expression(text))
@@ -174,7 +189,9 @@ class GetVariableToVariable(TFCodemod):
         if binding is not None:
             self.remove(binding[0])
 
-    def _helper(self, call: cst.Call, module: cst.Module, parents: dict) -> tuple[cst.FunctionDef, cst.SimpleStatementLine]:
+    def _helper(
+        self, call: cst.Call, module: cst.Module, parents: dict
+    ) -> tuple[cst.FunctionDef, cst.SimpleStatementLine]:
         """The module function a ``return tf.get_variable(...)`` line ends, and that line, when
         every use of the function in the run is a call in a program's top-level code, outside
         any block: each call then asked for a variable of its own name in no scope, which TF1
@@ -183,30 +200,50 @@ class GetVariableToVariable(TFCodemod):
         line = parents.get(id(small))
         block = parents.get(id(line))
         function = parents.get(id(block))
-        if not (isinstance(small, cst.Return) and small.value is call and isinstance(line, cst.SimpleStatementLine)
-                and len(line.body) == 1 and isinstance(function, cst.FunctionDef) and block is function.body
-                and line is block.body[-1] and function in module.body and not function.decorators):
-            raise Decline(call, "it is made inside a function other than as the last line, `return tf.get_variable(...)`, "
-                                "of a module function: where get_variable creates or reuses a variable each call (with "
-                                "the variable_scope around the call) is known for a network function's variables, "
-                                "which layers-to-keras (TFM107) migrates")
+        if not (
+            isinstance(small, cst.Return)
+            and small.value is call
+            and isinstance(line, cst.SimpleStatementLine)
+            and len(line.body) == 1
+            and isinstance(function, cst.FunctionDef)
+            and block is function.body
+            and line is block.body[-1]
+            and function in module.body
+            and not function.decorators
+        ):
+            raise Decline(
+                call,
+                "it is made inside a function other than as the last line, `return tf.get_variable(...)`, "
+                "of a module function: where get_variable creates or reuses a variable each call (with "
+                "the variable_scope around the call) is known for a network function's variables, "
+                "which layers-to-keras (TFM107) migrates",
+            )
         name = function.name.value
-        made = [c for c in walk(function.body, code_only=True) if isinstance(c, cst.Call) and creates_opaque_variables(c, self.tf)]
+        made = [
+            c
+            for c in walk(function.body, code_only=True)
+            if isinstance(c, cst.Call) and creates_opaque_variables(c, self.tf)
+        ]
         if made != [call]:
             raise Decline(call, f"`{name}` creates other variables too")
         # Read in the program as written: an earlier codemod may have moved the calls (layers-to-keras
         # makes a network function's variables in the ``__init__`` of the class it becomes).
         original = self.state.parsed or module
         written = self.state.parents(original)
-        calls = self._top_level_calls(name, original, written, within=lambda use: (
-            self._network_calling(use, original, written)), at=call)
+        calls = self._top_level_calls(
+            name, original, written, within=lambda use: self._network_calling(use, original, written), at=call
+        )
         if not calls:
-            raise Decline(call, f"`{name}` is called nowhere in this run: whether its calls share a variable is unknown; "
-                                "run tfmodernize on it with the files that call it")
+            raise Decline(
+                call,
+                f"`{name}` is called nowhere in this run: whether its calls share a variable is unknown; "
+                "run tfmodernize on it with the files that call it",
+            )
         return function, line
 
-    def _top_level_calls(self, name: str, module: cst.Module, parents: dict, *,
-                         within: Callable[[cst.Name], bool], at: cst.Call) -> int:
+    def _top_level_calls(
+        self, name: str, module: cst.Module, parents: dict, *, within: Callable[[cst.Name], bool], at: cst.Call
+    ) -> int:
         """How many calls of the module function ``name`` the run makes, declining when one is
         other than a call in a program's top-level code, outside any block (a call under a
         variable scope or in a function may reuse the variable), unless ``within`` allows it."""
@@ -218,14 +255,20 @@ class GetVariableToVariable(TFCodemod):
             caller = parents.get(id(use))
             holder = statement_holding(use, parents)
             if not (isinstance(caller, cst.Call) and caller.func is use and (id(holder) in body or within(use))):
-                raise Decline(at, f"`{name}` is used in this file other than called in its top-level code, outside "
-                                  "any block (a call under a variable scope or in a function may reuse the variable)")
+                raise Decline(
+                    at,
+                    f"`{name}` is used in this file other than called in its top-level code, outside "
+                    "any block (a call under a variable scope or in a function may reuse the variable)",
+                )
             calls += 1
         for use in (self.state.callers or {}).get(name, ()):
             if not (use["call"] and use["top_level"]):
-                raise Decline(at, f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its "
-                                  "top-level code, outside any block (a call under a variable scope or in a function "
-                                  "may reuse the variable)")
+                raise Decline(
+                    at,
+                    f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its "
+                    "top-level code, outside any block (a call under a variable scope or in a function "
+                    "may reuse the variable)",
+                )
             calls += 1
         return calls
 
@@ -241,9 +284,12 @@ class GetVariableToVariable(TFCodemod):
         node = parents.get(id(line))
         while isinstance(node, (cst.IndentedBlock, cst.With)):
             if isinstance(node, cst.With) and not all(
-                    isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES, *NAME_SCOPES)
-                    and item.asname is None and all(arg.keyword is None or arg.keyword.value != "reuse"
-                                                     for arg in item.item.args) for item in node.items):
+                isinstance(item.item, cst.Call)
+                and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES, *NAME_SCOPES)
+                and item.asname is None
+                and all(arg.keyword is None or arg.keyword.value != "reuse" for arg in item.item.args)
+                for item in node.items
+            ):
                 return False
             node = parents.get(id(node))
         if not (isinstance(node, cst.FunctionDef) and any(node is s for s in module.body) and not node.decorators):
@@ -251,26 +297,34 @@ class GetVariableToVariable(TFCodemod):
         if shares_variables(node):
             return False
         try:
-            return self._top_level_calls(node.name.value, module, parents, within=lambda _: False,
-                                         at=cst.Call(cst.Name(node.name.value))) > 0
+            return (
+                self._top_level_calls(
+                    node.name.value, module, parents, within=lambda _: False, at=cst.Call(cst.Name(node.name.value))
+                )
+                > 0
+            )
         except Decline:
             return False
 
-    def _binding(self, call: cst.Call, name: cst.Name, block: Sequence[cst.BaseStatement],
-                 statement: cst.BaseStatement) -> Optional[tuple[cst.SimpleStatementLine, cst.Call]]:
+    def _binding(
+        self, call: cst.Call, name: cst.Name, block: Sequence[cst.BaseStatement], statement: cst.BaseStatement
+    ) -> Optional[tuple[cst.SimpleStatementLine, cst.Call]]:
         """``(line, value)`` for ``name = <a TF call>``, a line of ``block`` before ``statement``
         that is the only binding and, apart from ``call``, the only use of ``name`` in it."""
         lines = [s for s in block if name.value in names_read(s) or name.value in bound_names(s)]
         if len(lines) != 2 or lines[1] is not statement or not isinstance(lines[0], cst.SimpleStatementLine):
             return None
         small = lines[0].body[0] if len(lines[0].body) == 1 else None
-        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
-                and small.targets[0].target.value == name.value and isinstance(small.value, cst.Call)
-                and self.tf.tf_symbol(small.value.func) is not None and name.value not in names_read(small.value)):
+        if not (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and small.targets[0].target.value == name.value
+            and isinstance(small.value, cst.Call)
+            and self.tf.tf_symbol(small.value.func) is not None
+            and name.value not in names_read(small.value)
+        ):
             return None
         if sum(1 for n in name_nodes(statement) if n.value == name.value) != 1:
             return None
         return lines[0], small.value
-
-
-

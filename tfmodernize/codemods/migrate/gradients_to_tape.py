@@ -59,9 +59,11 @@ from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.syntax import is_none, source
 from tfmodernize.names import names_read
 
-ASSIGNS = {"assign": ("ref", "value", "validate_shape", "use_locking", "name"),
-           "assign_add": ("ref", "value", "use_locking", "name"),
-           "assign_sub": ("ref", "value", "use_locking", "name")}
+ASSIGNS = {
+    "assign": ("ref", "value", "validate_shape", "use_locking", "name"),
+    "assign_add": ("ref", "value", "use_locking", "name"),
+    "assign_sub": ("ref", "value", "use_locking", "name"),
+}
 GRADIENT_ARGUMENTS = ("ys", "xs", "grad_ys")
 #: ``tf.gradients`` arguments that only steer graph scheduling, devices or op names.
 SCHEDULING = ("name", "colocate_gradients_with_ops", "gate_gradients", "aggregation_method")
@@ -74,7 +76,6 @@ class Site:
     replacement: cst.SimpleStatementLine
     tape: str
     watched: list[str]
-
 
 
 class GradientsToTape(TFCodemod):
@@ -102,18 +103,27 @@ class GradientsToTape(TFCodemod):
                     self._plan(function, top)
         for call in calls_in(node):
             if call not in self._seen and self.tf.is_tf(call.func, "gradients"):
-                where = ("the file is still a TF1 graph program (it uses `" + graph + "`)" if graph else
-                         "it is not a `name = tf.gradients(...)` statement directly in a function body")
-                self.report(call, f"`tf.gradients` not migrated: {where}; session-to-function moves graph code "
-                                  "into functions first")
+                where = (
+                    "the file is still a TF1 graph program (it uses `" + graph + "`)"
+                    if graph
+                    else "it is not a `name = tf.gradients(...)` statement directly in a function body"
+                )
+                self.report(
+                    call,
+                    f"`tf.gradients` not migrated: {where}; session-to-function moves graph code into functions first",
+                )
         return True
 
     def _gradients_call(self, line: cst.BaseStatement) -> Optional[tuple[str, cst.Call]]:
         if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
             return None
         small = line.body[0]
-        if (isinstance(small, cst.Assign) and len(small.targets) == 1
-                and isinstance(small.value, cst.Call) and self.tf.is_tf(small.value.func, "gradients")):
+        if (
+            isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.value, cst.Call)
+            and self.tf.is_tf(small.value.func, "gradients")
+        ):
             return source(small.targets[0].target), small.value
         return None
 
@@ -123,8 +133,11 @@ class GradientsToTape(TFCodemod):
         self._seen.update(call for _, _, call in found)
         if len(found) > 1:
             for _, _, call in found:
-                self.report(call, "`tf.gradients` not migrated: this function takes gradients twice; "
-                                  "split it or use one persistent tape")
+                self.report(
+                    call,
+                    "`tf.gradients` not migrated: this function takes gradients twice; "
+                    "split it or use one persistent tape",
+                )
             return
         if not found:
             return
@@ -138,7 +151,9 @@ class GradientsToTape(TFCodemod):
             self.discharge()
             self._sites[function] = site
 
-    def _site(self, function: cst.FunctionDef, top: int, body: list, position: int, target: str, call: cst.Call) -> "Site":
+    def _site(
+        self, function: cst.FunctionDef, top: int, body: list, position: int, target: str, call: cst.Call
+    ) -> "Site":
         """The tape to write for ``call``; raises Decline saying why not."""
         args: dict[str, cst.BaseExpression] = {}
         for index, arg in enumerate(call.args):
@@ -149,7 +164,9 @@ class GradientsToTape(TFCodemod):
             args[arg.keyword.value if arg.keyword else GRADIENT_ARGUMENTS[index]] = arg.value
         unknown = set(args) - {*GRADIENT_ARGUMENTS, "stop_gradients", "unconnected_gradients", *SCHEDULING}
         if unknown or "ys" not in args or "xs" not in args:
-            raise Decline(call, f"its arguments could not be read ({', '.join(sorted(unknown)) or 'ys and xs are needed'})")
+            raise Decline(
+                call, f"its arguments could not be read ({', '.join(sorted(unknown)) or 'ys and xs are needed'})"
+            )
         if "stop_gradients" in args and not is_none(args["stop_gradients"]):
             raise Decline(call, "`stop_gradients` has no tape equivalent; wrap those tensors in `tf.stop_gradient`")
         docstring, preceding = split_docstring(body[:position])
@@ -159,13 +176,16 @@ class GradientsToTape(TFCodemod):
             raise Decline(call, "the differentiated value is not a name computed earlier in the same function")
         frozen = training.frozen_value(preceding, self._module, self._inventory, self.tf)
         if frozen is not None:
-            raise Decline(call, f"the differentiated value uses `{frozen}`, computed once at module level from variables: "
-                    "TF2 does not recompute it and the tape records no gradient through it")
+            raise Decline(
+                call,
+                f"the differentiated value uses `{frozen}`, computed once at module level from variables: "
+                "TF2 does not recompute it and the tape records no gradient through it",
+            )
         params = {p.name.value for p in function.params.params}
         xs = args["xs"]
         single = not isinstance(xs, (cst.List, cst.Tuple))
         sources = [xs] if single else [e.value for e in xs.elements]
-        if (isinstance(xs, cst.Call) and self.tf.is_tf(xs.func, "trainable_variables") and not xs.args):
+        if isinstance(xs, cst.Call) and self.tf.is_tf(xs.func, "trainable_variables") and not xs.args:
             problem = self._inventory.problem_before(top)
             if problem is not None:
                 raise Decline(call, f"the file's variables cannot be listed ({problem})")
@@ -181,7 +201,10 @@ class GradientsToTape(TFCodemod):
             if differentiated.value in params and not binds(preceding, differentiated.value):
                 watched.append(differentiated.value)
                 continue
-            raise Decline(call, f"`{differentiated.value}` is neither a trainable variable nor a function argument, so no tape watches it")
+            raise Decline(
+                call,
+                f"`{differentiated.value}` is neither a trainable variable nor a function argument, so no tape watches it",
+            )
         taken = self._globals | names_read(function)
         tape = fresh_name("tape", taken)
         if isinstance(xs, cst.Tuple):
@@ -218,7 +241,7 @@ class GradientsToTape(TFCodemod):
             *docstring,
             tape_block(gradient_tape, site.tape, [*watch, *preceding]),
             replacement,
-            *statements[site.position + 1:],
+            *statements[site.position + 1 :],
         ]
         return updated.with_changes(body=updated.body.with_changes(body=new_body))
 

@@ -97,36 +97,49 @@ class Loss:
 
 
 LOSSES = {
-    "losses.mean_squared_error": Loss(("labels", "predictions", *OPTIONS),
-                                      "{tf}.math.squared_difference({values}, {labels})", to_float=True),
-    "losses.absolute_difference": Loss(("labels", "predictions", *OPTIONS), "{tf}.abs({values} - {labels})",
-                                       to_float=True),
-    "losses.hinge_loss": Loss(("labels", "logits", *OPTIONS), "{tf}.nn.relu(1 - (2 * {labels} - 1) * {values})",
-                              to_float=True),
+    "losses.mean_squared_error": Loss(
+        ("labels", "predictions", *OPTIONS), "{tf}.math.squared_difference({values}, {labels})", to_float=True
+    ),
+    "losses.absolute_difference": Loss(
+        ("labels", "predictions", *OPTIONS), "{tf}.abs({values} - {labels})", to_float=True
+    ),
+    "losses.hinge_loss": Loss(
+        ("labels", "logits", *OPTIONS), "{tf}.nn.relu(1 - (2 * {labels} - 1) * {values})", to_float=True
+    ),
     "losses.sigmoid_cross_entropy": Loss(
         ("multi_class_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
         "{tf}.nn.sigmoid_cross_entropy_with_logits(labels={labels}, logits={values})",
-        smoothed="{labels} * (1 - {smoothing}) + 0.5 * {smoothing}"),
+        smoothed="{labels} * (1 - {smoothing}) + 0.5 * {smoothing}",
+    ),
     "losses.softmax_cross_entropy": Loss(
         ("onehot_labels", "logits", "weights", "label_smoothing", "scope", "loss_collection", "reduction"),
         "{tf}.nn.softmax_cross_entropy_with_logits(labels={tf}.stop_gradient({labels}), logits={values})",
-        smoothed="{labels} * (1 - {smoothing}) + {smoothing} / {tf}.cast({tf}.shape({labels})[-1], {values}.dtype)"),
+        smoothed="{labels} * (1 - {smoothing}) + {smoothing} / {tf}.cast({tf}.shape({labels})[-1], {values}.dtype)",
+    ),
     "losses.sparse_softmax_cross_entropy": Loss(
-        ("labels", "logits", *OPTIONS), "{tf}.keras.losses.sparse_categorical_crossentropy({labels}, {values}, from_logits=True)"),
+        ("labels", "logits", *OPTIONS),
+        "{tf}.keras.losses.sparse_categorical_crossentropy({labels}, {values}, from_logits=True)",
+    ),
 }
 #: The code of ``tf.losses.Reduction`` members' reductions of the per-element losses ``{E}``:
 #: without weights, and with weights ``{W}`` (cast to float32, as TF1 did). ``MEAN`` divided
 #: by the sum of the weights, the default ``SUM_BY_NONZERO_WEIGHTS`` by how many of them,
 #: broadcast to the losses, are not zero; without weights all three are the mean.
-NONZERO = ("{tf}.math.divide_no_nan({tf}.reduce_sum({E} * {W}), "
-           "{tf}.math.count_nonzero({tf}.broadcast_to({W}, {tf}.shape({E})), dtype={tf}.float32))")
+NONZERO = (
+    "{tf}.math.divide_no_nan({tf}.reduce_sum({E} * {W}), "
+    "{tf}.math.count_nonzero({tf}.broadcast_to({W}, {tf}.shape({E})), dtype={tf}.float32))"
+)
 REDUCTIONS = {
     "NONE": ("{E}", "{E} * {W}"),
     "SUM": ("{tf}.reduce_sum({E})", "{tf}.reduce_sum({E} * {W})"),
-    "MEAN": ("{tf}.reduce_mean({E})",
-             "{tf}.math.divide_no_nan({tf}.reduce_sum({E} * {W}), {tf}.reduce_sum({tf}.ones_like({E}) * {W}))"),
-    "SUM_OVER_BATCH_SIZE": ("{tf}.reduce_mean({E})",
-                            "{tf}.math.divide_no_nan({tf}.reduce_sum({E} * {W}), {tf}.cast({tf}.size({E}), {tf}.float32))"),
+    "MEAN": (
+        "{tf}.reduce_mean({E})",
+        "{tf}.math.divide_no_nan({tf}.reduce_sum({E} * {W}), {tf}.reduce_sum({tf}.ones_like({E}) * {W}))",
+    ),
+    "SUM_OVER_BATCH_SIZE": (
+        "{tf}.reduce_mean({E})",
+        "{tf}.math.divide_no_nan({tf}.reduce_sum({E} * {W}), {tf}.cast({tf}.size({E}), {tf}.float32))",
+    ),
     "SUM_BY_NONZERO_WEIGHTS": ("{tf}.reduce_mean({E})", NONZERO),
     "SUM_OVER_NONZERO_WEIGHTS": ("{tf}.reduce_mean({E})", NONZERO),
 }
@@ -139,9 +152,13 @@ def _repeatable(node: cst.BaseExpression) -> bool:
     subscript of one by a literal (``end_points["Logits"]``)."""
     if dotted_name(node) is not None:
         return True
-    return (isinstance(node, cst.Subscript) and _repeatable(node.value) and len(node.slice) == 1
-            and isinstance(node.slice[0].slice, cst.Index)
-            and isinstance(node.slice[0].slice.value, (cst.SimpleString, cst.Integer)))
+    return (
+        isinstance(node, cst.Subscript)
+        and _repeatable(node.value)
+        and len(node.slice) == 1
+        and isinstance(node.slice[0].slice, cst.Index)
+        and isinstance(node.slice[0].slice.value, (cst.SimpleString, cst.Integer))
+    )
 
 
 class LossesToOps(TFCodemod):
@@ -156,8 +173,12 @@ class LossesToOps(TFCodemod):
 
     def plan(self, module: cst.Module) -> None:
         calls = [node for node in walk(module, code_only=True) if isinstance(node, cst.Call)]
-        losses = [(call, symbol) for call in calls for symbol in [self.tf.tf_symbol(call.func)]
-                  if symbol is not None and symbol.path in LOSSES]
+        losses = [
+            (call, symbol)
+            for call in calls
+            for symbol in [self.tf.tf_symbol(call.func)]
+            if symbol is not None and symbol.path in LOSSES
+        ]
         if not losses:
             return
         reader = self._collection_reader(module)
@@ -168,8 +189,11 @@ class LossesToOps(TFCodemod):
                 continue
             try:
                 if reader is not None:
-                    raise Decline(call, f"the file reads the loss collection TF1's loss functions add to ({reader}): "
-                                        "migrate that read first (sum the losses you mean)")
+                    raise Decline(
+                        call,
+                        f"the file reads the loss collection TF1's loss functions add to ({reader}): "
+                        "migrate that read first (sum the losses you mean)",
+                    )
                 self._rewrite(module, call, symbol.path, parents)
             except Decline as decline:
                 self.declined(decline, f"tf.{symbol.path} not migrated: ")
@@ -191,7 +215,9 @@ class LossesToOps(TFCodemod):
         loss = LOSSES[path]
         args = arguments(call, loss.parameters, what="this loss function")
         if not is_none(args.get("loss_collection")):
-            raise Decline(call, "it is added to a collection of its own (`loss_collection=`), which TF2 has no equivalent of")
+            raise Decline(
+                call, "it is added to a collection of its own (`loss_collection=`), which TF2 has no equivalent of"
+            )
         labels, values = loss.parameters[0], loss.parameters[1]
         if labels not in args or values not in args:
             raise Decline(call, "its labels or its predictions are not passed")
@@ -205,18 +231,27 @@ class LossesToOps(TFCodemod):
         if weights is not None and literal_text(weights) in ("1", "1.0"):
             weights = None
         bound = self._check_weights(call, path, weights, reduction, parents) if weights is not None else None
-        if any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in ancestors(call, parents)) \
-                and self.state.callers is not None:
+        if (
+            any(isinstance(n, (cst.FunctionDef, cst.Lambda)) for n in ancestors(call, parents))
+            and self.state.callers is not None
+        ):
             # A file importing this module may read the collection the loss is added to: it
             # stays on TF1 (and could read it) only if it could not follow this export.
             if not self.state.exports_allowed:
-                raise Decline(call, f"its module is imported and {self.state.exports_refused}, where the loss "
-                                    "collection TF1 added it to may be read")
+                raise Decline(
+                    call,
+                    f"its module is imported and {self.state.exports_refused}, where the loss "
+                    "collection TF1 added it to may be read",
+                )
             self.state.exports.setdefault(self.code, {})["losses"] = True
         how = {"NONE": "per element", "SUM": "the sum"}.get(reduction, "the mean over every element")
         if weights is not None:
-            how = {"NONE": "per element, weighted", "SUM": "the weighted sum", "MEAN": "divided by the sum of the weights",
-                   "SUM_OVER_BATCH_SIZE": "the weighted sum over the count"}.get(reduction, "the weighted mean over the non-zero weights")
+            how = {
+                "NONE": "per element, weighted",
+                "SUM": "the weighted sum",
+                "MEAN": "divided by the sum of the weights",
+                "SUM_OVER_BATCH_SIZE": "the weighted sum over the count",
+            }.get(reduction, "the weighted mean over the non-zero weights")
         if not self.fix(call, f"TF1 loss function -> the TF2 ops it computes, reduced as TF1 did ({how})"):
             return
         tf = self.tf_root()
@@ -224,21 +259,34 @@ class LossesToOps(TFCodemod):
         def elements_of(new: dict[str, cst.BaseExpression]) -> str:
             texts = {key: source(parenthesized(new[key])) for key in (labels, values)}
             if loss.to_float:
-                texts = {key: text if self._float32(new[key]) else f"{tf}.cast({text}, {tf}.float32)"
-                         for key, text in texts.items()}
+                texts = {
+                    key: text if self._float32(new[key]) else f"{tf}.cast({text}, {tf}.float32)"
+                    for key, text in texts.items()
+                }
             if smoothing is not None:
-                texts[labels] = loss.smoothed.format(tf=tf, labels=texts[labels], values=texts[values],
-                                                     smoothing=source(new["label_smoothing"]))
+                texts[labels] = loss.smoothed.format(
+                    tf=tf, labels=texts[labels], values=texts[values], smoothing=source(new["label_smoothing"])
+                )
             return loss.elements.format(tf=tf, labels=texts[labels], values=texts[values])
 
         unweighted, weighted = REDUCTIONS[reduction]
         if weights is None:
-            self.replace(call, lambda updated: cst.parse_expression(unweighted.format(
-                tf=tf, E=elements_of(arguments(updated, loss.parameters, what="this loss function")))))
+            self.replace(
+                call,
+                lambda updated: cst.parse_expression(
+                    unweighted.format(
+                        tf=tf, E=elements_of(arguments(updated, loss.parameters, what="this loss function"))
+                    )
+                ),
+            )
             return
         elements = elements_of(args)
         # A number is converted to float32 by the product, as TF1's cast did.
-        cast = source(weights) if isinstance(weights, (cst.Integer, cst.Float)) else f"{tf}.cast({source(weights)}, {tf}.float32)"
+        cast = (
+            source(weights)
+            if isinstance(weights, (cst.Integer, cst.Float))
+            else f"{tf}.cast({source(weights)}, {tf}.float32)"
+        )
         if bound is not None:
             # The per-element losses are read twice: bound to a name on a line before.
             name, line = bound
@@ -249,34 +297,47 @@ class LossesToOps(TFCodemod):
             elements = per_element
         self.replace(call, cst.parse_expression(weighted.format(tf=tf, E=parenthesized_text(elements), W=cast)))
 
-    def _check_weights(self, call: cst.Call, path: str, weights: cst.BaseExpression, reduction: str,
-                       parents: dict) -> Optional[tuple[str, cst.SimpleStatementLine]]:
+    def _check_weights(
+        self, call: cst.Call, path: str, weights: cst.BaseExpression, reduction: str, parents: dict
+    ) -> Optional[tuple[str, cst.SimpleStatementLine]]:
         """Declines ``weights`` the rewrite cannot write TF1's weighted reduction with; returns
         ``(name, line)`` of ``name = <the loss>`` (or ``name += <the loss>``; the name a target
         other than a name ends with, else ``loss``) when that reduction reads the per-element
         losses twice (they are bound to ``<name>_per_element`` on a line before it)."""
         if path == "losses.sparse_softmax_cross_entropy":
-            raise Decline(call, "it is given `weights`, which TF1 squeezed to the labels' rank here: write the "
-                                "weighted mean by hand")
+            raise Decline(
+                call,
+                "it is given `weights`, which TF1 squeezed to the labels' rank here: write the weighted mean by hand",
+            )
         if reduction in ("NONE", "SUM"):
             return None
         if literal_text(weights) is None and not _repeatable(weights):
-            raise Decline(call, "its `weights` are computed here and TF1's weighted mean reads them twice: bind them "
-                                "to a name first")
+            raise Decline(
+                call,
+                "its `weights` are computed here and TF1's weighted mean reads them twice: bind them to a name first",
+            )
         small = parents.get(id(call))
         line = parents.get(id(small))
-        if not (isinstance(small, (cst.Assign, cst.AugAssign)) and small.value is call
-                and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
-                and (isinstance(small, cst.AugAssign) or len(small.targets) == 1)):
-            raise Decline(call, "it is given `weights` inside a larger expression, and TF1's weighted mean reads the "
-                                "per-element losses twice: bind the loss to a name on a line of its own")
+        if not (
+            isinstance(small, (cst.Assign, cst.AugAssign))
+            and small.value is call
+            and isinstance(line, cst.SimpleStatementLine)
+            and len(line.body) == 1
+            and (isinstance(small, cst.AugAssign) or len(small.targets) == 1)
+        ):
+            raise Decline(
+                call,
+                "it is given `weights` inside a larger expression, and TF1's weighted mean reads the "
+                "per-element losses twice: bind the loss to a name on a line of its own",
+            )
         target = small.target if isinstance(small, cst.AugAssign) else small.targets[0].target
         name = dotted_name(target)
         return (name.rpartition(".")[2] if name is not None else "loss"), line
 
     @staticmethod
-    def _check_smoothing(call: cst.Call, loss: Loss, smoothing: cst.BaseExpression,
-                         tensors: dict[str, cst.BaseExpression]) -> None:
+    def _check_smoothing(
+        call: cst.Call, loss: Loss, smoothing: cst.BaseExpression, tensors: dict[str, cst.BaseExpression]
+    ) -> None:
         """Declines a ``label_smoothing`` TF1's formula cannot be written out with: a number
         not written as a literal of zero or more or as a name (TF1 smoothed only above zero,
         and with 0 the formula gives the labels exactly), or labels or logits the formula reads
@@ -289,11 +350,16 @@ class LossesToOps(TFCodemod):
         if number is None and dotted_name(smoothing) is None:
             raise Decline(call, "its `label_smoothing` is computed here: bind it to a name first")
         # The smoothed labels stand in the losses' formula where the labels stood.
-        reads = {"labels": loss.smoothed.count("{labels}"),
-                 "values": loss.smoothed.count("{values}") + loss.elements.count("{values}")}
+        reads = {
+            "labels": loss.smoothed.count("{labels}"),
+            "values": loss.smoothed.count("{values}") + loss.elements.count("{values}"),
+        }
         if any(reads[role] > 1 and not _repeatable(tensor) for role, tensor in tensors.items()):
-            raise Decline(call, "TF1's label smoothing reads its labels (or logits) twice, and a call computes them "
-                                "here: bind them to a name first")
+            raise Decline(
+                call,
+                "TF1's label smoothing reads its labels (or logits) twice, and a call computes them "
+                "here: bind them to a name first",
+            )
 
     def _float32(self, value: cst.BaseExpression) -> bool:
         """Whether ``value`` is written as a cast to float32 already (``tf.cast(x, tf.float32)``)."""
@@ -308,7 +374,11 @@ class LossesToOps(TFCodemod):
         if reduction is None:
             return "SUM_BY_NONZERO_WEIGHTS"
         symbol = self.tf.tf_symbol(reduction)
-        member = symbol.path.rpartition(".")[2] if symbol is not None and symbol.path.startswith("losses.Reduction.") else None
+        member = (
+            symbol.path.rpartition(".")[2]
+            if symbol is not None and symbol.path.startswith("losses.Reduction.")
+            else None
+        )
         if member not in REDUCTIONS:
             raise Decline(call, "its `reduction` is not a tf.losses.Reduction member written out")
         return member

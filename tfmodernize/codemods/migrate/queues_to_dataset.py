@@ -86,8 +86,13 @@ BATCHERS = ("train.batch", "train.shuffle_batch")
 COORDINATION = ("train.Coordinator", "train.start_queue_runners", "train.add_queue_runner")
 #: Queues a program builds itself whose order its threads decide (a FIFOQueue its runners fill
 #: with the same constant rows is read by ``_own_queue``).
-OWN_QUEUES = ("RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "train.input_producer",
-              "train.range_input_producer")
+OWN_QUEUES = (
+    "RandomShuffleQueue",
+    "PaddingFIFOQueue",
+    "PriorityQueue",
+    "train.input_producer",
+    "train.range_input_producer",
+)
 FIFO = "FIFOQueue"
 #: Batch options that have no ``Dataset.batch`` counterpart here.
 BATCH_DECLINED = ("enqueue_many", "dynamic_pad", "shapes", "shared_name")
@@ -131,8 +136,11 @@ class QueuesToDataset(TFCodemod):
         try:
             own = next((c for c in calls if self.tf.is_tf(c.func, *OWN_QUEUES)), None)
             if own is not None:
-                raise Decline(own, f"the program builds its own queues (`{source(own.func)}`), whose threads decide "
-                                   "the order: write its tf.data pipeline by hand")
+                raise Decline(
+                    own,
+                    f"the program builds its own queues (`{source(own.func)}`), whose threads decide "
+                    "the order: write its tf.data pipeline by hand",
+                )
             if len(producers) + len(fifos) > 1:
                 raise Decline((producers + fifos)[1], "more than one input queue: migrate them one at a time by hand")
             if producers:
@@ -150,8 +158,11 @@ class QueuesToDataset(TFCodemod):
         if not self.fix(start, "input queues -> a tf.data pipeline read through an iterator"):
             return
         for note in pipeline.notes if pipeline is not None else ():
-            self.report(start, f"the pipeline is shuffled ({note}): the dataset gives batches of the same "
-                               "shapes, but not TF1's order (its random stream is not TF2's)")
+            self.report(
+                start,
+                f"the pipeline is shuffled ({note}): the dataset gives batches of the same "
+                "shapes, but not TF1's order (its random stream is not TF2's)",
+            )
         for statement in removed:
             self.remove(statement)
         self.replace(at, cst.FlattenSentinel(statements))
@@ -182,25 +193,41 @@ class QueuesToDataset(TFCodemod):
         for statement in module.body:
             assign = _assignment(statement)
             value = assign.value if assign is not None else None
-            if (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-                    and isinstance(value.func.value, cst.Name) and value.func.value.value == queue):
+            if (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Attribute)
+                and isinstance(value.func.value, cst.Name)
+                and value.func.value.value == queue
+            ):
                 uses.setdefault(value.func.attr.value, []).append((statement, assign))
             elif isinstance(value, cst.Call) and self.tf.is_tf(value.func, "train.QueueRunner"):
                 uses.setdefault("runner", []).append((statement, assign))
         if sorted(uses) != ["dequeue", "enqueue_many", "runner"] or any(len(found) != 1 for found in uses.values()):
-            raise Decline(queue_call, "the queue is not filled by one `enqueue_many` its one QueueRunner runs, "
-                                      "and read by one `dequeue()`")
-        (enqueue_line, enqueue), = uses["enqueue_many"]
-        (dequeue_line, dequeue), = uses["dequeue"]
-        (runner_line, runner), = uses["runner"]
+            raise Decline(
+                queue_call,
+                "the queue is not filled by one `enqueue_many` its one QueueRunner runs, and read by one `dequeue()`",
+            )
+        ((enqueue_line, enqueue),) = uses["enqueue_many"]
+        ((dequeue_line, dequeue),) = uses["dequeue"]
+        ((runner_line, runner),) = uses["runner"]
         rows = argument(enqueue.value, 0, "vals")
-        if not (isinstance(rows, (cst.List, cst.Tuple)) and len(rows.elements) == len(dtype_list)
-                and isinstance(enqueue.targets[0].target, cst.Name) and isinstance(runner.targets[0].target, cst.Name)):
+        if not (
+            isinstance(rows, (cst.List, cst.Tuple))
+            and len(rows.elements) == len(dtype_list)
+            and isinstance(enqueue.targets[0].target, cst.Name)
+            and isinstance(runner.targets[0].target, cst.Name)
+        ):
             raise Decline(enqueue.value, "the enqueued rows are not a list with one array per queue component")
-        made_by_tf = {name for statement in module.body for name in bound_names(statement)
-                      if any(self.tf.tf_symbol(c.func) is not None for c in calls_in(statement))}
-        if any(names_read(e.value) & made_by_tf or any(self.tf.tf_symbol(c.func) is not None for c in calls_in(e.value))
-               for e in rows.elements):
+        made_by_tf = {
+            name
+            for statement in module.body
+            for name in bound_names(statement)
+            if any(self.tf.tf_symbol(c.func) is not None for c in calls_in(statement))
+        }
+        if any(
+            names_read(e.value) & made_by_tf or any(self.tf.tf_symbol(c.func) is not None for c in calls_in(e.value))
+            for e in rows.elements
+        ):
             raise Decline(enqueue.value, "the enqueued rows are tensors: only constant rows are read in a known order")
         enqueue_name, runner_name = enqueue.targets[0].target.value, runner.targets[0].target.value
         ops = argument(runner.value, 1, "enqueue_ops")
@@ -221,12 +248,16 @@ class QueuesToDataset(TFCodemod):
             cst.parse_statement(f"{iterator} = {source(self.tf_expr('data.make_one_shot_iterator'))}({dataset})\n"),
             cst.parse_statement(f"{source(dequeue.targets[0].target)} = {iterator}.get_next()\n"),
         ]
-        statements[0] = statements[0].with_changes(leading_lines=[*queue_line.leading_lines, *dequeue_line.leading_lines])
+        statements[0] = statements[0].with_changes(
+            leading_lines=[*queue_line.leading_lines, *dequeue_line.leading_lines]
+        )
         return [queue_line, enqueue_line, runner_line], dequeue_line, statements, {runner_name}
 
     # -- reading the pipeline ---------------------------------------------------------------
 
-    def _line(self, module: cst.Module, call: cst.Call) -> tuple[int, cst.SimpleStatementLine, cst.BaseAssignTargetExpression]:
+    def _line(
+        self, module: cst.Module, call: cst.Call
+    ) -> tuple[int, cst.SimpleStatementLine, cst.BaseAssignTargetExpression]:
         """``(index, line, target)`` of ``target = call`` in the program's top-level code."""
         for index, statement in enumerate(module.body):
             assign = _assignment(statement)
@@ -239,15 +270,25 @@ class QueuesToDataset(TFCodemod):
         body = list(module.body)
         if self.tf.is_tf(producer.func, "train.slice_input_producer"):
             tensors = argument(producer, 0, "tensor_list")
-            if (isinstance(tensors, (cst.List, cst.Tuple)) and len(tensors.elements) == 1 and isinstance(target, cst.Name)
-                    and _first_of(line.body[0].value) is producer):
+            if (
+                isinstance(tensors, (cst.List, cst.Tuple))
+                and len(tensors.elements) == 1
+                and isinstance(target, cst.Name)
+                and _first_of(line.body[0].value) is producer
+            ):
                 records = [target.value]  # ``row = tf.train.slice_input_producer([rows])[0]``
-            elif (isinstance(tensors, (cst.List, cst.Tuple)) and isinstance(target, (cst.Tuple, cst.List))
-                    and line.body[0].value is producer and len(target.elements) == len(tensors.elements)
-                    and all(isinstance(e.value, cst.Name) for e in target.elements)):
+            elif (
+                isinstance(tensors, (cst.List, cst.Tuple))
+                and isinstance(target, (cst.Tuple, cst.List))
+                and line.body[0].value is producer
+                and len(target.elements) == len(tensors.elements)
+                and all(isinstance(e.value, cst.Name) for e in target.elements)
+            ):
                 records = [e.value.value for e in target.elements]
             else:
-                raise Decline(producer, "it is not `a, b = tf.train.slice_input_producer([A, B])` with one name per tensor")
+                raise Decline(
+                    producer, "it is not `a, b = tf.train.slice_input_producer([A, B])` with one name per tensor"
+                )
             pipeline = _Pipeline(line, producer, records)
             start = index + 1
         else:
@@ -272,28 +313,38 @@ class QueuesToDataset(TFCodemod):
         reads = []
         for position, statement in enumerate(body):
             for node in walk(statement, code_only=True):
-                if (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
-                        and isinstance(node.func.value, cst.Name) and node.func.value.value in readers):
+                if (
+                    isinstance(node, cst.Call)
+                    and isinstance(node.func, cst.Attribute)
+                    and isinstance(node.func.value, cst.Name)
+                    and node.func.value.value in readers
+                ):
                     reads.append((position, statement, node))
-        uses_of_queue = [n for n in name_nodes(cst.Module(body=body[index + 1:])) if n.value == queue]
+        uses_of_queue = [n for n in name_nodes(cst.Module(body=body[index + 1 :])) if n.value == queue]
         if len(reads) != 1 or reads[0][2].func.attr.value != "read" or len(uses_of_queue) != 1:
             raise Decline(producer, "its queue is not read by exactly one `key, value = reader.read(queue)`")
         position, statement, read = reads[0]
         assign = _assignment(statement)
         target = assign.targets[0].target if assign is not None and assign.value is read else None
-        if not (isinstance(target, cst.Tuple) and len(target.elements) == 2
-                and all(isinstance(e.value, cst.Name) for e in target.elements)):
+        if not (
+            isinstance(target, cst.Tuple)
+            and len(target.elements) == 2
+            and all(isinstance(e.value, cst.Name) for e in target.elements)
+        ):
             raise Decline(read, "the read is not `key, value = reader.read(queue)`")
         key, value = (e.value.value for e in target.elements)
-        if key != "_" and any(n.value == key for n in name_nodes(cst.Module(body=body[position + 1:]))):
+        if key != "_" and any(n.value == key for n in name_nodes(cst.Module(body=body[position + 1 :]))):
             raise Decline(read, f"the record key `{key}` (file name and line) is used; tf.data gives records only")
         reader_line, reader_call = readers[read.func.value.value]
         options = {a.keyword.value for a in reader_call.args if a.keyword is not None}
-        if reader_call.args and (options - {"skip_header_lines", "name"} or any(a.keyword is None for a in reader_call.args)):
+        if reader_call.args and (
+            options - {"skip_header_lines", "name"} or any(a.keyword is None for a in reader_call.args)
+        ):
             raise Decline(reader_call, "the reader takes options other than `skip_header_lines`")
         kind = READERS[self.tf.tf_symbol(reader_call.func).path]
-        pipeline = _Pipeline(line, producer, [value], [reader_line, statement], kind,
-                             argument(reader_call, None, "skip_header_lines"))
+        pipeline = _Pipeline(
+            line, producer, [value], [reader_line, statement], kind, argument(reader_call, None, "skip_header_lines")
+        )
         return pipeline, position + 1
 
     def _producer_options(self, pipeline: _Pipeline, producer: cst.Call) -> None:
@@ -302,16 +353,25 @@ class QueuesToDataset(TFCodemod):
         if any(a.star or a.keyword is not None and a.keyword.value not in known for a in producer.args):
             raise Decline(producer, "it takes options this migration does not map")
         files = argument(producer, 0, "string_tensor")
-        single_file = pipeline.reader is not None and isinstance(files, (cst.List, cst.Tuple)) and len(files.elements) == 1
+        single_file = (
+            pipeline.reader is not None and isinstance(files, (cst.List, cst.Tuple)) and len(files.elements) == 1
+        )
         if not (isinstance(shuffle, cst.Name) and shuffle.value == "False") and not single_file:
             pipeline.shuffled_producer = True
-            pipeline.notes.append(f"`{source(producer.func)}` shuffles by default" if shuffle is None
-                                  else f"`{source(producer.func)}(shuffle={source(shuffle)})`")
+            pipeline.notes.append(
+                f"`{source(producer.func)}` shuffles by default"
+                if shuffle is None
+                else f"`{source(producer.func)}(shuffle={source(shuffle)})`"
+            )
 
     def _batch(self, body, start: int, pipeline: _Pipeline) -> int:
         for position in range(start, len(body)):
             assign = _assignment(body[position])
-            if assign is not None and isinstance(assign.value, cst.Call) and self.tf.is_tf(assign.value.func, *BATCHERS):
+            if (
+                assign is not None
+                and isinstance(assign.value, cst.Call)
+                and self.tf.is_tf(assign.value.func, *BATCHERS)
+            ):
                 call = assign.value
                 for option in BATCH_DECLINED:
                     passed = argument(call, None, option)
@@ -339,12 +399,15 @@ class QueuesToDataset(TFCodemod):
                     raise Decline(statement, "a per-record tensor is used other than to compute the batch")
                 pipeline.per_record.append(statement)
                 tainted |= bound_names(statement)
-        after = cst.Module(body=body[batch_index + 1:])
+        after = cst.Module(body=body[batch_index + 1 :])
         used_later = {n.value for n in name_nodes(after)} & tainted
         if used_later:
             raise Decline(pipeline.batch, f"per-record tensor `{sorted(used_later)[0]}` is used after the batch")
-        others = [s for s in body[:batch_index] if s not in pipeline.per_record and s is not pipeline.producer
-                  and s not in pipeline.removed]
+        others = [
+            s
+            for s in body[:batch_index]
+            if s not in pipeline.per_record and s is not pipeline.producer and s not in pipeline.removed
+        ]
         for statement in others:
             if names_read(statement) & (tainted - set(pipeline.records)):
                 raise Decline(statement, "a per-record tensor is used other than to compute the batch")
@@ -378,7 +441,9 @@ class QueuesToDataset(TFCodemod):
         steps.append(".repeat()" if is_none(epochs) else f".repeat({source(epochs)})")
         if pipeline.reader is not None:
             if pipeline.skip is not None:
-                steps.append(f".flat_map(lambda filename: {tf}.data.{pipeline.reader}(filename).skip({source(pipeline.skip)}))")
+                steps.append(
+                    f".flat_map(lambda filename: {tf}.data.{pipeline.reader}(filename).skip({source(pipeline.skip)}))"
+                )
             else:
                 steps.append(f".flat_map({tf}.data.{pipeline.reader})")
         outputs = [e.value for e in argument(batch, 0, "tensors").elements]
@@ -386,17 +451,23 @@ class QueuesToDataset(TFCodemod):
         if pipeline.per_record or [source(o) for o in outputs] != pipeline.records:
             parse = fresh_name("parse_record", taken)
             taken.add(parse)
-            returned = outputs[0] if len(outputs) == 1 else cst.Tuple([cst.Element(o) for o in outputs], lpar=[], rpar=[])
+            returned = (
+                outputs[0] if len(outputs) == 1 else cst.Tuple([cst.Element(o) for o in outputs], lpar=[], rpar=[])
+            )
             definition = cst.FunctionDef(
-                cst.Name(parse), cst.Parameters([cst.Param(cst.Name(r)) for r in pipeline.records]),
-                cst.IndentedBlock([*pipeline.per_record, cst.SimpleStatementLine([cst.Return(returned)])]))
+                cst.Name(parse),
+                cst.Parameters([cst.Param(cst.Name(r)) for r in pipeline.records]),
+                cst.IndentedBlock([*pipeline.per_record, cst.SimpleStatementLine([cst.Return(returned)])]),
+            )
             steps.append(f".map({parse})")
         size = source(argument(batch, 1, "batch_size"))
         if self.tf.is_tf(batch.func, "train.shuffle_batch"):
             buffer = argument(batch, 3, "min_after_dequeue")
             batch_seed = argument(batch, 5, "seed")
-            steps.append(f".shuffle({source(buffer) if buffer is not None else size}"
-                         f"{f', seed={source(batch_seed)}' if batch_seed is not None else ''})")
+            steps.append(
+                f".shuffle({source(buffer) if buffer is not None else size}"
+                f"{f', seed={source(batch_seed)}' if batch_seed is not None else ''})"
+            )
         smaller = argument(batch, None, "allow_smaller_final_batch")
         keep_last = isinstance(smaller, cst.Name) and smaller.value == "True"
         steps.append(f".batch({size}{'' if keep_last else ', drop_remainder=True'})")
@@ -421,8 +492,9 @@ class QueuesToDataset(TFCodemod):
 
     # -- the coordinator ------------------------------------------------------------------------
 
-    def _coordination(self, module: cst.Module, calls: list[cst.Call],
-                      runners: set[str]) -> list[tuple[cst.CSTNode, Optional[Replacement]]]:
+    def _coordination(
+        self, module: cst.Module, calls: list[cst.Call], runners: set[str]
+    ) -> list[tuple[cst.CSTNode, Optional[Replacement]]]:
         """What becomes of the queue-runner plumbing: its lines removed (the coordinator, starting
         the runners or ``runner.create_threads``, ``request_stop``, ``join``),
         ``coord.should_stop()`` -> ``False``, ``coord.request_stop(error)`` in an ``except``
@@ -433,11 +505,18 @@ class QueuesToDataset(TFCodemod):
         names: set[str] = set()
         raised: list[cst.SimpleStatementLine] = []
         for call in calls:
-            starts = (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)
-                      and call.func.value.value in runners and call.func.attr.value == "create_threads")
+            starts = (
+                isinstance(call.func, cst.Attribute)
+                and isinstance(call.func.value, cst.Name)
+                and call.func.value.value in runners
+                and call.func.attr.value == "create_threads"
+            )
             if self.tf.is_tf(call.func, *COORDINATION) or starts:
                 small, line = parents.get(id(call)), parents.get(id(parents.get(id(call))))
-                if not (_own_line(small, line, call) and (isinstance(small, cst.Expr) or isinstance(small.targets[0].target, cst.Name))):
+                if not (
+                    _own_line(small, line, call)
+                    and (isinstance(small, cst.Expr) or isinstance(small.targets[0].target, cst.Name))
+                ):
                     raise Decline(call, f"`{source(call.func)}` is not on a line of its own")
                 if isinstance(small, cst.Assign):
                     names.add(small.targets[0].target.value)
@@ -448,12 +527,21 @@ class QueuesToDataset(TFCodemod):
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in names:
                 small, line = parents.get(id(call)), parents.get(id(parents.get(id(call))))
                 handler = parents.get(id(parents.get(id(line))))
-                if (func.attr.value == "request_stop" and len(call.args) == 1 and isinstance(handler, cst.ExceptHandler)
-                        and handler.name is not None and source(call.args[0].value) == source(handler.name.name)
-                        and _own_line(small, line, call)):
+                if (
+                    func.attr.value == "request_stop"
+                    and len(call.args) == 1
+                    and isinstance(handler, cst.ExceptHandler)
+                    and handler.name is not None
+                    and source(call.args[0].value) == source(handler.name.name)
+                    and _own_line(small, line, call)
+                ):
                     raised.append(line)  # ``join`` would have re-raised the error it was given
-                elif func.attr.value in ("request_stop", "join") and not (func.attr.value == "request_stop" and call.args) \
-                        and isinstance(small, cst.Expr) and _own_line(small, line, call):
+                elif (
+                    func.attr.value in ("request_stop", "join")
+                    and not (func.attr.value == "request_stop" and call.args)
+                    and isinstance(small, cst.Expr)
+                    and _own_line(small, line, call)
+                ):
                     lines.append(line)
                 elif func.attr.value == "should_stop" and not call.args:
                     stops.append(call)
@@ -464,8 +552,11 @@ class QueuesToDataset(TFCodemod):
             if node.value in names | runners and id(node) not in covered:
                 if node.value in runners and self._runner_definition(node, parents):
                     continue
-                raise Decline(node, f"`{node.value}` (the queue runners' coordinator or threads) is used other than "
-                                    "to start, stop or join them")
+                raise Decline(
+                    node,
+                    f"`{node.value}` (the queue runners' coordinator or threads) is used other than "
+                    "to start, stop or join them",
+                )
         edits = self._without_lines(lines, parents)
         edits += [(line, cst.SimpleStatementLine([cst.Raise()], leading_lines=line.leading_lines)) for line in raised]
         return edits + [self._without_stop(call, parents) for call in stops]
@@ -477,7 +568,9 @@ class QueuesToDataset(TFCodemod):
         return isinstance(target, cst.AssignTarget)
 
     @staticmethod
-    def _without_lines(lines: list[cst.SimpleStatementLine], parents: dict) -> list[tuple[cst.CSTNode, Optional[Replacement]]]:
+    def _without_lines(
+        lines: list[cst.SimpleStatementLine], parents: dict
+    ) -> list[tuple[cst.CSTNode, Optional[Replacement]]]:
         """Remove ``lines``; a ``finally:`` left empty goes with them (``try: ... finally:
         coord.request_stop()`` keeps its body, and its handlers if it has any)."""
         gone = {id(line) for line in lines}
@@ -487,11 +580,21 @@ class QueuesToDataset(TFCodemod):
             block = parents.get(id(line))
             final = parents.get(id(block))
             statement = parents.get(id(final))
-            if isinstance(final, cst.Finally) and isinstance(statement, cst.Try) and all(id(s) in gone for s in block.body):
+            if (
+                isinstance(final, cst.Finally)
+                and isinstance(statement, cst.Try)
+                and all(id(s) in gone for s in block.body)
+            ):
                 if id(statement) not in dropped:
                     dropped.add(id(statement))
-                    edits.append((statement, (lambda updated: updated.with_changes(finalbody=None)) if statement.handlers
-                                  else (lambda updated: cst.FlattenSentinel(updated.body.body))))
+                    edits.append(
+                        (
+                            statement,
+                            (lambda updated: updated.with_changes(finalbody=None))
+                            if statement.handlers
+                            else (lambda updated: cst.FlattenSentinel(updated.body.body)),
+                        )
+                    )
                 continue
             edits.append((line, None))
         return edits
@@ -509,31 +612,45 @@ class QueuesToDataset(TFCodemod):
 
 
 def _assignment(statement: cst.CSTNode) -> Optional[cst.Assign]:
-    if (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1):
+    if (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Assign)
+        and len(statement.body[0].targets) == 1
+    ):
         return statement.body[0]
     return None
 
 
 def _first_of(value: cst.BaseExpression) -> Optional[cst.BaseExpression]:
     """``call`` of ``call(...)[0]``, else None."""
-    if (isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)
-            and isinstance(value.slice[0].slice.value, cst.Integer) and value.slice[0].slice.value.value == "0"):
+    if (
+        isinstance(value, cst.Subscript)
+        and len(value.slice) == 1
+        and isinstance(value.slice[0].slice, cst.Index)
+        and isinstance(value.slice[0].slice.value, cst.Integer)
+        and value.slice[0].slice.value.value == "0"
+    ):
         return value.value
     return None
 
 
 def _own_line(small: Optional[cst.CSTNode], line: Optional[cst.CSTNode], call: cst.Call) -> bool:
     """``call(...)`` or ``name = call(...)`` alone on its line."""
-    return (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
-            and (isinstance(small, cst.Expr) or isinstance(small, cst.Assign) and len(small.targets) == 1)
-            and small.value is call)
-
+    return (
+        isinstance(line, cst.SimpleStatementLine)
+        and len(line.body) == 1
+        and (isinstance(small, cst.Expr) or isinstance(small, cst.Assign) and len(small.targets) == 1)
+        and small.value is call
+    )
 
 
 def _copies_of(ops: Optional[cst.BaseExpression], name: str) -> bool:
     """``[op]``, ``[op, op]`` or ``[op] * N``: the runner's threads all run ``op``."""
     if isinstance(ops, cst.BinaryOperation) and isinstance(ops.operator, cst.Multiply):
         return _copies_of(ops.left, name) and isinstance(ops.right, (cst.Integer, cst.Name))
-    return (isinstance(ops, (cst.List, cst.Tuple)) and bool(ops.elements)
-            and all(isinstance(e.value, cst.Name) and e.value.value == name for e in ops.elements))
+    return (
+        isinstance(ops, (cst.List, cst.Tuple))
+        and bool(ops.elements)
+        and all(isinstance(e.value, cst.Name) and e.value.value == name for e in ops.elements)
+    )

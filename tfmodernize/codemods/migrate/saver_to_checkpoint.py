@@ -101,14 +101,21 @@ class SaverToCheckpoint(TFCodemod):
         name, statement = statement_of(call, parents) or (None, None)
         if name is None or id(statement) not in top:
             raise Decline(call, "it is not `saver = tf.train.Saver(...)` in the program's top-level code")
-        if any(a.keyword is None and i > 0 or a.keyword is not None and a.keyword.value not in SAVER_KEYWORDS
-               or a.star for i, a in enumerate(call.args)):
+        if any(
+            a.keyword is None and i > 0 or a.keyword is not None and a.keyword.value not in SAVER_KEYWORDS or a.star
+            for i, a in enumerate(call.args)
+        ):
             raise Decline(call, f"it takes arguments other than {' and '.join(SAVER_KEYWORDS)}")
         saves, restores = self._uses(module, name, statement, parents)
-        readers = [n for n in walk(module, code_only=True) if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *STATE_READERS)]
+        readers = [
+            n for n in walk(module, code_only=True) if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *STATE_READERS)
+        ]
         if readers and any(argument(save, 2, "global_step") is None for save in saves):
-            raise Decline(readers[0], f"the program reads the checkpoint state (`{source(readers[0].func)}`), which TF1's "
-                                      "Saver kept and TF2's Checkpoint.write does not (a save without `global_step`)")
+            raise Decline(
+                readers[0],
+                f"the program reads the checkpoint state (`{source(readers[0].func)}`), which TF1's "
+                "Saver kept and TF2's Checkpoint.write does not (a save without `global_step`)",
+            )
         index = top_level_index(module, statement)
         assert index is not None
         saved, saved_as = self._saved(module, call, index)
@@ -116,30 +123,59 @@ class SaverToCheckpoint(TFCodemod):
         if not self.fix(call, "tf.train.Saver -> tf.train.Checkpoint"):
             return
         for variable_call, graph_name in named:
-            self.replace(variable_call, lambda updated, graph_name=graph_name: updated.with_changes(
-                args=[*updated.args[:-1], updated.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-                      cst.Arg(cst.SimpleString(f'"{graph_name}"'), keyword=cst.Name("name"),
-                              equal=no_space_equal())]))
+            self.replace(
+                variable_call,
+                lambda updated, graph_name=graph_name: updated.with_changes(
+                    args=[
+                        *updated.args[:-1],
+                        updated.args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                        cst.Arg(cst.SimpleString(f'"{graph_name}"'), keyword=cst.Name("name"), equal=no_space_equal()),
+                    ]
+                ),
+            )
         keys = saved_as or _keys([variable.name for variable in saved])
-        checkpoint = cst.Call(self.tf_expr("train.Checkpoint"), [
-            cst.Arg(cst.parse_expression(variable.name), keyword=cst.Name(key),
+        checkpoint = cst.Call(
+            self.tf_expr("train.Checkpoint"),
+            [
+                cst.Arg(
+                    cst.parse_expression(variable.name),
+                    keyword=cst.Name(key),
                     equal=no_space_equal(),
-                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if position < len(saved) - 1 else cst.MaybeSentinel.DEFAULT)
-            for position, (key, variable) in enumerate(zip(keys, saved))])
+                    comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+                    if position < len(saved) - 1
+                    else cst.MaybeSentinel.DEFAULT,
+                )
+                for position, (key, variable) in enumerate(zip(keys, saved))
+            ],
+        )
         self.replace(call, checkpoint)
         keep = _max_to_keep(argument(call, None, "max_to_keep"))
         for save in saves:
             if argument(save, 2, "global_step") is None:
-                self.replace(save, lambda updated: updated.with_changes(
-                    func=updated.func.with_changes(attr=cst.Name("write")), args=[_only(updated.args[1])]))
+                self.replace(
+                    save,
+                    lambda updated: updated.with_changes(
+                        func=updated.func.with_changes(attr=cst.Name("write")), args=[_only(updated.args[1])]
+                    ),
+                )
             else:
                 self._numbered_save(save, name, keep)
         for restore in restores:
-            self.replace(restore, lambda updated: cst.Call(cst.Attribute(updated.with_changes(
-                func=updated.func.with_changes(attr=cst.Name("read")), args=[_only(updated.args[1])]),
-                cst.Name("assert_existing_objects_matched"))))
+            self.replace(
+                restore,
+                lambda updated: cst.Call(
+                    cst.Attribute(
+                        updated.with_changes(
+                            func=updated.func.with_changes(attr=cst.Name("read")), args=[_only(updated.args[1])]
+                        ),
+                        cst.Name("assert_existing_objects_matched"),
+                    )
+                ),
+            )
 
-    def _uses(self, module: cst.Module, name: str, statement: cst.CSTNode, parents: dict) -> tuple[list[cst.Call], list[cst.Call]]:
+    def _uses(
+        self, module: cst.Module, name: str, statement: cst.CSTNode, parents: dict
+    ) -> tuple[list[cst.Call], list[cst.Call]]:
         """The ``name.save(sess, path)`` and ``name.restore(sess, path)`` calls; Decline for any other use."""
         saves, restores = [], []
         inside = {id(n) for n in walk(statement, code_only=True)}
@@ -148,19 +184,34 @@ class SaverToCheckpoint(TFCodemod):
                 continue
             attribute = parents.get(id(node))
             call = parents.get(id(attribute))
-            if not (isinstance(attribute, cst.Attribute) and attribute.value is node and isinstance(call, cst.Call)
-                    and call.func is attribute and attribute.attr.value in ("save", "restore")):
-                raise Decline(node, f"`{name}` is used other than by `{name}.save(sess, path)` and `{name}.restore(sess, path)`")
+            if not (
+                isinstance(attribute, cst.Attribute)
+                and attribute.value is node
+                and isinstance(call, cst.Call)
+                and call.func is attribute
+                and attribute.attr.value in ("save", "restore")
+            ):
+                raise Decline(
+                    node, f"`{name}` is used other than by `{name}.save(sess, path)` and `{name}.restore(sess, path)`"
+                )
             allowed = ("save_path", "global_step") if attribute.attr.value == "save" else ("save_path",)
-            if any(a.star or a.keyword is not None and a.keyword.value not in allowed for a in call.args) \
-                    or len(call.args) > len(allowed) + 1:
-                raise Decline(call, f"`{name}.{attribute.attr.value}` passes options other than "
-                                    f"{' and '.join(allowed)}, which this migration does not map")
+            if (
+                any(a.star or a.keyword is not None and a.keyword.value not in allowed for a in call.args)
+                or len(call.args) > len(allowed) + 1
+            ):
+                raise Decline(
+                    call,
+                    f"`{name}.{attribute.attr.value}` passes options other than "
+                    f"{' and '.join(allowed)}, which this migration does not map",
+                )
             if len(call.args) < 2:
                 raise Decline(call, f"`{name}.{attribute.attr.value}` is not called with a session and a path")
             if argument(call, 2, "global_step") is not None and not _pure(argument(call, 1, "save_path")):
-                raise Decline(call, "a numbered save's path is not a name, a string or os.path.join of those: it is "
-                                    "split into the folder and the name of the checkpoint manager")
+                raise Decline(
+                    call,
+                    "a numbered save's path is not a name, a string or os.path.join of those: it is "
+                    "split into the folder and the name of the checkpoint manager",
+                )
             (saves if attribute.attr.value == "save" else restores).append(call)
         return saves, restores
 
@@ -173,9 +224,13 @@ class SaverToCheckpoint(TFCodemod):
         step = source(argument(save, 2, "global_step"))
         manager = source(self.tf_expr("train.CheckpointManager"))
         self.add_import("os")
-        self.replace(save, cst.parse_expression(
-            f"{manager}({checkpoint}, os.path.dirname({path}) or os.curdir, max_to_keep={keep}, "
-            f"checkpoint_name=os.path.basename({path})).save(checkpoint_number={step})"))
+        self.replace(
+            save,
+            cst.parse_expression(
+                f"{manager}({checkpoint}, os.path.dirname({path}) or os.curdir, max_to_keep={keep}, "
+                f"checkpoint_name=os.path.basename({path})).save(checkpoint_number={step})"
+            ),
+        )
 
     def _saved(self, module: cst.Module, call: cst.Call, index: int) -> tuple[list[training.ModuleVariable], list[str]]:
         """The variables TF1's Saver saved, in creation order, and the names it saved them
@@ -187,13 +242,19 @@ class SaverToCheckpoint(TFCodemod):
             return self._saved_as(listed, found)
         return self._listed(module, call, index, found, listed), []
 
-    def _saved_as(self, listed: cst.Dict, found: training.VariableInventory) -> tuple[list[training.ModuleVariable], list[str]]:
+    def _saved_as(
+        self, listed: cst.Dict, found: training.VariableInventory
+    ) -> tuple[list[training.ModuleVariable], list[str]]:
         """A dict ``var_list``: each variable under its key, which is the Checkpoint's attribute."""
         saved, keys = [], []
         for element in listed.elements:
             key = element.key if isinstance(element, cst.DictElement) else None
-            if not (isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str)
-                    and key.evaluated_value.isidentifier() and isinstance(element.value, cst.Name)):
+            if not (
+                isinstance(key, cst.SimpleString)
+                and isinstance(key.evaluated_value, str)
+                and key.evaluated_value.isidentifier()
+                and isinstance(element.value, cst.Name)
+            ):
                 raise Decline(listed, "its var_list is not a dict of identifier strings to variable names")
             variable = found.variable(element.value.value)
             if variable is None:
@@ -204,16 +265,26 @@ class SaverToCheckpoint(TFCodemod):
             keys.append(key.evaluated_value)
         return saved, keys
 
-    def _listed(self, module: cst.Module, call: cst.Call, index: int, found: training.VariableInventory,
-                listed: Optional[cst.BaseExpression]) -> list[training.ModuleVariable]:
+    def _listed(
+        self,
+        module: cst.Module,
+        call: cst.Call,
+        index: int,
+        found: training.VariableInventory,
+        listed: Optional[cst.BaseExpression],
+    ) -> list[training.ModuleVariable]:
         if listed is not None:
-            if not isinstance(listed, (cst.List, cst.Tuple)) or not all(isinstance(e.value, cst.Name) for e in listed.elements):
+            if not isinstance(listed, (cst.List, cst.Tuple)) or not all(
+                isinstance(e.value, cst.Name) for e in listed.elements
+            ):
                 raise Decline(call, "its var_list is not a list of variable names")
             saved = []
             for element in listed.elements:
                 variable = found.variable(element.value.value)
                 if variable is None:
-                    raise Decline(element, f"`{element.value.value}` is not a variable created at the program's top level")
+                    raise Decline(
+                        element, f"`{element.value.value}` is not a variable created at the program's top level"
+                    )
                 saved.append(variable)
             return saved
         problem = found.problem_before(index)
@@ -226,28 +297,44 @@ class SaverToCheckpoint(TFCodemod):
             raise Decline(call, "it saves a Keras layer's or model's variables: checkpoint the layer itself")
         for node in walk(module, code_only=True):
             symbol = self.tf.tf_symbol(node.func) if isinstance(node, cst.Call) else None
-            if symbol is not None and re.fullmatch(r"train\.\w+Optimizer", symbol.path) and symbol.path != "train.GradientDescentOptimizer" \
-                    and (top_level_index(module, node) or 0) < index:
-                raise Decline(call, f"TF1's Saver() also saved the slot variables of `tf.{symbol.path}`; "
-                                    "pass var_list, or checkpoint the optimizer after the migration")
+            if (
+                symbol is not None
+                and re.fullmatch(r"train\.\w+Optimizer", symbol.path)
+                and symbol.path != "train.GradientDescentOptimizer"
+                and (top_level_index(module, node) or 0) < index
+            ):
+                raise Decline(
+                    call,
+                    f"TF1's Saver() also saved the slot variables of `tf.{symbol.path}`; "
+                    "pass var_list, or checkpoint the optimizer after the migration",
+                )
         return saved
 
-    def _names_to_write(self, module: cst.Module, saved: list[training.ModuleVariable],
-                        saved_as: list[str]) -> list[tuple[cst.Call, str]]:
+    def _names_to_write(
+        self, module: cst.Module, saved: list[training.ModuleVariable], saved_as: list[str]
+    ) -> list[tuple[cst.Call, str]]:
         """(``tf.Variable`` call without a name, the name TF1 saved it under: its graph name, or
         its key in a dict ``var_list``) for each saved variable."""
         found = []
         for position, variable in enumerate(saved):
             call = _creation(module.body[variable.index], variable.name, self.tf)
             if call is None:
-                raise Decline(module.body[variable.index], f"`{variable.name}` is not made by a `tf.Variable(...)` assigned "
-                                                           "to it here: TF1's name cannot be written where it is created, so "
-                                                           "checkpoints the TF1 program wrote would not restore into it")
+                raise Decline(
+                    module.body[variable.index],
+                    f"`{variable.name}` is not made by a `tf.Variable(...)` assigned "
+                    "to it here: TF1's name cannot be written where it is created, so "
+                    "checkpoints the TF1 program wrote would not restore into it",
+                )
             given = argument(call, None, "name")
             if saved_as:
-                if given is not None and not (isinstance(given, cst.SimpleString) and given.evaluated_value == saved_as[position]):
-                    raise Decline(call, f"`{variable.name}` is named otherwise than the key TF1 saved it under "
-                                        f"(`{saved_as[position]}`): checkpoints the TF1 program wrote would not restore into it")
+                if given is not None and not (
+                    isinstance(given, cst.SimpleString) and given.evaluated_value == saved_as[position]
+                ):
+                    raise Decline(
+                        call,
+                        f"`{variable.name}` is named otherwise than the key TF1 saved it under "
+                        f"(`{saved_as[position]}`): checkpoints the TF1 program wrote would not restore into it",
+                    )
                 if given is None:
                     found.append((call, saved_as[position]))
                 continue
@@ -269,9 +356,18 @@ def _creation(statement: cst.CSTNode, name: str, tf: TFNames) -> Optional[cst.Ca
             return node.value
         if isinstance(node.value, cst.Dict) and name.startswith(target + "["):
             for element in node.value.elements:
-                key = repr(element.key.evaluated_value) if isinstance(getattr(element, "key", None), cst.SimpleString) else None
-                if isinstance(element, cst.DictElement) and key is not None and f"{target}[{key}]" == name \
-                        and isinstance(element.value, cst.Call) and tf.is_tf(element.value.func, "Variable"):
+                key = (
+                    repr(element.key.evaluated_value)
+                    if isinstance(getattr(element, "key", None), cst.SimpleString)
+                    else None
+                )
+                if (
+                    isinstance(element, cst.DictElement)
+                    and key is not None
+                    and f"{target}[{key}]" == name
+                    and isinstance(element.value, cst.Call)
+                    and tf.is_tf(element.value.func, "Variable")
+                ):
                     return element.value
     return None
 
@@ -299,5 +395,8 @@ def _pure(path: Optional[cst.BaseExpression]) -> bool:
     """A path expression that may be evaluated twice: names, strings, ``os.path.join`` of them."""
     if isinstance(path, (cst.Name, cst.SimpleString, cst.Attribute)):
         return True
-    return (isinstance(path, cst.Call) and source(path.func) == "os.path.join"
-            and all(not a.star and a.keyword is None and _pure(a.value) for a in path.args))
+    return (
+        isinstance(path, cst.Call)
+        and source(path.func) == "os.path.join"
+        and all(not a.star and a.keyword is None and _pure(a.value) for a in path.args)
+    )

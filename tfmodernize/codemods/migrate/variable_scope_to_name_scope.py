@@ -78,7 +78,7 @@ class VariableScopeToNameScope(TFCodemod):
     __doc__ = __doc__
     code = "TFM111"
     name = "variable-scope-to-name-scope"
-    summary = "tf.variable_scope(\"name\") around ops that make no variable -> tf.name_scope(\"name\")"
+    summary = 'tf.variable_scope("name") around ops that make no variable -> tf.name_scope("name")'
     needles = ("variable_scope",)
     interests = (cst.Call,)
     detects = ("variable_scope",)
@@ -87,24 +87,38 @@ class VariableScopeToNameScope(TFCodemod):
     runs_before = ("TFM109",)
 
     def plan(self, module: cst.Module) -> None:
-        scopes = [node for node in compound_statements(module)
-                  if isinstance(node, cst.With) and len(node.items) == 1 and self._named_scope(node.items[0])]
+        scopes = [
+            node
+            for node in compound_statements(module)
+            if isinstance(node, cst.With) and len(node.items) == 1 and self._named_scope(node.items[0])
+        ]
         if not scopes:
             return  # what is read of the whole module below is read only for a scope to judge
         self._functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
         self._module = module
         self._bound: Optional[set[str]] = None  # the names the module binds, read when a built-in is called
-        imported = {local for statement in import_statements(module)
-                    for local, _ in import_bindings(statement, tf_only=False)}
+        imported = {
+            local for statement in import_statements(module) for local, _ in import_bindings(statement, tf_only=False)
+        }
         self._variable_free = imported - set(foreign_imports(module, self.state.project))
         #: Functions of the run's project modules known to make variables (``from nets import critic``),
         #: and objects the module's top level makes (``critic = Critic()``, a Keras layer): called,
         #: they may make their variables.
-        self._making = {local for local, (_, _, facts) in project_functions(module, self.state.project).items()
-                        if facts.get("variables")}
-        self._making |= {small.targets[0].target.value for line in module.body if isinstance(line, cst.SimpleStatementLine)
-                         for small in line.body if isinstance(small, cst.Assign) and len(small.targets) == 1
-                         and isinstance(small.targets[0].target, cst.Name) and isinstance(small.value, cst.Call)}
+        self._making = {
+            local
+            for local, (_, _, facts) in project_functions(module, self.state.project).items()
+            if facts.get("variables")
+        }
+        self._making |= {
+            small.targets[0].target.value
+            for line in module.body
+            if isinstance(line, cst.SimpleStatementLine)
+            for small in line.body
+            if isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and isinstance(small.value, cst.Call)
+        }
         for node in scopes:
             try:
                 self._check(node.body, set())
@@ -124,11 +138,16 @@ class VariableScopeToNameScope(TFCodemod):
         symbol = self.tf.tf_symbol(call.func) if isinstance(call, cst.Call) else None
         if symbol is None or symbol.v1:
             return False  # spelled through ``tf.compat.v1``: a file kept on TF1, whose scopes stay TF1's
-        return (self.tf.is_tf(call.func, *VARIABLE_SCOPES) and item.asname is None
-                and len(call.args) == 1 and call.args[0].keyword is None and not call.args[0].star
-                and isinstance(call.args[0].value, cst.SimpleString)
-                and isinstance(call.args[0].value.evaluated_value, str)
-                and not call.args[0].value.evaluated_value.endswith("/"))
+        return (
+            self.tf.is_tf(call.func, *VARIABLE_SCOPES)
+            and item.asname is None
+            and len(call.args) == 1
+            and call.args[0].keyword is None
+            and not call.args[0].star
+            and isinstance(call.args[0].value, cst.SimpleString)
+            and isinstance(call.args[0].value.evaluated_value, str)
+            and not call.args[0].value.evaluated_value.endswith("/")
+        )
 
     def _check(self, block: cst.CSTNode, followed: set[str]) -> None:
         """Raises ``MakesVariables`` when code under ``block`` makes variables or reads the
@@ -156,7 +175,8 @@ class VariableScopeToNameScope(TFCodemod):
         symbol = self.tf.tf_symbol(call.func)
         if symbol is not None or self.tf.keras_path(call.func) is not None:
             if creates_opaque_variables(call, self.tf) or (
-                    symbol is not None and any(symbol.path == p or symbol.path.startswith(p) for p in SCOPE_READERS)):
+                symbol is not None and any(symbol.path == p or symbol.path.startswith(p) for p in SCOPE_READERS)
+            ):
                 raise MakesVariables
             return None
         func = call.func
@@ -172,11 +192,12 @@ class VariableScopeToNameScope(TFCodemod):
                     self._bound = bound_names(self._module)
                 if func.value not in self._bound:
                     return None
-            raise Decline(call, f"the block calls `{func.value}`, defined elsewhere: it may make variables under the scope")
+            raise Decline(
+                call, f"the block calls `{func.value}`, defined elsewhere: it may make variables under the scope"
+            )
         root = root_name(func)
         if isinstance(func, cst.Attribute) and root is not None and root.value in self._variable_free:
             return None
         if isinstance(func, cst.Attribute) and func.attr.value in SHAPE_METHODS:
             return None
-        raise Decline(call, f"the block calls `{source(func)}`, which may make variables "
-                            "under the scope")
+        raise Decline(call, f"the block calls `{source(func)}`, which may make variables under the scope")

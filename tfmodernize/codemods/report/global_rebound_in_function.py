@@ -118,8 +118,7 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
         later = [
             where
             for index, where, other in self._rebinds.get(name, [])
-            if defined is not None and index > defined
-            and not (other and not self._calls_between(defined, index))
+            if defined is not None and index > defined and not (other and not self._calls_between(defined, index))
         ]
         if not later or (id(function), name) in self._reported:
             return
@@ -132,7 +131,7 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
         may trace the function while the name still holds the number)."""
         return any(
             isinstance(inner, cst.Call)
-            for stmt in self._body[start + 1:end]
+            for stmt in self._body[start + 1 : end]
             if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))
             for inner in walk(stmt)
         )
@@ -192,7 +191,9 @@ def _global_assignments(stmt: cst.CSTNode):
     for function in walk(stmt):
         if not isinstance(function, cst.FunctionDef):
             continue
-        declared = {n.name.value for node in own_body(function.body) if isinstance(node, cst.Global) for n in node.names}
+        declared = {
+            n.name.value for node in own_body(function.body) if isinstance(node, cst.Global) for n in node.names
+        }
         for node in own_body(function.body):
             target = None
             if isinstance(node, cst.AssignTarget):

@@ -75,7 +75,9 @@ class NextInFunction(InTFFunction, TFCodemod):
     def visit_Module(self, node: cst.Module) -> bool:
         self._builtin = _SHADOWED.search(self.state.text) is None
         self._generators = {
-            n.name.value for n in walk(node) if isinstance(n, cst.FunctionDef) and any(isinstance(m, (cst.Yield)) for m in walk(n.body))
+            n.name.value
+            for n in walk(node)
+            if isinstance(n, cst.FunctionDef) and any(isinstance(m, (cst.Yield)) for m in walk(n.body))
         }
         self._bindings: dict[str, list[cst.BaseExpression]] = {}
         for n in walk(node):
@@ -117,7 +119,10 @@ class NextInFunction(InTFFunction, TFCodemod):
             return not values or any(self._dataset(v, depth + 1) for v in values)
         if isinstance(expr, cst.Call):
             func = expr.func
-            if isinstance(func, cst.Name) and (func.value in ("range", "zip", "enumerate", "map", "filter", "reversed", "sorted", "list", "tuple") or func.value in self._generators):
+            if isinstance(func, cst.Name) and (
+                func.value in ("range", "zip", "enumerate", "map", "filter", "reversed", "sorted", "list", "tuple")
+                or func.value in self._generators
+            ):
                 return False
             symbol = self.tf.tf_symbol(func)
             if symbol is not None:
@@ -125,5 +130,3 @@ class NextInFunction(InTFFunction, TFCodemod):
             if isinstance(func, cst.Attribute):
                 return self._dataset(func.value, depth + 1)
         return True
-
-

@@ -103,7 +103,9 @@ class OuterMutationInFunction(InTFFunction, TFCodemod):
         if self.traced_function is None:
             return
         target = node.target.value if isinstance(node.target, cst.Subscript) else node.target
-        if isinstance(node.target, cst.Subscript) or isinstance(node.value, (cst.List, cst.Dict, cst.Set, cst.ListComp)):
+        if isinstance(node.target, cst.Subscript) or isinstance(
+            node.value, (cst.List, cst.Dict, cst.Set, cst.ListComp)
+        ):
             self._check(node, target)
 
     def _check(self, node: cst.CSTNode, container: cst.BaseExpression) -> None:

@@ -48,8 +48,16 @@ from tfmodernize.treewalk import walk
 
 VARIABLE_LISTS = {"trainable_variables", "trainable_weights", "variables", "weights"}
 BUILDERS = {
-    "build", "fit", "predict", "evaluate", "train_on_batch", "test_on_batch",
-    "predict_on_batch", "summary", "__call__", "call",
+    "build",
+    "fit",
+    "predict",
+    "evaluate",
+    "train_on_batch",
+    "test_on_batch",
+    "predict_on_batch",
+    "summary",
+    "__call__",
+    "call",
 }
 _INPUT_KEYWORDS = {"input_shape", "input_dim", "batch_input_shape", "batch_shape"}
 
@@ -76,9 +84,7 @@ class VariablesBeforeBuild(TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._keras_classes = {
-            stmt.name.value
-            for stmt in node.body
-            if isinstance(stmt, cst.ClassDef) and self._keras_subclass(stmt)
+            stmt.name.value for stmt in node.body if isinstance(stmt, cst.ClassDef) and self._keras_subclass(stmt)
         }
         self._scan_block(node.body)
         return True
@@ -201,11 +207,7 @@ def _builds_itself(cls: cst.ClassDef) -> bool:
     for stmt in cls.body.body:
         if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
             return any(
-                isinstance(n, cst.Call)
-                and isinstance(n.func, cst.Attribute)
-                and n.func.attr.value == "build"
+                isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "build"
                 for n in walk(stmt)
             )
     return False
-
-

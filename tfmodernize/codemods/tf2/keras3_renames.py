@@ -77,28 +77,70 @@ from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.treewalk import walk
 
 #: Layers of ``keras.layers.experimental[.preprocessing]`` that Keras 3 has in ``keras.layers``.
-MOVED_LAYERS = frozenset({
-    "CategoryEncoding", "CenterCrop", "Discretization", "EinsumDense", "Hashing",
-    "IntegerLookup", "Normalization", "RandomContrast", "RandomCrop", "RandomFlip",
-    "RandomHeight", "RandomRotation", "RandomTranslation", "RandomWidth", "RandomZoom",
-    "Rescaling", "Resizing", "StringLookup", "TextVectorization",
-})
+MOVED_LAYERS = frozenset(
+    {
+        "CategoryEncoding",
+        "CenterCrop",
+        "Discretization",
+        "EinsumDense",
+        "Hashing",
+        "IntegerLookup",
+        "Normalization",
+        "RandomContrast",
+        "RandomCrop",
+        "RandomFlip",
+        "RandomHeight",
+        "RandomRotation",
+        "RandomTranslation",
+        "RandomWidth",
+        "RandomZoom",
+        "Rescaling",
+        "Resizing",
+        "StringLookup",
+        "TextVectorization",
+    }
+)
 
 #: Removed ``*_generator`` methods: new name, keywords the new method accepts (old -> new),
 #: and the old method's ``verbose`` default when it differs from the new one's.
 GENERATOR_METHODS = {
-    "fit_generator": ("fit", {
-        "generator": "x", "steps_per_epoch": "steps_per_epoch", "epochs": "epochs",
-        "verbose": "verbose", "callbacks": "callbacks", "validation_data": "validation_data",
-        "validation_steps": "validation_steps", "validation_freq": "validation_freq",
-        "class_weight": "class_weight", "shuffle": "shuffle", "initial_epoch": "initial_epoch",
-    }, None),
-    "evaluate_generator": ("evaluate", {
-        "generator": "x", "steps": "steps", "callbacks": "callbacks", "verbose": "verbose",
-    }, "0"),
-    "predict_generator": ("predict", {
-        "generator": "x", "steps": "steps", "callbacks": "callbacks", "verbose": "verbose",
-    }, "0"),
+    "fit_generator": (
+        "fit",
+        {
+            "generator": "x",
+            "steps_per_epoch": "steps_per_epoch",
+            "epochs": "epochs",
+            "verbose": "verbose",
+            "callbacks": "callbacks",
+            "validation_data": "validation_data",
+            "validation_steps": "validation_steps",
+            "validation_freq": "validation_freq",
+            "class_weight": "class_weight",
+            "shuffle": "shuffle",
+            "initial_epoch": "initial_epoch",
+        },
+        None,
+    ),
+    "evaluate_generator": (
+        "evaluate",
+        {
+            "generator": "x",
+            "steps": "steps",
+            "callbacks": "callbacks",
+            "verbose": "verbose",
+        },
+        "0",
+    ),
+    "predict_generator": (
+        "predict",
+        {
+            "generator": "x",
+            "steps": "steps",
+            "callbacks": "callbacks",
+            "verbose": "verbose",
+        },
+        "0",
+    ),
 }
 
 #: Keras 2 positional order of ``add_weight`` and the keywords Keras 3 accepts.
@@ -115,9 +157,16 @@ REMOVED_LAYER_ARGUMENTS = {
     "constants": "pass the constants as extra inputs of the cell instead",
 }
 
-MODEL_CONSTRUCTORS = frozenset({
-    "Model", "Sequential", "models.Model", "models.Sequential", "models.load_model", "saving.load_model",
-})
+MODEL_CONSTRUCTORS = frozenset(
+    {
+        "Model",
+        "Sequential",
+        "models.Model",
+        "models.Sequential",
+        "models.load_model",
+        "saving.load_model",
+    }
+)
 
 
 def _ctor_kind(path: Optional[str]) -> Optional[str]:
@@ -255,14 +304,18 @@ class Keras3Renames(TFCodemod):
         methods = {s.name.value for s in cls.body.body if isinstance(s, cst.FunctionDef)}
         if original not in cls.body.body or "reset_state" in methods:
             return
-        if self.fix(original.name, "Keras 3 metrics call `reset_state()`: an override named `reset_states` is never called"):
+        if self.fix(
+            original.name, "Keras 3 metrics call `reset_state()`: an override named `reset_states` is never called"
+        ):
             self.replace(original.name, cst.Name("reset_state"))
 
     def leave_Call(self, original: cst.Call) -> None:
         kind = None if self._is_tf_keras(original.func) else _ctor_kind(self.tf.keras_path(original.func))
         if kind == "optimizer":
             edit = self._optimizer_arguments(original)
-        elif kind == "layer" and any(a.keyword is not None and a.keyword.value in REMOVED_LAYER_ARGUMENTS for a in original.args):
+        elif kind == "layer" and any(
+            a.keyword is not None and a.keyword.value in REMOVED_LAYER_ARGUMENTS for a in original.args
+        ):
             edit = self._layer_arguments(original)
         elif not isinstance(original.func, cst.Attribute):
             return
@@ -270,7 +323,11 @@ class Keras3Renames(TFCodemod):
             edit = self._reset_states(original, original.func.value)
         elif original.func.attr.value in GENERATOR_METHODS:
             edit = self._generator_method(original, original.func.value, original.func.attr.value)
-        elif original.func.attr.value == "add_weight" and isinstance(original.func.value, cst.Name) and original.func.value.value == "self":
+        elif (
+            original.func.attr.value == "add_weight"
+            and isinstance(original.func.value, cst.Name)
+            and original.func.value.value == "self"
+        ):
             edit = self._add_weight(original)
         else:
             return
@@ -289,9 +346,14 @@ class Keras3Renames(TFCodemod):
         def edit(updated: cst.Call) -> cst.Call:
             args = list(updated.args)
             if rename:
-                args = [a.with_changes(keyword=cst.Name("learning_rate")) if a.keyword is not None and a.keyword.value == "lr" else a
-                        for a in args]
+                args = [
+                    a.with_changes(keyword=cst.Name("learning_rate"))
+                    if a.keyword is not None and a.keyword.value == "lr"
+                    else a
+                    for a in args
+                ]
             return updated.with_changes(args=decay(args) if decay is not None else args)
+
         return edit
 
     def _decay(self, original: cst.Call) -> Optional[Callable[[list[cst.Arg]], list[cst.Arg]]]:
@@ -305,27 +367,46 @@ class Keras3Renames(TFCodemod):
                 return lambda args: _without(args, index)
             return None
         rate = next(
-            (i for i, a in enumerate(args) if (a.keyword is None and i == 0 and not a.star) or (a.keyword is not None and a.keyword.value in ("learning_rate", "lr"))),
+            (
+                i
+                for i, a in enumerate(args)
+                if (a.keyword is None and i == 0 and not a.star)
+                or (a.keyword is not None and a.keyword.value in ("learning_rate", "lr"))
+            ),
             None,
         )
         hint = "pass `learning_rate=keras.optimizers.schedules.InverseTimeDecay(lr, decay_steps=1, decay_rate=decay)`"
         if rate is None:
-            self.report(original, f"Keras 3 optimizers ignore `decay=` (Keras 2 divided the learning rate by 1 + decay * iterations): {hint} with the learning rate made explicit")
+            self.report(
+                original,
+                f"Keras 3 optimizers ignore `decay=` (Keras 2 divided the learning rate by 1 + decay * iterations): {hint} with the learning rate made explicit",
+            )
             return None
         if isinstance(args[rate].value, cst.Call) or not isinstance(original.func, cst.Attribute):
-            self.report(original, f"Keras 3 optimizers ignore `decay=` (Keras 2 divided the learning rate by 1 + decay * iterations): {hint}")
+            self.report(
+                original,
+                f"Keras 3 optimizers ignore `decay=` (Keras 2 divided the learning rate by 1 + decay * iterations): {hint}",
+            )
             return None
-        if not self.fix(original, "Keras 3 optimizers ignore `decay=`: the same decay is the InverseTimeDecay(lr, 1, decay) schedule"):
+        if not self.fix(
+            original,
+            "Keras 3 optimizers ignore `decay=`: the same decay is the InverseTimeDecay(lr, 1, decay) schedule",
+        ):
             return None
         module = original.func.value
 
         def edit(args: list[cst.Arg]) -> list[cst.Arg]:
             schedule = cst.Call(
                 cst.Attribute(cst.Attribute(module, cst.Name("schedules")), cst.Name("InverseTimeDecay")),
-                [cst.Arg(args[rate].value), _keyword("decay_steps", cst.Integer("1")), _keyword("decay_rate", args[index].value)],
+                [
+                    cst.Arg(args[rate].value),
+                    _keyword("decay_steps", cst.Integer("1")),
+                    _keyword("decay_rate", args[index].value),
+                ],
             )
             args[rate] = args[rate].with_changes(value=schedule)
             return _without(args, index)
+
         return edit
 
     def _layer_arguments(self, original: cst.Call) -> Optional[Callable[[cst.Call], cst.Call]]:
@@ -346,19 +427,32 @@ class Keras3Renames(TFCodemod):
         def edit(updated: cst.Call) -> cst.Call:
             args = list(updated.args)
             for name in dropped:
-                args = _without(args, next(i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name))
+                args = _without(
+                    args, next(i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name)
+                )
             return updated.with_changes(args=args)
+
         return edit
 
-    def _reset_states(self, original: cst.Call, receiver: cst.BaseExpression) -> Optional[Callable[[cst.Call], cst.Call]]:
+    def _reset_states(
+        self, original: cst.Call, receiver: cst.BaseExpression
+    ) -> Optional[Callable[[cst.Call], cst.Call]]:
         kind = self._kind(receiver)
         if kind == "metric":
             if self.fix(original, "Keras 3 metrics have `reset_state()`; `reset_states()` raises AttributeError"):
-                return lambda updated: updated.with_changes(func=updated.func.with_changes(attr=cst.Name("reset_state")))
+                return lambda updated: updated.with_changes(
+                    func=updated.func.with_changes(attr=cst.Name("reset_state"))
+                )
         elif kind == "model":
-            self.report(original, "Keras 3 models have no `reset_states()`: call `reset_states()` on each stateful RNN layer (`for layer in model.layers`)")
+            self.report(
+                original,
+                "Keras 3 models have no `reset_states()`: call `reset_states()` on each stateful RNN layer (`for layer in model.layers`)",
+            )
         elif kind is None:
-            self.report(original, "if this is a Keras metric, Keras 3 only has `reset_state()` (`reset_states()` raises AttributeError); Keras 3 RNN layers keep `reset_states()`")
+            self.report(
+                original,
+                "if this is a Keras metric, Keras 3 only has `reset_state()` (`reset_states()` raises AttributeError); Keras 3 RNN layers keep `reset_states()`",
+            )
         return None
 
     def _generator_method(self, original, receiver, method) -> Optional[Callable[[cst.Call], cst.Call]]:
@@ -367,48 +461,72 @@ class Keras3Renames(TFCodemod):
         if self._is_tf_keras(receiver) or kind == "tf_keras":
             return None
         if kind != "model":
-            self.report(original, f"`{method}` was removed in Keras 3: if this is a Keras model, call `{new_method}` (it takes generators and `keras.utils.PyDataset`)")
+            self.report(
+                original,
+                f"`{method}` was removed in Keras 3: if this is a Keras model, call `{new_method}` (it takes generators and `keras.utils.PyDataset`)",
+            )
             return None
         positional = [a for a in original.args if a.keyword is None]
         keywords = [a.keyword.value for a in original.args if a.keyword is not None]
         rejected = [k for k in keywords if k not in accepted]
         if len(positional) > 1 or any(a.star for a in original.args) or rejected:
-            why = f"`{', '.join(rejected)}` moved to `keras.utils.PyDataset`" if rejected else "pass the arguments after the data by keyword"
+            why = (
+                f"`{', '.join(rejected)}` moved to `keras.utils.PyDataset`"
+                if rejected
+                else "pass the arguments after the data by keyword"
+            )
             self.report(original, f"`{method}` was removed in Keras 3: call `{new_method}` ({why})")
             return None
         if not self.fix(original, f"`{method}` was removed in Keras 3: `{new_method}` takes the generator"):
             return None
 
         def edit(updated: cst.Call) -> cst.Call:
-            args = [a.with_changes(keyword=cst.Name(accepted[a.keyword.value])) if a.keyword is not None else a
-                    for a in updated.args]
+            args = [
+                a.with_changes(keyword=cst.Name(accepted[a.keyword.value])) if a.keyword is not None else a
+                for a in updated.args
+            ]
             if verbose_default is not None and "verbose" not in keywords:
-                args = [*(a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args), _keyword("verbose", cst.Integer(verbose_default))]
+                args = [
+                    *(a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in args),
+                    _keyword("verbose", cst.Integer(verbose_default)),
+                ]
             return updated.with_changes(func=updated.func.with_changes(attr=cst.Name(new_method)), args=args)
+
         return edit
 
     def _add_weight(self, original: cst.Call) -> Optional[Callable[[cst.Call], cst.Call]]:
         kind = self._class_kind
         if kind is None:
             return None
-        order, accepted = (METRIC_ADD_WEIGHT, METRIC_KEYWORDS) if kind == "metric" else (LAYER_ADD_WEIGHT, LAYER_KEYWORDS)
+        order, accepted = (
+            (METRIC_ADD_WEIGHT, METRIC_KEYWORDS) if kind == "metric" else (LAYER_ADD_WEIGHT, LAYER_KEYWORDS)
+        )
         positional = [a for a in original.args if a.keyword is None]
         keywords = [a.keyword.value for a in original.args if a.keyword is not None]
         rejected = [k for k in keywords if k not in accepted]
         if rejected or any(a.star for a in original.args) or len(positional) > len(order):
             what = f"`{', '.join(rejected)}`" if rejected else "these positional arguments"
-            self.report(original, f"Keras 3 `add_weight` does not take {what} (its signature is `add_weight(shape, initializer, dtype, ..., name=...)`): convert by hand")
+            self.report(
+                original,
+                f"Keras 3 `add_weight` does not take {what} (its signature is `add_weight(shape, initializer, dtype, ..., name=...)`): convert by hand",
+            )
             return None
         if kind == "metric" and "initializer" not in keywords:
-            self.report(original, "Keras 3 metric weights need an explicit `initializer=` (e.g. \"zeros\")")
+            self.report(original, 'Keras 3 metric weights need an explicit `initializer=` (e.g. "zeros")')
             return None
         if not positional:
             return None
-        if not self.fix(original, "Keras 3 `add_weight` takes `shape, initializer, dtype` positionally: pass Keras 2's positional arguments by keyword"):
+        if not self.fix(
+            original,
+            "Keras 3 `add_weight` takes `shape, initializer, dtype` positionally: pass Keras 2's positional arguments by keyword",
+        ):
             return None
-        return lambda updated: updated.with_changes(args=[
-            a.with_changes(keyword=cst.Name(order[i]), equal=no_space_equal()) if i < len(positional) else a
-            for i, a in enumerate(updated.args)])
+        return lambda updated: updated.with_changes(
+            args=[
+                a.with_changes(keyword=cst.Name(order[i]), equal=no_space_equal()) if i < len(positional) else a
+                for i, a in enumerate(updated.args)
+            ]
+        )
 
     def leave_Attribute(self, original: cst.Attribute) -> None:
         if original.attr.value == "lr":
@@ -418,7 +536,7 @@ class Keras3Renames(TFCodemod):
             return
         path = self.tf.keras_path(original) or ""
         for namespace in ("layers.experimental.preprocessing.", "layers.experimental."):
-            leaf = path[len(namespace):]
+            leaf = path[len(namespace) :]
             if path.startswith(namespace) and "." not in leaf and leaf != "preprocessing":
                 self._moved_layer(original, leaf, namespace.count("."))
                 return
@@ -426,14 +544,23 @@ class Keras3Renames(TFCodemod):
     def _lr(self, original: cst.Attribute) -> None:
         kind = self._kind(original.value)
         if kind == "optimizer":
-            if self.fix(original, "Keras 3 optimizers have `learning_rate`, not `lr` (reading `lr` raises, setting it does nothing)"):
+            if self.fix(
+                original,
+                "Keras 3 optimizers have `learning_rate`, not `lr` (reading `lr` raises, setting it does nothing)",
+            ):
                 self.replace(original.attr, cst.Name("learning_rate"))
         elif kind is None and isinstance(original.value, cst.Attribute) and original.value.attr.value == "optimizer":
-            self.report(original, "if this is a Keras optimizer, Keras 3 has `learning_rate`, not `lr` (reading `lr` raises, setting it does nothing)")
+            self.report(
+                original,
+                "if this is a Keras optimizer, Keras 3 has `learning_rate`, not `lr` (reading `lr` raises, setting it does nothing)",
+            )
 
     def _moved_layer(self, original: cst.Attribute, layer: str, depth: int) -> None:
         if layer not in MOVED_LAYERS:
-            self.report(original, f"`{layer}` is not in Keras 3 (the `layers.experimental` namespace was removed): keep it by depending on `tf_keras` or copy its implementation")
+            self.report(
+                original,
+                f"`{layer}` is not in Keras 3 (the `layers.experimental` namespace was removed): keep it by depending on `tf_keras` or copy its implementation",
+            )
             return
         layers_node: cst.BaseExpression = original
         for _ in range(depth):
@@ -458,9 +585,14 @@ class Keras3Renames(TFCodemod):
         names = [dotted_name(alias.name) for alias in original.names]
         unknown = [n for n in names if n not in MOVED_LAYERS]
         if unknown:
-            self.report(original, f"`{module}` was removed in Keras 3: import the layers from `{module[: -len(suffix)]}.layers` ({', '.join(map(str, unknown))} must be replaced by hand)")
+            self.report(
+                original,
+                f"`{module}` was removed in Keras 3: import the layers from `{module[: -len(suffix)]}.layers` ({', '.join(map(str, unknown))} must be replaced by hand)",
+            )
             return
-        if self.fix(original, f"`{module}` was removed in Keras 3: the layers are in `{module[: -len(suffix)]}.layers`"):
+        if self.fix(
+            original, f"`{module}` was removed in Keras 3: the layers are in `{module[: -len(suffix)]}.layers`"
+        ):
             self.replace(original.module, cst.parse_expression(f"{module[: -len(suffix)]}.layers"))
 
 
@@ -472,9 +604,5 @@ def _without(args: list[cst.Arg], index: int) -> list[cst.Arg]:
     return kept
 
 
-
-
 def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:
     return cst.Arg(value, keyword=cst.Name(name), equal=no_space_equal())
-
-

@@ -73,14 +73,41 @@ _CONSUMERS = {"stack": "stack", "convert_to_tensor": "stack", "concat": "concat"
 #: Reductions that pack a list argument into one tensor (as ``tf.stack`` does) and reduce it:
 #: the list argument becomes ``out.stack()``, the other arguments stay.
 _REDUCTIONS = (
-    "reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
-    "math.reduce_sum", "math.reduce_mean", "math.reduce_max", "math.reduce_min", "math.reduce_prod",
+    "reduce_sum",
+    "reduce_mean",
+    "reduce_max",
+    "reduce_min",
+    "reduce_prod",
+    "math.reduce_sum",
+    "math.reduce_mean",
+    "math.reduce_max",
+    "math.reduce_min",
+    "math.reduce_prod",
 )
 #: TF functions whose result has the dtype of their first argument.
 _SAME_DTYPE = (
-    "identity", "reshape", "transpose", "squeeze", "expand_dims", "abs", "square", "sqrt", "exp",
-    "tanh", "sigmoid", "matmul", "maximum", "minimum", "clip_by_value", "gather", "tile",
-    "nn.relu", "nn.softmax", "nn.sigmoid", "nn.tanh", *_REDUCTIONS,
+    "identity",
+    "reshape",
+    "transpose",
+    "squeeze",
+    "expand_dims",
+    "abs",
+    "square",
+    "sqrt",
+    "exp",
+    "tanh",
+    "sigmoid",
+    "matmul",
+    "maximum",
+    "minimum",
+    "clip_by_value",
+    "gather",
+    "tile",
+    "nn.relu",
+    "nn.softmax",
+    "nn.sigmoid",
+    "nn.tanh",
+    *_REDUCTIONS,
 )
 #: TF functions that make float32 values unless given a ``dtype``.
 _FLOAT32_MAKERS = ("zeros", "ones", "random.normal", "random.uniform", "random.truncated_normal", "linspace")
@@ -127,8 +154,11 @@ class ListAppendInFunction(TFCodemod):
             except Decline as decline:
                 appended = _append_statements(original, name)
                 if any(_in_loop(original, s) for s in appended):
-                    self.declined(decline, f"`{name}` is a Python list grown in a loop of a tf.function; "
-                                           "it was not turned into a tf.TensorArray because ")
+                    self.declined(
+                        decline,
+                        f"`{name}` is a Python list grown in a loop of a tf.function; "
+                        "it was not turned into a tf.TensorArray because ",
+                    )
                 continue
             if self.fix(stmt, f"`{name}` is a Python list grown in a loop of a tf.function: use a tf.TensorArray"):
                 plans.append((name, plan))
@@ -141,15 +171,23 @@ class ListAppendInFunction(TFCodemod):
             options = "size=0, dynamic_size=True"
             if "concat" in plan.consumers.values():
                 options += ", infer_shape=False"
-            array = cst.Call(self.tf_expr("TensorArray"), [cst.Arg(plan.dtype), *cst.parse_expression(f"f({options})").args])
-            self.replace(plan.creation, lambda updated, array=array: updated.with_changes(
-                body=[updated.body[0].with_changes(value=array)]))
+            array = cst.Call(
+                self.tf_expr("TensorArray"), [cst.Arg(plan.dtype), *cst.parse_expression(f"f({options})").args]
+            )
+            self.replace(
+                plan.creation,
+                lambda updated, array=array: updated.with_changes(body=[updated.body[0].with_changes(value=array)]),
+            )
             for append in plan.appends:
                 value = append.body[0].value.args[0].value
                 write = cst.parse_expression(f"{name}.write({name}.size(), __value__)")
                 write = write.with_changes(args=[write.args[0], write.args[1].with_changes(value=value)])
-                self.replace(append, lambda updated, write=write: updated.with_changes(
-                    body=[cst.Assign([cst.AssignTarget(cst.Name(name))], write)]))
+                self.replace(
+                    append,
+                    lambda updated, write=write: updated.with_changes(
+                        body=[cst.Assign([cst.AssignTarget(cst.Name(name))], write)]
+                    ),
+                )
             for consumer, method in plan.consumers.items():
                 if method == "add_n":
                     total = cst.parse_expression(f"f({name}.stack(), axis=0)")
@@ -192,20 +230,30 @@ class ListAppendInFunction(TFCodemod):
                 plan.consumers[node] = method
                 uses.discard(id(node.args[0].value))
         if uses:
-            raise Decline(creation, "it is used other than by `.append` in the loop and tf.stack / tf.concat(…, 0) / "
-                                    "tf.convert_to_tensor / tf.add_n / a tf.reduce_* of it")
+            raise Decline(
+                creation,
+                "it is used other than by `.append` in the loop and tf.stack / tf.concat(…, 0) / "
+                "tf.convert_to_tensor / tf.add_n / a tf.reduce_* of it",
+            )
         if not plan.consumers:
             raise Decline(creation, "it is never stacked")
         dtypes = {self._dtype_of(s.body[0].value.args[0].value, loop, function) for s in appended}
         dtype_texts = {source(d) if d is not None else None for d in dtypes}
         if None in dtype_texts or len(dtype_texts) != 1:
-            raise Decline(creation, "the element dtype is not stated by the appended values (e.g. `tf.cast(value, tf.float32)`)")
+            raise Decline(
+                creation, "the element dtype is not stated by the appended values (e.g. `tf.cast(value, tf.float32)`)"
+            )
         plan.dtype = next(iter(dtypes))
         return plan
 
     def _consumer(self, call: cst.Call) -> Optional[str]:
         symbol = self.tf.tf_symbol(call.func)
-        if symbol is not None and symbol.path in _REDUCTIONS and call.args[0].keyword in (None,) and not call.args[0].star:
+        if (
+            symbol is not None
+            and symbol.path in _REDUCTIONS
+            and call.args[0].keyword in (None,)
+            and not call.args[0].star
+        ):
             return "argument"
         if symbol is None or symbol.path not in _CONSUMERS:
             return None
@@ -268,12 +316,15 @@ class ListAppendInFunction(TFCodemod):
             return self._dtype_of(positional[0].value, loop, function, depth + 1)
         return None
 
-    def _name_dtype(self, name: str, loop: cst.For, function: cst.FunctionDef, depth: int) -> Optional[cst.BaseExpression]:
+    def _name_dtype(
+        self, name: str, loop: cst.For, function: cst.FunctionDef, depth: int
+    ) -> Optional[cst.BaseExpression]:
         """The dtype of the one value ``name`` holds where the loop appends it."""
         if _is_name(loop.target, name):
             return self._range_dtype(loop.iter)
         in_loop = [
-            node.value for node in own_body(loop.body)
+            node.value
+            for node in own_body(loop.body)
             if isinstance(node, cst.Assign) and len(node.targets) == 1 and _is_name(node.targets[0].target, name)
         ]
         if in_loop:
@@ -282,7 +333,8 @@ class ListAppendInFunction(TFCodemod):
         if _binds(loop.body, name):
             return None
         before = [
-            node.value for node in own_body(function.body)
+            node.value
+            for node in own_body(function.body)
             if isinstance(node, cst.Assign) and len(node.targets) == 1 and _is_name(node.targets[0].target, name)
         ]
         if len(before) == 1 and not _binds(function.body, name, besides=1):
@@ -316,9 +368,21 @@ def _literal_dtype(value: cst.BaseExpression) -> Optional[str]:
         elif isinstance(node, cst.UnaryOperation):
             if not isinstance(node.operator, (cst.Minus, cst.Plus)):
                 return None
-        elif not isinstance(node, (cst.BaseBinaryOp, cst.BaseUnaryOp, cst.LeftParen, cst.RightParen,
-                                   cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.Newline,
-                                   cst.TrailingWhitespace, cst.EmptyLine, cst.Comment)):
+        elif not isinstance(
+            node,
+            (
+                cst.BaseBinaryOp,
+                cst.BaseUnaryOp,
+                cst.LeftParen,
+                cst.RightParen,
+                cst.SimpleWhitespace,
+                cst.ParenthesizedWhitespace,
+                cst.Newline,
+                cst.TrailingWhitespace,
+                cst.EmptyLine,
+                cst.Comment,
+            ),
+        ):
             return None
     if not kinds:
         return None

@@ -103,7 +103,7 @@ class LoggingInFunction(InTFFunction, TFCodemod):
         dotted, root = dotted_name(owner), root_name(func)
         if dotted is None or root is None or root.value not in self._imports:
             return None
-        qualified = self._imports[root.value] + dotted[len(root.value):]
+        qualified = self._imports[root.value] + dotted[len(root.value) :]
         if qualified == "absl.logging":
             return "absl", level
         if qualified == "logging":
@@ -118,15 +118,23 @@ class LoggingInFunction(InTFFunction, TFCodemod):
             return
         family, level = found
         spelled = source(original.func)
-        head = (f"`{spelled}` in a tf.function runs once, while tracing, and logs symbolic tensors, "
-                f"not the values of each call")
+        head = (
+            f"`{spelled}` in a tf.function runs once, while tracing, and logs symbolic tensors, "
+            f"not the values of each call"
+        )
         try:
             if family == "python":
-                raise Decline(original, "Python's logging cannot be a `tf.print` stream: log with "
-                                        "`tf.print(..., output_stream=absl.logging.info)` or return the values")
+                raise Decline(
+                    original,
+                    "Python's logging cannot be a `tf.print` stream: log with "
+                    "`tf.print(..., output_stream=absl.logging.info)` or return the values",
+                )
             if level not in STREAMS:
-                raise Decline(original, f"`tf.print` cannot log at `{level}`: use `tf.print(..., "
-                                        f"output_stream=...info)` or return the values")
+                raise Decline(
+                    original,
+                    f"`tf.print` cannot log at `{level}`: use `tf.print(..., "
+                    f"output_stream=...info)` or return the values",
+                )
             pieces = _message_pieces(original)
         except Decline as decline:
             self.report(original, f"{head}; {decline.reason}")
@@ -192,14 +200,21 @@ def _concatenated(message: cst.BaseExpression) -> list[cst.BaseExpression]:
         return [*_concatenated(message.left), *_concatenated(message.right)]
     if isinstance(message, cst.Call) and not _is_str(message):
         raise Decline(message, "the message is computed at trace time by a call: pass its values to `tf.print`")
-    if isinstance(message, (cst.Call, cst.Name, cst.Attribute, cst.Subscript, cst.SimpleString, cst.ConcatenatedString)):
+    if isinstance(
+        message, (cst.Call, cst.Name, cst.Attribute, cst.Subscript, cst.SimpleString, cst.ConcatenatedString)
+    ):
         return [_unwrapped(message)]
     raise Decline(message, "the message is computed at trace time: pass its values to `tf.print`")
 
 
 def _is_str(call: cst.Call) -> bool:
-    return (isinstance(call.func, cst.Name) and call.func.value == "str" and len(call.args) == 1
-            and call.args[0].keyword is None and not call.args[0].star)
+    return (
+        isinstance(call.func, cst.Name)
+        and call.func.value == "str"
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+    )
 
 
 def _unwrapped(value: cst.BaseExpression) -> cst.BaseExpression:

@@ -55,7 +55,12 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.analysis.bindings import (
-    bindings, keras_classes, may_be_plain_instance, plain_classes_owning, provably_keras, references,
+    bindings,
+    keras_classes,
+    may_be_plain_instance,
+    plain_classes_owning,
+    provably_keras,
+    references,
 )
 from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import GradientCall, gradient_calls, numpy_as_tf, numpy_function, tape_with
@@ -131,7 +136,9 @@ class PredictInTape(TFCodemod):
                 found.extend((c, tainted) for c in calls)
         return found
 
-    def _numpy_on_the_way(self, predict: cst.Call, block: cst.With, tainted: set[str]) -> tuple[dict[cst.Call, str], Optional[str]]:
+    def _numpy_on_the_way(
+        self, predict: cst.Call, block: cst.With, tainted: set[str]
+    ) -> tuple[dict[cst.Call, str], Optional[str]]:
         """The NumPy calls between the prediction and the gradient target, each with the TF op
         computing the same on a tensor; or the one that has none (then the gradient would
         stay None)."""
@@ -143,22 +150,25 @@ class PredictInTape(TFCodemod):
             if function is None:
                 continue
             operands = [n for a in node.args for n in walk(a.value)]
-            if not (any(n is predict for n in operands) or names_read(cst.Tuple([cst.Element(a.value) for a in node.args])) & tainted):
+            if not (
+                any(n is predict for n in operands)
+                or names_read(cst.Tuple([cst.Element(a.value) for a in node.args])) & tainted
+            ):
                 continue
             tf_path = numpy_as_tf(node, function)
             if tf_path is None:
-                return {}, (f"the prediction goes through NumPy (`{dotted_name(node.func) or source(node.func)}`), "
-                                "which has no TF op here and would still cut the gradient")
+                return {}, (
+                    f"the prediction goes through NumPy (`{dotted_name(node.func) or source(node.func)}`), "
+                    "which has no TF op here and would still cut the gradient"
+                )
             converted[node] = tf_path
         return converted, None
 
     def _plan(self, predict: cst.Call, block: cst.With, tainted: set[str]) -> None:
         owner = predict.func.value
         spelled = dotted_name(owner)
-        safe = provably_keras(
-            owner, self._module, self.tf, self._scopes, self._parents, self._classes)
-        if not safe and may_be_plain_instance(
-                owner, self._module, self._plain, self._scopes, self._parents):
+        safe = provably_keras(owner, self._module, self.tf, self._scopes, self._parents, self._classes)
+        if not safe and may_be_plain_instance(owner, self._module, self._plain, self._scopes, self._parents):
             return  # a class of the file that is not Keras has its own `predict`
         why = self._why_not(predict)
         converted: dict[cst.Call, str] = {}
@@ -191,7 +201,9 @@ class PredictInTape(TFCodemod):
 
     def _why_not(self, predict: cst.Call) -> Optional[str]:
         inputs = [a for a in predict.args if a.keyword is None or a.keyword.value == "x"]
-        others = [a.keyword.value for a in predict.args if a.keyword is not None and a.keyword.value not in ("x", *DROPPABLE)]
+        others = [
+            a.keyword.value for a in predict.args if a.keyword is not None and a.keyword.value not in ("x", *DROPPABLE)
+        ]
         if any(a.star for a in predict.args) or len(inputs) != 1 or others:
             return f"`predict` gets arguments a model call does not take ({', '.join(others) or 'positional'})"
         if self._from_tf_data(inputs[0].value):
@@ -204,7 +216,11 @@ class PredictInTape(TFCodemod):
                     continue
                 for use in references(target.target, self._scopes) or ():
                     user = self._parents.get(use)
-                    if isinstance(user, cst.Attribute) and user.value is use and user.attr.value not in ARRAY_AND_TENSOR:
+                    if (
+                        isinstance(user, cst.Attribute)
+                        and user.value is use
+                        and user.attr.value not in ARRAY_AND_TENSOR
+                    ):
                         return f"the prediction is used as a NumPy array (`.{user.attr.value}`)"
         return None
 
@@ -245,11 +261,19 @@ class PredictInTape(TFCodemod):
         if predict is None:
             return
         inputs = next(a for a in predict.args if a.keyword is None or a.keyword.value == "x")
-        self.replace(original, cst.Call(
-            func=predict.func.value,
-            args=[
-                cst.Arg(inputs.value),
-                cst.Arg(cst.Name("False"), keyword=cst.Name("training"), equal=cst.AssignEqual(
-                    whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))),
-            ],
-        ))
+        self.replace(
+            original,
+            cst.Call(
+                func=predict.func.value,
+                args=[
+                    cst.Arg(inputs.value),
+                    cst.Arg(
+                        cst.Name("False"),
+                        keyword=cst.Name("training"),
+                        equal=cst.AssignEqual(
+                            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
+                        ),
+                    ),
+                ],
+            ),
+        )

@@ -61,7 +61,12 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.analysis.tf_function import (
-    INTERESTS, InTFFunction, is_tf_function, mentions_tf_function, split_fstring, string_text,
+    INTERESTS,
+    InTFFunction,
+    is_tf_function,
+    mentions_tf_function,
+    split_fstring,
+    string_text,
 )
 from tfmodernize.treewalk import walk
 from tfmodernize.codemod import Decline, Safety, TFCodemod
@@ -108,8 +113,11 @@ class PrintInFunction(InTFFunction, TFCodemod):
             return
         try:
             if self._xla_compiled(self.traced_function):
-                raise Decline(original, "`tf.print` cannot run in a function compiled with XLA "
-                                        "(`jit_compile=True`): print the values outside it")
+                raise Decline(
+                    original,
+                    "`tf.print` cannot run in a function compiled with XLA "
+                    "(`jit_compile=True`): print the values outside it",
+                )
             args = self._tf_print_args(original)
         except Decline as decline:
             self.report(original, f"`print` in a tf.function runs only while tracing; {decline.reason}")
@@ -136,7 +144,9 @@ class PrintInFunction(InTFFunction, TFCodemod):
         if "file" in keywords:
             stream = dotted_name(keywords["file"].value) or ""
             if stream not in _STREAMS:
-                raise Decline(call, "`tf.print` can only write to sys.stdout/sys.stderr or a logging function: convert by hand")
+                raise Decline(
+                    call, "`tf.print` can only write to sys.stdout/sys.stderr or a logging function: convert by hand"
+                )
         values: list[cst.BaseExpression] = [a.value for a in positional if not a.star]
         for arg in positional:
             problem = _trace_time_format(arg.value)
@@ -149,20 +159,21 @@ class PrintInFunction(InTFFunction, TFCodemod):
             new_args = [cst.Arg(piece) for piece in pieces]
             sep = cst.Arg(cst.SimpleString('""'), keyword=cst.Name("sep"))
         elif any(isinstance(v, cst.FormattedString) for v in values):
-            raise Decline(call, "an f-string among several arguments is formatted at trace time: pass its values as separate arguments to `tf.print`")
+            raise Decline(
+                call,
+                "an f-string among several arguments is formatted at trace time: pass its values as separate arguments to `tf.print`",
+            )
         extra = [k for k in (sep, keywords.get("end")) if k is not None]
         stream_arg = cst.Arg(cst.parse_expression(stream), keyword=cst.Name("output_stream"))
         new_args = [*new_args, *(k.with_changes(comma=cst.MaybeSentinel.DEFAULT) for k in extra), stream_arg]
         return [_with_equal(a) for a in new_args]
-
 
     def _xla_compiled(self, function: cst.FunctionDef) -> bool:
         """Whether ``function`` is traced with ``jit_compile=True``, where ``tf.print`` fails."""
         if function.name.value in self._compiled:
             return True
         return any(
-            isinstance(d.decorator, cst.Call) and is_tf_function(d.decorator, self.tf)
-            and _compiles(d.decorator)
+            isinstance(d.decorator, cst.Call) and is_tf_function(d.decorator, self.tf) and _compiles(d.decorator)
             for d in function.decorators
         )
 
@@ -170,8 +181,10 @@ class PrintInFunction(InTFFunction, TFCodemod):
 def _compiles(call: cst.Call) -> bool:
     """``tf.function(..., jit_compile=True)`` (or the older ``experimental_compile=True``)."""
     return any(
-        a.keyword is not None and a.keyword.value in ("jit_compile", "experimental_compile")
-        and isinstance(a.value, cst.Name) and a.value.value == "True"
+        a.keyword is not None
+        and a.keyword.value in ("jit_compile", "experimental_compile")
+        and isinstance(a.value, cst.Name)
+        and a.value.value == "True"
         for a in call.args
     )
 
@@ -181,8 +194,11 @@ def _xla_compiled_names(module: cst.Module, tf) -> set[str]:
     return {
         node.args[0].value.value
         for node in walk(module)
-        if isinstance(node, cst.Call) and tf.is_tf(node.func, "function") and node.args
-        and isinstance(node.args[0].value, cst.Name) and _compiles(node)
+        if isinstance(node, cst.Call)
+        and tf.is_tf(node.func, "function")
+        and node.args
+        and isinstance(node.args[0].value, cst.Name)
+        and _compiles(node)
     }
 
 

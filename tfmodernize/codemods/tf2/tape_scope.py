@@ -52,7 +52,14 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.treewalk import walk
-from tfmodernize.analysis.tape import GradientCall, gradient_call, gradient_calls, numpy_as_tf, numpy_function, tape_with
+from tfmodernize.analysis.tape import (
+    GradientCall,
+    gradient_call,
+    gradient_calls,
+    numpy_as_tf,
+    numpy_function,
+    tape_with,
+)
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name
@@ -134,7 +141,9 @@ class TapeScope(TFCodemod):
         if block in self._moves:
             self.report(call.call, self._advice(call, "another gradient target of this tape is already moved into it"))
             return
-        message = "computed from taped results after the tape block, so not recorded (gradient None): moved into the block"
+        message = (
+            "computed from taped results after the tape block, so not recorded (gradient None): moved into the block"
+        )
         if numpy:
             names = ", ".join(sorted({f"`{dotted_name(c.func)}` -> `tf.{p}`" for c, p in numpy.items()}))
             message += f", its NumPy as TF ops the tape records ({names})"
@@ -178,7 +187,10 @@ class TapeScope(TFCodemod):
                 tf_path = numpy_as_tf(node, function)
                 if tf_path is None:
                     spelled = dotted_name(node.func) or "NumPy"
-                    return {}, f"it goes through NumPy (`{spelled}`), which the tape cannot record even inside the block"
+                    return (
+                        {},
+                        f"it goes through NumPy (`{spelled}`), which the tape cannot record even inside the block",
+                    )
                 converted[node] = tf_path
             if names_read(piece) & reached:
                 reached |= bound
@@ -283,11 +295,7 @@ class TapeScope(TFCodemod):
             added.append(statement.with_changes(leading_lines=move.first_lines) if index == 0 else statement)
         if move.target is not None:
             target = move.target.visit(as_tf) if move.numpy else move.target
-            added.append(
-                cst.SimpleStatementLine(
-                    [cst.Assign([cst.AssignTarget(cst.Name(move.target_name))], target)]
-                )
-            )
+            added.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(move.target_name))], target)]))
         body = updated.body
         return updated.with_changes(body=body.with_changes(body=[*body.body, *added]))
 
@@ -318,9 +326,7 @@ def _keyed_lookup(target: cst.BaseExpression) -> bool:
         return False
     keys = [element.slice for element in target.slice]
     if not all(
-        isinstance(key, cst.Index)
-        and isinstance(key.value, (cst.SimpleString, cst.ConcatenatedString))
-        for key in keys
+        isinstance(key, cst.Index) and isinstance(key.value, (cst.SimpleString, cst.ConcatenatedString)) for key in keys
     ):
         return False
     return isinstance(target.value, cst.Name) or _keyed_lookup(target.value)

@@ -64,8 +64,22 @@ from tfmodernize.tfsymbols import TFNames
 
 #: TF functions whose result is a plain tensor (paths relative to the TF top level).
 TENSOR_MAKERS = (
-    "constant", "convert_to_tensor", "zeros", "ones", "zeros_like", "ones_like", "fill", "eye",
-    "range", "linspace", "cast", "reshape", "stack", "concat", "identity", "transpose",
+    "constant",
+    "convert_to_tensor",
+    "zeros",
+    "ones",
+    "zeros_like",
+    "ones_like",
+    "fill",
+    "eye",
+    "range",
+    "linspace",
+    "cast",
+    "reshape",
+    "stack",
+    "concat",
+    "identity",
+    "transpose",
 )
 #: Namespaces whose functions all return plain tensors.
 TENSOR_NAMESPACES = ("random.", "math.", "linalg.")
@@ -84,8 +98,9 @@ def _makes_tensor(value: cst.BaseExpression, tf: TFNames) -> bool:
 def _makes_variable(binding: Binding, tf: TFNames, factories: frozenset[str] = frozenset()) -> bool:
     """``tf.Variable(...)``, or a call of a function returning a new variable (``factories``)."""
     value = binding.value
-    return isinstance(value, cst.Call) and (tf.is_tf(value.func, *VARIABLE_MAKERS)
-                                            or isinstance(value.func, cst.Name) and value.func.value in factories)
+    return isinstance(value, cst.Call) and (
+        tf.is_tf(value.func, *VARIABLE_MAKERS) or isinstance(value.func, cst.Name) and value.func.value in factories
+    )
 
 
 def _source_names(sources: cst.BaseExpression) -> Iterator[cst.Name]:
@@ -119,8 +134,10 @@ class TapeWatch(TFCodemod):
         self._watch: dict[cst.With, tuple[str, list[str]]] = {}
         # Functions returning a new variable, of this module or imported from the project's.
         self._factories = frozenset(training.variable_factories(node, self.tf)) | {
-            local for local, (_, _, facts) in project_functions(node, self.state.project).items()
-            if facts.get("factory")}
+            local
+            for local, (_, _, facts) in project_functions(node, self.state.project).items()
+            if facts.get("factory")
+        }
         for call in gradient_calls(node, self.tf, self._scopes, self._parents):
             block = tape_with(call.tape, self._scopes, self._parents)
             if block is None:
@@ -179,8 +196,11 @@ class TapeWatch(TFCodemod):
         index = next((i for i, p in enumerate(positional) if p is param), None)
         passed = []
         for node in walk(self._module):
-            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
-                    and node.func.value == function.name.value):
+            if not (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Name)
+                and node.func.value == function.name.value
+            ):
                 continue
             if any(a.star for a in node.args):
                 return False

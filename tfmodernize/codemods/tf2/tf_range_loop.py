@@ -166,7 +166,9 @@ class TFRangeLoop(TFCodemod):
     def _retraces(tf_function: cst.BaseExpression) -> bool:
         if not isinstance(tf_function, cst.Call):
             return True
-        return not any(a.star or (a.keyword is not None and a.keyword.value == "input_signature") for a in tf_function.args)
+        return not any(
+            a.star or (a.keyword is not None and a.keyword.value == "input_signature") for a in tf_function.args
+        )
 
     @staticmethod
     def _compiled(tf_function: cst.BaseExpression) -> bool:
@@ -202,7 +204,9 @@ class TFRangeLoop(TFCodemod):
             inner = bindings(wrapped.args[0].value, self._scopes, self._parents)
             if len(inner) == 1 and inner[0].kind == "def" and isinstance(inner[0].node, cst.FunctionDef):
                 function = inner[0].node
-                if not function.decorators and not isinstance(self._parents.get(self._parents.get(function)), cst.ClassDef):
+                if not function.decorators and not isinstance(
+                    self._parents.get(self._parents.get(function)), cst.ClassDef
+                ):
                     return function, wrapped
         return None
 
@@ -248,7 +252,8 @@ class TFRangeLoop(TFCodemod):
         number (else None), and the dtype of the tensor its uses take: ``int64`` when it is a
         ``tf.summary`` step (which takes int64 only), else ``int32``."""
         steps = [
-            node for node in own_body(function.body)
+            node
+            for node in own_body(function.body)
             if isinstance(node, cst.Name) and node.value == parameter and self._summary_step(node)
         ]
         if not steps:
@@ -301,9 +306,9 @@ class TFRangeLoop(TFCodemod):
         """The smallest enclosing expression worth quoting in a message."""
         node: cst.CSTNode = name
         parent = self._parents.get(node)
-        while isinstance(parent, (cst.Arg, cst.BaseExpression, cst.Element, cst.SubscriptElement, cst.Index)) and not isinstance(
-            parent, cst.Lambda
-        ):
+        while isinstance(
+            parent, (cst.Arg, cst.BaseExpression, cst.Element, cst.SubscriptElement, cst.Index)
+        ) and not isinstance(parent, cst.Lambda):
             node = parent
             if isinstance(node, (cst.Call, cst.BinaryOperation, cst.Subscript, cst.Comparison)):
                 break
@@ -401,7 +406,10 @@ class TFRangeLoop(TFCodemod):
             return
         if self._rebound_in_loop(loop, var):
             for call, arg in candidates:
-                self.report(arg, f"`{call.func.value}` retraces per value of `{var}`, which the loop body reassigns: pass `tf.constant(...)` of it")
+                self.report(
+                    arg,
+                    f"`{call.func.value}` retraces per value of `{var}`, which the loop body reassigns: pass `tf.constant(...)` of it",
+                )
             return
         wrapped = {id(arg) for _, arg in candidates if isinstance(arg.value, cst.Name)}
         range_call = self._range_call(loop)
@@ -411,7 +419,10 @@ class TFRangeLoop(TFCodemod):
             and self._only_tensor_uses(loop, wrapped)
             and all(self._int32_python_int(a.value) for a in range_call.args)
         ):
-            if self.fix(range_call, f"`{var}` is only passed to tf.function(s) as a tensor: loop over `tf.range` so they trace once"):
+            if self.fix(
+                range_call,
+                f"`{var}` is only passed to tf.function(s) as a tensor: loop over `tf.range` so they trace once",
+            ):
                 self._to_tf_range.add(range_call)
             return
         for call, arg in candidates:

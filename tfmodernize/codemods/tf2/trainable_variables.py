@@ -59,8 +59,13 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.analysis.bindings import (
-    bindings, is_builtin, keras_classes, may_be_plain_instance, plain_classes_owning,
-    provably_keras, references,
+    bindings,
+    is_builtin,
+    keras_classes,
+    may_be_plain_instance,
+    plain_classes_owning,
+    provably_keras,
+    references,
 )
 from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import GradientCall, gradient_call, gradient_calls, tape_with
@@ -71,14 +76,25 @@ from tfmodernize.syntax import source
 ALL_VARIABLES = ("variables", "weights")
 #: TF calls making objects with non-trainable variables (a generator's state).
 STATEFUL_NON_TRAINABLE = (
-    "random.Generator", "random.experimental.Generator", "random.get_global_generator",
+    "random.Generator",
+    "random.experimental.Generator",
+    "random.get_global_generator",
     "random.experimental.get_global_generator",
 )
 #: Keras families whose objects hold no variable a model parameter could be (data, helpers,
 #: initial values, the training loop's pieces): anything else Keras may hold non-trainable state.
 KERAS_WITHOUT_MODEL_STATE = (
-    "initializers.", "losses.", "optimizers.", "datasets.", "utils.", "activations.",
-    "regularizers.", "constraints.", "callbacks.", "backend.", "mixed_precision.",
+    "initializers.",
+    "losses.",
+    "optimizers.",
+    "datasets.",
+    "utils.",
+    "activations.",
+    "regularizers.",
+    "constraints.",
+    "callbacks.",
+    "backend.",
+    "mixed_precision.",
 )
 
 
@@ -95,11 +111,7 @@ class TrainableVariables(TFCodemod):
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
         call = gradient_call(node)
-        return (
-            call is not None
-            and isinstance(call.sources, cst.Attribute)
-            and call.sources.attr.value in ALL_VARIABLES
-        )
+        return call is not None and isinstance(call.sources, cst.Attribute) and call.sources.attr.value in ALL_VARIABLES
 
     def visit_Module(self, node: cst.Module) -> None:
         self._scopes = self.metadata[ScopeProvider]
@@ -122,10 +134,8 @@ class TrainableVariables(TFCodemod):
         spelled = f"{owner}.{sources.attr.value}"
         if self._only_trainable(sources.value):
             return  # its variables are its trainable variables: nothing is None
-        keras = provably_keras(
-            sources.value, self._module, self.tf, self._scopes, self._parents, self._classes)
-        if not keras and may_be_plain_instance(
-                sources.value, self._module, self._plain, self._scopes, self._parents):
+        keras = provably_keras(sources.value, self._module, self.tf, self._scopes, self._parents, self._classes)
+        if not keras and may_be_plain_instance(sources.value, self._module, self._plain, self._scopes, self._parents):
             return  # a class of the file that is not Keras has its own `variables`/`weights`
         if not keras and self._parameter(sources.value) and self._makes_only_trainable():
             return  # whatever the file hands the function has only trainable variables
@@ -213,8 +223,10 @@ class TrainableVariables(TFCodemod):
             if not isinstance(node, cst.Call):
                 continue
             for arg in node.args:
-                if arg.keyword is not None and arg.keyword.value == "trainable" and not (
-                    isinstance(arg.value, cst.Name) and arg.value.value == "True"
+                if (
+                    arg.keyword is not None
+                    and arg.keyword.value == "trainable"
+                    and not (isinstance(arg.value, cst.Name) and arg.value.value == "True")
                 ):
                     return False
             path = self.tf.keras_path(node.func)
@@ -241,7 +253,8 @@ class TrainableVariables(TFCodemod):
             if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
                 targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
                 on_self = any(isinstance(t, cst.Attribute) for t in targets) or any(
-                    isinstance(n, cst.Attribute) for t in targets for n in walk(t))
+                    isinstance(n, cst.Attribute) for t in targets for n in walk(t)
+                )
                 if on_self and not self._plain_state(node.value):
                     return False
         return True
@@ -274,7 +287,11 @@ class TrainableVariables(TFCodemod):
         parent = self._parents.get(call.call)
         if isinstance(parent, cst.Arg):
             return self._zip_partner(parent)
-        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+        if (
+            isinstance(parent, cst.Assign)
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0].target, cst.Name)
+        ):
             grads = parent.targets[0].target
             uses = references(grads, self._scopes)
             if not uses:
@@ -322,4 +339,3 @@ def _is_method_call(node: Optional[cst.CSTNode], receiver: Optional[str], method
         and (receiver is None or (isinstance(node.func.value, cst.Name) and node.func.value.value == receiver))
         and bool(node.args)
     )
-

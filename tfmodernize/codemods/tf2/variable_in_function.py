@@ -131,7 +131,12 @@ class VariableInFunction(TFCodemod):
                 if statement is not None:
                     hoisted.append(statement)
             else:
-                self.report(call, _message("the function is nested in another function: create the variable where the outer one is set up"))
+                self.report(
+                    call,
+                    _message(
+                        "the function is nested in another function: create the variable where the outer one is set up"
+                    ),
+                )
         self._report_nested_creations(original)
         if not hoisted:
             return
@@ -160,7 +165,12 @@ class VariableInFunction(TFCodemod):
         top = {id(c[1]) for c in map(self._creation, function.body.body) if c is not None}
         for node in own_body(function.body):
             if self._is_variable_call(node) and id(node) not in top and not _guarded(function, node):
-                self.report(node, _message("it is created inside a loop, a branch or an expression: create it once outside the function (e.g. in `__init__`) and `assign` to it inside"))
+                self.report(
+                    node,
+                    _message(
+                        "it is created inside a loop, a branch or an expression: create it once outside the function (e.g. in `__init__`) and `assign` to it inside"
+                    ),
+                )
 
     # -- method: lazily created attribute ---------------------------------------------------
 
@@ -173,11 +183,19 @@ class VariableInFunction(TFCodemod):
         locals_ = (set(params[1:]) | local_names(original)) - {self_name}
         used = {n.value for n in name_nodes(call)}
         if used & locals_:
-            self.report(call, _message(f"its initial value depends on {', '.join(sorted(used & locals_))} (the function's arguments or locals): create it in `__init__`/`build` from a known shape and `assign` the value inside"))
+            self.report(
+                call,
+                _message(
+                    f"its initial value depends on {', '.join(sorted(used & locals_))} (the function's arguments or locals): create it in `__init__`/`build` from a known shape and `assign` the value inside"
+                ),
+            )
             return
         init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
         if init is None:
-            self.report(call, _message("the class has no `__init__` to declare the attribute in: create the variable in `__init__`"))
+            self.report(
+                call,
+                _message("the class has no `__init__` to declare the attribute in: create the variable in `__init__`"),
+            )
             return
         class_text = cst.Module(body=[cls]).code
         if isinstance(target, cst.Name):
@@ -185,12 +203,22 @@ class VariableInFunction(TFCodemod):
             if f".{attr}" in class_text:
                 attr = f"_{original.name.value.strip('_')}_{target.value}"
             if f".{attr}" in class_text or _rebinds(original, target.value, index):
-                self.report(call, _message(f"`{target.value}` is bound elsewhere in the method or `self.{attr}` is taken: move the creation to `__init__` by hand"))
+                self.report(
+                    call,
+                    _message(
+                        f"`{target.value}` is bound elsewhere in the method or `self.{attr}` is taken: move the creation to `__init__` by hand"
+                    ),
+                )
                 return
         elif _is_self_attribute(target, self_name):
             attr = target.attr.value
             if class_text.count(f"{self_name}.{attr} =") > 1 or f"{self_name}.{attr} is None" in class_text:
-                self.report(call, _message(f"`self.{attr}` is assigned elsewhere in the class: guard the creation with `if self.{attr} is None:` by hand"))
+                self.report(
+                    call,
+                    _message(
+                        f"`self.{attr}` is assigned elsewhere in the class: guard the creation with `if self.{attr} is None:` by hand"
+                    ),
+                )
                 return
         else:
             self.report(call, _message("it is assigned to something other than a name or a `self` attribute"))
@@ -202,7 +230,13 @@ class VariableInFunction(TFCodemod):
         stmt = original.body.body[index]
         guard = cst.If(
             test=cst.Comparison(holder, [cst.ComparisonTarget(cst.Is(), cst.Name("None"))]),
-            body=cst.IndentedBlock([stmt.with_changes(leading_lines=[], body=[stmt.body[0].with_changes(targets=[cst.AssignTarget(holder)])])]),
+            body=cst.IndentedBlock(
+                [
+                    stmt.with_changes(
+                        leading_lines=[], body=[stmt.body[0].with_changes(targets=[cst.AssignTarget(holder)])]
+                    )
+                ]
+            ),
             orelse=cst.Else(cst.IndentedBlock([_reset(holder, call)])),
             leading_lines=stmt.leading_lines,
         )
@@ -218,9 +252,19 @@ class VariableInFunction(TFCodemod):
             self.report(call, _message("it is assigned to something other than a name"))
             return None
         name = target.value
-        foreign = {n.value for n in name_nodes(call)} - _CONSTANTS - self._module_imports - self._module_names_before(original)
+        foreign = (
+            {n.value for n in name_nodes(call)}
+            - _CONSTANTS
+            - self._module_imports
+            - self._module_names_before(original)
+        )
         if foreign:
-            self.report(call, _message(f"its initial value depends on {', '.join(sorted(foreign))} (the function's arguments, locals or later module state): create it at module level from a known shape and `assign` the value inside"))
+            self.report(
+                call,
+                _message(
+                    f"its initial value depends on {', '.join(sorted(foreign))} (the function's arguments, locals or later module state): create it at module level from a known shape and `assign` the value inside"
+                ),
+            )
             return None
         if _rebinds(original, name, index) or _declared(original, name):
             self.report(call, _message(f"`{name}` is bound elsewhere in the function: move the creation out by hand"))
@@ -231,7 +275,12 @@ class VariableInFunction(TFCodemod):
         if len(outside) > len(inside):
             new_name = f"{original.name.value}_{name}"
             if new_name in self._all_names:
-                self.report(call, _message(f"`{name}` and `{new_name}` are already used at module level: move the creation out by hand"))
+                self.report(
+                    call,
+                    _message(
+                        f"`{name}` and `{new_name}` are already used at module level: move the creation out by hand"
+                    ),
+                )
                 return None
         if not self.fix(call, _message(f"created once, at module level, as `{new_name}`")):
             return None
@@ -244,7 +293,7 @@ class VariableInFunction(TFCodemod):
 
     def _rename(self, function: cst.FunctionDef, index: int, name: str, replacement: cst.BaseExpression) -> None:
         """Reads of ``name`` in the statements of ``function`` after the one at ``index`` read ``replacement``."""
-        for stmt in function.body.body[index + 1:]:
+        for stmt in function.body.body[index + 1 :]:
             for node in name_nodes(stmt):
                 if node.value == name:
                     self.replace(node, replacement)
@@ -258,7 +307,9 @@ class VariableInFunction(TFCodemod):
 
 def _initial_value(call: cst.Call) -> Optional[cst.BaseExpression]:
     for index, arg in enumerate(call.args):
-        if (arg.keyword is None and index == 0 and not arg.star) or (arg.keyword is not None and arg.keyword.value == "initial_value"):
+        if (arg.keyword is None and index == 0 and not arg.star) or (
+            arg.keyword is not None and arg.keyword.value == "initial_value"
+        ):
             return arg.value
     return None
 

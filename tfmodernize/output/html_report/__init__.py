@@ -47,13 +47,18 @@ def read_baseline(text: str) -> tuple[list[FileRecord], bool]:
     try:
         return records_from_json(json.loads(text))
     except (ValueError, KeyError, TypeError) as error:
-        raise BaselineError(str(error) if isinstance(error, ValueError) else
-                            f"not a run's JSON: {type(error).__name__}: {error}") from None
+        raise BaselineError(
+            str(error) if isinstance(error, ValueError) else f"not a run's JSON: {type(error).__name__}: {error}"
+        ) from None
 
 
-def build_report(outcomes: Iterable[Outcome], *, title: str = "tfmodernize migration report",
-                 paths: Sequence[str] = (),
-                 baseline: Optional[tuple[list[FileRecord], bool]] = None) -> Report:
+def build_report(
+    outcomes: Iterable[Outcome],
+    *,
+    title: str = "tfmodernize migration report",
+    paths: Sequence[str] = (),
+    baseline: Optional[tuple[list[FileRecord], bool]] = None,
+) -> Report:
     """The page over ``outcomes`` (in the run's order), compared with ``baseline`` if given."""
     from tfmodernize.output.diff import outcome_diff
 
@@ -71,24 +76,46 @@ def build_report(outcomes: Iterable[Outcome], *, title: str = "tfmodernize migra
         "schema_version": DATA_SCHEMA_VERSION,
         "tool": {"name": "tfmodernize", "version": __version__},
         "totals": totals,
-        "files": [{"path": r.path, "status": r.status, "category": r.category,
-                   "fixes": r.count("fix"), "findings": r.count("finding"),
-                   "errors": r.count("error"), "kept_on_v1": [c for c, _ in r.kept_on_v1]}
-                  for r in records],
-        "blockers": [{"construct": b.construct, "files": len(b.files), "findings": len(b.findings)}
-                     for b in blockers],
-        "rules": {code: {"name": r.name, "fixes": r.fixes, "findings": r.findings,
-                         "files": len(r.files)} for code, r in rules.items()},
+        "files": [
+            {
+                "path": r.path,
+                "status": r.status,
+                "category": r.category,
+                "fixes": r.count("fix"),
+                "findings": r.count("finding"),
+                "errors": r.count("error"),
+                "kept_on_v1": [c for c, _ in r.kept_on_v1],
+            }
+            for r in records
+        ],
+        "blockers": [{"construct": b.construct, "files": len(b.files), "findings": len(b.findings)} for b in blockers],
+        "rules": {
+            code: {"name": r.name, "fixes": r.fixes, "findings": r.findings, "files": len(r.files)}
+            for code, r in rules.items()
+        },
         "packages": packages,
         "baseline": None if movement is None else movement.as_json(),
     }
     now = datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
-    meta = (f"tfmodernize {escape(__version__)} · {escape(now)} · "
-            + escape(" ".join(paths) or "(no paths)")
-            + f" · {totals['files']} files")
-    html = render.page(title=title, meta=meta, records=records, diffs=diffs, totals=totals,
-                       tree=model.folder_tree(records), blockers=blockers, packages=packages,
-                       rules=rules, movement=movement, explain=_explain, data=data)
+    meta = (
+        f"tfmodernize {escape(__version__)} · {escape(now)} · "
+        + escape(" ".join(paths) or "(no paths)")
+        + f" · {totals['files']} files"
+    )
+    html = render.page(
+        title=title,
+        meta=meta,
+        records=records,
+        diffs=diffs,
+        totals=totals,
+        tree=model.folder_tree(records),
+        blockers=blockers,
+        packages=packages,
+        rules=rules,
+        movement=movement,
+        explain=_explain,
+        data=data,
+    )
     return Report(html, data, records)
 
 
@@ -100,8 +127,7 @@ def _explain(code: str) -> Optional[dict]:
         return None
     import textwrap
 
-    return {heading: textwrap.dedent(body).strip("\n")
-            for heading, body in doc_sections(codemod).items()}
+    return {heading: textwrap.dedent(body).strip("\n") for heading, body in doc_sections(codemod).items()}
 
 
 def run_json(report: Report, check_json: str) -> str:
@@ -124,11 +150,16 @@ def markdown_summary(report: Report, *, link: str = "") -> str:
     lines += ["| | |", "|---|---:|"] + [f"| {label} | {n} |" for label, n in rows]
     blockers = report.data["blockers"][:5]
     if blockers:
-        lines += ["", "Most files kept on tf.compat.v1 by: " + ", ".join(
-            f"`{b['construct']}` ({b['files']})" for b in blockers)]
+        lines += [
+            "",
+            "Most files kept on tf.compat.v1 by: " + ", ".join(f"`{b['construct']}` ({b['files']})" for b in blockers),
+        ]
     moved = report.data["baseline"]
     if moved:
-        lines += ["", f"Since the baseline: {len(moved['moved'])} files changed category, "
-                      f"{moved['findings_resolved']} findings resolved, "
-                      f"{moved['findings_new']} new."]
+        lines += [
+            "",
+            f"Since the baseline: {len(moved['moved'])} files changed category, "
+            f"{moved['findings_resolved']} findings resolved, "
+            f"{moved['findings_new']} new.",
+        ]
     return "\n".join(lines) + "\n"

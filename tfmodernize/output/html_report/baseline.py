@@ -80,8 +80,7 @@ def _figures(records: list[FileRecord], complete: bool) -> dict:
 
 def _findings(records: list[FileRecord]) -> Counter:
     """Findings keyed by file, code and message (not line: edits above a finding move it)."""
-    return Counter((r.path, f"{d.code} {d.message}") for r in records for d in r.diagnostics
-                   if d.kind == "finding")
+    return Counter((r.path, f"{d.code} {d.message}") for r in records for d in r.diagnostics if d.kind == "finding")
 
 
 def _listed(counter: Counter) -> list[tuple[str, str, int]]:

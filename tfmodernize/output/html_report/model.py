@@ -59,8 +59,7 @@ class FileRecord:
 
 
 def record_of(outcome: Outcome) -> FileRecord:
-    record = FileRecord(outcome.path.as_posix(), outcome.status, list(outcome.kept_on_v1),
-                        diagnostics(outcome))
+    record = FileRecord(outcome.path.as_posix(), outcome.status, list(outcome.kept_on_v1), diagnostics(outcome))
     if outcome.status not in ("failed", "skipped"):
         after = imported(outcome.new if outcome.new is not None else outcome.old)
         record.imports = frozenset(after)
@@ -77,16 +76,14 @@ def records_from_json(document: dict) -> tuple[list[FileRecord], bool]:
     ``check --format json`` lists only the files with a diagnostic (each diagnostic carries its
     file's status and ``kept_on_v1``); the report's ``--json`` adds ``files``: every file."""
     if not isinstance(document, dict) or not isinstance(document.get("diagnostics"), list):
-        raise ValueError("not the JSON of `check --format json` or `report --json` "
-                         "(no \"diagnostics\" list)")
+        raise ValueError('not the JSON of `check --format json` or `report --json` (no "diagnostics" list)')
     records: dict[str, FileRecord] = {}
     for entry in document.get("files") or []:
         records[entry["path"]] = FileRecord(entry["path"], entry["status"], _constructs(entry))
     for item in document["diagnostics"]:
         record = records.get(item["path"])
         if record is None:
-            record = records[item["path"]] = FileRecord(item["path"], item["file_status"],
-                                                        _constructs(item))
+            record = records[item["path"]] = FileRecord(item["path"], item["file_status"], _constructs(item))
         values = {name: item.get(name) for name in _DIAGNOSTIC_FIELDS}
         values["unsafe_fix"] = bool(values["unsafe_fix"])
         record.diagnostics.append(Diagnostic(**values))
@@ -99,9 +96,10 @@ def _constructs(entry: dict) -> list[tuple[str, int]]:
 
 def files_json(records: Iterable[FileRecord]) -> list[dict]:
     """Every file's status and what keeps it on compat.v1: the ``files`` of ``report --json``."""
-    return [{"path": r.path, "status": r.status,
-             "kept_on_v1": [{"construct": c, "line": line} for c, line in r.kept_on_v1]}
-            for r in records]
+    return [
+        {"path": r.path, "status": r.status, "kept_on_v1": [{"construct": c, "line": line} for c, line in r.kept_on_v1]}
+        for r in records
+    ]
 
 
 # -- figures -----------------------------------------------------------------------------------
@@ -140,7 +138,7 @@ def folder_tree(records: list[FileRecord]) -> Folder:
         node = root
         node.counts[record.category] += 1
         for depth, part in enumerate(parts[:-1]):
-            node = node.folders.setdefault(part, Folder(part, "/".join(parts[:depth + 1])))
+            node = node.folders.setdefault(part, Folder(part, "/".join(parts[: depth + 1])))
             node.counts[record.category] += 1
         node.files.append(index)
     return _collapsed(root)
@@ -179,8 +177,9 @@ def blockers(records: list[FileRecord]) -> list[Blocker]:
             blocker = found.setdefault(construct, Blocker(construct))
             blocker.files.append((index, line))
             naming = re.compile(re.escape(construct) + r"(?![\w])")
-            blocker.findings.extend((index, d) for d in record.diagnostics
-                                    if d.kind == "finding" and naming.search(d.message))
+            blocker.findings.extend(
+                (index, d) for d in record.diagnostics if d.kind == "finding" and naming.search(d.message)
+            )
     return sorted(found.values(), key=lambda b: (-len(b.files), b.construct))
 
 
@@ -198,14 +197,15 @@ def packages(records: list[FileRecord]) -> list[dict]:
     needed: dict[str, dict] = {}
     for record in records:
         wanted = {name for name in record.imports if name not in STANDARD_LIBRARY and name not in local}
-        wanted |= {_module_of(m) for d in record.diagnostics
-                   for m in _PIP_INSTALL.findall(d.message)}
+        wanted |= {_module_of(m) for d in record.diagnostics for m in _PIP_INSTALL.findall(d.message)}
         for name in wanted:
             entry = needed.setdefault(distribution(name), {"files": 0, "added": 0})
             entry["files"] += 1
             entry["added"] += name in record.added_imports
-    return [{"package": name, **entry} for name, entry in
-            sorted(needed.items(), key=lambda item: (-item[1]["files"], item[0]))]
+    return [
+        {"package": name, **entry}
+        for name, entry in sorted(needed.items(), key=lambda item: (-item[1]["files"], item[0]))
+    ]
 
 
 def _module_of(distribution: str) -> str:

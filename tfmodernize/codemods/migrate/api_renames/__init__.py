@@ -102,7 +102,14 @@ import libcst as cst
 from tfmodernize.analysis.contrib import instead as contrib_instead
 from tfmodernize.analysis.tables import tables
 from tfmodernize.codemods.migrate.api_renames.policy import (
-    CALL_REWRITES, DIVISIONS, GRAPH_ONLY, NAMES_DIV, RESIZE, gone_module, owner_of, rename_for,
+    CALL_REWRITES,
+    DIVISIONS,
+    GRAPH_ONLY,
+    NAMES_DIV,
+    RESIZE,
+    gone_module,
+    owner_of,
+    rename_for,
 )
 from tfmodernize.codemods.migrate.api_renames.evidence import constant_kinds, tf1_evidence
 from tfmodernize.codemods.migrate.api_renames.calls import CallRewrites
@@ -128,14 +135,19 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
                 return False
             t = tables()
             path = symbol.path
-            return (path in t.keyword_renames or path in t.keyword_deletions
-                    or path in t.reorders or path in t.transformers)
+            return (
+                path in t.keyword_renames or path in t.keyword_deletions or path in t.reorders or path in t.transformers
+            )
         symbol = names.tf_symbol(node)
         if symbol is None:
             return False
         t = tables()
-        return (t.rename_for(symbol.path) is not None or t.dead_for(symbol.path) is not None
-                or symbol.path.startswith("contrib.") or gone_module(symbol.path) is not None)
+        return (
+            t.rename_for(symbol.path) is not None
+            or t.dead_for(symbol.path) is not None
+            or symbol.path.startswith("contrib.")
+            or gone_module(symbol.path) is not None
+        )
 
     def visit_Import(self, node: cst.Import) -> bool:
         for alias in node.names:
@@ -212,8 +224,10 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             return  # the call handles it
         if path in RESIZE or transformer in CALL_REWRITES:
             if not symbol.v1:
-                self.report(original, f"tf.{path} used as a value: call sites are migrated one by one, "
-                                      "this reference is left for you")
+                self.report(
+                    original,
+                    f"tf.{path} used as a value: call sites are migrated one by one, this reference is left for you",
+                )
             return
         if path in GRAPH_ONLY:
             if not symbol.v1:
@@ -240,8 +254,11 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             owner = owner_of(path)
             if not symbol.v1 and (owner is None or find_codemod(owner) is None):
                 key, target = dead
-                self.report(original, f"tf_upgrade_v2 maps tf.{key} to tf.{target}, which does not exist in "
-                                      f"TensorFlow {t.tensorflow_version}: migrate by hand")
+                self.report(
+                    original,
+                    f"tf_upgrade_v2 maps tf.{key} to tf.{target}, which does not exist in "
+                    f"TensorFlow {t.tensorflow_version}: migrate by hand",
+                )
             return
         if path.startswith("contrib."):
             self._report_contrib(original, path)
@@ -256,8 +273,11 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         # The peer's note, without its account of its own compat.v1 rewrite.
         message = tables().messages.get(key, {}).get("message", "").split("\n")[0]
         message = message.replace("<function name>", f"tf.{key}")
-        self.report(node, f"tf.{key} has no TF2 equivalent that behaves the same; tf_upgrade_v2 would "
-                          f"use tf.{target}. {message}".strip())
+        self.report(
+            node,
+            f"tf.{key} has no TF2 equivalent that behaves the same; tf_upgrade_v2 would "
+            f"use tf.{target}. {message}".strip(),
+        )
 
     def _report_contrib(self, node: cst.CSTNode, path: str) -> None:
         owner = owner_of(path)

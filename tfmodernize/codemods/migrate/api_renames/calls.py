@@ -24,8 +24,11 @@ from tfmodernize.tfsymbols import TFSymbol
 
 
 def _keyword(name: str, value: cst.BaseExpression, like: Optional[cst.Arg] = None) -> cst.Arg:
-    arg = cst.Arg(value=value, keyword=cst.Name(name), equal=cst.AssignEqual(
-        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")))
+    arg = cst.Arg(
+        value=value,
+        keyword=cst.Name(name),
+        equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")),
+    )
     if like is not None:
         arg = arg.with_changes(comma=like.comma, whitespace_after_arg=like.whitespace_after_arg)
     return arg
@@ -56,8 +59,11 @@ class CallRewrites:
         transformer = t.transformers.get(path, {})
         kind = transformer.get("kind")
         if path in RESIZE:
-            raise Decline(call, f"tf.{path}: TF2's tf.image.resize samples at half-pixel centres and gives other "
-                            "numbers; keep tf.compat.v1.image.* or resize with the new semantics by hand")
+            raise Decline(
+                call,
+                f"tf.{path}: TF2's tf.image.resize samples at half-pixel centres and gives other "
+                "numbers; keep tf.compat.v1.image.* or resize with the new semantics by hand",
+            )
         if kind == "cast_transformer":
             return self._cast_plan(call, path)
         if path in DIVISIONS:
@@ -67,10 +73,13 @@ class CallRewrites:
         # Same name, other meaning in TF1 and TF2: only where the code is TF1 code.
         tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
         edits = []
-        if has_star_args(call) and (path in t.reorders or path in t.keyword_renames
-                                    or path in t.keyword_deletions or kind):
-            raise Decline(call, f"tf.{path} is called with *args/**kwargs whose names or order TF2 changed: "
-                            "migrate this call by hand")
+        if has_star_args(call) and (
+            path in t.reorders or path in t.keyword_renames or path in t.keyword_deletions or kind
+        ):
+            raise Decline(
+                call,
+                f"tf.{path} is called with *args/**kwargs whose names or order TF2 changed: migrate this call by hand",
+            )
         order = t.reorders.get(path) if tf1 or tables().tf1_only(path) else None
         if order is not None and positional_count(call) > order["positional"]:
             if positional_count(call) > order["positional"] + len(order["keywords"]):
@@ -87,20 +96,29 @@ class CallRewrites:
         for old, entry in deletions.items():
             if old in passed and not self._deletable(entry, passed[old].value):
                 message = entry.get("message") or f"TF2 has no `{old}` argument"
-                raise Decline(call, f"tf.{path}({old}=...): {message.replace('<function name>', f'tf.{path}')} "
-                                "This value is not the one TF2 behaves as: migrate by hand")
+                raise Decline(
+                    call,
+                    f"tf.{path}({old}=...): {message.replace('<function name>', f'tf.{path}')} "
+                    "This value is not the one TF2 behaves as: migrate by hand",
+                )
         for old, new in renames.items():
             if old in passed and new in passed:
                 raise Decline(call, f"tf.{path} is passed both {old}= and {new}=")
         if order is not None and edits:
             moved = order["keywords"][: positional_count(call) - order["positional"]]
-            clash = [name for name in moved if name in renames and order["positional"]
-                     and renames[name] not in order["keywords"]]
+            clash = [
+                name
+                for name in moved
+                if name in renames and order["positional"] and renames[name] not in order["keywords"]
+            ]
             if clash:
                 # ``reduce_sum(x, None, False, 'n', 1)``: the TF2 name of the 5th argument is the
                 # 2nd parameter, which the call already fills positionally.
-                raise Decline(call, f"tf.{path}: positional {clash[0]} would become {renames[clash[0]]}=, which an "
-                                "earlier positional argument already fills: pass it by keyword")
+                raise Decline(
+                    call,
+                    f"tf.{path}: positional {clash[0]} would become {renames[clash[0]]}=, which an "
+                    "earlier positional argument already fills: pass it by keyword",
+                )
         if set(passed) & (set(renames) | set(deletions)):
             edits.append(("keywords", renames, deletions))
         if kind == "dropout_transformer" and tf1:
@@ -113,8 +131,9 @@ class CallRewrites:
             if not is_stop_gradient(labels.value, self.tf):
                 edits.append(("stop_gradient",))
         elif kind == "rename_if_arg_found_transformer":
-            arg = next((a for a in call.args if a.keyword is not None
-                        and a.keyword.value == transformer["arg_name"]), None)
+            arg = next(
+                (a for a in call.args if a.keyword is not None and a.keyword.value == transformer["arg_name"]), None
+            )
             if arg is not None:
                 if not self._arg_ok(transformer["ok"], arg.value):
                     raise Decline(call, transformer["message"].replace("converted to compat.v1", "left unchanged"))
@@ -123,12 +142,18 @@ class CallRewrites:
         elif kind == "add_argument_transformer" and not path.startswith("keras."):
             # tf.nn.dilation2d/erosion2d: TF2 requires data_format; TF1 only knew NHWC.
             if positional_count(call) > 3:
-                raise Decline(call, f"tf.{path}: positional arguments after strides changed order in TF2 "
-                                "(rates/dilations and padding swapped): pass them by keyword")
+                raise Decline(
+                    call,
+                    f"tf.{path}: positional arguments after strides changed order in TF2 "
+                    "(rates/dilations and padding swapped): pass them by keyword",
+                )
             if transformer["arg_name"] not in passed:
                 edits.append(("add", transformer["arg_name"], transformer["value"]))
-        elif kind not in (None, "dropout_transformer", "softmax_cross_entropy_with_logits_transformer") \
-                and not symbol.v1 and not path.startswith("contrib."):
+        elif (
+            kind not in (None, "dropout_transformer", "softmax_cross_entropy_with_logits_transformer")
+            and not symbol.v1
+            and not path.startswith("contrib.")
+        ):
             reason = v1_requirement(path, call, self.tf)
             if reason is not None and t.rename_for(path) is None:
                 raise Decline(call, f"tf.{path}: {reason}; tf_upgrade_v2 handles it with its {kind}: migrate by hand")
@@ -202,7 +227,8 @@ class CallRewrites:
         if kind == "stop_gradient":
             args = [
                 a.with_changes(value=cst.Call(func=self.tf_expr("stop_gradient"), args=[cst.Arg(a.value)]))
-                if a.keyword is not None and a.keyword.value == "labels" else a
+                if a.keyword is not None and a.keyword.value == "labels"
+                else a
                 for a in call.args
             ]
             return call.with_changes(args=args)
@@ -245,13 +271,14 @@ class CallRewrites:
         target = tables().renames[path]
 
         def build(updated: cst.Call) -> cst.Call:
-            return updated.with_changes(func=self.tf_expr(target, spell_v2=self._stays_tf1),
-                                        args=[cst.Arg(cst.Name(condition))])
+            return updated.with_changes(
+                func=self.tf_expr(target, spell_v2=self._stays_tf1), args=[cst.Arg(cst.Name(condition))]
+            )
 
         return f"tf.{path}() is tf.{target}({condition}) in TF2", build
 
     def _cast_plan(self, call: cst.Call, path: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
-        dtype = path[len("to_"):]
+        dtype = path[len("to_") :]
         dtype = CAST_DTYPES.get(dtype, dtype)
         positional = [a for a in call.args if a.keyword is None]
         keywords = {a.keyword.value: a for a in call.args if a.keyword is not None}
@@ -263,8 +290,10 @@ class CallRewrites:
         name = positional[1] if len(positional) > 1 else keywords.get("name")
 
         def build(updated: cst.Call) -> cst.Call:
-            args = [cst.Arg(value=_arg_value(updated, value, call), keyword=value.keyword, equal=value.equal),
-                    cst.Arg(value=self.tf_expr(dtype))]
+            args = [
+                cst.Arg(value=_arg_value(updated, value, call), keyword=value.keyword, equal=value.equal),
+                cst.Arg(value=self.tf_expr(dtype)),
+            ]
             if name is not None:
                 args.append(_keyword("name", _arg_value(updated, name, call)))
             if value.keyword is not None:
@@ -273,15 +302,17 @@ class CallRewrites:
 
         return f"tf.{path}(x) is tf.cast(x, tf.{dtype}) in TF2", build
 
-
     def _division_plan(self, call: cst.Call, path: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
         """``tf.div(3, 4)`` -> ``tf.math.floordiv(3, 4)``; ``tf.div(3.0, 4)`` -> ``tf.math.divide``:
         TF1 chose by the dtype of the first operand (the second is converted to it)."""
         operand = division_operand(call, self._constant_kinds)
         if operand is None:
-            raise Decline(call, f"tf.{path} divides as Python 2 did (floor division for integer tensors, true "
-                            "division for floating ones) and the operands' dtype is not written here: use "
-                            "tf.math.floordiv or tf.math.divide, whichever your dtype asks for")
+            raise Decline(
+                call,
+                f"tf.{path} divides as Python 2 did (floor division for integer tensors, true "
+                "division for floating ones) and the operands' dtype is not written here: use "
+                "tf.math.floordiv or tf.math.divide, whichever your dtype asks for",
+            )
         target = DIVISIONS[path][operand]
 
         def build(updated: cst.Call) -> cst.Call:

@@ -63,8 +63,15 @@ def _constant_kind(value: cst.BaseExpression, names: TFNames) -> Optional[str]:
     if dtype is None:
         return literal
     symbol = names.tf_symbol(dtype)
-    written = None if symbol is None else "float" if re.fullmatch(r"b?float\d+", symbol.path) else \
-        "int" if re.fullmatch(r"u?int\d+", symbol.path) else None
+    written = (
+        None
+        if symbol is None
+        else "float"
+        if re.fullmatch(r"b?float\d+", symbol.path)
+        else "int"
+        if re.fullmatch(r"u?int\d+", symbol.path)
+        else None
+    )
     return written if literal is not None else None
 
 
@@ -114,7 +121,9 @@ def tf1_evidence(module: cst.Module, names: TFNames, constants: dict[str, str]) 
                 tf1 = symbol.v1 or t.tf1_only(symbol.path)
                 shows = shows or tf1
                 if not inside and not stays and id(node) not in rewritten:
-                    stays = tf1 and not renamed_to_tf2(symbol.path) and v1_requirement(symbol.path, None, names) is not None
+                    stays = (
+                        tf1 and not renamed_to_tf2(symbol.path) and v1_requirement(symbol.path, None, names) is not None
+                    )
                 inside = True
             if kind is cst.Name:
                 continue

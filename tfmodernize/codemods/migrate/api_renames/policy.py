@@ -16,16 +16,35 @@ from tfmodernize.analysis.contrib import SLIM_HOMES, SPELLINGS as CONTRIB_SPELLI
 #: ``tf.compat.v1``: while it is in the catalogue, this codemod stays quiet about them.
 OWNERS = {
     "session-to-function": (
-        "Session", "InteractiveSession", "placeholder", "placeholder_with_default", "ConfigProto",
-        "GPUOptions", "global_variables_initializer", "local_variables_initializer",
-        "initialize_all_variables", "initialize_local_variables", "variables_initializer",
-        "reset_default_graph", "get_default_graph", "tables_initializer", "get_default_session",
+        "Session",
+        "InteractiveSession",
+        "placeholder",
+        "placeholder_with_default",
+        "ConfigProto",
+        "GPUOptions",
+        "global_variables_initializer",
+        "local_variables_initializer",
+        "initialize_all_variables",
+        "initialize_local_variables",
+        "variables_initializer",
+        "reset_default_graph",
+        "get_default_graph",
+        "tables_initializer",
+        "get_default_session",
     ),
     "minimize-to-tape": ("train.Optimizer", "train.get_or_create_global_step", "train.get_global_step"),
     "collections-to-tracking": (
-        "get_collection", "get_collection_ref", "add_to_collection", "add_to_collections",
-        "trainable_variables", "global_variables", "local_variables", "all_variables", "GraphKeys",
-        "model_variables", "moving_average_variables",
+        "get_collection",
+        "get_collection_ref",
+        "add_to_collection",
+        "add_to_collections",
+        "trainable_variables",
+        "global_variables",
+        "local_variables",
+        "all_variables",
+        "GraphKeys",
+        "model_variables",
+        "moving_average_variables",
     ),
     "get-variable-to-variable": ("get_variable", "get_variable_scope", "AUTO_REUSE"),
     "variable-scope-to-name-scope": ("variable_scope",),
@@ -54,14 +73,19 @@ NAMES_DIV = re.compile(r"\bdiv\b")
 #: a dequeue from an empty queue blocks forever instead of failing. Not renamed; reported.
 GRAPH_ONLY = {
     name: "queues block forever when run eagerly (a dequeue waits for an enqueue that never comes); "
-          "build the input pipeline with tf.data instead"
+    "build the input pipeline with tf.data instead"
     for name in ("FIFOQueue", "RandomShuffleQueue", "PaddingFIFOQueue", "PriorityQueue", "QueueBase")
 }
 #: Peer transformers whose TF2 target needs the call rewritten as a whole (name and arguments).
 CALL_REWRITES = ("cast_transformer", "add_summary_recording_cond_transformer")
 #: Peer transformers whose TF2 target computes different numbers (measured: half-pixel centres).
-RESIZE = ("image.resize_images", "image.resize_area", "image.resize_bicubic",
-           "image.resize_bilinear", "image.resize_nearest_neighbor")
+RESIZE = (
+    "image.resize_images",
+    "image.resize_area",
+    "image.resize_bicubic",
+    "image.resize_bilinear",
+    "image.resize_nearest_neighbor",
+)
 
 
 #: TF1 modules no TF 2.x install has, that are not API (``tf.contrib`` has its own messages):
@@ -72,27 +96,32 @@ GONE_MODULES = {
         "`tensorflow.examples.tutorials.mnist` is not part of any TF 2.x install: this import fails. Load the "
         "data with `(x_train, y_train), (x_test, y_test) = tf.keras.datasets.mnist.load_data()` and do what "
         "`read_data_sets` did: the images as float32 rows of 784 values scaled to [0, 1] "
-        "(`x_train.reshape(-1, 784).astype(\"float32\") / 255.0`), the labels one-hot where it was called with "
+        '(`x_train.reshape(-1, 784).astype("float32") / 255.0`), the labels one-hot where it was called with '
         "`one_hot=True` (`tf.keras.utils.to_categorical(y_train, 10)`), the first 5,000 training images as the "
         "validation set and the rest for training, and batches from "
-        "`tf.data.Dataset.from_tensor_slices((x, y)).shuffle(...).batch(n)` instead of `next_batch(n)`"),
+        "`tf.data.Dataset.from_tensor_slices((x, y)).shuffle(...).batch(n)` instead of `next_batch(n)`"
+    ),
     "examples.tutorials": (
         "`tensorflow.examples.tutorials` is not part of any TF 2.x install: this import fails; load the data with "
-        "`tf.keras.datasets` (or `tensorflow_datasets`) instead"),
+        "`tf.keras.datasets` (or `tensorflow_datasets`) instead"
+    ),
 }
 
 
 def gone_module(path: str) -> Optional[str]:
     """What replaces ``tf.<path>``'s module when no TF 2.x install has it (``GONE_MODULES``), else None."""
-    return next((message for prefix, message in GONE_MODULES.items()
-                 if path == prefix or path.startswith(prefix + ".")), None)
+    return next(
+        (message for prefix, message in GONE_MODULES.items() if path == prefix or path.startswith(prefix + ".")), None
+    )
 
 
 def owner_of(path: str) -> Optional[str]:
     for owner, prefixes in OWNERS.items():
         for prefix in prefixes:
-            if path == prefix or path.startswith(prefix + ".") or (
-                prefix == "train.Optimizer" and path.startswith("train.") and path.endswith("Optimizer")
+            if (
+                path == prefix
+                or path.startswith(prefix + ".")
+                or (prefix == "train.Optimizer" and path.startswith("train.") and path.endswith("Optimizer"))
             ):
                 return owner
     return None
@@ -112,4 +141,5 @@ def renamed_to_tf2(path: str) -> bool:
     t = tables()
     renamed = rename_for(path)
     return (renamed is not None and not renamed[1].startswith("compat.v1.")) or (
-        t.transformers.get(path, {}).get("kind") in CALL_REWRITES)
+        t.transformers.get(path, {}).get("kind") in CALL_REWRITES
+    )

@@ -120,7 +120,15 @@ from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.variables import arguments
 from tfmodernize.codemods.migrate.contrib_to_core.rewrites import CallRewrites
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
-    BY_NAME, CALLS, FLOAT64, REGULARIZERS, RENAMES, SAFE_PLACES, canonical, handles, number,
+    BY_NAME,
+    CALLS,
+    FLOAT64,
+    REGULARIZERS,
+    RENAMES,
+    SAFE_PLACES,
+    canonical,
+    handles,
+    number,
 )
 from tfmodernize.names import WholeNames, name_nodes, names_bound_here, own_nodes, parameter_names
 from tfmodernize.syntax import source
@@ -132,9 +140,11 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
     __doc__ = __doc__
     code = "TFM115"
     name = "contrib-to-core"
-    summary = ("tf.contrib initializers, regularizers, dropout, accuracy, global step and RNN cells, "
-               "tf.estimator's session-run hooks -> "
-               "the core TensorFlow code they ran")
+    summary = (
+        "tf.contrib initializers, regularizers, dropout, accuracy, global step and RNN cells, "
+        "tf.estimator's session-run hooks -> "
+        "the core TensorFlow code they ran"
+    )
     needles = ("contrib", "estimator")
     interests = (cst.Call, cst.Attribute, cst.Name, cst.Assign)
     detects_tf_names_only = True
@@ -195,14 +205,22 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         """``slim = tf.contrib.slim`` at the top level, ``slim`` bound nowhere else: name -> (path, line)."""
         found = {}
         for statement in module.body:
-            if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-                    and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1):
+            if not (
+                isinstance(statement, cst.SimpleStatementLine)
+                and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.Assign)
+                and len(statement.body[0].targets) == 1
+            ):
                 continue
             assign = statement.body[0]
             target = assign.targets[0].target
             symbol = self.tf.tf_symbol(assign.value)
-            if (isinstance(target, cst.Name) and symbol is not None and symbol.path in MODULES
-                    and self._bindings[target.value] == 1):
+            if (
+                isinstance(target, cst.Name)
+                and symbol is not None
+                and symbol.path in MODULES
+                and self._bindings[target.value] == 1
+            ):
                 found[target.value] = (symbol.path, statement)
         return found
 
@@ -234,8 +252,10 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
                 skipped.add(id(node.func))
             elif isinstance(node, (cst.Import, cst.ImportFrom)):
                 skipped.update(id(n) for n in walk(node))
-        return any(isinstance(n, (cst.Attribute, cst.Name)) and id(n) not in skipped and canonical(self._path(n)) == wanted
-                   for n in walk(module, code_only=True))
+        return any(
+            isinstance(n, (cst.Attribute, cst.Name)) and id(n) not in skipped and canonical(self._path(n)) == wanted
+            for n in walk(module, code_only=True)
+        )
 
     def _path(self, node: cst.CSTNode) -> Optional[str]:
         """The TF path a dotted name names (``contrib.slim.dropout``), through imports or a local module name."""
@@ -246,7 +266,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         dotted = dotted_name(node)
         if root is None or dotted is None or root.value not in self._local or root is node:
             return None
-        return self._local[root.value][0] + dotted[len(root.value):]
+        return self._local[root.value][0] + dotted[len(root.value) :]
 
     def _constant(self, node: Optional[cst.BaseExpression]) -> Optional[Union[int, float]]:
         """A number written out, or a module constant bound once to one (``WEIGHT_DECAY = 5e-4``)."""
@@ -256,9 +276,12 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         for statement in self.tf.module.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
-                    if (isinstance(small, cst.Assign) and len(small.targets) == 1
-                            and isinstance(small.targets[0].target, cst.Name)
-                            and small.targets[0].target.value == node.value):
+                    if (
+                        isinstance(small, cst.Assign)
+                        and len(small.targets) == 1
+                        and isinstance(small.targets[0].target, cst.Name)
+                        and small.targets[0].target.value == node.value
+                    ):
                         return number(small.value)
         return None
 
@@ -297,8 +320,11 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
                 self._count_root(node)
                 self.replace(node, cst.parse_expression(f"{self._root(v1=True)}.{target}"))
         elif found in CALLS and id(node) not in self._calls:
-            self.report(node, f"`{source(node)}` is used as a value, not called: only its calls are replaced "
-                              "by core code; this use is left (tf.contrib is gone from TF 2.x)")
+            self.report(
+                node,
+                f"`{source(node)}` is used as a value, not called: only its calls are replaced "
+                "by core code; this use is left (tf.contrib is gone from TF 2.x)",
+            )
 
     def leave_Call(self, call: cst.Call) -> None:
         path = self._path(call.func)
@@ -316,8 +342,9 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         outer = self._calls.get(id(call)) if id(call) in self._applied else None
         if outer is not None and found in REGULARIZERS:
             return  # the regularizer applied at once: rewritten with its application
-        if not self.fix(call, message if self._unsafe is None else f"{message}; {self._unsafe}",
-                        safe=self._unsafe is None):
+        if not self.fix(
+            call, message if self._unsafe is None else f"{message}; {self._unsafe}", safe=self._unsafe is None
+        ):
             return
         self._count_root(call.func)
         self._keep_comments(call, self._why)
@@ -350,8 +377,12 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         parent = self._parents.get(id(call))
         if isinstance(new, (cst.Call, cst.Attribute, cst.Name)) or isinstance(parent, SAFE_PLACES):
             return new
-        if (isinstance(new, cst.BinaryOperation) and isinstance(new.operator, cst.Multiply)
-                and isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, (cst.Add, cst.Subtract))):
+        if (
+            isinstance(new, cst.BinaryOperation)
+            and isinstance(new.operator, cst.Multiply)
+            and isinstance(parent, cst.BinaryOperation)
+            and isinstance(parent.operator, (cst.Add, cst.Subtract))
+        ):
             return new  # ``scale * loss + 2.0``: the product binds first anyway
         return new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
@@ -380,12 +411,20 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
 
             def commented(rebuilt: cst.BaseStatement, trailing=trailing, leading=leading) -> cst.BaseStatement:
                 if trailing is not None:
-                    rebuilt = rebuilt.with_changes(trailing_whitespace=cst.TrailingWhitespace(
-                        whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(trailing),
-                        newline=rebuilt.trailing_whitespace.newline))
+                    rebuilt = rebuilt.with_changes(
+                        trailing_whitespace=cst.TrailingWhitespace(
+                            whitespace=cst.SimpleWhitespace("  "),
+                            comment=cst.Comment(trailing),
+                            newline=rebuilt.trailing_whitespace.newline,
+                        )
+                    )
                 if leading:
-                    rebuilt = rebuilt.with_changes(leading_lines=[
-                        *rebuilt.leading_lines, *(cst.EmptyLine(comment=cst.Comment(c)) for c in leading)])
+                    rebuilt = rebuilt.with_changes(
+                        leading_lines=[
+                            *rebuilt.leading_lines,
+                            *(cst.EmptyLine(comment=cst.Comment(c)) for c in leading),
+                        ]
+                    )
                 return rebuilt
 
             self.replace(statement, commented)
@@ -411,7 +450,10 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
                 if isinstance(small, cst.Import):
                     for alias in small.names:
                         imported = dotted_name(alias.name)
-                        if ((imported or "").startswith("tensorflow.contrib.") and alias.asname is not None
-                                and isinstance(alias.asname.name, cst.Name)
-                                and alias.asname.name.value in self._import_roots):
+                        if (
+                            (imported or "").startswith("tensorflow.contrib.")
+                            and alias.asname is not None
+                            and isinstance(alias.asname.name, cst.Name)
+                            and alias.asname.name.value in self._import_roots
+                        ):
                             self.remove_import(imported, asname=alias.asname.name.value)

@@ -9,7 +9,11 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
-    INITIALIZERS, MODES, REGULARIZERS, TRUNCATION, boolean,
+    INITIALIZERS,
+    MODES,
+    REGULARIZERS,
+    TRUNCATION,
+    boolean,
 )
 from tfmodernize.names import name_nodes
 from tfmodernize.syntax import is_none, source
@@ -37,23 +41,35 @@ class CallRewrites:
     def _named_only(self, call: cst.Call, args: dict, *names: str) -> None:
         for name in names:
             if not is_none(args.get(name)) and self._by_name:
-                raise Decline(call, f"its `{name}` names its ops, and the file reads graph elements by name: "
-                                    "the core ops are named otherwise")
+                raise Decline(
+                    call,
+                    f"its `{name}` names its ops, and the file reads graph elements by name: "
+                    "the core ops are named otherwise",
+                )
 
     def _initializer(self, call: cst.Call, found: str, args: dict) -> tuple[str, str]:
         if self._float64:
-            raise Decline(call, "the file names float64: contrib computed the limit or standard deviation in another "
-                                "float64 order than core, which differs in the last place for some shapes; replace it "
-                                "by hand if your weights are float32")
+            raise Decline(
+                call,
+                "the file names float64: contrib computed the limit or standard deviation in another "
+                "float64 order than core, which differs in the last place for some shapes; replace it "
+                "by hand if your weights are float32",
+            )
         if "partitioner" in self.state.text:
-            raise Decline(call, "the file partitions variables: core's initializer reads the whole variable's shape, "
-                                "contrib's the part's")
+            raise Decline(
+                call,
+                "the file partitions variables: core's initializer reads the whole variable's shape, "
+                "contrib's the part's",
+            )
         uniform = boolean(args.get("uniform"), found != "contrib.layers.variance_scaling_initializer")
         if uniform is None:
             raise Decline(call, "`uniform` is not True or False written out: the distribution is decided by it")
         dtype = args.get("dtype")
-        extra = "".join(f", {name}={{{name}}}" for name in ("seed", "dtype") if not is_none(args.get(name))
-                        and not (name == "dtype" and self.tf.is_tf(dtype, "float32")))
+        extra = "".join(
+            f", {name}={{{name}}}"
+            for name in ("seed", "dtype")
+            if not is_none(args.get(name)) and not (name == "dtype" and self.tf.is_tf(dtype, "float32"))
+        )
         if found == "contrib.layers.variance_scaling_initializer":
             factor = args.get("factor")
             value = 2.0 if factor is None else self._constant(factor)
@@ -61,7 +77,9 @@ class CallRewrites:
                 raise Decline(call, "`factor` is not a positive number written out (or a module constant bound to one)")
             factor_code = "2.0" if factor is None else "{factor}"
             mode = args.get("mode")
-            mode_name = "FAN_IN" if mode is None else (mode.evaluated_value if isinstance(mode, cst.SimpleString) else None)
+            mode_name = (
+                "FAN_IN" if mode is None else (mode.evaluated_value if isinstance(mode, cst.SimpleString) else None)
+            )
             if mode_name not in MODES:
                 raise Decline(call, "`mode` is not 'FAN_IN', 'FAN_OUT' or 'FAN_AVG' written out")
             mode_code = MODES[mode_name]
@@ -70,12 +88,16 @@ class CallRewrites:
         v1 = self._root(v1=True)
         what = f"tf.{found} draws what"
         if uniform and value == 1.0 and mode_code == "fan_avg":
-            return (f"{v1}.glorot_uniform_initializer({extra[2:]})",
-                    f"{what} tf.glorot_uniform_initializer draws: uniform in ±sqrt(3 / ((fan_in + fan_out) / 2))")
+            return (
+                f"{v1}.glorot_uniform_initializer({extra[2:]})",
+                f"{what} tf.glorot_uniform_initializer draws: uniform in ±sqrt(3 / ((fan_in + fan_out) / 2))",
+            )
         if uniform:
-            return (f'{v1}.variance_scaling_initializer(scale={factor_code}, mode="{mode_code}", '
-                    f'distribution="uniform"{extra})',
-                    f"{what} tf.variance_scaling_initializer draws: uniform in ±sqrt(3 * factor / n)")
+            return (
+                f'{v1}.variance_scaling_initializer(scale={factor_code}, mode="{mode_code}", '
+                f'distribution="uniform"{extra})',
+                f"{what} tf.variance_scaling_initializer draws: uniform in ±sqrt(3 * factor / n)",
+            )
         if factor_code == "1.0":
             scale = f"1.3 * {TRUNCATION} ** 2"
         elif isinstance(args.get("factor"), cst.UnaryOperation):
@@ -83,10 +105,12 @@ class CallRewrites:
         else:
             scale = f"{factor_code} * 1.3 * {TRUNCATION} ** 2"
         self._why = f"# contrib's stddev sqrt(1.3 * factor / n) as core's sqrt(scale / n) / {TRUNCATION}"
-        return (f'{v1}.variance_scaling_initializer(scale={scale}, mode="{mode_code}", '
-                f'distribution="truncated_normal"{extra})',
-                f"{what} tf.variance_scaling_initializer draws with this scale: a truncated normal of stddev "
-                "sqrt(1.3 * factor / n)")
+        return (
+            f'{v1}.variance_scaling_initializer(scale={scale}, mode="{mode_code}", '
+            f'distribution="truncated_normal"{extra})',
+            f"{what} tf.variance_scaling_initializer draws with this scale: a truncated normal of stddev "
+            "sqrt(1.3 * factor / n)",
+        )
 
     def _regularizer(self, call: cst.Call, found: str, args: dict) -> tuple[str, str]:
         scale = args.get("scale")
@@ -95,13 +119,18 @@ class CallRewrites:
         value = self._constant(scale)
         if value is None and self._read_as_it_was(scale):
             # ``l2_regularizer(weight_decay)``: the same unless the scale is 0 when the regularizer is made.
-            self._unsafe = ("exact unless the scale is 0 where the regularizer is made: contrib then made a regularizer "
-                            "returning None, so no loss was added to the regularization losses")
+            self._unsafe = (
+                "exact unless the scale is 0 where the regularizer is made: contrib then made a regularizer "
+                "returning None, so no loss was added to the regularization losses"
+            )
             value = 1.0
         elif value is None and not isinstance(scale, (cst.Integer, cst.Float, cst.UnaryOperation, cst.SimpleString)):
-            raise Decline(call, "its scale is computed, or read from a name bound more than once: contrib read it when "
-                                "the regularizer was made, a lambda would read it when the regularizer is applied; "
-                                "bind it to a name once")
+            raise Decline(
+                call,
+                "its scale is computed, or read from a name bound more than once: contrib read it when "
+                "the regularizer was made, a lambda would read it when the regularizer is applied; "
+                "bind it to a name once",
+            )
         if value is None or isinstance(value, (int, bool)) or value < 0:
             raise Decline(call, "its scale is not a float of 0 or more: contrib raised ValueError for it")
         self._named_only(call, args, "scope")
@@ -121,15 +150,19 @@ class CallRewrites:
         while parameter in {n.value for n in name_nodes(scale)}:
             parameter += "_"
         code = f"lambda {parameter}: {{scale}} * {loss.format(tf=tf, w=parameter)}"
-        return code, f"tf.{found}(scale) is scale * {loss.format(tf='tf', w='weights')}, what contrib's {short} computed"
+        return (
+            code,
+            f"tf.{found}(scale) is scale * {loss.format(tf='tf', w='weights')}, what contrib's {short} computed",
+        )
 
     def _applied_at_once(self, call: cst.Call, outer: cst.Call, found: str, tf: str) -> None:
         """``l2_regularizer(scale)(w)`` -> ``scale * tf.nn.l2_loss(w)``."""
         if len(outer.args) != 1 or outer.args[0].keyword is not None or outer.args[0].star:
             raise Decline(call, "the regularizer is applied to other than one tensor")
         message = f"tf.{found}(scale)(w) is scale * {REGULARIZERS[found].format(tf='tf', w='w')}"
-        if not self.fix(outer, message if self._unsafe is None else f"{message}; {self._unsafe}",
-                        safe=self._unsafe is None):
+        if not self.fix(
+            outer, message if self._unsafe is None else f"{message}; {self._unsafe}", safe=self._unsafe is None
+        ):
             return
         self._count_root(call.func)
         self._keep_comments(outer, None, inner=call)
@@ -145,15 +178,21 @@ class CallRewrites:
 
     def _dropout(self, call: cst.Call, args: dict) -> tuple[str, str]:
         if self._dropout_values:
-            raise Decline(call, "the file names contrib's dropout other than to call it (an arg_scope list?): an "
-                                "arg_scope listing it gives it the arguments (`keep_prob`, `is_training`) of the scopes "
-                                "it runs in")
+            raise Decline(
+                call,
+                "the file names contrib's dropout other than to call it (an arg_scope list?): an "
+                "arg_scope listing it gives it the arguments (`keep_prob`, `is_training`) of the scopes "
+                "it runs in",
+            )
         if "inputs" not in args:
             raise Decline(call, "its input is not passed")
         training = boolean(args.get("is_training"), True)
         if training is None:
-            raise Decline(call, "`is_training` is not True or False written out: contrib chose between dropout and "
-                                "the identity when the graph was built (a tf.cond for a tensor)")
+            raise Decline(
+                call,
+                "`is_training` is not True or False written out: contrib chose between dropout and "
+                "the identity when the graph was built (a tf.cond for a tensor)",
+            )
         for name in ("noise_shape", "outputs_collections"):
             if not is_none(args.get(name)):
                 raise Decline(call, f"its `{name}` is not None")
@@ -165,20 +204,32 @@ class CallRewrites:
         if keep is None:
             rate = "0.5"
         else:
-            rate = "1 - {keep_prob}" if not isinstance(keep, (cst.BinaryOperation, cst.BooleanOperation,
-                                                               cst.IfExp, cst.Lambda, cst.UnaryOperation)) \
-                or keep.lpar else "1 - ({keep_prob})"
+            rate = (
+                "1 - {keep_prob}"
+                if not isinstance(
+                    keep, (cst.BinaryOperation, cst.BooleanOperation, cst.IfExp, cst.Lambda, cst.UnaryOperation)
+                )
+                or keep.lpar
+                else "1 - ({keep_prob})"
+            )
         seed = "" if is_none(args.get("seed")) else ", seed={seed}"
-        return (f"{tf}.nn.dropout({{inputs}}, rate={rate}{seed})",
-                "tf.contrib.layers.dropout(x, keep_prob) is tf.nn.dropout(x, rate=1 - keep_prob), the op its layer ran")
+        return (
+            f"{tf}.nn.dropout({{inputs}}, rate={rate}{seed})",
+            "tf.contrib.layers.dropout(x, keep_prob) is tf.nn.dropout(x, rate=1 - keep_prob), the op its layer ran",
+        )
 
     def _accuracy(self, call: cst.Call, args: dict) -> tuple[str, str]:
         if not is_none(args.get("weights")):
-            raise Decline(call, "it is given `weights`: contrib's weighted accuracy reads them twice; write "
-                                "tf.reduce_sum(correct * weights) / tf.reduce_sum(weights * tf.ones_like(correct))")
+            raise Decline(
+                call,
+                "it is given `weights`: contrib's weighted accuracy reads them twice; write "
+                "tf.reduce_sum(correct * weights) / tf.reduce_sum(weights * tf.ones_like(correct))",
+            )
         if "predictions" not in args or "labels" not in args:
             raise Decline(call, "its predictions or labels are not passed")
         self._named_only(call, args, "name")
         tf = self._root(v1=False)
-        return (f"{tf}.reduce_mean({tf}.cast({tf}.equal({{predictions}}, {{labels}}), {tf}.float32))",
-                "tf.contrib.metrics.accuracy is the mean of the float32 cast of equal(predictions, labels)")
+        return (
+            f"{tf}.reduce_mean({tf}.cast({tf}.equal({{predictions}}, {{labels}}), {tf}.float32))",
+            "tf.contrib.metrics.accuracy is the mean of the float32 cast of equal(predictions, labels)",
+        )

@@ -19,8 +19,10 @@ TRUNCATION = "0.87962566103423978"
 
 #: Pure aliases: contrib name -> TF1 core name, renamed wherever named (called or not).
 RENAMES = {
-    **{f"contrib.framework.{name}": f"train.{name}"
-       for name in ("get_or_create_global_step", "get_global_step", "create_global_step")},
+    **{
+        f"contrib.framework.{name}": f"train.{name}"
+        for name in ("get_or_create_global_step", "get_global_step", "create_global_step")
+    },
     **{f"contrib.rnn.{name}": f"nn.rnn_cell.{name}" for name in CELLS},
     **{f"contrib.rnn.{name}": f"nn.{name}" for name in RUNS},
     **{f"estimator.{name}": f"train.{name}" for name in ESTIMATOR_HOOKS},
@@ -33,14 +35,26 @@ CALLS = {
     "contrib.layers.variance_scaling_initializer": ("factor", "mode", "uniform", "seed", "dtype"),
     "contrib.layers.l1_regularizer": ("scale", "scope"),
     "contrib.layers.l2_regularizer": ("scale", "scope"),
-    "contrib.layers.dropout": ("inputs", "keep_prob", "noise_shape", "is_training", "outputs_collections", "scope",
-                               "seed"),
+    "contrib.layers.dropout": (
+        "inputs",
+        "keep_prob",
+        "noise_shape",
+        "is_training",
+        "outputs_collections",
+        "scope",
+        "seed",
+    ),
     "contrib.metrics.accuracy": ("predictions", "labels", "weights", "name"),
 }
-INITIALIZERS = ("contrib.layers.xavier_initializer", "contrib.layers.xavier_initializer_conv2d",
-                "contrib.layers.variance_scaling_initializer")
-REGULARIZERS = {"contrib.layers.l2_regularizer": "{tf}.nn.l2_loss({w})",
-                "contrib.layers.l1_regularizer": "{tf}.reduce_sum({tf}.abs({w}))"}
+INITIALIZERS = (
+    "contrib.layers.xavier_initializer",
+    "contrib.layers.xavier_initializer_conv2d",
+    "contrib.layers.variance_scaling_initializer",
+)
+REGULARIZERS = {
+    "contrib.layers.l2_regularizer": "{tf}.nn.l2_loss({w})",
+    "contrib.layers.l1_regularizer": "{tf}.reduce_sum({tf}.abs({w}))",
+}
 MODES = {"FAN_IN": "fan_in", "FAN_OUT": "fan_out", "FAN_AVG": "fan_avg"}
 #: Where an expression needs no parentheses of its own: an argument, a right-hand side, an element.
 SAFE_PLACES = (cst.Arg, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Expr, cst.Element, cst.DictElement)

@@ -287,37 +287,22 @@ class LayersToKeras(TFCodemod):
         # Names in use as variables (``dense`` of ``tf.layers.dense`` is an attribute: free).
         taken = {n.value for n in name_nodes(module)}
         ours: set[str] = set()
-        splits = (
-            modules.imported_splits(module, self.state.project)
-            if modules.wants_splits(self.state.project)
-            else {}
-        )
+        splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
         for index, statement in enumerate(module.body):
             helpers = (
                 plan.helpers
-                if isinstance(statement, cst.FunctionDef)
-                and statement.name.value not in plan.helpers
+                if isinstance(statement, cst.FunctionDef) and statement.name.value not in plan.helpers
                 else {}
             )
             calls = [
                 n
                 for n in walk(statement, code_only=True)
                 if isinstance(n, cst.Call)
-                and (
-                    self.tf.is_tf(n.func, *self.detects)
-                    or isinstance(n.func, cst.Name)
-                    and n.func.value in helpers
-                )
+                and (self.tf.is_tf(n.func, *self.detects) or isinstance(n.func, cst.Name) and n.func.value in helpers)
             ]
             if splits or plan.local_splits:
-                callers.call_splits(
-                    statement, {**splits, **plan.local_splits}, taken, keeps_lines=bool(calls)
-                )
-            variables = [
-                c
-                for c in calls
-                if self.tf.is_tf(c.func, "get_variable") or isinstance(c.func, cst.Name)
-            ]
+                callers.call_splits(statement, {**splits, **plan.local_splits}, taken, keeps_lines=bool(calls))
+            variables = [c for c in calls if self.tf.is_tf(c.func, "get_variable") or isinstance(c.func, cst.Name)]
             if variables and (
                 not isinstance(statement, cst.FunctionDef)
                 or any(isinstance(parents.get(id(c)), cst.Return) for c in variables)
@@ -344,20 +329,11 @@ class LayersToKeras(TFCodemod):
                         )
                 elif id(statement) not in top:
                     check_naming_blocks(statement, calls, plan)
-                made = [
-                    read_layer(call, plan, self.tf_expr, network.reuse)
-                    for call in innermost_first(calls)
-                ]
+                made = [read_layer(call, plan, self.tf_expr, network.reuse) for call in innermost_first(calls)]
                 if isinstance(statement, cst.With):
                     inside = bound_names(statement.body)
                     read = sorted(
-                        {
-                            n.value
-                            for layer in made
-                            for arg in layer.constructor
-                            for n in name_nodes(arg.value)
-                        }
-                        & inside
+                        {n.value for layer in made for arg in layer.constructor for n in name_nodes(arg.value)} & inside
                     )
                     if read:
                         raise Decline(
@@ -366,12 +342,7 @@ class LayersToKeras(TFCodemod):
                             f"arguments read `{read[0]}`, which the block binds",
                         )
                 if isinstance(statement, cst.FunctionDef) and project:
-                    removed = [
-                        line
-                        for layer in made
-                        if layer.rnn is not None
-                        for line in layer.rnn.cell_lines
-                    ]
+                    removed = [line for layer in made if layer.rnn is not None for line in layer.rnn.cell_lines]
                     split = modules.split_of(
                         statement,
                         [arg.value for layer in made for arg in layer.constructor],
@@ -394,9 +365,7 @@ class LayersToKeras(TFCodemod):
                 ):
                     layer_class(self, plan, statement, split, network, made, calls, taken)
                 continue
-            if not self.fix(
-                calls[0], "tf.layers -> a Keras layer created once and called where it was applied"
-            ):
+            if not self.fix(calls[0], "tf.layers -> a Keras layer created once and called where it was applied"):
                 continue
             layer_objects(self, plan, statement, index, network, made, calls, taken, ours)
             if (

@@ -37,9 +37,12 @@ class BatchNorms:
         only in runs of the step depending on ``UPDATE_OPS`` (``update_ops``)."""
         fused = passed.get("fused")
         if not false(fused) and self._rank(passed["inputs"]) != 2:
-            raise Decline(call, "TF1's fused batch normalisation (inputs of rank 4, `fused` not False) updates the "
-                                "moving variance with the unbiased batch variance, Keras with the biased one; pass "
-                                "`fused=False` in TF1 to agree with Keras, then migrate")
+            raise Decline(
+                call,
+                "TF1's fused batch normalisation (inputs of rank 4, `fused` not False) updates the "
+                "moving variance with the unbiased batch variance, Keras with the biased one; pass "
+                "`fused=False` in TF1 to agree with Keras, then migrate",
+            )
         training_mode = passed.get("training", cst.Name("False"))
         if false(training_mode):
             return
@@ -47,8 +50,11 @@ class BatchNorms:
         if isinstance(updates, str):
             raise Decline(call, f"`training={source(training_mode)}`: {updates}")
         if not isinstance(training_mode, cst.Name):
-            raise Decline(call, f"`training={source(training_mode)}` is not a boolean placeholder the program feeds: "
-                                "Keras would update the moving statistics in runs where TF1 did not")
+            raise Decline(
+                call,
+                f"`training={source(training_mode)}` is not a boolean placeholder the program feeds: "
+                "Keras would update the moving statistics in runs where TF1 did not",
+            )
         problem = self._switch_problem(training_mode.value, updates)
         if problem is not None:
             raise Decline(call, f"`training={training_mode.value}`: {problem}")
@@ -88,8 +94,12 @@ class BatchNorms:
             if not (isinstance(statement, cst.With) and len(statement.items) == 1):
                 continue
             item = statement.items[0].item
-            if not (isinstance(item, cst.Call) and self.tf.is_tf(item.func, "control_dependencies")
-                    and len(item.args) == 1 and item.args[0].keyword is None):
+            if not (
+                isinstance(item, cst.Call)
+                and self.tf.is_tf(item.func, "control_dependencies")
+                and len(item.args) == 1
+                and item.args[0].keyword is None
+            ):
                 continue
             read = training.update_ops_collection(item.args[0].value, module, self.tf)
             if read is None:
@@ -119,23 +129,30 @@ class BatchNorms:
         on ``UPDATE_OPS``, Keras whenever the layer runs in training mode. Equal when every feed
         of ``switch`` other than a literal False is in a run fetching that step."""
         bound = training.module_assignment(self.module, switch)
-        if bound is None or not (isinstance(bound[1], cst.Call) and self.tf.is_tf(bound[1].func, "placeholder", "placeholder_with_default")):
+        if bound is None or not (
+            isinstance(bound[1], cst.Call) and self.tf.is_tf(bound[1].func, "placeholder", "placeholder_with_default")
+        ):
             return "it is not a boolean placeholder the program feeds: Keras would update the moving statistics in runs where TF1 did not"
         if self.tf.is_tf(bound[1].func, "placeholder_with_default") and not false(argument(bound[1], 0, "input")):
             return "it defaults to training mode"
         parents = self.parents
         for dictionary in (n for n in walk(self.module, code_only=True) if isinstance(n, cst.Dict)):
             for element in dictionary.elements:
-                if not (isinstance(element, cst.DictElement) and isinstance(element.key, cst.Name)
-                        and element.key.value == switch) or false(element.value):
+                if not (
+                    isinstance(element, cst.DictElement)
+                    and isinstance(element.key, cst.Name)
+                    and element.key.value == switch
+                ) or false(element.value):
                     continue
                 runs = _runs_feeding(dictionary, self.module, parents)
-                if not runs or any(not names_read(argument(run, 0, "fetches") or cst.Name("None")) & updates.steps
-                                   for run in runs):
-                    return ("a run turning training mode on does not fetch the step depending on `UPDATE_OPS`: Keras "
-                            "would update the moving statistics there, TF1 did not")
+                if not runs or any(
+                    not names_read(argument(run, 0, "fetches") or cst.Name("None")) & updates.steps for run in runs
+                ):
+                    return (
+                        "a run turning training mode on does not fetch the step depending on `UPDATE_OPS`: Keras "
+                        "would update the moving statistics there, TF1 did not"
+                    )
         return None
-
 
 
 @dataclass
@@ -143,16 +160,28 @@ class UpdateOps:
     """A program's use of ``UPDATE_OPS``: the ``control_dependencies`` blocks over it, the
     ``update_ops = tf.get_collection(...)`` lines and the names those blocks bind (the training
     step)."""
+
     blocks: list[cst.With] = field(default_factory=list)
     bindings: list[cst.SimpleStatementLine] = field(default_factory=list)
     steps: set[str] = field(default_factory=set)
 
 
-
-
 #: Ops keeping the rank of their (first) input.
-ELEMENTWISE = ("nn.relu", "nn.relu6", "nn.elu", "nn.selu", "nn.leaky_relu", "nn.tanh", "nn.sigmoid", "tanh",
-               "sigmoid", "layers.dense", "layers.dropout", "layers.batch_normalization", "identity")
+ELEMENTWISE = (
+    "nn.relu",
+    "nn.relu6",
+    "nn.elu",
+    "nn.selu",
+    "nn.leaky_relu",
+    "nn.tanh",
+    "nn.sigmoid",
+    "tanh",
+    "sigmoid",
+    "layers.dense",
+    "layers.dropout",
+    "layers.batch_normalization",
+    "identity",
+)
 
 
 def false(node: Optional[cst.BaseExpression]) -> bool:
@@ -169,6 +198,7 @@ def _line_of(node: cst.CSTNode, parents: dict) -> Optional[cst.SimpleStatementLi
 def _runs_feeding(dictionary: cst.Dict, module: cst.Module, parents: dict) -> list[cst.Call]:
     """The ``.run(fetches, feed)`` calls ``dictionary`` is fed to: passed there directly, or bound
     to a name only ever passed as a feed. Empty when it goes anywhere else."""
+
     def feed_of(call: cst.Call) -> Optional[cst.BaseExpression]:
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "run":
             return argument(call, 1, "feed_dict")
@@ -178,13 +208,20 @@ def _runs_feeding(dictionary: cst.Dict, module: cst.Module, parents: dict) -> li
     if isinstance(holder, cst.Arg):
         call = parents.get(id(holder))
         return [call] if isinstance(call, cst.Call) and feed_of(call) is dictionary else []
-    if not (isinstance(holder, cst.Assign) and holder.value is dictionary and len(holder.targets) == 1
-            and isinstance(holder.targets[0].target, cst.Name)):
+    if not (
+        isinstance(holder, cst.Assign)
+        and holder.value is dictionary
+        and len(holder.targets) == 1
+        and isinstance(holder.targets[0].target, cst.Name)
+    ):
         return []
     name = holder.targets[0].target.value
     runs = [c for c in calls_in(module) if isinstance(feed_of(c), cst.Name) and feed_of(c).value == name]
-    bindings = [n for n in walk(module, code_only=True) if isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name)
-                and n.target.value == name]
+    bindings = [
+        n
+        for n in walk(module, code_only=True)
+        if isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
+    ]
     # Each use of the name binds it or feeds one of the runs.
     return runs if sum(1 for n in name_nodes(module) if n.value == name) == len(runs) + len(bindings) else []
 
@@ -208,10 +245,12 @@ def drop_update_dependencies(editor: "Editor", norms: BatchNorms, module: cst.Mo
     for block in updates.blocks:
         # The comments above a removed ``update_ops = ...`` line right before it stay.
         index = next(i for i, s in enumerate(body) if s is block)
-        carried = list(body[index - 1].leading_lines) if index and any(
-            body[index - 1] is binding for binding in updates.bindings) else []
-        editor.replace(block, lambda updated, carried=carried: cst.FlattenSentinel(
-            dedented(updated, carried)))
+        carried = (
+            list(body[index - 1].leading_lines)
+            if index and any(body[index - 1] is binding for binding in updates.bindings)
+            else []
+        )
+        editor.replace(block, lambda updated, carried=carried: cst.FlattenSentinel(dedented(updated, carried)))
     for binding in updates.bindings:
         editor.remove(binding)
     return True

@@ -46,9 +46,7 @@ class ProjectCallers:
         #: The class of a project module's network function -> the last object made for it here.
         self._instances: dict[str, str] = {}
 
-    def call_splits(
-        self, statement: cst.BaseStatement, splits: dict, taken: set[str], keeps_lines: bool
-    ) -> None:
+    def call_splits(self, statement: cst.BaseStatement, splits: dict, taken: set[str], keeps_lines: bool) -> None:
         """Calls of a project module's network function that became a class: an object made
         before the statement, called where the function was (one object per call, as TF1 made
         a network per call). The objects take the statement's blank lines and comments unless
@@ -57,17 +55,11 @@ class ProjectCallers:
         calls = [
             n
             for n in walk(statement, code_only=True)
-            if isinstance(n, cst.Call)
-            and isinstance(n.func, (cst.Name, cst.Attribute))
-            and source(n.func) in splits
+            if isinstance(n, cst.Call) and isinstance(n.func, (cst.Name, cst.Attribute)) and source(n.func) in splits
         ]
         # All in ``main()``, called once, outside its loops: the objects are made before its
         # definition.
-        unit = (
-            self.plan.networks.unit_of(calls)
-            if calls and isinstance(statement, cst.FunctionDef)
-            else None
-        )
+        unit = self.plan.networks.unit_of(calls) if calls and isinstance(statement, cst.FunctionDef) else None
         for call in calls:
             called = source(call.func)
             imported = splits[called]
@@ -102,12 +94,8 @@ class ProjectCallers:
                         "elsewhere than in that function's own lines",
                     )
                 if unit is not None and call is calls[0]:
-                    self.plan.networks.before_unit(
-                        unit, statement_holding(call, self.plan.parents), called
-                    )
-                if isinstance(
-                    call.func, cst.Attribute
-                ):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
+                    self.plan.networks.before_unit(unit, statement_holding(call, self.plan.parents), called)
+                if isinstance(call.func, cst.Attribute):  # ``ops.RNN(...)``: ``ops.RNN`` names the class
                     maker = call.func.with_changes(attr=cst.Name(split["class"]))
                 else:
                     maker = cst.Name(split["class"] if renamed else called)
@@ -117,8 +105,7 @@ class ProjectCallers:
                     bare, split, maker, input_dimensions(call, split, given, self._known_shapes())
                 )
                 inner = (
-                    (local_names(unit) | set(parameter_names(unit)))
-                    & {n.value for n in name_nodes(construction)}
+                    (local_names(unit) | set(parameter_names(unit))) & {n.value for n in name_nodes(construction)}
                     if unit is not None and not shares
                     else set()
                 )
@@ -131,8 +118,7 @@ class ProjectCallers:
                 if shares and split["class"] not in self._instances:
                     raise Decline(
                         call,
-                        "it shares the variables (`reuse=True`) of no call before it in this file's "
-                        "top-level code",
+                        "it shares the variables (`reuse=True`) of no call before it in this file's top-level code",
                     )
             except Decline as decline:
                 self.editor.declined(decline, f"call of `{called}` (a class now) not migrated: ")
@@ -150,18 +136,13 @@ class ProjectCallers:
                 continue
             if renamed and called not in self._freed:
                 self._freed.add(called)
-                taken.discard(
-                    called
-                )  # the import names the class now: the function's name is free (once)
+                taken.discard(called)  # the import names the class now: the function's name is free (once)
             elif (
                 isinstance(alias, cst.ImportAlias)
                 and isinstance(call.func, cst.Name)
-                and sum(1 for n in name_nodes(self.plan.module) if n.value == source(alias.name))
-                == 1
+                and sum(1 for n in name_nodes(self.plan.module) if n.value == source(alias.name)) == 1
             ):
-                taken.discard(
-                    source(alias.name)
-                )  # ``from m import f as g``: ``f`` was only the import's
+                taken.discard(source(alias.name))  # ``from m import f as g``: ``f`` was only the import's
             targets = _bound_by(statement, call)
             if targets is not None:
                 self._known_shapes().noted(targets, split, given)
@@ -170,20 +151,14 @@ class ProjectCallers:
             else:
                 instance = fresh_name(modules.instance_name(split["class"]), taken)
                 self._instances[split["class"]] = instance
-                made.append(
-                    cst.SimpleStatementLine(
-                        [cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]
-                    )
-                )
+                made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
             if targets is not None:
                 self._read_as_attributes(targets, split, instance, statement)
             self.editor.replace(
                 call,
                 lambda updated, instance=instance, split=split: cst.Call(
                     cst.Name(instance),
-                    modules.split_call(
-                        modules.without_reuse(updated, split)[0], split, cst.Name(instance)
-                    )[1],
+                    modules.split_call(modules.without_reuse(updated, split)[0], split, cst.Name(instance))[1],
                 ),
             )
             if imported.statement is not None and id(alias) not in self._renamed:
@@ -195,9 +170,7 @@ class ProjectCallers:
                     split["class"],
                     asname=source(alias.asname.name) if alias.asname else None,
                 )
-                self._moved_imports.setdefault(id(imported.statement), (imported.statement, set()))[
-                    1
-                ].add(id(alias))
+                self._moved_imports.setdefault(id(imported.statement), (imported.statement, set()))[1].add(id(alias))
             elif (
                 isinstance(call.func, cst.Name)
                 and alias is not None
@@ -232,16 +205,10 @@ class ProjectCallers:
             if target is None or not self._known_shapes().bound_once(target.value):
                 continue
             for use in name_nodes(self.plan.module):
-                if (
-                    use.value == target.value
-                    and use is not target
-                    and not contains(statement, use)
-                ):
+                if use.value == target.value and use is not target and not contains(statement, use):
                     self.editor.replace(
                         use,
-                        lambda updated, attribute=attribute: cst.Attribute(
-                            cst.Name(instance), cst.Name(attribute)
-                        ),
+                        lambda updated, attribute=attribute: cst.Attribute(cst.Name(instance), cst.Name(attribute)),
                     )
 
     def _known_shapes(self) -> KnownShapes:
@@ -272,9 +239,7 @@ class ProjectCallers:
         if comments and index + 1 < len(block.body):
             self.editor.replace(
                 block.body[index + 1],
-                lambda updated: updated.with_changes(
-                    leading_lines=[*line.leading_lines, *updated.leading_lines]
-                ),
+                lambda updated: updated.with_changes(leading_lines=[*line.leading_lines, *updated.leading_lines]),
             )
         self.editor.remove(line)
 
@@ -287,9 +252,7 @@ def local_calls(plan: FilePlan, function: cst.FunctionDef, split: dict) -> None:
     for call in (
         n
         for n in walk(plan.module, code_only=True)
-        if isinstance(n, cst.Call)
-        and isinstance(n.func, cst.Name)
-        and n.func.value == function.name.value
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == function.name.value
     ):
         given = {name: value for name, (value, _) in modules.passed(call, split).items()}
         input_dimensions(call, split, given, shapes)
@@ -298,9 +261,7 @@ def local_calls(plan: FilePlan, function: cst.FunctionDef, split: dict) -> None:
             shapes.noted(targets, split, given)
 
 
-def input_dimensions(
-    call: cst.Call, split: dict, given: dict, shapes: KnownShapes
-) -> dict[str, cst.BaseExpression]:
+def input_dimensions(call: cst.Call, split: dict, given: dict, shapes: KnownShapes) -> dict[str, cst.BaseExpression]:
     """What the object's ``__init__`` takes as dimensions of the call's inputs
     (``Split.derived``: ``in_dim`` of ``x.get_shape()[1]``), from what the file knows of what
     it passes (``shapes``); declines what it does not know."""
@@ -322,11 +283,7 @@ def input_dimensions(
 
 def _bound_by(statement: cst.CSTNode, call: cst.Call) -> "cst.BaseAssignTargetExpression | None":
     """The targets of ``statement`` when it is ``targets = call`` alone."""
-    small = (
-        statement.body[0]
-        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-        else None
-    )
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
     if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.value is call:
         return small.targets[0].target
     return None

@@ -82,9 +82,7 @@ def read_layer(
             rnn=site,
         )
     path = tf.tf_symbol(call.func).path
-    key = (
-        path[len("layers.") :] if path.startswith("layers.") else path
-    )  # ``contrib.layers.flatten`` whole
+    key = path[len("layers.") :] if path.startswith("layers.") else path  # ``contrib.layers.flatten`` whole
     entry, function = layer_table()[key], key.rsplit(".", 1)[-1]
     passed: dict[str, cst.BaseExpression] = {}
     for position, arg in enumerate(call.args):
@@ -100,9 +98,7 @@ def read_layer(
             raise Decline(call, f"`{key}` is not a parameter of tf.{path}")
         passed[key] = arg.value
     for key in entry["declined"]:
-        if not is_none(passed.get(key)) and not (
-            key == "reuse" and sharing(passed[key], reuse, plan)
-        ):
+        if not is_none(passed.get(key)) and not (key == "reuse" and sharing(passed[key], reuse, plan)):
             raise Decline(
                 call,
                 f"it passes `{key}`"
@@ -120,11 +116,7 @@ def read_layer(
     if not false(passed.get("renorm", cst.Name("False"))):
         raise Decline(call, "batch renormalization (`renorm`) is not proven equal in Keras 3")
     for key, default in entry["tf1_only"].items():
-        if (
-            key in passed
-            and source(passed[key]) != default
-            and not (key == "fused" and false(passed[key]))
-        ):
+        if key in passed and source(passed[key]) != default and not (key == "fused" and false(passed[key])):
             raise Decline(call, f"`{key}={source(passed[key])}` has no Keras counterpart")
     if function == "dropout" and not false(passed.get("training", cst.Name("False"))):
         raise Decline(
@@ -139,9 +131,7 @@ def read_layer(
     constructor: list[cst.Arg] = []
     for key in entry["positional"]:
         value = (
-            passed.get(key)
-            if key in passed
-            else written_default(entry["tf1_defaults_written_out"].get(key), tf_expr)
+            passed.get(key) if key in passed else written_default(entry["tf1_defaults_written_out"].get(key), tf_expr)
         )
         if value is None:
             raise Decline(call, f"`{key}` is not passed")
@@ -155,9 +145,7 @@ def read_layer(
         if value is not None:
             constructor.append(cst.Arg(value, keyword=cst.Name(key), equal=no_space_equal()))
     call_args = [
-        cst.Arg(passed[key], keyword=cst.Name(key), equal=no_space_equal())
-        for key in entry["call"]
-        if key in passed
+        cst.Arg(passed[key], keyword=cst.Name(key), equal=no_space_equal()) for key in entry["call"] if key in passed
     ]
     named = passed.get("name")
     tf1_name = named.evaluated_value if isinstance(named, cst.SimpleString) else None
@@ -171,9 +159,7 @@ def read_layer(
     )
 
 
-def written_default(
-    text: Optional[str], tf_expr: Callable[[str], cst.BaseExpression]
-) -> Optional[cst.BaseExpression]:
+def written_default(text: Optional[str], tf_expr: Callable[[str], cst.BaseExpression]) -> Optional[cst.BaseExpression]:
     """A TF1 default written out: a literal, or a TF name (``tf.nn.relu``) through the file's
     alias."""
     if text is None:
@@ -196,9 +182,7 @@ def input_of(updated: cst.Call, position: int = 0) -> cst.BaseExpression:
     return found
 
 
-def check_naming_blocks(
-    statement: cst.BaseStatement, calls: list[cst.Call], plan: FilePlan
-) -> None:
+def check_naming_blocks(statement: cst.BaseStatement, calls: list[cst.Call], plan: FilePlan) -> None:
     """Declines layers applied elsewhere than on the lines of top-level ``with`` blocks that
     only name ops (``with tf.name_scope("RNN"):``, a ``variable_scope`` given only its name),
     nested or not: their layers are made before the block, and applied where they were."""
@@ -206,24 +190,16 @@ def check_naming_blocks(
     for call in calls:
         line = statement_holding(call, parents)
         holders = (
-            [
-                n
-                for n in ancestors(line, parents)
-                if contains(statement, n) or n is statement
-            ]
+            [n for n in ancestors(line, parents) if contains(statement, n) or n is statement]
             if isinstance(line, cst.SimpleStatementLine)
             else [None]
         )
         if not all(
             isinstance(n, (cst.IndentedBlock, cst.With))
-            and (
-                not isinstance(n, cst.With)
-                or all(naming_scope(i, plan.tf) and i.asname is None for i in n.items)
-            )
+            and (not isinstance(n, cst.With) or all(naming_scope(i, plan.tf) and i.asname is None for i in n.items))
             for n in holders
         ):
             raise Decline(
                 call,
-                "it is applied inside a class or a block (other than top-level `with` blocks "
-                "that only name ops)",
+                "it is applied inside a class or a block (other than top-level `with` blocks that only name ops)",
             )

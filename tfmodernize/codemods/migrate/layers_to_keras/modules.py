@@ -29,9 +29,29 @@ from tfmodernize.syntax import commas, no_space_equal, source
 from tfmodernize.treewalk import walk
 
 #: Attributes of ``tf.Module`` and Keras layers a parameter kept on the object may not take.
-RESERVED = frozenset({"name", "name_scope", "variables", "trainable_variables", "non_trainable_variables",
-                      "submodules", "weights", "trainable_weights", "non_trainable_weights", "trainable", "dtype",
-                      "built", "input", "output", "losses", "updates", "call", "build", "layers"})
+RESERVED = frozenset(
+    {
+        "name",
+        "name_scope",
+        "variables",
+        "trainable_variables",
+        "non_trainable_variables",
+        "submodules",
+        "weights",
+        "trainable_weights",
+        "non_trainable_weights",
+        "trainable",
+        "dtype",
+        "built",
+        "input",
+        "output",
+        "losses",
+        "updates",
+        "call",
+        "build",
+        "layers",
+    }
+)
 
 #: This codemod's code, under which the split is exported and read back (``LayersToKeras.code``).
 EXPORTS = "TFM107"
@@ -41,6 +61,7 @@ EXPORTS = "TFM107"
 class Split:
     """A network function becoming a class: its parameters in order, those ``__init__`` takes,
     and those of them the body reads too (kept on the object)."""
+
     function: str
     class_name: str
     parameters: tuple[str, ...]
@@ -64,11 +85,16 @@ class Split:
     statistics: bool = False
 
     def export(self) -> dict[str, Any]:
-        exported = {"class": self.class_name, "parameters": list(self.parameters), "init": list(self.init),
-                    "reuse": self.reuse, "reuse_position": self.reuse_position,
-                    "derived": {name: [parameter, axis] for name, parameter, axis in self.derived},
-                    "widths": [list(width) for width in self.widths],
-                    "variables": [list(variable) for variable in self.variables]}
+        exported = {
+            "class": self.class_name,
+            "parameters": list(self.parameters),
+            "init": list(self.init),
+            "reuse": self.reuse,
+            "reuse_position": self.reuse_position,
+            "derived": {name: [parameter, axis] for name, parameter, axis in self.derived},
+            "widths": [list(width) for width in self.widths],
+            "variables": [list(variable) for variable in self.variables],
+        }
         return {**exported, "statistics": True} if self.statistics else exported
 
 
@@ -82,8 +108,10 @@ def callers_allow_split(function: cst.FunctionDef, uses: Optional[list[dict]]) -
         return f"`{name}` is called nowhere in this run (no file of the run imports its module)"
     for use in uses:
         if not (use["call"] and (use["top_level"] or use.get("unit"))):
-            return (f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its top-level "
-                    "code, outside any block, or in a function it calls once, outside loops")
+            return (
+                f"`{name}` is used by {use['file']} (line {use['line']}) other than called in its top-level "
+                "code, outside any block, or in a function it calls once, outside loops"
+            )
         if any(keyword in ("*", "**") for keyword, _ in use.get("arguments", ())):
             return f"`{name}` is called by {use['file']} (line {use['line']}) with `*args` or `**kwargs`"
     return None
@@ -97,25 +125,41 @@ def callers_share(function: cst.FunctionDef, uses: list[dict], reuse: str, posit
     name, seen = function.name.value, set()
     for use in uses:  # in file and line order
         positional = [literal for keyword, literal in use["arguments"] if keyword is None]
-        passed = next((literal for keyword, literal in use["arguments"] if keyword == reuse),
-                      positional[position] if position < len(positional) else "False")
+        passed = next(
+            (literal for keyword, literal in use["arguments"] if keyword == reuse),
+            positional[position] if position < len(positional) else "False",
+        )
         if passed not in ("True", "False"):
-            return f"`{name}` is called by {use['file']} (line {use['line']}) with `{reuse}` not True or False written out"
+            return (
+                f"`{name}` is called by {use['file']} (line {use['line']}) with `{reuse}` not True or False written out"
+            )
         if passed == "True" and use["file"] not in seen:
-            return (f"`{name}` is called by {use['file']} (line {use['line']}) sharing the variables (`{reuse}=True`) "
-                    "of no call before it")
+            return (
+                f"`{name}` is called by {use['file']} (line {use['line']}) sharing the variables (`{reuse}=True`) "
+                "of no call before it"
+            )
         seen.add(use["file"])
     return None
 
 
-def split_of(function: cst.FunctionDef, constructors: list[cst.BaseExpression], removed: list[cst.CSTNode],
-             taken: set[str], derived: Mapping[str, tuple[str, int]] = MappingProxyType({})) -> Split:
+def split_of(
+    function: cst.FunctionDef,
+    constructors: list[cst.BaseExpression],
+    removed: list[cst.CSTNode],
+    taken: set[str],
+    derived: Mapping[str, tuple[str, int]] = MappingProxyType({}),
+) -> Split:
     """How ``function`` splits, given its layers' constructor arguments, the lines the
     migration removes from it (an RNN's cell lines, constants read only where the layers are
     made) and the dimensions of its inputs they read (``derived``: ``__init__`` takes them,
     before the parameter they are read from); declines what cannot be split."""
     params = function.params
-    if params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params or params.star_kwarg or params.posonly_params:
+    if (
+        params.star_arg is not cst.MaybeSentinel.DEFAULT
+        or params.kwonly_params
+        or params.star_kwarg
+        or params.posonly_params
+    ):
         raise Decline(function, f"`{function.name.value}` takes `*args`, `**kwargs` or keyword-only parameters")
     if function.decorators or any(isinstance(n, (cst.Yield, cst.Global, cst.Nonlocal)) for n in walk(function.body)):
         raise Decline(function, f"`{function.name.value}` is decorated, a generator, or rebinds globals")
@@ -124,26 +168,46 @@ def split_of(function: cst.FunctionDef, constructors: list[cst.BaseExpression], 
     read = {n.value for expression in constructors for n in name_nodes(expression)}
     local = local_names(function) - set(parameters) - set(derived)
     if read & local:
-        raise Decline(function, f"a layer's constructor argument reads `{sorted(read & local)[0]}`, which "
-                                f"`{function.name.value}` computes: the layer cannot be made once, before it runs")
+        raise Decline(
+            function,
+            f"a layer's constructor argument reads `{sorted(read & local)[0]}`, which "
+            f"`{function.name.value}` computes: the layer cannot be made once, before it runs",
+        )
     skipped = inside | {id(n) for line in removed for n in walk(line)}
-    init = tuple(name for p in parameters for name in (
-        *(d for d, (source_parameter, _) in derived.items() if source_parameter == p and d in read),
-        *((p,) if p in read else ())))
+    init = tuple(
+        name
+        for p in parameters
+        for name in (
+            *(d for d, (source_parameter, _) in derived.items() if source_parameter == p and d in read),
+            *((p,) if p in read else ()),
+        )
+    )
     elsewhere = {n.value for n in name_nodes(function.body) if id(n) not in skipped}
     rebound = _rebound(function) - set(derived)
     if set(init) & rebound:
-        raise Decline(function, f"`{function.name.value}` binds `{sorted(set(init) & rebound)[0]}` again, "
-                                "a parameter its layers are made with")
+        raise Decline(
+            function,
+            f"`{function.name.value}` binds `{sorted(set(init) & rebound)[0]}` again, "
+            "a parameter its layers are made with",
+        )
     clashing = sorted(set(init) & {p for p in init if p in elsewhere} & RESERVED)
     if clashing:
-        raise Decline(function, f"`{clashing[0]}`, a parameter `{function.name.value}` would keep on its object, is an "
-                                "attribute of Keras layers and tf.Module objects")
+        raise Decline(
+            function,
+            f"`{clashing[0]}`, a parameter `{function.name.value}` would keep on its object, is an "
+            "attribute of Keras layers and tf.Module objects",
+        )
     name = class_name(function.name.value)
     if name != function.name.value and name in taken:
         raise Decline(function, f"`{name}`, the class `{function.name.value}` would become, is a name already taken")
-    return Split(function.name.value, name, parameters, init, tuple(p for p in init if p in elsewhere),
-                 derived=tuple((d, p, axis) for d, (p, axis) in derived.items() if d in init))
+    return Split(
+        function.name.value,
+        name,
+        parameters,
+        init,
+        tuple(p for p in init if p in elsewhere),
+        derived=tuple((d, p, axis) for d, (p, axis) in derived.items() if d in init),
+    )
 
 
 def _rebound(function: cst.FunctionDef) -> set[str]:
@@ -180,14 +244,20 @@ def stored_reads(function: cst.FunctionDef, split: Split, constructors: list[cst
     return [n for n in name_nodes(function.body) if n.value in split.stored and id(n) not in inside]
 
 
-def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str, cst.BaseExpression]],
-                 base: cst.BaseExpression, method: str = "call",
-                 scoped: Sequence[Optional[cst.With]] = ()) -> cst.ClassDef:
+def module_class(
+    updated: cst.FunctionDef,
+    split: Split,
+    created: list[tuple[str, cst.BaseExpression]],
+    base: cst.BaseExpression,
+    method: str = "call",
+    scoped: Sequence[Optional[cst.With]] = (),
+) -> cst.ClassDef:
     """The class replacing the (rewritten) function: ``__init__`` makes the layers or variables
     (and keeps the stored parameters), ``method`` (a Keras layer's ``call``, a ``tf.Module``'s
     ``__call__``) is the function's body. ``scoped``: for each of ``created``, the empty ``with``
     block to make it in (``with tf.name_scope(name):``, so that a variable a helper names
     without its scope gets TF1's full name), or None; consecutive ones share a block."""
+
     def param(name: str) -> cst.Param:
         found = next((p for p in updated.params.params if p.name.value == name), cst.Param(cst.Name(name)))
         return found.with_changes(comma=cst.MaybeSentinel.DEFAULT)
@@ -198,33 +268,57 @@ def module_class(updated: cst.FunctionDef, split: Split, created: list[tuple[str
     me = cst.Param(cst.Name("self"))
     body = list(updated.body.body)
     docstring = []
-    if body and isinstance(body[0], cst.SimpleStatementLine) and isinstance(body[0].body[0], cst.Expr) \
-            and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+    if (
+        body
+        and isinstance(body[0], cst.SimpleStatementLine)
+        and isinstance(body[0].body[0], cst.Expr)
+        and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    ):
         docstring, body = [body[0]], body[1:]
-    init_body: list[cst.BaseStatement] = [cst.SimpleStatementLine([cst.Expr(cst.parse_expression("super().__init__()"))])]
-    init_body += [cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(p))], cst.Name(p))]) for p in split.stored]
+    init_body: list[cst.BaseStatement] = [
+        cst.SimpleStatementLine([cst.Expr(cst.parse_expression("super().__init__()"))])
+    ]
+    init_body += [
+        cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(p))], cst.Name(p))]) for p in split.stored
+    ]
     for index, (name, call) in enumerate(created):
         line = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(name))], call)])
         block = scoped[index] if index < len(scoped) else None
         previous = init_body[-1]
         if block is None:
             init_body.append(line)
-        elif isinstance(previous, cst.With) and index and scoped[index - 1] is not None \
-                and source(scoped[index - 1].items[0]) == source(block.items[0]):
+        elif (
+            isinstance(previous, cst.With)
+            and index
+            and scoped[index - 1] is not None
+            and source(scoped[index - 1].items[0]) == source(block.items[0])
+        ):
             init_body[-1] = previous.with_changes(body=previous.body.with_changes(body=[*previous.body.body, line]))
         else:
             init_body.append(block.with_changes(body=cst.IndentedBlock([line])))
-    init = cst.FunctionDef(cst.Name("__init__"), cst.Parameters(commas([me, *(param(p) for p in split.init)])),
-                           cst.IndentedBlock(init_body), leading_lines=[cst.EmptyLine(indent=False)] if docstring else [])
+    init = cst.FunctionDef(
+        cst.Name("__init__"),
+        cst.Parameters(commas([me, *(param(p) for p in split.init)])),
+        cst.IndentedBlock(init_body),
+        leading_lines=[cst.EmptyLine(indent=False)] if docstring else [],
+    )
     calls = [p for p in split.parameters if p not in split.init]
-    call = cst.FunctionDef(cst.Name(method), cst.Parameters(commas([me, *(param(p) for p in calls)])),
-                           cst.IndentedBlock(body or [cst.SimpleStatementLine([cst.Pass()])]),
-                           leading_lines=[cst.EmptyLine(indent=False)])
-    return cst.ClassDef(cst.Name(split.class_name), cst.IndentedBlock([*docstring, init, call]),
-                        bases=[cst.Arg(base)], leading_lines=updated.leading_lines)
+    call = cst.FunctionDef(
+        cst.Name(method),
+        cst.Parameters(commas([me, *(param(p) for p in calls)])),
+        cst.IndentedBlock(body or [cst.SimpleStatementLine([cst.Pass()])]),
+        leading_lines=[cst.EmptyLine(indent=False)],
+    )
+    return cst.ClassDef(
+        cst.Name(split.class_name),
+        cst.IndentedBlock([*docstring, init, call]),
+        bases=[cst.Arg(base)],
+        leading_lines=updated.leading_lines,
+    )
 
 
 # -- the callers' side -----------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ImportedSplit:
@@ -248,8 +342,11 @@ def imported_splits(module: cst.Module, project: Mapping[str, Any]) -> dict[str,
     found: dict[str, ImportedSplit] = {}
     twice: set[str] = set()
     places = [(statement, None) for statement in module.body] + [
-        (inner, statement) for statement in module.body if isinstance(statement, cst.FunctionDef)
-        for inner in statement.body.body]
+        (inner, statement)
+        for statement in module.body
+        if isinstance(statement, cst.FunctionDef)
+        for inner in statement.body.body
+    ]
     for statement, holder in places:
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
@@ -259,16 +356,24 @@ def imported_splits(module: cst.Module, project: Mapping[str, Any]) -> dict[str,
                 for alias in small.names:
                     classes = ((project.get(source(alias.name)) or {}).get(EXPORTS) or {}).get("classes") or {}
                     local = source(alias.asname.name) if alias.asname else source(alias.name)
-                    named.update({f"{local}.{function}": ImportedSplit(alias, split) for function, split in classes.items()})
+                    named.update(
+                        {f"{local}.{function}": ImportedSplit(alias, split) for function, split in classes.items()}
+                    )
             elif isinstance(small, cst.ImportFrom) and not small.relative and small.module is not None:
                 classes = ((project.get(source(small.module)) or {}).get(EXPORTS) or {}).get("classes") or {}
                 if isinstance(small.names, cst.ImportStar):
                     if holder is None:
                         named.update({function: ImportedSplit(None, split) for function, split in classes.items()})
                 else:
-                    named.update({source(alias.asname.name) if alias.asname else source(alias.name):
-                                  ImportedSplit(alias, classes[source(alias.name)], small if holder else None, holder)
-                                  for alias in small.names if source(alias.name) in classes})
+                    named.update(
+                        {
+                            source(alias.asname.name) if alias.asname else source(alias.name): ImportedSplit(
+                                alias, classes[source(alias.name)], small if holder else None, holder
+                            )
+                            for alias in small.names
+                            if source(alias.name) in classes
+                        }
+                    )
             twice |= {name for name in named if name in found and holder is not None}
             found.update(named)
     return {name: imported for name, imported in found.items() if name not in twice}
@@ -287,16 +392,19 @@ def without_reuse(call: cst.Call, split: dict) -> tuple[cst.Call, bool]:
     if reuse is None:
         return call, False
     positional = [i for i, a in enumerate(call.args) if a.keyword is None and not a.star]
-    index = next((i for i, a in enumerate(call.args) if a.keyword is not None and a.keyword.value == reuse),
-                 positional[split["reuse_position"]] if split["reuse_position"] < len(positional) else None)
+    index = next(
+        (i for i, a in enumerate(call.args) if a.keyword is not None and a.keyword.value == reuse),
+        positional[split["reuse_position"]] if split["reuse_position"] < len(positional) else None,
+    )
     if index is None:
         return call, False
     value = call.args[index].value
     if not (isinstance(value, cst.Name) and value.value in ("True", "False")):
         raise Decline(call, f"it passes `{reuse}={source(value)}`, not True or False written out")
     kept = [a for i, a in enumerate(call.args) if i != index]
-    return call.with_changes(args=commas([a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in kept])), \
-        value.value == "True"
+    return call.with_changes(
+        args=commas([a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in kept])
+    ), value.value == "True"
 
 
 def passed(call: cst.Call, split: dict) -> dict[str, tuple[cst.BaseExpression, bool]]:
@@ -316,8 +424,12 @@ def passed(call: cst.Call, split: dict) -> dict[str, tuple[cst.BaseExpression, b
     return given
 
 
-def split_call(call: cst.Call, split: dict, maker: cst.BaseExpression,
-               dimensions: Mapping[str, cst.BaseExpression] = MappingProxyType({})) -> tuple[cst.Call, list[cst.Arg]]:
+def split_call(
+    call: cst.Call,
+    split: dict,
+    maker: cst.BaseExpression,
+    dimensions: Mapping[str, cst.BaseExpression] = MappingProxyType({}),
+) -> tuple[cst.Call, list[cst.Arg]]:
     """For a call of the function that became a class: the object's construction (``maker``
     called with the arguments of ``__init__``, ``dimensions`` giving those that are dimensions
     of an input: ``Split.derived``) and the arguments of its call."""

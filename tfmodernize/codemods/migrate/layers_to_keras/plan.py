@@ -65,8 +65,7 @@ class FilePlan:
                 names += [
                     scope_name(item.item.args[0].value)
                     for item in reversed(node.items)
-                    if isinstance(item.item, cst.Call)
-                    and self.tf.is_tf(item.item.func, "variable_scope")
+                    if isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, "variable_scope")
                 ]
             node = self.parents.get(id(node))
         return "/".join(reversed(names))
@@ -75,9 +74,7 @@ class FilePlan:
         """Whether ``function`` is a network function only other files of the run call (see
         ``modules``); declines when those calls could not follow its split into a class."""
         name = function.name.value
-        if self.callers is None or [n for n in name_nodes(self.module) if n.value == name] != [
-            function.name
-        ]:
+        if self.callers is None or [n for n in name_nodes(self.module) if n.value == name] != [function.name]:
             return False
         reason = modules.callers_allow_split(function, self.callers.get(name, []))
         if reason is not None:

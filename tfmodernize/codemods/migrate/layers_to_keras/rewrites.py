@@ -44,13 +44,9 @@ class Editor(Protocol):
 
     def remove(self, statement: cst.CSTNode) -> None: ...
 
-    def add_import(
-        self, module: str, obj: Optional[str] = None, asname: Optional[str] = None
-    ) -> None: ...
+    def add_import(self, module: str, obj: Optional[str] = None, asname: Optional[str] = None) -> None: ...
 
-    def drop_from_import_of(
-        self, replaced: cst.BaseExpression, imported: Mapping[str, str]
-    ) -> None: ...
+    def drop_from_import_of(self, replaced: cst.BaseExpression, imported: Mapping[str, str]) -> None: ...
 
     def fix(self, node: cst.CSTNode, message: str) -> bool: ...
 
@@ -70,11 +66,7 @@ def make_before(
     """``lines`` (what is made) go before the module statement, taking its blank lines and
     comments (after ``carried`` ones); a definition keeps two blank lines before it."""
     lines[0] = lines[0].with_changes(leading_lines=[*carried, *statement.leading_lines])
-    kept = (
-        [cst.EmptyLine(indent=False)] * 2
-        if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
-        else []
-    )
+    kept = [cst.EmptyLine(indent=False)] * 2 if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else []
     editor.replace(statement, lambda updated: updated.with_changes(leading_lines=kept))
     editor.insert_before(statement, lines)
 
@@ -86,27 +78,19 @@ def stop_passing(editor: Editor, function: cst.FunctionDef, network: Network) ->
     editor.replace(
         function.params,
         lambda updated: updated.with_changes(
-            params=without(
-                updated.params, [p.name.value for p in updated.params].index(network.reuse)
-            )
+            params=without(updated.params, [p.name.value for p in updated.params].index(network.reuse))
         ),
     )
     for call in network.calls_of:
         positional = [i for i, a in enumerate(call.args) if a.keyword is None and not a.star]
         dropped = next(
-            (
-                i
-                for i, a in enumerate(call.args)
-                if a.keyword is not None and a.keyword.value == network.reuse
-            ),
+            (i for i, a in enumerate(call.args) if a.keyword is not None and a.keyword.value == network.reuse),
             positional[position] if position < len(positional) else None,
         )
         if dropped is not None:
             editor.replace(
                 call,
-                lambda updated, dropped=dropped: updated.with_changes(
-                    args=without(updated.args, dropped)
-                ),
+                lambda updated, dropped=dropped: updated.with_changes(args=without(updated.args, dropped)),
             )
 
 
@@ -160,18 +144,12 @@ def layer_class(
     created: list[tuple[str, cst.Call]] = []
     attributes: set[str] = set(split.parameters)
     for call, layer in zip(innermost_first(calls), made):
-        named = (
-            layer.tf1_name
-            if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name)
-            else None
-        )
+        named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
         name = fresh_name(named.lower() if named else layer.function, attributes)
         created.append(
             (
                 name,
-                cst.Call(
-                    editor.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor)
-                ),
+                cst.Call(editor.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor)),
             )
         )
         editor.replace(
@@ -213,32 +191,19 @@ def layer_objects(
     if network.reuse is not None:
         stop_passing(editor, statement, network)
     created = []
-    prefix = (
-        network_prefix(network.scopes, statement) if isinstance(statement, cst.FunctionDef) else ""
-    )
+    prefix = network_prefix(network.scopes, statement) if isinstance(statement, cst.FunctionDef) else ""
     built_at = (
         index
         if not network.calls_of
-        else min(
-            i
-            for i, top in enumerate(plan.module.body)
-            for c in network.calls_of
-            if contains(top, c)
-        )
+        else min(i for i, top in enumerate(plan.module.body) for c in network.calls_of if contains(top, c))
     )
     for call, layer in zip(innermost_first(calls), made):
         scope = plan.variable_scope(call)
-        named = (
-            layer.tf1_name
-            if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name)
-            else None
-        )
+        named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
         base = named.lower() if named else layer.function
         base = f"{prefix}_{base}" if prefix and not base.startswith(prefix) else base
         # ``conv = tf.layers.conv2d(..., name="conv")``: the layer is ``conv_layer``.
-        name = fresh_name(
-            base if base not in taken or base in ours else f"{base}_layer", taken
-        )
+        name = fresh_name(base if base not in taken or base in ours else f"{base}_layer", taken)
         ours.add(base)
         where = f"{scope}/" if scope else ""
         variables = (

@@ -55,20 +55,47 @@ from tfmodernize.treewalk import walk
 CELLS = {
     "BasicRNNCell": ("SimpleRNN", "basic_rnn_cell", ("num_units", "activation", "name")),
     "BasicLSTMCell": ("LSTM", "basic_lstm_cell", ("num_units", "forget_bias", "state_is_tuple", "activation", "name")),
-    "LSTMCell": ("LSTM", "lstm_cell", ("num_units", "use_peepholes", "cell_clip", "initializer", "num_proj",
-                                       "proj_clip", "forget_bias", "state_is_tuple", "activation", "name")),
+    "LSTMCell": (
+        "LSTM",
+        "lstm_cell",
+        (
+            "num_units",
+            "use_peepholes",
+            "cell_clip",
+            "initializer",
+            "num_proj",
+            "proj_clip",
+            "forget_bias",
+            "state_is_tuple",
+            "activation",
+            "name",
+        ),
+    ),
     "GRUCell": ("GRU", "gru_cell", ("num_units", "activation", "kernel_initializer", "bias_initializer", "name")),
 }
 #: What a Keras recurrent layer object is named after.
-OBJECT_NAMES = {"SimpleRNN": "simple_rnn", "LSTM": "lstm", "GRU": "gru", "RNN": "stacked_rnn",
-                "Bidirectional": "bidirectional"}
+OBJECT_NAMES = {
+    "SimpleRNN": "simple_rnn",
+    "LSTM": "lstm",
+    "GRU": "gru",
+    "RNN": "stacked_rnn",
+    "Bidirectional": "bidirectional",
+}
 #: A GRU cell's trainable variables in TF1.
 GATED_WEIGHTS = ("gates/kernel", "gates/bias", "candidate/kernel", "candidate/bias")
 #: Where the cells live in TF1.
 CELL_MODULES = ("nn.rnn_cell.", "contrib.rnn.")
 #: LSTMCell options Keras's LSTM has no counterpart for: declined unless left at their default.
-UNSUPPORTED = {"use_peepholes": "False", "cell_clip": "None", "initializer": "None", "num_proj": "None",
-               "proj_clip": "None", "kernel_initializer": "None", "bias_initializer": "None", "state_is_tuple": "True"}
+UNSUPPORTED = {
+    "use_peepholes": "False",
+    "cell_clip": "None",
+    "initializer": "None",
+    "num_proj": "None",
+    "proj_clip": "None",
+    "kernel_initializer": "None",
+    "bias_initializer": "None",
+    "state_is_tuple": "True",
+}
 
 
 @dataclass(frozen=True)
@@ -76,6 +103,7 @@ class Cell:
     """One TF1 cell made: its Keras class, what the Keras layer or cell takes for it (units,
     activation, forget bias, GRU reset), the name of its variable scope in TF1 (``name=``, else
     the class's default) and the ``name=`` passed."""
+
     keras_class: str
     args: tuple[cst.Arg, ...]
     tf1_name: str
@@ -94,6 +122,7 @@ class RecurrentSite:
     over two cells) with each cell made on a line of its own: the Keras layer's class and
     arguments, the cells' lines (they go), the new assignment target, the state reads to
     replace (LSTM) and the TF1 names of the variables."""
+
     keras_class: str
     constructor: list[cst.Arg]
     named: Optional[str]  # the ``name=`` passed
@@ -114,30 +143,64 @@ class RecurrentSite:
         ``outputs, state_h, state_c``."""
         if self.state is None:
             return self.outputs
-        parts = [self.outputs, cst.Name(self.state)] if self.keras_class != "LSTM" else \
-            [self.outputs, cst.Name(names["h"]), cst.Name(names["c"])]
-        return cst.Tuple([cst.Element(p, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-                          for p in parts[:-1]] + [cst.Element(parts[-1])], lpar=[], rpar=[])
+        parts = (
+            [self.outputs, cst.Name(self.state)]
+            if self.keras_class != "LSTM"
+            else [self.outputs, cst.Name(names["h"]), cst.Name(names["c"])]
+        )
+        return cst.Tuple(
+            [cst.Element(p, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for p in parts[:-1]]
+            + [cst.Element(parts[-1])],
+            lpar=[],
+            rpar=[],
+        )
 
 
 #: The parameters of the TF1 runs: position, and the default a migrated run must keep.
 RUNS = {
-    "nn.dynamic_rnn": {"cell": 0, "inputs": 1, "sequence_length": 2, "initial_state": 3, "dtype": 4,
-                       "time_major": 7, "scope": 8},
-    "nn.bidirectional_dynamic_rnn": {"cell_fw": 0, "cell_bw": 1, "inputs": 2, "sequence_length": 3,
-                                     "initial_state_fw": 4, "initial_state_bw": 5, "dtype": 6, "time_major": 9,
-                                     "scope": 10},
+    "nn.dynamic_rnn": {
+        "cell": 0,
+        "inputs": 1,
+        "sequence_length": 2,
+        "initial_state": 3,
+        "dtype": 4,
+        "time_major": 7,
+        "scope": 8,
+    },
+    "nn.bidirectional_dynamic_rnn": {
+        "cell_fw": 0,
+        "cell_bw": 1,
+        "inputs": 2,
+        "sequence_length": 3,
+        "initial_state_fw": 4,
+        "initial_state_bw": 5,
+        "dtype": 6,
+        "time_major": 9,
+        "scope": 10,
+    },
     "nn.static_rnn": {"cell": 0, "inputs": 1, "initial_state": 2, "dtype": 3, "sequence_length": 4, "scope": 5},
 }
-KEPT_DEFAULTS = {"sequence_length": "None", "initial_state": "None", "initial_state_fw": "None",
-                 "initial_state_bw": "None", "time_major": "False", "scope": "None", "swap_memory": "False",
-                 "parallel_iterations": "None"}
+KEPT_DEFAULTS = {
+    "sequence_length": "None",
+    "initial_state": "None",
+    "initial_state_fw": "None",
+    "initial_state_bw": "None",
+    "time_major": "False",
+    "scope": "None",
+    "swap_memory": "False",
+    "parallel_iterations": "None",
+}
 #: What the Keras layer is called for each run, by the TF1 run's variable scope.
 RUN_SCOPES = {"nn.dynamic_rnn": "rnn", "nn.bidirectional_dynamic_rnn": "bidirectional_rnn", "nn.static_rnn": "rnn"}
 
 
-def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: TFNames,
-              spell: Callable[[str], cst.BaseExpression]) -> RecurrentSite:
+def read_site(
+    call: cst.Call,
+    body: list[cst.BaseStatement],
+    parents: dict,
+    tf: TFNames,
+    spell: Callable[[str], cst.BaseExpression],
+) -> RecurrentSite:
     """The recurrent layer ``call`` (``tf.nn.dynamic_rnn`` / ``bidirectional_dynamic_rnn``)
     becomes, or Decline. ``body``: the statements of the block holding it, where its cells must
     be made; ``spell``: a Keras path as the module spells TensorFlow."""
@@ -155,12 +218,16 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
         # TF1 stops each sequence at its length: zero outputs after it, the state carried
         # through. Keras does so over a mask, with zero_output_for_mask=True.
         if not isinstance(inputs, (cst.Name, cst.Attribute)):
-            raise Decline(call, "its inputs are computed in the call: the mask for `sequence_length` needs their "
-                                "time dimension")
-        time_steps = cst.Subscript(cst.Call(spell("shape"), [cst.Arg(inputs)]),
-                                   [cst.SubscriptElement(cst.Index(cst.Integer("1")))])
-        mask = cst.Call(spell("sequence_mask"), commas([
-            cst.Arg(lengths), cst.Arg(time_steps, keyword=cst.Name("maxlen"), equal=no_space_equal())]))
+            raise Decline(
+                call, "its inputs are computed in the call: the mask for `sequence_length` needs their time dimension"
+            )
+        time_steps = cst.Subscript(
+            cst.Call(spell("shape"), [cst.Arg(inputs)]), [cst.SubscriptElement(cst.Index(cst.Integer("1")))]
+        )
+        mask = cst.Call(
+            spell("sequence_mask"),
+            commas([cst.Arg(lengths), cst.Arg(time_steps, keyword=cst.Name("maxlen"), equal=no_space_equal())]),
+        )
         call_args = [cst.Arg(mask, keyword=cst.Name("mask"), equal=no_space_equal())]
     dtype = argument(call, positions["dtype"], "dtype")
     if dtype is not None and not tf.is_tf(dtype, "float32"):
@@ -169,9 +236,13 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
         raise Decline(call, "its inputs are not passed")
     statement = statement_holding(call, parents)
     assign = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
-    if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1
-            and isinstance(assign.targets[0].target, (cst.Tuple, cst.List))
-            and len(assign.targets[0].target.elements) == 2):
+    if not (
+        isinstance(assign, cst.Assign)
+        and assign.value is call
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, (cst.Tuple, cst.List))
+        and len(assign.targets[0].target.elements) == 2
+    ):
         raise Decline(call, "it is not `outputs, state = ...` on a line of its own")
     outputs, state = (e.value for e in assign.targets[0].target.elements)
     state_uses = _reads_after(state, statement, body) if isinstance(state, cst.Name) else []
@@ -182,8 +253,11 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
         name = argument(call, positions[key], key)
         line, made = _cell(name.value, body, statement, tf) if isinstance(name, cst.Name) else (None, None)
         if line is None or made is None:
-            raise Decline(call, f"`{source(name) if name is not None else key}` is not made by a TF1 RNN cell on a "
-                                "line of its own before it")
+            raise Decline(
+                call,
+                f"`{source(name) if name is not None else key}` is not made by a TF1 RNN cell on a "
+                "line of its own before it",
+            )
         sides.append((line, *_cells(made, tf)))
     single = len(sides) == 1 and not sides[0][2]
     if state_uses and not single:
@@ -201,28 +275,59 @@ def read_site(call: cst.Call, body: list[cst.BaseStatement], parents: dict, tf: 
     prefix = RUN_SCOPES[run]
     if single:
         cell = sides[0][1][0]
-        flags = ["return_sequences", *(["return_state"] if returns_state else []),
-                 *(["zero_output_for_mask"] if masked else [])]
+        flags = [
+            "return_sequences",
+            *(["return_state"] if returns_state else []),
+            *(["zero_output_for_mask"] if masked else []),
+        ]
         constructor = [*cell.args, *_flags(flags)]
         if cell.named is not None:
             constructor.append(cst.Arg(cell.named, keyword=cst.Name("name"), equal=no_space_equal()))
-        return RecurrentSite(cell.keras_class, constructor, cell.named.evaluated_value if cell.named else None,
-                             [sides[0][0]], assign, outputs, state.value if returns_state else None,
-                             [f"{prefix}/{v}" for v in cell.variables()], reads, call_args,
-                             listed=run == "nn.static_rnn")
+        return RecurrentSite(
+            cell.keras_class,
+            constructor,
+            cell.named.evaluated_value if cell.named else None,
+            [sides[0][0]],
+            assign,
+            outputs,
+            state.value if returns_state else None,
+            [f"{prefix}/{v}" for v in cell.variables()],
+            reads,
+            call_args,
+            listed=run == "nn.static_rnn",
+        )
     layers, variables = [], []
     for (_, cells, multi, comprehension), direction in zip(sides, ("fw", "bw") if len(sides) == 2 else ("",)):
-        flags = ["return_sequences", *(["go_backwards"] if direction == "bw" else []),
-                 *(["zero_output_for_mask"] if masked else [])]
+        flags = [
+            "return_sequences",
+            *(["go_backwards"] if direction == "bw" else []),
+            *(["zero_output_for_mask"] if masked else []),
+        ]
         layers.append(_layer(cells, multi, comprehension, flags, spell))
         where = f"{prefix}/{direction}/" if direction else f"{prefix}/"
-        variables += [f"{where}multi_rnn_cell/cell_{i}/{v}" if multi else f"{where}{v}"
-                      for i, cell in enumerate(cells) for v in cell.variables()]
+        variables += [
+            f"{where}multi_rnn_cell/cell_{i}/{v}" if multi else f"{where}{v}"
+            for i, cell in enumerate(cells)
+            for v in cell.variables()
+        ]
     if len(layers) == 1:
-        return RecurrentSite("RNN", [*layers[0].args], None, [sides[0][0]], assign, outputs, None, variables,
-                             call_args=call_args, listed=run == "nn.static_rnn")
-    constructor = [cst.Arg(layers[0]), cst.Arg(layers[1], keyword=cst.Name("backward_layer"), equal=no_space_equal()),
-                   cst.Arg(cst.Name("None"), keyword=cst.Name("merge_mode"), equal=no_space_equal())]
+        return RecurrentSite(
+            "RNN",
+            [*layers[0].args],
+            None,
+            [sides[0][0]],
+            assign,
+            outputs,
+            None,
+            variables,
+            call_args=call_args,
+            listed=run == "nn.static_rnn",
+        )
+    constructor = [
+        cst.Arg(layers[0]),
+        cst.Arg(layers[1], keyword=cst.Name("backward_layer"), equal=no_space_equal()),
+        cst.Arg(cst.Name("None"), keyword=cst.Name("merge_mode"), equal=no_space_equal()),
+    ]
     return RecurrentSite("Bidirectional", constructor, None, [s[0] for s in sides], assign, outputs, None, variables)
 
 
@@ -232,9 +337,13 @@ def _reads_after(name: cst.Name, statement: cst.BaseStatement, body: list[cst.Ba
     reads: list[cst.Name] = []
     if name.value == "_":
         return reads
-    for later in body[next(i for i, s in enumerate(body) if s is statement) + 1:]:
-        targets = {id(n) for node in walk(later) if isinstance(node, (cst.AssignTarget, cst.For, cst.CompFor, cst.AsName))
-                   for n in name_nodes(node.name if isinstance(node, cst.AsName) else node.target)}
+    for later in body[next(i for i, s in enumerate(body) if s is statement) + 1 :]:
+        targets = {
+            id(n)
+            for node in walk(later)
+            if isinstance(node, (cst.AssignTarget, cst.For, cst.CompFor, cst.AsName))
+            for n in name_nodes(node.name if isinstance(node, cst.AsName) else node.target)
+        }
         reads += [n for n in name_nodes(later) if n.value == name.value and id(n) not in targets]
         if name.value in bound_names(later):
             break
@@ -245,8 +354,13 @@ def _flags(flags: list[str]) -> list[cst.Arg]:
     return [cst.Arg(cst.Name("True"), keyword=cst.Name(flag), equal=no_space_equal()) for flag in flags]
 
 
-def _layer(cells: list[Cell], multi: bool, comprehension: Optional[cst.ListComp], flags: list[str],
-           spell: Callable[[str], cst.BaseExpression]) -> cst.Call:
+def _layer(
+    cells: list[Cell],
+    multi: bool,
+    comprehension: Optional[cst.ListComp],
+    flags: list[str],
+    spell: Callable[[str], cst.BaseExpression],
+) -> cst.Call:
     """A Keras recurrent layer over ``cells``: ``LSTM(8, ...)``, or ``RNN([LSTMCell(8), ...])``
     for a stack (a comprehension stays one)."""
     if not multi:
@@ -271,18 +385,32 @@ def _cells(made: cst.Call, tf: TFNames) -> tuple[list[Cell], bool, Optional[cst.
     if not tf.is_tf(made.func, *(f"{m}MultiRNNCell" for m in CELL_MODULES)):
         return [_read_cell(made, tf)], False, None
     stack = argument(made, 0, "cells")
-    if any(arg.keyword is not None and arg.keyword.value != "cells" and source(arg.value) != "True"
-           for arg in made.args):
+    if any(
+        arg.keyword is not None and arg.keyword.value != "cells" and source(arg.value) != "True" for arg in made.args
+    ):
         raise Decline(made, "its MultiRNNCell passes `state_is_tuple=False`")
-    if isinstance(stack, cst.List) and stack.elements and all(
-            isinstance(e, cst.Element) and isinstance(e.value, cst.Call) and is_cell(e.value, tf) for e in stack.elements):
+    if (
+        isinstance(stack, cst.List)
+        and stack.elements
+        and all(
+            isinstance(e, cst.Element) and isinstance(e.value, cst.Call) and is_cell(e.value, tf)
+            for e in stack.elements
+        )
+    ):
         return [_read_cell(e.value, tf) for e in stack.elements], True, None
-    if (isinstance(stack, cst.ListComp) and isinstance(stack.elt, cst.Call) and is_cell(stack.elt, tf)
-            and stack.for_in.inner_for_in is None and not stack.for_in.ifs
-            and isinstance(stack.for_in.iter, cst.Call) and isinstance(stack.for_in.iter.func, cst.Name)
-            and stack.for_in.iter.func.value == "range" and len(stack.for_in.iter.args) == 1
-            and isinstance(stack.for_in.iter.args[0].value, cst.Integer)
-            and not names_read(stack.elt) & names_read(stack.for_in.target)):
+    if (
+        isinstance(stack, cst.ListComp)
+        and isinstance(stack.elt, cst.Call)
+        and is_cell(stack.elt, tf)
+        and stack.for_in.inner_for_in is None
+        and not stack.for_in.ifs
+        and isinstance(stack.for_in.iter, cst.Call)
+        and isinstance(stack.for_in.iter.func, cst.Name)
+        and stack.for_in.iter.func.value == "range"
+        and len(stack.for_in.iter.args) == 1
+        and isinstance(stack.for_in.iter.args[0].value, cst.Integer)
+        and not names_read(stack.elt) & names_read(stack.for_in.target)
+    ):
         count = int(stack.for_in.iter.args[0].value.value)
         cell = _read_cell(stack.elt, tf)
         return [cell] * count, True, stack
@@ -297,7 +425,11 @@ def _read_cell(cell: cst.Call, tf: TFNames) -> Cell:
     for position, arg in enumerate(cell.args):
         if arg.star:
             raise Decline(cell, "it passes `*args` or `**kwargs`")
-        key = arg.keyword.value if arg.keyword is not None else (parameters[position] if position < len(parameters) else None)
+        key = (
+            arg.keyword.value
+            if arg.keyword is not None
+            else (parameters[position] if position < len(parameters) else None)
+        )
         if key not in parameters:
             raise Decline(cell, f"`{kind}` takes `{key}` here, which the Keras layer has no counterpart for")
         passed[key] = arg.value
@@ -328,8 +460,9 @@ def is_cell(call: cst.Call, tf: TFNames) -> bool:
     return tf.is_tf(call.func, *(f"{m}{c}" for m in CELL_MODULES for c in CELLS))
 
 
-def _cell(name: str, body: list[cst.BaseStatement], run: cst.BaseStatement,
-          tf: TFNames) -> tuple[Optional[cst.SimpleStatementLine], Optional[cst.Call]]:
+def _cell(
+    name: str, body: list[cst.BaseStatement], run: cst.BaseStatement, tf: TFNames
+) -> tuple[Optional[cst.SimpleStatementLine], Optional[cst.Call]]:
     """The ``name = tf.nn.rnn_cell.X(...)`` line before ``run`` in ``body``, when ``name`` is
     bound there only and read by ``run`` only."""
     found: tuple[Optional[cst.SimpleStatementLine], Optional[cst.Call]] = (None, None)
@@ -337,17 +470,22 @@ def _cell(name: str, body: list[cst.BaseStatement], run: cst.BaseStatement,
     for statement in body:
         if statement is run:
             break
-        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
-                and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1 \
-                and isinstance(statement.body[0].targets[0].target, cst.Name) \
-                and statement.body[0].targets[0].target.value == name:
+        if (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Assign)
+            and len(statement.body[0].targets) == 1
+            and isinstance(statement.body[0].targets[0].target, cst.Name)
+            and statement.body[0].targets[0].target.value == name
+        ):
             value = statement.body[0].value
-            made = isinstance(value, cst.Call) and (is_cell(value, tf) or tf.is_tf(
-                value.func, *(f"{m}MultiRNNCell" for m in CELL_MODULES)))
+            made = isinstance(value, cst.Call) and (
+                is_cell(value, tf) or tf.is_tf(value.func, *(f"{m}MultiRNNCell" for m in CELL_MODULES))
+            )
             found = (statement, value) if made else (None, None)
             continue
         uses += sum(1 for n in name_nodes(statement) if n.value == name)
-    later = run is not None and sum(1 for s in body[body.index(run):] for n in name_nodes(s) if n.value == name)
+    later = run is not None and sum(1 for s in body[body.index(run) :] for n in name_nodes(s) if n.value == name)
     return found if uses == 0 and later == 1 else (None, None)
 
 
@@ -356,10 +494,14 @@ def _lstm_read(use: cst.Name, parents: dict) -> Optional[tuple[cst.BaseExpressio
     holder = parents.get(id(use))
     if isinstance(holder, cst.Attribute) and holder.value is use and holder.attr.value in ("h", "c"):
         return holder, holder.attr.value
-    if isinstance(holder, cst.Subscript) and holder.value is use and len(holder.slice) == 1 \
-            and isinstance(holder.slice[0].slice, cst.Index) \
-            and isinstance(holder.slice[0].slice.value, cst.Integer) \
-            and holder.slice[0].slice.value.value in ("0", "1"):
+    if (
+        isinstance(holder, cst.Subscript)
+        and holder.value is use
+        and len(holder.slice) == 1
+        and isinstance(holder.slice[0].slice, cst.Index)
+        and isinstance(holder.slice[0].slice.value, cst.Integer)
+        and holder.slice[0].slice.value.value in ("0", "1")
+    ):
         return holder, "c" if holder.slice[0].slice.value.value == "0" else "h"
     return None
 

@@ -105,9 +105,7 @@ class ScopedVariables:
                 units=not (project or local),
                 separate=local,
             )
-            built_at, first = (
-                (None, None) if project or local else self._variables_built_at(function, network)
-            )
+            built_at, first = (None, None) if project or local else self._variables_built_at(function, network)
             attributes = set(parameter_names(function))
             values = VariableValues(self.plan.tf, self.editor.tf_expr)
             made = scoped_variables(
@@ -134,8 +132,7 @@ class ScopedVariables:
             if values.uses_math and not math_importable(self.plan.module):
                 raise Decline(
                     variables[0],
-                    "a Glorot range would be computed with `math`, a name the file binds to "
-                    "something else",
+                    "a Glorot range would be computed with `math`, a name the file binds to something else",
                 )
             if local:
                 self._named_apart(function, made, variables[0])
@@ -148,9 +145,7 @@ class ScopedVariables:
                     "" if project or local else f"{network_prefix(network.scopes, function)}_",
                     split=project or local,
                 )
-            summaries = (
-                variable_summaries(self.plan, function, network, made) if project or local else []
-            )
+            summaries = variable_summaries(self.plan, function, network, made) if project or local else []
             if local and summaries:
                 raise Decline(
                     summaries[0][0],
@@ -173,9 +168,7 @@ class ScopedVariables:
                 for line in {id(line): line for line in network.constants.values()}.values()
                 if self.plan.networks.removable(network, line, reads_left)
             ]
-            gone = {
-                bound for line in removed for bound in names_bound_here(line.body[0].targets[0])
-            }
+            gone = {bound for line in removed for bound in names_bound_here(line.body[0].targets[0])}
             if any(derived not in gone for derived in network.derived):
                 raise Decline(
                     variables[0],
@@ -197,9 +190,7 @@ class ScopedVariables:
                 )
                 split = dataclasses.replace(
                     split,
-                    widths=result_widths(
-                        function, made, split.parameters, self.plan.tf, parents, self.plan.helpers
-                    ),
+                    widths=result_widths(function, made, split.parameters, self.plan.tf, parents, self.plan.helpers),
                     variables=returned_variables(function, made, parents),
                 )
                 if norms:
@@ -217,9 +208,7 @@ class ScopedVariables:
             self.editor.declined(decline, "tf.get_variable not migrated: ")
             return
         if split is not None:
-            callers = (
-                "this file calls several times" if local else "the other files of the run call"
-            )
+            callers = "this file calls several times" if local else "the other files of the run call"
             if not self.editor.fix(
                 variables[0],
                 f"tf.get_variable in `{name}`, a network function {callers} -> a tf.Module "
@@ -245,33 +234,21 @@ class ScopedVariables:
             # The moments line takes the statement's comments and blank lines.
             self.editor.insert_before(
                 norm.statement,
-                [
-                    cst.parse_statement(norm.moments).with_changes(
-                        leading_lines=norm.statement.leading_lines
-                    )
-                ],
+                [cst.parse_statement(norm.moments).with_changes(leading_lines=norm.statement.leading_lines)],
             )
-            self.editor.replace(
-                norm.statement, lambda updated: updated.with_changes(leading_lines=[])
-            )
+            self.editor.replace(norm.statement, lambda updated: updated.with_changes(leading_lines=[]))
             self.editor.drop_from_import_of(norm.call.func, self.plan.from_imported)
         # What is made, in the order TF1 made it: the variables, and each batch normalisation's at
         # its call.
         order = {id(n): i for i, n in enumerate(walk(function.body, code_only=True))}
         making = sorted(
             [(order[id(v.call)], v.name, v.code, v.scope) for v in made]
-            + [
-                (order[id(norm.call)], name, code, "")
-                for norm in norms
-                for name, code in norm.variables
-            ],
+            + [(order[id(norm.call)], name, code, "") for norm in norms for name, code in norm.variables],
             key=lambda item: item[0],
         )
         if split is not None:
             for variable in made:
-                self.editor.replace(
-                    variable.call, cst.Attribute(cst.Name("self"), cst.Name(variable.name))
-                )
+                self.editor.replace(variable.call, cst.Attribute(cst.Name("self"), cst.Name(variable.name)))
             for read in modules.stored_reads(function, split, [v.call for v in made]):
                 self.editor.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
             created = [(name, cst.parse_expression(code)) for _, name, code, _ in making]
@@ -296,9 +273,7 @@ class ScopedVariables:
             base = self.editor.tf_expr("Module")
             self.editor.replace(
                 function,
-                lambda updated: modules.module_class(
-                    updated, split, created, base, "__call__", scoped
-                ),
+                lambda updated: modules.module_class(updated, split, created, base, "__call__", scoped),
             )
             exported = split.export()
             if local:
@@ -320,9 +295,7 @@ class ScopedVariables:
         for variable in made:
             self.editor.replace(variable.call, cst.Name(variable.name))
         created = [
-            cst.SimpleStatementLine(
-                [cst.Assign([cst.AssignTarget(cst.Name(name))], cst.parse_expression(code))]
-            )
+            cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], cst.parse_expression(code))])
             for _, name, code, _ in making
         ]
         self._hoisted_variables.append((built_at, self.plan.networks.order[id(first)], created))
@@ -349,9 +322,7 @@ class ScopedVariables:
                 "this batch normalisation, which its migration does not make (training mode never "
                 "reads them)",
             )
-        wide = next(
-            (v for v in made if re.search(r"\b(b?float16|float64|double|half)\b", v.code)), None
-        )
+        wide = next((v for v in made if re.search(r"\b(b?float16|float64|double|half)\b", v.code)), None)
         if wide is not None:
             raise Decline(
                 calls[0],
@@ -387,18 +358,13 @@ class ScopedVariables:
         calls = [
             n
             for n in walk(self.plan.module, code_only=True)
-            if isinstance(n, cst.Call)
-            and isinstance(n.func, cst.Name)
-            and n.func.value == function.name.value
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == function.name.value
         ]
         if len(calls) < 2:
             return  # called once (a class for the width of its input): one set of variables
         for variable in made:
             read = re.findall(r"\{(\w+)\}", variable.tf1 or "")
-            if not any(
-                self._distinct_strings([argument(c, parameters.index(p), p) for c in calls])
-                for p in read
-            ):
+            if not any(self._distinct_strings([argument(c, parameters.index(p), p) for c in calls]) for p in read):
                 raise Decline(
                     at,
                     f"it is applied in `{function.name.value}`, which the program calls {len(calls)} times "
@@ -429,9 +395,7 @@ class ScopedVariables:
                 ],
             )
 
-    def _variables_built_at(
-        self, function: cst.FunctionDef, network: Network
-    ) -> tuple[int, cst.BaseStatement]:
+    def _variables_built_at(self, function: cst.FunctionDef, network: Network) -> tuple[int, cst.BaseStatement]:
         """The index of the module statement first calling ``function`` (or defining the
         function holding its calls: ``Network.unit``), before which its variables are made, and the
         statement holding its first call; declines calls under a variable scope not named by a
@@ -443,9 +407,7 @@ class ScopedVariables:
                 isinstance(node, cst.With)
                 and any(
                     self.plan.tf.is_tf(item.item.func, "variable_scope")
-                    and not (
-                        item.item.args and isinstance(item.item.args[0].value, cst.SimpleString)
-                    )
+                    and not (item.item.args and isinstance(item.item.args[0].value, cst.SimpleString))
                     for item in node.items
                     if isinstance(item.item, cst.Call)
                 )
@@ -464,16 +426,12 @@ class ScopedVariables:
                 "not read here",
             )
         if network.unit is None:
-            if any(
-                isinstance(node, UNIT_BREAKS) for node in ancestors(network.calls_of[0], parents)
-            ):
+            if any(isinstance(node, UNIT_BREAKS) for node in ancestors(network.calls_of[0], parents)):
                 raise Decline(
                     network.calls[0],
                     f"`{function.name.value}` is first called inside a loop, a condition or "
                     "a `try`: made before it, its variables would be made whether or not "
                     "that call runs",
                 )
-            return next(
-                i for i, top in enumerate(self.plan.module.body) if contains(top, first)
-            ), first
+            return next(i for i, top in enumerate(self.plan.module.body) if contains(top, first)), first
         return self.plan.networks.before_unit(network.unit, first, function.name.value), first

@@ -41,6 +41,7 @@ class ScopedVariable:
     function becomes), the code making it, the arguments that code reads (the function's
     constants read as their values), and TF1's name for it (``{name}`` where a parameter of the
     function is read), None when it is not read here."""
+
     call: cst.Call
     name: str
     code: str
@@ -51,10 +52,19 @@ class ScopedVariable:
     scope: str = ""
 
 
-def scoped_variables(function: cst.FunctionDef, network: Network, calls: list[cst.Call], networks: NetworkFunctions,
-                     values: VariableValues, scope_of: Callable[[cst.CSTNode], str], taken: set[str],
-                     prefix: str, *, split: bool = False,
-                     helpers: Mapping[str, cst.FunctionDef] = MappingProxyType({})) -> list[ScopedVariable]:
+def scoped_variables(
+    function: cst.FunctionDef,
+    network: Network,
+    calls: list[cst.Call],
+    networks: NetworkFunctions,
+    values: VariableValues,
+    scope_of: Callable[[cst.CSTNode], str],
+    taken: set[str],
+    prefix: str,
+    *,
+    split: bool = False,
+    helpers: Mapping[str, cst.FunctionDef] = MappingProxyType({}),
+) -> list[ScopedVariable]:
     """The variables made for the ``tf.get_variable`` calls of a network function (read by
     ``networks.read``), in the order TF1 created them; ``scope_of`` gives the variable scope a
     node runs in (``{name}`` for a scope named by the parameter ``name``), ``prefix`` the name
@@ -71,12 +81,18 @@ def scoped_variables(function: cst.FunctionDef, network: Network, calls: list[cs
             raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
         helper = helpers.get(call.func.value) if isinstance(call.func, cst.Name) else None
         if helper is not None:
-            made.append(_helper_variable(function, network, call, bound, helper, networks, outer, scope_of, taken,
-                                         prefix, split=split))
+            made.append(
+                _helper_variable(
+                    function, network, call, bound, helper, networks, outer, scope_of, taken, prefix, split=split
+                )
+            )
             continue
         args = arguments(call)
         name = args.get("name")
-        if not (isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str)) or "{" in name.evaluated_value:
+        if (
+            not (isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str))
+            or "{" in name.evaluated_value
+        ):
             raise Decline(call, "its name is not a string literal")
         read = [value for key, value in args.items() if key != "name"]
         replacements = networks.substitutions(function, network, read, call, split=split)
@@ -87,16 +103,40 @@ def scoped_variables(function: cst.FunctionDef, network: Network, calls: list[cs
         tf1 = f"{scope}/{name.evaluated_value}" if scope else name.evaluated_value
         written = template_expression(tf1)
         code = values.variable(call, args, from_tensor=from_tensor, name=written)
-        base = re.sub(r"\W+", "_", name.evaluated_value if split else f"{prefix}_{name.evaluated_value}").lower().strip("_")
-        made.append(ScopedVariable(call, fresh_name(base, taken), code,
-                                   (*(value for key, value in args.items() if key != "name"),
-                                    *(n for n in walk(written) if isinstance(n, cst.Name))), tf1))
+        base = (
+            re.sub(r"\W+", "_", name.evaluated_value if split else f"{prefix}_{name.evaluated_value}")
+            .lower()
+            .strip("_")
+        )
+        made.append(
+            ScopedVariable(
+                call,
+                fresh_name(base, taken),
+                code,
+                (
+                    *(value for key, value in args.items() if key != "name"),
+                    *(n for n in walk(written) if isinstance(n, cst.Name)),
+                ),
+                tf1,
+            )
+        )
     return made
 
 
-def _helper_variable(function: cst.FunctionDef, network: Network, call: cst.Call, bound: str, helper: cst.FunctionDef,
-                     networks: NetworkFunctions, outer: str, scope_of: Callable[[cst.CSTNode], str], taken: set[str],
-                     prefix: str, *, split: bool) -> ScopedVariable:
+def _helper_variable(
+    function: cst.FunctionDef,
+    network: Network,
+    call: cst.Call,
+    bound: str,
+    helper: cst.FunctionDef,
+    networks: NetworkFunctions,
+    outer: str,
+    scope_of: Callable[[cst.CSTNode], str],
+    taken: set[str],
+    prefix: str,
+    *,
+    split: bool,
+) -> ScopedVariable:
     """A variable helper's call in a network function, made as it is where the variable is made
     (``outer``: the scope the function's first call runs in)."""
     given = arguments(call, tuple(parameter_names(helper)), what=f"`{helper.name.value}`")
@@ -109,12 +149,19 @@ def _helper_variable(function: cst.FunctionDef, network: Network, call: cst.Call
     base = re.sub(r"\W+", "_", bound if split else f"{prefix}_{bound}").lower().strip("_")
     # The scope's parameters are read where the variable is made too (``with tf.name_scope(name):``).
     scope_reads = [n for n in walk(template_expression(scope)) if isinstance(n, cst.Name)] if scope else []
-    return ScopedVariable(call, fresh_name(base, taken), code,
-                          (*(substituted(value, replacements) for value in given.values()), *scope_reads), tf1, scope)
+    return ScopedVariable(
+        call,
+        fresh_name(base, taken),
+        code,
+        (*(substituted(value, replacements) for value in given.values()), *scope_reads),
+        tf1,
+        scope,
+    )
 
 
-def helper_variable_name(helper: cst.FunctionDef, given: Mapping[str, cst.BaseExpression],
-                         parameters: Sequence[str]) -> Optional[str]:
+def helper_variable_name(
+    helper: cst.FunctionDef, given: Mapping[str, cst.BaseExpression], parameters: Sequence[str]
+) -> Optional[str]:
     """The name a helper's ``tf.get_variable`` asks for when called with ``given`` (its
     arguments by parameter), as a template: literal text, and ``{p}`` for a parameter ``p`` of
     the calling function; None when it is computed otherwise."""

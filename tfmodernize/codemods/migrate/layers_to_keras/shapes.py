@@ -26,11 +26,27 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 #: TF ops whose result has the shape of their first argument.
-SHAPE_KEEPING = frozenset({
-    "nn.relu", "nn.relu6", "nn.elu", "nn.selu", "nn.leaky_relu", "nn.sigmoid", "sigmoid", "nn.tanh", "tanh",
-    "math.sigmoid", "math.tanh", "nn.softplus", "nn.softsign", "nn.softmax", "nn.log_softmax", "identity",
-    "nn.bias_add",
-})
+SHAPE_KEEPING = frozenset(
+    {
+        "nn.relu",
+        "nn.relu6",
+        "nn.elu",
+        "nn.selu",
+        "nn.leaky_relu",
+        "nn.sigmoid",
+        "sigmoid",
+        "nn.tanh",
+        "tanh",
+        "math.sigmoid",
+        "math.tanh",
+        "nn.softplus",
+        "nn.softsign",
+        "nn.softmax",
+        "nn.log_softmax",
+        "identity",
+        "nn.bias_add",
+    }
+)
 
 
 def variable_shape(call: cst.Call, helpers: Mapping[str, cst.FunctionDef], tf: TFNames) -> Optional[cst.BaseExpression]:
@@ -43,17 +59,38 @@ def variable_shape(call: cst.Call, helpers: Mapping[str, cst.FunctionDef], tf: T
     shape = argument(request, 1, "shape")
     initial = argument(request, 3, "initializer")
     if shape is None and isinstance(initial, cst.Name) and helper is not None:
-        bound = [small.value for line in helper.body.body if isinstance(line, cst.SimpleStatementLine)
-                 for small in line.body if isinstance(small, cst.Assign) and len(small.targets) == 1
-                 and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == initial.value]
+        bound = [
+            small.value
+            for line in helper.body.body
+            if isinstance(line, cst.SimpleStatementLine)
+            for small in line.body
+            if isinstance(small, cst.Assign)
+            and len(small.targets) == 1
+            and isinstance(small.targets[0].target, cst.Name)
+            and small.targets[0].target.value == initial.value
+        ]
         initial = bound[0] if len(bound) == 1 else None
     if shape is None and isinstance(initial, cst.Call):
         symbol = tf.tf_symbol(initial.func)
         path = symbol.path if symbol is not None else ""
-        shape = argument(initial, 2, "shape") if path == "constant" else \
-            argument(initial, 0, "shape") if path in ("zeros", "ones", "fill", "random.normal", "random_normal",
-                                                       "random.truncated_normal", "truncated_normal",
-                                                       "random.uniform", "random_uniform") else None
+        shape = (
+            argument(initial, 2, "shape")
+            if path == "constant"
+            else argument(initial, 0, "shape")
+            if path
+            in (
+                "zeros",
+                "ones",
+                "fill",
+                "random.normal",
+                "random_normal",
+                "random.truncated_normal",
+                "truncated_normal",
+                "random.uniform",
+                "random_uniform",
+            )
+            else None
+        )
     if helper is None or not isinstance(shape, cst.Name):
         return shape if helper is None else None
     parameters = parameter_names(helper)
@@ -62,8 +99,9 @@ def variable_shape(call: cst.Call, helpers: Mapping[str, cst.FunctionDef], tf: T
     return argument(call, parameters.index(shape.value), shape.value)
 
 
-def bound_shapes(made: Sequence, helpers: Mapping[str, cst.FunctionDef], tf: TFNames,
-                 parents: dict) -> dict[str, cst.BaseExpression]:
+def bound_shapes(
+    made: Sequence, helpers: Mapping[str, cst.FunctionDef], tf: TFNames, parents: dict
+) -> dict[str, cst.BaseExpression]:
     """The name each of a network function's variables is bound to -> the shape it is made
     with (``variable_shape``), for those bound to a name and made with a shape."""
     found = {}
@@ -75,8 +113,14 @@ def bound_shapes(made: Sequence, helpers: Mapping[str, cst.FunctionDef], tf: TFN
     return found
 
 
-def result_widths(function: cst.FunctionDef, made: Sequence, parameters: Sequence[str], tf: TFNames,
-                  parents: dict, helpers: Mapping[str, cst.FunctionDef]) -> tuple[tuple[Optional[int], str, str], ...]:
+def result_widths(
+    function: cst.FunctionDef,
+    made: Sequence,
+    parameters: Sequence[str],
+    tf: TFNames,
+    parents: dict,
+    helpers: Mapping[str, cst.FunctionDef],
+) -> tuple[tuple[Optional[int], str, str], ...]:
     """What a calling file knows of the results' last dimension: for each result (its index in
     the returned tuple, None for the one result) bound by ``r = tf.matmul(x, W)``, ``x`` a
     parameter and ``W`` a variable made with a shape written out whose last element is a
@@ -84,18 +128,26 @@ def result_widths(function: cst.FunctionDef, made: Sequence, parameters: Sequenc
     (``r += b``, ``r = r + b`` with ``b`` made ``[num_units]``, ``r = tf.nn.relu(r)``):
     (index, ``num_units``, ``x``)."""
     elements = _returned(function)
-    shapes = {name: [e.value for e in shape.elements] for name, shape in bound_shapes(made, helpers, tf, parents).items()
-              if isinstance(shape, (cst.List, cst.Tuple))}
+    shapes = {
+        name: [e.value for e in shape.elements]
+        for name, shape in bound_shapes(made, helpers, tf, parents).items()
+        if isinstance(shape, (cst.List, cst.Tuple))
+    }
     found = []
     for index, element in elements:
-        width = _width(function, element.value, shapes, parameters, tf) if isinstance(element, cst.Name) else \
-            _product_width(element, shapes, parameters, tf)
+        width = (
+            _width(function, element.value, shapes, parameters, tf)
+            if isinstance(element, cst.Name)
+            else _product_width(element, shapes, parameters, tf)
+        )
         if width is not None:
             found.append((index, *width))
     return tuple(found)
 
 
-def returned_variables(function: cst.FunctionDef, made: Sequence, parents: dict) -> tuple[tuple[Optional[int], str], ...]:
+def returned_variables(
+    function: cst.FunctionDef, made: Sequence, parents: dict
+) -> tuple[tuple[Optional[int], str], ...]:
     """The results that are one of the function's variables (``return layer, W``, ``W`` bound
     once, to a variable it makes): (index in the returned tuple, or None; the variable's
     attribute on the object). A caller reads those as the object's attribute: the variable, not
@@ -108,8 +160,11 @@ def returned_variables(function: cst.FunctionDef, made: Sequence, parents: dict)
             attributes[bound] = variable.name
     found = []
     for index, element in elements:
-        if isinstance(element, cst.Name) and element.value in attributes and sum(
-                1 for n in walk(function.body, code_only=True) if element.value in names_bound_here(n)) == 1:
+        if (
+            isinstance(element, cst.Name)
+            and element.value in attributes
+            and sum(1 for n in walk(function.body, code_only=True) if element.value in names_bound_here(n)) == 1
+        ):
             found.append((index, attributes[element.value]))
     return tuple(found)
 
@@ -132,15 +187,23 @@ def result_element(targets: cst.BaseAssignTargetExpression, index: Optional[int]
     """The name a call's result ``index`` (None: the one result) is bound to by ``targets``."""
     if index is None:
         return targets if isinstance(targets, cst.Name) else None
-    if isinstance(targets, (cst.Tuple, cst.List)) and index < len(targets.elements) and not any(
-            isinstance(e, cst.StarredElement) for e in targets.elements):
+    if (
+        isinstance(targets, (cst.Tuple, cst.List))
+        and index < len(targets.elements)
+        and not any(isinstance(e, cst.StarredElement) for e in targets.elements)
+    ):
         element = targets.elements[index].value
         return element if isinstance(element, cst.Name) else None
     return None
 
 
-def _width(function: cst.FunctionDef, name: str, shapes: Mapping[str, list[cst.BaseExpression]],
-           parameters: Sequence[str], tf: TFNames) -> Optional[tuple[str, str]]:
+def _width(
+    function: cst.FunctionDef,
+    name: str,
+    shapes: Mapping[str, list[cst.BaseExpression]],
+    parameters: Sequence[str],
+    tf: TFNames,
+) -> Optional[tuple[str, str]]:
     """(the parameter giving ``name``'s last dimension, the parameter giving its rank)."""
     binders = [n for n in walk(function.body, code_only=True) if name in names_bound_here(n)]
     if not binders or any(not isinstance(n, (cst.AssignTarget, cst.AugAssign)) for n in binders):
@@ -155,25 +218,39 @@ def _width(function: cst.FunctionDef, name: str, shapes: Mapping[str, list[cst.B
     for binder in binders[1:]:
         if isinstance(binder, cst.AugAssign):
             kept = isinstance(binder.operator, (cst.AddAssign, cst.SubtractAssign)) and _broadcast_free(
-                binder.value, last, shapes)
+                binder.value, last, shapes
+            )
         else:
-            kept = isinstance(binder.target, cst.Name) and _keeps_shape(_assignment_value(function, binder), name, last,
-                                                                        shapes, tf)
+            kept = isinstance(binder.target, cst.Name) and _keeps_shape(
+                _assignment_value(function, binder), name, last, shapes, tf
+            )
         if not kept:
             return None
     return product
 
 
-def _product_width(value: Optional[cst.BaseExpression], shapes: Mapping[str, list[cst.BaseExpression]],
-                   parameters: Sequence[str], tf: TFNames) -> Optional[tuple[str, str]]:
+def _product_width(
+    value: Optional[cst.BaseExpression],
+    shapes: Mapping[str, list[cst.BaseExpression]],
+    parameters: Sequence[str],
+    tf: TFNames,
+) -> Optional[tuple[str, str]]:
     """For ``tf.matmul(x, W)``, ``x`` a parameter and ``W`` a variable made with a shape
     written out whose last element is a parameter: (that parameter, ``x``)."""
-    if not (isinstance(value, cst.Call) and tf.is_tf(value.func, "matmul", "linalg.matmul") and len(value.args) == 2
-            and all(a.keyword is None and not a.star for a in value.args)):
+    if not (
+        isinstance(value, cst.Call)
+        and tf.is_tf(value.func, "matmul", "linalg.matmul")
+        and len(value.args) == 2
+        and all(a.keyword is None and not a.star for a in value.args)
+    ):
         return None
     given, weights = value.args[0].value, value.args[1].value
-    if not (isinstance(given, cst.Name) and given.value in parameters and isinstance(weights, cst.Name)
-            and len(shapes.get(weights.value, ())) == 2):
+    if not (
+        isinstance(given, cst.Name)
+        and given.value in parameters
+        and isinstance(weights, cst.Name)
+        and len(shapes.get(weights.value, ())) == 2
+    ):
         return None
     last = shapes[weights.value][-1]
     if not (isinstance(last, cst.Name) and last.value in parameters):
@@ -189,14 +266,20 @@ def _assignment_value(function: cst.FunctionDef, target: cst.AssignTarget) -> Op
     return None
 
 
-def _keeps_shape(value: Optional[cst.BaseExpression], name: str, last: cst.Name,
-                 shapes: Mapping[str, list[cst.BaseExpression]], tf: TFNames) -> bool:
+def _keeps_shape(
+    value: Optional[cst.BaseExpression],
+    name: str,
+    last: cst.Name,
+    shapes: Mapping[str, list[cst.BaseExpression]],
+    tf: TFNames,
+) -> bool:
     """``name + b`` / ``b + name`` (``b`` of shape ``[last]``), ``tf.add(name, b)``, or a
     shape-keeping op of ``name`` (``tf.nn.relu(name)``, ``tf.nn.bias_add(name, b)``)."""
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)):
         sides = (value.left, value.right)
         return any(isinstance(s, cst.Name) and s.value == name for s in sides) and all(
-            (isinstance(s, cst.Name) and s.value == name) or _broadcast_free(s, last, shapes) for s in sides)
+            (isinstance(s, cst.Name) and s.value == name) or _broadcast_free(s, last, shapes) for s in sides
+        )
     if not isinstance(value, cst.Call) or not value.args or value.args[0].keyword is not None:
         return False
     first = value.args[0].value
@@ -205,8 +288,12 @@ def _keeps_shape(value: Optional[cst.BaseExpression], name: str, last: cst.Name,
     symbol = tf.tf_symbol(value.func)
     if symbol is not None and symbol.path in ("add", "math.add", "nn.bias_add"):
         return len(value.args) == 2 and _broadcast_free(value.args[1].value, last, shapes)
-    return symbol is not None and symbol.path in SHAPE_KEEPING and symbol.path != "nn.bias_add" and all(
-        not any(isinstance(n, cst.Name) and n.value == name for n in walk(a.value)) for a in value.args[1:])
+    return (
+        symbol is not None
+        and symbol.path in SHAPE_KEEPING
+        and symbol.path != "nn.bias_add"
+        and all(not any(isinstance(n, cst.Name) and n.value == name for n in walk(a.value)) for a in value.args[1:])
+    )
 
 
 def _broadcast_free(node: cst.BaseExpression, last: cst.Name, shapes: Mapping[str, list[cst.BaseExpression]]) -> bool:
@@ -218,6 +305,7 @@ def _broadcast_free(node: cst.BaseExpression, last: cst.Name, shapes: Mapping[st
 
 
 # -- the callers' side -----------------------------------------------------------------------
+
 
 class KnownShapes:
     """What one calling file knows of its tensors' static shapes, from its top-level code:
@@ -236,14 +324,22 @@ class KnownShapes:
         self._once = {name for name, count in bindings.items() if count == 1}
         for statement in top:
             for node in walk(statement, code_only=True):
-                if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) \
-                        and node.targets[0].target.value in self._once and isinstance(node.value, cst.Call) \
-                        and tf.is_tf(node.value.func, "placeholder"):
+                if (
+                    isinstance(node, cst.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0].target, cst.Name)
+                    and node.targets[0].target.value in self._once
+                    and isinstance(node.value, cst.Call)
+                    and tf.is_tf(node.value.func, "placeholder")
+                ):
                     shape = argument(node.value, 1, "shape")
                     if isinstance(shape, (cst.List, cst.Tuple)) and not any(
-                            isinstance(e, cst.StarredElement) for e in shape.elements):
+                        isinstance(e, cst.StarredElement) for e in shape.elements
+                    ):
                         self.shapes[node.targets[0].target.value] = (
-                            len(shape.elements), [None if source(e.value) == "None" else e.value for e in shape.elements])
+                            len(shape.elements),
+                            [None if source(e.value) == "None" else e.value for e in shape.elements],
+                        )
 
     def dimension(self, given: cst.BaseExpression, axis: int) -> Optional[cst.BaseExpression]:
         """The static dimension ``axis`` of what a name given as an argument holds, written so
@@ -260,16 +356,22 @@ class KnownShapes:
             return found
         return None
 
-    def noted(self, targets: cst.BaseAssignTargetExpression, split: dict,
-              arguments: Mapping[str, cst.BaseExpression]) -> None:
+    def noted(
+        self, targets: cst.BaseAssignTargetExpression, split: dict, arguments: Mapping[str, cst.BaseExpression]
+    ) -> None:
         """Records the shapes of the results a split class's call binds (``fc1, W1 =
         fc_layer(...)``): the last dimension the module exported is the argument passed to that
         parameter, the rank that of the argument passed to the other."""
         for index, width, ranked in split.get("widths") or ():
             target = result_element(targets, index)
             given, source_of_rank = arguments.get(width), arguments.get(ranked)
-            if target is None or target.value not in self._once or given is None \
-                    or not isinstance(source_of_rank, cst.Name) or source_of_rank.value not in self.shapes:
+            if (
+                target is None
+                or target.value not in self._once
+                or given is None
+                or not isinstance(source_of_rank, cst.Name)
+                or source_of_rank.value not in self.shapes
+            ):
                 continue
             rank = self.shapes[source_of_rank.value][0]
             self.shapes[target.value] = (rank, [*([None] * (rank - 1)), given])
@@ -277,17 +379,34 @@ class KnownShapes:
     def bound_once(self, name: str) -> bool:
         """Whether the top-level code binds ``name`` once (and no function binds it)."""
         return name in self._once and not any(
-            name in names_bound_here(n) for s in self.module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))
-            for n in walk(s, code_only=True))
+            name in names_bound_here(n)
+            for s in self.module.body
+            if isinstance(s, (cst.FunctionDef, cst.ClassDef))
+            for n in walk(s, code_only=True)
+        )
 
 
 # -- static shapes inside a network function --------------------------------------------------
 
 #: TF ops whose result has the shape of their first argument, besides ``SHAPE_KEEPING``
 #: (element-wise ops broadcasting a scalar or a vector over it).
-FIRST_ARGUMENT_SHAPED = frozenset({"nn.dropout", "maximum", "math.maximum", "minimum", "math.minimum", "nn.relu6",
-                                   "nn.leaky_relu", "add", "math.add", "multiply", "math.multiply", "subtract",
-                                   "math.subtract"})
+FIRST_ARGUMENT_SHAPED = frozenset(
+    {
+        "nn.dropout",
+        "maximum",
+        "math.maximum",
+        "minimum",
+        "math.minimum",
+        "nn.relu6",
+        "nn.leaky_relu",
+        "add",
+        "math.add",
+        "multiply",
+        "math.multiply",
+        "subtract",
+        "math.subtract",
+    }
+)
 #: Literal data formats meaning channels last.
 CHANNELS_LAST = ("NHWC", "NWC", "NDHWC")
 
@@ -334,7 +453,12 @@ class StaticShapes:
             return self._helper(self.helpers[value.func.value], value, scope, depth)
         symbol = self.tf.tf_symbol(value.func)
         path = symbol.path if symbol is not None else ""
-        first = argument(value, 0, "input") or argument(value, 0, "x") or argument(value, 0, "a") or argument(value, 0, "tensor")
+        first = (
+            argument(value, 0, "input")
+            or argument(value, 0, "x")
+            or argument(value, 0, "a")
+            or argument(value, 0, "tensor")
+        )
         if path in ("nn.conv2d", "nn.conv1d", "nn.conv3d"):
             if not self._channels_last(value):
                 return None
@@ -352,8 +476,11 @@ class StaticShapes:
             if right is None or isinstance(right, _Unranked) or len(right) != 2:
                 return None
             # ``x`` of a rank the code does not say (a parameter): batched matmul keeps its rank.
-            return [left[0], right[-1]] if left is not None and not isinstance(left, _Unranked) and len(left) == 2 \
+            return (
+                [left[0], right[-1]]
+                if left is not None and not isinstance(left, _Unranked) and len(left) == 2
                 else _Unranked([right[-1]])
+            )
         if path == "reshape":
             wanted = argument(value, 1, "shape")
             dims = self._dimensions(wanted, scope, depth) if wanted is not None else None
@@ -362,7 +489,9 @@ class StaticShapes:
             return self._shape(first, scope, depth + 1)
         return None
 
-    def _helper(self, helper: cst.FunctionDef, call: cst.Call, scope: "_Scope", depth: int) -> Optional[list[Optional[int]]]:
+    def _helper(
+        self, helper: cst.FunctionDef, call: cst.Call, scope: "_Scope", depth: int
+    ) -> Optional[list[Optional[int]]]:
         """The shape of what a module helper returns for this call: its one ``return`` (in its
         body or its ``with`` blocks), its parameters read as the call's arguments."""
         returns = [n for n in walk(helper.body, code_only=True) if isinstance(n, cst.Return)]
@@ -371,8 +500,11 @@ class StaticShapes:
         parameters = parameter_names(helper)
         arguments: dict[str, tuple[cst.BaseExpression, _Scope]] = {}
         for position, arg in enumerate(call.args):
-            name = arg.keyword.value if arg.keyword is not None else (
-                parameters[position] if position < len(parameters) else None)
+            name = (
+                arg.keyword.value
+                if arg.keyword is not None
+                else (parameters[position] if position < len(parameters) else None)
+            )
             if name is None:
                 return None
             arguments[name] = (arg.value, scope)
@@ -389,7 +521,9 @@ class StaticShapes:
                 return self._dimensions(given, outer, depth + 1)
             bound = scope.bound(shape.value)
             return None if bound is None or depth > 40 else self._dimensions(bound, scope, depth + 1)
-        if not isinstance(shape, (cst.List, cst.Tuple)) or any(isinstance(e, cst.StarredElement) for e in shape.elements):
+        if not isinstance(shape, (cst.List, cst.Tuple)) or any(
+            isinstance(e, cst.StarredElement) for e in shape.elements
+        ):
             return None
         return [self._int(e.value, scope, depth) for e in shape.elements]
 
@@ -407,8 +541,13 @@ class StaticShapes:
             left, right = self._int(value.left, scope, depth + 1), self._int(value.right, scope, depth + 1)
             if left is None or right is None:
                 return None
-            return left + right if isinstance(value.operator, cst.Add) else \
-                left - right if isinstance(value.operator, cst.Subtract) else left * right
+            return (
+                left + right
+                if isinstance(value.operator, cst.Add)
+                else left - right
+                if isinstance(value.operator, cst.Subtract)
+                else left * right
+            )
         if isinstance(value, cst.Name):
             if value.value in scope.arguments:
                 given, outer = scope.arguments[value.value]
@@ -431,9 +570,14 @@ class _Scope:
 
     def bound(self, name: str) -> Optional[cst.BaseExpression]:
         """The value ``name`` is bound to, when the function binds it once, by ``name = value``."""
-        values = [node.value for node in walk(self.function.body, code_only=True)
-                  if isinstance(node, cst.Assign) and len(node.targets) == 1
-                  and isinstance(node.targets[0].target, cst.Name) and node.targets[0].target.value == name]
+        values = [
+            node.value
+            for node in walk(self.function.body, code_only=True)
+            if isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Name)
+            and node.targets[0].target.value == name
+        ]
         binders = sum(1 for node in walk(self.function.body, code_only=True) if name in names_bound_here(node))
         if len(values) != 1 or binders != 1 or name in parameter_names(self.function):
             return None
@@ -444,7 +588,9 @@ class _Unranked(list):
     """A shape of which only the last dimension is known (``[last]``), not the rank."""
 
 
-def _broadcast(left: Optional[list[Optional[int]]], right: Optional[list[Optional[int]]]) -> Optional[list[Optional[int]]]:
+def _broadcast(
+    left: Optional[list[Optional[int]]], right: Optional[list[Optional[int]]]
+) -> Optional[list[Optional[int]]]:
     """The shape of an element-wise operation of two shapes (the longer one, its known last
     dimension kept; where one is unknown, nothing is known)."""
     if left is None or right is None:

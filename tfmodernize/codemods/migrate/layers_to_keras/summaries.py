@@ -36,9 +36,7 @@ def variable_summaries(
     unique). Declines other summaries (what they summarize is computed by the call)."""
     parents = plan.parents
     attributes = {}
-    made_before: list[
-        tuple[int, str]
-    ] = []  # (position, "scope/name") of each variable TF1 made in the call
+    made_before: list[tuple[int, str]] = []  # (position, "scope/name") of each variable TF1 made in the call
     order = {id(n): i for i, n in enumerate(walk(function.body, code_only=True))}
     for variable in made:
         bound = statement_of(variable.call, parents)
@@ -68,10 +66,7 @@ def variable_summaries(
             or value.value not in attributes
             or len(network.scopes) != 1
             or not any(block is network.scopes[0].body for block in ancestors(call, parents))
-            or sum(
-                1 for n in walk(function.body, code_only=True) if value.value in names_bound_here(n)
-            )
-            != 1
+            or sum(1 for n in walk(function.body, code_only=True) if value.value in names_bound_here(n)) != 1
         ):
             raise Decline(
                 call,
@@ -89,10 +84,7 @@ def variable_summaries(
             or (
                 path != f"{scope}/{written}"
                 and re.fullmatch(
-                    "".join(
-                        ".*" if part.startswith("{") else re.escape(part)
-                        for part in re.split(r"(\{\w+\})", path)
-                    ),
+                    "".join(".*" if part.startswith("{") else re.escape(part) for part in re.split(r"(\{\w+\})", path)),
                     f"{scope}/{written}",
                 )
             )
@@ -141,11 +133,7 @@ def _helper_summaries(
             continue
         helper = helpers[call.func.value]
         name = helper.name.value
-        if any(
-            isinstance(node, UNIT_BREAKS)
-            for node in ancestors(call, parents)
-            if contains(function.body, node)
-        ):
+        if any(isinstance(node, UNIT_BREAKS) for node in ancestors(call, parents) if contains(function.body, node)):
             raise Decline(
                 call,
                 f"`{name}` makes summaries and is called inside a loop, a condition or a comprehension "
@@ -155,9 +143,7 @@ def _helper_summaries(
             raise Decline(call, f"`{name}` makes summaries and other files of the run call it too")
         parameters = parameter_names(helper)
         scope = plan.variable_scope(call)
-        for summary in (
-            n for n in walk(helper.body, code_only=True) if _summary_symbol(plan.tf, n)
-        ):
+        for summary in (n for n in walk(helper.body, code_only=True) if _summary_symbol(plan.tf, n)):
             path = _helper_summary_path(plan, helper, summary)
             value = argument(
                 summary,
@@ -246,20 +232,13 @@ def _helper_summary_path(plan: FilePlan, helper: cst.FunctionDef, summary: cst.C
         if isinstance(node, cst.With):
             for item in reversed(node.items):
                 scope = item.item
-                if not (
-                    isinstance(scope, cst.Call)
-                    and plan.tf.is_tf(scope.func, "variable_scope", "name_scope")
-                ):
+                if not (isinstance(scope, cst.Call) and plan.tf.is_tf(scope.func, "variable_scope", "name_scope")):
                     raise Decline(
                         summary,
                         f"`{source(summary.func)}(...)` in `{helper.name.value}` is made under "
                         f"`{source(scope)}`, whose prefix to its tag is not read here",
                     )
-                given = (
-                    scope.args[0].value
-                    if len(scope.args) == 1 and scope.args[0].keyword is None
-                    else None
-                )
+                given = scope.args[0].value if len(scope.args) == 1 and scope.args[0].keyword is None else None
                 if not (
                     isinstance(given, cst.SimpleString)
                     and isinstance(given.evaluated_value, str)
@@ -274,9 +253,7 @@ def _helper_summary_path(plan: FilePlan, helper: cst.FunctionDef, summary: cst.C
     return path
 
 
-def _unique_in_module(
-    plan: FilePlan, name: str, helpers: dict[str, cst.FunctionDef], at: cst.Call
-) -> None:
+def _unique_in_module(plan: FilePlan, name: str, helpers: dict[str, cst.FunctionDef], at: cst.Call) -> None:
     """Declines a helper summary's first scope (or name) that the module also writes other than as
     a summarizing helper's scope or summary name: an op named so would have taken it first."""
     inside = {
@@ -299,6 +276,5 @@ def _unique_in_module(
     ):
         raise Decline(
             at,
-            f"the module also names something `{name}`: TF1 may have made the summary's scope unique "
-            "another way",
+            f"the module also names something `{name}`: TF1 may have made the summary's scope unique another way",
         )

@@ -46,6 +46,7 @@ class MadeLayer:
     (``scope/dense{suffix}/kernel:0``, ``{suffix}`` where TF1 may have made the layer's name
     unique: ``dense_1``), its class, the Python name bound to it, and the module statement that
     first applied it (TF1 made its variables there)."""
+
     variables: tuple[str, ...]
     keras_class: str
     name: str
@@ -56,6 +57,7 @@ class MadeLayer:
 class VariableList:
     """``d_vars = <a read of the trainable variables picked by scope>``: the line, the layers
     it selects, and each ``var_list=d_vars`` to write them into."""
+
     line: cst.SimpleStatementLine
     layers: list[MadeLayer]
     uses: list[cst.Name] = field(default_factory=list)
@@ -64,16 +66,21 @@ class VariableList:
         return training.variable_list([ModuleVariable(layer.name, None, True, -1, keras=True) for layer in self.layers])
 
 
-def variable_lists(module: cst.Module, tf: TFNames, made: list[MadeLayer],
-                   parents: dict) -> Iterator[Union[VariableList, Decline]]:
+def variable_lists(
+    module: cst.Module, tf: TFNames, made: list[MadeLayer], parents: dict
+) -> Iterator[Union[VariableList, Decline]]:
     """Each module-level variable list the program picks out of the trainable variables by
     scope or name and only passes as ``var_list``, resolved to the layers ``made``; a Decline
     for one that cannot be resolved."""
     whole = _whole_lists(module, tf)
     for index, statement in enumerate(module.body):
-        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-                and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1
-                and isinstance(statement.body[0].targets[0].target, cst.Name)):
+        if not (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Assign)
+            and len(statement.body[0].targets) == 1
+            and isinstance(statement.body[0].targets[0].target, cst.Name)
+        ):
             continue
         assign = statement.body[0]
         test = _selection(assign.value, tf, whole)
@@ -83,7 +90,9 @@ def variable_lists(module: cst.Module, tf: TFNames, made: list[MadeLayer],
         try:
             if any(tf.is_tf(c.func, *VARIABLE_MAKERS) for c in calls_in(module)):
                 raise Decline(assign.value, "the program also makes variables other than its layers' ")
-            layers = [layer for layer in made if layer.keras_class not in WEIGHTLESS and _selects(test, layer, assign.value)]
+            layers = [
+                layer for layer in made if layer.keras_class not in WEIGHTLESS and _selects(test, layer, assign.value)
+            ]
             late = next((layer for layer in layers if layer.built_at >= index), None)
             if late is not None:
                 raise Decline(assign.value, f"it is read before `{late.name}` made its variables")
@@ -93,9 +102,14 @@ def variable_lists(module: cst.Module, tf: TFNames, made: list[MadeLayer],
                     continue
                 arg = parents.get(id(use))
                 call = parents.get(id(arg))
-                if not (isinstance(arg, cst.Arg) and arg.keyword is not None and arg.keyword.value == "var_list"
-                        and isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
-                        and call.func.attr.value in ("minimize", "compute_gradients")):
+                if not (
+                    isinstance(arg, cst.Arg)
+                    and arg.keyword is not None
+                    and arg.keyword.value == "var_list"
+                    and isinstance(call, cst.Call)
+                    and isinstance(call.func, cst.Attribute)
+                    and call.func.attr.value in ("minimize", "compute_gradients")
+                ):
                     raise Decline(use, f"`{name}` is used other than as an optimizer's `var_list`")
                 found.uses.append(use)
             if not found.layers and found.uses:
@@ -114,9 +128,11 @@ def write_variable_lists(editor: "Editor", plan: "FilePlan") -> None:
         if isinstance(found, Decline):
             editor.declined(found, "variable list not migrated: ")
             continue
-        if not editor.fix(found.line.body[0].value,
-                          "a variable list picked by scope -> the Keras layers' trainable_variables, "
-                          "read where the optimizer uses them"):
+        if not editor.fix(
+            found.line.body[0].value,
+            "a variable list picked by scope -> the Keras layers' trainable_variables, "
+            "read where the optimizer uses them",
+        ):
             continue
         listing = found.listing()
         for use in found.uses:
@@ -127,12 +143,16 @@ def write_variable_lists(editor: "Editor", plan: "FilePlan") -> None:
         editor.remove(line)
 
 
-def unused_whole_lists(module: cst.Module, tf: TFNames, removed: list[cst.SimpleStatementLine]) -> list[cst.SimpleStatementLine]:
+def unused_whole_lists(
+    module: cst.Module, tf: TFNames, removed: list[cst.SimpleStatementLine]
+) -> list[cst.SimpleStatementLine]:
     """``t_vars = tf.trainable_variables()`` lines whose every use is in a ``removed`` line."""
     inside = {id(n) for line in removed for n in walk(line)}
     lines = []
     for name, line in _whole_lists(module, tf).items():
-        uses = [n for n in name_nodes(module) if n.value == name and not any(n is t.target for t in line.body[0].targets)]
+        uses = [
+            n for n in name_nodes(module) if n.value == name and not any(n is t.target for t in line.body[0].targets)
+        ]
         if uses and all(id(n) in inside for n in uses):
             lines.append(line)
     return lines
@@ -142,10 +162,14 @@ def _whole_lists(module: cst.Module, tf: TFNames) -> dict[str, cst.SimpleStateme
     """``t_vars = tf.trainable_variables()`` (no scope) lines at module level, by name bound."""
     found = {}
     for statement in module.body:
-        if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
-                and isinstance(statement.body[0], cst.Assign) and len(statement.body[0].targets) == 1 \
-                and isinstance(statement.body[0].targets[0].target, cst.Name) \
-                and _whole(statement.body[0].value, tf):
+        if (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Assign)
+            and len(statement.body[0].targets) == 1
+            and isinstance(statement.body[0].targets[0].target, cst.Name)
+            and _whole(statement.body[0].value, tf)
+        ):
             found[statement.body[0].targets[0].target.value] = statement
     return found
 
@@ -155,17 +179,23 @@ def _whole(value: cst.BaseExpression, tf: TFNames) -> bool:
     return read is not None and (read[0] is None or isinstance(read[0], cst.Name) and read[0].value == "None")
 
 
-def _selection(value: cst.BaseExpression, tf: TFNames,
-               whole: dict[str, cst.SimpleStatementLine]) -> Optional[Callable[[str], bool]]:
+def _selection(
+    value: cst.BaseExpression, tf: TFNames, whole: dict[str, cst.SimpleStatementLine]
+) -> Optional[Callable[[str], bool]]:
     """The test a read applies to TF1 variable names, when ``value`` picks trainable variables
     by scope (``re.match`` of the scope, as TF1's collections) or by a test on ``v.name``."""
     read = training.trainable_collection_read(value, tf) if isinstance(value, cst.Call) else None
     if read is not None and isinstance(read[0], cst.SimpleString) and isinstance(read[0].evaluated_value, str):
         scope = read[0].evaluated_value
         return (lambda name: name.startswith(scope)) if scope.replace("_", "").replace("/", "").isalnum() else None
-    if not (isinstance(value, cst.ListComp) and value.for_in.inner_for_in is None and len(value.for_in.ifs) == 1
-            and isinstance(value.for_in.target, cst.Name) and isinstance(value.elt, cst.Name)
-            and value.elt.value == value.for_in.target.value):
+    if not (
+        isinstance(value, cst.ListComp)
+        and value.for_in.inner_for_in is None
+        and len(value.for_in.ifs) == 1
+        and isinstance(value.for_in.target, cst.Name)
+        and isinstance(value.elt, cst.Name)
+        and value.elt.value == value.for_in.target.value
+    ):
         return None
     source = value.for_in.iter
     if not (_whole(source, tf) or isinstance(source, cst.Name) and source.value in whole):
@@ -173,16 +203,30 @@ def _selection(value: cst.BaseExpression, tf: TFNames,
     variable, test = value.for_in.target.value, value.for_in.ifs[0].test
 
     def names(node: cst.BaseExpression) -> bool:  # ``v.name``
-        return (isinstance(node, cst.Attribute) and node.attr.value == "name"
-                and isinstance(node.value, cst.Name) and node.value.value == variable)
+        return (
+            isinstance(node, cst.Attribute)
+            and node.attr.value == "name"
+            and isinstance(node.value, cst.Name)
+            and node.value.value == variable
+        )
 
-    if (isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "startswith"
-            and names(test.func.value) and len(test.args) == 1 and isinstance(test.args[0].value, cst.SimpleString)):
+    if (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Attribute)
+        and test.func.attr.value == "startswith"
+        and names(test.func.value)
+        and len(test.args) == 1
+        and isinstance(test.args[0].value, cst.SimpleString)
+    ):
         prefix = test.args[0].value.evaluated_value
         return lambda name: name.startswith(prefix)
-    if (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, cst.In) and isinstance(test.left, cst.SimpleString)
-            and names(test.comparisons[0].comparator)):
+    if (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.In)
+        and isinstance(test.left, cst.SimpleString)
+        and names(test.comparisons[0].comparator)
+    ):
         part = test.left.evaluated_value
         return lambda name: part in name
     return None

@@ -123,7 +123,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         symbol = self.tf.tf_symbol(node.func)
         if symbol is None or not symbol.path.startswith("train."):
             return None
-        tf1_class = symbol.path[len("train."):]
+        tf1_class = symbol.path[len("train.") :]
         return tf1_class if tf1_class in optimizer_table() else None
 
     def visit_Module(self, node: cst.Module) -> bool:
@@ -144,8 +144,11 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         if graph is not None:
             for call in all_calls:
                 if isinstance(call.func, cst.Attribute) and call.func.attr.value in METHODS:
-                    self.report(call, f"`{call.func.attr.value}` not migrated: the file is still a TF1 graph "
-                                      f"program (it uses `{graph}`); session-to-function migrates it first")
+                    self.report(
+                        call,
+                        f"`{call.func.attr.value}` not migrated: the file is still a TF1 graph "
+                        f"program (it uses `{graph}`); session-to-function migrates it first",
+                    )
             return False
         self._inventory = training.inventory(node, self.tf, self.state.project)
         self._taken = used_names(node)
@@ -175,7 +178,9 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             try:
                 self._build(site, optimizer)
                 if site.method != "apply_gradients" and site.function in self._crowded:
-                    raise Decline(site.call, "one function computes gradients for two losses; split it into one step per loss")
+                    raise Decline(
+                        site.call, "one function computes gradients for two losses; split it into one step per loss"
+                    )
             except Decline as decline:
                 self.declined(decline, f"`{site.method}` not migrated: ")
                 return
@@ -201,12 +206,20 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             name, schedule = optimizer.schedule
             module_name = name if name not in self._taken_globally(name) else fresh_name(name, self._taken)
             hoisted.append(fitted(assignment(module_name, schedule), self._width, 0))
-            args = [arg.with_changes(value=cst.Name(module_name))
-                    if isinstance(arg.value, cst.Name) and arg.value.value == name else arg for arg in args]
+            args = [
+                arg.with_changes(value=cst.Name(module_name))
+                if isinstance(arg.value, cst.Name) and arg.value.value == name
+                else arg
+                for arg in args
+            ]
         if optimizer.fed_rate is not None:
             # Each step assigns the fed value before it applies the gradients.
-            args = [arg.with_changes(value=cst.Float("0.0"))
-                    if isinstance(arg.value, cst.Name) and arg.value.value == optimizer.fed_rate else arg for arg in args]
+            args = [
+                arg.with_changes(value=cst.Float("0.0"))
+                if isinstance(arg.value, cst.Name) and arg.value.value == optimizer.fed_rate
+                else arg
+                for arg in args
+            ]
         new_call = cst.Call(self.tf_expr(keras_name), args=args)
         if optimizer.name is None:
             site = optimizer.sites[0]

@@ -23,8 +23,11 @@ class Discovery:
             if not isinstance(statement, cst.SimpleStatementLine):
                 continue
             for small in statement.body:
-                if (isinstance(small, cst.Assign) and len(small.targets) == 1
-                        and isinstance(small.targets[0].target, cst.Name)):
+                if (
+                    isinstance(small, cst.Assign)
+                    and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                ):
                     tf1_class = self._tf1_optimizer(small.value)
                     if tf1_class is not None:
                         assert isinstance(small.value, cst.Call)
@@ -41,7 +44,9 @@ class Discovery:
                 constructor = self._local_constructor(line)
                 if constructor is not None:
                     name, tf1_class, call = constructor
-                    local[name] = Optimizer(tf1_class, call, None, function=function, position=position, local_name=name)
+                    local[name] = Optimizer(
+                        tf1_class, call, None, function=function, position=position, local_name=name
+                    )
                     continue
                 site = self._site(function, position, top, line)
                 if site is None:
@@ -66,7 +71,9 @@ class Discovery:
         if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
             return None
         small = line.body[0]
-        if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+        if not (
+            isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+        ):
             return None
         tf1_class = self._tf1_optimizer(small.value)
         if tf1_class is None:
@@ -81,15 +88,26 @@ class Discovery:
                 continue
             for node in walk(line, code_only=True):
                 if isinstance(node, cst.Name) and node.value == optimizer.local_name and id(node) not in receivers:
-                    optimizer.problem = (node, f"`{node.value}` is used here in a way minimize-to-tape does not rewrite")
+                    optimizer.problem = (
+                        node,
+                        f"`{node.value}` is used here in a way minimize-to-tape does not rewrite",
+                    )
                     return
         if not optimizer.sites:
-            optimizer.problem = (optimizer.call, f"`{optimizer.local_name}` is not used by any statement minimize-to-tape rewrites")
+            optimizer.problem = (
+                optimizer.call,
+                f"`{optimizer.local_name}` is not used by any statement minimize-to-tape rewrites",
+            )
 
     def _site(self, function: cst.FunctionDef, position: int, top: int, line: cst.BaseStatement) -> Optional[Site]:
-        if (isinstance(line, cst.With) and len(line.items) == 1 and isinstance(line.items[0].item, cst.Call)
-                and self.tf.is_tf(line.items[0].item.func, "control_dependencies")
-                and isinstance(line.body, cst.IndentedBlock) and len(line.body.body) == 1):
+        if (
+            isinstance(line, cst.With)
+            and len(line.items) == 1
+            and isinstance(line.items[0].item, cst.Call)
+            and self.tf.is_tf(line.items[0].item.func, "control_dependencies")
+            and isinstance(line.body, cst.IndentedBlock)
+            and len(line.body.body) == 1
+        ):
             site = self._site(function, position, top, line.body.body[0])
             if site is not None and not site.keep_statement:
                 site.dependencies = line
@@ -97,12 +115,14 @@ class Discovery:
         if not isinstance(line, cst.SimpleStatementLine) or len(line.body) != 1:
             return None
         small = line.body[0]
-        inner = [c for c in calls_in(small) if isinstance(c.func, cst.Attribute)
-                 and c.func.attr.value == "compute_gradients"]
+        inner = [
+            c for c in calls_in(small) if isinstance(c.func, cst.Attribute) and c.func.attr.value == "compute_gradients"
+        ]
         if len(inner) == 1 and not (isinstance(small, (cst.Assign, cst.Expr)) and small.value is inner[0]):
             call = inner[0]
-            return Site(function, position, top, "compute_gradients", call, line, None, call.func.value,
-                        keep_statement=True)
+            return Site(
+                function, position, top, "compute_gradients", call, line, None, call.func.value, keep_statement=True
+            )
         target = None
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
             target, value = small.targets[0].target.value, small.value
@@ -110,8 +130,9 @@ class Discovery:
             value = small.value
         else:
             return None
-        if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)
-                and value.func.attr.value in METHODS):
+        if not (
+            isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in METHODS
+        ):
             return None
         return Site(function, position, top, value.func.attr.value, value, line, target, value.func.value)
 
@@ -122,7 +143,8 @@ class Discovery:
         constructors = {id(o.call) for o in by_name.all()}
         targets = {
             id(target.target)
-            for node in walk(module, code_only=True) if isinstance(node, cst.Assign) and id(node.value) in constructors
+            for node in walk(module, code_only=True)
+            if isinstance(node, cst.Assign) and id(node.value) in constructors
             for target in node.targets
         }
         for node in walk(module, code_only=True):
@@ -131,6 +153,9 @@ class Discovery:
             for optimizer in by_name.named(node.value):
                 if optimizer.problem is not None:
                     continue
-                optimizer.problem = (node, f"`{node.value}` is used here in a way minimize-to-tape does not rewrite "
-                                           "(only `minimize`, `compute_gradients` and `apply_gradients` statements "
-                                           "in a function body)")
+                optimizer.problem = (
+                    node,
+                    f"`{node.value}` is used here in a way minimize-to-tape does not rewrite "
+                    "(only `minimize`, `compute_gradients` and `apply_gradients` statements "
+                    "in a function body)",
+                )

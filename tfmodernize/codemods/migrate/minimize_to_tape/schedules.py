@@ -24,8 +24,12 @@ class Schedules:
         users = {site.position, optimizer.position}
         if any(name in names_read(line) for position, line in enumerate(body) if position not in users):
             raise Decline(site.call, f"the learning rate `{name}` is used for more than the optimizer")
-        passed = [arg for position, arg in enumerate(optimizer.call.args)
-                  if (arg.keyword is None and position == 0) or (arg.keyword is not None and arg.keyword.value == "learning_rate")]
+        passed = [
+            arg
+            for position, arg in enumerate(optimizer.call.args)
+            if (arg.keyword is None and position == 0)
+            or (arg.keyword is not None and arg.keyword.value == "learning_rate")
+        ]
         if not (len(passed) == 1 and isinstance(passed[0].value, cst.Name) and passed[0].value.value == name):
             raise Decline(site.call, f"the optimizer's arguments use `{name}` other than as its learning rate")
         differs = optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
@@ -42,8 +46,7 @@ class Schedules:
         local = f"the optimizer's arguments use `{name}`, which only exists inside the function"
         body = list(site.function.body.body)
         definitions = [
-            (position, line) for position, line in enumerate(body[: site.position])
-            if name in bound_names(line)
+            (position, line) for position, line in enumerate(body[: site.position]) if name in bound_names(line)
         ]
         if len(definitions) != 1:
             raise Decline(site.call, local)
@@ -57,8 +60,10 @@ class Schedules:
             raise Decline(site.call, local)
         users = (position, site.position, optimizer.position)
         uses = [s for i, s in enumerate(body) if i not in users and name in names_read(s)]
-        if uses or not any(arg.value is not None and isinstance(arg.value, cst.Name) and arg.value.value == name
-                           for arg in optimizer.call.args):
+        if uses or not any(
+            arg.value is not None and isinstance(arg.value, cst.Name) and arg.value.value == name
+            for arg in optimizer.call.args
+        ):
             raise Decline(site.call, f"the learning rate `{name}` is used for more than the optimizer")
         differs = optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
         if differs is not None:
@@ -67,7 +72,9 @@ class Schedules:
         if schedule is None:
             raise Decline(site.call, f"`{name}`: {step}")
         if not (isinstance(step, cst.Name) and isinstance(global_step, cst.Name) and step.value == global_step.value):
-            raise Decline(site.call, f"the learning rate `{name}` decays with another step than this update's `global_step`")
+            raise Decline(
+                site.call, f"the learning rate `{name}` decays with another step than this update's `global_step`"
+            )
         if names_read(small.value) & (bound - {step.value}):
             raise Decline(site.call, f"the learning rate `{name}` depends on values computed in the function")
         self._counts_only_here(step.value, site.call)
@@ -80,17 +87,28 @@ class Schedules:
         """Declines (at ``node``) when ``step`` may differ from the optimizer's iteration count."""
         variable = self._inventory.variable(step)
         if variable is None or variable.trainable or not variable.zero_start:
-            raise Decline(node, f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps")
+            raise Decline(
+                node, f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps"
+            )
         increments = 0
         for node in walk(self._module, code_only=True):
             if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "global_step":
                 increments += isinstance(node.value, cst.Name) and node.value.value == step
-            elif (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == step
-                  and node.attr.value.startswith(("assign", "scatter"))):
+            elif (
+                isinstance(node, cst.Attribute)
+                and isinstance(node.value, cst.Name)
+                and node.value.value == step
+                and node.attr.value.startswith(("assign", "scatter"))
+            ):
                 increments += 2
-            elif (isinstance(node, cst.Call) and self.tf.tf_symbol(node.func) is not None
-                  and self.tf.tf_symbol(node.func).path.startswith("assign") and node.args
-                  and isinstance(node.args[0].value, cst.Name) and node.args[0].value.value == step):
+            elif (
+                isinstance(node, cst.Call)
+                and self.tf.tf_symbol(node.func) is not None
+                and self.tf.tf_symbol(node.func).path.startswith("assign")
+                and node.args
+                and isinstance(node.args[0].value, cst.Name)
+                and node.args[0].value.value == step
+            ):
                 increments += 2
         if increments != 1:
             raise Decline(node, f"`{step}` is also changed elsewhere, so a Keras schedule would read other steps")

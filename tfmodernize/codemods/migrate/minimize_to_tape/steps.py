@@ -26,7 +26,7 @@ class Steps:
         """Fill ``site.replacement`` (code lines); declines when the site cannot be rewritten."""
         body = list(site.function.body.body)
         local_taken = self._globals | names_read(site.function)
-        later = body[site.position + 1:]
+        later = body[site.position + 1 :]
         is_op = site.method != "compute_gradients"
         if is_op and site.target is not None and any(site.target in names_read(s) for s in later):
             raise Decline(site.call, f"`{site.target}` (a TF1 op) is used after it")
@@ -36,7 +36,9 @@ class Steps:
             if site.method != "compute_gradients":
                 global_step = (bound_arguments(site.call, ("loss", "global_step")) or {}).get("global_step")
                 if site.method == "apply_gradients":
-                    global_step = (bound_arguments(site.call, ("grads_and_vars", "global_step")) or {}).get("global_step")
+                    global_step = (bound_arguments(site.call, ("grads_and_vars", "global_step")) or {}).get(
+                        "global_step"
+                    )
             self._hoist(site, optimizer, global_step)
             receiver = optimizer.hoisted_name
         if site.method == "apply_gradients":
@@ -44,7 +46,10 @@ class Steps:
             if args is None or "grads_and_vars" not in args:
                 raise Decline(site.call, "its arguments could not be read")
             if not self._plain_step(args):
-                raise Decline(site.call, "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`")
+                raise Decline(
+                    site.call,
+                    "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`",
+                )
             site.replacement = self._assign_rate(receiver, optimizer)
             site.replacement += [f"{receiver}.apply_gradients({source(args['grads_and_vars'])})"]
             site.replacement += self._global_step(args)
@@ -63,17 +68,27 @@ class Steps:
         if not is_none(args.get("grad_loss")):
             raise Decline(site.call, "`grad_loss` has no tape equivalent here; pass it as `output_gradients`")
         if not self._plain_step(args):
-            raise Decline(site.call, "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`")
+            raise Decline(
+                site.call,
+                "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`",
+            )
         if site.dependencies is not None:
             self._dependencies(site)
         docstring, rest = split_docstring(body[: site.position])
         loss = args["loss"]
         if not (isinstance(loss, cst.Name) and binds(rest, loss.value)):
-            raise Decline(site.call, "the loss is not a name computed earlier in the same function, so no tape can record it")
+            raise Decline(
+                site.call, "the loss is not a name computed earlier in the same function, so no tape can record it"
+            )
         frozen = training.frozen_value(rest, self._module, self._inventory, self.tf)
         if frozen is not None:
-            raise Decline(site.call, (f"the loss uses `{frozen}`, computed once at module level from variables: TF2 does not "
-                    "recompute it and the tape records no gradient through it; compute it in the function"))
+            raise Decline(
+                site.call,
+                (
+                    f"the loss uses `{frozen}`, computed once at module level from variables: TF2 does not "
+                    "recompute it and the tape records no gradient through it; compute it in the function"
+                ),
+            )
         variables, bind = self._variables(args.get("var_list"), site, local_taken)
         site.taped = True
         site.variables = variables if bind is None else None
@@ -124,12 +139,19 @@ class Steps:
         elif len(clash) == 1:
             self._schedule(site, optimizer, clash.pop(), global_step, bound)
         elif clash:
-            raise Decline(site.call, f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function")
+            raise Decline(
+                site.call, f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
+            )
         stateless = optimizer_table()[optimizer.tf1_class]["stateless"] and optimizer.schedule is None
         if site.function not in self._traced and not stateless:
-            raise Decline(site.call, (f"`{site.function.name.value}` builds a new optimizer each time it runs (once in TF1 graph "
+            raise Decline(
+                site.call,
+                (
+                    f"`{site.function.name.value}` builds a new optimizer each time it runs (once in TF1 graph "
                     "code, every step when run eagerly), so its state cannot move to module level safely: "
-                    "create the optimizer once outside the function or decorate the function with tf.function"))
+                    "create the optimizer once outside the function or decorate the function with tf.function"
+                ),
+            )
         # ``optimizer = tf.train.X(...).minimize(cost)`` names the train op like an
         # optimizer; only then does the name read well on the Keras optimizer.
         if optimizer.local_name is not None:
@@ -160,8 +182,13 @@ class Steps:
         if collection is None:
             return None
         if training.adds_update_ops(self._module, self.tf):
-            raise Decline(site.call, ("it depends on UPDATE_OPS and the file has layers that add update ops (batch "
-                    "normalisation): migrate them to Keras layers, which update themselves, first"))
+            raise Decline(
+                site.call,
+                (
+                    "it depends on UPDATE_OPS and the file has layers that add update ops (batch "
+                    "normalisation): migrate them to Keras layers, which update themselves, first"
+                ),
+            )
         site.drop_dependencies = True
         return None
 
@@ -171,7 +198,9 @@ class Steps:
         """(expression naming the variables, optional binding line); declines when they cannot be named."""
         if not is_none(var_list):
             assert var_list is not None
-            collection = training.trainable_collection_read(var_list, self.tf) if isinstance(var_list, cst.Call) else None
+            collection = (
+                training.trainable_collection_read(var_list, self.tf) if isinstance(var_list, cst.Call) else None
+            )
             if collection is not None:
                 # In a TF2 function the collection is empty: the list must be written out here.
                 listed = training.listed_variables(self._inventory, site.top, True, collection[0])
@@ -188,7 +217,10 @@ class Steps:
             return name, f"{name} = {source(var_list)}"
         problem = self._inventory.problem_before(site.top)
         if problem is not None:
-            raise Decline(site.call, f"it trains every trainable variable and the file's variables cannot be listed ({problem}); pass `var_list`")
+            raise Decline(
+                site.call,
+                f"it trains every trainable variable and the file's variables cannot be listed ({problem}); pass `var_list`",
+            )
         variables = self._inventory.before(site.top, trainable_only=True)
         if not variables:
             raise Decline(site.call, "no trainable variable is created before it")
@@ -208,7 +240,10 @@ class Steps:
             return None
         listed = training.listed_variables(self._inventory, bound[0], True, collection[0], eager=True)
         if isinstance(listed, str):
-            raise Decline(node, f"its var_list `{name}` reads the trainable-variables collection, which TF2 does not keep, and {listed}")
+            raise Decline(
+                node,
+                f"its var_list `{name}` reads the trainable-variables collection, which TF2 does not keep, and {listed}",
+            )
         return None
 
     def _plain_step(self, args: dict[str, cst.BaseExpression]) -> bool:
@@ -251,8 +286,11 @@ class Steps:
         slot = fresh_name("slot", self._taken)
         lines = [f"{name}.build({variables})"]
         for suffix, value in keras.slot_starts.items():
-            fill = (f"{source(self.tf_expr('ones_like'))}({slot})" if value == 1.0
-                    else f"{source(self.tf_expr('fill'))}({slot}.shape, {value!r})")
+            fill = (
+                f"{source(self.tf_expr('ones_like'))}({slot})"
+                if value == 1.0
+                else f"{source(self.tf_expr('fill'))}({slot}.shape, {value!r})"
+            )
             lines.append(
                 f"# TF1's {optimizer.tf1_class} started these slots at {value!r}; Keras starts them at 0.\n"
                 f"for {slot} in {name}.variables:\n"

@@ -170,12 +170,18 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         variables, and the first TF1-only name the module uses (it then stays on compat.v1,
         where TF2 code cannot call into it)."""
         factories = training.variable_factories(module, names)
-        functions = {stmt.name.value: {**_function_facts(stmt, names), "factory": _trainable(factories.get(stmt.name.value))}
-                     for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+        functions = {
+            stmt.name.value: {**_function_facts(stmt, names), "factory": _trainable(factories.get(stmt.name.value))}
+            for stmt in module.body
+            if isinstance(stmt, cst.FunctionDef)
+        }
         # Variables made when the module is imported (its top-level code) join the importer's graph.
         top_level = [stmt for stmt in module.body if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))]
-        on_import = any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for stmt in top_level
-                        for p, _ in tf_calls(stmt, names)[0])
+        on_import = any(
+            p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib."))
+            for stmt in top_level
+            for p, _ in tf_calls(stmt, names)[0]
+        )
         tf1 = None
         for node in walk(module, code_only=True):
             symbol = names.tf_symbol(node) if isinstance(node, (cst.Attribute, cst.Name)) else None
@@ -183,12 +189,27 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
                 tf1 = f"tf.{symbol.path}"
                 break
         # Classes whose objects own their variables, made once (``tf.Module``, Keras layers and models).
-        objects = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, names)]
-        built = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and stmt.name.value in objects
-                 and training.made_in_init(stmt, names)]
-        drawing = [stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and _calls_draw(stmt, names)]
-        return {"functions": functions, "objects": objects, "built": built, "drawing": drawing, "tf1": tf1,
-                "variables_on_import": on_import}
+        objects = [
+            stmt.name.value
+            for stmt in module.body
+            if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, names)
+        ]
+        built = [
+            stmt.name.value
+            for stmt in module.body
+            if isinstance(stmt, cst.ClassDef) and stmt.name.value in objects and training.made_in_init(stmt, names)
+        ]
+        drawing = [
+            stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and _calls_draw(stmt, names)
+        ]
+        return {
+            "functions": functions,
+            "objects": objects,
+            "built": built,
+            "drawing": drawing,
+            "tf1": tf1,
+            "variables_on_import": on_import,
+        }
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
@@ -264,14 +285,21 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
 
             def visit_Call(self, node: cst.Call) -> None:
                 terminal = node.func.attr if isinstance(node.func, cst.Attribute) else node.func
-                if isinstance(terminal, cst.Name) and terminal.value in SESSIONS and tf_path(node.func, names) in SESSIONS:
+                if (
+                    isinstance(terminal, cst.Name)
+                    and terminal.value in SESSIONS
+                    and tf_path(node.func, names) in SESSIONS
+                ):
                     owners.add(index)
 
         for index, top in enumerate(tree.body):
             visit(top, Finder())
             if isinstance(top, cst.ClassDef) and self._opens_session(top):
-                self.report(top, f"session program not migrated: sessions in the methods of `{top.name.value}` "
-                                 "(graph state kept on the instance) are not migrated; move the graph into functions")
+                self.report(
+                    top,
+                    f"session program not migrated: sessions in the methods of `{top.name.value}` "
+                    "(graph state kept on the instance) are not migrated; move the graph into functions",
+                )
         return owners
 
     def _opens_session(self, node: cst.CSTNode) -> bool:
@@ -321,17 +349,25 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         # ``net = Net(4)`` at module level, bound once: an object owning its variables, made
         # once, which the functions of a unit (``main()``) may call.
         for stmt in tree.body:
-            if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign) \
-                    and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name) \
-                    and isinstance(stmt.body[0].value, cst.Call) and source(stmt.body[0].value.func) in objects \
-                    and training.module_assignment(tree, stmt.body[0].targets[0].target.value) is not None:
+            if (
+                isinstance(stmt, cst.SimpleStatementLine)
+                and len(stmt.body) == 1
+                and isinstance(stmt.body[0], cst.Assign)
+                and len(stmt.body[0].targets) == 1
+                and isinstance(stmt.body[0].targets[0].target, cst.Name)
+                and isinstance(stmt.body[0].value, cst.Call)
+                and source(stmt.body[0].value.func) in objects
+                and training.module_assignment(tree, stmt.body[0].targets[0].target.value) is not None
+            ):
                 safe.add(stmt.body[0].targets[0].target.value)
                 # Called, it draws random values when its class does (``tf.nn.dropout`` in ``__call__``).
                 if source(stmt.body[0].value.func) in drawing:
                     drawing.add(stmt.body[0].targets[0].target.value)
         return graph, variables, safe, objects, drawing
 
-    def _read_project_import(self, statement: cst.ImportFrom, graph: set[str], variables: set[str], safe: set[str]) -> None:
+    def _read_project_import(
+        self, statement: cst.ImportFrom, graph: set[str], variables: set[str], safe: set[str]
+    ) -> None:
         """``from model import build``, ``model`` a module of the project: what the pre-pass said of
         ``build`` (builds tensors, creates variables) is what a function of this file would say."""
         if statement.relative or statement.module is None:
@@ -341,14 +377,19 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         if not known:
             return
         if summary is not None and summary.get("tf1"):
-            raise Decline(statement, f"`{module}` (a module of this project) still needs TF1 ({summary['tf1']}): it stays on "
-                                     "tf.compat.v1, and TF2 code cannot call into it; migrate it first")
+            raise Decline(
+                statement,
+                f"`{module}` (a module of this project) still needs TF1 ({summary['tf1']}): it stays on "
+                "tf.compat.v1, and TF2 code cannot call into it; migrate it first",
+            )
         if isinstance(statement.names, cst.ImportStar):
             # ``from ops import *``: every function the summary lists (unknown without one).
             imported = [(name, name) for name in (summary or {}).get("functions", {})]
         else:
-            imported = [(source(alias.name), source(alias.asname.name) if alias.asname is not None else source(alias.name))
-                        for alias in statement.names]
+            imported = [
+                (source(alias.name), source(alias.asname.name) if alias.asname is not None else source(alias.name))
+                for alias in statement.names
+            ]
         for name, local in imported:
             self._imported[local] = (module, summary is not None)
             facts = (summary or {}).get("functions", {}).get(name)
@@ -365,9 +406,12 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         imported = self._imported.get(root.value) if root is not None else None
         if imported is None or imported[1]:
             return decline
-        return Decline(decline.node, f"{decline.reason} (`{root.value}` comes from `{imported[0]}`, a module beside this "
-                                     f"file that is not in this run: include {imported[0].replace('.', '/')}.py in the run "
-                                     "so that its functions can be read)")
+        return Decline(
+            decline.node,
+            f"{decline.reason} (`{root.value}` comes from `{imported[0]}`, a module beside this "
+            f"file that is not in this run: include {imported[0].replace('.', '/')}.py in the run "
+            "so that its functions can be read)",
+        )
 
     def _migrate(
         self,
@@ -405,21 +449,29 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             return None
         if not plan.fixes or any(self.suppressed(node) for node, _ in plan.fixes):
             return None
-        if plan.unsafe is not None and not self.fix(plan.unsafe[0], "session program migrated drawing other random "
-                                                                    "numbers: " + plan.unsafe[1], safe=False):
+        if plan.unsafe is not None and not self.fix(
+            plan.unsafe[0], "session program migrated drawing other random numbers: " + plan.unsafe[1], safe=False
+        ):
             return None
         for node, message in plan.fixes:
             self.fix(node, message)
         for stmt in plan.unit.statements:
-            root = root_name(stmt.node.body[0].value.func) if stmt.kind is Kind.RESET and isinstance(
-                stmt.node, cst.SimpleStatementLine) and isinstance(stmt.node.body[0], cst.Expr) else None
+            root = (
+                root_name(stmt.node.body[0].value.func)
+                if stmt.kind is Kind.RESET
+                and isinstance(stmt.node, cst.SimpleStatementLine)
+                and isinstance(stmt.node.body[0], cst.Expr)
+                else None
+            )
             if root is not None and (self.tf.qualify(root) or "").endswith(".framework.ops"):
                 # ``from tensorflow.python.framework import ops`` was only there to reset the graph.
                 module, _, name = self.tf.qualify(root).rpartition(".")
                 self.remove_import(module, name)
         for function in plan.functions.values():
             for _ in range(function.minimizes):
-                self.oblige("TFM102", f"a TF1 optimizer step (`minimize`, `apply_gradients`) moved into `{function.name}`")
+                self.oblige(
+                    "TFM102", f"a TF1 optimizer step (`minimize`, `apply_gradients`) moved into `{function.name}`"
+                )
             for _ in range(function.gradients):
                 self.oblige("TFM103", f"`tf.gradients` moved into `{function.name}`")
         return self._emit(plan, nested, opening)
@@ -436,14 +488,20 @@ def _trainable(made: Optional[cst.Call]) -> bool:
 def _calls_draw(cls: cst.ClassDef, names: TFNames) -> bool:
     """Whether calling an object of ``cls`` draws random values (a method other than
     ``__init__`` runs a random op: ``tf.nn.dropout`` in ``__call__``)."""
-    return any(isinstance(method, cst.FunctionDef) and method.name.value != "__init__"
-               and draws_random(tf_calls(method, names)[0]) for method in cls.body.body)
+    return any(
+        isinstance(method, cst.FunctionDef)
+        and method.name.value != "__init__"
+        and draws_random(tf_calls(method, names)[0])
+        for method in cls.body.body
+    )
 
 
 def _function_facts(function: cst.FunctionDef, names: TFNames) -> dict[str, bool]:
     """Whether a module function builds TF ops (calls other than to the host-only API: reading
     the tutorials' MNIST makes numpy arrays), and whether it creates variables."""
     calls, _ = tf_calls(function, names)
-    return {"graph": builds_ops(calls),
-            "variables": any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls),
-            "draws": draws_random(calls)}
+    return {
+        "graph": builds_ops(calls),
+        "variables": any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls),
+        "draws": draws_random(calls),
+    }

@@ -103,8 +103,11 @@ class Emitter:
                     put(new)
             elif stmt.kind is Kind.ITERATOR:
                 dataset, _ = unit.iterators[stmt.node.body[0].targets[0].target.value]
-                put(stmt.node.with_changes(body=[stmt.node.body[0].with_changes(
-                    value=cst.Call(cst.Name("iter"), [cst.Arg(dataset)]))]))
+                put(
+                    stmt.node.with_changes(
+                        body=[stmt.node.body[0].with_changes(value=cst.Call(cst.Name("iter"), [cst.Arg(dataset)]))]
+                    )
+                )
             elif stmt.static_reads or stmt.kind is Kind.PLAIN and plan.replacements:
                 # (a plain statement may read a value a run bound: converted where it reads it)
                 put(stmt.node.visit(rewriter))
@@ -158,10 +161,13 @@ class Emitter:
         decorator: cst.BaseExpression = self.tf_expr("function")
         if specs is not None:
             named = [plan.spec_names.get((param, source(spec))) for param, spec in specs]
-            elements = [cst.Element(cst.Name(name) if name is not None else spec)
-                        for name, (_, spec) in zip(named, specs)]
-            decorator = cst.Call(decorator, [cst.Arg(cst.List(commas(elements)), keyword=cst.Name("input_signature"),
-                                                      equal=no_space_equal())])
+            elements = [
+                cst.Element(cst.Name(name) if name is not None else spec) for name, (_, spec) in zip(named, specs)
+            ]
+            decorator = cst.Call(
+                decorator,
+                [cst.Arg(cst.List(commas(elements)), keyword=cst.Name("input_signature"), equal=no_space_equal())],
+            )
         depth = 1 if plan.nested else 0
         definition = cst.FunctionDef(
             name=cst.Name(function.name),
@@ -180,20 +186,33 @@ class Emitter:
                 # The constant's own shape and dtype, read from its eager value where the
                 # function is defined: what TF1 checked a fed value against.
                 params.append(cst.Param(cst.Name(name)))
-                specs.append((name, cst.Call(self.tf_expr("TensorSpec"), commas([
-                    cst.Arg(cst.Attribute(cst.Name(name), cst.Name("shape"))),
-                    cst.Arg(cst.Attribute(cst.Name(name), cst.Name("dtype")))]))))
+                specs.append(
+                    (
+                        name,
+                        cst.Call(
+                            self.tf_expr("TensorSpec"),
+                            commas(
+                                [
+                                    cst.Arg(cst.Attribute(cst.Name(name), cst.Name("shape"))),
+                                    cst.Arg(cst.Attribute(cst.Name(name), cst.Name("dtype"))),
+                                ]
+                            ),
+                        ),
+                    )
+                )
                 continue
             placeholder = unit.placeholders[name]
             default = placeholder.default
             if placeholder.iterator is not None or placeholder.switch:
-                params.append(cst.Param(cst.Name(name)) if default is None else
-                              cst.Param(cst.Name(name), default=default, equal=no_space_equal()))
+                params.append(
+                    cst.Param(cst.Name(name))
+                    if default is None
+                    else cst.Param(cst.Name(name), default=default, equal=no_space_equal())
+                )
                 continue
             if default is not None:
                 dtype = self.tf_expr(self._literal_dtype(default))
-                params.append(cst.Param(cst.Name(name), default=default,
-                                        equal=no_space_equal()))
+                params.append(cst.Param(cst.Name(name), default=default, equal=no_space_equal()))
             else:
                 dtype = placeholder.dtype
                 params.append(cst.Param(cst.Name(name)))
@@ -203,12 +222,21 @@ class Emitter:
             # The step summaries are written at: one int64 scalar, so each step's number does
             # not trace the function again.
             params.append(cst.Param(cst.Name(function.summary_step)))
-            specs.append((function.summary_step, cst.Call(self.tf_expr("TensorSpec"), commas([
-                cst.Arg(cst.List([])), cst.Arg(self.tf_expr("int64"))]))))
+            specs.append(
+                (
+                    function.summary_step,
+                    cst.Call(
+                        self.tf_expr("TensorSpec"), commas([cst.Arg(cst.List([])), cst.Arg(self.tf_expr("int64"))])
+                    ),
+                )
+            )
         # A dataset's elements: no spec written here (the dataset knows them; a last, smaller
         # batch traces once more). A training switch is a Python bool: one trace per value.
-        if specs and not any(unit.placeholders[p].iterator or unit.placeholders[p].switch
-                             for p in function.params if p in unit.placeholders):
+        if specs and not any(
+            unit.placeholders[p].iterator or unit.placeholders[p].switch
+            for p in function.params
+            if p in unit.placeholders
+        ):
             return params, specs
         return params, None
 
@@ -247,8 +275,8 @@ def _joined(first: Sequence[cst.EmptyLine], second: Sequence[cst.EmptyLine]) -> 
     head = 0
     while head < len(second) and second[head].comment is None:
         head += 1
-    meeting = first[len(first) - tail:] if tail > head else second[:head]
-    return [*first[:len(first) - tail], *meeting, *second[head:]]
+    meeting = first[len(first) - tail :] if tail > head else second[:head]
+    return [*first[: len(first) - tail], *meeting, *second[head:]]
 
 
 def _without_own_comment(stmt: Statement) -> list[cst.EmptyLine]:
@@ -271,12 +299,14 @@ class _ExplicitVarList(cst.CSTTransformer):
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         if not (isinstance(updated.func, cst.Attribute) and updated.func.attr.value == "minimize"):
             return updated
-        if len(updated.args) > 2 or any(a.star or (a.keyword is not None and a.keyword.value == "var_list")
-                                        for a in updated.args):
+        if len(updated.args) > 2 or any(
+            a.star or (a.keyword is not None and a.keyword.value == "var_list") for a in updated.args
+        ):
             return updated
         listed = cst.List(commas([cst.Element(cst.parse_expression(name)) for name in self.variables]))
-        return updated.with_changes(args=commas([*updated.args, cst.Arg(listed, keyword=cst.Name("var_list"),
-                                                                         equal=no_space_equal())]))
+        return updated.with_changes(
+            args=commas([*updated.args, cst.Arg(listed, keyword=cst.Name("var_list"), equal=no_space_equal())])
+        )
 
 
 class _Rewriter(cst.CSTTransformer):
@@ -298,11 +328,11 @@ class _Rewriter(cst.CSTTransformer):
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self.depth += id(node) not in self.flat
 
-    def leave_SimpleStatementLine(self, original: cst.SimpleStatementLine,
-                                  updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine:
         # A line now reading ``.numpy()`` where it read a value keeps to the file's width.
-        if any(isinstance(n, cst.Name) and n in self.plan.replacements
-               for n in walk(original, code_only=True)):
+        if any(isinstance(n, cst.Name) and n in self.plan.replacements for n in walk(original, code_only=True)):
             return fitted(updated, self.limit, self.depth)
         return updated
 
@@ -324,7 +354,11 @@ class _Rewriter(cst.CSTTransformer):
         if original not in self.plan.unit.nested_blocks:
             return updated
         body = [s for s in updated.body.body if not isinstance(s, cst.SimpleStatementLine) or s.body]
-        body = [s for s in body if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Pass) for x in s.body))]
+        body = [
+            s
+            for s in body
+            if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Pass) for x in s.body))
+        ]
         if not body:
             return cst.SimpleStatementLine([cst.Pass()], leading_lines=updated.leading_lines)
         leading = updated.leading_lines
@@ -360,5 +394,7 @@ class _AssignMethods(cst.CSTTransformer):
         if path not in ASSIGN_METHODS or len(updated.args) < 2 or any(a.keyword for a in updated.args[:2]):
             return updated
         ref, value = updated.args[0].value, updated.args[1]
-        return cst.Call(cst.Attribute(parenthesized(ref, before_attribute=True), cst.Name(ASSIGN_METHODS[path])),
-                        [value.with_changes(comma=cst.MaybeSentinel.DEFAULT), *updated.args[2:]])
+        return cst.Call(
+            cst.Attribute(parenthesized(ref, before_attribute=True), cst.Name(ASSIGN_METHODS[path])),
+            [value.with_changes(comma=cst.MaybeSentinel.DEFAULT), *updated.args[2:]],
+        )

@@ -37,16 +37,39 @@ from tfmodernize.names import name_nodes
 from tfmodernize.syntax import commas, source
 
 #: Words of a train op's name that say it trains (``d_train_op`` trains ``d``).
-TRAIN_WORDS = frozenset({"train", "training", "op", "ops", "optimizer", "optimiser", "optim", "opt", "step",
-                         "solver", "update", "updates", "minimize", "minimizer", "trainer"})
+TRAIN_WORDS = frozenset(
+    {
+        "train",
+        "training",
+        "op",
+        "ops",
+        "optimizer",
+        "optimiser",
+        "optim",
+        "opt",
+        "step",
+        "solver",
+        "update",
+        "updates",
+        "minimize",
+        "minimizer",
+        "trainer",
+    }
+)
 
 
 class Functions:
     """Part of :class:`SessionToFunction` (see the package docstring)."""
 
     def _function_for(
-        self, plan: UnitPlan, stmt: Statement, elements: list[Element], ops: list[Element], shape: Shape,
-        overrides: Sequence[str] = (), targets: Optional[cst.BaseExpression] = None,
+        self,
+        plan: UnitPlan,
+        stmt: Statement,
+        elements: list[Element],
+        ops: list[Element],
+        shape: Shape,
+        overrides: Sequence[str] = (),
+        targets: Optional[cst.BaseExpression] = None,
     ) -> FunctionPlan:
         """The function computing ``elements`` (running ``ops``) as fetched at ``stmt``: the
         backward slice of what they use, one function per distinct fetch set (and set of fed
@@ -69,7 +92,9 @@ class Functions:
         body = unit.backward_slice(wanted, stmt.index, fed=overrides)
         # Lists, tuples and unpacked fetches of the same tensors share one function.
         sequence = shape in (Shape.LIST, Shape.TUPLE, Shape.UNPACKED)
-        fetched = tuple(source(e.expr) for e in elements) if sequence else source(returned) if returned is not None else ""
+        fetched = (
+            tuple(source(e.expr) for e in elements) if sequence else source(returned) if returned is not None else ""
+        )
         key = (sequence, fetched, tuple(s.index for s in body), tuple(source(o.expr) for o in ops), tuple(overrides))
         if key in plan.functions:
             return plan.functions[key]
@@ -94,18 +119,28 @@ class Functions:
         for fed in overrides:
             meant = unit.reaching(fed, stmt.index)
             readers = [m for m in body if fed in m.uses] + ([stmt] if fed in wanted else [])
-            if unit.reaching(fed, anchor + 1) is not meant or any(unit.reaching(fed, m.index) is not meant for m in readers):
-                raise Decline(meant.origin, f"`{fed}` is fed but rebound between the graph and the run: {OVERRIDE_HINT}")
+            if unit.reaching(fed, anchor + 1) is not meant or any(
+                unit.reaching(fed, m.index) is not meant for m in readers
+            ):
+                raise Decline(
+                    meant.origin, f"`{fed}` is fed but rebound between the graph and the run: {OVERRIDE_HINT}"
+                )
             if fed in used:
                 params.append(fed)
         recomputed = next((m for m in body if not m.dynamic and m.draws_random), None)
         if recomputed is not None:
-            raise Decline(recomputed.origin, "a random value computed from a fed tensor would be drawn again: "
-                                             f"{OVERRIDE_HINT}")
+            raise Decline(
+                recomputed.origin, f"a random value computed from a fed tensor would be drawn again: {OVERRIDE_HINT}"
+            )
         name = self._function_name(plan, elements, ops, body, targets)
         function = FunctionPlan(
-            name, params, body, returned, anchor,
-            minimizes=sum(s.minimizes for s in body), gradients=sum(s.gradients for s in body),
+            name,
+            params,
+            body,
+            returned,
+            anchor,
+            minimizes=sum(s.minimizes for s in body),
+            gradients=sum(s.gradients for s in body),
             overrides=[fed for fed in overrides if fed in params],
         )
         plan.functions[key] = function
@@ -131,8 +166,7 @@ class Functions:
             base = f"compute_{targets.value}"  # ``stats = sess.run({...})``: what the program calls them
         else:
             free = "evaluate" not in others and "evaluate" not in plan.taken
-            base = "evaluate" if free else "compute_" + "_".join(
-                _describe(e.expr) for e in elements[:2])
+            base = "evaluate" if free else "compute_" + "_".join(_describe(e.expr) for e in elements[:2])
         # The name of a fetched op or tensor is free once its statement moves into the function.
         reusable = plan.unit.kind(base) in (Value.OP, Value.DYNAMIC)
         if reusable and base not in plan.reused:
@@ -158,8 +192,11 @@ class Functions:
         for function in functions:
             for stmt in function.body:
                 shared = frozenset(users[stmt.index])
-                if len(shared) > 1 and not (stmt.stateful or stmt.gradients or stmt.uses & overridden) \
-                        and stmt not in groups.get(shared, []):
+                if (
+                    len(shared) > 1
+                    and not (stmt.stateful or stmt.gradients or stmt.uses & overridden)
+                    and stmt not in groups.get(shared, [])
+                ):
                     groups.setdefault(shared, []).append(stmt)
         for shared, members in sorted(groups.items(), key=lambda item: item[1][0].index):
             if len(members) < 2 or all(len(f.body) == len(members) for f in functions if f.name in shared):
@@ -205,7 +242,9 @@ class Functions:
         """Names of the old graph must not survive outside the functions."""
         unit = plan.unit
         for stmt in unit.statements:
-            gone = {n for n in stmt.uses if unit.kind(n, stmt.index) in GONE} - {name for _, name, _ in stmt.static_reads}
+            gone = {n for n in stmt.uses if unit.kind(n, stmt.index) in GONE} - {
+                name for _, name, _ in stmt.static_reads
+            }
             if stmt.kind in (Kind.VARIABLE, Kind.OBJECT, Kind.PLAIN) or (stmt.kind is Kind.GRAPH and not stmt.dynamic):
                 if gone:
                     raise Decline(stmt.origin, f"`{sorted(gone)[0]}` is used outside a session call")
@@ -229,8 +268,11 @@ class Functions:
     def _check_functions(self, plan: UnitPlan) -> None:
         unit = plan.unit
         openings = sum(1 for stmt in unit.statements if stmt.kind is Kind.SESSION) + sum(
-            1 for block in [*unit.removed_blocks, *unit.nested_blocks]
-            for item in block.items if isinstance(item.item, cst.Call) and tf_path(item.item.func, self.tf) in SESSIONS)
+            1
+            for block in [*unit.removed_blocks, *unit.nested_blocks]
+            for item in block.items
+            if isinstance(item.item, cst.Call) and tf_path(item.item.func, self.tf) in SESSIONS
+        )
         drawn_by: dict[int, set[str]] = {}
         for function in plan.functions.values():
             for stmt in function.body:
@@ -241,21 +283,31 @@ class Functions:
             # TF1 drew every run's values from the one op; each TF2 function has its own op, so
             # a run of one function no longer moves the stream the other draws from.
             # The same distribution, other numbers: an unsafe fix (``--unsafe-fixes``).
-            plan.unsafe = (shared.origin, "a random op is drawn by runs of different fetches "
-                                          f"({', '.join(sorted(drawn_by[shared.index]))}): TF1 drew them all from one "
-                                          "op, each TF2 function draws from its own (the same distribution, other "
-                                          "numbers); fetch them in one run, or draw with tf.random.stateless_* from an "
-                                          "explicit seed")
+            plan.unsafe = (
+                shared.origin,
+                "a random op is drawn by runs of different fetches "
+                f"({', '.join(sorted(drawn_by[shared.index]))}): TF1 drew them all from one "
+                "op, each TF2 function draws from its own (the same distribution, other "
+                "numbers); fetch them in one run, or draw with tf.random.stateless_* from an "
+                "explicit seed",
+            )
         for function in plan.functions.values():
             drawing = next((stmt for stmt in function.body if stmt.dynamic and stmt.draws_random), None)
             if drawing is not None and openings > 1:
-                raise Decline(drawing.origin, "random ops run in more than one session: each TF1 session restarts their "
-                                              "random state, a TF2 function keeps one; seed each draw explicitly "
-                                              "(tf.random.stateless_*) to migrate it")
+                raise Decline(
+                    drawing.origin,
+                    "random ops run in more than one session: each TF1 session restarts their "
+                    "random state, a TF2 function keeps one; seed each draw explicitly "
+                    "(tf.random.stateless_*) to migrate it",
+                )
             self._check_free_names(unit, function)
             for name in function.params:
                 placeholder = unit.placeholders.get(name)
-                if placeholder is not None and placeholder.default is not None and self._literal_dtype(placeholder.default) is None:
+                if (
+                    placeholder is not None
+                    and placeholder.default is not None
+                    and self._literal_dtype(placeholder.default) is None
+                ):
                     raise Decline(placeholder.statement.origin, f"cannot tell the dtype of `{name}`'s default")
 
     def _check_free_names(self, unit: GraphUnit, function: FunctionPlan) -> None:
@@ -273,7 +325,9 @@ class Functions:
             # The input signature and defaults are evaluated where the function is defined.
             placeholder = unit.placeholders[name]
             for part in (placeholder.shape, placeholder.dtype, placeholder.default):
-                built.extend((used, placeholder.statement) for used in sorted(names_used(part) if part is not None else ()))
+                built.extend(
+                    (used, placeholder.statement) for used in sorted(names_used(part) if part is not None else ())
+                )
         definition = function.anchor + 1 if function.body else function.anchor
         for name, reader in built:
             if unit.bindings.get(name, 0) < 2:
@@ -283,9 +337,12 @@ class Functions:
             if reader in (unit.placeholders[p].statement for p in function.params if p in unit.placeholders):
                 seen.append(unit.reaching(name, definition))
             if any(binding is not meant for binding in seen) or any(
-                    name in unit.statements[site].defs for site in function.sites):
-                raise Decline(reader.origin, f"`{name}` is rebound after the graph used it: its TF1 value "
-                                             "is not the one the function would see")
+                name in unit.statements[site].defs for site in function.sites
+            ):
+                raise Decline(
+                    reader.origin,
+                    f"`{name}` is rebound after the graph used it: its TF1 value is not the one the function would see",
+                )
 
     def _literal_dtype(self, value: cst.BaseExpression) -> Optional[str]:
         if isinstance(value, cst.UnaryOperation):

@@ -69,24 +69,68 @@ from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V
 CONFIGS = ("ConfigProto", "GPUOptions")
 #: Ops returning a list or tuple of tensors (fetched, a list of arrays).
 SEQUENCE_OPS = (
-    "gradients", "nn.moments", "nn.weighted_moments", "unstack", "split", "meshgrid", "unique",
-    "unique_with_counts", "linalg.eigh", "self_adjoint_eig", "linalg.qr", "qr", "svd", "linalg.svd",
-    "nn.top_k", "math.top_k", "hessians",
+    "gradients",
+    "nn.moments",
+    "nn.weighted_moments",
+    "unstack",
+    "split",
+    "meshgrid",
+    "unique",
+    "unique_with_counts",
+    "linalg.eigh",
+    "self_adjoint_eig",
+    "linalg.qr",
+    "qr",
+    "svd",
+    "linalg.svd",
+    "nn.top_k",
+    "math.top_k",
+    "hessians",
 )
 #: Ops whose result may be a structure of tensors (nested, or other than a flat list): outputs
 #: and state, the loop variables, whatever the mapped or called function returns.
 STRUCTURE_OPS = (
-    "nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.static_bidirectional_rnn", "nn.raw_rnn",
-    "while_loop", "cond", "case", "switch_case", "map_fn", "scan", "foldl", "foldr", "py_func", "py_function",
-    "numpy_function", "identity_n", "tuple", "nn.fused_batch_norm", "nn.sufficient_statistics",
-    "nn.max_pool_with_argmax", "nn.ctc_beam_search_decoder", "nn.ctc_greedy_decoder", "nest.map_structure",
-    "nest.flatten", "nest.pack_sequence_as", "custom_gradient", "recompute_grad",
+    "nn.dynamic_rnn",
+    "nn.static_rnn",
+    "nn.bidirectional_dynamic_rnn",
+    "nn.static_bidirectional_rnn",
+    "nn.raw_rnn",
+    "while_loop",
+    "cond",
+    "case",
+    "switch_case",
+    "map_fn",
+    "scan",
+    "foldl",
+    "foldr",
+    "py_func",
+    "py_function",
+    "numpy_function",
+    "identity_n",
+    "tuple",
+    "nn.fused_batch_norm",
+    "nn.sufficient_statistics",
+    "nn.max_pool_with_argmax",
+    "nn.ctc_beam_search_decoder",
+    "nn.ctc_greedy_decoder",
+    "nest.map_structure",
+    "nest.flatten",
+    "nest.pack_sequence_as",
+    "custom_gradient",
+    "recompute_grad",
 )
 #: Methods of TF1 objects returning a structure of tensors: an optimizer's (gradient, variable)
 #: pairs.
 STRUCTURE_METHODS = ("compute_gradients",)
 #: RNN builders: they create their cells' variables when called.
-RNN_PREFIXES = ("nn.dynamic_rnn", "nn.static_rnn", "nn.bidirectional_dynamic_rnn", "nn.raw_rnn", "nn.rnn_cell.", "nn.static_bidirectional_rnn")
+RNN_PREFIXES = (
+    "nn.dynamic_rnn",
+    "nn.static_rnn",
+    "nn.bidirectional_dynamic_rnn",
+    "nn.raw_rnn",
+    "nn.rnn_cell.",
+    "nn.static_bidirectional_rnn",
+)
 #: Calls that only reset or force graph mode: gone once the program is migrated.
 GRAPH_MODE_SWITCHES = ("reset_default_graph", *V2_OFF)
 RANDOM_OPS = (
@@ -131,8 +175,9 @@ ITERATOR_MAKERS = ("data.make_one_shot_iterator", "data.make_initializable_itera
 #: Graph methods that look tensors up by name: the tensors of an imported graph.
 LOOKUPS = ("get_tensor_by_name", "get_operation_by_name")
 #: What a user can do with a program that runs an imported graph.
-IMPORTED_HINT = ("load a SavedModel with tf.saved_model.load, or wrap the imported graph with "
-                 "tf.compat.v1.wrap_function, by hand")
+IMPORTED_HINT = (
+    "load a SavedModel with tf.saved_model.load, or wrap the imported graph with tf.compat.v1.wrap_function, by hand"
+)
 #: API families whose calls make an object (kept where it is), not a tensor. ``examples.``:
 #: the tutorials' dataset readers (``input_data.read_data_sets``) return numpy arrays.
 OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.", "examples.")
@@ -364,14 +409,22 @@ def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list
     class Reader(cst.CSTVisitor):
         def visit_Call(self, call: cst.Call) -> None:
             func = call.func
-            if (isinstance(func, cst.Attribute) and func.attr.value == "get_shape" and not call.args
-                    and isinstance(func.value, cst.Name) and func.value.value in names):
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value == "get_shape"
+                and not call.args
+                and isinstance(func.value, cst.Name)
+                and func.value.value in names
+            ):
                 reads.append((call, func.value.value, "shape"))
                 covered.add(id(func.value))
 
         def visit_Attribute(self, attribute: cst.Attribute) -> None:
-            if (attribute.attr.value in STATIC_ATTRIBUTES and isinstance(attribute.value, cst.Name)
-                    and attribute.value.value in names):
+            if (
+                attribute.attr.value in STATIC_ATTRIBUTES
+                and isinstance(attribute.value, cst.Name)
+                and attribute.value.value in names
+            ):
                 reads.append((attribute, attribute.value.value, attribute.attr.value))
                 covered.add(id(attribute.value))
 
@@ -495,7 +548,9 @@ def _session_call(expr: cst.BaseExpression, names: TFNames) -> Optional[cst.Call
 
 def _graph_context(expr: cst.BaseExpression, names: TFNames, graphs: frozenset[str]) -> bool:
     """``tf.Graph().as_default()``, or ``g.as_default()`` for a ``g = tf.Graph()``."""
-    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default"):
+    if not (
+        isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default"
+    ):
         return False
     graph = expr.func.value
     if isinstance(graph, cst.Name):
@@ -510,8 +565,11 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
     graphs = graph_names(body, names)
     used = frozenset().union(*(names_used(stmt) for stmt in body))
     # ``[v for v in tf.trainable_variables() if "generator" in v.name]``: names are read.
-    reads_names = any(isinstance(n, cst.Attribute) and n.attr.value == "name"
-                      for stmt in body for n in treewalk.walk(stmt, code_only=True))
+    reads_names = any(
+        isinstance(n, cst.Attribute) and n.attr.value == "name"
+        for stmt in body
+        for n in treewalk.walk(stmt, code_only=True)
+    )
 
     def walk(statements: Sequence[cst.BaseStatement], carried: Sequence[cst.EmptyLine]) -> None:
         for position, stmt in enumerate(statements):
@@ -520,12 +578,21 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                 for item in stmt.items:
                     if naming_scope(item, names) and item.asname is not None and item.asname.name.value in used:
                         raise Decline(item, f"the name scope's `{item.asname.name.value}` is used")
-                    if reads_names and naming_scope(item, names) and tf_path(item.item.func, names) != "device" and any(
+                    if (
+                        reads_names
+                        and naming_scope(item, names)
+                        and tf_path(item.item.func, names) != "device"
+                        and any(
                             isinstance(n, cst.Call) and tf_path(n.func, names) in VARIABLE_MAKERS
-                            for n in treewalk.walk(stmt.body, code_only=True)):
-                        raise Decline(item, "the variables made in this scope are named after it (`scope/Variable:0`) "
-                                            "and the program reads variable names: keep the scope as "
-                                            "`tf.name_scope(...)` around their creation by hand")
+                            for n in treewalk.walk(stmt.body, code_only=True)
+                        )
+                    ):
+                        raise Decline(
+                            item,
+                            "the variables made in this scope are named after it (`scope/Variable:0`) "
+                            "and the program reads variable names: keep the scope as "
+                            "`tf.name_scope(...)` around their creation by hand",
+                        )
                     call = _session_call(item.item, names)
                     if call is not None:
                         if item.asname is None or not isinstance(item.asname.name, cst.Name):
@@ -542,8 +609,13 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                 body = [s for s in inner.body if not _is_pass(s)]
                 # The comment on a session block is about the session ("launch the graph"): it
                 # goes with it; a graph or name scope block's comment heads what it built.
-                walk(body, [*leading, *(session_free(stmt.leading_lines) if opens_session(stmt, names)
-                                  else stmt.leading_lines)])
+                walk(
+                    body,
+                    [
+                        *leading,
+                        *(session_free(stmt.leading_lines) if opens_session(stmt, names) else stmt.leading_lines),
+                    ],
+                )
                 continue
             node = stmt
             if leading:
@@ -721,8 +793,11 @@ class GraphUnit:
         """Marks the boolean placeholders the graph reads only as ``training=`` arguments."""
         for placeholder in self.placeholders.values():
             default = placeholder.default
-            boolean = (tf_path(placeholder.dtype, self.names) == "bool" if placeholder.dtype is not None
-                       else isinstance(default, cst.Name) and default.value in ("True", "False"))
+            boolean = (
+                tf_path(placeholder.dtype, self.names) == "bool"
+                if placeholder.dtype is not None
+                else isinstance(default, cst.Name) and default.value in ("True", "False")
+            )
             if not boolean:
                 continue
             uses = switches = 0
@@ -730,9 +805,15 @@ class GraphUnit:
                 if stmt.kind != Kind.GRAPH:
                     continue
                 uses += sum(1 for n in name_nodes(stmt.node) if n.value == placeholder.name)
-                switches += sum(1 for n in walk(stmt.node, code_only=True)
-                                if isinstance(n, cst.Arg) and n.keyword is not None and n.keyword.value == "training"
-                                and isinstance(n.value, cst.Name) and n.value.value == placeholder.name)
+                switches += sum(
+                    1
+                    for n in walk(stmt.node, code_only=True)
+                    if isinstance(n, cst.Arg)
+                    and n.keyword is not None
+                    and n.keyword.value == "training"
+                    and isinstance(n.value, cst.Name)
+                    and n.value.value == placeholder.name
+                )
             placeholder.switch = uses > 0 and uses == switches
 
     # -- classification -------------------------------------------------------------------------
@@ -754,24 +835,37 @@ class GraphUnit:
             for unsupported, what in UNSUPPORTED:
                 if path == unsupported:
                     hint = f": {IMPORTED_HINT}" if what == "an imported graph" else ""
-                    raise Decline(call, f"`{_dotted(call.func)}` ({what or 'graph control flow'}) has no tf.function "
-                                        f"equivalent this codemod can write{hint}")
+                    raise Decline(
+                        call,
+                        f"`{_dotted(call.func)}` ({what or 'graph control flow'}) has no tf.function "
+                        f"equivalent this codemod can write{hint}",
+                    )
         for method, call in methods:
             if method in ("partial_run", "partial_run_setup"):
                 raise Decline(call, "`partial_run` cannot be migrated automatically")
             if method == "get_next" and self._iterator_elements(node) is None:
-                raise Decline(call, "`get_next()` other than as `x, y = iterator.get_next()` on an iterator made here: "
-                                    "iterate the dataset in TF2")
+                raise Decline(
+                    call,
+                    "`get_next()` other than as `x, y = iterator.get_next()` on an iterator made here: "
+                    "iterate the dataset in TF2",
+                )
             if method in LOOKUPS:
-                raise Decline(call, f"tensors looked up by name (`{method}`) belong to a graph this codemod "
-                                    f"cannot read: {IMPORTED_HINT}")
+                raise Decline(
+                    call,
+                    f"tensors looked up by name (`{method}`) belong to a graph this codemod "
+                    f"cannot read: {IMPORTED_HINT}",
+                )
         stmt = Statement(index, node, origin, Kind.PLAIN, defs, uses)
         self._bound = set()
         assignment = _single_assignment(node)
         expression = _expression(node)
         call = assignment[1] if assignment else expression
         path = tf_path(call.func, self.names) if isinstance(call, cst.Call) else None
-        graph_names = {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.STATIC, Value.OP)}
+        graph_names = {
+            n
+            for n, k in self.kind_of.items()
+            if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.STATIC, Value.OP)
+        }
 
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             stmt.kind = Kind.PLAIN
@@ -780,13 +874,20 @@ class GraphUnit:
                 self.variable_functions |= {name}
             elif isinstance(node, cst.FunctionDef):
                 self.safe_names |= {name}
-                if any(isinstance(n, cst.Return) and isinstance(n.value, (cst.Tuple, cst.List, cst.Dict))
-                       for n in walk(node.body, code_only=True)):
+                if any(
+                    isinstance(n, cst.Return) and isinstance(n.value, (cst.Tuple, cst.List, cst.Dict))
+                    for n in walk(node.body, code_only=True)
+                ):
                     self.structure_functions.add(name)
                 self.graph_functions |= {name} if builds_ops(calls) else set()
-            captured = uses & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP, Value.SESSION)}
+            captured = uses & {
+                n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP, Value.SESSION)
+            }
             if captured:
-                raise Decline(origin, f"`{node.name.value}` uses `{sorted(captured)[0]}` from the graph: move it into the function by hand")
+                raise Decline(
+                    origin,
+                    f"`{node.name.value}` uses `{sorted(captured)[0]}` from the graph: move it into the function by hand",
+                )
         elif self._runs(uses, methods):
             stmt.kind = Kind.RUN
             rebuilt = defs & graph_names
@@ -798,10 +899,15 @@ class GraphUnit:
             self._bind(assignment[0], Value.FEED)
         elif assignment and self._dataset_of(assignment[1]) is not None:
             dataset = self._dataset_of(assignment[1])
-            fed = names_used(dataset) & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP)}
+            fed = names_used(dataset) & {
+                n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP)
+            }
             if fed:
-                raise Decline(origin, f"an iterator over a dataset built from `{sorted(fed)[0]}` (fed when the "
-                                      "iterator is initialised): build the dataset from the data itself in TF2")
+                raise Decline(
+                    origin,
+                    f"an iterator over a dataset built from `{sorted(fed)[0]}` (fed when the "
+                    "iterator is initialised): build the dataset from the data itself in TF2",
+                )
             stmt.kind = Kind.ITERATOR
             self.iterators[assignment[0]] = (dataset, stmt)
             self._bind(assignment[0], Value.ITERATOR)
@@ -829,7 +935,10 @@ class GraphUnit:
             self._settle_initial_values(uses, index)
             dynamic = uses & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP)}
             if dynamic:
-                raise Decline(origin, f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run")
+                raise Decline(
+                    origin,
+                    f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run",
+                )
             stmt.kind = Kind.VARIABLE
             for label, made in self._variables_made(name, assignment[1]):
                 trainable = argument(made, 1 if tf_path(made.func, self.names) == "Variable" else 99, "trainable")
@@ -852,7 +961,9 @@ class GraphUnit:
         elif assignment and path in CONFIGS:
             stmt.kind = Kind.CONFIG
             self._bind(assignment[0], Value.CONFIG)
-        elif expression is not None and (path in GRAPH_MODE_SWITCHES or (path or "").endswith(".ops.reset_default_graph")):
+        elif expression is not None and (
+            path in GRAPH_MODE_SWITCHES or (path or "").endswith(".ops.reset_default_graph")
+        ):
             stmt.kind = Kind.RESET
         elif uses & {n for n, k in self.kind_of.items() if k == Value.CONFIG} and not defs:
             stmt.kind = Kind.CONFIG
@@ -874,7 +985,11 @@ class GraphUnit:
     def _runs(self, uses: frozenset[str], methods: list[tuple[str, cst.Call]]) -> bool:
         if uses & self.sessions:
             return True
-        graph = {n for n, k in self.kind_of.items() if k in (Value.DYNAMIC, Value.STATIC, Value.VARIABLE, Value.OP, Value.INIT)}
+        graph = {
+            n
+            for n, k in self.kind_of.items()
+            if k in (Value.DYNAMIC, Value.STATIC, Value.VARIABLE, Value.OP, Value.INIT)
+        }
         for method, call in methods:
             if method in ("eval", "run") and isinstance(call.func, cst.Attribute):
                 target = call.func.value
@@ -888,8 +1003,13 @@ class GraphUnit:
         node, origin, uses, defs = stmt.node, stmt.origin, stmt.uses, stmt.defs
         tensor_calls = [p for p, _ in calls if not is_object_path(p)]
         user_graph_calls = {c.func.value for c in name_calls} & self.graph_functions
-        if assignment and not tensor_calls and not (uses & graph_names) and isinstance(assignment[1], cst.Call) \
-                and _dotted(assignment[1].func) in self.object_classes:
+        if (
+            assignment
+            and not tensor_calls
+            and not (uses & graph_names)
+            and isinstance(assignment[1], cst.Call)
+            and _dotted(assignment[1].func) in self.object_classes
+        ):
             # ``net = Network(10)``: an object owning its variables, made once, then called like a layer.
             stmt.kind = Kind.OBJECT
             self._bind(assignment[0], Value.OBJECT)
@@ -910,20 +1030,29 @@ class GraphUnit:
         # ``apply_gradients`` (after ``compute_gradients``) is the other TF1 optimizer step.
         minimizes = [c for m, c in methods if m in ("minimize", "apply_gradients")]
         # An object built over variables (``tf.train.Checkpoint(w=w)``) is still an object.
-        tensor_uses = {n for n in uses & graph_names
-                       if path not in OBJECTS_OVER_VARIABLES or self.kind_of.get(n) is not Value.VARIABLE}
+        tensor_uses = {
+            n
+            for n in uses & graph_names
+            if path not in OBJECTS_OVER_VARIABLES or self.kind_of.get(n) is not Value.VARIABLE
+        }
         if assignment and not tensor_uses and path is not None and is_object_path(path) and not minimizes:
             stmt.kind = Kind.OBJECT
             self._bind(assignment[0], Value.OBJECT)
             return
         for made, call in calls:
             if made in PLACEHOLDERS or made in VARIABLE_MAKERS or made in SESSIONS:
-                raise Decline(call, f"`{_dotted(call.func)}` inside a larger statement or block: this codemod only follows `name = tf.{made}(...)` statements")
+                raise Decline(
+                    call,
+                    f"`{_dotted(call.func)}` inside a larger statement or block: this codemod only follows `name = tf.{made}(...)` statements",
+                )
         stmt.kind = Kind.GRAPH
         # An object owning variables (``net = Net()``; ``net.kernel`` read) computes from them: its
         # values change as they train, so what reads it is recomputed at each run, as in TF1.
-        dynamic_names = {n for n, k in self.kind_of.items()
-                         if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.OP, Value.OBJECT)}
+        dynamic_names = {
+            n
+            for n, k in self.kind_of.items()
+            if k in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.OP, Value.OBJECT)
+        }
         stateful = [c for m, c in methods if m in STATEFUL_OPS] + [c for p, c in calls if p in STATEFUL_OPS]
         random = [c for p, c in calls if p in RANDOM_OPS or p.startswith("random.")]
         random += [c for c in name_calls if c.func.value in self.drawing]
@@ -935,11 +1064,16 @@ class GraphUnit:
         stmt.random_only = bool(random) and not (uses & dynamic_names or stateful or minimizes or stmt.gradients)
         stmt.valueless = bool(minimizes) or path in VALUELESS_OPS
         if stmt.dynamic:
-            creators = [c for p, c in calls if p.startswith(("layers.", "contrib.")) and p.rsplit(".", 1)[-1][:1].islower()]
+            creators = [
+                c for p, c in calls if p.startswith(("layers.", "contrib.")) and p.rsplit(".", 1)[-1][:1].islower()
+            ]
             creators += [c for p, c in calls if p in VARIABLE_MAKERS or p.startswith(RNN_PREFIXES)]
             creators += [c for c in name_calls if c.func.value in self.variable_functions]
             if creators:
-                raise Decline(creators[0], f"`{_dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session")
+                raise Decline(
+                    creators[0],
+                    f"`{_dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session",
+                )
             self._check_callees(node, calls, dynamic_names)
         if isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, cst.Expr) for s in node.body):
             if not uses & graph_names and not user_graph_calls:
@@ -977,7 +1111,14 @@ class GraphUnit:
                 name = root.value if isinstance(root, cst.Name) else None
                 if name is None or name in safe or name in dir(builtins) or name in self.names.aliases:
                     return
-                if self.kind_of.get(name) in (Value.PLACEHOLDER, Value.VARIABLE, Value.DYNAMIC, Value.STATIC, Value.OBJECT, Value.OP):
+                if self.kind_of.get(name) in (
+                    Value.PLACEHOLDER,
+                    Value.VARIABLE,
+                    Value.DYNAMIC,
+                    Value.STATIC,
+                    Value.OBJECT,
+                    Value.OP,
+                ):
                     return
                 if names_used(call) & dynamic_names:
                     reader.found = call
@@ -985,17 +1126,25 @@ class GraphUnit:
         reader = Reader()
         visit(node, reader)
         if reader.found is not None:
-            raise Decline(reader.found, f"`{_dotted(reader.found.func) or 'this call'}` is defined elsewhere: called in a tf.function it may create variables on every trace")
+            raise Decline(
+                reader.found,
+                f"`{_dotted(reader.found.func) or 'this call'}` is defined elsewhere: called in a tf.function it may create variables on every trace",
+            )
 
     def _variables_made(self, name: str, value: cst.BaseExpression) -> Optional[list[tuple[str, cst.Call]]]:
         """``[(label, call)]`` when ``value`` is ``tf.Variable(...)`` / ``tf.get_variable(...)``
         or a dict, list or tuple literal of them (``weights = {"h1": tf.Variable(...)}``)."""
+
         def made(expr: cst.BaseExpression) -> bool:
             return isinstance(expr, cst.Call) and tf_path(expr.func, self.names) in VARIABLE_MAKERS
 
         if made(value):
             return [(name, value)]
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in self.variable_functions:
+        if (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Name)
+            and value.func.value in self.variable_functions
+        ):
             # ``W = weight_variable([5, 5, 1, 32])``: a module function making the variable.
             return [(name, value)]
         if isinstance(value, cst.Dict) and value.elements:
@@ -1025,26 +1174,41 @@ class GraphUnit:
             return None
         if isinstance(value.func, cst.Attribute) and value.func.attr.value in ITERATOR_METHODS and not value.args:
             return value.func.value
-        if tf_path(value.func, self.names) in ITERATOR_MAKERS and len(value.args) == 1 and value.args[0].keyword is None:
+        if (
+            tf_path(value.func, self.names) in ITERATOR_MAKERS
+            and len(value.args) == 1
+            and value.args[0].keyword is None
+        ):
             return value.args[0].value
         return None
 
     def _iterator_elements(self, node: cst.BaseStatement) -> Optional[tuple[str, list[str]]]:
         """``(iterator, [names])`` for ``x, y = it.get_next()`` (or ``batch = it.get_next()``)
         on an iterator this unit made, or None."""
-        if not (isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)):
+        if not (
+            isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Assign)
+        ):
             return None
         assign = node.body[0]
         call = assign.value
-        if not (len(assign.targets) == 1 and isinstance(call, cst.Call) and not call.args
-                and isinstance(call.func, cst.Attribute) and call.func.attr.value == "get_next"
-                and isinstance(call.func.value, cst.Name) and self.kind_of.get(call.func.value.value) == Value.ITERATOR):
+        if not (
+            len(assign.targets) == 1
+            and isinstance(call, cst.Call)
+            and not call.args
+            and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == "get_next"
+            and isinstance(call.func.value, cst.Name)
+            and self.kind_of.get(call.func.value.value) == Value.ITERATOR
+        ):
             return None
         target = assign.targets[0].target
         if isinstance(target, cst.Name):
             return call.func.value.value, [target.value]
-        if isinstance(target, (cst.Tuple, cst.List)) and target.elements and all(
-                isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in target.elements):
+        if (
+            isinstance(target, (cst.Tuple, cst.List))
+            and target.elements
+            and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in target.elements)
+        ):
             return call.func.value.value, [e.value.value for e in target.elements]
         return None
 
@@ -1055,7 +1219,8 @@ class GraphUnit:
             isinstance(value, cst.Dict)
             and bool(value.elements)
             and all(
-                isinstance(e, cst.DictElement) and isinstance(e.key, cst.Name)
+                isinstance(e, cst.DictElement)
+                and isinstance(e.key, cst.Name)
                 and self.kind_of.get(e.key.value) in (Value.PLACEHOLDER, Value.STATIC)
                 for e in value.elements
             )

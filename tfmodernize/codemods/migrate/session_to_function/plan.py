@@ -34,8 +34,10 @@ SAFE_MODULES = ("numpy", "math", "operator", "functools", "itertools")
 #: Fix message of a removed initializer run (also counted: a second one after updates declines).
 INITIALISED = "variables are initialised when created in TF2"
 #: What a user can do about a fed tensor that is not a placeholder (TF1 overrides its value).
-OVERRIDE_HINT = ("TF1 replaces that tensor's value for this run; make it "
-                 "`tf.placeholder_with_default(<its expression>, <shape>)` and migrate again")
+OVERRIDE_HINT = (
+    "TF1 replaces that tensor's value for this run; make it "
+    "`tf.placeholder_with_default(<its expression>, <shape>)` and migrate again"
+)
 #: Method forms of TF1's ``tf.assign(ref, value)`` family.
 ASSIGN_METHODS = {"assign": "assign", "assign_add": "assign_add", "assign_sub": "assign_sub"}
 #: dtype of ``tf.placeholder_with_default``'s input when it is a Python literal.
@@ -235,6 +237,3 @@ def _squeeze(lines: list[cst.EmptyLine], most: int) -> list[cst.EmptyLine]:
         if line.comment is not None or run <= most:
             out.append(line)
     return out
-
-
-

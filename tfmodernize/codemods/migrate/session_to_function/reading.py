@@ -62,8 +62,14 @@ class _RunSites(cst.CSTVisitor):
                 fetches = argument(call, 0, "fetches")
                 if fetches is None:
                     raise Decline(call, "`run` without fetches")
-                extra = [a for a in call.args[2:] if a.keyword is None or a.keyword.value not in ("fetches", "feed_dict")]
-                extra += [a for a in call.args[:2] if a.keyword is not None and a.keyword.value not in ("fetches", "feed_dict")]
+                extra = [
+                    a for a in call.args[2:] if a.keyword is None or a.keyword.value not in ("fetches", "feed_dict")
+                ]
+                extra += [
+                    a
+                    for a in call.args[:2]
+                    if a.keyword is not None and a.keyword.value not in ("fetches", "feed_dict")
+                ]
                 if extra or any(a.star for a in call.args):
                     raise Decline(call, "`run` with options, run metadata or unpacked arguments")
                 return _Site(call, fetches, argument(call, 1, "feed_dict"), "value", statement=self.statement)

@@ -59,7 +59,9 @@ class RunSites:
             visit(stmt.origin, sites)
             plan.repeated |= _calls_in_loops(stmt.origin)
             if sites.unexplained:
-                raise Decline(sites.unexplained, f"session `{sites.unexplained.value}` is used other than to run the graph")
+                raise Decline(
+                    sites.unexplained, f"session `{sites.unexplained.value}` is used other than to run the graph"
+                )
             for site in sites.sites:
                 runs.append(site.call)
                 self._plan_site(plan, stmt, site)
@@ -72,14 +74,21 @@ class RunSites:
         initializers = {id(node) for node in initializer_runs}
         last = max((runs.index(node) for node in initializer_runs if node in runs), default=0)
         session = _session_of(runs[last]) if runs else None
-        if (again and session is not None and not plan.repeated & initializers
-                and all(id(call) in initializers for call in runs[:last])
-                and all(_session_of(call) in (session, DEFAULT_SESSION) for call in runs[last:])):
+        if (
+            again
+            and session is not None
+            and not plan.repeated & initializers
+            and all(id(call) in initializers for call in runs[:last])
+            and all(_session_of(call) in (session, DEFAULT_SESSION) for call in runs[last:])
+        ):
             again = []
         if again and updates:
-            raise Decline(again[0], "variables are initialised again after ops that update them (a new session, "
-                                    "or the same one run in a loop): TF2 variables are created once and keep "
-                                    "their values; reset them with `v.assign(...)` by hand")
+            raise Decline(
+                again[0],
+                "variables are initialised again after ops that update them (a new session, "
+                "or the same one run in a loop): TF2 variables are created once and keep "
+                "their values; reset them with `v.assign(...)` by hand",
+            )
 
     def _plan_static_reads(self, plan: UnitPlan) -> None:
         """``x.shape`` / ``x.get_shape()`` / ``x.dtype`` outside the session: what TF1 knew of
@@ -100,18 +109,34 @@ class RunSites:
                     else:
                         raise Decline(node, f"cannot tell the dtype of placeholder `{name}`")
                 elif kind == Value.DYNAMIC:
-                    function = self._function_for(plan, stmt, [Element(cst.Name(name), Value.DYNAMIC)], [], Shape.SINGLE)
+                    function = self._function_for(
+                        plan, stmt, [Element(cst.Name(name), Value.DYNAMIC)], [], Shape.SINGLE
+                    )
                     function.sites.append(stmt.index)
                     concrete = cst.Call(cst.Attribute(cst.Name(function.name), cst.Name("get_concrete_function")))
                     value = cst.Attribute(concrete, cst.Name("output_shapes" if what == "shape" else "output_dtypes"))
                 elif kind in (Value.STATIC, Value.VARIABLE):
                     continue
                 else:
-                    raise Decline(node, f"`{name}` is read outside the session and is not a tensor this codemod understands")
+                    raise Decline(
+                        node, f"`{name}` is read outside the session and is not a tensor this codemod understands"
+                    )
                 # ``x.get_shape()[1].value``: a TF2 shape's dimension is an int (or None), not a Dimension.
-                dimension = next((n for n in walk(stmt.node, code_only=True) if isinstance(n, cst.Attribute)
-                                  and n.attr.value == "value" and isinstance(n.value, cst.Subscript)
-                                  and n.value.value is node), None) if what == "shape" else None
+                dimension = (
+                    next(
+                        (
+                            n
+                            for n in walk(stmt.node, code_only=True)
+                            if isinstance(n, cst.Attribute)
+                            and n.attr.value == "value"
+                            and isinstance(n.value, cst.Subscript)
+                            and n.value.value is node
+                        ),
+                        None,
+                    )
+                    if what == "shape"
+                    else None
+                )
                 if dimension is not None:
                     plan.replacements[dimension] = dimension.value.with_changes(value=value)
                 elif isinstance(node, cst.Call):
@@ -133,8 +158,12 @@ class RunSites:
                 if len(assign.targets) != 1 or not isinstance(target, cst.Name) or not isinstance(value, cst.Dict):
                     continue
                 keys = [e.key for e in value.elements if isinstance(e, cst.DictElement)]
-                if not keys or len(keys) != len(value.elements) or not all(
-                    isinstance(k, cst.Name) and unit.kind(k.value, stmt.index) == Value.PLACEHOLDER for k in keys
+                if (
+                    not keys
+                    or len(keys) != len(value.elements)
+                    or not all(
+                        isinstance(k, cst.Name) and unit.kind(k.value, stmt.index) == Value.PLACEHOLDER for k in keys
+                    )
                 ):
                     continue
                 if target.value in plan.local_feeds or unit.bindings.get(target.value, 0) > 1:
@@ -145,15 +174,18 @@ class RunSites:
                     # holds function arguments.
                     plan.feed_names[target.value] = self._fresh(plan, "arguments")
                     plan.replacements[target] = cst.Name(plan.feed_names[target.value])
-                plan.replacements[value] = value.with_changes(elements=[
-                    e.with_changes(key=cst.SimpleString(f'"{e.key.value}"')) for e in value.elements
-                ])
+                plan.replacements[value] = value.with_changes(
+                    elements=[e.with_changes(key=cst.SimpleString(f'"{e.key.value}"')) for e in value.elements]
+                )
 
     def _plan_removals(self, plan: UnitPlan) -> None:
         for block in [*plan.unit.removed_blocks, *plan.unit.nested_blocks]:
             scope = tf_path(block.items[0].item.func, self.tf) if isinstance(block.items[0].item, cst.Call) else None
-            why = ("it only named or placed ops, which TF2 functions do themselves" if scope in ("name_scope", "device", "variable_scope")
-                   else "TF2 has no sessions or default graphs")
+            why = (
+                "it only named or placed ops, which TF2 functions do themselves"
+                if scope in ("name_scope", "device", "variable_scope")
+                else "TF2 has no sessions or default graphs"
+            )
             plan.fixes.append((block.items[0], f"the block is dedented: {why}"))
         for stmt in plan.unit.statements:
             if stmt.kind is Kind.SESSION:
@@ -161,8 +193,14 @@ class RunSites:
             elif stmt.kind is Kind.PLACEHOLDER:
                 target = source(stmt.node.body[0].targets[0].target)
                 fed_by = next((p.iterator for p in plan.unit.placeholders.values() if p.statement is stmt), None)
-                plan.fixes.append((stmt.origin, f"`{target}` -> function parameters, fed `{fed_by}.get_next()` at each run"
-                                   if fed_by else f"placeholder `{target}` -> function parameter"))
+                plan.fixes.append(
+                    (
+                        stmt.origin,
+                        f"`{target}` -> function parameters, fed `{fed_by}.get_next()` at each run"
+                        if fed_by
+                        else f"placeholder `{target}` -> function parameter",
+                    )
+                )
             elif stmt.kind is Kind.ITERATOR:
                 plan.fixes.append((stmt.origin, "a TF1 dataset iterator -> `iter(dataset)`"))
             elif stmt.kind is Kind.RESET:
@@ -196,9 +234,13 @@ class RunSites:
         overrides = self._overrides(plan, site)
         dynamic = ops or overrides or any(e.kind == Value.DYNAMIC for e in elements)
         if not dynamic:
-            plan.eager_updates = plan.eager_updates or any(
-                method in STATEFUL_OPS for element in elements for method, _ in tf_calls(element.expr, self.tf)[1]
-            ) or any(path in STATEFUL_OPS for element in elements for path, _ in tf_calls(element.expr, self.tf)[0])
+            plan.eager_updates = (
+                plan.eager_updates
+                or any(
+                    method in STATEFUL_OPS for element in elements for method, _ in tf_calls(element.expr, self.tf)[1]
+                )
+                or any(path in STATEFUL_OPS for element in elements for path, _ in tf_calls(element.expr, self.tf)[0])
+            )
             value = self._eager_value(elements, shape, unit, stmt.index, numpy=site.context != "discard")
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         elif (following := self._next_element(plan, site, elements, ops, overrides)) is not None:
@@ -224,11 +266,12 @@ class RunSites:
                     plan.replacements[read] = _numpy(read)
             elif shape != Shape.NONE and self._wants_numpy(plan, site, targets):
                 listed = shape == Shape.SINGLE and (
-                    isinstance(targets, (cst.Tuple, cst.List))
-                    or unit.is_sequence(elements[0].expr)
+                    isinstance(targets, (cst.Tuple, cst.List)) or unit.is_sequence(elements[0].expr)
                 )
                 value = self._to_numpy(call, Shape.LIST if listed else shape, unit, elements, stmt.index)
-            elif shape in (Shape.LIST, Shape.TUPLE) and not _returns(function, cst.List if shape == Shape.LIST else cst.Tuple):
+            elif shape in (Shape.LIST, Shape.TUPLE) and not _returns(
+                function, cst.List if shape == Shape.LIST else cst.Tuple
+            ):
                 value = cst.Call(cst.Name(str(shape)), [cst.Arg(call)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{function.name}(...)`"))
         self._place(plan, site, value, targets)
@@ -273,13 +316,18 @@ class RunSites:
         group = unit.placeholders[function.params[0]].group
         iterator = unit.placeholders[function.params[0]].iterator
         if tuple(function.params) != group:
-            raise Decline(site.call, f"`{function.name}` is fed by a dataset iterator and by placeholders: "
-                                     "feed the placeholders' values through the dataset by hand")
+            raise Decline(
+                site.call,
+                f"`{function.name}` is fed by a dataset iterator and by placeholders: "
+                "feed the placeholders' values through the dataset by hand",
+            )
         feed = site.feed
         if feed is not None and not (isinstance(feed, cst.Name) and feed.value == "None"):
             raise Decline(feed, f"a feed_dict at a run that takes `{iterator}`'s next element")
         following = cst.Call(cst.Attribute(cst.Name(iterator), cst.Name("get_next")))
-        unpacked = isinstance(unit.placeholders[group[0]].statement.node.body[0].targets[0].target, (cst.Tuple, cst.List))
+        unpacked = isinstance(
+            unit.placeholders[group[0]].statement.node.body[0].targets[0].target, (cst.Tuple, cst.List)
+        )
         return cst.Call(cst.Name(function.name), [cst.Arg(following, star="*" if unpacked else "")])
 
     def _without_ops(self, site: "_Site", elements: list[Element], shape: Shape):
@@ -362,11 +410,19 @@ class RunSites:
     def _fetch_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> Value:
         if isinstance(expr, cst.Call) and tf_path(expr.func, self.tf) in INITIALIZERS:
             return Value.INIT
-        if (isinstance(expr, cst.Attribute) and expr.attr.value == "initializer"
-                and isinstance(expr.value, cst.Name) and unit.kind(expr.value.value, at) == Value.VARIABLE):
+        if (
+            isinstance(expr, cst.Attribute)
+            and expr.attr.value == "initializer"
+            and isinstance(expr.value, cst.Name)
+            and unit.kind(expr.value.value, at) == Value.VARIABLE
+        ):
             return Value.INIT  # ``sess.run(w.initializer)``
-        if (isinstance(expr, cst.Attribute) and expr.attr.value == "initializer"
-                and isinstance(expr.value, cst.Name) and unit.kind(expr.value.value, at) == Value.ITERATOR):
+        if (
+            isinstance(expr, cst.Attribute)
+            and expr.attr.value == "initializer"
+            and isinstance(expr.value, cst.Name)
+            and unit.kind(expr.value.value, at) == Value.ITERATOR
+        ):
             return Value.ITERATOR  # ``sess.run(iterator.initializer)``: iterate again from the start
         if isinstance(expr, cst.Name):
             kind = unit.kind(expr.value, at)
@@ -405,11 +461,16 @@ class RunSites:
             effects = [e.expr.visit(_AssignMethods(self)) for e in elements if not isinstance(e.expr, cst.Name)]
             if not effects:
                 return None
-            return effects[0] if len(effects) == 1 else cst.Tuple(commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
+            return (
+                effects[0]
+                if len(effects) == 1
+                else cst.Tuple(commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
+            )
         values = [
             cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
             if unit.is_sequence(e.expr)
-            else self._nested_numpy(e.expr.visit(_AssignMethods(self))) if unit.holds_structure(e.expr, at)
+            else self._nested_numpy(e.expr.visit(_AssignMethods(self)))
+            if unit.holds_structure(e.expr, at)
             else _numpy(e.expr.visit(_AssignMethods(self)))
             for e in elements
         ]
@@ -437,7 +498,9 @@ class RunSites:
             required = [n for n in function.params if n in function.overrides or unit.placeholders[n].default is None]
             if not set(required) <= set(keys):
                 missing = sorted(set(required) - set(keys))[0]
-                raise Decline(feed, f"feed dict `{feed.value}` does not feed `{missing}`, which `{function.name}` needs")
+                raise Decline(
+                    feed, f"feed dict `{feed.value}` does not feed `{missing}`, which `{function.name}` needs"
+                )
             plan.feed_uses.add(id(feed))
             for element in plan.local_feeds[feed.value].elements:
                 _check_switch(unit, element.key.value, element.value)
@@ -445,11 +508,20 @@ class RunSites:
             if set(keys) <= set(function.params):
                 return cst.Call(cst.Name(function.name), [cst.Arg(local, star="**")])
             # TF1 ignores fed placeholders the fetches do not need: pass only the needed ones.
-            return cst.Call(cst.Name(function.name), commas([
-                cst.Arg(cst.Subscript(local, [cst.SubscriptElement(cst.Index(cst.SimpleString(f'"{key}"')))]),
-                        keyword=cst.Name(key), equal=no_space_equal())
-                for key in keys if key in function.params
-            ]))
+            return cst.Call(
+                cst.Name(function.name),
+                commas(
+                    [
+                        cst.Arg(
+                            cst.Subscript(local, [cst.SubscriptElement(cst.Index(cst.SimpleString(f'"{key}"')))]),
+                            keyword=cst.Name(key),
+                            equal=no_space_equal(),
+                        )
+                        for key in keys
+                        if key in function.params
+                    ]
+                ),
+            )
         if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == Value.FEED:
             built = unit.reaching(feed.value, at)
             feed = unit.feeds[feed.value]
@@ -463,8 +535,10 @@ class RunSites:
                 if not isinstance(element, cst.DictElement):
                     raise Decline(element, "`**` in a feed_dict")
                 key = element.key
-                if not (isinstance(key, cst.Name) and (unit.kind(key.value, at) == Value.PLACEHOLDER
-                                                       or key.value in function.overrides)):
+                if not (
+                    isinstance(key, cst.Name)
+                    and (unit.kind(key.value, at) == Value.PLACEHOLDER or key.value in function.overrides)
+                ):
                     raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
                 _check_switch(unit, key.value, element.value)
                 fed[key.value] = element.value
@@ -487,7 +561,9 @@ class RunSites:
         for position, name in enumerate(order):
             positional = positional and function.params[position] == name
             keyword = None if positional else cst.Name(name)
-            args.append(cst.Arg(fed[name], keyword=keyword, equal=no_space_equal() if keyword else cst.MaybeSentinel.DEFAULT))
+            args.append(
+                cst.Arg(fed[name], keyword=keyword, equal=no_space_equal() if keyword else cst.MaybeSentinel.DEFAULT)
+            )
         return cst.Call(cst.Name(function.name), commas(args))
 
     def _overrides(self, plan: UnitPlan, site: "_Site") -> list[str]:
@@ -519,8 +595,9 @@ class RunSites:
             return False
         return any(n.value in plan.numpy_uses for n in target_name_nodes(targets))
 
-    def _reads_to_convert(self, plan: UnitPlan, site: "_Site", elements: list[Element],
-                          targets) -> Optional[list[cst.Name]]:
+    def _reads_to_convert(
+        self, plan: UnitPlan, site: "_Site", elements: list[Element], targets
+    ) -> Optional[list[cst.Name]]:
         """The reads of the names a run in a loop binds, each to take ``.numpy()`` where it
         reads the name, so that the step returns tensors and nothing is converted that the
         program does not read that step (``print(loss_value)`` under ``if step % 100 == 0``, a
@@ -529,16 +606,16 @@ class RunSites:
         (``+=``), fed to a run, read by graph-building code, or read more than once
         in the loop's own block (one conversion serves every read), or when every name is read
         at every step (nothing to save)."""
-        if id(site.call) not in plan.repeated or not isinstance(site.small, cst.Assign) \
-                or targets is None:
+        if id(site.call) not in plan.repeated or not isinstance(site.small, cst.Assign) or targets is None:
             return None
-        if not (isinstance(targets, cst.Name) or isinstance(targets, (cst.Tuple, cst.List)) and all(
-                isinstance(e, cst.Element) and isinstance(e.value, cst.Name)
-                for e in targets.elements)):
+        if not (
+            isinstance(targets, cst.Name)
+            or isinstance(targets, (cst.Tuple, cst.List))
+            and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in targets.elements)
+        ):
             return None
         unit = plan.unit
-        if any(unit.is_sequence(e.expr) or unit.holds_structure(e.expr, site.statement)
-               for e in elements):
+        if any(unit.is_sequence(e.expr) or unit.holds_structure(e.expr, site.statement) for e in elements):
             return None
         bound = {n.value for n in target_name_nodes(targets)}
         own = {id(n) for n in target_name_nodes(site.small.targets[0].target)}
@@ -558,11 +635,17 @@ class RunSites:
                 child, parent = node, parents.get(id(node))
                 while parent is not None and parent is not block:
                     binding = (cst.AugAssign, cst.AssignTarget, cst.Del, cst.For, cst.CompFor)
-                    if isinstance(parent, binding) and child is not getattr(parent, "iter", None) \
-                            and child is not getattr(parent, "value", None):
+                    if (
+                        isinstance(parent, binding)
+                        and child is not getattr(parent, "iter", None)
+                        and child is not getattr(parent, "value", None)
+                    ):
                         return None
-                    if isinstance(parent, cst.Call) and isinstance(parent.func, cst.Attribute) \
-                            and parent.func.attr.value in ("run", "eval"):
+                    if (
+                        isinstance(parent, cst.Call)
+                        and isinstance(parent.func, cst.Attribute)
+                        and parent.func.attr.value in ("run", "eval")
+                    ):
                         return None
                     if isinstance(parent, (cst.If, cst.Else, cst.For, cst.While, cst.Try)):
                         every_step = False
@@ -576,8 +659,9 @@ class RunSites:
             return None
         return reads
 
-    def _to_numpy(self, call: cst.Call, shape: Shape, unit: GraphUnit, elements: list[Element],
-                  at: int) -> cst.BaseExpression:
+    def _to_numpy(
+        self, call: cst.Call, shape: Shape, unit: GraphUnit, elements: list[Element], at: int
+    ) -> cst.BaseExpression:
         """What ``sess.run`` returned: numpy values in the fetched structure. Where an element
         may itself be a structure (``optimizer.compute_gradients``'s pairs), the conversion
         follows it at any depth (``tf.nest.map_structure``), as ``sess.run`` did."""
@@ -589,9 +673,21 @@ class RunSites:
         item = cst.Name("t")
         loop = cst.CompFor(target=item, iter=call)
         if shape == Shape.DICT:
-            return cst.DictComp(cst.Name("k"), _numpy(cst.Name("t")), cst.CompFor(
-                target=cst.Tuple([cst.Element(cst.Name("k"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Element(cst.Name("t"))], lpar=[], rpar=[]),
-                iter=cst.Call(cst.Attribute(call, cst.Name("items")))))
+            return cst.DictComp(
+                cst.Name("k"),
+                _numpy(cst.Name("t")),
+                cst.CompFor(
+                    target=cst.Tuple(
+                        [
+                            cst.Element(cst.Name("k"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
+                            cst.Element(cst.Name("t")),
+                        ],
+                        lpar=[],
+                        rpar=[],
+                    ),
+                    iter=cst.Call(cst.Attribute(call, cst.Name("items"))),
+                ),
+            )
         if shape == Shape.TUPLE:
             return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(_numpy(item), loop, lpar=[], rpar=[]))])
         return cst.ListComp(_numpy(item), loop)
@@ -612,7 +708,11 @@ def _session_of(call: cst.Call) -> Optional[str]:
     """The name of the session ``call`` runs in (``sess`` in ``sess.run(...)``), if it says."""
     if isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" and isinstance(call.func.value, cst.Name):
         return call.func.value.value
-    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and argument(call, None, "session") is None:
+    if (
+        isinstance(call.func, cst.Attribute)
+        and call.func.attr.value == "eval"
+        and argument(call, None, "session") is None
+    ):
         return DEFAULT_SESSION
     return None
 
@@ -620,7 +720,13 @@ def _session_of(call: cst.Call) -> Optional[str]:
 def _check_switch(unit: GraphUnit, name: str, value: cst.BaseExpression) -> None:
     """A training switch (``Placeholder.switch``) becomes a Python bool: fed True or False."""
     placeholder = unit.placeholders.get(name)
-    if placeholder is not None and placeholder.switch and not (
-            isinstance(value, cst.Name) and value.value in ("True", "False")):
-        raise Decline(value, f"`{name}` switches layers between training and inference, which Keras layers "
-                             "decide in Python: feed it the literal True or False")
+    if (
+        placeholder is not None
+        and placeholder.switch
+        and not (isinstance(value, cst.Name) and value.value in ("True", "False"))
+    ):
+        raise Decline(
+            value,
+            f"`{name}` switches layers between training and inference, which Keras layers "
+            "decide in Python: feed it the literal True or False",
+        )

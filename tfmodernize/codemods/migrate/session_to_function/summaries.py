@@ -36,19 +36,33 @@ class Summaries:
         """The summaries written right after the step's only call, from names it bound and
         read nowhere else, move into the function; the loop passes the step."""
         unit = plan.unit
-        if function.summaries is not None or len(function.sites) != 1 or site.context != "assign" \
-                or id(site.call) not in plan.repeated or site.small not in plan.smalls:
+        if (
+            function.summaries is not None
+            or len(function.sites) != 1
+            or site.context != "assign"
+            or id(site.call) not in plan.repeated
+            or site.small not in plan.smalls
+        ):
             return
-        if any(unit.placeholders[p].iterator or unit.placeholders[p].switch
-               for p in function.params if p in unit.placeholders):
+        if any(
+            unit.placeholders[p].iterator or unit.placeholders[p].switch
+            for p in function.params
+            if p in unit.placeholders
+        ):
             return
         names = [n.value for n in target_name_nodes(targets)] if targets is not None else []
         returned = function.returned
-        if isinstance(targets, cst.Name) and returned is not None and not isinstance(
-                returned, (cst.Tuple, cst.List, cst.Dict)):
+        if (
+            isinstance(targets, cst.Name)
+            and returned is not None
+            and not isinstance(returned, (cst.Tuple, cst.List, cst.Dict))
+        ):
             values = [returned]
-        elif isinstance(targets, (cst.Tuple, cst.List)) and isinstance(returned, (cst.Tuple, cst.List)) \
-                and len(names) == len(targets.elements) == len(returned.elements):
+        elif (
+            isinstance(targets, (cst.Tuple, cst.List))
+            and isinstance(returned, (cst.Tuple, cst.List))
+            and len(names) == len(targets.elements) == len(returned.elements)
+        ):
             values = [e.value for e in returned.elements]
         else:
             return
@@ -78,8 +92,7 @@ class Summaries:
         used = {n for s in function.body for n in names_used(s.node)} | set(function.params)
         parameter = step.value if isinstance(step, cst.Name) and step.value not in used else None
         if parameter is None and condition is None:
-            parameter = next(n for n in ("step", "summary_step", "global_step_value", "written_step")
-                             if n not in used)
+            parameter = next(n for n in ("step", "summary_step", "global_step_value", "written_step") if n not in used)
         if parameter is None or condition is not None and not names_used(condition) <= {parameter}:
             return
         # Each written name is read only there (its summary), so the step need not return it.
@@ -87,62 +100,117 @@ class Summaries:
         own = {id(n) for n in target_name_nodes(site.small.targets[0].target)}
         for stmt in unit.statements:
             for node in walk(stmt.node, code_only=True):
-                if isinstance(node, cst.Name) and node.value in {c.args[1].value.value for c in calls} \
-                        and id(node) not in own and (id(node) not in writes or stmt.kind is not Kind.RUN):
+                if (
+                    isinstance(node, cst.Name)
+                    and node.value in {c.args[1].value.value for c in calls}
+                    and id(node) not in own
+                    and (id(node) not in writes or stmt.kind is not Kind.RUN)
+                ):
                     return
         by_name = dict(zip(names, values))
-        inside = [cst.SimpleStatementLine([cst.Expr(c.with_changes(args=commas([
-            *[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in c.args[:1]],
-            cst.Arg(by_name[c.args[1].value.value]),
-            *[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in c.args[2:]
-              if a.keyword is None or a.keyword.value != "step"]])))]) for c in calls]
-        items = [cst.WithItem(cst.Call(cst.Attribute(cst.Name(writer), cst.Name("as_default")), [
-            cst.Arg(cst.Name(parameter), keyword=cst.Name("step"), equal=no_space_equal())]))]
+        inside = [
+            cst.SimpleStatementLine(
+                [
+                    cst.Expr(
+                        c.with_changes(
+                            args=commas(
+                                [
+                                    *[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in c.args[:1]],
+                                    cst.Arg(by_name[c.args[1].value.value]),
+                                    *[
+                                        a.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                                        for a in c.args[2:]
+                                        if a.keyword is None or a.keyword.value != "step"
+                                    ],
+                                ]
+                            )
+                        )
+                    )
+                ]
+            )
+            for c in calls
+        ]
+        items = [
+            cst.WithItem(
+                cst.Call(
+                    cst.Attribute(cst.Name(writer), cst.Name("as_default")),
+                    [cst.Arg(cst.Name(parameter), keyword=cst.Name("step"), equal=no_space_equal())],
+                )
+            )
+        ]
         if condition is not None:
             items.append(cst.WithItem(cst.Call(self.tf_expr("summary.record_if"), [cst.Arg(condition)])))
         function.summaries = cst.With(commas(items), cst.IndentedBlock(inside))
         function.summary_step = parameter
         kept = [(n, v) for n, v in zip(names, values) if n not in {c.args[1].value.value for c in calls}]
-        function.returned = (None if not kept else kept[0][1] if len(kept) == 1
-                             else returned.with_changes(elements=commas([cst.Element(v) for _, v in kept])))
-        stepped = call.with_changes(args=commas([*[a.with_changes(comma=cst.MaybeSentinel.DEFAULT)
-                                                   for a in call.args], cst.Arg(step)]))
+        function.returned = (
+            None
+            if not kept
+            else kept[0][1]
+            if len(kept) == 1
+            else returned.with_changes(elements=commas([cst.Element(v) for _, v in kept]))
+        )
+        stepped = call.with_changes(
+            args=commas([*[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args], cst.Arg(step)])
+        )
         planned = plan.smalls[site.small]
         converted = isinstance(planned, cst.Assign) and planned.value is not call
         if not kept:
             plan.smalls[site.small] = cst.Expr(stepped)
         else:
-            target = cst.Name(kept[0][0]) if len(kept) == 1 else targets.with_changes(
-                elements=commas([cst.Element(cst.Name(n)) for n, _ in kept]))
+            target = (
+                cst.Name(kept[0][0])
+                if len(kept) == 1
+                else targets.with_changes(elements=commas([cst.Element(cst.Name(n)) for n, _ in kept]))
+            )
             value: cst.BaseExpression = stepped
             if converted and len(kept) == 1:
                 value = _numpy(stepped)
             elif converted:
                 value = cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=stepped))
             plan.smalls[site.small] = site.small.with_changes(
-                targets=[site.small.targets[0].with_changes(target=target)], value=value)
+                targets=[site.small.targets[0].with_changes(target=target)], value=value
+            )
         plan.dropped.add(id(written))
-        plan.fixes.append((write, f"the summaries are written inside `{function.name}`, at the step it is "
-                                  "given: no tensors returned for them, nothing written eagerly each step"))
+        plan.fixes.append(
+            (
+                write,
+                f"the summaries are written inside `{function.name}`, at the step it is "
+                "given: no tensors returned for them, nothing written eagerly each step",
+            )
+        )
 
-    def _summary_writes(self, write: cst.BaseStatement, names: list[str]
-                        ) -> Optional[tuple[str, list[cst.Call], cst.BaseExpression]]:
+    def _summary_writes(
+        self, write: cst.BaseStatement, names: list[str]
+    ) -> Optional[tuple[str, list[cst.Call], cst.BaseExpression]]:
         """``with writer.as_default(): tf.summary.<kind>(tag, name, step=s)...`` writing names
         the step bound, each once, at one step: (writer, the calls, the step); else None."""
         if not isinstance(write, cst.With) or len(write.items) != 1 or write.items[0].asname is not None:
             return None
         opened = write.items[0].item
-        if not (isinstance(opened, cst.Call) and not opened.args and isinstance(opened.func, cst.Attribute)
-                and opened.func.attr.value == "as_default" and isinstance(opened.func.value, cst.Name)):
+        if not (
+            isinstance(opened, cst.Call)
+            and not opened.args
+            and isinstance(opened.func, cst.Attribute)
+            and opened.func.attr.value == "as_default"
+            and isinstance(opened.func.value, cst.Name)
+        ):
             return None
         calls, steps, seen = [], set(), set()
         for statement in write.body.body:
-            if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-                    and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Call)):
+            if not (
+                isinstance(statement, cst.SimpleStatementLine)
+                and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.Expr)
+                and isinstance(statement.body[0].value, cst.Call)
+            ):
                 return None
             summary = statement.body[0].value
-            if tf_path(summary.func, self.tf) not in WRITES or len(summary.args) < 2 \
-                    or any(a.keyword is not None or a.star for a in summary.args[:2]):
+            if (
+                tf_path(summary.func, self.tf) not in WRITES
+                or len(summary.args) < 2
+                or any(a.keyword is not None or a.star for a in summary.args[:2])
+            ):
                 return None
             value = summary.args[1].value
             step = next((a.value for a in summary.args if a.keyword is not None and a.keyword.value == "step"), None)

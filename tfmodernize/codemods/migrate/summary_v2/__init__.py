@@ -102,9 +102,14 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
         """For a file importing this one: the module's functions and classes that make TF
         summaries when called (a ``merge_all`` there merges them too)."""
         making = sorted(
-            statement.name.value for statement in module.body if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
-            and any(isinstance(node, cst.Call) and names.is_tf(node.func, *SUMMARY_OPS, *OTHER_SUMMARY_OPS)
-                    for node in walk(statement, code_only=True)))
+            statement.name.value
+            for statement in module.body
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+            and any(
+                isinstance(node, cst.Call) and names.is_tf(node.func, *SUMMARY_OPS, *OTHER_SUMMARY_OPS)
+                for node in walk(statement, code_only=True)
+            )
+        )
         return {"summarizing": making} if making else None
 
     def plan(self, module: cst.Module) -> None:
@@ -126,9 +131,12 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
         # The program's code: its top level, and the body of each module function (a program
         # written in ``main()``); all of its summaries, merges and writers must be in one of them.
         self._owners: dict[int, Optional[cst.FunctionDef]] = {
-            id(n): None for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
+            id(n): None for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)
+        }
         for function in (s for s in module.body if isinstance(s, cst.FunctionDef)):
-            self._owners.update({id(n): function for n in own_nodes(function.body) if isinstance(n, cst.SimpleStatementLine)})
+            self._owners.update(
+                {id(n): function for n in own_nodes(function.body) if isinstance(n, cst.SimpleStatementLine)}
+            )
         self._owner: Optional[tuple[Optional[cst.FunctionDef]]] = None
         for node in walk(module, code_only=True):
             if not isinstance(node, cst.Call):
@@ -136,7 +144,9 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
             symbol = self.tf.tf_symbol(node.func)
             if symbol is None or symbol.path not in (*SUMMARY_OPS, *MERGES, *WRITERS):
                 continue
-            if symbol.path in SUMMARY_OPS and any(a.keyword is not None and a.keyword.value == "step" for a in node.args):
+            if symbol.path in SUMMARY_OPS and any(
+                a.keyword is not None and a.keyword.value == "step" for a in node.args
+            ):
                 continue  # TF2's ``tf.summary.scalar(name, value, step=...)``: written already, not TF1's
             statement, name = self._definition(module, node)
             if symbol.path in SUMMARY_OPS:
@@ -158,17 +168,26 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
         graphs = self._graph_writes(module, writers)
         owner = self._owner[0] if self._owner is not None else None
         if owner is not None and not fetches:
-            raise Decline(next(iter([*(x.call for x in summaries), *(w[1] for w in writers.values())]), owner.name),
-                          f"it is made in `{owner.name.value}`, which does not fetch its summaries itself (a caller "
-                          "merging all summaries may: only a program written in the function is migrated)")
+            raise Decline(
+                next(iter([*(x.call for x in summaries), *(w[1] for w in writers.values())]), owner.name),
+                f"it is made in `{owner.name.value}`, which does not fetch its summaries itself (a caller "
+                "merging all summaries may: only a program written in the function is migrated)",
+            )
         for statement in [*(f.statement for f in fetches), *(a[0] for a in adds.values()), *graphs]:
             if id(statement) not in self._owners or self._owners[id(statement)] is not owner:
-                raise Decline(statement, "the program's summaries are fetched or written elsewhere than where they are "
-                                         "made (another function, or the top-level code)")
-        self._check_uses(module, writers, fetches, adds, fetchable,
-                         [*merge_statements, *(x.statement for x in summaries), *graphs])
+                raise Decline(
+                    statement,
+                    "the program's summaries are fetched or written elsewhere than where they are "
+                    "made (another function, or the top-level code)",
+                )
+        self._check_uses(
+            module, writers, fetches, adds, fetchable, [*merge_statements, *(x.statement for x in summaries), *graphs]
+        )
         for statement in graphs:
-            if self.fix(statement, "`add_graph` goes: a TF2 program has no session graph (tf.summary.trace_on/"
-                                   "trace_export around a tf.function call records one)"):
+            if self.fix(
+                statement,
+                "`add_graph` goes: a TF2 program has no session graph (tf.summary.trace_on/"
+                "trace_export around a tf.function call records one)",
+            ):
                 self.remove(statement)
         self._rewrite(summaries, merge_statements, writers, fetches, adds, fetchable, taken)

@@ -27,14 +27,21 @@ class Writing:
             if summary.direct is not None:
                 continue  # made by an object's call, which stays
             if id(summary) not in written and summary.name not in fetched:
-                if self.fix(summary.call, f"`tf.summary.{summary.kind}` no run fetches: the TF1 program wrote nothing for it"):
+                if self.fix(
+                    summary.call, f"`tf.summary.{summary.kind}` no run fetches: the TF1 program wrote nothing for it"
+                ):
                     self.remove(summary.statement)
             elif summary.expression is not None:
-                if self.fix(summary.call, f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary "
-                                          f"v2: the value it summarized is `{summary.value.value}`, fetched by the run"):
+                if self.fix(
+                    summary.call,
+                    f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary "
+                    f"v2: the value it summarized is `{summary.value.value}`, fetched by the run",
+                ):
                     bound = cst.Assign([cst.AssignTarget(summary.value)], summary.expression)
                     self.replace(summary.statement, lambda updated, bound=bound: updated.with_changes(body=[bound]))
-            elif self.fix(summary.call, f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary v2"):
+            elif self.fix(
+                summary.call, f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary v2"
+            ):
                 self.remove(summary.statement)
         for statement in merge_statements:
             self.remove(statement)
@@ -51,8 +58,14 @@ class Writing:
         if logdir is None or any(a.keyword is not None and a.keyword.value not in WRITER_KEYWORDS for a in call.args):
             raise Decline(call, "`FileWriter` with arguments `create_file_writer` does not take")
         graph = argument(call, 1, "graph")
-        note = (" (the graph is not written: a TF2 program has no session graph; tf.summary.trace_on/trace_export "
-                "around a tf.function call records one)") if graph is not None else ""
+        note = (
+            (
+                " (the graph is not written: a TF2 program has no session graph; tf.summary.trace_on/trace_export "
+                "around a tf.function call records one)"
+            )
+            if graph is not None
+            else ""
+        )
         if not self.fix(call, f"tf.summary.FileWriter -> tf.summary.create_file_writer{note}"):
             raise Decline(call, "the writer is silenced")
         args = [cst.Arg(logdir)]
@@ -63,9 +76,10 @@ class Writing:
         flush = argument(call, None, "flush_secs")
         if flush is not None:
             args.append(cst.Arg(cst.parse_expression(f"({source(flush)}) * 1000"), keyword=cst.Name("flush_millis")))
-        args = [a.with_changes(equal=no_space_equal()) if a.keyword else a
-                for a in args]
-        args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + args[-1:]
+        args = [a.with_changes(equal=no_space_equal()) if a.keyword else a for a in args]
+        args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + args[
+            -1:
+        ]
         self.replace(call, cst.Call(self.tf_expr("summary.create_file_writer"), args))
 
     def _fetch(self, fetch: Fetch, fetchable, taken: set[str], values) -> None:
@@ -100,8 +114,9 @@ class Writing:
             raise Decline(fetch.call, "the merged summary holds no summary")
         fetch_text = new_fetches[0] if len(new_fetches) == 1 else f"[{', '.join(new_fetches)}]"
         target_text = ", ".join(new_targets)
-        new_call = fetch.call.with_changes(args=[fetch.call.args[0].with_changes(value=cst.parse_expression(fetch_text)),
-                                                 *fetch.call.args[1:]])
+        new_call = fetch.call.with_changes(
+            args=[fetch.call.args[0].with_changes(value=cst.parse_expression(fetch_text)), *fetch.call.args[1:]]
+        )
         assign = small.with_changes(targets=[cst.AssignTarget(cst.parse_expression(target_text))], value=new_call)
         self.replace(fetch.statement, lambda updated: updated.with_changes(body=[assign]))
 
@@ -113,8 +128,13 @@ class Writing:
             for node in walk(self.tf.module, code_only=True):
                 for name in names_bound_here(node):
                     bound[name] = bound.get(name, 0) + 1
-                if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name) \
-                        and isinstance(node.value, cst.Call) and self.tf.is_tf(node.value.func, "placeholder"):
+                if (
+                    isinstance(node, cst.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0].target, cst.Name)
+                    and isinstance(node.value, cst.Call)
+                    and self.tf.is_tf(node.value.func, "placeholder")
+                ):
                     made.add(node.targets[0].target.value)
             self._placeholder_names = {name for name in made if bound.get(name) == 1}
         return self._placeholder_names
@@ -124,14 +144,23 @@ class Writing:
         """The name whose value ``run`` feeds to ``placeholder`` (``feed_dict={z: noise}``)."""
         feed = argument(run, 1, "feed_dict")
         for element in feed.elements if isinstance(feed, cst.Dict) else ():
-            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.Name) \
-                    and element.key.value == placeholder:
+            if (
+                isinstance(element, cst.DictElement)
+                and isinstance(element.key, cst.Name)
+                and element.key.value == placeholder
+            ):
                 if not isinstance(element.value, cst.Name):
-                    raise Decline(run, f"a summary of the placeholder `{placeholder}` is of the value fed to it, "
-                                       f"`{source(element.value)}`, which is not a name (bind it to one first)")
+                    raise Decline(
+                        run,
+                        f"a summary of the placeholder `{placeholder}` is of the value fed to it, "
+                        f"`{source(element.value)}`, which is not a name (bind it to one first)",
+                    )
                 return element.value.value
-        raise Decline(run, f"a summary of the placeholder `{placeholder}` is fetched by a run that does not feed it a "
-                           "name in a literal `feed_dict`")
+        raise Decline(
+            run,
+            f"a summary of the placeholder `{placeholder}` is fetched by a run that does not feed it a "
+            "name in a literal `feed_dict`",
+        )
 
     def _add(self, statement: cst.SimpleStatementLine, writer: str, values, step: Optional[cst.BaseExpression]) -> None:
         step_text = source(step) if step is not None else "0"

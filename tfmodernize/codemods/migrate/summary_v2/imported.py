@@ -23,8 +23,11 @@ class ProjectSummaries:
         makes summaries when called: TF1 merged those too, and they are not written here."""
         for statement in import_statements(module):
             if isinstance(statement, cst.ImportFrom) and not statement.relative and statement.module is not None:
-                pairs = [(source(statement.module), alias) for alias in statement.names] \
-                    if not isinstance(statement.names, cst.ImportStar) else [(source(statement.module), None)]
+                pairs = (
+                    [(source(statement.module), alias) for alias in statement.names]
+                    if not isinstance(statement.names, cst.ImportStar)
+                    else [(source(statement.module), None)]
+                )
             elif isinstance(statement, cst.Import):
                 pairs = [(source(alias.name), None) for alias in statement.names]
             else:
@@ -33,12 +36,16 @@ class ProjectSummaries:
                 _, summary = self.local_module(name)
                 making = set((summary or {}).get("summarizing") or ())
                 # A function another codemod's rewrite made a class (its export): the class makes them.
-                making |= {function for function, split in self._exported_classes(name).items()
-                           if split.get("class") in making}
+                making |= {
+                    function for function, split in self._exported_classes(name).items() if split.get("class") in making
+                }
                 picked = making if alias is None else making & {source(alias.name)}
                 if picked:
-                    raise Decline(merge, f"`merge_all` also merges the summaries that `{sorted(picked)[0]}` ({name}.py) "
-                                         "makes when called, which this migration does not write")
+                    raise Decline(
+                        merge,
+                        f"`merge_all` also merges the summaries that `{sorted(picked)[0]}` ({name}.py) "
+                        "makes when called, which this migration does not write",
+                    )
 
     def _object_summaries(self, module: cst.Module, merge: cst.Call) -> list[Summary]:
         """The summaries ``merge_all`` merges that objects of project classes made when called
@@ -62,10 +69,15 @@ class ProjectSummaries:
             if not (isinstance(call, cst.Call) and call.func is node):
                 raise Decline(node, f"`{node.value}` makes summaries when called, and is used other than called")
             line = statement_holding(call, parents)
-            if not isinstance(line, cst.SimpleStatementLine) \
-                    or self._owners.get(id(line), "elsewhere") is not (self._owner or (None,))[0]:
-                raise Decline(call, f"`{node.value}` makes summaries when called, and is called elsewhere than in the "
-                                    "program's code that merges them")
+            if (
+                not isinstance(line, cst.SimpleStatementLine)
+                or self._owners.get(id(line), "elsewhere") is not (self._owner or (None,))[0]
+            ):
+                raise Decline(
+                    call,
+                    f"`{node.value}` makes summaries when called, and is called elsewhere than in the "
+                    "program's code that merges them",
+                )
             if order[id(call)] > order[id(merge)]:
                 continue  # made after merge_all: not merged
             prefix = self._scope_prefix(call)
@@ -77,8 +89,18 @@ class ProjectSummaries:
                 unique = (first if not count else f"{first}_{count}") + (f"/{rest}" if rest else "")
                 written = re.sub(r"[^-/\w.]", "_", name).lstrip("/") + ("_1" if taken and making else "")
                 tag = f"{prefix}{unique}/{written}"
-                found.append(Summary(line, call, kind, tag, cst.SimpleString(f'"{tag}"'), cst.Name(node.value), None,
-                                     direct=f"{node.value}.{attribute}"))
+                found.append(
+                    Summary(
+                        line,
+                        call,
+                        kind,
+                        tag,
+                        cst.SimpleString(f'"{tag}"'),
+                        cst.Name(node.value),
+                        None,
+                        direct=f"{node.value}.{attribute}",
+                    )
+                )
             firsts = {scope.partition("/")[0] for _, scope, *_ in summaries}
             for first in firsts:
                 opened[(prefix, first)] = opened.get((prefix, first), 0) + 1
@@ -100,8 +122,12 @@ class ProjectSummaries:
         classes: dict[str, list] = {}
         for statement in module.body:
             for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-                if not isinstance(small, cst.ImportFrom) or small.relative or small.module is None \
-                        or isinstance(small.names, cst.ImportStar):
+                if (
+                    not isinstance(small, cst.ImportFrom)
+                    or small.relative
+                    or small.module is None
+                    or isinstance(small.names, cst.ImportStar)
+                ):
                     continue
                 for split in self._exported_classes(source(small.module)).values():
                     for alias in small.names:
@@ -110,30 +136,50 @@ class ProjectSummaries:
                             classes[local] = split
         objects: dict[str, tuple[cst.Name, list]] = {}
         for statement in module.body:
-            small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
-                    and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Name) \
-                    and small.value.func.value in classes:
+            small = (
+                statement.body[0]
+                if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+                else None
+            )
+            if (
+                isinstance(small, cst.Assign)
+                and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)
+                and isinstance(small.value, cst.Call)
+                and isinstance(small.value.func, cst.Name)
+                and small.value.func.value in classes
+            ):
                 split = classes[small.value.func.value]
                 objects[small.targets[0].target.value] = (
-                    small.targets[0].target, [[kind, _scope_of(scope, small.value, split), *rest]
-                                              for kind, scope, *rest in split["summaries"]])
+                    small.targets[0].target,
+                    [[kind, _scope_of(scope, small.value, split), *rest] for kind, scope, *rest in split["summaries"]],
+                )
         return objects
 
 
 def _scope_of(scope: str, made: cst.Call, split: dict) -> str:
     """The variable scope a class's summaries are made in, for the object ``made``: a scope
     named by a parameter (``{tag}``) is the string literal the construction passes it."""
+
     def named(match: re.Match) -> str:
         parameter = match.group(1)
         init = split.get("init") or []
-        given = next((arg.value for arg in made.args if arg.keyword is not None and arg.keyword.value == parameter), None)
+        given = next(
+            (arg.value for arg in made.args if arg.keyword is not None and arg.keyword.value == parameter), None
+        )
         positional = [arg.value for arg in made.args if arg.keyword is None and not arg.star]
         if given is None and parameter in init and init.index(parameter) < len(positional):
             given = positional[init.index(parameter)]
-        if not (isinstance(given, cst.SimpleString) and isinstance(given.evaluated_value, str)
-                and re.fullmatch(r"[-\w.]+", given.evaluated_value)):
-            raise Decline(made, f"its class's summaries are made under the variable scope `{parameter}` names, and "
-                                "this object is not given a name written out for it")
+        if not (
+            isinstance(given, cst.SimpleString)
+            and isinstance(given.evaluated_value, str)
+            and re.fullmatch(r"[-\w.]+", given.evaluated_value)
+        ):
+            raise Decline(
+                made,
+                f"its class's summaries are made under the variable scope `{parameter}` names, and "
+                "this object is not given a name written out for it",
+            )
         return given.evaluated_value
+
     return re.sub(r"\{(\w+)\}", named, scope)

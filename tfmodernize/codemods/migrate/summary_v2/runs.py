@@ -21,8 +21,11 @@ class Runs:
     def _merged(self, call: cst.Call, path: str, summaries: list[Summary]) -> list[Summary]:
         if path == "summary.merge_all":
             key = argument(call, 0, "key")
-            if key is not None and not (isinstance(key, cst.SimpleString) and key.evaluated_value == "summaries") \
-                    and (self.tf.tf_symbol(key) is None or self.tf.tf_symbol(key).path != "GraphKeys.SUMMARIES"):
+            if (
+                key is not None
+                and not (isinstance(key, cst.SimpleString) and key.evaluated_value == "summaries")
+                and (self.tf.tf_symbol(key) is None or self.tf.tf_symbol(key).path != "GraphKeys.SUMMARIES")
+            ):
                 raise Decline(call, "`merge_all` of a collection other than the summaries'")
             if any(a.keyword is not None and a.keyword.value != "key" for a in call.args):
                 raise Decline(call, "`merge_all` with arguments other than `key`")
@@ -53,8 +56,12 @@ class Runs:
                 if not any(isinstance(n, cst.Name) and n.value in fetchable for n in named):
                     continue
                 small = statement.body[0]
-                if len(statement.body) != 1 or not isinstance(small, cst.Assign) or small.value is not call \
-                        or len(small.targets) != 1:
+                if (
+                    len(statement.body) != 1
+                    or not isinstance(small, cst.Assign)
+                    or small.value is not call
+                    or len(small.targets) != 1
+                ):
                     raise Decline(call, "a run fetching summaries is not `result = sess.run(...)` on a line of its own")
                 target = small.targets[0].target
                 fetch = Fetch(statement, call)
@@ -63,8 +70,11 @@ class Runs:
                         raise Decline(call, "the fetched summary is not assigned to a name")
                     fetch.summaries.append((None, fetched.value, target.value))
                 else:
-                    if not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) != len(elements) \
-                            or len(target_name_nodes(target)) != len(elements):
+                    if (
+                        not isinstance(target, (cst.Tuple, cst.List))
+                        or len(target.elements) != len(elements)
+                        or len(target_name_nodes(target)) != len(elements)
+                    ):
                         raise Decline(call, "the run's results are not unpacked into one name each")
                     for index, (element, bound) in enumerate(zip(named, target.elements)):
                         if isinstance(element, cst.Name) and element.value in fetchable:
@@ -72,17 +82,27 @@ class Runs:
                 found.append(fetch)
         return found
 
-    def _adds(self, module: cst.Module, writers: dict, fetches: list[Fetch]) -> dict[int, tuple[cst.SimpleStatementLine, str, str, Optional[cst.BaseExpression]]]:
+    def _adds(
+        self, module: cst.Module, writers: dict, fetches: list[Fetch]
+    ) -> dict[int, tuple[cst.SimpleStatementLine, str, str, Optional[cst.BaseExpression]]]:
         """``writer.add_summary(result, step)`` statements: id of the call -> (statement, writer, result, step)."""
         results = {result for fetch in fetches for _, _, result in fetch.summaries}
         found = {}
         for statement in walk(module, code_only=True):
-            if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
-                    and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Call)):
+            if not (
+                isinstance(statement, cst.SimpleStatementLine)
+                and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.Expr)
+                and isinstance(statement.body[0].value, cst.Call)
+            ):
                 continue
             call = statement.body[0].value
-            if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "add_summary"
-                    and isinstance(call.func.value, cst.Name) and call.func.value.value in writers):
+            if not (
+                isinstance(call.func, cst.Attribute)
+                and call.func.attr.value == "add_summary"
+                and isinstance(call.func.value, cst.Name)
+                and call.func.value.value in writers
+            ):
                 continue
             summary = argument(call, 0, "summary")
             step = argument(call, 1, "global_step")
@@ -96,16 +116,25 @@ class Runs:
         """``writer.add_graph(...)`` statements, each a line of its own."""
         found = []
         for statement in walk(module, code_only=True):
-            if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
-                    and isinstance(statement.body[0], cst.Expr) and isinstance(statement.body[0].value, cst.Call):
+            if (
+                isinstance(statement, cst.SimpleStatementLine)
+                and len(statement.body) == 1
+                and isinstance(statement.body[0], cst.Expr)
+                and isinstance(statement.body[0].value, cst.Call)
+            ):
                 func = statement.body[0].value.func
-                if isinstance(func, cst.Attribute) and func.attr.value == "add_graph" \
-                        and isinstance(func.value, cst.Name) and func.value.value in writers:
+                if (
+                    isinstance(func, cst.Attribute)
+                    and func.attr.value == "add_graph"
+                    and isinstance(func.value, cst.Name)
+                    and func.value.value in writers
+                ):
                     found.append(statement)
         return found
 
-    def _check_uses(self, module: cst.Module, writers: dict, fetches: list[Fetch], adds: dict, fetchable: dict,
-                    own_statements: list) -> None:
+    def _check_uses(
+        self, module: cst.Module, writers: dict, fetches: list[Fetch], adds: dict, fetchable: dict, own_statements: list
+    ) -> None:
         """Writers, fetched summaries and summary ops are used only where this rewrites them."""
         allowed: set[int] = set()
         for statement in own_statements:
@@ -125,7 +154,9 @@ class Runs:
             if name.value in fetchable:
                 raise Decline(name, f"the summary `{name.value}` is used other than by a run or a merge")
             if name.value in writers and not self._writer_method(name, ("flush", "close")):
-                raise Decline(name, f"the writer `{name.value}` is used other than by `add_summary`, `flush` and `close`")
+                raise Decline(
+                    name, f"the writer `{name.value}` is used other than by `add_summary`, `flush` and `close`"
+                )
 
     def _writer_method(self, name: cst.Name, methods: tuple[str, ...]) -> bool:
         parent = self.state.parents(self.tf.module).get(id(name))
