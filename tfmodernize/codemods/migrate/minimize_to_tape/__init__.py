@@ -94,16 +94,16 @@ from tfmodernize.analysis.tape import tape_block
 from tfmodernize.names import fresh_name, module_bindings, used_names
 from tfmodernize.syntax import calls_in, split_docstring
 from tfmodernize.analysis.tf_function import traced_functions
-from tfmodernize.codemods.migrate.minimize_to_tape.discovery import Discovery
-from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, Optimizer, Site, assignment
-from tfmodernize.codemods.migrate.minimize_to_tape.schedules import Schedules
-from tfmodernize.codemods.migrate.minimize_to_tape.steps import Steps
+from tfmodernize.codemods.migrate.minimize_to_tape import steps
+from tfmodernize.codemods.migrate.minimize_to_tape.discovery import find_optimizers
+from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, Optimizer, assignment, tf1_optimizer
+from tfmodernize.codemods.migrate.minimize_to_tape.plan import TapePlan
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.layout import depth, fitted, style_width
 from tfmodernize.syntax import source, statement_of
 
 
-class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
+class MinimizeToTape(TFCodemod):
     __doc__ = __doc__
     code = "TFM102"
     name = "minimize-to-tape"
@@ -117,28 +117,15 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         assert isinstance(node, cst.Call)
         return isinstance(node.func, cst.Attribute) and node.func.attr.value in METHODS
 
-    def _tf1_optimizer(self, node: cst.CSTNode) -> Optional[str]:
-        if not isinstance(node, cst.Call):
-            return None
-        symbol = self.tf.tf_symbol(node.func)
-        if symbol is None or not symbol.path.startswith("train."):
-            return None
-        tf1_class = symbol.path[len("train.") :]
-        return tf1_class if tf1_class in optimizer_table() else None
-
     def visit_Module(self, node: cst.Module) -> bool:
-        self._module = node
-        self._keras_calls: dict[cst.Call, cst.Call] = {}
-        self._calls: dict[cst.Call, cst.BaseExpression] = {}
-        self._bodies: dict[cst.FunctionDef, dict[int, Site]] = {}
-        self._hoisted: dict[int, list[cst.BaseStatement]] = {}
-        #: statements to put after the module statement of that index
-        self._after: dict[int, list[cst.BaseStatement]] = {}
-        self._removed: dict[cst.FunctionDef, set[int]] = {}
+        """Reads the file into a ``TapePlan`` and plans every rewrite on it (the steps by
+        ``steps``, recording into the plan); the hooks below make the planned edits."""
+        #: The file's plan (None: nothing to rewrite).
+        self._tape: Optional[TapePlan] = None
         all_calls = list(calls_in(node))
         # Every rewrite is planned here; with no plan the traversal is skipped (it would cost
         # about a parse and change nothing).
-        if not any(self._tf1_optimizer(call) for call in all_calls):
+        if not any(tf1_optimizer(self.tf, call) for call in all_calls):
             return False
         graph = training.graph_program(node, self.tf)
         if graph is not None:
@@ -150,21 +137,26 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
                         f"program (it uses `{graph}`); session-to-function migrates it first",
                     )
             return False
-        self._inventory = training.inventory(node, self.tf, self.state.project)
-        self._taken = used_names(node)
-        self._width = style_width(self.state.text)
-        self._globals = module_bindings(node)
-        self._traced = traced_functions(node, self.tf)
-        optimizers = self._optimizers(node)
+        plan = TapePlan(
+            module=node,
+            tf=self.tf,
+            inventory=training.inventory(node, self.tf, self.state.project),
+            taken=used_names(node),
+            width=style_width(self.state.text),
+            globals=module_bindings(node),
+            traced=traced_functions(node, self.tf),
+        )
+        self._tape = plan
+        optimizers = find_optimizers(self.tf, node)
         taped: dict[cst.FunctionDef, int] = {}
         for site in (site for optimizer in optimizers for site in optimizer.sites if site.method != "apply_gradients"):
             taped[site.function] = taped.get(site.function, 0) + 1
-        self._crowded = {function for function, count in taped.items() if count > 1}
+        plan.crowded = {function for function, count in taped.items() if count > 1}
         for optimizer in optimizers:
-            self._plan(optimizer)
-        return bool(self._keras_calls or self._calls or self._bodies or self._hoisted or self._after)
+            self._plan(plan, optimizer)
+        return plan.planned()
 
-    def _plan(self, optimizer: Optimizer) -> None:
+    def _plan(self, plan: TapePlan, optimizer: Optimizer) -> None:
         keras, why = keras_optimizer(optimizer.call, optimizer.tf1_class)
         if keras is None:
             self.report(optimizer.call, f"{optimizer.tf1_class} not migrated: {why}")
@@ -176,8 +168,8 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             return
         for site in optimizer.sites:
             try:
-                self._build(site, optimizer)
-                if site.method != "apply_gradients" and site.function in self._crowded:
+                steps.build(plan, self, site, optimizer)
+                if site.method != "apply_gradients" and site.function in plan.crowded:
                     raise Decline(
                         site.call, "one function computes gradients for two losses; split it into one step per loss"
                     )
@@ -187,14 +179,14 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         if self.suppressed(optimizer.call) or any(self.suppressed(site.line) for site in optimizer.sites):
             return
         for function, position in optimizer.removals:
-            self._removed.setdefault(function, set()).add(position)
+            plan.removed.setdefault(function, set()).add(position)
         keras_name = f"keras.optimizers.{keras.keras}"
         message = f"tf.train.{optimizer.tf1_class} -> tf.{keras_name} with TF1's hyper-parameters"
-        starts = self._slot_starts(optimizer, keras) if keras.slot_starts else None
+        starts = steps.slot_starts(plan, self, optimizer, keras) if keras.slot_starts else None
         if starts is not None:
             if not self.fix(optimizer.call, f"{message}; its slots start where TF1's did"):
                 return
-            self._after.setdefault(max(site.top for site in optimizer.sites), []).extend(starts)
+            plan.after.setdefault(max(site.top for site in optimizer.sites), []).extend(starts)
         elif keras.different_maths is not None:
             if not self.fix(optimizer.call, f"{message}, but {keras.different_maths}", safe=False):
                 return
@@ -204,8 +196,8 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         hoisted: list[cst.BaseStatement] = []
         if optimizer.schedule is not None:
             name, schedule = optimizer.schedule
-            module_name = name if name not in self._taken_globally(name) else fresh_name(name, self._taken)
-            hoisted.append(fitted(assignment(module_name, schedule), self._width, 0))
+            module_name = name if name not in plan.taken_globally(name) else fresh_name(name, plan.taken)
+            hoisted.append(fitted(assignment(module_name, schedule), plan.width, 0))
             args = [
                 arg.with_changes(value=cst.Name(module_name))
                 if isinstance(arg.value, cst.Name) and arg.value.value == name
@@ -223,15 +215,15 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         new_call = cst.Call(self.tf_expr(keras_name), args=args)
         if optimizer.name is None:
             site = optimizer.sites[0]
-            hoisted.append(fitted(assignment(optimizer.hoisted_name, new_call), self._width, 0))
-            self._hoisted.setdefault(site.top, []).extend(hoisted)
+            hoisted.append(fitted(assignment(optimizer.hoisted_name, new_call), plan.width, 0))
+            plan.hoisted.setdefault(site.top, []).extend(hoisted)
         else:
-            self._keras_calls[optimizer.call] = new_call
-            parents = self.state.parents(self._module)
+            plan.keras_calls[optimizer.call] = new_call
+            parents = self.state.parents(plan.module)
             line = statement_of(optimizer.call, parents)
             if line is not None:
                 deep = depth(line[1], parents)
-                self.replace(line[1], lambda updated: fitted(updated, self._width, deep))
+                self.replace(line[1], lambda updated: fitted(updated, plan.width, deep))
         for site in optimizer.sites:
             self.fix(site.line, f"`{site.method}` -> GradientTape and Keras `apply_gradients`")
             if site.method != "compute_gradients":
@@ -239,15 +231,17 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
                 # ``apply_gradients``) it moves into a function.
                 self.discharge()
             site.replacement = [parse_statement(code) for code in site.replacement]
-            self._bodies.setdefault(site.function, {})[site.position] = site
+            plan.bodies.setdefault(site.function, {})[site.position] = site
 
     def leave_Call(self, original: cst.Call) -> None:
-        new = self._keras_calls.get(original, self._calls.get(original))
+        if self._tape is None:
+            return
+        new = self._tape.keras_calls.get(original, self._tape.calls.get(original))
         if new is not None:
             self.replace(original, new)
 
     def leave_FunctionDef(self, original: cst.FunctionDef) -> None:
-        sites = self._bodies.get(original)
+        sites = self._tape.bodies.get(original) if self._tape is not None else None
         if sites:
             self.replace(original, lambda updated: self._with_steps(original, updated, sites))
 
@@ -255,8 +249,10 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
         statements = list(updated.body.body)
         new_body: list[cst.BaseStatement] = []
         tape_site = next((s for s in sites.values() if s.taped), None)
-        deep = depth(original, self.state.parents(self._module)) + 1
-        removed = self._removed.get(original, set())
+        plan = self._tape
+        assert plan is not None
+        deep = depth(original, self.state.parents(plan.module)) + 1
+        removed = plan.removed.get(original, set())
         for position, statement in enumerate(statements):
             if position in removed:
                 continue
@@ -280,19 +276,21 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
             if site is tape_site:
                 docstring, taped = split_docstring(new_body)
                 gradient_tape = cst.parse_expression(source(self.tf_expr("GradientTape")))
-                taped = [fitted(stmt, self._width, deep + 1) for stmt in taped]
+                taped = [fitted(stmt, plan.width, deep + 1) for stmt in taped]
                 new_body = [*docstring, tape_block(gradient_tape, site.tape_name, taped)]
-            new_body.extend(fitted(stmt, self._width, deep) for stmt in replacement)
+            new_body.extend(fitted(stmt, plan.width, deep) for stmt in replacement)
         return updated.with_changes(body=updated.body.with_changes(body=new_body))
 
     def leave_Module(self, original: cst.Module) -> None:
-        if self._hoisted or self._after:
+        if self._tape is not None and (self._tape.hoisted or self._tape.after):
             self.replace(original, self._with_hoisted)
 
     def _with_hoisted(self, updated: cst.Module) -> cst.Module:
+        plan = self._tape
+        assert plan is not None
         body: list[cst.BaseStatement] = []
         for index, statement in enumerate(updated.body):
-            hoisted = self._hoisted.get(index, [])
+            hoisted = plan.hoisted.get(index, [])
             if hoisted:
                 spacing = [line for line in statement.leading_lines if line.comment is None]
                 if body and not isinstance(body[-1], (cst.FunctionDef, cst.ClassDef)):
@@ -300,7 +298,7 @@ class MinimizeToTape(Discovery, Steps, Schedules, TFCodemod):
                 hoisted[0] = hoisted[0].with_changes(leading_lines=spacing)
             body.extend(hoisted)
             body.append(statement)
-            after = self._after.get(index, [])
+            after = plan.after.get(index, [])
             if after and isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
                 # PEP 8's two blank lines after a top-level definition.
                 blank = [cst.EmptyLine(indent=False)] * 2

@@ -8,6 +8,8 @@ from typing import Optional
 
 import libcst as cst
 
+from tfmodernize.analysis.optimizers import optimizer_table
+from tfmodernize.tfsymbols import TFNames
 
 METHODS = ("minimize", "compute_gradients", "apply_gradients")
 #: Arguments of ``minimize``/``compute_gradients`` that only steer graph scheduling or devices.
@@ -64,6 +66,18 @@ class Optimizer:
     removals: list[tuple[cst.FunctionDef, int]] = field(default_factory=list)
 
 
+def tf1_optimizer(tf: TFNames, node: cst.CSTNode) -> Optional[str]:
+    """The TF1 optimizer class ``node`` constructs (``tf.train.AdamOptimizer(...)``: ``AdamOptimizer``),
+    if it is one the optimizer table maps."""
+    if not isinstance(node, cst.Call):
+        return None
+    symbol = tf.tf_symbol(node.func)
+    if symbol is None or not symbol.path.startswith("train."):
+        return None
+    tf1_class = symbol.path[len("train.") :]
+    return tf1_class if tf1_class in optimizer_table() else None
+
+
 def bound_arguments(call: cst.Call, positions: tuple[str, ...]) -> Optional[dict[str, cst.BaseExpression]]:
     found: dict[str, cst.BaseExpression] = {}
     for index, arg in enumerate(call.args):
@@ -82,7 +96,7 @@ def assignment(name: str, value: cst.BaseExpression) -> cst.SimpleStatementLine:
     return cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)])
 
 
-class _LatestBinding:
+class LatestBinding:
     """Module-level optimizer bindings by name; a use belongs to the latest binding before it."""
 
     def __init__(self, bindings: dict[str, list[tuple[int, Optimizer]]]) -> None:

@@ -1,5 +1,6 @@
 """Rewriting one optimizer step: the tape, the gradient and ``apply_gradients`` lines, the
-optimizer hoisted to module level, the variables it trains, its slots."""
+optimizer hoisted to module level, the variables it trains, its slots. Functions of the
+``TapePlan`` (whose ``calls`` they fill in) and the ``Editor`` spelling TF names."""
 
 from __future__ import annotations
 
@@ -8,293 +9,290 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.analysis import training
-from tfmodernize.syntax import function_definitions
 from tfmodernize.analysis.optimizers import KerasOptimizer, optimizer_table
 from tfmodernize.names import binds, fresh_name
 from tfmodernize.syntax import split_docstring
-from tfmodernize.treewalk import walk
+from tfmodernize.codemods.migrate.minimize_to_tape import schedules
 from tfmodernize.codemods.migrate.minimize_to_tape.model import SCHEDULING, Optimizer, Site, bound_arguments
+from tfmodernize.codemods.migrate.minimize_to_tape.plan import Editor, TapePlan
 from tfmodernize.codemod import Decline
 from tfmodernize.syntax import is_none, source
 from tfmodernize.names import bound_names, names_read
 
 
-class Steps:
-    """Part of :class:`MinimizeToTape` (see the package docstring)."""
-
-    def _build(self, site: Site, optimizer: Optimizer) -> None:
-        """Fill ``site.replacement`` (code lines); declines when the site cannot be rewritten."""
-        body = list(site.function.body.body)
-        local_taken = self._globals | names_read(site.function)
-        later = body[site.position + 1 :]
-        is_op = site.method != "compute_gradients"
-        if is_op and site.target is not None and any(site.target in names_read(s) for s in later):
-            raise Decline(site.call, f"`{site.target}` (a TF1 op) is used after it")
-        receiver = optimizer.name or ""
-        if optimizer.name is None:
-            global_step = None
-            if site.method != "compute_gradients":
-                global_step = (bound_arguments(site.call, ("loss", "global_step")) or {}).get("global_step")
-                if site.method == "apply_gradients":
-                    global_step = (bound_arguments(site.call, ("grads_and_vars", "global_step")) or {}).get(
-                        "global_step"
-                    )
-            self._hoist(site, optimizer, global_step)
-            receiver = optimizer.hoisted_name
-        if site.method == "apply_gradients":
-            args = bound_arguments(site.call, ("grads_and_vars", "global_step", "name"))
-            if args is None or "grads_and_vars" not in args:
-                raise Decline(site.call, "its arguments could not be read")
-            if not self._plain_step(args):
-                raise Decline(
-                    site.call,
-                    "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`",
-                )
-            site.replacement = self._assign_rate(receiver, optimizer)
-            site.replacement += [f"{receiver}.apply_gradients({source(args['grads_and_vars'])})"]
-            site.replacement += self._global_step(args)
-            return None
-        positions = ("loss", "var_list", "gate_gradients", "aggregation_method", "colocate_gradients_with_ops")
-        if site.method == "minimize":
-            positions = ("loss", "global_step", "var_list", *positions[2:], "name", "grad_loss")
-        else:
-            positions = (*positions, "grad_loss")
-        args = bound_arguments(site.call, positions)
-        if args is None or "loss" not in args:
+def build(plan: TapePlan, editor: Editor, site: Site, optimizer: Optimizer) -> None:
+    """Fill ``site.replacement`` (code lines); declines when the site cannot be rewritten."""
+    body = list(site.function.body.body)
+    local_taken = plan.globals | names_read(site.function)
+    later = body[site.position + 1 :]
+    is_op = site.method != "compute_gradients"
+    if is_op and site.target is not None and any(site.target in names_read(s) for s in later):
+        raise Decline(site.call, f"`{site.target}` (a TF1 op) is used after it")
+    receiver = optimizer.name or ""
+    if optimizer.name is None:
+        global_step = None
+        if site.method != "compute_gradients":
+            global_step = (bound_arguments(site.call, ("loss", "global_step")) or {}).get("global_step")
+            if site.method == "apply_gradients":
+                global_step = (bound_arguments(site.call, ("grads_and_vars", "global_step")) or {}).get("global_step")
+        _hoist(plan, editor, site, optimizer, global_step)
+        receiver = optimizer.hoisted_name
+    if site.method == "apply_gradients":
+        args = bound_arguments(site.call, ("grads_and_vars", "global_step", "name"))
+        if args is None or "grads_and_vars" not in args:
             raise Decline(site.call, "its arguments could not be read")
-        unknown = set(args) - {"loss", "var_list", "global_step", "grad_loss", *SCHEDULING}
-        if unknown:
-            raise Decline(site.call, f"`{sorted(unknown)[0]}` is not a TF1 argument")
-        if not is_none(args.get("grad_loss")):
-            raise Decline(site.call, "`grad_loss` has no tape equivalent here; pass it as `output_gradients`")
-        if not self._plain_step(args):
+        if not _plain_step(args):
             raise Decline(
                 site.call,
                 "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`",
             )
-        if site.dependencies is not None:
-            self._dependencies(site)
-        docstring, rest = split_docstring(body[: site.position])
-        loss = args["loss"]
-        if not (isinstance(loss, cst.Name) and binds(rest, loss.value)):
-            raise Decline(
-                site.call, "the loss is not a name computed earlier in the same function, so no tape can record it"
-            )
-        frozen = training.frozen_value(rest, self._module, self._inventory, self.tf)
-        if frozen is not None:
-            raise Decline(
-                site.call,
-                (
-                    f"the loss uses `{frozen}`, computed once at module level from variables: TF2 does not "
-                    "recompute it and the tape records no gradient through it; compute it in the function"
-                ),
-            )
-        variables, bind = self._variables(args.get("var_list"), site, local_taken)
-        site.taped = True
-        site.variables = variables if bind is None else None
-        lines = [] if bind is None else [bind]
-        tape = fresh_name("tape", local_taken)
-        if site.method == "minimize":
-            gradients = fresh_name("gradients", local_taken)
-            lines += [
-                f"{gradients} = {tape}.gradient({loss.value}, {variables})",
-                *self._assign_rate(receiver, optimizer),
-                f"{receiver}.apply_gradients(zip({gradients}, {variables}))",
-                *self._global_step(args),
-            ]
+        site.replacement = _assign_rate(editor, receiver, optimizer)
+        site.replacement += [f"{receiver}.apply_gradients({source(args['grads_and_vars'])})"]
+        site.replacement += _global_step(args)
+        return None
+    positions = ("loss", "var_list", "gate_gradients", "aggregation_method", "colocate_gradients_with_ops")
+    if site.method == "minimize":
+        positions = ("loss", "global_step", "var_list", *positions[2:], "name", "grad_loss")
+    else:
+        positions = (*positions, "grad_loss")
+    args = bound_arguments(site.call, positions)
+    if args is None or "loss" not in args:
+        raise Decline(site.call, "its arguments could not be read")
+    unknown = set(args) - {"loss", "var_list", "global_step", "grad_loss", *SCHEDULING}
+    if unknown:
+        raise Decline(site.call, f"`{sorted(unknown)[0]}` is not a TF1 argument")
+    if not is_none(args.get("grad_loss")):
+        raise Decline(site.call, "`grad_loss` has no tape equivalent here; pass it as `output_gradients`")
+    if not _plain_step(args):
+        raise Decline(
+            site.call,
+            "its `global_step` is not a variable created once; create it with `tf.Variable(0, trainable=False)`",
+        )
+    if site.dependencies is not None:
+        _dependencies(plan, site)
+    docstring, rest = split_docstring(body[: site.position])
+    loss = args["loss"]
+    if not (isinstance(loss, cst.Name) and binds(rest, loss.value)):
+        raise Decline(
+            site.call, "the loss is not a name computed earlier in the same function, so no tape can record it"
+        )
+    frozen = training.frozen_value(rest, plan.module, plan.inventory, plan.tf)
+    if frozen is not None:
+        raise Decline(
+            site.call,
+            (
+                f"the loss uses `{frozen}`, computed once at module level from variables: TF2 does not "
+                "recompute it and the tape records no gradient through it; compute it in the function"
+            ),
+        )
+    variables, bind = _variables(plan, args.get("var_list"), site, local_taken)
+    site.taped = True
+    site.variables = variables if bind is None else None
+    lines = [] if bind is None else [bind]
+    tape = fresh_name("tape", local_taken)
+    if site.method == "minimize":
+        gradients = fresh_name("gradients", local_taken)
+        lines += [
+            f"{gradients} = {tape}.gradient({loss.value}, {variables})",
+            *_assign_rate(editor, receiver, optimizer),
+            f"{receiver}.apply_gradients(zip({gradients}, {variables}))",
+            *_global_step(args),
+        ]
+    else:
+        site.call_replacement = f"list(zip({tape}.gradient({loss.value}, {variables}), {variables}))"
+        if site.keep_statement:
+            plan.calls[site.call] = cst.parse_expression(site.call_replacement)
         else:
-            site.call_replacement = f"list(zip({tape}.gradient({loss.value}, {variables}), {variables}))"
-            if site.keep_statement:
-                self._calls[site.call] = cst.parse_expression(site.call_replacement)
-            else:
-                lines.append(f"{site.target} = {site.call_replacement}" if site.target else site.call_replacement)
-        site.replacement = lines
-        site.tape_name = tape
+            lines.append(f"{site.target} = {site.call_replacement}" if site.target else site.call_replacement)
+    site.replacement = lines
+    site.tape_name = tape
+    return None
+
+
+def _assign_rate(editor: Editor, receiver: str, optimizer: Optimizer) -> list[str]:
+    """The line giving the Keras optimizer this step's fed learning rate (a scalar: a
+    placeholder of unknown shape is one when fed a number), if it has one."""
+    if optimizer.fed_rate is None:
+        return []
+    return [f"{receiver}.learning_rate.assign({source(editor.tf_expr('reshape'))}({optimizer.fed_rate}, []))"]
+
+
+def _hoist(
+    plan: TapePlan, editor: Editor, site: Site, optimizer: Optimizer, global_step: Optional[cst.BaseExpression]
+) -> None:
+    """Plan ``tf.train.X(...).minimize(...)``'s optimizer as a module-level Keras optimizer.
+
+    Its arguments must not need the function's locals, except a learning rate computed by
+    a TF1 decay function of ``global_step`` just for it, which becomes a Keras schedule.
+    """
+    if optimizer.planned_hoist:
         return None
-
-    def _assign_rate(self, receiver: str, optimizer: Optimizer) -> list[str]:
-        """The line giving the Keras optimizer this step's fed learning rate (a scalar: a
-        placeholder of unknown shape is one when fed a number), if it has one."""
-        if optimizer.fed_rate is None:
-            return []
-        return [f"{receiver}.learning_rate.assign({source(self.tf_expr('reshape'))}({optimizer.fed_rate}, []))"]
-
-    def _hoist(self, site: Site, optimizer: Optimizer, global_step: Optional[cst.BaseExpression]) -> None:
-        """Plan ``tf.train.X(...).minimize(...)``'s optimizer as a module-level Keras optimizer.
-
-        Its arguments must not need the function's locals, except a learning rate computed by
-        a TF1 decay function of ``global_step`` just for it, which becomes a Keras schedule.
-        """
-        if optimizer.planned_hoist:
-            return None
-        optimizer.planned_hoist = True
-        body = list(site.function.body.body)
-        params = {p.name.value for p in site.function.params.params}
-        bound = params | set().union(*(bound_names(s) for s in body))
-        if optimizer.local_name is not None:
-            bound.discard(optimizer.local_name)
-        clash = names_read(optimizer.call) & bound
-        if len(clash) == 1 and next(iter(clash)) in params:
-            self._fed_rate(site, optimizer, clash.pop())
-        elif len(clash) == 1:
-            self._schedule(site, optimizer, clash.pop(), global_step, bound)
-        elif clash:
-            raise Decline(
-                site.call, f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
-            )
-        stateless = optimizer_table()[optimizer.tf1_class]["stateless"] and optimizer.schedule is None
-        if site.function not in self._traced and not stateless:
-            raise Decline(
-                site.call,
-                (
-                    f"`{site.function.name.value}` builds a new optimizer each time it runs (once in TF1 graph "
-                    "code, every step when run eagerly), so its state cannot move to module level safely: "
-                    "create the optimizer once outside the function or decorate the function with tf.function"
-                ),
-            )
-        # ``optimizer = tf.train.X(...).minimize(cost)`` names the train op like an
-        # optimizer; only then does the name read well on the Keras optimizer.
-        if optimizer.local_name is not None:
-            local = optimizer.local_name
-            optimizer.hoisted_name = local if not self._taken_globally(local) else fresh_name(local, self._taken)
-            optimizer.removals.append((site.function, optimizer.position))
-            return None
-        reusable = site.target is not None and "opt" in site.target.lower() and self._count(site.target) == 1
-        # Named after the step it serves: ``train_generator_step`` -> ``generator_optimizer``.
-        parts = site.function.name.value.split("_")
-        serves = "_".join(part for part in parts if part not in ("train", "step"))
-        base = f"{serves}_optimizer" if serves else "optimizer"
-        optimizer.hoisted_name = site.target if reusable else fresh_name(base, self._taken)
+    optimizer.planned_hoist = True
+    body = list(site.function.body.body)
+    params = {p.name.value for p in site.function.params.params}
+    bound = params | set().union(*(bound_names(s) for s in body))
+    if optimizer.local_name is not None:
+        bound.discard(optimizer.local_name)
+    clash = names_read(optimizer.call) & bound
+    if len(clash) == 1 and next(iter(clash)) in params:
+        schedules.fed_rate(site, optimizer, clash.pop())
+    elif len(clash) == 1:
+        schedules.schedule(plan, editor, site, optimizer, clash.pop(), global_step, bound)
+    elif clash:
+        raise Decline(
+            site.call, f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
+        )
+    stateless = optimizer_table()[optimizer.tf1_class]["stateless"] and optimizer.schedule is None
+    if site.function not in plan.traced and not stateless:
+        raise Decline(
+            site.call,
+            (
+                f"`{site.function.name.value}` builds a new optimizer each time it runs (once in TF1 graph "
+                "code, every step when run eagerly), so its state cannot move to module level safely: "
+                "create the optimizer once outside the function or decorate the function with tf.function"
+            ),
+        )
+    # ``optimizer = tf.train.X(...).minimize(cost)`` names the train op like an
+    # optimizer; only then does the name read well on the Keras optimizer.
+    if optimizer.local_name is not None:
+        local = optimizer.local_name
+        optimizer.hoisted_name = local if not plan.taken_globally(local) else fresh_name(local, plan.taken)
+        optimizer.removals.append((site.function, optimizer.position))
         return None
+    reusable = site.target is not None and "opt" in site.target.lower() and plan.count(site.target) == 1
+    # Named after the step it serves: ``train_generator_step`` -> ``generator_optimizer``.
+    parts = site.function.name.value.split("_")
+    serves = "_".join(part for part in parts if part not in ("train", "step"))
+    base = f"{serves}_optimizer" if serves else "optimizer"
+    optimizer.hoisted_name = site.target if reusable else fresh_name(base, plan.taken)
+    return None
 
-    def _dependencies(self, site: Site) -> None:
-        """Decide what becomes of ``with tf.control_dependencies(deps):`` around the site.
 
-        TF1 code wraps ``minimize`` in the update ops of ``tf.layers`` batch normalisation
-        (``UPDATE_OPS``). With nothing in the file that adds update ops the collection is
-        empty and the block goes; other dependencies are kept around the update.
-        """
-        assert site.dependencies is not None
-        deps = site.dependencies.items[0].item.args
-        if len(deps) != 1:
-            raise Decline(site.call, "its `control_dependencies` arguments could not be read")
-        collection = training.update_ops_collection(deps[0].value, self._module, self.tf)
-        if collection is None:
-            return None
-        if training.adds_update_ops(self._module, self.tf):
-            raise Decline(
-                site.call,
-                (
-                    "it depends on UPDATE_OPS and the file has layers that add update ops (batch "
-                    "normalisation): migrate them to Keras layers, which update themselves, first"
-                ),
-            )
-        site.drop_dependencies = True
+def _dependencies(plan: TapePlan, site: Site) -> None:
+    """Decide what becomes of ``with tf.control_dependencies(deps):`` around the site.
+
+    TF1 code wraps ``minimize`` in the update ops of ``tf.layers`` batch normalisation
+    (``UPDATE_OPS``). With nothing in the file that adds update ops the collection is
+    empty and the block goes; other dependencies are kept around the update.
+    """
+    assert site.dependencies is not None
+    deps = site.dependencies.items[0].item.args
+    if len(deps) != 1:
+        raise Decline(site.call, "its `control_dependencies` arguments could not be read")
+    collection = training.update_ops_collection(deps[0].value, plan.module, plan.tf)
+    if collection is None:
         return None
+    if training.adds_update_ops(plan.module, plan.tf):
+        raise Decline(
+            site.call,
+            (
+                "it depends on UPDATE_OPS and the file has layers that add update ops (batch "
+                "normalisation): migrate them to Keras layers, which update themselves, first"
+            ),
+        )
+    site.drop_dependencies = True
+    return None
 
-    def _variables(
-        self, var_list: Optional[cst.BaseExpression], site: Site, taken: set[str]
-    ) -> tuple[str, Optional[str]]:
-        """(expression naming the variables, optional binding line); declines when they cannot be named."""
-        if not is_none(var_list):
-            assert var_list is not None
-            collection = (
-                training.trainable_collection_read(var_list, self.tf) if isinstance(var_list, cst.Call) else None
-            )
-            if collection is not None:
-                # In a TF2 function the collection is empty: the list must be written out here.
-                listed = training.listed_variables(self._inventory, site.top, True, collection[0])
-                if isinstance(listed, str):
-                    raise Decline(site.call, f"its var_list reads the trainable-variables collection and {listed}")
-                if isinstance(listed, cst.List) and not listed.elements:
-                    raise Decline(site.call, "its var_list is empty (TF1 raises 'No variables to optimize')")
-                return source(listed), None
-            if isinstance(var_list, cst.Name):
-                self._collection_name(var_list.value, site.call)
-            if isinstance(var_list, (cst.Name, cst.Attribute, cst.List, cst.Tuple)):
-                return source(var_list), None
-            name = fresh_name("variables", taken)
-            return name, f"{name} = {source(var_list)}"
-        problem = self._inventory.problem_before(site.top)
-        if problem is not None:
-            raise Decline(
-                site.call,
-                f"it trains every trainable variable and the file's variables cannot be listed ({problem}); pass `var_list`",
-            )
-        variables = self._inventory.before(site.top, trainable_only=True)
-        if not variables:
-            raise Decline(site.call, "no trainable variable is created before it")
-        return source(training.variable_list(variables)), None
 
-    def _collection_name(self, name: str, node: cst.CSTNode) -> None:
-        """Declines (at ``node``) when a var_list named ``name`` may go empty in TF2.
+def _variables(
+    plan: TapePlan, var_list: Optional[cst.BaseExpression], site: Site, taken: set[str]
+) -> tuple[str, Optional[str]]:
+    """(expression naming the variables, optional binding line); declines when they cannot be named."""
+    if not is_none(var_list):
+        assert var_list is not None
+        collection = training.trainable_collection_read(var_list, plan.tf) if isinstance(var_list, cst.Call) else None
+        if collection is not None:
+            # In a TF2 function the collection is empty: the list must be written out here.
+            listed = training.listed_variables(plan.inventory, site.top, True, collection[0])
+            if isinstance(listed, str):
+                raise Decline(site.call, f"its var_list reads the trainable-variables collection and {listed}")
+            if isinstance(listed, cst.List) and not listed.elements:
+                raise Decline(site.call, "its var_list is empty (TF1 raises 'No variables to optimize')")
+            return source(listed), None
+        if isinstance(var_list, cst.Name):
+            _collection_name(plan, var_list.value, site.call)
+        if isinstance(var_list, (cst.Name, cst.Attribute, cst.List, cst.Tuple)):
+            return source(var_list), None
+        name = fresh_name("variables", taken)
+        return name, f"{name} = {source(var_list)}"
+    problem = plan.inventory.problem_before(site.top)
+    if problem is not None:
+        raise Decline(
+            site.call,
+            f"it trains every trainable variable and the file's variables cannot be listed ({problem}); pass `var_list`",
+        )
+    variables = plan.inventory.before(site.top, trainable_only=True)
+    if not variables:
+        raise Decline(site.call, "no trainable variable is created before it")
+    return source(training.variable_list(variables)), None
 
-        ``params = tf.trainable_variables()`` at module level only keeps its TF1 meaning once
-        collections-to-tracking writes the list out; that needs the same facts as here.
-        """
-        bound = training.module_assignment(self._module, name)
-        if bound is None or not isinstance(bound[1], cst.Call):
-            return None
-        collection = training.trainable_collection_read(bound[1], self.tf)
-        if collection is None:
-            return None
-        listed = training.listed_variables(self._inventory, bound[0], True, collection[0], eager=True)
-        if isinstance(listed, str):
-            raise Decline(
-                node,
-                f"its var_list `{name}` reads the trainable-variables collection, which TF2 does not keep, and {listed}",
-            )
+
+def _collection_name(plan: TapePlan, name: str, node: cst.CSTNode) -> None:
+    """Declines (at ``node``) when a var_list named ``name`` may go empty in TF2.
+
+    ``params = tf.trainable_variables()`` at module level only keeps its TF1 meaning once
+    collections-to-tracking writes the list out; that needs the same facts as here.
+    """
+    bound = training.module_assignment(plan.module, name)
+    if bound is None or not isinstance(bound[1], cst.Call):
         return None
+    collection = training.trainable_collection_read(bound[1], plan.tf)
+    if collection is None:
+        return None
+    listed = training.listed_variables(plan.inventory, bound[0], True, collection[0], eager=True)
+    if isinstance(listed, str):
+        raise Decline(
+            node,
+            f"its var_list `{name}` reads the trainable-variables collection, which TF2 does not keep, and {listed}",
+        )
+    return None
 
-    def _plain_step(self, args: dict[str, cst.BaseExpression]) -> bool:
-        """Whether ``global_step`` is absent or a name/attribute (a variable made elsewhere).
 
-        ``tf.train.get_or_create_global_step()`` inside a step would look the variable up in
-        graph collections, which TF2 functions do not share.
-        """
-        step = args.get("global_step")
-        return is_none(step) or isinstance(step, (cst.Name, cst.Attribute))
+def _plain_step(args: dict[str, cst.BaseExpression]) -> bool:
+    """Whether ``global_step`` is absent or a name/attribute (a variable made elsewhere).
 
-    def _global_step(self, args: dict[str, cst.BaseExpression]) -> list[str]:
-        step = args.get("global_step")
-        return [] if is_none(step) else [f"{source(step)}.assign_add(1)"]
+    ``tf.train.get_or_create_global_step()`` inside a step would look the variable up in
+    graph collections, which TF2 functions do not share.
+    """
+    step = args.get("global_step")
+    return is_none(step) or isinstance(step, (cst.Name, cst.Attribute))
 
-    def _taken_globally(self, name: str) -> set[str]:
-        """``{name}`` if moving ``name`` to module level could clash with another use of it."""
-        uses = sum(1 for function in function_definitions(self._module) if name in names_read(function[1]))
-        return {name} if name in self._globals or uses > 1 else set()
 
-    def _count(self, name: str) -> int:
-        return sum(1 for n in walk(self._module, code_only=True) if isinstance(n, cst.Name) and n.value == name)
+def _global_step(args: dict[str, cst.BaseExpression]) -> list[str]:
+    step = args.get("global_step")
+    return [] if is_none(step) else [f"{source(step)}.assign_add(1)"]
 
-    def _slot_starts(self, optimizer: Optimizer, keras: KerasOptimizer) -> Optional[list[cst.BaseStatement]]:
-        """Statements that build the Keras optimizer on the variables it trains and set the
-        slots TF1 started elsewhere than Keras (RMSProp's accumulators at 1.0), placed after
-        the module statement holding its last step; None when the variables cannot be named
-        there (then the maths differ, as the table says)."""
-        listed = {site.variables for site in optimizer.sites if site.method != "apply_gradients"}
-        if len(listed) != 1 or None in listed:
-            return None
-        variables = listed.pop()
-        if "trainable_variables" in variables:
-            return None  # Keras layers make their variables on their first call, in the step: none yet here
-        top = max(site.top for site in optimizer.sites)
-        bound = set().union(*(bound_names(statement) for statement in self._module.body[:top]))
-        if not names_read(cst.parse_expression(variables)) <= bound:
-            return None
-        name = optimizer.name or optimizer.hoisted_name
-        slot = fresh_name("slot", self._taken)
-        lines = [f"{name}.build({variables})"]
-        for suffix, value in keras.slot_starts.items():
-            fill = (
-                f"{source(self.tf_expr('ones_like'))}({slot})"
-                if value == 1.0
-                else f"{source(self.tf_expr('fill'))}({slot}.shape, {value!r})"
-            )
-            lines.append(
-                f"# TF1's {optimizer.tf1_class} started these slots at {value!r}; Keras starts them at 0.\n"
-                f"for {slot} in {name}.variables:\n"
-                f'    if {slot}.name.endswith("_{suffix}"):\n'
-                f"        {slot}.assign({fill})\n"
-            )
-        return [cst.parse_statement(line) for line in lines]
+
+def slot_starts(
+    plan: TapePlan, editor: Editor, optimizer: Optimizer, keras: KerasOptimizer
+) -> Optional[list[cst.BaseStatement]]:
+    """Statements that build the Keras optimizer on the variables it trains and set the
+    slots TF1 started elsewhere than Keras (RMSProp's accumulators at 1.0), placed after
+    the module statement holding its last step; None when the variables cannot be named
+    there (then the maths differ, as the table says)."""
+    listed = {site.variables for site in optimizer.sites if site.method != "apply_gradients"}
+    if len(listed) != 1 or None in listed:
+        return None
+    variables = listed.pop()
+    if "trainable_variables" in variables:
+        return None  # Keras layers make their variables on their first call, in the step: none yet here
+    top = max(site.top for site in optimizer.sites)
+    bound = set().union(*(bound_names(statement) for statement in plan.module.body[:top]))
+    if not names_read(cst.parse_expression(variables)) <= bound:
+        return None
+    name = optimizer.name or optimizer.hoisted_name
+    slot = fresh_name("slot", plan.taken)
+    lines = [f"{name}.build({variables})"]
+    for suffix, value in keras.slot_starts.items():
+        fill = (
+            f"{source(editor.tf_expr('ones_like'))}({slot})"
+            if value == 1.0
+            else f"{source(editor.tf_expr('fill'))}({slot}.shape, {value!r})"
+        )
+        lines.append(
+            f"# TF1's {optimizer.tf1_class} started these slots at {value!r}; Keras starts them at 0.\n"
+            f"for {slot} in {name}.variables:\n"
+            f'    if {slot}.name.endswith("_{suffix}"):\n'
+            f"        {slot}.assign({fill})\n"
+        )
+    return [cst.parse_statement(line) for line in lines]

@@ -73,19 +73,16 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.names import used_names
-from tfmodernize.codemods.migrate.summary_v2.emit import Writing
-from tfmodernize.codemods.migrate.summary_v2.imported import ProjectSummaries
-from tfmodernize.codemods.migrate.summary_v2.model import SUMMARY_OPS, OTHER_SUMMARY_OPS, MERGES, WRITERS, Summary
-from tfmodernize.codemods.migrate.summary_v2.runs import Runs
-from tfmodernize.codemods.migrate.summary_v2.tags import Tags
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.names import own_nodes
+from tfmodernize.codemods.migrate.summary_v2 import emit, imported, runs, tags
+from tfmodernize.codemods.migrate.summary_v2.model import MERGES, OTHER_SUMMARY_OPS, SUMMARY_OPS, WRITERS, Summary
+from tfmodernize.codemods.migrate.summary_v2.plan import ProgramPlan, program_owners
+from tfmodernize.names import used_names
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 
-class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
+class SummaryV2(TFCodemod):
     __doc__ = __doc__
     code = "TFM100"
     name = "summary-v2"
@@ -113,31 +110,29 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
         return {"summarizing": making} if making else None
 
     def plan(self, module: cst.Module) -> None:
+        """Reads the file into a ``ProgramPlan`` and the program's summaries, merges, writers,
+        runs and ``add_summary`` calls with it (``tags``, ``runs``, ``imported``), then writes
+        the migrated program (``emit``), recording the edits with this codemod."""
+        plan = ProgramPlan(
+            module=module,
+            tf=self.tf,
+            parents=self.state.parents(module),
+            owners=program_owners(module),
+            project=self.state.project,
+            code=self.code,
+        )
         try:
-            self._plan(module)
+            self._plan(plan)
         except Decline as decline:  # the whole program's summaries stay: nothing planned is made
             raise Decline(decline.node, "summaries not migrated: " + decline.reason) from None
 
-    # -- reading the program --------------------------------------------------------------
-
-    def _plan(self, module: cst.Module) -> None:
-        self._literals: Optional[list[cst.SimpleString]] = None
-        self._placeholder_names: Optional[set[str]] = None
+    def _plan(self, plan: ProgramPlan) -> None:
+        module = plan.module
         taken = used_names(module)
         summaries: list[Summary] = []
         merges: dict[str, list[Summary]] = {}
         merge_statements: list[cst.SimpleStatementLine] = []
         writers: dict[str, tuple[cst.SimpleStatementLine, cst.Call]] = {}
-        # The program's code: its top level, and the body of each module function (a program
-        # written in ``main()``); all of its summaries, merges and writers must be in one of them.
-        self._owners: dict[int, Optional[cst.FunctionDef]] = {
-            id(n): None for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)
-        }
-        for function in (s for s in module.body if isinstance(s, cst.FunctionDef)):
-            self._owners.update(
-                {id(n): function for n in own_nodes(function.body) if isinstance(n, cst.SimpleStatementLine)}
-            )
-        self._owner: Optional[tuple[Optional[cst.FunctionDef]]] = None
         for node in walk(module, code_only=True):
             if not isinstance(node, cst.Call):
                 continue
@@ -148,25 +143,25 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
                 a.keyword is not None and a.keyword.value == "step" for a in node.args
             ):
                 continue  # TF2's ``tf.summary.scalar(name, value, step=...)``: written already, not TF1's
-            statement, name = self._definition(module, node)
+            statement, name = tags.definition(plan, node)
             if symbol.path in SUMMARY_OPS:
-                summaries.append(self._summary(statement, node, symbol.path.split(".")[1], name, taken))
+                summaries.append(tags.read_summary(plan, statement, node, symbol.path.split(".")[1], name, taken))
             elif symbol.path in MERGES:
                 if symbol.path == "summary.merge_all":
-                    self._no_imported_summaries(module, node)
-                merged = self._merged(node, symbol.path, summaries)
+                    imported.no_imported_summaries(plan, node)
+                merged = runs.merged(plan, node, symbol.path, summaries)
                 if symbol.path == "summary.merge_all":
-                    merged += self._object_summaries(module, node)
-                merges[self._named(node, name)] = merged
+                    merged += imported.object_summaries(plan, node)
+                merges[tags.named(node, name)] = merged
                 merge_statements.append(statement)
             else:
-                writers[self._named(node, name)] = (statement, node)
+                writers[tags.named(node, name)] = (statement, node)
         by_name = {s.name: [s] for s in summaries if s.name is not None}
         fetchable = {**by_name, **merges}
-        fetches = self._fetches(module, fetchable)
-        adds = self._adds(module, writers, fetches)
-        graphs = self._graph_writes(module, writers)
-        owner = self._owner[0] if self._owner is not None else None
+        fetches = runs.fetches(module, fetchable)
+        adds = runs.adds(module, writers, fetches)
+        graphs = runs.graph_writes(module, writers)
+        owner = plan.program
         if owner is not None and not fetches:
             raise Decline(
                 next(iter([*(x.call for x in summaries), *(w[1] for w in writers.values())]), owner.name),
@@ -174,14 +169,14 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
                 "merging all summaries may: only a program written in the function is migrated)",
             )
         for statement in [*(f.statement for f in fetches), *(a[0] for a in adds.values()), *graphs]:
-            if id(statement) not in self._owners or self._owners[id(statement)] is not owner:
+            if id(statement) not in plan.owners or plan.owners[id(statement)] is not owner:
                 raise Decline(
                     statement,
                     "the program's summaries are fetched or written elsewhere than where they are "
                     "made (another function, or the top-level code)",
                 )
-        self._check_uses(
-            module, writers, fetches, adds, fetchable, [*merge_statements, *(x.statement for x in summaries), *graphs]
+        runs.check_uses(
+            plan, writers, fetches, adds, fetchable, [*merge_statements, *(x.statement for x in summaries), *graphs]
         )
         for statement in graphs:
             if self.fix(
@@ -190,4 +185,4 @@ class SummaryV2(ProjectSummaries, Tags, Runs, Writing, TFCodemod):
                 "trace_export around a tf.function call records one)",
             ):
                 self.remove(statement)
-        self._rewrite(summaries, merge_statements, writers, fetches, adds, fetchable, taken)
+        emit.rewrite(self, plan, summaries, merge_statements, writers, fetches, adds, fetchable, taken)

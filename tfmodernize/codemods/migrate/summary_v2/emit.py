@@ -1,173 +1,170 @@
 """Summary-v2's rewrite: the writer made with ``tf.summary.create_file_writer``, the fetched values
 in place of the fetched summaries, and each ``add_summary`` written as ``tf.summary`` calls
-under the writer at the step. A part of ``SummaryV2`` (a mixin)."""
+under the writer at the step: functions of the ``ProgramPlan`` read and of the ``Editor`` they
+record their edits with (the codemod)."""
 
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Optional, Protocol
 
 import libcst as cst
 
 from tfmodernize.names import fresh_name
 from tfmodernize.codemods.migrate.summary_v2.model import WRITER_KEYWORDS, Summary, Fetch
+from tfmodernize.codemods.migrate.summary_v2.plan import ProgramPlan
 from tfmodernize.codemod import Decline
-from tfmodernize.names import names_bound_here
 from tfmodernize.syntax import argument, no_space_equal, source
-from tfmodernize.treewalk import walk
+from tfmodernize.edits import Replacement
 
 
-class Writing:
-    """``SummaryV2``'s writing of the migrated program."""
+class Editor(Protocol):
+    """What summary-v2's rewrite records its fixes and edits with (``TFCodemod``'s)."""
 
-    def _rewrite(self, summaries, merge_statements, writers, fetches, adds, fetchable, taken: set[str]) -> None:
-        fetched = {name for fetch in fetches for _, name, _ in fetch.summaries}
-        written = {id(s) for name in fetched for s in fetchable[name]}
-        for summary in summaries:
+    def fix(self, node: cst.CSTNode, message: str) -> bool: ...
+
+    def replace(self, node: cst.CSTNode, new: Replacement) -> None: ...
+
+    def remove(self, statement: cst.CSTNode) -> None: ...
+
+    def tf_expr(self, path: str) -> cst.BaseExpression: ...
+
+
+def rewrite(
+    editor: Editor, plan: ProgramPlan, summaries, merge_statements, writers, fetches, adds, fetchable, taken: set[str]
+) -> None:
+    fetched = {name for fetch in fetches for _, name, _ in fetch.summaries}
+    written = {id(s) for name in fetched for s in fetchable[name]}
+    for summary in summaries:
+        if summary.direct is not None:
+            continue  # made by an object's call, which stays
+        if id(summary) not in written and summary.name not in fetched:
+            if editor.fix(
+                summary.call, f"`tf.summary.{summary.kind}` no run fetches: the TF1 program wrote nothing for it"
+            ):
+                editor.remove(summary.statement)
+        elif summary.expression is not None:
+            if editor.fix(
+                summary.call,
+                f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary "
+                f"v2: the value it summarized is `{summary.value.value}`, fetched by the run",
+            ):
+                bound = cst.Assign([cst.AssignTarget(summary.value)], summary.expression)
+                editor.replace(summary.statement, lambda updated, bound=bound: updated.with_changes(body=[bound]))
+        elif editor.fix(
+            summary.call, f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary v2"
+        ):
+            editor.remove(summary.statement)
+    for statement in merge_statements:
+        editor.remove(statement)
+    for statement, call in writers.values():
+        make_writer(editor, call)
+    values: dict[str, list[tuple[Summary, str]]] = {}
+    for fetch in fetches:
+        fetch_values(editor, plan, fetch, fetchable, taken, values)
+    for statement, writer, result, step in adds.values():
+        write_summaries(editor, statement, writer, values[result], step)
+
+
+def make_writer(editor: Editor, call: cst.Call) -> None:
+    """``tf.summary.FileWriter(...)`` -> ``tf.summary.create_file_writer(...)``."""
+    logdir = argument(call, 0, "logdir")
+    if logdir is None or any(a.keyword is not None and a.keyword.value not in WRITER_KEYWORDS for a in call.args):
+        raise Decline(call, "`FileWriter` with arguments `create_file_writer` does not take")
+    graph = argument(call, 1, "graph")
+    note = (
+        (
+            " (the graph is not written: a TF2 program has no session graph; tf.summary.trace_on/trace_export "
+            "around a tf.function call records one)"
+        )
+        if graph is not None
+        else ""
+    )
+    if not editor.fix(call, f"tf.summary.FileWriter -> tf.summary.create_file_writer{note}"):
+        raise Decline(call, "the writer is silenced")
+    args = [cst.Arg(logdir)]
+    for keyword in ("max_queue", "filename_suffix"):
+        value = argument(call, None, keyword)
+        if value is not None:
+            args.append(cst.Arg(value, keyword=cst.Name(keyword)))
+    flush = argument(call, None, "flush_secs")
+    if flush is not None:
+        args.append(cst.Arg(cst.parse_expression(f"({source(flush)}) * 1000"), keyword=cst.Name("flush_millis")))
+    args = [a.with_changes(equal=no_space_equal()) if a.keyword else a for a in args]
+    args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + args[-1:]
+    editor.replace(call, cst.Call(editor.tf_expr("summary.create_file_writer"), args))
+
+
+def fetch_values(editor: Editor, plan: ProgramPlan, fetch: Fetch, fetchable, taken: set[str], values) -> None:
+    small = fetch.statement.body[0]
+    single = fetch.summaries[0][0] is None
+    fetched = [fetch.call.args[0].value] if single else [e.value for e in fetch.call.args[0].value.elements]
+    targets = [small.targets[0].target] if single else [e.value for e in small.targets[0].target.elements]
+    new_fetches: list[str] = []
+    new_targets: list[str] = []
+    by_index = {index: (name, result) for index, name, result in fetch.summaries}
+    for index, (element, target) in enumerate(zip(fetched, targets)):
+        key = None if single else index
+        if key not in by_index:
+            new_fetches.append(source(element))
+            new_targets.append(source(target))
+            continue
+        name, result = by_index[key]
+        values[result] = []
+        for summary in fetchable[name]:
             if summary.direct is not None:
-                continue  # made by an object's call, which stays
-            if id(summary) not in written and summary.name not in fetched:
-                if self.fix(
-                    summary.call, f"`tf.summary.{summary.kind}` no run fetches: the TF1 program wrote nothing for it"
-                ):
-                    self.remove(summary.statement)
-            elif summary.expression is not None:
-                if self.fix(
-                    summary.call,
-                    f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary "
-                    f"v2: the value it summarized is `{summary.value.value}`, fetched by the run",
-                ):
-                    bound = cst.Assign([cst.AssignTarget(summary.value)], summary.expression)
-                    self.replace(summary.statement, lambda updated, bound=bound: updated.with_changes(body=[bound]))
-            elif self.fix(
-                summary.call, f"`tf.summary.{summary.kind}` is written from its fetched value with tf.summary v2"
-            ):
-                self.remove(summary.statement)
-        for statement in merge_statements:
-            self.remove(statement)
-        for statement, call in writers.values():
-            self._writer(call)
-        values: dict[str, list[tuple[Summary, str]]] = {}
-        for fetch in fetches:
-            self._fetch(fetch, fetchable, taken, values)
-        for statement, writer, result, step in adds.values():
-            self._add(statement, writer, values[result], step)
-
-    def _writer(self, call: cst.Call) -> None:
-        logdir = argument(call, 0, "logdir")
-        if logdir is None or any(a.keyword is not None and a.keyword.value not in WRITER_KEYWORDS for a in call.args):
-            raise Decline(call, "`FileWriter` with arguments `create_file_writer` does not take")
-        graph = argument(call, 1, "graph")
-        note = (
-            (
-                " (the graph is not written: a TF2 program has no session graph; tf.summary.trace_on/trace_export "
-                "around a tf.function call records one)"
-            )
-            if graph is not None
-            else ""
-        )
-        if not self.fix(call, f"tf.summary.FileWriter -> tf.summary.create_file_writer{note}"):
-            raise Decline(call, "the writer is silenced")
-        args = [cst.Arg(logdir)]
-        for keyword in ("max_queue", "filename_suffix"):
-            value = argument(call, None, keyword)
-            if value is not None:
-                args.append(cst.Arg(value, keyword=cst.Name(keyword)))
-        flush = argument(call, None, "flush_secs")
-        if flush is not None:
-            args.append(cst.Arg(cst.parse_expression(f"({source(flush)}) * 1000"), keyword=cst.Name("flush_millis")))
-        args = [a.with_changes(equal=no_space_equal()) if a.keyword else a for a in args]
-        args = [a.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))) for a in args[:-1]] + args[
-            -1:
-        ]
-        self.replace(call, cst.Call(self.tf_expr("summary.create_file_writer"), args))
-
-    def _fetch(self, fetch: Fetch, fetchable, taken: set[str], values) -> None:
-        small = fetch.statement.body[0]
-        single = fetch.summaries[0][0] is None
-        fetched = [fetch.call.args[0].value] if single else [e.value for e in fetch.call.args[0].value.elements]
-        targets = [small.targets[0].target] if single else [e.value for e in small.targets[0].target.elements]
-        new_fetches: list[str] = []
-        new_targets: list[str] = []
-        by_index = {index: (name, result) for index, name, result in fetch.summaries}
-        for index, (element, target) in enumerate(zip(fetched, targets)):
-            key = None if single else index
-            if key not in by_index:
-                new_fetches.append(source(element))
-                new_targets.append(source(target))
+                values[result].append((summary, summary.direct))
                 continue
-            name, result = by_index[key]
-            values[result] = []
-            for summary in fetchable[name]:
-                if summary.direct is not None:
-                    values[result].append((summary, summary.direct))
-                    continue
-                if summary.value.value in self._placeholders():
-                    # TF1 summarized the value fed to the placeholder: it is written from that value.
-                    values[result].append((summary, self._fed(fetch.call, summary.value.value)))
-                    continue
-                value_name = fresh_name(f"{result}_{re.sub(r'[^0-9a-zA-Z_]', '_', summary.tag)}", taken)
-                values[result].append((summary, value_name))
-                new_fetches.append(summary.value.value)
-                new_targets.append(value_name)
-        if not new_fetches:
-            raise Decline(fetch.call, "the merged summary holds no summary")
-        fetch_text = new_fetches[0] if len(new_fetches) == 1 else f"[{', '.join(new_fetches)}]"
-        target_text = ", ".join(new_targets)
-        new_call = fetch.call.with_changes(
-            args=[fetch.call.args[0].with_changes(value=cst.parse_expression(fetch_text)), *fetch.call.args[1:]]
-        )
-        assign = small.with_changes(targets=[cst.AssignTarget(cst.parse_expression(target_text))], value=new_call)
-        self.replace(fetch.statement, lambda updated: updated.with_changes(body=[assign]))
+            if summary.value.value in plan.placeholders():
+                # TF1 summarized the value fed to the placeholder: it is written from that value.
+                values[result].append((summary, fed(fetch.call, summary.value.value)))
+                continue
+            value_name = fresh_name(f"{result}_{re.sub(r'[^0-9a-zA-Z_]', '_', summary.tag)}", taken)
+            values[result].append((summary, value_name))
+            new_fetches.append(summary.value.value)
+            new_targets.append(value_name)
+    if not new_fetches:
+        raise Decline(fetch.call, "the merged summary holds no summary")
+    fetch_text = new_fetches[0] if len(new_fetches) == 1 else f"[{', '.join(new_fetches)}]"
+    target_text = ", ".join(new_targets)
+    new_call = fetch.call.with_changes(
+        args=[fetch.call.args[0].with_changes(value=cst.parse_expression(fetch_text)), *fetch.call.args[1:]]
+    )
+    assign = small.with_changes(targets=[cst.AssignTarget(cst.parse_expression(target_text))], value=new_call)
+    editor.replace(fetch.statement, lambda updated: updated.with_changes(body=[assign]))
 
-    def _placeholders(self) -> set[str]:
-        """The names the file binds once, to a ``tf.placeholder``."""
-        if self._placeholder_names is None:
-            bound: dict[str, int] = {}
-            made: set[str] = set()
-            for node in walk(self.tf.module, code_only=True):
-                for name in names_bound_here(node):
-                    bound[name] = bound.get(name, 0) + 1
-                if (
-                    isinstance(node, cst.Assign)
-                    and len(node.targets) == 1
-                    and isinstance(node.targets[0].target, cst.Name)
-                    and isinstance(node.value, cst.Call)
-                    and self.tf.is_tf(node.value.func, "placeholder")
-                ):
-                    made.add(node.targets[0].target.value)
-            self._placeholder_names = {name for name in made if bound.get(name) == 1}
-        return self._placeholder_names
 
-    @staticmethod
-    def _fed(run: cst.Call, placeholder: str) -> str:
-        """The name whose value ``run`` feeds to ``placeholder`` (``feed_dict={z: noise}``)."""
-        feed = argument(run, 1, "feed_dict")
-        for element in feed.elements if isinstance(feed, cst.Dict) else ():
-            if (
-                isinstance(element, cst.DictElement)
-                and isinstance(element.key, cst.Name)
-                and element.key.value == placeholder
-            ):
-                if not isinstance(element.value, cst.Name):
-                    raise Decline(
-                        run,
-                        f"a summary of the placeholder `{placeholder}` is of the value fed to it, "
-                        f"`{source(element.value)}`, which is not a name (bind it to one first)",
-                    )
-                return element.value.value
-        raise Decline(
-            run,
-            f"a summary of the placeholder `{placeholder}` is fetched by a run that does not feed it a "
-            "name in a literal `feed_dict`",
-        )
+def fed(run: cst.Call, placeholder: str) -> str:
+    """The name whose value ``run`` feeds to ``placeholder`` (``feed_dict={z: noise}``)."""
+    feed = argument(run, 1, "feed_dict")
+    for element in feed.elements if isinstance(feed, cst.Dict) else ():
+        if (
+            isinstance(element, cst.DictElement)
+            and isinstance(element.key, cst.Name)
+            and element.key.value == placeholder
+        ):
+            if not isinstance(element.value, cst.Name):
+                raise Decline(
+                    run,
+                    f"a summary of the placeholder `{placeholder}` is of the value fed to it, "
+                    f"`{source(element.value)}`, which is not a name (bind it to one first)",
+                )
+            return element.value.value
+    raise Decline(
+        run,
+        f"a summary of the placeholder `{placeholder}` is fetched by a run that does not feed it a "
+        "name in a literal `feed_dict`",
+    )
 
-    def _add(self, statement: cst.SimpleStatementLine, writer: str, values, step: Optional[cst.BaseExpression]) -> None:
-        step_text = source(step) if step is not None else "0"
-        lines = []
-        for summary, value_name in values:
-            extra = f", max_outputs={source(summary.max_outputs)}" if summary.max_outputs is not None else ""
-            function = source(self.tf_expr(f"summary.{summary.kind}"))
-            lines.append(f"    {function}({source(summary.literal)}, {value_name}, step={step_text}{extra})\n")
-        block = cst.parse_statement(f"with {writer}.as_default():\n{''.join(lines)}")
-        self.replace(statement, block.with_changes(leading_lines=statement.leading_lines))
+
+def write_summaries(
+    editor: Editor, statement: cst.SimpleStatementLine, writer: str, values, step: Optional[cst.BaseExpression]
+) -> None:
+    step_text = source(step) if step is not None else "0"
+    lines = []
+    for summary, value_name in values:
+        extra = f", max_outputs={source(summary.max_outputs)}" if summary.max_outputs is not None else ""
+        function = source(editor.tf_expr(f"summary.{summary.kind}"))
+        lines.append(f"    {function}({source(summary.literal)}, {value_name}, step={step_text}{extra})\n")
+    block = cst.parse_statement(f"with {writer}.as_default():\n{''.join(lines)}")
+    editor.replace(statement, block.with_changes(leading_lines=statement.leading_lines))
