@@ -1222,3 +1222,36 @@ def test_a_module_whose_migration_leaves_no_tensorflow_keeps_it_beside_a_script_
     assert found["main.py"].status == "kept-on-compat-v1"
     assert found["options.py"].status == "migrated"
     assert "tensorflow" not in found["options.py"].new and "from absl import flags" in found["options.py"].new
+
+
+def test_the_project_facts_are_typed_and_stored_as_json():
+    import json
+
+    import libcst as cst
+
+    from tfmodernize.analysis.project_facts import PROJECT_FACTS, FunctionFacts, ModuleFacts, module_facts
+    from tfmodernize.codemods.migrate.session_to_function import SessionToFunction
+    from tfmodernize.tfsymbols import TFNames
+
+    module = cst.parse_module(
+        "import tensorflow as tf\n"
+        "def weight(shape):\n    return tf.Variable(tf.zeros(shape))\n"
+        "def frozen(shape):\n    return tf.Variable(tf.zeros(shape), trainable=train_all)\n"
+        "class Net(tf.Module):\n    def __init__(self):\n        self.w = tf.Variable(1.0)\n"
+    )
+    stored = json.loads(json.dumps(SessionToFunction.summarize(module, TFNames.for_module(module))))
+    facts = module_facts({"model": {PROJECT_FACTS: stored}}, "model")
+    assert facts == ModuleFacts(
+        functions={
+            "weight": FunctionFacts(graph=True, variables=True, draws=False, factory=True),
+            # a non-literal ``trainable=`` is unknown: not a factory of trainable variables
+            "frozen": FunctionFacts(graph=True, variables=True, draws=False, factory=False),
+        },
+        objects=("Net",),
+        built=("Net",),
+        variables_on_import=False,
+    )
+    assert ModuleFacts.from_json(facts.to_json()) == facts
+    assert facts.callables()["Net"] == FunctionFacts(True, True, False, object=True, built=True)
+    assert not facts.creates_no_variables("weight")
+    assert module_facts({"model": None}, "model") is None and module_facts({}, "model") is None

@@ -1323,6 +1323,23 @@ DECLINES = [
         "feed it the literal True or False",
         id="training-switch-fed-a-computed-value",
     ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        fine_tune = False
+        x = tf.placeholder(tf.float32, [None, 2])
+        W = tf.Variable(tf.ones([2, 1]), trainable=fine_tune)
+        y = tf.matmul(x, W)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(y, {x: [[1.0, 2.0]]}))
+        """,
+        # Issue 36's one policy: a non-literal ``trainable=`` is unknown, as in the training
+        # inventory (it was read as trainable here before).
+        "variable `W` cannot be listed: a variable whose `trainable` is not a literal",
+        id="variable-trainable-not-a-literal",
+    ),
 ]
 
 

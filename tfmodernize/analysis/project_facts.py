@@ -1,10 +1,14 @@
 """What the project modules a file imports say of their functions: which create variables,
 build graphs, return one new variable (session-to-function's summary of each module, stored
 under ``PROJECT_FACTS`` by the project pre-pass), and the imported names that may create
-variables the file cannot see."""
+variables the file cannot see.
+
+The summary is typed (``ModuleFacts``, ``FunctionFacts``); the project pre-pass and the cache
+keep it as the JSON-able dict ``ModuleFacts.to_json`` writes, read back by ``module_facts``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, Optional
 
@@ -121,31 +125,103 @@ VARIABLE_FREE_PACKAGES = frozenset(
 PROJECT_FACTS = "TFM101"
 
 
-def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[str, str, dict]]:
-    """Local name -> (project module, function, its facts) for the functions ``module`` imports
-    by name from a project module of the run (``from ops import build``, ``from ops import *``;
-    ``ops.build`` after ``import ops``),
-    with what session-to-function's summary (``PROJECT_FACTS``) says of each: ``graph``,
-    ``variables``, ``factory`` (it returns a new trainable variable and makes nothing else); a
-    class whose objects own their variables (``tf.Module``) has the facts ``object`` (and
-    ``built`` when they exist once the object is made: ``made_in_init``)."""
-    found: dict[str, tuple[str, str, dict]] = {}
+@dataclass(frozen=True)
+class FunctionFacts:
+    """What a module function (or class) of a project module does when called."""
 
-    def facts_of(name: str) -> dict[str, dict]:
-        summary = (project.get(name) or {}).get(PROJECT_FACTS) or {}
+    graph: bool  # it builds TF ops
+    variables: bool  # it may create variables
+    draws: bool  # it draws random values
+    factory: bool = False  # it returns one new trainable variable and makes nothing else
+    #: A class whose objects own their variables (``tf.Module``, a Keras layer or model) ...
+    object: bool = False
+    #: ... made once the object is made (``made_in_init``), not on its first call.
+    built: bool = False
+
+    def to_json(self) -> dict[str, bool]:
+        return {"graph": self.graph, "variables": self.variables, "draws": self.draws, "factory": self.factory}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "FunctionFacts":
+        return cls(bool(data["graph"]), bool(data["variables"]), bool(data["draws"]), bool(data.get("factory")))
+
+
+@dataclass(frozen=True)
+class ModuleFacts:
+    """Session-to-function's summary of one project module (``PROJECT_FACTS``)."""
+
+    functions: Mapping[str, FunctionFacts] = field(default_factory=dict)
+    objects: tuple[str, ...] = ()  # classes whose objects own their variables
+    built: tuple[str, ...] = ()  # those of them making their variables when an object is made
+    drawing: tuple[str, ...] = ()  # classes whose objects draw random values when called
+    tf1: Optional[str] = None  # the first TF1-only name the module uses (it stays on compat.v1)
+    variables_on_import: bool = True  # its top-level code makes variables
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as the project pre-pass and the cache store it."""
         return {
-            **summary.get("functions", {}),
+            "functions": {name: facts.to_json() for name, facts in self.functions.items()},
+            "objects": list(self.objects),
+            "built": list(self.built),
+            "drawing": list(self.drawing),
+            "tf1": self.tf1,
+            "variables_on_import": self.variables_on_import,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "ModuleFacts":
+        return cls(
+            functions={name: FunctionFacts.from_json(facts) for name, facts in data.get("functions", {}).items()},
+            objects=tuple(data.get("objects", ())),
+            built=tuple(data.get("built", ())),
+            drawing=tuple(data.get("drawing", ())),
+            tf1=data.get("tf1"),
+            variables_on_import=bool(data.get("variables_on_import", True)),
+        )
+
+    def callables(self) -> dict[str, FunctionFacts]:
+        """The module's functions and its classes owning variables, by name, with their facts."""
+        return {
+            **self.functions,
             **{
-                cls: {
-                    "graph": True,
-                    "variables": True,
-                    "object": True,
-                    "built": cls in summary.get("built", ()),
-                    "draws": cls in summary.get("drawing", ()),
-                }
-                for cls in summary.get("objects", ())
+                cls: FunctionFacts(True, True, cls in self.drawing, object=True, built=cls in self.built)
+                for cls in self.objects
             },
         }
+
+    def creates_no_variables(self, function: Optional[str] = None) -> bool:
+        """Whether importing the module (and calling ``function`` of it) surely makes no variable."""
+        if self.variables_on_import:
+            return False
+        if function is None:
+            return not any(facts.variables for facts in self.functions.values())
+        return function in self.functions and not self.functions[function].variables
+
+
+def module_facts(project: Mapping[str, Any], name: str) -> Optional[ModuleFacts]:
+    """What ``PROJECT_FACTS`` says of project module ``name`` (``FileState.project``), if anything."""
+    summary = (project.get(name) or {}).get(PROJECT_FACTS) if name else None
+    return ModuleFacts.from_json(summary) if summary is not None else None
+
+
+@dataclass(frozen=True)
+class ImportedFunction:
+    """A function (or class) a file imports from a project module, and its facts."""
+
+    module: str
+    function: str
+    facts: FunctionFacts
+
+
+def imported_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[str, ImportedFunction]:
+    """Local name -> what it is, for the functions ``module`` imports by name from a project
+    module of the run (``from ops import build``, ``from ops import *``; ``ops.build`` after
+    ``import ops``), with what session-to-function's summary (``PROJECT_FACTS``) says of each."""
+    found: dict[str, ImportedFunction] = {}
+
+    def facts_of(name: str) -> dict[str, FunctionFacts]:
+        facts = module_facts(project, name)
+        return facts.callables() if facts is not None else {}
 
     for node in import_statements(module):
         if isinstance(node, cst.Import):
@@ -154,7 +230,10 @@ def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[st
                 name = source(alias.name)
                 local = source(alias.asname.name) if alias.asname is not None else name
                 found.update(
-                    {f"{local}.{function}": (name, function, facts) for function, facts in facts_of(name).items()}
+                    {
+                        f"{local}.{function}": ImportedFunction(name, function, facts)
+                        for function, facts in facts_of(name).items()
+                    }
                 )
             continue
         if not isinstance(node, cst.ImportFrom) or node.relative or node.module is None:
@@ -164,14 +243,23 @@ def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[st
         if not functions:
             continue
         if isinstance(node.names, cst.ImportStar):
-            found.update({function: (name, function, facts) for function, facts in functions.items()})
+            found.update({function: ImportedFunction(name, function, facts) for function, facts in functions.items()})
             continue
         for alias in node.names:
             function = source(alias.name)
             if function in functions:
                 local = source(alias.asname.name) if alias.asname is not None else function
-                found[local] = (name, function, functions[function])
+                found[local] = ImportedFunction(name, function, functions[function])
     return found
+
+
+def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[str, str, dict]]:
+    """``imported_functions`` with the facts as a dict (``graph``, ``variables``, ``draws``,
+    ``factory``, ``object``, ``built``), for the codemods not yet reading ``FunctionFacts``."""
+    return {
+        local: (imported.module, imported.function, vars(imported.facts).copy())
+        for local, imported in imported_functions(module, project).items()
+    }
 
 
 def foreign_imports(module: cst.Module, project: Mapping[str, Any] = MappingProxyType({})) -> dict[str, str]:
@@ -180,9 +268,9 @@ def foreign_imports(module: cst.Module, project: Mapping[str, Any] = MappingProx
     ``project`` (``FileState.project``) whose summary says it creates none; a function a star
     import brings from a project module counts by what the summary says of it)."""
     found: dict[str, str] = {
-        local: f"{name}.{function}"
-        for local, (name, function, facts) in project_functions(module, project).items()
-        if facts["variables"] and "." not in local
+        local: f"{imported.module}.{imported.function}"
+        for local, imported in imported_functions(module, project).items()
+        if imported.facts.variables and "." not in local
     }
     for node in import_statements(module):
         tf = {local for local, _ in import_bindings(node)}
@@ -204,17 +292,9 @@ def _project_creates_no_variables(project: Mapping[str, Any], qualified: str) ->
     (``PROJECT_FACTS``) lists its functions' facts and whether importing it makes variables."""
     module, _, member = qualified.rpartition(".")
     for name, function in ((qualified, None), (module, member)):
-        facts = (project.get(name) or {}).get(PROJECT_FACTS) if name else None
-        if facts is None:
-            continue
-        functions = facts.get("functions", {})
-        if function is None:
-            return not facts.get("variables_on_import", True) and not any(f["variables"] for f in functions.values())
-        return (
-            function in functions
-            and not functions[function]["variables"]
-            and not facts.get("variables_on_import", True)
-        )
+        facts = module_facts(project, name)
+        if facts is not None:
+            return facts.creates_no_variables(function)
     return False
 
 

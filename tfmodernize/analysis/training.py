@@ -24,7 +24,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.project_facts import foreign_call, foreign_imports, project_functions
+from tfmodernize.analysis.project_facts import foreign_call, foreign_imports, imported_functions
 from tfmodernize.analysis.tf1_api import (
     MONITORED_SESSIONS,
     NAME_SCOPES,
@@ -34,6 +34,13 @@ from tfmodernize.analysis.tf1_api import (
     VARIABLE_MAKERS,
     VARIABLE_SCOPES,
 )
+from tfmodernize.analysis.variables import (  # noqa: F401 - KERAS_CREATORS, OPAQUE_CREATORS re-exported
+    KERAS_CREATORS,
+    OPAQUE_CREATORS,
+    Unknown,
+    creates_opaque_variables,
+    made_variable,
+)
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, calls_in, source
@@ -42,22 +49,6 @@ from tfmodernize.treewalk import walk
 
 #: TF paths whose call creates the global step (never trainable).
 GLOBAL_STEP_CALLS = ("train.get_or_create_global_step", "train.create_global_step")
-#: TF path prefixes whose calls may create trainable variables the inventory cannot name.
-OPAQUE_CREATORS = (
-    "layers.",
-    "contrib.",
-    "estimator.",
-    "nn.rnn_cell.",
-    "nn.dynamic_rnn",
-    "nn.static_rnn",
-    "nn.bidirectional_dynamic_rnn",
-    "Module",
-    "saved_model.",
-    "train.import_meta_graph",
-    "import_graph_def",
-)
-#: Keras path prefixes whose calls create layers or models (and so variables).
-KERAS_CREATORS = ("layers.", "Sequential", "Model", "models.", "applications.")
 #: Calls whose name says they add ops to TF1's UPDATE_OPS collection.
 UPDATE_SOURCES = re.compile(r"batch_norm|BatchNormalization|add_update")
 
@@ -168,17 +159,6 @@ def made_in_init(definition: cst.ClassDef, tf: TFNames) -> bool:
     )
     in_init = {id(c) for c in walk(init, code_only=True)} if init is not None else set()
     return bool(makers) and all(key in in_init for key in makers)
-
-
-def creates_opaque_variables(call: cst.Call, tf: TFNames) -> bool:
-    """Whether ``call`` may create trainable variables the inventory cannot list."""
-    symbol = tf.tf_symbol(call.func)
-    if symbol is not None and (
-        symbol.path in VARIABLE_MAKERS or any(symbol.path.startswith(prefix) for prefix in OPAQUE_CREATORS)
-    ):
-        return True
-    keras = tf.keras_path(call.func)
-    return keras is not None and any(keras.startswith(prefix) for prefix in KERAS_CREATORS)
 
 
 def resets_graph(statement: cst.CSTNode, tf: TFNames) -> bool:
@@ -348,40 +328,27 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
         if symbol.path in GLOBAL_STEP_CALLS:
             found.variables.append(ModuleVariable(python_name, "global_step", False, index, zero_start=True))
             return True
-        if symbol.path not in VARIABLE_MAKERS:
+        made = made_variable(call, tf)
+        if made is None:
             return False
-        if any(arg.keyword is not None and arg.keyword.value == "collections" for arg in call.args):
+        if isinstance(made, Unknown):
+            unknown(made.reason)
+            return True
+        if made.collections is not None:
             unknown("a variable with explicit `collections`")
             return True
-        trainable_arg = argument(call, None, "trainable")
-        if trainable_arg is None:
-            trainable = True
-        elif isinstance(trainable_arg, cst.Name) and trainable_arg.value in ("True", "False"):
-            trainable = trainable_arg.value == "True"
-        else:
-            unknown("a variable whose `trainable` is not a literal")
-            return True
-        if symbol.path == "Variable":
-            if sum(1 for arg in call.args if arg.keyword is None) > 1:
-                unknown("a `tf.Variable` with positional arguments after the initial value")
-                return True
-            name_arg = argument(call, None, "name")
-            base = "Variable" if name_arg is None else _literal_string(name_arg)
-            prefix = name_scope
-        else:
-            base = _literal_string(argument(call, 0, "name"))
-            prefix = var_scope
-        graph_name = None if base is None else "/".join([*prefix, base])
-        initial = argument(call, 0, "initial_value") if symbol.path == "Variable" else None
-        zero_start = isinstance(initial, cst.Integer) and initial.evaluated_value == 0
+        prefix = name_scope if made.maker == "Variable" else var_scope
+        graph_name = None if made.name is None else "/".join([*prefix, made.name])
+        zero_start = isinstance(made.initial_value, cst.Integer) and made.initial_value.evaluated_value == 0
+        trainable = made.trainable
         found.variables.append(ModuleVariable(python_name, graph_name, trainable, index, zero_start=zero_start))
         return True
 
     factories = variable_factories(module, tf)
-    imported = project_functions(module, project)
-    imported_factories = {local for local, (_, _, facts) in imported.items() if facts.get("factory")}
-    imported_objects = {local for local, (_, _, facts) in imported.items() if facts.get("object")}
-    built_objects = {local for local, (_, _, facts) in imported.items() if facts.get("built")}
+    imported = imported_functions(module, project)
+    imported_factories = {local for local, function in imported.items() if function.facts.factory}
+    imported_objects = {local for local, function in imported.items() if function.facts.object}
+    built_objects = {local for local, function in imported.items() if function.facts.built}
     # This file's own classes whose objects own their variables (``tf.Module``, Keras layers).
     owners = [s for s in module.body if isinstance(s, cst.ClassDef) and owns_variables(s, tf)]
     imported_objects |= {s.name.value for s in owners}

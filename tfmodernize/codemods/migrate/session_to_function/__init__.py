@@ -118,6 +118,7 @@ Declines when
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Optional, Sequence
 
 import libcst as cst
@@ -125,7 +126,8 @@ import libcst as cst
 from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.analysis import training
-from tfmodernize.analysis.project_facts import project_functions
+from tfmodernize.analysis.project_facts import FunctionFacts, ModuleFacts, imported_functions
+from tfmodernize.analysis.variables import MadeVariable, made_variable
 from tfmodernize.codemods.migrate.session_to_function.graph import (
     PLACEHOLDERS,
     SESSIONS,
@@ -141,7 +143,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
 from tfmodernize.analysis.tables import tables
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, root_name
-from tfmodernize.syntax import argument, source
+from tfmodernize.syntax import source
 from tfmodernize.codemods.migrate.session_to_function.config import Config
 from tfmodernize.codemods.migrate.session_to_function.emit import Emitter
 from tfmodernize.codemods.migrate.session_to_function.functions import Functions
@@ -171,7 +173,9 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         where TF2 code cannot call into it)."""
         factories = training.variable_factories(module, names)
         functions = {
-            stmt.name.value: {**_function_facts(stmt, names), "factory": _trainable(factories.get(stmt.name.value))}
+            stmt.name.value: dataclasses.replace(
+                _function_facts(stmt, names), factory=_trainable(factories.get(stmt.name.value), names)
+            )
             for stmt in module.body
             if isinstance(stmt, cst.FunctionDef)
         }
@@ -202,14 +206,14 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         drawing = [
             stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and _calls_draw(stmt, names)
         ]
-        return {
-            "functions": functions,
-            "objects": objects,
-            "built": built,
-            "drawing": drawing,
-            "tf1": tf1,
-            "variables_on_import": on_import,
-        }
+        return ModuleFacts(
+            functions=functions,
+            objects=tuple(objects),
+            built=tuple(built),
+            drawing=tuple(drawing),
+            tf1=tf1,
+            variables_on_import=on_import,
+        ).to_json()
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
@@ -321,9 +325,9 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         project module), and the names whose calls draw random values (functions, classes and
         module-level objects of those classes)."""
         graph, variables, safe, drawing = set(), set(), set(), set()
-        imported = project_functions(tree, self.state.project)
-        objects = {local for local, (_, _, facts) in imported.items() if facts.get("object")}
-        drawing |= {local for local, (_, _, facts) in imported.items() if facts.get("draws")}
+        imported = imported_functions(tree, self.state.project)
+        objects = {local for local, function in imported.items() if function.facts.object}
+        drawing |= {local for local, function in imported.items() if function.facts.draws}
         for stmt in tree.body:
             if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, self.tf):
                 objects.add(stmt.name.value)
@@ -331,10 +335,10 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
                 drawing.add(stmt.name.value)
             if isinstance(stmt, cst.FunctionDef):
                 facts = _function_facts(stmt, self.tf)
-                (graph if facts["graph"] else safe).add(stmt.name.value)
-                if facts["variables"]:
+                (graph if facts.graph else safe).add(stmt.name.value)
+                if facts.variables:
                     variables.add(stmt.name.value)
-                if facts["draws"]:
+                if facts.draws:
                     drawing.add(stmt.name.value)
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
@@ -373,18 +377,19 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         if statement.relative or statement.module is None:
             return
         module = source(statement.module)
-        known, summary = self.local_module(module)
+        known, stored = self.local_module(module)
         if not known:
             return
-        if summary is not None and summary.get("tf1"):
+        summary = ModuleFacts.from_json(stored) if stored is not None else None
+        if summary is not None and summary.tf1:
             raise Decline(
                 statement,
-                f"`{module}` (a module of this project) still needs TF1 ({summary['tf1']}): it stays on "
+                f"`{module}` (a module of this project) still needs TF1 ({summary.tf1}): it stays on "
                 "tf.compat.v1, and TF2 code cannot call into it; migrate it first",
             )
         if isinstance(statement.names, cst.ImportStar):
             # ``from ops import *``: every function the summary lists (unknown without one).
-            imported = [(name, name) for name in (summary or {}).get("functions", {})]
+            imported = [(name, name) for name in (summary.functions if summary is not None else {})]
         else:
             imported = [
                 (source(alias.name), source(alias.asname.name) if alias.asname is not None else source(alias.name))
@@ -392,11 +397,11 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             ]
         for name, local in imported:
             self._imported[local] = (module, summary is not None)
-            facts = (summary or {}).get("functions", {}).get(name)
+            facts = summary.functions.get(name) if summary is not None else None
             if facts is None:
                 continue
-            (graph if facts["graph"] else safe).add(local)
-            if facts["variables"]:
+            (graph if facts.graph else safe).add(local)
+            if facts.variables:
                 variables.add(local)
 
     def _with_project_hint(self, decline: Decline) -> Decline:
@@ -477,12 +482,10 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         return self._emit(plan, nested, opening)
 
 
-def _trainable(made: Optional[cst.Call]) -> bool:
-    """Whether a factory's returned ``tf.Variable(...)`` is trainable (no ``trainable``, or True)."""
-    if made is None:
-        return False
-    trainable = argument(made, None, "trainable")
-    return trainable is None or isinstance(trainable, cst.Name) and trainable.value == "True"
+def _trainable(made: Optional[cst.Call], names: TFNames) -> bool:
+    """Whether a factory's returned ``tf.Variable(...)`` is read as a trainable variable."""
+    variable = made_variable(made, names) if made is not None else None
+    return isinstance(variable, MadeVariable) and variable.trainable
 
 
 def _calls_draw(cls: cst.ClassDef, names: TFNames) -> bool:
@@ -496,12 +499,12 @@ def _calls_draw(cls: cst.ClassDef, names: TFNames) -> bool:
     )
 
 
-def _function_facts(function: cst.FunctionDef, names: TFNames) -> dict[str, bool]:
+def _function_facts(function: cst.FunctionDef, names: TFNames) -> FunctionFacts:
     """Whether a module function builds TF ops (calls other than to the host-only API: reading
     the tutorials' MNIST makes numpy arrays), and whether it creates variables."""
     calls, _ = tf_calls(function, names)
-    return {
-        "graph": builds_ops(calls),
-        "variables": any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls),
-        "draws": draws_random(calls),
-    }
+    return FunctionFacts(
+        graph=builds_ops(calls),
+        variables=any(p in VARIABLE_MAKERS or p.startswith(("layers.", "contrib.")) for p, _ in calls),
+        draws=draws_random(calls),
+    )

@@ -64,6 +64,7 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, source
 from tfmodernize.names import name_nodes, target_names
 
+from tfmodernize.analysis.variables import Unknown, made_variable, trainable_flag
 from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS  # noqa: F401 - re-exported to the session-to-function package
 
 CONFIGS = ("ConfigProto", "GPUOptions")
@@ -940,10 +941,13 @@ class GraphUnit:
                     f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run",
                 )
             stmt.kind = Kind.VARIABLE
-            for label, made in self._variables_made(name, assignment[1]):
-                trainable = argument(made, 1 if tf_path(made.func, self.names) == "Variable" else 99, "trainable")
-                is_false = isinstance(trainable, cst.Name) and trainable.value == "False"
-                self.variables.append(Variable(label, not is_false, stmt))
+            for label, call in self._variables_made(name, assignment[1]):
+                # A module function making the variable (``weight_variable(shape)``) is read by
+                # the same ``trainable=`` policy as a ``tf.Variable`` call.
+                made = made_variable(call, self.names) or trainable_flag(argument(call, None, "trainable"))
+                if isinstance(made, Unknown):
+                    raise Decline(origin, f"variable `{label}` cannot be listed: {made.reason}")
+                self.variables.append(Variable(label, made if isinstance(made, bool) else made.trainable, stmt))
             self._bind(name, Value.VARIABLE)
         elif assignment and path in SESSIONS:
             stmt.kind = Kind.SESSION
