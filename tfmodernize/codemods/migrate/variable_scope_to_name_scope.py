@@ -55,7 +55,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.tf1_api import VARIABLE_SCOPES
-from tfmodernize.analysis.project_facts import foreign_imports, project_functions
+from tfmodernize.analysis.project_facts import foreign_imports, imported_functions
 from tfmodernize.analysis.training import creates_opaque_variables
 from tfmodernize.syntax import calls_in
 from tfmodernize.names import bound_names
@@ -106,8 +106,8 @@ class VariableScopeToNameScope(TFCodemod):
         #: they may make their variables.
         self._making = {
             local
-            for local, (_, _, facts) in project_functions(module, self.state.project).items()
-            if facts.get("variables")
+            for local, imported in imported_functions(module, self.state.project).items()
+            if imported.facts.variables
         }
         self._making |= {
             small.targets[0].target.value
