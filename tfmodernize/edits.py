@@ -79,11 +79,13 @@ def parents(module: cst.Module) -> dict[int, cst.CSTNode]:
     """Each code node's parent, by the child's identity (one fast walk; trivia left out)."""
     found: dict[int, cst.CSTNode] = {}
     stack: list[cst.CSTNode] = [module]
+    pop, extend, update = stack.pop, stack.extend, found.update
     while stack:
-        node = stack.pop()
-        for child in children(node, code_only=True):
-            found[id(child)] = node
-            stack.append(child)
+        node = pop()
+        below = children(node, code_only=True)
+        if below:  # a leaf costs no more than the lookup of its children (most nodes are leaves)
+            update(dict.fromkeys(map(id, below), node))
+            extend(below)
     return found
 
 

@@ -182,8 +182,9 @@ def _detect(
     if asked is None:
         asked = set()
     stack: list[cst.CSTNode] = [module]
+    pop, extend, children = stack.pop, stack.extend, treewalk.children
     while stack:
-        node = stack.pop()
+        node = pop()
         if id(node) in asked:
             continue
         if by_path and type(node) is cst.Call:
@@ -202,7 +203,7 @@ def _detect(
                 if len(found) == len(candidates):
                     return found
         asked.add(id(node))
-        stack.extend(reversed(treewalk.children(node, code_only=True)))
+        extend(reversed(children(node, code_only=True)))
     return found
 
 
@@ -276,10 +277,13 @@ def _transform_text(
     project_on_v1: Optional[str] = None,
 ) -> tuple[str, FileState]:
     declined: list[Finding] = []
+    # A file run again without some codemods is parsed once: LibCST's trees never change.
+    parsed: dict[str, object] = {}
     while True:
         new_text, state = _transform_once(
             text,
             codemods,
+            parsed=parsed,
             path=path,
             unsafe_fixes=unsafe_fixes,
             project=project,
@@ -350,7 +354,10 @@ def _transform_once(
     callers: Optional[Callers] = None,
     refused: Optional[str] = None,
     project_on_v1: Optional[str] = None,
+    parsed: Optional[dict[str, object]] = None,
 ) -> tuple[str, FileState]:
+    """One rewrite of ``text`` by ``codemods``. ``parsed``: where the text's trees are kept for a
+    run of the same text again (``module``, ``syntax``, ``aliases``)."""
     state = FileState(
         text=text,
         unsafe_fixes=unsafe_fixes,
@@ -364,17 +371,22 @@ def _transform_once(
         return text, state
     # CPython's parser first: it is ~10x faster than LibCST's and stricter (LibCST accepts
     # some Python 2 forms such as ``except E, e:``), and its messages are the familiar ones.
-    syntax = ast.parse(text)
-    try:
-        module = cst.parse_module(text)
-    except cst.ParserSyntaxError as error:
-        # CPython accepted it: valid Python that LibCST's grammar does not cover.
-        reason = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
-        raise RewriteError(
-            f"{error.raw_line}:{error.raw_column + 1}: valid Python that LibCST cannot parse "
-            f"({reason}); file left untouched"
-        ) from None
-    aliases = tf_import_aliases(module)
+    if parsed:
+        syntax, module, aliases = parsed["syntax"], parsed["module"], parsed["aliases"]
+    else:
+        syntax = ast.parse(text)
+        try:
+            module = cst.parse_module(text)
+        except cst.ParserSyntaxError as error:
+            # CPython accepted it: valid Python that LibCST's grammar does not cover.
+            reason = str(error.message).splitlines()[0] if str(error.message) else "invalid syntax"
+            raise RewriteError(
+                f"{error.raw_line}:{error.raw_column + 1}: valid Python that LibCST cannot parse "
+                f"({reason}); file left untouched"
+            ) from None
+        aliases = tf_import_aliases(module)
+        if parsed is not None:
+            parsed.update(syntax=syntax, module=module, aliases=aliases)
     if not aliases or not candidates:
         return text, state
     state.needs_scope = needs_scope_analysis(text, aliases)

@@ -117,10 +117,16 @@ def walk(node: cst.CSTNode, *, code_only: bool = False) -> Iterator[cst.CSTNode]
     without it those come too, though not always in source order among themselves.
     """
     stack = [node]
+    pop, extend = stack.pop, stack.extend
+    remembered = _CODE_CHILDREN if code_only else _CHILDREN
     while stack:
-        current = stack.pop()
+        current = pop()
         yield current
-        stack.extend(reversed(children(current, code_only=code_only)))
+        known = remembered.get(id(current))  # ``children``'s cache, read inline (a hot loop)
+        if known is not None and known[0] is current:
+            extend(reversed(known[1]))
+        else:
+            extend(reversed(children(current, code_only=code_only)))
 
 
 #: Nodes that hold statements (a block, or a compound statement's other parts).
@@ -159,20 +165,51 @@ def import_statements(node: cst.CSTNode) -> Iterator["cst.Import | cst.ImportFro
             stack.extend(reversed(children(current, code_only=True)))
 
 
+#: A ``CSTVisitor`` subclass -> (hook name, node type, whether it is a ``visit_`` hook) of each
+#: ``visit_X``/``leave_X`` it defines, X a node type (``visit``).
+_VISITOR_HOOKS: dict[type, tuple[tuple[str, type, bool], ...]] = {}
+
+
+def _visitor_hooks(cls: type) -> tuple[tuple[str, type, bool], ...]:
+    known = _VISITOR_HOOKS.get(cls)
+    if known is None:
+        found = []
+        for name in dir(cls):
+            if not name.startswith(("visit_", "leave_")) or getattr(cls, name) is getattr(cst.CSTVisitor, name, None):
+                continue
+            prefix, _, kind = name.partition("_")
+            node_type = getattr(cst, kind, None)
+            if isinstance(node_type, type) and issubclass(node_type, cst.CSTNode):
+                found.append((name, node_type, prefix == "visit"))
+        known = _VISITOR_HOOKS[cls] = tuple(found)
+    return known
+
+
 def visit(node: cst.CSTNode, visitor: cst.CSTVisitor) -> None:
     """Drive ``visitor`` over the code nodes of ``node`` as ``node.visit(visitor)`` would
     (``on_visit`` before a node's children, which it may skip by returning False; ``on_leave``
     after them), without rebuilding any node. Whitespace, comments and punctuation are not
     visited (see ``walk``'s ``code_only``), nor attribute hooks (``visit_Call_func``)."""
-    stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+    cls = type(visitor)
+    if cls.on_visit is cst.CSTVisitor.on_visit and cls.on_leave is cst.CSTVisitor.on_leave:
+        # LibCST's own ``on_visit``/``on_leave`` look a hook up by name for every node, and call
+        # the base class's empty hooks too: ``dispatch`` calls the visitor's own hooks alone.
+        visits: dict[type, Callable] = {}
+        leaves: dict[type, Callable] = {}
+        for name, kind, visiting in _visitor_hooks(cls):
+            (visits if visiting else leaves)[kind] = getattr(visitor, name)
+        dispatch(node, visits, leaves)
+        return
+    stack: list = [node]  # nodes to visit, and ``(node,)`` for a node to leave (see ``dispatch``)
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        current, leaving = stack.pop()
-        if leaving:
-            visitor.on_leave(current)
+        current = pop()
+        if type(current) is tuple:
+            visitor.on_leave(current[0])
             continue
-        stack.append((current, True))
+        push((current,))
         if visitor.on_visit(current):
-            stack.extend((child, False) for child in reversed(children(current, code_only=True)))
+            extend(reversed(children(current, code_only=True)))
 
 
 def dispatch(
@@ -183,18 +220,28 @@ def dispatch(
     """``visit`` with the hooks given by node type: ``visits[type(n)]`` before a node's children
     (which it skips by returning False), ``leaves[type(n)]`` after them. A node type with no hook
     costs a dictionary lookup, not a call: a codemod with hooks for calls only pays for calls."""
-    stack: list[tuple[cst.CSTNode, bool]] = [(node, False)]
+    # The stack holds nodes to visit, and ``(node,)`` for a node to leave once its children are
+    # done. This loop runs for every node of every codemod's plan: the children's cache is read
+    # here rather than through ``children``, and no per-node tuple or generator is built.
+    stack: list = [node]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    remembered = _CODE_CHILDREN
     while stack:
-        current, leaving = stack.pop()
+        current = pop()
         kind = type(current)
-        if leaving:
-            leaves[kind](current)
+        if kind is tuple:
+            leaving = current[0]
+            leaves[type(leaving)](leaving)
             continue
         if kind in leaves:
-            stack.append((current, True))
+            push((current,))
         hook = visits.get(kind)
         if hook is None or hook(current) is not False:
-            stack.extend((child, False) for child in reversed(children(current, code_only=True)))
+            known = remembered.get(id(current))
+            if known is not None and known[0] is current:
+                extend(reversed(known[1]))
+            else:
+                extend(reversed(children(current, code_only=True)))
 
 
 def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:

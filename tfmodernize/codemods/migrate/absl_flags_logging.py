@@ -180,10 +180,12 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
         """The ``tf.logging.X`` names called with values in a ``tf.function``'s own body: that
         call logs at trace time wherever it logs, so it is not migrated here (logging-in-function
         reports it)."""
-        if runs_functions_eagerly(module, self.tf):
+        # Most files trace no function: the walk for an eager switch is spared them.
+        traced = traced_functions(module, self.tf)
+        if not traced or runs_functions_eagerly(module, self.tf):
             return set()
         found: set[int] = set()
-        for function in traced_functions(module, self.tf):
+        for function in traced:
             for node in own_body(function.body):
                 if not isinstance(node, cst.Call):
                     continue

@@ -223,7 +223,7 @@ class Keras3Renames(TFCodemod):
 
     def _keras_classes(self, module: cst.Module) -> dict[str, str]:
         kinds: dict[str, str] = {}
-        classes = [n for n in walk(module) if isinstance(n, cst.ClassDef)]
+        classes = [n for n in walk(module, code_only=True) if type(n) is cst.ClassDef]
         changed = True
         while changed:
             changed = False
@@ -254,7 +254,7 @@ class Keras3Renames(TFCodemod):
     def _bindings(self, module: cst.Module) -> dict[str, str]:
         """Name or ``self.attr`` -> kind, for names only ever bound to one kind of Keras object."""
         seen: dict[str, set[Optional[str]]] = {}
-        for node in walk(module):
+        for node in walk(module, code_only=True):
             if isinstance(node, cst.Assign):
                 for target in node.targets:
                     key = dotted_name(target.target)
