@@ -253,15 +253,6 @@ def imported_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[s
     return found
 
 
-def project_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[str, tuple[str, str, dict]]:
-    """``imported_functions`` with the facts as a dict (``graph``, ``variables``, ``draws``,
-    ``factory``, ``object``, ``built``), for the codemods not yet reading ``FunctionFacts``."""
-    return {
-        local: (imported.module, imported.function, vars(imported.facts).copy())
-        for local, imported in imported_functions(module, project).items()
-    }
-
-
 def foreign_imports(module: cst.Module, project: Mapping[str, Any] = MappingProxyType({})) -> dict[str, str]:
     """Local name -> what it names, for names the file imports from code that may create variables
     (neither TensorFlow/Keras, nor a package of ``VARIABLE_FREE_PACKAGES``, nor a module of the

@@ -54,7 +54,7 @@ import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.analysis import training
-from tfmodernize.analysis.project_facts import project_functions
+from tfmodernize.analysis.project_facts import imported_functions
 from tfmodernize.analysis.bindings import Binding, bindings
 from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import gradient_call, gradient_calls, tape_with
@@ -134,9 +134,7 @@ class TapeWatch(TFCodemod):
         self._watch: dict[cst.With, tuple[str, list[str]]] = {}
         # Functions returning a new variable, of this module or imported from the project's.
         self._factories = frozenset(training.variable_factories(node, self.tf)) | {
-            local
-            for local, (_, _, facts) in project_functions(node, self.state.project).items()
-            if facts.get("factory")
+            local for local, imported in imported_functions(node, self.state.project).items() if imported.facts.factory
         }
         for call in gradient_calls(node, self.tf, self._scopes, self._parents):
             block = tape_with(call.tape, self._scopes, self._parents)
