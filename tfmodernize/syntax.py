@@ -143,3 +143,15 @@ def function_definitions(module: cst.Module) -> Iterator[tuple[int, cst.Function
 def calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
     """Every call inside ``node``, in source order."""
     return (n for n in walk(node, code_only=True) if isinstance(n, cst.Call))
+
+
+def name_assignment(statement: cst.CSTNode) -> Optional[tuple[str, cst.BaseExpression]]:
+    """``(name, value)`` of a statement line that is exactly ``name = value``, else None."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return None
+    assign = statement.body[0]
+    if not (
+        isinstance(assign, cst.Assign) and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+    ):
+        return None
+    return assign.targets[0].target.value, assign.value

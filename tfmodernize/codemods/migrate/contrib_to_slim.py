@@ -74,7 +74,7 @@ import libcst as cst
 from tfmodernize.analysis.contrib import PACKAGE, NotInSlim, SlimName, does_not_run, slim_home, slim_name
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.names import WholeNames
-from tfmodernize.syntax import source
+from tfmodernize.syntax import name_assignment, source
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
 
 CONTRIB = "tensorflow.contrib"
@@ -291,15 +291,5 @@ def _merged(lines: list[str]) -> list[str]:
 
 
 def _module_assignments(module: cst.Module) -> dict[int, cst.SimpleStatementLine]:
-    """id(value) -> its statement, for each module-level ``name = <dotted name>`` line."""
-    found = {}
-    for statement in module.body:
-        if (
-            isinstance(statement, cst.SimpleStatementLine)
-            and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Assign)
-            and len(statement.body[0].targets) == 1
-            and isinstance(statement.body[0].targets[0].target, cst.Name)
-        ):
-            found[id(statement.body[0].value)] = statement
-    return found
+    """id(value) -> its statement, for each module-level ``name = <value>`` line."""
+    return {id(assigned[1]): statement for statement in module.body if (assigned := name_assignment(statement))}

@@ -21,7 +21,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.analysis import training
-from tfmodernize.syntax import calls_in
+from tfmodernize.syntax import calls_in, name_assignment
 from tfmodernize.analysis.training import ModuleVariable
 from tfmodernize.analysis.tf1_api import VARIABLE_MAKERS
 from tfmodernize.names import name_nodes
@@ -160,18 +160,11 @@ def unused_whole_lists(
 
 def _whole_lists(module: cst.Module, tf: TFNames) -> dict[str, cst.SimpleStatementLine]:
     """``t_vars = tf.trainable_variables()`` (no scope) lines at module level, by name bound."""
-    found = {}
-    for statement in module.body:
-        if (
-            isinstance(statement, cst.SimpleStatementLine)
-            and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Assign)
-            and len(statement.body[0].targets) == 1
-            and isinstance(statement.body[0].targets[0].target, cst.Name)
-            and _whole(statement.body[0].value, tf)
-        ):
-            found[statement.body[0].targets[0].target.value] = statement
-    return found
+    return {
+        assigned[0]: statement
+        for statement in module.body
+        if (assigned := name_assignment(statement)) and _whole(assigned[1], tf)
+    }
 
 
 def _whole(value: cst.BaseExpression, tf: TFNames) -> bool:
