@@ -14,6 +14,8 @@ Every script starts from a clean slate: a fresh module namespace, Python/numpy/T
   modules beside it) resolved to ``tf.compat.v1``; ``import tensorflow.compat.v1 as tf``
   works unchanged; ``tf.contrib`` is the part of it TensorFlow moved to tf-slim (``_give_contrib``),
   ``tf.estimator`` its session-run hooks, which are ``tf.train``'s (``_give_estimator_hooks``);
+  TF 1.14's private ``tensorflow.python.eager.profiler`` is TensorFlow's profiler
+  (``_give_eager_profiler``);
 - ``tf2`` mode: ``tf.keras.backend.clear_session()`` and the float32 dtype policy (Keras 3).
 
 Eager execution and v2 behaviour cannot be switched back per script: a script that switched
@@ -93,6 +95,7 @@ class Sandbox:
             tf.compat.v1.disable_v2_behavior()
             _give_contrib(tf.compat.v1)
             _give_estimator_hooks(tf.compat.v1)
+            _give_eager_profiler()
             self.builtins = _builtins_importing_tensorflow_as(tf.compat.v1)
         else:
             self.builtins = dict(vars(builtins))
@@ -286,6 +289,50 @@ def _give_estimator_hooks(v1_module: Any) -> None:
     estimator = types.ModuleType("tensorflow.estimator")
     vars(estimator).update({name: getattr(v1_module.train, name) for name in ESTIMATOR_HOOKS})
     setattr(v1_module, "estimator", estimator)
+
+
+def _give_eager_profiler() -> None:
+    """TF 1.14's private ``tensorflow.python.eager.profiler`` for TF1 scripts, on TensorFlow's
+    own profiler: ``start()``, ``stop()`` returning the profile, ``save(logdir, profile)``
+    writing it under ``logdir/plugins/profile`` as TF 1.14 did, the ``Profiler(logdir)`` context
+    and ``start_profiler_server``. TensorFlow 2.x has no such module."""
+    import shutil
+    import tempfile
+    import types
+
+    from tensorflow.python.profiler import profiler_v2
+
+    if "tensorflow.python.eager.profiler" in sys.modules:
+        return
+
+    def start() -> None:
+        traced = tempfile.mkdtemp()
+        profiler.tracing = traced
+        profiler_v2.start(traced)
+
+    def stop() -> str:
+        profiler_v2.stop()
+        return profiler.tracing
+
+    def save(logdir: str, result: str) -> None:
+        shutil.copytree(result, logdir, dirs_exist_ok=True)
+
+    class Profiler:
+        def __init__(self, logdir: str) -> None:
+            self.logdir = logdir
+
+        def __enter__(self) -> None:
+            start()
+
+        def __exit__(self, *exc: Any) -> None:
+            save(self.logdir, stop())
+
+    profiler = types.ModuleType("tensorflow.python.eager.profiler")
+    vars(profiler).update(
+        start=start, stop=stop, save=save, Profiler=Profiler, start_profiler_server=profiler_v2.start_server
+    )
+    sys.modules[profiler.__name__] = profiler
+    setattr(importlib.import_module("tensorflow.python.eager"), "profiler", profiler)
 
 
 def _give_contrib(v1_module: Any) -> None:
