@@ -41,8 +41,10 @@ import io
 import linecache
 import os
 import random
+import shutil
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from multiprocessing.connection import Connection
@@ -147,6 +149,9 @@ class Sandbox:
         sys.meta_path.insert(0, local_modules)
         started = time.perf_counter()
         reply: dict[str, Any] = {"values": {}, "skipped": {}, "error": None}
+        # What the script makes with ``tempfile`` (checkpoints, logs) goes when it ends.
+        scratch, saved_tempdir = tempfile.mkdtemp(prefix="tfmodernize_verify_"), tempfile.tempdir
+        tempfile.tempdir = scratch
         try:
             code = compile(*_program(path), "exec")
             variables = Variables(self.tf, request.get("variables", "own"), request.get("initial_values") or [])
@@ -161,6 +166,8 @@ class Sandbox:
             sys.meta_path.remove(local_modules)
             local_modules.forget(set(sys.modules) - saved_modules)
             sys.path[:], sys.argv[:] = saved_path, saved_argv
+            tempfile.tempdir = saved_tempdir
+            shutil.rmtree(scratch, ignore_errors=True)
             namespace.clear()
             gc.collect()
         reply["seconds"] = time.perf_counter() - started
@@ -296,8 +303,6 @@ def _give_eager_profiler() -> None:
     own profiler: ``start()``, ``stop()`` returning the profile, ``save(logdir, profile)``
     writing it under ``logdir/plugins/profile`` as TF 1.14 did, the ``Profiler(logdir)`` context
     and ``start_profiler_server``. TensorFlow 2.x has no such module."""
-    import shutil
-    import tempfile
     import types
 
     from tensorflow.python.profiler import profiler_v2
