@@ -13,6 +13,26 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [
     pytest.param(
+        "from tensorflow import app\n"
+        "from tensorflow.python.platform import flags\n"
+        "from tensorflow.python.platform import tf_logging as logging\n"
+        "flags.DEFINE_integer('epochs', 2, 'passes over the data')\n"
+        "FLAGS = flags.FLAGS\n"
+        "def main(_):\n"
+        "    logging.info('epochs: %d', FLAGS.epochs)\n"
+        "if __name__ == '__main__':\n"
+        "    app.run()\n",
+        "from absl import app, flags, logging\n"
+        "\n"
+        "flags.DEFINE_integer('epochs', 2, 'passes over the data')\n"
+        "FLAGS = flags.FLAGS\n"
+        "def main(_):\n"
+        "    logging.info('epochs: %d', FLAGS.epochs)\n"
+        "if __name__ == '__main__':\n"
+        "    app.run(main)\n",
+        id="platform-modules-imported-by-path",
+    ),
+    pytest.param(
         "import tensorflow as tf\n"
         "tf.app.flags.DEFINE_integer('steps', 10, 'training steps')\n"
         "FLAGS = tf.app.flags.FLAGS\n"
@@ -191,10 +211,19 @@ def test_a_declined_use_keeps_the_tf_import():
     assert result.code == source
 
 
-def test_logging_bound_by_another_tf_import_is_taken():
+def test_tf_logging_imported_by_its_module_path_is_tf_logging():
+    # ``tensorflow.python.platform.tf_logging`` is the module behind ``tf.logging``: both move.
     source = (
         "import tensorflow as tf\nfrom tensorflow.python.platform import tf_logging as logging\n\n"
         "logging.info('a')\ntf.logging.info('b')\n"
+    )
+    result = rewrite("TFM110", source)
+    assert result.code == "from absl import logging\n\nlogging.info('a')\nlogging.info('b')\n"
+
+
+def test_logging_bound_by_another_tf_import_is_taken():
+    source = (
+        "import tensorflow as tf\nfrom tensorflow.python.ops import logging_ops as logging\n\ntf.logging.info('b')\n"
     )
     result = rewrite("TFM110", source)
     assert "import absl.logging" in result.code and "absl.logging.info('b')" in result.code

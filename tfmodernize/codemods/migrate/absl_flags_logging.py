@@ -13,6 +13,9 @@ What it does
       included (``tf.logging.set_verbosity(tf.logging.INFO)`` ->
       ``logging.set_verbosity(logging.INFO)``).
 
+    The same modules imported by their own path (``from tensorflow.python.platform import
+    flags``, ``tf_logging``, ``from tensorflow import app``) move the same way.
+
     Where the file already uses the name (``import logging``), the import is
     ``import absl.logging`` and the code says ``absl.logging.info``.
 
@@ -115,8 +118,26 @@ _FLAG_PREFIXES = ("app.flags.", "flags.")
 LITERALS = (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)
 
 
+#: The modules behind ``tf.app``, ``tf.flags`` and ``tf.logging``, which TF1 code also imported
+#: by their own path (``from tensorflow.python.platform import flags``): the same objects.
+_PLATFORM_MODULES = {
+    "python.platform.app": "app",
+    "python.platform.flags": "flags",
+    "python.platform.tf_logging": "logging",
+}
+
+
+def _public_path(path: str) -> str:
+    """``flags.DEFINE_string`` for ``python.platform.flags.DEFINE_string``; other paths as given."""
+    for module, public in _PLATFORM_MODULES.items():
+        if path == module or path.startswith(module + "."):
+            return public + path[len(module) :]
+    return path
+
+
 def _absl_module(path: str) -> Optional[tuple[str, str]]:
     """``("flags", "DEFINE_string")`` for ``app.flags.DEFINE_string``; None if not ours."""
+    path = _public_path(path)
     for prefix in _FLAG_PREFIXES:
         if path.startswith(prefix):
             return "flags", path[len(prefix) :]
@@ -341,7 +362,7 @@ class _ModuleFacts(cst.CSTVisitor):
             # ``from tensorflow.python.platform import tf_logging as logging`` binds ``logging``
             # to a TF module this codemod does not move: the name is taken.
             symbol_path = qualified.partition(".")[2]
-            path = symbol_path.replace("compat.v1.", "", 1)
+            path = _public_path(symbol_path.replace("compat.v1.", "", 1))
             if (
                 local in ("flags", "app", "logging")
                 and path not in ("app", "flags", "logging")
