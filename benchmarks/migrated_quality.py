@@ -8,10 +8,15 @@ For each pair, and summed over the folder:
 
 - ``width``: the longest line the migration wrote (a line the original does not hold) against
   the file's own style, ``min(100, max(88, longest line of the original)))``; ``wide`` counts
-  the written lines wider than that;
+  the written lines wider than that (a trailing comment the original has is its author's: a
+  line is as wide as its code then);
+- ``misaligned``: continuation lines inside a bracket followed by code on its own line
+  (visual indent) that do not start right after that bracket, but those the original has;
 - ``orphaned``: comment lines of the original kept although the statement right below them
-  is gone or no longer follows them; ``lost``: comment lines gone although their statement is
-  kept (a comment above a blank line heads a section: not counted);
+  is gone or no longer follows them (a statement rewritten where it stood still follows it, and
+  a comment on a ``minimize`` goes with the update that replaces it); ``lost``: comment lines
+  gone although their statement is kept (a comment above a blank line heads a section: not
+  counted);
 - ``names``: functions and names the migration introduced with ``_and_`` in them or ending in
   a number (``train_step_2``);
 - ``blank``: runs of blank lines longer than the original's longest; ``layout``: targets with a
@@ -39,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COLUMNS = (
     "width",
     "wide",
+    "misaligned",
     "orphaned",
     "lost",
     "names",
@@ -100,11 +106,30 @@ def similar(a: str, b: str) -> bool:
     return difflib.SequenceMatcher(None, a.strip(), b.strip()).ratio() >= 0.6
 
 
+def rewritten_in_place(
+    old_lines: list[str], new_lines: list[str], opcodes: list, statement: int, follower: int, starts: set[int]
+) -> bool:
+    """Whether the migrated line ``follower`` is the original ``statement`` rewritten where it
+    stood: the lines around both are the same, and of the statements the diff replaced there,
+    ``follower`` reads most like this one."""
+    for tag, i1, i2, j1, j2 in opcodes:
+        if tag == "replace" and i1 <= statement < i2 and j1 <= follower < j2:
+            candidates = [n for n in range(i1, i2) if n in starts] or [statement]
+            text = new_lines[follower].strip()
+            best = max(candidates, key=lambda n: difflib.SequenceMatcher(None, old_lines[n].strip(), text).ratio())
+            return best == statement
+    return False
+
+
 def comments(original: str, migrated: str, quality: Quality) -> None:
     old_lines, new_lines = original.splitlines(), migrated.splitlines()
     old_comments, new_comments = comment_lines(original), comment_lines(migrated)
     old_set, new_set = set(old_comments), set(new_comments)
     extents = statement_extents(original)
+    starts = set(extents)
+    opcodes = difflib.SequenceMatcher(
+        None, [line.strip() for line in old_lines], [line.strip() for line in new_lines], autojunk=False
+    ).get_opcodes()
     new_code = {line.strip() for n, line in enumerate(new_lines) if n not in new_set}
     taken: dict[str, list[int]] = {}
     for number in new_comments:
@@ -125,7 +150,17 @@ def comments(original: str, migrated: str, quality: Quality) -> None:
             continue
         place = places.pop(0)
         follower = next_code_line(new_lines, place, new_set)
-        if follower is None or not any(similar(new_lines[follower], line) for line in own):
+        if follower is None:
+            kept = False
+        else:
+            update = any(call in new_lines[follower] for call in ("tape.gradient(", ".apply_gradients("))
+            kept = (
+                any(similar(new_lines[follower], line) for line in own)
+                or rewritten_in_place(old_lines, new_lines, opcodes, statement, follower, starts)
+                # The rules: a comment on a minimize goes with the update replacing it.
+                or (update and any(".minimize(" in line for line in own))
+            )
+        if not kept:
             orphaned += 1
             quality.details.append(f"orphaned: {text}")
     quality.counts["orphaned"], quality.counts["lost"] = orphaned, lost
@@ -194,14 +229,93 @@ def longest_blank_run(source: str) -> int:
     return max((len(run) for run in re.findall(r"(?:\n[ \t]*)+(?=\n)", "\n" + source)), default=0)
 
 
+def trailing_comments(source: str) -> dict[int, tokenize.TokenInfo]:
+    """Line number (0-based) -> the comment ending it after code."""
+    found = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type == tokenize.COMMENT and token.line[: token.start[1]].strip():
+                found[token.start[0] - 1] = token
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return found
+
+
+def written_widths(original: str, migrated: str) -> list[tuple[int, str]]:
+    """``(width, line)`` of each line the migration wrote; a trailing comment the original has
+    is its author's, not counted in the width."""
+    old_set = {line.rstrip() for line in original.splitlines()}
+    authors = {token.string for token in trailing_comments(original).values()}
+    ending = trailing_comments(migrated)
+    found = []
+    for number, line in enumerate(migrated.splitlines()):
+        if line.rstrip() in old_set:
+            continue
+        comment = ending.get(number)
+        if comment is not None and comment.string in authors:
+            found.append((len(line[: comment.start[1]].rstrip()), line))
+        else:
+            found.append((len(line), line))
+    return found
+
+
+def visual_misalignments(source: str) -> list[str]:
+    """Lines inside a bracket followed by code on its own line (visual indent) that do not
+    start right after it (a closing bracket may stand anywhere)."""
+    lines = source.splitlines()
+    found: list[str] = []
+    brackets: list[tuple[int, bool]] = []  # (column, visual)
+    try:
+        tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline)]
+    except (tokenize.TokenError, SyntaxError):
+        return found
+    after_break = False
+    for index, token in enumerate(tokens):
+        if token.type == tokenize.NL:
+            after_break = bool(brackets)
+            continue
+        if token.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+            continue
+        closing = token.type == tokenize.OP and token.string in (")", "]", "}")
+        if after_break and brackets and not closing:
+            column, visual = brackets[-1]
+            if visual and token.start[1] != column + 1:
+                found.append(lines[token.start[0] - 1])
+        after_break = False
+        if token.type == tokenize.OP and token.string in ("(", "[", "{"):
+            following = tokens[index + 1]
+            visual = following.start[0] == token.start[0] and following.type not in (tokenize.NL, tokenize.COMMENT)
+            brackets.append((token.start[1], visual))
+        elif closing and brackets:
+            brackets.pop()
+    return found
+
+
+def misaligned(original: str, migrated: str) -> list[str]:
+    """``visual_misalignments`` of ``migrated`` that ``original`` does not have (by text)."""
+    theirs: dict[str, int] = {}
+    for line in visual_misalignments(original):
+        theirs[line.strip()] = theirs.get(line.strip(), 0) + 1
+    found = []
+    for line in visual_misalignments(migrated):
+        if theirs.get(line.strip(), 0):
+            theirs[line.strip()] -= 1
+        else:
+            found.append(line)
+    return found
+
+
 def measure(name: str, original: str, migrated: str) -> Quality:
     quality = Quality(name)
     limit = style_width(original)
-    old_set = {line.rstrip() for line in original.splitlines()}
-    written = [line for line in migrated.splitlines() if line.rstrip() not in old_set]
-    widest = max((len(line) for line in written), default=0)
+    written = written_widths(original, migrated)
+    widest = max((size for size, _ in written), default=0)
     quality.width = f"{widest}/{limit}"
-    quality.counts["wide"] = sum(len(line) > limit for line in written)
+    quality.counts["wide"] = sum(size > limit for size, _ in written)
+    quality.details += [f"wide ({size}): {line.strip()}" for size, line in written if size > limit]
+    off = misaligned(original, migrated)
+    quality.counts["misaligned"] = len(off)
+    quality.details += [f"misaligned: {line.strip()}" for line in off]
     comments(original, migrated, quality)
     odd = sorted(n for n in introduced_names(original, migrated) if "_and_" in n or re.search(r"_\d+$", n))
     quality.counts["names"] = len(odd)
@@ -209,7 +323,7 @@ def measure(name: str, original: str, migrated: str) -> Quality:
     allowed = longest_blank_run(original)
     runs = re.findall(r"(?:\n[ \t]*)+(?=\n)", "\n" + migrated)
     quality.counts["blank"] = sum(len(run) > max(allowed, 2) for run in runs)
-    quality.counts["layout"] = sum(bool(re.search(r",[ \t]*=[^=]", line)) for line in written)
+    quality.counts["layout"] = sum(bool(re.search(r",[ \t]*=[^=]", line)) for _, line in written)
     tree = ast.parse(migrated)
     quality.counts["tf.function"] = sum(
         is_tf_function(d) for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) for d in node.decorator_list

@@ -3,13 +3,23 @@
 A file's style is the longest line it already has, 88 when it has none longer, 100 at most
 (``style_width``). A statement the migration writes wider than that has its outermost call's
 arguments wrapped as a reviewer would write them by hand: first all on one line of their own,
-then one per line with a trailing comma (``fitted``); a decorator taking one list
-(``input_signature=[...]``) keeps the brackets on its line and puts one element per line
-(``fitted_decorator``).
+then one per line with a trailing comma (``fitted``; with ``further``, also an argument still too
+wide wrapped the same way inside, and a sole argument or a value that is a sum or a product one
+operand a line, the operator leading). A decorator taking one list (``input_signature=[...]``) keeps the brackets
+on its line and puts one element per line (``fitted_decorator``).
+
+A statement a rewrite changed in place (a renamed function, a renamed keyword) keeps its
+author's layout (``relaid``): continuation lines aligned to an opening bracket (visual indent)
+follow the bracket where the rewrite moved it, hanging indents stay, and the statement is
+wrapped as above when it became wider than the file's width.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
+import io
+import tokenize
 from typing import Optional
 
 import libcst as cst
@@ -59,20 +69,60 @@ def _one_per_line(call: cst.Call, level: int) -> cst.Call:
     return call.with_changes(whitespace_before_args=_break(STEP * (level + 1)), args=args)
 
 
-def _outer_call(expr: cst.BaseExpression) -> Optional[cst.Call]:
-    """The call whose arguments a wrap splits: ``f(a, b)``, also of ``f(a, b).numpy()``."""
+def _parenthesized(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``(\n    expr\n)``."""
+    return expr.with_changes(
+        lpar=[cst.LeftParen(whitespace_after=_break(STEP))], rpar=[cst.RightParen(whitespace_before=_break(""))]
+    )
+
+
+#: Operators of one priority: a sum or a product is split at its operators of the lowest.
+_PRIORITIES = (
+    (cst.Add, cst.Subtract),
+    (cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.MatrixMultiply),
+)
+
+
+def _operands_per_line(expr: cst.BaseExpression, level: int) -> Optional[cst.BaseExpression]:
+    """``a + b - c`` (not in parentheses of its own) with each operator starting a line
+    ``level`` steps in; None for anything else. Only inside brackets."""
+    if not isinstance(expr, cst.BinaryOperation) or expr.lpar:
+        return None
+    group = next((kinds for kinds in _PRIORITIES if isinstance(expr.operator, kinds)), None)
+    if group is None:
+        return None
+
+    def split(node: cst.BaseExpression) -> cst.BaseExpression:
+        if not (isinstance(node, cst.BinaryOperation) and not node.lpar and isinstance(node.operator, group)):
+            return node
+        operator = node.operator.with_changes(
+            whitespace_before=_break(STEP * level), whitespace_after=cst.SimpleWhitespace(" ")
+        )
+        return node.with_changes(left=split(node.left), operator=operator)
+
+    return split(expr)
+
+
+def _outer_call(expr: cst.BaseExpression, further: bool = False) -> Optional[cst.Call]:
+    """The call whose arguments a wrap splits: ``f(a, b)``, also of ``f(a, b).numpy()`` (and,
+    ``further``, of ``-f(a, b)``)."""
+    if further and isinstance(expr, cst.UnaryOperation) and not expr.lpar:
+        return _outer_call(expr.expression, further)
     if not isinstance(expr, cst.Call):
         return None
     func = expr.func
     if not expr.args and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Call):
-        return _outer_call(expr.func.value)
+        return _outer_call(expr.func.value, further)
     return expr if expr.args else None
 
 
-def fitted(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
+def fitted(statement: cst.BaseStatement, limit: int, depth: int, *, further: bool = False) -> cst.BaseStatement:
     """``statement`` (``name = call(...)``, ``call(...)``, ``return call(...)``) with its
     outermost call's arguments wrapped when it is wider than ``limit``, ``depth`` blocks deep
-    (another value assigned or returned: in parentheses, on a line of its own)."""
+    (another value assigned or returned: in parentheses, on a line of its own).
+
+    ``further``: when those ways do not fit, also the call under a unary minus wrapped, a sum
+    (or product) one operand a line, an argument still too wide on its line wrapped inside."""
     if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
         return statement
     small = statement.body[0]
@@ -83,16 +133,19 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStat
         return statement  # fits, or laid out over several lines by its author
     if small.value is None:
         return statement
+    room = limit - len(STEP) * depth
     call = _outer_call(small.value)
     if call is not None:
-        values = [_replaced(small.value, call, wrapped) for wrapped in _wraps(call)]
+        values = [_replaced(small.value, call, wrapped) for wrapped in _wraps(call, 0, room, further)]
     elif not small.value.lpar and not isinstance(small, cst.Expr):
         # ``name = (\n    a * b\n)``: an operation, in parentheses of its own.
-        values = [
-            small.value.with_changes(
-                lpar=[cst.LeftParen(whitespace_after=_break(STEP))], rpar=[cst.RightParen(whitespace_before=_break(""))]
-            )
-        ]
+        values = [_parenthesized(small.value)]
+        inner = _outer_call(small.value, further)
+        split = _operands_per_line(small.value, 1) if further else None
+        if inner is not None:  # ``name = -f(\n    a, b\n)`` first
+            values[:0] = [_replaced(small.value, inner, wrapped) for wrapped in _wraps(inner, 0, room, further)]
+        elif split is not None:  # ``name = (\n    a\n    + b\n)``
+            values.append(_parenthesized(split))
     else:
         return statement
     new = statement
@@ -103,25 +156,59 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStat
     return new
 
 
-def _wraps(call: cst.Call, level: int = 0) -> list[cst.Call]:
-    """The ways to wrap ``call`` (its closing parenthesis ``level`` steps in), the most compact
-    first: its arguments on one line of their own; when it has one, a call, that call wrapped
-    the same way inside; one per line."""
+def _wraps(call: cst.Call, level: int, room: int, further: bool) -> list[cst.Call]:
+    """The ways to wrap ``call`` (its closing parenthesis ``level`` steps in, lines of at most
+    ``room`` characters past the block's indent), the most compact first: its arguments on one
+    line of their own; when it has one, a call, that call wrapped the same way inside; one per
+    line. ``further``: a sole sum one operand a line, an argument still too wide on its line
+    wrapped inside."""
     ways = [_one_line(call, level)]
     only = call.args[0].value if len(call.args) == 1 else None
-    if isinstance(only, cst.Call) and only.args:
+    inner = _outer_call(only, further) if further and only is not None else None
+    if not further and isinstance(only, cst.Call) and only.args:
+        inner = only
+    split = _operands_per_line(only, level + 1) if further and only is not None else None
+    if inner is not None:
         ways += [
-            _one_line(call.with_changes(args=[call.args[0].with_changes(value=inner)]), level)
-            for inner in _wraps(only, level + 1)
+            _one_line(call.with_changes(args=[call.args[0].with_changes(value=_replaced(only, inner, wrapped))]), level)
+            for wrapped in _wraps(inner, level + 1, room, further)
         ]
+    elif split is not None:
+        ways.append(_one_line(call.with_changes(args=[call.args[0].with_changes(value=split)]), level))
     elif len(call.args) > 1:
-        ways.append(_one_per_line(call, level))
+        per_line = _one_per_line(call, level)
+        if further:
+            per_line = per_line.with_changes(args=[_fitted_arg(arg, level + 1, room) for arg in per_line.args])
+        ways.append(per_line)
     return ways
+
+
+def _fitted_arg(arg: cst.Arg, level: int, room: int) -> cst.Arg:
+    """``arg`` on a line of its own ``level`` steps in, its call wrapped if it is too wide."""
+    inner = _outer_call(arg.value, True)
+    if inner is None or _fits(arg, level, room):
+        return arg
+    tried = arg
+    for wrapped in _wraps(inner, level, room, True):
+        tried = arg.with_changes(value=_replaced(arg.value, inner, wrapped))
+        if _fits(tried, level, room):
+            break
+    return tried
+
+
+def _fits(arg: cst.Arg, level: int, room: int) -> bool:
+    """Whether ``arg`` and its comma, starting a line ``level`` steps in, keep to ``room``."""
+    bare = arg.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace(""))
+    lines = source(bare).split("\n")
+    lines[0] = STEP * level + lines[0]
+    return max(len(line) for line in lines) + 1 <= room
 
 
 def _replaced(expr: cst.BaseExpression, old: cst.Call, new: cst.Call) -> cst.BaseExpression:
     if expr is old:
         return new
+    if isinstance(expr, cst.UnaryOperation):
+        return expr.with_changes(expression=_replaced(expr.expression, old, new))
     assert isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)
     func = expr.func
     return expr.with_changes(func=func.with_changes(value=_replaced(func.value, old, new)))
@@ -156,3 +243,248 @@ def depth(node: cst.CSTNode, parents: dict) -> int:
         found += isinstance(parent, cst.IndentedBlock)
         parent = parents.get(id(parent))
     return found
+
+
+def relaid(written: cst.BaseStatement, updated: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
+    """``updated``, a statement a rewrite changed in place (``written``: as it read before), in
+    its author's layout: a continuation line that was aligned to an opening bracket (visual
+    indent) is aligned to it again where the rewrite moved it, and nested lines with it; hanging
+    indents and lines placed otherwise stay. Wider than ``limit`` ``depth`` blocks deep, it is
+    wrapped (``fitted``), its author's line breaks joined first when no comment or string
+    stands in the way; a wrap is kept only when it is narrower. Only simple statement lines."""
+    if not isinstance(updated, cst.SimpleStatementLine) or not isinstance(written, cst.SimpleStatementLine):
+        return updated
+    new = _code_text(updated)
+    if "\n" in new.rstrip("\n"):
+        old = _code_text(written)
+        if "\n" in old.rstrip("\n"):
+            updated = _realigned(updated, old, new)
+    return _narrowed(updated, limit, depth)
+
+
+def _code_text(statement: cst.SimpleStatementLine) -> str:
+    return source(statement.with_changes(leading_lines=()))
+
+
+@dataclasses.dataclass
+class _Token:
+    """A token of one statement's text, its row counted from 0."""
+
+    text: str
+    kind: int
+    row: int
+    col: int
+    end: tuple[int, int]
+    #: The first token of a line inside brackets (the line before ended inside them).
+    first: bool
+    #: The index of the innermost opening bracket around it (for a closing one, the one it closes).
+    bracket: Optional[int]
+    #: For an opening bracket: code follows it on its line (what follows is aligned to it).
+    visual: bool = False
+
+
+def _tokens(text: str) -> Optional[list[_Token]]:
+    """The tokens of a statement's ``text``; None when Python's tokenizer cannot read it alone."""
+    found: list[_Token] = []
+    open_brackets: list[int] = []
+    after_break = False
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.NL:
+                after_break = bool(open_brackets)
+                continue
+            if token.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER):
+                continue
+            if token.type == tokenize.ERRORTOKEN:
+                return None
+            opening = token.type == tokenize.OP and token.string in ("(", "[", "{")
+            closing = token.type == tokenize.OP and token.string in (")", "]", "}")
+            if closing and not open_brackets:
+                return None
+            bracket = open_brackets[-1] if open_brackets else None
+            row, col = token.start
+            found.append(_Token(token.string, token.type, row - 1, col, token.end, after_break, bracket))
+            after_break = False
+            if opening:
+                open_brackets.append(len(found) - 1)
+            elif closing:
+                open_brackets.pop()
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    for index, token in enumerate(found[:-1]):
+        if token.kind == tokenize.OP and token.text in ("(", "[", "{"):
+            following = found[index + 1]
+            token.visual = following.row == token.row and following.kind != tokenize.COMMENT
+    return found
+
+
+def _realigned(statement: cst.SimpleStatementLine, old: str, new: str) -> cst.SimpleStatementLine:
+    """``statement`` (reading ``new``; ``old`` before the rewrite) with its continuation lines
+    aligned again to the brackets they were aligned to, as far as its line breaks go."""
+    before, after = _tokens(old), _tokens(new)
+    if before is None or after is None:
+        return statement
+    matcher = difflib.SequenceMatcher(None, [t.text for t in before], [t.text for t in after], autojunk=False)
+    was = {}  # the token of ``new`` -> the one of ``old`` it stands for (the same or rewritten)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag in ("equal", "replace"):
+            was.update((j1 + k, i1 + k) for k in range(min(i2 - i1, j2 - j1)))
+    shifts: dict[int, int] = {}
+    lines = new.split("\n")
+    for index, token in enumerate(after):
+        if not token.first or token.bracket is None or not after[token.bracket].visual:
+            continue
+        old_index, old_bracket = was.get(index), was.get(token.bracket)
+        if old_index is None or old_bracket is None:
+            continue  # written by the rewrite: laid out by it
+        then, bracket = before[old_index], before[old_bracket]
+        if not (
+            then.first
+            and then.bracket == old_bracket
+            and bracket.text == after[token.bracket].text
+            and bracket.visual
+            and abs(then.col - bracket.col - 1) <= 1
+        ):
+            continue  # a hanging indent, or a line placed otherwise
+        anchor = after[token.bracket]
+        column = anchor.col + shifts.get(anchor.row, 0) + 1
+        if column != token.col and lines[token.row][: token.col] == " " * token.col:
+            shifts[token.row] = column - token.col
+            lines[token.row] = " " * column + lines[token.row][token.col :]
+    if not shifts:
+        return statement
+    return _with_breaks(statement, "\n".join(lines))
+
+
+def _with_breaks(statement: cst.SimpleStatementLine, text: str) -> cst.SimpleStatementLine:
+    """``statement`` with the indentation of its bracketed line breaks read off ``text`` (the
+    same code, other indentation of those lines); ``statement`` when they do not match."""
+    try:
+        reread = cst.parse_statement(text)
+    except cst.ParserSyntaxError:
+        return statement
+    mine, theirs = _line_breaks(statement), _line_breaks(reread)
+    if len(mine) != len(theirs):
+        return statement
+    new_of: dict[int, cst.CSTNode] = {}
+    for ours, read in zip(mine, theirs):
+        if len(ours.empty_lines) != len(read.empty_lines) or not ours.indent:
+            return statement
+        lines = [
+            line.with_changes(whitespace=other.whitespace) for line, other in zip(ours.empty_lines, read.empty_lines)
+        ]
+        new_of[id(ours)] = ours.with_changes(last_line=read.last_line, empty_lines=lines)
+    rebuilt = _swapped(statement, new_of)
+    return rebuilt if _code_text(rebuilt) == text else statement
+
+
+def _line_breaks(node: cst.CSTNode) -> list[cst.ParenthesizedWhitespace]:
+    """The line breaks inside brackets of ``node``, in one fixed order."""
+    found = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.ParenthesizedWhitespace):
+            found.append(current)
+            continue
+        for field in reversed(dataclasses.fields(current)):
+            value = getattr(current, field.name)
+            if isinstance(value, cst.CSTNode):
+                stack.append(value)
+            elif isinstance(value, (list, tuple)):
+                stack.extend(item for item in reversed(value) if isinstance(item, cst.CSTNode))
+    return found
+
+
+def _swapped(node: cst.CSTNode, new_of: dict[int, cst.CSTNode]) -> cst.CSTNode:
+    """``node`` with the nodes ``new_of`` names replaced, rebuilding only the paths to them."""
+    new = new_of.get(id(node))
+    if new is not None:
+        return new
+    changes = {}
+    for field in dataclasses.fields(node):
+        value = getattr(node, field.name)
+        if isinstance(value, cst.CSTNode):
+            swapped = _swapped(value, new_of)
+            if swapped is not value:
+                changes[field.name] = swapped
+        elif isinstance(value, (list, tuple)) and any(isinstance(item, cst.CSTNode) for item in value):
+            items = [_swapped(item, new_of) if isinstance(item, cst.CSTNode) else item for item in value]
+            if any(a is not b for a, b in zip(items, value)):
+                changes[field.name] = items
+    return node.with_changes(**changes) if changes else node
+
+
+def _narrowed(statement: cst.SimpleStatementLine, limit: int, depth: int) -> cst.SimpleStatementLine:
+    """``statement`` wrapped when its code (a trailing comment aside) is wider than ``limit``."""
+    code = statement.with_changes(leading_lines=(), trailing_whitespace=cst.TrailingWhitespace())
+    text = source(code)
+    widest = max(len(line) for line in text.splitlines()) + len(STEP) * depth
+    if widest <= limit:
+        return statement
+    if "\n" in text.rstrip("\n"):
+        joined = _joined(text)
+        if joined is None:
+            return statement
+        try:
+            code = _without_parentheses(cst.parse_statement(joined))
+        except cst.ParserSyntaxError:
+            return statement
+    wrapped = fitted(code, limit, depth, further=True)
+    if width(wrapped, depth) >= widest:
+        return statement
+    return wrapped.with_changes(
+        leading_lines=statement.leading_lines, trailing_whitespace=statement.trailing_whitespace
+    )
+
+
+#: Values whose parentheses, around the whole value assigned or returned, say nothing.
+_PLAIN_VALUES = (
+    cst.Name,
+    cst.Attribute,
+    cst.Call,
+    cst.Subscript,
+    cst.BinaryOperation,
+    cst.UnaryOperation,
+    cst.BooleanOperation,
+    cst.Comparison,
+)
+
+
+def _without_parentheses(statement: cst.BaseStatement) -> cst.BaseStatement:
+    """``name = (a + b)`` as ``name = a + b``: parentheses a wrap put around a value go with
+    the wrap (``fitted`` puts them back where they are needed)."""
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+    value = getattr(small, "value", None)
+    if not isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return)):
+        return statement
+    if not isinstance(value, _PLAIN_VALUES) or len(value.lpar) != 1:
+        return statement
+    return statement.with_changes(body=[small.with_changes(value=value.with_changes(lpar=[], rpar=[]))])
+
+
+def _joined(text: str) -> Optional[str]:
+    """A statement's ``text`` on one line; None when a comment, a string over several lines or
+    strings side by side on two lines, or a trailing comma before a closing bracket on a line of
+    its own (the author's one item a line) stand in the way."""
+    tokens = _tokens(text)
+    if tokens is None:
+        return None
+    lines = text.split("\n")
+    pieces = []
+    for previous, token in zip([None, *tokens], tokens):
+        if token.kind == tokenize.COMMENT or token.end[0] - 1 != token.row:
+            return None
+        if previous is None:
+            pieces.append(token.text)
+            continue
+        if previous.end[0] - 1 == token.row:
+            pieces.append(lines[token.row][previous.end[1] : token.col] + token.text)
+            continue
+        if previous.kind == tokenize.STRING and token.kind == tokenize.STRING:
+            return None
+        if previous.text == "," and token.text in (")", "]", "}"):
+            return None
+        tight = previous.text in ("(", "[", "{") or token.text in (")", "]", "}", ",")
+        pieces.append(("" if tight else " ") + token.text)
+    return "".join(pieces) + "\n"

@@ -38,6 +38,12 @@ What it does
     changes that lead to TF2 are made, spelled ``tf.compat.v2.X`` until compat-v1-import
     (TFM112) switches the import.
 
+    A statement it rewrites keeps its author's layout (``tfmodernize.layout.relaid``):
+    continuation lines aligned to a bracket the rename moved follow it (hanging indents stay),
+    and a statement the rename made wider than the file's width is wrapped. Under a
+    ``compat.v1`` alias, where the ``tf.compat.v2.X`` spelling is not final, the layout is left
+    as it is.
+
     Deliberate differences from ``tf_upgrade_v2``:
 
     * it never rewrites to ``tf.compat.v1.*``: it leaves the code alone and reports instead,
@@ -114,8 +120,10 @@ from tfmodernize.codemods.migrate.api_renames.policy import (
 from tfmodernize.codemods.migrate.api_renames.evidence import constant_kinds, tf1_evidence
 from tfmodernize.codemods.migrate.api_renames.calls import CallRewrites
 from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.layout import depth, relaid, style_width
 from tfmodernize.registry import find_codemod
 from tfmodernize.names import WholeNames
+from tfmodernize.syntax import statement_holding
 from tfmodernize.tfsymbols import TFNames, TFSymbol, dotted_name
 
 
@@ -180,6 +188,10 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         self._stays_tf1 = False
         self._from_imported: dict[str, str] = {}
         self._gone_reported: set[int] = set()
+        self._laid_out: set[int] = set()
+        self._module: cst.Module = cst.Module(body=[])
+        self._width = 0
+        self._provisional = True
 
     # -- bookkeeping: which Name/Attribute nodes are whole symbols ----------------------------
 
@@ -190,6 +202,11 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         # A file of a project kept on TF1 is kept on compat.v1 with it (compat-fallback).
         self._stays_tf1 = self._stays_tf1 or self.state.project_on_v1 is not None
         self._from_imported = self.from_imports(node)
+        self._module = node
+        self._width = style_width(self.state.text)
+        # Under ``import tensorflow.compat.v1 as tf`` a TF2 name is written ``tf.compat.v2.X``,
+        # which compat-v1-import shortens if the file switches: the layout is not final here.
+        self._provisional = self.tf.tf2_prefix()[0].endswith(".compat.v2")
         return True
 
     def visit_Call(self, node: cst.Call) -> bool:
@@ -249,6 +266,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             # a plain ``tf.argmax`` would read as TF1's own argmax on the next run or under the
             # compat.v1 import: a TF2 name written there says it is TF2's, ``tf.compat.v2.X``.
             self.replace(original, self.tf_expr(target, spell_v2=self._stays_tf1))
+            self.lay_out(original)
         dead = t.dead_for(path)
         if dead is not None:
             owner = owner_of(path)
@@ -294,6 +312,21 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             return
         message = t.messages.get(path, {}).get("message") or t.module_message(path) or "tf.contrib is gone from TF2"
         self.report(node, message.replace("<function name>", f"tf.{path}"))
+
+    def lay_out(self, node: cst.CSTNode) -> None:
+        """Keep the layout of the statement holding ``node``, which this codemod rewrites: lines
+        aligned to a bracket the rewrite moved follow it, and it is wrapped if it became wider
+        than the file's width (``layout.relaid``)."""
+        if self._provisional:
+            return
+        parents = self.state.parents(self._module)
+        statement = statement_holding(node, parents)
+        if not isinstance(statement, cst.SimpleStatementLine) or id(statement) in self._laid_out:
+            return
+        self._laid_out.add(id(statement))
+        written = self.state.origin.get(statement, statement)
+        limit, deep = self._width, depth(statement, parents)
+        self.replace(statement, lambda updated: relaid(written, updated, limit, deep))
 
     def _drop_import(self, replaced: cst.BaseExpression) -> None:
         """Drop ``from tensorflow... import x`` once the replaced expression was its last use."""

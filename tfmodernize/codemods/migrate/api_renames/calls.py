@@ -50,6 +50,7 @@ class CallRewrites:
         if not self.fix(original, message):
             return
         self.replace(original, build)
+        self.lay_out(original)
         self._drop_import(original.func)  # goes only if nothing reads the name any more
 
     def _plan(self, call: cst.Call, symbol: TFSymbol) -> Optional[tuple[str, Callable[[cst.Call], cst.Call]]]:

@@ -1,0 +1,325 @@
+"""tfmodernize/layout.py: statements rewritten in place keep their author's layout (``relaid``),
+and wide statements are wrapped (``fitted``)."""
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from tfmodernize.layout import fitted, relaid, style_width
+
+
+def _statement(code: str) -> cst.BaseStatement:
+    return cst.parse_module(textwrap.dedent(code)).body[0]
+
+
+def _code(statement: cst.BaseStatement) -> str:
+    return cst.Module(body=[statement]).code
+
+
+def _relaid(written: str, updated: str, limit: int = 88, depth: int = 0) -> str:
+    return _code(relaid(_statement(written), _statement(updated), limit, depth))
+
+
+REALIGNED = [
+    pytest.param(
+        """\
+        y = tf.log(a,
+                   b)
+        """,
+        """\
+        y = tf.math.log(a,
+                   b)
+        """,
+        """\
+        y = tf.math.log(a,
+                        b)
+        """,
+        id="a-longer-name-moves-the-aligned-line",
+    ),
+    pytest.param(
+        """\
+        y = tf.nn.softmax_cross_entropy_with_logits_v2(labels=a,
+                                                       logits=b)
+        """,
+        """\
+        y = tf.nn.softmax_cross_entropy_with_logits(labels=a,
+                                                       logits=b)
+        """,
+        """\
+        y = tf.nn.softmax_cross_entropy_with_logits(labels=a,
+                                                    logits=b)
+        """,
+        id="a-shorter-name-too",
+    ),
+    pytest.param(
+        """\
+        y = tf.log(tf.matmul(a, b,
+                             transpose_b=True),
+                   name="y")
+        """,
+        """\
+        y = tf.math.log(tf.matmul(a, b,
+                             transpose_b=True),
+                   name="y")
+        """,
+        """\
+        y = tf.math.log(tf.matmul(a, b,
+                                  transpose_b=True),
+                        name="y")
+        """,
+        id="nested-brackets-on-the-renamed-line",
+    ),
+    pytest.param(
+        """\
+        y = tf.log(a,
+                   f(b,
+                     c))
+        """,
+        """\
+        y = tf.math.log(a,
+                   f(b,
+                     c))
+        """,
+        """\
+        y = tf.math.log(a,
+                        f(b,
+                          c))
+        """,
+        id="a-bracket-on-a-moved-line-carries-its-own-lines",
+    ),
+    pytest.param(
+        """\
+        y = tf.log(a,  # the input
+                   # scaled first
+                   b)
+        """,
+        """\
+        y = tf.math.log(a,  # the input
+                   # scaled first
+                   b)
+        """,
+        """\
+        y = tf.math.log(a,  # the input
+                        # scaled first
+                        b)
+        """,
+        id="a-comment-line-inside-the-arguments",
+    ),
+    pytest.param(
+        """\
+        s = tf.reduce_sum(x, reduction_indices=[0,
+                                                1])
+        """,
+        """\
+        s = tf.reduce_sum(x, axis=[0,
+                                                1])
+        """,
+        """\
+        s = tf.reduce_sum(x, axis=[0,
+                                   1])
+        """,
+        id="a-renamed-keyword-before-the-bracket",
+    ),
+    pytest.param(
+        """\
+        y = tf.nn.conv2d(x,
+                        filter=w,
+                        padding="SAME")
+        """,
+        """\
+        y = tf.nn.conv2d(x,
+                        filters=w,
+                        padding="SAME")
+        """,
+        """\
+        y = tf.nn.conv2d(x,
+                         filters=w,
+                         padding="SAME")
+        """,
+        id="a-line-a-column-off-is-aligned-and-a-renamed-keyword-starting-a-line-follows",
+    ),
+]
+
+KEPT = [
+    pytest.param(
+        """\
+        y = tf.log(
+            a, b)
+        """,
+        """\
+        y = tf.math.log(
+            a, b)
+        """,
+        id="a-hanging-indent-stays",
+    ),
+    pytest.param(
+        """\
+        y = tf.reduce_max(p, reduction_indices=1,
+                keep_dims=True)
+        """,
+        """\
+        y = tf.reduce_max(p, axis=1,
+                keepdims=True)
+        """,
+        id="a-line-its-author-placed-elsewhere-stays",
+    ),
+    pytest.param(
+        """\
+        y = f(tf.log(a), [1,
+                          2])
+        """,
+        """\
+        y = f(tf.log(a), [1,
+                          2])
+        """,
+        id="nothing-moved",
+    ),
+    pytest.param(
+        """\
+        y = tf.log(a) + g(b,
+                          c)
+        """,
+        """\
+        y = tf.math.log(a) + g(
+            b, c)
+        """,
+        id="a-line-the-rewrite-laid-out-itself",
+    ),
+    pytest.param(
+        """\
+        if tf.log(a,
+                  b):
+            pass
+        """,
+        """\
+        if tf.math.log(a,
+                  b):
+            pass
+        """,
+        id="a-compound-statement-is-left-as-it-is",
+    ),
+]
+
+
+@pytest.mark.parametrize("written, updated, expected", REALIGNED)
+def test_continuation_lines_follow_the_bracket_they_were_aligned_to(written, updated, expected):
+    assert _relaid(written, updated) == textwrap.dedent(expected)
+
+
+@pytest.mark.parametrize("written, updated", KEPT)
+def test_other_lines_stay_where_they_are(written, updated):
+    assert _relaid(written, updated) == textwrap.dedent(updated)
+
+
+WRAPPED = [
+    pytest.param(
+        "w = tf.Variable(tf.truncated_normal([3, 4], mean=0.5, stddev=0.1), name='hidden')\n",
+        "w = tf.Variable(tf.random.truncated_normal([3, 4], mean=0.5, stddev=0.1), name='hidden')\n",
+        80,
+        0,
+        "w = tf.Variable(\n    tf.random.truncated_normal([3, 4], mean=0.5, stddev=0.1), name='hidden'\n)\n",
+        id="arguments-on-a-line-of-their-own",
+    ),
+    pytest.param(
+        "loss = -tf.reduce_sum(t * tf.log(p + 1e-6) + (1.0 - t) * tf.log(1.0 - p + 1e-6))\n",
+        "loss = -tf.reduce_sum(t * tf.math.log(p + 1e-6) + (1.0 - t) * tf.math.log(1.0 - p + 1e-6))\n",
+        60,
+        0,
+        "loss = -tf.reduce_sum(\n    t * tf.math.log(p + 1e-6)\n    + (1.0 - t) * tf.math.log(1.0 - p + 1e-6)\n)\n",
+        id="a-call-under-a-minus-its-sum-one-operand-a-line",
+    ),
+    pytest.param(
+        "h = tf.nn.conv2d(x, w, strides=[1, 1, 1, 1], padding='SAME') + b\n",
+        "h = tf.compat.v2.nn.conv2d(x, filters=w, strides=[1, 1, 1, 1], padding='SAME') + b\n",
+        76,
+        1,
+        "h = (\n    tf.compat.v2.nn.conv2d(x, filters=w, strides=[1, 1, 1, 1], padding='SAME')\n    + b\n)\n",
+        id="a-sum-in-parentheses-one-operand-a-line",
+    ),
+    pytest.param(
+        "y = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=a, logits=b), name='y')\n",
+        "y = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(a), logits=b), name='y')\n",
+        60,
+        0,
+        "y = tf.reduce_mean(\n    tf.nn.softmax_cross_entropy_with_logits(\n"
+        "        labels=tf.stop_gradient(a), logits=b\n    ),\n    name='y',\n)\n",
+        id="one-per-line-an-argument-still-too-wide-wrapped-inside",
+    ),
+    pytest.param(
+        "y = tf.nn.conv2d(x, w, strides=[1, 1, 1, 1],\n                 padding='SAME')\n",
+        "y = tf.compat.v2.nn.conv2d(x, filters=w, strides=[1, 1, 1, 1],\n                 padding='SAME')\n",
+        60,
+        0,
+        "y = tf.compat.v2.nn.conv2d(\n    x, filters=w, strides=[1, 1, 1, 1], padding='SAME'\n)\n",
+        id="its-authors-line-breaks-joined-first",
+    ),
+    pytest.param(
+        "y = (\n    -tf.reduce_sum(a * tf.log(b) + c * tf.log(d))\n)\n",
+        "y = (\n    -tf.reduce_sum(a * tf.compat.v2.math.log(b) + c * tf.compat.v2.math.log(d))\n)\n",
+        70,
+        0,
+        "y = -tf.reduce_sum(\n    a * tf.compat.v2.math.log(b) + c * tf.compat.v2.math.log(d)\n)\n",
+        id="parentheses-of-an-earlier-wrap-go-with-it",
+    ),
+    pytest.param(
+        "w = tf.Variable(tf.truncated_normal([3]))  # a comment its author made long, and it stays so\n",
+        "w = tf.Variable(tf.random.truncated_normal([3]))  # a comment its author made long, and it stays so\n",
+        70,
+        0,
+        "w = tf.Variable(tf.random.truncated_normal([3]))  # a comment its author made long, and it stays so\n",
+        id="only-a-trailing-comment-overflows-left-alone",
+    ),
+    pytest.param(
+        "w = tf.Variable(tf.truncated_normal([3, 4], stddev=0.1))  # small\n",
+        "w = tf.Variable(tf.random.truncated_normal([3, 4], stddev=0.1))  # small\n",
+        56,
+        0,
+        "w = tf.Variable(\n    tf.random.truncated_normal([3, 4], stddev=0.1)\n)  # small\n",
+        id="a-trailing-comment-follows-the-wrap",
+    ),
+    pytest.param(
+        "y = tf.log(a,  # note\n           b)\n",
+        "y = tf.math.log(a_longer_name,  # note\n           b)\n",
+        20,
+        0,
+        "y = tf.math.log(a_longer_name,  # note\n                b)\n",
+        id="a-comment-inside-keeps-the-authors-lines",
+    ),
+    pytest.param(
+        "y = f(tf.log(a),\n      'one part '\n      'and another')\n",
+        "y = f(tf.math.log(a),\n      'one part '\n      'and another')\n",
+        20,
+        0,
+        "y = f(tf.math.log(a),\n      'one part '\n      'and another')\n",
+        id="strings-side-by-side-on-two-lines-are-kept",
+    ),
+    pytest.param(
+        "y = f(\n    tf.log(a),\n    b,\n)\n",
+        "y = f(\n    tf.math.log(a_much_longer_name),\n    b,\n)\n",
+        30,
+        0,
+        "y = f(\n    tf.math.log(a_much_longer_name),\n    b,\n)\n",
+        id="one-item-a-line-with-a-trailing-comma-is-kept",
+    ),
+]
+
+
+@pytest.mark.parametrize("written, updated, limit, depth, expected", WRAPPED)
+def test_a_statement_made_too_wide_is_wrapped(written, updated, limit, depth, expected):
+    assert _relaid(written, updated, limit, depth) == expected
+
+
+def test_fitted_without_further_wraps_as_before():
+    # The other codemods' wraps: a negated call goes in parentheses, a sum is not split.
+    statement = _statement("y = -tf.reduce_sum(a * tf.math.log(b) + c * tf.math.log(d))\n")
+    assert _code(fitted(statement, 40, 0)) == "y = (\n    -tf.reduce_sum(a * tf.math.log(b) + c * tf.math.log(d))\n)\n"
+    assert _code(fitted(statement, 40, 0, further=True)) == (
+        "y = -tf.reduce_sum(\n    a * tf.math.log(b)\n    + c * tf.math.log(d)\n)\n"
+    )
+
+
+def test_style_width_is_the_files_longest_line_within_bounds():
+    assert style_width("x = 1\n") == 88
+    assert style_width("x = " + "1" * 90 + "\n") == 94
+    assert style_width("x = " + "1" * 200 + "\n") == 100
