@@ -293,9 +293,54 @@ def _give_estimator_hooks(v1_module: Any) -> None:
 
     if hasattr(v1_module, "estimator"):
         return
+    real = _real_estimator()
+    if real is not None:
+        setattr(v1_module, "estimator", real)
+        return
     estimator = types.ModuleType("tensorflow.estimator")
     vars(estimator).update({name: getattr(v1_module.train, name) for name in ESTIMATOR_HOOKS})
     setattr(v1_module, "estimator", estimator)
+
+
+def _real_estimator() -> Any:
+    """TF 2.15's ``tensorflow-estimator`` (its v1 API, TF 1.15's ``tf.estimator``) on the TensorFlow
+    of this process, when installed: it imports once four private modules it only reads for
+    distribution and TPUs exist, and ``tf_export`` knows the ``estimator`` API name again (both
+    gone since TF 2.16). None when the package is not installed."""
+    import importlib.util
+    import types
+
+    if importlib.util.find_spec("tensorflow_estimator") is None:
+        return None
+    from tensorflow.python.util import tf_export
+
+    if not hasattr(tf_export, "ESTIMATOR_API_NAME"):
+        tf_export.ESTIMATOR_API_NAME = "estimator"
+        tf_export.API_ATTRS["estimator"] = tf_export._Attributes("_estimator_api_names", "_estimator_api_constants")
+        tf_export.API_ATTRS_V1["estimator"] = tf_export._Attributes(
+            "_estimator_api_names_v1", "_estimator_api_constants_v1"
+        )
+    embedding = ("Adagrad", "Adam", "Ftrl", "Momentum", "ProximalAdagrad", "RMSProp", "StochasticGradientDescent")
+    stubs = {
+        # Read only with a distribution strategy in the RunConfig: never, without one.
+        "tensorflow.python.distribute.estimator_training": {"should_run_distribute_coordinator": lambda config: False},
+        "tensorflow.python.tpu.tpu_embedding": {
+            f"{name}Parameters": type(f"{name}Parameters", (), {}) for name in embedding
+        },
+        "tensorflow.python.tpu.session_support": {},
+        "tensorflow.python.tpu.tpu_embedding_gradient": {},
+    }
+    for name, members in stubs.items():
+        parent, _, leaf = name.rpartition(".")
+        if hasattr(importlib.import_module(parent), leaf):
+            continue
+        stub = types.ModuleType(name)
+        vars(stub).update(members)
+        sys.modules[name] = stub
+        setattr(importlib.import_module(parent), leaf, stub)
+    from tensorflow_estimator._api.v1 import estimator
+
+    return estimator
 
 
 def _give_eager_profiler() -> None:
