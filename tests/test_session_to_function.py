@@ -723,9 +723,10 @@ REWRITES.append(
     )
 )
 
-REWRITES.append(
-    pytest.param(
-        """
+REWRITES.extend(
+    [
+        pytest.param(
+            """
         import tensorflow as tf
 
         x = tf.placeholder(tf.float32, [None, 3])
@@ -735,7 +736,7 @@ REWRITES.append(
         with tf.Session() as sess:
             out = sess.run(h, {x: [[1.0, -2.0, 3.0]]})
         """,
-        """
+            """
         import tensorflow as tf
 
 
@@ -749,8 +750,355 @@ REWRITES.append(
         columns = tf.TensorShape([None, 3])[1]
         out = compute_h([[1.0, -2.0, 3.0]])
         """,
-        id="a-static-dimension-read-as-a-tf2-int",
-    )
+            id="a-static-dimension-read-as-a-tf2-int",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        a = tf.constant(3.0)
+        b = a * 2
+        with tf.Session() as sess:
+            print(a, sess.run(b), sep=" | ")
+            b = sess.run(b)
+            print("b = %s" % b, type(a))
+        """,
+            """
+        import tensorflow as tf
+
+        a = tf.constant(3.0)
+        b = a * 2
+        print(tf.TensorSpec.from_tensor(a), b.numpy(), sep=" | ")
+        b = b.numpy()
+        print("b = %s" % b, type(a))
+        """,
+            id="a-tensor-beside-a-run-is-described-a-fetched-value-rebinding-it-is-not",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        x = tf.placeholder_with_default(1.0, [])
+        y = x * 3.0
+        print(x, type(x), str(y))
+        with tf.Session() as sess:
+            out = sess.run(y)
+        """,
+            """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        def compute_y(x=1.0):
+            y = x * 3.0
+            return y
+
+
+        print(
+            tf.TensorSpec([], tf.float32),
+            tf.Tensor,
+            str(compute_y.get_concrete_function().structured_outputs),
+        )
+        out = compute_y()
+        """,
+            id="placeholder-and-computed-tensor-as-text",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.int32, [2])
+        with tf.Session() as sess:
+            echoed = sess.run(x, {x: [1, 2]})
+            print(echoed)
+        """,
+            """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.int32)])
+        def compute_x(x):
+            return x
+
+
+        echoed = compute_x([1, 2]).numpy()
+        print(echoed)
+        """,
+            id="fed-placeholder-fetched",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [3])
+        total = 0.0
+        for k in range(3):
+            total = total + x[k] * k
+        with tf.Session() as sess:
+            print(sess.run(total, {x: [1.0, 2.0, 3.0]}))
+        print(total)
+        """,
+            """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        def compute_total(x):
+            total = 0.0
+            for k in range(3):
+                total = total + x[k] * k
+            return total
+
+
+        print(compute_total([1.0, 2.0, 3.0]).numpy())
+        print(compute_total.get_concrete_function().structured_outputs)
+        """,
+            id="a-start-value-the-graph-code-rebinds-moves-into-the-function",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        w = tf.Variable(0.5)
+        states = []
+        h = x
+        for step in range(3):
+            h = tf.tanh(h * w)
+            states.append(h)
+        last = tf.add_n(states)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run(last, {x: [1.0, 2.0]})
+        """,
+            """
+        import tensorflow as tf
+
+        w = tf.Variable(0.5)
+
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def compute_last(x):
+            states = []
+            h = x
+            for step in range(3):
+                h = tf.tanh(h * w)
+                states.append(h)
+            last = tf.add_n(states)
+            return last
+
+
+        out = compute_last([1.0, 2.0])
+        """,
+            id="a-list-filled-with-tensors-moves-into-the-function-with-what-fills-it",
+        ),
+        pytest.param(
+            """
+        import numpy as np
+        import tensorflow as tf
+
+        a = tf.constant([[2.0, 0.0], [0.0, 3.0]])
+        with tf.Session() as sess:
+            values, vectors = np.linalg.eig(a.eval())
+            print(tf.reduce_prod(values).eval())
+            print(sess.run(tf.argmax(values)))
+        """,
+            """
+        import numpy as np
+        import tensorflow as tf
+
+        a = tf.constant([[2.0, 0.0], [0.0, 3.0]])
+        values, vectors = np.linalg.eig(a.numpy())
+        print(tf.reduce_prod(values).numpy())
+        print(tf.argmax(values).numpy())
+        """,
+            id="ops-built-from-numpy-values-evaluated-where-they-are",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        sess = tf.InteractiveSession()
+        a = tf.Variable(tf.random_normal([2], seed=1))
+        a.initializer.run()
+        b = tf.Variable(tf.random_uniform([2], seed=2))
+        b.initializer.run()
+        total = a + b
+        print(total.eval())
+        sess.close()
+        """,
+            """
+        import tensorflow as tf
+
+        a = tf.Variable(tf.random_normal([2], seed=1))
+        b = tf.Variable(tf.random_uniform([2], seed=2))
+
+
+        @tf.function
+        def compute_total():
+            total = a + b
+            return total
+
+
+        print(compute_total().numpy())
+        """,
+            id="each-variable-initialised-once-by-its-own-initializer",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        w = tf.Variable(tf.random_normal([2], seed=4))
+        grow = tf.assign_add(w, [1.0, 1.0])
+        init = tf.global_variables_initializer()
+        with tf.Session() as sess:
+            sess.run(init)
+            print(w.eval())
+        with tf.Session() as sess:
+            sess.run(init)
+            print(sess.run(grow))
+        """,
+            """
+        import tensorflow as tf
+
+        w = tf.Variable(tf.random_normal([2], seed=4))
+
+
+        @tf.function
+        def compute_grow():
+            grow = w.assign_add([1.0, 1.0])
+            return grow
+
+
+        print(w.numpy())
+        print(compute_grow().numpy())
+        """,
+            id="a-session-reading-initial-values-then-a-new-one-initialising-and-training",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        bump = tf.group(tf.assign_add(w, 1.0))
+        init = tf.global_variables_initializer()
+        with tf.Session() as sess:
+            out = sess.run(init)
+            print(out)
+            for i in range(2):
+                ran, value = sess.run([bump, w])
+                also = sess.run(bump)
+            print(value)
+        """,
+            """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+
+
+        @tf.function
+        def compute_w():
+            bump = tf.group(w.assign_add(1.0))
+            return w
+
+
+        out = None
+        print(out)
+        for i in range(2):
+            value = compute_w()
+            compute_w()
+        print(value.numpy())
+        """,
+            id="none-of-an-initializer-kept-none-of-an-op-bound-to-a-name-nothing-reads-dropped",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        w = tf.Variable([1.0, 2.0])
+        total = tf.reduce_sum(w * 2.0)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            w, total = sess.run([w, total])
+            print(w, total)
+        """,
+            """
+        import tensorflow as tf
+
+        w = tf.Variable([1.0, 2.0])
+
+
+        @tf.function
+        def evaluate():
+            total = tf.reduce_sum(w * 2.0)
+            return w, total
+
+
+        w, total = [t.numpy() for t in evaluate()]
+        print(w, total)
+        """,
+            id="variable-rebound-to-its-value-by-the-one-run-reading-it",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        y = x * 2.0
+        c = tf.constant([3.0, 4.0])
+
+        if __name__ == "__main__":
+            with tf.Session() as session:
+                out = session.run(y, {x: [1.0, 2.0]})
+                print(c.eval(session=tf.Session()))
+        """,
+            """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def compute_y(x):
+            y = x * 2.0
+            return y
+
+
+        c = tf.constant([3.0, 4.0])
+
+        if __name__ == "__main__":
+            out = compute_y([1.0, 2.0])
+            print(c.numpy())
+        """,
+            id="main-block-running-the-module-graph-and-a-session-opened-for-one-eval",
+        ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+        scale = 3.0
+
+        if __name__ == "__main__":
+            x = tf.placeholder(tf.float32, [2])
+            y = x * scale
+            with tf.Session() as sess:
+                out = sess.run(y, {x: [1.0, 2.0]})
+        """,
+            """
+        import tensorflow as tf
+
+        scale = 3.0
+
+        if __name__ == "__main__":
+
+            @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+            def compute_y(x):
+                y = x * scale
+                return y
+
+            out = compute_y([1.0, 2.0])
+        """,
+            id="main-block-building-its-own-graph",
+        ),
+    ]
 )
 
 
@@ -868,6 +1216,21 @@ DECLINES = [
         """,
         "variables are initialised again after ops that update them",
         id="two-sessions-each-with-its-own-variables",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(tf.random_normal([2], seed=4))
+        init = tf.global_variables_initializer()
+        with tf.Session() as sess:
+            sess.run(init)
+            first = sess.run(w)
+            sess.run(init)
+            again = sess.run(w)
+        """,
+        "variables are initialised again in the same session",
+        id="random-initial-values-drawn-again-by-the-same-session",
     ),
     pytest.param(
         """
@@ -1012,12 +1375,134 @@ DECLINES = [
 
         x = tf.placeholder(tf.float32)
         y = x + 1.0
-        print(y)
+        print(y * 2.0)
         sess = tf.Session()
         out = sess.run(y, {x: 1.0})
         """,
         "a tensor is used outside the session",
-        id="tensor-printed",
+        id="tensor-computed-where-printed",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        with tf.Session() as sess:
+            for step in range(3):
+                y = sess.run(y, {x: 1.0})
+        """,
+        "`y` is rebound where the graph is run",
+        id="tensor-rebound-to-its-value-in-a-loop",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        states = []
+        print(len(states))
+        for step in range(2):
+            states.append(x * step)
+        total = tf.add_n(states)
+        with tf.Session() as sess:
+            out = sess.run(total, {x: [1.0, 2.0]})
+        """,
+        "`states` (made outside the graph code) is filled with graph tensors",
+        id="list-filled-with-tensors-read-by-python-code-before",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        bump = tf.group(tf.assign_add(w, 1.0))
+        with tf.Session() as sess:
+            sess.run(w.initializer)
+            ran, value = sess.run([bump, w])
+            print(ran)
+        """,
+        "the value of a fetched op (None in TF1) is used",
+        id="op-value-bound-to-a-name-read-later",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        ema = tf.train.ExponentialMovingAverage(0.9)
+        update = ema.apply([w])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(update)
+        """,
+        "`ema.apply` creates the averages' variables where it is built",
+        id="moving-average-shadow-variables",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        noise = tf.random_uniform([2], seed=1)
+        with tf.Session() as sess:
+            first = sess.run(noise)
+            again = noise.eval(session=tf.Session())
+        """,
+        "random ops run in more than one session",
+        id="random-op-run-again-in-a-session-opened-for-one-eval",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        y = x + 1.0
+        with tf.Session() as sess:
+            y = sess.run(y, {x: 1.0}) + tf.constant(1.0)
+            out = sess.run(y)
+        """,
+        "`y` is rebound where the graph is run",
+        id="tensor-rebound-to-a-new-tensor-where-run",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        c = tf.constant(2.0)
+        y = x * c
+        with tf.Session() as sess:
+            c = sess.run(c) * 10
+            out = sess.run(y, {x: 1.0})
+        """,
+        "`c` is rebound after the graph used it",
+        id="constant-rebound-to-its-value-before-a-function-reading-it-runs",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32)
+        w = tf.Variable(1.0)
+        step = tf.train.GradientDescentOptimizer(0.1).minimize(w * x)
+        print(step)
+        sess = tf.Session()
+        sess.run(step, {x: 1.0})
+        """,
+        "`step` is read outside the session and is not a tensor this codemod understands",
+        id="op-printed",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        pair = tf.unstack(tf.constant([1.0, 2.0]))
+        print(pair)
+        sess = tf.Session()
+        out = sess.run(pair)
+        """,
+        "`pair` (several tensors) is printed outside the session",
+        id="tensors-listed-printed",
     ),
     pytest.param(
         """

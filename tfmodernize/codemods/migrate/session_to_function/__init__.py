@@ -37,7 +37,20 @@ What it does
     - a constant tensor fed at a run (TF1 replaced its value) becomes a parameter of that
       run's function, specified by the constant's own shape and dtype;
     - ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` read outside the session are what TF1's
-      graph knew: a placeholder's spec, a computed tensor's traced output shape;
+      graph knew: a placeholder's spec, a computed tensor's traced output shape; a tensor
+      printed or formatted outside a run (TF1 wrote its description, never its value) is
+      written as its ``tf.TensorSpec`` (a computed tensor: its function's traced tensor), and
+      ``type(t)`` of a placeholder or computed tensor is ``tf.Tensor``;
+    - a placeholder fetched at the run feeding it is the value fed (the function returns its
+      parameter); ``t = sess.run(t)`` (one assignment) binds the name to the value from then
+      on, as in TF1; ``out = sess.run(init)`` is ``out = None``, and an op's None bound to a
+      name nothing reads is left out; ``tf.argmax(labels, 1).eval()`` on Python data is eager;
+    - a Python list filled with tensors by graph code (an RNN unrolled by hand) is made in the
+      function that fills it, and so is a start value that code rebinds (``state =
+      tf.zeros(...)`` before ``state = cell(x, state)``);
+    - an ``if __name__ == "__main__":`` block that builds and runs a graph of its own is a unit,
+      as a function body is; variables initialised again by a new session before any update
+      (a first session only reading the initial values) are created once;
     - a dataset iterator (``dataset.make_initializable_iterator()``, one-shot) is
       ``iter(dataset)``, ``sess.run(it.initializer)`` a fresh ``iter(dataset)``, and the names
       ``x, y = it.get_next()`` binds are parameters of the functions using them, called with
@@ -47,9 +60,11 @@ What it does
     and line: feeding a computed tensor or a variable, ``partial_run``, queue runners,
     ``get_next()`` used other than as ``x, y = it.get_next()``, iterators over a dataset built
     from placeholders, imported graphs and tensors looked up by name, sessions passed around,
-    placeholders rebound, tensors used outside a session call (printed: TF1 printed their
-    repr), variables initialised again after updates (a second session, or one opened in a
-    loop), random ops run in several sessions, fetches of ops it does not understand (summaries, ``tf.no_op``),
+    placeholders rebound, tensors used outside a session call other than printed or as
+    ``t.shape`` / ``t.dtype``, variables initialised again after updates (a second session, or
+    one opened in a loop) or by the same session (TF1 draws random initial values anew), random
+    ops run in several sessions, ``ExponentialMovingAverage.apply`` (it creates the shadow
+    variables where the graph is built and updates them where it runs), fetches of ops it does not understand (summaries, ``tf.no_op``),
     ``ConfigProto`` options with no ``tf.config`` equivalent, and code a tf.function would run
     on every trace that creates variables (``tf.layers``, RNN builders, functions defined
     elsewhere called on placeholder values), variables initialised again after an update.
@@ -126,6 +141,7 @@ import libcst as cst
 from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.analysis import training
+from tfmodernize.analysis.program import main_guard
 from tfmodernize.analysis.project_facts import FunctionFacts, ModuleFacts, imported_functions
 from tfmodernize.analysis.variables import MadeVariable, made_variable
 from tfmodernize.codemods.migrate.session_to_function.graph import (
@@ -135,8 +151,10 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     Decline,
     GraphUnit,
     Kind,
+    Value,
     builds_ops,
     draws_random,
+    names_used,
     tf_calls,
     tf_path,
 )
@@ -229,6 +247,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         self._graphs = 1
         self._width = style_width(self.state.text)
         owners = self._session_owners(tree)
+        mains = {i for i in owners if self._own_graph_block(tree.body, i)}
         new_body = []
         for index, stmt in enumerate(tree.body):
             if isinstance(stmt, cst.FunctionDef) and index in owners:
@@ -237,8 +256,16 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
                 migrated = self._migrate(stmt.body.body, nested=True, taken=defined)
                 if migrated is not None:
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
+            elif index in mains:
+                # Module-level code: its functions take no name the module reads.
+                reader = _UseReader()
+                visit(tree, reader)
+                body, taken, reads = stmt.body.body, set(reader.names), reader.reads
+                migrated = self._migrate(body, nested=True, taken=taken, reads=reads, block=True)
+                if migrated is not None:
+                    stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
             new_body.append(stmt)
-        if any(not isinstance(tree.body[i], cst.FunctionDef) for i in owners):
+        if any(not isinstance(tree.body[i], cst.FunctionDef) and i not in mains for i in owners):
             new_body = self._migrate_graphs(new_body)
         if len(new_body) != len(tree.body) or any(new is not old for new, old in zip(new_body, tree.body)):
             self.replace(tree, lambda updated: updated.with_changes(body=new_body))
@@ -267,12 +294,29 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         out: list[cst.BaseStatement] = []
         for position, segment in enumerate(segments):
             # A stretch after the first keeps the blank lines that separated it from the last.
-            migrated = self._migrate(segment, nested=False, taken=taken, opening=2 if position else 0)
+            migrated = self._migrate(
+                segment, nested=False, taken=taken, reads=reader.reads, opening=2 if position else 0
+            )
             if migrated is None:
                 out.extend(segment)
                 continue
             out.extend(migrated)
         return out
+
+    def _own_graph_block(self, body: Sequence[cst.BaseStatement], index: int) -> bool:
+        """Whether ``body[index]`` is an ``if __name__ == "__main__":`` block that builds and runs
+        a graph of its own: its statements read no graph value the code above it built (a
+        placeholder, variable or tensor). It is then a unit by itself, as a function body is."""
+        block = body[index]
+        if not main_guard(block) or block.orelse is not None:
+            return False
+        try:
+            above = GraphUnit(body[:index], self.tf, *self._functions)
+        except Decline:
+            return False
+        objects = (Value.OBJECT, Value.CONFIG)
+        built = {name for name, kind in above.kind_of.items() if kind not in objects}
+        return not (names_used(block.body) & built)
 
     def _session_owners(self, tree: cst.Module) -> set[int]:
         """Indices of the top-level statements whose own code (outside nested definitions,
@@ -425,17 +469,23 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         nested: bool,
         taken: Optional[set[str]] = None,
         opening: int = 0,
+        reads: Optional[set[str]] = None,
+        block: bool = False,
     ) -> Optional[list[cst.BaseStatement]]:
-        """The new statements of one unit, or None when it is declined or suppressed."""
+        """The new statements of one unit, or None when it is declined or suppressed. ``reads``:
+        the names read where the unit's names are visible, when more than its own body (the
+        module, for module-level code); ``block``: module-level code in a block (``if __name__
+        == "__main__":``)."""
         try:
             unit = GraphUnit(body, self.tf, *self._functions)
             if not unit.sessions:
                 return None
-            plan = UnitPlan(unit)
+            plan = UnitPlan(unit, in_block=block)
             reader = _UseReader()
             for stmt in body:
                 visit(stmt, reader)
             plan.taken, plan.numpy_uses = reader.names, reader.numpy_uses
+            plan.reads = reads if reads is not None else reader.reads
             if taken is not None:
                 # Shared with the module's other units: their functions' names are taken too.
                 taken |= plan.taken
@@ -448,6 +498,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             self._check_local_feeds(plan)
             self._check_functions(plan)
             self._plan_helpers(plan)
+            self._plan_moved_starts(plan)
             self._plan_summaries(plan)
         except Decline as decline:
             self.declined(self._with_project_hint(decline), "session program not migrated: ")

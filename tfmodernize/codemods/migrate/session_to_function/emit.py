@@ -17,7 +17,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     session_free,
     tf_path,
 )
-from tfmodernize.layout import fitted, fitted_decorator
+from tfmodernize.layout import fitted, fitted_decorator, width
 from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.session_to_function.plan import (
     ASSIGN_METHODS,
@@ -60,6 +60,9 @@ class Emitter:
             carried = []
             if (is_def or after_def) and out:
                 lines = [cst.EmptyLine(indent=False)] * blank + [line for line in lines if line.comment is not None]
+            elif is_def and plan.in_block:
+                comments = [line for line in lines if line.comment is not None]
+                lines = [cst.EmptyLine(indent=False), *comments]
             elif not out:
                 lines = _squeeze(lines, opening)
             out.append(stmt.with_changes(leading_lines=lines))
@@ -77,7 +80,7 @@ class Emitter:
         rewriter = _Rewriter(plan, self._width)
         for stmt in unit.statements:
             functions = by_anchor.get(stmt.index, [])
-            moved = stmt.kind is Kind.GRAPH and stmt.dynamic
+            moved = stmt.kind is Kind.GRAPH and stmt.dynamic or stmt.index in plan.moved
             for new in plan.prefix.get(stmt.index, []):
                 put(new)
             if functions and not moved:
@@ -331,8 +334,15 @@ class _Rewriter(cst.CSTTransformer):
     def leave_SimpleStatementLine(
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine:
-        # A line now reading ``.numpy()`` where it read a value keeps to the file's width.
-        if any(isinstance(n, cst.Name) and n in self.plan.replacements for n in walk(original, code_only=True)):
+        # A line now reading ``.numpy()`` where it read a value, or calling a function where it
+        # ran the graph, keeps to the file's width.
+        plan = self.plan
+        nodes = list(walk(original, code_only=True))
+        if any(isinstance(n, cst.Name) and n in plan.replacements for n in nodes):
+            return fitted(updated, self.limit, self.depth)
+        wide = width(original.with_changes(leading_lines=[]), self.depth) > self.limit
+        if not wide and any(n in plan.calls or n in plan.smalls for n in nodes):
+            # (a line wider already is left as it was)
             return fitted(updated, self.limit, self.depth)
         return updated
 

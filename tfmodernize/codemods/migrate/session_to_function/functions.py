@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit
+from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.codemods.migrate.session_to_function.graph import (
     SESSIONS,
@@ -231,6 +231,36 @@ class Functions:
         for function in functions:
             function.steps = _order_steps(function.body, plan.helpers)
 
+    def _plan_moved_starts(self, plan: UnitPlan) -> None:
+        """A constant or plain statement a function computes again (its code rebinds what it
+        binds: ``GraphUnit.backward_slice``) moves into the functions when nothing else reads
+        what it binds."""
+        unit = plan.unit
+        functions = list(plan.functions.values())
+        inside = {stmt.index for function in functions for stmt in function.body}
+        for index in sorted(inside):
+            start = unit.statements[index]
+            if start.kind is Kind.GRAPH and start.dynamic:
+                continue
+            # Who reads its values, outside the functions that compute it again.
+            readers = [
+                stmt
+                for stmt in unit.statements
+                if not (stmt.kind is Kind.GRAPH and stmt.dynamic) and stmt.index not in plan.moved
+            ]
+            others = [function for function in functions if start not in function.body]
+            readers += [stmt for function in others for stmt in function.body]
+            read = any(
+                unit.reaching(name, reader.index) is start
+                for reader in readers
+                if reader is not start
+                for name in reader.uses & start.defs
+            )
+            returns = [function.returned for function in others if function.returned is not None]
+            returned = any(names_used(value) & start.defs for value in returns)
+            if not read and not returned:
+                plan.moved.add(index)
+
     def _fresh(self, plan: UnitPlan, base: str) -> str:
         name, counter = base, 2
         while name in plan.taken:
@@ -242,9 +272,10 @@ class Functions:
         """Names of the old graph must not survive outside the functions."""
         unit = plan.unit
         for stmt in unit.statements:
-            gone = {n for n in stmt.uses if unit.kind(n, stmt.index) in GONE} - {
-                name for _, name, _ in stmt.static_reads
-            }
+            gone = {n for n in stmt.uses if unit.kind(n, stmt.index) in GONE}
+            if stmt.kind is not Kind.RUN:
+                # (a run statement's reads are replaced nodes, which its leftover check skips)
+                gone -= {name for _, name, _ in stmt.static_reads}
             if stmt.kind in (Kind.VARIABLE, Kind.OBJECT, Kind.PLAIN) or (stmt.kind is Kind.GRAPH and not stmt.dynamic):
                 if gone:
                     raise Decline(stmt.origin, f"`{sorted(gone)[0]}` is used outside a session call")
@@ -272,6 +303,18 @@ class Functions:
             for block in [*unit.removed_blocks, *unit.nested_blocks]
             for item in block.items
             if isinstance(item.item, cst.Call) and tf_path(item.item.func, self.tf) in SESSIONS
+        )
+        # ``t.eval(session=tf.Session())``: a session opened for one run.
+        openings += sum(
+            1
+            for stmt in unit.statements
+            if stmt.kind is Kind.RUN
+            for node in walk(stmt.node, code_only=True)
+            if isinstance(node, cst.Arg)
+            and node.keyword is not None
+            and node.keyword.value == "session"
+            and isinstance(node.value, cst.Call)
+            and tf_path(node.value.func, self.tf) in SESSIONS
         )
         drawn_by: dict[int, set[str]] = {}
         for function in plan.functions.values():
@@ -336,8 +379,12 @@ class Functions:
             seen = [unit.reaching(name, site) for site in function.sites]
             if reader in (unit.placeholders[p].statement for p in function.params if p in unit.placeholders):
                 seen.append(unit.reaching(name, definition))
+            # ``a, b = sess.run([a, b])``: the call runs before its line binds the names; a
+            # line doing more, or a loop, may run it after.
+            sites = [unit.statements[site] for site in function.sites]
+            rebinding = [site for site in sites if name in site.defs]
             if any(binding is not meant for binding in seen) or any(
-                name in unit.statements[site].defs for site in function.sites
+                not _binds_after_calling(site.node) for site in rebinding
             ):
                 raise Decline(
                     reader.origin,
@@ -353,6 +400,16 @@ class Functions:
         if isinstance(value, cst.Name) and value.value in ("True", "False"):
             return "bool"
         return None
+
+
+def _binds_after_calling(node: cst.BaseStatement) -> bool:
+    """Whether a statement is one assignment: what it calls runs before it binds anything."""
+    return (
+        isinstance(node, cst.SimpleStatementLine)
+        and len(node.body) == 1
+        and isinstance(node.body[0], cst.Assign)
+        and not any(isinstance(n, cst.NamedExpr) for n in walk(node.body[0].value, code_only=True))
+    )
 
 
 def _stem(name: str, words: frozenset[str]) -> str:

@@ -120,6 +120,8 @@ STRUCTURE_OPS = (
     "custom_gradient",
     "recompute_grad",
 )
+#: Expressions making a structure of values: literals and comprehensions.
+STRUCTURES = (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)
 #: Methods of TF1 objects returning a structure of tensors: an optimizer's (gradient, variable)
 #: pairs.
 STRUCTURE_METHODS = ("compute_gradients",)
@@ -146,6 +148,8 @@ RANDOM_OPS = (
     "nn.dropout",
     "layers.dropout",
 )
+#: List methods that fill a list in place.
+LIST_FILLERS = ("append", "extend", "insert")
 STATEFUL_OPS = ("assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub")
 #: Ops whose fetched value is ``None`` in ``sess.run``.
 VALUELESS_OPS = ("group",)
@@ -193,7 +197,14 @@ def builds_ops(calls: Iterable[tuple[str, cst.Call]]) -> bool:
 
 
 #: Objects that hold variables rather than compute from them (a checkpoint of ``w`` is no tensor of ``w``).
-OBJECTS_OVER_VARIABLES = ("train.Checkpoint", "train.CheckpointManager")
+OBJECTS_OVER_VARIABLES = (
+    "train.Checkpoint",
+    "train.CheckpointManager",
+    "train.ExponentialMovingAverage",
+)
+#: Objects whose methods create variables when they run: ``ema.apply([w])`` makes each
+#: variable's shadow copy.
+VARIABLE_MAKING_OBJECTS = {"train.ExponentialMovingAverage": "apply"}
 
 
 class Value(StrEnum):
@@ -286,9 +297,10 @@ class Statement:
     #: TF1 optimizer steps (``minimize``, ``apply_gradients``) this statement runs
     minimizes: int = 0
     gradients: int = 0
-    #: a statement outside the session reading only what a graph tensor is, not its value:
-    #: (the ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` node, the tensor's name, the attribute)
-    static_reads: list[tuple[cst.BaseExpression, str, str]] = field(default_factory=list)
+    #: reads of what a graph tensor is, not its value, by a statement outside the session (or
+    #: beside its session calls): ``t.shape`` / ``t.get_shape()`` / ``t.dtype``, ``type(t)``,
+    #: ``t`` written as text (``StaticRead``)
+    static_reads: list["StaticRead"] = field(default_factory=list)
 
 
 @dataclass
@@ -299,6 +311,8 @@ class Flattened:
     sessions: set[str] = field(default_factory=set)
     #: ``config=`` of the sessions opened, with the index of the statement they precede
     session_configs: list[tuple[cst.BaseExpression, int]] = field(default_factory=list)
+    #: the sessions opened by blocks read through: (name, index of the first statement in it)
+    openings: list[tuple[str, int]] = field(default_factory=list)
     removed_blocks: list[cst.With] = field(default_factory=list)
     #: session blocks inside other statements, dedented where they are
     nested_blocks: list[cst.With] = field(default_factory=list)
@@ -397,15 +411,28 @@ class _NameReader(cst.CSTVisitor):
 
 #: What a graph tensor is, rather than its value: readable outside a session.
 STATIC_ATTRIBUTES = ("shape", "dtype")
+#: Builtins turning their arguments into text: a graph tensor given to them is described (TF1
+#: printed ``Tensor("add:0", shape=(), dtype=float32)``), not evaluated.
+TEXT_BUILTINS = ("print", "str", "repr", "format")
+
+#: One read of a graph tensor that needs no value: (the node read, the tensor's name, what is
+#: read: ``shape``, ``dtype``, ``describe`` (its text) or ``type`` (``type(t)``)).
+StaticRead = tuple[cst.BaseExpression, str, str]
 
 
-def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list[tuple[cst.BaseExpression, str, str]]]:
-    """Every use of a graph name in ``node`` as ``t.shape``, ``t.get_shape()`` or ``t.dtype``:
-    ``[(node, name, "shape" | "dtype")]``; None when a graph name is used any other way."""
+def graph_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> tuple[list[StaticRead], list]:
+    """The reads of graph names in ``node`` that need no value (``t.shape``, ``t.get_shape()``,
+    ``t.dtype``, ``type(t)``, ``t`` printed or formatted as text), and the other value uses of
+    graph names."""
     names = frozenset(graph_names)
-    reads: list[tuple[cst.BaseExpression, str, str]] = []
+    reads: list[StaticRead] = []
     covered: set[int] = set()
     stray: list[cst.Name] = []
+
+    def described(value: cst.BaseExpression) -> None:
+        if isinstance(value, cst.Name) and value.value in names and id(value) not in covered:
+            reads.append((value, value.value, "describe"))
+            covered.add(id(value))
 
     class Reader(cst.CSTVisitor):
         def visit_Call(self, call: cst.Call) -> None:
@@ -419,6 +446,39 @@ def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list
             ):
                 reads.append((call, func.value.value, "shape"))
                 covered.add(id(func.value))
+            elif (
+                isinstance(func, cst.Name)
+                and func.value == "type"
+                and len(call.args) == 1
+                and call.args[0].keyword is None
+                and not call.args[0].star
+                and isinstance(call.args[0].value, cst.Name)
+                and call.args[0].value.value in names
+            ):
+                reads.append((call, call.args[0].value.value, "type"))
+                covered.add(id(call.args[0].value))
+            elif (isinstance(func, cst.Name) and func.value in TEXT_BUILTINS) or (
+                isinstance(func, cst.Attribute) and func.attr.value == "format"
+            ):
+                # ``print(t)``, ``str(t)``, ``"{}".format(t)``; ``print``'s own keywords
+                # (``sep=``, ``file=``) are no text of it.
+                for arg in call.args:
+                    if not arg.star and (arg.keyword is None or isinstance(func, cst.Attribute)):
+                        described(arg.value)
+
+        def visit_FormattedStringExpression(self, part: cst.FormattedStringExpression) -> None:
+            described(part.expression)
+
+        def visit_BinaryOperation(self, operation: cst.BinaryOperation) -> None:
+            # ``"%s" % t``, ``"%s and %s" % (t, u)``
+            if isinstance(operation.operator, cst.Modulo) and isinstance(
+                operation.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
+            ):
+                values = [operation.right]
+                if isinstance(operation.right, cst.Tuple):
+                    values = [element.value for element in operation.right.elements]
+                for value in values:
+                    described(value)
 
         def visit_Attribute(self, attribute: cst.Attribute) -> None:
             if (
@@ -436,7 +496,15 @@ def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list
     visit(node, Reader())
     # Attribute names (``.shape``) and keywords are Names too: only a stray *value* counts.
     values = {id(n) for n in name_nodes(node)}
-    if any(id(n) in values for n in stray) or not reads:
+    return reads, [n for n in stray if id(n) in values]
+
+
+def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list[StaticRead]]:
+    """Every use of a graph name in ``node`` as ``t.shape``, ``t.get_shape()``, ``t.dtype``,
+    ``type(t)`` or text (``print(t)``): ``[(node, name, "shape" | "dtype" | "type" |
+    "describe")]``; None when a graph name is used any other way."""
+    reads, stray = graph_reads(node, graph_names)
+    if stray or not reads:
         return None
     return reads
 
@@ -513,6 +581,14 @@ def tf_path(node: cst.CSTNode, names: TFNames) -> Optional[str]:
         return symbol.path
     keras = names.keras_path(node)
     return "keras." + keras if keras is not None else None
+
+
+def op_call(node: cst.CSTNode, names: TFNames) -> bool:
+    """Whether ``node`` calls a TF op (``tf.argmax(labels, 1)``): a tensor, not an object."""
+    if not isinstance(node, cst.Call):
+        return False
+    path = tf_path(node.func, names)
+    return path is not None and not is_object_path(path) and path not in INITIALIZERS
 
 
 def is_object_path(path: str) -> bool:
@@ -599,6 +675,7 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                         if item.asname is None or not isinstance(item.asname.name, cst.Name):
                             raise Decline(stmt, "a session opened without a name")
                         out.sessions.add(item.asname.name.value)
+                        out.openings.append((item.asname.name.value, len(out.statements)))
                         config = argument(call, 2, "config")
                         if config is not None:
                             out.session_configs.append((config, len(out.statements)))
@@ -743,6 +820,8 @@ class GraphUnit:
         self.nested_blocks = flat.nested_blocks
         self.sessions: set[str] = set(flat.sessions)
         self.session_configs = list(flat.session_configs)
+        #: every session opened, in program order: (name, index of the statement it opens at)
+        self.openings = list(flat.openings)
         self.statements: list[Statement] = []
         self.placeholders: dict[str, Placeholder] = {}
         self.variables: list[Variable] = []
@@ -755,10 +834,19 @@ class GraphUnit:
         self.sequences: set[str] = set()
         #: functions of this block returning a tuple or list written out (``return loss, acc``)
         self.structure_functions: set[str] = set()
+        #: objects whose method creates variables (``ema.apply``): name -> the method
+        self.variable_methods: dict[str, str] = {}
         #: dataset iterators: name -> (the dataset expression, the statement making the iterator)
         self.iterators: dict[str, tuple[cst.BaseExpression, Statement]] = {}
         for node, origin in flat.statements:
             self._add(node, origin)
+        for block in self.nested_blocks:
+            holders = [s.index for s in self.statements if treewalk.contains(s.node, block)]
+            holder = holders[0] if holders else None
+            for item in block.items if holder is not None else ():
+                if _session_call(item.item, names) is not None:
+                    self.openings.append((item.asname.name.value, holder))
+        self.openings.sort(key=lambda opening: opening[1])
         self._find_switches()
 
     def is_sequence(self, expr: cst.BaseExpression) -> bool:
@@ -774,8 +862,8 @@ class GraphUnit:
         tuple or dict written out, or a list of tensors (``is_sequence``), an op returning
         several (``tf.nn.dynamic_rnn``'s outputs and state, ``tf.while_loop``'s variables),
         ``optimizer.compute_gradients``'s (gradient, variable) pairs, a function of this file
-        returning a tuple or list, or a name bound to one of these."""
-        if isinstance(expr, (cst.List, cst.Tuple, cst.Dict)) or self.is_sequence(expr):
+        returning a tuple or list, a comprehension, or a name bound to one of these."""
+        if isinstance(expr, STRUCTURES) or self.is_sequence(expr):
             return True
         if isinstance(expr, cst.Name):
             stmt = self.reaching(expr.value, at)
@@ -892,8 +980,11 @@ class GraphUnit:
         elif self._runs(uses, methods):
             stmt.kind = Kind.RUN
             rebuilt = defs & graph_names
-            if rebuilt:
+            if rebuilt and not self._rebound_to_result(node, rebuilt):
                 raise Decline(origin, f"`{sorted(rebuilt)[0]}` is rebound where the graph is run")
+            # ``print("y:", y, sess.run(y))``: the tensor beside the run is read as TF1's graph
+            # knew it.
+            stmt.static_reads = graph_reads(node, graph_names)[0]
         elif assignment and self._feed_dict(assignment[1]):
             stmt.kind = Kind.FEED
             self.feeds[assignment[0]] = assignment[1]
@@ -955,6 +1046,7 @@ class GraphUnit:
             config = argument(call, 2, "config")
             if config is not None:
                 self.session_configs.append((config, index))
+            self.openings.append((assignment[0], index))
             self._bind(assignment[0], Value.SESSION)
         elif assignment and path in INITIALIZERS:
             stmt.kind = Kind.INIT
@@ -978,7 +1070,13 @@ class GraphUnit:
         for name in defs - self._bound:
             # Rebound to plain Python: no longer the graph value it was.
             self.kind_of.pop(name, None)
-        stmt.kinds = {name: self.kind_of[name] for name in defs if name in self.kind_of}
+        for name in defs:
+            self.variable_methods.pop(name, None)
+        made = assignment[0] if assignment and path in VARIABLE_MAKING_OBJECTS else None
+        if made is not None and self.kind_of.get(made) == Value.OBJECT:
+            self.variable_methods[made] = VARIABLE_MAKING_OBJECTS[path]
+        # (``stmt.defs``: a statement filling a list of tensors binds it, ``_lists_filled``)
+        stmt.kinds = {name: self.kind_of[name] for name in stmt.defs if name in self.kind_of}
         self.statements.append(stmt)
 
     def _bind(self, name: str, kind: Value) -> None:
@@ -1001,7 +1099,34 @@ class GraphUnit:
                     isinstance(target, cst.Call) and tf_path(target.func, self.names) in INITIALIZERS
                 ):
                     return True
+                if method == "eval" and op_call(target, self.names):
+                    return True  # ``tf.reduce_prod(values).eval()``: an op made from Python data
         return False
+
+    def _rebound_to_result(self, node: cst.BaseStatement, rebound: set[str]) -> bool:
+        """Whether a run statement rebinding graph names (``X = sess.run(X)``, ``a, b =
+        sess.run([a, b])``, ``a = np.array(a.eval())``) binds them to what its run returned, and
+        nothing else: one assignment, running the graph in its value and building no tensor
+        outside the run, outside any loop (a unit's statement, session blocks read through).
+        TF1 ran the graph's tensor; from then on the name holds a Python value, as it does once
+        migrated."""
+        if not (
+            isinstance(node, cst.SimpleStatementLine)
+            and len(node.body) == 1
+            and isinstance(node.body[0], cst.Assign)
+            and len(node.body[0].targets) == 1
+        ):
+            return False
+        value = node.body[0].value
+        calls, methods = tf_calls(value, self.names)
+        if not self._runs(names_used(value), methods):
+            return False
+        # ``y = sess.run(y) + tf.constant(1.0)`` binds a new tensor: TF1 would print or run that.
+        runs = [call for method, call in methods if method in ("run", "eval")]
+        if any(not any(treewalk.contains(run, call) for run in runs) for _, call in calls):
+            return False
+        # A placeholder's name names the functions' parameters: it stays the placeholder's.
+        return not any(self.kind_of.get(name) == Value.PLACEHOLDER for name in rebound)
 
     def _classify_graph(self, stmt, assignment, path, calls, methods, name_calls, graph_names) -> None:
         node, origin, uses, defs = stmt.node, stmt.origin, stmt.uses, stmt.defs
@@ -1068,11 +1193,20 @@ class GraphUnit:
         stmt.random_only = bool(random) and not (uses & dynamic_names or stateful or minimizes or stmt.gradients)
         stmt.valueless = bool(minimizes) or path in VALUELESS_OPS
         if stmt.dynamic:
+            self._lists_filled(stmt, methods)
             creators = [
                 c for p, c in calls if p.startswith(("layers.", "contrib.")) and p.rsplit(".", 1)[-1][:1].islower()
             ]
             creators += [c for p, c in calls if p in VARIABLE_MAKERS or p.startswith(RNN_PREFIXES)]
             creators += [c for c in name_calls if c.func.value in self.variable_functions]
+            shadows = [c for m, c in methods if self._makes_variables(c, m)]
+            if shadows and not creators:
+                raise Decline(
+                    shadows[0],
+                    f"`{_dotted(shadows[0].func)}` creates the averages' variables where it is "
+                    "built and updates them where it runs; TF2 does both at each call: "
+                    "not migrated",
+                )
             if creators:
                 raise Decline(
                     creators[0],
@@ -1087,7 +1221,8 @@ class GraphUnit:
             if path is not None and path.startswith("summary.") and stmt.dynamic:
                 return
             raise Decline(origin, "a tensor is used outside the session (printed or passed to Python)")
-        if assignment and (path in SEQUENCE_OPS or isinstance(assignment[1], (cst.List, cst.Tuple))):
+        listed = assignment and isinstance(assignment[1], (cst.List, cst.Tuple, cst.ListComp))
+        if assignment and (path in SEQUENCE_OPS or listed):
             self.sequences.add(assignment[0])
         unknown = path is not None and (path.startswith("summary.") or path in UNKNOWN_OPS)
         for name in defs:
@@ -1095,6 +1230,52 @@ class GraphUnit:
                 self._bind(name, Value.UNKNOWN)
             else:
                 self._bind(name, Value.OP if stmt.valueless else (Value.DYNAMIC if stmt.dynamic else Value.STATIC))
+
+    def _makes_variables(self, call: cst.Call, method: str) -> bool:
+        """``ema.apply(...)`` on an object whose method creates variables."""
+        owner = call.func.value if isinstance(call.func, cst.Attribute) else None
+        return isinstance(owner, cst.Name) and self.variable_methods.get(owner.value) == method
+
+    def _lists_filled(self, stmt: Statement, methods: list[tuple[str, cst.Call]]) -> None:
+        """A Python list filled by graph code that runs in a function (``states.append(h)`` in a
+        loop unrolling an RNN) is graph code too: the empty list it starts from (``states =
+        []``) is made in each function, as TF1 made it once with the graph (a list from
+        elsewhere would keep the tensors of every trace), and the statement filling it binds it
+        for what reads it later."""
+        for method, call in methods:
+            if method not in LIST_FILLERS or not isinstance(call.func.value, cst.Name):
+                continue
+            name = call.func.value.value
+            if self.kind_of.get(name) == Value.DYNAMIC or name in stmt.defs:
+                continue  # graph code already, or a list the statement makes itself
+            made = self.reaching(name, stmt.index)
+            assignment = _single_assignment(made.node) if made is not None else None
+            between = self.statements[made.index + 1 : stmt.index] if made is not None else []
+            if (
+                made is None
+                or made.kind is not Kind.PLAIN
+                or assignment is None
+                or not isinstance(assignment[1], cst.List)
+                or assignment[1].elements
+                or any(name in other.uses for other in between)
+            ):
+                raise Decline(
+                    call,
+                    f"`{name}` (made outside the graph code) is filled with graph tensors",
+                )
+            made.kind, made.dynamic, made.kinds = Kind.GRAPH, True, {name: Value.DYNAMIC}
+            self.sequences.add(name)
+        for method, call in methods:
+            if (
+                method in LIST_FILLERS
+                and isinstance(call.func.value, cst.Name)
+                and call.func.value.value not in stmt.defs
+            ):
+                # What reads the list after this statement needs this statement: it binds it.
+                name = call.func.value.value
+                stmt.defs = stmt.defs | {name}
+                self.bindings[name] = self.bindings.get(name, 0) + 1
+                self._bind(name, Value.DYNAMIC)
 
     def _check_callees(self, node: cst.CSTNode, calls, dynamic_names: set[str]) -> None:
         """A statement moving into a tf.function may only call code known not to create
@@ -1243,6 +1424,16 @@ class GraphUnit:
                 return stmt.kinds.get(name)
         return self.kind_of.get(name)
 
+    def session_at(self, name: Optional[str], at: int) -> Optional[int]:
+        """Which session a run at the statement of index ``at`` runs in: the position (in
+        ``openings``) of the last session named ``name`` opened by then; with ``name`` None, the
+        last session opened (the default one, for ``t.eval()``). None when unknown."""
+        found = None
+        for position, (opened, index) in enumerate(self.openings):
+            if index <= at and (name is None or opened == name):
+                found = position
+        return found
+
     def trainable_variables(self) -> list[Variable]:
         return [v for v in self.variables if v.trainable]
 
@@ -1283,7 +1474,34 @@ class GraphUnit:
                     overridden |= stmt.defs
                 else:
                     del chosen[index]
+        # A name the slice binds is local to the function: where the slice reads its earlier
+        # value too (``state = tf.zeros(...)`` before a loop updating ``state``), that binding
+        # is computed in the function as well, constant or plain Python as it is.
+        grown = True
+        while grown:
+            grown = False
+            bound = frozenset().union(*(stmt.defs for stmt in chosen.values()))
+            for stmt in list(chosen.values()):
+                for used in sorted(stmt.uses & bound):
+                    earlier = self.reaching(used, stmt.index)
+                    if earlier is None or earlier.index in chosen or not _local_start(earlier):
+                        continue
+                    chosen[earlier.index] = earlier
+                    grown = True
         return [chosen[i] for i in sorted(chosen)]
+
+
+def _local_start(stmt: Statement) -> bool:
+    """Whether ``stmt`` may be computed again in a function whose code rebinds what it binds: a
+    constant graph statement, or a plain assignment calling nothing (``total = 0``)."""
+    if stmt.kind is Kind.GRAPH:
+        return not stmt.dynamic and not stmt.draws_random
+    assignment = _single_assignment(stmt.node)
+    return (
+        stmt.kind is Kind.PLAIN
+        and assignment is not None
+        and not any(isinstance(n, cst.Call) for n in treewalk.walk(assignment[1], code_only=True))
+    )
 
 
 def variables_created(

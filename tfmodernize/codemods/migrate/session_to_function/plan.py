@@ -125,6 +125,8 @@ class UnitPlan:
     prefix: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
     #: names read somewhere other than as a feed value
     numpy_uses: set[str] = field(default_factory=set)
+    #: names read anywhere they are visible (the unit's body; the module, for module-level code)
+    reads: set[str] = field(default_factory=set)
     #: feed dicts built where the graph runs, by name, and the uses turned into ``**feed``
     local_feeds: dict[str, cst.Dict] = field(default_factory=dict)
     feed_uses: set[int] = field(default_factory=set)
@@ -138,6 +140,12 @@ class UnitPlan:
     repeated: set[int] = field(default_factory=set)
     #: a fetch built where the graph runs updates variables (``sess.run(w.assign_add(1))``)
     eager_updates: bool = False
+    #: ids of the session calls that update variables (an optimizer step, an assign)
+    updating: set[int] = field(default_factory=set)
+    #: indices of the constant or plain statements only the functions compute (they move in)
+    moved: set[int] = field(default_factory=set)
+    #: ids of the initializer runs, and the variables each initialises (their statements' indices)
+    initialised: dict[int, set[int]] = field(default_factory=dict)
     #: each call of a function where it stands: (function, site, targets, the planned call)
     step_calls: list[tuple[FunctionPlan, Any, Any, cst.Call]] = field(default_factory=list)
     #: compound statements of run statements that go (summaries moved into a function)
@@ -146,6 +154,9 @@ class UnitPlan:
     spec_names: dict[tuple[str, str], str] = field(default_factory=dict)
     #: a unit inside a function (its functions are nested ones)
     nested: bool = False
+    #: module-level code in a block (``if __name__ == "__main__":``): a definition opening the
+    #: block has a blank line above it, as module-level definitions do
+    in_block: bool = False
     #: why the migrated unit would compute other numbers (a random op drawn by several
     #: functions), at which node: applied only as an unsafe fix
     unsafe: Optional[tuple[cst.CSTNode, str]] = None

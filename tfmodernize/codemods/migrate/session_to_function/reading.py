@@ -15,6 +15,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     GraphUnit,
     Value,
     names_used,
+    op_call,
     tf_path,
 )
 from tfmodernize.tfsymbols import TFNames
@@ -80,7 +81,10 @@ class _RunSites(cst.CSTVisitor):
         if method in ("eval", "run"):
             kinds = {self.unit.kind(n, self.statement) for n in names_used(target)}
             is_init = isinstance(target, cst.Call) and tf_path(target.func, self.codemod.tf) in INITIALIZERS
-            if kinds & {Value.STATIC, Value.DYNAMIC, Value.VARIABLE, Value.OP, Value.INIT} or is_init:
+            # ``tf.argmax(labels, 1).eval()``: an op made where it is evaluated.
+            built = method == "eval" and op_call(target, self.codemod.tf)
+            graph = kinds & {Value.STATIC, Value.DYNAMIC, Value.VARIABLE, Value.OP, Value.INIT}
+            if graph or is_init or built:
                 session = argument(call, 1, "session")
                 if session is not None:
                     self.explained |= {id(n) for n in [session] if isinstance(n, cst.Name)}
@@ -123,6 +127,11 @@ class _RunSites(cst.CSTVisitor):
         if node.asname is not None and _session_opened(node.item, self.codemod.tf):
             self.explained.add(id(node.asname.name))
 
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        # ``t.eval(session=...)``: a keyword is no use of a session named ``session``.
+        visit(node.value, self)
+        return False
+
     def visit_Name(self, node: cst.Name) -> None:
         if node.value in self.unit.sessions and id(node) not in self.explained and self.unexplained is None:
             self.unexplained = node
@@ -156,7 +165,23 @@ class _Leftovers(cst.CSTVisitor):
             # ``"{cost}".format(cost=sess.run(cost))``: a keyword is not a use of the name.
             visit(node.value, self)
             return False
+        if isinstance(node, cst.Assign):
+            # ``X = sess.run(X)``: a name bound to the run's value is no use of the graph's.
+            for target in node.targets:
+                self._target(target.target)
+            visit(node.value, self)
+            return False
         return True
+
+    def _target(self, target: cst.BaseExpression) -> None:
+        """The uses in an assignment target: ``a[i]``, ``a.b`` read ``a``; a name bound is none."""
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._target(element.value)
+        elif isinstance(target, cst.StarredElement):
+            self._target(target.value)
+        elif not isinstance(target, cst.Name):
+            visit(target, self)
 
 
 class _UseReader(cst.CSTVisitor):
@@ -169,6 +194,8 @@ class _UseReader(cst.CSTVisitor):
         self.targets: set[int] = set()
         self.numpy_uses: set[str] = set()
         self.names: set[str] = set()
+        #: names read anywhere (anything but an assignment's target)
+        self.reads: set[str] = set()
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
@@ -183,6 +210,8 @@ class _UseReader(cst.CSTVisitor):
 
     def visit_Name(self, node: cst.Name) -> None:
         self.names.add(node.value)
+        if id(node) not in self.targets:
+            self.reads.add(node.value)
         if id(node) not in self.feed_values and id(node) not in self.targets:
             self.numpy_uses.add(node.value)
 

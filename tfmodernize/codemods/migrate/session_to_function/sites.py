@@ -7,7 +7,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit, walk
+from tfmodernize.treewalk import contains, visit, walk
 
 from tfmodernize.syntax import calls_in
 from tfmodernize.codemods.migrate.session_to_function.graph import (
@@ -18,7 +18,10 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     GraphUnit,
     Kind,
     Statement,
+    STATIC_ATTRIBUTES,
+    StaticRead,
     Value,
+    draws_random,
     names_used,
     tf_calls,
     tf_path,
@@ -52,6 +55,8 @@ class RunSites:
         unit = plan.unit
         self._plan_local_feeds(plan)
         runs: list[cst.Call] = []  # every session call, in the order the program makes them
+        # the session each one runs in (``GraphUnit.session_at``)
+        opened: dict[int, Optional[int]] = {}
         for stmt in unit.statements:
             if stmt.kind is not Kind.RUN:
                 continue
@@ -64,24 +69,41 @@ class RunSites:
                 )
             for site in sites.sites:
                 runs.append(site.call)
+                name = _session_of(site.call, unit.sessions)
+                name = None if name == DEFAULT_SESSION else name
+                opened[id(site.call)] = unit.session_at(name, stmt.index)
                 self._plan_site(plan, stmt, site)
         initializer_runs = [node for node, message in plan.fixes if message == INITIALISED]
         updates = [s for s in unit.statements if s.stateful] or plan.eager_updates
         again = initializer_runs[1:] or [node for node in initializer_runs if id(node) in plan.repeated]
-        # Initialised again before any other run, and only the last session runs after that (a
-        # session opened only to initialise, then a new one): nothing updated the variables in
-        # between, and no other copy of them is read later.
+        # Initialised again after runs that updated nothing, and only the last session runs after
+        # that (a session opened only to initialise or to read the initial values, then a new
+        # one): the variables still held their initial values, and no other copy of them is read
+        # later. Random initial values are drawn again only by the same session initialising twice.
         initializers = {id(node) for node in initializer_runs}
         last = max((runs.index(node) for node in initializer_runs if node in runs), default=0)
-        session = _session_of(runs[last]) if runs else None
+        session = opened.get(id(runs[last])) if runs else None
+        random_initial = any(
+            draws_random(tf_calls(s.node, self.tf)[0])
+            for s in unit.statements
+            if s.kind is Kind.VARIABLE or (s.kind is Kind.GRAPH and not s.dynamic)
+        )
+        redrawn = random_initial and self._initialised_twice(plan, initializer_runs, opened)
         if (
             again
             and session is not None
+            and not redrawn
             and not plan.repeated & initializers
-            and all(id(call) in initializers for call in runs[:last])
-            and all(_session_of(call) in (session, DEFAULT_SESSION) for call in runs[last:])
+            and not any(id(call) in plan.updating for call in runs[:last])
+            and all(opened.get(id(call)) == session for call in runs[last:])
         ):
             again = []
+        if again and redrawn:
+            raise Decline(
+                again[0],
+                "variables are initialised again in the same session: TF1 draws their random "
+                "initial values anew, TF2 variables are created once; assign new values by hand",
+            )
         if again and updates:
             raise Decline(
                 again[0],
@@ -90,15 +112,55 @@ class RunSites:
                 "their values; reset them with `v.assign(...)` by hand",
             )
 
+    @staticmethod
+    def _initialised_twice(plan: UnitPlan, initializer_runs: list, opened: dict) -> bool:
+        """Whether a session initialises one variable twice (or in a loop, or in a session that
+        cannot be told apart): ``plan.initialised`` says which variables each run initialises."""
+        seen: set[tuple[Optional[int], int]] = set()
+        for node in initializer_runs:
+            session = opened.get(id(node))
+            covered = plan.initialised.get(id(node), set())
+            if session is None or (covered and id(node) in plan.repeated):
+                return True
+            if any((session, variable) in seen for variable in covered):
+                return True
+            seen |= {(session, variable) for variable in covered}
+        return False
+
     def _plan_static_reads(self, plan: UnitPlan) -> None:
         """``x.shape`` / ``x.get_shape()`` / ``x.dtype`` outside the session: what TF1 knew of
         the tensor without running it. A placeholder's is its spec; a computed tensor's is what
         tracing its function infers (``get_concrete_function().output_shapes``), the same shape
-        inference TF1 ran; a constant's or variable's is read from the eager value."""
+        inference TF1 ran; a constant's or variable's is read from the eager value.
+
+        A tensor printed or formatted as text (``print(t)``, ``"{}".format(t)``) showed in TF1
+        what the graph knew of it, never its value: its shape and dtype, written as the
+        ``tf.TensorSpec`` they make (a computed tensor: the graph tensor of its function's
+        trace, which TF2 writes as TF1 did); ``type(t)`` of a tensor the migration leaves no
+        object for (a placeholder, a computed tensor) was ``tf.Tensor``. In a statement that also
+        runs the graph, reads inside the session calls go with the calls' own rewrite."""
         unit = plan.unit
+        run_calls = [*plan.calls, *plan.smalls]
         for stmt in unit.statements:
             for node, name, what in stmt.static_reads:
+                if stmt.kind is Kind.RUN and any(contains(call, node) for call in run_calls):
+                    continue
                 kind = unit.kind(name, stmt.index)
+                if what in ("describe", "type"):
+                    value = self._description(plan, stmt, (node, name, what), kind)
+                    if value is None:
+                        continue
+                    if what == "type":
+                        plan.calls[node] = value
+                        message = f"`type({name})` outside the session: a tf.Tensor in TF1"
+                    else:
+                        plan.replacements[node] = value
+                        message = (
+                            f"`{name}` as text outside the session: TF1 wrote what its graph knew "
+                            "of the tensor (shape and dtype), not its value: its `tf.TensorSpec`"
+                        )
+                    plan.fixes.append((node, message))
+                    continue
                 if kind == Value.PLACEHOLDER:
                     placeholder = unit.placeholders[name]
                     if what == "shape":
@@ -144,6 +206,51 @@ class RunSites:
                 else:
                     plan.replacements[node] = value
                 plan.fixes.append((node, f"`{source(node)}` outside the session: what TF1's graph knew of `{name}`"))
+
+    def _description(
+        self, plan: UnitPlan, stmt: Statement, read: StaticRead, kind: Optional[Value]
+    ) -> Optional[cst.BaseExpression]:
+        """What replaces a graph tensor written as text (``what == "describe"``: its
+        ``tf.TensorSpec``, or a computed tensor's traced graph tensor) or its ``type(...)``
+        outside the session; None to leave it (the type of a constant or variable, still an
+        object of the program)."""
+        node, name, what = read
+        unit = plan.unit
+        spec = self.tf_expr("TensorSpec")
+        placeholder = unit.placeholders.get(name) if kind == Value.PLACEHOLDER else None
+        if placeholder is not None and placeholder.iterator is None:
+            if what == "type":
+                return self.tf_expr("Tensor")
+            dtype = placeholder.dtype
+            if dtype is None and self._literal_dtype(placeholder.default) is not None:
+                dtype = self.tf_expr(self._literal_dtype(placeholder.default))
+            if dtype is None:
+                raise Decline(node, f"cannot tell the dtype of placeholder `{name}`")
+            shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
+            return cst.Call(spec, commas([cst.Arg(shape), cst.Arg(dtype)]))
+        several = unit.holds_structure(cst.Name(name), stmt.index)
+        if kind in (Value.DYNAMIC, Value.STATIC) and several:
+            raise Decline(node, f"`{name}` (several tensors) is printed outside the session")
+        if kind == Value.DYNAMIC:
+            if what == "type":
+                return self.tf_expr("Tensor")
+            element = Element(cst.Name(name), Value.DYNAMIC)
+            function = self._function_for(plan, stmt, [element], [], Shape.SINGLE)
+            function.sites.append(stmt.index)
+            # The tensor as its function's trace holds it: a graph tensor, written as TF1 wrote it.
+            traced = cst.Attribute(cst.Name(function.name), cst.Name("get_concrete_function"))
+            return cst.Attribute(cst.Call(traced), cst.Name("structured_outputs"))
+        if kind == Value.STATIC:
+            if what == "type":
+                return None
+            return cst.Call(cst.Attribute(spec, cst.Name("from_tensor")), [cst.Arg(cst.Name(name))])
+        if kind == Value.VARIABLE and _single_variable(unit, name, stmt.index):
+            if what == "type":
+                return None
+            parts = [cst.Attribute(cst.Name(name), cst.Name(part)) for part in STATIC_ATTRIBUTES]
+            return cst.Call(spec, commas([cst.Arg(part) for part in parts]))
+        reason = f"`{name}` is read outside the session and is not a tensor {UNDERSTOOD}"
+        raise Decline(node, reason)
 
     def _plan_local_feeds(self, plan: UnitPlan) -> None:
         """``feed = {x: batch, y: labels}`` built where the graph runs (in a loop, typically)
@@ -218,9 +325,14 @@ class RunSites:
         ops = [e for e in elements if e.kind == Value.OP]
         kinds = {e.kind for e in elements}
         if kinds == {Value.INIT}:
-            if site.context != "discard":
-                raise Decline(site.call, "the value of an initializer run is used")
-            plan.smalls[site.small] = None
+            plan.initialised[id(site.call)] = set().union(
+                *(self._initialised(unit, element.expr, stmt.index) for element in elements)
+            )
+            if site.context == "discard":
+                plan.smalls[site.small] = None
+            else:
+                # ``out = sess.run(init)``: an initializer's value is None.
+                self._place(plan, site, cst.Name("None"), site.targets)
             plan.fixes.append((site.call, INITIALISED))
             return
         if Value.INIT in kinds:
@@ -230,17 +342,16 @@ class RunSites:
             return
         if Value.ITERATOR in kinds:
             raise Decline(site.call, "an iterator's initializer fetched together with other values or used")
-        elements, shape, targets = self._without_ops(site, elements, shape)
+        elements, shape, targets = self._without_ops(plan, site, elements, shape)
         overrides = self._overrides(plan, site)
         dynamic = ops or overrides or any(e.kind == Value.DYNAMIC for e in elements)
         if not dynamic:
-            plan.eager_updates = (
-                plan.eager_updates
-                or any(
-                    method in STATEFUL_OPS for element in elements for method, _ in tf_calls(element.expr, self.tf)[1]
-                )
-                or any(path in STATEFUL_OPS for element in elements for path, _ in tf_calls(element.expr, self.tf)[0])
-            )
+            found = [tf_calls(element.expr, self.tf) for element in elements]
+            called = {name for paths, methods in found for name, _ in (*paths, *methods)}
+            updating = bool(called & set(STATEFUL_OPS))
+            plan.eager_updates = plan.eager_updates or updating
+            if updating:
+                plan.updating.add(id(site.call))
             value = self._eager_value(elements, shape, unit, stmt.index, numpy=site.context != "discard")
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         elif (following := self._next_element(plan, site, elements, ops, overrides)) is not None:
@@ -255,6 +366,8 @@ class RunSites:
         else:
             function = self._function_for(plan, stmt, elements, ops, shape, overrides, targets)
             function.sites.append(stmt.index)
+            if any(member.stateful for member in function.body):
+                plan.updating.add(id(site.call))
             call = self._call(function, plan, site)
             plan.step_calls.append((function, site, targets, call))
             value = call
@@ -296,6 +409,30 @@ class RunSites:
             return None  # one of several names: the element's tuple is not what was fetched
         return cst.Call(cst.Attribute(cst.Name(first.iterator), cst.Name("get_next")))
 
+    def _initialised(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> set[int]:
+        """The variables (their statements' indices) an initializer run at the statement of index
+        ``at`` initialises: ``w.initializer`` just ``w``; ``tf.global_variables_initializer()``
+        those made before it; any other, every variable."""
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+            made = unit.reaching(expr.value.value, at)
+            if made is not None:
+                return {made.index}
+        made_at = at
+        if isinstance(expr, cst.Name):
+            bound = unit.reaching(expr.value, at)
+            made_at = bound.index if bound is not None else at
+            expr = (
+                bound.node.body[0].value
+                if bound is not None and isinstance(bound.node, cst.SimpleStatementLine)
+                else expr
+            )
+        path = tf_path(expr.func, self.tf) if isinstance(expr, cst.Call) else None
+        if path in ("global_variables_initializer", "initialize_all_variables"):
+            return {v.statement.index for v in unit.variables if v.statement.index < made_at}
+        if path in LOCAL_INITIALIZERS:
+            return set()
+        return {v.statement.index for v in unit.variables}
+
     def _restart_iterator(self, plan: UnitPlan, site: "_Site", iterator: str) -> None:
         """``sess.run(it.initializer)`` -> ``it = iter(dataset)``: a fresh iterator from the
         dataset's first element, as TF1's initializer restarted it."""
@@ -330,9 +467,10 @@ class RunSites:
         )
         return cst.Call(cst.Name(function.name), [cst.Arg(following, star="*" if unpacked else "")])
 
-    def _without_ops(self, site: "_Site", elements: list[Element], shape: Shape):
+    def _without_ops(self, plan: UnitPlan, site: "_Site", elements: list[Element], shape: Shape):
         """Fetched ops are run, not returned (their value is None): the elements, structure and
-        assignment targets that remain. An op's value may only go to ``_`` or be discarded."""
+        assignment targets that remain. An op's value may only go to ``_``, to a name nothing
+        reads, or be discarded."""
         targets = site.targets
         if shape != Shape.SINGLE and isinstance(targets, (cst.Tuple, cst.List)):
             if len(targets.elements) != len(elements):
@@ -340,7 +478,10 @@ class RunSites:
             kept, kept_targets = [], []
             for element, target in zip(elements, targets.elements):
                 if element.kind == Value.OP:
-                    if not (isinstance(target.value, cst.Name) and target.value.value == "_"):
+                    if not (
+                        isinstance(target.value, cst.Name)
+                        and (target.value.value == "_" or target.value.value not in plan.reads)
+                    ):
                         raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
                     continue
                 kept.append(element)
@@ -353,6 +494,12 @@ class RunSites:
             # ``a, b, _ =`` and ``a, b, _, =`` -> ``a, b =``: no comma left dangling.
             kept_targets[-1] = kept_targets[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
             return kept, shape, targets.with_changes(elements=commas(kept_targets))
+        if (
+            all(e.kind == Value.OP for e in elements)
+            and isinstance(targets, cst.Name)
+            and targets.value not in plan.reads
+        ):
+            return [], Shape.NONE, None  # ``step = sess.run(train_op)``, ``step`` read nowhere
         if any(e.kind == Value.OP for e in elements):
             if site.context != "discard":
                 raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
@@ -432,8 +579,11 @@ class RunSites:
                 return kind
             if kind == Value.PLACEHOLDER and unit.placeholders[expr.value].iterator is not None:
                 return Value.DYNAMIC  # a dataset element: the run's next element, returned as it is
+            if kind == Value.PLACEHOLDER and unit.placeholders[expr.value].switch:
+                raise Decline(expr, f"placeholder `{expr.value}` (a Python bool in TF2) is fetched")
             if kind == Value.PLACEHOLDER:
-                raise Decline(expr, f"placeholder `{expr.value}` is fetched")
+                # What the run fed it, as a tensor of its dtype: the function returns its parameter.
+                return Value.DYNAMIC
             raise Decline(expr, f"fetch `{expr.value}` is not a tensor or op this codemod understands")
         used = names_used(expr)
         kinds = {unit.kind(n, at) for n in used}
@@ -704,17 +854,38 @@ class RunSites:
 DEFAULT_SESSION = "<default session>"
 
 
-def _session_of(call: cst.Call) -> Optional[str]:
-    """The name of the session ``call`` runs in (``sess`` in ``sess.run(...)``), if it says."""
-    if isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" and isinstance(call.func.value, cst.Name):
-        return call.func.value.value
-    if (
-        isinstance(call.func, cst.Attribute)
-        and call.func.attr.value == "eval"
-        and argument(call, None, "session") is None
-    ):
+def _session_of(call: cst.Call, sessions: set[str]) -> Optional[str]:
+    """The name of the session ``call`` runs in: ``sess`` in ``sess.run(...)`` or
+    ``t.eval(session=sess)``, ``DEFAULT_SESSION`` for ``t.eval()`` / ``op.run()``; None when it
+    is another (``t.eval(session=tf.Session())``)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return None
+    target = func.value
+    if func.attr.value == "run" and isinstance(target, cst.Name) and target.value in sessions:
+        return target.value
+    # ``t.eval(feed_dict, session)``, ``op.run(feed_dict, session)``
+    session = argument(call, 1, "session")
+    if session is None:
         return DEFAULT_SESSION
-    return None
+    return session.value if isinstance(session, cst.Name) else None
+
+
+#: Initializers of no variable a program makes (local variables, tables).
+LOCAL_INITIALIZERS = (
+    "local_variables_initializer",
+    "initialize_local_variables",
+    "tables_initializer",
+)
+#: The end of a decline's reason naming what the codemod does not follow.
+UNDERSTOOD = "this codemod understands"
+
+
+def _single_variable(unit: GraphUnit, name: str, at: int) -> bool:
+    """Whether ``name`` holds one variable at the statement of index ``at`` (not a dict or
+    list of them)."""
+    made = unit.reaching(name, at)
+    return any(variable.name == name and variable.statement is made for variable in unit.variables)
 
 
 def _check_switch(unit: GraphUnit, name: str, value: cst.BaseExpression) -> None:
