@@ -1,0 +1,336 @@
+"""The runs of a model class's session in its methods: what each fetches, what it feeds and
+where its value goes (``Site``), and the ``close()`` calls that go with the session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Optional
+
+import libcst as cst
+
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.model_class_to_module.model import (
+    HOST,
+    ClassModel,
+    GraphAPI,
+    Kind,
+    self_attribute,
+    tf_path,
+)
+from tfmodernize.names import name_nodes, target_name_nodes
+from tfmodernize.syntax import argument, source
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import children, walk
+
+
+class Fetched(str, Enum):
+    TENSOR = "tensor"
+    TRAIN = "train op"
+    VARIABLE = "variable"
+    EAGER = "eager"  # ops built at the run on no placeholder: computed where they stand
+    INIT = "initializer"  # a graph class's initializer op, run by the class running its graph
+
+
+class Shape(str, Enum):
+    SINGLE = "single"
+    LIST = "list"
+    TUPLE = "tuple"
+
+
+class Context(str, Enum):
+    DISCARDED = "discarded"  # ``self.sess.run(train_op, ...)`` as a statement
+    UNPACKED = "unpacked"  # ``cost, _ = self.sess.run((cost, train_op), ...)``
+    VALUE = "value"  # anywhere else: returned, bound to one name, passed on
+
+
+@dataclass
+class Fetch:
+    expr: cst.BaseExpression
+    kind: Fetched
+    key: Optional[str] = None  # the node of a tensor or train op
+
+
+@dataclass
+class Site:
+    method: cst.FunctionDef
+    call: cst.Call
+    fetches: list[Fetch]
+    shape: Shape
+    #: Placeholder (or tensor) key -> the value fed, in the order the feed dict lists them.
+    feeds: dict[str, cst.BaseExpression]
+    context: Context
+    statement: Optional[cst.SimpleStatementLine] = None
+    targets: list[cst.BaseExpression] = field(default_factory=list)
+    #: The attribute holding the graph class's object whose graph the run runs (None: its own).
+    foreign: Optional[str] = None
+    #: The statement holding the run, and how many blocks deep it stands in the module.
+    holder: Optional[cst.BaseStatement] = None
+    depth: int = 2
+
+    @property
+    def train(self) -> Optional[Fetch]:
+        return next((f for f in self.fetches if f.kind is Fetched.TRAIN), None)
+
+    def tensors(self) -> list[Fetch]:
+        return [f for f in self.fetches if f.kind is Fetched.TENSOR]
+
+
+@dataclass
+class Sites:
+    runs: list[Site] = field(default_factory=list)
+    #: ``self.sess.close()`` statements, by identity.
+    closes: set[int] = field(default_factory=set)
+
+
+def read_sites(model: ClassModel, tf: TFNames) -> Sites:
+    """Every run of the session in the methods other than ``__init__`` and its helpers; declines
+    any other use of the session or of a graph value, and graph ops built outside ``__init__``."""
+    found = Sites()
+    session = model.session
+    for method in model.methods():
+        if method is model.init or method.name.value in model.helpers:
+            continue
+        inside: set[int] = set()
+        parent_of = {id(child): node for node in walk(method.body) for child in children(node)}
+        for node in walk(method.body, code_only=True):
+            if session is None or self_attribute(node) != session:
+                continue
+            member = parent_of.get(id(node))
+            call = parent_of.get(id(member))
+            if not (isinstance(member, cst.Attribute) and isinstance(call, cst.Call) and call.func is member):
+                raise Decline(node, f"`self.{session}` is used other than to run it")
+            if member.attr.value == "close" and not call.args:
+                small = parent_of.get(id(call))
+                line = parent_of.get(id(small))
+                if isinstance(small, cst.Expr) and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+                    found.closes.add(id(line))
+                    inside |= {id(n) for n in walk(line)}
+                    continue
+            if member.attr.value != "run":
+                raise Decline(call, f"`self.{session}.{member.attr.value}` has no TF2 counterpart here")
+            site = _site(model, tf, method, call, parent_of)
+            site.holder, site.depth = _holder(call, parent_of)
+            found.runs.append(site)
+            inside |= {id(n) for n in walk(call)}
+        _check_outside(model, tf, method, inside)
+    return found
+
+
+def _holder(node: cst.CSTNode, parent_of: dict) -> tuple[Optional[cst.BaseStatement], int]:
+    """The statement holding ``node`` and its depth in the module (a method's body is 2 deep)."""
+    holder = None
+    depth = 2
+    parent = parent_of.get(id(node))
+    while parent is not None:
+        if holder is None and isinstance(parent, cst.BaseStatement):
+            holder = parent
+        elif holder is not None and isinstance(parent, cst.IndentedBlock):
+            depth += 1
+        parent = parent_of.get(id(parent))
+    return holder, depth
+
+
+def _site(model: ClassModel, tf: TFNames, method: cst.FunctionDef, call: cst.Call, parent_of: dict) -> Site:
+    for arg in call.args:
+        if arg.star or (arg.keyword is not None and arg.keyword.value not in ("fetches", "feed_dict")):
+            raise Decline(call, "the session run is given options this migration does not carry over")
+    fetched = argument(call, 0, "fetches")
+    if fetched is None:
+        raise Decline(call, "the session run fetches nothing")
+    feed = argument(call, 1, "feed_dict")
+    feeds = _feeds(model, call, feed)
+    if isinstance(fetched, (cst.List, cst.Tuple)):
+        shape = Shape.LIST if isinstance(fetched, cst.List) else Shape.TUPLE
+        elements = []
+        for element in fetched.elements:
+            if isinstance(element, cst.StarredElement):
+                raise Decline(call, "the fetches are unpacked with `*`")
+            elements.append(element.value)
+    else:
+        shape, elements = Shape.SINGLE, [fetched]
+    fetches = [_fetch(model, tf, call, element) for element in elements]
+    objects = {key.split(".")[1] for key in [*feeds, *(f.key or "" for f in fetches)] if key.count(".") == 2}
+    own = [key for key in [*feeds, *(f.key for f in fetches if f.key)] if key.count(".") != 2]
+    if objects and (own or len(objects) > 1):
+        raise Decline(call, "the session run runs the graphs of several objects")
+    kinds = {f.kind for f in fetches}
+    if Fetched.INIT in kinds and len(fetches) > 1:
+        raise Decline(call, "the session run runs an initializer with other ops")
+    if (Fetched.VARIABLE in kinds or Fetched.EAGER in kinds) and len(kinds) > 1:
+        raise Decline(call, "the session run fetches variables or new ops together with the graph's tensors")
+    if sum(f.kind is Fetched.TRAIN for f in fetches) > 1:
+        raise Decline(call, "the session run runs two train ops")
+    if kinds <= {Fetched.VARIABLE, Fetched.EAGER} and any(_calls(value) for value in feeds.values()):
+        raise Decline(call, "the session run feeds values it does not need, computed by calls")
+    small = parent_of.get(id(call))
+    line = parent_of.get(id(small))
+    alone = isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
+    foreign = next(iter(objects), None)
+    if alone and isinstance(small, cst.Expr):
+        return Site(method, call, fetches, shape, feeds, Context.DISCARDED, line, foreign=foreign)
+    if Fetched.INIT in kinds:
+        raise Decline(call, "the value of an initializer's run is used")
+    if (
+        alone
+        and isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, (cst.Tuple, cst.List))
+        and shape is not Shape.SINGLE
+    ):
+        targets = [e.value for e in small.targets[0].target.elements]
+        if len(targets) != len(fetches) or any(
+            isinstance(e, cst.StarredElement) for e in small.targets[0].target.elements
+        ):
+            raise Decline(call, "the fetched values are unpacked into another number of names")
+        for target, fetch in zip(targets, fetches):
+            if fetch.kind is Fetched.TRAIN and not _unread(target, method, small):
+                raise Decline(call, f"`{source(target)}`, the value of a train op (None), is read")
+        return Site(method, call, fetches, shape, feeds, Context.UNPACKED, line, targets, foreign=foreign)
+    if any(f.kind is Fetched.TRAIN for f in fetches):
+        raise Decline(call, "the value of a train op's run (None in it) is used")
+    return Site(method, call, fetches, shape, feeds, Context.VALUE, foreign=foreign)
+
+
+def foreign_member(model: ClassModel, node: cst.CSTNode) -> Optional[tuple[str, str]]:
+    """``("net", "loss")`` for ``self.net.loss``, ``self.net`` holding a graph class's object."""
+    if isinstance(node, cst.Attribute) and self_attribute(node.value) in model.foreign:
+        return self_attribute(node.value), node.attr.value
+    return None
+
+
+def foreign_kind(api: GraphAPI, member: str) -> Optional[Fetched]:
+    if member in api.tensors:
+        return Fetched.TENSOR
+    if member in api.trains:
+        return Fetched.TRAIN
+    if member in api.variables:
+        return Fetched.VARIABLE
+    if member in api.inits:
+        return Fetched.INIT
+    return None
+
+
+def _unknown_object(model: ClassModel, node: cst.CSTNode) -> None:
+    """Declines ``self.net.x`` where ``self.net`` holds an object of a class this migration does
+    not know, saying so."""
+    if isinstance(node, cst.Attribute) and self_attribute(node.value) is not None:
+        holder = self_attribute(node.value)
+        if holder not in model.foreign and f"self.{holder}" not in model.nodes:
+            raise Decline(
+                node,
+                f"`{source(node)}` is part of the graph of the object in `self.{holder}`, whose class is "
+                "not a graph class migrated in this run (a project module left out of the run, or declined)",
+            )
+
+
+def _unread(target: cst.BaseExpression, method: cst.FunctionDef, assignment: cst.Assign) -> bool:
+    """Whether ``target`` is ``_`` or a name the method never reads."""
+    if not isinstance(target, cst.Name):
+        return False
+    if target.value == "_":
+        return True
+    bound = {id(n) for n in target_name_nodes(assignment.targets[0].target)}
+    return not any(n.value == target.value and id(n) not in bound for n in name_nodes(method.body))
+
+
+def _feeds(model: ClassModel, call: cst.Call, feed: Optional[cst.BaseExpression]) -> dict[str, cst.BaseExpression]:
+    if feed is None or (isinstance(feed, cst.Name) and feed.value == "None"):
+        return {}
+    if not isinstance(feed, cst.Dict):
+        raise Decline(call, "the feed dict is not written at the run")
+    feeds: dict[str, cst.BaseExpression] = {}
+    for element in feed.elements:
+        if not isinstance(element, cst.DictElement):
+            raise Decline(call, "the feed dict is unpacked with `**`")
+        member = foreign_member(model, element.key)
+        if member is not None:
+            if member[1] not in model.foreign[member[0]].placeholders:
+                raise Decline(
+                    element.key,
+                    f"the run feeds `{source(element.key)}`, no placeholder of its graph",
+                )
+            feeds[f"self.{member[0]}.{member[1]}"] = element.value
+            continue
+        name = self_attribute(element.key)
+        node = model.nodes.get(f"self.{name}") if name is not None else None
+        _unknown_object(model, element.key)
+        if node is None or node.kind not in (Kind.PLACEHOLDER, Kind.TENSOR):
+            raise Decline(
+                element.key,
+                f"the run feeds `{source(element.key)}`, no placeholder or tensor of the model",
+            )
+        if node.key in feeds:
+            raise Decline(element.key, f"the run feeds `{node.key}` twice")
+        feeds[node.key] = element.value
+    return feeds
+
+
+def _fetch(model: ClassModel, tf: TFNames, call: cst.Call, element: cst.BaseExpression) -> Fetch:
+    base = element
+    while isinstance(base, cst.Subscript):
+        base = base.value
+    member = foreign_member(model, base)
+    if member is not None:
+        kind = foreign_kind(model.foreign[member[0]], member[1])
+        if kind is None or (base is not element and kind is not Fetched.VARIABLE):
+            raise Decline(
+                element,
+                f"the run fetches `{source(element)}`, which its graph class does not compute",
+            )
+        return Fetch(element, kind, f"self.{member[0]}.{member[1]}")
+    name = self_attribute(base)
+    node = model.nodes.get(f"self.{name}") if name is not None else None
+    if node is not None:
+        if base is not element and node.kind is not Kind.VARIABLE:
+            raise Decline(element, f"the run fetches part of `{node.key}`")
+        if node.kind is Kind.TENSOR:
+            return Fetch(element, Fetched.TENSOR, node.key)
+        if node.kind is Kind.TRAIN:
+            return Fetch(element, Fetched.TRAIN, node.key)
+        if node.kind is Kind.VARIABLE:
+            return Fetch(element, Fetched.VARIABLE, node.key)
+        raise Decline(element, f"the run fetches `{node.key}`, a {node.kind.value}")
+    _unknown_object(model, base)
+    graph = {k for k, n in model.nodes.items() if n.attribute and n.kind is not Kind.VARIABLE}
+    reads = {f"self.{a}" for n in walk(element, code_only=True) if (a := self_attribute(n)) is not None}
+    if reads & graph:
+        raise Decline(element, "the run fetches an op built there on the model's graph")
+    if any(isinstance(n, cst.Call) and tf_path(n.func, tf) is not None for n in walk(element, code_only=True)):
+        return Fetch(element, Fetched.EAGER)
+    raise Decline(element, f"the run fetches `{source(element)}`, which this migration does not read")
+
+
+def _calls(node: cst.CSTNode) -> bool:
+    return any(isinstance(n, cst.Call) for n in walk(node, code_only=True))
+
+
+def _check_outside(model: ClassModel, tf: TFNames, method: cst.FunctionDef, inside: set[int]) -> None:
+    """Outside its runs a method reads no graph value, builds no op and rebinds nothing the
+    graph reads."""
+    graph = {n.name for n in model.nodes.values() if n.attribute}
+    name = method.name.value
+    for node in walk(method.body, code_only=True):
+        if id(node) in inside:
+            continue
+        member = foreign_member(model, node)
+        if member is not None and foreign_kind(model.foreign[member[0]], member[1]) is not None:
+            raise Decline(node, f"`{name}` uses `{source(node)}`, a value of a graph, outside a session run")
+        if member is not None and member[1] in model.foreign[member[0]].placeholders:
+            raise Decline(node, f"`{name}` uses `{source(node)}`, a placeholder, outside a session run")
+        attribute = self_attribute(node)
+        if attribute in graph:
+            kind = model.nodes[f"self.{attribute}"].kind.value
+            raise Decline(node, f"`{name}` uses `self.{attribute}` (a {kind}) outside a session run")
+        if isinstance(node, cst.Call) and not (tf_path(node.func, tf) or HOST[0]).startswith(HOST):
+            raise Decline(node, f"`{name}` builds graph ops outside `__init__`")
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+            for part in walk(node.target):
+                bound = self_attribute(part)
+                if bound in model.python_read:
+                    raise Decline(
+                        node,
+                        f"`{name}` rebinds `self.{bound}`, which the graph read when it was built",
+                    )
+                if bound in model.helpers or bound in model.foreign:
+                    raise Decline(node, f"`{name}` rebinds `self.{bound}`")
