@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from tfmodernize.analysis.contrib import DOES_NOT_RUN, SLIM_HOMES, NotInSlim, SlimName, slim_name
+from tfmodernize.analysis.contrib import DOES_NOT_RUN, SLIM_HOMES, WRITTEN_IN_THE_FILE, NotInSlim, SlimName, slim_name
+from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import helper_source
 from tfmodernize.registry import builtin_codemods
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
@@ -84,14 +85,35 @@ NO_OPS = [
 
 DECLINES = [
     pytest.param(
-        "import tensorflow.contrib.slim as slim\n\ny = slim.batch_norm(x, is_training=True)\n",
-        "batch_normalization",
-        id="batch-norm-does-not-run",
+        "import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n\ny = slim.batch_norm(x, renorm=True)\n",
+        "passes it `renorm`",
+        id="batch-norm-renorm-not-reproduced",
     ),
     pytest.param(
-        "import tensorflow.contrib.slim as slim\n\nnorm = dict(normalizer_fn=slim.batch_norm)\n",
-        "batch_normalization",
-        id="batch-norm-as-a-value",
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\n"
+        "params = {'decay': 0.9, 'renorm': use_renorm}\nnorm = dict(normalizer_fn=slim.batch_norm)\n",
+        "passes it `renorm`",
+        id="batch-norm-renorm-as-a-dict-key",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\ny = tf.contrib.layers.batch_norm(x, zero_debias_moving_mean=True)\n",
+        "passes it `zero_debias_moving_mean`",
+        id="batch-norm-zero-debias",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\ny = slim.batch_norm(x, batch_weights=w)\n",
+        "passes it `batch_weights`",
+        id="batch-norm-batch-weights",
+    ),
+    pytest.param(
+        "import tensorflow.contrib.slim as slim\nnorm = slim.batch_norm\nimport tensorflow as tf\n",
+        "before its imports end",
+        id="batch-norm-read-before-the-imports-end",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\ny = slim.optimize_loss(l, None, 0.1, 'SGD')\n",
+        "minimize",
+        id="optimize-loss-does-not-run",
     ),
     pytest.param(
         "import tensorflow as tf\nfrom tensorflow.contrib.framework import nest\n\nflat = nest.flatten(x)\n",
@@ -136,9 +158,133 @@ def test_declines_the_file_with_a_finding(source, words):
 
 
 def test_one_problem_keeps_every_contrib_name_of_the_file():
-    source = "import tensorflow.contrib.slim as slim\n\ny = slim.conv2d(x, 4, [3])\nz = slim.batch_norm(y)\n"
+    source = (
+        "import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n\n"
+        "y = slim.conv2d(x, 4, [3], normalizer_fn=slim.batch_norm)\nz = slim.batch_norm(y, renorm=True)\n"
+    )
     result = rewrite(CODE, source)
-    assert result.code == source and [f.line for f in result.findings] == [4]
+    assert result.code == source and [f.line for f in result.findings] == [5]
+
+
+def _with_batch_norm(head: str, tail: str, name: str = "batch_norm", tf: str = "tf", slim: str = "slim") -> str:
+    """``head``, the batch_norm the rewrite writes (two blank lines above it), ``tail``."""
+    return head + "\n\n" + helper_source(name, tf, slim) + "\n\n" + tail
+
+
+BATCH_NORM = [
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\n\ndef net(x, training):\n"
+        "    with slim.arg_scope([slim.conv2d], normalizer_fn=slim.batch_norm):\n"
+        "        with slim.arg_scope([slim.batch_norm], is_training=training):\n"
+        "            return slim.conv2d(x, 4, [3, 3])\n",
+        _with_batch_norm(
+            "import tensorflow as tf\nimport tf_slim as slim\n",
+            "def net(x, training):\n"
+            "    with slim.arg_scope([slim.conv2d], normalizer_fn=batch_norm):\n"
+            "        with slim.arg_scope([batch_norm], is_training=training):\n"
+            "            return slim.conv2d(x, 4, [3, 3])\n",
+        ),
+        id="normalizer-fn-and-arg-scope",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\n\ny = tf.contrib.layers.batch_norm(x, scale=True,\n"
+        "                                 updates_collections=None)\n",
+        _with_batch_norm(
+            "import tensorflow.compat.v1 as tf\nimport tf_slim\n",
+            "y = batch_norm(x, scale=True,\n               updates_collections=None)\n",
+            slim="tf_slim",
+        ),
+        id="written-out-through-tf-continuation-realigned",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.layers.python.layers import layers\n\n"
+        "y = layers.batch_norm(layers.conv2d(x, 4, [3]))\n",
+        _with_batch_norm(
+            "import tensorflow as tf\nfrom tf_slim.layers import layers\nimport tf_slim\n",
+            "y = batch_norm(layers.conv2d(x, 4, [3]))\n",
+            slim="tf_slim",
+        ),
+        id="deep-module-import",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.layers import batch_norm\n\ny = batch_norm(x)\n",
+        _with_batch_norm("import tensorflow as tf\nimport tf_slim\n", "y = batch_norm(x)\n", slim="tf_slim"),
+        id="the-name-imported-goes-and-is-the-function",
+    ),
+    pytest.param(
+        "import tensorflow as v1\nfrom tensorflow.contrib.slim import batch_norm as bn, flatten\n\n"
+        "y = flatten(bn(x, renorm=False, zero_debias_moving_mean=False))\n",
+        _with_batch_norm(
+            "import tensorflow as v1\nfrom tf_slim import flatten\nimport tf_slim\n",
+            "y = flatten(batch_norm(x))\n",
+            tf="v1",
+            slim="tf_slim",
+        ),
+        id="renamed-import-and-default-arguments-dropped",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\n\ndef batch_norm(x, batch_norm=True):\n"
+        "    return slim.batch_norm(x) if batch_norm else x\n",
+        _with_batch_norm(
+            "import tensorflow as tf\nimport tf_slim as slim\n",
+            "def batch_norm(x, batch_norm=True):\n    return batch_norm_2(x) if batch_norm else x\n",
+            name="batch_norm_2",
+        ),
+        id="a-batch-norm-of-its-own-keeps-its-name",
+    ),
+    pytest.param(
+        "import tensorflow.contrib.slim as slim\n\ny = slim.batch_norm(x)\n",
+        _with_batch_norm("import tf_slim as slim\nimport tensorflow.compat.v1 as tf\n", "y = batch_norm(x)\n"),
+        id="tensorflow-imported-for-it",
+    ),
+]
+
+
+#: tf-slim's batch_norm only listed in arg scopes is never called, only named: it stays, and its
+#: arg scopes reach the batch_norm written in the files that call one (it shares its key).
+BATCH_NORM_AS_A_KEY = [
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\n\ndef net(x, training):\n"
+        "    with slim.arg_scope([slim.batch_norm, slim.dropout], is_training=training):\n"
+        "        return tower(x)\n",
+        "import tf_slim as slim\n\n\ndef net(x, training):\n"
+        "    with slim.arg_scope([slim.batch_norm, slim.dropout], is_training=training):\n"
+        "        return tower(x)\n",
+        id="slim-module",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\nwith tf.contrib.framework.arg_scope([tf.contrib.layers.batch_norm], decay=0.9):\n"
+        "    y = tower(x)\n",
+        "import tf_slim\n\nwith tf_slim.arg_scope([tf_slim.batch_norm], decay=0.9):\n    y = tower(x)\n",
+        id="written-out-through-tf",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.layers import arg_scope, batch_norm\n\n"
+        "with arg_scope((batch_norm,), scale=True):\n    y = tower(x)\n",
+        "import tensorflow as tf\nfrom tf_slim import arg_scope, batch_norm\n\n"
+        "with arg_scope((batch_norm,), scale=True):\n    y = tower(x)\n",
+        id="names-imported",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), BATCH_NORM_AS_A_KEY)
+def test_batch_norm_only_named_in_arg_scopes_stays_tf_slim_s(before, after):
+    result = assert_rewrites(CODE, before, after)
+    assert result.fixes and result.findings == []
+
+
+@pytest.mark.parametrize(("before", "after"), BATCH_NORM)
+def test_batch_norm_is_written_in_the_file(before, after):
+    result = assert_rewrites(CODE, before, after)
+    assert result.fixes and result.findings == []
+
+
+def test_batch_norm_follows_the_file_s_indentation():
+    source = "import tensorflow as tf\nslim = tf.contrib.slim\n\n\ndef f(x):\n  return slim.batch_norm(x)\n"
+    result = rewrite(CODE, source)
+    assert helper_source("batch_norm", "tf", "slim", "  ") in result.code
+    assert "\n    inputs = tf.convert_to_tensor" not in result.code
 
 
 def test_runs_after_the_migrations_and_before_the_compat_import_codemods():
@@ -184,7 +330,9 @@ x = tf.ones([2, 6, 6, 3])
 runs = {"conv2d": lambda: tf_slim.conv2d(x, 2, [3, 3]), "flatten": lambda: tf_slim.flatten(x),
         "fully_connected": lambda: tf_slim.fully_connected(tf_slim.flatten(x), 2),
         "max_pool2d": lambda: tf_slim.max_pool2d(x, [2, 2]), "dropout": lambda: tf_slim.dropout(x, 0.5),
-        "arg_scope": lambda: tf_slim.arg_scope([tf_slim.conv2d], padding="SAME").__enter__()}
+        "arg_scope": lambda: tf_slim.arg_scope([tf_slim.conv2d], padding="SAME").__enter__(),
+        "layer_norm": lambda: tf_slim.layer_norm(x), "group_norm": lambda: tf_slim.group_norm(x, groups=3),
+        "instance_norm": lambda: tf_slim.instance_norm(x)}
 fails = {"batch_norm": lambda: tf_slim.batch_norm(x, is_training=True),
          "optimize_loss": lambda: tf_slim.optimize_loss(tf.reduce_sum(tf_slim.fully_connected(
              tf_slim.flatten(x), 1)), None, tf.constant(0.1), "SGD"),
@@ -218,6 +366,7 @@ def test_what_the_table_says_fails_on_tensorflow_fails_and_the_rest_runs():
         "multiply_gradients",
         "optimize_loss",
     ]
+    assert set(WRITTEN_IN_THE_FILE) <= set(DOES_NOT_RUN)
 
 
 def test_every_home_is_a_module_of_the_table():
@@ -258,3 +407,160 @@ def test_the_summary_counts_apart_the_files_a_contrib_name_still_keeps_from_runn
     rows = dict(re.findall(r"│ ([a-zA-Z][^│]*?)\s+│\s+(\d+) │", shown))
     assert rows["cannot run on TF 2.x until its tf.contrib names are replaced"] == "1"
     assert rows["kept on tf.compat.v1 (runs on TF 2.x as TF1)"] == "1"
+
+
+#: The batch_norm the rewrite writes against tf-slim's own, made to run as TF 1.15 ran it (the
+#: verify harness's patches, and ``control_flow_ops.cond`` for a tensor ``is_training``): per
+#: case, the variables (names, order, collections), outputs, gradients and moving statistics
+#: after steps of training (and of inference, for a tensor ``is_training``) must be bit-equal.
+COMPARE_BATCH_NORM = r"""
+import importlib, json, sys
+import numpy as np
+import tensorflow.compat.v1 as tf
+tf.disable_v2_behavior()
+from tensorflow.python.framework import ops, tensor
+from tensorflow.python.ops import cond, control_flow_ops
+ops.Tensor, control_flow_ops.cond = tensor.Tensor, cond.cond
+for name in ("", ".base", ".core", ".convolutional", ".normalization", ".pooling"):
+    module = importlib.import_module("tf_keras.src.legacy_tf_layers" + name)
+    sys.modules["tf_keras.legacy_tf_layers" + name] = module
+import tf_slim as slim
+mine = {"tf": tf, "slim": slim}
+exec(sys.argv[1], mine)
+SHAPES = {2: (5, 3), 3: (4, 3, 3), 4: (4, 3, 3, 2), 5: (2, 3, 2, 2, 3)}
+INIT = {"gamma": tf.constant_initializer(1.5), "beta": tf.constant_initializer(0.25),
+        "moving_mean": tf.constant_initializer(0.1),
+        "moving_variance": tf.constant_initializer(2.0)}
+REG = {"gamma": lambda w: 0.5 * tf.reduce_sum(w), "beta": lambda w: tf.reduce_sum(w)}
+CASES = [
+    (4, "NHWC", True, {}), (4, "NHWC", "tensor", {"scale": True}),
+    (4, "NCHW", False, {"scale": True}),
+    (4, "NHWC", True, {"updates_collections": None, "scale": True}),
+    (4, "NCHW", "tensor", {"updates_collections": None}),
+    (2, "NHWC", True, {"scale": True, "decay": 0.9}),
+    (2, "NCHW", "tensor", {"center": False, "scale": True}),
+    (2, "NHWC", True, {"fused": False, "scale": True}), (3, "NHWC", "tensor", {"scale": True}),
+    (3, "NHWC", True, {"updates_collections": None, "epsilon": 1e-5}),
+    (3, "NCHW", True, {"updates_collections": "mine", "param_initializers": INIT, "scale": True}),
+    (5, "NHWC", True, {"scale": True}),
+    (5, "NCHW", "tensor", {"updates_collections": None, "scale": True}),
+    (4, "NHWC", True, {"trainable": False, "scale": True}),
+    (4, "NHWC", True, {"param_regularizers": REG, "scale": True, "activation_fn": tf.nn.relu,
+                       "variables_collections": {"beta": ["vc"], "moving_mean": ["vc"]},
+                       "outputs_collections": "out"}),
+    (2, "NHWC", True, {"param_regularizers": REG, "scale": True, "variables_collections": ["vc"]}),
+    (3, "NHWC", True, {"param_regularizers": REG, "updates_collections": "mine", "scale": True}),
+    (4, "NHWC", "tensor", {"scoped": True, "scale": True, "decay": 0.5}),
+]
+STANDARD = ("variables", "trainable_variables", "model_variables")
+
+def run(norm, rank, layout, training, kw):
+    kw = dict(kw, data_format=layout)
+    scoped = kw.pop("scoped", False)
+    graph = tf.Graph()
+    with graph.as_default():
+        shape = SHAPES[rank]
+        x = tf.placeholder(tf.float32, [None, *shape[1:]])
+        train = tf.placeholder(tf.bool, []) if training == "tensor" else training
+        if scoped:  # an arg scope of tf-slim's batch_norm, whichever batch_norm is called
+            with slim.arg_scope([slim.batch_norm], **kw):
+                y = norm(x, is_training=train, scope="bn")
+        else:
+            y = norm(x, is_training=train, scope="bn", **kw)
+        forced = kw.get("updates_collections", 1) is None  # (two of them would race in a run)
+        y2 = tf.zeros([])
+        if not (forced or scoped):
+            y2 = norm(x * 2.0, is_training=train, scope="bn", reuse=True, **kw)
+        regularization = tf.add_n([tf.zeros([])] + tf.losses.get_regularization_losses())
+        loss = tf.reduce_sum(tf.square(y)) + tf.reduce_sum(y2) + regularization
+        grads = [g for g in tf.gradients(loss, [x] + tf.trainable_variables()) if g is not None]
+        updates = tf.get_collection(kw.get("updates_collections") or tf.GraphKeys.UPDATE_OPS)
+        collections = {
+            k: [v.op.name if isinstance(v, tf.Variable) else "-" for v in graph.get_collection(k)]
+            for k in graph.get_all_collection_keys() if k != "cond_context"}
+        collections = {k: v if k in STANDARD else sorted(v) for k, v in collections.items() if v}
+        values = []
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            rng = np.random.RandomState(0)
+            for step in range(3):
+                feed = {x: rng.randn(*shape).astype(np.float32) * 3 + 1}
+                if training == "tensor":
+                    feed[train] = step != 1
+                values += sess.run([y, y2, loss] + grads, feed)
+                for update in updates:
+                    sess.run(update, feed)
+            values += sess.run(tf.global_variables())
+    return [v.op.name for v in graph.get_collection("variables")], collections, values
+
+failed = []
+for index, (rank, layout, training, kw) in enumerate(CASES):
+    theirs = run(slim.batch_norm, rank, layout, training, kw)
+    ours = run(mine["batch_norm"], rank, layout, training, kw)
+    same = theirs[:2] == ours[:2] and len(theirs[2]) == len(ours[2]) and all(
+        np.array_equal(a, b) for a, b in zip(theirs[2], ours[2]))
+    if not same:
+        failed.append([index, theirs[:2], ours[:2]])
+print(json.dumps(failed))
+"""
+
+#: The batch_norm written in a file runs on TensorFlow 2.21 as a user installs it: nothing
+#: patched, tf-keras never imported; tf-slim's arg scopes and normalizer_fn reach it.
+RUN_BATCH_NORM = r"""
+import sys
+import numpy as np
+import tensorflow.compat.v1 as tf
+tf.disable_v2_behavior()
+import tf_slim as slim
+mine = {"tf": tf, "slim": slim}
+exec(sys.argv[1], mine)
+x = tf.placeholder(tf.float32, [None, 4, 4, 3])
+training = tf.placeholder(tf.bool, [])
+with slim.arg_scope([slim.batch_norm], is_training=training, scale=True):
+    with slim.arg_scope([slim.conv2d], normalizer_fn=mine["batch_norm"]):
+        y = slim.conv2d(x, 2, [3, 3], scope="conv")
+z = mine["batch_norm"](
+    slim.flatten(y), updates_collections=None, is_training=training, scope="dense")
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    for flag in (True, False):
+        updates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+        sess.run([z] + updates, {x: np.ones([2, 4, 4, 3]), training: flag})
+print([v.op.name for v in tf.global_variables()])
+print(any(name.startswith("tf_keras") for name in sys.modules))
+"""
+
+
+def _tensorflow_child(script: str, *args: str) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if k != "TF_USE_LEGACY_KERAS"} | {
+        "TF_CPP_MIN_LOG_LEVEL": "3",
+        "CUDA_VISIBLE_DEVICES": "-1",
+    }
+    ran = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    return ran.stdout.strip().splitlines()
+
+
+def test_the_batch_norm_written_computes_tf_slim_s_on_tensorflow():
+    pytest.importorskip("tensorflow")
+    pytest.importorskip("tf_slim")
+    assert _tensorflow_child(COMPARE_BATCH_NORM, helper_source("batch_norm", "tf", "slim"))[-1] == "[]"
+
+
+def test_the_batch_norm_written_runs_on_tensorflow_as_installed():
+    pytest.importorskip("tensorflow")
+    pytest.importorskip("tf_slim")
+    names, keras = _tensorflow_child(RUN_BATCH_NORM, helper_source("batch_norm", "tf", "slim"))[-2:]
+    assert names == str(
+        [
+            "conv/weights",
+            "conv/BatchNorm/gamma",
+            "conv/BatchNorm/beta",
+            "conv/BatchNorm/moving_mean",
+            "conv/BatchNorm/moving_variance",
+            "dense/beta",
+            "dense/moving_mean",
+            "dense/moving_variance",
+        ]
+    )
+    assert keras == "False"

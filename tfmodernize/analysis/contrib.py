@@ -121,14 +121,13 @@ SLIM_HOMES = {
 ATTRIBUTE_HOMES = frozenset({"tf_slim", "tf_slim.nets", "tf_slim.learning", "tf_slim.metrics", "tf_slim.data"})
 
 #: tf-slim functions that fail on the TensorFlow the table was made with, by where they are
-#: defined, and what to write instead (checked against TensorFlow by ``tests/test_contrib_to_slim.py``).
+#: defined, and why (checked against TensorFlow by ``tests/test_contrib_to_slim.py``). The
+#: finding of a file kept on tf.contrib for one says it, and what to write instead.
 DOES_NOT_RUN = {
     "tf_slim.layers.layers.batch_norm": (
-        "tf-slim's batch_norm builds TF1's BatchNormalization layer through a module TensorFlow "
+        "tf-slim's batch_norm builds TF1's BatchNormalization layer through a module tf-keras "
         "2.16+ no longer provides (tf_keras.legacy_tf_layers), and its fused path reads "
-        "ops.Tensor, gone in TensorFlow 2.21: write tf.compat.v1.layers.batch_normalization "
-        "(slim's defaults: momentum=0.999, epsilon=0.001, center=True, scale=False; training= its "
-        "is_training) and run again"
+        "ops.Tensor, gone in TensorFlow 2.21"
     ),
     "tf_slim.layers.optimizers.optimize_loss": (
         "tf-slim's optimize_loss reads ops.Tensor, gone in TensorFlow 2.21: build the train op "
@@ -139,6 +138,10 @@ DOES_NOT_RUN = {
         "gradients by hand and run again"
     ),
 }
+
+#: Of those, the functions contrib-to-slim writes into the file that uses them, the same
+#: function in TensorFlow ops (its ``batch_norm`` module), and the name it takes there.
+WRITTEN_IN_THE_FILE = {"tf_slim.layers.layers.batch_norm": "batch_norm"}
 
 #: What replaced the contrib modules (and names) that have no exact core equivalent nor a place
 #: in tf-slim: what a person migrating them uses instead, by contrib path (the longest wins).
@@ -283,3 +286,11 @@ def slim_name(path: str) -> Union[SlimName, NotInSlim, None]:
 def does_not_run(name: SlimName) -> Optional[str]:
     """Why the tf-slim function ``name`` names fails on today's TensorFlow, if it does."""
     return DOES_NOT_RUN.get(name.origin) if name.origin is not None else None
+
+
+def written_in_the_file(name: "SlimName | NotInSlim | None") -> Optional[str]:
+    """The name of the function contrib-to-slim writes into the file in place of the tf-slim
+    function ``name`` names (one that fails on today's TensorFlow), if it writes one."""
+    if not isinstance(name, SlimName) or name.origin is None:
+        return None
+    return WRITTEN_IN_THE_FILE.get(name.origin)

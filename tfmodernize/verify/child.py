@@ -419,6 +419,11 @@ def _give_contrib(v1_module: Any) -> None:
                 )
             except ImportError:
                 continue
+    # tf-slim branches on a tensor through ``control_flow_ops.cond``, TF 1.15's ``tf.cond``.
+    from tensorflow.python.ops import control_flow_ops
+
+    if not hasattr(control_flow_ops, "cond"):
+        control_flow_ops.cond = v1_module.cond
     from tf_slim.layers import initializers, layers, regularizers
     from tf_slim.ops import arg_scope, variables
 

@@ -15,7 +15,12 @@ What it does
       -> ``from tf_slim.nets import resnet_v1``;
     * a module-level ``slim = tf.contrib.slim`` -> ``import tf_slim as slim``;
     * a name written out through TensorFlow (``tf.contrib.layers.flatten(x)``) ->
-      ``tf_slim.flatten(x)``, with ``import tf_slim``.
+      ``tf_slim.flatten(x)``, with ``import tf_slim``;
+    * ``batch_norm`` (``slim.batch_norm``, ``normalizer_fn=slim.batch_norm``,
+      ``tf.contrib.layers.batch_norm``), whose tf-slim version fails on TF 2.21: a file calling
+      it (or passing it on) gets its own ``batch_norm`` after its imports, tf-slim's function
+      written in ``tf.compat.v1`` ops (``batch_norm.py`` here), and its references point at it;
+      a file only listing it in ``arg_scope`` keeps tf-slim's there, never called.
 
     Which names tf-slim has is read off the package itself (``tfmodernize/data/tf_slim.json``,
     see ``tfmodernize/analysis/contrib.py``). tf-slim's layers build TF1 graphs (variables
@@ -52,14 +57,20 @@ Fix safety
     tf-slim is contrib's slim moved out of TensorFlow, the same functions with the same
     defaults: the same variables (names included), the same random ops in the same order, the
     same numbers (the fixtures run the contrib original through tf-slim, as TF 1.15's
-    ``tf.contrib.slim`` was, and the rewrite on plain TF 2.x).
+    ``tf.contrib.slim`` was, and the rewrite on plain TF 2.x). The ``batch_norm`` written in the
+    file makes tf-slim's variables in its order, with its collections, update ops and numbers
+    (fused where tf-slim fuses), and shares tf-slim's arg-scope key, so an ``arg_scope`` of
+    ``slim.batch_norm`` set in another module (on tf-slim's or on its own) still reaches it.
 
 Declines when
     (the file keeps every contrib name, and a finding at each problem says what to do) a contrib
     name of these modules that tf-slim does not have (``tf.contrib.framework.nest``,
     ``tf.contrib.layers.real_valued_column``); a tf-slim function that fails on TensorFlow 2.21
-    (``batch_norm``, ``optimize_loss``: the finding says what to write instead); a name written
-    out through a deep module path (``tf.contrib.layers.python.layers.layers.conv2d``); a plain
+    (``optimize_loss``: the finding says what to write instead); ``batch_norm`` in a file passing
+    it an argument the written function does not reproduce (``renorm``, ``batch_weights``,
+    ``adjustment``, ``zero_debias_moving_mean`` other than their defaults, or any of them as a
+    dict key) or reading it before its imports end; a name written out through a deep module
+    path (``tf.contrib.layers.python.layers.layers.conv2d``); a plain
     ``import tensorflow.contrib.slim`` (no ``as``) or an import sharing its line with another
     statement. One problem declines the whole file: a file half on tf-slim would still fail.
 """
@@ -67,15 +78,31 @@ Declines when
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.contrib import PACKAGE, NotInSlim, SlimName, does_not_run, slim_home, slim_name
+from tfmodernize.analysis.contrib import (
+    PACKAGE,
+    NotInSlim,
+    SlimName,
+    does_not_run,
+    slim_home,
+    slim_name,
+    written_in_the_file,
+)
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.names import WholeNames
-from tfmodernize.syntax import name_assignment, source
+from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import (
+    arg_scope_keys,
+    helper_statements,
+    unreproduced_arguments,
+    without_keywords,
+)
+from tfmodernize.names import WholeNames, fresh_name, module_bindings, name_nodes
+from tfmodernize.layout import depth, relaid, style_width
+from tfmodernize.syntax import name_assignment, source, split_docstring, statement_holding, top_level_index
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
+from tfmodernize.treewalk import import_statements
 
 CONTRIB = "tensorflow.contrib"
 
@@ -95,8 +122,9 @@ class ContribToSlim(WholeNames, TFCodemod):
     code = "TFM116"
     name = "contrib-to-slim"
     summary = (
-        "tf.contrib.slim and the contrib layers, arg scopes, variables and metrics it re-exported -> "
-        "the tf-slim package, the same code (the file stays on tf.compat.v1)"
+        "tf.contrib.slim and the contrib layers, arg scopes, variables and metrics it "
+        "re-exported -> the tf-slim package, the same code (the file stays on tf.compat.v1); "
+        "batch_norm written in the file"
     )
     needles = ("contrib",)
     interests = (cst.Attribute, cst.Name)
@@ -113,14 +141,19 @@ class ContribToSlim(WholeNames, TFCodemod):
     def plan(self, module: cst.Module) -> None:
         self._inner = set()
         self._bindings = self._contrib_bindings(module)
-        #: ``slim = tf.contrib.slim`` at module level: slim -> contrib.slim
-        self._local_modules = {
-            statement.body[0].targets[0].target.value: symbol.path
-            for statement in _module_assignments(module).values()
-            if (symbol := self.tf.tf_symbol(statement.body[0].value)) is not None and slim_home(symbol.path)
-        }
+        #: ``slim = tf.contrib.slim`` at module level: slim -> contrib.slim, and those lines
+        self._local_modules: dict[str, str] = {}
+        self._module_lines: set[int] = set()
+        for statement in _module_assignments(module).values():
+            symbol = self.tf.tf_symbol(statement.body[0].value)
+            if symbol is not None and slim_home(symbol.path):
+                self._local_modules[statement.body[0].targets[0].target.value] = symbol.path
+                self._module_lines.add(id(statement))
         self._inline: list[tuple[cst.CSTNode, str]] = []
         self._problems: list[tuple[cst.CSTNode, str]] = []
+        #: the references to tf-slim's batch_norm, which the file's own function replaces
+        self._norms: list[cst.CSTNode] = []
+        self._laid_out: set[int] = set()
         super().plan(module)
         for binding in self._bindings.values():
             self._check(binding.statement, binding.path, binding)
@@ -128,7 +161,8 @@ class ContribToSlim(WholeNames, TFCodemod):
                 self._check(node, path, None)
         for node, path in self._inline:
             found = self._check(node, path, None)
-            if isinstance(found, SlimName) and not found.by_attributes:
+            deep = isinstance(found, SlimName) and not found.by_attributes
+            if deep and not written_in_the_file(found):
                 self._problems.append(
                     (
                         node,
@@ -136,12 +170,15 @@ class ContribToSlim(WholeNames, TFCodemod):
                         "import it (from tensorflow.contrib... import ...) and run again",
                     )
                 )
+        self._norm = self._plan_batch_norm(module) if self._norms and not self._problems else None
         if self._problems:
             for node, why in self._problems:
                 self.report(node, f"tf.contrib is gone from TF 2.x and this file is not moved to tf-slim: {why}")
             return
         self._rewrite_imports(module)
         self._rewrite_inline(module)
+        if self._norm is not None:
+            self._write_batch_norm(module, self._norm)
 
     # -- what the file binds and reads ----------------------------------------------------------
 
@@ -192,6 +229,9 @@ class ContribToSlim(WholeNames, TFCodemod):
         found = slim_name(path)
         if isinstance(found, NotInSlim):
             self._problems.append((node, f"tf.{path}: {found.reason}"))
+        elif written_in_the_file(found):
+            if binding is None:  # (an import binding the function itself goes)
+                self._norms.append(node)
         elif isinstance(found, SlimName) and (why := does_not_run(found)) is not None:
             self._problems.append(
                 (node, f"`{source(node)}` is {found.expression} in tf-slim, which does not run on TF 2.x: {why}")
@@ -223,12 +263,15 @@ class ContribToSlim(WholeNames, TFCodemod):
             for binding in bindings:
                 found = slim_name(binding.path)
                 line = found.imported_as(binding.local)
-                if line not in lines:
+                if line not in lines and not self._in_file(found):
                     lines.append(line)
             moved = {binding.local for binding in bindings}
+            first = bindings[0]
             if not self.fix(
                 statement,
-                f"tf.{bindings[0].path} is tf-slim's {slim_name(bindings[0].path).expression} "
+                f"tf.{first.path} is written in this file: tf-slim's does not run on TF 2.x"
+                if self._in_file(slim_name(first.path))
+                else f"tf.{first.path} is tf-slim's {slim_name(first.path).expression} "
                 f"now (pip install {PACKAGE}): the same code, moved out of TensorFlow",
             ):
                 continue
@@ -241,6 +284,9 @@ class ContribToSlim(WholeNames, TFCodemod):
             if kept:
                 kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
                 new.insert(0, statement.with_changes(body=[small.with_changes(names=kept)]))
+            if not new:  # it imported batch_norm alone
+                self.remove(statement)
+                continue
             new[0] = new[0].with_changes(leading_lines=statement.leading_lines)
             new[-1] = new[-1].with_changes(trailing_whitespace=statement.trailing_whitespace)
             self.replace(statement, cst.FlattenSentinel(new))
@@ -251,6 +297,8 @@ class ContribToSlim(WholeNames, TFCodemod):
         assigned = _module_assignments(module)
         for node, path in self._inline:
             found = slim_name(path)
+            if self._in_file(found):  # (the file's own batch_norm)
+                continue
             if not self.fix(
                 node,
                 f"tf.{path} is tf-slim's {found.expression} now (pip install {PACKAGE}): "
@@ -270,6 +318,167 @@ class ContribToSlim(WholeNames, TFCodemod):
                 continue
             self.replace(node, cst.parse_expression(found.expression))
             self.add_import(found.module)
+
+    # -- tf-slim's batch_norm, written in the file ------------------------------------------
+
+    def _plan_batch_norm(self, module: cst.Module) -> "Optional[_Norm]":
+        """Where and under which names the file's own batch_norm goes, and the arguments its
+        calls drop; a problem (the file declined) for what it cannot stand in for."""
+        first = self._norms[0]
+        why = f"`{source(first)}` is tf-slim's batch_norm, which does not run on TF 2.x"
+        norm_ids = {id(node) for node in self._norms}
+        dropped, unreproduced = unreproduced_arguments(module, norm_ids)
+        for node, argument in unreproduced:
+            self._problems.append(
+                (
+                    node,
+                    f"{why}, and the file passes it `{argument}`, which the batch_norm "
+                    "tfmodernize writes in its place does not reproduce: drop it (or write that "
+                    "normalization yourself: tf.keras.layers.BatchNormalization has renorm) "
+                    "and run again",
+                )
+            )
+        keys = arg_scope_keys(module)
+        deep = {id(node) for node, path in self._inline if getattr(slim_name(path), "by_attributes", 0) is False}
+        if all(id(node) in keys and id(node) not in deep for node in self._norms):
+            return None  # tf-slim's batch_norm only names the arg scopes of every batch_norm
+        names = name_nodes(module, imports=False)
+        taken = {name.value for name in names if id(name) not in norm_ids}
+        for small in import_statements(module):
+            for local, qualified in import_bindings(small, tf_only=False):
+                path = qualified.removeprefix("tensorflow.").removeprefix("compat.v1.")
+                if not written_in_the_file(slim_name(path)):
+                    taken.add(local)
+        tf = self.tf.alias_of("tensorflow.compat.v1") or self.tf.alias_of("tensorflow")
+        if tf is None and "tf" in taken:
+            self._problems.append(
+                (
+                    first,
+                    f"{why}, and the batch_norm written in its place needs `import tensorflow as tf`: add it",
+                )
+            )
+        slim = self._slim_package(module)
+        position = self._after_imports(module, {tf, slim} - {None})
+        for node in self._norms:
+            index = top_level_index(module, node)
+            if index is not None and index < position:
+                self._problems.append(
+                    (
+                        node,
+                        f"{why}, and the file reads it before its imports end, where "
+                        "the batch_norm written in its place would go: move it below and run again",
+                    )
+                )
+        if self._problems:
+            return None
+        return _Norm(fresh_name("batch_norm", taken), tf, slim, position, dropped)
+
+    def _in_file(self, found: "SlimName | NotInSlim | None") -> bool:
+        """Whether ``found`` is the function written in this file (not one of tf-slim's)."""
+        return self._norm is not None and written_in_the_file(found) is not None
+
+    def _after_imports(self, module: cst.Module, needed: set[str]) -> int:
+        """The index of the first top-level statement after the module's docstring, imports
+        and ``slim = tf.contrib.slim`` lines, and after every statement binding ``needed``."""
+        docstring, _ = split_docstring(module.body)
+        position = 0
+        for index, statement in enumerate(module.body):
+            leading = index < len(docstring) or _imports_only(statement) or id(statement) in self._module_lines
+            if leading and position == index:
+                position = index + 1
+            if needed & module_bindings(cst.Module(body=[statement])):
+                position = max(position, index + 1)
+        return position
+
+    def _slim_package(self, module: cst.Module) -> Optional[str]:
+        """The name the file binds the tf_slim package to once rewritten, if any."""
+        for binding in self._bindings.values():
+            found = slim_name(binding.path)
+            if isinstance(found, SlimName) and found.is_module == "tf_slim":
+                return binding.local
+        for local, path in self._local_modules.items():
+            found = slim_name(path)
+            if isinstance(found, SlimName) and found.is_module == "tf_slim":
+                return local
+        for statement in module.body:
+            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Import):
+                    for local, qualified in import_bindings(small, tf_only=False):
+                        if qualified == "tf_slim":
+                            return local
+        return None
+
+    def _write_batch_norm(self, module: cst.Module, norm: "_Norm") -> None:
+        """The file's own batch_norm after its imports; the references point at it."""
+        written = False
+        for node in self._norms:
+            if isinstance(node, cst.Name) and node.value == norm.name:
+                written = True  # ``from tensorflow.contrib.layers import batch_norm``: same name
+                continue
+            if self.fix(
+                node,
+                f"`{source(node)}` is tf-slim's batch_norm, which does not run on TF 2.x: the "
+                f"file's own `{norm.name}` now, the same function in TensorFlow ops (same "
+                "variables and arguments)",
+            ):
+                self.replace(node, cst.Name(norm.name))
+                self._lay_out(module, node)
+                written = True
+        if not written:
+            return
+        for call, names in norm.dropped:
+            self.replace(call, lambda new, names=names: without_keywords(new, names))
+            self._lay_out(module, call)
+        if norm.tf is None:
+            self.add_import("tensorflow.compat.v1", asname="tf")
+        if norm.slim is None:
+            self.add_import("tf_slim")
+        statements = helper_statements(norm.name, norm.tf or "tf", norm.slim or "tf_slim", module)
+        if norm.position == len(module.body):
+            self.insert_after(module.body[-1], statements)
+            return
+        following = module.body[norm.position]
+        self.insert_before(following, statements)
+        if not _imports_only(following) and id(following) not in self._module_lines:
+            self.replace(following, _two_blank_lines)
+
+    def _lay_out(self, module: cst.Module, node: cst.CSTNode) -> None:
+        """The statement holding ``node``, which the rewrite shortened, in its author's layout:
+        lines aligned to a bracket that moved follow it (``layout.relaid``)."""
+        parents = self.state.parents(module)
+        statement = statement_holding(node, parents)
+        if not isinstance(statement, cst.SimpleStatementLine) or id(statement) in self._laid_out:
+            return
+        self._laid_out.add(id(statement))
+        written = self.state.origin.get(statement, statement)
+        limit, deep = style_width(self.state.text), depth(statement, parents)
+        self.replace(statement, lambda updated: relaid(written, updated, limit, deep))
+
+
+@dataclass
+class _Norm:
+    """The batch_norm a file gets: its name, the file's names of tensorflow.compat.v1 and
+    tf_slim, the index of the top-level statement it goes before, the calls losing arguments."""
+
+    name: str
+    tf: Optional[str]  # None: ``import tensorflow.compat.v1 as tf`` is added
+    slim: Optional[str]  # None: ``import tf_slim`` is added
+    position: int
+    dropped: list[tuple[cst.Call, set[str]]]
+
+
+def _two_blank_lines(statement: cst.CSTNode) -> cst.CSTNode:
+    """``statement`` two blank lines below the function written before it (PEP 8)."""
+    lines = list(statement.leading_lines)
+    commented = [index for index, line in enumerate(lines) if line.comment is not None]
+    blank = commented[0] if commented else len(lines)
+    return statement.with_changes(leading_lines=[cst.EmptyLine()] * max(0, 2 - blank) + lines)
+
+
+def _imports_only(statement: cst.CSTNode) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body
+    )
 
 
 def _local(alias: cst.ImportAlias) -> str:
