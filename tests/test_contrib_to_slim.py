@@ -2,6 +2,7 @@
 declines, alone; what the generated tf-slim table says; and, with TensorFlow, that the functions
 the table says fail on TF 2.x do fail while the rest runs."""
 
+import json
 import os
 import re
 import subprocess
@@ -84,6 +85,20 @@ NO_OPS = [
 ]
 
 DECLINES = [
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v1, resnet_utils\n\n"
+        "def features(images):\n"
+        "    with tf.contrib.slim.arg_scope(resnet_utils.resnet_arg_scope()):\n"
+        "        return resnet_v1.resnet_v1_50(images, 10)\n",
+        "the net calls tf-slim's batch_norm",
+        id="net-arg-scope-runs-tf-slims-batch-norm",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v2\n\n"
+        "logits, _ = resnet_v2.resnet_v2_50(images, 10)\n",
+        "the net calls tf-slim's batch_norm",
+        id="resnet-v2-calls-tf-slims-batch-norm",
+    ),
     pytest.param(
         "import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n\ny = slim.batch_norm(x, renorm=True)\n",
         "passes it `renorm`",
@@ -338,6 +353,16 @@ fails = {"batch_norm": lambda: tf_slim.batch_norm(x, is_training=True),
              tf_slim.flatten(x), 1)), None, tf.constant(0.1), "SGD"),
          "multiply_gradients": lambda: tf_slim.learning.multiply_gradients(
              [(tf.ones([1]), v)], {v: 2.0}) if (v := tf.Variable([1.0])) is not None else None}
+from tf_slim.nets import inception_v1, inception_v2, inception_v3, resnet_utils, resnet_v2
+scopes = {"resnet_arg_scope": resnet_utils.resnet_arg_scope, "inception_v1_arg_scope":
+          inception_v1.inception_v1_arg_scope, "inception_v2_arg_scope": inception_v2.inception_v2_arg_scope,
+          "inception_v3_arg_scope": inception_v3.inception_v3_arg_scope}
+for name, scope in scopes.items():
+    def under(scope=scope):
+        with tf_slim.arg_scope(scope()):
+            tf_slim.conv2d(x, 2, [3, 3])
+    fails[name] = under
+fails["resnet_v2_50"] = lambda: resnet_v2.resnet_v2_50(tf.zeros([1, 32, 32, 3]), 2)
 for name, call in runs.items():
     call()
 failed = []
@@ -360,12 +385,19 @@ def test_what_the_table_says_fails_on_tensorflow_fails_and_the_rest_runs():
     ran = subprocess.run([sys.executable, "-c", CHECK_TABLE], env=env, capture_output=True, text=True, timeout=300)
     assert ran.returncode == 0, ran.stderr[-3000:]
     failed = ran.stdout.strip().splitlines()[-1]
-    assert failed == '["batch_norm", "multiply_gradients", "optimize_loss"]'
-    assert sorted(origin.rpartition(".")[2] for origin in DOES_NOT_RUN) == [
-        "batch_norm",
-        "multiply_gradients",
-        "optimize_loss",
-    ]
+    nets = ["inception_v1_arg_scope", "inception_v2_arg_scope", "inception_v3_arg_scope", "resnet_arg_scope"]
+    assert json.loads(failed) == sorted(["batch_norm", "multiply_gradients", "optimize_loss", "resnet_v2_50", *nets])
+    names = sorted(origin.rpartition(".")[2] for origin in DOES_NOT_RUN if not origin.startswith("tf_slim.nets."))
+    assert names == ["batch_norm", "multiply_gradients", "optimize_loss"]
+    # The nets' arg scopes and resnet_v2's functions run tf-slim's batch_norm.
+    assert {
+        f"tf_slim.nets.{module}.{name}"
+        for module, name in (
+            ("resnet_utils", "resnet_arg_scope"),
+            *((f"inception_v{n}", f"inception_v{n}_arg_scope") for n in (1, 2, 3)),
+            ("resnet_v2", "resnet_v2_50"),
+        )
+    } <= set(DOES_NOT_RUN)
     assert set(WRITTEN_IN_THE_FILE) <= set(DOES_NOT_RUN)
 
 

@@ -138,6 +138,29 @@ DOES_NOT_RUN = {
         "gradients by hand and run again"
     ),
 }
+#: tf-slim's nets that run tf-slim's own batch_norm: the arg scopes making it every layer's
+#: normalizer, and the networks calling it. The file using them cannot run either.
+_NETS_BATCH_NORM = (
+    "the net calls tf-slim's batch_norm, which does not run on TF 2.21: copy the net (or its arg "
+    "scope) into the project with slim.batch_norm, which tfmodernize then writes in its file"
+)
+DOES_NOT_RUN.update(
+    {
+        f"tf_slim.nets.{name}": _NETS_BATCH_NORM
+        for name in (
+            "resnet_utils.resnet_arg_scope",
+            "inception_v1.inception_v1_arg_scope",
+            "inception_v2.inception_v2_arg_scope",
+            "inception_v3.inception_v3_arg_scope",
+            "resnet_v2.bottleneck",
+            "resnet_v2.resnet_v2",
+            "resnet_v2.resnet_v2_50",
+            "resnet_v2.resnet_v2_101",
+            "resnet_v2.resnet_v2_152",
+            "resnet_v2.resnet_v2_200",
+        )
+    }
+)
 
 #: Of those, the functions contrib-to-slim writes into the file that uses them, the same
 #: function in TensorFlow ops (its ``batch_norm`` module), and the name it takes there.
