@@ -2118,3 +2118,52 @@ def test_summaries_of_a_value_the_loop_also_reads_stay_in_the_loop():
         STEP_FUNCTION + 'writer = tf.summary.create_file_writer("logs")\nfor step in range(4):\n'
         "    _, value = [t.numpy() for t in evaluate(np.ones((2, 1)))]\n" + writes,
     )
+
+
+def test_a_long_unpacking_of_converted_values_wraps_its_targets():
+    before = """
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 1])
+    w = tf.Variable([[2.0]])
+    first_scaled_value = tf.reduce_sum(x * w)
+    second_scaled_value = tf.reduce_mean(x * w)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(3):
+            first_value_of_the_step, second_value_of_the_step = sess.run([first_scaled_value, second_scaled_value], {x: np.ones((2, 1))})
+            print(first_value_of_the_step, second_value_of_the_step)
+    """  # noqa: E501
+    assert rewrite("TFM101", before).code.endswith(
+        "for step in range(3):\n"
+        "    (\n"
+        "        first_value_of_the_step,\n"
+        "        second_value_of_the_step,\n"
+        "    ) = [t.numpy() for t in evaluate(np.ones((2, 1)))]\n"
+        "    print(first_value_of_the_step, second_value_of_the_step)\n"
+    )
+
+
+def test_a_line_reading_static_shapes_pushed_past_the_width_is_wrapped():
+    before = """
+    import numpy as np
+    import tensorflow as tf
+
+    x = tf.placeholder(tf.float32, [None, 3])
+    w = tf.Variable(tf.ones([3, 4]))
+    hidden = tf.matmul(x, w)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        print(sess.run(hidden, {x: np.ones((2, 3))}))
+        print("the hidden layer is", hidden.shape[1], "wide, for", x.shape[1], "inputs")
+    """
+    assert rewrite("TFM101", before).code.endswith(
+        "print(\n"
+        '    "the hidden layer is",\n'
+        "    compute_hidden.get_concrete_function().output_shapes[1],\n"
+        '    "wide, for",\n'
+        "    tf.TensorShape([None, 3])[1],\n"
+        '    "inputs",\n'
+        ")\n"
+    )

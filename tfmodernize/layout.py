@@ -245,6 +245,18 @@ def depth(node: cst.CSTNode, parents: dict) -> int:
     return found
 
 
+def moved(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
+    """A statement a rewrite moved ``depth`` blocks deep (into a function it writes, a tape
+    block), kept to the file's width: one its author spread over several lines joined and wrapped
+    again where it is now wider (``relaid``), a one-line one wrapped as ``fitted`` does (its
+    ``further`` ways included)."""
+    if isinstance(statement, cst.SimpleStatementLine) and "\n" in source(
+        statement.with_changes(leading_lines=[])
+    ).rstrip("\n"):
+        return relaid(statement, statement, limit, depth)
+    return fitted(statement, limit, depth, further=True)
+
+
 def relaid(written: cst.BaseStatement, updated: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
     """``updated``, a statement a rewrite changed in place (``written``: as it read before), in
     its author's layout: a continuation line that was aligned to an opening bracket (visual

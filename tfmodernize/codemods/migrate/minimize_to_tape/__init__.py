@@ -99,7 +99,7 @@ from tfmodernize.codemods.migrate.minimize_to_tape.discovery import find_optimiz
 from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, Optimizer, assignment, tf1_optimizer
 from tfmodernize.codemods.migrate.minimize_to_tape.plan import TapePlan
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.layout import depth, fitted, style_width
+from tfmodernize.layout import depth, fitted, moved, style_width
 from tfmodernize.syntax import source, statement_of
 
 
@@ -276,7 +276,7 @@ class MinimizeToTape(TFCodemod):
             if site is tape_site:
                 docstring, taped = split_docstring(new_body)
                 gradient_tape = cst.parse_expression(source(self.tf_expr("GradientTape")))
-                taped = [fitted(stmt, plan.width, deep + 1) for stmt in taped]
+                taped = [moved(stmt, plan.width, deep + 1) for stmt in taped]
                 new_body = [*docstring, tape_block(gradient_tape, site.tape_name, taped)]
             new_body.extend(fitted(stmt, plan.width, deep) for stmt in replacement)
         return updated.with_changes(body=updated.body.with_changes(body=new_body))

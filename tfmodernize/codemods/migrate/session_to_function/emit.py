@@ -17,7 +17,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     session_free,
     tf_path,
 )
-from tfmodernize.layout import fitted, fitted_decorator, width
+from tfmodernize.layout import fitted_decorator, moved, relaid, width
 from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.session_to_function.plan import (
     ASSIGN_METHODS,
@@ -143,7 +143,7 @@ class Emitter:
         return cst.FunctionDef(
             name=cst.Name(definition.name),
             params=cst.Parameters(commas([cst.Param(cst.Name(p)) for p in definition.params])),
-            body=cst.IndentedBlock([fitted(stmt, self._width, depth + 1) for stmt in body]),
+            body=cst.IndentedBlock([_laid_out(stmt, self._width, depth + 1) for stmt in body]),
         )
 
     def _function_def(self, function: FunctionPlan, plan: UnitPlan) -> cst.FunctionDef:
@@ -175,7 +175,7 @@ class Emitter:
         definition = cst.FunctionDef(
             name=cst.Name(function.name),
             params=cst.Parameters(commas(params)),
-            body=cst.IndentedBlock([fitted(stmt, self._width, depth + 1) for stmt in body]),
+            body=cst.IndentedBlock([_laid_out(stmt, self._width, depth + 1) for stmt in body]),
             decorators=[cst.Decorator(decorator)],
         )
         return fitted_decorator(definition, self._width, depth)
@@ -293,6 +293,76 @@ def _without_own_comment(stmt: Statement) -> list[cst.EmptyLine]:
     return lines[:cut]
 
 
+def _laid_out(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
+    """A statement of a function this codemod writes, ``depth`` blocks deep, kept to the
+    file's width: a simple line wrapped where it is wider (its author's line breaks joined
+    first, ``layout.relaid``), and so the lines of a block in it (a tape block)."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        laid = moved(statement, limit, depth)
+        listed = _unpacking_wrapped(laid, limit, depth)  # ``train = [\n    a,\n    b,\n]``
+        return listed if listed is not laid and _code_width(listed, depth) <= limit else laid
+    body = getattr(statement, "body", None)
+    if not isinstance(body, cst.IndentedBlock):
+        return statement
+    inner = [_laid_out(stmt, limit, depth + 1) for stmt in body.body]
+    if all(new is old for new, old in zip(inner, body.body)):
+        return statement
+    return statement.with_changes(body=body.with_changes(body=inner))
+
+
+def _unpacking_wrapped(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
+    """``a, b, c = value`` (or ``a, b = x.numpy(), y.numpy()``, ``a = [x, y]``) wider than
+    ``limit`` ``depth`` blocks deep: the targets in parentheses, one a line (``(\n    a,\n
+    b,\n) = value``), or the values (``a, b = (\n    x.numpy(),\n    y.numpy(),\n)``), or
+    both: the first that fits, else the narrowest, when narrower."""
+    if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+        return statement
+    assign = statement.body[0]
+    if not (isinstance(assign, cst.Assign) and len(assign.targets) == 1):
+        return statement
+    before = _code_width(statement, depth)
+    if before <= limit:
+        return statement
+    target, value = assign.targets[0].target, assign.value
+    targets = [source(target)]
+    if _bare_tuple(target):
+        targets.append("(\n" + "".join(f"    {source(e.value)},\n" for e in target.elements) + ")")
+    values = [source(value)]
+    if _bare_tuple(value):
+        values.append("(\n" + "".join(f"    {source(e.value)},\n" for e in value.elements) + ")")
+    elif isinstance(value, cst.List) and value.elements and "#" not in source(value):
+        # (a comment between the elements would be lost)
+        values.append("[\n" + "".join(f"    {source(e.value)},\n" for e in value.elements) + "]")
+    best, narrowest = statement, before
+    for text in [f"{t} = {v}\n" for v in values for t in targets][1:]:
+        try:
+            wrapped = cst.parse_statement(text)
+        except cst.ParserSyntaxError:
+            continue
+        if _code_width(wrapped, depth) < narrowest:
+            best, narrowest = wrapped, _code_width(wrapped, depth)
+            if narrowest <= limit:
+                break
+    if best is statement:
+        return statement
+    return best.with_changes(leading_lines=statement.leading_lines, trailing_whitespace=statement.trailing_whitespace)
+
+
+def _bare_tuple(node: cst.BaseExpression) -> bool:
+    """A tuple of two or more elements written without parentheses, none starred."""
+    return (
+        isinstance(node, cst.Tuple)
+        and not node.lpar
+        and len(node.elements) > 1
+        and not any(isinstance(e, cst.StarredElement) for e in node.elements)
+    )
+
+
+def _code_width(statement: cst.SimpleStatementLine, depth: int) -> int:
+    """The longest line of ``statement``'s code (its comments aside), ``depth`` blocks deep."""
+    return width(statement.with_changes(leading_lines=[], trailing_whitespace=cst.TrailingWhitespace()), depth)
+
+
 class _ExplicitVarList(cst.CSTTransformer):
     """``opt.minimize(loss)`` -> ``opt.minimize(loss, var_list=[W, b])`` with the graph's variables."""
 
@@ -335,16 +405,17 @@ class _Rewriter(cst.CSTTransformer):
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine:
         # A line now reading ``.numpy()`` where it read a value, or calling a function where it
-        # ran the graph, keeps to the file's width.
+        # ran the graph, keeps its author's layout and the file's width (``layout.relaid``).
         plan = self.plan
-        nodes = list(walk(original, code_only=True))
-        if any(isinstance(n, cst.Name) and n in plan.replacements for n in nodes):
-            return fitted(updated, self.limit, self.depth)
-        wide = width(original.with_changes(leading_lines=[]), self.depth) > self.limit
-        if not wide and any(n in plan.calls or n in plan.smalls for n in nodes):
-            # (a line wider already is left as it was)
-            return fitted(updated, self.limit, self.depth)
-        return updated
+        if not any(
+            n in plan.replacements or n in plan.calls or n in plan.smalls for n in walk(original, code_only=True)
+        ):
+            return updated
+        laid = relaid(original, updated, self.limit, self.depth)
+        unpacked = _unpacking_wrapped(updated, self.limit, self.depth)
+        if unpacked is not updated and _code_width(unpacked, self.depth) < _code_width(laid, self.depth):
+            return unpacked
+        return laid
 
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
         return self.plan.replacements.get(original, updated)
