@@ -152,6 +152,16 @@ REWRITES = [
         "import tensorflow.compat.v1 as tf\ny = tf.compat.v2.math.log(a,\n           b)\n",
         id="compat-v1-alias-layout-left-to-compat-v1-import",
     ),
+    pytest.param(
+        "import tensorflow as tf\nop = tf.contrib.tpu.rewrite(fn, [x])\nwith tf.contrib.tpu.bfloat16_scope():\n    y = f(x)\n",
+        "import tensorflow as tf\nop = tf.tpu.rewrite(fn, [x])\nwith tf.tpu.bfloat16_scope():\n    y = f(x)\n",
+        id="contrib-tpu-is-tf1-tpu-reexported",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\ntf.contrib.tpu.shutdown_system()\n",
+        "import tensorflow.compat.v1 as tf\ntf.tpu.shutdown_system()\n",
+        id="contrib-tpu-under-the-v1-alias",
+    ),
 ]
 
 NO_OPS = [
@@ -187,6 +197,11 @@ NO_OPS = [
 ]
 
 FINDINGS = [
+    pytest.param(
+        "from tensorflow.contrib import tpu\nop = tpu.rewrite(fn, [x])\n",
+        "tf.compat.v1.tpu.rewrite",
+        id="contrib-tpu-through-its-own-import-reported",
+    ),
     pytest.param(
         "import tensorflow as tf\nx = tf.log(y)  # tfmodernize: ignore\na = tf.assert_equal(x, y)\n",
         "tf.compat.v1.assert_equal",

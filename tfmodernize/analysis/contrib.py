@@ -166,6 +166,22 @@ DOES_NOT_RUN.update(
 #: function in TensorFlow ops (its ``batch_norm`` module), and the name it takes there.
 WRITTEN_IN_THE_FILE = {"tf_slim.layers.layers.batch_norm": "batch_norm"}
 
+#: contrib modules TF 1.15 made of TensorFlow's own TF1 API, re-exported under contrib
+#: (``tf.contrib.tpu.rewrite`` was ``tf.tpu.rewrite``): where TensorFlow's upgrade table sends
+#: such a name to the same name under ``tf.compat.v1``, the two are one function, and code
+#: that stays TF1 can name it so.
+REEXPORTED_TF1_API = ("contrib.tpu.",)
+
+
+def reexported_tf1_name(path: str, upgrade_target: str) -> "str | None":
+    """``tpu.rewrite`` for ``contrib.tpu.rewrite`` when the upgrade table sends it to
+    ``compat.v1.tpu.rewrite`` and the contrib module re-exported TF's own; else None."""
+    if not path.startswith(REEXPORTED_TF1_API):
+        return None
+    name = path[len("contrib.") :]
+    return name if upgrade_target == f"compat.v1.{name}" else None
+
+
 #: What replaced the contrib modules (and names) that have no exact core equivalent nor a place
 #: in tf-slim: what a person migrating them uses instead, by contrib path (the longest wins).
 INSTEAD = {

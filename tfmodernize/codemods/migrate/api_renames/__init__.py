@@ -7,6 +7,9 @@ What it does
 
     * symbol renames (``tf.random_normal`` -> ``tf.random.normal``, ``tf.log`` ->
       ``tf.math.log``, ``tf.segment_sum`` -> ``tf.math.segment_sum``, ...);
+    * contrib names TF 1.15 re-exported from TF's own TF1 API (``tf.contrib.tpu.rewrite`` ->
+      ``tf.tpu.rewrite``, analysis/contrib.py ``REEXPORTED_TF1_API``): the same function, a TF1
+      name, so compat-fallback keeps the file on ``tf.compat.v1``, where TF 2.x has it;
     * keyword renames (``reduction_indices=``/``keep_dims=`` -> ``axis=``/``keepdims=``,
       ``dim=`` -> ``axis=``, ...), and positional arguments whose position changed become
       keywords first (the peer's reorders);
@@ -105,7 +108,7 @@ from typing import Union
 
 import libcst as cst
 
-from tfmodernize.analysis.contrib import instead as contrib_instead
+from tfmodernize.analysis.contrib import instead as contrib_instead, reexported_tf1_name
 from tfmodernize.analysis.tables import tables
 from tfmodernize.codemods.migrate.api_renames.policy import (
     CALL_REWRITES,
@@ -256,6 +259,17 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
             if not (tf1 or tables().tf1_only(key)):
                 return  # a name TF2 has too, in a file that reads as TF2: TF2's meaning
+            tf1_name = reexported_tf1_name(key, target)
+            root = original
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            if tf1_name is not None and self.tf.qualify(root) in ("tensorflow", "tensorflow.compat.v1"):
+                # TF 1.15's contrib re-exported TF's own function: the file (TF1 code, kept on
+                # compat.v1 for it by compat-fallback) names it where TensorFlow 2.x still has it.
+                if self.fix(original, f"tf.{key} is TF1's tf.{tf1_name} (contrib re-exported it)"):
+                    self.replace(original, cst.parse_expression(f"{root.value}.{tf1_name}"))
+                    self.lay_out(original)
+                return
             if target.startswith("compat.v1."):
                 self._report_v1_target(original, symbol, key, target)
                 return
