@@ -85,6 +85,17 @@ NO_OPS = [
 ]
 
 FINDINGS = [
+    pytest.param(
+        "from tensorflow.python.platform import flags\n"
+        "flags.DEFINE_string('source', 'sine', 'where the tasks come from')\n"
+        "FLAGS = flags.FLAGS\n"
+        "def main():\n"
+        "    print(FLAGS.source)\n"
+        "if __name__ == '__main__':\n"
+        "    main()\n",
+        "before anything parses the flags",
+        id="program-run-without-app-run-reads-flags-in-a-function",
+    ),
     pytest.param("import tensorflow as tf\ntf.logging.log(20, 'x')\n", "not a tf.logging constant", id="numeric-level"),
     pytest.param(
         "import tensorflow as tf\nok = tf.logging.get_verbosity() > 10\n", "get_verbosity", id="get-verbosity"
@@ -96,7 +107,7 @@ FINDINGS = [
     pytest.param("import tensorflow as tf\ntf.app.run()\n", "without a main", id="run-without-main"),
     pytest.param(
         "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 1, '')\nprint(tf.app.flags.FLAGS.n)\n",
-        "never parses",
+        "before anything parses the flags",
         id="module-level-read-unparsed",
     ),
 ]

@@ -24,7 +24,8 @@ What it does
     ``tf.logging.log(20, ...)``, a comparison with ``tf.logging.INFO`` or the value of
     ``tf.logging.get_verbosity()`` would change meaning), ``tf.logging.vlog`` (TF logs at a Python level, absl at a verbosity level),
     ``tf.logging.TaskLevelStatusMessage`` (absl has none), ``tf.app.run()`` without a ``main``
-    in the module, and flags read at module level in a file that never parses them (TF's
+    in the module, and flags read at module level (or anywhere in a program run from
+    ``if __name__ == "__main__":`` without ``app.run``) in a file that never parses them (TF's
     ``FLAGS`` parsed ``sys.argv`` on first read, absl's raises ``UnparsedFlagAccessError``).
     ``tf.logging`` moves as a whole: one declined use keeps every ``tf.logging`` use of the
     file on TF's logger, since half on each logger would log at two verbosities. A
@@ -84,6 +85,7 @@ from tfmodernize.treewalk import visit, walk
 
 from tfmodernize.analysis.tf_function import own_body, runs_functions_eagerly, traced_functions
 from tfmodernize.names import WholeNames
+from tfmodernize.analysis.program import main_guard
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
 
@@ -309,8 +311,9 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
         """Why this use stays (``""``: already reported), or None to migrate it."""
         if module == "flags" and not self._flags_ok:
             return (
-                "flag values are read at module level and the file never parses the flags: TF's FLAGS "
-                "parsed sys.argv on first read, absl's raises; call app.run or FLAGS(sys.argv) first"
+                "flag values are read before anything parses the flags (the program runs without "
+                "app.run): TF's FLAGS parsed sys.argv on first read, absl's raises; call app.run or "
+                "FLAGS(sys.argv) first"
             )
         if module == "app" and not self._has_main and not self._main_passed(node):
             return "tf.app.run() without a main function in this module: pass main to absl's app.run by hand"
@@ -351,6 +354,7 @@ class _ModuleFacts(cst.CSTVisitor):
         self._skip: set[int] = set()
         self._module_level_calls: list[cst.CSTNode] = []
         self._module_level_reads: list[cst.CSTNode] = []
+        self._reads: list[cst.CSTNode] = []  # at any depth
         self.logging_blockers: list[tuple[cst.CSTNode, str]] = []
         self._inner: set[int] = set()
         self._level_args: set[int] = set()
@@ -383,6 +387,7 @@ class _ModuleFacts(cst.CSTVisitor):
             self.runs_app = symbol is not None and symbol.path == "app.run"
         if self._depth == 0:
             self._module_level_reads.append(node.value)
+        self._reads.append(node.value)
         return True
 
     def visit_Name(self, node: cst.Name) -> bool:
@@ -475,8 +480,11 @@ class _ModuleFacts(cst.CSTVisitor):
 
         if any(is_flags(func) for func in self._module_level_calls):
             return True  # ``FLAGS(argv)`` parses explicitly
+        if any(main_guard(statement) for statement in module.body):
+            # A program run without app.run: what its functions read, TF's FLAGS parsed first.
+            return not any(is_flags(base) for base in self._reads)
         return not any(is_flags(base) for base in self._module_level_reads)
 
     def _is_flags_object(self, node: cst.CSTNode) -> bool:
         symbol = self.names.tf_symbol(node)
-        return symbol is not None and symbol.path in ("app.flags.FLAGS", "flags.FLAGS")
+        return symbol is not None and _public_path(symbol.path) in ("app.flags.FLAGS", "flags.FLAGS")
