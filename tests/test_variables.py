@@ -7,7 +7,7 @@ import libcst as cst
 import pytest
 
 from tfmodernize.analysis.training import inventory
-from tfmodernize.analysis.variables import MadeVariable, Unknown, made_variable
+from tfmodernize.analysis.variable_calls import MadeVariable, Unknown, made_variable
 from tfmodernize.codemods.migrate.session_to_function.graph import variables_created
 from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import TFNames

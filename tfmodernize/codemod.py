@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from enum import Enum
+from functools import lru_cache
 from typing import Callable, ClassVar, Mapping, Optional, Sequence
 
 import libcst as cst
@@ -38,6 +39,13 @@ from tfmodernize.tfsymbols import TFNames, import_bindings
 from tfmodernize.treewalk import dispatch, visit
 
 SUPPRESSION = re.compile(r"#\s*tfmodernize:\s*ignore(?:\[([^\]]*)\])?")
+
+
+@lru_cache(maxsize=4096)
+def _dotted_name(code: str) -> cst.BaseExpression:
+    """``tf.nn.relu`` parsed, once per spelling: nodes never change, and the applier copies
+    what an edit brings in (``edits``), so the same node may be handed out again."""
+    return cst.parse_expression(code)
 
 
 class Safety(str, Enum):
@@ -220,7 +228,7 @@ class TFCodemod(VisitorBasedCodemodCommand):
             self.context = replace(self.context, wrapper=previous)
         new = self.state.apply(tree, self.edits)
         if new is not tree:
-            self._drop_orphaned_imports(self.state.alias_uses(tree), self.state.alias_uses(new))
+            self._drop_orphaned_imports(self.state.orphaned_aliases(tree, new))
         if self._imports_added or self._imports_removed:
             new = self.state.apply(new, plan_imports(new, self._imports_added, self._imports_removed))
         return new
@@ -294,17 +302,17 @@ class TFCodemod(VisitorBasedCodemodCommand):
         module, _, obj = imported[root.value].rpartition(".")
         self.remove_import(module, obj, asname=root.value if root.value != obj else None)
 
-    def _drop_orphaned_imports(self, before: dict[str, tuple[str, int]], after: dict[str, tuple[str, int]]) -> None:
-        """A TF import this rewrite left unused (``tf`` once flags moved to absl) goes too."""
-        for alias, (qualified, uses) in before.items():
-            if uses and after.get(alias, (qualified, 0))[1] == 0:
-                module, _, name = qualified.rpartition(".")
-                if alias == qualified.split(".", 1)[0] and "." not in qualified:
-                    self.remove_import(qualified)
-                elif qualified == "tensorflow" or qualified.startswith("tensorflow.compat."):
-                    self.remove_import(qualified, asname=alias)
-                else:
-                    self.remove_import(module, name, asname=alias if alias != name else None)
+    def _drop_orphaned_imports(self, orphaned: list[tuple[str, str]]) -> None:
+        """A TF import this rewrite left unused (``tf`` once flags moved to absl) goes too:
+        ``orphaned`` is ``FileState.orphaned_aliases``."""
+        for alias, qualified in orphaned:
+            module, _, name = qualified.rpartition(".")
+            if alias == qualified.split(".", 1)[0] and "." not in qualified:
+                self.remove_import(qualified)
+            elif qualified == "tensorflow" or qualified.startswith("tensorflow.compat."):
+                self.remove_import(qualified, asname=alias)
+            else:
+                self.remove_import(module, name, asname=alias if alias != name else None)
 
     def _position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
         return self.state.position(node)
@@ -393,7 +401,7 @@ class TFCodemod(VisitorBasedCodemodCommand):
         alias for the TF2 top level. ``spell_v2`` writes ``tf.compat.v2.<path>``: for a name
         that TF1 code also uses with another meaning, in a file that is still TF1 code.
         """
-        return cst.parse_expression(f"{self.tf_root(spell_v2=spell_v2)}.{path}")
+        return _dotted_name(f"{self.tf_root(spell_v2=spell_v2)}.{path}")
 
     def tf_root(self, *, spell_v2: bool = False) -> str:
         """The code naming TF2's top level through the alias in scope (``tf``, ``tf.compat.v2``),

@@ -91,21 +91,29 @@ def parents(module: cst.Module) -> dict[int, cst.CSTNode]:
 
 class _Applier:
     def __init__(
-        self, edits: Edits, origin: dict[cst.CSTNode, cst.CSTNode], anchor: dict[cst.CSTNode, cst.CSTNode]
+        self,
+        edits: Edits,
+        origin: dict[cst.CSTNode, cst.CSTNode],
+        anchor: dict[cst.CSTNode, cst.CSTNode],
+        built: list[cst.CSTNode],
     ) -> None:
         self.edits = edits
         self.origin = origin
         self.anchor = anchor
+        self.built = built
         self.on_path: set[int] = set()
 
     def mark(self, module: cst.Module, parent_of: dict[int, cst.CSTNode]) -> None:
         for key, node in self.edits.targets.items():
-            if node is not module and key not in parent_of:
-                raise EditError(f"an edit targets a {type(node).__name__} that is not in the tree")
             while key not in self.on_path:
                 self.on_path.add(key)
                 parent = parent_of.get(key)
                 if parent is None:
+                    # The chain up from a node of the tree ends at its module. (A map kept up to
+                    # date edit by edit, ``FileState.apply``, still holds the nodes edits took out:
+                    # their chains end at an earlier tree's module.)
+                    if key != id(module):
+                        raise EditError(f"an edit targets a {type(node).__name__} that is not in the tree")
                     break
                 key = id(parent)
 
@@ -126,7 +134,9 @@ class _Applier:
         if changes:
             if isinstance(node, cst.IndentedBlock) and "body" in changes and not changes["body"]:
                 changes["body"] = (cst.SimpleStatementLine([cst.Pass()]),)
+                self.built.append(changes["body"][0])
             updated = node.with_changes(**changes)
+            self.built.append(updated)
             self.origin[updated] = self.origin.get(node, node)
         result: Union[cst.CSTNode, cst.FlattenSentinel, cst.RemovalSentinel] = updated
         for replacement in self.edits.replacements.get(id(node), ()):
@@ -200,6 +210,7 @@ class _Applier:
                     self._copy(v, origin, kept, seen) if isinstance(v, cst.CSTNode) else v for v in value
                 )
         copy = node.with_changes(**changes)
+        self.built.append(copy)
         self.origin[copy] = self.origin.get(node, node)
         self.anchor[copy] = self.anchor.get(node, origin)
         return copy
@@ -211,15 +222,18 @@ def apply(
     origin: dict[cst.CSTNode, cst.CSTNode],
     anchor: dict[cst.CSTNode, cst.CSTNode],
     parent_of: Optional[dict[int, cst.CSTNode]] = None,
+    built: Optional[list[cst.CSTNode]] = None,
 ) -> cst.Module:
     """``module`` with ``edits`` made; ``module`` itself when there are none.
 
     ``origin`` and ``anchor`` (see the module docstring) are extended with every node built
-    here. ``parent_of`` is ``parents(module)`` when the caller has it already.
+    here. ``parent_of`` is ``parents(module)`` when the caller has it already. ``built``, when
+    given, receives every node built here, each after the nodes built below it: the new tree's
+    nodes that are not the old tree's, with some an edit built and replaced again.
     """
     if not edits:
         return module
-    applier = _Applier(edits, origin, anchor)
+    applier = _Applier(edits, origin, anchor, built if built is not None else [])
     applier.mark(module, parent_of if parent_of is not None else parents(module))
     result = applier.rebuild(module)
     if not isinstance(result, cst.Module):

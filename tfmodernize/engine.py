@@ -149,60 +149,85 @@ def _without_strings(text: str) -> str:
     return "".join(lines)
 
 
+@dataclass
+class _Asking:
+    """What the detection walk asks of a node, for the codemods not found yet (``_detect``)."""
+
+    #: Node type -> the codemods whose ``detect`` is asked about it.
+    wanted: dict[type, list[type[TFCodemod]]] = field(default_factory=dict)
+    #: For a Name or Attribute naming no TF symbol: only the codemods that want those too.
+    untyped: dict[type, list[type[TFCodemod]]] = field(default_factory=dict)
+    #: Name and Attribute, when a codemod wants it only as a TF symbol (its TF symbol is read).
+    typed: set[type] = field(default_factory=set)
+    #: Calls are matched against the codemods' ``detects`` by the call's TF path, read once per
+    #: call, instead of asking each codemod (``detect`` is asked about the other node types).
+    by_path: dict[str, list[type[TFCodemod]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, codemods: Iterable[type[TFCodemod]]) -> "_Asking":
+        asking = cls()
+        for codemod in codemods:
+            for kind in codemod.interests:
+                if kind is cst.Call and codemod.detects:
+                    for path in codemod.detects:
+                        asking.by_path.setdefault(path, []).append(codemod)
+                    continue
+                asking.wanted.setdefault(kind, []).append(codemod)
+                if kind in (cst.Name, cst.Attribute):
+                    if codemod.detects_tf_names_only:
+                        asking.typed.add(kind)
+                    else:
+                        asking.untyped.setdefault(kind, []).append(codemod)
+        return asking
+
+
 def _detect(
     module: cst.Module,
     candidates: Sequence[type[TFCodemod]],
     names: TFNames,
     asked: Optional[set[int]] = None,
 ) -> set[type[TFCodemod]]:
-    """One traversal asking every candidate's ``detect`` about the node types it wants.
+    """One traversal asking every candidate's ``detect`` about the node types it wants; a
+    codemod found is asked no more (what the walk asks is made again without it).
 
     ``asked``: ids of the nodes every candidate was already asked about, under the same names
     (nodes are immutable, so a node's whole subtree was too): the walk does not go into them,
     and adds the nodes it goes through. After a codemod's rewrite only its new nodes are walked.
     """
     found: set[type[TFCodemod]] = {c for c in candidates if not c.interests}
-    wanted: dict[type, list[type[TFCodemod]]] = {}
-    #: For a Name or Attribute naming no TF symbol: only the codemods that want those too.
-    untyped: dict[type, list[type[TFCodemod]]] = {}
-    # Calls are matched against the codemods' ``detects`` by the call's TF path, read once per
-    # call, instead of asking each codemod (``detect`` is asked about the other node types).
-    by_path: dict[str, list[type[TFCodemod]]] = {}
-    for codemod in candidates:
-        for kind in codemod.interests:
-            if kind is cst.Call and codemod.detects:
-                for path in codemod.detects:
-                    by_path.setdefault(path, []).append(codemod)
-            else:
-                wanted.setdefault(kind, []).append(codemod)
-                if kind in (cst.Name, cst.Attribute) and not codemod.detects_tf_names_only:
-                    untyped.setdefault(kind, []).append(codemod)
-    if not wanted and not by_path:
+    if len(found) == len(candidates):
         return found
+    asking = _Asking.of(c for c in candidates if c not in found)
     if asked is None:
         asked = set()
     stack: list[cst.CSTNode] = [module]
-    pop, extend, children = stack.pop, stack.extend, treewalk.children
+    pop, extend, children, mark = stack.pop, stack.extend, treewalk.children, asked.add
     while stack:
         node = pop()
-        if id(node) in asked:
+        key = id(node)
+        if key in asked:
             continue
-        if by_path and type(node) is cst.Call:
-            symbol = names.tf_symbol(node.func)
-            if symbol is not None and symbol.path in by_path:
-                found.update(by_path[symbol.path])
-                if len(found) == len(candidates):
-                    return found
         kind = type(node)
-        asking = wanted.get(kind, ())
-        if (kind is cst.Name or kind is cst.Attribute) and asking and names.tf_symbol(node) is None:
-            asking = untyped.get(kind, ())
-        for codemod in asking:
-            if codemod not in found and codemod.detect(node, names):
-                found.add(codemod)
+        if kind is cst.Call and asking.by_path:
+            symbol = names.tf_symbol(node.func)
+            if symbol is not None and symbol.path in asking.by_path:
+                found.update(asking.by_path[symbol.path])
                 if len(found) == len(candidates):
                     return found
-        asked.add(id(node))
+                asking = _Asking.of(c for c in candidates if c not in found)
+        ask = asking.wanted.get(kind)
+        if ask is not None:
+            if kind in asking.typed and names.tf_symbol(node) is None:
+                ask = asking.untyped.get(kind, ())
+            before = len(found)
+            for codemod in ask:
+                if codemod.detect(node, names):
+                    found.add(codemod)
+            if len(found) != before:
+                if len(found) == len(candidates):
+                    return found
+                asking = _Asking.of(c for c in candidates if c not in found)
+        mark(key)
         extend(reversed(children(node, code_only=True)))
     return found
 
@@ -366,9 +391,10 @@ def _transform_once(
         exports_refused=refused,
         project_on_v1=project_on_v1,
     )
-    candidates = [c for c in codemods if c.applies_to_text(text) or c.wanted_by(state)]
     if not text.strip() or not PREFILTER.search(text):
         return text, state
+    wanted = {c for c in codemods if c.wanted_by(state)}
+    candidates = [c for c in codemods if c in wanted or c.applies_to_text(text)]
     # CPython's parser first: it is ~10x faster than LibCST's and stricter (LibCST accepts
     # some Python 2 forms such as ``except E, e:``), and its messages are the familiar ones.
     if parsed:
@@ -395,7 +421,7 @@ def _transform_once(
     # The nodes every candidate has been asked about (kept alive by ``trees``, so ids stay theirs).
     asked: set[int] = set()
     trees = [module]
-    found = _detect(module, candidates, names, asked) | {c for c in candidates if c.wanted_by(state)}
+    found = _detect(module, candidates, names, asked) | wanted
     changed = False
     for index, codemod in enumerate(candidates):
         if codemod not in found:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional, TypeVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ScopeProvider
@@ -16,6 +16,8 @@ from tfmodernize.positions import Positions
 from tfmodernize.results import Finding, Fix, Obligation
 from tfmodernize.tfsymbols import TFNames, tf_import_aliases
 from tfmodernize.treewalk import children
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -67,9 +69,11 @@ class FileState:
     anchor: dict = field(default_factory=dict, repr=False)
     _wrapper: Optional[MetadataWrapper] = field(default=None, repr=False)
     _names: Optional[tuple[cst.Module, TFNames]] = field(default=None, repr=False)
+    #: id of a top-level statement -> (the statement, the names its code reads outside imports).
+    _statement_reads: dict = field(default_factory=dict, repr=False)
+    #: (id of a tree, reader) -> (the tree, what the reader read off it): ``reading``.
+    _readings: dict = field(default_factory=dict, repr=False)
     _parents: Optional[tuple[cst.Module, dict]] = field(default=None, repr=False)
-    _alias_uses: Optional[tuple[cst.Module, dict]] = field(default=None, repr=False)
-    _statement_alias_uses: dict = field(default_factory=dict, repr=False)
     #: CPython's tree of ``text`` (the engine's syntax check), for the lines of top-level statements.
     syntax: Optional[ast.Module] = field(default=None, repr=False)
     _parsed_parents: Optional[dict] = field(default=None, repr=False)
@@ -91,30 +95,60 @@ class FileState:
         """TF names of ``module`` (with scope analysis when the file needs it), once per tree version."""
         if self._names is None or self._names[0] is not module:
             scopes = self.wrapper(module).resolve(ScopeProvider) if self.needs_scope else None
-            self._names = (module, TFNames.for_module(module, scopes))
+            names = TFNames.for_module(module, scopes)
+            if self._names is not None:
+                # The codemods' successive trees share the nodes their edits left alone.
+                names.share_resolutions(self._names[1])
+            self._names = (module, names)
         return self._names[1]
 
-    def alias_uses(self, module: cst.Module) -> dict[str, tuple[str, int]]:
-        """Each name a TF import of ``module`` binds -> (what it binds, how often code outside
-        imports reads it); once per tree version, and counted per top-level statement, once per
-        statement: the codemods' successive trees share the statements they did not change."""
-        if self._alias_uses is not None and self._alias_uses[0] is module:
-            return self._alias_uses[1]
-        aliases = {
-            local: next(iter(targets)) for local, targets in tf_import_aliases(module).items() if len(targets) == 1
-        }
-        uses = dict.fromkeys(aliases, 0)
-        if aliases:
-            wanted = frozenset(aliases)
-            for statement in module.body:
-                key = (statement, wanted)
-                if key not in self._statement_alias_uses:
-                    self._statement_alias_uses[key] = _name_counts(statement, wanted)
-                for name, count in self._statement_alias_uses[key].items():
-                    uses[name] += count
-        found = {local: (aliases[local], count) for local, count in uses.items()}
-        self._alias_uses = (module, found)
-        return found
+    def reading(self, module: cst.Module, reader: Callable[[cst.Module, TFNames, dict], T]) -> T:
+        """``reader(module, self.names(module), self.project)``, read once per tree version for
+        every codemod that asks (``analysis.training.inventory``): what it returns is shared,
+        so no codemod changes it."""
+        known = self._readings.get((id(module), reader))
+        if known is None or known[0] is not module:
+            known = self._readings[(id(module), reader)] = (module, reader(module, self.names(module), self.project))
+        return known[1]
+
+    def orphaned_aliases(self, old: cst.Module, new: cst.Module) -> list[tuple[str, str]]:
+        """The names TF imports of ``old`` bind (to one module or object each) that code outside
+        imports reads in ``old`` and no longer in ``new``, its rewrite: ``(name, what it binds)``.
+
+        The names each top-level statement reads are read once per file (the codemods' trees
+        share the statements their edits left alone), and only as far as the answer needs: a
+        name read in the statements a rewrite made, or in the first statements it left alone,
+        settles it there.
+        """
+        known = self._names
+        before = known[1].aliases if known is not None and known[0] is old else _single_aliases(old)
+        if not before:
+            return []
+        after = _single_aliases(new)
+        old_ids = {id(statement) for statement in old.body}
+        new_ids = {id(statement) for statement in new.body}
+        gone = [s for s in old.body if id(s) not in new_ids]
+        came = [s for s in new.body if id(s) not in old_ids]
+        kept = [s for s in new.body if id(s) in old_ids]
+        orphaned = []
+        for name, qualified in before.items():
+            if name in after:
+                # Read before: in the statements kept or those gone; after: in those kept or new.
+                if not self._read_in(came, name) and not self._read_in(kept, name) and self._read_in(gone, name):
+                    orphaned.append((name, qualified))
+            elif self._read_in(gone, name) or self._read_in(kept, name):  # no import binds it any more
+                orphaned.append((name, qualified))
+        return orphaned
+
+    def _read_in(self, statements: list[cst.CSTNode], name: str) -> bool:
+        """Whether code in ``statements`` (top-level ones) outside import statements reads ``name``."""
+        for statement in statements:
+            known = self._statement_reads.get(id(statement))
+            if known is None or known[0] is not statement:
+                known = self._statement_reads[id(statement)] = (statement, _names_read(statement))
+            if name in known[1]:
+                return True
+        return False
 
     @property
     def exports_allowed(self) -> bool:
@@ -135,7 +169,22 @@ class FileState:
         """``module`` with ``edits`` made (``edits.apply``)."""
         if not edits:
             return module
-        return apply_edits(module, edits, self.origin, self.anchor, self.parents(module))
+        parent_of = self.parents(module)
+        built: list[cst.CSTNode] = []
+        new = apply_edits(module, edits, self.origin, self.anchor, parent_of, built)
+        if new is not module:
+            # The new tree's map is the old one with the children of every node built here
+            # entered again, each under the last node built holding it (nodes are built after
+            # those below them): what an edit left alone keeps its parent. The parsed tree's
+            # own map stays as it is, for positions.
+            if parent_of is self._parsed_parents:
+                parent_of = dict(parent_of)
+            for node in built:
+                below = children(node, code_only=True)
+                if below:
+                    parent_of.update(dict.fromkeys(map(id, below), node))
+            self._parents = (new, parent_of)
+        return new
 
     def position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
         """(line, column, end line, end column), 1-based, of ``node`` in the file as written:
@@ -179,16 +228,22 @@ class FileState:
         return False
 
 
-def _name_counts(node: cst.CSTNode, wanted: frozenset[str]) -> dict[str, int]:
-    """How often code under ``node`` outside import statements reads each name of ``wanted``."""
-    counts: dict[str, int] = {}
-    stack: list[cst.CSTNode] = [node]
+def _single_aliases(module: cst.Module) -> dict[str, str]:
+    """Each name TF imports of ``module`` bind to one module or object -> what it binds."""
+    return {local: next(iter(targets)) for local, targets in tf_import_aliases(module).items() if len(targets) == 1}
+
+
+def _names_read(statement: cst.CSTNode) -> frozenset[str]:
+    """Every name code in ``statement`` reads outside import statements (the names of
+    attributes and keywords included: ``x.tf`` reads ``tf`` here)."""
+    found: set[str] = set()
+    stack: list[cst.CSTNode] = [statement]
     while stack:
         current = stack.pop()
         kind = type(current)
         if kind is cst.Import or kind is cst.ImportFrom:
             continue
-        if kind is cst.Name and current.value in wanted:
-            counts[current.value] = counts.get(current.value, 0) + 1
+        if kind is cst.Name:
+            found.add(current.value)
         stack.extend(children(current, code_only=True))
-    return counts
+    return frozenset(found)

@@ -176,26 +176,38 @@ def forget() -> None:
     _BINDINGS.clear()
 
 
+@dataclass(frozen=True)
+class _Rebinding:
+    """The patterns of a binding of one name other than its TF import (``needs_scope_analysis``)."""
+
+    assignment: re.Pattern[str]  #: an assignment line binding it: ``tf = ...``, ``a, tf = ...``
+    on_its_line: re.Pattern[str]  #: a binding that fits on the line naming it
+    walrus: re.Pattern[str]  #: ``tf := ...``
+    parameter: re.Pattern[str]  #: a parameter of a ``def`` (its list may span lines), from ``def``
+    other_import: re.Pattern[str]  #: an import line naming it (``from mocks import fake as tf``)
+
+
 @lru_cache(maxsize=64)
-def _rebinding_patterns(name: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """(an assignment line binding ``name``; a binding that fits on the line naming ``name``;
-    one that may span lines), for ``needs_scope_analysis``."""
+def _rebinding_patterns(name: str) -> _Rebinding:
     n = re.escape(name)
     ident = r"[\w \t,()\[\]*]*"
-    assignment = re.compile(rf"[ \t]*{ident}(?<![\w.]){n}\b{ident}(?::[^=\n]*)?=(?!=)")  # tf = ..., a, tf = ...
-    on_its_line = re.compile(
-        rf"\blambda\b[^:\n]*(?<![\w.=]){n}\s*[,:=]"
-        rf"|\bfor\b[^\n]*(?<![\w.]){n}\b[^\n]*\bin\b"  # loop / comprehension target
-        rf"|\b(?:def|class)\s+{n}\b"
-        rf"|\b(?:global|nonlocal)\b[^\n]*(?<![\w.]){n}\b"
-        rf"|\bexcept\b[^\n]*\bas\s+{n}\b"
-        rf"|\bwith\b[^\n]*\bas\s+\(?{n}\b",
+    return _Rebinding(
+        assignment=re.compile(rf"[ \t]*{ident}(?<![\w.]){n}\b{ident}(?::[^=\n]*)?=(?!=)"),
+        on_its_line=re.compile(
+            rf"\blambda\b[^:\n]*(?<![\w.=]){n}\s*[,:=]"
+            rf"|\bfor\b[^\n]*(?<![\w.]){n}\b[^\n]*\bin\b"  # loop / comprehension target
+            rf"|\b(?:def|class)\s+{n}\b"
+            rf"|\b(?:global|nonlocal)\b[^\n]*(?<![\w.]){n}\b"
+            rf"|\bexcept\b[^\n]*\bas\s+{n}\b"
+            rf"|\bwith\b[^\n]*\bas\s+\(?{n}\b",
+        ),
+        walrus=re.compile(rf"(?<![\w.]){n}\s*:="),
+        parameter=re.compile(rf"\bdef\s+\w+\s*\([^)]*(?<![\w.=]){n}\s*[,:=)]"),
+        # ``import gin.tf`` binds ``gin``: a name after a dot in an import is never bound by it.
+        other_import=re.compile(
+            rf"[ \t]*(?:from\s+(?!(?:{'|'.join(TF_ROOTS)})\b)\S+\s+)?import\b[^\n]*(?<![\w.]){n}\b"
+        ),
     )
-    spanning = re.compile(
-        rf"(?<![\w.]){n}\s*:="  # walrus
-        rf"|\bdef\s+\w+\s*\([^)]*(?<![\w.=]){n}\s*[,:=)]",  # parameter
-    )
-    return assignment, on_its_line, spanning
 
 
 def needs_scope_analysis(text: str, aliases: Mapping[str, set[str]]) -> bool:
@@ -203,24 +215,27 @@ def needs_scope_analysis(text: str, aliases: Mapping[str, set[str]]) -> bool:
 
     Over-approximates on purpose: a false alarm only costs the slower scope analysis.
     """
+    lines = text.split("\n")
     for local, targets in aliases.items():
         if len(targets) > 1:
             return True
-        assignment, on_its_line, spanning = _rebinding_patterns(local)
+        patterns = _rebinding_patterns(local)
         # Only lines naming ``local`` can bind it on their own: the patterns that fit on one line
-        # (and backtrack over it) read those alone, not the whole file.
-        naming = [line for line in text.split("\n") if local in line]
-        if any(assignment.match(line) or on_its_line.search(line) for line in naming):
+        # (and backtrack over it) read those alone, not the whole file; a pattern that may span
+        # lines is tried where it can start (``:=``, ``def``).
+        naming = [line for line in lines if local in line]
+        if any(patterns.assignment.match(line) or patterns.on_its_line.search(line) for line in naming):
             return True
-        if spanning.search(text):
+        if ":=" in text and patterns.walrus.search(text):
             return True
-        other_import = re.compile(
-            rf"^[ \t]*(?:from\s+(?!(?:{'|'.join(TF_ROOTS)})\b)\S+\s+)?import\b[^\n]*\b(?:as\s+)?{re.escape(local)}\b",
-            re.MULTILINE,
-        )
-        for match in other_import.finditer(text):
-            line = match.group(0)
-            if not any(re.search(rf"\b{root}\b", line) for root in TF_ROOTS):
+        start = text.find("def")
+        while start != -1:
+            if patterns.parameter.match(text, start):
+                return True
+            start = text.find("def", start + 3)
+        for line in naming:
+            match = patterns.other_import.match(line)
+            if match is not None and not any(re.search(rf"\b{root}\b", match.group(0)) for root in TF_ROOTS):
                 return True
     return False
 
@@ -251,6 +266,19 @@ class TFNames:
         scopes: Optional[Mapping[cst.CSTNode, Optional[Scope]]] = None,
     ) -> "TFNames":
         return cls(module, tf_import_aliases(module), scopes)
+
+    def share_resolutions(self, earlier: "TFNames") -> None:
+        """Resolve through ``earlier``'s table of resolved names (another tree of the same file)
+        when both resolve names alike: the same imports, and no scope analysis. A node's name
+        then means the same in both, and the trees share the nodes their edits left alone."""
+        if (
+            self._scopes is None
+            and earlier._scopes is None
+            and self.aliases == earlier.aliases
+            and self.ambiguous == earlier.ambiguous
+        ):
+            self._qualified = earlier._qualified
+            self._symbols = earlier._symbols
 
     @property
     def has_tensorflow(self) -> bool:
@@ -285,16 +313,15 @@ class TFNames:
         return qualified
 
     def _qualify(self, node: cst.CSTNode) -> Optional[str]:
-        root = root_name(node)
-        if root is None:
-            return None
-        base = self._resolve_root(root)  # most names are not TF's: that is decided first
-        if base is None:
-            return None
-        dotted = dotted_name(node)
-        assert dotted is not None
-        rest = dotted[len(root.value) :]
-        return base + rest
+        # ``tf.nn.relu`` is ``tf.nn`` qualified, and ``.relu``: each part of a dotted name is
+        # qualified once (the walks ask about the parts too), and most roots are not TF's.
+        kind = type(node)
+        if kind is cst.Attribute:
+            base = self.qualify(node.value)
+            return None if base is None else f"{base}.{node.attr.value}"
+        if kind is cst.Name:
+            return self._resolve_root(node)
+        return None
 
     def tf_symbol(self, node: cst.CSTNode) -> Optional[TFSymbol]:
         """The TF API path of ``node`` with ``compat.v1``/``compat.v2`` stripped."""

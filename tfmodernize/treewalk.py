@@ -9,6 +9,7 @@ and never build anything.
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from functools import lru_cache
 from typing import Callable, Iterator
 
@@ -166,15 +167,21 @@ def import_statements(node: cst.CSTNode) -> Iterator["cst.Import | cst.ImportFro
 
 
 #: A ``CSTVisitor`` subclass -> (hook name, node type, whether it is a ``visit_`` hook) of each
-#: ``visit_X``/``leave_X`` it defines, X a node type (``visit``).
-_VISITOR_HOOKS: dict[type, tuple[tuple[str, type, bool], ...]] = {}
+#: ``visit_X``/``leave_X`` it defines, X a node type (``visit``). Weak: a visitor class made
+#: per call (a class defined in a function) goes with its last object.
+_VISITOR_HOOKS: "weakref.WeakKeyDictionary[type, tuple[tuple[str, type, bool], ...]]" = weakref.WeakKeyDictionary()
+#: The classes whose attributes every ``CSTVisitor`` has: their hooks do nothing.
+_BASE_VISITORS = frozenset(cst.CSTVisitor.__mro__)
 
 
 def _visitor_hooks(cls: type) -> tuple[tuple[str, type, bool], ...]:
     known = _VISITOR_HOOKS.get(cls)
     if known is None:
         found = []
-        for name in dir(cls):
+        # The names the class and its own bases define (``dir`` would list LibCST's hundreds of
+        # empty hooks too), less those that are still ``CSTVisitor``'s own.
+        defined = {name for base in cls.__mro__ if base not in _BASE_VISITORS for name in vars(base)}
+        for name in sorted(defined):
             if not name.startswith(("visit_", "leave_")) or getattr(cls, name) is getattr(cst.CSTVisitor, name, None):
                 continue
             prefix, _, kind = name.partition("_")

@@ -217,7 +217,7 @@ def plain_classes_owning(module: cst.Module, keras: set[str], members: tuple[str
     not ``tf.Module``; ``keras`` is what ``keras_classes`` found) that define one of ``members``
     themselves, as a method or as an attribute set on ``self``."""
     found: dict[str, cst.ClassDef] = {}
-    for node in walk(module):
+    for node in walk(module, code_only=True):
         if isinstance(node, cst.ClassDef) and node.name.value not in keras:
             found[node.name.value] = node
     plain: set[str] = set()
@@ -237,7 +237,7 @@ def plain_classes_owning(module: cst.Module, keras: set[str], members: tuple[str
 
 
 def _defines_member(cls: cst.ClassDef, members: tuple[str, ...]) -> bool:
-    for node in walk(cls.body):
+    for node in walk(cls.body, code_only=True):
         if isinstance(node, cst.FunctionDef) and node.name.value in members:
             return True
         if (

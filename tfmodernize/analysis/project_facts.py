@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional
 import libcst as cst
 
 from tfmodernize.syntax import calls_in, source
-from tfmodernize.tfsymbols import import_bindings, root_name
+from tfmodernize.tfsymbols import dotted_name, import_bindings, root_name
 from tfmodernize.treewalk import import_statements
 
 
@@ -223,10 +223,16 @@ def imported_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[s
         facts = module_facts(project, name)
         return facts.callables() if facts is not None else {}
 
+    # A module of the project is named by its dotted import name, written out without spaces:
+    # the imports of any other module are passed over before their source is rendered.
+    if not project:
+        return found
     for node in import_statements(module):
         if isinstance(node, cst.Import):
             # ``import ops``: its functions are there as ``ops.build`` (the key is that dotted name).
             for alias in node.names:
+                if dotted_name(alias.name) not in project:
+                    continue
                 name = source(alias.name)
                 local = source(alias.asname.name) if alias.asname is not None else name
                 found.update(
@@ -237,6 +243,8 @@ def imported_functions(module: cst.Module, project: Mapping[str, Any]) -> dict[s
                 )
             continue
         if not isinstance(node, cst.ImportFrom) or node.relative or node.module is None:
+            continue
+        if dotted_name(node.module) not in project:
             continue
         name = source(node.module)
         functions = facts_of(name)

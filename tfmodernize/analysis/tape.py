@@ -66,7 +66,7 @@ def gradient_call(node: cst.CSTNode) -> Optional[GradientCall]:
 def gradient_calls(root: cst.CSTNode, tf: TFNames, scopes: Scopes, parents: Parents) -> list[GradientCall]:
     """Every ``tape.gradient(...)`` under ``root`` whose tape is a ``tf.GradientTape``."""
     found = []
-    for node in walk(root):
+    for node in walk(root, code_only=True):
         call = gradient_call(node)
         if call is not None and is_tape(call.tape, tf, scopes, parents):
             found.append(call)

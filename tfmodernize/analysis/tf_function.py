@@ -20,7 +20,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.tfsymbols import TFNames
-from tfmodernize.treewalk import children, visit
+from tfmodernize.treewalk import children, visit, walk
 
 #: Node types the shared detection traversal hands to ``mentions_tf_function``.
 INTERESTS: tuple[type[cst.CSTNode], ...] = (cst.Decorator, cst.Call)
@@ -93,33 +93,29 @@ def traced_functions(module: cst.Module, names: TFNames) -> set[cst.FunctionDef]
 
 
 def own_body(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The nodes under ``node`` that are not inside a nested def, lambda or class."""
-    stack = list(reversed(children(node)))
+    """The code nodes under ``node`` that are not inside a nested def, lambda or class, in
+    source order (whitespace, comments and punctuation left out: ``treewalk.walk``'s ``code_only``)."""
+    stack = list(reversed(children(node, code_only=True)))
     while stack:
         child = stack.pop()
         yield child
         if isinstance(child, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             continue
-        stack.extend(reversed(children(child)))
+        stack.extend(reversed(children(child, code_only=True)))
 
 
 def runs_functions_eagerly(module: cst.Module, names: TFNames) -> bool:
     """Whether the module calls ``tf.config.run_functions_eagerly(True)`` (or its
     ``experimental_`` spelling)."""
     paths = ("config.run_functions_eagerly", "config.experimental_run_functions_eagerly")
-    stack: list[cst.CSTNode] = [module]
-    while stack:
-        node = stack.pop()
-        if (
-            isinstance(node, cst.Call)
-            and names.is_tf(node.func, *paths)
-            and len(node.args) == 1
-            and isinstance(node.args[0].value, cst.Name)
-            and node.args[0].value.value == "True"
-        ):
-            return True
-        stack.extend(children(node))
-    return False
+    return any(
+        type(node) is cst.Call
+        and names.is_tf(node.func, *paths)
+        and len(node.args) == 1
+        and isinstance(node.args[0].value, cst.Name)
+        and node.args[0].value.value == "True"
+        for node in walk(module, code_only=True)
+    )
 
 
 class InTFFunction:

@@ -34,7 +34,7 @@ from tfmodernize.analysis.tf1_api import (
     VARIABLE_MAKERS,
     VARIABLE_SCOPES,
 )
-from tfmodernize.analysis.variables import (  # noqa: F401 - KERAS_CREATORS, OPAQUE_CREATORS re-exported
+from tfmodernize.analysis.variable_calls import (  # noqa: F401 - KERAS_CREATORS, OPAQUE_CREATORS re-exported
     KERAS_CREATORS,
     OPAQUE_CREATORS,
     Unknown,
@@ -354,7 +354,6 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
     imported_objects |= {s.name.value for s in owners}
     built_objects |= {s.name.value for s in owners if made_in_init(s, tf)}
     recorded: set[int] = set()  # the calls of imported factories recorded as variables
-    bindings: dict[str, list[int]] = {}
     for index, statement in enumerate(module.body):
         if resets_graph(statement, tf):
             found.resets.append(index)
@@ -362,6 +361,9 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
         imported = foreign_call(statement, foreign, recorded)
         if imported is not None:
             unknown(f"a call to {imported} may create variables", at=index)
+    # Where each name is bound (top-level statement indexes): read only when a variable was found.
+    bindings: dict[str, list[int]] = {}
+    for index, statement in enumerate(module.body if found.variables else ()):
         for name in bound_names(statement):
             bindings.setdefault(name, []).append(index)
     for variable in found.variables:
@@ -562,7 +564,7 @@ def graph_program(module: cst.Module, tf: TFNames) -> Optional[str]:
     Functions in such a file may be graph builders called once: rewriting their ``minimize``
     to eager Keras updates would break the session that runs them.
     """
-    for node in walk(module):
+    for node in walk(module, code_only=True):
         if isinstance(node, (cst.Attribute, cst.Name)):
             symbol = tf.tf_symbol(node)
             if symbol is not None and (symbol.path in GRAPH_PROGRAM or symbol.path.startswith("estimator.")):

@@ -80,10 +80,9 @@ from tfmodernize.syntax import calls_in
 from tfmodernize.syntax import parse_statement
 from tfmodernize.analysis.project_facts import foreign_call, foreign_imports
 from tfmodernize.names import fresh_name, used_names
-from tfmodernize.syntax import top_level_index
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import names_read
-from tfmodernize.syntax import argument, source
+from tfmodernize.syntax import ancestors, argument, source
 from tfmodernize.tfsymbols import TFNames
 
 #: ``tf.GraphKeys`` attributes this codemod knows, with the collection names they stand for.
@@ -161,7 +160,7 @@ class CollectionsToTracking(TFCodemod):
     @property
     def _inventory(self) -> training.VariableInventory:
         if self._variables is None:
-            self._variables = training.inventory(self._module, self.tf, self.state.project)
+            self._variables = self.state.reading(self._module, training.inventory)
         return self._variables
 
     @property
@@ -193,6 +192,14 @@ class CollectionsToTracking(TFCodemod):
                 in_body = index >= 2 and isinstance(chain[index - 1], cst.IndentedBlock)
                 return node, chain[index - 2] if in_body else None
         return self._module, chain[-2]
+
+    def _top_level_index(self, node: cst.CSTNode) -> Optional[int]:
+        """Index of the module-level statement holding ``node`` (``syntax.top_level_index``),
+        read up the parent map rather than searched for in every statement."""
+        chain = [node, *ancestors(node, self.state.parents(self._module))]
+        if len(chain) < 2 or chain[-1] is not self._module:
+            return None
+        return next(index for index, statement in enumerate(self._module.body) if statement is chain[-2])
 
     def _plan_program_collections(self, module: cst.Module) -> None:
         """``add_to_collection(name, x)`` + ``get_collection(name)`` -> one Python list."""
@@ -328,7 +335,7 @@ class CollectionsToTracking(TFCodemod):
             for c in self._all_calls
         ):
             raise Decline(call, "an optimizer's slot variables are global variables too; list the variables you mean")
-        top = top_level_index(self._module, call)
+        top = self._top_level_index(call)
         assert top is not None
         if (
             self._owner(call)[0] is not self._module
@@ -364,7 +371,7 @@ class CollectionsToTracking(TFCodemod):
         advice = f"{instead}, or run tfmodernize on the whole program (its entry script with this module)"
         callers = self.state.callers  # None: no other file of the run imports this one
         if callers is not None:
-            holder = self._module.body[top_level_index(self._module, call)]
+            holder = self._module.body[self._top_level_index(call)]
             if isinstance(holder, (cst.FunctionDef, cst.ClassDef)):
                 reached = self._reached_from_other_files(callers).get(holder.name.value)
                 name = holder.name.value

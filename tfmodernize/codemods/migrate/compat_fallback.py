@@ -77,6 +77,7 @@ Declines when
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 import libcst as cst
@@ -87,8 +88,8 @@ from tfmodernize.analysis.program import entry_point
 from tfmodernize.analysis.training import GRAPH_PROGRAM
 from tfmodernize.analysis.tables import tables
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.tfsymbols import TFNames, dotted_name, root_name
-from tfmodernize.treewalk import walk
+from tfmodernize.tfsymbols import TFNames, TFSymbol, dotted_name, root_name
+from tfmodernize.treewalk import import_statements, walk
 
 V1 = "tensorflow.compat.v1"
 #: TF paths (through the v1 API) that need Keras 2, i.e. the tf-keras package, on TF 2.16+.
@@ -141,8 +142,13 @@ class CompatFallback(TFCodemod):
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        # What ``_facts`` counts: a TF1-only name (spelled ``tf.compat.v1.X`` under ``import
+        # tensorflow``, only graph-mode API), or a request for eager execution that may go. Any
+        # other name of the v1 API counts beside an import of a TF1 package (``tf_slim``).
         symbol = names.tf_symbol(node)
-        return symbol is not None and (tables().tf1_only(symbol.path) or symbol.v1)
+        if symbol is None or not (tables().tf1_only(symbol.path) or symbol.v1):
+            return False
+        return _blocks(node, symbol, names) or _imports_tf1_package(names.module)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._plan = None
@@ -340,8 +346,12 @@ class CompatFallback(TFCodemod):
             elif kind is cst.Call:
                 facts.switched = facts.switched or self.tf.is_tf(node.func, *SWITCHES)
                 facts.asks_eager = facts.asks_eager or self.tf.is_tf(node.func, *EAGER_REQUESTS)
-            elif kind is cst.SimpleString:
-                facts.sets_legacy = facts.sets_legacy or node.evaluated_value == "TF_USE_LEGACY_KERAS"
+            elif kind is cst.SimpleString and not facts.sets_legacy:
+                # Without an escape, a literal holds what it says: most need no evaluating.
+                raw = node.value
+                facts.sets_legacy = ("\\" in raw or "TF_USE_LEGACY_KERAS" in raw) and (
+                    node.evaluated_value == "TF_USE_LEGACY_KERAS"
+                )
             elif kind is cst.SimpleStatementLine and len(node.body) == 1 and isinstance(node.body[0], cst.Expr):
                 call = node.body[0].value
                 if (
@@ -384,20 +394,18 @@ class CompatFallback(TFCodemod):
         def switched(statement: cst.SimpleStatementLine) -> cst.FlattenSentinel:
             if switch_import:
                 imported = _statement_import(statement)
-                name = cst.parse_expression(V1)
+                name = _parsed(V1, expression=True)
                 asname = cst.AsName(name=cst.Name(alias))
                 statement = statement.with_changes(
                     body=[imported.with_changes(names=[imported.names[0].with_changes(name=name, asname=asname)])]
                 )
             new = [statement]
             if switch_prefix is not None:
-                new.append(cst.parse_statement(f"{switch_prefix}.disable_v2_behavior()"))
+                new.append(_parsed(f"{switch_prefix}.disable_v2_behavior()"))
             if add_legacy:
                 environ = [
-                    cst.parse_statement("import os"),
-                    cst.parse_statement(
-                        'os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers: Keras 2, from tf-keras'
-                    ),
+                    _parsed("import os"),
+                    _parsed('os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")  # tf.layers: Keras 2, from tf-keras'),
                 ]
                 if imports_os:
                     environ = environ[1:]
@@ -406,3 +414,28 @@ class CompatFallback(TFCodemod):
             return cst.FlattenSentinel(new)
 
         self.replace(anchor, switched)
+
+
+def _blocks(node: cst.CSTNode, symbol: TFSymbol, names: TFNames) -> bool:
+    """Whether the name ``node`` (``symbol``) keeps a file on TF1 as ``_facts`` counts it, or is
+    a request for eager execution that may go (a ``contrib`` name always counts)."""
+    if symbol.path in EAGER_REQUESTS:
+        return not symbol.v1
+    if symbol.v2 or not tables().tf1_only(symbol.path):
+        return False
+    if not symbol.v1 or symbol.path in GRAPH_PROGRAM or symbol.path.startswith("contrib."):
+        return True
+    root = root_name(node)
+    return root is not None and names.qualify(root) == V1
+
+
+@lru_cache(maxsize=1)
+def _imports_tf1_package(module: cst.Module) -> bool:
+    """Whether ``module`` imports a package that builds TF1 graphs (``tf1_api.TF1_PACKAGES``)."""
+    return any(tf1_package(statement) is not None for statement in import_statements(module))
+
+
+@lru_cache(maxsize=64)
+def _parsed(code: str, *, expression: bool = False) -> cst.CSTNode:
+    """``code`` parsed, once: nodes never change, and the applier copies what an edit brings in."""
+    return cst.parse_expression(code) if expression else cst.parse_statement(code)

@@ -71,8 +71,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit, walk
-import libcst.matchers as m
+from tfmodernize.treewalk import import_statements, visit
 
 from tfmodernize.analysis.tf1_api import V2_OFF, V2_ON, tf1_package
 from tfmodernize.analysis.tables import tables, v1_requirement
@@ -133,7 +132,9 @@ class _Needs(WholeNames, cst.CSTVisitor):
         if node.attr.value == "value" and isinstance(node.value, cst.Subscript):
             inner = node.value.value
             if (isinstance(inner, cst.Attribute) and inner.attr.value == "shape") or (
-                m.matches(inner, m.Call(func=m.Attribute(attr=m.Name("get_shape"))))
+                isinstance(inner, cst.Call)
+                and isinstance(inner.func, cst.Attribute)
+                and inner.func.attr.value == "get_shape"
             ):
                 self.found.append((node, "<shape>[i].value", "TF2 shape dimensions are ints, not Dimension"))
         return True
@@ -142,8 +143,14 @@ class _Needs(WholeNames, cst.CSTVisitor):
         self._calls[id(node.func)] = node
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in V1_METHODS:
             self.found.append((node, f".{node.func.attr.value}()", "a TF1 dataset method"))
-        if m.matches(node.func, m.Attribute(value=m.Name("self"), attr=m.OneOf(*map(m.Name, SESSION_TEST_METHODS)))):
-            self.found.append((node, f"self.{node.func.attr.value}()", "a test session runs the graph in TF1 mode"))
+        func = node.func
+        if (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Name)
+            and func.value.value == "self"
+            and func.attr.value in SESSION_TEST_METHODS
+        ):
+            self.found.append((node, f"self.{func.attr.value}()", "a test session runs the graph in TF1 mode"))
         symbol = self.names.tf_symbol(node.func)
         if symbol is not None and symbol.v1 and symbol.path in MODE_SWITCHES and node.args:
             # ``enable_eager_execution(config=...)``: TF2 has no such call to keep the arguments in.
@@ -302,6 +309,5 @@ class CompatV1Import(TFCodemod):
 
 
 def _imports(module: cst.Module) -> list["cst.Import | cst.ImportFrom"]:
-    """Every import statement of the module, nested ones (``try:``/``if``) included, in order
-    (a plain walk: LibCST's ``findall`` would first copy the tree and resolve metadata)."""
-    return [n for n in walk(module, code_only=True) if isinstance(n, (cst.Import, cst.ImportFrom))]
+    """Every import statement of the module, nested ones (``try:``/``if``) included, in order."""
+    return list(import_statements(module))

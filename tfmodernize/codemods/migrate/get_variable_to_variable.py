@@ -83,11 +83,11 @@ import libcst as cst
 from tfmodernize.analysis.tf1_api import NAME_SCOPES, VARIABLE_SCOPES
 from tfmodernize.analysis.variables import (
     VariableValues,
-    arguments,
     math_importable,
     shares_variables,
     written_string,
 )
+from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.analysis.training import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names

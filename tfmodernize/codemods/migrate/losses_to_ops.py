@@ -72,7 +72,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.tables import literal_text
-from tfmodernize.analysis.variables import arguments
+from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.names import fresh_name, used_names
 from tfmodernize.syntax import ancestors, argument, is_none, parenthesized, source
 from tfmodernize.tfsymbols import dotted_name

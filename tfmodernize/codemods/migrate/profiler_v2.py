@@ -116,6 +116,8 @@ class ProfilerV2(TFCodemod):
     needles = ("eager",)
     interests = (cst.Attribute, cst.Name)
     detects_tf_names_only = True
+    #: A migration: before compat-v1-import and compat-fallback read what the file still needs.
+    runs_before = ("TFM112", "TFM113")
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:

@@ -111,13 +111,14 @@ Declines when
 from __future__ import annotations
 
 from collections import Counter
+from functools import cached_property
 from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.contrib import MODULES
+from tfmodernize.analysis.contrib import MODULES, SPELLINGS
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.analysis.variables import arguments
+from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.codemods.migrate.contrib_to_core.rewrites import CallRewrites
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     BY_NAME,
@@ -146,16 +147,15 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         "the core TensorFlow code they ran"
     )
     needles = ("contrib", "estimator")
-    interests = (cst.Call, cst.Attribute, cst.Name, cst.Assign)
+    interests = (cst.Call, cst.Attribute, cst.Name, cst.Module)
     detects_tf_names_only = True
     #: Every other migration reads what it writes (initializers, cells, the global step).
     runs_before = ("TFM107", "TFM100", "TFM101", "TFM102", "TFM106", "TFM109", "TFM113")
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
-        if isinstance(node, cst.Assign):  # ``slim = tf.contrib.slim``
-            symbol = names.tf_symbol(node.value)
-            return symbol is not None and symbol.path in MODULES
+        if isinstance(node, cst.Module):  # ``slim = tf.contrib.slim`` and ``slim.dropout`` read
+            return _reads_through_local_module(node, names)
         target = node.func if isinstance(node, cst.Call) else node
         symbol = names.tf_symbol(target)
         return symbol is not None and handles(symbol.path)
@@ -171,19 +171,39 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         text = self.state.text
         self._float64 = FLOAT64.search(text) is not None
         self._by_name = BY_NAME.search(text) is not None
-        self._rebound: set[str] = set()
-        self._bindings = self._binding_counts(module, self._rebound)
         self._local = self._local_modules(module)
         self._from_imported = self.from_imports(module)
-        # A file that never says ``dropout`` names no dropout as a value: spare the two walks.
-        self._dropout_values = "dropout" in text and self._values_of(module, "contrib.layers.dropout")
-        self._parents = self.state.parents(module)
         super().plan(module)
         self._comment_statements()
         self._drop_local_modules(module)
         self._drop_plain_imports(module)
 
-    # -- what the file binds ------------------------------------------------------------------
+    # -- what the file binds (read when a rewrite first asks) ----------------------------------
+
+    @cached_property
+    def _bound(self) -> tuple[Counter[str], set[str]]:
+        """(how many times each name is bound anywhere in the file, the names bound again and
+        again): ``_binding_counts``, read when a rewrite first asks."""
+        rebound: set[str] = set()
+        return self._binding_counts(self.tf.module, rebound), rebound
+
+    @property
+    def _bindings(self) -> Counter[str]:
+        return self._bound[0]
+
+    @property
+    def _rebound(self) -> set[str]:
+        return self._bound[1]
+
+    @cached_property
+    def _dropout_values(self) -> bool:
+        """Whether the file names contrib's dropout other than to call it (``_values_of``)."""
+        # A file that never says ``dropout`` names no dropout as a value: spare the two walks.
+        return "dropout" in self.state.text and self._values_of(self.tf.module, "contrib.layers.dropout")
+
+    @cached_property
+    def _parents(self) -> dict:
+        return self.state.parents(self.tf.module)
 
     @staticmethod
     def _binding_counts(module: cst.Module, rebound: set[str]) -> Counter[str]:
@@ -203,26 +223,11 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
 
     def _local_modules(self, module: cst.Module) -> dict[str, tuple[str, cst.SimpleStatementLine]]:
         """``slim = tf.contrib.slim`` at the top level, ``slim`` bound nowhere else: name -> (path, line)."""
-        found = {}
-        for statement in module.body:
-            if not (
-                isinstance(statement, cst.SimpleStatementLine)
-                and len(statement.body) == 1
-                and isinstance(statement.body[0], cst.Assign)
-                and len(statement.body[0].targets) == 1
-            ):
-                continue
-            assign = statement.body[0]
-            target = assign.targets[0].target
-            symbol = self.tf.tf_symbol(assign.value)
-            if (
-                isinstance(target, cst.Name)
-                and symbol is not None
-                and symbol.path in MODULES
-                and self._bindings[target.value] == 1
-            ):
-                found[target.value] = (symbol.path, statement)
-        return found
+        return {
+            name: (path, statement)
+            for name, (path, statement) in _local_module_candidates(module, self.tf).items()
+            if self._bindings[name] == 1
+        }
 
     def _read_as_it_was(self, node: cst.BaseExpression) -> bool:
         """Whether reading ``node`` later gives what it gave when contrib read it: a name its
@@ -251,7 +256,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
             if isinstance(node, cst.Call):
                 skipped.add(id(node.func))
             elif isinstance(node, (cst.Import, cst.ImportFrom)):
-                skipped.update(id(n) for n in walk(node))
+                skipped.update(id(n) for n in walk(node, code_only=True))
         return any(
             isinstance(n, (cst.Attribute, cst.Name)) and id(n) not in skipped and canonical(self._path(n)) == wanted
             for n in walk(module, code_only=True)
@@ -457,3 +462,43 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
                             and alias.asname.name.value in self._import_roots
                         ):
                             self.remove_import(imported, asname=alias.asname.name.value)
+
+
+#: The last part of each contrib name this codemod handles (``dropout``): what a read through
+#: a local module name (``slim.dropout``) must end with to be one.
+_HANDLED_LAST = frozenset(path.rpartition(".")[2] for path in SPELLINGS if handles(path))
+
+
+def _local_module_candidates(module: cst.Module, names: TFNames) -> dict[str, tuple[str, cst.SimpleStatementLine]]:
+    """``slim = tf.contrib.slim`` at the top level: name -> (contrib module path, its line)."""
+    found = {}
+    for statement in module.body:
+        if not (
+            isinstance(statement, cst.SimpleStatementLine)
+            and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Assign)
+            and len(statement.body[0].targets) == 1
+        ):
+            continue
+        assign = statement.body[0]
+        target = assign.targets[0].target
+        symbol = names.tf_symbol(assign.value)
+        if isinstance(target, cst.Name) and symbol is not None and symbol.path in MODULES:
+            found[target.value] = (symbol.path, statement)
+    return found
+
+
+def _reads_through_local_module(module: cst.Module, names: TFNames) -> bool:
+    """Whether ``module`` binds a contrib module to a name of its own at the top level and
+    reads a name this codemod handles through it (``slim.dropout``)."""
+    local = _local_module_candidates(module, names)
+    if not local:
+        return False
+    for node in walk(module, code_only=True):
+        if type(node) is cst.Attribute and node.attr.value in _HANDLED_LAST:
+            root = root_name(node)
+            dotted = dotted_name(node)
+            if root is not None and dotted is not None and root.value in local:
+                if handles(local[root.value][0] + dotted[len(root.value) :]):
+                    return True
+    return False

@@ -11,7 +11,7 @@ from typing import Optional, Union
 import libcst as cst
 
 from tfmodernize.analysis.tf1_api import DATASET_CHAIN
-from tfmodernize.analysis.variables import arguments
+from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.codemod import Decline
 from tfmodernize.names import name_nodes, names_bound_here, names_read, own_nodes, parameter_names
 from tfmodernize.syntax import is_none, parenthesized, source

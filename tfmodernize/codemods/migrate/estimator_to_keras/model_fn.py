@@ -13,9 +13,9 @@ import libcst as cst
 
 from tfmodernize.analysis.estimator import METRICS, mode_key, metric_parameters
 from tfmodernize.analysis.optimizers import KerasOptimizer, keras_optimizer, optimizer_table
-from tfmodernize.analysis.variables import (
+from tfmodernize.analysis.variables import VariableValues
+from tfmodernize.analysis.variable_calls import (
     VARIABLE_PARAMETERS,
-    VariableValues,
     arguments,
     creates_opaque_variables,
     made_variable,

@@ -27,7 +27,8 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.names import fresh_name
-from tfmodernize.analysis.variables import VariableValues, arguments
+from tfmodernize.analysis.variables import VariableValues
+from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.codemods.migrate.layers_to_keras.network import Network, NetworkFunctions, substituted
 from tfmodernize.names import parameter_names
 from tfmodernize.syntax import argument, is_none, source, statement_of

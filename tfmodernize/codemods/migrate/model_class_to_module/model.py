@@ -20,7 +20,7 @@ import libcst as cst
 
 from tfmodernize.analysis.optimizers import optimizer_table
 from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, VARIABLE_MAKERS
-from tfmodernize.analysis.variables import creates_opaque_variables
+from tfmodernize.analysis.variable_calls import creates_opaque_variables
 from tfmodernize.codemod import Decline
 from tfmodernize.names import (
     name_nodes,

@@ -10,7 +10,8 @@ import libcst as cst
 
 from tfmodernize.analysis.optimizers import keras_optimizer, optimizer_table
 from tfmodernize.analysis.tape import tape_block
-from tfmodernize.analysis.variables import VariableValues, arguments
+from tfmodernize.analysis.variables import VariableValues
+from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.model_class_to_module.model import (
     Kind,

@@ -143,7 +143,7 @@ from tfmodernize.treewalk import visit, walk
 from tfmodernize.analysis import training
 from tfmodernize.analysis.program import main_guard
 from tfmodernize.analysis.project_facts import FunctionFacts, ModuleFacts, imported_functions
-from tfmodernize.analysis.variables import MadeVariable, made_variable
+from tfmodernize.analysis.variable_calls import MadeVariable, made_variable
 from tfmodernize.codemods.migrate.session_to_function.graph import (
     PLACEHOLDERS,
     SESSIONS,

@@ -64,7 +64,7 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, source
 from tfmodernize.names import name_nodes, target_names
 
-from tfmodernize.analysis.variables import Unknown, made_variable, trainable_flag
+from tfmodernize.analysis.variable_calls import Unknown, made_variable, trainable_flag
 from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS  # noqa: F401 - re-exported to the session-to-function package
 
 CONFIGS = ("ConfigProto", "GPUOptions")
