@@ -291,7 +291,7 @@ def test_baseline_says_what_moved(runner, tmp_path):
     moved = report(runner, "pkg", "other", "--baseline", "before.json").data["baseline"]
     assert moved["complete"] is True
     assert {(m["path"], m["before"], m["after"]) for m in moved["moved"]} == {
-        ("pkg/contrib_prog.py", "cannot-run", "kept-on-compat-v1"),
+        ("pkg/contrib_prog.py", "cannot-run", "migrated"),
         ("other/eager_numpy.py", "unchanged", "absent"),
     }
     cannot_run = [moved[side]["categories"]["cannot-run"] for side in ("before", "after")]
@@ -312,7 +312,7 @@ def test_baseline_says_what_moved(runner, tmp_path):
     moved = report(runner, "pkg", "other", "--baseline", "check_before.json").data["baseline"]
     assert moved["complete"] is False and moved["before"]["categories"]["unchanged"] is None
     assert {(m["path"], m["before"], m["after"]) for m in moved["moved"]} == {
-        ("pkg/contrib_prog.py", "cannot-run", "kept-on-compat-v1"),
+        ("pkg/contrib_prog.py", "cannot-run", "migrated"),
         ("other/eager_numpy.py", "unchanged", "absent"),
     }
 
