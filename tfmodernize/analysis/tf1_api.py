@@ -106,3 +106,21 @@ def tf1_package(statement: cst.CSTNode) -> Optional[str]:
     else:
         return None
     return next((TF1_PACKAGES[m.split(".")[0]] for m in modules if m.split(".")[0] in TF1_PACKAGES), None)
+
+
+#: TF ops drawing random values when they run (TF1 drew them once per run, from one op).
+RANDOM_OPS = (
+    "random_normal",
+    "random_uniform",
+    "truncated_normal",
+    "random_shuffle",
+    "random_crop",
+    "random_gamma",
+    "random_poisson",
+    "multinomial",
+    "nn.dropout",
+    "layers.dropout",
+)
+#: API families whose calls run in Python on the host and build no op: the tutorials' dataset
+#: readers, file and logging helpers. A module function calling only these builds no tensor.
+HOST_PREFIXES = ("examples.", "gfile.", "io.gfile.", "logging.")

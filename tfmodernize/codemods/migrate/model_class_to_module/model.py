@@ -18,6 +18,8 @@ from typing import Mapping, Optional
 
 import libcst as cst
 
+from tfmodernize.analysis.tf1_api import HOST_PREFIXES, RANDOM_OPS
+
 from tfmodernize.analysis.optimizers import optimizer_table
 from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, VARIABLE_MAKERS
 from tfmodernize.analysis.variable_calls import creates_opaque_variables
@@ -49,20 +51,6 @@ MODULE_MEMBERS = frozenset(
         "_flatten",
     }
 )
-#: TF ops drawing random values when they run (TF1 drew them once per run, from one op).
-RANDOM_OPS = (
-    "random_normal",
-    "random_uniform",
-    "truncated_normal",
-    "random_shuffle",
-    "random_crop",
-    "random_gamma",
-    "random_poisson",
-    "multinomial",
-    "nn.dropout",
-)
-#: TF API computing on the host, building no op: reading the tutorials' data sets, files, logs.
-HOST = ("examples.", "gfile.", "io.gfile.", "logging.")
 #: TF paths (prefixes end with a dot) a graph expression may not call: they make variables,
 #: read or fill collections, write summaries, change state or need TF1's graph.
 GRAPH_ONLY = (
@@ -311,7 +299,9 @@ class Reader:
         """Whether ``node`` calls TF to build ops (``tf.float32`` and the host-only API, such
         as reading the tutorials' MNIST, build none)."""
         return any(
-            isinstance(n, cst.Call) and (path := tf_path(n.func, self.tf)) is not None and not path.startswith(HOST)
+            isinstance(n, cst.Call)
+            and (path := tf_path(n.func, self.tf)) is not None
+            and not path.startswith(HOST_PREFIXES)
             for n in walk(node, code_only=True)
         )
 

@@ -9,9 +9,9 @@ from typing import Optional
 
 import libcst as cst
 
+from tfmodernize.analysis.tf1_api import HOST_PREFIXES
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.model_class_to_module.model import (
-    HOST,
     ClassModel,
     GraphAPI,
     Kind,
@@ -322,7 +322,7 @@ def _check_outside(model: ClassModel, tf: TFNames, method: cst.FunctionDef, insi
         if attribute in graph:
             kind = model.nodes[f"self.{attribute}"].kind.value
             raise Decline(node, f"`{name}` uses `self.{attribute}` (a {kind}) outside a session run")
-        if isinstance(node, cst.Call) and not (tf_path(node.func, tf) or HOST[0]).startswith(HOST):
+        if isinstance(node, cst.Call) and not (tf_path(node.func, tf) or HOST_PREFIXES[0]).startswith(HOST_PREFIXES):
             raise Decline(node, f"`{name}` builds graph ops outside `__init__`")
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
             for part in walk(node.target):

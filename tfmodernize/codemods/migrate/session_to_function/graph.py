@@ -65,7 +65,15 @@ from tfmodernize.syntax import argument, source
 from tfmodernize.names import name_nodes, target_names
 
 from tfmodernize.analysis.variable_calls import Unknown, made_variable, trainable_flag
-from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, V2_OFF, VARIABLE_MAKERS  # noqa: F401 - re-exported to the session-to-function package
+from tfmodernize.analysis.tf1_api import (  # noqa: F401 - re-exported to the session-to-function package
+    HOST_PREFIXES,
+    INITIALIZERS,
+    PLACEHOLDERS,
+    RANDOM_OPS,
+    SESSIONS,
+    V2_OFF,
+    VARIABLE_MAKERS,
+)
 
 CONFIGS = ("ConfigProto", "GPUOptions")
 #: Ops returning a list or tuple of tensors (fetched, a list of arrays).
@@ -136,18 +144,6 @@ RNN_PREFIXES = (
 )
 #: Calls that only reset or force graph mode: gone once the program is migrated.
 GRAPH_MODE_SWITCHES = ("reset_default_graph", *V2_OFF)
-RANDOM_OPS = (
-    "random_normal",
-    "random_uniform",
-    "truncated_normal",
-    "random_shuffle",
-    "random_crop",
-    "random_gamma",
-    "random_poisson",
-    "multinomial",
-    "nn.dropout",
-    "layers.dropout",
-)
 #: List methods that fill a list in place.
 LIST_FILLERS = ("append", "extend", "insert")
 STATEFUL_OPS = ("assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub")
@@ -186,9 +182,6 @@ IMPORTED_HINT = (
 #: API families whose calls make an object (kept where it is), not a tensor. ``examples.``:
 #: the tutorials' dataset readers (``input_data.read_data_sets``) return numpy arrays.
 OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.", "examples.")
-#: API families whose calls run in Python on the host and build no op: the tutorials' dataset
-#: readers, file and logging helpers. A module function calling only these builds no tensor.
-HOST_PREFIXES = ("examples.", "gfile.", "io.gfile.", "logging.")
 
 
 def builds_ops(calls: Iterable[tuple[str, cst.Call]]) -> bool:
