@@ -37,7 +37,12 @@ What it does
       ``LoggingTensorHook``, ``SessionRunArgs``, ...) -> ``tf.train.*``, which TF 2.x still has
       (under ``tf.compat.v1``) while ``tf.estimator`` is gone since TensorFlow 2.16; and
       ``tf.contrib.framework.nest.flatten`` (``map_structure``, ``pack_sequence_as``,
-      ``assert_same_structure``) -> ``tf.nest.*``.
+      ``assert_same_structure``) -> ``tf.nest.*``;
+    * ``tf.contrib.image.bipartite_match(distance_mat, num_valid_rows, top_k)`` (also
+      ``image_ops.bipartite_match`` from ``tensorflow.contrib.image.python.ops``), contrib's C++
+      greedy matcher, which no TF 2.x nor maintained package has -> a call of the file's own
+      ``bipartite_match``, written once after its imports: the same matching in TensorFlow ops
+      (``bipartite_match.py``), in names that mean the same in TF1 and TF2.
 
     The initializers, global-step functions, cells and static RNNs have no TF2 name: they are
     written as TF1's core names (``tf.glorot_uniform_initializer``) through the file's alias.
@@ -83,7 +88,12 @@ Fix safety
     48 factors checked (the tests check every ``n`` up to 2^20), so float32 weights get the same
     bits. Each replacement makes as many random ops as contrib did, so the numbers are the same
     under a graph-level seed too (``tf.set_random_seed``: TF 2.x counts a graph's random ops
-    for their seeds; the tests check it without TensorFlow's test tool). Names only
+    for their seeds; the tests check it without TensorFlow's test tool). The written
+    ``bipartite_match`` matches pairs as contrib's kernel did, from the smallest distance up,
+    among the rows it counted (``num_valid_rows + 0.1`` truncated), up to ``top_k``, and returns
+    the same int32 vectors; equal distances it takes in row-major order, where contrib's heap
+    took them in an order of its own: if equal distances compete for a row or a column, the
+    matching can differ (the tests check it against a numpy copy of the kernel's heap). Names only
     (contrib's ``scope``/``name``) are dropped: the ops are named otherwise. The lambda written
     for a regularizer whose scale is a name is exact unless that scale is 0 (contrib then made
     a regularizer returning None, which added no regularization loss): an unsafe fix.
@@ -105,7 +115,9 @@ Declines when
     regularizer whose scale is read from a name bound once (``l2_regularizer(weight_decay)``,
     ``FLAGS.weight_decay``) is an unsafe fix (``--unsafe-fixes``): contrib made no regularizer for
     a scale of 0, which only the run knows. A function of a project module called inside another file's ``arg_scope`` listing
-    dropout is not seen from its own file.
+    dropout is not seen from its own file. ``bipartite_match`` in a file reading another name of
+    ``tf.contrib.image`` (``rotate``, ``transform``: the contrib import would stay), or called
+    before the file's imports end, or without its number of valid rows.
 """
 
 from __future__ import annotations
@@ -119,11 +131,14 @@ import libcst as cst
 from tfmodernize.analysis.contrib import MODULES, SPELLINGS
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.variable_calls import arguments
+from tfmodernize.codemods.migrate.contrib_to_core.bipartite_match import TEMPLATE
 from tfmodernize.codemods.migrate.contrib_to_core.rewrites import CallRewrites
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
+    BIPARTITE,
     BY_NAME,
     CALLS,
     FLOAT64,
+    IMAGE,
     REGULARIZERS,
     RENAMES,
     SAFE_PLACES,
@@ -131,10 +146,23 @@ from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     handles,
     number,
 )
-from tfmodernize.names import WholeNames, name_nodes, names_bound_here, own_nodes, parameter_names
+from tfmodernize.names import (
+    WholeNames,
+    fresh_name,
+    name_nodes,
+    names_bound_here,
+    own_nodes,
+    parameter_names,
+)
 from tfmodernize.syntax import source
-from tfmodernize.tfsymbols import TFNames, dotted_name, root_name
-from tfmodernize.treewalk import walk
+from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
+from tfmodernize.treewalk import import_statements, walk
+from tfmodernize.written_code import (
+    after_imports,
+    imports_only,
+    template_statements,
+    two_blank_lines,
+)
 
 
 class ContribToCore(CallRewrites, WholeNames, TFCodemod):
@@ -144,7 +172,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
     summary = (
         "tf.contrib initializers, regularizers, dropout, accuracy, global step and RNN cells, "
         "tf.estimator's session-run hooks -> "
-        "the core TensorFlow code they ran"
+        "the core TensorFlow code they ran; contrib's bipartite_match -> a function in the file"
     )
     needles = ("contrib", "estimator")
     interests = (cst.Call, cst.Attribute, cst.Name, cst.Module)
@@ -168,12 +196,15 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         #: id(statement) -> [statement, the comment to end it with, comments to put above it]
         self._notes: dict[int, list] = {}
         self._import_roots: set[str] = set()  # import aliases some replaced name started from
+        self._matched = False  # contrib's bipartite_match replaced: the function is written
         text = self.state.text
         self._float64 = FLOAT64.search(text) is not None
         self._by_name = BY_NAME.search(text) is not None
         self._local = self._local_modules(module)
         self._from_imported = self.from_imports(module)
         super().plan(module)
+        if self._matched:
+            self._write_bipartite_match(module)
         self._comment_statements()
         self._drop_local_modules(module)
         self._drop_plain_imports(module)
@@ -290,6 +321,54 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
                         return number(small.value)
         return None
 
+    @cached_property
+    def _other_image_name(self) -> Optional[cst.CSTNode]:
+        """The first name of ``tf.contrib.image`` the file reads other than ``bipartite_match``
+        (``image_ops.transform``), outside its imports; None if none."""
+        module = self.tf.module
+        parts: set[int] = set()  # the inner parts of dotted names, and the import statements' nodes
+        for node in walk(module, code_only=True):
+            if isinstance(node, cst.Attribute):
+                parts.update((id(node.value), id(node.attr)))
+            elif isinstance(node, (cst.Import, cst.ImportFrom)):
+                parts.update(id(n) for n in walk(node, code_only=True))
+        for node in walk(module, code_only=True):
+            if isinstance(node, (cst.Attribute, cst.Name)) and id(node) not in parts:
+                path = self._path(node)
+                in_image = path is not None and (path + ".").startswith(IMAGE + ".")
+                if in_image and canonical(path) != BIPARTITE:
+                    return node
+        return None
+
+    @cached_property
+    def _bipartite_name(self) -> str:
+        """The name of the ``bipartite_match`` written into the file: one nothing else binds."""
+        taken = {name.value for name in name_nodes(self.tf.module, imports=False)}
+        for small in import_statements(self.tf.module):
+            taken.update(local for local, _ in import_bindings(small, tf_only=False))
+        return fresh_name("bipartite_match", taken)
+
+    @cached_property
+    def _bipartite_place(self) -> int:
+        """The index of the top-level statement the written ``bipartite_match`` goes before:
+        after the imports and the lines binding the file's names of TensorFlow."""
+        modules = ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2")
+        aliases = {alias.split(".")[0] for alias in map(self.tf.alias_of, modules) if alias}
+        return after_imports(self.tf.module, aliases)
+
+    def _write_bipartite_match(self, module: cst.Module) -> None:
+        """contrib's ``bipartite_match`` as the file's own function, after its imports."""
+        position = self._bipartite_place
+        name, tf = self._bipartite_name, self._root(v1=False)
+        statements = template_statements(TEMPLATE, module, name=name, tf=tf)
+        if position == len(module.body):
+            self.insert_after(module.body[-1], statements)
+            return
+        following = module.body[position]
+        self.insert_before(following, statements)
+        if not imports_only(following):
+            self.replace(following, two_blank_lines)
+
     # -- emitting -----------------------------------------------------------------------------
 
     def _root(self, *, v1: bool) -> str:
@@ -354,6 +433,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         self._count_root(call.func)
         self._keep_comments(call, self._why)
         self._replace_call(call, found, args, code)
+        self._matched = self._matched or found == BIPARTITE
 
     def _count_root(self, node: cst.CSTNode) -> None:
         """Note the name a replaced dotted name started from (``slim`` of ``slim.dropout``)."""

@@ -9,6 +9,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
+    BIPARTITE,
     INITIALIZERS,
     MODES,
     REGULARIZERS,
@@ -16,13 +17,14 @@ from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     boolean,
 )
 from tfmodernize.names import name_nodes
-from tfmodernize.syntax import is_none, source
+from tfmodernize.syntax import is_none, source, top_level_index
 
 
 class CallRewrites:
     """The rewrites of ``tf.contrib`` calls; the codemod provides ``_root``, ``_constant``,
     ``_calls``/``_applied`` (the calls of calls), ``_placed``, ``_count_root``, ``_keep_comments``
-    and the file's facts (``_float64``, ``_by_name``, ``_dropout_values``)."""
+    and the file's facts (``_float64``, ``_by_name``, ``_dropout_values``, ``_other_image_name``,
+    ``_bipartite_name``, ``_bipartite_place``)."""
 
     #: Set by a rewrite: the comment ending its line, and why it is exact only usually (an unsafe fix).
     _why: Optional[str]
@@ -36,6 +38,8 @@ class CallRewrites:
             return self._regularizer(call, found, args)
         if found == "contrib.layers.dropout":
             return self._dropout(call, args)
+        if found == BIPARTITE:
+            return self._bipartite(call, args)
         return self._accuracy(call, args)
 
     def _named_only(self, call: cst.Call, args: dict, *names: str) -> None:
@@ -232,4 +236,34 @@ class CallRewrites:
         return (
             f"{tf}.reduce_mean({tf}.cast({tf}.equal({{predictions}}, {{labels}}), {tf}.float32))",
             "tf.contrib.metrics.accuracy is the mean of the float32 cast of equal(predictions, labels)",
+        )
+
+    def _bipartite(self, call: cst.Call, args: dict) -> tuple[str, str]:
+        """``bipartite_match(d, n, top_k)`` -> the same call of the function written into the
+        file (``bipartite_match.py``; the codemod writes it once a call is replaced)."""
+        other = self._other_image_name
+        if other is not None:
+            raise Decline(
+                call,
+                f"the file also uses `{source(other)}` of tf.contrib.image, which tfmodernize "
+                "does not rewrite, so its contrib import stays and the file still fails on TF 2.x: "
+                "replace that (tf.image, tf.raw_ops.ImageProjectiveTransformV3, "
+                "tensorflow-addons' image ops) and run again",
+            )
+        if "distance_mat" not in args or "num_valid_rows" not in args:
+            raise Decline(call, "its distance matrix or number of valid rows is not passed")
+        index = top_level_index(self.tf.module, call)
+        if index is not None and index < self._bipartite_place:
+            raise Decline(
+                call,
+                "it is called before the file's imports end, where the function written in its "
+                "place would go: move the call below them and run again",
+            )
+        self._named_only(call, args, "name")
+        top_k = "" if args.get("top_k") is None else ", top_k={top_k}"
+        name = self._bipartite_name
+        return (
+            f"{name}({{distance_mat}}, {{num_valid_rows}}{top_k})",
+            f"tf.{BIPARTITE}, a C++ kernel no TF 2.x has, is the file's own `{name}` now: the "
+            "same greedy matching in TensorFlow ops (equal distances taken in row-major order)",
         )

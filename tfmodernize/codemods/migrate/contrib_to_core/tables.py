@@ -12,6 +12,7 @@ import libcst as cst
 
 from tfmodernize.analysis.contrib import CELLS, NEST, RUNS, SPELLINGS
 from tfmodernize.analysis.tf1_api import ESTIMATOR_HOOKS
+from tfmodernize.codemods.migrate.contrib_to_core import bipartite_match
 
 #: core's ``VarianceScaling`` divides a truncated normal's standard deviation by this
 #: (``scipy.stats.truncnorm.std(a=-2, b=2)``); contrib multiplied the variance by 1.3 instead.
@@ -45,7 +46,15 @@ CALLS = {
         "seed",
     ),
     "contrib.metrics.accuracy": ("predictions", "labels", "weights", "name"),
+    "contrib.image.bipartite_match": bipartite_match.PARAMETERS,
 }
+#: contrib's greedy bipartite matcher, written into the file (``bipartite_match.py``).
+BIPARTITE = "contrib.image.bipartite_match"
+#: The contrib module holding it: no other name under it has a rewrite here.
+IMAGE = "contrib.image"
+#: Its spellings: through the module and the deep path its users imported it from.
+_IMAGE_MODULES = (IMAGE, "contrib.image.python.ops.image_ops")
+_BIPARTITE_SPELLINGS = {f"{module}.bipartite_match": BIPARTITE for module in _IMAGE_MODULES}
 INITIALIZERS = (
     "contrib.layers.xavier_initializer",
     "contrib.layers.xavier_initializer_conv2d",
@@ -64,7 +73,9 @@ BY_NAME = re.compile(r"by_name|get_tensor\b|get_operation\b")
 
 def canonical(path: Optional[str]) -> Optional[str]:
     """``contrib.layers.dropout`` for any TF 1.15 spelling of it (``contrib.slim.dropout``), else None."""
-    return SPELLINGS.get(path) if path is not None else None
+    if path is None:
+        return None
+    return SPELLINGS.get(path) or _BIPARTITE_SPELLINGS.get(path)
 
 
 def handles(path: str) -> bool:
