@@ -158,6 +158,39 @@ REWRITES = [
         id="contrib-tpu-is-tf1-tpu-reexported",
     ),
     pytest.param(
+        "from tensorflow.contrib import tpu\nop = tpu.rewrite(fn, [x])\ntpu.shutdown_system()\n",
+        "from tensorflow.compat.v1 import tpu\nop = tpu.rewrite(fn, [x])\ntpu.shutdown_system()\n",
+        id="contrib-tpu-import-is-tf1-tpu-reexported",
+    ),
+    pytest.param(
+        "from tensorflow.contrib import (\n    slim,\n    tpu,\n)\nop = tpu.rewrite(fn)\nnet = slim.flatten(x)\n",
+        "from tensorflow.contrib import (\n    slim,\n)\nfrom tensorflow.compat.v1 import tpu\n"
+        "op = tpu.rewrite(fn)\nnet = slim.flatten(x)\n",
+        id="contrib-tpu-import-beside-another-contrib-name-moves-alone",
+    ),
+    pytest.param(
+        "from tensorflow.contrib import (\n    rewrite_me_not,\n    tpu,\n    slim,\n)\n"
+        "op = tpu.rewrite(fn)\nnet = slim.flatten(rewrite_me_not)\n",
+        "from tensorflow.contrib import (\n    rewrite_me_not,\n    slim,\n)\nfrom tensorflow.compat.v1 import tpu\n"
+        "op = tpu.rewrite(fn)\nnet = slim.flatten(rewrite_me_not)\n",
+        id="contrib-tpu-import-amid-other-contrib-names-moves-alone",
+    ),
+    pytest.param(
+        "import os\nfrom tensorflow.contrib import tpu\n",
+        "import os\nfrom tensorflow.compat.v1 import tpu\n",
+        id="contrib-tpu-import-read-nowhere-moves-too",
+    ),
+    pytest.param(
+        "import tensorflow.contrib.tpu as tpu_lib\nwith tpu_lib.bfloat16_scope():\n    y = f(x)\n",
+        "import tensorflow.compat.v1.tpu as tpu_lib\nwith tpu_lib.bfloat16_scope():\n    y = f(x)\n",
+        id="contrib-tpu-import-as-is-tf1-tpu-reexported",
+    ),
+    pytest.param(
+        "from tensorflow.contrib.tpu import rewrite, shutdown_system as stop\nop = rewrite(fn)\nstop()\n",
+        "from tensorflow.compat.v1.tpu import rewrite, shutdown_system as stop\nop = rewrite(fn)\nstop()\n",
+        id="contrib-tpu-names-imported-are-tf1-tpu-reexported",
+    ),
+    pytest.param(
         "import tensorflow.compat.v1 as tf\ntf.contrib.tpu.shutdown_system()\n",
         "import tensorflow.compat.v1 as tf\ntf.tpu.shutdown_system()\n",
         id="contrib-tpu-under-the-v1-alias",
@@ -194,14 +227,14 @@ NO_OPS = [
         "import tensorflow as tf\nl = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)\n",
         id="softmax-xent-already-stopped",
     ),
+    pytest.param("from tensorflow.compat.v1 import tpu\nop = tpu.rewrite(fn, [x])\n", id="tpu-already-from-compat-v1"),
+    pytest.param(
+        "from tensorflow.contrib.tpu.python.tpu import tpu_config\n",
+        id="contrib-tpu-internal-module-import-stays",
+    ),
 ]
 
 FINDINGS = [
-    pytest.param(
-        "from tensorflow.contrib import tpu\nop = tpu.rewrite(fn, [x])\n",
-        "tf.compat.v1.tpu.rewrite",
-        id="contrib-tpu-through-its-own-import-reported",
-    ),
     pytest.param(
         "import tensorflow as tf\nx = tf.log(y)  # tfmodernize: ignore\na = tf.assert_equal(x, y)\n",
         "tf.compat.v1.assert_equal",
@@ -227,6 +260,16 @@ FINDINGS = [
         "import tensorflow as tf\nd = tf.contrib.distributions.Normal(0.0, 1.0)\n",
         "pip install tensorflow-probability",
         id="contrib-distributions-instead",
+    ),
+    pytest.param(
+        "from tensorflow.contrib.saved_model.python.saved_model import reader\nm = reader.read_saved_model(d)\n",
+        "tf.saved_model",
+        id="contrib-saved-model-instead",
+    ),
+    pytest.param(
+        "from tensorflow.contrib.tensorboard.plugins import projector\nc = projector.ProjectorConfig()\n",
+        "from tensorboard.plugins import projector",
+        id="contrib-projector-instead",
     ),
     pytest.param(
         "import tensorflow as tf\ntf.contrib.quantize.create_training_graph()\n",
@@ -276,6 +319,11 @@ FINDINGS = [
         id="tutorials-mnist-import-as",
     ),
     pytest.param(
+        "from tensorflow.tools.graph_transforms import TransformGraph\ng = TransformGraph(graph_def, [], [], [])\n",
+        "cannot run on TF 2.x until",
+        id="graph-transforms-gone",
+    ),
+    pytest.param(
         "from tensorflow.examples.tutorials import mnist\nimport tensorflow as tf\n",
         "not part of any TF 2.x install",
         id="tutorials-package",
@@ -300,6 +348,30 @@ def test_findings_leave_the_code_alone(source, fragment):
     result = assert_unchanged("TFM109", source)
     assert [f.code for f in result.findings] == ["TFM109"]
     assert fragment in result.findings[0].message
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(
+            "from tensorflow.contrib import tpu\nop = tpu.rewrite(fn, [x])\nest = tpu.TPUEstimator(model_fn=f)\n",
+            id="contrib-tpu-import-read-for-a-name-tf1-lacks-stays",
+        ),
+        pytest.param(
+            "from tensorflow.contrib import tpu\nop = tpu.rewrite(fn, [x])\nrun(tpu)\n",
+            id="contrib-tpu-import-passed-as-a-value-stays",
+        ),
+        pytest.param(
+            "from tensorflow.contrib import tpu\nop = tpu.rewrite(fn, [x])\ndef f(tpu):\n    return tpu\n",
+            id="contrib-tpu-import-shadowed-stays",
+        ),
+    ],
+)
+def test_contrib_tpu_import_read_for_more_than_tf1_names_stays(source):
+    """The import moves to compat.v1 only when every read of what it binds is a name TF 1.15
+    re-exported from TF's TF1 tpu module; else it stays, with the finding on each name."""
+    result = assert_unchanged("TFM109", source)
+    assert any("tf.compat.v1.tpu.rewrite" in f.message for f in result.findings)
 
 
 @pytest.mark.parametrize(

@@ -81,6 +81,15 @@ REWRITES += [
         "if __name__ == '__main__':\n    saver.save(None, '/tmp/x')\n",
         id="eager-program-kept-on-v1-stays-eager",
     ),
+    pytest.param(
+        # TF1's TPU functions only build graphs (run eagerly, tpu.rewrite fails), however imported.
+        "import tensorflow as tf\nfrom tensorflow.compat.v1 import tpu\n\n\ndef main():\n"
+        "    return tpu.rewrite(fn, [tf.ones([2])])\n\n\nmain()\n",
+        "import tensorflow as tf\ntf.compat.v1.disable_v2_behavior()\n"
+        "from tensorflow.compat.v1 import tpu\n\n\n"
+        "def main():\n    return tpu.rewrite(fn, [tf.ones([2])])\n\n\nmain()\n",
+        id="tpu-graph-function-from-compat-v1-gets-the-switch",
+    ),
 ]
 
 
@@ -102,6 +111,11 @@ NO_OPS = [
     ),
     pytest.param("import tensorflow as tf  # tfmodernize: ignore[compat-fallback]\n" + SESSION, id="suppressed"),
     pytest.param("import numpy as tf\ns = tf.Session()\n", id="not-tensorflow"),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.compat.v1 import tpu\n\n\ndef main():\n"
+        "    return tpu.experimental.TPUSystemMetadata\n\n\nmain()\n",
+        id="tpu-name-tf2-has-too-from-compat-v1",
+    ),
 ]
 
 
@@ -159,6 +173,24 @@ def test_whole_catalogue_keeps_a_saver_program_it_cannot_map_on_v1_and_a_second_
     ]
     twice, again = transform_text(once, codemods)
     assert twice == once and again.fixes == []
+
+
+def test_a_file_whose_tf_import_a_tf2_rewrite_took_is_kept_on_v1_whole():
+    """session-to-function took the last read of ``tf`` (and its import) from a file whose TPU
+    graph keeps it on TF1: kept on v1, it is rewritten again without the TF2 codemods."""
+    source = textwrap.dedent("""\
+        import tensorflow as tf
+        from tensorflow.contrib import tpu
+
+
+        def run(fn, xs):
+            with tf.Session() as sess:
+                return sess.run(tpu.rewrite(fn, xs))
+    """)
+    new, state = transform_text(source, builtin_codemods())
+    switched = source.replace("import tensorflow as tf", "import tensorflow.compat.v1 as tf")
+    assert new == switched.replace("tensorflow.contrib", "tensorflow.compat.v1")
+    assert [construct for construct, _ in state.kept_on_v1] == ["tf.Session", "tf.tpu.rewrite"]
 
 
 def test_a_migrated_file_is_not_kept_on_v1():

@@ -173,6 +173,17 @@ WRITTEN_IN_THE_FILE = {"tf_slim.layers.layers.batch_norm": "batch_norm"}
 REEXPORTED_TF1_API = ("contrib.tpu.",)
 
 
+#: The TF1 modules those were (``tpu.``): their TF1-only functions build TPU graphs (run
+#: eagerly, ``tpu.rewrite`` and ``tpu.initialize_system`` fail), so however a file spells them
+#: (``from tensorflow.compat.v1 import tpu`` included) they keep it on TF1 (compat-fallback).
+REEXPORTED_TF1_MODULES = tuple(prefix.removeprefix("contrib.") for prefix in REEXPORTED_TF1_API)
+
+
+def in_reexported_tf1_module(path: str) -> bool:
+    """Whether ``tf.<path>`` is in a TF1 module TF 1.15's contrib re-exported (``tpu.rewrite``)."""
+    return path.startswith(REEXPORTED_TF1_MODULES)
+
+
 def reexported_tf1_name(path: str, upgrade_target: str) -> "str | None":
     """``tpu.rewrite`` for ``contrib.tpu.rewrite`` when the upgrade table sends it to
     ``compat.v1.tpu.rewrite`` and the contrib module re-exported TF's own; else None."""
@@ -207,7 +218,15 @@ INSTEAD = {
     "contrib.losses": "tf.losses (tf.compat.v1.losses for the TF1 functions)",
     "contrib.keras": "tf.keras",
     "contrib.nn": "tf.nn",
-    "contrib.compiler.jit": "tf.function(jit_compile=True)",
+    "contrib.compiler.jit": "tf.xla.experimental.jit_scope in graph code (TF 1.15's contrib "
+    "re-exported that very function; eagerly it raises), or tf.function(jit_compile=True) in "
+    "TF2 code",
+    "contrib.compiler.xla": "tf.function(jit_compile=True) (tf.xla.experimental.compile in TF1 graph code)",
+    "contrib.saved_model": "tf.saved_model (tf.saved_model.load and save; `saved_model_cli "
+    "show` lists what a SavedModel holds)",
+    "contrib.tensorboard.plugins.projector": "the tensorboard package's projector (from "
+    "tensorboard.plugins import projector: the same ProjectorConfig and visualize_embeddings)",
+    "contrib.tensorrt": "tf.experimental.tensorrt.Converter (TF-TRT on TF 2.x converts a SavedModel)",
     "contrib.eager": "TF 2.x itself: eager execution is the default",
     "contrib.estimator": "Keras; tf.estimator is gone since TensorFlow 2.16",
 }

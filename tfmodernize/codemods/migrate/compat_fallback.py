@@ -3,8 +3,10 @@
 What it does
     Runs last. In a file that, after every other codemod, still names TF1-only API (names TF
     2.x does not have: ``tf.Session``, ``tf.placeholder``, ``tf.get_variable``, ``tf.layers``,
-    ``tf.train.Saver``, ...), it makes the smallest rewrite that runs the file on TF 2.x with the
-    behaviour it had on TF 1.x, and says what keeps it there:
+    ``tf.train.Saver``, ...; graph-mode API such as sessions and TF1's TPU functions however
+    spelled, ``from tensorflow.compat.v1 import tpu`` included), it makes the smallest rewrite
+    that runs the file on TF 2.x with the behaviour it had on TF 1.x, and says what keeps it
+    there:
 
     * ``import tensorflow as tf`` becomes ``import tensorflow.compat.v1 as tf`` (same alias);
     * at the entry point of a program (session code at module level, an
@@ -82,6 +84,7 @@ from typing import Optional
 
 import libcst as cst
 
+from tfmodernize.analysis.contrib import in_reexported_tf1_module
 from tfmodernize.analysis.tf1_api import PLACEHOLDERS, TF1_PACKAGES, V2_OFF, V2_ON, tf1_package
 from tfmodernize.analysis import tf_objects
 from tfmodernize.analysis.program import entry_point
@@ -193,6 +196,11 @@ class CompatFallback(TFCodemod):
                 "call tf.compat.v1.disable_v2_behavior() before building graphs",
             )
             return False
+        if not anchors and self._imported_plainly(self.state.parsed):
+            # A TF2 rewrite took the file's last read of ``tf`` and its import with it: kept on
+            # v1, the file is rewritten again without the TF2 codemods, and its import stays.
+            self.state.keep_on_v1(first, self._line_of(first, first_node))
+            return False
         if not anchors:
             self.report(
                 first_node,
@@ -266,6 +274,10 @@ class CompatFallback(TFCodemod):
             return ("tensorflow", module) if module == "tensorflow" else None
         return (alias.asname.name.value, module) if isinstance(alias.asname.name, cst.Name) else None
 
+    def _imported_plainly(self, written: Optional[cst.Module]) -> bool:
+        """Whether the file as written imports TensorFlow at module level (``_tf_import``)."""
+        return written is not None and any(self._tf_import(s) is not None for s in written.body)
+
     def _graph_built_at_top_level(self, module: cst.Module) -> Optional[cst.CSTNode]:
         """The first top-level statement (outside definitions and blocks) naming a placeholder."""
         for statement in module.body:
@@ -324,7 +336,7 @@ class CompatFallback(TFCodemod):
                 symbol = self.tf.tf_symbol(node)
                 if symbol is None:
                     continue
-                facts.graph_program = facts.graph_program or symbol.path in GRAPH_PROGRAM
+                facts.graph_program = facts.graph_program or _graph_only(symbol.path)
                 if (
                     facts.legacy_keras is None
                     and not symbol.v2
@@ -341,7 +353,7 @@ class CompatFallback(TFCodemod):
                 root = root_name(node)
                 through = self.tf.qualify(root) if root is not None else None
                 spelling = "v1" if through == V1 else "spelled" if symbol.v1 else "plain"
-                if spelling != "spelled" or symbol.path in GRAPH_PROGRAM:
+                if spelling != "spelled" or _graph_only(symbol.path):
                     facts.blockers.append((node, f"tf.{symbol.path}", spelling))
             elif kind is cst.Call:
                 facts.switched = facts.switched or self.tf.is_tf(node.func, *SWITCHES)
@@ -423,10 +435,16 @@ def _blocks(node: cst.CSTNode, symbol: TFSymbol, names: TFNames) -> bool:
         return not symbol.v1
     if symbol.v2 or not tables().tf1_only(symbol.path):
         return False
-    if not symbol.v1 or symbol.path in GRAPH_PROGRAM or symbol.path.startswith("contrib."):
+    if not symbol.v1 or _graph_only(symbol.path) or symbol.path.startswith("contrib."):
         return True
     root = root_name(node)
     return root is not None and names.qualify(root) == V1
+
+
+def _graph_only(path: str) -> bool:
+    """Whether the TF1-only name ``tf.<path>`` works only in a TF1 graph, however it is spelled
+    (``tf.compat.v1.Session``, ``from tensorflow.compat.v1 import tpu``'s ``tpu.rewrite``)."""
+    return path in GRAPH_PROGRAM or (in_reexported_tf1_module(path) and tables().tf1_only(path))
 
 
 @lru_cache(maxsize=1)

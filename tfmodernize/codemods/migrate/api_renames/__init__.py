@@ -9,7 +9,9 @@ What it does
       ``tf.math.log``, ``tf.segment_sum`` -> ``tf.math.segment_sum``, ...);
     * contrib names TF 1.15 re-exported from TF's own TF1 API (``tf.contrib.tpu.rewrite`` ->
       ``tf.tpu.rewrite``, analysis/contrib.py ``REEXPORTED_TF1_API``): the same function, a TF1
-      name, so compat-fallback keeps the file on ``tf.compat.v1``, where TF 2.x has it;
+      name, so compat-fallback keeps the file on ``tf.compat.v1``, where TF 2.x has it; an
+      import of such a module or name (``from tensorflow.contrib import tpu``) is imported from
+      ``tensorflow.compat.v1`` when every name the file reads through it is one of those;
     * keyword renames (``reduction_indices=``/``keep_dims=`` -> ``axis=``/``keepdims=``,
       ``dim=`` -> ``axis=``, ...), and positional arguments whose position changed become
       keywords first (the peer's reorders);
@@ -122,6 +124,12 @@ from tfmodernize.codemods.migrate.api_renames.policy import (
 )
 from tfmodernize.codemods.migrate.api_renames.evidence import constant_kinds, tf1_evidence
 from tfmodernize.codemods.migrate.api_renames.calls import CallRewrites
+from tfmodernize.codemods.migrate.api_renames.contrib_imports import (
+    ReexportedImport,
+    all_read_through,
+    from_v1,
+    reexported_imports,
+)
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.layout import depth, relaid, style_width
 from tfmodernize.registry import find_codemod
@@ -190,6 +198,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         self._tf1_file = False
         self._stays_tf1 = False
         self._from_imported: dict[str, str] = {}
+        self._reexported: dict[str, ReexportedImport] = {}
         self._gone_reported: set[int] = set()
         self._laid_out: set[int] = set()
         self._module: cst.Module = cst.Module(body=[])
@@ -205,6 +214,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         # A file of a project kept on TF1 is kept on compat.v1 with it (compat-fallback).
         self._stays_tf1 = self._stays_tf1 or self.state.project_on_v1 is not None
         self._from_imported = self.from_imports(node)
+        self._reexported = reexported_imports(node) if "contrib" in self.state.text else {}
         self._module = node
         self._width = style_width(self.state.text)
         # Under ``import tensorflow.compat.v1 as tf`` a TF2 name is written ``tf.compat.v2.X``,
@@ -263,6 +273,12 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             root = original
             while isinstance(root, cst.Attribute):
                 root = root.value
+            imported = self._reexported.get(root.value) if isinstance(root, cst.Name) else None
+            if tf1_name is not None and imported is not None:
+                # Read through ``from tensorflow.contrib import tpu``: the import moves to
+                # compat.v1 if every name read through it is such a name (``leave_Module``).
+                imported.uses.append((original, key, target))
+                return
             if tf1_name is not None and self.tf.qualify(root) in ("tensorflow", "tensorflow.compat.v1"):
                 # TF 1.15's contrib re-exported TF's own function: the file (TF1 code, kept on
                 # compat.v1 for it by compat-fallback) names it where TensorFlow 2.x still has it.
@@ -295,6 +311,21 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         if path.startswith("contrib."):
             self._report_contrib(original, path)
         return
+
+    def leave_Module(self, original: cst.Module) -> None:
+        for imported in {id(i): i for i in self._reexported.values()}.values():
+            if all_read_through(original, imported):
+                path = imported.first_path
+                v1_path = path.removeprefix("contrib.")
+                message = (
+                    f"tf.{path} is TF1's tf.compat.v1.{v1_path} for the names this file reads "
+                    "(TF 1.15's contrib re-exported them): imported from there"
+                )
+                if self.fix(imported.statement, message):
+                    self.replace(imported.statement, from_v1(imported))
+                continue
+            for node, key, target in imported.uses:
+                self._report_v1_target(node, self.tf.tf_symbol(node), key, target)
 
     def _report_v1_target(self, node: cst.CSTNode, symbol: TFSymbol, key: str, target: str) -> None:
         if symbol.v1:

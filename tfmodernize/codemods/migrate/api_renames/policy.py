@@ -101,6 +101,14 @@ GONE_MODULES = {
         "validation set and the rest for training, and batches from "
         "`tf.data.Dataset.from_tensor_slices((x, y)).shuffle(...).batch(n)` instead of `next_batch(n)`"
     ),
+    "tools.graph_transforms": (
+        "`tensorflow.tools.graph_transforms` (the Graph Transform Tool, `TransformGraph`) is "
+        "not part of any TF 2.x install: this import fails, and the file cannot run on TF 2.x "
+        "until its transforms are done another way: for a TFLite export convert the SavedModel "
+        "or concrete function with `tf.lite.TFLiteConverter` (it folds constants and strips "
+        "unused nodes itself); to cut a frozen GraphDef to its outputs use "
+        "`tf.compat.v1.graph_util.extract_sub_graph`"
+    ),
     "examples.tutorials": (
         "`tensorflow.examples.tutorials` is not part of any TF 2.x install: this import fails; load the data with "
         "`tf.keras.datasets` (or `tensorflow_datasets`) instead"
