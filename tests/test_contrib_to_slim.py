@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from tfmodernize.analysis.contrib import DOES_NOT_RUN, SLIM_HOMES, WRITTEN_IN_THE_FILE, NotInSlim, SlimName, slim_name
-from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import helper_source
+from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import ARG_SCOPES, SCOPE_HELPER, helper_source
 from tfmodernize.registry import builtin_codemods
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
@@ -86,14 +86,6 @@ NO_OPS = [
 
 DECLINES = [
     pytest.param(
-        "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v1, resnet_utils\n\n"
-        "def features(images):\n"
-        "    with tf.contrib.slim.arg_scope(resnet_utils.resnet_arg_scope()):\n"
-        "        return resnet_v1.resnet_v1_50(images, 10)\n",
-        "the net calls tf-slim's batch_norm",
-        id="net-arg-scope-runs-tf-slims-batch-norm",
-    ),
-    pytest.param(
         "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v2\n\n"
         "logits, _ = resnet_v2.resnet_v2_50(images, 10)\n",
         "the net calls tf-slim's batch_norm",
@@ -106,14 +98,15 @@ DECLINES = [
     ),
     pytest.param(
         "import tensorflow as tf\nslim = tf.contrib.slim\n\n"
-        "params = {'decay': 0.9, 'renorm': use_renorm}\nnorm = dict(normalizer_fn=slim.batch_norm)\n",
+        "params = {'decay': 0.9, 'renorm': True}\nnorm = dict(normalizer_fn=slim.batch_norm)\n",
         "passes it `renorm`",
-        id="batch-norm-renorm-as-a-dict-key",
+        id="batch-norm-renorm-true-as-a-dict-key",
     ),
     pytest.param(
-        "import tensorflow as tf\n\ny = tf.contrib.layers.batch_norm(x, zero_debias_moving_mean=True)\n",
-        "passes it `zero_debias_moving_mean`",
-        id="batch-norm-zero-debias",
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\n"
+        "params = {'adjustment': scale_and_shift}\nnorm = dict(normalizer_fn=slim.batch_norm)\n",
+        "passes it `adjustment`",
+        id="batch-norm-adjustment-as-a-dict-key",
     ),
     pytest.param(
         "import tensorflow as tf\nslim = tf.contrib.slim\n\ny = slim.batch_norm(x, batch_weights=w)\n",
@@ -252,6 +245,97 @@ BATCH_NORM = [
         _with_batch_norm("import tf_slim as slim\nimport tensorflow.compat.v1 as tf\n", "y = batch_norm(x)\n"),
         id="tensorflow-imported-for-it",
     ),
+    pytest.param(
+        "import tensorflow as tf\n\ny = tf.contrib.layers.batch_norm(x, zero_debias_moving_mean=True)\n",
+        _with_batch_norm(
+            "import tensorflow as tf\nimport tf_slim\n",
+            "y = batch_norm(x, zero_debias_moving_mean=True)\n",
+            slim="tf_slim",
+        ),
+        id="zero-debias-moving-mean-kept",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\nnorm = tf.contrib.layers.batch_norm\n"
+        "conv = tf.contrib.layers.conv2d\n\n\ndef f(x):\n"
+        "    return norm(conv(x, 3, [3]), scale=True, zero_debias_moving_mean=False)\n",
+        _with_batch_norm(
+            "import tensorflow as tf\nimport tf_slim as slim\nimport tf_slim\n",
+            "norm = batch_norm\nconv = tf_slim.conv2d\n\n\ndef f(x):\n    return norm(conv(x, 3, [3]), scale=True)\n",
+        ),
+        id="module-level-alias-of-functions",
+    ),
+]
+
+#: tf-slim's nets' arg scopes make its batch_norm their layers' normalizer: the file gets the
+#: batch_norm written and a wrapper putting it in their scopes in its place.
+NET_ARG_SCOPES = [
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import resnet_v1, resnet_utils\n\n\n"
+        "def features(images):\n"
+        "    with tf.contrib.slim.arg_scope(resnet_utils.resnet_arg_scope()):\n"
+        "        return resnet_v1.resnet_v1_50(images, 10)\n",
+        "import tensorflow as tf\nfrom tf_slim.nets import resnet_v1, resnet_utils\nimport tf_slim\n",
+        "def features(images):\n"
+        "    with tf_slim.arg_scope(with_batch_norm(resnet_utils.resnet_arg_scope)()):\n"
+        "        return resnet_v1.resnet_v1_50(images, 10)\n",
+        id="module-imported",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets.inception import inception_v3_arg_scope\n\n"
+        "SCOPES = {'v3': inception_v3_arg_scope}\n",
+        "import tensorflow as tf\nfrom tf_slim.nets.inception import inception_v3_arg_scope\nimport tf_slim\n",
+        "SCOPES = {'v3': with_batch_norm(inception_v3_arg_scope)}\n",
+        id="name-imported-held-in-a-table",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\nscope = tf.contrib.slim.nets.resnet_v1.resnet_arg_scope(weight_decay=0.1)\n",
+        "import tensorflow as tf\nimport tf_slim\nimport tf_slim.nets\n",
+        "scope = with_batch_norm(tf_slim.nets.resnet_v1.resnet_arg_scope)(weight_decay=0.1)\n",
+        id="written-out-through-tf",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "head", "tail"), NET_ARG_SCOPES)
+def test_net_arg_scopes_get_the_batch_norm_written(before, head, tail):
+    written = helper_source("batch_norm", "tf", "tf_slim")
+    wrapper = helper_source("with_batch_norm", "tf", "tf_slim", template=SCOPE_HELPER, norm="batch_norm")
+    result = assert_rewrites(CODE, before, head + "\n\n" + written + "\n\n" + wrapper + "\n\n" + tail)
+    assert result.fixes and result.findings == []
+
+
+def test_the_net_arg_scopes_are_those_tf_slim_has():
+    origins = {
+        slim_name(f"contrib.slim.nets.{path}").origin
+        for path in (
+            "resnet_utils.resnet_arg_scope",
+            "inception_v1.inception_v1_arg_scope",
+            "inception_v2.inception_v2_arg_scope",
+            "inception_v3.inception_v3_arg_scope",
+        )
+    }
+    assert origins == ARG_SCOPES
+
+
+#: ``renorm`` known only when the program runs: the batch_norm written takes it (and raises when
+#: it is true), with a finding at each place passing it.
+RENORM_UNKNOWN = [
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\n"
+        "params = {'decay': 0.9, 'renorm': use_renorm}\nnorm = dict(normalizer_fn=slim.batch_norm)\n",
+        _with_batch_norm(
+            "import tensorflow as tf\nimport tf_slim as slim\n",
+            "params = {'decay': 0.9, 'renorm': use_renorm}\nnorm = dict(normalizer_fn=batch_norm)\n",
+        ),
+        id="as-a-dict-key",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\ny = slim.batch_norm(x, renorm=flags.renorm)\n",
+        _with_batch_norm(
+            "import tensorflow as tf\nimport tf_slim as slim\n", "y = batch_norm(x, renorm=flags.renorm)\n"
+        ),
+        id="as-an-argument",
+    ),
 ]
 
 
@@ -293,6 +377,13 @@ def test_batch_norm_only_named_in_arg_scopes_stays_tf_slim_s(before, after):
 def test_batch_norm_is_written_in_the_file(before, after):
     result = assert_rewrites(CODE, before, after)
     assert result.fixes and result.findings == []
+
+
+@pytest.mark.parametrize(("before", "after"), RENORM_UNKNOWN)
+def test_batch_norm_with_renorm_known_when_run_is_written_with_a_finding(before, after):
+    result = assert_rewrites(CODE, before, after)
+    assert result.fixes and [f.line for f in result.findings] == [4]
+    assert "renorm=False only" in result.findings[0].message
 
 
 def test_batch_norm_follows_the_file_s_indentation():
@@ -483,6 +574,12 @@ CASES = [
     (2, "NHWC", True, {"param_regularizers": REG, "scale": True, "variables_collections": ["vc"]}),
     (3, "NHWC", True, {"param_regularizers": REG, "updates_collections": "mine", "scale": True}),
     (4, "NHWC", "tensor", {"scoped": True, "scale": True, "decay": 0.5}),
+    (4, "NHWC", True, {"zero_debias_moving_mean": True, "scale": True}),
+    (4, "NCHW", "tensor", {"zero_debias_moving_mean": True, "fused": False, "decay": 0.9}),
+    (2, "NHWC", "tensor", {"zero_debias_moving_mean": True, "updates_collections": None}),
+    (3, "NHWC", True, {"zero_debias_moving_mean": True, "renorm": False, "renorm_decay": 0.5}),
+    (5, "NHWC", "tensor", {"zero_debias_moving_mean": True, "scoped": True, "scale": True}),
+    (4, "NHWC", False, {"zero_debias_moving_mean": True}),
 ]
 STANDARD = ("variables", "trainable_variables", "model_variables")
 
@@ -546,13 +643,21 @@ tf.disable_v2_behavior()
 import tf_slim as slim
 mine = {"tf": tf, "slim": slim}
 exec(sys.argv[1], mine)
+from tf_slim.nets import resnet_utils
 x = tf.placeholder(tf.float32, [None, 4, 4, 3])
 training = tf.placeholder(tf.bool, [])
+with slim.arg_scope(mine["with_batch_norm"](resnet_utils.resnet_arg_scope)()):
+    slim.conv2d(x, 2, [3, 3], scope="net")
 with slim.arg_scope([slim.batch_norm], is_training=training, scale=True):
     with slim.arg_scope([slim.conv2d], normalizer_fn=mine["batch_norm"]):
         y = slim.conv2d(x, 2, [3, 3], scope="conv")
 z = mine["batch_norm"](
     slim.flatten(y), updates_collections=None, is_training=training, scope="dense")
+z = mine["batch_norm"](z, is_training=training, zero_debias_moving_mean=True, scope="debiased")
+try:
+    mine["batch_norm"](z, renorm=True)
+except ValueError as error:
+    print("renorm:", error)
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
     for flag in (True, False):
@@ -561,6 +666,33 @@ with tf.Session() as sess:
 print([v.op.name for v in tf.global_variables()])
 print(any(name.startswith("tf_keras") for name in sys.modules))
 """
+
+
+#: tf-slim's dropout switched by a tensor ``is_training``, as contrib-to-slim leaves it
+#: (``tf_slim.dropout``), on TensorFlow 2.21 as a user installs it: TensorFlow's own TF1 Dropout
+#: layer takes the tensor (tf-slim's ``smart_cond``, which needs the ``control_flow_ops.cond``
+#: TensorFlow 2.21 lacks, is only on batch_norm's path, written in the file instead).
+RUN_DROPOUT = r"""
+import sys
+import numpy as np
+import tensorflow.compat.v1 as tf
+tf.disable_v2_behavior()
+from tensorflow.python.ops import control_flow_ops
+import tf_slim
+x = tf.ones([4, 50])
+training = tf.placeholder(tf.bool, [])
+y = tf_slim.dropout(x, keep_prob=0.5, is_training=training)
+with tf.Session() as sess:
+    kept = sess.run(y, {training: True})
+    passed = sess.run(y, {training: False})
+print(sorted(set(kept.ravel().tolist())), bool((passed == 1.0).all()), hasattr(control_flow_ops, "cond"))
+"""
+
+
+def test_tf_slim_dropout_with_a_tensor_is_training_runs_on_tensorflow_as_installed():
+    pytest.importorskip("tensorflow")
+    pytest.importorskip("tf_slim")
+    assert _tensorflow_child(RUN_DROPOUT)[-1] == "[0.0, 2.0] True False"
 
 
 def _tensorflow_child(script: str, *args: str) -> list[str]:
@@ -582,9 +714,18 @@ def test_the_batch_norm_written_computes_tf_slim_s_on_tensorflow():
 def test_the_batch_norm_written_runs_on_tensorflow_as_installed():
     pytest.importorskip("tensorflow")
     pytest.importorskip("tf_slim")
-    names, keras = _tensorflow_child(RUN_BATCH_NORM, helper_source("batch_norm", "tf", "slim"))[-2:]
+    written = helper_source("batch_norm", "tf", "slim") + helper_source(
+        "with_batch_norm", "tf", "slim", template=SCOPE_HELPER, norm="batch_norm"
+    )
+    renorm, names, keras = _tensorflow_child(RUN_BATCH_NORM, written)[-3:]
+    assert renorm.startswith("renorm: batch renormalization is not written here")
     assert names == str(
         [
+            "net/weights",
+            "net/BatchNorm/gamma",
+            "net/BatchNorm/beta",
+            "net/BatchNorm/moving_mean",
+            "net/BatchNorm/moving_variance",
             "conv/weights",
             "conv/BatchNorm/gamma",
             "conv/BatchNorm/beta",
@@ -593,6 +734,11 @@ def test_the_batch_norm_written_runs_on_tensorflow_as_installed():
             "dense/beta",
             "dense/moving_mean",
             "dense/moving_variance",
+            "debiased/beta",
+            "debiased/moving_mean",
+            "debiased/moving_variance",
+            "debiased/debiased/moving_mean/biased",
+            "debiased/debiased/moving_mean/local_step",
         ]
     )
     assert keras == "False"

@@ -389,7 +389,7 @@ def _give_contrib(v1_module: Any) -> None:
     """``tf.contrib`` for TF1 scripts, the parts of it TensorFlow moved to tf-slim, when tf-slim
     is installed: no TensorFlow 2 has ``tf.contrib``, so a TF1 script using it could not run
     otherwise. ``layers`` (``fully_connected``, ``dropout``, the initializers and regularizers...)
-    and ``slim`` are tf-slim's; ``framework`` its variables and ``arg_scope`` (the global-step
+    and ``slim`` are tf-slim's (``slim.nets`` its nets); ``framework`` its variables and ``arg_scope`` (the global-step
     functions call TensorFlow's own, as TF 1.15's did); ``metrics`` its metrics (``accuracy``
     included); ``rnn`` TensorFlow's own cells (TF 1.15's ``tf.contrib.rnn`` re-exported
     ``tf.nn.rnn_cell``) and static RNNs. Each is also a module of that name
@@ -454,9 +454,22 @@ def _give_contrib(v1_module: Any) -> None:
         sys.modules[f"tensorflow.contrib.layers.python.layers.{name}"] = source
     contrib_layers = module("layers", layers, layers_package, python=module("layers.python", layers=python_layers))
     metrics = module("metrics", tf_slim.metrics)
-    slim = module("slim", tf_slim, layers=layers, initializers=initializers, regularizers=regularizers, metrics=metrics)
+    # ``tf.contrib.slim.nets`` is tf-slim's nets package: the package and its modules by name.
+    nets = importlib.import_module("tf_slim.nets")
+    sys.modules["tensorflow.contrib.slim.nets"] = nets
+    for name, value in vars(nets).items():
+        if isinstance(value, types.ModuleType) and value.__name__.startswith("tf_slim.nets."):
+            sys.modules[f"tensorflow.contrib.slim.nets.{name}"] = value
+    slim = module(
+        "slim", tf_slim, layers=layers, initializers=initializers, regularizers=regularizers, metrics=metrics, nets=nets
+    )
     rnn = module("rnn", **cells, **runs)
-    contrib = module("", layers=contrib_layers, slim=slim, framework=framework, metrics=metrics, rnn=rnn)
+    # TF 1.15's ``tf.contrib.tpu`` re-exported TensorFlow's own TF1 ``tpu`` module.
+    sys.modules["tensorflow.contrib.tpu"] = v1_module.tpu
+    contrib = module(
+        "", layers=contrib_layers, slim=slim, framework=framework, metrics=metrics, rnn=rnn, tpu=v1_module.tpu
+    )
+    contrib.image = importlib.import_module("tfmodernize.verify.contrib_image").image_module(v1_module)
     setattr(v1_module, "contrib", contrib)
 
 

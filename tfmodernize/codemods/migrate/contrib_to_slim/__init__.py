@@ -13,14 +13,19 @@ What it does
       ``import tf_slim as slim``; ``from tensorflow.contrib.framework import arg_scope`` ->
       ``from tf_slim import arg_scope``; ``from tensorflow.contrib.slim.nets import resnet_v1``
       -> ``from tf_slim.nets import resnet_v1``;
-    * a module-level ``slim = tf.contrib.slim`` -> ``import tf_slim as slim``;
+    * a module-level ``slim = tf.contrib.slim`` -> ``import tf_slim as slim`` (a module-level
+      name for a function, ``norm = tf.contrib.layers.batch_norm``, is a reference like any);
     * a name written out through TensorFlow (``tf.contrib.layers.flatten(x)``) ->
       ``tf_slim.flatten(x)``, with ``import tf_slim``;
     * ``batch_norm`` (``slim.batch_norm``, ``normalizer_fn=slim.batch_norm``,
       ``tf.contrib.layers.batch_norm``), whose tf-slim version fails on TF 2.21: a file calling
       it (or passing it on) gets its own ``batch_norm`` after its imports, tf-slim's function
       written in ``tf.compat.v1`` ops (``batch_norm.py`` here), and its references point at it;
-      a file only listing it in ``arg_scope`` keeps tf-slim's there, never called.
+      a file only listing it in ``arg_scope`` keeps tf-slim's there, never called;
+    * the arg scopes of tf-slim's nets (``resnet_utils.resnet_arg_scope``, the inception ones),
+      which make tf-slim's batch_norm their layers' normalizer: the file gets the batch_norm
+      written and a ``with_batch_norm`` wrapper putting it in their scopes in tf-slim's place
+      (``with_batch_norm(resnet_utils.resnet_arg_scope)(weight_decay=1e-4)``).
 
     Which names tf-slim has is read off the package itself (``tfmodernize/data/tf_slim.json``,
     see ``tfmodernize/analysis/contrib.py``). tf-slim's layers build TF1 graphs (variables
@@ -66,10 +71,12 @@ Declines when
     (the file keeps every contrib name, and a finding at each problem says what to do) a contrib
     name of these modules that tf-slim does not have (``tf.contrib.framework.nest``,
     ``tf.contrib.layers.real_valued_column``); a tf-slim function that fails on TensorFlow 2.21
-    (``optimize_loss``: the finding says what to write instead); ``batch_norm`` in a file passing
-    it an argument the written function does not reproduce (``renorm``, ``batch_weights``,
-    ``adjustment``, ``zero_debias_moving_mean`` other than their defaults, or any of them as a
-    dict key) or reading it before its imports end; a name written out through a deep module
+    (``optimize_loss``, the nets calling tf-slim's batch_norm themselves such as ``resnet_v2``:
+    the finding says what to write instead); ``batch_norm`` in a file passing it an argument the
+    written function does not reproduce (``batch_weights``, ``adjustment`` other than their
+    defaults, ``renorm=True``; in a call or as a dict key) or reading it before its imports end
+    (a ``renorm`` known only when run is taken, with a finding: the written function raises
+    when it is true); a name written out through a deep module
     path (``tf.contrib.layers.python.layers.layers.conv2d``); a plain
     ``import tensorflow.contrib.slim`` (no ``as``) or an import sharing its line with another
     statement. One problem declines the whole file: a file half on tf-slim would still fail.
@@ -93,6 +100,7 @@ from tfmodernize.analysis.contrib import (
 )
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import (
+    ARG_SCOPES,
     arg_scope_keys,
     helper_statements,
     unreproduced_arguments,
@@ -146,13 +154,16 @@ class ContribToSlim(WholeNames, TFCodemod):
         self._module_lines: set[int] = set()
         for statement in _module_assignments(module).values():
             symbol = self.tf.tf_symbol(statement.body[0].value)
-            if symbol is not None and slim_home(symbol.path):
+            # (``norm = tf.contrib.layers.batch_norm`` names a function: a reference like any)
+            if symbol is not None and getattr(slim_name(symbol.path), "is_module", None):
                 self._local_modules[statement.body[0].targets[0].target.value] = symbol.path
                 self._module_lines.add(id(statement))
         self._inline: list[tuple[cst.CSTNode, str]] = []
         self._problems: list[tuple[cst.CSTNode, str]] = []
         #: the references to tf-slim's batch_norm, which the file's own function replaces
         self._norms: list[cst.CSTNode] = []
+        #: the references to tf-slim's nets' arg-scope functions, which name its batch_norm
+        self._scopes: list[cst.CSTNode] = []
         self._laid_out: set[int] = set()
         super().plan(module)
         for binding in self._bindings.values():
@@ -170,7 +181,9 @@ class ContribToSlim(WholeNames, TFCodemod):
                         "import it (from tensorflow.contrib... import ...) and run again",
                     )
                 )
-        self._norm = self._plan_batch_norm(module) if self._norms and not self._problems else None
+        self._renorm_unknown: list[tuple[cst.CSTNode, str]] = []
+        wanted = self._norms or self._scopes
+        self._norm = self._plan_batch_norm(module) if wanted and not self._problems else None
         if self._problems:
             for node, why in self._problems:
                 self.report(node, f"tf.contrib is gone from TF 2.x and this file is not moved to tf-slim: {why}")
@@ -232,6 +245,9 @@ class ContribToSlim(WholeNames, TFCodemod):
         elif written_in_the_file(found):
             if binding is None:  # (an import binding the function itself goes)
                 self._norms.append(node)
+        elif isinstance(found, SlimName) and found.origin in ARG_SCOPES:
+            if binding is None:  # (the import stays; the names it binds are wrapped)
+                self._scopes.append(node)
         elif isinstance(found, SlimName) and (why := does_not_run(found)) is not None:
             self._problems.append(
                 (node, f"`{source(node)}` is {found.expression} in tf-slim, which does not run on TF 2.x: {why}")
@@ -295,6 +311,7 @@ class ContribToSlim(WholeNames, TFCodemod):
         """``tf.contrib.layers.flatten`` -> ``tf_slim.flatten``; a module-level
         ``slim = tf.contrib.slim`` becomes ``import tf_slim as slim``."""
         assigned = _module_assignments(module)
+        scopes = {id(node) for node in self._scopes}
         for node, path in self._inline:
             found = slim_name(path)
             if self._in_file(found):  # (the file's own batch_norm)
@@ -316,7 +333,10 @@ class ContribToSlim(WholeNames, TFCodemod):
                     ),
                 )
                 continue
-            self.replace(node, cst.parse_expression(found.expression))
+            new = cst.parse_expression(found.expression)
+            if self._norm is not None and self._norm.scope is not None and id(node) in scopes:
+                new = _called(self._norm.scope, new)
+            self.replace(node, new)
             self.add_import(found.module)
 
     # -- tf-slim's batch_norm, written in the file ------------------------------------------
@@ -324,10 +344,20 @@ class ContribToSlim(WholeNames, TFCodemod):
     def _plan_batch_norm(self, module: cst.Module) -> "Optional[_Norm]":
         """Where and under which names the file's own batch_norm goes, and the arguments its
         calls drop; a problem (the file declined) for what it cannot stand in for."""
-        first = self._norms[0]
-        why = f"`{source(first)}` is tf-slim's batch_norm, which does not run on TF 2.x"
+        first = (self._norms or self._scopes)[0]
+        why = (
+            f"`{source(first)}` is tf-slim's batch_norm, which does not run on TF 2.x"
+            if self._norms
+            else f"`{source(first)}` makes tf-slim's batch_norm, which does not run on TF 2.x, the normalizer"
+        )
         norm_ids = {id(node) for node in self._norms}
-        dropped, unreproduced = unreproduced_arguments(module, norm_ids)
+        aliases = frozenset(
+            statement.body[0].targets[0].target.value
+            for value, statement in _module_assignments(module).items()
+            if value in norm_ids
+        )
+        dropped, unreproduced, unknown = unreproduced_arguments(module, norm_ids, aliases)
+        self._renorm_unknown = unknown
         for node, argument in unreproduced:
             self._problems.append(
                 (
@@ -340,7 +370,7 @@ class ContribToSlim(WholeNames, TFCodemod):
             )
         keys = arg_scope_keys(module)
         deep = {id(node) for node, path in self._inline if getattr(slim_name(path), "by_attributes", 0) is False}
-        if all(id(node) in keys and id(node) not in deep for node in self._norms):
+        if not self._scopes and all(id(node) in keys and id(node) not in deep for node in self._norms):
             return None  # tf-slim's batch_norm only names the arg scopes of every batch_norm
         names = name_nodes(module, imports=False)
         taken = {name.value for name in names if id(name) not in norm_ids}
@@ -359,7 +389,7 @@ class ContribToSlim(WholeNames, TFCodemod):
             )
         slim = self._slim_package(module)
         position = self._after_imports(module, {tf, slim} - {None})
-        for node in self._norms:
+        for node in self._norms + self._scopes:
             index = top_level_index(module, node)
             if index is not None and index < position:
                 self._problems.append(
@@ -371,7 +401,9 @@ class ContribToSlim(WholeNames, TFCodemod):
                 )
         if self._problems:
             return None
-        return _Norm(fresh_name("batch_norm", taken), tf, slim, position, dropped)
+        name = fresh_name("batch_norm", taken)
+        scope = fresh_name("with_batch_norm", taken | {name}) if self._scopes else None
+        return _Norm(name, tf, slim, position, dropped, scope)
 
     def _in_file(self, found: "SlimName | NotInSlim | None") -> bool:
         """Whether ``found`` is the function written in this file (not one of tf-slim's)."""
@@ -424,8 +456,29 @@ class ContribToSlim(WholeNames, TFCodemod):
                 self.replace(node, cst.Name(norm.name))
                 self._lay_out(module, node)
                 written = True
+        inline = {id(node) for node, _ in self._inline}
+        for node in self._scopes:
+            if id(node) in inline:  # (a name written out through tf: _rewrite_inline wraps it)
+                written = True
+            elif self.fix(
+                node,
+                f"`{source(node)}` makes tf-slim's batch_norm, which does not run on TF 2.x, the "
+                f"normalizer of its layers: through `{norm.scope}`, the file's own `{norm.name}` "
+                "is (the same function in TensorFlow ops)",
+            ):
+                self.replace(node, lambda new: _called(norm.scope, new))
+                self._lay_out(module, node)
+                written = True
         if not written:
             return
+        for node, argument in self._renorm_unknown:
+            self.report(
+                node,
+                f"`{argument}` gets a value known only when the program runs: the batch_norm "
+                "written in this file computes tf-slim's with renorm=False only, and raises when "
+                "it is true: normalize with tf.keras.layers.BatchNormalization(renorm=True) "
+                "where you need it",
+            )
         for call, names in norm.dropped:
             self.replace(call, lambda new, names=names: without_keywords(new, names))
             self._lay_out(module, call)
@@ -433,7 +486,7 @@ class ContribToSlim(WholeNames, TFCodemod):
             self.add_import("tensorflow.compat.v1", asname="tf")
         if norm.slim is None:
             self.add_import("tf_slim")
-        statements = helper_statements(norm.name, norm.tf or "tf", norm.slim or "tf_slim", module)
+        statements = helper_statements(norm.name, norm.tf or "tf", norm.slim or "tf_slim", module, norm.scope)
         if norm.position == len(module.body):
             self.insert_after(module.body[-1], statements)
             return
@@ -465,6 +518,12 @@ class _Norm:
     slim: Optional[str]  # None: ``import tf_slim`` is added
     position: int
     dropped: list[tuple[cst.Call, set[str]]]
+    scope: Optional[str] = None  # the name of ``SCOPE_HELPER``, when the file names an arg scope
+
+
+def _called(function: str, argument: cst.BaseExpression) -> cst.Call:
+    """``function(argument)``."""
+    return cst.Call(func=cst.Name(function), args=[cst.Arg(argument)])
 
 
 def _two_blank_lines(statement: cst.CSTNode) -> cst.CSTNode:

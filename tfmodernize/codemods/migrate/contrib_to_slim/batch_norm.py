@@ -18,8 +18,13 @@ tf-slim computes a batch normalization one of three ways, and the helper follows
 * its own moments (the rest): ``beta`` first, ``param_regularizers`` ignored.
 
 A fused batch norm moves the moving variance towards the unbiased batch variance, the moments
-towards the biased one. The arguments tf-slim has beyond these (``batch_weights``,
-``renorm``...) are not reproduced: a file passing one is declined (``UNREPRODUCED``).
+towards the biased one. ``zero_debias_moving_mean`` moves the moving mean as tf-slim's own code
+does (never the layer): through a biased average and a step count made beside it, divided by
+``1 - decay ** step``. ``batch_weights`` and ``adjustment`` are not reproduced (a file passing
+one is declined, ``UNREPRODUCED``), nor batch renormalization: the helper takes ``renorm`` and
+raises when it is true (TF 1.15's renorm kept ``renorm_mean_weight``/``renorm_stddev_weight``
+variables, tf-keras's, which tf-slim reaches today, a ``moving_stddev``: two different
+computations, neither provable against the other here).
 """
 
 from __future__ import annotations
@@ -32,10 +37,9 @@ from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.treewalk import walk
 
-#: tf-slim's batch_norm arguments the helper does not take, with their default: a call of it
-#: passing the default drops it (None: any value, one that matters only with ``renorm``); any
-#: other value, or the name as a dict key, keeps the file on tf.contrib.
-UNREPRODUCED = {
+#: tf-slim's batch_norm arguments a call of it drops when it passes their default (None: any
+#: value, one that matters only with ``renorm``): the helper's own default.
+DROPPED = {
     "batch_weights": "None",
     "zero_debias_moving_mean": "False",
     "renorm": "False",
@@ -43,6 +47,13 @@ UNREPRODUCED = {
     "renorm_decay": None,
     "adjustment": "None",
 }
+#: The arguments the helper does not take: any other value, in any call or as a dict key, keeps
+#: the file on tf.contrib.
+UNREPRODUCED = ("batch_weights", "adjustment")
+#: The argument the helper takes but computes only at its default, ``False`` (it raises
+#: otherwise): ``True`` written out keeps the file on tf.contrib, a value known only when the
+#: program runs gets a finding.
+RENORM = "renorm"
 
 #: The helper, in four-space indentation units (continuation lines included), written for a
 #: file whose ``tensorflow.compat.v1`` is ``$tf`` and whose ``tf_slim`` is ``$slim``.
@@ -51,18 +62,26 @@ def $name(inputs, decay=0.999, center=True, scale=False, epsilon=0.001,
         activation_fn=None, param_initializers=None, param_regularizers=None,
         updates_collections=$tf.GraphKeys.UPDATE_OPS, is_training=True,
         reuse=None, variables_collections=None, outputs_collections=None,
-        trainable=True, fused=None, data_format="NHWC", scope=None):
+        trainable=True, fused=None, data_format="NHWC", scope=None,
+        zero_debias_moving_mean=False, renorm=False, renorm_clipping=None,
+        renorm_decay=0.99):
     """tf-slim's batch_norm, which does not run on TensorFlow 2.21 (it needs
     tf-keras's TF1 layers): the same arguments, variables, update ops and
-    numbers, in TensorFlow ops. Written here by tfmodernize; move it to a
-    module your files share."""
+    numbers, in TensorFlow ops (batch renormalization aside). Written here by
+    tfmodernize; move it to a module your files share."""
+    if renorm:
+        raise ValueError(
+            "batch renormalization is not written here: normalize with "
+            "tf.keras.layers.BatchNormalization(renorm=True) instead")
     inputs = $tf.convert_to_tensor(inputs)
     rank, nchw = inputs.shape.ndims, data_format == "NCHW"
     # As tf-slim: through its Keras layer (gamma made first) unless the
-    # updates are forced or the input has rank 2; fused for rank 2 and 4 (and
-    # 5 in the layer), which moves the moving variance to the unbiased one.
+    # updates are forced, the moving mean debiased or the input has rank 2;
+    # fused for rank 2 and 4 (and 5 in the layer), which moves the moving
+    # variance to the unbiased one.
     default_updates = updates_collections == $tf.GraphKeys.UPDATE_OPS
-    layer = default_updates and not (fused is not False and rank == 2)
+    layer = default_updates and not zero_debias_moving_mean and not (
+        fused is not False and rank == 2)
     fused = fused is not False and (rank in (2, 4) or rank == 5 and layer)
     dtype = inputs.dtype.base_dtype
     if dtype in ($tf.float16, $tf.bfloat16):
@@ -135,11 +154,42 @@ def $name(inputs, decay=0.999, center=True, scale=False, epsilon=0.001,
             rate = 1.0 - (
                 $tf.convert_to_tensor(decay) if layer and fused else decay)
 
+            def debiased(average, value):
+                # (the biased average and the step count, made on its first
+                # update in a variable scope named after it)
+                kind = average.dtype.base_dtype
+                with $tf.variable_scope(average.op.name):
+                    scope = $tf.get_variable_scope()
+                    taken = [v.op.name for v in scope.global_variables()]
+
+                    def unique(name, index=0):
+                        new = name + ("_%d" % index if index else "")
+                        if scope.reuse or scope.name + "/" + new not in taken:
+                            return new
+                        return unique(name, index + 1)
+
+                    # (tf-slim's moments make every variable a model one)
+                    make = $tf.get_variable if fused else $slim.model_variable
+                    biased = make(
+                        unique("biased"), shape=average.shape, dtype=kind,
+                        initializer=$tf.zeros_initializer(), trainable=False)
+                    step = make(
+                        unique("local_step"), shape=[], dtype=kind,
+                        initializer=$tf.zeros_initializer(), trainable=False)
+                factor = $tf.cast(rate, kind)
+                biased = $tf.assign_sub(biased, (biased - value) * factor)
+                step = step.assign_add(1)
+                return $tf.assign(
+                    average, biased / (1 - $tf.pow(1.0 - factor, step)))
+
             def update():
-                return (
-                    $tf.assign_sub(moving_mean, (moving_mean - mean) * rate),
-                    $tf.assign_sub(
-                        moving_variance, (moving_variance - variance) * rate))
+                if zero_debias_moving_mean:
+                    new_mean = debiased(moving_mean, mean)
+                else:
+                    new_mean = $tf.assign_sub(
+                        moving_mean, (moving_mean - mean) * rate)
+                return new_mean, $tf.assign_sub(
+                    moving_variance, (moving_variance - variance) * rate)
 
             if updates_collections is None:
 
@@ -165,19 +215,55 @@ $name = $slim.add_arg_scope($name)
 ''')
 
 
-def helper_source(name: str, tf: str, slim: str, indent: str = "    ") -> str:
-    """The helper's code, named ``name``, for a file indented by ``indent``."""
+#: tf-slim's nets' arg-scope functions, which make tf-slim's batch_norm the normalizer of their
+#: layers (by where they are defined): a file naming one gets ``SCOPE_HELPER`` too, and names
+#: it through it (``with_batch_norm(resnet_utils.resnet_arg_scope)``).
+ARG_SCOPES = frozenset(
+    {
+        "tf_slim.nets.resnet_utils.resnet_arg_scope",
+        "tf_slim.nets.inception_v1.inception_v1_arg_scope",
+        "tf_slim.nets.inception_v2.inception_v2_arg_scope",
+        "tf_slim.nets.inception_v3.inception_v3_arg_scope",
+    }
+)
+
+#: A net's arg-scope function, its scope's normalizer the batch_norm ``$norm`` written in the
+#: file where it was tf-slim's (``$slim.batch_norm``).
+SCOPE_HELPER = Template('''\
+def $name(arg_scope):
+    """tf-slim's arg-scope function ``arg_scope``, normalizing with the
+    batch_norm written above where it named tf-slim's, which does not run on
+    TensorFlow 2.21. Written here by tfmodernize."""
+
+    def scope(*args, **kwargs):
+        return {
+            key: {
+                argument: $norm if value is $slim.batch_norm else value
+                for argument, value in arguments.items()}
+            for key, arguments in arg_scope(*args, **kwargs).items()}
+
+    return scope
+''')
+
+
+def helper_source(name: str, tf: str, slim: str, indent: str = "    ", template: Template = HELPER, **more: str) -> str:
+    """The helper's code (``template``'s), named ``name``, for a file indented by ``indent``."""
     lines = []
-    for line in HELPER.substitute(name=name, tf=tf, slim=slim).splitlines(keepends=True):
+    for line in template.substitute(name=name, tf=tf, slim=slim, **more).splitlines(keepends=True):
         stripped = line.lstrip(" ")
         units = (len(line) - len(stripped)) // 4
         lines.append(indent * units + stripped if stripped.strip() else line)
     return "".join(lines)
 
 
-def helper_statements(name: str, tf: str, slim: str, module: cst.Module) -> list[cst.CSTNode]:
-    """The helper as top-level statements of ``module`` (its indentation, its newlines)."""
+def helper_statements(
+    name: str, tf: str, slim: str, module: cst.Module, scope: "str | None" = None
+) -> list[cst.CSTNode]:
+    """The helper as top-level statements of ``module`` (its indentation, its newlines), and the
+    ``SCOPE_HELPER`` named ``scope`` after it, if asked for."""
     text = helper_source(name, tf, slim, module.default_indent)
+    if scope is not None:
+        text += "\n\n" + helper_source(scope, tf, slim, module.default_indent, SCOPE_HELPER, norm=name)
     parsed = cst.parse_module(text, config=module.config_for_parsing)
     body = list(parsed.body)
     body[0] = body[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
@@ -185,27 +271,37 @@ def helper_statements(name: str, tf: str, slim: str, module: cst.Module) -> list
 
 
 def unreproduced_arguments(
-    module: cst.Module, references: set[int]
-) -> tuple[list[tuple[cst.Call, set[str]]], list[tuple[cst.CSTNode, str]]]:
-    """The calls of batch_norm (``references``: the ids of the expressions naming it) passing
-    ``UNREPRODUCED`` arguments they can drop, and which; and the other places naming one of them
-    (any call's keyword, a dict's key): (node, argument)."""
+    module: cst.Module, references: set[int], aliases: frozenset[str] = frozenset()
+) -> tuple[list[tuple[cst.Call, set[str]]], list[tuple[cst.CSTNode, str]], list[tuple[cst.CSTNode, str]]]:
+    """The calls of batch_norm (``references``: the ids of the expressions naming it, or a name
+    of ``aliases``, bound to it) passing ``DROPPED`` arguments at their default, and which; the
+    places passing an ``UNREPRODUCED`` argument or ``renorm=True`` (any call's keyword, a dict's
+    key): (node, argument); and those passing ``renorm`` a value known only when run."""
     dropped: dict[int, tuple[cst.Call, set[str]]] = {}
-    kept = []
+    kept, unknown = [], []
     for node in walk(module, code_only=True):
         if isinstance(node, cst.Call):
+            called = id(node.func) in references or (isinstance(node.func, cst.Name) and node.func.value in aliases)
             for arg in node.args:
-                if arg.keyword is None or arg.keyword.value not in UNREPRODUCED:
+                if arg.keyword is None:
                     continue
-                default = UNREPRODUCED[arg.keyword.value]
-                if id(node.func) in references and default in (None, source(arg.value)):
-                    dropped.setdefault(id(node), (node, set()))[1].add(arg.keyword.value)
+                name = arg.keyword.value
+                if called and name in DROPPED and DROPPED[name] in (None, source(arg.value)):
+                    dropped.setdefault(id(node), (node, set()))[1].add(name)
                 else:
-                    kept.append((arg, arg.keyword.value))
+                    _passed(arg, name, arg.value, kept, unknown)
         elif isinstance(node, cst.DictElement) and isinstance(node.key, cst.SimpleString):
-            if node.key.evaluated_value in UNREPRODUCED:
-                kept.append((node, node.key.evaluated_value))
-    return list(dropped.values()), kept
+            _passed(node, node.key.evaluated_value, node.value, kept, unknown)
+    return list(dropped.values()), kept, unknown
+
+
+def _passed(node: cst.CSTNode, name: object, value: cst.BaseExpression, kept: list, unknown: list) -> None:
+    """Adds ``node`` passing ``name`` ``value`` to ``kept`` (the helper does not reproduce it) or
+    to ``unknown`` (``renorm`` not written out)."""
+    if name in UNREPRODUCED or (name == RENORM and source(value) == "True"):
+        kept.append((node, name))
+    elif name == RENORM and source(value) != "False":
+        unknown.append((node, name))
 
 
 def without_keywords(call: cst.Call, names: set[str]) -> cst.Call:
