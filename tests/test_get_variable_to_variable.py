@@ -6,6 +6,10 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged
 
 HELPER = "import tensorflow as tf\ndef make(shape):\n    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
 
+GET_W = "w = tf.get_variable('w', [2], initializer=tf.zeros_initializer())"
+MADE_W = "w = tf.Variable(tf.zeros([2], dtype=tf.float32), name='w')"
+MAIN = f"import tensorflow as tf\ndef main():\n    {GET_W}\n    return w\n"
+
 REWRITES = [
     # The default Glorot range over named sizes: written out, computed where the variable is made.
     pytest.param(
@@ -23,6 +27,54 @@ REWRITES = [
         "def layer(tag):\n    with tf.variable_scope(tag):\n        w = make([2])\n    return w\n"
         "first = layer('a')\nsecond = layer('b')\n",
         id="helper-of-a-network-called-twice",
+    ),
+    # A line of a function the program runs once (from its __main__ block, or from such a function).
+    pytest.param(
+        MAIN + "if __name__ == '__main__':\n    main()\n",
+        MAIN.replace(GET_W, MADE_W) + "if __name__ == '__main__':\n    main()\n",
+        id="function-run-once-by-the-main-block",
+    ),
+    pytest.param(
+        MAIN + "def run():\n    out = main()\n    return out\nresult = run()\n",
+        MAIN.replace(GET_W, MADE_W) + "def run():\n    out = main()\n    return out\nresult = run()\n",
+        id="function-run-once-by-a-function-run-once",
+    ),
+    # tf.app.run (or absl's) calls main once: passed to it, or found as the program's `main`.
+    pytest.param(
+        MAIN + "if __name__ == '__main__':\n    tf.app.run(main=main)\n",
+        MAIN.replace(GET_W, MADE_W) + "if __name__ == '__main__':\n    tf.app.run(main=main)\n",
+        id="function-run-by-app-run",
+    ),
+    pytest.param(
+        MAIN + "if __name__ == '__main__':\n    tf.app.run()\n",
+        MAIN.replace(GET_W, MADE_W) + "if __name__ == '__main__':\n    tf.app.run()\n",
+        id="main-run-by-app-run-without-arguments",
+    ),
+    pytest.param(
+        MAIN.replace("import tensorflow as tf\n", "import tensorflow as tf\nfrom absl import app\n")
+        + "app.run(main)\n",
+        MAIN.replace("import tensorflow as tf\n", "import tensorflow as tf\nfrom absl import app\n").replace(
+            GET_W, MADE_W
+        )
+        + "app.run(main)\n",
+        id="function-run-by-absl-app-run",
+    ),
+    # A condition runs it once or not at all: the variable is made once, or never, as in TF1.
+    pytest.param(
+        MAIN + "if __name__ == '__main__':\n    if flag:\n        main()\n    else:\n        print(0)\n",
+        MAIN.replace(GET_W, MADE_W) + "if __name__ == '__main__':\n    if flag:\n        main()\n    else:\n"
+        "        print(0)\n",
+        id="function-run-at-most-once-under-a-condition",
+    ),
+    # A helper's lines, and its returned get_variable, when the program calls it once.
+    pytest.param(
+        "import tensorflow as tf\ndef make(shape):\n    "
+        + GET_W.replace("'w'", "'b'").replace("w =", "b =")
+        + "\n    return tf.get_variable('w', shape, initializer=tf.ones_initializer())\nv = make([2])\n",
+        "import tensorflow as tf\ndef make(shape):\n    "
+        + MADE_W.replace("'w'", "'b'").replace("w =", "b =")
+        + "\n    return tf.Variable(tf.ones(shape, dtype=tf.float32), name='w')\nv = make([2])\n",
+        id="helper-making-two-variables-called-once",
     ),
     pytest.param(
         "import tensorflow as tf\nc = tf.get_variable('c', [], tf.int64)\n",
@@ -117,6 +169,42 @@ def test_rewrites(before, after):
 
 
 NO_OPS = [
+    # A function's line that may run other than once: each run asked TF1 for the same name again.
+    pytest.param(MAIN + "a = main()\nb = main()\n", "other than as the last line", id="function-run-twice"),
+    pytest.param(MAIN + "for _ in range(2):\n    main()\n", "other than as the last line", id="function-run-in-a-loop"),
+    pytest.param(
+        MAIN + "with tf.variable_scope('s', reuse=tf.AUTO_REUSE):\n    main()\n",
+        "other than as the last line",
+        id="function-run-under-a-reusing-scope",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.get_variable_scope().reuse_variables()\ndef main():\n    "
+        + GET_W
+        + "\n    return w\nmain()\n",
+        "other than as the last line",
+        id="function-run-once-after-the-root-scope-reuses",
+    ),
+    pytest.param(
+        MAIN + "with tf.name_scope('outer'):\n    main()\n",
+        "other than as the last line",
+        id="function-run-in-a-with-block",
+    ),
+    pytest.param(
+        MAIN + "tf.app.run(main)\nrun(main)\n", "other than as the last line", id="function-passed-as-a-value"
+    ),
+    pytest.param(MAIN + "tf.app.run()\ntf.app.run()\n", "other than as the last line", id="main-run-twice-by-app-run"),
+    pytest.param(
+        MAIN.replace("def main", "def train") + "tf.app.run()\n",
+        "other than as the last line",
+        id="app-run-of-another-main",
+    ),
+    pytest.param(MAIN, "the program runs once", id="function-never-run"),
+    pytest.param(MAIN + "def run():\n    main()\nrun()\nrun()\n", "other than as the last line", id="caller-run-twice"),
+    pytest.param(
+        "import tensorflow as tf\ndef main(flag):\n    if flag:\n        " + GET_W + "\n    return 0\nmain(1)\n",
+        "other than as the last line",
+        id="line-under-a-condition",
+    ),
     pytest.param(
         "import tensorflow as tf\nw = tf.get_variable('w', size)\n", "Glorot uniform", id="glorot-shape-held-in-a-name"
     ),
@@ -267,13 +355,13 @@ NO_OPS = [
     pytest.param(HELPER, "called nowhere in this run", id="helper-never-called"),
     pytest.param(
         "import tensorflow as tf\ndef make(shape):\n    w = tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
-        "    return w\nv = make([2])\n",
+        "    return w\nv = make([2])\nu = make([3])\n",
         "`return tf.get_variable(...)`",
         id="helper-binding-then-returning",
     ),
     pytest.param(
         "import tensorflow as tf\ndef make(shape):\n    b = tf.get_variable('b', shape, initializer=tf.zeros_initializer())\n"
-        "    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\nv = make([2])\n",
+        "    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\nv = make([2])\nu = make([3])\n",
         "creates other variables too",
         id="helper-making-two-variables",
     ),

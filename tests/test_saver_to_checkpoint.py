@@ -15,7 +15,33 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged
 
 HEAD = "import tensorflow as tf\nw = tf.Variable(tf.zeros([2]))\nv = tf.Variable(1.0, name='scale')\n"
 
+TRAIN = "def train():\n    saver = tf.train.Saver()\n    sess = tf.Session()\n    saver.save(sess, 'm.ckpt')\n"
+TRAINED = (
+    "def train():\n    saver = tf.train.Checkpoint(w=w, v=v)\n    sess = tf.Session()\n    saver.write('m.ckpt')\n"
+)
+
 REWRITES = [
+    # Made in the function the program runs once: it saves what the top-level code made before that call.
+    pytest.param(
+        HEAD + TRAIN + "if __name__ == '__main__':\n    train()\n",
+        HEAD + TRAINED + "if __name__ == '__main__':\n    train()\n",
+        id="in-a-function-the-main-block-runs-once",
+    ),
+    pytest.param(
+        HEAD + TRAIN + "train()\nlater = tf.Variable(2.0)\n",
+        HEAD + TRAINED + "train()\nlater = tf.Variable(2.0)\n",
+        id="in-a-function-run-once-before-more-variables",
+    ),
+    pytest.param(
+        HEAD + TRAIN + "if __name__ == '__main__':\n    if mode == 'train':\n        train()\n",
+        HEAD + TRAINED + "if __name__ == '__main__':\n    if mode == 'train':\n        train()\n",
+        id="in-a-function-run-at-most-once-under-a-condition",
+    ),
+    pytest.param(
+        HEAD + TRAIN.replace("def train():", "def main(_):") + "if __name__ == '__main__':\n    tf.app.run()\n",
+        HEAD + TRAINED.replace("def train():", "def main(_):") + "if __name__ == '__main__':\n    tf.app.run()\n",
+        id="in-the-main-app-run-runs",
+    ),
     pytest.param(
         HEAD
         + "saver = tf.train.Saver(max_to_keep=0)\nsess = tf.Session()\nsaver.save(sess, folder, global_step=step)\n",
@@ -42,6 +68,12 @@ REWRITES = [
         HEAD + "saver = tf.train.Checkpoint(weights=w, scale=v)\nsess = tf.Session()\nsaver.write('m.ckpt')\n",
         id="dict-saves-under-its-keys",
     ),
+    # The session and the path passed by keyword, in any order.
+    pytest.param(
+        HEAD + "saver = tf.train.Saver()\nsess = tf.Session()\nsaver.save(save_path='m.ckpt', sess=sess)\n",
+        HEAD + "saver = tf.train.Checkpoint(w=w, v=v)\nsess = tf.Session()\nsaver.write('m.ckpt')\n",
+        id="save-by-keywords",
+    ),
     pytest.param(
         HEAD + "saver = tf.train.Saver({'weights': w})\nsess = tf.Session()\nsaver.restore(sess, 'm.ckpt')\n",
         HEAD.replace("tf.zeros([2]))", 'tf.zeros([2]), name="weights")')
@@ -57,6 +89,53 @@ def test_rewrites(before, after):
 
 
 NO_OPS = [
+    pytest.param(HEAD + TRAIN + "train()\ntrain()\n", "top-level code", id="in-a-function-run-twice"),
+    pytest.param(
+        HEAD + TRAIN + "for _ in range(2):\n    train()\n", "top-level code", id="in-a-function-run-in-a-loop"
+    ),
+    pytest.param(
+        HEAD + "def run():\n    train()\n" + TRAIN + "run()\n",
+        "top-level code",
+        id="in-a-function-run-once-by-another-function",
+    ),
+    pytest.param(
+        HEAD + TRAIN.replace("    saver =", "    u = tf.Variable(3.0)\n    saver =") + "train()\n",
+        "may make variables (`tf.Variable`) before its Saver",
+        id="in-a-function-making-a-variable-first",
+    ),
+    pytest.param(
+        HEAD
+        + "def layer():\n    return tf.layers.dense(w, 2)\n"
+        + TRAIN.replace("    saver =", "    out = layer()\n    saver =")
+        + "train()\n",
+        "may make variables (`layer`) before its Saver",
+        id="in-a-function-calling-a-variable-maker-first",
+    ),
+    pytest.param(
+        HEAD.replace("\n", "\nfrom network import build\n", 1)
+        + TRAIN.replace("    saver =", "    net = build()\n    saver =")
+        + "train()\n",
+        "may make variables (`build` (imported as network.build))",
+        id="in-a-function-calling-imported-code-first",
+    ),
+    pytest.param(
+        HEAD
+        + TRAIN.replace("    saver =", "    step = tf.train.AdamOptimizer().minimize(w)\n    saver =")
+        + "train()\n",
+        "slot variables",
+        id="in-a-function-after-an-optimizer-with-slots",
+    ),
+    pytest.param(
+        HEAD + TRAIN + "if __name__ == '__main__':\n    u = tf.Variable(2.0)\n    train()\n",
+        "cannot be listed",
+        id="in-a-function-after-variables-of-the-main-block",
+    ),
+    pytest.param(
+        HEAD + TRAIN + "with tf.Graph().as_default():\n    train()\n",
+        "top-level code",
+        id="in-a-function-run-in-a-with",
+    ),
+    pytest.param(HEAD + TRAIN + "    return saver\ntrain()\n", "used other than", id="in-a-function-returned"),
     pytest.param(HEAD + "def f():\n    return tf.train.Saver()\n", "top-level code", id="in-a-function"),
     pytest.param(
         HEAD + "s = tf.train.Saver()\nsess = tf.Session()\ns.save(sess, where(), global_step=3)\n",

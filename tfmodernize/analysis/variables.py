@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import libcst as cst
 
 from tfmodernize.codemod import Decline
+from tfmodernize.analysis.project_facts import foreign_call, foreign_imports
 from tfmodernize.analysis.variable_calls import arguments, creates_opaque_variables
-from tfmodernize.syntax import is_none, parenthesized, source
+from tfmodernize.syntax import ancestors, is_none, parenthesized, source
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings
 from tfmodernize.names import name_nodes
 from tfmodernize.treewalk import import_statements, walk
@@ -351,12 +352,12 @@ def helper_variable(function: cst.FunctionDef, tf: TFNames) -> Optional[cst.Call
     return call if made == [call] else None
 
 
-def shares_variables(function: cst.FunctionDef) -> bool:
-    """Whether a function may share variables through its scopes: it names ``reuse``,
-    ``AUTO_REUSE`` or ``reuse_variables`` anywhere."""
+def shares_variables(function: cst.FunctionDef | cst.Module) -> bool:
+    """Whether a function (or a whole module) may share variables through its scopes: it
+    names ``reuse``, ``AUTO_REUSE`` or ``reuse_variables`` anywhere."""
     return any(
         isinstance(n, cst.Name) and n.value in ("reuse", "reuse_variables", "AUTO_REUSE")
-        for n in walk(function.body, code_only=True)
+        for n in walk(function.body if isinstance(function, cst.FunctionDef) else function, code_only=True)
     )
 
 
@@ -368,3 +369,129 @@ def math_importable(module: cst.Module) -> bool:
         for s in import_statements(module)
     )
     return imported or not any(n.value == "math" for n in name_nodes(module))
+
+
+#: What a call may not be inside to run at most once when the code around it runs: a loop, a
+#: ``with`` block (a variable scope may prefix or reuse), a comprehension or a nested
+#: definition. (A condition or a ``try`` runs it once or not at all.)
+REPEATING = (
+    cst.For,
+    cst.While,
+    cst.With,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+    cst.Lambda,
+    cst.ClassDef,
+)
+
+
+def runs_at_most_once(
+    function: cst.FunctionDef,
+    module: cst.Module,
+    parents: dict,
+    callers: Optional[dict] = None,
+    tf: Optional[TFNames] = None,
+) -> Optional[int]:
+    """The index of the top-level statement of ``module`` whose run calls the module function
+    ``function`` once at most (``train()`` in ``if __name__ == "__main__":``), else None. The
+    run calls it in one place, by name, and uses it nowhere else (``callers``: the uses of this
+    file's functions in the other files of the run, ``FileState.callers``): in the program's
+    top-level code or in the body of a module function that itself runs once at most, outside
+    loops, ``with`` blocks, comprehensions and nested definitions there (a condition may skip
+    it); or ``app.run`` calls it (``tf.app.run(main)``, or ``tf.app.run()`` calling the
+    program's ``main``: ``tf``, the file's TF names, reads TF's). What it makes, it makes once,
+    as the program's top-level code does; ``parents``: a parent map of ``module``."""
+    seen: set[int] = set()
+    while True:
+        if (
+            id(function) in seen
+            or function.decorators
+            or function.asynchronous is not None
+            or not any(function is s for s in module.body)
+            or (callers or {}).get(function.name.value)
+        ):
+            return None
+        seen.add(id(function))
+        uses = [n for n in name_nodes(module) if n.value == function.name.value and n is not function.name]
+        call = _call_of(function, uses, module, parents, tf)
+        if call is None:
+            return None
+        holder: Optional[cst.CSTNode] = None
+        for node in ancestors(call, parents):
+            if isinstance(node, (cst.FunctionDef, cst.Module)):
+                holder = node
+                break
+            if isinstance(node, REPEATING):
+                return None
+        if isinstance(holder, cst.Module):
+            return next(i for i, s in enumerate(module.body) if s is call or _holds(s, call, parents))
+        if not isinstance(holder, cst.FunctionDef):
+            return None
+        function = holder
+
+
+def _call_of(
+    function: cst.FunctionDef, uses: list[cst.Name], module: cst.Module, parents: dict, tf: Optional[TFNames]
+) -> Optional[cst.Call]:
+    """The one call running ``function``: ``function(...)``, its one use; ``app.run(function)``
+    (or ``main=function``); or, for ``main`` used nowhere, the one ``app.run()`` calling it."""
+
+    def runner(node: Optional[cst.CSTNode]) -> bool:
+        return isinstance(node, cst.Call) and (
+            dotted_name(node.func) in ("app.run", "absl.app.run") or tf is not None and tf.is_tf(node.func, "app.run")
+        )
+
+    if len(uses) == 1:
+        parent = parents.get(id(uses[0]))
+        if isinstance(parent, cst.Call) and parent.func is uses[0]:
+            return parent
+        run = parents.get(id(parent))
+        if (
+            isinstance(parent, cst.Arg)
+            and not parent.star
+            and runner(run)
+            and (run.args[0] is parent if parent.keyword is None else parent.keyword.value == "main")
+        ):
+            return run
+        return None
+    if uses or function.name.value != "main":
+        return None
+    runs = [n for n in walk(module, code_only=True) if runner(n)]
+    if len(runs) == 1 and not any(a.star or a.keyword is None or a.keyword.value == "main" for a in runs[0].args):
+        return runs[0]
+    return None
+
+
+def _holds(statement: cst.CSTNode, node: cst.CSTNode, parents: dict) -> bool:
+    return any(statement is n for n in ancestors(node, parents))
+
+
+def may_make_variables(
+    statements: Sequence[cst.CSTNode], module: cst.Module, tf: TFNames, project: Mapping[str, Any]
+) -> Optional[str]:
+    """What in ``statements`` may make variables when they run (``"`build_model`"``), else
+    None: a variable maker, layer or Keras object (``creates_opaque_variables``), the global
+    step, a call of a module function or class of ``module`` whose code may (read through the
+    calls it makes in turn), or a call into imported code that may (``project``: the summaries
+    of the project modules, ``FileState.project``; ``foreign_call``)."""
+    defined = {s.name.value: s for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
+    foreign = foreign_imports(module, project)
+    seen: set[str] = set()
+    for statement in statements:
+        pending: list[tuple[cst.CSTNode, Optional[cst.Call]]] = [(statement, None)]
+        while pending:
+            node, at = pending.pop(0)
+            imported = foreign_call(node, foreign)
+            if imported is not None:
+                return f"`{source(at.func)}`, which calls {imported}" if at is not None else imported
+            for call in (c for c in walk(node, code_only=True) if isinstance(c, cst.Call)):
+                if creates_opaque_variables(call, tf) or tf.is_tf(
+                    call.func, "train.get_or_create_global_step", "train.create_global_step"
+                ):
+                    return f"`{source((at or call).func)}`"
+                if isinstance(call.func, cst.Name) and call.func.value in defined and call.func.value not in seen:
+                    seen.add(call.func.value)
+                    pending.append((defined[call.func.value], at or call))
+    return None

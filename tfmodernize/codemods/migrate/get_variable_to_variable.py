@@ -22,6 +22,12 @@ What it does
     module function (``fc_layer``) on a line of its body or of its variable or name scopes
     opened without ``reuse``, the function sharing nothing and itself called so (each call of
     it made new variables; layers-to-keras makes them once per object of the class it becomes).
+    A line ``v = tf.get_variable(...)`` (or ``return tf.get_variable(...)``) of the body of a
+    module function the program runs once at most is migrated as a top-level line is: the
+    program whose whole graph is built in ``main()`` or ``train()``, called in one place from
+    its ``__main__`` block (a condition may skip it; ``tf.app.run`` calling ``main`` counts),
+    or from such a function, outside loops, ``with`` blocks, comprehensions and nested
+    definitions, and used nowhere else in the run.
     The calls are read in the program as written.
 
 Why it matters
@@ -52,14 +58,19 @@ Fix safety
     integers, so their products are exact in any order).
     A helper's calls, all in top-level code outside any scope, each asked TF1 for a variable
     of a new name (a name asked for twice there fails in TF1), so each made a new variable, as
-    each call of the migrated helper does. The files of the run are taken as the project: a
+    each call of the migrated helper does. A function the program runs once at most, in no
+    variable scope and in a file that never reuses variables, asked once for each of its
+    names, which TF1 created (or, skipped, made nothing), as its ``tf.Variable`` lines do, in
+    the same place of the random-op order. The files of the run are taken as the project: a
     caller in a file outside the run is not seen.
 
 Declines when
     the call is inside a ``variable_scope`` (sharing and reuse; under a scope of a function,
     the network function's variables are layers-to-keras's, which says why when it declines,
     and this codemod stays silent there), or not ``name = tf.get_variable(...)`` on its own line; inside a function
-    other than as a helper's ``return`` line, or in a helper that makes other variables too, is
+    other than as a helper's ``return`` line or a line of a function run once at most (called
+    in a loop, a ``with`` block or twice, passed as a value, or in a file naming ``reuse``),
+    or in a helper that makes other variables too, is
     used other than called in top-level code outside any block (in this file or another of the
     run: the finding names it), or is called nowhere in the run; the name is not a string
     literal (in a helper: or its parameter, or those joined with ``+``); the shape is computed
@@ -84,6 +95,7 @@ from tfmodernize.analysis.tf1_api import NAME_SCOPES, VARIABLE_SCOPES
 from tfmodernize.analysis.variables import (
     VariableValues,
     math_importable,
+    runs_at_most_once,
     shares_variables,
     written_string,
 )
@@ -140,9 +152,15 @@ class GetVariableToVariable(TFCodemod):
         holder = statement_holding(call, parents)
         if statement is None and id(holder) in top:
             raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
-        if statement is None or id(statement) not in top:
+        unit = None
+        if statement is None and self._returned(call, parents):
+            unit = self._unit(holder, module, parents)
+            statement = holder if unit is not None else None
+        elif bound is not None and id(statement) not in top:
+            unit = self._unit(statement, module, parents)
+        if unit is None and (statement is None or id(statement) not in top):
             helper, statement = self._helper(call, module, parents)
-        elif bound is None:
+        elif bound is None and unit is None:
             raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
         node = parents.get(id(statement))
         while node is not None:
@@ -162,14 +180,15 @@ class GetVariableToVariable(TFCodemod):
         binding = None
         if isinstance(initializer, cst.Name):
             # ``init = tf.truncated_normal_initializer(...)`` (or a tensor) on a line of its own before the call.
-            binding = self._binding(call, initializer, helper.body.body if helper else module.body, statement)
+            block = (helper or unit).body.body if helper or unit else module.body
+            binding = self._binding(call, initializer, block, statement)
         # ``initializer=<a tensor>`` and no shape: the tensor is the initial value, as in tf.Variable.
         from_tensor = is_none(shape) and values.is_tensor(binding[1] if binding else initializer)
         if binding is not None and not from_tensor:
             initializer = binding[1]  # the initializer object moves into the call, its line goes
         else:
             binding = None
-        if not written_string(name, parameter_names(helper) if helper is not None else ()):
+        if not written_string(name, parameter_names(helper or unit) if helper or unit else ()):
             raise Decline(
                 call, "its name is not a string written out (a literal, or a helper's parameter joined to one)"
             )
@@ -179,6 +198,8 @@ class GetVariableToVariable(TFCodemod):
         where = (
             f"made by `{helper.name.value}`, whose every call makes a new variable"
             if helper is not None
+            else f"made by `{unit.name.value}`, which the program runs once at most"
+            if unit is not None
             else "outside any variable scope"
         )
         if not self.fix(call, f"tf.get_variable {where} -> tf.Variable with the same initial value"):
@@ -188,6 +209,37 @@ class GetVariableToVariable(TFCodemod):
             self.add_import("math")
         if binding is not None:
             self.remove(binding[0])
+
+    @staticmethod
+    def _returned(call: cst.Call, parents: dict) -> bool:
+        """Whether ``call`` is a line ``return tf.get_variable(...)`` of its own."""
+        small = parents.get(id(call))
+        line = parents.get(id(small))
+        return (
+            isinstance(small, cst.Return)
+            and small.value is call
+            and isinstance(line, cst.SimpleStatementLine)
+            and len(line.body) == 1
+        )
+
+    def _unit(self, line: cst.SimpleStatementLine, module: cst.Module, parents: dict) -> Optional[cst.FunctionDef]:
+        """The module function ``line`` (``w = tf.get_variable(...)``, or ``return`` of the call)
+        is a line of its body outside any block, when the program runs that function once at
+        most (``main()`` called from its ``__main__`` block: ``runs_at_most_once``, read in the
+        program as written) and the file shares no variables through ``reuse``: the line then
+        makes one variable of its own name in no variable scope, once, as a top-level line does."""
+        block = parents.get(id(line))
+        function = parents.get(id(block))
+        original = self.state.parsed or module
+        if not (isinstance(function, cst.FunctionDef) and block is function.body) or shares_variables(original):
+            return None  # (a scope reusing variables anywhere in the file may be open around its call)
+        written = next(
+            (s for s in original.body if isinstance(s, cst.FunctionDef) and s.name.value == function.name.value), None
+        )
+        if written is None:
+            return None
+        runs = runs_at_most_once(written, original, self.state.parents(original), self.state.callers, self.tf)
+        return function if runs is not None else None
 
     def _helper(
         self, call: cst.Call, module: cst.Module, parents: dict
@@ -214,7 +266,9 @@ class GetVariableToVariable(TFCodemod):
             raise Decline(
                 call,
                 "it is made inside a function other than as the last line, `return tf.get_variable(...)`, "
-                "of a module function: where get_variable creates or reuses a variable each call (with "
+                "of a module function, or as a line of a function the program runs once at most (called "
+                "in one place, outside loops and `with` blocks, from its top-level code or such a "
+                "function): where get_variable creates or reuses a variable each call (with "
                 "the variable_scope around the call) is known for a network function's variables, "
                 "which layers-to-keras (TFM107) migrates",
             )

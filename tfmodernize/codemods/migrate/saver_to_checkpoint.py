@@ -10,7 +10,11 @@ What it does
     ``path``'s folder and name saving number ``step`` (same ``path-step`` files, same state file,
     TF1's ``max_to_keep`` rotation, so ``tf.train.latest_checkpoint`` finds it) and
     ``saver.restore(sess, path)`` into ``saver.read(path).assert_existing_objects_matched()``
-    (every saved variable must be found, as TF1 required).
+    (every saved variable must be found, as TF1 required). A Saver made on a line of the
+    function that trains and saves (``def train(): ... saver = tf.train.Saver()``), which the
+    program's top-level code calls in one place (its ``__main__`` block), outside loops and
+    ``with`` blocks, is migrated the same way when nothing in that function before it makes a
+    variable: it saves the variables the top-level code made before that call.
     Where the program restores, each saved ``tf.Variable`` gets the name TF1 gave it
     (``name="Variable_1"``, or the dict key it was saved under), so checkpoints the TF1 program
     wrote still restore. It runs before
@@ -41,10 +45,16 @@ Fix safety
     into the migrated one: TF2's ``Checkpoint.read`` reads TF1's name-based checkpoints by
     matching variable names, and TF2 names every unnamed variable ``Variable``, so the
     migration writes TF1's names out. TF2 writes object-based checkpoints (keys are the
-    Checkpoint's attribute names, not graph names).
+    Checkpoint's attribute names, not graph names). A Saver made in a function the program
+    runs once at most, whose lines before it make no variable (read through the module
+    functions and classes it calls, and the project modules' summaries), saw in TF1's graph
+    exactly the variables the top-level code made before the call.
 
 Declines when
-    the Saver is made in a function, takes arguments other than ``var_list`` (a list of names,
+    the Saver is made in a function other than on a line of one the program's top-level code
+    calls in one place outside loops and ``with`` blocks (a class's method, a function called
+    by another function or twice), or that function may make variables before it; it takes
+    arguments other than ``var_list`` (a list of names,
     or a dict of identifier strings to names) or ``max_to_keep``, or would have saved an optimizer's slot variables; a save passes options
     other than ``global_step``, or a numbered save's path is computed by a call (it is read
     twice, for the folder and the name); the program reads the checkpoint state
@@ -56,18 +66,19 @@ Declines when
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Optional, Sequence
 
 import libcst as cst
 
 from tfmodernize.analysis import training
+from tfmodernize.analysis.variables import may_make_variables, runs_at_most_once
 from tfmodernize.names import fresh_name
 from tfmodernize.syntax import top_level_index
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes, own_nodes
-from tfmodernize.syntax import argument, no_space_equal, source, statement_of
+from tfmodernize.syntax import ancestors, argument, no_space_equal, source, statement_of
 from tfmodernize.tfsymbols import TFNames
-from tfmodernize.treewalk import walk
+from tfmodernize.treewalk import contains, walk
 
 STATE_READERS = ("train.latest_checkpoint", "train.get_checkpoint_state", "train.checkpoint_exists")
 # (TF2 keeps ``tf.train.latest_checkpoint`` and ``get_checkpoint_state``: they read the state file
@@ -99,14 +110,21 @@ class SaverToCheckpoint(TFCodemod):
 
     def _migrate(self, module: cst.Module, call: cst.Call, top: set[int], parents: dict) -> None:
         name, statement = statement_of(call, parents) or (None, None)
-        if name is None or id(statement) not in top:
-            raise Decline(call, "it is not `saver = tf.train.Saver(...)` in the program's top-level code")
+        unit = None
+        if name is not None and id(statement) not in top:
+            unit = self._unit(module, statement, parents)
+        if name is None or id(statement) not in top and unit is None:
+            raise Decline(
+                call,
+                "it is not `saver = tf.train.Saver(...)` in the program's top-level code, or a line of "
+                "a function its top-level code calls in one place, outside loops and `with` blocks",
+            )
         if any(
             a.keyword is None and i > 0 or a.keyword is not None and a.keyword.value not in SAVER_KEYWORDS or a.star
             for i, a in enumerate(call.args)
         ):
             raise Decline(call, f"it takes arguments other than {' and '.join(SAVER_KEYWORDS)}")
-        saves, restores = self._uses(module, name, statement, parents)
+        saves, restores = self._uses(unit[0] if unit else module, name, statement, parents)
         readers = [
             n for n in walk(module, code_only=True) if isinstance(n, cst.Call) and self.tf.is_tf(n.func, *STATE_READERS)
         ]
@@ -116,9 +134,9 @@ class SaverToCheckpoint(TFCodemod):
                 f"the program reads the checkpoint state (`{source(readers[0].func)}`), which TF1's "
                 "Saver kept and TF2's Checkpoint.write does not (a save without `global_step`)",
             )
-        index = top_level_index(module, statement)
+        index = unit[1] if unit else top_level_index(module, statement)
         assert index is not None
-        saved, saved_as = self._saved(module, call, index)
+        saved, saved_as = self._saved(module, call, index, unit[0] if unit else None)
         named = self._names_to_write(module, saved, saved_as) if restores else []
         if not self.fix(call, "tf.train.Saver -> tf.train.Checkpoint"):
             return
@@ -155,7 +173,8 @@ class SaverToCheckpoint(TFCodemod):
                 self.replace(
                     save,
                     lambda updated: updated.with_changes(
-                        func=updated.func.with_changes(attr=cst.Name("write")), args=[_only(updated.args[1])]
+                        func=updated.func.with_changes(attr=cst.Name("write")),
+                        args=[cst.Arg(argument(updated, 1, "save_path"))],
                     ),
                 )
             else:
@@ -166,20 +185,60 @@ class SaverToCheckpoint(TFCodemod):
                 lambda updated: cst.Call(
                     cst.Attribute(
                         updated.with_changes(
-                            func=updated.func.with_changes(attr=cst.Name("read")), args=[_only(updated.args[1])]
+                            func=updated.func.with_changes(attr=cst.Name("read")),
+                            args=[cst.Arg(argument(updated, 1, "save_path"))],
                         ),
                         cst.Name("assert_existing_objects_matched"),
                     )
                 ),
             )
 
+    def _unit(
+        self, module: cst.Module, line: cst.SimpleStatementLine, parents: dict
+    ) -> Optional[tuple[cst.FunctionDef, int]]:
+        """``(function, index)`` when ``line`` (``saver = tf.train.Saver()``) is a line of the body
+        of a module function, outside any block, that the program's top-level statement
+        ``module.body[index]`` calls itself, once at most (``train()`` in its ``__main__``
+        block: ``runs_at_most_once``), and the lines of that function before it make no
+        variable: the Saver then saves what the top-level code made before that statement.
+        None otherwise."""
+        block = parents.get(id(line))
+        function = parents.get(id(block))
+        if not (isinstance(function, cst.FunctionDef) and block is function.body):
+            return None
+        index = runs_at_most_once(function, module, parents, self.state.callers, self.tf)
+        if index is None:
+            return None
+        # Its name (or, for ``tf.app.run()`` running ``main``, that call) in that statement itself.
+        where = [n for n in name_nodes(module) if n.value == function.name.value and n is not function.name] or [
+            c
+            for c in walk(module.body[index], code_only=True)
+            if isinstance(c, cst.Call) and "app.run" in source(c.func)
+        ]
+        if (
+            not where
+            or not contains(module.body[index], where[0])
+            or any(isinstance(n, cst.FunctionDef) for n in ancestors(where[0], parents))
+        ):
+            return None  # run by another function: what that one makes first is not read here
+        before = function.body.body[: function.body.body.index(line)]
+        made = may_make_variables(before, module, self.tf, self.state.project)
+        if made is not None:
+            raise Decline(
+                line,
+                f"`{function.name.value}` may make variables ({made}) before its Saver: "
+                "the variables it saves are read off the program's top-level code only",
+            )
+        return function, index
+
     def _uses(
-        self, module: cst.Module, name: str, statement: cst.CSTNode, parents: dict
+        self, scope: cst.CSTNode, name: str, statement: cst.CSTNode, parents: dict
     ) -> tuple[list[cst.Call], list[cst.Call]]:
-        """The ``name.save(sess, path)`` and ``name.restore(sess, path)`` calls; Decline for any other use."""
+        """The ``name.save(sess, path)`` and ``name.restore(sess, path)`` calls in ``scope`` (the
+        module, or the function holding the Saver); Decline for any other use."""
         saves, restores = [], []
         inside = {id(n) for n in walk(statement, code_only=True)}
-        for node in name_nodes(module):
+        for node in name_nodes(scope):
             if node.value != name or id(node) in inside:
                 continue
             attribute = parents.get(id(node))
@@ -194,17 +253,16 @@ class SaverToCheckpoint(TFCodemod):
                 raise Decline(
                     node, f"`{name}` is used other than by `{name}.save(sess, path)` and `{name}.restore(sess, path)`"
                 )
-            allowed = ("save_path", "global_step") if attribute.attr.value == "save" else ("save_path",)
-            if (
-                any(a.star or a.keyword is not None and a.keyword.value not in allowed for a in call.args)
-                or len(call.args) > len(allowed) + 1
-            ):
+            allowed = ("sess", "save_path", "global_step") if attribute.attr.value == "save" else ("sess", "save_path")
+            if any(a.star or a.keyword is not None and a.keyword.value not in allowed for a in call.args) or len(
+                call.args
+            ) > len(allowed):
                 raise Decline(
                     call,
                     f"`{name}.{attribute.attr.value}` passes options other than "
-                    f"{' and '.join(allowed)}, which this migration does not map",
+                    f"{' and '.join(allowed[1:])}, which this migration does not map",
                 )
-            if len(call.args) < 2:
+            if argument(call, 0, "sess") is None or argument(call, 1, "save_path") is None:
                 raise Decline(call, f"`{name}.{attribute.attr.value}` is not called with a session and a path")
             if argument(call, 2, "global_step") is not None and not _pure(argument(call, 1, "save_path")):
                 raise Decline(
@@ -232,15 +290,18 @@ class SaverToCheckpoint(TFCodemod):
             ),
         )
 
-    def _saved(self, module: cst.Module, call: cst.Call, index: int) -> tuple[list[training.ModuleVariable], list[str]]:
+    def _saved(
+        self, module: cst.Module, call: cst.Call, index: int, unit: Optional[cst.FunctionDef] = None
+    ) -> tuple[list[training.ModuleVariable], list[str]]:
         """The variables TF1's Saver saved, in creation order, and the names it saved them
         under when its ``var_list`` is a dict (``{"embeddings": embeddings}``; else empty: the
-        graph names)."""
+        graph names). ``index``: the top-level statement it is made on (or that runs ``unit``,
+        the function it is made in)."""
         found = training.inventory(module, self.tf, self.state.project)
         listed = argument(call, 0, "var_list")
         if isinstance(listed, cst.Dict):
             return self._saved_as(listed, found)
-        return self._listed(module, call, index, found, listed), []
+        return self._listed(module, call, index, found, listed, unit), []
 
     def _saved_as(
         self, listed: cst.Dict, found: training.VariableInventory
@@ -272,6 +333,7 @@ class SaverToCheckpoint(TFCodemod):
         index: int,
         found: training.VariableInventory,
         listed: Optional[cst.BaseExpression],
+        unit: Optional[cst.FunctionDef] = None,
     ) -> list[training.ModuleVariable]:
         if listed is not None:
             if not isinstance(listed, (cst.List, cst.Tuple)) or not all(
@@ -301,7 +363,7 @@ class SaverToCheckpoint(TFCodemod):
                 symbol is not None
                 and re.fullmatch(r"train\.\w+Optimizer", symbol.path)
                 and symbol.path != "train.GradientDescentOptimizer"
-                and (top_level_index(module, node) or 0) < index
+                and self._runs_before(module, node, index, call, unit)
             ):
                 raise Decline(
                     call,
@@ -309,6 +371,16 @@ class SaverToCheckpoint(TFCodemod):
                     "pass var_list, or checkpoint the optimizer after the migration",
                 )
         return saved
+
+    def _runs_before(
+        self, module: cst.Module, node: cst.CSTNode, index: int, saver: cst.Call, unit: Optional[cst.FunctionDef]
+    ) -> bool:
+        """Whether ``node`` may run before the Saver ``saver``, made on top-level statement
+        ``index`` or in ``unit``, a function that statement runs (there: on a line before it)."""
+        if unit is not None and contains(unit, node):
+            lines = unit.body.body
+            return any(contains(line, node) for line in lines[: _line_of(lines, saver)])
+        return (top_level_index(module, node) or 0) < index
 
     def _names_to_write(
         self, module: cst.Module, saved: list[training.ModuleVariable], saved_as: list[str]
@@ -372,14 +444,15 @@ def _creation(statement: cst.CSTNode, name: str, tf: TFNames) -> Optional[cst.Ca
     return None
 
 
+def _line_of(lines: Sequence[cst.BaseStatement], node: cst.CSTNode) -> int:
+    """The position of the line of ``lines`` holding ``node``."""
+    return next(position for position, line in enumerate(lines) if line is node or contains(line, node))
+
+
 def _keys(names: list[str]) -> list[str]:
     """Checkpoint attribute names for the saved variables: their Python names, as identifiers."""
     taken: set[str] = set()
     return [fresh_name(re.sub(r"\W+", "_", name).strip("_") or "variable", taken) for name in names]
-
-
-def _only(arg: cst.Arg) -> cst.Arg:
-    return arg.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT, comma=cst.MaybeSentinel.DEFAULT)
 
 
 def _max_to_keep(value: Optional[cst.BaseExpression]) -> str:
