@@ -156,10 +156,68 @@ DECLINES = [
         id="variable-scope-block",
     ),
     pytest.param(_class(PRODUCT, "        self.saver = tf.train.Saver()\n"), "`tf.train.Saver`", id="saver"),
+    # A saver made in a method is migrated when it only saves the session at a step and restores it.
     pytest.param(
-        _class(PRODUCT, "        tf.summary.histogram('y', self.y)\n"),
-        "`tf.summary.histogram`",
-        id="summary",
+        _class(
+            LOSS,
+            methods="\n    def keep(self, path):\n        saver = tf.train.Saver(var_list=[self.w])\n"
+            "        saver.save(self.sess, path, global_step=1)\n",
+        ),
+        "given more than `max_to_keep`",
+        id="saver-of-chosen-variables-in-a-method",
+    ),
+    pytest.param(
+        _class(
+            LOSS,
+            methods="\n    def keep(self, path):\n        saver = tf.train.Saver()\n"
+            "        saver.save(self.sess, path)\n",
+        ),
+        "is given no `global_step`",
+        id="saver-saving-without-a-step",
+    ),
+    pytest.param(
+        _class(
+            LOSS,
+            methods="\n    def keep(self, path):\n        saver = tf.train.Saver()\n        self.savers = [saver]\n",
+        ),
+        "used other than to save and restore",
+        id="saver-kept-on-the-object",
+    ),
+    pytest.param(
+        _class(
+            LOSS,
+            methods="\n    def keep(self, path):\n        saver = tf.train.Saver()\n"
+            "        done = saver.restore(self.sess, path)\n",
+        ),
+        "the value of `saver.restore` (None) is used",
+        id="saver-restore-value-used",
+    ),
+    pytest.param(
+        _class(PRODUCT, "        tf.summary.histogram('w', self.w)\n"),
+        "a summary of `__init__` is of something other than a tensor of the model",
+        id="summary-of-a-variable",
+    ),
+    pytest.param(
+        _class(PRODUCT, "        tf.summary.image('y', self.y)\n"),
+        "`tf.summary.image`",
+        id="summary-image",
+    ),
+    pytest.param(
+        _class(
+            PRODUCT,
+            "        tf.summary.scalar('y', tf.reduce_sum(self.y))\n        self.merged = tf.summary.merge_all()\n",
+        ),
+        "of something other than a tensor of the model",
+        id="summary-of-an-expression",
+    ),
+    pytest.param(
+        _class(
+            PRODUCT,
+            "        tf.summary.scalar('y', self.y)\n        self.merged = tf.summary.merge_all()\n",
+            methods="\n    def f(self, v):\n        return self.sess.run(self.merged, feed_dict={self.x: v})\n",
+        ),
+        "the merged summary is fetched other than unpacked into a name",
+        id="merged-summary-returned",
     ),
     pytest.param(
         _class(PRODUCT, "        tf.add_to_collection('outputs', self.y)\n"),

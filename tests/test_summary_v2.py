@@ -94,6 +94,66 @@ REWRITES = [
         HEAD + 'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\nwriter.close()\n',
         id="add-graph-goes",
     ),
+    pytest.param(
+        HEAD + 'def stats(t):\n    with tf.name_scope("s"):\n        tf.summary.scalar("mean", tf.reduce_mean(t))\n'
+        '        tf.summary.histogram("h", t)\nstats(w)\nstats(w)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        'writer = tf.summary.FileWriter("logs")\ns = sess.run(m)\nwriter.add_summary(s, 2)\n',
+        HEAD + 'def stats(t):\n    with tf.name_scope("s"):\n        mean_summarized = tf.reduce_mean(t)\n'
+        "    return mean_summarized\nw_mean = stats(w)\nw_mean_2 = stats(w)\nsess = tf.Session()\n"
+        'writer = tf.summary.create_file_writer("logs")\n'
+        "s_s_mean_1, s_s_h, s_s_1_mean_1, s_s_1_h = sess.run([w_mean, w, w_mean_2, w])\nwith writer.as_default():\n"
+        '    tf.summary.scalar("s/mean_1", s_s_mean_1, step=2)\n    tf.summary.histogram("s/h", s_s_h, step=2)\n'
+        '    tf.summary.scalar("s_1/mean_1", s_s_1_mean_1, step=2)\n    tf.summary.histogram("s_1/h", s_s_1_h, step=2)\n',
+        id="summary-helper-called-twice-returns-what-it-summarized",
+    ),
+    pytest.param(
+        HEAD
+        + 'with tf.name_scope("train"):\n    pass\nwith tf.name_scope("train"):\n    tf.summary.scalar("l", loss)\n'
+        'm = tf.summary.merge_all()\nsess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\n'
+        "s = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n",
+        HEAD + 'with tf.name_scope("train"):\n    pass\nwith tf.name_scope("train"):\n    pass\nsess = tf.Session()\n'
+        'writer = tf.summary.create_file_writer("logs")\ns_train_1_l = sess.run(loss, {x: 1.0})\n'
+        'with writer.as_default():\n    tf.summary.scalar("train_1/l", s_train_1_l, step=1)\n',
+        id="scope-opened-again-is-made-unique",
+    ),
+    pytest.param(
+        HEAD
+        + 'with tf.name_scope("stats"):\n    tf.summary.scalar("max", tf.reduce_max(x))\nm = tf.summary.merge_all()\n'
+        'sess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n',
+        HEAD + 'with tf.name_scope("stats"):\n    max_summarized = tf.reduce_max(x)\nsess = tf.Session()\n'
+        'writer = tf.summary.create_file_writer("logs")\ns_stats_max_1 = sess.run(max_summarized, {x: 1.0})\n'
+        'with writer.as_default():\n    tf.summary.scalar("stats/max_1", s_stats_max_1, step=1)\n',
+        id="name-the-op-computing-the-value-took-first",
+    ),
+    pytest.param(
+        HEAD + 'tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        'a = tf.summary.FileWriter("a")\nb = tf.summary.FileWriter("b")\ns = sess.run(m, {x: 1.0})\n'
+        "a.add_summary(s, 1)\ns = sess.run(m, {x: 2.0})\nb.add_summary(s, 1)\n",
+        HEAD + 'sess = tf.Session()\na = tf.summary.create_file_writer("a")\nb = tf.summary.create_file_writer("b")\n'
+        's_l = sess.run(loss, {x: 1.0})\nwith a.as_default():\n    tf.summary.scalar("l", s_l, step=1)\n'
+        's_l_2 = sess.run(loss, {x: 2.0})\nwith b.as_default():\n    tf.summary.scalar("l", s_l_2, step=1)\n',
+        id="one-name-fetched-by-two-runs-each-written-after-its-run",
+    ),
+    pytest.param(
+        HEAD + 'tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        'writer = tf.summary.FileWriter("a")\ns, v = sess.run([m] + [loss], {x: 1.0})\nwriter.add_summary(s, 1)\n',
+        HEAD + 'sess = tf.Session()\nwriter = tf.summary.create_file_writer("a")\n'
+        "s_l, v = sess.run([loss, loss], {x: 1.0})\n"
+        'with writer.as_default():\n    tf.summary.scalar("l", s_l, step=1)\n',
+        id="fetches-written-as-a-sum-of-lists",
+    ),
+    pytest.param(
+        HEAD + 'tf.summary.scalar("loss", loss, collections=["train", "test"])\n'
+        'tf.summary.histogram("w", w, collections=["train"])\ntrain_merged = tf.summary.merge_all("train")\n'
+        'test_merged = tf.summary.merge_all(key="test")\nsess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\n'
+        "s = sess.run(train_merged, {x: 1.0})\nwriter.add_summary(s, 1)\nt = sess.run(test_merged, {x: 2.0})\n"
+        "writer.add_summary(t, 1)\n",
+        HEAD + 'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\n'
+        "s_loss, s_w = sess.run([loss, w], {x: 1.0})\nwith writer.as_default():\n"
+        '    tf.summary.scalar("loss", s_loss, step=1)\n    tf.summary.histogram("w", s_w, step=1)\n'
+        't_loss = sess.run(loss, {x: 2.0})\nwith writer.as_default():\n    tf.summary.scalar("loss", t_loss, step=1)\n',
+        id="summaries-in-named-collections-merged-by-key",
+    ),
 ]
 
 
@@ -110,11 +170,43 @@ NO_OPS = [
         id="under-a-scope-not-named-by-a-literal",
     ),
     pytest.param(
-        HEAD + 'with tf.name_scope("train"):\n    tf.summary.scalar("l", loss)\nwith tf.name_scope("train"):\n'
-        "    pass\n",
+        HEAD + 'def g():\n    with tf.name_scope("train"):\n        pass\nwith tf.name_scope("train"):\n'
+        '    tf.summary.scalar("l", loss)\n',
         "writes again outside it (TF1 may have made the scope `train_1`)",
-        id="under-a-scope-opened-twice",
+        id="under-a-scope-opened-again-in-a-function",
     ),
+    # A helper making summaries, called where its summaries cannot be read, or given a value
+    # that is not a name to write from.
+    pytest.param(
+        HEAD
+        + 'def stats(t):\n    tf.summary.histogram("h", t)\ndef build():\n    stats(w)\nm = tf.summary.merge_all()\n',
+        "made both in `build` and in the top-level code",
+        id="summary-helper-called-in-another-function",
+    ),
+    pytest.param(
+        HEAD + 'def stats(t):\n    tf.summary.histogram("h", t)\nstats(w * 2)\nm = tf.summary.merge_all()\n',
+        "`stats` summarizes its parameter `t`, given `w * 2`, not a name",
+        id="summary-helper-given-an-expression",
+    ),
+    pytest.param(
+        HEAD + 'def stats(t):\n    tf.summary.histogram("h", t)\nfunctions = [stats]\n',
+        "does not fetch its summaries itself",
+        id="summary-helper-read-other-than-called",
+    ),
+    pytest.param(
+        HEAD + 'tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        'writer = tf.summary.FileWriter("a")\ns = sess.run(m, {x: 1.0})\nif flag:\n    s = sess.run(m, {x: 2.0})\n'
+        "writer.add_summary(s, 1)\n",
+        "`s` is fetched by several runs: which this `add_summary` writes is not read",
+        id="summary-fetched-by-two-runs-one-conditional",
+    ),
+    pytest.param(
+        HEAD + 'tf.summary.scalar("loss", loss, collections=keys)\n',
+        "its `collections` are not a literal list",
+        id="collections-not-written-out",
+    ),
+    # A function making summaries that nothing calls makes none: nothing to say.
+    pytest.param(HEAD + 'def stats(t):\n    tf.summary.histogram("h", t)\n', None, id="summary-helper-never-called"),
     pytest.param(
         HEAD + 'with tf.variable_scope("train", reuse=True):\n    tf.summary.scalar("l", loss)\n',
         "prefix to its tag is not read",
@@ -122,12 +214,12 @@ NO_OPS = [
     ),
     pytest.param(HEAD + 'tf.summary.scalar("l", loss, family="f")\n', "family", id="family"),
     pytest.param(
-        HEAD + 'def f():\n    tf.summary.scalar("l", loss)\n',
+        HEAD + 'def f():\n    tf.summary.scalar("l", loss)\n    return loss\n',
         "does not fetch its summaries itself",
         id="in-a-function-not-fetching-them",
     ),
     pytest.param(
-        HEAD + 'def f():\n    tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\n',
+        HEAD + 'def f():\n    tf.summary.scalar("l", loss)\n    return loss\nm = tf.summary.merge_all()\n',
         "made both in `f` and in the top-level code",
         id="in-a-function-merged-at-top-level",
     ),

@@ -33,6 +33,20 @@ What it does
       each tensor (``net.loss(x, y)``) and a step named after each train op, returning the
       loss it minimizes (``net.train(x, y)``); the class running it keeps its class and calls
       them where it ran the session;
+    - summaries ``__init__`` makes of the model's tensors (``tf.summary.scalar("loss",
+      self.loss)``), merged (``self.merged = tf.summary.merge_all()``) and written by a
+      ``self.writer = tf.summary.FileWriter(logdir)``: the writer becomes
+      ``tf.summary.create_file_writer(logdir)``, a run fetching the merged summary fetches the
+      summarized tensors in its place (its function returns them) and each
+      ``self.writer.add_summary(summary, step)`` writes them under ``self.writer.as_default()``
+      at the step, with TF1's tags;
+    - a saver a method makes (``saver = tf.train.Saver(max_to_keep=10)``) and uses with the
+      session, to save at a step (``saver.save(self.sess, path, global_step=step)``) or to
+      restore (``saver.restore(self.sess, path)``), becomes a ``tf.train.Checkpoint`` of the
+      objects holding the variables (this one, the graph objects it runs), each save a
+      ``tf.train.CheckpointManager``'s keeping as many checkpoints (TF1's ``path-step`` files
+      and state file, which ``tf.train.get_checkpoint_state`` and ``latest_checkpoint`` read
+      as before), each restore a read of the checkpoint;
     - the code making objects of the class, in its module and in the files of the run
       importing it, passes Keras optimizers where it passed TF1 ones.
 
@@ -89,16 +103,20 @@ Fix safety
     Same values: the variables are made in ``__init__`` in TF1's order with the same initial
     values; each run computes the fetched tensors once from the fed values, a train step
     computes the fetched tensors before it updates the variables (as TF1's run did), with the
-    optimizer TF1's hyper-parameters make in Keras; fetched values are numpy values. Each
-    object has its own optimizer, as each TF1 object had its own session: an optimizer made
-    once and passed to several objects is declined. ``minimize`` without ``var_list`` trained
-    the graph's trainable variables the loss reaches; the step trains the object's (those the
-    loss does not reach get no gradient). Two exceptions are unsafe fixes (applied with
-    ``--unsafe-fixes`` only, else a finding): random ops in the graph (``tf.random_normal``,
-    ``tf.nn.dropout``: TF1 drew each run from one op made in ``__init__``, each function draws
-    from its own, the same distribution with other numbers), and optimizers whose Keras maths
-    differ (the table says how). Input signatures leave open the sizes ``__init__`` computed
-    (``[None, n_in]`` -> ``[None, None]``): the same values, a shape error found later.
+    optimizer TF1's hyper-parameters make in Keras; fetched values are numpy values. Each object
+    has its own optimizer, as each TF1 object had its own session: an optimizer made once and
+    passed to several objects is declined. A checkpoint holds the same variables and the
+    optimizer's (under the objects' own names, not TF1's: a TF1 checkpoint does not restore into
+    it); a manager is made at each save, as saver-to-checkpoint writes it, so it also rotates
+    the checkpoints an earlier saver wrote to the folder. ``minimize`` without ``var_list``
+    trained the graph's trainable variables the loss reaches; the step trains the object's
+    (those the loss does not reach get no gradient). Two exceptions are unsafe fixes (applied
+    with ``--unsafe-fixes`` only, else a finding): random ops in the graph
+    (``tf.random_normal``, ``tf.nn.dropout``: TF1 drew each run from one op made in
+    ``__init__``, each function draws from its own, the same distribution with other numbers),
+    and optimizers whose Keras maths differ (the table says how). Input signatures leave open
+    the sizes ``__init__`` computed (``[None, n_in]`` -> ``[None, None]``): the same values, a
+    shape error found later.
 
 Declines when
     the class has a base other than ``object``, is decorated or holds other statements than
@@ -118,7 +136,13 @@ Declines when
     class's graph fetches more than one of its methods computes; code using the class
     passes an optimizer it cannot follow (made elsewhere, shared by several objects), reads
     the class's graph values (``model.cost``, ``model.sess``), or, in another file of the run,
-    stays on TF1 (the file importing the class then keeps it, and the class, on TF1).
+    stays on TF1 (the file importing the class then keeps it, and the class, on TF1); a saver
+    made in a method is given more than ``max_to_keep`` (a ``var_list``), is bound twice, used
+    other than to save at a ``global_step`` or to restore, or has its restore's value read; a
+    summary of ``__init__`` is of something other than a tensor of the model under a literal
+    tag TF1 kept (an expression, a variable, a tag an op took first), is made after the merge,
+    or its merged summary is fetched other than unpacked into a name used only by
+    ``add_summary`` of the class's writer.
 """
 
 from __future__ import annotations
@@ -127,7 +151,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis.tf1_api import PLACEHOLDERS, SESSIONS
+from tfmodernize.analysis.tf1_api import SESSIONS
 from tfmodernize.analysis.variables import VariableValues, math_importable
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.codemods.migrate.model_class_to_module.callers import (
@@ -157,9 +181,17 @@ class ModelClassToModule(TFCodemod):
         "(expression methods, a GradientTape train step, a Keras optimizer)"
     )
     needles = ("Session", "placeholder")
-    interests = (cst.Call,)
-    #: A session, or a placeholder (a graph class: its graph built in ``__init__``, run elsewhere).
-    detects = (*SESSIONS, *PLACEHOLDERS)
+    #: Only classes: one opening a session, or building its graph in ``__init__`` (placeholders)
+    #: without one (a graph class, run elsewhere); a file with neither has nothing to migrate
+    #: here unless a project module's class became a tf.Module (``wanted_by``).
+    interests = (cst.ClassDef,)
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names) -> bool:
+        if not isinstance(node, cst.ClassDef):
+            return False
+        return opens_session(node, names) or builds_graph(node, names)
+
     requires_tf2 = True
     #: The class must be a tf.Module before session-to-function reads the file (it leaves the
     #: methods of a class owning a session alone), and before summary-v2 and saver-to-checkpoint.

@@ -12,6 +12,7 @@ meaning of is a ``Decline`` naming the construct.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping, Optional
@@ -22,8 +23,10 @@ from tfmodernize.analysis.tf1_api import HOST_PREFIXES, RANDOM_OPS
 
 from tfmodernize.analysis.optimizers import optimizer_table
 from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, VARIABLE_MAKERS
+
 from tfmodernize.analysis.variable_calls import creates_opaque_variables
 from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.summary_v2.tags import DEFAULT_OP_NAMES
 from tfmodernize.names import (
     name_nodes,
     names_read,
@@ -35,6 +38,8 @@ from tfmodernize.syntax import argument, source, split_docstring
 from tfmodernize.tfsymbols import TFNames, dotted_name
 from tfmodernize.treewalk import walk
 
+#: The summaries a model class's ``__init__`` may make of its tensors.
+SUMMARY_OPS = ("summary.scalar", "summary.histogram")
 #: What tf.Module defines itself: a model class setting or defining one of these cannot become one.
 MODULE_MEMBERS = frozenset(
     {
@@ -89,6 +94,8 @@ class Kind(str, Enum):
     INIT = "initializer"
     VARIABLE = "variable"
     OPTIMIZER = "optimizer"
+    MERGED = "merged summary"
+    WRITER = "summary writer"
 
 
 @dataclass
@@ -192,6 +199,9 @@ class ClassModel:
     graph_only: bool = False
     #: The attributes holding objects of graph classes whose graph this class runs.
     foreign: dict[str, GraphAPI] = field(default_factory=dict)
+    #: The summaries ``__init__`` makes (``tf.summary.scalar("loss", self.loss)``), in order:
+    #: (kind, the tag literal, the key of the tensor summarized).
+    summaries: list[tuple[str, cst.SimpleString, str]] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -363,6 +373,9 @@ class Reader:
                 return
         call = small.value if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) else None
         path = tf_path(call.func, self.tf) if call is not None else None
+        if path in SUMMARY_OPS and not self.graph_only:
+            self._summary(statement, call, path)
+            return
         if path is not None:
             raise Decline(
                 statement,
@@ -394,6 +407,10 @@ class Reader:
             model.nodes[key] = made
             return made
 
+        summarizing = path in ("summary.merge_all", "summary.FileWriter")
+        if summarizing and attribute and not self.graph_only:
+            self._summary_object(statement, value, path, node)
+            return
         if path in SESSIONS:
             if not attribute or value.args:
                 raise Decline(value, "the session is not `self.<name> = tf.Session()` without options")
@@ -463,6 +480,62 @@ class Reader:
         self._plain(statement)
         if attribute:
             self.plain_attributes.setdefault(name, index)
+
+    def _summary(self, statement: cst.SimpleStatementLine, call: cst.Call, path: str) -> None:
+        """``tf.summary.scalar("loss", self.loss)``: a tensor of the model summarized under a
+        literal tag, written by the runs fetching the merged summary."""
+        tag = call.args[0].value if len(call.args) == 2 else None
+        key = self._key(call.args[1].value) if len(call.args) == 2 else None
+        if not (isinstance(tag, cst.SimpleString) and isinstance(tag.evaluated_value, str)) or any(
+            a.keyword is not None for a in call.args
+        ):
+            raise Decline(call, 'a summary is not `tf.summary.<kind>("tag", self.<tensor>)`')
+        if re.sub(r"[^-/\w.]", "_", tag.evaluated_value) != tag.evaluated_value:
+            raise Decline(call, "a summary's tag has characters TF1 replaced")
+        held = self.model.nodes.get(key) if key is not None else None
+        if held is None or held.kind is not Kind.TENSOR:
+            raise Decline(
+                call,
+                "a summary of `__init__` is of something other than a tensor of the model",
+            )
+        if any(n.kind is Kind.MERGED for n in self.model.nodes.values()):
+            raise Decline(call, "a summary is made after the merge")
+        taken = {t.evaluated_value.lower() for _, t, _ in self.model.summaries}
+        for node in walk(self.model.init.body, code_only=True):
+            keyword = node.keyword if isinstance(node, cst.Arg) else None
+            named = keyword is not None and keyword.value == "name"
+            if named and isinstance(node.value, cst.SimpleString):
+                taken.add(str(node.value.evaluated_value).lower())
+            elif isinstance(node, cst.Call) and tf_path(node.func, self.tf) in DEFAULT_OP_NAMES:
+                taken.add(DEFAULT_OP_NAMES[tf_path(node.func, self.tf)])
+        if tag.evaluated_value.lower() in taken:
+            raise Decline(call, f"the tag `{tag.evaluated_value}` was taken first (TF1 renamed it)")
+        self.model.summaries.append((path.split(".")[1], tag, key))
+        self.model.removed.add(id(statement))
+
+    def _summary_object(
+        self,
+        statement: cst.SimpleStatementLine,
+        value: cst.Call,
+        path: str,
+        node,
+    ) -> None:
+        """``self.merged = tf.summary.merge_all()`` (goes) and ``self.writer =
+        tf.summary.FileWriter(logdir)`` (becomes ``tf.summary.create_file_writer(logdir)``)."""
+        if path == "summary.merge_all":
+            if value.args or not self.model.summaries:
+                raise Decline(value, "`merge_all` of other summaries than `__init__`'s own")
+            node(Kind.MERGED)
+            self.model.removed.add(id(statement))
+            return
+        logdir = argument(value, 0, "logdir")
+        graph = argument(value, 1, "graph")
+        if logdir is None or len(value.args) > 2 or self._graph_reads(logdir):
+            raise Decline(value, "the writer is given more than a folder and the graph")
+        sessions = isinstance(graph, cst.Attribute) and graph.attr.value == "graph"
+        if graph is not None and not (sessions and self._key(graph.value) is not None):
+            raise Decline(value, "the writer is given a graph other than its session's")
+        node(Kind.WRITER)
 
     def _plain(self, statement: cst.BaseStatement) -> None:
         """A statement of plain Python values: kept in ``__init__``; the locals it binds."""

@@ -3,6 +3,7 @@ where its value goes (``Site``), and the ``close()`` calls that go with the sess
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Optional
@@ -18,7 +19,7 @@ from tfmodernize.codemods.migrate.model_class_to_module.model import (
     self_attribute,
     tf_path,
 )
-from tfmodernize.names import name_nodes, target_name_nodes
+from tfmodernize.names import fresh_name, name_nodes, target_name_nodes
 from tfmodernize.syntax import argument, source
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import children, walk
@@ -30,6 +31,7 @@ class Fetched(str, Enum):
     VARIABLE = "variable"
     EAGER = "eager"  # ops built at the run on no placeholder: computed where they stand
     INIT = "initializer"  # a graph class's initializer op, run by the class running its graph
+    SUMMARY = "merged summary"  # read as the tensors its summaries summarize
 
 
 class Shape(str, Enum):
@@ -67,6 +69,13 @@ class Site:
     #: The statement holding the run, and how many blocks deep it stands in the module.
     holder: Optional[cst.BaseStatement] = None
     depth: int = 2
+    #: ``self.writer.add_summary(summary, step)`` lines writing the merged summary the run
+    #: fetched: (the line, the writer attribute, the step, its depth), written from ``summaries``.
+    writes: list[tuple[cst.SimpleStatementLine, str, cst.BaseExpression, int]] = field(
+        default_factory=list,
+    )
+    #: The summaries written and the names holding their values (kind, tag literal, name).
+    summaries: list[tuple[str, cst.SimpleString, str]] = field(default_factory=list)
 
     @property
     def train(self) -> Optional[Fetch]:
@@ -77,10 +86,27 @@ class Site:
 
 
 @dataclass
+class Saver:
+    """``saver = tf.train.Saver([max_to_keep=K])`` in a method, and its ``saver.save(self.sess,
+    path, global_step=step)`` and ``saver.restore(self.sess, path)`` calls there."""
+
+    statement: cst.SimpleStatementLine
+    call: cst.Call
+    max_to_keep: Optional[cst.BaseExpression]
+    #: The ``save`` and ``restore`` calls, by identity.
+    saves: dict[int, cst.Call] = field(default_factory=dict)
+    restores: dict[int, cst.Call] = field(default_factory=dict)
+    #: The statement holding each save and its depth in the module, by the call's identity.
+    holders: dict[int, tuple[Optional[cst.BaseStatement], int]] = field(default_factory=dict)
+
+
+@dataclass
 class Sites:
     runs: list[Site] = field(default_factory=list)
     #: ``self.sess.close()`` statements, by identity.
     closes: set[int] = field(default_factory=set)
+    #: The savers the methods make and use with the session.
+    savers: list[Saver] = field(default_factory=list)
 
 
 def read_sites(model: ClassModel, tf: TFNames) -> Sites:
@@ -93,11 +119,19 @@ def read_sites(model: ClassModel, tf: TFNames) -> Sites:
             continue
         inside: set[int] = set()
         parent_of = {id(child): node for node in walk(method.body) for child in children(node)}
+        savers = _savers(model, tf, method, parent_of) if session is not None else {}
+        for saver in savers.values():
+            found.savers.append(saver)
+            inside |= {id(n) for n in walk(saver.statement)}
         for node in walk(method.body, code_only=True):
             if session is None or self_attribute(node) != session:
                 continue
             member = parent_of.get(id(node))
             call = parent_of.get(id(member))
+            saving = {key for v in savers.values() for key in (*v.saves, *v.restores)}
+            if isinstance(member, cst.Arg) and id(call) in saving:
+                inside |= {id(node), id(call.func), *(id(n) for n in walk(call.func))}
+                continue
             if not (isinstance(member, cst.Attribute) and isinstance(call, cst.Call) and call.func is member):
                 raise Decline(node, f"`self.{session}` is used other than to run it")
             if member.attr.value == "close" and not call.args:
@@ -113,7 +147,88 @@ def read_sites(model: ClassModel, tf: TFNames) -> Sites:
             site.holder, site.depth = _holder(call, parent_of)
             found.runs.append(site)
             inside |= {id(n) for n in walk(call)}
+            inside |= {id(n) for line, *_ in site.writes for n in walk(line)}
+        writers = {n.name for n in model.of(Kind.WRITER)}
+        for node in walk(method.body, code_only=True):
+            member = parent_of.get(id(node))
+            if self_attribute(node) in writers and isinstance(member, cst.Attribute):
+                call = parent_of.get(id(member))
+                plain = isinstance(call, cst.Call) and not call.args
+                if member.attr.value in ("flush", "close") and plain:
+                    inside.add(id(node))
         _check_outside(model, tf, method, inside)
+    return found
+
+
+#: Host code reading a checkpoint folder's state file, which TF2 has under the same names.
+CHECKPOINT_STATE = ("train.get_checkpoint_state", "train.latest_checkpoint")
+
+
+def _savers(
+    model: ClassModel,
+    tf: TFNames,
+    method: cst.FunctionDef,
+    parent_of: dict,
+) -> dict[str, Saver]:
+    """The savers ``method`` makes (``saver = tf.train.Saver(max_to_keep=5)``, bound once) and
+    uses only to save the session's variables at a step or to restore them."""
+    found: dict[str, Saver] = {}
+    for statement in walk(method.body, code_only=True):
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+        if not (
+            isinstance(small, cst.Assign)
+            and isinstance(small.value, cst.Call)
+            and tf_path(small.value.func, tf) == "train.Saver"
+        ):
+            continue
+        call = small.value
+        target = small.targets[0].target
+        if len(small.targets) != 1 or not isinstance(target, cst.Name) or len(statement.body) != 1:
+            raise Decline(call, "the saver is not bound to one name on a line of its own")
+        if any(a.keyword is None or a.keyword.value != "max_to_keep" for a in call.args):
+            raise Decline(
+                call,
+                "the saver is given more than `max_to_keep` (which variables it saves, how)",
+            )
+        found[target.value] = Saver(statement, call, argument(call, None, "max_to_keep"))
+    if not found:
+        return found
+    session = model.session
+    for name in name_nodes(method.body):
+        saver = found.get(name.value)
+        if saver is None or id(name) in {id(n) for n in walk(saver.statement)}:
+            continue
+        member = parent_of.get(id(name))
+        call = parent_of.get(id(member))
+        called = isinstance(call, cst.Call) and call.func is member
+        if not (isinstance(member, cst.Attribute) and called):
+            raise Decline(name, f"the saver `{name.value}` is used other than to save and restore")
+        given = argument(call, 0, "sess")
+        if self_attribute(given) != session:
+            raise Decline(
+                call,
+                f"the saver `{name.value}` is given something other than `self.{session}`",
+            )
+        keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+        method_name = member.attr.value
+        plain = keywords <= {"global_step", "save_path"}
+        if method_name == "save" and len(call.args) in (2, 3) and plain:
+            if argument(call, 2, "global_step") is None:
+                raise Decline(call, f"`{name.value}.save` is given no `global_step`")
+            saver.saves[id(call)] = call
+            saver.holders[id(call)] = _holder(call, parent_of)
+        elif method_name == "restore" and len(call.args) == 2 and keywords <= {"save_path"}:
+            small = parent_of.get(id(call))
+            line = parent_of.get(id(small))
+            if not isinstance(small, cst.Expr) or not isinstance(line, cst.SimpleStatementLine):
+                raise Decline(call, f"the value of `{name.value}.restore` (None) is used")
+            saver.restores[id(call)] = call
+        else:
+            raise Decline(call, f"`{name.value}.{method_name}` is no save at a step or restore")
+    bound = [n for n in walk(method.body, code_only=True) if isinstance(n, cst.AssignTarget)]
+    for name in found:
+        if sum(1 for n in bound if isinstance(n.target, cst.Name) and n.target.value == name) != 1:
+            raise Decline(method, f"the saver `{name}` is bound more than once")
     return found
 
 
@@ -186,10 +301,60 @@ def _site(model: ClassModel, tf: TFNames, method: cst.FunctionDef, call: cst.Cal
         for target, fetch in zip(targets, fetches):
             if fetch.kind is Fetched.TRAIN and not _unread(target, method, small):
                 raise Decline(call, f"`{source(target)}`, the value of a train op (None), is read")
-        return Site(method, call, fetches, shape, feeds, Context.UNPACKED, line, targets, foreign=foreign)
+        context = Context.UNPACKED
+        site = Site(method, call, fetches, shape, feeds, context, line, targets, foreign=foreign)
+        if Fetched.SUMMARY in kinds:
+            _summaries_written(model, site, small, parent_of)
+        return site
+    if Fetched.SUMMARY in kinds:
+        raise Decline(call, "the merged summary is fetched other than unpacked into a name")
     if any(f.kind is Fetched.TRAIN for f in fetches):
         raise Decline(call, "the value of a train op's run (None in it) is used")
     return Site(method, call, fetches, shape, feeds, Context.VALUE, foreign=foreign)
+
+
+def _summaries_written(model: ClassModel, site: Site, assign: cst.Assign, parent_of: dict) -> None:
+    """The merged summary a run fetched, read as the tensors its summaries summarize: fetched in
+    its place, each bound to a name of its own, written where ``add_summary`` wrote it."""
+    index = next(i for i, f in enumerate(site.fetches) if f.kind is Fetched.SUMMARY)
+    target = site.targets[index]
+    if not isinstance(target, cst.Name) or sum(f.kind is Fetched.SUMMARY for f in site.fetches) > 1:
+        raise Decline(site.call, "the merged summary is not unpacked into one name")
+    bound = {id(n) for n in walk(assign)}
+    writers = {n.name for n in model.of(Kind.WRITER)}
+    for use in name_nodes(site.method.body):
+        if use.value != target.value or id(use) in bound:
+            continue
+        arg = parent_of.get(id(use))
+        call = parent_of.get(id(arg))
+        small = parent_of.get(id(call))
+        line = parent_of.get(id(small))
+        writer = (
+            self_attribute(call.func.value)
+            if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+            else None
+        )
+        if not (
+            isinstance(arg, cst.Arg)
+            and call.args[0] is arg
+            and call.func.attr.value == "add_summary"
+            and writer in writers
+            and len(call.args) == 2
+            and isinstance(small, cst.Expr)
+            and isinstance(line, cst.SimpleStatementLine)
+        ):
+            raise Decline(use, f"the fetched summary `{target.value}` is used other than written")
+        site.writes.append((line, writer, call.args[1].value, _holder(call, parent_of)[1]))
+    taken = {n.value for n in name_nodes(site.method.body)}
+    fetches, targets = site.fetches[:index], site.targets[:index]
+    for kind, tag, key in model.summaries:
+        cleaned = re.sub(r"[^0-9a-zA-Z_]", "_", tag.evaluated_value)
+        name = fresh_name(f"{target.value}_{cleaned}", taken)
+        fetches.append(Fetch(cst.parse_expression(key), Fetched.TENSOR, key))
+        targets.append(cst.Name(name))
+        site.summaries.append((kind, tag, name))
+    site.fetches = fetches + site.fetches[index + 1 :]
+    site.targets = targets + site.targets[index + 1 :]
 
 
 def foreign_member(model: ClassModel, node: cst.CSTNode) -> Optional[tuple[str, str]]:
@@ -290,6 +455,8 @@ def _fetch(model: ClassModel, tf: TFNames, call: cst.Call, element: cst.BaseExpr
             return Fetch(element, Fetched.TRAIN, node.key)
         if node.kind is Kind.VARIABLE:
             return Fetch(element, Fetched.VARIABLE, node.key)
+        if node.kind is Kind.MERGED and base is element:
+            return Fetch(element, Fetched.SUMMARY, node.key)
         raise Decline(element, f"the run fetches `{node.key}`, a {node.kind.value}")
     _unknown_object(model, base)
     graph = {k for k, n in model.nodes.items() if n.attribute and n.kind is not Kind.VARIABLE}
@@ -322,7 +489,11 @@ def _check_outside(model: ClassModel, tf: TFNames, method: cst.FunctionDef, insi
         if attribute in graph:
             kind = model.nodes[f"self.{attribute}"].kind.value
             raise Decline(node, f"`{name}` uses `self.{attribute}` (a {kind}) outside a session run")
-        if isinstance(node, cst.Call) and not (tf_path(node.func, tf) or HOST_PREFIXES[0]).startswith(HOST_PREFIXES):
+        if (
+            isinstance(node, cst.Call)
+            and not (tf_path(node.func, tf) or HOST_PREFIXES[0]).startswith(HOST_PREFIXES)
+            and tf_path(node.func, tf) not in CHECKPOINT_STATE
+        ):
             raise Decline(node, f"`{name}` builds graph ops outside `__init__`")
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
             for part in walk(node.target):

@@ -4,6 +4,7 @@ plain values and making the Keras optimizer, one method per model expression, th
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable, Optional, Union
 
 import libcst as cst
@@ -25,10 +26,23 @@ from tfmodernize.codemods.migrate.model_class_to_module.plan import (
     ForeignCall,
     Run,
 )
-from tfmodernize.codemods.migrate.model_class_to_module.sites import Context, Fetched, Shape, Site
+from tfmodernize.codemods.migrate.model_class_to_module.sites import (
+    Context,
+    Fetched,
+    Saver,
+    Shape,
+    Site,
+)
 from tfmodernize.layout import fitted, fitted_decorator, relaid
 from tfmodernize.names import fresh_name, name_nodes, names_read
-from tfmodernize.syntax import commas, no_space_equal, parenthesized, source, split_docstring
+from tfmodernize.syntax import (
+    argument,
+    commas,
+    no_space_equal,
+    parenthesized,
+    source,
+    split_docstring,
+)
 from tfmodernize.treewalk import walk
 
 Replacement = Union[cst.CSTNode, cst.RemovalSentinel, Callable[[cst.CSTNode], cst.CSTNode]]
@@ -168,7 +182,11 @@ class Writer:
         trains = {id(t.statement): t for t in model.of(Kind.TRAIN)}
         optimizers = {id(n.statement): n for n in model.of(Kind.OPTIMIZER)}
         variables = {id(n.statement) for n in model.of(Kind.VARIABLE)}
+        writers = {id(n.statement): n for n in model.of(Kind.WRITER)}
         for statement in rest:
+            if id(statement) in writers:
+                statements.append(self._writer(writers[id(statement)], statement))
+                continue
             if id(statement) in trains:
                 statements += self._optimizer_lines(trains[id(statement)], statement)
                 continue
@@ -202,6 +220,14 @@ class Writer:
             kwonly_params=[none_default(p) for p in params.kwonly_params],
         )
         return init.with_changes(params=params, body=init.body.with_changes(body=statements))
+
+    def _writer(self, node: Node, statement: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """``self.writer = tf.summary.FileWriter(logdir[, graph])`` -> ``create_file_writer``."""
+        logdir = argument(node.value, 0, "logdir")
+        function = cst.parse_expression(f"{self.tf}.summary.create_file_writer")
+        made = cst.Call(function, [cst.Arg(logdir)])
+        new = statement.with_changes(body=[statement.body[0].with_changes(value=made)])
+        return fitted(new, self.width, 2)
 
     def _helper(self, helper: cst.FunctionDef) -> cst.FunctionDef:
         """A variable helper, its ``tf.get_variable`` calls written as ``tf.Variable`` ones."""
@@ -471,13 +497,66 @@ class Writer:
                     )
             else:
                 replacements[id(site.statement)] = self._statement(site)
+            for line, writer, step, depth in site.writes:
+                written = "".join(
+                    f"    {self.tf}.summary.{kind}({source(tag)}, {name}, step={source(step)})\n"
+                    for kind, tag, name in site.summaries
+                )
+                block = cst.parse_statement(f"with self.{writer}.as_default():\n{written}")
+                block = block.with_changes(leading_lines=line.leading_lines)
+                replacements[id(line)] = fitted(block, self.width, depth)
         for line in walk(method.body):
             if id(line) in plan.sites.closes:
                 replacements[id(line)] = cst.RemovalSentinel.REMOVE
+        inside = {id(n) for n in walk(method.body)}
+        for saver in plan.sites.savers:
+            if id(saver.call) in inside:
+                replacements.update(self._saver(saver))
         new = substituted(method, replacements)
         if not new.body.body:
             new = new.with_changes(body=new.body.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])]))
         return new
+
+    def _saver(self, saver: Saver) -> dict[int, Replacement]:
+        """A saver of the session's variables -> a ``tf.train.Checkpoint`` of the objects holding
+        them (this one, the graph objects it runs); a save at a step -> a save of a
+        ``CheckpointManager`` keeping as many (TF1's files: ``path-step``, the state file); a
+        restore -> a read of the checkpoint."""
+        objects = [(attribute, f"self.{attribute}") for attribute in self.model.foreign]
+        if self.model.has_graph():
+            objects.insert(0, ("model", "self"))
+        tf = self.tf
+        held = ", ".join(f"{key}={value}" for key, value in objects)
+        made = cst.parse_expression(f"{tf}.train.Checkpoint({held})")
+        replacements: dict[int, Replacement] = {id(saver.call): made}
+        keep = source(saver.max_to_keep) if saver.max_to_keep is not None else "5"
+        name = source(saver.statement.body[0].targets[0].target)
+        taken = names_read(self.model.cls) | {n.value for n in name_nodes(self.model.cls)}
+        for call in saver.saves.values():
+            path = source(argument(call, 1, "save_path"))
+            step = source(argument(call, 2, "global_step"))
+            manager = fresh_name("manager", taken)
+            made_manager = fitted(
+                cst.parse_statement(
+                    f"{manager} = {tf}.train.CheckpointManager({name}, "
+                    f"os.path.dirname({path}) or os.curdir, max_to_keep={keep}, "
+                    f"checkpoint_name=os.path.basename({path}))\n"
+                ),
+                self.width,
+                saver.holders[id(call)][1],
+            )
+            saved = f"{manager}.save(checkpoint_number={step})"
+            replacements[id(call)] = cst.parse_expression(saved)
+            self.codemod.add_import("os")
+            holder, depth = saver.holders[id(call)]
+            if not isinstance(holder, cst.SimpleStatementLine):
+                raise Decline(call, f"`{name}.save` is not on a line of its own")
+            replacements[id(holder)] = partial(_after, made_manager, holder)
+        for call in saver.restores.values():
+            path = source(argument(call, 1, "save_path"))
+            read = f"{name}.read({path}).assert_existing_objects_matched()"
+            replacements[id(call)] = cst.parse_expression(read)
+        return replacements
 
     def _function_call(self, site: Site) -> cst.Call:
         called = self.plan.called[id(site.call)]
@@ -564,6 +643,16 @@ class Writer:
             value = self._each_numpy(called)
         new = cst.Assign([cst.AssignTarget(target)], value)
         return fitted(statement.with_changes(body=[new]), self.width, site.depth)
+
+
+def _after(
+    line: cst.SimpleStatementLine,
+    holder: cst.SimpleStatementLine,
+    updated: cst.SimpleStatementLine,
+) -> cst.FlattenSentinel:
+    """``line`` then the statement ``holder`` became, ``line`` taking its leading lines."""
+    first = line.with_changes(leading_lines=holder.leading_lines)
+    return cst.FlattenSentinel([first, updated.with_changes(leading_lines=[])])
 
 
 class _Placeholder(cst.CSTTransformer):

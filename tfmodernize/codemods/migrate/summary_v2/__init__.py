@@ -22,7 +22,19 @@ What it does
     nothing for them.
     The program may be written at the top level of the file or in one module function
     (``def train(): ...``): summaries, merges, writers and the runs fetching them in its own
-    lines. It runs before session-to-function, which then migrates the runs as usual.
+    lines. A helper function making summaries of what it is given and returning nothing
+    (``def variable_summaries(var):``), called as a statement by the program's code, makes its
+    summaries once per call, under the call's scopes (``layer1/weights/summaries/mean_1``; a
+    second call in one scope opens ``summaries_1``): it returns the values it summarized, each
+    call binds them (``w_mean, w_max = variable_summaries(w)``) and the runs fetch those; a
+    function nothing calls makes no summaries. A scope the top-level code opens again gets
+    TF1's unique name (``train_1``), and a tag the name TF1 made unique when an op or a scope
+    of the block took it first, names compared without case (``tf.reduce_mean`` makes
+    ``Mean``: the summary ``"mean"`` after it is ``mean_1``). Each ``add_summary`` writes the
+    values of the run before it that fetched its summary (``summary`` fetched for training and
+    for testing). Summaries added to named collections (``collections=["train"]``) are merged
+    by the ``merge_all`` of each (``merge_all("train")``). It runs before session-to-function,
+    which then migrates the runs as usual.
 
 Why it matters
     ``tf.summary.FileWriter``, ``merge_all`` and summary ops that return serialized protos
@@ -51,20 +63,22 @@ Fix safety
     around a ``tf.function`` call records one): the fix says so.
 
 Declines when
-    a summary is made inside a class or a nested function, or in a module function that does
-    not fetch its summaries itself (a caller merging all summaries may), or both at top level
-    and in a function (or in two functions); under a scope not named by a literal, reentered
-    (``reuse=``), or named by a string the file writes again (TF1 may have made it unique:
-    ``loss_1``); with a tag that is not a literal, with ``collections=``/``family=``; a merged
-    summary is fetched in a way that cannot be unpacked into names, or its result is used other
-    than by ``add_summary``; a writer is used other than by ``add_summary``, ``flush`` and
-    ``close``; a ``merge_all`` is in a file that imports a function or class of a project
-    module of the run which makes summaries when called (TF1 merged those too) and does not
-    export them, or an object exporting them is called elsewhere than in the program's code
-    or used other than called. The program's
-    summaries are then left as they are (and the program on ``tf.compat.v1``), with a finding
-    saying which. A summary given a ``step`` is TF2's (a migrated program read again): left as
-    it is, silently.
+    a summary is made inside a class or a nested function, or in a module function that does not
+    fetch its summaries itself (a caller merging all summaries may), or both at top level and in
+    a function (or in two functions); a summary helper is called elsewhere than in the program's
+    code, read other than called, or summarizes a parameter given something other than a name;
+    under a scope not named by a literal, reentered (``reuse=``), or named by a string the file
+    writes again other than as a scope the top-level code opens (TF1 may have made it unique:
+    ``loss_1``); an ``add_summary`` writes a name several runs fetch, none of them before it in
+    a block holding it; with a tag that is not a literal, with ``family=``, or ``collections=``
+    not a literal list of literal names; a merged summary is fetched in a way that cannot be
+    unpacked into names, or its result is used other than by ``add_summary``; a writer is used
+    other than by ``add_summary``, ``flush`` and ``close``; a ``merge_all`` is in a file that
+    imports a function or class of a project module of the run which makes summaries when called
+    (TF1 merged those too) and does not export them, or an object exporting them is called
+    elsewhere than in the program's code or used other than called. The program's summaries are
+    then left as they are (and the program on ``tf.compat.v1``), with a finding saying which. A
+    summary given a ``step`` is TF2's (a migrated program read again): left as it is, silently.
 """
 
 from __future__ import annotations
@@ -74,7 +88,7 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.codemods.migrate.summary_v2 import emit, imported, runs, tags
+from tfmodernize.codemods.migrate.summary_v2 import emit, helpers, imported, runs, tags
 from tfmodernize.codemods.migrate.summary_v2.model import MERGES, OTHER_SUMMARY_OPS, SUMMARY_OPS, WRITERS, Summary
 from tfmodernize.codemods.migrate.summary_v2.plan import ProgramPlan, program_owners
 from tfmodernize.names import used_names
@@ -133,15 +147,19 @@ class SummaryV2(TFCodemod):
         merges: dict[str, list[Summary]] = {}
         merge_statements: list[cst.SimpleStatementLine] = []
         writers: dict[str, tuple[cst.SimpleStatementLine, cst.Call]] = {}
+        made_by = helpers.find(plan, taken, imported=self.state.callers is not None)
+        inside = helpers.made_inside(made_by)
+        opened: dict = {}
         for node in walk(module, code_only=True):
-            if not isinstance(node, cst.Call):
+            if not isinstance(node, cst.Call) or id(node) in inside:
+                continue
+            if isinstance(node.func, cst.Name) and node.func.value in made_by:
+                summaries += helpers.called(plan, made_by[node.func.value], node, taken, opened)
                 continue
             symbol = self.tf.tf_symbol(node.func)
             if symbol is None or symbol.path not in (*SUMMARY_OPS, *MERGES, *WRITERS):
                 continue
-            if symbol.path in SUMMARY_OPS and any(
-                a.keyword is not None and a.keyword.value == "step" for a in node.args
-            ):
+            if symbol.path in SUMMARY_OPS and helpers.written_at_a_step(plan, node):
                 continue  # TF2's ``tf.summary.scalar(name, value, step=...)``: written already, not TF1's
             statement, name = tags.definition(plan, node)
             if symbol.path in SUMMARY_OPS:
@@ -150,7 +168,7 @@ class SummaryV2(TFCodemod):
                 if symbol.path == "summary.merge_all":
                     imported.no_imported_summaries(plan, node)
                 merged = runs.merged(plan, node, symbol.path, summaries)
-                if symbol.path == "summary.merge_all":
+                if symbol.path == "summary.merge_all" and runs.merge_key(plan, node) == "summaries":
                     merged += imported.object_summaries(plan, node)
                 merges[tags.named(node, name)] = merged
                 merge_statements.append(statement)
@@ -186,3 +204,4 @@ class SummaryV2(TFCodemod):
             ):
                 self.remove(statement)
         emit.rewrite(self, plan, summaries, merge_statements, writers, fetches, adds, fetchable, taken)
+        helpers.rewrite(self, made_by)

@@ -13,8 +13,10 @@ import libcst as cst
 from tfmodernize.names import fresh_name
 from tfmodernize.codemods.migrate.summary_v2.model import WRITER_KEYWORDS, Summary, Fetch
 from tfmodernize.codemods.migrate.summary_v2.plan import ProgramPlan
+from tfmodernize.codemods.migrate.summary_v2.runs import fetch_elements
 from tfmodernize.codemod import Decline
-from tfmodernize.syntax import argument, no_space_equal, source
+from tfmodernize.syntax import ancestors, argument, no_space_equal, source
+from tfmodernize.treewalk import walk
 from tfmodernize.edits import Replacement
 
 
@@ -36,8 +38,8 @@ def rewrite(
     fetched = {name for fetch in fetches for _, name, _ in fetch.summaries}
     written = {id(s) for name in fetched for s in fetchable[name]}
     for summary in summaries:
-        if summary.direct is not None:
-            continue  # made by an object's call, which stays
+        if summary.direct is not None or summary.helper is not None:
+            continue  # made by an object's call, which stays; by a helper's call (``helpers``)
         if id(summary) not in written and summary.name not in fetched:
             if editor.fix(
                 summary.call, f"`tf.summary.{summary.kind}` no run fetches: the TF1 program wrote nothing for it"
@@ -59,11 +61,36 @@ def rewrite(
         editor.remove(statement)
     for statement, call in writers.values():
         make_writer(editor, call)
-    values: dict[str, list[tuple[Summary, str]]] = {}
+    values: dict[tuple[int, str], list[tuple[Summary, str]]] = {}
     for fetch in fetches:
         fetch_values(editor, plan, fetch, fetchable, taken, values)
     for statement, writer, result, step in adds.values():
-        write_summaries(editor, statement, writer, values[result], step)
+        fetch = fetched_by(plan, fetches, statement, result)
+        write_summaries(editor, statement, writer, values[(id(fetch.statement), result)], step)
+
+
+def fetched_by(
+    plan: ProgramPlan,
+    fetches: list[Fetch],
+    statement: cst.CSTNode,
+    result: str,
+) -> Fetch:
+    """The run whose fetched summary ``result`` the ``add_summary`` line ``statement`` writes:
+    the only one binding it, or the last one before it in a block holding it (a program
+    fetching ``summary`` for training and for testing writes each after its run)."""
+    binding = [f for f in fetches if any(r == result for _, _, r in f.summaries)]
+    if len(binding) == 1:
+        return binding[0]
+    holders = {id(n) for n in ancestors(statement, plan.parents)}
+    order = {id(n): i for i, n in enumerate(walk(plan.module, code_only=True))}
+    before = [f for f in binding if order[id(f.statement)] < order[id(statement)]]
+    last = before[-1] if before else None
+    if last is None or id(plan.parents.get(id(last.statement))) not in holders:
+        raise Decline(
+            statement,
+            f"`{result}` is fetched by several runs: which this `add_summary` writes is not read",
+        )
+    return last
 
 
 def make_writer(editor: Editor, call: cst.Call) -> None:
@@ -98,7 +125,8 @@ def make_writer(editor: Editor, call: cst.Call) -> None:
 def fetch_values(editor: Editor, plan: ProgramPlan, fetch: Fetch, fetchable, taken: set[str], values) -> None:
     small = fetch.statement.body[0]
     single = fetch.summaries[0][0] is None
-    fetched = [fetch.call.args[0].value] if single else [e.value for e in fetch.call.args[0].value.elements]
+    given = fetch.call.args[0].value
+    fetched = [given] if single else [e.value for e in fetch_elements(given)]
     targets = [small.targets[0].target] if single else [e.value for e in small.targets[0].target.elements]
     new_fetches: list[str] = []
     new_targets: list[str] = []
@@ -110,17 +138,17 @@ def fetch_values(editor: Editor, plan: ProgramPlan, fetch: Fetch, fetchable, tak
             new_targets.append(source(target))
             continue
         name, result = by_index[key]
-        values[result] = []
+        written = values[(id(fetch.statement), result)] = []
         for summary in fetchable[name]:
             if summary.direct is not None:
-                values[result].append((summary, summary.direct))
+                written.append((summary, summary.direct))
                 continue
             if summary.value.value in plan.placeholders():
                 # TF1 summarized the value fed to the placeholder: it is written from that value.
-                values[result].append((summary, fed(fetch.call, summary.value.value)))
+                written.append((summary, fed(fetch.call, summary.value.value)))
                 continue
             value_name = fresh_name(f"{result}_{re.sub(r'[^0-9a-zA-Z_]', '_', summary.tag)}", taken)
-            values[result].append((summary, value_name))
+            written.append((summary, value_name))
             new_fetches.append(summary.value.value)
             new_targets.append(value_name)
     if not new_fetches:

@@ -41,6 +41,12 @@ class Summary:
     #: A summary a project class's object makes of its own variable when called (its module
     #: exports it): written from ``<object>.<attribute>``, read where the merged summary is written.
     direct: Optional[str] = None
+    #: A summary a helper function of the module makes when called (``variable_summaries(w)``):
+    #: ``statement`` is the call's line, ``value`` the name it binds the value to (or its argument).
+    helper: Optional[str] = None
+    #: The collections it is added to (``collections=["train"]``): the ``merge_all`` of each
+    #: merges it.
+    collections: tuple[str, ...] = ("summaries",)
 
 
 @dataclass

@@ -10,6 +10,7 @@ import libcst as cst
 
 from tfmodernize.codemods.migrate.summary_v2.model import Summary, Fetch
 from tfmodernize.codemods.migrate.summary_v2.plan import ProgramPlan
+from tfmodernize.codemods.migrate.summary_v2.tags import collection_name
 from tfmodernize.codemod import Decline
 from tfmodernize.names import name_nodes, target_name_nodes
 from tfmodernize.syntax import argument, source
@@ -18,16 +19,11 @@ from tfmodernize.treewalk import walk
 
 def merged(plan: ProgramPlan, call: cst.Call, path: str, summaries: list[Summary]) -> list[Summary]:
     if path == "summary.merge_all":
-        key = argument(call, 0, "key")
-        if (
-            key is not None
-            and not (isinstance(key, cst.SimpleString) and key.evaluated_value == "summaries")
-            and (plan.tf.tf_symbol(key) is None or plan.tf.tf_symbol(key).path != "GraphKeys.SUMMARIES")
-        ):
-            raise Decline(call, "`merge_all` of a collection other than the summaries'")
-        if any(a.keyword is not None and a.keyword.value != "key" for a in call.args):
+        keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+        if keywords - {"key"} or len(call.args) > 1:
             raise Decline(call, "`merge_all` with arguments other than `key`")
-        return list(summaries)
+        key = merge_key(plan, call)
+        return [summary for summary in summaries if key in summary.collections]
     listed = argument(call, 0, "inputs")
     if not isinstance(listed, (cst.List, cst.Tuple)) or len(call.args) != 1:
         raise Decline(call, "`merge` of something other than a literal list of summaries")
@@ -40,6 +36,12 @@ def merged(plan: ProgramPlan, call: cst.Call, path: str, summaries: list[Summary
     return picked
 
 
+def merge_key(plan: ProgramPlan, call: cst.Call) -> str:
+    """The collection a ``merge_all`` merges (``"summaries"``, or the key it is given)."""
+    key = argument(call, 0, "key")
+    return "summaries" if key is None else collection_name(plan, call, key)
+
+
 def fetches(module: cst.Module, fetchable: dict[str, list[Summary]]) -> list[Fetch]:
     """Every run that fetches a summary or a merged summary, unpacked into names."""
     found = []
@@ -50,7 +52,7 @@ def fetches(module: cst.Module, fetchable: dict[str, list[Summary]]) -> list[Fet
             if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "run" and call.args):
                 continue
             fetched = call.args[0].value
-            elements = fetched.elements if isinstance(fetched, (cst.List, cst.Tuple)) else None
+            elements = fetch_elements(fetched)
             named = [e.value for e in elements] if elements is not None else [fetched]
             if not any(isinstance(n, cst.Name) and n.value in fetchable for n in named):
                 continue
@@ -80,6 +82,23 @@ def fetches(module: cst.Module, fetchable: dict[str, list[Summary]]) -> list[Fet
                         fetch.summaries.append((index, element.value, bound.value.value))
             found.append(fetch)
     return found
+
+
+def fetch_elements(fetched: cst.BaseExpression) -> Optional[list[cst.BaseElement]]:
+    """The elements of a list or tuple of fetches, also written as a sum of literal lists
+    (``[merged] + [loss]``); None for a single fetch."""
+    if isinstance(fetched, (cst.List, cst.Tuple)):
+        return list(fetched.elements)
+    if (
+        isinstance(fetched, cst.BinaryOperation)
+        and isinstance(fetched.operator, cst.Add)
+        and type(fetched.left) is type(fetched.right)
+        and not fetched.lpar
+    ):
+        left, right = fetch_elements(fetched.left), fetch_elements(fetched.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
 
 
 def adds(

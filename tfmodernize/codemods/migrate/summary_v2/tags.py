@@ -10,7 +10,7 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.names import fresh_name
-from tfmodernize.codemods.migrate.summary_v2.model import Summary
+from tfmodernize.codemods.migrate.summary_v2.model import SUMMARY_OPS, Summary
 from tfmodernize.codemods.migrate.summary_v2.plan import ProgramPlan
 from tfmodernize.codemod import Decline
 from tfmodernize.names import own_nodes
@@ -62,7 +62,10 @@ def read_summary(
     value = argument(call, 1, "tensor" if kind in ("scalar", "image", "text") else "values")
     if not isinstance(tag, cst.SimpleString) or not isinstance(tag.evaluated_value, str) or value is None:
         raise Decline(call, "its tag is not a literal string")
-    extra = [a.keyword.value if a.keyword else "positional" for a in call.args[2:]]
+    listed = argument(call, None, "collections")
+    collections = ("summaries",) if listed is None else collection_names(plan, call, listed)
+    others = [a for a in call.args[2:] if a.value is not listed]
+    extra = [a.keyword.value if a.keyword else "positional" for a in others]
     allowed = ("max_outputs", "positional") if kind == "image" else ()
     if any(word not in allowed for word in extra) or len(extra) > 1:
         raise Decline(
@@ -79,8 +82,34 @@ def read_summary(
     expression = None
     if not isinstance(value, cst.Name):
         expression = value
-        value = cst.Name(fresh_name(f"{re.sub(r'[^0-9a-zA-Z_]', '_', written.rsplit('/', 1)[-1])}_summarized", taken))
-    return Summary(statement, call, kind, written, literal, value, name, argument(call, 2, "max_outputs"), expression)
+        # Named after the name given (``max``), not the one TF1 made unique (``max_1``).
+        stem = re.sub(r"[^0-9a-zA-Z_]", "_", cleaned.rsplit("/", 1)[-1])
+        value = cst.Name(fresh_name(f"{stem}_summarized", taken))
+    max_outputs = argument(call, 2, "max_outputs")
+    made = Summary(statement, call, kind, written, literal, value, name, max_outputs, expression)
+    made.collections = collections
+    return made
+
+
+def collection_names(
+    plan: ProgramPlan,
+    call: cst.Call,
+    listed: cst.BaseExpression,
+) -> tuple[str, ...]:
+    """The collections a literal ``collections=["train", tf.GraphKeys.SUMMARIES]`` names."""
+    if not isinstance(listed, (cst.List, cst.Tuple)):
+        raise Decline(call, "its `collections` are not a literal list")
+    return tuple(collection_name(plan, call, element.value) for element in listed.elements)
+
+
+def collection_name(plan: ProgramPlan, call: cst.Call, key: cst.BaseExpression) -> str:
+    """The collection a literal string or ``tf.GraphKeys.SUMMARIES`` names."""
+    if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str):
+        return key.evaluated_value
+    symbol = plan.tf.tf_symbol(key)
+    if symbol is not None and symbol.path == "GraphKeys.SUMMARIES":
+        return "summaries"
+    raise Decline(call, f"the collection `{source(key)}` is not named by a literal")
 
 
 def scope_prefix(plan: ProgramPlan, call: cst.Call) -> str:
@@ -104,28 +133,80 @@ def scope_prefix(plan: ProgramPlan, call: cst.Call) -> str:
                 or not re.fullmatch(r"[\w.-]+", given.evaluated_value)
             ):
                 raise Decline(call, f"it is made under `{source(scope)}`, whose prefix to its tag is not read here")
-            # Names written inside the block are under the scope (``loss/loss``): only the others may clash.
+            # Names written inside the block are under the scope (``loss/loss``), and the scopes
+            # holding it are its parents (``accuracy/accuracy``): only the others may clash.
             inside = {id(n) for n in walk(node.body, code_only=True)}
-            if (
-                sum(
-                    1
-                    for literal in plan.strings()
-                    if literal.evaluated_value == given.evaluated_value and id(literal) not in inside
-                )
-                != 1
-            ):
+            inside |= {
+                id(n)
+                for outer in ancestors(node, parents)
+                if isinstance(outer, cst.With)
+                for held in outer.items
+                for n in walk(held)
+            }
+            others = [
+                literal
+                for literal in plan.strings()
+                if literal.evaluated_value == given.evaluated_value and id(literal) not in inside
+            ]
+            openings = [_opening(plan, literal) for literal in others]
+            parent = openings[0][1] if openings[0] is not None else None
+            if len(others) != 1 and not all(o is not None and o[1] == parent for o in openings):
                 raise Decline(
                     call,
                     f"it is made under the scope `{given.evaluated_value}`, a name the file writes "
                     f"again outside it (TF1 may have made the scope `{given.evaluated_value}_1`)",
                 )
-            names.insert(0, given.evaluated_value)
+            # The same scope opened again by the top-level code, in the same parent scope: TF1
+            # made each later opening unique, in order (``a``, ``a_1``).
+            index = next((i for i, o in enumerate(openings) if o is not None and o[0] is node), 0)
+            names.insert(0, given.evaluated_value + (f"_{index}" if index else ""))
     return "".join(f"{name}/" for name in names)
 
 
+def _opening(
+    plan: ProgramPlan,
+    literal: cst.SimpleString,
+) -> Optional[tuple[cst.With, tuple[str, ...]]]:
+    """``(the with block, its parent scopes)`` when ``literal`` names a scope the top-level code
+    opens once (``with tf.name_scope("a"):`` in the module's code, under literal scopes only)."""
+    parents = plan.parents
+    arg = parents.get(id(literal))
+    call = parents.get(id(arg))
+    item = parents.get(id(call))
+    block = parents.get(id(item))
+    if not (
+        isinstance(arg, cst.Arg)
+        and isinstance(call, cst.Call)
+        and len(call.args) == 1
+        and plan.tf.is_tf(call.func, *SCOPES)
+        and isinstance(item, cst.WithItem)
+        and isinstance(block, cst.With)
+    ):
+        return None
+    path: list[str] = []
+    for node in ancestors(block, parents):
+        if isinstance(node, cst.With):
+            scope = node.items[0].item if len(node.items) == 1 else None
+            given = argument(scope, 0, "name") if isinstance(scope, cst.Call) else None
+            if not (
+                isinstance(scope, cst.Call)
+                and plan.tf.is_tf(scope.func, *SCOPES)
+                and isinstance(given, cst.SimpleString)
+                and isinstance(given.evaluated_value, str)
+            ):
+                return None
+            path.insert(0, given.evaluated_value)
+        elif not isinstance(node, (cst.IndentedBlock, cst.Module)):
+            return None
+    return block, tuple(path)
+
+
 def suffix(plan: ProgramPlan, call: cst.Call, name: str) -> str:
-    """``_1`` when an op named ``name`` (``name="loss"``) was made before the summary in the
-    same scope block: TF1 made the summary's name unique (``loss_1``)."""
+    """``_1`` when the name was taken first in the same scope block: TF1 made the summary's name
+    unique (``loss_1``), comparing names without case. Taken are the names given to ops
+    (``name="loss"``), the names TF gives the ops of its table (``tf.reduce_mean`` makes
+    ``Mean``: a summary ``"mean"`` after it is ``mean_1``; the ops computing the summarized
+    value come first too), the scopes opened in the block and the summaries made there."""
     parents = plan.parents
     block = next((n for n in ancestors(call, parents) if isinstance(n, (cst.With, cst.FunctionDef))), plan.module)
     line = statement_holding(call, parents)
@@ -133,14 +214,85 @@ def suffix(plan: ProgramPlan, call: cst.Call, name: str) -> str:
     before = nodes[: next((i for i, n in enumerate(nodes) if n is line), len(nodes))]
     # Blocks opened inside this one are other scopes: their names do not clash.
     inner = {id(node) for with_ in before if isinstance(with_, cst.With) for node in walk(with_.body, code_only=True)}
-    taken = sum(
-        1
-        for n in before
-        if isinstance(n, cst.Arg)
-        and n.keyword is not None
-        and n.keyword.value == "name"
-        and isinstance(n.value, cst.SimpleString)
-        and n.value.evaluated_value == name
-        and id(n) not in inner
-    )
+    # The block's own scope names its parent (``loss/loss``).
+    inner |= {id(node) for item in getattr(block, "items", ()) for node in walk(item)}
+    computed = [node for arg in call.args[1:] for node in walk(arg.value, code_only=True)]
+    key = name.lower()
+    taken = sum(1 for n in [*before, *computed] if id(n) not in inner and _takes(plan, n, key))
     return f"_{taken}" if taken else ""
+
+
+#: The names TF1 gives the ops these make when given none (lowercased: TF1 compares names so).
+DEFAULT_OP_NAMES = {
+    "reduce_mean": "mean",
+    "math.reduce_mean": "mean",
+    "reduce_max": "max",
+    "math.reduce_max": "max",
+    "reduce_min": "min",
+    "math.reduce_min": "min",
+    "reduce_sum": "sum",
+    "math.reduce_sum": "sum",
+    "reduce_prod": "prod",
+    "math.reduce_prod": "prod",
+    "sqrt": "sqrt",
+    "math.sqrt": "sqrt",
+    "square": "square",
+    "math.square": "square",
+    "abs": "abs",
+    "math.abs": "abs",
+    "exp": "exp",
+    "math.exp": "exp",
+    "log": "log",
+    "math.log": "log",
+    "matmul": "matmul",
+    "linalg.matmul": "matmul",
+    "cast": "cast",
+    "argmax": "argmax",
+    "math.argmax": "argmax",
+    "equal": "equal",
+    "math.equal": "equal",
+    "reshape": "reshape",
+    "identity": "identity",
+    "sigmoid": "sigmoid",
+    "nn.sigmoid": "sigmoid",
+    "math.sigmoid": "sigmoid",
+    "tanh": "tanh",
+    "nn.tanh": "tanh",
+    "math.tanh": "tanh",
+    "nn.relu": "relu",
+    "nn.softmax": "softmax",
+    "nn.l2_loss": "l2loss",
+    "add_n": "addn",
+    "math.add_n": "addn",
+}
+#: The names of the ops Python's operators make on tensors.
+OPERATOR_NAMES = {cst.Add: "add", cst.Subtract: "sub", cst.Multiply: "mul", cst.Divide: "truediv"}
+SCOPES = ("name_scope", "variable_scope")
+
+
+def _takes(plan: ProgramPlan, node: cst.CSTNode, key: str) -> bool:
+    """Whether ``node``, made in the block before a summary named ``key``, takes that name."""
+    if isinstance(node, cst.Arg):
+        return (
+            node.keyword is not None
+            and node.keyword.value == "name"
+            and isinstance(node.value, cst.SimpleString)
+            and str(node.value.evaluated_value).lower() == key
+        )
+    if isinstance(node, cst.BinaryOperation):
+        return OPERATOR_NAMES.get(type(node.operator)) == key
+    if not isinstance(node, cst.Call):
+        return False
+    symbol = plan.tf.tf_symbol(node.func)
+    if symbol is None:
+        return False
+    if any(a.keyword is not None and a.keyword.value == "name" for a in node.args):
+        return False
+    if symbol.path in SCOPES or symbol.path in SUMMARY_OPS:
+        given = argument(node, 0, "name") or argument(node, None, "name_or_scope")
+        return (
+            isinstance(given, cst.SimpleString)
+            and isinstance(given.evaluated_value, str)
+            and re.sub(r"[^-/\w.]", "_", given.evaluated_value).lower() == key
+        )
+    return DEFAULT_OP_NAMES.get(symbol.path) == key
