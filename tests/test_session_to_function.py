@@ -1098,6 +1098,66 @@ REWRITES.extend(
         """,
             id="main-block-building-its-own-graph",
         ),
+        pytest.param(
+            """
+        import tensorflow as tf
+
+
+        class Scale(tf.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = tf.Variable(2.0)
+
+            def __call__(self, inputs):
+                out = inputs * self.w
+                return out
+
+
+        def double(inputs):
+            out = inputs * 2.0
+            return out
+
+
+        x = tf.placeholder(tf.float32, [None])
+        scale = Scale()
+        out = double(scale(x))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            value = sess.run(out, feed_dict={x: [1.0, 2.0]})
+        """,
+            """
+        import tensorflow as tf
+
+
+        class Scale(tf.Module):
+            def __init__(self):
+                super().__init__()
+                self.w = tf.Variable(2.0)
+
+            def __call__(self, inputs):
+                out = inputs * self.w
+                return out
+
+
+        def double(inputs):
+            out = inputs * 2.0
+            return out
+
+
+        scale = Scale()
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        def compute_out(x):
+            out = double(scale(x))
+            return out
+
+
+        value = compute_out([1.0, 2.0])
+        """,
+            # Their own locals are not the graph tensor of the same name.
+            id="function-and-method-locals-named-like-a-later-graph-tensor",
+        ),
     ]
 )
 
@@ -1386,6 +1446,18 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        x = tf.placeholder(tf.float32, [2, 3])
+        print(tf.argmax(x, 1), tf.argmax(x, 1).shape)
+        sess = tf.Session()
+        out = sess.run(x, {x: [[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]]})
+        """,
+        "a tensor is used outside the session",
+        id="op-built-where-printed-read-for-more-than-its-shape",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         x = tf.placeholder(tf.float32)
         y = x + 1.0
         with tf.Session() as sess:
@@ -1394,6 +1466,20 @@ DECLINES = [
         """,
         "`y` is rebound where the graph is run",
         id="tensor-rebound-to-its-value-in-a-loop",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None, 2])
+        best, _ = tf.nn.top_k(x, k=1)
+        picked = tf.cast(_, tf.float32) + best
+        with tf.Session() as sess:
+            for step in range(3):
+                _, out = sess.run([picked, best], {x: [[1.0, 2.0]]})
+        """,
+        "`_` is rebound where the graph is run",
+        id="name-read-by-the-graph-rebound-by-a-run-in-a-loop",
     ),
     pytest.param(
         """

@@ -37,10 +37,13 @@ What it does
     - a constant tensor fed at a run (TF1 replaced its value) becomes a parameter of that
       run's function, specified by the constant's own shape and dtype;
     - ``t.shape`` / ``t.get_shape()`` / ``t.dtype`` read outside the session are what TF1's
-      graph knew: a placeholder's spec, a computed tensor's traced output shape; a tensor
+      graph knew: a placeholder's spec, a computed tensor's traced output shape (an op built
+      only to be read so, ``tf.argmax(y, 1).shape``, is computed by a function traced for it); a tensor
       printed or formatted outside a run (TF1 wrote its description, never its value) is
       written as its ``tf.TensorSpec`` (a computed tensor: its function's traced tensor), and
       ``type(t)`` of a placeholder or computed tensor is ``tf.Tensor``;
+    - a name graph code binds but nothing reads (``outputs, _ = tf.nn.dynamic_rnn(...)``) may
+      take the runs' values (``_, cost = sess.run([train, loss])``);
     - a placeholder fetched at the run feeding it is the value fed (the function returns its
       parameter); ``t = sess.run(t)`` (one assignment) binds the name to the value from then
       on, as in TF1; ``out = sess.run(init)`` is ``out = None``, and an op's None bound to a

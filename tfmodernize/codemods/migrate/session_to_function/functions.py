@@ -17,6 +17,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     Statement,
     Value,
     names_used,
+    static_names,
     tf_path,
 )
 from tfmodernize.codemods.migrate.session_to_function.plan import (
@@ -275,7 +276,7 @@ class Functions:
             gone = {n for n in stmt.uses if unit.kind(n, stmt.index) in GONE}
             if stmt.kind is not Kind.RUN:
                 # (a run statement's reads are replaced nodes, which its leftover check skips)
-                gone -= {name for _, name, _ in stmt.static_reads}
+                gone -= static_names(stmt.static_reads)
             if stmt.kind in (Kind.VARIABLE, Kind.OBJECT, Kind.PLAIN) or (stmt.kind is Kind.GRAPH and not stmt.dynamic):
                 if gone:
                     raise Decline(stmt.origin, f"`{sorted(gone)[0]}` is used outside a session call")

@@ -62,7 +62,7 @@ from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, ra
 
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, source
-from tfmodernize.names import name_nodes, target_names
+from tfmodernize.names import local_names, name_nodes, parameter_names, target_names
 
 from tfmodernize.analysis.variable_calls import Unknown, made_variable, trainable_flag
 from tfmodernize.analysis.tf1_api import (  # noqa: F401 - re-exported to the session-to-function package
@@ -413,10 +413,13 @@ TEXT_BUILTINS = ("print", "str", "repr", "format")
 StaticRead = tuple[cst.BaseExpression, str, str]
 
 
-def graph_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> tuple[list[StaticRead], list]:
+def graph_reads(
+    node: cst.CSTNode, graph_names: Iterable[str], ops: Optional[TFNames] = None
+) -> tuple[list[StaticRead], list]:
     """The reads of graph names in ``node`` that need no value (``t.shape``, ``t.get_shape()``,
     ``t.dtype``, ``type(t)``, ``t`` printed or formatted as text), and the other value uses of
-    graph names."""
+    graph names. With ``ops`` (the file's TF names), the shape or dtype of a TF op built there
+    from graph tensors (``tf.argmax(y, 1).shape``) is such a read too (``inline_op``)."""
     names = frozenset(graph_names)
     reads: list[StaticRead] = []
     covered: set[int] = set()
@@ -427,9 +430,26 @@ def graph_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> tuple[list[Sta
             reads.append((value, value.value, "describe"))
             covered.add(id(value))
 
+    def inline(value: cst.BaseExpression) -> bool:
+        return (
+            ops is not None
+            and isinstance(value, cst.Call)
+            and tf_path(value.func, ops) is not None
+            and not is_object_path(tf_path(value.func, ops))
+            and bool(names_used(value) & names)
+        )
+
     class Reader(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
+        def visit_Call(self, call: cst.Call) -> Optional[bool]:
             func = call.func
+            if (
+                isinstance(func, cst.Attribute)
+                and func.attr.value == "get_shape"
+                and not call.args
+                and inline(func.value)
+            ):
+                reads.append((call, source(func.value), "shape"))
+                return False
             if (
                 isinstance(func, cst.Attribute)
                 and func.attr.value == "get_shape"
@@ -473,7 +493,10 @@ def graph_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> tuple[list[Sta
                 for value in values:
                     described(value)
 
-        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+        def visit_Attribute(self, attribute: cst.Attribute) -> Optional[bool]:
+            if attribute.attr.value in STATIC_ATTRIBUTES and inline(attribute.value):
+                reads.append((attribute, source(attribute.value), attribute.attr.value))
+                return False
             if (
                 attribute.attr.value in STATIC_ATTRIBUTES
                 and isinstance(attribute.value, cst.Name)
@@ -492,14 +515,37 @@ def graph_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> tuple[list[Sta
     return reads, [n for n in stray if id(n) in values]
 
 
-def static_reads(node: cst.CSTNode, graph_names: Iterable[str]) -> Optional[list[StaticRead]]:
+def static_reads(
+    node: cst.CSTNode, graph_names: Iterable[str], ops: Optional[TFNames] = None
+) -> Optional[list[StaticRead]]:
     """Every use of a graph name in ``node`` as ``t.shape``, ``t.get_shape()``, ``t.dtype``,
     ``type(t)`` or text (``print(t)``): ``[(node, name, "shape" | "dtype" | "type" |
-    "describe")]``; None when a graph name is used any other way."""
-    reads, stray = graph_reads(node, graph_names)
+    "describe")]``; None when a graph name is used any other way (``ops``: see
+    ``graph_reads``)."""
+    reads, stray = graph_reads(node, graph_names, ops)
     if stray or not reads:
         return None
     return reads
+
+
+def inline_op(read: StaticRead) -> Optional[cst.Call]:
+    """The TF op a static read reads the shape or dtype of, built where it is read
+    (``tf.argmax(y, 1).shape``); None for a read of a graph name."""
+    node = read[0]
+    value = node.value if isinstance(node, cst.Attribute) else node.func.value if isinstance(node, cst.Call) else None
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        value = node.func.value
+    return value if isinstance(value, cst.Call) and read[1] == source(value) else None
+
+
+def static_names(reads: Sequence[StaticRead]) -> set[str]:
+    """The graph names static reads read: each read tensor's, and those an op built where it
+    is read takes."""
+    found: set[str] = set()
+    for read in reads:
+        op = inline_op(read)
+        found |= set(names_used(op)) if op is not None else {read[1]}
+    return found
 
 
 def _dotted(node: cst.CSTNode) -> str:
@@ -519,6 +565,30 @@ def names_used(node: cst.CSTNode) -> frozenset[str]:
     unless only that scope binds it)."""
     reader = _read(node)
     return frozenset(reader.loads - (reader.scoped - reader.stores))
+
+
+def free_names(definition: "cst.FunctionDef | cst.ClassDef") -> frozenset[str]:
+    """The names a function or class definition reads from the scope it is defined in: its
+    decorators, bases and defaults, and what its body (a class's methods') reads that it does
+    not bind itself (over-approximated as ``names_used``: a nested scope's locals still count)."""
+    outside: set[str] = set()
+    for decorator in definition.decorators:
+        outside |= names_used(decorator)
+    if isinstance(definition, cst.ClassDef):
+        for base in (*definition.bases, *definition.keywords):
+            outside |= names_used(base.value)
+        for statement in definition.body.body:
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                outside |= free_names(statement)
+            else:
+                outside |= names_used(statement)
+        return frozenset(outside)
+    params = definition.params
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.default is not None:
+            outside |= names_used(param.default)
+    own = local_names(definition) | set(parameter_names(definition))
+    return frozenset(outside | (names_used(definition.body) - own))
 
 
 def names_bound(node: cst.CSTNode) -> frozenset[str]:
@@ -906,6 +976,10 @@ class GraphUnit:
         visit(node, reader)
         defs = frozenset(reader.stores)
         uses = frozenset(reader.loads - (reader.scoped - reader.stores))
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            # A definition reads what its body reads from outside: its own locals (``out = ...``
+            # in a function, a method's) are not the graph's names they may share.
+            uses = free_names(node)
         if isinstance(node, cst.For):
             # ``for i, x in enumerate(rows):`` binds its targets before the body reads them: a
             # graph name reused as a target is not read (the loop's iterable may still read it).
@@ -973,6 +1047,9 @@ class GraphUnit:
         elif self._runs(uses, methods):
             stmt.kind = Kind.RUN
             rebuilt = defs & graph_names
+            # A name the graph bound but nothing read (``outputs, _ = tf.nn.dynamic_rnn(...)``)
+            # is free for the run's values (``_, cost = sess.run([train, loss])``).
+            rebuilt = {n for n in rebuilt if n in uses or any(n in s.uses for s in self.statements)}
             if rebuilt and not self._rebound_to_result(node, rebuilt):
                 raise Decline(origin, f"`{sorted(rebuilt)[0]}` is rebound where the graph is run")
             # ``print("y:", y, sess.run(y))``: the tensor beside the run is read as TF1's graph
@@ -1147,6 +1224,13 @@ class GraphUnit:
             if reads is not None:
                 # ``print(x.shape)``, ``n = h.get_shape()[1]``: what a tensor is, not its value,
                 # which TF2 can still tell without running anything. The names bound are Python.
+                stmt.kind, stmt.static_reads = Kind.PLAIN, reads
+                return
+        if isinstance(node, cst.SimpleStatementLine) and tensor_calls and not user_graph_calls:
+            # ``print(tf.argmax(y, 1).shape)``: the ops built there are read for their shape only.
+            reads = static_reads(node, graph_names, self.names) or []
+            built = [op for op in map(inline_op, reads) if op is not None]
+            if built and all(any(treewalk.contains(op, c) or op is c for op in built) for _, c in calls):
                 stmt.kind, stmt.static_reads = Kind.PLAIN, reads
                 return
         # ``apply_gradients`` (after ``compute_gradients``) is the other TF1 optimizer step.

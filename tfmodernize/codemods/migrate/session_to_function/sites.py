@@ -22,6 +22,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     StaticRead,
     Value,
     draws_random,
+    inline_op,
     names_used,
     tf_calls,
     tf_path,
@@ -145,7 +146,8 @@ class RunSites:
             for node, name, what in stmt.static_reads:
                 if stmt.kind is Kind.RUN and any(contains(call, node) for call in run_calls):
                     continue
-                kind = unit.kind(name, stmt.index)
+                op = inline_op((node, name, what))
+                kind = Value.DYNAMIC if op is not None else unit.kind(name, stmt.index)
                 if what in ("describe", "type"):
                     value = self._description(plan, stmt, (node, name, what), kind)
                     if value is None:
@@ -171,9 +173,9 @@ class RunSites:
                     else:
                         raise Decline(node, f"cannot tell the dtype of placeholder `{name}`")
                 elif kind == Value.DYNAMIC:
-                    function = self._function_for(
-                        plan, stmt, [Element(cst.Name(name), Value.DYNAMIC)], [], Shape.SINGLE
-                    )
+                    # An op built where it is read (``tf.argmax(y, 1).shape``): a function computing it.
+                    read = op if op is not None else cst.Name(name)
+                    function = self._function_for(plan, stmt, [Element(read, Value.DYNAMIC)], [], Shape.SINGLE)
                     function.sites.append(stmt.index)
                     concrete = cst.Call(cst.Attribute(cst.Name(function.name), cst.Name("get_concrete_function")))
                     value = cst.Attribute(concrete, cst.Name("output_shapes" if what == "shape" else "output_dtypes"))

@@ -1,0 +1,220 @@
+"""TFM121 network-function-to-module: golden and no-op tables.
+
+Numeric proofs (with session-to-function and minimize-to-tape after it) live in
+``fixtures/network-function-to-module/``."""
+
+import pytest
+
+from tfmodernize.testing import assert_rewrites, assert_unchanged
+
+SESSION = "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
+
+REWRITES = [
+    pytest.param(
+        "import tensorflow as tf\n\n\n"
+        "def net(x):\n"
+        "    w = tf.Variable(tf.ones([2, 1]))\n"
+        "    return tf.matmul(x, w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "y = net(x)\n" + SESSION,
+        "import tensorflow as tf\n\n\n"
+        "class Net(tf.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.w = tf.Variable(tf.ones([2, 1]))\n\n"
+        "    def __call__(self, x):\n"
+        "        return tf.matmul(x, self.w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "net = Net()\n"
+        "y = net(x)\n" + SESSION,
+        id="one-call-keeps-the-function-name-for-the-object",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\n"
+        "def layer(inputs, n_in, n_out, name):\n"
+        "    shape = [n_in, n_out]\n"
+        "    W = tf.Variable(tf.zeros(shape), name=name)\n"
+        "    return tf.nn.relu(tf.matmul(inputs, W))\n\n\n"
+        "def main():\n"
+        "    x = tf.placeholder(tf.float32, [None, 2])\n"
+        "    # two layers\n"
+        "    h = layer(x, 2, 3, name='first')\n"
+        "    out = layer(h, 3, 1, name='second')\n"
+        "    with tf.Session() as sess:\n"
+        "        sess.run(out, {x: [[1.0, 2.0]]})\n\n\n"
+        "main()\n",
+        "import tensorflow as tf\n\n\n"
+        "class Layer(tf.Module):\n"
+        "    def __init__(self, n_in, n_out, name):\n"
+        "        super().__init__()\n"
+        "        shape = [n_in, n_out]\n"
+        "        self.W = tf.Variable(tf.zeros(shape), name=name)\n\n"
+        "    def __call__(self, inputs):\n"
+        "        return tf.nn.relu(tf.matmul(inputs, self.W))\n\n\n"
+        "def main():\n"
+        "    x = tf.placeholder(tf.float32, [None, 2])\n"
+        "    # two layers\n"
+        "    layer_1 = Layer(2, 3, name='first')\n"
+        "    h = layer_1(x)\n"
+        "    layer_2 = Layer(3, 1, name='second')\n"
+        "    out = layer_2(h)\n"
+        "    with tf.Session() as sess:\n"
+        "        sess.run(out, {x: [[1.0, 2.0]]})\n\n\n"
+        "main()\n",
+        id="calls-in-the-program-function-numbered-under-their-comment",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\n"
+        "def head(x, units, act=tf.nn.relu):\n"
+        "    w = tf.Variable(tf.ones([4, units]))\n"
+        "    return act(tf.reshape(tf.matmul(x, w), [-1, units]))\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 4])\n"
+        "y = head(x, units=2)\n" + SESSION,
+        "import tensorflow as tf\n\n\n"
+        "class Head(tf.Module):\n"
+        "    def __init__(self, units):\n"
+        "        super().__init__()\n"
+        "        self.w = tf.Variable(tf.ones([4, units]))\n"
+        "        self.units = units\n\n"
+        "    def __call__(self, x, act=tf.nn.relu):\n"
+        "        return act(tf.reshape(tf.matmul(x, self.w), [-1, self.units]))\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 4])\n"
+        "head = Head(units=2)\n"
+        "y = head(x)\n" + SESSION,
+        id="a-parameter-both-parts-read-is-kept-on-the-object",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\n"
+        "def MLP(x):\n"
+        "    w = tf.Variable(tf.ones([2, 1]))\n"
+        "    return tf.matmul(x, w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "y = MLP(x)\n" + SESSION,
+        "import tensorflow as tf\n\n\n"
+        "class MLPModule(tf.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.w = tf.Variable(tf.ones([2, 1]))\n\n"
+        "    def __call__(self, x):\n"
+        "        return tf.matmul(x, self.w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "MLP = MLPModule()\n"
+        "y = MLP(x)\n" + SESSION,
+        id="a-function-named-like-a-class",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), REWRITES)
+def test_rewrites(before, after):
+    assert_rewrites("TFM121", before, after)
+
+
+def program(function: str, calls: str = "y = f(x)\n") -> str:
+    return (
+        "import tensorflow as tf\n\n\n" + function + "\n\nx = tf.placeholder(tf.float32, [None, 2])\n" + calls + SESSION
+    )
+
+
+NETWORK = "def f(x):\n    w = tf.Variable(tf.ones([2, 2]))\n    return tf.matmul(x, w)\n"
+
+NO_OPS = [
+    # Not networks: session-to-function reads these as they are.
+    pytest.param(
+        program("def f(shape):\n    return tf.Variable(tf.zeros(shape))\n", "w = f([2])\n"), None, id="factory"
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\ndef main():\n    w = tf.Variable(1.0)\n    y = w * 2.0\n"
+        "    with tf.Session() as sess:\n        sess.run(y)\n\n\nmain()\n",
+        None,
+        id="the-program-run-in-a-function",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\n" + NETWORK + "\n\ny = f(tf.ones([1, 2]))\n", None, id="no-session-tf2-code"
+    ),
+    pytest.param(
+        program(
+            "def f(loss):\n    step = tf.Variable(0, trainable=False)\n"
+            "    return tf.train.AdamOptimizer(0.1).minimize(loss, global_step=step)\n",
+            "y = f(tf.reduce_sum(x))\n",
+        ),
+        None,
+        id="a-training-step-builder",
+    ),
+    pytest.param(program(NETWORK, "layers = [f]\n"), "used other than called", id="passed-as-a-value"),
+    pytest.param(program(NETWORK, "ys = [f(x) for _ in range(2)]\n"), "comprehension", id="called-in-a-comprehension"),
+    pytest.param(program(NETWORK, "for _ in range(2): y = f(x); z = y\n"), "several statements", id="line-of-two"),
+    pytest.param(
+        program("def f(*inputs):\n    w = tf.Variable(tf.ones([2, 2]))\n    return tf.matmul(inputs[0], w)\n"),
+        "`*args`",
+        id="star-args",
+    ),
+    pytest.param(
+        program(
+            "def f(x):\n    w = tf.Variable(tf.ones([2, 2]))\n"
+            "    b = tf.get_variable('b', [2])\n    return tf.matmul(x, w) + b\n"
+        ),
+        "other than by `tf.Variable`",
+        id="get-variable-too",
+    ),
+    pytest.param(
+        program(
+            "def g(shape):\n    return tf.Variable(tf.zeros(shape))\n\n\n"
+            "def f(x):\n    w = tf.Variable(tf.ones([2, 2]))\n    return tf.matmul(x, w) + g([2])\n"
+        ),
+        "other than by `tf.Variable`",
+        id="calls-a-function-making-variables",
+    ),
+    pytest.param(
+        program("def f(x):\n    w = tf.Variable(tf.ones([2, 2]))\n    w = tf.matmul(x, w)\n    return w\n"),
+        "more than once",
+        id="variable-name-rebound",
+    ),
+    pytest.param(
+        program("def f(x):\n    variables = tf.Variable(tf.ones([2, 2]))\n    return tf.matmul(x, variables)\n"),
+        "would hide",
+        id="variable-named-like-a-module-attribute",
+    ),
+    pytest.param(
+        program(
+            "def f(x, n):\n    w = tf.Variable(tf.ones([2, n]))\n    return tf.matmul(x, w)\n",
+            "y = f(x, len([1, 2]))\n",
+        ),
+        "computed by a call",
+        id="init-argument-computed-by-a-call",
+    ),
+    pytest.param(
+        program(
+            "def f(x, n):\n    w = tf.Variable(tf.ones([2, n]))\n    n = 3\n    return tf.matmul(x, w) * n\n",
+            "y = f(x, 2)\n",
+        ),
+        "bound again",
+        id="shared-parameter-rebound-by-the-ops",
+    ),
+    pytest.param(
+        program(
+            "def f(x):\n    a = tf.Variable(tf.ones([2, 2]))\n    h = tf.nn.dropout(tf.matmul(x, a), 0.5)\n"
+            "    b = tf.Variable(tf.random_normal([2, 1]))\n    return tf.matmul(h, b)\n"
+        ),
+        "draws a random value",
+        id="random-op-before-a-variable",
+    ),
+    pytest.param(
+        program(
+            "def f(x):\n    a = tf.Variable(tf.ones([2, 3]))\n    h = tf.matmul(x, a)\n    n = h.shape[1]\n"
+            "    b = tf.Variable(tf.ones([n, 1]))\n    return tf.matmul(h, b)\n"
+        ),
+        "what the ops compute",
+        id="initial-value-shaped-by-the-ops",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "finding"), NO_OPS)
+def test_declines(source, finding):
+    result = assert_unchanged("TFM121", source)
+    messages = [f.message for f in result.findings]
+    if finding is None:
+        assert messages == []
+    else:
+        assert any(finding in message for message in messages), messages
