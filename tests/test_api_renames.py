@@ -195,6 +195,29 @@ REWRITES = [
         "import tensorflow.compat.v1 as tf\ntf.tpu.shutdown_system()\n",
         id="contrib-tpu-under-the-v1-alias",
     ),
+    pytest.param(
+        "import tensorflow as tf\ndef f(x, scope=None):\n    with tf.name_scope(scope, 'Sq', [x]) as s:\n"
+        "        return tf.square(x, name=s)\n",
+        "import tensorflow as tf\ndef f(x, scope=None):\n    with tf.name_scope(scope if scope is not None else 'Sq') as s:\n"
+        "        return tf.square(x, name=s)\n",
+        id="name-scope-default-name-when-the-name-is-none",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.name_scope(None, 'Sq'):\n    pass\n"
+        "with tf.name_scope('given', 'Other', values=[x, y[0], t.z]):\n    pass\n"
+        "with tf.name_scope(values=[x], name=self.scope, default_name=NAME):\n    pass\n"
+        "with tf.name_scope(name, values=(x,)):\n    pass\n",
+        "import tensorflow as tf\nwith tf.name_scope('Sq'):\n    pass\n"
+        "with tf.name_scope('given'):\n    pass\n"
+        "with tf.name_scope(self.scope if self.scope is not None else NAME):\n    pass\n"
+        "with tf.name_scope(name):\n    pass\n",
+        id="name-scope-literal-names-keywords-and-values-dropped",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.name_scope(scope, 'Loss', d.values()):\n    pass\n",
+        "import tensorflow as tf\nwith tf.compat.v1.name_scope(scope, 'Loss', d.values()):\n    pass\n",
+        id="name-scope-not-proven-is-tf1s-from-compat-v1",
+    ),
 ]
 
 NO_OPS = [
@@ -231,6 +254,14 @@ NO_OPS = [
     pytest.param(
         "from tensorflow.contrib.tpu.python.tpu import tpu_config\n",
         id="contrib-tpu-internal-module-import-stays",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nwith tf.name_scope('a'):\n    pass\nwith tf.name_scope(name=n):\n    pass\n",
+        id="name-scope-of-a-name-alone",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\nwith tf.name_scope(scope, 'Loss', make(x)):\n    pass\n",
+        id="name-scope-not-proven-under-the-v1-alias",
     ),
 ]
 
@@ -328,6 +359,11 @@ FINDINGS = [
         "not part of any TF 2.x install",
         id="tutorials-package",
     ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\nwith tf.name_scope(scope(), 'Loss'):\n    pass\n",
+        "cannot be written twice",
+        id="name-scope-not-proven-in-code-staying-tf1",
+    ),
 ]
 
 
@@ -385,6 +421,13 @@ def test_contrib_tpu_import_read_for_more_than_tf1_names_stays(source):
 def test_contrib_names_contrib_to_core_owns_are_left_to_it(source):
     """contrib-to-core replaces them with core code, or declines with a finding saying why."""
     assert assert_unchanged("TFM109", source).findings == []
+
+
+def test_name_scope_not_proven_says_what_is_left():
+    source = "import tensorflow as tf\nwith tf.name_scope(scope, 'Loss', d.values()):\n    pass\n"
+    result = rewrite("TFM109", source)
+    assert [f.code for f in result.findings] == ["TFM109"]
+    assert "values= runs code" in result.findings[0].message
 
 
 def test_declined_call_keeps_its_name_too():

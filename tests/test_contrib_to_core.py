@@ -178,6 +178,15 @@ REWRITES = [
         "c = tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.LSTMCell(8), output_keep_prob=0.5)\n",
         id="wrapper",
     ),
+    pytest.param(
+        "t = tf.contrib.lookup.index_table_from_tensor(vocab, num_oov_buckets=0, dtype=tf.string)\n"
+        "s = tf.contrib.lookup.index_to_string_table_from_tensor(['a', 'b'])\n",
+        "t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(vocab, tf.range(tf.size(vocab, "
+        "out_type=tf.int64)), key_dtype=tf.string), -1)\n"
+        "s = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(tf.range(tf.size(['a', 'b'], "
+        "out_type=tf.int64)), ['a', 'b'], value_dtype=tf.string), \"UNK\")\n",
+        id="lookup-tables",
+    ),
 ]
 
 #: Other spellings: (source, expected), whole programs.
@@ -384,6 +393,21 @@ DECLINES = [
         "used as a value",
         id="function-as-value",
     ),
+    pytest.param(
+        "t = tf.contrib.lookup.index_table_from_tensor(vocab, num_oov_buckets=2)\n",
+        "num_oov_buckets is not 0",
+        id="lookup-oov-buckets",
+    ),
+    pytest.param(
+        "t = tf.contrib.lookup.index_table_from_tensor(read(path))\n",
+        "bind it to a name first",
+        id="lookup-mapping-computed",
+    ),
+    pytest.param(
+        "t = tf.contrib.lookup.index_table_from_tensor(ids, dtype=tf.int64)\n",
+        "dtype is not tf.string",
+        id="lookup-integer-vocabulary",
+    ),
 ]
 
 
@@ -567,3 +591,65 @@ def test_the_replacements_draw_contribs_numbers_under_a_graph_seed():
     ran = subprocess.run([sys.executable, "-c", SAME_NUMBERS], env=env, capture_output=True, text=True, timeout=300)
     assert ran.returncode == 0, ran.stderr[-3000:]
     assert ran.stdout.strip().splitlines()[-1] == "same 11"
+
+
+LOOKUP_SOURCE = """import tensorflow as tf
+
+words = ["low", "mid", "high"]
+ids_table = tf.contrib.lookup.index_table_from_tensor(mapping=words)
+strings_table = tf.contrib.lookup.index_to_string_table_from_tensor(words, default_value="none")
+unk_table = tf.contrib.lookup.index_to_string_table_from_tensor(mapping=words)
+ids = ids_table.lookup(tf.constant(["mid", "x", "high", "low"]))
+back = strings_table.lookup(tf.constant([2, 0, 7], tf.int64))
+unk = unk_table.lookup(tf.constant([-1, 1], tf.int64))
+"""
+
+#: Runs a program (argv[2]) as TF 1.15 did (argv[1] ``v1``: graph mode, ``tf.contrib.lookup``
+#: being TF1's own ``lookup_ops`` functions under the parameter name ``mapping``, as contrib's
+#: were) or on TF 2.x (``v2``), and prints its tables' lookups.
+LOOKUP_RUN = """
+import json
+import sys
+import types
+import tensorflow as tf
+from tensorflow.python.ops import lookup_ops
+
+mode, program = sys.argv[1], sys.argv[2]
+if mode == "v1":
+    tf = tf.compat.v1
+    tf.disable_v2_behavior()
+    tf.contrib = types.SimpleNamespace(lookup=types.SimpleNamespace(
+        index_table_from_tensor=lambda mapping, **kw: lookup_ops.index_table_from_tensor(mapping, **kw),
+        index_to_string_table_from_tensor=lambda mapping, **kw: (
+            lookup_ops.index_to_string_table_from_tensor(mapping, **kw)
+        ),
+    ))
+space = {}
+exec(compile(program.replace("import tensorflow as tf", ""), "program", "exec"), {"tf": tf}, space)
+fetched = [space["ids"], space["back"], space["unk"]]
+if mode == "v1":
+    with tf.Session() as sess:
+        sess.run(tf.tables_initializer())
+        values = sess.run(fetched)
+else:
+    values = [t.numpy() for t in fetched]
+print(json.dumps([[v.decode() if isinstance(v, bytes) else int(v) for v in value] for value in values]))
+"""
+
+
+def test_lookup_tables_are_the_tables_contrib_made():
+    pytest.importorskip("tensorflow")
+    after = rewrite("TFM115", LOOKUP_SOURCE).code
+    assert "contrib" not in after and after.count("StaticHashTable") == 3
+    env = {k: v for k, v in os.environ.items() if k != "TF_USE_LEGACY_KERAS"} | {
+        "TF_CPP_MIN_LOG_LEVEL": "3",
+        "CUDA_VISIBLE_DEVICES": "-1",
+    }
+    runs = {}
+    for mode, program in (("v1", LOOKUP_SOURCE), ("v2", after)):
+        ran = subprocess.run(
+            [sys.executable, "-c", LOOKUP_RUN, mode, program], env=env, capture_output=True, text=True, timeout=300
+        )
+        assert ran.returncode == 0, ran.stderr[-3000:]
+        runs[mode] = ran.stdout.strip().splitlines()[-1]
+    assert runs["v1"] == runs["v2"]

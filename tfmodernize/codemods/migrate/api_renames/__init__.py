@@ -71,6 +71,13 @@ What it does
       are left to minimize-to-tape and to the data codemods: they match methods by name only;
     * ``tf.name_scope(name)`` with just a name is TF2-compatible here (the peer falls back to
       v1 because of graph-mode scope re-entry, which does not change any computed value);
+      TF1's ``tf.name_scope(name, default_name, values)`` becomes TF2's ``tf.name_scope`` of the
+      name TF1 used (``scope if scope is not None else "Match"``; a literal ``None`` name: the
+      default; ``values``, which only picked the graph, dropped when reading them does
+      nothing), and where that is not proven (``values`` computed by a call, a name computed
+      in the call) it is spelled ``tf.compat.v1.name_scope``, which TF 2.x has, with a
+      finding, in a file headed for TF2 (the one rewrite to ``tf.compat.v1`` it makes: left
+      as it was, the call would fail there);
     * calls with ``*args``/``**kwargs`` whose arguments would need rewriting are reported;
     * the same-name calls above are left alone in files with no other TF1 API (the peer
       assumes every input is TF1 and would, e.g., turn TF2's ``dropout(x, 0.2)`` into
@@ -101,7 +108,9 @@ Fix safety
 Declines when
     a call passes ``*args``/``**kwargs`` whose names or order TF2 changed, a deleted keyword has a
     value TF2 does not assume, ``tf.div``'s dtype is not written, or the target exists only in
-    ``tf.compat.v1`` (other codemods migrate those): a finding says what the peer would do.
+    ``tf.compat.v1`` (other codemods migrate those): a finding says what the peer would do;
+    ``tf.name_scope(name, default_name, values)`` whose TF2 form is not proven, in code that
+    stays TF1 (in a file headed for TF2 it is spelled ``tf.compat.v1.name_scope``, with a finding).
 """
 
 from __future__ import annotations
@@ -201,6 +210,8 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         self._reexported: dict[str, ReexportedImport] = {}
         self._gone_reported: set[int] = set()
         self._laid_out: set[int] = set()
+        #: Findings said with a fix: what the fixed call still leaves for the user (by call id).
+        self._left_for_you: dict[int, str] = {}
         self._module: cst.Module = cst.Module(body=[])
         self._width = 0
         self._provisional = True

@@ -18,6 +18,7 @@ from tfmodernize.analysis.tables import (
 )
 from tfmodernize.codemods.migrate.api_renames.policy import CAST_DTYPES, DIVISIONS, RESIZE, rename_for
 from tfmodernize.codemods.migrate.api_renames.evidence import division_operand
+from tfmodernize.codemods.migrate.api_renames.name_scope import NotProven, tf2_name_argument
 from tfmodernize.codemod import Decline
 from tfmodernize.syntax import parenthesized
 from tfmodernize.tfsymbols import TFSymbol
@@ -52,6 +53,9 @@ class CallRewrites:
         self.replace(original, build)
         self.lay_out(original)
         self._drop_import(original.func)  # goes only if nothing reads the name any more
+        left = self._left_for_you.get(id(original))
+        if left is not None:
+            self.report(original, left)
 
     def _plan(self, call: cst.Call, symbol: TFSymbol) -> Optional[tuple[str, Callable[[cst.Call], cst.Call]]]:
         """``(message, build)`` for a call that needs rewriting, None if none; raises Decline."""
@@ -65,6 +69,8 @@ class CallRewrites:
                 f"tf.{path}: TF2's tf.image.resize samples at half-pixel centres and gives other "
                 "numbers; keep tf.compat.v1.image.* or resize with the new semantics by hand",
             )
+        if kind == "name_scope_transformer":
+            return self._name_scope_plan(call, symbol)
         if kind == "cast_transformer":
             return self._cast_plan(call, path)
         if path in DIVISIONS:
@@ -302,6 +308,57 @@ class CallRewrites:
             return updated.with_changes(func=self.tf_expr("cast"), args=_fix_commas(args, call.args))
 
         return f"tf.{path}(x) is tf.cast(x, tf.{dtype}) in TF2", build
+
+    def _name_scope_plan(
+        self, call: cst.Call, symbol: TFSymbol
+    ) -> Optional[tuple[str, Callable[[cst.Call], cst.Call]]]:
+        """TF1's ``tf.name_scope(name, default_name, values)`` -> TF2's ``tf.name_scope`` of the
+        name TF1 used (``name_scope.tf2_name_argument``). Not proven, the call is spelled
+        ``tf.compat.v1.name_scope`` (which TF 2.x has, with TF1's arguments) in a file headed
+        for TF2, with a finding; elsewhere it is left, with a finding."""
+        try:
+            name = tf2_name_argument(call)
+        except NotProven as reason:
+            return self._name_scope_kept(call, symbol, str(reason))
+        if name is None:
+            return None
+
+        def build(updated: cst.Call) -> cst.Call:
+            updated = updated.with_changes(args=[cst.Arg(tf2_name_argument(updated))])
+            if symbol.v1 or self._stays_tf1:
+                v2 = self.tf_expr("name_scope", spell_v2=self._stays_tf1)
+                updated = updated.with_changes(func=v2)
+            return updated
+
+        message = "tf.name_scope(name, default_name, values) is tf.name_scope(TF1's name) in TF2"
+        return message, build
+
+    def _name_scope_kept(
+        self, call: cst.Call, symbol: TFSymbol, reason: str
+    ) -> tuple[str, Callable[[cst.Call], cst.Call]]:
+        """``tf.name_scope(name, default_name, values)`` whose TF2 form is not proven: in a file
+        that reads as TF2 once migrated, through a plain ``import tensorflow``, the call moves to
+        ``tf.compat.v1.name_scope`` (TF1's arguments and scope, on TF 2.x), so that the file
+        does not fail where it stands; otherwise it raises Decline (a finding)."""
+        left = f"tf.name_scope: TF2's takes one name, and {reason}: pass it the name by hand"
+        func = call.func
+        plain = (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "name_scope"
+            and self.tf.qualify(func.value) == "tensorflow"
+        )
+        if symbol.v1 or self._stays_tf1 or not plain:
+            raise Decline(call, left)
+        self._left_for_you[id(call)] = left + " (until then it is TF1's, from tf.compat.v1)"
+
+        def build(updated: cst.Call) -> cst.Call:
+            owner = updated.func.value
+            compat = cst.Attribute(value=owner, attr=cst.Name("compat"))
+            v1 = cst.Attribute(value=compat, attr=cst.Name("v1"))
+            return updated.with_changes(func=updated.func.with_changes(value=v1))
+
+        message = "tf.name_scope(name, default_name, values) is tf.compat.v1.name_scope in TF 2.x"
+        return message, build
 
     def _division_plan(self, call: cst.Call, path: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
         """``tf.div(3, 4)`` -> ``tf.math.floordiv(3, 4)``; ``tf.div(3.0, 4)`` -> ``tf.math.divide``:

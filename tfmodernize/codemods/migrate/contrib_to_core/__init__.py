@@ -42,7 +42,12 @@ What it does
       ``image_ops.bipartite_match`` from ``tensorflow.contrib.image.python.ops``), contrib's C++
       greedy matcher, which no TF 2.x nor maintained package has -> a call of the file's own
       ``bipartite_match``, written once after its imports: the same matching in TensorFlow ops
-      (``bipartite_match.py``), in names that mean the same in TF1 and TF2.
+      (``bipartite_match.py``), in names that mean the same in TF1 and TF2;
+    * ``tf.contrib.lookup.index_table_from_tensor(mapping)`` /
+      ``index_to_string_table_from_tensor(mapping)`` (TF1's ``lookup_ops`` functions, which TF
+      2.x exports nowhere) -> ``tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+      ...))`` of the vocabulary and its int64 positions (``tf.range(tf.size(mapping,
+      out_type=tf.int64))``), the table they made (its default: ``-1``, ``"UNK"``).
 
     The initializers, global-step functions, cells and static RNNs have no TF2 name: they are
     written as TF1's core names (``tf.glorot_uniform_initializer``) through the file's alias.
@@ -117,7 +122,9 @@ Declines when
     a scale of 0, which only the run knows. A function of a project module called inside another file's ``arg_scope`` listing
     dropout is not seen from its own file. ``bipartite_match`` in a file reading another name of
     ``tf.contrib.image`` (``rotate``, ``transform``: the contrib import would stay), or called
-    before the file's imports end, or without its number of valid rows.
+    before the file's imports end, or without its number of valid rows. A vocabulary table with
+    ``num_oov_buckets`` other than 0, a ``hasher_spec``, a ``dtype`` other than ``tf.string``, or
+    a mapping computed in the call (the table reads it twice).
 """
 
 from __future__ import annotations
@@ -128,41 +135,25 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.contrib import MODULES, SPELLINGS
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.codemods.migrate.contrib_to_core.bipartite_match import TEMPLATE
+from tfmodernize.codemods.migrate.contrib_to_core.file_facts import ContribFile, reads_through_local_module
 from tfmodernize.codemods.migrate.contrib_to_core.rewrites import CallRewrites
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     BIPARTITE,
-    BY_NAME,
     CALLS,
-    FLOAT64,
-    IMAGE,
     REGULARIZERS,
     RENAMES,
     SAFE_PLACES,
     canonical,
     handles,
-    number,
 )
-from tfmodernize.names import (
-    WholeNames,
-    fresh_name,
-    name_nodes,
-    names_bound_here,
-    own_nodes,
-    parameter_names,
-)
+from tfmodernize.names import WholeNames, name_nodes
 from tfmodernize.syntax import source
-from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
-from tfmodernize.treewalk import import_statements, walk
-from tfmodernize.written_code import (
-    after_imports,
-    imports_only,
-    template_statements,
-    two_blank_lines,
-)
+from tfmodernize.tfsymbols import TFNames, dotted_name, root_name
+from tfmodernize.treewalk import walk
+from tfmodernize.written_code import imports_only, template_statements, two_blank_lines
 
 
 class ContribToCore(CallRewrites, WholeNames, TFCodemod):
@@ -183,7 +174,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
     @classmethod
     def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
         if isinstance(node, cst.Module):  # ``slim = tf.contrib.slim`` and ``slim.dropout`` read
-            return _reads_through_local_module(node, names)
+            return reads_through_local_module(node, names)
         target = node.func if isinstance(node, cst.Call) else node
         symbol = names.tf_symbol(target)
         return symbol is not None and handles(symbol.path)
@@ -197,10 +188,8 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         self._notes: dict[int, list] = {}
         self._import_roots: set[str] = set()  # import aliases some replaced name started from
         self._matched = False  # contrib's bipartite_match replaced: the function is written
-        text = self.state.text
-        self._float64 = FLOAT64.search(text) is not None
-        self._by_name = BY_NAME.search(text) is not None
-        self._local = self._local_modules(module)
+        #: What the file binds and names, read when a rewrite first asks.
+        self._file = ContribFile(self.tf.module, self.tf, self.state.text, lambda: self._parents)
         self._from_imported = self.from_imports(module)
         super().plan(module)
         if self._matched:
@@ -209,157 +198,14 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         self._drop_local_modules(module)
         self._drop_plain_imports(module)
 
-    # -- what the file binds (read when a rewrite first asks) ----------------------------------
-
-    @cached_property
-    def _bound(self) -> tuple[Counter[str], set[str]]:
-        """(how many times each name is bound anywhere in the file, the names bound again and
-        again): ``_binding_counts``, read when a rewrite first asks."""
-        rebound: set[str] = set()
-        return self._binding_counts(self.tf.module, rebound), rebound
-
-    @property
-    def _bindings(self) -> Counter[str]:
-        return self._bound[0]
-
-    @property
-    def _rebound(self) -> set[str]:
-        return self._bound[1]
-
-    @cached_property
-    def _dropout_values(self) -> bool:
-        """Whether the file names contrib's dropout other than to call it (``_values_of``)."""
-        # A file that never says ``dropout`` names no dropout as a value: spare the two walks.
-        return "dropout" in self.state.text and self._values_of(self.tf.module, "contrib.layers.dropout")
-
     @cached_property
     def _parents(self) -> dict:
         return self.state.parents(self.tf.module)
 
-    @staticmethod
-    def _binding_counts(module: cst.Module, rebound: set[str]) -> Counter[str]:
-        """How many times each name is bound anywhere in the file (parameters included); the
-        names a loop, an augmented assignment or a ``global`` binds go into ``rebound``."""
-        counts: Counter[str] = Counter()
-        for node in walk(module, code_only=True):
-            if isinstance(node, (cst.For, cst.CompFor, cst.AugAssign, cst.NamedExpr, cst.Global, cst.Nonlocal)):
-                rebound.update(names_bound_here(node))  # bound again and again, or from elsewhere
-            if isinstance(node, cst.Param):
-                counts[node.name.value] += 1
-            elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-                counts[node.name.value] += 1
-            else:
-                counts.update(names_bound_here(node))
-        return counts
-
-    def _local_modules(self, module: cst.Module) -> dict[str, tuple[str, cst.SimpleStatementLine]]:
-        """``slim = tf.contrib.slim`` at the top level, ``slim`` bound nowhere else: name -> (path, line)."""
-        return {
-            name: (path, statement)
-            for name, (path, statement) in _local_module_candidates(module, self.tf).items()
-            if self._bindings[name] == 1
-        }
-
-    def _read_as_it_was(self, node: cst.BaseExpression) -> bool:
-        """Whether reading ``node`` later gives what it gave when contrib read it: a name its
-        scope binds once, by an assignment, a parameter or an import (not a loop, nor ``+=``), or
-        an attribute of one (``FLAGS.weight_decay``, ``self.decay``)."""
-        root = root_name(node)
-        if dotted_name(node) is None or root is None or root.value in self._rebound:
-            return False
-        scope = self._parents.get(id(node))
-        while scope is not None:
-            if isinstance(scope, (cst.FunctionDef, cst.Lambda)):
-                parameters = parameter_names(scope)
-                body = scope.body if isinstance(scope, cst.FunctionDef) else scope.body
-                bound = [name for n in own_nodes(body) for name in names_bound_here(n)]
-                if root.value in parameters or root.value in bound:
-                    return parameters.count(root.value) + bound.count(root.value) == 1
-            scope = self._parents.get(id(scope))
-        bound = [name for n in own_nodes(self.tf.module) for name in names_bound_here(n)]
-        return bound.count(root.value) <= 1  # a module name, or one imported (or a builtin)
-
-    def _values_of(self, module: cst.Module, wanted: str) -> bool:
-        """Whether the file names the contrib function ``wanted`` other than to call it (in an
-        ``arg_scope`` list, say)."""
-        skipped: set[int] = set()  # the functions called, and the names imports bind
-        for node in walk(module, code_only=True):
-            if isinstance(node, cst.Call):
-                skipped.add(id(node.func))
-            elif isinstance(node, (cst.Import, cst.ImportFrom)):
-                skipped.update(id(n) for n in walk(node, code_only=True))
-        return any(
-            isinstance(n, (cst.Attribute, cst.Name)) and id(n) not in skipped and canonical(self._path(n)) == wanted
-            for n in walk(module, code_only=True)
-        )
-
-    def _path(self, node: cst.CSTNode) -> Optional[str]:
-        """The TF path a dotted name names (``contrib.slim.dropout``), through imports or a local module name."""
-        symbol = self.tf.tf_symbol(node)
-        if symbol is not None:
-            return symbol.path
-        root = root_name(node)
-        dotted = dotted_name(node)
-        if root is None or dotted is None or root.value not in self._local or root is node:
-            return None
-        return self._local[root.value][0] + dotted[len(root.value) :]
-
-    def _constant(self, node: Optional[cst.BaseExpression]) -> Optional[Union[int, float]]:
-        """A number written out, or a module constant bound once to one (``WEIGHT_DECAY = 5e-4``)."""
-        value = number(node)
-        if value is not None or not isinstance(node, cst.Name) or self._bindings[node.value] != 1:
-            return value
-        for statement in self.tf.module.body:
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if (
-                        isinstance(small, cst.Assign)
-                        and len(small.targets) == 1
-                        and isinstance(small.targets[0].target, cst.Name)
-                        and small.targets[0].target.value == node.value
-                    ):
-                        return number(small.value)
-        return None
-
-    @cached_property
-    def _other_image_name(self) -> Optional[cst.CSTNode]:
-        """The first name of ``tf.contrib.image`` the file reads other than ``bipartite_match``
-        (``image_ops.transform``), outside its imports; None if none."""
-        module = self.tf.module
-        parts: set[int] = set()  # the inner parts of dotted names, and the import statements' nodes
-        for node in walk(module, code_only=True):
-            if isinstance(node, cst.Attribute):
-                parts.update((id(node.value), id(node.attr)))
-            elif isinstance(node, (cst.Import, cst.ImportFrom)):
-                parts.update(id(n) for n in walk(node, code_only=True))
-        for node in walk(module, code_only=True):
-            if isinstance(node, (cst.Attribute, cst.Name)) and id(node) not in parts:
-                path = self._path(node)
-                in_image = path is not None and (path + ".").startswith(IMAGE + ".")
-                if in_image and canonical(path) != BIPARTITE:
-                    return node
-        return None
-
-    @cached_property
-    def _bipartite_name(self) -> str:
-        """The name of the ``bipartite_match`` written into the file: one nothing else binds."""
-        taken = {name.value for name in name_nodes(self.tf.module, imports=False)}
-        for small in import_statements(self.tf.module):
-            taken.update(local for local, _ in import_bindings(small, tf_only=False))
-        return fresh_name("bipartite_match", taken)
-
-    @cached_property
-    def _bipartite_place(self) -> int:
-        """The index of the top-level statement the written ``bipartite_match`` goes before:
-        after the imports and the lines binding the file's names of TensorFlow."""
-        modules = ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2")
-        aliases = {alias.split(".")[0] for alias in map(self.tf.alias_of, modules) if alias}
-        return after_imports(self.tf.module, aliases)
-
     def _write_bipartite_match(self, module: cst.Module) -> None:
         """contrib's ``bipartite_match`` as the file's own function, after its imports."""
-        position = self._bipartite_place
-        name, tf = self._bipartite_name, self._root(v1=False)
+        position = self._file.bipartite_place
+        name, tf = self._file.bipartite_name, self._root(v1=False)
         statements = template_statements(TEMPLATE, module, name=name, tf=tf)
         if position == len(module.body):
             self.insert_after(module.body[-1], statements)
@@ -394,7 +240,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         return True
 
     def leave_whole_name(self, node: Union[cst.Attribute, cst.Name]) -> None:
-        path = self._path(node)
+        path = self._file.path(node)
         found = canonical(path)
         if found is None:
             return
@@ -411,7 +257,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
             )
 
     def leave_Call(self, call: cst.Call) -> None:
-        path = self._path(call.func)
+        path = self._file.path(call.func)
         found = canonical(path)
         if found not in CALLS:
             return
@@ -438,7 +284,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
     def _count_root(self, node: cst.CSTNode) -> None:
         """Note the name a replaced dotted name started from (``slim`` of ``slim.dropout``)."""
         root = root_name(node)
-        if root is not None and root.value in self._local:
+        if root is not None and root.value in self._file.local:
             self._replaced_roots[root.value] += 1
         elif root is not None:
             self._import_roots.add(root.value)
@@ -519,7 +365,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
     def _drop_local_modules(self, module: cst.Module) -> None:
         """``slim = tf.contrib.slim`` goes when every read of ``slim`` was replaced."""
         for name, replaced in self._replaced_roots.items():
-            _, statement = self._local[name]
+            _, statement = self._file.local[name]
             target = statement.body[0].targets[0].target
             reads = sum(1 for n in name_nodes(module, imports=False) if n.value == name and n is not target)
             if reads == replaced:
@@ -542,43 +388,3 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
                             and alias.asname.name.value in self._import_roots
                         ):
                             self.remove_import(imported, asname=alias.asname.name.value)
-
-
-#: The last part of each contrib name this codemod handles (``dropout``): what a read through
-#: a local module name (``slim.dropout``) must end with to be one.
-_HANDLED_LAST = frozenset(path.rpartition(".")[2] for path in SPELLINGS if handles(path))
-
-
-def _local_module_candidates(module: cst.Module, names: TFNames) -> dict[str, tuple[str, cst.SimpleStatementLine]]:
-    """``slim = tf.contrib.slim`` at the top level: name -> (contrib module path, its line)."""
-    found = {}
-    for statement in module.body:
-        if not (
-            isinstance(statement, cst.SimpleStatementLine)
-            and len(statement.body) == 1
-            and isinstance(statement.body[0], cst.Assign)
-            and len(statement.body[0].targets) == 1
-        ):
-            continue
-        assign = statement.body[0]
-        target = assign.targets[0].target
-        symbol = names.tf_symbol(assign.value)
-        if isinstance(target, cst.Name) and symbol is not None and symbol.path in MODULES:
-            found[target.value] = (symbol.path, statement)
-    return found
-
-
-def _reads_through_local_module(module: cst.Module, names: TFNames) -> bool:
-    """Whether ``module`` binds a contrib module to a name of its own at the top level and
-    reads a name this codemod handles through it (``slim.dropout``)."""
-    local = _local_module_candidates(module, names)
-    if not local:
-        return False
-    for node in walk(module, code_only=True):
-        if type(node) is cst.Attribute and node.attr.value in _HANDLED_LAST:
-            root = root_name(node)
-            dotted = dotted_name(node)
-            if root is not None and dotted is not None and root.value in local:
-                if handles(local[root.value][0] + dotted[len(root.value) :]):
-                    return True
-    return False

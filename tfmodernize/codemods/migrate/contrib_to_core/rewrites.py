@@ -11,20 +11,21 @@ from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     BIPARTITE,
     INITIALIZERS,
+    LOOKUP_TABLES,
     MODES,
     REGULARIZERS,
     TRUNCATION,
     boolean,
+    number,
 )
 from tfmodernize.names import name_nodes
 from tfmodernize.syntax import is_none, source, top_level_index
 
 
 class CallRewrites:
-    """The rewrites of ``tf.contrib`` calls; the codemod provides ``_root``, ``_constant``,
-    ``_calls``/``_applied`` (the calls of calls), ``_placed``, ``_count_root``, ``_keep_comments``
-    and the file's facts (``_float64``, ``_by_name``, ``_dropout_values``, ``_other_image_name``,
-    ``_bipartite_name``, ``_bipartite_place``)."""
+    """The rewrites of ``tf.contrib`` calls; the codemod provides ``_root``, ``_calls``/``_applied``
+    (the calls of calls), ``_placed``, ``_count_root``, ``_keep_comments`` and the file's facts
+    (``_file``: ``file_facts.ContribFile``)."""
 
     #: Set by a rewrite: the comment ending its line, and why it is exact only usually (an unsafe fix).
     _why: Optional[str]
@@ -40,11 +41,13 @@ class CallRewrites:
             return self._dropout(call, args)
         if found == BIPARTITE:
             return self._bipartite(call, args)
+        if found in LOOKUP_TABLES:
+            return self._lookup_table(call, found, args)
         return self._accuracy(call, args)
 
     def _named_only(self, call: cst.Call, args: dict, *names: str) -> None:
         for name in names:
-            if not is_none(args.get(name)) and self._by_name:
+            if not is_none(args.get(name)) and self._file.by_name:
                 raise Decline(
                     call,
                     f"its `{name}` names its ops, and the file reads graph elements by name: "
@@ -52,7 +55,7 @@ class CallRewrites:
                 )
 
     def _initializer(self, call: cst.Call, found: str, args: dict) -> tuple[str, str]:
-        if self._float64:
+        if self._file.float64:
             raise Decline(
                 call,
                 "the file names float64: contrib computed the limit or standard deviation in another "
@@ -76,7 +79,7 @@ class CallRewrites:
         )
         if found == "contrib.layers.variance_scaling_initializer":
             factor = args.get("factor")
-            value = 2.0 if factor is None else self._constant(factor)
+            value = 2.0 if factor is None else self._file.constant(factor)
             if value is None or value <= 0:
                 raise Decline(call, "`factor` is not a positive number written out (or a module constant bound to one)")
             factor_code = "2.0" if factor is None else "{factor}"
@@ -120,8 +123,8 @@ class CallRewrites:
         scale = args.get("scale")
         if scale is None:
             raise Decline(call, "its scale is not passed")
-        value = self._constant(scale)
-        if value is None and self._read_as_it_was(scale):
+        value = self._file.constant(scale)
+        if value is None and self._file.read_as_it_was(scale):
             # ``l2_regularizer(weight_decay)``: the same unless the scale is 0 when the regularizer is made.
             self._unsafe = (
                 "exact unless the scale is 0 where the regularizer is made: contrib then made a regularizer "
@@ -181,7 +184,7 @@ class CallRewrites:
         self.replace(outer, build)
 
     def _dropout(self, call: cst.Call, args: dict) -> tuple[str, str]:
-        if self._dropout_values:
+        if self._file.dropout_values:
             raise Decline(
                 call,
                 "the file names contrib's dropout other than to call it (an arg_scope list?): an "
@@ -238,10 +241,57 @@ class CallRewrites:
             "tf.contrib.metrics.accuracy is the mean of the float32 cast of equal(predictions, labels)",
         )
 
+    def _lookup_table(self, call: cst.Call, found: str, args: dict) -> tuple[str, str]:
+        """contrib's ``index_table_from_tensor(mapping)`` / ``index_to_string_table_from_tensor``
+        -> the ``StaticHashTable`` of a ``KeyValueTensorInitializer`` TF1's ``lookup_ops`` made:
+        the vocabulary and its int64 positions (``tf.range`` of its size), either way round."""
+        mapping = args.get("mapping")
+        if mapping is None:
+            raise Decline(call, "its mapping is not passed")
+        if not _readable_twice(mapping):
+            raise Decline(
+                call,
+                "its mapping is computed in the call, and the table reads it twice (its keys and "
+                "their number): bind it to a name first",
+            )
+        self._named_only(call, args, "name")
+        tf = self._root(v1=False)
+        positions = f"{tf}.range({tf}.size({{mapping}}, out_type={tf}.int64))"
+        default = args.get("default_value")
+        if found.endswith("index_to_string_table_from_tensor"):
+            value = '"UNK"' if default is None else "{default_value}"
+            return (
+                f"{tf}.lookup.StaticHashTable({tf}.lookup.KeyValueTensorInitializer({positions}, "
+                f"{{mapping}}, value_dtype={tf}.string), {value})",
+                "tf.contrib.lookup.index_to_string_table_from_tensor is the StaticHashTable of "
+                "positions -> strings it made",
+            )
+        buckets = args.get("num_oov_buckets")
+        if buckets is not None and number(buckets) != 0:
+            raise Decline(
+                call,
+                "its num_oov_buckets is not 0: out-of-vocabulary keys are hashed to extra ids; "
+                "write tf.lookup.StaticVocabularyTable by hand",
+            )
+        if args.get("hasher_spec") is not None:
+            raise Decline(call, "its hasher_spec is passed")
+        dtype = args.get("dtype")
+        if dtype is not None and not self.tf.is_tf(dtype, "string"):
+            raise Decline(
+                call,
+                "its dtype is not tf.string: contrib cast integer vocabularies to int64",
+            )
+        value = "-1" if default is None else "{default_value}"
+        return (
+            f"{tf}.lookup.StaticHashTable({tf}.lookup.KeyValueTensorInitializer({{mapping}}, "
+            f"{positions}, key_dtype={tf}.string), {value})",
+            "tf.contrib.lookup.index_table_from_tensor is the StaticHashTable of its positions",
+        )
+
     def _bipartite(self, call: cst.Call, args: dict) -> tuple[str, str]:
         """``bipartite_match(d, n, top_k)`` -> the same call of the function written into the
         file (``bipartite_match.py``; the codemod writes it once a call is replaced)."""
-        other = self._other_image_name
+        other = self._file.other_image_name
         if other is not None:
             raise Decline(
                 call,
@@ -253,7 +303,7 @@ class CallRewrites:
         if "distance_mat" not in args or "num_valid_rows" not in args:
             raise Decline(call, "its distance matrix or number of valid rows is not passed")
         index = top_level_index(self.tf.module, call)
-        if index is not None and index < self._bipartite_place:
+        if index is not None and index < self._file.bipartite_place:
             raise Decline(
                 call,
                 "it is called before the file's imports end, where the function written in its "
@@ -261,9 +311,22 @@ class CallRewrites:
             )
         self._named_only(call, args, "name")
         top_k = "" if args.get("top_k") is None else ", top_k={top_k}"
-        name = self._bipartite_name
+        name = self._file.bipartite_name
         return (
             f"{name}({{distance_mat}}, {{num_valid_rows}}{top_k})",
             f"tf.{BIPARTITE}, a C++ kernel no TF 2.x has, is the file's own `{name}` now: the "
             "same greedy matching in TensorFlow ops (equal distances taken in row-major order)",
         )
+
+
+def _string(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.SimpleString)
+
+
+def _readable_twice(node: cst.BaseExpression) -> bool:
+    """A (dotted) name, or a list or tuple of string literals: read twice, the same value."""
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return all(isinstance(e, cst.Element) and _string(e.value) for e in node.elements)
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return isinstance(node, cst.Name)

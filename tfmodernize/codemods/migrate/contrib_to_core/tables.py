@@ -47,7 +47,22 @@ CALLS = {
     ),
     "contrib.metrics.accuracy": ("predictions", "labels", "weights", "name"),
     "contrib.image.bipartite_match": bipartite_match.PARAMETERS,
+    "contrib.lookup.index_table_from_tensor": (
+        "mapping",
+        "num_oov_buckets",
+        "default_value",
+        "hasher_spec",
+        "dtype",
+        "name",
+    ),
+    "contrib.lookup.index_to_string_table_from_tensor": ("mapping", "default_value", "name"),
 }
+#: contrib's vocabulary tables: TF1's own ``lookup_ops`` functions under another parameter name
+#: (``mapping``), which TF 2.x exports nowhere: written as the core table they made.
+LOOKUP_TABLES = (
+    "contrib.lookup.index_table_from_tensor",
+    "contrib.lookup.index_to_string_table_from_tensor",
+)
 #: contrib's greedy bipartite matcher, written into the file (``bipartite_match.py``).
 BIPARTITE = "contrib.image.bipartite_match"
 #: The contrib module holding it: no other name under it has a rewrite here.
@@ -75,6 +90,8 @@ def canonical(path: Optional[str]) -> Optional[str]:
     """``contrib.layers.dropout`` for any TF 1.15 spelling of it (``contrib.slim.dropout``), else None."""
     if path is None:
         return None
+    if path in LOOKUP_TABLES:
+        return path
     return SPELLINGS.get(path) or _BIPARTITE_SPELLINGS.get(path)
 
 
