@@ -10,10 +10,20 @@ import sys
 
 import pytest
 
-from tfmodernize.analysis.contrib import DOES_NOT_RUN, SLIM_HOMES, WRITTEN_IN_THE_FILE, NotInSlim, SlimName, slim_name
-from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import ARG_SCOPES, SCOPE_HELPER, helper_source
+from tfmodernize.analysis.contrib import (
+    DOES_NOT_RUN,
+    PARTIALS,
+    SLIM_HOMES,
+    WRITTEN_IN_THE_FILE,
+    NotInSlim,
+    SlimName,
+    slim_name,
+)
+from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import ARG_SCOPES, HELPER, SCOPE_HELPER
+from tfmodernize.codemods.migrate.contrib_to_slim.learning import CLIP_GRADIENT_NORMS, MULTIPLY_GRADIENTS
 from tfmodernize.registry import builtin_codemods
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+from tfmodernize.written_code import template_source
 
 CODE = "TFM116"
 
@@ -74,6 +84,27 @@ REWRITES = [
         "import tensorflow as tf\nfrom tensorflow.contrib import rnn\nimport tf_slim as slim\n\ny = slim.flatten(x)\n",
         id="other-contrib-name-stays-in-its-import",
     ),
+    pytest.param(
+        "import tensorflow as tf\n\nh = tf.contrib.layers.relu(x, 4)\ny = tf.contrib.layers.linear(h, 2)\n",
+        "import tf_slim\n\nh = tf_slim.relu(x, 4)\ny = tf_slim.linear(h, 2)\n",
+        id="fully-connected-shorthands-are-tf-slims-partials",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\ny = slim.relu6(x, 4)\nslim.summarize_weights()\n",
+        "import tf_slim as slim\n\ny = slim.relu6(x, 4)\nslim.summarize_weights()\n",
+        id="slims-partials",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.layers import summaries\n\n"
+        "summaries.summarize_activation(y)\n",
+        "import tensorflow as tf\nimport tf_slim as summaries\n\nsummaries.summarize_activation(y)\n",
+        id="layers-summaries-module-is-tf-slims-top-level",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\ntrain_op = slim.learning.create_train_op(loss, opt)\n",
+        "import tf_slim as slim\n\ntrain_op = slim.learning.create_train_op(loss, opt)\n",
+        id="create-train-op-runs-as-tf-slims",
+    ),
 ]
 
 NO_OPS = [
@@ -129,6 +160,26 @@ DECLINES = [
         id="framework-name-not-in-slim",
     ),
     pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\ns = slim.learning.add_gradients_summaries(pairs)\n",
+        "ops.IndexedSlices",
+        id="add-gradients-summaries-does-not-run",
+    ),
+    pytest.param(
+        "import tensorflow.contrib.slim as slim\nclip = slim.learning.clip_gradient_norms\nimport tensorflow as tf\n",
+        "the clip_gradient_norms written in its place",
+        id="gradient-helper-read-before-the-imports-end",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\nauc, update = tf.contrib.metrics.streaming_dynamic_auc(labels, scores)\n",
+        "control_flow_ops.cond",
+        id="dynamic-auc-does-not-run",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\nr = tf.contrib.layers.summaries.summarize_nothing(y)\n",
+        "has no `summarize_nothing` in tf_slim",
+        id="layers-summaries-name-not-in-slim",
+    ),
+    pytest.param(
         "import tensorflow as tf\n\nc = tf.contrib.layers.real_valued_column('x')\n",
         "has no `real_valued_column`",
         id="layers-name-not-in-slim",
@@ -176,7 +227,7 @@ def test_one_problem_keeps_every_contrib_name_of_the_file():
 
 def _with_batch_norm(head: str, tail: str, name: str = "batch_norm", tf: str = "tf", slim: str = "slim") -> str:
     """``head``, the batch_norm the rewrite writes (two blank lines above it), ``tail``."""
-    return head + "\n\n" + helper_source(name, tf, slim) + "\n\n" + tail
+    return head + "\n\n" + template_source(HELPER, name=name, tf=tf, slim=slim) + "\n\n" + tail
 
 
 BATCH_NORM = [
@@ -298,8 +349,8 @@ NET_ARG_SCOPES = [
 
 @pytest.mark.parametrize(("before", "head", "tail"), NET_ARG_SCOPES)
 def test_net_arg_scopes_get_the_batch_norm_written(before, head, tail):
-    written = helper_source("batch_norm", "tf", "tf_slim")
-    wrapper = helper_source("with_batch_norm", "tf", "tf_slim", template=SCOPE_HELPER, norm="batch_norm")
+    written = template_source(HELPER, name="batch_norm", tf="tf", slim="tf_slim")
+    wrapper = template_source(SCOPE_HELPER, name="with_batch_norm", tf="tf", slim="tf_slim", norm="batch_norm")
     result = assert_rewrites(CODE, before, head + "\n\n" + written + "\n\n" + wrapper + "\n\n" + tail)
     assert result.fixes and result.findings == []
 
@@ -386,10 +437,80 @@ def test_batch_norm_with_renorm_known_when_run_is_written_with_a_finding(before,
     assert "renorm=False only" in result.findings[0].message
 
 
+def _written(template, name: str, tf: str = "tf") -> str:
+    return template_source(template, name=name, tf=tf)
+
+
+GRADIENT_HELPERS = [
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\n\ndef f(pairs, m):\n"
+        "    return slim.learning.multiply_gradients(pairs, m)\n",
+        "import tensorflow as tf\nimport tf_slim as slim\n\n\n"
+        + _written(MULTIPLY_GRADIENTS, "multiply_gradients")
+        + "\n\ndef f(pairs, m):\n    return multiply_gradients(pairs, m)\n",
+        id="module-name-line",
+    ),
+    pytest.param(
+        "import tensorflow.compat.v1 as tf\n\n\ndef f(pairs):\n"
+        "    return tf.contrib.slim.learning.clip_gradient_norms(pairs, 2.0)\n",
+        "import tensorflow.compat.v1 as tf\n\n\n"
+        + _written(CLIP_GRADIENT_NORMS, "clip_gradient_norms")
+        + "\n\ndef f(pairs):\n    return clip_gradient_norms(pairs, 2.0)\n",
+        id="written-out-through-tf-no-tf-slim-import",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.slim.python.slim.learning import multiply_gradients\n"
+        "import tensorflow.contrib.slim as slim\n\nclip_gradient_norms = None\n\n\ndef f(pairs, m):\n"
+        "    return slim.learning.clip_gradient_norms(multiply_gradients(pairs, m), 1.0)\n",
+        "import tensorflow as tf\nimport tf_slim as slim\n\n\n"
+        + _written(MULTIPLY_GRADIENTS, "multiply_gradients")
+        + "\n\n"
+        + _written(CLIP_GRADIENT_NORMS, "clip_gradient_norms_2")
+        + "\n\nclip_gradient_norms = None\n\n\ndef f(pairs, m):\n"
+        "    return clip_gradient_norms_2(multiply_gradients(pairs, m), 1.0)\n",
+        id="imported-by-name-and-a-name-taken",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nimport tensorflow.contrib.slim as slim\n\n\ndef f(x, pairs, m):\n"
+        "    return slim.batch_norm(x), slim.learning.multiply_gradients(pairs, m)\n",
+        _with_batch_norm("import tensorflow as tf\nimport tf_slim as slim\n", "")[:-2]
+        + "\n\n"
+        + _written(MULTIPLY_GRADIENTS, "multiply_gradients")
+        + "\n\ndef f(x, pairs, m):\n    return batch_norm(x), multiply_gradients(pairs, m)\n",
+        id="after-the-batch-norm-written",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), GRADIENT_HELPERS)
+def test_gradient_helpers_are_written_in_the_file(before, after):
+    result = assert_rewrites(CODE, before, after)
+    assert result.fixes and result.findings == []
+
+
+def test_the_partials_are_those_tf_slim_binds():
+    pytest.importorskip("tf_slim")
+    found = _tensorflow_child(LIST_PARTIALS)[-1]
+    assert json.loads(found) == {module: sorted(names) for module, names in PARTIALS.items()}
+
+
+LIST_PARTIALS = r"""
+import functools, importlib, json
+found = {}
+for module in ("tf_slim", "tf_slim.layers", "tf_slim.layers.layers", "tf_slim.layers.summaries"):
+    names = vars(importlib.import_module(module))
+    found[module] = sorted(
+        name for name, value in names.items()
+        if isinstance(value, functools.partial) and value.func.__module__.startswith("tf_slim")
+    )
+print(json.dumps(found))
+"""
+
+
 def test_batch_norm_follows_the_file_s_indentation():
     source = "import tensorflow as tf\nslim = tf.contrib.slim\n\n\ndef f(x):\n  return slim.batch_norm(x)\n"
     result = rewrite(CODE, source)
-    assert helper_source("batch_norm", "tf", "slim", "  ") in result.code
+    assert template_source(HELPER, "  ", name="batch_norm", tf="tf", slim="slim") in result.code
     assert "\n    inputs = tf.convert_to_tensor" not in result.code
 
 
@@ -444,6 +565,25 @@ fails = {"batch_norm": lambda: tf_slim.batch_norm(x, is_training=True),
              tf_slim.flatten(x), 1)), None, tf.constant(0.1), "SGD"),
          "multiply_gradients": lambda: tf_slim.learning.multiply_gradients(
              [(tf.ones([1]), v)], {v: 2.0}) if (v := tf.Variable([1.0])) is not None else None}
+from tf_slim.training import training
+v = tf.Variable([1.0])
+for module in (tf_slim.learning, training):
+    prefix = "" if module is tf_slim.learning else "training."
+    fails[prefix + "clip_gradient_norms"] = lambda m=module: m.clip_gradient_norms([(tf.ones([1]), v)], 1.0)
+    fails[prefix + "add_gradients_summaries"] = lambda m=module: m.add_gradients_summaries([(tf.ones([1]), v)])
+fails["training.multiply_gradients"] = lambda: training.multiply_gradients([(tf.ones([1]), v)], {v: 2.0})
+labels, scores = tf.constant([0, 1, 1, 0]), tf.constant([0.1, 0.8, 0.6, 0.3])
+metrics = {"streaming_dynamic_auc": (labels, scores), "auc_with_confidence_intervals": (labels, scores),
+           "streaming_concat": (scores,), "recall_at_precision": (labels, scores, 0.5),
+           "precision_at_recall": (labels, scores, 0.5)}
+for name, args in metrics.items():
+    fails["metrics." + name] = lambda name=name, args=args: getattr(tf_slim.metrics, name)(*args)
+runs["streaming_auc"] = lambda: tf_slim.metrics.streaming_auc(scores, labels)
+layer_utils = importlib.import_module("tf_slim.layers.utils")
+fails["utils.constant_value"] = lambda: layer_utils.constant_value(scores)
+fails["utils.smart_cond"] = lambda: layer_utils.smart_cond(tf.constant(True), lambda: scores, lambda: scores)
+runs["create_train_op"] = lambda: tf_slim.learning.create_train_op(
+    tf.reduce_sum(v * v), tf.train.GradientDescentOptimizer(0.1))
 from tf_slim.nets import inception_v1, inception_v2, inception_v3, resnet_utils, resnet_v2
 scopes = {"resnet_arg_scope": resnet_utils.resnet_arg_scope, "inception_v1_arg_scope":
           inception_v1.inception_v1_arg_scope, "inception_v2_arg_scope": inception_v2.inception_v2_arg_scope,
@@ -477,9 +617,28 @@ def test_what_the_table_says_fails_on_tensorflow_fails_and_the_rest_runs():
     assert ran.returncode == 0, ran.stderr[-3000:]
     failed = ran.stdout.strip().splitlines()[-1]
     nets = ["inception_v1_arg_scope", "inception_v2_arg_scope", "inception_v3_arg_scope", "resnet_arg_scope"]
-    assert json.loads(failed) == sorted(["batch_norm", "multiply_gradients", "optimize_loss", "resnet_v2_50", *nets])
-    names = sorted(origin.rpartition(".")[2] for origin in DOES_NOT_RUN if not origin.startswith("tf_slim.nets."))
-    assert names == ["batch_norm", "multiply_gradients", "optimize_loss"]
+    helpers = ["add_gradients_summaries", "clip_gradient_norms", "multiply_gradients"]
+    trained = [f"training.{name}" for name in helpers]
+    metrics = [
+        f"metrics.{name}"
+        for name in (
+            "auc_with_confidence_intervals",
+            "precision_at_recall",
+            "recall_at_precision",
+            "streaming_concat",
+            "streaming_dynamic_auc",
+        )
+    ]
+    utilities = ["utils.constant_value", "utils.smart_cond"]
+    every = ["batch_norm", "optimize_loss", *helpers, *trained, *metrics, *utilities]
+    assert json.loads(failed) == sorted([*every, "resnet_v2_50", *nets])
+    prefixes = {"tf_slim.training.": "training.", "tf_slim.metrics.": "metrics.", "tf_slim.layers.utils.": "utils."}
+    names = sorted(
+        next((short for prefix, short in prefixes.items() if origin.startswith(prefix)), "") + origin.rpartition(".")[2]
+        for origin in DOES_NOT_RUN
+        if not origin.startswith("tf_slim.nets.")
+    )
+    assert names == sorted(every)
     # The nets' arg scopes and resnet_v2's functions run tf-slim's batch_norm.
     assert {
         f"tf_slim.nets.{module}.{name}"
@@ -708,14 +867,17 @@ def _tensorflow_child(script: str, *args: str) -> list[str]:
 def test_the_batch_norm_written_computes_tf_slim_s_on_tensorflow():
     pytest.importorskip("tensorflow")
     pytest.importorskip("tf_slim")
-    assert _tensorflow_child(COMPARE_BATCH_NORM, helper_source("batch_norm", "tf", "slim"))[-1] == "[]"
+    assert (
+        _tensorflow_child(COMPARE_BATCH_NORM, template_source(HELPER, name="batch_norm", tf="tf", slim="slim"))[-1]
+        == "[]"
+    )
 
 
 def test_the_batch_norm_written_runs_on_tensorflow_as_installed():
     pytest.importorskip("tensorflow")
     pytest.importorskip("tf_slim")
-    written = helper_source("batch_norm", "tf", "slim") + helper_source(
-        "with_batch_norm", "tf", "slim", template=SCOPE_HELPER, norm="batch_norm"
+    written = template_source(HELPER, name="batch_norm", tf="tf", slim="slim") + template_source(
+        SCOPE_HELPER, name="with_batch_norm", tf="tf", slim="slim", norm="batch_norm"
     )
     renorm, names, keras = _tensorflow_child(RUN_BATCH_NORM, written)[-3:]
     assert renorm.startswith("renorm: batch renormalization is not written here")

@@ -105,6 +105,9 @@ SLIM_HOMES = {
     "contrib.framework.python.ops.arg_scope": "tf_slim.ops.arg_scope",
     "contrib.framework.python.ops.variables": "tf_slim.ops.variables",
     "contrib.layers": "tf_slim",
+    # (contrib.layers' summaries module: its functions are tf-slim's top-level ones; tf-slim's
+    # own ``tf_slim.summaries`` is slim's other summaries module)
+    "contrib.layers.summaries": "tf_slim",
     "contrib.layers.python.layers": "tf_slim.layers",
     "contrib.layers.python.layers.layers": "tf_slim.layers.layers",
     "contrib.layers.python.layers.initializers": "tf_slim.layers.initializers",
@@ -112,6 +115,23 @@ SLIM_HOMES = {
     "contrib.layers.python.layers.utils": "tf_slim.layers.utils",
     "contrib.layers.python.layers.optimizers": "tf_slim.layers.optimizers",
     "contrib.metrics": "tf_slim.metrics",
+}
+
+#: tf-slim's names bound to a ``functools.partial`` of its own function (``linear`` is
+#: ``fully_connected`` with ``activation_fn=None``), as TF 1.15's contrib bound them: the generated
+#: table lists functions and classes only. Where each is defined, and the modules binding it
+#: (checked against the installed tf-slim by ``tests/test_contrib_to_slim.py``).
+_PARTIALS = {
+    "tf_slim.layers.layers": ("elu", "legacy_linear", "legacy_relu", "linear", "relu", "relu6"),
+    "tf_slim.layers.summaries": ("summarize_biases", "summarize_variables", "summarize_weights"),
+}
+_EVERY_PARTIAL = {name: f"{home}.{name}" for home, names in _PARTIALS.items() for name in names}
+#: tf-slim module -> its partials: (name -> where it is defined); the package and
+#: ``tf_slim.layers`` star-import both modules.
+PARTIALS = {
+    "tf_slim": _EVERY_PARTIAL,
+    "tf_slim.layers": _EVERY_PARTIAL,
+    **{home: {name: f"{home}.{name}" for name in names} for home, names in _PARTIALS.items()},
 }
 
 #: The tf-slim modules a dotted name reaches by attributes once the module is imported
@@ -133,11 +153,50 @@ DOES_NOT_RUN = {
         "tf-slim's optimize_loss reads ops.Tensor, gone in TensorFlow 2.21: build the train op "
         "with an optimizer's minimize and run again"
     ),
-    "tf_slim.learning.multiply_gradients": (
-        "tf-slim's multiply_gradients reads ops.Tensor, gone in TensorFlow 2.21: scale the "
-        "gradients by hand and run again"
-    ),
 }
+#: tf-slim's gradient helpers (``learning``'s and the same functions of ``training``) test
+#: values against ``ops.Tensor`` and ``ops.IndexedSlices``, which TensorFlow 2.21's ``ops`` no
+#: longer binds: they fail when called (``create_train_op`` calls them only for its
+#: ``gradient_multipliers``, ``clip_gradient_norm`` and ``summarize_gradients``).
+_GONE_FROM_OPS = "reads ops.Tensor and ops.IndexedSlices, gone from TensorFlow 2.21's ops module"
+for _module in ("learning", "training.training"):
+    DOES_NOT_RUN.update(
+        {
+            f"tf_slim.{_module}.multiply_gradients": f"tf-slim's multiply_gradients {_GONE_FROM_OPS}: "
+            "scale the gradients by hand and run again",
+            f"tf_slim.{_module}.clip_gradient_norms": f"tf-slim's clip_gradient_norms {_GONE_FROM_OPS}: "
+            "clip each gradient with tf.clip_by_norm and run again",
+            f"tf_slim.{_module}.add_gradients_summaries": f"tf-slim's add_gradients_summaries {_GONE_FROM_OPS}: "
+            "write each gradient's summaries with tf.summary and run again",
+        }
+    )
+#: tf-slim's metrics that branch through ``control_flow_ops.cond`` (TF 1.15's ``tf.cond``) or
+#: stack through ``array_ops.stack``, which TensorFlow 2.21 no longer binds there.
+_METRICS = {
+    "streaming_dynamic_auc": "control_flow_ops.cond",
+    "auc_with_confidence_intervals": "control_flow_ops.cond",
+    "streaming_concat": "control_flow_ops.cond",
+    "recall_at_precision": "array_ops.stack",
+    "precision_at_recall": "array_ops.stack",
+}
+DOES_NOT_RUN.update(
+    {
+        f"tf_slim.metrics.metric_ops.{name}": f"tf-slim's {name} reads {gone}, gone from TensorFlow 2.21: "
+        "compute the metric with tf.keras.metrics (or write it with tf.compat.v1 ops) and run again"
+        for name, gone in _METRICS.items()
+    }
+)
+#: tf-slim's layer utilities testing a value against ``ops.Tensor``, gone from TensorFlow 2.21.
+DOES_NOT_RUN.update(
+    {
+        f"tf_slim.layers.utils.{name}": f"tf-slim's {name} reads ops.Tensor, gone from TensorFlow 2.21: "
+        f"use {instead} and run again"
+        for name, instead in (
+            ("constant_value", "tf.get_static_value"),
+            ("smart_cond", "tf.cond (a Python branch where tf.get_static_value knows the predicate)"),
+        )
+    }
+)
 #: tf-slim's nets that run tf-slim's own batch_norm: the arg scopes making it every layer's
 #: normalizer, and the networks calling it. The file using them cannot run either.
 _NETS_BATCH_NORM = (
@@ -163,8 +222,13 @@ DOES_NOT_RUN.update(
 )
 
 #: Of those, the functions contrib-to-slim writes into the file that uses them, the same
-#: function in TensorFlow ops (its ``batch_norm`` module), and the name it takes there.
-WRITTEN_IN_THE_FILE = {"tf_slim.layers.layers.batch_norm": "batch_norm"}
+#: function in TensorFlow ops (its ``batch_norm`` and ``learning`` modules), and the name it
+#: takes there.
+WRITTEN_IN_THE_FILE = {
+    "tf_slim.layers.layers.batch_norm": "batch_norm",
+    "tf_slim.learning.multiply_gradients": "multiply_gradients",
+    "tf_slim.learning.clip_gradient_norms": "clip_gradient_norms",
+}
 
 #: contrib modules TF 1.15 made of TensorFlow's own TF1 API, re-exported under contrib
 #: (``tf.contrib.tpu.rewrite`` was ``tf.tpu.rewrite``): where TensorFlow's upgrade table sends
@@ -321,8 +385,8 @@ def slim_name(path: str) -> Union[SlimName, NotInSlim, None]:
             module = info["modules"][part]
         elif part in info.get("submodules", ()):
             module = imported = f"{module}.{part}"
-        elif part in info.get("members", {}):
-            origin = info["members"][part]
+        elif part in (members := {**info.get("members", {}), **PARTIALS.get(module, {})}):
+            origin = members[part]
             break
         else:
             return NotInSlim(

@@ -402,11 +402,14 @@ def _give_contrib(v1_module: Any) -> None:
     import importlib
     import types
 
-    # tf-slim reads ``ops.Tensor``, which TensorFlow 2.21 keeps as ``tensor.Tensor`` only.
-    from tensorflow.python.framework import ops, tensor
+    # tf-slim reads ``ops.Tensor`` and ``ops.IndexedSlices``, which TensorFlow 2.21 keeps as
+    # ``tensor.Tensor`` and ``indexed_slices.IndexedSlices`` only.
+    from tensorflow.python.framework import indexed_slices, ops, tensor
 
     if not hasattr(ops, "Tensor"):
         ops.Tensor = tensor.Tensor
+    if not hasattr(ops, "IndexedSlices"):
+        ops.IndexedSlices = indexed_slices.IndexedSlices
     # tf-slim's batch_norm and conv layers load TF1's layer classes through TensorFlow's lazy
     # alias ``tf_keras.legacy_tf_layers.<module>``, which tf-keras 2.x keeps under ``src``.
     try:

@@ -22,6 +22,9 @@ What it does
       it (or passing it on) gets its own ``batch_norm`` after its imports, tf-slim's function
       written in ``tf.compat.v1`` ops (``batch_norm.py`` here), and its references point at it;
       a file only listing it in ``arg_scope`` keeps tf-slim's there, never called;
+    * ``slim.learning.multiply_gradients`` and ``clip_gradient_norms``, whose tf-slim versions
+      fail on TF 2.21 when called (they read ``ops.Tensor``/``ops.IndexedSlices``): the file gets
+      its own after its imports, the same functions in TensorFlow ops (``learning.py`` here);
     * the arg scopes of tf-slim's nets (``resnet_utils.resnet_arg_scope``, the inception ones),
       which make tf-slim's batch_norm their layers' normalizer: the file gets the batch_norm
       written and a ``with_batch_norm`` wrapper putting it in their scopes in tf-slim's place
@@ -66,17 +69,21 @@ Fix safety
     file makes tf-slim's variables in its order, with its collections, update ops and numbers
     (fused where tf-slim fuses), and shares tf-slim's arg-scope key, so an ``arg_scope`` of
     ``slim.batch_norm`` set in another module (on tf-slim's or on its own) still reaches it.
+    The gradient helpers written in the file scale and clip the same gradients with the same
+    ops (dense and sparse), and raise tf-slim's errors.
 
 Declines when
     (the file keeps every contrib name, and a finding at each problem says what to do) a contrib
     name of these modules that tf-slim does not have (``tf.contrib.framework.nest``,
     ``tf.contrib.layers.real_valued_column``); a tf-slim function that fails on TensorFlow 2.21
-    (``optimize_loss``, the nets calling tf-slim's batch_norm themselves such as ``resnet_v2``:
-    the finding says what to write instead); ``batch_norm`` in a file passing it an argument the
-    written function does not reproduce (``batch_weights``, ``adjustment`` other than their
-    defaults, ``renorm=True``; in a call or as a dict key) or reading it before its imports end
-    (a ``renorm`` known only when run is taken, with a finding: the written function raises
-    when it is true); a name written out through a deep module
+    (``optimize_loss``, ``learning.add_gradients_summaries``, the metrics branching through
+    ``control_flow_ops.cond`` such as ``streaming_dynamic_auc``, the nets calling tf-slim's
+    batch_norm themselves such as ``resnet_v2``: the finding says what to write instead);
+    ``batch_norm`` in a file passing it an argument the written function does not reproduce
+    (``batch_weights``, ``adjustment`` other than their defaults, ``renorm=True``; in a call or
+    as a dict key); a function written in the file read before its imports end (a ``renorm``
+    known only when run is taken, with a finding: the written batch_norm raises when it is
+    true); a name written out through a deep module
     path (``tf.contrib.layers.python.layers.layers.conv2d``); a plain
     ``import tensorflow.contrib.slim`` (no ``as``) or an import sharing its line with another
     statement. One problem declines the whole file: a file half on tf-slim would still fail.
@@ -97,8 +104,10 @@ from tfmodernize.analysis.contrib import (
     slim_home,
     slim_name,
     written_in_the_file,
+    WRITTEN_IN_THE_FILE,
 )
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.codemods.migrate.contrib_to_slim.learning import TEMPLATES
 from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import (
     ARG_SCOPES,
     arg_scope_keys,
@@ -106,11 +115,12 @@ from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import (
     unreproduced_arguments,
     without_keywords,
 )
-from tfmodernize.names import WholeNames, fresh_name, module_bindings, name_nodes
+from tfmodernize.names import WholeNames, fresh_name, name_nodes
 from tfmodernize.layout import depth, relaid, style_width
-from tfmodernize.syntax import name_assignment, source, split_docstring, statement_holding, top_level_index
+from tfmodernize.syntax import name_assignment, source, statement_holding, top_level_index
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
 from tfmodernize.treewalk import import_statements
+from tfmodernize.written_code import after_imports, imports_only, template_statements, two_blank_lines
 
 CONTRIB = "tensorflow.contrib"
 
@@ -162,6 +172,9 @@ class ContribToSlim(WholeNames, TFCodemod):
         self._problems: list[tuple[cst.CSTNode, str]] = []
         #: the references to tf-slim's batch_norm, which the file's own function replaces
         self._norms: list[cst.CSTNode] = []
+        #: the references to tf-slim's other functions written in the file, by where they are
+        #: defined (``learning.TEMPLATES``)
+        self._learning: dict[str, list[cst.CSTNode]] = {}
         #: the references to tf-slim's nets' arg-scope functions, which name its batch_norm
         self._scopes: list[cst.CSTNode] = []
         self._laid_out: set[int] = set()
@@ -184,14 +197,17 @@ class ContribToSlim(WholeNames, TFCodemod):
         self._renorm_unknown: list[tuple[cst.CSTNode, str]] = []
         wanted = self._norms or self._scopes
         self._norm = self._plan_batch_norm(module) if wanted and not self._problems else None
+        self._functions = self._plan_functions(module) if self._learning and not self._problems else {}
         if self._problems:
             for node, why in self._problems:
                 self.report(node, f"tf.contrib is gone from TF 2.x and this file is not moved to tf-slim: {why}")
             return
         self._rewrite_imports(module)
         self._rewrite_inline(module)
-        if self._norm is not None:
-            self._write_batch_norm(module, self._norm)
+        statements = self._write_batch_norm(module, self._norm) if self._norm is not None else []
+        statements += self._write_functions(module)
+        if statements:
+            self._insert_written(module, statements)
 
     # -- what the file binds and reads ----------------------------------------------------------
 
@@ -243,7 +259,9 @@ class ContribToSlim(WholeNames, TFCodemod):
         if isinstance(found, NotInSlim):
             self._problems.append((node, f"tf.{path}: {found.reason}"))
         elif written_in_the_file(found):
-            if binding is None:  # (an import binding the function itself goes)
+            if binding is None and found.origin in TEMPLATES:  # (an import binding the function goes)
+                self._learning.setdefault(found.origin, []).append(node)
+            elif binding is None:
                 self._norms.append(node)
         elif isinstance(found, SlimName) and found.origin in ARG_SCOPES:
             if binding is None:  # (the import stays; the names it binds are wrapped)
@@ -372,55 +390,78 @@ class ContribToSlim(WholeNames, TFCodemod):
         deep = {id(node) for node, path in self._inline if getattr(slim_name(path), "by_attributes", 0) is False}
         if not self._scopes and all(id(node) in keys and id(node) not in deep for node in self._norms):
             return None  # tf-slim's batch_norm only names the arg scopes of every batch_norm
-        names = name_nodes(module, imports=False)
-        taken = {name.value for name in names if id(name) not in norm_ids}
-        for small in import_statements(module):
-            for local, qualified in import_bindings(small, tf_only=False):
-                path = qualified.removeprefix("tensorflow.").removeprefix("compat.v1.")
-                if not written_in_the_file(slim_name(path)):
-                    taken.add(local)
-        tf = self.tf.alias_of("tensorflow.compat.v1") or self.tf.alias_of("tensorflow")
-        if tf is None and "tf" in taken:
-            self._problems.append(
-                (
-                    first,
-                    f"{why}, and the batch_norm written in its place needs `import tensorflow as tf`: add it",
-                )
-            )
+        taken = self._taken(module, norm_ids)
+        tf = self._tf_name(first, why, "batch_norm", taken)
         slim = self._slim_package(module)
-        position = self._after_imports(module, {tf, slim} - {None})
-        for node in self._norms + self._scopes:
-            index = top_level_index(module, node)
-            if index is not None and index < position:
-                self._problems.append(
-                    (
-                        node,
-                        f"{why}, and the file reads it before its imports end, where "
-                        "the batch_norm written in its place would go: move it below and run again",
-                    )
-                )
+        position = after_imports(module, {tf, slim} - {None}, self._module_lines)
+        self._read_early(module, self._norms + self._scopes, position, why, "batch_norm")
         if self._problems:
             return None
         name = fresh_name("batch_norm", taken)
         scope = fresh_name("with_batch_norm", taken | {name}) if self._scopes else None
         return _Norm(name, tf, slim, position, dropped, scope)
 
-    def _in_file(self, found: "SlimName | NotInSlim | None") -> bool:
-        """Whether ``found`` is the function written in this file (not one of tf-slim's)."""
-        return self._norm is not None and written_in_the_file(found) is not None
+    def _plan_functions(self, module: cst.Module) -> dict[str, str]:
+        """The names of tf-slim's functions written in the file besides batch_norm (where each
+        is defined -> its name), in ``TEMPLATES``' order; a problem (the file declined) for what
+        the written functions cannot stand in for."""
+        references = [node for nodes in self._learning.values() for node in nodes]
+        first_origin = next(iter(self._learning))
+        first, function = self._learning[first_origin][0], WRITTEN_IN_THE_FILE[first_origin]
+        why = f"`{source(first)}` is tf-slim's {function}, which does not run on TF 2.x"
+        taken = self._taken(module, {id(node) for node in references})
+        if self._norm is not None:
+            taken |= {self._norm.name, self._norm.scope} - {None}
+        tf = self._tf_name(first, why, function, taken)
+        self._functions_tf = tf
+        self._functions_position = after_imports(module, {tf} - {None}, self._module_lines)
+        self._read_early(module, references, self._functions_position, why, function)
+        names: dict[str, str] = {}
+        for origin in TEMPLATES:
+            if origin in self._learning and not self._problems:
+                names[origin] = fresh_name(WRITTEN_IN_THE_FILE[origin], taken | set(names.values()))
+        return names
 
-    def _after_imports(self, module: cst.Module, needed: set[str]) -> int:
-        """The index of the first top-level statement after the module's docstring, imports
-        and ``slim = tf.contrib.slim`` lines, and after every statement binding ``needed``."""
-        docstring, _ = split_docstring(module.body)
-        position = 0
-        for index, statement in enumerate(module.body):
-            leading = index < len(docstring) or _imports_only(statement) or id(statement) in self._module_lines
-            if leading and position == index:
-                position = index + 1
-            if needed & module_bindings(cst.Module(body=[statement])):
-                position = max(position, index + 1)
-        return position
+    def _taken(self, module: cst.Module, references: set[int]) -> set[str]:
+        """The names the file uses, but for ``references`` (the ids of the names a written
+        function takes over) and the imports binding a function written in the file."""
+        taken = {name.value for name in name_nodes(module, imports=False) if id(name) not in references}
+        for small in import_statements(module):
+            for local, qualified in import_bindings(small, tf_only=False):
+                path = qualified.removeprefix("tensorflow.").removeprefix("compat.v1.")
+                if not written_in_the_file(slim_name(path)):
+                    taken.add(local)
+        return taken
+
+    def _tf_name(self, first: cst.CSTNode, why: str, function: str, taken: set[str]) -> Optional[str]:
+        """The file's name of TensorFlow for the function written in it (None: ``tf`` is
+        imported); a problem when ``tf`` names something else."""
+        tf = self.tf.alias_of("tensorflow.compat.v1") or self.tf.alias_of("tensorflow")
+        if tf is None and "tf" in taken:
+            self._problems.append(
+                (first, f"{why}, and the {function} written in its place needs `import tensorflow as tf`: add it")
+            )
+        return tf
+
+    def _read_early(self, module: cst.Module, nodes: list, position: int, why: str, function: str) -> None:
+        """A problem for each of ``nodes`` read in a top-level statement before ``position``,
+        where the function written in the file goes."""
+        for node in nodes:
+            index = top_level_index(module, node)
+            if index is not None and index < position:
+                self._problems.append(
+                    (
+                        node,
+                        f"{why}, and the file reads it before its imports end, where "
+                        f"the {function} written in its place would go: move it below and run again",
+                    )
+                )
+
+    def _in_file(self, found: "SlimName | NotInSlim | None") -> bool:
+        """Whether ``found`` is a function written in this file (not one of tf-slim's)."""
+        if written_in_the_file(found) is None:
+            return False
+        return found.origin in self._functions if found.origin in TEMPLATES else self._norm is not None
 
     def _slim_package(self, module: cst.Module) -> Optional[str]:
         """The name the file binds the tf_slim package to once rewritten, if any."""
@@ -440,8 +481,9 @@ class ContribToSlim(WholeNames, TFCodemod):
                             return local
         return None
 
-    def _write_batch_norm(self, module: cst.Module, norm: "_Norm") -> None:
-        """The file's own batch_norm after its imports; the references point at it."""
+    def _write_batch_norm(self, module: cst.Module, norm: "_Norm") -> list[cst.CSTNode]:
+        """The references point at the file's own batch_norm: its statements, to write after
+        the imports."""
         written = False
         for node in self._norms:
             if isinstance(node, cst.Name) and node.value == norm.name:
@@ -470,7 +512,7 @@ class ContribToSlim(WholeNames, TFCodemod):
                 self._lay_out(module, node)
                 written = True
         if not written:
-            return
+            return []
         for node, argument in self._renorm_unknown:
             self.report(
                 node,
@@ -486,14 +528,42 @@ class ContribToSlim(WholeNames, TFCodemod):
             self.add_import("tensorflow.compat.v1", asname="tf")
         if norm.slim is None:
             self.add_import("tf_slim")
-        statements = helper_statements(norm.name, norm.tf or "tf", norm.slim or "tf_slim", module, norm.scope)
-        if norm.position == len(module.body):
+        return helper_statements(norm.name, norm.tf or "tf", norm.slim or "tf_slim", module, norm.scope)
+
+    def _write_functions(self, module: cst.Module) -> list[cst.CSTNode]:
+        """The references point at the file's own functions (``_functions``): their
+        statements, to write after the imports."""
+        statements: list[cst.CSTNode] = []
+        for origin, name in self._functions.items():
+            written = False
+            for node in self._learning[origin]:
+                if isinstance(node, cst.Name) and node.value == name:
+                    written = True  # ``from tensorflow.contrib.slim.learning import ...``: same name
+                elif self.fix(
+                    node,
+                    f"`{source(node)}` is tf-slim's {WRITTEN_IN_THE_FILE[origin]}, which does not run on "
+                    f"TF 2.x: the file's own `{name}` now, the same function in TensorFlow ops",
+                ):
+                    self.replace(node, cst.Name(name))
+                    self._lay_out(module, node)
+                    written = True
+            if written:
+                statements += template_statements(TEMPLATES[origin], module, name=name, tf=self._functions_tf or "tf")
+        if statements and self._functions_tf is None:
+            self.add_import("tensorflow.compat.v1", asname="tf")
+        return statements
+
+    def _insert_written(self, module: cst.Module, statements: list[cst.CSTNode]) -> None:
+        """The functions written in the file, after its imports (and the names they use)."""
+        positions = [self._norm.position] if self._norm is not None else []
+        position = max(positions + ([self._functions_position] if self._functions else []))
+        if position == len(module.body):
             self.insert_after(module.body[-1], statements)
             return
-        following = module.body[norm.position]
+        following = module.body[position]
         self.insert_before(following, statements)
-        if not _imports_only(following) and id(following) not in self._module_lines:
-            self.replace(following, _two_blank_lines)
+        if not imports_only(following) and id(following) not in self._module_lines:
+            self.replace(following, two_blank_lines)
 
     def _lay_out(self, module: cst.Module, node: cst.CSTNode) -> None:
         """The statement holding ``node``, which the rewrite shortened, in its author's layout:
@@ -524,20 +594,6 @@ class _Norm:
 def _called(function: str, argument: cst.BaseExpression) -> cst.Call:
     """``function(argument)``."""
     return cst.Call(func=cst.Name(function), args=[cst.Arg(argument)])
-
-
-def _two_blank_lines(statement: cst.CSTNode) -> cst.CSTNode:
-    """``statement`` two blank lines below the function written before it (PEP 8)."""
-    lines = list(statement.leading_lines)
-    commented = [index for index, line in enumerate(lines) if line.comment is not None]
-    blank = commented[0] if commented else len(lines)
-    return statement.with_changes(leading_lines=[cst.EmptyLine()] * max(0, 2 - blank) + lines)
-
-
-def _imports_only(statement: cst.CSTNode) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and all(
-        isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body
-    )
 
 
 def _local(alias: cst.ImportAlias) -> str:

@@ -36,6 +36,7 @@ import libcst as cst
 from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.treewalk import walk
+from tfmodernize.written_code import template_statements
 
 #: tf-slim's batch_norm arguments a call of it drops when it passes their default (None: any
 #: value, one that matters only with ``renorm``): the helper's own default.
@@ -246,28 +247,15 @@ def $name(arg_scope):
 ''')
 
 
-def helper_source(name: str, tf: str, slim: str, indent: str = "    ", template: Template = HELPER, **more: str) -> str:
-    """The helper's code (``template``'s), named ``name``, for a file indented by ``indent``."""
-    lines = []
-    for line in template.substitute(name=name, tf=tf, slim=slim, **more).splitlines(keepends=True):
-        stripped = line.lstrip(" ")
-        units = (len(line) - len(stripped)) // 4
-        lines.append(indent * units + stripped if stripped.strip() else line)
-    return "".join(lines)
-
-
 def helper_statements(
     name: str, tf: str, slim: str, module: cst.Module, scope: "str | None" = None
 ) -> list[cst.CSTNode]:
     """The helper as top-level statements of ``module`` (its indentation, its newlines), and the
     ``SCOPE_HELPER`` named ``scope`` after it, if asked for."""
-    text = helper_source(name, tf, slim, module.default_indent)
+    statements = template_statements(HELPER, module, name=name, tf=tf, slim=slim)
     if scope is not None:
-        text += "\n\n" + helper_source(scope, tf, slim, module.default_indent, SCOPE_HELPER, norm=name)
-    parsed = cst.parse_module(text, config=module.config_for_parsing)
-    body = list(parsed.body)
-    body[0] = body[0].with_changes(leading_lines=[cst.EmptyLine(), cst.EmptyLine()])
-    return body
+        statements += template_statements(SCOPE_HELPER, module, name=scope, tf=tf, slim=slim, norm=name)
+    return statements
 
 
 def unreproduced_arguments(
