@@ -270,7 +270,7 @@ INSTEAD = {
     "contrib.learn": "Keras (tf.keras.Model.fit); tf.contrib.learn was deprecated before TF 2.0",
     "contrib.training.HParams": "a plain dict, a dataclass or argparse.Namespace",
     "contrib.training": "a tf.function training loop (tf.data for the input pipeline)",
-    "contrib.lookup": "tf.lookup (StaticHashTable, index_table_from_tensor in tf.compat.v1)",
+    "contrib.lookup": "tf.lookup (StaticHashTable with a KeyValueTensorInitializer, StaticVocabularyTable)",
     "contrib.data": "tf.data (its transformations are Dataset methods or tf.data.experimental)",
     "contrib.summary": "tf.summary (TF2 summaries: tf.summary.create_file_writer, scalar, ...)",
     "contrib.opt": "tf.keras.optimizers (and tensorflow-addons for AdamW, LazyAdam, ...)",
