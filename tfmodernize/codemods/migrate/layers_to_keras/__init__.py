@@ -256,7 +256,7 @@ class LayersToKeras(TFCodemod):
     requires_tf2 = True
     #: The layer objects must be in place before session-to-function reads the graph, and the
     #: objects of project classes before summary-v2 writes the summaries they export.
-    runs_before = ("TFM101", "TFM100")
+    runs_before = ("TFM101", "TFM100", "TFM105")
 
     def plan(self, module: cst.Module) -> None:
         """Reads the file into a ``FilePlan`` and walks its statements: the layers each applies
