@@ -687,7 +687,7 @@ def test_the_summary_counts_apart_the_files_a_contrib_name_still_keeps_from_runn
     (tmp_path / "v1.py").write_text("import tensorflow as tf\n\nthreads = tf.train.start_queue_runners()\n")
     shown = CliRunner().invoke(app, ["diff", str(tmp_path), "--no-cache"]).output
     rows = dict(re.findall(r"│ ([a-zA-Z][^│]*?)\s+│\s+(\d+) │", shown))
-    assert rows["cannot run on TF 2.x until its tf.contrib names are replaced"] == "1"
+    assert rows["cannot run on TF 2.x: tf.contrib / tf.estimator left"] == "1"
     assert rows["kept on tf.compat.v1 (runs on TF 2.x as TF1)"] == "1"
 
 

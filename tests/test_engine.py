@@ -639,3 +639,41 @@ def test_detection_asks_about_names_naming_no_tf_symbol_only_the_codemods_that_w
     )
     assert asked["tf-only"] == ["tf.nn.relu", "tf.nn"]
     assert asked["any"] == ["tf.nn.relu", "tf.nn", "value.attr"]
+
+
+ESTIMATOR_ON_V1 = """\
+import tensorflow as tf
+
+threads = tf.train.start_queue_runners()
+config = tf.estimator.RunConfig()
+"""
+
+
+@pytest.mark.parametrize(
+    ("status", "constructs", "expected"),
+    [
+        ("kept-on-compat-v1", ["tf.contrib.layers.flatten"], True),
+        # tf.estimator is gone since TF 2.16, compat.v1 included
+        ("kept-on-compat-v1", ["tf.Session", "tf.estimator.RunConfig"], True),
+        ("kept-on-compat-v1", ["tf.Session", "tf.placeholder"], False),
+        # a name merely starting so is not in the namespace
+        ("kept-on-compat-v1", ["tf.estimators_table"], False),
+        ("migrated", ["tf.estimator.RunConfig"], False),
+    ],
+)
+def test_cannot_run_counts_the_namespaces_gone_from_tf2(status, constructs, expected):
+    from tfmodernize.engine import cannot_run
+
+    assert cannot_run(status, constructs) is expected
+
+
+def test_a_file_kept_on_v1_with_an_estimator_name_cannot_run(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(ESTIMATOR_ON_V1)
+    outcome = process(Discovered(path), Settings(jobs=1))
+    assert outcome.status == "kept-on-compat-v1"
+    assert ("tf.estimator.RunConfig", 4) in outcome.kept_on_v1
+    assert outcome.cannot_run
+    plain = tmp_path / "plain.py"
+    plain.write_text("import tensorflow as tf\n\nthreads = tf.train.start_queue_runners()\n")
+    assert not process(Discovered(plain), Settings(jobs=1)).cannot_run

@@ -1255,3 +1255,34 @@ def test_the_project_facts_are_typed_and_stored_as_json():
     assert facts.callables()["Net"] == FunctionFacts(True, True, False, object=True, built=True)
     assert not facts.creates_no_variables("weight")
     assert module_facts({"model": None}, "model") is None and module_facts({}, "model") is None
+
+
+SCRIPT_ON_TF1 = """\
+import tensorflow as tf
+
+import scale
+
+threads = tf.train.start_queue_runners()
+doubled = scale.double(tf.constant(1.0))
+"""
+
+
+def test_a_module_kept_on_tf1_by_its_project_without_a_plain_import_stays_as_written(tmp_path):
+    """The script stays on TF1 (queue runners), so the TF2 module it imports must too; with no
+    plain ``import tensorflow`` to switch, the module is left as written, and a finding says so."""
+    scale = "from tensorflow import math as tfm\n\n\ndef double(x):\n    return tfm.abs(x)\n"
+    found = outcomes(_write(tmp_path, {"main.py": SCRIPT_ON_TF1, "scale.py": scale}))
+    assert found["main.py"].status == "kept-on-compat-v1"
+    module = found["scale.py"]
+    assert module.new == module.old and module.fixes == []
+    said = [f for f in module.findings if f.message.startswith("left as written")]
+    assert [(f.code, f.line) for f in said] == [("TFM113", 1)]
+    assert "main.py" in said[0].message
+    assert "no plain module-level `import tensorflow`" in said[0].message
+
+
+def test_a_module_kept_on_tf1_by_its_project_with_a_plain_import_gets_no_such_finding(tmp_path):
+    scale = "import tensorflow as tf\n\n\ndef double(x):\n    return tf.math.multiply(x, 2.0)\n"
+    found = outcomes(_write(tmp_path, {"main.py": SCRIPT_ON_TF1, "scale.py": scale}))
+    assert found["scale.py"].status == "kept-on-compat-v1"
+    assert not [f for f in found["scale.py"].findings if f.message.startswith("left as written")]

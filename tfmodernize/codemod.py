@@ -233,6 +233,12 @@ class TFCodemod(VisitorBasedCodemodCommand):
             new = self.state.apply(new, plan_imports(new, self._imports_added, self._imports_removed))
         return new
 
+    def done(self) -> None:
+        """Forget what planning kept: the trees' nodes, the edits (their functions hold this
+        codemod), collaborators holding it. The engine runs a codemod once; what it kept in
+        such reference cycles would wait for the cycle collector, which scans all of it."""
+        self.__dict__.clear()
+
     def plan(self, module: cst.Module) -> None:
         """Analyse ``module`` and record edits (``replace``, ``insert_before``, ``insert_after``,
         ``remove``). By default: one read-only walk calling the ``visit_*``/``leave_*`` hooks,

@@ -82,7 +82,8 @@ class Outcome:
 
     @property
     def cannot_run(self) -> bool:
-        """Whether the file is kept on compat.v1 by a name no TF 2.x has (``tf.contrib``)."""
+        """Whether the file is kept on compat.v1 by a name TF 2.x no longer has (``tf.contrib``,
+        ``tf.estimator`` since TF 2.16)."""
         return cannot_run(self.status, (construct for construct, _ in self.kept_on_v1))
 
     @property
@@ -102,10 +103,15 @@ class Outcome:
         return "migrated" if self.changed else "unchanged"
 
 
+#: The TF1 namespaces gone from TF 2.x even under compat.v1: ``tf.contrib`` since TF 2.0,
+#: ``tf.estimator`` since TF 2.16 (tensorflow-estimator 2.15 does not import on later versions).
+GONE_NAMESPACES = ("tf.contrib.", "tf.estimator.")
+
+
 def cannot_run(status: str, constructs: Iterable[str]) -> bool:
     """Whether a file of ``status`` kept on compat.v1 by ``constructs`` still cannot run on TF
-    2.x: TF 2.x has no ``tf.contrib``, even under compat.v1."""
-    return status == "kept-on-compat-v1" and any(c.startswith("tf.contrib.") for c in constructs)
+    2.x: a name of ``GONE_NAMESPACES`` is not there, even under compat.v1."""
+    return status == "kept-on-compat-v1" and any(c.startswith(GONE_NAMESPACES) for c in constructs)
 
 
 class RewriteError(Exception):
@@ -164,6 +170,13 @@ class _Asking:
     by_path: dict[str, list[type[TFCodemod]]] = field(default_factory=dict)
 
     @classmethod
+    def remaining(cls, candidates: Sequence[type[TFCodemod]], found: set) -> Optional["_Asking"]:
+        """What to ask for the ``candidates`` not ``found`` yet; None once all are."""
+        if len(found) == len(candidates):
+            return None
+        return cls.of(c for c in candidates if c not in found)
+
+    @classmethod
     def of(cls, codemods: Iterable[type[TFCodemod]]) -> "_Asking":
         asking = cls()
         for codemod in codemods:
@@ -186,6 +199,7 @@ def _detect(
     candidates: Sequence[type[TFCodemod]],
     names: TFNames,
     asked: Optional[set[int]] = None,
+    parent_of: Optional[dict[int, cst.CSTNode]] = None,
 ) -> set[type[TFCodemod]]:
     """One traversal asking every candidate's ``detect`` about the node types it wants; a
     codemod found is asked no more (what the walk asks is made again without it).
@@ -193,42 +207,49 @@ def _detect(
     ``asked``: ids of the nodes every candidate was already asked about, under the same names
     (nodes are immutable, so a node's whole subtree was too): the walk does not go into them,
     and adds the nodes it goes through. After a codemod's rewrite only its new nodes are walked.
+    ``parent_of``, given for a tree walked whole (``asked`` empty), receives each code node's
+    parent on the way (``edits.parents``): the walk goes on to the end for it, asking nothing
+    more once every candidate is found.
     """
     found: set[type[TFCodemod]] = {c for c in candidates if not c.interests}
-    if len(found) == len(candidates):
+    asking = _Asking.remaining(candidates, found)
+    if asking is None and parent_of is None:
         return found
-    asking = _Asking.of(c for c in candidates if c not in found)
     if asked is None:
         asked = set()
     stack: list[cst.CSTNode] = [module]
     pop, extend, children, mark = stack.pop, stack.extend, treewalk.children, asked.add
+    update = parent_of.update if parent_of is not None else None
     while stack:
         node = pop()
         key = id(node)
         if key in asked:
             continue
-        kind = type(node)
-        if kind is cst.Call and asking.by_path:
-            symbol = names.tf_symbol(node.func)
-            if symbol is not None and symbol.path in asking.by_path:
-                found.update(asking.by_path[symbol.path])
-                if len(found) == len(candidates):
-                    return found
-                asking = _Asking.of(c for c in candidates if c not in found)
-        ask = asking.wanted.get(kind)
-        if ask is not None:
-            if kind in asking.typed and names.tf_symbol(node) is None:
-                ask = asking.untyped.get(kind, ())
-            before = len(found)
-            for codemod in ask:
-                if codemod.detect(node, names):
-                    found.add(codemod)
-            if len(found) != before:
-                if len(found) == len(candidates):
-                    return found
-                asking = _Asking.of(c for c in candidates if c not in found)
+        if asking is not None:
+            kind = type(node)
+            if kind is cst.Call and asking.by_path:
+                symbol = names.tf_symbol(node.func)
+                if symbol is not None and symbol.path in asking.by_path:
+                    found.update(asking.by_path[symbol.path])
+                    asking = _Asking.remaining(candidates, found)
+            ask = asking.wanted.get(kind) if asking is not None else None
+            if ask is not None:
+                if kind in asking.typed and names.tf_symbol(node) is None:
+                    ask = asking.untyped.get(kind, ())
+                before = len(found)
+                for codemod in ask:
+                    if codemod.detect(node, names):
+                        found.add(codemod)
+                if len(found) != before:
+                    asking = _Asking.remaining(candidates, found)
+            if asking is None and update is None:
+                return found
         mark(key)
-        extend(reversed(children(node, code_only=True)))
+        below = children(node, code_only=True)
+        if below:  # most nodes are leaves
+            if update is not None:
+                update(dict.fromkeys(map(id, below), node))
+            extend(reversed(below))
     return found
 
 
@@ -253,9 +274,9 @@ def transform_text(
     rewrite would not parse (the rewrite is then dropped). A codemod whose obligations are
     left unfulfilled is taken out and the file rewritten again without it.
     """
-    try:
-        with _collector_paused():
-            return _transform_text(
+    with _collector_paused():
+        try:
+            new_text, state = _transform_text(
                 text,
                 codemods,
                 path=path,
@@ -265,9 +286,13 @@ def transform_text(
                 refused=refused,
                 project_on_v1=project_on_v1,
             )
-    finally:
-        treewalk.forget()  # the nodes of this file's trees are not needed again
-        tfsymbols.forget()
+        finally:
+            treewalk.forget()  # the nodes of this file's trees are not needed again
+            tfsymbols.forget()
+        # The trees go while the collector is paused, freed by reference counting: resumed, its
+        # first pass would otherwise scan every node they hold once more.
+        state.release()
+        return new_text, state
 
 
 @contextmanager
@@ -421,14 +446,18 @@ def _transform_once(
     # The nodes every candidate has been asked about (kept alive by ``trees``, so ids stay theirs).
     asked: set[int] = set()
     trees = [module]
-    found = _detect(module, candidates, names, asked) | wanted
+    parent_of: dict[int, cst.CSTNode] = {}
+    found = _detect(module, candidates, names, asked, parent_of) | wanted
+    state.know_parents(module, parent_of)
     changed = False
     for index, codemod in enumerate(candidates):
         if codemod not in found:
             continue
         fixes_before = len(state.fixes)
         context = CodemodContext(filename=path, full_module_name=None)
-        result = codemod(context, state).transform_module(module)
+        instance = codemod(context, state)
+        result = instance.transform_module(module)
+        instance.done()
         if len(state.fixes) > fixes_before:
             changed = True
             module = result
@@ -723,10 +752,28 @@ def _projects_together(outcomes: list[Outcome], items: list, index: ProjectIndex
             if again.error is None and not again.kept_on_v1:
                 # Not kept on compat.v1 (no plain TensorFlow import to switch): left as written.
                 again.new, again.new_bytes, again.fixes, again.exports = again.old, again.old_bytes, [], {}
+                again.findings.extend(_left_as_written(reason, settings, again.path))
                 status[path], why[path] = project_modes.FAILED, f"it stays as written ({reason})"
             else:
                 status[path], why[path] = _project_status(again)
             outcomes[position[path]] = again
+
+
+def _left_as_written(reason: str, settings: Settings, path: Path) -> list[Finding]:
+    """Why a file its project keeps on TF1 is left as written: the finding of the codemod the
+    project asked to keep it on ``tf.compat.v1`` (``wanted_by`` a ``project_on_v1``), which
+    found no plain TensorFlow import to switch."""
+    asked = FileState(text="", project_on_v1=reason)
+    selected = select_codemods(settings.select, settings.ignore)
+    keeper = next((c for c in selected if c.wanted_by(asked)), None)
+    if keeper is None:
+        return []
+    message = (
+        f"left as written: {reason}, so this file must stay on TF1 with it, but it has no plain "
+        "module-level `import tensorflow` to switch to tf.compat.v1: import tensorflow.compat.v1 "
+        "here by hand"
+    )
+    return [Finding(keeper.code, keeper.name, message, 1, 1, 1, 1, path=str(path))]
 
 
 def _imports_tensorflow(text: Optional[str]) -> bool:

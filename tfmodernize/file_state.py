@@ -134,7 +134,9 @@ class FileState:
         for name, qualified in before.items():
             if name in after:
                 # Read before: in the statements kept or those gone; after: in those kept or new.
-                if not self._read_in(came, name) and not self._read_in(kept, name) and self._read_in(gone, name):
+                # Those gone first: a name they did not read is not orphaned, whatever came.
+                gone_read = self._read_in(gone, name)
+                if gone_read and not (self._read_in(came, name) or self._read_in(kept, name)):
                     orphaned.append((name, qualified))
             elif self._read_in(gone, name) or self._read_in(kept, name):  # no import binds it any more
                 orphaned.append((name, qualified))
@@ -164,6 +166,13 @@ class FileState:
             if module is self.parsed:
                 self._parsed_parents = self._parents[1]
         return self._parents[1]
+
+    def know_parents(self, module: cst.Module, parent_of: dict) -> None:
+        """``parent_of`` is ``edits.parents(module)``, read on a walk made anyway (the engine's
+        detection walk): ``parents`` need not walk the tree again."""
+        self._parents = (module, parent_of)
+        if module is self.parsed:
+            self._parsed_parents = parent_of
 
     def apply(self, module: cst.Module, edits: Edits) -> cst.Module:
         """``module`` with ``edits`` made (``edits.apply``)."""
@@ -213,6 +222,13 @@ class FileState:
         if self._lines is None:
             self._lines = self.text.splitlines()
         return self._lines
+
+    def release(self) -> None:
+        """Drop the trees and what was read off them, once the file is done: what the codemods
+        said (fixes, findings, obligations, what keeps the file on v1, exports) stays."""
+        self.parsed = self.syntax = self._wrapper = self._names = self._parents = None
+        self._parsed_parents = self._positions = None
+        self.origin, self.anchor, self._statement_reads, self._readings = {}, {}, {}, {}
 
     def keep_on_v1(self, construct: str, line: int) -> None:
         """Record that the file stays TF1 code (on ``tf.compat.v1``) because of ``construct``."""

@@ -270,8 +270,10 @@ def relaid(written: cst.BaseStatement, updated: cst.BaseStatement, limit: int, d
     if "\n" in new.rstrip("\n"):
         old = _code_text(written)
         if "\n" in old.rstrip("\n"):
-            updated = _realigned(updated, old, new)
-    return _narrowed(updated, limit, depth)
+            realigned = _realigned(updated, old, new)
+            if realigned is not updated:
+                return _narrowed(realigned, limit, depth)
+    return _narrowed(updated, limit, depth, _without_comment(new, updated.trailing_whitespace))
 
 
 def _code_text(statement: cst.SimpleStatementLine) -> str:
@@ -427,10 +429,23 @@ def _swapped(node: cst.CSTNode, new_of: dict[int, cst.CSTNode]) -> cst.CSTNode:
     return node.with_changes(**changes) if changes else node
 
 
-def _narrowed(statement: cst.SimpleStatementLine, limit: int, depth: int) -> cst.SimpleStatementLine:
-    """``statement`` wrapped when its code (a trailing comment aside) is wider than ``limit``."""
+def _without_comment(text: str, trailing: cst.TrailingWhitespace) -> Optional[str]:
+    """``text``, a statement line's code, as it reads without its ``trailing`` whitespace and
+    comment (with a plain newline): None when it does not end with them as written."""
+    newline = trailing.newline.value if trailing.newline.value is not None else "\n"
+    comment = trailing.comment.value if trailing.comment is not None else ""
+    tail = trailing.whitespace.value + comment + newline
+    return text[: -len(tail)] + "\n" if text.endswith(tail) else None
+
+
+def _narrowed(
+    statement: cst.SimpleStatementLine, limit: int, depth: int, text: Optional[str] = None
+) -> cst.SimpleStatementLine:
+    """``statement`` wrapped when its code (a trailing comment aside) is wider than ``limit``;
+    ``text``: that code, when the caller has rendered it already."""
     code = statement.with_changes(leading_lines=(), trailing_whitespace=cst.TrailingWhitespace())
-    text = source(code)
+    if text is None:
+        text = source(code)
     widest = max(len(line) for line in text.splitlines()) + len(STEP) * depth
     if widest <= limit:
         return statement

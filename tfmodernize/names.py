@@ -25,13 +25,14 @@ def name_nodes(node: cst.CSTNode, *, nested: bool = True, imports: bool = True) 
     stack = [node]
     while stack:
         current = stack.pop()
-        if not nested and current is not node and isinstance(current, _SCOPES):
+        kind = type(current)  # the node types asked about have no subclasses: ``is`` is exact
+        if not nested and current is not node and kind in _SCOPES:
             continue
-        if not imports and isinstance(current, (cst.Import, cst.ImportFrom)):
+        if not imports and (kind is cst.Import or kind is cst.ImportFrom):
             continue
-        if isinstance(current, cst.Name):
+        if kind is cst.Name:
             yield current
-        elif isinstance(current, (cst.Attribute, cst.Arg)):
+        elif kind is cst.Attribute or kind is cst.Arg:
             stack.append(current.value)
         else:
             stack.extend(children(current, code_only=True))
@@ -169,7 +170,7 @@ class WholeNames:
 
 def used_names(module: cst.Module) -> set[str]:
     """Every identifier in the module, to pick names that clash with nothing."""
-    return {node.value for node in walk(module, code_only=True) if isinstance(node, cst.Name)}
+    return {node.value for node in walk(module, code_only=True) if type(node) is cst.Name}
 
 
 def fresh_name(base: str, taken: set[str]) -> str:

@@ -81,7 +81,8 @@ class Positions:
         holder = node
         while holder is not top and not isinstance(holder, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             holder = self._parents[id(holder)]
-        if type(node) is cst.Attribute:  # most findings: read off CPython's tree, nothing rendered
+        if type(node) is cst.Attribute or type(node) is cst.Call:
+            # Most findings: read off CPython's tree, nothing rendered.
             where = self._attribute_range(node, holder, top)
             if where is not None:
                 return where
@@ -172,30 +173,38 @@ class Positions:
                 )
         return self._nested_lines[top]
 
-    def _attribute_range(self, node: cst.Attribute, holder: cst.CSTNode, top: cst.CSTNode):
-        """The ``CodeRange`` of a dotted name (``tf.contrib.layers``) read off CPython's tree:
-        the same name written in the same statement is paired in source order with CPython's
-        nodes of that name. None when that cannot be sure (another count, parentheses,
-        characters other than ASCII on its lines): the statement is rendered then."""
-        dotted = dotted_name(node)
+    def _attribute_range(self, node: cst.CSTNode, holder: cst.CSTNode, top: cst.CSTNode):
+        """The ``CodeRange`` of a dotted name (``tf.contrib.layers``), or of a call of one
+        (``tf.contrib.layers.flatten(x)``), read off CPython's tree: the same name (or call of
+        it) written in the same statement is paired in source order with CPython's nodes of
+        that name. None when that cannot be sure (another count, parentheses, characters other
+        than ASCII on its lines): the statement is rendered then."""
+        call = type(node) is cst.Call
+        dotted = dotted_name(node.func if call else node)
         statements = self._paired(top)[1].get(id(holder))
         if dotted is None or not statements or node.lpar:
             return None
         code = list(_own_code(holder))
         if any(type(n) is cst.FormattedString for n in code):
             return None  # CPython's positions inside f-strings are not to be relied on
-        mine = [n for n in code if type(n) is cst.Attribute and dotted_name(n) == dotted]
+        if call:
+            mine = [n for n in code if type(n) is cst.Call and dotted_name(n.func) == dotted]
+            kind, of = ast.Call, (lambda n: n.func)
+        else:
+            mine = [n for n in code if type(n) is cst.Attribute and dotted_name(n) == dotted]
+            kind, of = ast.Attribute, (lambda n: n)
         theirs = sorted(
             (
                 n
                 for statement in statements
                 for n in _ast_own_code(statement)
-                if type(n) is ast.Attribute and _ast_dotted(n) == dotted
+                if type(n) is kind and _ast_dotted(of(n)) == dotted
             ),
             key=lambda n: (n.lineno, n.col_offset),
         )
         at = next((i for i, m in enumerate(mine) if m is node), None)
-        if at is None or len(mine) != len(theirs) or any(m.lpar for m in mine):
+        parenthesized = any(m.lpar or (call and _parenthesized(m.func)) for m in mine)
+        if at is None or len(mine) != len(theirs) or parenthesized:
             return None
         found = theirs[at]
         lines = self._lines()
@@ -302,7 +311,7 @@ def _own_code(statement: cst.CSTNode):
     stack = [c for c in reversed(children(statement, code_only=True)) if id(c) not in blocks]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.Import, cst.ImportFrom)):
+        if type(node) is cst.Import or type(node) is cst.ImportFrom:
             continue
         yield node
         stack.extend(reversed(children(node, code_only=True)))
@@ -323,6 +332,15 @@ def _ast_own_code(statement: ast.stmt):
         node = stack.pop()
         yield node
         stack.extend(ast.iter_child_nodes(node))
+
+
+def _parenthesized(node: cst.BaseExpression) -> bool:
+    """Whether ``node``, a dotted name, or a part of it, is in parentheses of its own."""
+    while type(node) is cst.Attribute:
+        if node.lpar:
+            return True
+        node = node.value
+    return bool(getattr(node, "lpar", ()))
 
 
 def _ast_dotted(node: ast.AST) -> Optional[str]:

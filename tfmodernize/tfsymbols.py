@@ -65,19 +65,19 @@ class TFSymbol:
 def dotted_name(node: cst.CSTNode) -> Optional[str]:
     """``a.b.c`` for a chain of ``Name``/``Attribute`` nodes, else ``None``."""
     parts = []
-    while isinstance(node, cst.Attribute):
+    while type(node) is cst.Attribute:  # no subclasses; ``isinstance`` on LibCST's ABCs is slow
         parts.append(node.attr.value)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if type(node) is not cst.Name:
         return None
     parts.append(node.value)
     return ".".join(reversed(parts))
 
 
 def root_name(node: cst.CSTNode) -> Optional[cst.Name]:
-    while isinstance(node, cst.Attribute):
+    while type(node) is cst.Attribute:
         node = node.value
-    return node if isinstance(node, cst.Name) else None
+    return node if type(node) is cst.Name else None
 
 
 def _is_tf_module(qualified: str) -> bool:
@@ -305,6 +305,11 @@ class TFNames:
 
     def qualify(self, node: cst.CSTNode) -> Optional[str]:
         """``tensorflow.compat.v1.placeholder`` for ``tf.placeholder`` under that import."""
+        kind = type(node)
+        if kind is cst.Name and self._scopes is None:
+            return self.aliases.get(node.value)  # a lookup: cheaper than remembering it
+        if kind is not cst.Attribute and kind is not cst.Name:
+            return None
         known = self._qualified.get(id(node))
         if known is not None and known[0] is node:
             return known[1]

@@ -142,15 +142,31 @@ _STATEMENT_HOLDERS = (
 )
 
 
+#: Node type -> (a compound statement, holds statements): ``isinstance`` against LibCST's
+#: abstract bases goes through ``ABCMeta`` on every node, a lookup here once per type.
+_STATEMENT_KINDS: dict[type, tuple[bool, bool]] = {}
+
+
+def _statement_kind(kind: type) -> tuple[bool, bool]:
+    known = _STATEMENT_KINDS.get(kind)
+    if known is None:
+        known = _STATEMENT_KINDS[kind] = (
+            issubclass(kind, cst.BaseCompoundStatement),
+            issubclass(kind, (cst.Module, *_STATEMENT_HOLDERS)),
+        )
+    return known
+
+
 def compound_statements(node: cst.CSTNode) -> Iterator[cst.BaseCompoundStatement]:
     """Every compound statement (``with``, ``for``, ``if``, a definition...) in ``node``, at any
     depth of blocks, in source order, without walking into expressions."""
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.BaseCompoundStatement):
+        compound, holder = _statement_kind(type(current))
+        if compound:
             yield current
-        if isinstance(current, (cst.Module, *_STATEMENT_HOLDERS)):
+        if holder:
             stack.extend(reversed(children(current, code_only=True)))
 
 
@@ -160,9 +176,10 @@ def import_statements(node: cst.CSTNode) -> Iterator["cst.Import | cst.ImportFro
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, (cst.Import, cst.ImportFrom)):
+        kind = type(current)
+        if kind is cst.Import or kind is cst.ImportFrom:
             yield current
-        elif isinstance(current, (cst.Module, cst.SimpleStatementLine, *_STATEMENT_HOLDERS)):
+        elif kind is cst.SimpleStatementLine or _statement_kind(kind)[1]:
             stack.extend(reversed(children(current, code_only=True)))
 
 

@@ -66,7 +66,7 @@ def print_summary(
         (changed_label, summary.changed),
         ("migrated to TF2", summary.migrated),
         ("kept on tf.compat.v1 (runs on TF 2.x as TF1)", summary.kept_on_v1 - summary.cannot_run),
-        ("cannot run on TF 2.x until its tf.contrib names are replaced", summary.cannot_run),
+        ("cannot run on TF 2.x: tf.contrib / tf.estimator left", summary.cannot_run),
         ("unchanged", summary.unchanged),
         ("skipped (no TensorFlow / empty)", summary.skipped),
         ("failed", summary.failed),

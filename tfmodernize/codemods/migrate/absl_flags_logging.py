@@ -414,13 +414,16 @@ class _ModuleFacts(cst.CSTVisitor):
                 )
         return True
 
-    def on_leave(self, original: cst.CSTNode) -> None:
-        super().on_leave(original)
-        if (
-            not isinstance(original, (cst.Attribute, cst.Name))
-            or id(original) in self._inner
-            or id(original) in self._skip
-        ):
+    # Hooks by node type, not an ``on_leave`` for every node: ``treewalk.visit`` then calls
+    # these alone (``dispatch``), the cost of a walk of the whole module being the lookup.
+    def leave_Attribute(self, original: cst.Attribute) -> None:
+        self._leave_name(original)
+
+    def leave_Name(self, original: cst.Name) -> None:
+        self._leave_name(original)
+
+    def _leave_name(self, original: "cst.Attribute | cst.Name") -> None:
+        if id(original) in self._inner or id(original) in self._skip:
             return
         name = self._logging_name(original)
         if name is None:

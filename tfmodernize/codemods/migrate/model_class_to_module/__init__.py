@@ -254,8 +254,9 @@ class ModelClassToModule(TFCodemod):
                     "uses its objects; migrate that code first",
                 )
             return
-        own, _ = self._callers(module, dict(migrated), skip)
-        if own is None:
+        # With no class migrated here, no use of one in this module can decline (two walks spared).
+        own, _ = self._callers(module, dict(migrated), skip) if migrated else (None, None)
+        if migrated and own is None:
             return
         theirs, declined = self._callers(module, imported, skip) if imported else (None, None)
         if declined is not None:
