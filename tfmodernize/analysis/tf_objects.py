@@ -22,6 +22,24 @@ from tfmodernize.names import names_bound_here
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
+#: What ``tf.Module`` defines itself (its public members and the private names its methods
+#: read): an attribute of that name set on a module object hides or breaks it.
+TF_MODULE_MEMBERS = frozenset(
+    {
+        "name",
+        "name_scope",
+        "variables",
+        "trainable_variables",
+        "non_trainable_variables",
+        "submodules",
+        "with_name_scope",
+        "_name",
+        "_name_scope",
+        "_scope_name",
+        "_flatten",
+    }
+)
+
 #: Every member name of ``V1_ONLY_MEMBERS``: a cheap first test on an attribute.
 MEMBER_NAMES = frozenset(member for members in V1_ONLY_MEMBERS.values() for member in members)
 #: The same, looked for in a file's text before it is parsed.

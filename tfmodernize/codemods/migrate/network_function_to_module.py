@@ -69,6 +69,7 @@ import libcst as cst
 
 from tfmodernize.analysis.project_facts import foreign_imports
 from tfmodernize.analysis.tf1_api import PLACEHOLDERS, RANDOM_OPS, SESSIONS
+from tfmodernize.analysis.tf_objects import TF_MODULE_MEMBERS
 from tfmodernize.analysis.variable_calls import creates_opaque_variables, is_variable_maker
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import bound_names, fresh_name, name_nodes, names_bound_here, names_read, own_nodes, used_names
@@ -76,18 +77,6 @@ from tfmodernize.syntax import ancestors, calls_in, parse_statement, split_docst
 from tfmodernize.tfsymbols import root_name
 from tfmodernize.treewalk import walk
 
-#: What ``tf.Module`` itself has: a variable of that name would hide it.
-MODULE_ATTRIBUTES = frozenset(
-    {
-        "name",
-        "name_scope",
-        "variables",
-        "trainable_variables",
-        "non_trainable_variables",
-        "submodules",
-        "with_name_scope",
-    }
-)
 #: Optimizer methods building a training step.
 TRAINING_METHODS = frozenset({"minimize", "apply_gradients", "compute_gradients"})
 #: Nodes whose insides run another number of times than the statement holding them.
@@ -185,7 +174,7 @@ class NetworkFunctionToModule(TFCodemod):
         if inner:
             raise Decline(inner[0], "it defines a function, lambda or class, or yields")
         for variable in variables:
-            if variable in MODULE_ATTRIBUTES:
+            if variable in TF_MODULE_MEMBERS:
                 raise Decline(function, f"its variable `{variable}` would hide `tf.Module.{variable}`")
             binders = [n for n in own_nodes(function.body) if variable in names_bound_here(n)]
             if len(binders) != 1 or variable in parameters:
@@ -215,7 +204,7 @@ class NetworkFunctionToModule(TFCodemod):
         kept = ((init_reads & set(parameters)) | locals_made) & apply_names
         apply_binds = set().union(set(), *(bound_names(s) for s in apply))
         for shared in sorted(kept):
-            if shared in apply_binds or shared in MODULE_ATTRIBUTES or shared in variables:
+            if shared in apply_binds or shared in TF_MODULE_MEMBERS or shared in variables:
                 raise Decline(function, f"`{shared}`, read by the variables' initial values, is bound again by the ops")
         last_init = max(init_indexes)
         for index, statement in enumerate(body[:last_init]):

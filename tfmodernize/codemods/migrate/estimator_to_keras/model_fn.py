@@ -13,6 +13,7 @@ import libcst as cst
 
 from tfmodernize.analysis.estimator import METRICS, mode_key, metric_parameters
 from tfmodernize.analysis.optimizers import KerasOptimizer, keras_optimizer, optimizer_table
+from tfmodernize.analysis.tf_objects import TF_MODULE_MEMBERS
 from tfmodernize.analysis.variables import VariableValues
 from tfmodernize.analysis.variable_calls import (
     VARIABLE_PARAMETERS,
@@ -87,18 +88,6 @@ REFUSED = {
     "compat.v1.": "is TF1 API",
     "tpu.": "runs on TPUs through the Estimator",
 }
-#: What a ``tf.Module`` has already: a variable is never an attribute of that name.
-MODULE_MEMBERS = frozenset(
-    {
-        "name",
-        "name_scope",
-        "variables",
-        "trainable_variables",
-        "non_trainable_variables",
-        "submodules",
-        "with_name_scope",
-    }
-)
 #: Paths of ops that draw random numbers (their place in the random-op order matters).
 RANDOM_PREFIXES = ("random.", "random_", "truncated_normal", "multinomial", "nn.dropout", "nn.experimental.stateless")
 
@@ -332,7 +321,7 @@ class _Reader:
             code = self.values.variable(call, arguments(call))
         if name in self.plan.variable_lines.values():
             raise Decline(call, f"the model_fn binds `{name}` to two variables")
-        attribute = f"{name}_variable" if name in MODULE_MEMBERS else name
+        attribute = f"{name}_variable" if name in TF_MODULE_MEMBERS else name
         self.plan.variables.append((attribute, code))
         self.plan.variable_lines[id(line)] = name
         self.plan.attributes[name] = attribute

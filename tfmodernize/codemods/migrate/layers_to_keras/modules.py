@@ -25,18 +25,13 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.names import bound_names, local_names, name_nodes, parameter_names
+from tfmodernize.analysis.tf_objects import TF_MODULE_MEMBERS
 from tfmodernize.syntax import commas, no_space_equal, source
 from tfmodernize.treewalk import walk
 
 #: Attributes of ``tf.Module`` and Keras layers a parameter kept on the object may not take.
-RESERVED = frozenset(
+RESERVED = TF_MODULE_MEMBERS | frozenset(
     {
-        "name",
-        "name_scope",
-        "variables",
-        "trainable_variables",
-        "non_trainable_variables",
-        "submodules",
         "weights",
         "trainable_weights",
         "non_trainable_weights",

@@ -23,6 +23,7 @@ from tfmodernize.analysis.tf1_api import HOST_PREFIXES, RANDOM_OPS
 
 from tfmodernize.analysis.optimizers import optimizer_table
 from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS, SESSIONS, VARIABLE_MAKERS
+from tfmodernize.analysis.tf_objects import TF_MODULE_MEMBERS
 
 from tfmodernize.analysis.variable_calls import creates_opaque_variables
 from tfmodernize.codemod import Decline
@@ -40,22 +41,6 @@ from tfmodernize.treewalk import walk
 
 #: The summaries a model class's ``__init__`` may make of its tensors.
 SUMMARY_OPS = ("summary.scalar", "summary.histogram")
-#: What tf.Module defines itself: a model class setting or defining one of these cannot become one.
-MODULE_MEMBERS = frozenset(
-    {
-        "name",
-        "name_scope",
-        "variables",
-        "trainable_variables",
-        "non_trainable_variables",
-        "submodules",
-        "with_name_scope",
-        "_name",
-        "_name_scope",
-        "_scope_name",
-        "_flatten",
-    }
-)
 #: TF paths (prefixes end with a dot) a graph expression may not call: they make variables,
 #: read or fill collections, write summaries, change state or need TF1's graph.
 GRAPH_ONLY = (
@@ -284,7 +269,7 @@ class Reader:
             raise Decline(cls, f"`{cls.name.value}` has no `__init__`")
         model = ClassModel(cls=cls, init=init, graph_only=self.graph_only)
         model.attributes = self._attributes()
-        clash = sorted(model.attributes & MODULE_MEMBERS)
+        clash = sorted(model.attributes & TF_MODULE_MEMBERS)
         if clash:
             raise Decline(cls, f"`{clash[0]}` is a member of tf.Module, which the class would become")
         self.model = model
