@@ -323,3 +323,23 @@ def test_style_width_is_the_files_longest_line_within_bounds():
     assert style_width("x = 1\n") == 88
     assert style_width("x = " + "1" * 90 + "\n") == 94
     assert style_width("x = " + "1" * 200 + "\n") == 100
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        pytest.param(
+            "make(first_argument, second_argument, third=3).save(step=i)\n",
+            "make(\n    first_argument,\n    second_argument,\n    third=3,\n).save(step=i)\n",
+            id="the-receiver-call-wrapped-when-the-method-call-is-not-enough",
+        ),
+        pytest.param(
+            "make(a).save(first_argument, second_argument, third=3)\n",
+            "make(a).save(\n    first_argument,\n    second_argument,\n    third=3,\n)\n",
+            id="the-method-call-wrapped-first",
+        ),
+        pytest.param("make(a).save(step=i)\n", "make(a).save(step=i)\n", id="no-op-it-fits"),
+    ],
+)
+def test_fitted_wraps_the_call_a_method_is_called_on(line, expected):
+    assert _code(fitted(_statement(line), 40, 0)) == expected

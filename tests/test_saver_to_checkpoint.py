@@ -47,8 +47,12 @@ REWRITES = [
         + "saver = tf.train.Saver(max_to_keep=0)\nsess = tf.Session()\nsaver.save(sess, folder, global_step=step)\n",
         HEAD.replace("import tensorflow as tf\n", "import tensorflow as tf\nimport os\n\n")
         + "saver = tf.train.Checkpoint(w=w, v=v)\nsess = tf.Session()\n"
-        "tf.train.CheckpointManager(saver, os.path.dirname(folder) or os.curdir, max_to_keep=None, "
-        "checkpoint_name=os.path.basename(folder)).save(checkpoint_number=step)\n",
+        "tf.train.CheckpointManager(\n"
+        "    saver,\n"
+        "    os.path.dirname(folder) or os.curdir,\n"
+        "    max_to_keep=None,\n"
+        "    checkpoint_name=os.path.basename(folder),\n"
+        ").save(checkpoint_number=step)\n",
         id="numbered-save-keeps-all",
     ),
     pytest.param(

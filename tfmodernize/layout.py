@@ -137,6 +137,11 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int, *, further: boo
     call = _outer_call(small.value)
     if call is not None:
         values = [_replaced(small.value, call, wrapped) for wrapped in _wraps(call, 0, room, further)]
+        receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+        if isinstance(receiver, cst.Call) and receiver.args:
+            # ``make(a, b).save(step=i)``: when splitting ``save``'s arguments is not enough,
+            # the call that made the object it is called on.
+            values += [_replaced(small.value, receiver, wrapped) for wrapped in _wraps(receiver, 0, room, further)]
     elif not small.value.lpar and not isinstance(small, cst.Expr):
         # ``name = (\n    a * b\n)``: an operation, in parentheses of its own.
         values = [_parenthesized(small.value)]

@@ -75,6 +75,7 @@ from tfmodernize.analysis.variables import may_make_variables, runs_at_most_once
 from tfmodernize.names import fresh_name
 from tfmodernize.syntax import top_level_index
 from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.layout import depth, fitted, style_width
 from tfmodernize.names import name_nodes, own_nodes
 from tfmodernize.syntax import ancestors, argument, no_space_equal, source, statement_of
 from tfmodernize.tfsymbols import TFNames
@@ -178,7 +179,7 @@ class SaverToCheckpoint(TFCodemod):
                     ),
                 )
             else:
-                self._numbered_save(save, name, keep)
+                self._numbered_save(save, name, keep, parents)
         for restore in restores:
             self.replace(
                 restore,
@@ -273,11 +274,12 @@ class SaverToCheckpoint(TFCodemod):
             (saves if attribute.attr.value == "save" else restores).append(call)
         return saves, restores
 
-    def _numbered_save(self, save: cst.Call, checkpoint: str, keep: str) -> None:
+    def _numbered_save(self, save: cst.Call, checkpoint: str, keep: str, parents: dict) -> None:
         """``saver.save(sess, path, global_step=step)`` -> a ``tf.train.CheckpointManager`` over
         the folder and name of ``path`` saving checkpoint number ``step``: the same ``path-step``
         files, the same ``checkpoint`` state file, the same rotation (a manager reads the state
-        file when made, so one made at each save keeps TF1's ``max_to_keep`` count)."""
+        file when made, so one made at each save keeps TF1's ``max_to_keep`` count). A save on a
+        line of its own is wrapped to the file's width."""
         path = source(argument(save, 1, "save_path"))
         step = source(argument(save, 2, "global_step"))
         manager = source(self.tf_expr("train.CheckpointManager"))
@@ -289,6 +291,10 @@ class SaverToCheckpoint(TFCodemod):
                 f"checkpoint_name=os.path.basename({path})).save(checkpoint_number={step})"
             ),
         )
+        line = statement_of(save, parents)
+        if line is not None:
+            deep, width = depth(line[1], parents), style_width(self.state.text)
+            self.replace(line[1], lambda updated: fitted(updated, width, deep))
 
     def _saved(
         self, module: cst.Module, call: cst.Call, index: int, unit: Optional[cst.FunctionDef] = None
