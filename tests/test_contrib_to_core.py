@@ -40,14 +40,16 @@ REWRITES = [
     ),
     pytest.param(
         "init = tf.contrib.layers.xavier_initializer(uniform=False)\n",
-        f'init = tf.variance_scaling_initializer(scale=1.3 * {C2}, mode="fan_avg", distribution="truncated_normal")'
-        f"  # contrib's stddev sqrt(1.3 * factor / n) as core's sqrt(scale / n) / {TRUNCATION}\n",
+        # Wider than the file's style (88) once rewritten: wrapped.
+        f"init = tf.variance_scaling_initializer(\n    scale=1.3 * {C2},\n"
+        '    mode="fan_avg",\n    distribution="truncated_normal",\n'
+        f")  # contrib's stddev sqrt(1.3 * factor / n) as core's sqrt(scale / n) / {TRUNCATION}\n",
         id="xavier-normal-commented",
     ),
     pytest.param(
         "init = tf.contrib.layers.variance_scaling_initializer()  # He\n",
-        f'init = tf.variance_scaling_initializer(scale=2.0 * 1.3 * {C2}, mode="fan_in", '
-        'distribution="truncated_normal")  # He\n',
+        f"init = tf.variance_scaling_initializer(\n    scale=2.0 * 1.3 * {C2},\n"
+        '    mode="fan_in",\n    distribution="truncated_normal",\n)  # He\n',
         id="he-default-own-comment-kept",
     ),
     pytest.param(
@@ -62,7 +64,7 @@ REWRITES = [
     ),
     pytest.param(
         "GAIN = 3\ninit = tf.contrib.layers.variance_scaling_initializer(GAIN, uniform=True)\n",
-        'GAIN = 3\ninit = tf.variance_scaling_initializer(scale=GAIN, mode="fan_in", distribution="uniform")\n',
+        'GAIN = 3\ninit = tf.variance_scaling_initializer(\n    scale=GAIN, mode="fan_in", distribution="uniform"\n)\n',
         id="variance-scaling-module-constant",
     ),
     pytest.param(
@@ -181,10 +183,20 @@ REWRITES = [
     pytest.param(
         "t = tf.contrib.lookup.index_table_from_tensor(vocab, num_oov_buckets=0, dtype=tf.string)\n"
         "s = tf.contrib.lookup.index_to_string_table_from_tensor(['a', 'b'])\n",
-        "t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(vocab, tf.range(tf.size(vocab, "
-        "out_type=tf.int64)), key_dtype=tf.string), -1)\n"
-        "s = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(tf.range(tf.size(['a', 'b'], "
-        "out_type=tf.int64)), ['a', 'b'], value_dtype=tf.string), \"UNK\")\n",
+        "t = tf.lookup.StaticHashTable(\n"
+        "    tf.lookup.KeyValueTensorInitializer(\n"
+        "        vocab, tf.range(tf.size(vocab, out_type=tf.int64)), key_dtype=tf.string\n"
+        "    ),\n"
+        "    -1,\n"
+        ")\n"
+        "s = tf.lookup.StaticHashTable(\n"
+        "    tf.lookup.KeyValueTensorInitializer(\n"
+        "        tf.range(tf.size(['a', 'b'], out_type=tf.int64)),\n"
+        "        ['a', 'b'],\n"
+        "        value_dtype=tf.string,\n"
+        "    ),\n"
+        '    "UNK",\n'
+        ")\n",
         id="lookup-tables",
     ),
 ]

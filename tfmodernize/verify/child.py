@@ -392,7 +392,8 @@ def _give_contrib(v1_module: Any) -> None:
     and ``slim`` are tf-slim's (``slim.nets`` its nets); ``framework`` its variables and ``arg_scope`` (the global-step
     functions call TensorFlow's own, as TF 1.15's did); ``metrics`` its metrics (``accuracy``
     included); ``rnn`` TensorFlow's own cells (TF 1.15's ``tf.contrib.rnn`` re-exported
-    ``tf.nn.rnn_cell``) and static RNNs. Each is also a module of that name
+    ``tf.nn.rnn_cell``) and static RNNs; ``lookup`` its vocabulary tables, TF1's own ``lookup_ops``
+    functions (``index_table_from_tensor``...). Each is also a module of that name
     (``tensorflow.contrib.slim``, ``tensorflow.contrib.layers.python.layers``...), so
     ``from tensorflow.contrib import slim`` imports it."""
     try:
@@ -467,10 +468,32 @@ def _give_contrib(v1_module: Any) -> None:
         "slim", tf_slim, layers=layers, initializers=initializers, regularizers=regularizers, metrics=metrics, nets=nets
     )
     rnn = module("rnn", **cells, **runs)
+    # TF 1.15's ``tf.contrib.lookup`` vocabulary tables: TF1's own ``lookup_ops`` functions, whose
+    # vocabulary parameter contrib named ``mapping``.
+    from tensorflow.python.ops import lookup_ops
+
+    def index_table_from_tensor(mapping, *args: Any, **kwargs: Any) -> Any:
+        return lookup_ops.index_table_from_tensor(mapping, *args, **kwargs)
+
+    def index_to_string_table_from_tensor(mapping, *args: Any, **kwargs: Any) -> Any:
+        return lookup_ops.index_to_string_table_from_tensor(mapping, *args, **kwargs)
+
+    lookup = module(
+        "lookup",
+        index_table_from_tensor=index_table_from_tensor,
+        index_to_string_table_from_tensor=index_to_string_table_from_tensor,
+    )
     # TF 1.15's ``tf.contrib.tpu`` re-exported TensorFlow's own TF1 ``tpu`` module.
     sys.modules["tensorflow.contrib.tpu"] = v1_module.tpu
     contrib = module(
-        "", layers=contrib_layers, slim=slim, framework=framework, metrics=metrics, rnn=rnn, tpu=v1_module.tpu
+        "",
+        layers=contrib_layers,
+        slim=slim,
+        framework=framework,
+        metrics=metrics,
+        rnn=rnn,
+        lookup=lookup,
+        tpu=v1_module.tpu,
     )
     contrib.image = importlib.import_module("tfmodernize.verify.contrib_image").image_module(v1_module)
     setattr(v1_module, "contrib", contrib)

@@ -150,7 +150,8 @@ from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     handles,
 )
 from tfmodernize.names import WholeNames, name_nodes
-from tfmodernize.syntax import source
+from tfmodernize.layout import depth, fitted, style_width
+from tfmodernize.syntax import source, statement_of
 from tfmodernize.tfsymbols import TFNames, dotted_name, root_name
 from tfmodernize.treewalk import walk
 from tfmodernize.written_code import imports_only, template_statements, two_blank_lines
@@ -299,6 +300,10 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
             return self._placed(call, rebuilt, cst.parse_expression(code.format(**values)))
 
         self.replace(call, build)
+        line = statement_of(call, self._parents)
+        if line is not None:  # a line of its own the core code made wider than the file's: wrapped
+            deep, width = depth(line[1], self._parents), style_width(self.state.text)
+            self.replace(line[1], lambda updated: fitted(updated, width, deep, further=True))
 
     def _placed(self, call: cst.Call, rebuilt: cst.Call, new: cst.BaseExpression) -> cst.BaseExpression:
         """``new`` in the place of ``call``: in the parentheses ``call`` had, or in new ones where
