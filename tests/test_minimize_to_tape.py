@@ -366,6 +366,50 @@ def test_rmsprop_over_keras_layers_is_an_unsafe_fix():
     assert ".build(" not in result.code
 
 
+MODULE_STEP = """\
+import tensorflow as tf
+
+
+class Net(tf.Module):
+    def __init__(self):
+        super().__init__()
+{init}
+    def __call__(self, x):
+{call}        return tf.matmul(x, self.w)
+
+
+net = Net()
+opt = tf.train.RMSPropOptimizer(0.01)
+
+
+@tf.function
+def train_step(x):
+    cost = tf.reduce_sum(net(x))
+    train_op = opt.minimize(cost)
+    return cost
+"""
+
+MADE_IN_INIT = "        self.w = tf.Variable(tf.ones([2, 1]))\n"
+MADE_IN_CALL = "        if not hasattr(self, 'w'):\n            self.w = tf.Variable(tf.ones([2, 1]))\n"
+
+
+def test_rmsprop_over_a_module_made_before_the_step_starts_its_accumulators():
+    # A tf.Module making its variables in __init__ has them once its line ran: the optimizer is
+    # built on them after the step, and TF1's 1.0 start written, as for plain variables.
+    result = rewrite("TFM102", MODULE_STEP.format(init=MADE_IN_INIT, call=""))
+    assert "opt.build(net.trainable_variables)\n" in result.code
+    assert 'if slot.name.endswith("_velocity"):\n' in result.code
+
+
+def test_rmsprop_over_a_module_making_variables_when_called_is_an_unsafe_fix():
+    # Its variables are made on its first call, inside the step: none to build on before it.
+    source = MODULE_STEP.format(init="        pass\n", call=MADE_IN_CALL)
+    assert not rewrite("TFM102", source).fixes
+    result = rewrite("TFM102", source, unsafe_fixes=True)
+    assert "tf.keras.optimizers.RMSprop(learning_rate=0.01, epsilon=1e-10)" in result.code
+    assert ".build(" not in result.code
+
+
 def test_a_star_import_in_the_module_is_read_as_binding_no_name():
     # ``from ops import *`` (a real program's helper module) once crashed the module's bindings.
     source = "from ops import *\n" + step("tf.train.GradientDescentOptimizer(0.1)")

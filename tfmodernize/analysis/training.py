@@ -257,12 +257,13 @@ def inventory(module: cst.Module, tf: TFNames, project: Mapping[str, Any] = Mapp
             if isinstance(statement, cst.ClassDef) and statement.name.value in imported_objects:
                 continue  # a class owning its variables: its objects are listed where they are made
             if any(creates_opaque_variables(call, tf) for call in calls_in(statement)):
-                what = (
-                    "a function or class"
-                    if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
-                    else "a compound statement"
-                )
-                unknown(f"{what} creates variables")
+                if isinstance(statement, cst.FunctionDef):
+                    what = f"function `{statement.name.value}`"
+                elif isinstance(statement, cst.ClassDef):
+                    what = f"class `{statement.name.value}`"
+                else:
+                    what = "a compound statement"
+                unknown(f"{what} creates variables; only the variables module-level statements make are listed")
 
     def _record(small: cst.BaseSmallStatement, index: int, var_scope: list[str], name_scope: list[str]) -> bool:
         """Record the variables an assignment makes: ``w = tf.Variable(...)``, a dict or list

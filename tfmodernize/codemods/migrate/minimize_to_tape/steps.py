@@ -18,6 +18,7 @@ from tfmodernize.codemods.migrate.minimize_to_tape.plan import Editor, TapePlan
 from tfmodernize.codemod import Decline
 from tfmodernize.syntax import is_none, source
 from tfmodernize.names import bound_names, names_read
+from tfmodernize.layout import fitted
 
 
 def build(plan: TapePlan, editor: Editor, site: Site, optimizer: Optimizer) -> None:
@@ -274,9 +275,11 @@ def slot_starts(
     if len(listed) != 1 or None in listed:
         return None
     variables = listed.pop()
-    if "trainable_variables" in variables:
-        return None  # Keras layers make their variables on their first call, in the step: none yet here
     top = max(site.top for site in optimizer.sites)
+    if "trainable_variables" in variables and not _made_before(plan, variables, top):
+        # Keras layers (and modules making variables when called) make them on their first
+        # call, in the step: none yet here.
+        return None
     bound = set().union(*(bound_names(statement) for statement in plan.module.body[:top]))
     if not names_read(cst.parse_expression(variables)) <= bound:
         return None
@@ -295,4 +298,22 @@ def slot_starts(
             f'    if {slot}.name.endswith("_{suffix}"):\n'
             f"        {slot}.assign({fill})\n"
         )
-    return [cst.parse_statement(line) for line in lines]
+    return [fitted(cst.parse_statement(lines[0]), plan.width, 0)] + [cst.parse_statement(line) for line in lines[1:]]
+
+
+def _made_before(plan: TapePlan, variables: str, top: int) -> bool:
+    """Whether each object whose ``trainable_variables`` the list ``variables`` reads is a
+    ``tf.Module`` made at module level before ``module.body[top]`` that makes its variables
+    when constructed (``training.made_in_init``): they exist there, unlike a Keras layer's."""
+    expression = cst.parse_expression(variables)
+    items = [e.value for e in expression.elements] if isinstance(expression, cst.List) else [expression]
+    owners = [
+        item.value for item in items if isinstance(item, cst.Attribute) and item.attr.value == "trainable_variables"
+    ]
+    if len(owners) != sum("trainable_variables" in source(item) for item in items):
+        return False
+    for owner in owners:
+        made = plan.inventory.variable(owner.value) if isinstance(owner, cst.Name) else None
+        if made is None or not (made.keras and made.built) or made.index >= top:
+            return False
+    return bool(owners)
