@@ -343,3 +343,55 @@ def test_style_width_is_the_files_longest_line_within_bounds():
 )
 def test_fitted_wraps_the_call_a_method_is_called_on(line, expected):
     assert _code(fitted(_statement(line), 40, 0)) == expected
+
+
+@pytest.mark.parametrize(
+    "line, depth, expected",
+    [
+        pytest.param(
+            "scores = [score_of(row, weights) for row in rows_of_the_table]\n",
+            0,
+            "scores = [\n    score_of(row, weights)\n    for row in rows_of_the_table\n]\n",
+            id="a-list-comprehension-one-clause-a-line",
+        ),
+        pytest.param(
+            "kept = {n.lower() for group in groups for n in group if n}\n",
+            1,
+            "kept = {\n    n.lower()\n    for group in groups\n    for n in group\n    if n\n}\n",
+            id="a-set-comprehension-each-for-and-if-a-line",
+        ),
+        pytest.param("short = [x for x in y]\n", 0, "short = [x for x in y]\n", id="no-op-it-fits"),
+        pytest.param(
+            "pairs = ([left_value, right_value] for left_value, right_value in pairs_of_values)\n",
+            0,
+            "pairs = ([left_value, right_value] for left_value, right_value in pairs_of_values)\n",
+            id="no-op-a-generator-in-its-own-parentheses",
+        ),
+    ],
+)
+def test_fitted_splits_a_comprehension_as_black_does(line, depth, expected):
+    assert _code(fitted(_statement(line), 40, depth)) == expected
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        pytest.param(
+            "updates = [step(first_weights, 0.5), step(second_weights_of_layer, 0.5)]\n",
+            "updates = [\n    step(first_weights, 0.5),\n    step(\n        second_weights_of_layer,\n        0.5,\n    ),\n]\n",
+            id="one-element-a-line-a-wide-one-wrapped-inside",
+        ),
+        pytest.param(
+            "updates = [first, second]\n",
+            "updates = [first, second]\n",
+            id="no-op-it-fits",
+        ),
+        pytest.param(
+            "return [first_weights_update, second_weights_update, third]\n",
+            "return (\n    [first_weights_update, second_weights_update, third]\n)\n",
+            id="a-returned-list-is-parenthesized-as-before",
+        ),
+    ],
+)
+def test_fitted_further_puts_a_wide_assigned_list_one_element_a_line(line, expected):
+    assert _code(fitted(_statement(line), 34, 0, further=True)) == expected

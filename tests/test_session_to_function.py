@@ -2253,3 +2253,34 @@ def test_a_line_reading_static_shapes_pushed_past_the_width_is_wrapped():
         '    "inputs",\n'
         ")\n"
     )
+
+
+WIDE_READ = """
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 3])
+hidden_activations = tf.matmul(x, tf.ones([3, 4]))
+{own}print("the hidden layer of the network is "
+      "{{}} wide".format(hidden_activations.shape.as_list()[1]))
+with tf.Session() as sess:
+    print(sess.run(hidden_activations, {{x: [[1.0, 2.0, 3.0]]}}))
+"""
+
+
+def test_a_traced_shape_widening_a_line_is_read_into_a_local_first():
+    code = rewrite("TFM101", WIDE_READ.format(own="")).code
+    assert code.endswith(
+        "hidden_activations_shape = (\n"
+        "    compute_hidden_activations.get_concrete_function().output_shapes\n"
+        ")\n"
+        'print("the hidden layer of the network is "\n'
+        '      "{} wide".format(hidden_activations_shape.as_list()[1]))\n'
+        "print(compute_hidden_activations([[1.0, 2.0, 3.0]]).numpy())\n"
+    )
+
+
+def test_a_traced_shape_stays_in_its_line_when_the_program_has_the_local_name():
+    own = "hidden_activations_shape = None\n"
+    code = rewrite("TFM101", WIDE_READ.format(own=own)).code
+    assert "hidden_activations_shape = compute" not in code
+    assert '"{} wide".format(compute_hidden_activations.get_concrete_function().output_shapes' in code

@@ -20,7 +20,7 @@ import dataclasses
 import difflib
 import io
 import tokenize
-from typing import Optional
+from typing import Optional, Union
 
 import libcst as cst
 
@@ -119,10 +119,12 @@ def _outer_call(expr: cst.BaseExpression, further: bool = False) -> Optional[cst
 def fitted(statement: cst.BaseStatement, limit: int, depth: int, *, further: bool = False) -> cst.BaseStatement:
     """``statement`` (``name = call(...)``, ``call(...)``, ``return call(...)``) with its
     outermost call's arguments wrapped when it is wider than ``limit``, ``depth`` blocks deep
-    (another value assigned or returned: in parentheses, on a line of its own).
+    (another value assigned or returned: in parentheses, on a line of its own; a list or set
+    comprehension: one clause a line, as ``black`` writes it).
 
     ``further``: when those ways do not fit, also the call under a unary minus wrapped, a sum
-    (or product) one operand a line, an argument still too wide on its line wrapped inside."""
+    (or product) one operand a line, an argument still too wide on its line wrapped inside, a
+    list assigned one element a line."""
     if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
         return statement
     small = statement.body[0]
@@ -142,6 +144,8 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int, *, further: boo
             # ``make(a, b).save(step=i)``: when splitting ``save``'s arguments is not enough,
             # the call that made the object it is called on.
             values += [_replaced(small.value, receiver, wrapped) for wrapped in _wraps(receiver, 0, room, further)]
+    elif isinstance(small.value, (cst.ListComp, cst.SetComp)) and not small.value.lpar:
+        values = [_comprehension_split(small.value, 0)]
     elif not small.value.lpar and not isinstance(small, cst.Expr):
         # ``name = (\n    a * b\n)``: an operation, in parentheses of its own.
         values = [_parenthesized(small.value)]
@@ -151,6 +155,8 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int, *, further: boo
             values[:0] = [_replaced(small.value, inner, wrapped) for wrapped in _wraps(inner, 0, room, further)]
         elif split is not None:  # ``name = (\n    a\n    + b\n)``
             values.append(_parenthesized(split))
+        elif further and isinstance(small, cst.Assign) and isinstance(small.value, cst.List) and small.value.elements:
+            values.append(_elements_per_line(small.value, room))  # ``name = [\n    a,\n    b,\n]``
     else:
         return statement
     new = statement
@@ -159,6 +165,45 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int, *, further: boo
         if width(new.with_changes(leading_lines=[]), depth) <= limit:
             break
     return new
+
+
+def _elements_per_line(listed: cst.List, room: int) -> cst.List:
+    """``[\n    a,\n    b,\n]``, an element too wide on its line with its call wrapped inside."""
+    between = cst.Comma(whitespace_after=_break(STEP))
+    elements = [element.with_changes(comma=between) for element in listed.elements]
+    elements[-1] = elements[-1].with_changes(comma=cst.Comma(whitespace_after=_break("")))
+    fitted_elements = []
+    for element in elements:
+        if isinstance(element, cst.StarredElement):
+            fitted_elements.append(element)
+            continue
+        arg = _fitted_arg(cst.Arg(element.value, comma=element.comma), 1, room)
+        fitted_elements.append(element.with_changes(value=arg.value))
+    return listed.with_changes(
+        lbracket=listed.lbracket.with_changes(whitespace_after=_break(STEP)),
+        rbracket=listed.rbracket.with_changes(whitespace_before=cst.SimpleWhitespace("")),
+        elements=fitted_elements,
+    )
+
+
+def _comprehension_split(comp: Union[cst.ListComp, cst.SetComp], level: int) -> cst.BaseExpression:
+    """``[\n    elt\n    for x in xs\n    if x\n]`` (as ``black`` writes a comprehension too
+    wide for its line), its closing bracket ``level`` steps in."""
+    inside = _break(STEP * (level + 1))
+
+    def split(clause: cst.CompFor) -> cst.CompFor:
+        ifs = [test.with_changes(whitespace_before=inside) for test in clause.ifs]
+        inner = split(clause.inner_for_in) if clause.inner_for_in is not None else None
+        return clause.with_changes(whitespace_before=inside, ifs=ifs, inner_for_in=inner)
+
+    opening, closing = ("lbracket", "rbracket") if isinstance(comp, cst.ListComp) else ("lbrace", "rbrace")
+    return comp.with_changes(
+        for_in=split(comp.for_in),
+        **{
+            opening: getattr(comp, opening).with_changes(whitespace_after=inside),
+            closing: getattr(comp, closing).with_changes(whitespace_before=_break(STEP * level)),
+        },
+    )
 
 
 def _wraps(call: cst.Call, level: int, room: int, further: bool) -> list[cst.Call]:

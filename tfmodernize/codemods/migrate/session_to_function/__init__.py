@@ -249,6 +249,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         self._functions = self._user_functions(tree)
         self._graphs = 1
         self._width = style_width(self.state.text)
+        self._traced_names: set[str] = set()  # the locals traced shapes are read into (sites.py)
         owners = self._session_owners(tree)
         mains = {i for i in owners if self._own_graph_block(tree.body, i)}
         new_body = []

@@ -103,7 +103,8 @@ class Emitter:
                 if isinstance(new, cst.RemovalSentinel) or (isinstance(new, cst.SimpleStatementLine) and not new.body):
                     gone(stmt)
                 else:
-                    put(new)
+                    for line in _statements(new):
+                        put(line)
             elif stmt.kind is Kind.ITERATOR:
                 dataset, _ = unit.iterators[stmt.node.body[0].targets[0].target.value]
                 put(
@@ -113,7 +114,8 @@ class Emitter:
                 )
             elif stmt.static_reads or stmt.kind is Kind.PLAIN and plan.replacements:
                 # (a plain statement may read a value a run bound: converted where it reads it)
-                put(stmt.node.visit(rewriter))
+                for line in _statements(stmt.node.visit(rewriter)):
+                    put(line)
             else:
                 put(stmt.node)
             if functions and moved:
@@ -282,6 +284,11 @@ def _joined(first: Sequence[cst.EmptyLine], second: Sequence[cst.EmptyLine]) -> 
     return [*first[: len(first) - tail], *meeting, *second[head:]]
 
 
+def _statements(new: Union[cst.BaseStatement, cst.FlattenSentinel]) -> list[cst.BaseStatement]:
+    """The statements a rewritten statement became (a read put first: a ``FlattenSentinel``)."""
+    return list(new.nodes) if isinstance(new, cst.FlattenSentinel) else [new]
+
+
 def _without_own_comment(stmt: Statement) -> list[cst.EmptyLine]:
     """A statement's leading lines without its own comment: the comment lines right above it,
     not those of a block read through to reach it."""
@@ -411,11 +418,44 @@ class _Rewriter(cst.CSTTransformer):
             n in plan.replacements or n in plan.calls or n in plan.smalls for n in walk(original, code_only=True)
         ):
             return updated
+        laid = self._laid(original, updated)
+        if _code_width(laid, self.depth) <= self.limit:
+            return laid
+        return self._traced_read_first(original, updated, laid)
+
+    def _laid(self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
         laid = relaid(original, updated, self.limit, self.depth)
         unpacked = _unpacking_wrapped(updated, self.limit, self.depth)
         if unpacked is not updated and _code_width(unpacked, self.depth) < _code_width(laid, self.depth):
             return unpacked
         return laid
+
+    def _traced_read_first(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine, laid: cst.SimpleStatementLine
+    ) -> Union[cst.SimpleStatementLine, cst.FlattenSentinel]:
+        """A statement still wider than the file for what a trace says of a tensor
+        (``compute_scores.get_concrete_function().output_shapes``): that read into a local of
+        its own first (``scores_shape = ...``), the statement reading the local; kept only when
+        narrower."""
+        traced = self.plan.traced
+        reads = [n for n in walk(updated, code_only=True) if id(n) in traced]
+        if not reads:
+            return laid
+        locals_ = {}
+        for read in reads:
+            locals_.setdefault(traced[id(read)], read)
+        named = updated.visit(_Named({id(read): traced[id(read)] for read in reads}))
+        statement = self._laid(original, named.with_changes(leading_lines=[]))
+        if _code_width(statement, self.depth) >= _code_width(laid, self.depth):
+            return laid
+        first = [
+            moved(
+                cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], value)]), self.limit, self.depth
+            )
+            for name, value in locals_.items()
+        ]
+        first[0] = first[0].with_changes(leading_lines=updated.leading_lines)
+        return cst.FlattenSentinel([*first, statement])
 
     def leave_Dict(self, original: cst.Dict, updated: cst.Dict) -> cst.BaseExpression:
         return self.plan.replacements.get(original, updated)
@@ -462,6 +502,16 @@ class _Rewriter(cst.CSTTransformer):
         if not updated.body:
             return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
         return updated
+
+
+class _Named(cst.CSTTransformer):
+    """Expressions (by id) replaced by the names they were read into."""
+
+    def __init__(self, names: dict[int, str]) -> None:
+        self.names = names
+
+    def leave_Attribute(self, original: cst.Attribute, updated: cst.Attribute) -> cst.BaseExpression:
+        return cst.Name(self.names[id(original)]) if id(original) in self.names else updated
 
 
 class _AssignMethods(cst.CSTTransformer):

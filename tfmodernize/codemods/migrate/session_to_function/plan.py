@@ -152,6 +152,10 @@ class UnitPlan:
     dropped: set[int] = field(default_factory=set)
     #: input specs several functions share, by parameter and spec source: their name
     spec_names: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: what a traced function says of a tensor read outside the session (``f.get_concrete_function()
+    #: .output_shapes``), by the id of that expression: the local it is read into before a
+    #: statement it makes wider than the file (``<tensor>_shape``)
+    traced: dict[int, str] = field(default_factory=dict)
     #: a unit inside a function (its functions are nested ones)
     nested: bool = False
     #: module-level code in a block (``if __name__ == "__main__":``): a definition opening the

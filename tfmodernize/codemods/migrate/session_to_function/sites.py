@@ -179,6 +179,8 @@ class RunSites:
                     function.sites.append(stmt.index)
                     concrete = cst.Call(cst.Attribute(cst.Name(function.name), cst.Name("get_concrete_function")))
                     value = cst.Attribute(concrete, cst.Name("output_shapes" if what == "shape" else "output_dtypes"))
+                    if op is None:
+                        self._name_traced(plan, value, f"{name}_{'shape' if what == 'shape' else 'dtype'}")
                 elif kind in (Value.STATIC, Value.VARIABLE):
                     continue
                 else:
@@ -208,6 +210,16 @@ class RunSites:
                 else:
                     plan.replacements[node] = value
                 plan.fixes.append((node, f"`{source(node)}` outside the session: what TF1's graph knew of `{name}`"))
+
+    def _name_traced(self, plan: UnitPlan, value: cst.Attribute, name: str) -> None:
+        """Name the local ``value`` (what a trace says of a tensor) is read into when the
+        statement reading it would be wider than the file: ``name`` (``<tensor>_shape``), the
+        same for every read of it, and none when the program has a name of its own so."""
+        if name in plan.taken and name not in self._traced_names:
+            return
+        plan.taken.add(name)
+        self._traced_names.add(name)
+        plan.traced[id(value)] = name
 
     def _description(
         self, plan: UnitPlan, stmt: Statement, read: StaticRead, kind: Optional[Value]
@@ -241,7 +253,9 @@ class RunSites:
             function.sites.append(stmt.index)
             # The tensor as its function's trace holds it: a graph tensor, written as TF1 wrote it.
             traced = cst.Attribute(cst.Name(function.name), cst.Name("get_concrete_function"))
-            return cst.Attribute(cst.Call(traced), cst.Name("structured_outputs"))
+            value = cst.Attribute(cst.Call(traced), cst.Name("structured_outputs"))
+            self._name_traced(plan, value, f"{name}_traced")
+            return value
         if kind == Value.STATIC:
             if what == "type":
                 return None
