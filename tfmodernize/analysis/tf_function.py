@@ -118,7 +118,18 @@ def runs_functions_eagerly(module: cst.Module, names: TFNames) -> bool:
     )
 
 
-class InTFFunction:
+class LooksInTFFunctions:
+    """For a TFCodemod that looks only at traced code: the engine plans it on a file where a
+    ``tf.function(...)`` call or a ``@tf.function`` decorator stands (``detect``), no other."""
+
+    detects: tuple[str, ...] = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
+
+    @classmethod
+    def detect(cls, node: cst.CSTNode, names: TFNames) -> bool:
+        return mentions_tf_function(node, names)
+
+
+class InTFFunction(LooksInTFFunctions):
     """Mixin for a TFCodemod: tracks whether the visitor is in a traced function's own body.
 
     ``self.traced_function`` is the (original) traced ``FunctionDef`` whose own body the

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function, own_body, traced_functions
+from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.treewalk import walk
 from tfmodernize.names import local_names, parameter_names
@@ -70,11 +70,6 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
     name = "global-rebound-in-function"
     summary = "a tf.function reading a module-level number that the module later rebinds"
     interests = INTERESTS
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Module(self, node: cst.Module) -> bool:
         result = super().visit_Module(node)

@@ -46,7 +46,7 @@ import re
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.treewalk import walk
 
@@ -66,11 +66,6 @@ class NextInFunction(InTFFunction, TFCodemod):
     summary = "next() on a Python iterator inside a tf.function runs once, at trace time"
     needles = ("next(",)
     interests = INTERESTS
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._builtin = _SHADOWED.search(self.state.text) is None

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction
 from tfmodernize.codemod import TFCodemod
 
 MESSAGE = (
@@ -52,11 +52,6 @@ class NumpyInFunction(InTFFunction, TFCodemod):
     summary = ".numpy() inside a tf.function fails on symbolic tensors"
     needles = (".numpy()",)
     interests = INTERESTS
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Call(self, node: cst.Call) -> None:
         if (

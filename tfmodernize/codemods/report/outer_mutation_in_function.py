@@ -47,7 +47,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction
 from tfmodernize.names import local_names
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import dotted_name, root_name
@@ -67,11 +67,6 @@ class OuterMutationInFunction(InTFFunction, TFCodemod):
     name = "outer-mutation-in-function"
     summary = "outer Python list/dict mutated inside a tf.function changes only at trace time"
     interests = INTERESTS
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._locals_cache: dict[cst.FunctionDef, set[str]] = {}

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function
+from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction
 from tfmodernize.codemod import TFCodemod
 
 MESSAGE = (
@@ -57,11 +57,6 @@ class RecursiveFunction(InTFFunction, TFCodemod):
     name = "recursive-function"
     summary = "a tf.function calling itself is traced once per recursion level"
     interests = INTERESTS
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Call(self, node: cst.Call) -> None:
         function = self.traced_function

@@ -62,7 +62,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
+from tfmodernize.analysis.tf_function import LooksInTFFunctions, INTERESTS, own_body, traced_functions
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes
 from tfmodernize.treewalk import contains, walk
@@ -123,18 +123,13 @@ class _Plan:
     dtype: Optional[cst.BaseExpression] = None
 
 
-class ListAppendInFunction(TFCodemod):
+class ListAppendInFunction(LooksInTFFunctions, TFCodemod):
     __doc__ = __doc__
     code = "TFM210"
     name = "list-append-in-function"
     summary = "list grown with .append in a tf.function loop and stacked -> tf.TensorArray"
     needles = ("append",)
     interests = INTERESTS
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._traced = traced_functions(node, self.tf)

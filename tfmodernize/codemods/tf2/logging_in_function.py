@@ -55,7 +55,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, mentions_tf_function, split_fstring, string_text
+from tfmodernize.analysis.tf_function import INTERESTS, InTFFunction, split_fstring, string_text
 from tfmodernize.codemod import Decline, Safety, TFCodemod
 from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import dotted_name, import_bindings, root_name
@@ -75,11 +75,6 @@ class LoggingInFunction(InTFFunction, TFCodemod):
     safety = Safety.UNSAFE
     needles = ("logging", "get_logger")
     interests = INTERESTS
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._imports: dict[str, str] = {}

@@ -64,7 +64,6 @@ from tfmodernize.analysis.tf_function import (
     INTERESTS,
     InTFFunction,
     is_tf_function,
-    mentions_tf_function,
     split_fstring,
     string_text,
 )
@@ -90,11 +89,6 @@ class PrintInFunction(InTFFunction, TFCodemod):
     safety = Safety.UNSAFE
     needles = ("print",)
     interests = INTERESTS
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._builtin_print = _SHADOWED.search(self.state.text) is None

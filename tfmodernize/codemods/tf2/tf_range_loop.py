@@ -72,7 +72,12 @@ from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
 from tfmodernize.analysis.bindings import bindings, is_builtin, references
 from tfmodernize.treewalk import walk
-from tfmodernize.analysis.tf_function import is_tf_function, mentions_tf_function, own_body, traced_functions
+from tfmodernize.analysis.tf_function import (
+    LooksInTFFunctions,
+    is_tf_function,
+    own_body,
+    traced_functions,
+)
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.syntax import source
 
@@ -125,19 +130,14 @@ def _number_kind(expr: cst.BaseExpression, loop_var: str) -> Optional[str]:
     return "float" if kinds else "int"
 
 
-class TFRangeLoop(TFCodemod):
+class TFRangeLoop(LooksInTFFunctions, TFCodemod):
     __doc__ = __doc__
     code = "TFM201"
     name = "tf-range-loop"
     summary = "tf.function called with a Python range loop variable (retrace per value) -> tf.range / tensors"
     needles = ("range",)
     interests = (cst.Decorator, cst.Call)
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
     METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Module(self, node: cst.Module) -> None:
         self._scopes = self.metadata[ScopeProvider]

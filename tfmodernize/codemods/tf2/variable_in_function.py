@@ -62,7 +62,7 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis.tf_function import INTERESTS, mentions_tf_function, own_body, traced_functions
+from tfmodernize.analysis.tf_function import LooksInTFFunctions, INTERESTS, own_body, traced_functions
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.names import local_names, name_nodes, parameter_names
 from tfmodernize.syntax import source
@@ -70,18 +70,13 @@ from tfmodernize.syntax import source
 _CONSTANTS = {"True", "False", "None"}
 
 
-class VariableInFunction(TFCodemod):
+class VariableInFunction(LooksInTFFunctions, TFCodemod):
     __doc__ = __doc__
     code = "TFM209"
     name = "variable-in-function"
     summary = "tf.Variable created inside a tf.function -> created once, outside the traced path"
     needles = ("Variable",)
     interests = INTERESTS
-    detects = ("function",)  # ``tf.function(...)`` calls; decorators are asked ``detect``
-
-    @classmethod
-    def detect(cls, node: cst.CSTNode, names) -> bool:
-        return mentions_tf_function(node, names)
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._traced = traced_functions(node, self.tf)
