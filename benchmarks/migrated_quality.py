@@ -13,10 +13,11 @@ For each pair, and summed over the folder:
 - ``misaligned``: continuation lines inside a bracket followed by code on its own line
   (visual indent) that do not start right after that bracket, but those the original has;
 - ``orphaned``: comment lines of the original kept although the statement right below them
-  is gone or no longer follows them (a statement rewritten where it stood still follows it, and
-  a comment on a ``minimize`` goes with the update that replaces it); ``lost``: comment lines
-  gone although their statement is kept (a comment above a blank line heads a section: not
-  counted);
+  is gone or no longer follows them (a statement rewritten where it stood still follows it, a
+  function made a class, a call made an object and its call (the first of them), a class's
+  tensor made a method; a comment on a ``minimize`` goes with the update that replaces it);
+  ``lost``: comment lines gone although their statement is kept (a comment above a blank line
+  heads a section: not counted);
 - ``names``: functions and names the migration introduced with ``_and_`` in them or ending in
   a number (``train_step_2``);
 - ``blank``: runs of blank lines longer than the original's longest; ``layout``: targets with a
@@ -99,11 +100,35 @@ def next_code_line(lines: list[str], start: int, comments: set[int]) -> int | No
 
 
 def similar(a: str, b: str) -> bool:
-    """The same statement, maybe rewritten: the same assignment targets, or mostly the same text."""
+    """The same statement, maybe rewritten: the same assignment targets (``self.w`` is ``w``
+    moved into a method), or mostly the same text."""
     target_a, target_b = (re.match(r"\s*([\w., ]+?)\s*=[^=]", line) for line in (a, b))
     if target_a and target_b:
-        return target_a.group(1) == target_b.group(1)
+        own_a, own_b = (re.sub(r"\bself\.", "", t.group(1)) for t in (target_a, target_b))
+        return own_a == own_b
     return difflib.SequenceMatcher(None, a.strip(), b.strip()).ratio() >= 0.6
+
+
+def made_for(new: str, old: str) -> bool:
+    """``new`` is what replaced ``old``: the class a function became (``def build_net(x):`` ->
+    ``class BuildNet(tf.Module):``), the object made for a call of it (``out = net(x)`` ->
+    ``net = Net()``, called later), or the method a model class's tensor became
+    (``self.loss = ...`` -> ``def _loss(self, x):``)."""
+
+    def same(function: str, cls: str) -> bool:
+        name = function.replace("_", "").lower()
+        return name in (cls.lower(), cls.lower().removesuffix("module"))
+
+    function = re.match(r"\s*def (\w+)\(", old)
+    made = re.match(r"\s*class (\w+)\(", new)
+    if function and made:
+        return same(function.group(1), made.group(1))
+    tensor = re.match(r"\s*self\.(\w+) = ", old)
+    method = re.match(r"\s*def _?(\w+)\(self", new)
+    if tensor and method:
+        return tensor.group(1) == method.group(1)
+    made = re.match(r"\s*\w+ = ([A-Z]\w*)\(", new)
+    return bool(made) and any(same(called, made.group(1)) for called in re.findall(r"(\w+)\(", old))
 
 
 def rewritten_in_place(
@@ -154,8 +179,13 @@ def comments(original: str, migrated: str, quality: Quality) -> None:
             kept = False
         else:
             update = any(call in new_lines[follower] for call in ("tape.gradient(", ".apply_gradients("))
+            heads = [follower]
+            if new_lines[follower].strip().startswith("@"):  # a decorated definition: its ``def``
+                after = range(follower, len(new_lines))
+                heads += [n for n in after if re.match(r"\s*(def|class) ", new_lines[n])][:1]
             kept = (
                 any(similar(new_lines[follower], line) for line in own)
+                or any(made_for(new_lines[n], line) for n in heads for line in own)
                 or rewritten_in_place(old_lines, new_lines, opcodes, statement, follower, starts)
                 # The rules: a comment on a minimize goes with the update replacing it.
                 or (update and any(".minimize(" in line for line in own))

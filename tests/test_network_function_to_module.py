@@ -54,14 +54,14 @@ REWRITES = [
         "def main():\n"
         "    x = tf.placeholder(tf.float32, [None, 2])\n"
         "    # two layers\n"
-        "    layer_1 = Layer(2, 3, name='first')\n"
-        "    h = layer_1(x)\n"
-        "    layer_2 = Layer(3, 1, name='second')\n"
-        "    out = layer_2(h)\n"
+        "    h_layer = Layer(2, 3, name='first')\n"
+        "    h = h_layer(x)\n"
+        "    out_layer = Layer(3, 1, name='second')\n"
+        "    out = out_layer(h)\n"
         "    with tf.Session() as sess:\n"
         "        sess.run(out, {x: [[1.0, 2.0]]})\n\n\n"
         "main()\n",
-        id="calls-in-the-program-function-numbered-under-their-comment",
+        id="calls-in-the-program-function-named-after-what-they-bind-under-their-comment",
     ),
     pytest.param(
         "import tensorflow as tf\n\n\n"
@@ -101,6 +101,111 @@ REWRITES = [
         "MLP = MLPModule()\n"
         "y = MLP(x)\n" + SESSION,
         id="a-function-named-like-a-class",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\n"
+        "def add_dense(x):\n"
+        "    w = tf.Variable(tf.ones([2, 2]))\n"
+        "    return tf.matmul(x, w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "first, _ = tf.split(add_dense(x), 2)\n"
+        "tf.identity(add_dense(x))\n" + SESSION,
+        "import tensorflow as tf\n\n\n"
+        "class AddDense(tf.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.w = tf.Variable(tf.ones([2, 2]))\n\n"
+        "    def __call__(self, x):\n"
+        "        return tf.matmul(x, self.w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "add_dense_1 = AddDense()\n"
+        "first, _ = tf.split(add_dense_1(x), 2)\n"
+        "add_dense_2 = AddDense()\n"
+        "tf.identity(add_dense_2(x))\n" + SESSION,
+        id="several-calls-numbered-when-one-binds-no-name",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\n"
+        "def build_block(x):\n"
+        "    w = tf.Variable(tf.ones([2, 2]))\n"
+        "    return tf.matmul(x, w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "g, _ = tf.split(build_block(x), 2)\n"
+        "h_block = 1\n"
+        "h = build_block(x)\n" + SESSION,
+        "import tensorflow as tf\n\n\n"
+        "class BuildBlock(tf.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.w = tf.Variable(tf.ones([2, 2]))\n\n"
+        "    def __call__(self, x):\n"
+        "        return tf.matmul(x, self.w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "build_block_1 = BuildBlock()\n"
+        "g, _ = tf.split(build_block_1(x), 2)\n"
+        "h_block = 1\n"
+        "build_block_2 = BuildBlock()\n"
+        "h = build_block_2(x)\n" + SESSION,
+        id="several-calls-numbered-when-the-names-clash",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\n"
+        "def create_new_conv_layer(x, n):\n"
+        "    w = tf.Variable(tf.ones([2, n]))\n"
+        "    return tf.matmul(x, w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "layer1 = create_new_conv_layer(x, 2)\n"
+        "layer2 = create_new_conv_layer(layer1, 1)\n" + SESSION,
+        "import tensorflow as tf\n\n\n"
+        "class CreateNewConvLayer(tf.Module):\n"
+        "    def __init__(self, n):\n"
+        "        super().__init__()\n"
+        "        self.w = tf.Variable(tf.ones([2, n]))\n\n"
+        "    def __call__(self, x):\n"
+        "        return tf.matmul(x, self.w)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "layer1_module = CreateNewConvLayer(2)\n"
+        "layer1 = layer1_module(x)\n"
+        "layer2_module = CreateNewConvLayer(1)\n"
+        "layer2 = layer2_module(layer1)\n" + SESSION,
+        id="several-calls-binding-names-that-say-what-the-function-makes",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\n"
+        "def net(x):\n"
+        "    # encoder\n"
+        "    w1 = tf.Variable(tf.ones([2, 3]))\n"
+        "    h = tf.matmul(x, w1)\n"
+        "    # decoder\n"
+        "    w2 = tf.Variable(tf.ones([3, 2]))\n"
+        "    # the reconstruction\n"
+        "    out = tf.matmul(h, w2)\n\n"
+        "    # squashed\n"
+        "    scale = tf.Variable(1.0)\n"
+        "    return tf.nn.sigmoid(out) * scale\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "y = net(x)\n" + SESSION,
+        "import tensorflow as tf\n\n\n"
+        "class Net(tf.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        # encoder\n"
+        "        self.w1 = tf.Variable(tf.ones([2, 3]))\n"
+        "        # decoder\n"
+        "        self.w2 = tf.Variable(tf.ones([3, 2]))\n\n"
+        "        # squashed\n"
+        "        self.scale = tf.Variable(1.0)\n\n"
+        "    def __call__(self, x):\n"
+        "        # encoder\n"
+        "        h = tf.matmul(x, self.w1)\n"
+        "        # the reconstruction\n"
+        "        out = tf.matmul(h, self.w2)\n\n"
+        "        # squashed\n"
+        "        return tf.nn.sigmoid(out) * self.scale\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "net = Net()\n"
+        "y = net(x)\n" + SESSION,
+        id="headings-copied-to-the-other-method-a-statement-comment-stays-with-it",
     ),
 ]
 

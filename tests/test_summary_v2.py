@@ -46,10 +46,10 @@ REWRITES = [
         HEAD + 'with tf.name_scope("train"):\n    with tf.variable_scope("inner"):\n'
         "        raw_image_summarized = tf.reshape(x, [-1, 2, 2, 1])\n    the_loss_summarized = loss * 2\n"
         'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\n'
-        "s_train_inner_raw_image, s_train_the_loss = sess.run([raw_image_summarized, the_loss_summarized], {x: 1.0})\n"
+        "s_raw_image, s_the_loss = sess.run([raw_image_summarized, the_loss_summarized], {x: 1.0})\n"
         "with writer.as_default():\n"
-        '    tf.summary.image("train/inner/raw_image", s_train_inner_raw_image, step=1, max_outputs=3)\n'
-        '    tf.summary.scalar("train/the_loss", s_train_the_loss, step=1)\n',
+        '    tf.summary.image("train/inner/raw_image", s_raw_image, step=1, max_outputs=3)\n'
+        '    tf.summary.scalar("train/the_loss", s_the_loss, step=1)\n',
         id="scoped-tags-and-expression-values",
     ),
     pytest.param(
@@ -57,7 +57,7 @@ REWRITES = [
         'sess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n',
         HEAD
         + 'with tf.name_scope("loss"):\n    pass\nsess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\n'
-        's_loss_loss = sess.run(loss, {x: 1.0})\nwith writer.as_default():\n    tf.summary.scalar("loss/loss", s_loss_loss, step=1)\n',
+        's_loss = sess.run(loss, {x: 1.0})\nwith writer.as_default():\n    tf.summary.scalar("loss/loss", s_loss, step=1)\n',
         id="tag-named-as-its-scope",
     ),
     pytest.param(
@@ -75,8 +75,8 @@ REWRITES = [
         'm = tf.summary.merge_all()\nsess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\n'
         "s = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n",
         HEAD + 'with tf.name_scope("train"):\n    cost = tf.reduce_mean(x, name="cost")\nsess = tf.Session()\n'
-        'writer = tf.summary.create_file_writer("logs")\ns_train_cost_1 = sess.run(cost, {x: 1.0})\n'
-        'with writer.as_default():\n    tf.summary.scalar("train/cost_1", s_train_cost_1, step=1)\n',
+        'writer = tf.summary.create_file_writer("logs")\ns_cost = sess.run(cost, {x: 1.0})\n'
+        'with writer.as_default():\n    tf.summary.scalar("train/cost_1", s_cost, step=1)\n',
         id="name-an-op-of-the-scope-took-first",
     ),
     pytest.param(
@@ -101,10 +101,25 @@ REWRITES = [
         HEAD + 'def stats(t):\n    with tf.name_scope("s"):\n        mean_summarized = tf.reduce_mean(t)\n'
         "    return mean_summarized\nw_mean = stats(w)\nw_mean_2 = stats(w)\nsess = tf.Session()\n"
         'writer = tf.summary.create_file_writer("logs")\n'
-        "s_s_mean_1, s_s_h, s_s_1_mean_1, s_s_1_h = sess.run([w_mean, w, w_mean_2, w])\nwith writer.as_default():\n"
-        '    tf.summary.scalar("s/mean_1", s_s_mean_1, step=2)\n    tf.summary.histogram("s/h", s_s_h, step=2)\n'
-        '    tf.summary.scalar("s_1/mean_1", s_s_1_mean_1, step=2)\n    tf.summary.histogram("s_1/h", s_s_1_h, step=2)\n',
+        "s_w_mean, s_w, s_w_mean_2, w_value = sess.run([w_mean, w, w_mean_2, w])\nwith writer.as_default():\n"
+        '    tf.summary.scalar("s/mean_1", s_w_mean, step=2)\n    tf.summary.histogram("s/h", s_w, step=2)\n'
+        '    tf.summary.scalar("s_1/mean_1", s_w_mean_2, step=2)\n    tf.summary.histogram("s_1/h", w_value, step=2)\n',
         id="summary-helper-called-twice-returns-what-it-summarized",
+    ),
+    pytest.param(
+        HEAD + 'def stats(t):\n    tf.summary.scalar("mean", tf.reduce_mean(t))\n'
+        'with tf.name_scope("a"):\n    stats(w)\nwith tf.name_scope("b"):\n    stats(w)\n'
+        'm = tf.summary.merge_all()\nsess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\n'
+        "s = sess.run(m)\nwriter.add_summary(s, 2)\n",
+        HEAD + "def stats(t):\n    mean_summarized = tf.reduce_mean(t)\n"
+        "    return mean_summarized\n"
+        'with tf.name_scope("a"):\n    w_mean = stats(w)\n'
+        'with tf.name_scope("b"):\n    b_w_mean = stats(w)\n'
+        'sess = tf.Session()\nwriter = tf.summary.create_file_writer("logs")\n'
+        "s_w_mean, s_b_w_mean = sess.run([w_mean, b_w_mean])\nwith writer.as_default():\n"
+        '    tf.summary.scalar("a/mean_1", s_w_mean, step=2)\n'
+        '    tf.summary.scalar("b/mean_1", s_b_w_mean, step=2)\n',
+        id="summary-helper-called-twice-in-two-scopes-names-the-second-after-its-scope",
     ),
     pytest.param(
         HEAD
@@ -112,8 +127,8 @@ REWRITES = [
         'm = tf.summary.merge_all()\nsess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\n'
         "s = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n",
         HEAD + 'with tf.name_scope("train"):\n    pass\nwith tf.name_scope("train"):\n    pass\nsess = tf.Session()\n'
-        'writer = tf.summary.create_file_writer("logs")\ns_train_1_l = sess.run(loss, {x: 1.0})\n'
-        'with writer.as_default():\n    tf.summary.scalar("train_1/l", s_train_1_l, step=1)\n',
+        'writer = tf.summary.create_file_writer("logs")\ns_loss = sess.run(loss, {x: 1.0})\n'
+        'with writer.as_default():\n    tf.summary.scalar("train_1/l", s_loss, step=1)\n',
         id="scope-opened-again-is-made-unique",
     ),
     pytest.param(
@@ -121,8 +136,8 @@ REWRITES = [
         + 'with tf.name_scope("stats"):\n    tf.summary.scalar("max", tf.reduce_max(x))\nm = tf.summary.merge_all()\n'
         'sess = tf.Session()\nwriter = tf.summary.FileWriter("logs")\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 1)\n',
         HEAD + 'with tf.name_scope("stats"):\n    max_summarized = tf.reduce_max(x)\nsess = tf.Session()\n'
-        'writer = tf.summary.create_file_writer("logs")\ns_stats_max_1 = sess.run(max_summarized, {x: 1.0})\n'
-        'with writer.as_default():\n    tf.summary.scalar("stats/max_1", s_stats_max_1, step=1)\n',
+        'writer = tf.summary.create_file_writer("logs")\ns_max = sess.run(max_summarized, {x: 1.0})\n'
+        'with writer.as_default():\n    tf.summary.scalar("stats/max_1", s_max, step=1)\n',
         id="name-the-op-computing-the-value-took-first",
     ),
     pytest.param(
@@ -130,17 +145,33 @@ REWRITES = [
         'a = tf.summary.FileWriter("a")\nb = tf.summary.FileWriter("b")\ns = sess.run(m, {x: 1.0})\n'
         "a.add_summary(s, 1)\ns = sess.run(m, {x: 2.0})\nb.add_summary(s, 1)\n",
         HEAD + 'sess = tf.Session()\na = tf.summary.create_file_writer("a")\nb = tf.summary.create_file_writer("b")\n'
-        's_l = sess.run(loss, {x: 1.0})\nwith a.as_default():\n    tf.summary.scalar("l", s_l, step=1)\n'
-        's_l_2 = sess.run(loss, {x: 2.0})\nwith b.as_default():\n    tf.summary.scalar("l", s_l_2, step=1)\n',
+        's_loss = sess.run(loss, {x: 1.0})\nwith a.as_default():\n    tf.summary.scalar("l", s_loss, step=1)\n'
+        'loss_value = sess.run(loss, {x: 2.0})\nwith b.as_default():\n    tf.summary.scalar("l", loss_value, step=1)\n',
         id="one-name-fetched-by-two-runs-each-written-after-its-run",
     ),
     pytest.param(
         HEAD + 'tf.summary.scalar("l", loss)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
         'writer = tf.summary.FileWriter("a")\ns, v = sess.run([m] + [loss], {x: 1.0})\nwriter.add_summary(s, 1)\n',
         HEAD + 'sess = tf.Session()\nwriter = tf.summary.create_file_writer("a")\n'
-        "s_l, v = sess.run([loss, loss], {x: 1.0})\n"
-        'with writer.as_default():\n    tf.summary.scalar("l", s_l, step=1)\n',
+        "s_loss, v = sess.run([loss, loss], {x: 1.0})\n"
+        'with writer.as_default():\n    tf.summary.scalar("l", s_loss, step=1)\n',
         id="fetches-written-as-a-sum-of-lists",
+    ),
+    pytest.param(
+        HEAD + '# the loss, twice\ntf.summary.scalar("l", loss)\ntf.summary.histogram("h", loss)\n'
+        "# every summary\nm = tf.summary.merge_all()\nsess = tf.Session()\n"
+        'a = tf.summary.FileWriter("a")\nb = tf.summary.FileWriter("b")\n'
+        "s = sess.run(m, {x: 1.0})\na.add_summary(s, 1)\n"
+        "s = sess.run(m, {x: 2.0})\nb.add_summary(s, 1)\n",
+        HEAD + 'sess = tf.Session()\na = tf.summary.create_file_writer("a")\n'
+        'b = tf.summary.create_file_writer("b")\n'
+        "s_loss, loss_value = sess.run([loss, loss], {x: 1.0})\nwith a.as_default():\n"
+        '    # the loss, twice\n    tf.summary.scalar("l", s_loss, step=1)\n'
+        '    tf.summary.histogram("h", loss_value, step=1)\n'
+        "loss_value_2, loss_value_3 = sess.run([loss, loss], {x: 2.0})\nwith b.as_default():\n"
+        '    tf.summary.scalar("l", loss_value_2, step=1)\n'
+        '    tf.summary.histogram("h", loss_value_3, step=1)\n',
+        id="names-numbered-only-once-taken-a-comment-goes-with-the-first-write",
     ),
     pytest.param(
         HEAD + 'tf.summary.scalar("loss", loss, collections=["train", "test"])\n'

@@ -8,9 +8,17 @@ What it does
     statements, the other parameters), the variables read as ``self.W``. Each call
     ``out = add_layer(x, 3, 4)`` becomes the object made right before it, where the variables
     were made, and the object called: ``add_layer = AddLayer(3, 4)`` then ``out = add_layer(x)``
-    (several calls number their objects: ``add_layer_1``, ``add_layer_2``). It only rewrites a
-    session program, and runs before session-to-function, which then makes each object once at
-    top level and calls it in its functions.
+    (several calls name each object after what its call binds and what the function makes:
+    ``hidden = add_layer(...)`` -> ``hidden_layer``, ``layer1 = new_conv_layer(...)`` ->
+    ``layer1_module``; numbered, ``add_layer_1``, only when a call binds no name or the names
+    clash). A comment goes with its statement: above a variable it
+    stays in ``__init__``, above an op it goes to ``__call__``, and above the call it heads the
+    object made there. A section's heading (comments after a blank line, or opening the body)
+    heads the section's first statement in the other method too, and so does the latest
+    statement comment since (``# decoder`` above the first decoder weight), unless that
+    statement has comments of its own. It only rewrites a session program, and runs before
+    session-to-function, which then makes each object once at top level and calls it in its
+    functions.
 
 Why it matters
     A TF2 function may create variables only while first traced: a network function called in
@@ -21,6 +29,7 @@ Why it matters
 
 Before
     def add_layer(inputs, n_in, n_out):
+        # An affine layer
         W = tf.Variable(tf.random_normal([n_in, n_out]))
         b = tf.Variable(tf.zeros([n_out]))
         return tf.matmul(inputs, W) + b
@@ -32,10 +41,12 @@ After
     class AddLayer(tf.Module):
         def __init__(self, n_in, n_out):
             super().__init__()
+            # An affine layer
             self.W = tf.Variable(tf.random_normal([n_in, n_out]))
             self.b = tf.Variable(tf.zeros([n_out]))
 
         def __call__(self, inputs):
+            # An affine layer
             return tf.matmul(inputs, self.W) + self.b
 
 
@@ -79,6 +90,8 @@ from tfmodernize.treewalk import walk
 
 #: Optimizer methods building a training step.
 TRAINING_METHODS = frozenset({"minimize", "apply_gradients", "compute_gradients"})
+#: Words a network function's name may start with before what it makes (``add_layer``).
+VERBS = frozenset("add build make create get define compute construct new".split())
 #: Nodes whose insides run another number of times than the statement holding them.
 REPEATING = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.FunctionDef)
 
@@ -270,6 +283,7 @@ class NetworkFunctionToModule(TFCodemod):
         # (A function named like a class, ``def RNN(x)``, keeps its name for the object.)
         class_name = fresh_name(_camel(name) if _camel(name) != name else f"{name}Module", taken)
         variables = frozenset(network.variables)
+        headed = _headed(network)
         kept = [parse_statement(f"self.{name} = {name}") for name in network.kept]
         init_params = [p for p in function.params.params if p.name.value in network.init_params]
         apply_params = [p for p in function.params.params if p.name.value not in network.init_params]
@@ -279,15 +293,16 @@ class NetworkFunctionToModule(TFCodemod):
             cst.IndentedBlock(
                 [
                     parse_statement("super().__init__()"),
-                    *_opening(_on_self(s, variables) for s in network.init),
+                    *_opening(_on_self(headed.get(id(s), s), variables) for s in network.init),
                     *kept,
                 ]
             ),
         )
+        on_call, applied = variables | set(network.kept), network.apply
         apply = cst.FunctionDef(
             cst.Name("__call__"),
             _parameters(apply_params),
-            cst.IndentedBlock(_opening(_on_self(s, variables | set(network.kept)) for s in network.apply)),
+            cst.IndentedBlock(_opening(_on_self(headed.get(id(s), s), on_call) for s in applied)),
             leading_lines=[cst.EmptyLine(indent=False)],
         )
         new = cst.ClassDef(
@@ -297,9 +312,7 @@ class NetworkFunctionToModule(TFCodemod):
             leading_lines=function.leading_lines,
         )
         self.replace(function, new)
-        several = len(network.calls) > 1
-        for position, (call, line) in enumerate(network.calls, 1):
-            obj = fresh_name(f"{name}_{position}", taken) if several else name
+        for obj, (call, line) in zip(_object_names(network, taken), network.calls):
             named = _named_args(call, function)
             made = cst.Call(cst.Name(class_name), _commas([a for a, p in named if p in network.init_params]))
             # The object is made where the call was, under the comments that were above it.
@@ -315,6 +328,43 @@ class NetworkFunctionToModule(TFCodemod):
                     func=cst.Name(obj), args=_commas([updated.args[i] for i in keep])
                 ),
             )
+
+
+def _object_names(network: Network, taken: set[str]) -> list[str]:
+    """The object each call makes: the function's name for one call; for several, the name each
+    call binds and what the function makes (``hidden = add_layer(...)`` -> ``hidden_layer``;
+    ``layer1_module`` when the name says it already: ``layer1 = new_conv_layer(...)``), or
+    numbered (``add_layer_1``) when a call binds no name or the names clash."""
+    name = network.function.name.value
+    if len(network.calls) == 1:
+        return [name]
+    parts = name.split("_")
+    while len(parts) > 1 and parts[0].lower() in VERBS:
+        parts = parts[1:]
+    wanted = []
+    for _, line in network.calls:
+        bound = _first_target(line)
+        if bound is None:
+            wanted.append("")
+        elif parts[-1].lower() in {w.rstrip("0123456789").lower() for w in bound.split("_")}:
+            wanted.append(f"{bound}_module")  # not ``layer1_conv_layer``
+        else:
+            wanted.append(f"{bound}_{'_'.join(parts)}")
+    if all(wanted) and len(set(wanted)) == len(wanted) and not set(wanted) & taken:
+        taken.update(wanted)
+        return wanted
+    return [fresh_name(f"{name}_{n}", taken) for n in range(1, len(network.calls) + 1)]
+
+
+def _first_target(line: cst.SimpleStatementLine) -> Optional[str]:
+    """The first name ``line`` binds: ``hidden`` of ``hidden = ...`` or ``hidden, state = ...``."""
+    assign = line.body[0]
+    if not isinstance(assign, cst.Assign):
+        return None
+    target = assign.targets[0].target
+    if isinstance(target, (cst.Tuple, cst.List)) and target.elements:
+        target = target.elements[0].value
+    return target.value if isinstance(target, cst.Name) else None
 
 
 def _variable_statement(statement: cst.BaseStatement, tf) -> Optional[str]:
@@ -416,6 +466,41 @@ def _on_self(statement: cst.BaseStatement, variables: frozenset[str]) -> cst.Bas
             return updated
 
     return statement.visit(OnSelf())
+
+
+def _headed(network: Network) -> dict[int, cst.BaseStatement]:
+    """The statements that get a copy of a heading the other method's statement has, by
+    identity, with it above their own lines.
+
+    A heading is the comments above a statement: a section's when a blank line is above them
+    (or the statement opens the body), a statement's own otherwise. The first statement of
+    the other method after a section's heading gets a copy of it (``# second layer`` heads the
+    layer's weights in ``__init__`` and the op applying them in ``__call__``), and a copy of the
+    latest statement's own heading since (``# decoder`` above the first decoder weight), unless
+    it has its own comments: a comment above one statement goes with that statement only."""
+    into_init = {id(s) for s in network.init}
+    parts = into_init | {id(s) for s in network.apply}
+    body = [s for s in network.function.body.body if id(s) in parts]
+    # For each method (``True``: ``__init__``), the headings of the other method it did not show.
+    sections: dict[bool, list[cst.EmptyLine]] = {True: [], False: []}
+    owns: dict[bool, list[cst.EmptyLine]] = {True: [], False: []}
+    headed: dict[int, cst.BaseStatement] = {}
+    for position, statement in enumerate(body):
+        mine = id(statement) in into_init
+        other = not mine
+        lines = list(statement.leading_lines)
+        heading = any(line.comment is not None for line in lines)
+        opens = position == 0 or any(line.comment is None for line in lines)  # a section
+        shown = [] if opens else sections[mine] + ([] if heading else owns[mine])
+        if opens:
+            sections[other], owns[other] = (lines if heading else []), []
+        elif heading:
+            owns[other] = lines
+        sections[mine], owns[mine] = [], []
+        if any(line.comment is not None for line in shown):
+            copies = [line.deep_clone() for line in shown]
+            headed[id(statement)] = statement.with_changes(leading_lines=[*copies, *lines])
+    return headed
 
 
 def _opening(statements) -> list[cst.BaseStatement]:

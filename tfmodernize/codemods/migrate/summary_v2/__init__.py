@@ -5,7 +5,9 @@ What it does
     sessions: ``tf.summary.FileWriter(logdir, graph)`` becomes
     ``tf.summary.create_file_writer(logdir)``; the summarized tensors are fetched by the run
     that fetched the merged summary (``merge_all``, ``merge([...])`` or one summary), in its
-    place; and ``writer.add_summary(summary, step)`` becomes ``with writer.as_default():``
+    place, each into a name made of the run's result and the tensor's (``summary_loss`` for
+    ``loss`` fetched as ``summary``; ``loss_value`` when that is taken), never of its tag; and
+    ``writer.add_summary(summary, step)`` becomes ``with writer.as_default():``
     and one ``tf.summary.scalar/histogram/image/text(tag, value, step=step)`` per summary,
     under the tag TF1 wrote: the summary's name scopes (``name_scope``/``variable_scope``
     blocks named by literals) before its name, whose characters TF1 does not allow in a tag
@@ -26,7 +28,8 @@ What it does
     (``def variable_summaries(var):``), called as a statement by the program's code, makes its
     summaries once per call, under the call's scopes (``layer1/weights/summaries/mean_1``; a
     second call in one scope opens ``summaries_1``): it returns the values it summarized, each
-    call binds them (``w_mean, w_max = variable_summaries(w)``) and the runs fetch those; a
+    call binds them (``w_mean, w_max = variable_summaries(w)``; a second call summarizing ``w``
+    names them after its scope too: ``bias_w_mean``) and the runs fetch those; a
     function nothing calls makes no summaries. A scope the top-level code opens again gets
     TF1's unique name (``train_1``), and a tag the name TF1 made unique when an op or a scope
     of the block took it first, names compared without case (``tf.reduce_mean`` makes

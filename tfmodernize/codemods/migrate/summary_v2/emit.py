@@ -5,7 +5,6 @@ record their edits with (the codemod)."""
 
 from __future__ import annotations
 
-import re
 from typing import Optional, Protocol
 
 import libcst as cst
@@ -64,9 +63,11 @@ def rewrite(
     values: dict[tuple[int, str], list[tuple[Summary, str]]] = {}
     for fetch in fetches:
         fetch_values(editor, plan, fetch, fetchable, taken, values)
+    commented: set[int] = set()
     for statement, writer, result, step in adds.values():
         fetch = fetched_by(plan, fetches, statement, result)
-        write_summaries(editor, statement, writer, values[(id(fetch.statement), result)], step)
+        pairs = values[(id(fetch.statement), result)]
+        write_summaries(editor, statement, writer, pairs, step, commented)
 
 
 def fetched_by(
@@ -147,10 +148,11 @@ def fetch_values(editor: Editor, plan: ProgramPlan, fetch: Fetch, fetchable, tak
                 # TF1 summarized the value fed to the placeholder: it is written from that value.
                 written.append((summary, fed(fetch.call, summary.value.value)))
                 continue
-            value_name = fresh_name(f"{result}_{re.sub(r'[^0-9a-zA-Z_]', '_', summary.tag)}", taken)
-            written.append((summary, value_name))
-            new_fetches.append(summary.value.value)
-            new_targets.append(value_name)
+            value = summary.value.value
+            name = value_name(summary, result, taken)
+            written.append((summary, name))
+            new_fetches.append(value)
+            new_targets.append(name)
     if not new_fetches:
         raise Decline(fetch.call, "the merged summary holds no summary")
     fetch_text = new_fetches[0] if len(new_fetches) == 1 else f"[{', '.join(new_fetches)}]"
@@ -160,6 +162,21 @@ def fetch_values(editor: Editor, plan: ProgramPlan, fetch: Fetch, fetchable, tak
     )
     assign = small.with_changes(targets=[cst.AssignTarget(cst.parse_expression(target_text))], value=new_call)
     editor.replace(fetch.statement, lambda updated: updated.with_changes(body=[assign]))
+
+
+def value_name(summary: Summary, result: str, taken: set[str]) -> str:
+    """The name a fetched value is written from: the run's result and the value's name
+    (``summary_loss`` for ``loss`` fetched as ``summary``, ``summary_max`` for the
+    ``max_summarized`` of an expression; ``loss_value`` when that is taken), never its tag
+    (``layer/weights/summaries/mean_1``), a number only when both are taken."""
+    value = summary.value.value
+    if summary.expression is not None and value.endswith("_summarized"):
+        value = value[: -len("_summarized")]
+    for name in (f"{result}_{value}", f"{value}_value"):
+        if name not in taken:
+            taken.add(name)
+            return name
+    return fresh_name(f"{value}_value", taken)
 
 
 def fed(run: cst.Call, placeholder: str) -> str:
@@ -186,11 +203,24 @@ def fed(run: cst.Call, placeholder: str) -> str:
 
 
 def write_summaries(
-    editor: Editor, statement: cst.SimpleStatementLine, writer: str, values, step: Optional[cst.BaseExpression]
+    editor: Editor,
+    statement: cst.SimpleStatementLine,
+    writer: str,
+    values,
+    step: Optional[cst.BaseExpression],
+    commented: set[int],
 ) -> None:
+    """The ``tf.summary`` calls writing ``values`` at ``step`` under ``writer`` in place of the
+    ``add_summary`` line ``statement``. A summary whose line went keeps the comments above it
+    at its first write (``commented``: the summaries written with theirs, by identity)."""
     step_text = source(step) if step is not None else "0"
     lines = []
     for summary, value_name in values:
+        if id(summary) not in commented and summary.expression is None and summary.helper is None:
+            commented.add(id(summary))
+            if summary.direct is None and isinstance(summary.statement, cst.SimpleStatementLine):
+                above = summary.statement.leading_lines
+                lines += [f"    {line.comment.value}\n" for line in above if line.comment]
         extra = f", max_outputs={source(summary.max_outputs)}" if summary.max_outputs is not None else ""
         function = source(editor.tf_expr(f"summary.{summary.kind}"))
         lines.append(f"    {function}({source(summary.literal)}, {value_name}, step={step_text}{extra})\n")

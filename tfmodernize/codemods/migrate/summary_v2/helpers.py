@@ -104,6 +104,9 @@ def called(
         if helper.parameters and isinstance(given.get(helper.parameters[0]), cst.Name)
         else name_of
     )
+    prefix = tags.scope_prefix(plan, call)
+    # A value named again (``describe(kernel)`` twice) is named after the call's scope too.
+    scope = re.sub(r"[^0-9a-zA-Z_]", "_", prefix.rstrip("/").rsplit("/", 1)[-1])
     names: dict[str, str] = {}
     for summary in helper.summaries:
         value = summary.value.value
@@ -111,9 +114,11 @@ def called(
             tag = argument(summary.call, 0, "name")
             given_tag = str(tag.evaluated_value) if tag is not None else "value"
             literal = re.sub(r"[^0-9a-zA-Z_]", "_", given_tag)
-            names[value] = fresh_name(f"{base}_{literal}", taken)
+            name = f"{base}_{literal}"
+            if name in taken and scope and f"{scope}_{name}" not in taken:
+                name = f"{scope}_{name}"
+            names[value] = fresh_name(name, taken)
     helper.calls[id(call)] = (statement, [names[value] for value in helper.returned])
-    prefix = tags.scope_prefix(plan, call)
     made: list[Summary] = []
     firsts = set()
     for summary in helper.summaries:
