@@ -10,7 +10,41 @@ GET_W = "w = tf.get_variable('w', [2], initializer=tf.zeros_initializer())"
 MADE_W = "w = tf.Variable(tf.zeros([2], dtype=tf.float32), name='w')"
 MAIN = f"import tensorflow as tf\ndef main():\n    {GET_W}\n    return w\n"
 
+LAYER = (
+    "import tensorflow as tf\ndef layer(x, n, tag):\n"
+    "    w = tf.get_variable(tag + '_w', [2, n], initializer=tf.ones_initializer())\n"
+    "    b = tf.get_variable(tag + '_b', [n], initializer=tf.zeros_initializer())\n"
+    "    return tf.matmul(x, w) + b\n"
+)
+LAYER_MADE = (
+    "import tensorflow as tf\ndef layer(x, n, tag):\n"
+    "    w = tf.Variable(tf.ones([2, n], dtype=tf.float32), name=tag + '_w')\n"
+    "    b = tf.Variable(tf.zeros([n], dtype=tf.float32), name=tag + '_b')\n"
+    "    return tf.matmul(x, w) + b\n"
+)
+
 REWRITES = [
+    # A layer helper making its variables on lines of its body, names read off a parameter: each
+    # call (at top level, in a function the program runs once, or in a function called so) made new ones.
+    pytest.param(
+        LAYER + "h = layer(x, 2, 'a')\ny = layer(h, 2, 'b')\n",
+        LAYER_MADE + "h = layer(x, 2, 'a')\ny = layer(h, 2, 'b')\n",
+        id="layer-helper-called-twice-at-top-level",
+    ),
+    pytest.param(
+        LAYER + "def main():\n    h = layer(x, 2, 'a')\n    return layer(h, 2, 'b')\n"
+        "if __name__ == '__main__':\n    main()\n",
+        LAYER_MADE + "def main():\n    h = layer(x, 2, 'a')\n    return layer(h, 2, 'b')\n"
+        "if __name__ == '__main__':\n    main()\n",
+        id="layer-helper-called-by-a-function-run-once",
+    ),
+    pytest.param(
+        LAYER + "def block(x, tag):\n    with tf.name_scope(tag):\n        return layer(x, 2, tag)\n"
+        "def build(x):\n    return block(block(x, 'a'), 'b')\nout = build(x)\n",
+        LAYER_MADE + "def block(x, tag):\n    with tf.name_scope(tag):\n        return layer(x, 2, tag)\n"
+        "def build(x):\n    return block(block(x, 'a'), 'b')\nout = build(x)\n",
+        id="layer-helper-called-through-functions-called-so",
+    ),
     # The default Glorot range over named sizes: written out, computed where the variable is made.
     pytest.param(
         "import tensorflow as tf\nimport math\nn = 3\nw = tf.get_variable('w', [n, 2])\n",
@@ -170,39 +204,47 @@ def test_rewrites(before, after):
 
 NO_OPS = [
     # A function's line that may run other than once: each run asked TF1 for the same name again.
-    pytest.param(MAIN + "a = main()\nb = main()\n", "other than as the last line", id="function-run-twice"),
-    pytest.param(MAIN + "for _ in range(2):\n    main()\n", "other than as the last line", id="function-run-in-a-loop"),
+    pytest.param(
+        MAIN + "a = main()\nb = main()\n", "which the program may run more than once", id="function-run-twice"
+    ),
+    pytest.param(
+        MAIN + "for _ in range(2):\n    main()\n", "used in this file other than called", id="function-run-in-a-loop"
+    ),
     pytest.param(
         MAIN + "with tf.variable_scope('s', reuse=tf.AUTO_REUSE):\n    main()\n",
-        "other than as the last line",
+        "shares variables through `reuse`",
         id="function-run-under-a-reusing-scope",
     ),
     pytest.param(
         "import tensorflow as tf\ntf.get_variable_scope().reuse_variables()\ndef main():\n    "
         + GET_W
         + "\n    return w\nmain()\n",
-        "other than as the last line",
+        "shares variables through `reuse`",
         id="function-run-once-after-the-root-scope-reuses",
     ),
     pytest.param(
         MAIN + "with tf.name_scope('outer'):\n    main()\n",
-        "other than as the last line",
+        "used in this file other than called",
         id="function-run-in-a-with-block",
     ),
     pytest.param(
-        MAIN + "tf.app.run(main)\nrun(main)\n", "other than as the last line", id="function-passed-as-a-value"
+        MAIN + "tf.app.run(main)\nrun(main)\n", "used in this file other than called", id="function-passed-as-a-value"
     ),
-    pytest.param(MAIN + "tf.app.run()\ntf.app.run()\n", "other than as the last line", id="main-run-twice-by-app-run"),
+    pytest.param(MAIN + "tf.app.run()\ntf.app.run()\n", "called nowhere in this run", id="main-run-twice-by-app-run"),
     pytest.param(
         MAIN.replace("def main", "def train") + "tf.app.run()\n",
-        "other than as the last line",
+        "called nowhere in this run",
         id="app-run-of-another-main",
     ),
-    pytest.param(MAIN, "the program runs once", id="function-never-run"),
-    pytest.param(MAIN + "def run():\n    main()\nrun()\nrun()\n", "other than as the last line", id="caller-run-twice"),
+    pytest.param(MAIN, "called nowhere in this run", id="function-never-run"),
+    pytest.param(
+        MAIN + "def run():\n    main()\nrun()\nrun()\n",
+        "which the program may run more than once",
+        id="caller-run-twice",
+    ),
     pytest.param(
         "import tensorflow as tf\ndef main(flag):\n    if flag:\n        " + GET_W + "\n    return 0\nmain(1)\n",
-        "other than as the last line",
+        "other than on a line of its body",
         id="line-under-a-condition",
     ),
     pytest.param(
@@ -267,7 +309,7 @@ NO_OPS = [
     ),
     pytest.param(
         "import tensorflow as tf\ndef f():\n    c = tf.get_variable('c', [], tf.int32)\n",
-        "inside a function",
+        "called nowhere in this run",
         id="in-a-function",
     ),
     pytest.param(
@@ -356,13 +398,13 @@ NO_OPS = [
     pytest.param(
         "import tensorflow as tf\ndef make(shape):\n    w = tf.get_variable('w', shape, initializer=tf.zeros_initializer())\n"
         "    return w\nv = make([2])\nu = make([3])\n",
-        "`return tf.get_variable(...)`",
+        "asking for `'w'` each time",
         id="helper-binding-then-returning",
     ),
     pytest.param(
         "import tensorflow as tf\ndef make(shape):\n    b = tf.get_variable('b', shape, initializer=tf.zeros_initializer())\n"
         "    return tf.get_variable('w', shape, initializer=tf.zeros_initializer())\nv = make([2])\nu = make([3])\n",
-        "creates other variables too",
+        "asking for `'b'` each time",
         id="helper-making-two-variables",
     ),
     pytest.param(
@@ -370,6 +412,30 @@ NO_OPS = [
         "    return tf.get_variable('w', shape, initializer=init)\nv = make([2])\n",
         "not written as a call",
         id="helper-initializer-read-twice",
+    ),
+    # Layer helpers: a variable in a block, a call in a loop or under a scope with options, a
+    # fixed name asked for by a function run more than once.
+    pytest.param(
+        LAYER.replace("    b = tf.get_variable", "    if n:\n        b = tf.get_variable")
+        + "h = layer(x, 2, 'a')\ny = layer(h, 2, 'b')\n",
+        "some in a block of its body",
+        id="layer-helper-variable-under-a-condition",
+    ),
+    pytest.param(
+        LAYER + "def main():\n    h = x\n    for tag in 'ab':\n        h = layer(h, 2, tag)\n    return h\nmain()\n",
+        "used in this file other than called",
+        id="layer-helper-called-in-a-loop-of-a-function-run-once",
+    ),
+    pytest.param(
+        LAYER + "def main():\n    with tf.variable_scope('m', initializer=tf.ones_initializer()):\n"
+        "        return layer(x, 2, 'a')\nmain()\n",
+        "used in this file other than called",
+        id="layer-helper-under-a-scope-giving-an-initializer",
+    ),
+    pytest.param(
+        LAYER.replace("tag + '_b'", "'b'") + "h = layer(x, 2, 'a')\ny = layer(h, 2, 'b')\n",
+        "asking for `'b'` each time",
+        id="layer-helper-fixed-name-called-twice",
     ),
 ]
 
@@ -388,3 +454,12 @@ def test_a_network_functions_variables_under_its_scope_are_left_to_layers_to_ker
     )
     result = assert_unchanged("TFM106", source)
     assert result.findings == []
+
+
+def test_it_runs_before_network_function_to_module_and_session_to_function():
+    # network-function-to-module makes tf.Modules of layer helpers whose tf.get_variable lines this
+    # made tf.Variables, and session-to-function reads the variables as tf.Variable lines.
+    from tfmodernize.registry import builtin_codemods
+
+    order = [codemod.code for codemod in builtin_codemods()]
+    assert order.index("TFM106") < order.index("TFM121") < order.index("TFM101")

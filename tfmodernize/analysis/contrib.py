@@ -134,6 +134,18 @@ PARTIALS = {
     **{home: {name: f"{home}.{name}" for name in names} for home, names in _PARTIALS.items()},
 }
 
+#: TensorFlow's own modules that tf-slim's modules bind, under the names TF 1.15's contrib ones
+#: bound them (``slim.learning.supervisor.Supervisor`` was and is TensorFlow's TF1
+#: ``Supervisor``, reached through slim's learning module), which the generated table leaves out
+#: (it lists tf-slim's own modules): tf-slim module -> name -> the TensorFlow module (checked
+#: against the installed tf-slim by ``tests/test_contrib_to_slim.py``).
+TF_MODULES = {
+    "tf_slim.learning": {
+        "supervisor": "tensorflow.python.training.supervisor",
+        "tf_saver": "tensorflow.python.training.saver",
+    },
+}
+
 #: The tf-slim modules a dotted name reaches by attributes once the module is imported
 #: (``tf_slim.layers`` is not one: tf-slim star-imports its ``layers`` module over the package).
 #: A name written out through another contrib module (``tf.contrib.layers.python.layers.x``) is
@@ -198,7 +210,9 @@ DOES_NOT_RUN.update(
     }
 )
 #: tf-slim's nets that run tf-slim's own batch_norm: the arg scopes making it every layer's
-#: normalizer, and the networks calling it. The file using them cannot run either.
+#: normalizer, and the networks calling it. Called as they are, they fail too: contrib-to-slim
+#: wraps each reference so they build with the batch_norm it writes in the file
+#: (``contrib_to_slim.batch_norm``: ``ARG_SCOPES``, ``NETS``).
 _NETS_BATCH_NORM = (
     "the net calls tf-slim's batch_norm, which does not run on TF 2.21: copy the net (or its arg "
     "scope) into the project with slim.batch_norm, which tfmodernize then writes in its file"
@@ -260,13 +274,18 @@ def reexported_tf1_name(path: str, upgrade_target: str) -> "str | None":
 #: What replaced the contrib modules (and names) that have no exact core equivalent nor a place
 #: in tf-slim: what a person migrating them uses instead, by contrib path (the longest wins).
 INSTEAD = {
-    "contrib.distributions": "tensorflow_probability.distributions (pip install tensorflow-probability)",
+    "contrib.distributions": "tensorflow_probability.distributions (pip install tensorflow-probability), "
+    "by hand and not to the same numbers (tfp draws other samples and sums log_prob in another order; "
+    "MVNDiag is MultivariateNormalDiag, bijectors are tfp.bijectors)",
     "contrib.bayesflow": "tensorflow_probability (pip install tensorflow-probability)",
-    "contrib.gan": "tensorflow_gan (pip install tensorflow-gan)",
+    "contrib.gan": "nothing that runs on TF 2.16+: tensorflow-gan 2.1.0 fails at import there (it "
+    "subclasses tf.estimator.SessionRunHook); write the GAN losses and a tf.GradientTape loop, or stay "
+    "on TF <= 2.15 with tensorflow-gan",
     "contrib.quantize": "quantization-aware training of the TensorFlow Model Optimization toolkit "
     "(pip install tensorflow-model-optimization: tfmot.quantization.keras)",
     "contrib.tpu": "tf.distribute.TPUStrategy with Keras or a tf.function training loop",
-    "contrib.tfprof": "tf.profiler (tf.profiler.experimental.start/stop, or TensorBoard's profiler)",
+    "contrib.tfprof": "tf.compat.v1.profiler.profile in TF1 graph code; tf.profiler.experimental.start/stop "
+    "(or TensorBoard's profiler) in TF2 code",
     "contrib.learn": "Keras (tf.keras.Model.fit); tf.contrib.learn was deprecated before TF 2.0",
     "contrib.training.HParams": "a plain dict, a dataclass or argparse.Namespace",
     "contrib.training": "a tf.function training loop (tf.data for the input pipeline)",
@@ -387,6 +406,9 @@ def slim_name(path: str) -> Union[SlimName, NotInSlim, None]:
             module = imported = f"{module}.{part}"
         elif part in (members := {**info.get("members", {}), **PARTIALS.get(module, {})}):
             origin = members[part]
+            break
+        elif part in TF_MODULES.get(module, {}):  # (what TensorFlow's module holds, as it is)
+            origin = ".".join([TF_MODULES[module][part], *parts[index + 1 :]])
             break
         else:
             return NotInSlim(

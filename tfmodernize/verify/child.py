@@ -485,6 +485,50 @@ def _give_contrib(v1_module: Any) -> None:
     )
     # TF 1.15's ``tf.contrib.tpu`` re-exported TensorFlow's own TF1 ``tpu`` module.
     sys.modules["tensorflow.contrib.tpu"] = v1_module.tpu
+    # ``tf.contrib.framework.nest`` was TensorFlow's own nest module, importable by its path too.
+    sys.modules["tensorflow.contrib.framework.nest"] = v1_module.nest
+    # TF 1.15's ``tf.contrib.compiler.jit`` re-exported TensorFlow's own ``experimental_jit_scope``.
+    jit = module("compiler.jit", experimental_jit_scope=v1_module.xla.experimental.jit_scope)
+    compiler = module("compiler", jit=jit)
+    # TF 1.15's ``tf.contrib.tfprof.model_analyzer``: option dicts, and deprecated wrappers passing
+    # their arguments on to TensorFlow's own profiler functions.
+    from tensorflow.python.profiler import tfprof_logger
+
+    def options(select: list, order_by: str, accounted: str, least_float_ops: int = 0, least: int = 0) -> dict:
+        return {
+            "max_depth": 10000,
+            "min_bytes": least,
+            "min_micros": least,
+            "min_params": 0,
+            "min_float_ops": least_float_ops,
+            "order_by": order_by,
+            "account_type_regexes": [accounted],
+            "start_name_regexes": [".*"],
+            "trim_name_regexes": [],
+            "show_name_regexes": [".*"],
+            "hide_name_regexes": [],
+            "account_displayed_op_only": True,
+            "select": select,
+            "output": "stdout",
+            "dump_to_file": "",
+        }
+
+    def print_model_analysis(graph, run_meta=None, op_log=None, tfprof_cmd="scope", tfprof_options=0):
+        return v1_module.profiler.profile(graph, run_meta, op_log, tfprof_cmd, tfprof_options)
+
+    def advise(graph, run_meta=None, tfprof_options=0):
+        return v1_module.profiler.advise(graph, run_meta, tfprof_options)
+
+    model_analyzer = module(
+        "tfprof.model_analyzer",
+        TRAINABLE_VARS_PARAMS_STAT_OPTIONS=options(["params"], "name", tfprof_logger.TRAINABLE_VARIABLES),
+        FLOAT_OPS_OPTIONS=options(["float_ops"], "float_ops", ".*", least_float_ops=1),
+        PRINT_ALL_TIMING_MEMORY=options(["micros", "bytes"], "name", ".*", least=1),
+        print_model_analysis=print_model_analysis,
+        advise=advise,
+        Profiler=v1_module.profiler.Profiler,
+    )
+    tfprof = module("tfprof", model_analyzer=model_analyzer)
     contrib = module(
         "",
         layers=contrib_layers,
@@ -494,6 +538,8 @@ def _give_contrib(v1_module: Any) -> None:
         rnn=rnn,
         lookup=lookup,
         tpu=v1_module.tpu,
+        compiler=compiler,
+        tfprof=tfprof,
     )
     contrib.image = importlib.import_module("tfmodernize.verify.contrib_image").image_module(v1_module)
     setattr(v1_module, "contrib", contrib)

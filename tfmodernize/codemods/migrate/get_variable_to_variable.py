@@ -15,13 +15,16 @@ What it does
     ``initializer=`` (``tf.constant(0.0)``), which TF1 used as the initial value as
     ``tf.Variable`` does. ``dtype`` and ``trainable`` are kept. An initializer bound to a name on
     a line of its own just before (``init = tf.truncated_normal_initializer(stddev=0.1)``) moves
-    into the call and its line goes. The same holds in a helper, a module function whose last
-    line is ``return tf.get_variable(...)`` (``def weight_variable(shape): ...``), when every use
-    of it in the run (this file, and the files of the run that import it:
-    ``FileState.callers``) is a call in a program's top-level code outside any block, or in a
-    module function (``fc_layer``) on a line of its body or of its variable or name scopes
-    opened without ``reuse``, the function sharing nothing and itself called so (each call of
-    it made new variables; layers-to-keras makes them once per object of the class it becomes).
+    into the call and its line goes. The same holds in a helper, a module function making its
+    variables on lines of its body, ``return tf.get_variable(...)`` (``def weight_variable(shape):
+    ...``) or ``w = tf.get_variable(...)`` (a layer helper, ``def dense(x, n_in, n_out, name):``
+    making its kernel and bias, their names read off a parameter when it may run more than once,
+    in a file naming no ``reuse``), when every use of it in the run (this file, and the files of
+    the run that import it: ``FileState.callers``) is a call in a program's top-level code
+    outside any block, or in a module function (``fc_layer``, ``build``) on a line of its body or
+    of its variable or name scopes opened by name alone, the function sharing nothing and itself
+    called so, or run once at most (each call of it made new variables; layers-to-keras makes
+    them once per object of the class it becomes).
     A line ``v = tf.get_variable(...)`` (or ``return tf.get_variable(...)``) of the body of a
     module function the program runs once at most is migrated as a top-level line is: the
     program whose whole graph is built in ``main()`` or ``train()``, called in one place from
@@ -56,10 +59,12 @@ Fix safety
     computed here from the written shape, by TF1's own formula, as a Python float as TF1 did;
     over named sizes, by the same Python arithmetic where the variable is made (the fans are
     integers, so their products are exact in any order).
-    A helper's calls, all in top-level code outside any scope, each asked TF1 for a variable
-    of a new name (a name asked for twice there fails in TF1), so each made a new variable, as
-    each call of the migrated helper does. A function the program runs once at most, in no
-    variable scope and in a file that never reuses variables, asked once for each of its
+    A helper's calls, all in top-level code outside any scope or reached from it through
+    functions called so (or run once) in scopes opened by name alone, in a file that never
+    reuses variables, each asked TF1 for variables of new names (a name asked for twice there
+    fails in TF1), so each made new variables, as each call of the migrated helper does. A
+    function the program runs once at most, in no variable scope and in a file that never
+    reuses variables, asked once for each of its
     names, which TF1 created (or, skipped, made nothing), as its ``tf.Variable`` lines do, in
     the same place of the random-op order. The files of the run are taken as the project: a
     caller in a file outside the run is not seen.
@@ -68,11 +73,14 @@ Declines when
     the call is inside a ``variable_scope`` (sharing and reuse; under a scope of a function,
     the network function's variables are layers-to-keras's, which says why when it declines,
     and this codemod stays silent there), or not ``name = tf.get_variable(...)`` on its own line; inside a function
-    other than as a helper's ``return`` line or a line of a function run once at most (called
+    other than as a helper's line or a line of a function run once at most (called
     in a loop, a ``with`` block or twice, passed as a value, or in a file naming ``reuse``),
-    or in a helper that makes other variables too, is
-    used other than called in top-level code outside any block (in this file or another of the
-    run: the finding names it), or is called nowhere in the run; the name is not a string
+    or in a helper that makes other variables too (or some in a block of its body), that asks
+    for a name reading none of its parameters and may run more than once, or that is
+    used other than called in top-level code outside any block or on a line of a function
+    called so or run once (in this file or another of the run: the finding names it; a call
+    in a loop, or under a scope given ``reuse``, an initializer or another option), or is called
+    nowhere in the run; the name is not a string
     literal (in a helper: or its parameter, or those joined with ``+``); the shape is computed
     by a call or absent (Glorot's range also needs a list of sizes, numbers or names, with
     ``math`` free for ``import math``); the
@@ -103,7 +111,7 @@ from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.analysis.training import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names
-from tfmodernize.syntax import ancestors, is_none, statement_holding, statement_of
+from tfmodernize.syntax import ancestors, is_none, source, statement_holding, statement_of
 from tfmodernize.treewalk import walk
 
 
@@ -116,6 +124,9 @@ class GetVariableToVariable(TFCodemod):
     interests = (cst.Call,)
     detects = ("get_variable",)
     requires_tf2 = True
+    #: network-function-to-module makes a tf.Module of a helper whose variables this made
+    #: ``tf.Variable`` s, and session-to-function reads them.
+    runs_before = ("TFM121", "TFM101")
 
     def plan(self, module: cst.Module) -> None:
         top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
@@ -244,46 +255,70 @@ class GetVariableToVariable(TFCodemod):
     def _helper(
         self, call: cst.Call, module: cst.Module, parents: dict
     ) -> tuple[cst.FunctionDef, cst.SimpleStatementLine]:
-        """The module function a ``return tf.get_variable(...)`` line ends, and that line, when
-        every use of the function in the run is a call in a program's top-level code, outside
-        any block: each call then asked for a variable of its own name in no scope, which TF1
-        created (a second call of a name would have failed), as ``tf.Variable`` does."""
+        """The module function holding ``call`` as a line of its body (``return
+        tf.get_variable(...)``, or ``w = tf.get_variable(...)`` in a layer helper making its
+        kernel and bias), and that line, when the function makes no variable other than by such
+        lines and ``tf.Variable``, opens no variable scope, and every use of it in the run is a
+        call in a program's top-level code, outside any block, or on a line of a function so
+        called or run once at most (``_network_calling``): each call then asked for variables of
+        its own names in no reusing scope, which TF1 created (a name asked for twice would have
+        failed), as ``tf.Variable`` does."""
         small = parents.get(id(call))
         line = parents.get(id(small))
         block = parents.get(id(line))
         function = parents.get(id(block))
         if not (
-            isinstance(small, cst.Return)
-            and small.value is call
+            (
+                isinstance(small, cst.Return)
+                and small.value is call
+                or isinstance(small, cst.Assign)
+                and small.value is call
+                and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)
+            )
             and isinstance(line, cst.SimpleStatementLine)
             and len(line.body) == 1
             and isinstance(function, cst.FunctionDef)
             and block is function.body
-            and line is block.body[-1]
             and function in module.body
             and not function.decorators
         ):
             raise Decline(
                 call,
-                "it is made inside a function other than as the last line, `return tf.get_variable(...)`, "
-                "of a module function, or as a line of a function the program runs once at most (called "
-                "in one place, outside loops and `with` blocks, from its top-level code or such a "
-                "function): where get_variable creates or reuses a variable each call (with "
-                "the variable_scope around the call) is known for a network function's variables, "
-                "which layers-to-keras (TFM107) migrates",
+                "it is made inside a function other than on a line of its body, `return "
+                "tf.get_variable(...)` or `w = tf.get_variable(...)`, of a module function: "
+                "where get_variable creates or reuses a variable each call (with the variable_scope "
+                "around the call) is known for a network function's variables, which layers-to-keras "
+                "(TFM107) migrates",
             )
         name = function.name.value
-        made = [
-            c
-            for c in walk(function.body, code_only=True)
-            if isinstance(c, cst.Call) and creates_opaque_variables(c, self.tf)
-        ]
-        if made != [call]:
-            raise Decline(call, f"`{name}` creates other variables too")
-        # Read in the program as written: an earlier codemod may have moved the calls (layers-to-keras
-        # makes a network function's variables in the ``__init__`` of the class it becomes).
         original = self.state.parsed or module
         written = self.state.parents(original)
+        lines = {id(s) for s in function.body.body}
+        made_here = []
+        for made in walk(function.body, code_only=True):
+            if not (isinstance(made, cst.Call) and creates_opaque_variables(made, self.tf)):
+                continue
+            if self.tf.is_tf(made.func, "Variable"):
+                continue
+            made_here.append(made)
+            if not (
+                self.tf.is_tf(made.func, "get_variable")
+                and id(statement_holding(made, parents)) in lines
+                and parents.get(id(made)) is not None
+                and getattr(parents.get(id(made)), "value", None) is made
+            ):
+                raise Decline(call, f"`{name}` creates other variables too, or some in a block of its body")
+        # A layer helper (variables on other lines than one ``return``): in a file sharing none.
+        layer = not self._returned(call, parents) or len(made_here) > 1
+        if layer and shares_variables(original):
+            raise Decline(
+                call,
+                f"`{name}` is a function of a file that shares variables through `reuse` (a scope "
+                "opened with it around a call would hand back the variable made before)",
+            )
+        # Read in the program as written: an earlier codemod may have moved the calls (layers-to-keras
+        # makes a network function's variables in the ``__init__`` of the class it becomes).
         calls = self._top_level_calls(
             name, original, written, within=lambda use: self._network_calling(use, original, written), at=call
         )
@@ -293,7 +328,34 @@ class GetVariableToVariable(TFCodemod):
                 f"`{name}` is called nowhere in this run: whether its calls share a variable is unknown; "
                 "run tfmodernize on it with the files that call it",
             )
+        if layer:
+            self._own_names(call, function, made_here, original, written)
         return function, line
+
+    def _own_names(
+        self, call: cst.Call, function: cst.FunctionDef, made: list[cst.Call], module: cst.Module, parents: dict
+    ) -> None:
+        """Declines a function making variables on lines of its body (a layer helper) that the
+        program may run more than once when a name it asks for reads none of its parameters: a
+        second call asked TF1 for the same name again, which failed or, under a reusing scope,
+        handed back the first variable."""
+        parameters = set(parameter_names(function))
+        names = [arguments(c).get("name") for c in made]
+        fixed = [n for n in names if n is None or not any(p.value in parameters for p in name_nodes(n))]
+        written = next(
+            (s for s in module.body if isinstance(s, cst.FunctionDef) and s.name.value == function.name.value), None
+        )
+        if fixed and (
+            written is None or runs_at_most_once(written, module, parents, self.state.callers, self.tf) is None
+        ):
+            asked = f"`{source(fixed[0])}`" if fixed[0] is not None else "a name"
+            raise Decline(
+                call,
+                f"it is made in `{function.name.value}`, which the program may run more than once (not "
+                "a function the program runs once at most: called in one place, outside loops and `with` "
+                f"blocks, from its top-level code or such a function), asking for {asked} each time: a "
+                "second call asked TF1 for the same name again",
+            )
 
     def _top_level_calls(
         self, name: str, module: cst.Module, parents: dict, *, within: Callable[[cst.Name], bool], at: cst.Call
@@ -312,7 +374,9 @@ class GetVariableToVariable(TFCodemod):
                 raise Decline(
                     at,
                     f"`{name}` is used in this file other than called in its top-level code, outside "
-                    "any block (a call under a variable scope or in a function may reuse the variable)",
+                    "any block, or on a line of a function called so or run once at most, outside loops "
+                    "and scopes opened with options (a call under a variable scope or in a function may "
+                    "reuse the variable)",
                 )
             calls += 1
         for use in (self.state.callers or {}).get(name, ()):
@@ -326,39 +390,68 @@ class GetVariableToVariable(TFCodemod):
             calls += 1
         return calls
 
-    def _network_calling(self, use: cst.Name, module: cst.Module, parents: dict) -> bool:
-        """Whether a helper's call ``use`` is a line of a module function (``fc_layer``) in its
-        body or its variable or name scopes opened without ``reuse``, the function sharing no
-        variables (no ``reuse``, ``AUTO_REUSE`` or ``reuse_variables``) and called by the run only
-        in programs' top-level code, outside any block: each of its calls asked for variables
-        of new names, which TF1 created (a name asked for twice would have failed)."""
+    def _network_calling(
+        self, use: cst.Name, module: cst.Module, parents: dict, seen: frozenset[str] = frozenset()
+    ) -> bool:
+        """Whether a helper's call ``use`` is a line of a module function (``fc_layer``,
+        ``build``) in its body or its variable or name scopes opened by name alone (no
+        ``reuse``, initializer or other option), the function sharing no variables (no
+        ``reuse``, ``AUTO_REUSE`` or ``reuse_variables``) and called by the run only so: in
+        programs' top-level code, outside any block, or on such a line of a function itself
+        called so (``seen``: the functions followed), or run once at most
+        (``runs_at_most_once``) in a file sharing no variables: each of its calls asked for
+        variables of new names, which TF1 created (a name asked for twice would have failed)."""
         line = statement_holding(use, parents)
         if not isinstance(line, cst.SimpleStatementLine):
             return False
         node = parents.get(id(line))
         while isinstance(node, (cst.IndentedBlock, cst.With)):
-            if isinstance(node, cst.With) and not all(
-                isinstance(item.item, cst.Call)
-                and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES, *NAME_SCOPES)
-                and item.asname is None
-                and all(arg.keyword is None or arg.keyword.value != "reuse" for arg in item.item.args)
-                for item in node.items
-            ):
+            if isinstance(node, cst.With) and not all(self._plain_scope(item) for item in node.items):
                 return False
             node = parents.get(id(node))
         if not (isinstance(node, cst.FunctionDef) and any(node is s for s in module.body) and not node.decorators):
             return False
-        if shares_variables(node):
+        name = node.name.value
+        if shares_variables(node) or name in seen or (seen and shares_variables(module)):
             return False
+        if not shares_variables(module) and (
+            runs_at_most_once(node, module, parents, self.state.callers, self.tf) is not None
+        ):
+            return True
         try:
             return (
                 self._top_level_calls(
-                    node.name.value, module, parents, within=lambda _: False, at=cst.Call(cst.Name(node.name.value))
+                    name,
+                    module,
+                    parents,
+                    within=lambda inner: self._network_calling(inner, module, parents, seen | {name}),
+                    at=cst.Call(cst.Name(name)),
                 )
                 > 0
             )
         except Decline:
             return False
+
+    def _plain_scope(self, item: cst.WithItem) -> bool:
+        """Whether ``item`` opens a variable or name scope by name alone: a string or a name,
+        no ``as``, and for a variable scope no ``reuse``, initializer or other option that
+        changes what ``tf.get_variable`` makes under it."""
+        scope = item.item
+        if not (
+            isinstance(scope, cst.Call)
+            and item.asname is None
+            and self.tf.is_tf(scope.func, *VARIABLE_SCOPES, *NAME_SCOPES)
+            and scope.args
+            and scope.args[0].keyword is None
+            and isinstance(scope.args[0].value, (cst.SimpleString, cst.Name, cst.BinaryOperation))
+            and all(n.value != "reuse" for arg in scope.args for n in name_nodes(arg.value))
+        ):
+            return False
+        if not self.tf.is_tf(scope.func, *VARIABLE_SCOPES):
+            return True
+        return all(
+            arg.keyword is not None and arg.keyword.value in ("default_name", "values") for arg in scope.args[1:]
+        )
 
     def _binding(
         self, call: cst.Call, name: cst.Name, block: Sequence[cst.BaseStatement], statement: cst.BaseStatement

@@ -115,7 +115,7 @@ class NetworkFunctionToModule(TFCodemod):
     code = "TFM121"
     name = "network-function-to-module"
     summary = "a function making tf.Variables and applying ops to them -> a tf.Module made where it was called"
-    needles = ("Variable",)
+    needles = ("Variable", "get_variable")  # get-variable-to-variable, run first, makes tf.Variables
     required_text = ("Session",)
     interests = (cst.Call,)
     detects = ("Variable",)

@@ -10,7 +10,7 @@ from typing import Optional
 
 from tfmodernize.analysis.tables import tables
 from tfmodernize.analysis.contrib import SLIM_HOMES, SPELLINGS as CONTRIB_SPELLINGS
-from tfmodernize.codemods.migrate.contrib_to_core.tables import LOOKUP_TABLES
+from tfmodernize.codemods.migrate.contrib_to_core.tables import HANDLED, LOOKUP_TABLES
 
 
 #: Which structural codemod (by name) owns the TF1 constructs whose peer target is
@@ -56,7 +56,7 @@ OWNERS = {
     # The contrib names with a core equivalent (``tf.contrib.layers.xavier_initializer``,
     # ``tf.contrib.rnn.LSTMCell``, in every spelling TF 1.15 had): replaced, or declined with a
     # finding saying why.
-    "contrib-to-core": (*CONTRIB_SPELLINGS, *LOOKUP_TABLES),
+    "contrib-to-core": (*CONTRIB_SPELLINGS, *LOOKUP_TABLES, *sorted(HANDLED)),
     "contrib-to-slim": tuple(SLIM_HOMES),
 }
 

@@ -4,7 +4,8 @@ What it does
     Replaces ``tf.contrib`` calls with the core TensorFlow code that computes the same values,
     under whatever alias the file imported TensorFlow with, and for the other ways TF1 code
     reached them: ``slim.X`` after ``from tensorflow.contrib import slim``,
-    ``import tensorflow.contrib.slim as slim`` or a module-level ``slim = tf.contrib.slim``;
+    ``import tensorflow.contrib.slim as slim`` or a module-level ``slim = tf.contrib.slim``
+    (any contrib module holding a name it replaces: ``nest = tf.contrib.framework.nest``);
     ``L.dropout`` after ``from tensorflow.contrib.layers.python import layers as L``; a name
     imported from a contrib module. Such an import (or ``slim = ...`` line) goes once nothing
     reads it; comments written between a replaced call's arguments go above its line.
@@ -38,6 +39,14 @@ What it does
       (under ``tf.compat.v1``) while ``tf.estimator`` is gone since TensorFlow 2.16; and
       ``tf.contrib.framework.nest.flatten`` (``map_structure``, ``pack_sequence_as``,
       ``assert_same_structure``) -> ``tf.nest.*``;
+      ``tf.contrib.compiler.jit.experimental_jit_scope`` -> ``tf.xla.experimental.jit_scope``
+      and ``tf.contrib.tfprof.model_analyzer.Profiler`` -> ``tf.profiler.Profiler``;
+    * ``tf.contrib.tfprof.model_analyzer.print_model_analysis(graph, run_meta, op_log,
+      tfprof_cmd, tfprof_options)`` -> ``tf.profiler.profile(graph, run_meta=..., op_log=...,
+      cmd=..., options=...)`` (``advise`` -> ``tf.profiler.advise``), and its option dicts
+      ``TRAINABLE_VARS_PARAMS_STAT_OPTIONS`` / ``FLOAT_OPS_OPTIONS`` ->
+      ``tf.profiler.ProfileOptionBuilder.trainable_variables_parameter()`` /
+      ``float_operation()``;
     * ``tf.contrib.image.bipartite_match(distance_mat, num_valid_rows, top_k)`` (also
       ``image_ops.bipartite_match`` from ``tensorflow.contrib.image.python.ops``), contrib's C++
       greedy matcher, which no TF 2.x nor maintained package has -> a call of the file's own
@@ -49,8 +58,9 @@ What it does
       ...))`` of the vocabulary and its int64 positions (``tf.range(tf.size(mapping,
       out_type=tf.int64))``), the table they made (its default: ``-1``, ``"UNK"``).
 
-    The initializers, global-step functions, cells and static RNNs have no TF2 name: they are
-    written as TF1's core names (``tf.glorot_uniform_initializer``) through the file's alias.
+    The initializers, global-step functions, cells, static RNNs and TF1 profiler have no TF2
+    name: they are written as TF1's core names (``tf.glorot_uniform_initializer``) through the
+    file's alias.
     A file that stays TF1 keeps them, on ``tf.compat.v1`` (compat-fallback), where they run; in
     a file that migrates, the codemods after this one turn them into TF2 code
     (get-variable-to-variable writes ``glorot_uniform_initializer()`` as the ``tf.random.uniform``
@@ -99,7 +109,15 @@ Fix safety
     the same int32 vectors; equal distances it takes in row-major order, where contrib's heap
     took them in an order of its own: if equal distances compete for a row or a column, the
     matching can differ (the tests check it against a numpy copy of the kernel's heap). Names only
-    (contrib's ``scope``/``name``) are dropped: the ops are named otherwise. The lambda written
+    (contrib's ``scope``/``name``) are dropped: the ops are named otherwise. contrib's
+    ``experimental_jit_scope`` and tfprof's ``Profiler`` were TensorFlow's own objects, re-exported;
+    ``jit_scope`` raises when run eagerly, as it did, so it works where TF1 code used it (graph
+    code, or a ``tf.function`` session-to-function makes of it). contrib.tfprof's
+    ``print_model_analysis`` and ``advise`` passed their arguments on to TensorFlow's own
+    ``profile`` and ``advise``; the builder's dicts give the same profiler options as contrib's
+    (the keys they add hold the values read when absent; the tests check the options built),
+    though each read makes a new dict where contrib shared one: a program changing contrib's dict
+    in place and reading the change back through the module would not see it. The lambda written
     for a regularizer whose scale is a name is exact unless that scale is 0 (contrib then made
     a regularizer returning None, which added no regularization loss): an unsafe fix.
 
@@ -119,7 +137,10 @@ Declines when
     the lambda would read it when applied, contrib read it when the regularizer was made. A
     regularizer whose scale is read from a name bound once (``l2_regularizer(weight_decay)``,
     ``FLAGS.weight_decay``) is an unsafe fix (``--unsafe-fixes``): contrib made no regularizer for
-    a scale of 0, which only the run knows. A function of a project module called inside another file's ``arg_scope`` listing
+    a scale of 0, which only the run knows. contrib.tfprof's ``print_model_analysis`` or
+    ``advise`` without its graph; its ``PRINT_ALL_TIMING_MEMORY`` (no builder method returns
+    those options: api-renames reports it). A function of a project module called inside another
+    file's ``arg_scope`` listing
     dropout is not seen from its own file. ``bipartite_match`` in a file reading another name of
     ``tf.contrib.image`` (``rotate``, ``transform``: the contrib import would stay), or called
     before the file's imports end, or without its number of valid rows. A vocabulary table with
@@ -139,11 +160,11 @@ from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.codemods.migrate.contrib_to_core.bipartite_match import TEMPLATE
 from tfmodernize.codemods.migrate.contrib_to_core.file_facts import ContribFile, reads_through_local_module
-from tfmodernize.codemods.migrate.contrib_to_core.rewrites import CallRewrites
+from tfmodernize.codemods.migrate.contrib_to_core.rewrites import ContribPlan, Rewrite, rewrite
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     BIPARTITE,
     CALLS,
-    REGULARIZERS,
+    PROFILE_OPTIONS,
     RENAMES,
     SAFE_PLACES,
     canonical,
@@ -157,13 +178,13 @@ from tfmodernize.treewalk import walk
 from tfmodernize.written_code import imports_only, template_statements, two_blank_lines
 
 
-class ContribToCore(CallRewrites, WholeNames, TFCodemod):
+class ContribToCore(WholeNames, TFCodemod):
     __doc__ = __doc__
     code = "TFM115"
     name = "contrib-to-core"
     summary = (
         "tf.contrib initializers, regularizers, dropout, accuracy, global step and RNN cells, "
-        "tf.estimator's session-run hooks -> "
+        "tf.estimator's session-run hooks, nest, jit_scope, tfprof's model analyzer -> "
         "the core TensorFlow code they ran; contrib's bipartite_match -> a function in the file"
     )
     needles = ("contrib", "estimator")
@@ -181,7 +202,7 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         return symbol is not None and handles(symbol.path)
 
     def plan(self, module: cst.Module) -> None:
-        self._inner: set[int] = set()
+        self._inner: set[int] = set()  # WholeNames: the inner parts of dotted names
         self._calls: dict[int, cst.Call] = {}  # id(func) -> the call of it
         self._applied: set[int] = set()  # regularizer calls applied at once: ``l2_regularizer(s)(w)``
         self._replaced_roots: Counter[str] = Counter()  # local module names whose reads went
@@ -191,6 +212,14 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         self._matched = False  # contrib's bipartite_match replaced: the function is written
         #: What the file binds and names, read when a rewrite first asks.
         self._file = ContribFile(self.tf.module, self.tf, self.state.text, lambda: self._parents)
+        self._plan = ContribPlan(
+            file=self._file,
+            names=self.tf,
+            text=self.state.text,
+            calls=self._calls,
+            applied=self._applied,
+            root=self._root,
+        )
         self._from_imported = self.from_imports(module)
         super().plan(module)
         if self._matched:
@@ -250,6 +279,12 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
             if self.fix(node, f"tf.{path} is tf.{target} (TF 1.15's contrib re-exported it)"):
                 self._count_root(node)
                 self.replace(node, cst.parse_expression(f"{self._root(v1=True)}.{target}"))
+        elif found in PROFILE_OPTIONS:
+            method = f"profiler.ProfileOptionBuilder.{PROFILE_OPTIONS[found]}"
+            message = f"tf.{path} is the dict tf.{method}() returns: the same profiling options"
+            if self.fix(node, message):
+                self._count_root(node)
+                self.replace(node, cst.parse_expression(f"{self._root(v1=True)}.{method}()"))
         elif found in CALLS and id(node) not in self._calls:
             self.report(
                 node,
@@ -262,25 +297,37 @@ class ContribToCore(CallRewrites, WholeNames, TFCodemod):
         found = canonical(path)
         if found not in CALLS:
             return
-        self._why = None
-        self._unsafe: Optional[str] = None  # why the rewrite is exact only if a value is what it usually is
         try:
             args = arguments(call, CALLS[found], what=f"`{source(call.func)}`")
-            code, message = self._rewrite(call, found, args)
+            done = rewrite(self._plan, call, found, args)
         except Decline as decline:
             self.declined(decline, f"`{source(call.func)}` not replaced: ")
             return
-        outer = self._calls.get(id(call)) if id(call) in self._applied else None
-        if outer is not None and found in REGULARIZERS:
-            return  # the regularizer applied at once: rewritten with its application
-        if not self.fix(
-            call, message if self._unsafe is None else f"{message}; {self._unsafe}", safe=self._unsafe is None
-        ):
+        if done.applied is not None:
+            self._replace_applied(call, done)
+            return
+        if not self.fix(call, done.fix_message, safe=done.unsafe is None):
             return
         self._count_root(call.func)
-        self._keep_comments(call, self._why)
-        self._replace_call(call, found, args, code)
+        self._keep_comments(call, done.why)
+        self._replace_call(call, found, args, done.code)
         self._matched = self._matched or found == BIPARTITE
+
+    def _replace_applied(self, call: cst.Call, done: Rewrite) -> None:
+        """``l2_regularizer(scale)(w)``: the call applying the regularizer becomes ``done.code``."""
+        outer = done.applied
+        if not self.fix(outer, done.fix_message, safe=done.unsafe is None):
+            return
+        self._count_root(call.func)
+        self._keep_comments(outer, None, inner=call)
+
+        def build(rebuilt: cst.Call) -> cst.BaseExpression:
+            inner = rebuilt.func
+            scale = next(a.value for a in inner.args if a.keyword is None or a.keyword.value == "scale")
+            code = done.code.format(scale=source(scale), weights=source(rebuilt.args[0].value))
+            return self._placed(outer, rebuilt, cst.parse_expression(code))
+
+        self.replace(outer, build)
 
     def _count_root(self, node: cst.CSTNode) -> None:
         """Note the name a replaced dotted name started from (``slim`` of ``slim.dropout``)."""

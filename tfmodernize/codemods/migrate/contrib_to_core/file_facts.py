@@ -11,12 +11,13 @@ from typing import Callable, Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.contrib import MODULES, SPELLINGS
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     BIPARTITE,
     BY_NAME,
     FLOAT64,
+    HANDLED,
     IMAGE,
+    LOCAL_MODULES,
     canonical,
     handles,
     number,
@@ -196,7 +197,7 @@ class ContribFile:
 
 #: The last part of each contrib name this codemod handles (``dropout``): what a read through
 #: a local module name (``slim.dropout``) must end with to be one.
-_HANDLED_LAST = frozenset(path.rpartition(".")[2] for path in SPELLINGS if handles(path))
+_HANDLED_LAST = frozenset(path.rpartition(".")[2] for path in HANDLED)
 
 
 def local_module_candidates(module: cst.Module, names: TFNames) -> dict[str, tuple[str, cst.SimpleStatementLine]]:
@@ -213,7 +214,7 @@ def local_module_candidates(module: cst.Module, names: TFNames) -> dict[str, tup
         assign = statement.body[0]
         target = assign.targets[0].target
         symbol = names.tf_symbol(assign.value)
-        if isinstance(target, cst.Name) and symbol is not None and symbol.path in MODULES:
+        if isinstance(target, cst.Name) and symbol is not None and symbol.path in LOCAL_MODULES:
             found[target.value] = (symbol.path, statement)
     return found
 

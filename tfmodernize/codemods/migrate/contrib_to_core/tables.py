@@ -10,13 +10,49 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.contrib import CELLS, NEST, RUNS, SPELLINGS
+from tfmodernize.analysis.contrib import CELLS, MODULES, NEST, RUNS, SPELLINGS
 from tfmodernize.analysis.tf1_api import ESTIMATOR_HOOKS
 from tfmodernize.codemods.migrate.contrib_to_core import bipartite_match
 
 #: core's ``VarianceScaling`` divides a truncated normal's standard deviation by this
 #: (``scipy.stats.truncnorm.std(a=-2, b=2)``); contrib multiplied the variance by 1.3 instead.
 TRUNCATION = "0.87962566103423978"
+
+#: contrib names that are core objects under another name, beyond the re-exports of
+#: ``analysis.contrib`` (spelled where TF 1.15's users reached them): contrib name -> core name.
+#: ``contrib.compiler.jit.experimental_jit_scope`` was ``tensorflow.python.compiler.jit``'s
+#: function, which TF 2.x exports as ``tf.xla.experimental.jit_scope``; contrib.tfprof's
+#: ``Profiler`` was ``tensorflow.python.profiler.model_analyzer.Profiler``.
+MOVED = {
+    "contrib.compiler.jit.experimental_jit_scope": "xla.experimental.jit_scope",
+    "contrib.tfprof.model_analyzer.Profiler": "profiler.Profiler",
+}
+#: contrib.tfprof's option dicts -> the ``tf.profiler.ProfileOptionBuilder`` method returning a
+#: dict that builds the same options (the keys it adds, ``min_occurrence`` 0 and ``step`` -1, are
+#: the values TF reads for them when absent; the one it lacks, ``dump_to_file`` '', is too).
+_TFPROF = "contrib.tfprof.model_analyzer"
+PROFILE_OPTIONS = {
+    f"{_TFPROF}.TRAINABLE_VARS_PARAMS_STAT_OPTIONS": "trainable_variables_parameter",
+    f"{_TFPROF}.FLOAT_OPS_OPTIONS": "float_operation",
+}
+#: contrib.tfprof's deprecated wrappers -> the core function they called, with their
+#: parameters renamed: contrib parameter -> core parameter (None: positional, the first).
+PROFILER_CALLS = {
+    f"{_TFPROF}.print_model_analysis": (
+        "profiler.profile",
+        {
+            "graph": None,
+            "run_meta": "run_meta",
+            "op_log": "op_log",
+            "tfprof_cmd": "cmd",
+            "tfprof_options": "options",
+        },
+    ),
+    f"{_TFPROF}.advise": (
+        "profiler.advise",
+        {"graph": None, "run_meta": "run_meta", "tfprof_options": "options"},
+    ),
+}
 
 #: Pure aliases: contrib name -> TF1 core name, renamed wherever named (called or not).
 RENAMES = {
@@ -28,6 +64,7 @@ RENAMES = {
     **{f"contrib.rnn.{name}": f"nn.{name}" for name in RUNS},
     **{f"estimator.{name}": f"train.{name}" for name in ESTIMATOR_HOOKS},
     **{f"contrib.framework.nest.{name}": f"nest.{name}" for name in NEST},
+    **MOVED,
 }
 #: Calls rewritten as the core code they ran -> their parameters, in order.
 CALLS = {
@@ -56,6 +93,7 @@ CALLS = {
         "name",
     ),
     "contrib.lookup.index_to_string_table_from_tensor": ("mapping", "default_value", "name"),
+    **{name: tuple(parameters) for name, (_, parameters) in PROFILER_CALLS.items()},
 }
 #: contrib's vocabulary tables: TF1's own ``lookup_ops`` functions under another parameter name
 #: (``mapping``), which TF 2.x exports nowhere: written as the core table they made.
@@ -86,11 +124,15 @@ FLOAT64 = re.compile(r"\bfloat64\b|\bdouble\b")
 BY_NAME = re.compile(r"by_name|get_tensor\b|get_operation\b")
 
 
+#: The names spelled as they are canonical: one spelling each.
+_AS_SPELLED = frozenset((*LOOKUP_TABLES, *MOVED, *PROFILE_OPTIONS, *PROFILER_CALLS))
+
+
 def canonical(path: Optional[str]) -> Optional[str]:
     """``contrib.layers.dropout`` for any TF 1.15 spelling of it (``contrib.slim.dropout``), else None."""
     if path is None:
         return None
-    if path in LOOKUP_TABLES:
+    if path in _AS_SPELLED:
         return path
     return SPELLINGS.get(path) or _BIPARTITE_SPELLINGS.get(path)
 
@@ -98,7 +140,21 @@ def canonical(path: Optional[str]) -> Optional[str]:
 def handles(path: str) -> bool:
     """Whether ``tf.<path>`` is a contrib name this codemod replaces, or declines with a finding."""
     found = canonical(path)
-    return found is not None and (found in RENAMES or found in CALLS)
+    return found is not None and (found in RENAMES or found in CALLS or found in PROFILE_OPTIONS)
+
+
+#: Every spelling of the names this codemod handles.
+HANDLED = frozenset(
+    path for spellings in (SPELLINGS, _BIPARTITE_SPELLINGS, _AS_SPELLED) for path in spellings if handles(path)
+)
+#: The modules a file may bind to a name of its own (``slim = tf.contrib.slim``,
+#: ``nest = tf.contrib.framework.nest``) and read a handled name through: every contrib module
+#: holding one (and ``estimator``, which holds the session-run hooks).
+LOCAL_MODULES = MODULES | frozenset(
+    ".".join(parts[:end])
+    for parts in (path.split(".") for path in HANDLED if path.startswith("contrib."))
+    for end in range(2, len(parts))
+)
 
 
 def number(node: Optional[cst.BaseExpression]) -> Optional[Union[int, float]]:

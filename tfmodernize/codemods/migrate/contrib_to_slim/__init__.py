@@ -28,7 +28,14 @@ What it does
     * the arg scopes of tf-slim's nets (``resnet_utils.resnet_arg_scope``, the inception ones),
       which make tf-slim's batch_norm their layers' normalizer: the file gets the batch_norm
       written and a ``with_batch_norm`` wrapper putting it in their scopes in tf-slim's place
-      (``with_batch_norm(resnet_utils.resnet_arg_scope)(weight_decay=1e-4)``).
+      (``with_batch_norm(resnet_utils.resnet_arg_scope)(weight_decay=1e-4)``);
+    * the nets of tf-slim's that call its batch_norm themselves (resnet v2's ``resnet_v2``,
+      ``resnet_v2_50``... and its ``bottleneck`` unit): the file gets the batch_norm written and a
+      ``net_with_batch_norm`` wrapper building the net with it
+      (``net_with_batch_norm(resnet_v2.resnet_v2_50)(images, 10)``);
+    * TensorFlow's modules TF 1.15's slim modules bound, reached through them
+      (``slim.learning.supervisor.Supervisor``, ``slim.learning.tf_saver.Saver``): tf-slim's
+      modules bind the same ones, so they stay as written.
 
     Which names tf-slim has is read off the package itself (``tfmodernize/data/tf_slim.json``,
     see ``tfmodernize/analysis/contrib.py``). tf-slim's layers build TF1 graphs (variables
@@ -70,15 +77,20 @@ Fix safety
     (fused where tf-slim fuses), and shares tf-slim's arg-scope key, so an ``arg_scope`` of
     ``slim.batch_norm`` set in another module (on tf-slim's or on its own) still reaches it.
     The gradient helpers written in the file scale and clip the same gradients with the same
-    ops (dense and sparse), and raise tf-slim's errors.
+    ops (dense and sparse), and raise tf-slim's errors. ``net_with_batch_norm`` puts the written
+    batch_norm where tf-slim's nets read theirs (tf-slim's layers module) for the one call that
+    builds the net and puts tf-slim's back after it, even when the call raises: tf-slim's own
+    batch_norm, which cannot run there, is never called meanwhile (a graph built from several
+    threads at once could see it swapped); the wrapped net keeps the net's attributes, its
+    arg-scope key among them.
 
 Declines when
     (the file keeps every contrib name, and a finding at each problem says what to do) a contrib
     name of these modules that tf-slim does not have (``tf.contrib.framework.nest``,
     ``tf.contrib.layers.real_valued_column``); a tf-slim function that fails on TensorFlow 2.21
     (``optimize_loss``, ``learning.add_gradients_summaries``, the metrics branching through
-    ``control_flow_ops.cond`` such as ``streaming_dynamic_auc``, the nets calling tf-slim's
-    batch_norm themselves such as ``resnet_v2``: the finding says what to write instead);
+    ``control_flow_ops.cond`` such as ``streaming_dynamic_auc``: the finding says what to write
+    instead);
     ``batch_norm`` in a file passing it an argument the written function does not reproduce
     (``batch_weights``, ``adjustment`` other than their defaults, ``renorm=True``; in a call or
     as a dict key); a function written in the file read before its imports end (a ``renorm``
@@ -110,6 +122,7 @@ from tfmodernize.codemod import TFCodemod
 from tfmodernize.codemods.migrate.contrib_to_slim.learning import TEMPLATES
 from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import (
     ARG_SCOPES,
+    NETS,
     arg_scope_keys,
     helper_statements,
     unreproduced_arguments,
@@ -177,6 +190,11 @@ class ContribToSlim(WholeNames, TFCodemod):
         self._learning: dict[str, list[cst.CSTNode]] = {}
         #: the references to tf-slim's nets' arg-scope functions, which name its batch_norm
         self._scopes: list[cst.CSTNode] = []
+        #: the references to tf-slim's nets that call its batch_norm themselves
+        self._nets: list[cst.CSTNode] = []
+        #: (the module's contrib path, the name's) for each name read through a module-level
+        #: ``slim = tf.contrib.slim``
+        self._local_reads: list[tuple[str, str]] = []
         self._laid_out: set[int] = set()
         super().plan(module)
         for binding in self._bindings.values():
@@ -195,7 +213,7 @@ class ContribToSlim(WholeNames, TFCodemod):
                     )
                 )
         self._renorm_unknown: list[tuple[cst.CSTNode, str]] = []
-        wanted = self._norms or self._scopes
+        wanted = self._norms or self._scopes or self._nets
         self._norm = self._plan_batch_norm(module) if wanted and not self._problems else None
         self._functions = self._plan_functions(module) if self._learning and not self._problems else {}
         if self._problems:
@@ -204,6 +222,7 @@ class ContribToSlim(WholeNames, TFCodemod):
             return
         self._rewrite_imports(module)
         self._rewrite_inline(module)
+        self._import_submodules()
         statements = self._write_batch_norm(module, self._norm) if self._norm is not None else []
         statements += self._write_functions(module)
         if statements:
@@ -237,6 +256,7 @@ class ContribToSlim(WholeNames, TFCodemod):
             # ``slim.conv2d`` after ``slim = tf.contrib.slim``: checked, rewritten with that line.
             path = self._local_modules[root.value] + dotted_name(node)[len(root.value) :]
             self._check(node, path, None)
+            self._local_reads.append((self._local_modules[root.value], path))
             return
         if symbol is None or slim_home(symbol.path) is None:
             return
@@ -266,6 +286,11 @@ class ContribToSlim(WholeNames, TFCodemod):
         elif isinstance(found, SlimName) and found.origin in ARG_SCOPES:
             if binding is None:  # (the import stays; the names it binds are wrapped)
                 self._scopes.append(node)
+        elif isinstance(found, SlimName) and found.origin in NETS:
+            # (the import stays; the names it binds are wrapped, but for an attribute of the net
+            # read, ``resnet_v2_50.default_image_size``)
+            if binding is None and path.rpartition(".")[2] == found.origin.rpartition(".")[2]:
+                self._nets.append(node)
         elif isinstance(found, SlimName) and (why := does_not_run(found)) is not None:
             self._problems.append(
                 (node, f"`{source(node)}` is {found.expression} in tf-slim, which does not run on TF 2.x: {why}")
@@ -325,11 +350,25 @@ class ContribToSlim(WholeNames, TFCodemod):
             new[-1] = new[-1].with_changes(trailing_whitespace=statement.trailing_whitespace)
             self.replace(statement, cst.FlattenSentinel(new))
 
+    def _import_submodules(self) -> None:
+        """``import tf_slim.nets`` for each tf-slim module a name reaches through a module the
+        file binds (``slim.nets.resnet_v1`` after ``import tf_slim as slim``), which importing
+        the package does not load."""
+        reads = list(self._local_reads)
+        for binding in self._bindings.values():
+            reads += [(binding.path, path) for _, path in binding.uses]
+        for home, path in reads:
+            own, found = slim_name(home), slim_name(path)
+            if isinstance(own, SlimName) and own.is_module and isinstance(found, SlimName):
+                if found.module.startswith(own.is_module + "."):
+                    self.add_import(found.module)
+
     def _rewrite_inline(self, module: cst.Module) -> None:
         """``tf.contrib.layers.flatten`` -> ``tf_slim.flatten``; a module-level
         ``slim = tf.contrib.slim`` becomes ``import tf_slim as slim``."""
         assigned = _module_assignments(module)
         scopes = {id(node) for node in self._scopes}
+        nets = {id(node) for node in self._nets}
         for node, path in self._inline:
             found = slim_name(path)
             if self._in_file(found):  # (the file's own batch_norm)
@@ -354,6 +393,8 @@ class ContribToSlim(WholeNames, TFCodemod):
             new = cst.parse_expression(found.expression)
             if self._norm is not None and self._norm.scope is not None and id(node) in scopes:
                 new = _called(self._norm.scope, new)
+            if self._norm is not None and self._norm.net is not None and id(node) in nets:
+                new = _called(self._norm.net, new)
             self.replace(node, new)
             self.add_import(found.module)
 
@@ -362,11 +403,13 @@ class ContribToSlim(WholeNames, TFCodemod):
     def _plan_batch_norm(self, module: cst.Module) -> "Optional[_Norm]":
         """Where and under which names the file's own batch_norm goes, and the arguments its
         calls drop; a problem (the file declined) for what it cannot stand in for."""
-        first = (self._norms or self._scopes)[0]
+        first = (self._norms or self._scopes or self._nets)[0]
         why = (
             f"`{source(first)}` is tf-slim's batch_norm, which does not run on TF 2.x"
             if self._norms
             else f"`{source(first)}` makes tf-slim's batch_norm, which does not run on TF 2.x, the normalizer"
+            if self._scopes
+            else f"`{source(first)}` calls tf-slim's batch_norm, which does not run on TF 2.x"
         )
         norm_ids = {id(node) for node in self._norms}
         aliases = frozenset(
@@ -388,18 +431,24 @@ class ContribToSlim(WholeNames, TFCodemod):
             )
         keys = arg_scope_keys(module)
         deep = {id(node) for node, path in self._inline if getattr(slim_name(path), "by_attributes", 0) is False}
-        if not self._scopes and all(id(node) in keys and id(node) not in deep for node in self._norms):
+        if (
+            not self._scopes
+            and not self._nets
+            and all(id(node) in keys and id(node) not in deep for node in self._norms)
+        ):
             return None  # tf-slim's batch_norm only names the arg scopes of every batch_norm
         taken = self._taken(module, norm_ids)
         tf = self._tf_name(first, why, "batch_norm", taken)
         slim = self._slim_package(module)
         position = after_imports(module, {tf, slim} - {None}, self._module_lines)
-        self._read_early(module, self._norms + self._scopes, position, why, "batch_norm")
+        named = self._norms + self._scopes + self._nets
+        self._read_early(module, named, position, why, "batch_norm")
         if self._problems:
             return None
         name = fresh_name("batch_norm", taken)
         scope = fresh_name("with_batch_norm", taken | {name}) if self._scopes else None
-        return _Norm(name, tf, slim, position, dropped, scope)
+        net = fresh_name("net_with_batch_norm", taken | {name, scope}) if self._nets else None
+        return _Norm(name, tf, slim, position, dropped, scope, net)
 
     def _plan_functions(self, module: cst.Module) -> dict[str, str]:
         """The names of tf-slim's functions written in the file besides batch_norm (where each
@@ -411,7 +460,7 @@ class ContribToSlim(WholeNames, TFCodemod):
         why = f"`{source(first)}` is tf-slim's {function}, which does not run on TF 2.x"
         taken = self._taken(module, {id(node) for node in references})
         if self._norm is not None:
-            taken |= {self._norm.name, self._norm.scope} - {None}
+            taken |= {self._norm.name, self._norm.scope, self._norm.net} - {None}
         tf = self._tf_name(first, why, function, taken)
         self._functions_tf = tf
         self._functions_position = after_imports(module, {tf} - {None}, self._module_lines)
@@ -511,6 +560,18 @@ class ContribToSlim(WholeNames, TFCodemod):
                 self.replace(node, lambda new: _called(norm.scope, new))
                 self._lay_out(module, node)
                 written = True
+        for node in self._nets:
+            if id(node) in inline:  # (a name written out through tf: _rewrite_inline wraps it)
+                written = True
+            elif self.fix(
+                node,
+                f"`{source(node)}` calls tf-slim's batch_norm, which does not run on TF 2.x: "
+                f"through `{norm.net}`, it calls the file's own `{norm.name}` instead while it "
+                "builds (the same function in TensorFlow ops)",
+            ):
+                self.replace(node, lambda new: _called(norm.net, new))
+                self._lay_out(module, node)
+                written = True
         if not written:
             return []
         for node, argument in self._renorm_unknown:
@@ -528,7 +589,8 @@ class ContribToSlim(WholeNames, TFCodemod):
             self.add_import("tensorflow.compat.v1", asname="tf")
         if norm.slim is None:
             self.add_import("tf_slim")
-        return helper_statements(norm.name, norm.tf or "tf", norm.slim or "tf_slim", module, norm.scope)
+        tf, slim = norm.tf or "tf", norm.slim or "tf_slim"
+        return helper_statements(norm.name, tf, slim, module, norm.scope, norm.net)
 
     def _write_functions(self, module: cst.Module) -> list[cst.CSTNode]:
         """The references point at the file's own functions (``_functions``): their
@@ -589,6 +651,7 @@ class _Norm:
     position: int
     dropped: list[tuple[cst.Call, set[str]]]
     scope: Optional[str] = None  # the name of ``SCOPE_HELPER``, when the file names an arg scope
+    net: Optional[str] = None  # the name of ``NET_HELPER``, when the file names a net calling it
 
 
 def _called(function: str, argument: cst.BaseExpression) -> cst.Call:

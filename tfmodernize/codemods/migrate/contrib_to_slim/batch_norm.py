@@ -5,7 +5,9 @@ TF1's layer classes through ``tf_keras.legacy_tf_layers`` (tf-keras 2.16+ keeps 
 ``src``), and its fused path reads ``ops.Tensor`` and ``control_flow_ops.cond``, both gone.
 ``HELPER`` is the same function (arguments, variables, update ops, numbers) written with
 ``tf.compat.v1`` ops only; contrib-to-slim writes it once after a file's imports and points the
-file's references to ``batch_norm`` at it.
+file's references to ``batch_norm`` at it, and at need the wrappers that make tf-slim's nets use
+it: their arg scopes (``SCOPE_HELPER``) and the nets calling batch_norm themselves
+(``NET_HELPER``).
 
 tf-slim computes a batch normalization one of three ways, and the helper follows each:
 
@@ -247,14 +249,61 @@ def $name(arg_scope):
 ''')
 
 
+#: tf-slim's nets that call its batch_norm themselves, not through an arg scope (by where they
+#: are defined): resnet v2's pre-activation units and its last normalization. A file naming one
+#: gets ``NET_HELPER`` too, and names it through it
+#: (``net_with_batch_norm(resnet_v2.resnet_v2_50)``).
+NETS = frozenset(
+    {
+        "tf_slim.nets.resnet_v2.bottleneck",
+        "tf_slim.nets.resnet_v2.resnet_v2",
+        "tf_slim.nets.resnet_v2.resnet_v2_50",
+        "tf_slim.nets.resnet_v2.resnet_v2_101",
+        "tf_slim.nets.resnet_v2.resnet_v2_152",
+        "tf_slim.nets.resnet_v2.resnet_v2_200",
+    }
+)
+
+#: A net of tf-slim's calling its batch_norm (``NETS``), which calls the batch_norm ``$norm``
+#: written in the file instead while it builds: tf-slim's nets read ``batch_norm`` off its layers
+#: module (``$slim.layers``, the module ``tf_slim.layers.layers``) when they call it, so it is
+#: put there for the call and tf-slim's put back after. The net's attributes (its arg-scope key,
+#: ``default_image_size``) carry over, so ``arg_scope([...])`` lists it as before.
+NET_HELPER = Template('''\
+def $name(net):
+    """tf-slim's net ``net``, which calls tf-slim's batch_norm itself (that
+    batch_norm does not run on TensorFlow 2.21), building with the batch_norm
+    written above instead. Written here by tfmodernize."""
+
+    def build(*args, **kwargs):
+        # (tf-slim's nets read batch_norm off its layers module as they build)
+        layers = $slim.layers
+        theirs, layers.batch_norm = layers.batch_norm, $norm
+        try:
+            return net(*args, **kwargs)
+        finally:
+            layers.batch_norm = theirs
+
+    build.__dict__.update(net.__dict__)  # (its arg-scope key, default_image_size)
+    return build
+''')
+
+
 def helper_statements(
-    name: str, tf: str, slim: str, module: cst.Module, scope: "str | None" = None
+    name: str,
+    tf: str,
+    slim: str,
+    module: cst.Module,
+    scope: "str | None" = None,
+    net: "str | None" = None,
 ) -> list[cst.CSTNode]:
     """The helper as top-level statements of ``module`` (its indentation, its newlines), and the
-    ``SCOPE_HELPER`` named ``scope`` after it, if asked for."""
+    ``SCOPE_HELPER`` named ``scope`` and the ``NET_HELPER`` named ``net`` after it, if asked for."""
     statements = template_statements(HELPER, module, name=name, tf=tf, slim=slim)
     if scope is not None:
         statements += template_statements(SCOPE_HELPER, module, name=scope, tf=tf, slim=slim, norm=name)
+    if net is not None:
+        statements += template_statements(NET_HELPER, module, name=net, slim=slim, norm=name)
     return statements
 
 

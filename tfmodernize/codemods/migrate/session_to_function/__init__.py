@@ -47,13 +47,20 @@ What it does
     - a placeholder fetched at the run feeding it is the value fed (the function returns its
       parameter); ``t = sess.run(t)`` (one assignment) binds the name to the value from then
       on, as in TF1; ``out = sess.run(init)`` is ``out = None``, and an op's None bound to a
-      name nothing reads is left out; ``tf.argmax(labels, 1).eval()`` on Python data is eager;
+      name nothing reads is left out, or taken by no literal index or slice of the values
+      (``sess.run([step, w, b])[1:]``: the subscript is renumbered over the values the function
+      returns); ``tf.argmax(labels, 1).eval()`` on Python data is eager;
+    - a random op built from constants that no run computes stays where it was built, drawn
+      once, eagerly (TF1 seeded it there: the random ops built after it keep their seeds);
     - a Python list filled with tensors by graph code (an RNN unrolled by hand) is made in the
       function that fills it, and so is a start value that code rebinds (``state =
       tf.zeros(...)`` before ``state = cell(x, state)``);
     - an ``if __name__ == "__main__":`` block that builds and runs a graph of its own is a unit,
-      as a function body is; variables initialised again by a new session before any update
-      (a first session only reading the initial values) are created once;
+      as a function body is, and so is module-level code from a placeholder taking again a name
+      the graph above gave a tensor, once that graph ran in a session (a second demo reusing
+      ``x``), when that graph made no variables and the code below reads none of its names;
+      variables initialised again by a new session before any update (a first session only
+      reading the initial values) are created once;
     - a dataset iterator (``dataset.make_initializable_iterator()``, one-shot) is
       ``iter(dataset)``, ``sess.run(it.initializer)`` a fresh ``iter(dataset)``, and the names
       ``x, y = it.get_next()`` binds are parameters of the functions using them, called with
@@ -121,7 +128,13 @@ Fix safety
     ``--unsafe-fixes`` only, else a finding): a random op drawn in runs of different fetches
     (also inside a function or an object the statement calls: ``tf.nn.dropout`` in a network
     class's ``__call__``). TF1 drew every run's values from that one op; each TF2 function
-    draws from its own, the same distribution with other numbers.
+    draws from its own, the same distribution with other numbers. TF2 has no op shared by
+    functions: a ``tf.random.Generator`` is, and ``from_state([0, seed2, seed], "philox")``
+    draws TF1's very stream, but TF2 names an op's seeds (``get_seed``) only in
+    ``tf.compat.v1``. So is a random op a function computes built before a random value TF2
+    draws eagerly (``tf.nn.dropout`` between two layers' random initial weights): TF1 seeded
+    them in that order, TF2 seeds the eager value first and the op when the function is first
+    traced.
 
 Declines when
     the unit feeds a computed tensor or a variable, uses partial_run, queues, an iterator over a
@@ -142,6 +155,7 @@ from typing import Optional, Sequence
 import libcst as cst
 
 from tfmodernize.treewalk import visit, walk
+from tfmodernize.names import bound_names, target_names
 
 from tfmodernize.analysis import training
 from tfmodernize.analysis.program import main_guard
@@ -157,6 +171,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     Value,
     builds_ops,
     draws_random,
+    free_names,
     names_used,
     tf_calls,
     tf_path,
@@ -290,6 +305,8 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             if training.resets_graph(stmt, self.tf) and any(self._opens_session(s) for s in segments[-1]):
                 segments.append([])
             segments[-1].append(stmt)
+        split = self._split_at_new_placeholders
+        segments = [part for segment in segments for part in split(segment)]
         reader = _UseReader()
         for stmt in body:
             visit(stmt, reader)
@@ -306,6 +323,47 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
                 continue
             out.extend(migrated)
         return out
+
+    def _split_at_new_placeholders(self, segment: list[cst.BaseStatement]) -> list[list]:
+        """A stretch of module-level code cut where a placeholder takes a name the graph above
+        it already gave a tensor (``x = tf.placeholder(...)`` again, for a second demo), when
+        that graph ran in a session, made no variables or ops this codemod cannot follow
+        (summaries), and the code from there on reads none of its names before binding them
+        again: each part is a graph of its own, as after ``reset_default_graph()`` (TF1's one
+        graph held both; the second part never reads the first's nodes)."""
+        opened, bound = False, set()
+        for index, stmt in enumerate(segment):
+            simple = isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+            small = stmt.body[0] if simple else None
+            if (
+                opened
+                and isinstance(small, cst.Assign)
+                and isinstance(small.value, cst.Call)
+                and tf_path(small.value.func, self.tf) in PLACEHOLDERS
+                and target_names(small.targets[0].target) & bound
+            ):
+                head = segment[:index]
+                try:
+                    above = GraphUnit(head, self.tf, *self._functions)
+                except Decline:
+                    return [segment]
+                kinds = above.kind_of
+                objects = (Value.OBJECT, Value.CONFIG)
+                built = {name for name, kind in kinds.items() if kind not in objects}
+                if target_names(small.targets[0].target) & built:
+                    if above.variables or Value.UNKNOWN in kinds.values():
+                        return [segment]
+                    # A function reading the graph above, wherever it is called from.
+                    defined = (cst.FunctionDef, cst.ClassDef)
+                    definitions = [s for s in segment if isinstance(s, defined)]
+                    if any(free_names(definition) & built for definition in definitions):
+                        return [segment]
+                    if _read_before_bound(segment[index:], built, set()):
+                        return [segment]
+                    return [head, *self._split_at_new_placeholders(segment[index:])]
+            opened = opened or self._opens_session(stmt)
+            bound |= bound_names(stmt)
+        return [segment]
 
     def _own_graph_block(self, body: Sequence[cst.BaseStatement], index: int) -> bool:
         """Whether ``body[index]`` is an ``if __name__ == "__main__":`` block that builds and runs
@@ -415,6 +473,22 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
                 # Called, it draws random values when its class does (``tf.nn.dropout`` in ``__call__``).
                 if source(stmt.body[0].value.func) in drawing:
                     drawing.add(stmt.body[0].targets[0].target.value)
+        # A module function calling one that creates variables (or makes an object owning
+        # them) creates them too (``build`` calling ``layer``): read through the calls.
+        functions = {stmt.name.value: stmt for stmt in tree.body if isinstance(stmt, cst.FunctionDef)}
+        grown = True
+        while grown:
+            grown = False
+            for name, function in functions.items():
+                if name not in variables and any(
+                    isinstance(call, cst.Call)
+                    and isinstance(call.func, cst.Name)
+                    and call.func.value in variables | objects
+                    for call in walk(function.body, code_only=True)
+                ):
+                    variables.add(name)
+                    safe.discard(name)
+                    grown = True
         return graph, variables, safe, objects, drawing
 
     def _read_project_import(
@@ -535,6 +609,32 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             for _ in range(function.gradients):
                 self.oblige("TFM103", f"`tf.gradients` moved into `{function.name}`")
         return self._emit(plan, nested, opening)
+
+
+def _read_before_bound(statements: Sequence[cst.BaseStatement], names: set, bound: set) -> bool:
+    """Whether ``statements``, run in order, may read one of ``names`` before binding it
+    themselves (``bound``: bound so far). A ``with`` block's body runs on from its items; a
+    name another compound statement binds may stay unbound (a branch not taken)."""
+    for stmt in statements:
+        if isinstance(stmt, cst.With):
+            for item in stmt.items:
+                if names_used(item.item) & names - bound:
+                    return True
+                if item.asname is not None:
+                    bound |= target_names(item.asname.name)
+            if _read_before_bound(stmt.body.body, names, bound):
+                return True
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if names_used(small) & names - bound:
+                    return True
+                bound |= bound_names(small)
+        else:
+            if names_used(stmt) & names - bound:
+                return True
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                bound.add(stmt.name.value)
+    return False
 
 
 def _trainable(made: Optional[cst.Call], names: TFNames) -> bool:

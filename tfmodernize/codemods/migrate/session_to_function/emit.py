@@ -25,6 +25,7 @@ from tfmodernize.codemods.migrate.session_to_function.plan import (
     Helper,
     UnitPlan,
     _squeeze,
+    drawn_unrun,
 )
 
 if TYPE_CHECKING:
@@ -58,7 +59,8 @@ class Emitter:
             nonlocal carried, after_def
             lines = _squeeze(_joined(carried, stmt.leading_lines), blank)
             carried = []
-            if (is_def or after_def) and out:
+            if (is_def or after_def) and (out or opening):
+                # (a graph after another opening with a definition: set apart from the code above)
                 lines = [cst.EmptyLine(indent=False)] * blank + [line for line in lines if line.comment is not None]
             elif is_def and plan.in_block:
                 comments = [line for line in lines if line.comment is not None]
@@ -78,9 +80,11 @@ class Emitter:
             put(self._definition(definition, plan), is_def=True)
 
         rewriter = _Rewriter(plan, self._width)
+        drawn = drawn_unrun(plan)
         for stmt in unit.statements:
             functions = by_anchor.get(stmt.index, [])
             moved = stmt.kind is Kind.GRAPH and stmt.dynamic or stmt.index in plan.moved
+            moved = moved and stmt.index not in drawn
             for new in plan.prefix.get(stmt.index, []):
                 put(new)
             if functions and not moved:
@@ -400,6 +404,10 @@ class _Rewriter(cst.CSTTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         return self.plan.calls.get(original, updated)
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.CSTNode:
+        pick = self.plan.picks.get(original)
+        return pick(updated) if pick is not None else updated
 
     def visit_With(self, node: cst.With) -> None:
         if node in self.plan.unit.nested_blocks:

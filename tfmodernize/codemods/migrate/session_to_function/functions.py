@@ -16,8 +16,10 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     Kind,
     Statement,
     Value,
+    draws_random,
     names_used,
     static_names,
+    tf_calls,
     tf_path,
 )
 from tfmodernize.codemods.migrate.session_to_function.plan import (
@@ -32,6 +34,7 @@ from tfmodernize.codemods.migrate.session_to_function.plan import (
     _describe,
     _in_order,
     _order_steps,
+    drawn_unrun,
 )
 from tfmodernize.codemods.migrate.session_to_function.reading import _Leftovers, _assignments
 from tfmodernize.names import name_nodes
@@ -335,6 +338,8 @@ class Functions:
                 "numbers); fetch them in one run, or draw with tf.random.stateless_* from an "
                 "explicit seed",
             )
+        if plan.unsafe is None:
+            plan.unsafe = self._drawn_out_of_order(plan, drawn_by)
         for function in plan.functions.values():
             drawing = next((stmt for stmt in function.body if stmt.dynamic and stmt.draws_random), None)
             if drawing is not None and openings > 1:
@@ -353,6 +358,43 @@ class Functions:
                     and self._literal_dtype(placeholder.default) is None
                 ):
                     raise Decline(placeholder.statement.origin, f"cannot tell the dtype of `{name}`'s default")
+
+    def _drawn_out_of_order(self, plan: UnitPlan, drawn_by: dict[int, set[str]]) -> Optional[tuple]:
+        """A random op a function computes (``tf.nn.dropout``) that TF1 built before a random
+        value TF2 draws eagerly (a variable's initial value, built after it): TF2 seeds the
+        eager draw first and the function's op when it is traced, at its first call, so each
+        gets the seed the other had in TF1 (random-op creation order, design §9)."""
+        unit = plan.unit
+        drawn = drawn_unrun(plan)
+        for stmt in unit.statements:
+            eager = (
+                stmt.index in drawn
+                or (stmt.kind is Kind.GRAPH and not stmt.dynamic and stmt.draws_random)
+                or (stmt.kind is Kind.VARIABLE and self._draws_initial_value(unit, stmt))
+            )
+            earlier = next((index for index in sorted(drawn_by) if index < stmt.index), None)
+            if not eager or earlier is None:
+                continue
+            functions = ", ".join(sorted(drawn_by[earlier]))
+            later = f"`{sorted(stmt.defs)[0]}`" if stmt.defs else "a later random value"
+            return (
+                unit.statements[earlier].origin,
+                f"a random op drawn by {functions} is built before {later}, drawn eagerly: TF1 "
+                "seeded them in that order, TF2 draws the eager value first and the function's "
+                "op when it is first traced (the same distributions, other numbers); build the "
+                "random op after the variables, or draw with tf.random.stateless_* from an "
+                "explicit seed",
+            )
+        return None
+
+    def _draws_initial_value(self, unit: GraphUnit, stmt: Statement) -> bool:
+        """Whether a variable statement draws its initial value from a random op
+        (``tf.Variable(tf.random_normal(...))``, ``weight_variable(shape)`` of a module function
+        doing so)."""
+        if draws_random(tf_calls(stmt.node, self.tf)[0]):
+            return True
+        calls = [node for node in walk(stmt.node, code_only=True) if isinstance(node, cst.Call)]
+        return any(isinstance(c.func, cst.Name) and c.func.value in unit.drawing for c in calls)
 
     def _check_free_names(self, unit: GraphUnit, function: FunctionPlan) -> None:
         """A name the function reads from the module must still name, wherever the function is

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import libcst as cst
 
@@ -16,6 +16,7 @@ from tfmodernize.treewalk import visit
 from tfmodernize.codemods.migrate.session_to_function.graph import (
     Decline,
     GraphUnit,
+    Kind,
     Statement,
     Value,
 )
@@ -132,6 +133,9 @@ class UnitPlan:
     feed_uses: set[int] = field(default_factory=set)
     #: other nodes of run statements to replace (string-keyed feed dicts, their new names)
     replacements: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    #: subscripts of runs fetching ops (``sess.run([step, loss])[1]``): what each becomes, from
+    #: the subscript as rebuilt (its index into the values the function returns, or none)
+    picks: dict[cst.Subscript, Callable[[cst.Subscript], cst.CSTNode]] = field(default_factory=dict)
     #: local feed dicts renamed, old name -> new
     feed_names: dict[str, str] = field(default_factory=dict)
     helpers: list[Helper] = field(default_factory=list)
@@ -252,3 +256,26 @@ def _squeeze(lines: list[cst.EmptyLine], most: int) -> list[cst.EmptyLine]:
         if line.comment is not None or run <= most:
             out.append(line)
     return out
+
+
+def drawn_unrun(plan: UnitPlan) -> set[int]:
+    """Indices of the random statements no function computes, built from constants only
+    (``noise = tf.random_normal([4])`` never run): each stays, drawn once, eagerly, where it
+    stands. TF1 gave the op its seed when it built it; a later random op (a variable's initial
+    value) then gets the seed it got in TF1 (random-op creation order, design §9)."""
+    unit = plan.unit
+    computed = {member.index for function in plan.functions.values() for member in function.body}
+    drawn: set[int] = set()
+    for stmt in unit.statements:
+        unrun = stmt.kind is Kind.GRAPH and stmt.dynamic and stmt.random_only
+        if not unrun or stmt.index in computed:
+            continue
+        sources = [unit.reaching(name, stmt.index) for name in stmt.uses]
+        if all(
+            source is None
+            or source.index in drawn
+            or not (source.kind is Kind.GRAPH and source.dynamic or source.index in plan.moved)
+            for source in sources
+        ):
+            drawn.add(stmt.index)
+    return drawn

@@ -38,6 +38,8 @@ class _Site:
     targets: Optional[cst.BaseExpression] = None
     close: bool = False
     statement: int = 0  # index of the unit statement holding the call
+    #: ``sess.run([step, loss, w])[1:]``: the subscript taking part of the fetched values
+    picked: Optional[cst.Subscript] = None
 
 
 class _RunSites(cst.CSTVisitor):
@@ -51,6 +53,8 @@ class _RunSites(cst.CSTVisitor):
         self.seen: set[int] = set()
         self.explained: set[int] = set()
         self.unexplained: Optional[cst.Name] = None
+        #: subscripts of calls, by the id of the call (``sess.run([...])[1:]``)
+        self.subscripts: dict[int, cst.Subscript] = {}
 
     def _site(self, call: cst.Call) -> Optional[_Site]:
         func = call.func
@@ -110,6 +114,10 @@ class _RunSites(cst.CSTVisitor):
             self.sites.append(site)
             self.seen.add(id(value))
 
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if isinstance(node.value, cst.Call):
+            self.subscripts[id(node.value)] = node
+
     def visit_Call(self, node: cst.Call) -> None:
         if id(node) in self.seen:
             return
@@ -117,6 +125,7 @@ class _RunSites(cst.CSTVisitor):
         if site is not None:
             if site.close:
                 raise Decline(node, "the value of `close()` is used")
+            site.picked = self.subscripts.get(id(node))
             self.sites.append(site)
             self.seen.add(id(node))
         for other in self.sites[:-1] if site is not None else ():

@@ -517,6 +517,9 @@ class RunSites:
         ):
             return [], Shape.NONE, None  # ``step = sess.run(train_op)``, ``step`` read nowhere
         if any(e.kind == Value.OP for e in elements):
+            picked = _picked_values(plan, site, elements, shape)
+            if picked is not None:
+                return (*picked, targets)
             if site.context != "discard":
                 raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
             elements = [e for e in elements if e.kind != Value.OP]
@@ -868,6 +871,65 @@ class RunSites:
 #: What ``t.eval()`` without ``session=`` runs in: the default session, the one the program
 #: opened last (``with tf.Session() as sess:``) as far as a run after an initialisation goes.
 DEFAULT_SESSION = "<default session>"
+
+
+def _picked_values(
+    plan: UnitPlan, site: "_Site", elements: list[Element], shape: Shape
+) -> Optional[tuple[list[Element], Shape]]:
+    """``sess.run([step, loss, w])[1:]``: a literal index or slice taking only values, never an
+    op's None. The values the function returns (the fetched ops left out) and their structure;
+    the subscript is planned to take the same values from them (``plan.picks``)."""
+    subscript = site.picked
+    if site.context == "discard" or subscript is None or shape not in (Shape.LIST, Shape.TUPLE):
+        return None
+    positions = _positions(subscript, len(elements))
+    kept = [i for i, element in enumerate(elements) if element.kind != Value.OP]
+    if not positions or any(p not in kept for p in positions):
+        return None
+    single = isinstance(subscript.slice[0].slice, cst.Index)
+    taken = [kept.index(p) for p in positions]  # consecutive: a slice without step, ops left out
+    if len(kept) == 1 and not single:
+        container = cst.List if shape == Shape.LIST else cst.Tuple
+        plan.picks[subscript] = lambda updated: container([cst.Element(updated.value)])
+    elif len(kept) == 1 or taken == list(range(len(kept))) and not single:
+        plan.picks[subscript] = lambda updated: updated.value
+    else:
+        end = taken[-1] + 1
+        chosen = cst.Index(cst.Integer(str(taken[0])))
+        if not single:
+            chosen = cst.Slice(
+                lower=cst.Integer(str(taken[0])) if taken[0] else None,
+                upper=cst.Integer(str(end)) if end < len(kept) else None,
+            )
+        element = cst.SubscriptElement(chosen)
+        plan.picks[subscript] = lambda updated: updated.with_changes(slice=[element])
+    values = [elements[i] for i in kept]
+    return values, (Shape.SINGLE if len(values) == 1 else shape)
+
+
+def _positions(subscript: cst.Subscript, count: int) -> Optional[list[int]]:
+    """The positions among ``count`` values a literal index (``[1]``, ``[-1]``) or slice
+    without step (``[1:]``, ``[:-1]``) takes, or None."""
+    if len(subscript.slice) != 1:
+        return None
+    part = subscript.slice[0].slice
+    if isinstance(part, cst.Index) and part.star is None:
+        at = _literal_int(part.value)
+        return [range(count)[at]] if at is not None and -count <= at < count else None
+    if not isinstance(part, cst.Slice) or part.step is not None:
+        return None
+    bounds = [_literal_int(b) if b is not None else None for b in (part.lower, part.upper)]
+    if any(b is None and given is not None for b, given in zip(bounds, (part.lower, part.upper))):
+        return None
+    return list(range(count))[bounds[0] : bounds[1]]
+
+
+def _literal_int(expr: cst.BaseExpression) -> Optional[int]:
+    """The value of ``3`` or ``-1``, or None."""
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        inner = _literal_int(expr.expression)
+        return -inner if inner is not None else None
+    return int(expr.value) if isinstance(expr, cst.Integer) and expr.value.isdigit() else None
 
 
 def _session_of(call: cst.Call, sessions: set[str]) -> Optional[str]:
