@@ -36,6 +36,28 @@ REWRITES = [
         id="several-targets-trainable-variables-stop-gradient",
     ),
     pytest.param(
+        HEAD + "params = tf.trainable_variables()\n\n\ndef step(x):\n    cost = tf.reduce_sum(x * W) + b\n"
+        "    capped, norm = tf.clip_by_global_norm(tf.gradients(cost, params), 1.0)\n    return capped\n",
+        HEAD + "params = tf.trainable_variables()\n\n\ndef step(x):\n    with tf.GradientTape() as tape:\n"
+        "        cost = tf.reduce_sum(x * W) + b\n"
+        "    capped, norm = tf.clip_by_global_norm(tape.gradient(cost, params), 1.0)\n    return capped\n",
+        id="call-inside-a-statement-over-the-trainable-collection",
+    ),
+    pytest.param(
+        HEAD + "def nudge(x):\n    score = tf.reduce_sum(tf.matmul(x, W))\n"
+        "    return x + 0.1 * tf.sign(tf.gradients(score, x)[0])\n",
+        HEAD + "def nudge(x):\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"
+        "        score = tf.reduce_sum(tf.matmul(x, W))\n    return x + 0.1 * tf.sign(tape.gradient(score, x))\n",
+        id="first-gradient-of-a-call-inside-a-statement",
+    ),
+    pytest.param(
+        HEAD + "def nudge(x):\n    score = tf.reduce_sum(tf.matmul(x, W))\n"
+        "    return tf.sign(tf.gradients(score, [x, W])[0])\n",
+        HEAD + "def nudge(x):\n    with tf.GradientTape() as tape:\n        tape.watch(x)\n"
+        "        score = tf.reduce_sum(tf.matmul(x, W))\n    return tf.sign(tape.gradient(score, [x, W])[0])\n",
+        id="first-of-several-gradients-inside-a-statement",
+    ),
+    pytest.param(
         "import tensorflow.compat.v1 as tf\nW = tf.Variable(1.0)\nupdate = tf.assign(W, 2.0, use_locking=True)\n"
         "inc = tf.assign_add(W, 1.0)\n",
         "import tensorflow.compat.v1 as tf\nW = tf.Variable(1.0)\nupdate = W.assign(2.0, use_locking=True)\n"
@@ -84,6 +106,22 @@ FINDINGS = [
         HEAD + "def f(x):\n    c = tf.reduce_sum(x * W)\n    g = tf.gradients(c, [W])\n    h = tf.gradients(c, [b])\n",
         "takes gradients twice",
         id="two-calls",
+    ),
+    pytest.param(
+        HEAD + "def f(x):\n    c = tf.reduce_sum(x * W)\n    g = [tf.gradients(c, [v]) for v in (W, b)]\n",
+        "not a `name = tf.gradients(...)` statement",
+        id="call-in-a-comprehension",
+    ),
+    pytest.param(
+        HEAD + "def f(x):\n    c = tf.reduce_sum(x * W)\n    g = tf.gradients(c, [W]) + tf.gradients(c, [b])\n",
+        "not a `name = tf.gradients(...)` statement",
+        id="two-calls-in-one-statement",
+    ),
+    pytest.param(
+        HEAD + "h = tf.layers.dense(W, 2)\nparams = tf.trainable_variables()\n\n\ndef f(x):\n"
+        "    c = tf.reduce_sum(x * W)\n    g = tf.gradients(c, params)\n",
+        "`params` reads the trainable-variables collection, and the file's variables cannot be listed",
+        id="trainable-collection-not-listable",
     ),
     pytest.param(
         "import tensorflow as tf\nv = tf.Variable(1.0)\nop = tf.assign(v, [1.0, 2.0], validate_shape=False)\n",

@@ -287,9 +287,33 @@ FINDINGS = [
         id="module-level-graph-code",
     ),
     pytest.param(
-        HEAD + "h = tf.layers.dense(W, 3)\n" + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD) :],
+        HEAD
+        + "h = tf.layers.dense(W, 3)\ntf.add_to_collection(tf.GraphKeys.TRAINABLE_VARIABLES, h)\n"
+        + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD) :],
+        "which `tf.add_to_collection` changes",
+        id="trainable-collection-edited-implicit-var-list",
+    ),
+    pytest.param(
+        HEAD
+        + "h = tf.get_variable('h', [3], collections=['mine'])\nk = tf.layers.dense(W, 3)\n"
+        + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD) :],
+        "which `tf.get_variable` changes",
+        id="variable-with-collections-implicit-var-list",
+    ),
+    pytest.param(
+        HEAD
+        + "h = tf.layers.dense(W, 3)\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
+        + "@tf.function\ndef f(x):\n    c = tf.reduce_sum(W * x)\n    pairs = opt.compute_gradients(c)\n"
+        + "    opt.apply_gradients(pairs)\n",
         "cannot be listed",
-        id="layers-make-variables-implicit-var-list",
+        id="compute-gradients-variables-not-listable",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\ndef fit(rate):\n    w = tf.Variable(1.0)\n\n    @tf.function\n"
+        "    def step(x):\n        c = w * x\n        tf.train.AdamOptimizer(rate).minimize(c)\n\n"
+        "    rate = rate * 2\n    return step\n",
+        "`fit` binds again after `step` is defined",
+        id="optimizer-of-a-nested-step-reads-a-name-bound-after-it",
     ),
     pytest.param(
         HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    opt.minimize(W * x)\n",
@@ -408,6 +432,50 @@ def test_rmsprop_over_a_module_making_variables_when_called_is_an_unsafe_fix():
     result = rewrite("TFM102", source, unsafe_fixes=True)
     assert "tf.keras.optimizers.RMSprop(learning_rate=0.01, epsilon=1e-10)" in result.code
     assert ".build(" not in result.code
+
+
+def test_variables_not_listable_are_the_ones_the_tape_watched():
+    # ``tf.layers.dense`` makes variables no inventory lists: TF1 trained the whole trainable
+    # collection, the loss reads [W, b], and the tape watches exactly the ones it read.
+    source = HEAD + "h = tf.layers.dense(W, 3)\n" + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD) :]
+    result = rewrite("TFM102", source)
+    assert result.code == taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "variables").replace(
+        "\nopt = tf.keras", "\nh = tf.layers.dense(W, 3)\nopt = tf.keras"
+    ).replace("    gradients = tape", "    variables = tape.watched_variables()\n    gradients = tape")
+
+
+NESTED_STEP = """\
+import tensorflow as tf
+
+
+def fit(rate):
+    w = tf.Variable(1.0)
+
+    @tf.function
+    def step(x):
+{body}
+    return step
+"""
+
+
+def test_optimizer_of_a_step_defined_in_a_function_is_made_where_the_step_is_defined():
+    # The optimizer reads the enclosing function's ``rate``: made at module level it would not
+    # find it; made before the step's definition it is made once per ``fit``, as TF1's was.
+    source = NESTED_STEP.format(body="        c = w * x\n        tf.train.AdamOptimizer(rate).minimize(c)\n")
+    result = rewrite("TFM102", source)
+    keras = "tf.keras.optimizers.Adam(\n        learning_rate=rate,\n        {}\n        epsilon=1e-08,\n    )".format(
+        TF1_BETAS.replace(", ", ",\n        ") + ","
+    )
+    assert result.code == NESTED_STEP.replace(
+        "\n    @tf.function", "\n    optimizer = {keras}\n\n    @tf.function"
+    ).format(
+        keras=keras,
+        body=(
+            "        with tf.GradientTape() as tape:\n            c = w * x\n"
+            "        variables = tape.watched_variables()\n        gradients = tape.gradient(c, variables)\n"
+            "        optimizer.apply_gradients(zip(gradients, variables))\n"
+        ),
+    )
 
 
 def test_a_star_import_in_the_module_is_read_as_binding_no_name():
@@ -561,6 +629,92 @@ def test_decayed_learning_rate_declines(optimizer, extra, fragment):
 def test_decay_on_a_step_not_starting_at_zero_declines():
     source = SCHEDULED.format(optimizer="AdamOptimizer", extra="").replace("tf.Variable(0,", "tf.Variable(10,")
     assert "created at 0" in assert_unchanged("TFM102", source).findings[0].message
+
+
+NESTED_SCHEDULE = """\
+import tensorflow as tf
+
+
+def fit():
+    w = tf.Variable(1.0)
+    tick = {counter}
+
+    @tf.function
+    def rate_now():
+        lr = tf.train.exponential_decay(0.1, tick, 10, 0.5)
+        return lr
+
+    @tf.function
+    def step(x):
+        c = w * x
+        lr = tf.train.exponential_decay(0.1, tick, 10, 0.5)
+        tf.train.GradientDescentOptimizer(lr).minimize(c, global_step=tick)
+
+    return step, rate_now
+"""
+
+
+def test_decay_of_a_counter_the_enclosing_function_makes_is_made_there_and_read_at_the_counter():
+    result = rewrite("TFM102", NESTED_SCHEDULE.format(counter="tf.Variable(0)"))
+    assert "        lr = lr_schedule(tick)\n        return lr\n" in result.code
+    assert (
+        "    lr_schedule = tf.keras.optimizers.schedules.ExponentialDecay(\n"
+        "        initial_learning_rate=0.1, decay_steps=10, decay_rate=0.5\n    )\n"
+        "    optimizer = tf.keras.optimizers.SGD(learning_rate=lr_schedule)\n\n    @tf.function\n    def step(x):\n"
+    ) in result.code
+    assert "        tick.assign_add(1)\n" in result.code
+
+
+def test_decay_read_by_a_function_called_before_the_schedule_is_made_stays():
+    # ``rate_now`` runs before the schedule exists in ``fit``: its decay is not rewritten, the
+    # file keeps a TF1 name and the step is not migrated alone.
+    source = NESTED_SCHEDULE.format(counter="tf.Variable(0)").replace(
+        "    @tf.function\n    def step(x):", "    first = rate_now()\n\n    @tf.function\n    def step(x):"
+    )
+    result = rewrite("TFM102", source)
+    assert "        lr = tf.train.exponential_decay(0.1, tick, 10, 0.5)\n        return lr\n" in result.code
+    assert "lr_schedule(tick)" not in result.code
+
+
+def test_decay_read_outside_the_function_making_the_schedule_stays():
+    # The schedule is made in ``fit`` (its counter is fit's): a module function cannot read it.
+    source = NESTED_SCHEDULE.format(counter="tf.Variable(0)") + (
+        "\n\ndef elsewhere(tick):\n    return tf.train.exponential_decay(0.1, tick, 10, 0.5)\n"
+    )
+    result = rewrite("TFM102", source)
+    assert "    return tf.train.exponential_decay(0.1, tick, 10, 0.5)\n" in result.code
+    assert "        lr = lr_schedule(tick)\n" in result.code
+
+
+@pytest.mark.parametrize(
+    "counter",
+    [
+        pytest.param("tf.Variable(3)", id="starts-elsewhere"),
+        pytest.param("tf.Variable(0.0)", id="float-counter"),
+        pytest.param("make_counter()", id="unknown-counter"),
+    ],
+)
+def test_decay_of_an_enclosing_function_counter_not_at_zero_declines(counter):
+    result = assert_unchanged("TFM102", NESTED_SCHEDULE.format(counter=counter))
+    assert "created at 0" in result.findings[0].message
+
+
+def test_inline_optimizer_applying_gradients_moves_to_module_level():
+    source = (
+        HEAD
+        + "\n\n@tf.function\ndef apply(grads):\n    tf.train.GradientDescentOptimizer(0.1).apply_gradients(zip(grads, [W, b]))\n"
+    )
+    assert_rewrites(
+        "TFM102",
+        source,
+        HEAD + "\napply_optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)\n\n\n@tf.function\ndef apply(grads):\n"
+        "    apply_optimizer.apply_gradients(zip(grads, [W, b]))\n",
+    )
+
+
+def test_inline_stateful_optimizer_applying_gradients_in_an_eager_function_declines():
+    source = HEAD + "\n\ndef apply(grads):\n    tf.train.AdamOptimizer(0.1).apply_gradients(zip(grads, [W, b]))\n"
+    assert "builds a new optimizer each time" in assert_unchanged("TFM102", source).findings[0].message
 
 
 def test_optimizer_made_inside_the_function_moves_to_module_level():

@@ -4,7 +4,10 @@ What it does
     Inside a function (typically the ``@tf.function`` session-to-function made), rewrites
     ``grads = tf.gradients(loss, [W, b])`` to a ``tf.GradientTape`` around the statements that
     compute ``loss`` and ``grads = tape.gradient(loss, [W, b])``; a function argument among
-    the sources is watched. Anywhere, ``tf.assign(v, x)``, ``tf.assign_add(v, x)`` and
+    the sources is watched. A ``tf.gradients`` call inside a larger statement
+    (``tf.clip_by_global_norm(tf.gradients(loss, params), 5.0)``) becomes the ``tape.gradient``
+    call in place. The sources may be a module-level list read from the trainable-variables
+    collection (``params = tf.trainable_variables()``) whose variables can be listed. Anywhere, ``tf.assign(v, x)``, ``tf.assign_add(v, x)`` and
     ``tf.assign_sub(v, x)`` become ``v.assign(x)``, ``v.assign_add(x)``, ``v.assign_sub(x)``.
 
 Why it matters
@@ -37,7 +40,8 @@ Fix safety
     statements that computed the target; ``tf.assign(v, x)`` and ``v.assign(x)`` are the same op.
 
 Declines when
-    a function takes gradients twice, the arguments are unpacked or include ``stop_gradients``, the
+    a function takes gradients twice (or a statement calls ``tf.gradients`` twice, or in a
+    lambda or comprehension), the arguments are unpacked or include ``stop_gradients``, the
     target is not a name computed earlier in the function, or a source is neither a trainable
     variable nor an argument the tape can watch.
 """
@@ -45,7 +49,7 @@ Declines when
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 import libcst as cst
 
@@ -58,6 +62,7 @@ from tfmodernize.syntax import calls_in, split_docstring
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.syntax import is_none, source
 from tfmodernize.names import names_read
+from tfmodernize.treewalk import walk
 
 ASSIGNS = {
     "assign": ("ref", "value", "validate_shape", "use_locking", "name"),
@@ -73,9 +78,15 @@ SCHEDULING = ("name", "colocate_gradients_with_ops", "gate_gradients", "aggregat
 class Site:
     function: cst.FunctionDef
     position: int
-    replacement: cst.SimpleStatementLine
+    #: The statement replacing ``name = tf.gradients(...)``; None when the call is inside a
+    #: larger statement (``clip(tf.gradients(...))``): the call alone is replaced (``calls``).
+    replacement: Optional[cst.SimpleStatementLine]
     tape: str
     watched: list[str]
+    #: The ``tape.gradient`` expression replacing the call (when ``replacement`` is None), or
+    #: ``replaced``: the ``call[0]`` it stands in.
+    call_value: Optional[cst.BaseExpression] = None
+    replaced: Optional[cst.BaseExpression] = None
 
 
 class GradientsToTape(TFCodemod):
@@ -90,6 +101,8 @@ class GradientsToTape(TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._sites: dict[cst.FunctionDef, Site] = {}
+        #: ``tf.gradients`` calls inside larger statements -> their ``tape.gradient`` call.
+        self._calls: dict[cst.Call, cst.BaseExpression] = {}
         self._seen: set[cst.Call] = set()
         if not any(self.tf.is_tf(call.func, "gradients") for call in calls_in(node)):
             return True
@@ -114,7 +127,10 @@ class GradientsToTape(TFCodemod):
                 )
         return True
 
-    def _gradients_call(self, line: cst.BaseStatement) -> Optional[tuple[str, cst.Call]]:
+    def _gradients_call(self, line: cst.BaseStatement) -> Optional[tuple[Optional[str], cst.Call]]:
+        """``(target, call)`` of ``target = tf.gradients(...)``, or ``(None, call)`` for the one
+        ``tf.gradients`` call of a larger simple statement (``g, n = clip(tf.gradients(...))``)
+        that runs once when the statement does (not in a lambda or comprehension)."""
         if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
             return None
         small = line.body[0]
@@ -125,6 +141,10 @@ class GradientsToTape(TFCodemod):
             and self.tf.is_tf(small.value.func, "gradients")
         ):
             return source(small.targets[0].target), small.value
+        calls = [call for call in calls_in(small) if self.tf.is_tf(call.func, "gradients")]
+        deferred = (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+        if len(calls) == 1 and not any(isinstance(node, deferred) for node in walk(small, code_only=True)):
+            return None, calls[0]
         return None
 
     def _plan(self, function: cst.FunctionDef, top: int) -> None:
@@ -150,9 +170,11 @@ class GradientsToTape(TFCodemod):
         if self.fix(call, "`tf.gradients` -> `tf.GradientTape`"):
             self.discharge()
             self._sites[function] = site
+            if site.call_value is not None:
+                self._calls[site.replaced or call] = site.call_value
 
     def _site(
-        self, function: cst.FunctionDef, top: int, body: list, position: int, target: str, call: cst.Call
+        self, function: cst.FunctionDef, top: int, body: list, position: int, target: Optional[str], call: cst.Call
     ) -> "Site":
         """The tape to write for ``call``; raises Decline saying why not."""
         args: dict[str, cst.BaseExpression] = {}
@@ -191,6 +213,14 @@ class GradientsToTape(TFCodemod):
                 raise Decline(call, f"the file's variables cannot be listed ({problem})")
             sources = []
             xs, single = training.variable_list(self._inventory.before(top, trainable_only=True)), False
+        elif isinstance(xs, cst.Name) and xs.value not in params and not binds(preceding, xs.value):
+            listed = self._collection_list(xs.value)
+            if isinstance(listed, str):
+                raise Decline(call, f"`{xs.value}` reads the trainable-variables collection, and {listed}")
+            if listed is not None:
+                # The module's trainable variables (collections-to-tracking writes the list out):
+                # a tape watches each of them.
+                sources, single = [], False
         watched = []
         for differentiated in sources:
             if not isinstance(differentiated, cst.Name):
@@ -217,8 +247,35 @@ class GradientsToTape(TFCodemod):
             extra += f", unconnected_gradients={source(args['unconnected_gradients'])}"
         gradient = f"{tape}.gradient({source(ys)}, {sources_code}{extra})"
         value = f"[{gradient}]" if single else gradient
+        if target is None:
+            first = self._first_of(call) if single else None
+            if first is not None:
+                # ``tf.gradients(loss, x)[0]``: the one gradient, as the tape gives it.
+                return Site(function, position, None, tape, watched, cst.parse_expression(gradient), first)
+            return Site(function, position, None, tape, watched, cst.parse_expression(value))
         replacement = parse_statement(f"{target} = {value}")
         return Site(function, position, replacement, tape, watched)
+
+    def _first_of(self, call: cst.Call) -> Optional[cst.Subscript]:
+        """``call[0]``, the subscript holding ``call``, if that is its parent."""
+        parent = self.state.parents(self._module).get(id(call))
+        if not (isinstance(parent, cst.Subscript) and parent.value is call and len(parent.slice) == 1):
+            return None
+        index = parent.slice[0].slice
+        if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer) and index.value.value == "0":
+            return parent
+        return None
+
+    def _collection_list(self, name: str) -> Optional[Union[cst.BaseExpression, str]]:
+        """What module-level ``name = tf.trainable_variables()`` holds (the variables, or why
+        they cannot be listed); None when ``name`` is not bound to a trainable-collection read."""
+        bound = training.module_assignment(self._module, name)
+        if bound is None or not isinstance(bound[1], cst.Call):
+            return None
+        collection = training.trainable_collection_read(bound[1], self.tf)
+        if collection is None:
+            return None
+        return training.listed_variables(self._inventory, bound[0], True, collection[0], eager=True)
 
     # -- rewriting --------------------------------------------------------------------------
 
@@ -234,9 +291,12 @@ class GradientsToTape(TFCodemod):
         docstring, preceding = split_docstring(statements[: site.position])
         line = statements[site.position]
         watch = [parse_statement(f"{site.tape}.watch({name})") for name in site.watched]
-        replacement = site.replacement.with_changes(
-            leading_lines=line.leading_lines, trailing_whitespace=line.trailing_whitespace
-        )
+        if site.replacement is None:
+            replacement = line  # its call was replaced in place (``leave_Call``)
+        else:
+            replacement = site.replacement.with_changes(
+                leading_lines=line.leading_lines, trailing_whitespace=line.trailing_whitespace
+            )
         new_body = [
             *docstring,
             tape_block(gradient_tape, site.tape, [*watch, *preceding]),
@@ -245,7 +305,14 @@ class GradientsToTape(TFCodemod):
         ]
         return updated.with_changes(body=updated.body.with_changes(body=new_body))
 
+    def leave_Subscript(self, original: cst.Subscript) -> None:
+        if original in self._calls:
+            self.replace(original, self._calls[original])
+
     def leave_Call(self, original: cst.Call) -> None:
+        if original in self._calls:
+            self.replace(original, self._calls[original])
+            return
         symbol = self.tf.tf_symbol(original.func)
         if symbol is None or symbol.path not in ASSIGNS:
             return

@@ -9,12 +9,18 @@ What it does
     ``apply_gradients`` (clipping, scaling) is kept. The ``tf.train.XOptimizer`` becomes the
     Keras optimizer with the same hyper-parameters, writing out every default that differs
     (table: ``tfmodernize/data/optimizers.json``). Without ``var_list`` the variables are
-    written out: the module's trainable variables in creation order. ``global_step`` is
-    incremented after the update, as TF1 did. A learning rate decayed by
-    ``tf.train.exponential_decay`` (or inverse-time, polynomial, piecewise-constant, cosine
-    decay) of that step becomes the Keras schedule, when the step starts at 0 and only this
-    update increments it. ``with tf.control_dependencies(UPDATE_OPS)`` around ``minimize``
-    goes when nothing in the file adds update ops.
+    written out: the module's trainable variables in creation order; where the file's
+    variables cannot be listed (made in functions, by imported code) ``minimize`` trains the
+    ones the tape watched (``tape.watched_variables()``): the trainable variables the loss
+    read. The optimizer of a step defined in a function is made before the step there when its
+    arguments read that function's names. ``global_step`` is incremented after the update, as
+    TF1 did. A learning rate decayed by ``tf.train.exponential_decay`` (or inverse-time,
+    polynomial, piecewise-constant, cosine decay) of that step becomes the Keras schedule, when
+    the step (a module variable, or one the function defining the step makes) starts at 0 and
+    only this update increments it; the same decay read elsewhere (a function returning the
+    rate for the program to print) becomes the schedule called at the step.
+    ``with tf.control_dependencies(UPDATE_OPS)`` around ``minimize`` goes when nothing in the
+    file adds update ops.
 
 Why it matters
     ``tf.compat.v1.train`` optimizers only work on graph tensors; TF2 code computes gradients
@@ -55,7 +61,10 @@ Fixtures: ``fixtures/minimize-to-tape/``.
 Fix safety
     TF1's hyper-parameters are written out where Keras defaults differ (optimizers.json, checked by
     training in both libraries); slots that start elsewhere in Keras are set to TF1's start; the
-    loss is the one before the update, as in TF1.
+    loss is the one before the update, as in TF1. The tape's watched variables are TF1's
+    trainable collection less the variables the loss does not read, which got no gradient
+    there and no update (Keras skips a missing gradient likewise, with a warning); a file
+    adding to collections by hand declines.
     Adam matches TF1 to rounding, not bit for bit, and over long runs the rounding compounds.
     TF1 computes ``1 - beta`` in float32 from its float32 betas, Keras in Python floats: the betas
     are written float32-rounded (0.9 as 0.8999999761581421, 0.999 as 0.9990000128746033; a
@@ -78,9 +87,11 @@ Fix safety
     matched it throughout).
 
 Declines when
-    the loss is not a name computed in the same function, the trained variables cannot be listed,
-    a learning rate depends on values the function computes (other than a TF1 decay of its own
-    step or a fed rate), or an optimizer's maths differ in Keras (then only with --unsafe-fixes).
+    the loss is not a name computed in the same function, the trained variables cannot be listed
+    (``compute_gradients`` without ``var_list``, or a file editing the variable collections), a
+    learning rate depends on values the function computes (other than a TF1 decay of its own
+    step or a fed rate), a step's optimizer reads a name its defining function binds again after
+    it, or an optimizer's maths differ in Keras (then only with --unsafe-fixes).
 """
 
 from __future__ import annotations
@@ -97,7 +108,7 @@ from tfmodernize.syntax import parse_statement
 from tfmodernize.analysis.optimizers import KerasOptimizer, keras_optimizer, optimizer_table
 from tfmodernize.analysis.tape import tape_block
 from tfmodernize.names import fresh_name, module_bindings, used_names
-from tfmodernize.syntax import calls_in, split_docstring
+from tfmodernize.syntax import calls_in, function_definitions, split_docstring
 from tfmodernize.analysis.tf_function import traced_functions
 from tfmodernize.codemods.migrate.minimize_to_tape import steps
 from tfmodernize.codemods.migrate.minimize_to_tape.discovery import find_optimizers
@@ -152,6 +163,7 @@ class MinimizeToTape(TFCodemod):
             traced=traced_functions(node, self.tf),
         )
         self._tape = plan
+        plan.enclosing = _enclosing_functions(node)
         optimizers = find_optimizers(self.tf, node)
         taped: dict[cst.FunctionDef, int] = {}
         for site in (site for optimizer in optimizers for site in optimizer.sites if site.method != "apply_gradients"):
@@ -201,7 +213,16 @@ class MinimizeToTape(TFCodemod):
         hoisted: list[cst.BaseStatement] = []
         if optimizer.schedule is not None:
             name, schedule = optimizer.schedule
-            module_name = name if name not in plan.taken_globally(name) else fresh_name(name, plan.taken)
+            if optimizer.schedule_reads:
+                # A function reading the schedule may bind ``name`` itself: another name then.
+                module_name = fresh_name(f"{name}_schedule", plan.taken)
+            elif name in plan.taken_globally(name):
+                module_name = fresh_name(name, plan.taken)
+            else:
+                module_name = name
+            for read in optimizer.schedule_reads:
+                self.fix(read, "the TF1 decay of the step -> the Keras schedule the optimizer uses, at that step")
+                plan.calls[read] = cst.Call(cst.Name(module_name), [cst.Arg(cst.Name(optimizer.schedule_step))])
             hoisted.append(fitted(assignment(module_name, schedule), plan.width, 0))
             args = [
                 arg.with_changes(value=cst.Name(module_name))
@@ -221,7 +242,14 @@ class MinimizeToTape(TFCodemod):
         if optimizer.name is None:
             site = optimizer.sites[0]
             hoisted.append(fitted(assignment(optimizer.hoisted_name, new_call), plan.width, 0))
-            plan.hoisted.setdefault(site.top, []).extend(hoisted)
+            if optimizer.enclosed:
+                # A step defined in a function: its optimizer is made where the step is defined.
+                deep = depth(site.function, self.state.parents(plan.module))
+                spacing = [line for line in site.function.leading_lines if line.comment is None][:1]
+                hoisted[0] = hoisted[0].with_changes(leading_lines=spacing)
+                self.insert_before(site.function, [fitted(statement, plan.width, deep) for statement in hoisted])
+            else:
+                plan.hoisted.setdefault(site.top, []).extend(hoisted)
         else:
             plan.keras_calls[optimizer.call] = new_call
             parents = self.state.parents(plan.module)
@@ -310,6 +338,18 @@ class MinimizeToTape(TFCodemod):
                 after[0] = after[0].with_changes(leading_lines=[*blank, *after[0].leading_lines])
             body.extend(after)
         return updated.with_changes(body=body)
+
+
+def _enclosing_functions(module: cst.Module) -> dict[cst.FunctionDef, cst.FunctionDef]:
+    """Each function defined by a statement of another function's body -> that function."""
+    found: dict[cst.FunctionDef, cst.FunctionDef] = {}
+    for _, function in function_definitions(module):
+        if not isinstance(function.body, cst.IndentedBlock):
+            continue
+        for statement in function.body.body:
+            if isinstance(statement, cst.FunctionDef):
+                found[statement] = function
+    return found
 
 
 def _still_true(lines: Sequence[cst.EmptyLine], method: str) -> list[cst.EmptyLine]:

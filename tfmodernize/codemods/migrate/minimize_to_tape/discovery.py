@@ -54,7 +54,7 @@ def find_optimizers(tf: TFNames, module: cst.Module) -> list[Optimizer]:
             elif isinstance(site.receiver, cst.Name) and by_name.at(site.receiver.value, top) is not None:
                 by_name.at(site.receiver.value, top).sites.append(site)
                 receivers.add(id(site.receiver))
-            elif site.method == "minimize" and tf1_optimizer(tf, site.receiver):
+            elif site.method in ("minimize", "apply_gradients") and tf1_optimizer(tf, site.receiver):
                 assert isinstance(site.receiver, cst.Call)
                 optimizer = Optimizer(tf1_optimizer(tf, site.receiver), site.receiver, None, [site])
                 inline.append(optimizer)

@@ -55,10 +55,20 @@ class Optimizer:
     position: Optional[int] = None
     local_name: Optional[str] = None
     planned_hoist: bool = False
+    #: Made in the function defining its step (its arguments read that function's names),
+    #: not at module level.
+    enclosed: bool = False
     problem: Optional[tuple[cst.CSTNode, str]] = None
     hoisted_name: str = "optimizer"
     #: (name of the TF1 learning-rate tensor, the Keras schedule replacing it)
     schedule: Optional[tuple[str, cst.Call]] = None
+    #: Other calls of the same TF1 decay of the same step (a function that returns the decayed
+    #: learning rate for the program to print): each becomes the schedule called at the step.
+    schedule_reads: list[cst.Call] = field(default_factory=list)
+    #: The TF1 decay call the schedule replaces.
+    decay: Optional[cst.Call] = None
+    #: The step counter the schedule reads (the ``global_step`` of its update).
+    schedule_step: Optional[str] = None
     #: The function parameter (a fed placeholder, once session-to-function ran) that is the
     #: learning rate: each step assigns it to the Keras optimizer's ``learning_rate``.
     fed_rate: Optional[str] = None

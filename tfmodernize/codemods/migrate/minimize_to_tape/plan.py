@@ -39,6 +39,8 @@ class TapePlan:
     globals: set[str]
     #: The functions traced by ``tf.function``.
     traced: set[cst.FunctionDef]
+    #: Each function defined directly in another function's body -> that function.
+    enclosing: dict[cst.FunctionDef, cst.FunctionDef] = field(default_factory=dict)
     #: Functions holding more than one gradient computation (declined).
     crowded: set[cst.FunctionDef] = field(default_factory=set)
     #: TF1 optimizer constructors -> their Keras optimizer.

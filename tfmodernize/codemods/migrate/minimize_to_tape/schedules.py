@@ -12,7 +12,9 @@ from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.minimize_to_tape.model import Optimizer, Site
 from tfmodernize.codemods.migrate.minimize_to_tape.plan import Editor, TapePlan
 from tfmodernize.codemod import Decline
-from tfmodernize.names import bound_names, names_read
+from tfmodernize.analysis.variable_calls import MadeVariable, made_variable
+from tfmodernize.names import bound_names, local_names, names_read, parameter_names
+from tfmodernize.syntax import calls_in, name_assignment
 
 
 def fed_rate(site: Site, optimizer: Optimizer, name: str) -> None:
@@ -76,18 +78,54 @@ def schedule(
         )
     if names_read(small.value) & (bound - {step.value}):
         raise Decline(site.call, f"the learning rate `{name}` depends on values computed in the function")
-    _counts_only_here(plan, step.value, site.call)
+    _counts_only_here(plan, site, step.value)
+    enclosing = plan.enclosing.get(site.function)
+    if enclosing is not None and step.value in _names_of(enclosing):
+        # The counter is the function's: so is the optimizer whose iterations stand for it.
+        optimizer.enclosed = True
     keras_path = f"keras.optimizers.schedules.{schedule.keras}"
     optimizer.schedule = (name, cst.Call(editor.tf_expr(keras_path), args=list(schedule.args)))
+    optimizer.schedule_step = step.value
+    optimizer.decay = small.value
     optimizer.removals.append((site.function, position))
     return None
 
 
-def _counts_only_here(plan: TapePlan, step: str, node: cst.CSTNode) -> None:
-    """Declines (at ``node``) when ``step`` may differ from the optimizer's iteration count."""
-    variable = plan.inventory.variable(step)
-    if variable is None or variable.trainable or not variable.zero_start:
-        raise Decline(node, f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps")
+def reads(plan: TapePlan, site: Site, optimizer: Optimizer) -> None:
+    """The other calls of the optimizer's TF1 decay (``Optimizer.schedule_reads``): those in the
+    functions of the scope the schedule is made in (the module, or the function defining the
+    step), each function called only once that scope has made the schedule."""
+    assert optimizer.decay is not None
+    enclosing = plan.enclosing.get(site.function) if optimizer.enclosed else None
+    scope = list(enclosing.body.body if enclosing is not None else plan.module.body)
+    made = next(index for index, statement in enumerate(scope) if any(n is site.function for n in walk(statement)))
+    found = []
+    for index, statement in enumerate(scope):
+        if not isinstance(statement, cst.FunctionDef) or statement is site.function:
+            continue
+        calls = [call for call in calls_in(statement) if call.deep_equals(optimizer.decay)]
+        # Called before the schedule is made, the function would not find it.
+        early = any(statement.name.value in names_read(line) for line in scope[:made] if line is not statement)
+        if calls and not early:
+            found += calls
+    optimizer.schedule_reads = found
+
+
+def _counts_only_here(plan: TapePlan, site: Site, step: str) -> None:
+    """Declines (at the site) when ``step`` may differ from the optimizer's iteration count."""
+    node = site.call
+    enclosing = plan.enclosing.get(site.function)
+    if enclosing is not None and step in _names_of(enclosing):
+        if not _zero_counter(plan, enclosing, step):
+            raise Decline(
+                node, f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps"
+            )
+    else:
+        variable = plan.inventory.variable(step)
+        if variable is None or variable.trainable or not variable.zero_start:
+            raise Decline(
+                node, f"`{step}` is not a step counter created at 0, so a Keras schedule would read other steps"
+            )
     increments = 0
     for node in walk(plan.module, code_only=True):
         if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "global_step":
@@ -111,3 +149,31 @@ def _counts_only_here(plan: TapePlan, step: str, node: cst.CSTNode) -> None:
     if increments != 1:
         raise Decline(node, f"`{step}` is also changed elsewhere, so a Keras schedule would read other steps")
     return None
+
+
+def _names_of(function: cst.FunctionDef) -> set[str]:
+    """The names ``function`` binds: its parameters and its locals."""
+    return set(parameter_names(function)) | local_names(function)
+
+
+def _zero_counter(plan: TapePlan, function: cst.FunctionDef, step: str) -> bool:
+    """Whether ``function`` binds ``step`` once, to an integer ``tf.Variable`` starting at 0
+    (trainable or not: an integer variable never gets a gradient, in TF1 as with a tape)."""
+    if step in parameter_names(function):
+        return False
+    bindings = [statement for statement in function.body.body if step in bound_names(statement)]
+    if len(bindings) != 1:
+        return False
+    assigned = name_assignment(bindings[0])
+    if assigned is None or assigned[0] != step or not isinstance(assigned[1], cst.Call):
+        return False
+    made = made_variable(assigned[1], plan.tf)
+    if not isinstance(made, MadeVariable) or made.maker != "Variable" or made.collections is not None:
+        return False
+    initial = made.initial_value
+    dtype = made.dtype
+    return (
+        isinstance(initial, cst.Integer)
+        and initial.evaluated_value == 0
+        and (dtype is None or plan.tf.is_tf(dtype, "int32", "int64"))
+    )

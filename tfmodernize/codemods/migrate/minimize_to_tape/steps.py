@@ -11,13 +11,13 @@ import libcst as cst
 from tfmodernize.analysis import training
 from tfmodernize.analysis.optimizers import KerasOptimizer, optimizer_table
 from tfmodernize.names import binds, fresh_name
-from tfmodernize.syntax import split_docstring
+from tfmodernize.syntax import calls_in, split_docstring
 from tfmodernize.codemods.migrate.minimize_to_tape import schedules
 from tfmodernize.codemods.migrate.minimize_to_tape.model import SCHEDULING, Optimizer, Site, bound_arguments
 from tfmodernize.codemods.migrate.minimize_to_tape.plan import Editor, TapePlan
 from tfmodernize.codemod import Decline
 from tfmodernize.syntax import is_none, source
-from tfmodernize.names import bound_names, names_read
+from tfmodernize.names import bound_names, local_names, names_read, parameter_names
 from tfmodernize.layout import fitted
 
 
@@ -86,11 +86,11 @@ def build(plan: TapePlan, editor: Editor, site: Site, optimizer: Optimizer) -> N
                 "recompute it and the tape records no gradient through it; compute it in the function"
             ),
         )
-    variables, bind = _variables(plan, args.get("var_list"), site, local_taken)
+    tape = fresh_name("tape", local_taken)
+    variables, bind = _variables(plan, args.get("var_list"), site, local_taken, tape)
     site.taped = True
     site.variables = variables if bind is None else None
     lines = [] if bind is None else [bind]
-    tape = fresh_name("tape", local_taken)
     if site.method == "minimize":
         gradients = fresh_name("gradients", local_taken)
         lines += [
@@ -143,6 +143,9 @@ def _hoist(
         raise Decline(
             site.call, f"the optimizer's arguments use `{sorted(clash)[0]}`, which only exists inside the function"
         )
+    _made_where_defined(plan, site, optimizer, bound)
+    if optimizer.schedule is not None:
+        schedules.reads(plan, site, optimizer)
     stateless = optimizer_table()[optimizer.tf1_class]["stateless"] and optimizer.schedule is None
     if site.function not in plan.traced and not stateless:
         raise Decline(
@@ -166,6 +169,31 @@ def _hoist(
     serves = "_".join(part for part in parts if part not in ("train", "step"))
     base = f"{serves}_optimizer" if serves else "optimizer"
     optimizer.hoisted_name = site.target if reusable else fresh_name(base, plan.taken)
+    return None
+
+
+def _made_where_defined(plan: TapePlan, site: Site, optimizer: Optimizer, local: set[str]) -> None:
+    """Whether the optimizer of a step defined in a function reads that function's names: it
+    is then made there, before the step's definition (``Optimizer.enclosed``). Declines when
+    that function binds one of them again after the definition."""
+    enclosing = plan.enclosing.get(site.function)
+    if enclosing is None:
+        return None
+    read = names_read(optimizer.call) - local
+    if optimizer.schedule is not None:
+        read |= names_read(optimizer.schedule[1])
+    outer = list(enclosing.body.body)
+    at = next(index for index, statement in enumerate(outer) if statement is site.function)
+    enclosing_names = set(parameter_names(enclosing)) | local_names(enclosing)
+    optimizer.enclosed = optimizer.enclosed or bool(read & enclosing_names)
+    later = set().union(*(bound_names(statement) for statement in outer[at + 1 :]))
+    rebound = sorted(read & later) if optimizer.enclosed else []
+    if rebound:
+        raise Decline(
+            site.call,
+            f"the optimizer's arguments use `{rebound[0]}`, which `{enclosing.name.value}` binds again after "
+            f"`{site.function.name.value}` is defined",
+        )
     return None
 
 
@@ -196,9 +224,10 @@ def _dependencies(plan: TapePlan, site: Site) -> None:
 
 
 def _variables(
-    plan: TapePlan, var_list: Optional[cst.BaseExpression], site: Site, taken: set[str]
+    plan: TapePlan, var_list: Optional[cst.BaseExpression], site: Site, taken: set[str], tape: str
 ) -> tuple[str, Optional[str]]:
-    """(expression naming the variables, optional binding line); declines when they cannot be named."""
+    """(expression naming the variables, optional binding line, after the tape block ``tape``
+    records the loss); declines when they cannot be named."""
     if not is_none(var_list):
         assert var_list is not None
         collection = training.trainable_collection_read(var_list, plan.tf) if isinstance(var_list, cst.Call) else None
@@ -218,14 +247,49 @@ def _variables(
         return name, f"{name} = {source(var_list)}"
     problem = plan.inventory.problem_before(site.top)
     if problem is not None:
-        raise Decline(
-            site.call,
-            f"it trains every trainable variable and the file's variables cannot be listed ({problem}); pass `var_list`",
-        )
+        return _watched(plan, site, taken, tape, problem)
     variables = plan.inventory.before(site.top, trainable_only=True)
     if not variables:
         raise Decline(site.call, "no trainable variable is created before it")
     return source(training.variable_list(variables)), None
+
+
+def _watched(plan: TapePlan, site: Site, taken: set[str], tape: str, problem: str) -> tuple[str, str]:
+    """The variables of a ``minimize`` without ``var_list`` whose file's variables cannot be
+    listed (made in functions, by imported code): the trainable variables the tape saw read.
+
+    TF1 differentiated every variable of the trainable collection and updated those with a
+    gradient; a variable the loss depends on is read while the tape records it, and the
+    others get no gradient in either (Keras skips them as TF1 did). That holds only while the
+    collection is every trainable variable made: code editing it declines.
+    """
+    if site.method != "minimize":
+        # compute_gradients' pairs would lack TF1's ``(None, variable)`` entries.
+        raise Decline(
+            site.call,
+            f"it takes every trainable variable and the file's variables cannot be listed ({problem}); pass `var_list`",
+        )
+    edited = _collection_edit(plan)
+    if edited is not None:
+        raise Decline(
+            site.call,
+            f"it trains the trainable-variables collection, which {edited} changes, and the file's variables "
+            f"cannot be listed ({problem}); pass `var_list`",
+        )
+    name = fresh_name("variables", taken)
+    taken.add(name)
+    return name, f"{name} = {tape}.watched_variables()"
+
+
+def _collection_edit(plan: TapePlan) -> Optional[str]:
+    """The first call of the file that may change TF1's variable collections by hand, as text."""
+    for call in calls_in(plan.module):
+        if plan.tf.tf_symbol(call.func) is None:
+            continue
+        edits = plan.tf.is_tf(call.func, "add_to_collection", "add_to_collections", "get_collection_ref")
+        if edits or any(arg.keyword is not None and arg.keyword.value == "collections" for arg in call.args):
+            return f"`{source(call.func)}`"
+    return None
 
 
 def _collection_name(plan: TapePlan, name: str, node: cst.CSTNode) -> None:
