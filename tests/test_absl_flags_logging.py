@@ -70,6 +70,33 @@ REWRITES = [
         "from absl import logging\n\nlogging.log_every_n(logging.WARN, 'x %d', 10, 1)\n",
         id="level-constant-in-level-call",
     ),
+    pytest.param(
+        "from tensorflow.python.platform import flags\n"
+        "flags.DEFINE_string('source', 'sine', 'where the tasks come from')\n"
+        "FLAGS = flags.FLAGS\n"
+        "def main():\n"
+        "    print(FLAGS.source)\n"
+        "if __name__ == '__main__':\n"
+        "    main()\n",
+        "import sys\n"
+        "from absl import flags\n"
+        "\n"
+        "flags.DEFINE_string('source', 'sine', 'where the tasks come from')\n"
+        "FLAGS = flags.FLAGS\n"
+        "def main():\n"
+        "    print(FLAGS.source)\n"
+        "if __name__ == '__main__':\n"
+        "    flags.FLAGS(sys.argv)\n"
+        "    main()\n",
+        id="program-run-without-app-run-parses-in-its-main-block",
+    ),
+    pytest.param(
+        "import sys\nimport tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 1, '')\n"
+        "args = tf.app.flags.FLAGS\nprint(args.n)\n",
+        "import sys\nfrom absl import flags\n\nflags.DEFINE_integer('n', 1, '')\n"
+        "args = flags.FLAGS\nflags.FLAGS(sys.argv)\nprint(args.n)\n",
+        id="module-level-read-parses-before-it",
+    ),
 ]
 
 NO_OPS = [
@@ -85,17 +112,6 @@ NO_OPS = [
 ]
 
 FINDINGS = [
-    pytest.param(
-        "from tensorflow.python.platform import flags\n"
-        "flags.DEFINE_string('source', 'sine', 'where the tasks come from')\n"
-        "FLAGS = flags.FLAGS\n"
-        "def main():\n"
-        "    print(FLAGS.source)\n"
-        "if __name__ == '__main__':\n"
-        "    main()\n",
-        "before anything parses the flags",
-        id="program-run-without-app-run-reads-flags-in-a-function",
-    ),
     pytest.param("import tensorflow as tf\ntf.logging.log(20, 'x')\n", "not a tf.logging constant", id="numeric-level"),
     pytest.param(
         "import tensorflow as tf\nok = tf.logging.get_verbosity() > 10\n", "get_verbosity", id="get-verbosity"
@@ -106,9 +122,28 @@ FINDINGS = [
     pytest.param("import tensorflow as tf\ntf.logging.vlog(1, 'x')\n", "vlog", id="vlog"),
     pytest.param("import tensorflow as tf\ntf.app.run()\n", "without a main", id="run-without-main"),
     pytest.param(
-        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 1, '')\nprint(tf.app.flags.FLAGS.n)\n",
+        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 1, '')\ndef show():\n"
+        "    print(tf.app.flags.FLAGS.n)\nshow()\nprint(tf.app.flags.FLAGS.n)\n",
         "before anything parses the flags",
-        id="module-level-read-unparsed",
+        id="module-level-read-after-a-function-of-the-file-ran",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 1, '')\ndef show():\n"
+        "    print(tf.app.flags.FLAGS.n)\nshow()\n",
+        "before anything parses the flags",
+        id="function-of-the-file-reading-flags-run-at-module-level",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 1, '')\nprint(tf.app.flags.FLAGS.n)\n"
+        "tf.app.flags.DEFINE_integer('m', 2, '')\n",
+        "before anything parses the flags",
+        id="flag-defined-after-the-first-read",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nsys = 'linux'\ntf.app.flags.DEFINE_integer('n', 1, '')\n"
+        "print(tf.app.flags.FLAGS.n)\n",
+        "before anything parses the flags",
+        id="unparsed-read-where-sys-names-something-else",
     ),
 ]
 

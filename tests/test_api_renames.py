@@ -16,6 +16,20 @@ REWRITES = [
         id="set-random-seed-is-tf2s-set-seed",
     ),
     pytest.param(
+        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 2, '')\nFLAGS = tf.app.flags.FLAGS\n"
+        "def main(_):\n    x = tf.random_normal([FLAGS.n])\ntf.app.run()\n",
+        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 2, '')\nFLAGS = tf.app.flags.FLAGS\n"
+        "def main(_):\n    x = tf.random.normal([FLAGS.n])\ntf.app.run()\n",
+        id="flags-absl-moves-keep-no-file-on-tf1",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 2, '')\ndef show():\n"
+        "    print(tf.app.flags.FLAGS.n)\nshow()\nx = tf.random_normal([2])\n",
+        "import tensorflow as tf\ntf.app.flags.DEFINE_integer('n', 2, '')\ndef show():\n"
+        "    print(tf.app.flags.FLAGS.n)\nshow()\nx = tf.compat.v2.random.normal([2])\n",
+        id="flags-absl-declines-keep-the-file-on-tf1",
+    ),
+    pytest.param(
         "import tensorflow as tf\nwith tf.contrib.summary.always_record_summaries():\n    pass\n"
         "with tf.contrib.summary.never_record_summaries():\n    pass\n",
         "import tensorflow as tf\nwith tf.summary.record_if(True):\n    pass\n"
@@ -228,6 +242,26 @@ NO_OPS = [
         "import tensorflow as tf\nx = tf.random.normal([2])\ny = tf.reduce_sum(x, axis=0)\n", id="already-tf2"
     ),
     pytest.param("import tensorflow as tf\n# x = tf.random_normal([2])\n", id="in-a-comment"),
+    pytest.param(
+        "import tensorflow as tf\ndef div(a, b):\n    return a // b\nq = div(tf.constant(7), 2)\n",
+        id="user-function-named-div",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef resize_images(x, size):\n    return x\n"
+        "y = resize_images(tf.reshape(v, [1, 2, 2, 1]), (3, 3))\n",
+        id="user-function-named-resize-images",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nclass Box:\n    def initialized_value(self):\n        return 1\n"
+        "v = tf.Variable(Box().initialized_value())\n",
+        id="initialized-value-of-a-user-object",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.Variable(tf.zeros([2]))\nv = tf.Variable(w.initialized_value())\n"
+        "sess = tf.Session()\n",
+        id="initialized-value-in-a-file-kept-on-tf1",
+    ),
+    pytest.param("import tensorflow as tf\nn = tf.constant(7)\nq = tf.math.floordiv(n, 2)\n", id="tf2-int-division"),
     pytest.param("import tensorflow as tf\nx = tf.random_normal([2])  # tfmodernize: ignore\n", id="suppressed"),
     pytest.param("import tensorflow as tf\nx = tf.log(y)  # tfmodernize: ignore[TFM109]\n", id="suppressed-by-code"),
     pytest.param(
@@ -317,6 +351,23 @@ FINDINGS = [
     pytest.param("import tensorflow as tf\nf = tf.to_float\n", "used as a value", id="cast-as-value"),
     pytest.param("import tensorflow as tf\nq = tf.div(a, b)\n", "dtype is not written", id="div-of-unknown-dtype"),
     pytest.param("import tensorflow as tf\nq = tf.FIFOQueue(3, tf.float32)\n", "block forever", id="queue-graph-only"),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.reshape(v, [1, 2, 2, 1])\ny = tf.image.resize_images(x, (3, 3))\n",
+        "half-pixel centres",
+        id="resize-images-bilinear-may-skip-a-same-size-resize",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef grow(x):\n"
+        "    return tf.image.resize_images(x, (3, 3), method=tf.image.ResizeMethod.NEAREST_NEIGHBOR)\n",
+        "half-pixel centres",
+        id="resize-images-of-an-image-of-unknown-rank",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.reshape(v, [1, 2, 2, 1])\n"
+        "y = tf.image.resize_images(x, (3, 3), 1, preserve_aspect_ratio=True)\n",
+        "half-pixel centres",
+        id="resize-images-keeping-the-aspect-ratio",
+    ),
     pytest.param("import tensorflow as tf\nq = tf.div(3, 4.0)\n", "dtype is not written", id="div-int-by-float"),
     pytest.param(
         "import tensorflow as tf\na = tf.constant(3)\na = load()\nq = tf.div(a, 2)\n",
@@ -327,6 +378,32 @@ FINDINGS = [
         "import tensorflow as tf\na = tf.constant(3, dtype=kind)\nq = tf.div(a, 2)\n",
         "dtype is not written",
         id="div-of-a-constant-of-a-computed-dtype",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ndef halve(n):\n    return tf.div(n, 2)\n",
+        "dtype is not written",
+        id="div-of-a-parameter",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.Variable(tf.zeros([2]))\nfor _ in range(3):\n"
+        "    q = tf.div(w, 2.0)\n    w = load()\n",
+        "dtype is not written",
+        id="div-in-a-loop-rebinding-its-operand",
+    ),
+    pytest.param(
+        "import tensorflow as tf\ni = tf.placeholder(tf.int32)\nf = tf.placeholder(tf.float32)\nq = tf.div(i, f)\n",
+        "dtype is not written",
+        id="div-of-tensors-of-two-kinds",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nv = tf.Variable(tf.zeros([2]), dtype=kind)\nq = tf.div(v, 2.0)\n",
+        "dtype is not written",
+        id="div-of-a-variable-of-a-computed-dtype",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nq = tf.div(7, tf.shape(x)[0])\n",
+        "dtype is not written",
+        id="div-of-an-int-literal-by-an-op-of-unknown-dtype",
     ),
     pytest.param(
         "import tensorflow as tf\np = tf.placeholder(tf.float32)\ns = tf.reduce_mean(p, None, False, 'm', 1)\n",

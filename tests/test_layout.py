@@ -6,7 +6,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from tfmodernize.layout import fitted, relaid, style_width
+from tfmodernize.layout import fitted, moved, relaid, style_width
 
 
 def _statement(code: str) -> cst.BaseStatement:
@@ -395,3 +395,175 @@ def test_fitted_splits_a_comprehension_as_black_does(line, depth, expected):
 )
 def test_fitted_further_puts_a_wide_assigned_list_one_element_a_line(line, expected):
     assert _code(fitted(_statement(line), 34, 0, further=True)) == expected
+
+
+def _moved(code: str, limit: int, depth: int) -> str:
+    return _code(moved(cst.parse_statement(textwrap.dedent(code)), limit, depth))
+
+
+@pytest.mark.parametrize(
+    "code, depth, expected",
+    [
+        pytest.param(
+            """\
+            # the weights start small so that the first steps of training stay stable
+            x = f(y)
+            """,
+            1,
+            """\
+            # the weights start small so that the first steps of
+            # training stay stable
+            x = f(y)
+            """,
+            id="a-comment-made-too-wide-by-the-move-is-wrapped-at-a-word",
+        ),
+        pytest.param(
+            """\
+            # the weights start small so that the first steps of training stay
+            # stable, and the bias starts at zero
+            x = f(y)
+            """,
+            1,
+            """\
+            # the weights start small so that the first steps of
+            # training stay stable, and the bias starts at zero
+            x = f(y)
+            """,
+            id="the-words-pushed-off-start-the-next-line-of-the-paragraph",
+        ),
+        pytest.param(
+            """\
+            # the weights start small so that the first steps of training stay stable
+            # - a list item is not joined
+            x = f(y)
+            """,
+            1,
+            """\
+            # the weights start small so that the first steps of
+            # training stay stable
+            # - a list item is not joined
+            x = f(y)
+            """,
+            id="a-list-item-below-keeps-its-own-line",
+        ),
+        pytest.param(
+            """\
+            # the weights start small so that the first steps
+            x = f(y)
+            """,
+            1,
+            """\
+            # the weights start small so that the first steps
+            x = f(y)
+            """,
+            id="no-op-a-comment-that-still-fits",
+        ),
+        pytest.param(
+            """\
+            #x = compute_the_weights(first_argument, second_argument)
+            x = f(y)
+            """,
+            1,
+            """\
+            #x = compute_the_weights(first_argument, second_argument)
+            x = f(y)
+            """,
+            id="no-op-code-commented-out",
+        ),
+        pytest.param(
+            """\
+            # https://example.org/a/very/long/address/that/has/no/space/in/it
+            x = f(y)
+            """,
+            1,
+            """\
+            # https://example.org/a/very/long/address/that/has/no/space/in/it
+            x = f(y)
+            """,
+            id="no-op-one-word-too-long",
+        ),
+        pytest.param(
+            """\
+            # pylint: disable=too-many-arguments,too-many-locals,invalid-name
+            x = f(y)
+            """,
+            1,
+            """\
+            # pylint: disable=too-many-arguments,too-many-locals,invalid-name
+            x = f(y)
+            """,
+            id="no-op-a-pragma",
+        ),
+    ],
+)
+def test_a_moved_comment_too_wide_is_wrapped_at_word_boundaries(code, depth, expected):
+    assert _moved(code, 60, depth) == textwrap.dedent(expected)
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        pytest.param(
+            "optimizer.build([first_weights, second_weights, first_bias])\n",
+            "optimizer.build(\n    [\n        first_weights,\n        second_weights,\n        first_bias,\n    ]\n)\n",
+            id="a-sole-list-argument-one-element-a-line",
+        ),
+        pytest.param(
+            "grads = tape.gradient(loss_value, [first_weights, second_weights])\n",
+            "grads = tape.gradient(\n    loss_value,\n    [\n        first_weights,\n        second_weights,\n"
+            "    ],\n)\n",
+            id="a-list-argument-still-too-wide-on-its-line",
+        ),
+        pytest.param(
+            "return first_mean, first_spread, second_mean, second_spread\n",
+            "return (\n    first_mean,\n    first_spread,\n    second_mean,\n    second_spread,\n)\n",
+            id="a-returned-tuple-too-wide-in-parentheses",
+        ),
+        pytest.param(
+            "return first_mean, first_spread\n",
+            "return first_mean, first_spread\n",
+            id="no-op-a-tuple-that-fits",
+        ),
+        pytest.param(
+            "grads = grad_of(loss, [w, bias])\n",
+            "grads = grad_of(loss, [w, bias])\n",
+            id="no-op-a-list-that-fits",
+        ),
+    ],
+)
+def test_fitted_puts_a_wide_list_or_tuple_one_element_a_line(line, expected):
+    assert _code(fitted(_statement(line), 34, 0)) == expected
+
+
+def test_a_statement_wrapped_for_a_shallower_depth_is_wrapped_again():
+    once = fitted(_statement("optimizer = make(learning_rate=rate, beta=0.9, epsilon=1e-08)\n"), 48, 0)
+    assert _code(once) == "optimizer = make(\n    learning_rate=rate, beta=0.9, epsilon=1e-08\n)\n"
+    assert _code(fitted(once, 48, 1)) == (
+        "optimizer = make(\n    learning_rate=rate,\n    beta=0.9,\n    epsilon=1e-08,\n)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "code, expected",
+    [
+        pytest.param(
+            "with scope_of(with_norm(base_arg_scope)(weight_decay=0.5)) as scope:\n    x = 1\n",
+            "with scope_of(\n    with_norm(base_arg_scope)(weight_decay=0.5)\n) as scope:\n    x = 1\n",
+            id="the-call-of-a-wide-with-item-wrapped",
+        ),
+        pytest.param(
+            "with scope_of(norm) as scope:\n    x = some_function_with_a_long_name(argument)\n",
+            "with scope_of(norm) as scope:\n    x = some_function_with_a_long_name(argument)\n",
+            id="no-op-its-first-line-fits",
+        ),
+        pytest.param(
+            "with open_one(first_path) as a, open_two(second_path_of_it) as b:\n    x = 1\n",
+            "with open_one(first_path) as a, open_two(second_path_of_it) as b:\n    x = 1\n",
+            id="no-op-several-items",
+        ),
+    ],
+)
+def test_the_first_line_of_a_with_statement_is_wrapped(code, expected):
+    statement = _statement(code)
+    assert _code(fitted(statement, 60, 0)) == expected
+    assert _code(relaid(statement, statement, 60, 0)) == expected

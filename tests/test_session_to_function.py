@@ -2532,3 +2532,40 @@ def test_a_traced_shape_stays_in_its_line_when_the_program_has_the_local_name():
     code = rewrite("TFM101", WIDE_READ.format(own=own)).code
     assert "hidden_activations_shape = compute" not in code
     assert '"{} wide".format(compute_hidden_activations.get_concrete_function().output_shapes' in code
+
+
+def test_the_comment_of_a_scope_stays_while_statements_of_it_stay():
+    assert_rewrites(
+        "TFM101",
+        """
+        import numpy as np
+        import tensorflow as tf
+
+        # inputs and weights
+        with tf.name_scope("layer"):
+            x = tf.placeholder(tf.float32, [None, 2])
+            w = tf.Variable([[1.0], [2.0]])
+        # the output
+        y = tf.matmul(x, w)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            print(sess.run(y, feed_dict={x: np.ones((3, 2))}))
+        """,
+        """
+        import numpy as np
+        import tensorflow as tf
+
+        # inputs and weights
+        w = tf.Variable([[1.0], [2.0]])
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        def compute_y(x):
+            # the output
+            y = tf.matmul(x, w)
+            return y
+
+
+        print(compute_y(np.ones((3, 2))).numpy())
+        """,
+    )

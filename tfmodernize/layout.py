@@ -5,8 +5,18 @@ A file's style is the longest line it already has, 88 when it has none longer, 1
 arguments wrapped as a reviewer would write them by hand: first all on one line of their own,
 then one per line with a trailing comma (``fitted``; with ``further``, also an argument still too
 wide wrapped the same way inside, and a sole argument or a value that is a sum or a product one
-operand a line, the operator leading). A decorator taking one list (``input_signature=[...]``) keeps the brackets
-on its line and puts one element per line (``fitted_decorator``).
+operand a line, the operator leading); a list argument, or a tuple assigned or returned, still too
+wide goes one element a line; the first line of a ``with`` statement has its item's call wrapped.
+A decorator taking one list (``input_signature=[...]``) keeps the brackets on its line and puts one
+element per line (``fitted_decorator``).
+
+The comment lines above a statement the migration writes or moves deeper (``fitted``, ``moved``)
+that are wider than the file's width there are wrapped at word boundaries, their words pushed
+onto the next line of the same comment (``with_comments_fitted``). A comment already wider than
+the width where its author wrote it is wrapped too when the migration moves or rewrites its
+statement: the lines are the migration's to write then, and a reviewer reads them in its diff
+(``black`` leaves comments alone, so a file formatted with it has no narrower rule to keep).
+Code commented out, pragmas and a single word too long stay as they are.
 
 A statement a rewrite changed in place (a renamed function, a renamed keyword) keeps its
 author's layout (``relaid``): continuation lines aligned to an opening bracket (visual indent)
@@ -125,14 +135,21 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int, *, further: boo
     ``further``: when those ways do not fit, also the call under a unary minus wrapped, a sum
     (or product) one operand a line, an argument still too wide on its line wrapped inside, a
     list assigned one element a line."""
+    statement = with_comments_fitted(statement, limit, depth)
+    if isinstance(statement, cst.With):
+        return _with_fitted(statement, limit, depth)
     if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
         return statement
     small = statement.body[0]
     if not isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr, cst.Return)):
         return statement
     bare = statement.with_changes(leading_lines=[])
-    if width(bare, depth) <= limit or "\n" in source(bare).rstrip("\n"):
-        return statement  # fits, or laid out over several lines by its author
+    if width(bare, depth) <= limit:
+        return statement
+    if "\n" in source(bare).rstrip("\n"):
+        # laid out over several lines by its author (or wrapped for a shallower depth): joined
+        # and wrapped again only where that is narrower (``relaid``)
+        return _narrowed(statement, limit, depth)
     if small.value is None:
         return statement
     room = limit - len(STEP) * depth
@@ -157,6 +174,8 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int, *, further: boo
             values.append(_parenthesized(split))
         elif further and isinstance(small, cst.Assign) and isinstance(small.value, cst.List) and small.value.elements:
             values.append(_elements_per_line(small.value, room))  # ``name = [\n    a,\n    b,\n]``
+        elif isinstance(small.value, cst.Tuple) and small.value.elements:
+            values.append(_elements_per_line(small.value, room))  # ``return (\n    a,\n    b,\n)``
     else:
         return statement
     new = statement
@@ -167,23 +186,69 @@ def fitted(statement: cst.BaseStatement, limit: int, depth: int, *, further: boo
     return new
 
 
-def _elements_per_line(listed: cst.List, room: int) -> cst.List:
-    """``[\n    a,\n    b,\n]``, an element too wide on its line with its call wrapped inside."""
-    between = cst.Comma(whitespace_after=_break(STEP))
+def _header_width(block: cst.With, depth: int) -> int:
+    """The longest line of ``block``'s first line(s), ``with ...:``, ``depth`` blocks deep."""
+    empty = block.with_changes(leading_lines=[], body=cst.IndentedBlock([cst.SimpleStatementLine([cst.Pass()])]))
+    return max(len(line) for line in source(empty).splitlines()[:-1]) + len(STEP) * depth
+
+
+def _with_fitted(block: cst.With, limit: int, depth: int) -> cst.With:
+    """``with f(a, b):`` wider than ``limit`` ``depth`` blocks deep, of one item written on one
+    line: the item's call wrapped as ``fitted`` wraps a statement's (``with f(\n    a, b\n):``),
+    the first way that fits, else the narrowest when narrower."""
+    if len(block.items) != 1 or isinstance(block.lpar, cst.LeftParen):
+        return block
+    widest = _header_width(block, depth)
+    if widest <= limit:
+        return block
+    item = block.items[0]
+    call = _outer_call(item.item, True)
+    if call is None or "\n" in source(item.item):
+        return block
+    best, narrowest = block, widest
+    for wrapped in _wraps(call, 0, limit - len(STEP) * depth, True):
+        tried = block.with_changes(items=[item.with_changes(item=_replaced(item.item, call, wrapped))])
+        now = _header_width(tried, depth)
+        if now <= limit:
+            return tried
+        if now < narrowest:
+            best, narrowest = tried, now
+    return best
+
+
+def _elements_per_line(listed: Union[cst.List, cst.Tuple], room: int, level: int = 0) -> Union[cst.List, cst.Tuple]:
+    """``[\n    a,\n    b,\n]`` (a tuple: ``(\n    a,\n    b,\n)``), its closing bracket
+    ``level`` steps in, an element too wide on its line with its call wrapped inside."""
+    inside = _break(STEP * (level + 1))
+    between = cst.Comma(whitespace_after=inside)
     elements = [element.with_changes(comma=between) for element in listed.elements]
-    elements[-1] = elements[-1].with_changes(comma=cst.Comma(whitespace_after=_break("")))
+    elements[-1] = elements[-1].with_changes(comma=cst.Comma())
     fitted_elements = []
     for element in elements:
         if isinstance(element, cst.StarredElement):
             fitted_elements.append(element)
             continue
-        arg = _fitted_arg(cst.Arg(element.value, comma=element.comma), 1, room)
+        arg = _fitted_arg(cst.Arg(element.value, comma=element.comma), level + 1, room)
         fitted_elements.append(element.with_changes(value=arg.value))
+    closing = _break(STEP * level)
+    if isinstance(listed, cst.Tuple):
+        return listed.with_changes(
+            lpar=[cst.LeftParen(whitespace_after=inside)],
+            rpar=[cst.RightParen(whitespace_before=closing)],
+            elements=fitted_elements,
+        )
     return listed.with_changes(
-        lbracket=listed.lbracket.with_changes(whitespace_after=_break(STEP)),
-        rbracket=listed.rbracket.with_changes(whitespace_before=cst.SimpleWhitespace("")),
+        lbracket=listed.lbracket.with_changes(whitespace_after=inside),
+        rbracket=listed.rbracket.with_changes(whitespace_before=closing),
         elements=fitted_elements,
     )
+
+
+def _listed(expr: Optional[cst.BaseExpression]) -> bool:
+    """Whether ``expr`` is a list, or a tuple in parentheses, of elements (one a line in a wrap)."""
+    if isinstance(expr, cst.List):
+        return bool(expr.elements)
+    return isinstance(expr, cst.Tuple) and bool(expr.elements) and len(expr.lpar) == 1
 
 
 def _comprehension_split(comp: Union[cst.ListComp, cst.SetComp], level: int) -> cst.BaseExpression:
@@ -225,18 +290,30 @@ def _wraps(call: cst.Call, level: int, room: int, further: bool) -> list[cst.Cal
         ]
     elif split is not None:
         ways.append(_one_line(call.with_changes(args=[call.args[0].with_changes(value=split)]), level))
+    elif _listed(only):  # ``f(\n    [\n        a,\n        b,\n    ]\n)``
+        listed = _elements_per_line(only, room, level + 1)
+        ways.append(_one_line(call.with_changes(args=[call.args[0].with_changes(value=listed)]), level))
     elif len(call.args) > 1:
         per_line = _one_per_line(call, level)
         if further:
             per_line = per_line.with_changes(args=[_fitted_arg(arg, level + 1, room) for arg in per_line.args])
+        else:  # a list too wide on its line, one element a line
+            args = [_fitted_arg(arg, level + 1, room) if _listed(arg.value) else arg for arg in per_line.args]
+            per_line = per_line.with_changes(args=args)
         ways.append(per_line)
     return ways
 
 
 def _fitted_arg(arg: cst.Arg, level: int, room: int) -> cst.Arg:
     """``arg`` on a line of its own ``level`` steps in, its call wrapped if it is too wide."""
+    if _fits(arg, level, room):
+        return arg
+    if _listed(arg.value) and arg.keyword is None:  # ``[\n    a,\n    b,\n]``
+        # (a keyword's list stays whole: a later rewrite may carry it into another call, as
+        # ``minimize(loss, var_list=[...])`` becomes ``tape.gradient(loss, [...])``)
+        return arg.with_changes(value=_elements_per_line(arg.value, room, level))
     inner = _outer_call(arg.value, True)
-    if inner is None or _fits(arg, level, room):
+    if inner is None:
         return arg
     tried = arg
     for wrapped in _wraps(inner, level, room, True):
@@ -300,11 +377,98 @@ def moved(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseState
     block), kept to the file's width: one its author spread over several lines joined and wrapped
     again where it is now wider (``relaid``), a one-line one wrapped as ``fitted`` does (its
     ``further`` ways included)."""
+    statement = with_comments_fitted(statement, limit, depth)
     if isinstance(statement, cst.SimpleStatementLine) and "\n" in source(
         statement.with_changes(leading_lines=[])
     ).rstrip("\n"):
         return relaid(statement, statement, limit, depth)
     return fitted(statement, limit, depth, further=True)
+
+
+#: Comments whose words are not prose to wrap: pragmas read by tools.
+_PRAGMAS = ("# type:", "# noqa", "# pylint:", "# pragma", "# fmt:", "# -*-", "#!")
+
+
+def with_comments_fitted(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
+    """``statement`` with the comment lines above it that are wider than ``limit`` ``depth``
+    blocks deep (a block a rewrite moved into a function) wrapped at word boundaries, keeping
+    their ``#`` prefix: the words past the width start the next comment line of the same run
+    (a paragraph reflowed), or a line of their own before a line that is not one to join
+    (blank, another prefix or indentation, a list item). A comment that is commented-out code
+    (``#x = f(y)``, no space after ``#``), a pragma, or a single word too long stays as is."""
+    lines = list(getattr(statement, "leading_lines", ()))
+    if not any(_too_wide(line, limit, depth) for line in lines):
+        return statement
+    new: list[cst.EmptyLine] = []
+    carried: Optional[str] = None  # words pushed off the line above
+    for index, line in enumerate(lines):
+        if carried is not None:  # ``line`` joins the paragraph (``_joins``)
+            line = line.with_changes(comment=cst.Comment(f"{_prefix(line)}{carried} {_words(line)}"))
+            carried = None
+        # a line made of carried words can be too wide again: split it as often as needed
+        while _too_wide(line, limit, depth) and _wrappable(line):
+            room = limit - len(STEP) * depth - len(line.whitespace.value)
+            kept, rest = _split_words(line.comment.value, room, len(_prefix(line)))
+            if not rest:
+                break
+            line = line.with_changes(comment=cst.Comment(kept))
+            following = lines[index + 1] if index + 1 < len(lines) else None
+            if following is not None and _joins(line, following):
+                carried = rest
+                break
+            new.append(line)
+            line = line.with_changes(comment=cst.Comment(f"{_prefix(line)}{rest}"))
+        new.append(line)
+    return statement.with_changes(leading_lines=new)
+
+
+def _too_wide(line: cst.EmptyLine, limit: int, depth: int) -> bool:
+    if line.comment is None:
+        return False
+    indent = len(STEP) * depth if line.indent else 0
+    return indent + len(line.whitespace.value) + len(line.comment.value) > limit
+
+
+def _wrappable(line: cst.EmptyLine) -> bool:
+    """A comment of prose: ``# `` and words (not code commented out, not a pragma)."""
+    text = line.comment.value if line.comment is not None else ""
+    return text.startswith("# ") and not text.startswith(_PRAGMAS) and bool(_words(line))
+
+
+def _prefix(line: cst.EmptyLine) -> str:
+    """``# `` (and more ``#`` or spaces) before a comment's words."""
+    text = line.comment.value
+    return text[: len(text) - len(text.lstrip("# "))]
+
+
+def _words(line: cst.EmptyLine) -> str:
+    return line.comment.value[len(_prefix(line)) :]
+
+
+def _joins(line: cst.EmptyLine, following: cst.EmptyLine) -> bool:
+    """Whether ``following`` goes on the paragraph of comment ``line`` (words pushed off
+    ``line`` start it): a prose comment with the same prefix and indentation, not a list item."""
+    return (
+        following.comment is not None
+        and _wrappable(following)
+        and following.indent == line.indent
+        and following.whitespace.value == line.whitespace.value
+        and _prefix(following) == _prefix(line)
+        and _words(following)[:1] not in ("-", "*", "+")
+        and not _words(following).split(" ", 1)[0].rstrip(".):").isdigit()
+    )
+
+
+def _split_words(text: str, room: int, start: int) -> tuple[str, str]:
+    """``text`` (a comment) cut at the last space that keeps it within ``room`` (not inside
+    its first ``start`` characters, its prefix): the part kept and the words after the cut;
+    ``(text, "")`` when no space allows it."""
+    cut = text.rfind(" ", start, room + 1)
+    while cut > start and text[cut - 1] == " ":
+        cut -= 1
+    if cut <= start:
+        return text, ""
+    return text[:cut], text[cut:].lstrip(" ")
 
 
 def relaid(written: cst.BaseStatement, updated: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
@@ -314,6 +478,8 @@ def relaid(written: cst.BaseStatement, updated: cst.BaseStatement, limit: int, d
     indents and lines placed otherwise stay. Wider than ``limit`` ``depth`` blocks deep, it is
     wrapped (``fitted``), its author's line breaks joined first when no comment or string
     stands in the way; a wrap is kept only when it is narrower. Only simple statement lines."""
+    if isinstance(updated, cst.With):  # its first line wrapped where the rewrite made it wider
+        return _with_fitted(updated, limit, depth)
     if not isinstance(updated, cst.SimpleStatementLine) or not isinstance(written, cst.SimpleStatementLine):
         return updated
     new = _code_text(updated)

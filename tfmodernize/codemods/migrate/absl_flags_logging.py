@@ -26,7 +26,10 @@ What it does
     ``tf.logging.TaskLevelStatusMessage`` (absl has none), ``tf.app.run()`` without a ``main``
     in the module, and flags read at module level (or anywhere in a program run from
     ``if __name__ == "__main__":`` without ``app.run``) in a file that never parses them (TF's
-    ``FLAGS`` parsed ``sys.argv`` on first read, absl's raises ``UnparsedFlagAccessError``).
+    ``FLAGS`` parsed ``sys.argv`` on first read, absl's raises ``UnparsedFlagAccessError``)
+    unless the parse can go where TF's was: ``flags.FLAGS(sys.argv)`` is added before the
+    first top-level statement reading a flag (else first in the ``__main__`` block) when every
+    flag is defined at module level before it and no function of the file runs before it.
     ``tf.logging`` moves as a whole: one declined use keeps every ``tf.logging`` use of the
     file on TF's logger, since half on each logger would log at two verbosities. A
     ``tf.logging`` call of values in a ``tf.function``'s own body is not migrated: it logs once,
@@ -71,8 +74,9 @@ Fix safety
 
 Declines when
     a ``tf.logging`` level is used as a number, ``vlog``/``TaskLevelStatusMessage`` is called,
-    ``tf.app.run()`` has no ``main`` to pass, or flags are read at module level in a file that never
-    parses them; ``tf.logging`` then stays whole on TF's logger.
+    ``tf.app.run()`` has no ``main`` to pass, or flags are read unparsed where no explicit parse can
+    stand in for TF's (a flag defined after the first read, a function of the file run before it,
+    ``sys`` naming something else); ``tf.logging`` then stays whole on TF's logger.
 """
 
 from __future__ import annotations
@@ -81,10 +85,10 @@ from typing import Optional, Union
 
 import libcst as cst
 from tfmodernize.imports import drop_aliases
-from tfmodernize.treewalk import visit, walk
+from tfmodernize.treewalk import children, visit, walk
 
 from tfmodernize.analysis.tf_function import own_body, runs_functions_eagerly, traced_functions
-from tfmodernize.names import WholeNames
+from tfmodernize.names import WholeNames, used_names
 from tfmodernize.analysis.program import main_guard
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
@@ -181,6 +185,7 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
         #: absl import rebinds.
         self._migrated_names: set[str] = set()
         self._kept_names: set[str] = set()
+        self._parse_before: Optional[cst.BaseStatement] = None
 
     # -- whole-module facts ---------------------------------------------------------------------
 
@@ -191,6 +196,9 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
         self._taken = facts.taken
         self._from_imports = facts.from_imports
         self._flags_ok = facts.flags_parsed_or_unread(node)
+        # A program reading its flags unparsed parses them where TF's FLAGS did, on first read.
+        self._parse_before = None if self._flags_ok else facts.parse_point(node)
+        self._flags_ok = self._flags_ok or self._parse_before is not None
         # tf.logging moves as a whole or not at all: half of it on TF's Python logger and half
         # on absl's would give the two halves different verbosities.
         self._logging_ok = not facts.logging_blockers
@@ -222,6 +230,13 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
     def leave_Module(self, original: cst.Module) -> None:
         """``from tensorflow import app, gfile`` -> ``from tensorflow import gfile`` when ``app``
         now names absl's module (the absl import binds it; keeping both would be a redefinition)."""
+        if self._parse_before is not None and self.fix(
+            self._parse_before,
+            "TF's FLAGS parsed sys.argv on the first read of a flag, absl's raises: parsed here, before it",
+        ):
+            self.add_import("sys")
+            parse = cst.Call(func=self._absl_expr("flags", "FLAGS"), args=[cst.Arg(cst.parse_expression("sys.argv"))])
+            self.insert_before(self._parse_before, [cst.SimpleStatementLine(body=[cst.Expr(parse)])])
         rebound = self._migrated_names - self._kept_names
         if not rebound:
             return
@@ -337,6 +352,30 @@ class AbslFlagsLogging(WholeNames, TFCodemod):
         if module == "logging":
             rest = ABSL_SPELLINGS.get(rest, rest)
         return cst.parse_expression(f"{head}.{rest}" if rest else head)
+
+
+def moves_to_absl(module: cst.Module, names: TFNames) -> frozenset[str]:
+    """The TF paths (``app.flags.DEFINE_integer``, ``logging.info``) this codemod moves to absl
+    in ``module``: every use of ``tf.app``, ``tf.flags`` and ``tf.logging`` it has when none of
+    them is declined (api-renames asks, to know whether they keep the file on TF1); empty
+    when one is."""
+    facts = _ModuleFacts(names)
+    visit(module, facts)
+    has_main = any(isinstance(s, cst.FunctionDef) and s.name.value == "main" for s in module.body)
+    if facts.logging_blockers or not (facts.flags_parsed_or_unread(module) or facts.parse_point(module)):
+        return frozenset()
+    found: set[str] = set()
+    for node in walk(module, code_only=True):
+        if isinstance(node, cst.Call) and names.is_tf(node.func, "app.run") and not has_main:
+            if not any(a.keyword is None or a.keyword.value == "main" for a in node.args):
+                return frozenset()
+        if isinstance(node, (cst.Attribute, cst.Name)):
+            symbol = names.tf_symbol(node)
+            if symbol is not None and _absl_module(symbol.path) is not None:
+                found.add(symbol.path)
+    if any(path.startswith("logging.") for path in found) and traced_functions(module, names):
+        return frozenset()  # a log in a traced function may stay on TF's logger
+    return frozenset(found)
 
 
 class _ModuleFacts(cst.CSTVisitor):
@@ -467,27 +506,86 @@ class _ModuleFacts(cst.CSTVisitor):
     def leave_Lambda(self, node: cst.Lambda) -> None:
         self._depth -= 1
 
-    def flags_parsed_or_unread(self, module: cst.Module) -> bool:
-        """False when flag values are read at module level and nothing parses the flags."""
-        if self.runs_app:
-            return True
+    def _flags_objects(self, module: cst.Module) -> set[str]:
+        """``FLAGS`` and the module-level names bound to TF's flags object."""
         objects = {"FLAGS"}
         for statement in module.body:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if isinstance(small, cst.Assign) and self._is_flags_object(small.value):
                         objects |= {t.target.value for t in small.targets if isinstance(t.target, cst.Name)}
+        return objects
+
+    def _is_flags(self, node: cst.CSTNode, objects: set[str]) -> bool:
+        return (isinstance(node, cst.Name) and node.value in objects) or self._is_flags_object(node)
+
+    def parse_point(self, module: cst.Module) -> Optional[cst.BaseStatement]:
+        """Where to parse the flags explicitly in a program that reads them unparsed: before
+        the first top-level statement reading a flag at module level, else first thing in its
+        ``if __name__ == "__main__":`` block; that is where TF's ``FLAGS`` parsed ``sys.argv``
+        (on its first read) when every flag is defined at module level before it and no
+        function of the file runs before it. None otherwise, or when ``sys`` names another thing."""
+        objects = self._flags_objects(module)
+        defined = {s.name.value for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
+        imports_sys = any(
+            isinstance(s, cst.SimpleStatementLine)
+            and any(isinstance(i, cst.Import) and [dotted_name(a.name) for a in i.names] == ["sys"] for i in s.body)
+            for s in module.body
+        )
+        if not imports_sys and "sys" in used_names(module):
+            return None
+        point: Optional[cst.BaseStatement] = None
+        defines_before = 0
+        for statement in module.body:
+            top = list(_module_level_nodes(statement))
+            if any(isinstance(n, cst.Attribute) and self._is_flags(n.value, objects) for n in top):
+                point = statement
+            elif main_guard(statement) and statement.body.body:
+                point = statement.body.body[0]
+            if point is not None:
+                break
+            calls = [n for n in top if isinstance(n, cst.Call)]
+            if any(isinstance(c.func, cst.Name) and c.func.value in defined for c in calls):
+                return None  # a function of the file runs first: it may read a flag
+            defines_before += sum(1 for c in calls if self._is_define(c.func))
+        defines = sum(1 for n in walk(module, code_only=True) if isinstance(n, cst.Call) and self._is_define(n.func))
+        return point if point is not None and defines == defines_before else None
+
+    def _is_define(self, func: cst.BaseExpression) -> bool:
+        symbol = self.names.tf_symbol(func)
+        return symbol is not None and _public_path(symbol.path).rpartition(".")[2].startswith("DEFINE")
+
+    def flags_parsed_or_unread(self, module: cst.Module) -> bool:
+        """False when flag values are read at module level and nothing parses the flags."""
+        if self.runs_app:
+            return True
+        objects = self._flags_objects(module)
 
         def is_flags(node: cst.CSTNode) -> bool:
-            return (isinstance(node, cst.Name) and node.value in objects) or self._is_flags_object(node)
+            return self._is_flags(node, objects)
 
         if any(is_flags(func) for func in self._module_level_calls):
             return True  # ``FLAGS(argv)`` parses explicitly
         if any(main_guard(statement) for statement in module.body):
             # A program run without app.run: what its functions read, TF's FLAGS parsed first.
             return not any(is_flags(base) for base in self._reads)
-        return not any(is_flags(base) for base in self._module_level_reads)
+        # A function of the file called by module-level code reads at module level too.
+        defined = {s.name.value for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
+        runs_own = any(isinstance(func, cst.Name) and func.value in defined for func in self._module_level_calls)
+        return not any(is_flags(base) for base in (self._reads if runs_own else self._module_level_reads))
 
     def _is_flags_object(self, node: cst.CSTNode) -> bool:
         symbol = self.names.tf_symbol(node)
         return symbol is not None and _public_path(symbol.path) in ("app.flags.FLAGS", "flags.FLAGS")
+
+
+def _module_level_nodes(statement: cst.CSTNode):
+    """The nodes of ``statement`` that run when it runs: not those in the bodies of the
+    functions, classes and lambdas it defines."""
+    stack = [statement]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(children(node, code_only=True))

@@ -58,10 +58,19 @@ What it does
       placeholder that raises) nothing is said, otherwise a finding;
     * ``tf.set_random_seed`` becomes ``tf.random.set_seed`` (the peer keeps it on
       ``tf.compat.v1``), so that a program is not kept on v1 for its seed alone;
-    * ``tf.image.resize_images``/``resize_bilinear``/... are reported, not renamed: TF2's
-      ``tf.image.resize`` uses half-pixel centres and gives different numbers;
+    * ``tf.image.resize_bilinear``/``resize_nearest_neighbor``/``resize_bicubic``/``resize_area``
+      become the op each ran, ``tf.raw_ops.ResizeBilinear(images=..., size=...,
+      align_corners=False, half_pixel_centers=False)`` and so on (TF2's ``tf.image.resize``
+      uses half-pixel centres and gives different numbers; the peer keeps ``tf.compat.v1``);
+      ``tf.image.resize_images`` too for the nearest-neighbour method of a batch the code shows
+      is 4-D (other methods returned a same-size image unchanged, in its dtype, where the op
+      returns float32); otherwise a finding;
+    * ``variable.initialized_value()`` becomes ``variable.read_value()`` in a file that
+      migrates (TF 2.x variables are initialised when made); in a file kept on TF1 it stays;
     * ``tf.div`` (Python 2 division: floor for integers) becomes ``tf.math.floordiv`` or
-      ``tf.math.divide`` where its operands are literals that say their dtype (the peer keeps
+      ``tf.math.divide`` where the code says the first operand's dtype, which TF1 chose by
+      (literals, ``tf.constant``, ``tf.placeholder(tf.float32)``, ``tf.cast``, float makers
+      such as ``tf.random_normal``, ops that keep their input's dtype; the peer keeps
       ``tf.compat.v1.div``); otherwise a finding;
     * TF1 queues (``tf.FIFOQueue``, ...) are reported, not renamed to ``tf.queue.*``: run
       eagerly, a dequeue from an empty queue blocks forever;
@@ -103,11 +112,13 @@ Fixtures: ``fixtures/api-renames/``.
 Fix safety
     Renames come from TensorFlow's own upgrade tables, checked against the installed TF 2.21;
     keyword deletions only where the value passed is the one TF2 assumes; names whose meaning
-    changed under the same spelling only in TF1 code.
+    changed under the same spelling only in TF1 code. ``tf.div`` and resizes become the ops TF1
+    ran for the operands the code shows (its dtype, read where the program as written had it).
 
 Declines when
     a call passes ``*args``/``**kwargs`` whose names or order TF2 changed, a deleted keyword has a
-    value TF2 does not assume, ``tf.div``'s dtype is not written, or the target exists only in
+    value TF2 does not assume, the code does not say ``tf.div``'s first operand's dtype, a
+    ``tf.image.resize_images`` is not nearest-neighbour of a batch shown 4-D, or the target exists only in
     ``tf.compat.v1`` (other codemods migrate those): a finding says what the peer would do;
     ``tf.name_scope(name, default_name, values)`` whose TF2 form is not proven, in code that
     stays TF1 (in a file headed for TF2 it is spelled ``tf.compat.v1.name_scope``, with a finding).
@@ -115,6 +126,7 @@ Declines when
 
 from __future__ import annotations
 
+import re
 from typing import Union
 
 import libcst as cst
@@ -131,7 +143,9 @@ from tfmodernize.codemods.migrate.api_renames.policy import (
     owner_of,
     rename_for,
 )
-from tfmodernize.codemods.migrate.api_renames.evidence import constant_kinds, tf1_evidence
+from tfmodernize.codemods.migrate.api_renames.evidence import OperandKinds, tf1_evidence
+from tfmodernize.analysis import tf_objects
+from tfmodernize.codemods.migrate.absl_flags_logging import moves_to_absl
 from tfmodernize.codemods.migrate.api_renames.calls import CallRewrites
 from tfmodernize.codemods.migrate.api_renames.contrib_imports import (
     ReexportedImport,
@@ -145,6 +159,11 @@ from tfmodernize.registry import find_codemod
 from tfmodernize.names import WholeNames
 from tfmodernize.syntax import statement_holding
 from tfmodernize.tfsymbols import TFNames, TFSymbol, dotted_name
+
+
+#: The words a use of ``tf.app``, ``tf.flags`` or ``tf.logging`` takes (absl-flags-logging's).
+ABSL_TEXT = re.compile(r"\b(app|flags|logging)\b")
+IGNORE = "tfmodernize: ignore"
 
 
 class ApiRenames(CallRewrites, WholeNames, TFCodemod):
@@ -220,11 +239,28 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         # Only TF1's ``div`` reads them, and naming it takes the word ``div`` (``tf.div``, an import).
-        self._constant_kinds = constant_kinds(node, self.tf) if NAMES_DIV.search(self.state.text) else {}
-        self._tf1_file, self._stays_tf1 = tf1_evidence(node, self.tf, self._constant_kinds)
+        div = NAMES_DIV.search(self.state.text) or "resize_images" in self.state.text
+        self._operand_kinds = OperandKinds(node, self.tf, self.state.parsed) if div else None
+        # What absl-flags-logging, which runs next, moves to absl leaves no TF1 (a use silenced
+        # by an ignore comment would stay: then nothing is assumed).
+        text = self.state.text
+        absl = moves_to_absl(node, self.tf) if ABSL_TEXT.search(text) and IGNORE not in text else frozenset()
+        self._tf1_file, self._stays_tf1 = tf1_evidence(node, self.tf, self._operand_kinds, absl)
         # A file of a project kept on TF1 is kept on compat.v1 with it (compat-fallback).
         self._stays_tf1 = self._stays_tf1 or self.state.project_on_v1 is not None
         self._from_imported = self.from_imports(node)
+        # ``v.initialized_value()`` read the value once the variable was initialised; TF 2.x
+        # variables are initialised when made, so it is their value: ``v.read_value()``. In a file
+        # kept on TF1 the member stays (an initialiser run beside v's would read v uninitialised).
+        self._initialized_values = (
+            {
+                id(attribute)
+                for attribute, what in tf_objects.v1_only_members(node, self.tf)
+                if what == "variable.initialized_value"
+            }
+            if "initialized_value" in self.state.text and not self._stays_tf1
+            else set()
+        )
         self._reexported = reexported_imports(node) if "contrib" in self.state.text else {}
         self._module = node
         self._width = style_width(self.state.text)

@@ -16,11 +16,19 @@ from tfmodernize.analysis.tables import (
     tables,
     v1_requirement,
 )
-from tfmodernize.codemods.migrate.api_renames.policy import CAST_DTYPES, DIVISIONS, RESIZE, rename_for
+from tfmodernize.codemods.migrate.api_renames.policy import (
+    CAST_DTYPES,
+    DIVISIONS,
+    RAW_RESIZE,
+    RESIZE,
+    RESIZE_ARGUMENTS,
+    RESIZE_IMAGES_ARGUMENTS,
+    rename_for,
+)
 from tfmodernize.codemods.migrate.api_renames.evidence import division_operand
 from tfmodernize.codemods.migrate.api_renames.name_scope import NotProven, tf2_name_argument
 from tfmodernize.codemod import Decline
-from tfmodernize.syntax import parenthesized
+from tfmodernize.syntax import argument, parenthesized
 from tfmodernize.tfsymbols import TFSymbol
 
 
@@ -39,6 +47,13 @@ class CallRewrites:
     """``ApiRenames``' planning of call rewrites."""
 
     def leave_Call(self, original: cst.Call) -> None:
+        if id(original.func) in self._initialized_values and not original.args:
+            if self.fix(original, "a TF 2.x variable is initialised when made: its initialized_value is read_value"):
+                self.replace(
+                    original.func,
+                    lambda updated: updated.with_changes(attr=updated.attr.with_changes(value="read_value")),
+                )
+            return
         if id(original.func) in self._frozen:
             return
         symbol = self.tf.tf_symbol(original.func)
@@ -64,11 +79,7 @@ class CallRewrites:
         transformer = t.transformers.get(path, {})
         kind = transformer.get("kind")
         if path in RESIZE:
-            raise Decline(
-                call,
-                f"tf.{path}: TF2's tf.image.resize samples at half-pixel centres and gives other "
-                "numbers; keep tf.compat.v1.image.* or resize with the new semantics by hand",
-            )
+            return self._resize_plan(call, path)
         if kind == "name_scope_transformer":
             return self._name_scope_plan(call, symbol)
         if kind == "cast_transformer":
@@ -363,7 +374,7 @@ class CallRewrites:
     def _division_plan(self, call: cst.Call, path: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
         """``tf.div(3, 4)`` -> ``tf.math.floordiv(3, 4)``; ``tf.div(3.0, 4)`` -> ``tf.math.divide``:
         TF1 chose by the dtype of the first operand (the second is converted to it)."""
-        operand = division_operand(call, self._constant_kinds)
+        operand = division_operand(call, self._operand_kinds) if self._operand_kinds is not None else None
         if operand is None:
             raise Decline(
                 call,
@@ -376,7 +387,57 @@ class CallRewrites:
         def build(updated: cst.Call) -> cst.Call:
             return updated.with_changes(func=self.tf_expr(target, spell_v2=self._stays_tf1))
 
-        return f"tf.{path} of {operand} literals is tf.{target} in TF2", build
+        return f"tf.{path} of {operand} operands is tf.{target} in TF2", build
+
+    def _resize_plan(self, call: cst.Call, path: str) -> tuple[str, Callable[[cst.Call], cst.Call]]:
+        """``tf.image.resize_bilinear(x, s)`` -> ``tf.raw_ops.ResizeBilinear(images=x, size=s,
+        align_corners=False, half_pixel_centers=False)``: the op TF1 ran, with its corner and
+        centre settings (TF2's ``tf.image.resize`` samples at half-pixel centres). The same for
+        ``tf.image.resize_images(..., method=NEAREST_NEIGHBOR)`` of a batch of images."""
+        names = RESIZE_ARGUMENTS.get(path)
+        op = RAW_RESIZE.get(path)
+        if path == "image.resize_images":
+            op, names = self._resize_images_op(call)
+        if op is None or names is None or has_star_args(call) or len(call.args) > len(names):
+            raise Decline(
+                call,
+                f"tf.{path}: TF2's tf.image.resize samples at half-pixel centres and gives other "
+                "numbers; resize with tf.raw_ops.ResizeBilinear (or the op of your method) with "
+                "align_corners and half_pixel_centers=False, which TF1 ran, or with the new semantics by hand",
+            )
+        given = {a.keyword.value if a.keyword is not None else names[i]: a for i, a in enumerate(call.args)}
+        if set(given) - set(names) or not {"images", "size"} <= set(given):
+            raise Decline(call, f"tf.{path}: unusual arguments; resize with tf.raw_ops.{op} by hand")
+        settings = ("align_corners",) if op == "ResizeArea" else ("align_corners", "half_pixel_centers")
+
+        def build(updated: cst.Call) -> cst.Call:
+            args = [_keyword(k, _arg_value(updated, given[k], call)) for k in ("images", "size")]
+            for setting in settings:
+                value = given.get(setting)
+                args.append(
+                    _keyword(setting, _arg_value(updated, value, call) if value is not None else cst.Name("False"))
+                )
+            if "name" in given:
+                args.append(_keyword("name", _arg_value(updated, given["name"], call)))
+            return updated.with_changes(func=self.tf_expr(f"raw_ops.{op}"), args=_fix_commas(args, ()))
+
+        return f"tf.{path} is tf.raw_ops.{op} with TF1's sampling (TF2's tf.image.resize samples elsewhere)", build
+
+    def _resize_images_op(self, call: cst.Call) -> tuple[Optional[str], Optional[tuple[str, ...]]]:
+        """The raw op ``tf.image.resize_images`` ran, for the nearest-neighbour method of a batch
+        of images (4-D as the code says): other methods returned the images unchanged, in their
+        own dtype, when the size was theirs, where the op returns float32. (None, None) otherwise."""
+        method = argument(call, 2, "method")
+        keep = argument(call, 4, "preserve_aspect_ratio")
+        symbol = self.tf.tf_symbol(method) if method is not None else None
+        nearest = (isinstance(method, cst.Integer) and method.value == "1") or (
+            symbol is not None and symbol.path == "image.ResizeMethod.NEAREST_NEIGHBOR"
+        )
+        if not nearest or not (keep is None or (isinstance(keep, cst.Name) and keep.value == "False")):
+            return None, None
+        if self._operand_kinds is None or not self._operand_kinds.image_batch(call, 0, "images"):
+            return None, None
+        return "ResizeNearestNeighbor", RESIZE_IMAGES_ARGUMENTS
 
 
 def _arg_value(updated: cst.Call, original_arg: cst.Arg, original: cst.Call) -> cst.BaseExpression:

@@ -89,6 +89,24 @@ RESIZE = (
 )
 
 
+#: The op each TF1 4-D resize ran, and its arguments in TF1's order: TF2 has the op under
+#: ``tf.raw_ops``, where ``align_corners`` and ``half_pixel_centers`` are said as TF1 set them.
+RAW_RESIZE = {
+    "image.resize_bilinear": "ResizeBilinear",
+    "image.resize_nearest_neighbor": "ResizeNearestNeighbor",
+    "image.resize_bicubic": "ResizeBicubic",
+    "image.resize_area": "ResizeArea",
+}
+RESIZE_ARGUMENTS = {
+    **dict.fromkeys(
+        ("image.resize_bilinear", "image.resize_nearest_neighbor", "image.resize_bicubic"),
+        ("images", "size", "align_corners", "name", "half_pixel_centers"),
+    ),
+    "image.resize_area": ("images", "size", "align_corners", "name"),
+}
+RESIZE_IMAGES_ARGUMENTS = ("images", "size", "method", "align_corners", "preserve_aspect_ratio", "name")
+
+
 #: TF1 modules no TF 2.x install has, that are not API (``tf.contrib`` has its own messages):
 #: path prefix -> what replaces them. A file importing one cannot run on TF 2.x as written, with
 #: or without compat.v1, so it is no reason to keep the file on TF1: a finding at the import.

@@ -61,7 +61,8 @@ RENORM = "renorm"
 #: The helper, in four-space indentation units (continuation lines included), written for a
 #: file whose ``tensorflow.compat.v1`` is ``$tf`` and whose ``tf_slim`` is ``$slim``.
 HELPER = Template('''\
-def $name(inputs, decay=0.999, center=True, scale=False, epsilon=0.001,
+def $name(
+        inputs, decay=0.999, center=True, scale=False, epsilon=0.001,
         activation_fn=None, param_initializers=None, param_regularizers=None,
         updates_collections=$tf.GraphKeys.UPDATE_OPS, is_training=True,
         reuse=None, variables_collections=None, outputs_collections=None,

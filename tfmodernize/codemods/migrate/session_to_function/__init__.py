@@ -185,7 +185,7 @@ from tfmodernize.codemods.migrate.session_to_function.emit import Emitter
 from tfmodernize.codemods.migrate.session_to_function.functions import Functions
 from tfmodernize.layout import style_width
 from tfmodernize.codemods.migrate.session_to_function.plan import SAFE_MODULES, UnitPlan
-from tfmodernize.codemods.migrate.session_to_function.reading import _UseReader
+from tfmodernize.codemods.migrate.session_to_function.reading import UseReader
 from tfmodernize.codemods.migrate.session_to_function.sites import RunSites
 from tfmodernize.codemods.migrate.session_to_function.summaries import Summaries
 
@@ -277,7 +277,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
             elif index in mains:
                 # Module-level code: its functions take no name the module reads.
-                reader = _UseReader()
+                reader = UseReader()
                 visit(tree, reader)
                 body, taken, reads = stmt.body.body, set(reader.names), reader.reads
                 migrated = self._migrate(body, nested=True, taken=taken, reads=reads, block=True)
@@ -295,8 +295,10 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         A program that calls ``reset_default_graph()`` builds a new, independent graph after it
         (a second model, often reusing the first one's names: ``x = tf.placeholder(...)``
         again). Each stretch between resets is migrated as its own unit, its function and
-        helper names picked apart from every name in the module (a function named after the op
-        it replaces, ``train_step``, keeps that name in each stretch, as the op did).
+        helper names picked apart from every name the program reads, but free to be those of an
+        earlier stretch's functions, as the program binds its own names again (``compute_loss``
+        in each): that stretch has run by then, unless code of its own (a function, a lambda)
+        calls them later.
         """
         segments: list[list[cst.BaseStatement]] = [[]]
         for stmt in body:
@@ -307,13 +309,16 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             segments[-1].append(stmt)
         split = self._split_at_new_placeholders
         segments = [part for segment in segments for part in split(segment)]
-        reader = _UseReader()
+        reader = UseReader()
         for stmt in body:
             visit(stmt, reader)
-        taken = set(reader.names)
+        program = set(reader.names)
+        # The names of earlier stretches' functions that code defined there may call later.
+        held: set[str] = set()
         self._graphs = len(segments)
         out: list[cst.BaseStatement] = []
         for position, segment in enumerate(segments):
+            taken = program | held
             # A stretch after the first keeps the blank lines that separated it from the last.
             migrated = self._migrate(
                 segment, nested=False, taken=taken, reads=reader.reads, opening=2 if position else 0
@@ -321,6 +326,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             if migrated is None:
                 out.extend(segment)
                 continue
+            held |= _called_later(segment, migrated, taken - program)
             out.extend(migrated)
         return out
 
@@ -559,7 +565,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             if not unit.sessions:
                 return None
             plan = UnitPlan(unit, in_block=block)
-            reader = _UseReader()
+            reader = UseReader()
             for stmt in body:
                 visit(stmt, reader)
             plan.taken, plan.numpy_uses = reader.names, reader.numpy_uses
@@ -609,6 +615,26 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             for _ in range(function.gradients):
                 self.oblige("TFM103", f"`tf.gradients` moved into `{function.name}`")
         return self._emit(plan, nested, opening)
+
+
+def _called_later(
+    original: Sequence[cst.BaseStatement], statements: Sequence[cst.BaseStatement], made: set[str]
+) -> set[str]:
+    """The names of ``made`` (what the migrated ``statements`` of a stretch of module code
+    defined) read inside a function, class or lambda of the ``original`` code's own, which may
+    run after the next stretch: a name the next stretch cannot define again. The stretch's
+    other reads run before it, its new functions' bodies only from them."""
+    own: set[str] = set()
+    for stmt in original:
+        own |= {n.name.value for n in walk(stmt) if isinstance(n, (cst.FunctionDef, cst.ClassDef))}
+    deferred: set[str] = set()
+    for stmt in statements:
+        for node in walk(stmt):
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.name.value in own:
+                deferred |= names_used(node) & made
+            elif isinstance(node, cst.Lambda):
+                deferred |= names_used(node) & made
+    return deferred
 
 
 def _read_before_bound(statements: Sequence[cst.BaseStatement], names: set, bound: set) -> bool:

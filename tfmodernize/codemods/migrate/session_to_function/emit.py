@@ -24,12 +24,16 @@ from tfmodernize.codemods.migrate.session_to_function.plan import (
     FunctionPlan,
     Helper,
     UnitPlan,
-    _squeeze,
+    squeeze,
     drawn_unrun,
 )
 
 if TYPE_CHECKING:
     from tfmodernize.codemods.migrate.session_to_function import SessionToFunction
+
+
+#: the statements that go in every migration, leaving no statement of their own
+GONE = (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET, Kind.FEED)
 
 
 class Emitter:
@@ -57,7 +61,7 @@ class Emitter:
 
         def put(stmt: cst.BaseStatement, is_def: bool = False) -> None:
             nonlocal carried, after_def
-            lines = _squeeze(_joined(carried, stmt.leading_lines), blank)
+            lines = squeeze(_joined(carried, stmt.leading_lines), blank)
             carried = []
             if (is_def or after_def) and (out or opening):
                 # (a graph after another opening with a definition: set apart from the code above)
@@ -66,13 +70,13 @@ class Emitter:
                 comments = [line for line in lines if line.comment is not None]
                 lines = [cst.EmptyLine(indent=False), *comments]
             elif not out:
-                lines = _squeeze(lines, opening)
+                lines = squeeze(lines, opening)
             out.append(stmt.with_changes(leading_lines=lines))
             after_def = is_def
 
         def gone(stmt: Statement) -> None:
             nonlocal carried
-            carried = _joined(carried, _without_own_comment(stmt))
+            carried = _joined(carried, _without_own_comment(stmt, _emptied_scopes(unit, stmt)))
 
         def define(definition: Union[Helper, FunctionPlan]) -> None:
             for position, spec in enumerate(specs_before.get(definition.name, [])):
@@ -92,7 +96,7 @@ class Emitter:
                     define(function)
             if moved:
                 carried = _joined(carried, [line for line in stmt.node.leading_lines if line.comment is None])
-            elif stmt.kind in (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET, Kind.FEED):
+            elif stmt.kind in GONE:
                 gone(stmt)
             elif stmt.kind is Kind.CONFIG:
                 replacement = plan.config.get(stmt.index, [])
@@ -126,13 +130,13 @@ class Emitter:
                 for function in functions:
                     define(function)
         if not out:
-            out.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=_squeeze(carried, opening)))
+            out.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=squeeze(carried, opening)))
         return out
 
     def _body(self, steps: Sequence[Union[Statement, Helper]], plan: UnitPlan) -> list[cst.BaseStatement]:
         body: list[cst.BaseStatement] = []
         for position, step in enumerate(steps):
-            node = step.call() if isinstance(step, Helper) else step.node.visit(_AssignMethods(self))
+            node = step.call() if isinstance(step, Helper) else step.node.visit(AssignMethods(self))
             lines = [line for line in node.leading_lines if position > 0 or line.comment is not None]
             # A blank line keeps no indentation (it would leave trailing spaces in the body).
             lines = [line if line.comment is not None else cst.EmptyLine(indent=False) for line in lines]
@@ -293,15 +297,39 @@ def _statements(new: Union[cst.BaseStatement, cst.FlattenSentinel]) -> list[cst.
     return list(new.nodes) if isinstance(new, cst.FlattenSentinel) else [new]
 
 
-def _without_own_comment(stmt: Statement) -> list[cst.EmptyLine]:
+def _without_own_comment(stmt: Statement, emptied: Sequence[cst.With] = ()) -> list[cst.EmptyLine]:
     """A statement's leading lines without its own comment: the comment lines right above it,
-    not those of a block read through to reach it."""
+    not those of a block read through to reach it, unless that block is ``emptied`` (its
+    statements all go: its comment is about them)."""
     lines = list(stmt.node.leading_lines)
     first_own = len(lines) - len(stmt.origin.leading_lines)
     cut = len(lines)
     while cut > first_own and lines[cut - 1].comment is not None:
         cut -= 1
-    return lines[:cut]
+    dropped = {id(line) for block in emptied for line in _own_comment(block.leading_lines)}
+    return [line for line in lines[:cut] if id(line) not in dropped]
+
+
+def _own_comment(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """The comment lines right above a statement (no blank line between)."""
+    cut = len(lines)
+    while cut > 0 and lines[cut - 1].comment is not None:
+        cut -= 1
+    return list(lines[cut:])
+
+
+def _emptied_scopes(unit: GraphUnit, stmt: Statement) -> list[cst.With]:
+    """The graph and name scope blocks ``stmt`` opens whose statements all go (placeholders,
+    sessions, initializers), their comment with them: nothing is left for it to head, unless
+    the statement kept after the block has no comment of its own (then it heads that)."""
+    emptied = []
+    for block, first, end in unit.scopes:
+        if first != stmt.index or any(s.kind not in GONE for s in unit.statements[first:end]):
+            continue
+        following = next((s for s in unit.statements[end:] if s.kind not in GONE), None)
+        if following is None or _own_comment(following.node.leading_lines):
+            emptied.append(block)
+    return emptied
 
 
 def _laid_out(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
@@ -522,7 +550,7 @@ class _Named(cst.CSTTransformer):
         return cst.Name(self.names[id(original)]) if id(original) in self.names else updated
 
 
-class _AssignMethods(cst.CSTTransformer):
+class AssignMethods(cst.CSTTransformer):
     """``tf.assign(ref, value)`` -> ``ref.assign(value)`` (TF2 has only the method)."""
 
     def __init__(self, codemod: SessionToFunction) -> None:

@@ -31,12 +31,12 @@ from tfmodernize.codemods.migrate.session_to_function.plan import (
     OVERRIDE_HINT,
     Shape,
     UnitPlan,
-    _describe,
-    _in_order,
-    _order_steps,
+    describe,
+    in_order,
+    order_steps,
     drawn_unrun,
 )
-from tfmodernize.codemods.migrate.session_to_function.reading import _Leftovers, _assignments
+from tfmodernize.codemods.migrate.session_to_function.reading import Leftovers, assignments
 from tfmodernize.names import name_nodes
 from tfmodernize.syntax import commas, source
 
@@ -136,7 +136,7 @@ class Functions:
             raise Decline(
                 recomputed.origin, f"a random value computed from a fed tensor would be drawn again: {OVERRIDE_HINT}"
             )
-        name = self._function_name(plan, elements, ops, body, targets)
+        name = self._function_name(plan, elements, ops, body, targets, params)
         function = FunctionPlan(
             name,
             params,
@@ -150,32 +150,37 @@ class Functions:
         plan.functions[key] = function
         return function
 
-    def _function_name(self, plan: UnitPlan, elements, ops, body, targets) -> str:
+    def _function_name(self, plan: UnitPlan, elements, ops, body, targets, params) -> str:
         """What the function does, in a word or two: ``train_step`` (``train_<what>_step`` when
         the program has several), ``compute_<value>`` for one value or a structure of several
         bound to one name (named as the program names it, or binds it), ``evaluate`` for
-        several unpacked, ``run_<op>`` for ops run for their effect."""
+        several unpacked, ``run_<op>`` for ops run for their effect. A second function of the
+        same name computing it from one more input is named after it (``compute_loss_from_x``)."""
         others = {f.name for f in plan.functions.values()}
         if any(s.minimizes for s in body) and ops:
-            what = _stem(_describe(ops[0].expr), TRAIN_WORDS)
+            what = _stem(describe(ops[0].expr), TRAIN_WORDS)
             several = sum(stmt.minimizes for stmt in plan.unit.statements) > 1 or "train_step" in others
             base = f"train_{what}_step" if what and several else "train_step"
         elif not elements:
-            base = f"run_{_describe(ops[0].expr)}"
+            base = f"run_{describe(ops[0].expr)}"
         elif len(elements) == 1:
             expression = not isinstance(elements[0].expr, cst.Name)
             bound = targets.value if isinstance(targets, cst.Name) and expression else None
-            base = f"compute_{bound or _describe(elements[0].expr)}"
+            base = f"compute_{bound or describe(elements[0].expr)}"
         elif isinstance(targets, cst.Name):
             base = f"compute_{targets.value}"  # ``stats = sess.run({...})``: what the program calls them
         else:
             free = "evaluate" not in others and "evaluate" not in plan.taken
-            base = "evaluate" if free else "compute_" + "_".join(_describe(e.expr) for e in elements[:2])
+            base = "evaluate" if free else "compute_" + "_".join(describe(e.expr) for e in elements[:2])
         # The name of a fetched op or tensor is free once its statement moves into the function.
         reusable = plan.unit.kind(base) in (Value.OP, Value.DYNAMIC)
         if reusable and base not in plan.reused:
             plan.reused.add(base)
             return base
+        holder = next((f for f in plan.functions.values() if f.name == base), None)
+        added = [p for p in params if holder is not None and p not in holder.params]
+        if len(added) == 1 and f"{base}_from_{added[0]}" not in plan.taken:
+            return self._fresh(plan, f"{base}_from_{added[0]}")
         return self._fresh(plan, base)
 
     def _plan_helpers(self, plan: UnitPlan) -> None:
@@ -226,14 +231,14 @@ class Functions:
             uses = set().union(*(m.uses for m in members))
             params = [n for n in plan.unit.placeholders if n in uses]
             params += sorted((uses & outside_defs) - defined - set(params))
-            outputs = [n for n in _in_order(members) if n in needed]
+            outputs = [n for n in in_order(members) if n in needed]
             if not outputs:
                 continue
             # Named after what it builds up to (its last output); the others come along.
             name = self._fresh(plan, f"build_{outputs[-1]}")
             plan.helpers.append(Helper(name, params, outputs, members))
         for function in functions:
-            function.steps = _order_steps(function.body, plan.helpers)
+            function.steps = order_steps(function.body, plan.helpers)
 
     def _plan_moved_starts(self, plan: UnitPlan) -> None:
         """A constant or plain statement a function computes again (its code rebinds what it
@@ -284,7 +289,7 @@ class Functions:
                 if gone:
                     raise Decline(stmt.origin, f"`{sorted(gone)[0]}` is used outside a session call")
             if stmt.kind is Kind.RUN:
-                leftover = _Leftovers(gone, plan)
+                leftover = Leftovers(gone, plan)
                 visit(stmt.origin, leftover)
                 if leftover.found is not None:
                     raise Decline(leftover.found, f"`{leftover.found.value}` is used outside a session call")
@@ -296,7 +301,7 @@ class Functions:
         for stmt in plan.unit.statements:
             for name in name_nodes(stmt.origin):
                 if name.value in plan.local_feeds and id(name) not in plan.feed_uses:
-                    assign_targets = {id(a.targets[0].target) for a in _assignments(stmt.origin)}
+                    assign_targets = {id(a.targets[0].target) for a in assignments(stmt.origin)}
                     if id(name) not in assign_targets:
                         raise Decline(name, f"feed dict `{name.value}` is used other than as a feed_dict")
 

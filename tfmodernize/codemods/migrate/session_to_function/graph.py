@@ -307,6 +307,9 @@ class Flattened:
     #: the sessions opened by blocks read through: (name, index of the first statement in it)
     openings: list[tuple[str, int]] = field(default_factory=list)
     removed_blocks: list[cst.With] = field(default_factory=list)
+    #: the graph and name scope blocks read through: (block, index of its first statement,
+    #: index after its last)
+    scopes: list[tuple[cst.With, int, int]] = field(default_factory=list)
     #: session blocks inside other statements, dedented where they are
     nested_blocks: list[cst.With] = field(default_factory=list)
 
@@ -750,6 +753,7 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                 body = [s for s in inner.body if not _is_pass(s)]
                 # The comment on a session block is about the session ("launch the graph"): it
                 # goes with it; a graph or name scope block's comment heads what it built.
+                first = len(out.statements)
                 walk(
                     body,
                     [
@@ -757,6 +761,8 @@ def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
                         *(session_free(stmt.leading_lines) if opens_session(stmt, names) else stmt.leading_lines),
                     ],
                 )
+                if not opens_session(stmt, names):
+                    out.scopes.append((stmt, first, len(out.statements)))
                 continue
             node = stmt
             if leading:
@@ -881,6 +887,7 @@ class GraphUnit:
         flat = flatten(body, names)
         self.removed_blocks = flat.removed_blocks
         self.nested_blocks = flat.nested_blocks
+        self.scopes = flat.scopes
         self.sessions: set[str] = set(flat.sessions)
         self.session_configs = list(flat.session_configs)
         #: every session opened, in program order: (name, index of the statement it opens at)

@@ -170,11 +170,11 @@ class UnitPlan:
     unsafe: Optional[tuple[cst.CSTNode, str]] = None
 
 
-def _numpy(expr: cst.BaseExpression) -> cst.Call:
+def numpy_call(expr: cst.BaseExpression) -> cst.Call:
     return cst.Call(cst.Attribute(parenthesized(expr, before_attribute=True), cst.Name("numpy")))
 
 
-def _side_effect_free(expr: cst.BaseExpression) -> bool:
+def side_effect_free(expr: cst.BaseExpression) -> bool:
     """No call anywhere in ``expr`` (dropping it cannot lose an effect)."""
     found = []
 
@@ -186,25 +186,25 @@ def _side_effect_free(expr: cst.BaseExpression) -> bool:
     return not found
 
 
-def _describe(expr: cst.BaseExpression) -> str:
+def describe(expr: cst.BaseExpression) -> str:
     """A name-like word for a fetched expression: ``y``, ``reduce_max`` for ``tf.reduce_max(y)``."""
     if isinstance(expr, cst.Name):
         return expr.value
     if isinstance(expr, cst.Call):
         func = expr.func
-        return func.attr.value if isinstance(func, cst.Attribute) else _describe(func)
+        return func.attr.value if isinstance(func, cst.Attribute) else describe(func)
     if isinstance(expr, cst.Subscript):
-        return _describe(expr.value)
+        return describe(expr.value)
     if isinstance(expr, cst.Attribute):
         return expr.attr.value
     return "value"
 
 
-def _returns(function: FunctionPlan, container: type) -> bool:
+def returned_is(function: FunctionPlan, container: type) -> bool:
     return isinstance(function.returned, container)
 
 
-def _in_order(statements: Sequence[Statement]) -> list[str]:
+def in_order(statements: Sequence[Statement]) -> list[str]:
     """Names the statements bind, by first binding."""
     seen: list[str] = []
     for stmt in statements:
@@ -214,7 +214,7 @@ def _in_order(statements: Sequence[Statement]) -> list[str]:
     return seen
 
 
-def _order_steps(body: Sequence[Statement], helpers: Sequence[Helper]) -> list[Union[Statement, Helper]]:
+def order_steps(body: Sequence[Statement], helpers: Sequence[Helper]) -> list[Union[Statement, Helper]]:
     """A function body with its helpers' statements replaced by calls, ordered so that every
     step comes after the steps binding the names it uses (program order otherwise)."""
     owner: dict[int, Helper] = {}
@@ -247,7 +247,7 @@ def _order_steps(body: Sequence[Statement], helpers: Sequence[Helper]) -> list[U
     return [steps[i] for i in ordered]
 
 
-def _squeeze(lines: list[cst.EmptyLine], most: int) -> list[cst.EmptyLine]:
+def squeeze(lines: list[cst.EmptyLine], most: int) -> list[cst.EmptyLine]:
     """Leading lines with runs of blank lines cut to ``most``."""
     out: list[cst.EmptyLine] = []
     run = 0

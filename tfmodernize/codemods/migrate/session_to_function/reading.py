@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class _Site:
+class Site:
     call: cst.Call
     fetches: Optional[cst.BaseExpression]
     feed: Optional[cst.BaseExpression]
@@ -42,21 +42,21 @@ class _Site:
     picked: Optional[cst.Subscript] = None
 
 
-class _RunSites(cst.CSTVisitor):
+class SessionCalls(cst.CSTVisitor):
     """The session calls of one statement, with the context each value is used in."""
 
     def __init__(self, codemod: SessionToFunction, unit: GraphUnit, statement: int) -> None:
         self.codemod = codemod
         self.unit = unit
         self.statement = statement
-        self.sites: list[_Site] = []
+        self.sites: list[Site] = []
         self.seen: set[int] = set()
         self.explained: set[int] = set()
         self.unexplained: Optional[cst.Name] = None
         #: subscripts of calls, by the id of the call (``sess.run([...])[1:]``)
         self.subscripts: dict[int, cst.Subscript] = {}
 
-    def _site(self, call: cst.Call) -> Optional[_Site]:
+    def _site(self, call: cst.Call) -> Optional[Site]:
         func = call.func
         if not isinstance(func, cst.Attribute):
             return None
@@ -77,10 +77,10 @@ class _RunSites(cst.CSTVisitor):
                 ]
                 if extra or any(a.star for a in call.args):
                     raise Decline(call, "`run` with options, run metadata or unpacked arguments")
-                return _Site(call, fetches, argument(call, 1, "feed_dict"), "value", statement=self.statement)
+                return Site(call, fetches, argument(call, 1, "feed_dict"), "value", statement=self.statement)
             if method == "close":
                 self.explained.add(id(target))
-                return _Site(call, None, None, "value", close=True, statement=self.statement)
+                return Site(call, None, None, "value", close=True, statement=self.statement)
             return None
         if method in ("eval", "run"):
             kinds = {self.unit.kind(n, self.statement) for n in names_used(target)}
@@ -92,7 +92,7 @@ class _RunSites(cst.CSTVisitor):
                 session = argument(call, 1, "session")
                 if session is not None:
                     self.explained |= {id(n) for n in [session] if isinstance(n, cst.Name)}
-                return _Site(call, target, argument(call, 0, "feed_dict"), "value", statement=self.statement)
+                return Site(call, target, argument(call, 0, "feed_dict"), "value", statement=self.statement)
         return None
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
@@ -150,7 +150,7 @@ def _session_opened(expr: cst.BaseExpression, names: TFNames) -> bool:
     return isinstance(expr, cst.Call) and tf_path(expr.func, names) in SESSIONS
 
 
-class _Leftovers(cst.CSTVisitor):
+class Leftovers(cst.CSTVisitor):
     """Finds a graph name in a run statement outside the calls being replaced."""
 
     def __init__(self, gone: set[str], plan: UnitPlan) -> None:
@@ -193,7 +193,7 @@ class _Leftovers(cst.CSTVisitor):
             visit(target, self)
 
 
-class _UseReader(cst.CSTVisitor):
+class UseReader(cst.CSTVisitor):
     """Names read other than as a value fed to a session call: a fetched result bound to such
     a name is used as numpy (printed, formatted, computed with), so the rewrite takes
     ``.numpy()``; values only fed back into the graph can stay tensors."""
@@ -225,7 +225,7 @@ class _UseReader(cst.CSTVisitor):
             self.numpy_uses.add(node.value)
 
 
-def _calls_in_loops(node: cst.CSTNode) -> set[int]:
+def calls_in_loops(node: cst.CSTNode) -> set[int]:
     """Ids of the calls inside ``for`` / ``while`` loops of ``node``."""
     found: set[int] = set()
 
@@ -252,7 +252,7 @@ def _calls_in_loops(node: cst.CSTNode) -> set[int]:
     return found
 
 
-def _assignments(node: cst.CSTNode) -> list[cst.Assign]:
+def assignments(node: cst.CSTNode) -> list[cst.Assign]:
     found: list[cst.Assign] = []
 
     class Finder(cst.CSTVisitor):

@@ -27,7 +27,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     tf_calls,
     tf_path,
 )
-from tfmodernize.codemods.migrate.session_to_function.emit import _AssignMethods
+from tfmodernize.codemods.migrate.session_to_function.emit import AssignMethods
 from tfmodernize.codemods.migrate.session_to_function.plan import (
     Element,
     FunctionPlan,
@@ -35,15 +35,15 @@ from tfmodernize.codemods.migrate.session_to_function.plan import (
     OVERRIDE_HINT,
     Shape,
     UnitPlan,
-    _numpy,
-    _returns,
-    _side_effect_free,
+    numpy_call,
+    returned_is,
+    side_effect_free,
 )
 from tfmodernize.codemods.migrate.session_to_function.reading import (
-    _RunSites,
-    _Site,
-    _assignments,
-    _calls_in_loops,
+    SessionCalls,
+    Site,
+    assignments,
+    calls_in_loops,
 )
 from tfmodernize.syntax import argument, commas, no_space_equal, source
 from tfmodernize.names import target_name_nodes
@@ -61,9 +61,9 @@ class RunSites:
         for stmt in unit.statements:
             if stmt.kind is not Kind.RUN:
                 continue
-            sites = _RunSites(self, unit, stmt.index)
+            sites = SessionCalls(self, unit, stmt.index)
             visit(stmt.origin, sites)
-            plan.repeated |= _calls_in_loops(stmt.origin)
+            plan.repeated |= calls_in_loops(stmt.origin)
             if sites.unexplained:
                 raise Decline(
                     sites.unexplained, f"session `{sites.unexplained.value}` is used other than to run the graph"
@@ -276,7 +276,7 @@ class RunSites:
         for stmt in unit.statements:
             if stmt.kind is not Kind.RUN:
                 continue
-            for assign in _assignments(stmt.origin):
+            for assign in assignments(stmt.origin):
                 target, value = assign.targets[0].target, assign.value
                 if len(assign.targets) != 1 or not isinstance(target, cst.Name) or not isinstance(value, cst.Dict):
                     continue
@@ -331,7 +331,7 @@ class RunSites:
             elif stmt.kind is Kind.FEED:
                 plan.fixes.append((stmt.origin, "the feed dict's values become function arguments"))
 
-    def _plan_site(self, plan: UnitPlan, stmt: Statement, site: "_Site") -> None:
+    def _plan_site(self, plan: UnitPlan, stmt: Statement, site: "Site") -> None:
         unit = plan.unit
         if site.close:
             plan.smalls[site.small] = None
@@ -392,13 +392,13 @@ class RunSites:
                 reads = self._reads_to_convert(plan, site, elements, targets)
             if reads is not None:
                 for read in reads:
-                    plan.replacements[read] = _numpy(read)
+                    plan.replacements[read] = numpy_call(read)
             elif shape != Shape.NONE and self._wants_numpy(plan, site, targets):
                 listed = shape == Shape.SINGLE and (
                     isinstance(targets, (cst.Tuple, cst.List)) or unit.is_sequence(elements[0].expr)
                 )
                 value = self._to_numpy(call, Shape.LIST if listed else shape, unit, elements, stmt.index)
-            elif shape in (Shape.LIST, Shape.TUPLE) and not _returns(
+            elif shape in (Shape.LIST, Shape.TUPLE) and not returned_is(
                 function, cst.List if shape == Shape.LIST else cst.Tuple
             ):
                 value = cst.Call(cst.Name(str(shape)), [cst.Arg(call)])
@@ -406,7 +406,7 @@ class RunSites:
         self._place(plan, site, value, targets)
 
     @staticmethod
-    def _next_element(plan: UnitPlan, site: "_Site", elements: list[Element], ops, overrides) -> Optional[cst.Call]:
+    def _next_element(plan: UnitPlan, site: "Site", elements: list[Element], ops, overrides) -> Optional[cst.Call]:
         """``it.get_next()`` when the run fetches exactly what one ``get_next()`` bound, in its
         order (``sess.run([x, y])`` after ``x, y = it.get_next()``), and nothing else; else None."""
         if ops or overrides or not elements or not all(isinstance(e.expr, cst.Name) for e in elements):
@@ -449,7 +449,7 @@ class RunSites:
             return set()
         return {v.statement.index for v in unit.variables}
 
-    def _restart_iterator(self, plan: UnitPlan, site: "_Site", iterator: str) -> None:
+    def _restart_iterator(self, plan: UnitPlan, site: "Site", iterator: str) -> None:
         """``sess.run(it.initializer)`` -> ``it = iter(dataset)``: a fresh iterator from the
         dataset's first element, as TF1's initializer restarted it."""
         unit = plan.unit
@@ -461,7 +461,7 @@ class RunSites:
         plan.smalls[site.small] = restart
         plan.fixes.append((site.call, f"the iterator restarts: `{iterator} = iter(...)`"))
 
-    def _iterator_call(self, function: FunctionPlan, plan: UnitPlan, site: "_Site") -> cst.Call:
+    def _iterator_call(self, function: FunctionPlan, plan: UnitPlan, site: "Site") -> cst.Call:
         """A function over a dataset iterator's elements, called with its next element:
         ``step(*it.get_next())``, one element per run, as TF1 took one per ``sess.run`` (and
         ``OutOfRangeError`` at the end, as in TF1)."""
@@ -483,7 +483,7 @@ class RunSites:
         )
         return cst.Call(cst.Name(function.name), [cst.Arg(following, star="*" if unpacked else "")])
 
-    def _without_ops(self, plan: UnitPlan, site: "_Site", elements: list[Element], shape: Shape):
+    def _without_ops(self, plan: UnitPlan, site: "Site", elements: list[Element], shape: Shape):
         """Fetched ops are run, not returned (their value is None): the elements, structure and
         assignment targets that remain. An op's value may only go to ``_``, to a name nothing
         reads, or be discarded."""
@@ -526,7 +526,7 @@ class RunSites:
             shape = Shape.SINGLE if len(elements) == 1 else (Shape.UNPACKED if elements else Shape.NONE)
         return elements, shape, targets
 
-    def _place(self, plan: UnitPlan, site: "_Site", value: Optional[cst.BaseExpression], targets) -> None:
+    def _place(self, plan: UnitPlan, site: "Site", value: Optional[cst.BaseExpression], targets) -> None:
         if site.context == "value":
             plan.calls[site.call] = value
         elif site.context == "discard" or targets is None:
@@ -627,7 +627,7 @@ class RunSites:
     ) -> Optional[cst.BaseExpression]:
         if not numpy:
             # The value is dropped: what remains to do is the computation (``w.assign(v)``).
-            effects = [e.expr.visit(_AssignMethods(self)) for e in elements if not isinstance(e.expr, cst.Name)]
+            effects = [e.expr.visit(AssignMethods(self)) for e in elements if not isinstance(e.expr, cst.Name)]
             if not effects:
                 return None
             return (
@@ -636,11 +636,11 @@ class RunSites:
                 else cst.Tuple(commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
             )
         values = [
-            cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
+            cst.ListComp(numpy_call(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
             if unit.is_sequence(e.expr)
-            else self._nested_numpy(e.expr.visit(_AssignMethods(self)))
+            else self._nested_numpy(e.expr.visit(AssignMethods(self)))
             if unit.holds_structure(e.expr, at)
-            else _numpy(e.expr.visit(_AssignMethods(self)))
+            else numpy_call(e.expr.visit(AssignMethods(self)))
             for e in elements
         ]
         if shape == Shape.SINGLE:
@@ -653,7 +653,7 @@ class RunSites:
             return cst.Tuple(commas([cst.Element(v) for v in values]))
         return cst.List(commas([cst.Element(v) for v in values]))
 
-    def _call(self, function: FunctionPlan, plan: UnitPlan, site: "_Site") -> cst.Call:
+    def _call(self, function: FunctionPlan, plan: UnitPlan, site: "Site") -> cst.Call:
         unit = plan.unit
         if any(unit.placeholders[n].iterator for n in function.params if n in unit.placeholders):
             return self._iterator_call(function, plan, site)
@@ -712,7 +712,7 @@ class RunSites:
                 _check_switch(unit, key.value, element.value)
                 fed[key.value] = element.value
         for name, value in fed.items():
-            if name not in function.params and not _side_effect_free(value):
+            if name not in function.params and not side_effect_free(value):
                 raise Decline(value, f"the value fed to `{name}` is computed but not needed by the fetches")
         for name in function.params:
             if name not in fed and unit.placeholders[name].default is None:
@@ -735,7 +735,7 @@ class RunSites:
             )
         return cst.Call(cst.Name(function.name), commas(args))
 
-    def _overrides(self, plan: UnitPlan, site: "_Site") -> list[str]:
+    def _overrides(self, plan: UnitPlan, site: "Site") -> list[str]:
         """The constant tensors the site feeds, in feed order: TF1 replaced their value for that
         run (``sess.run(b, {a: 15})`` with ``a = tf.add(2, 5)``), so the fetch becomes a function
         taking them. Placeholders the fetch does not need are ignored, as in TF1; a fed variable
@@ -757,7 +757,7 @@ class RunSites:
                 raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
         return overrides
 
-    def _wants_numpy(self, plan: UnitPlan, site: "_Site", targets) -> bool:
+    def _wants_numpy(self, plan: UnitPlan, site: "Site", targets) -> bool:
         if site.context == "value":
             return True
         if site.context == "discard" or targets is None:
@@ -765,7 +765,7 @@ class RunSites:
         return any(n.value in plan.numpy_uses for n in target_name_nodes(targets))
 
     def _reads_to_convert(
-        self, plan: UnitPlan, site: "_Site", elements: list[Element], targets
+        self, plan: UnitPlan, site: "Site", elements: list[Element], targets
     ) -> Optional[list[cst.Name]]:
         """The reads of the names a run in a loop binds, each to take ``.numpy()`` where it
         reads the name, so that the step returns tensors and nothing is converted that the
@@ -838,13 +838,13 @@ class RunSites:
         if not flat_list and any(unit.holds_structure(e.expr, at) for e in elements):
             return self._nested_numpy(call)
         if shape == Shape.SINGLE:
-            return _numpy(call)
+            return numpy_call(call)
         item = cst.Name("t")
         loop = cst.CompFor(target=item, iter=call)
         if shape == Shape.DICT:
             return cst.DictComp(
                 cst.Name("k"),
-                _numpy(cst.Name("t")),
+                numpy_call(cst.Name("t")),
                 cst.CompFor(
                     target=cst.Tuple(
                         [
@@ -858,13 +858,13 @@ class RunSites:
                 ),
             )
         if shape == Shape.TUPLE:
-            return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(_numpy(item), loop, lpar=[], rpar=[]))])
-        return cst.ListComp(_numpy(item), loop)
+            return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(numpy_call(item), loop, lpar=[], rpar=[]))])
+        return cst.ListComp(numpy_call(item), loop)
 
     def _nested_numpy(self, value: cst.BaseExpression) -> cst.Call:
         """``tf.nest.map_structure(lambda t: t.numpy(), value)``: numpy values in ``value``'s
         structure, at any depth (lists, tuples, dicts, pairs)."""
-        numpy = cst.Lambda(cst.Parameters([cst.Param(cst.Name("t"))]), _numpy(cst.Name("t")))
+        numpy = cst.Lambda(cst.Parameters([cst.Param(cst.Name("t"))]), numpy_call(cst.Name("t")))
         return cst.Call(self.tf_expr("nest.map_structure"), commas([cst.Arg(numpy), cst.Arg(value)]))
 
 
@@ -874,7 +874,7 @@ DEFAULT_SESSION = "<default session>"
 
 
 def _picked_values(
-    plan: UnitPlan, site: "_Site", elements: list[Element], shape: Shape
+    plan: UnitPlan, site: "Site", elements: list[Element], shape: Shape
 ) -> Optional[tuple[list[Element], Shape]]:
     """``sess.run([step, loss, w])[1:]``: a literal index or slice taking only values, never an
     op's None. The values the function returns (the fetched ops left out) and their structure;

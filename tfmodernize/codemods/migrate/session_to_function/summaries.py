@@ -16,7 +16,7 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.codemods.migrate.session_to_function.graph import Kind, names_used, tf_path
-from tfmodernize.codemods.migrate.session_to_function.plan import FunctionPlan, UnitPlan, _numpy
+from tfmodernize.codemods.migrate.session_to_function.plan import FunctionPlan, UnitPlan, numpy_call
 from tfmodernize.names import target_name_nodes
 from tfmodernize.syntax import commas, no_space_equal
 from tfmodernize.treewalk import walk
@@ -88,7 +88,7 @@ class Summaries:
         found = self._summary_writes(write, names)
         if found is None:
             return
-        writer, calls, step = found
+        writer, lines, calls, step = found
         used = {n for s in function.body for n in names_used(s.node)} | set(function.params)
         parameter = step.value if isinstance(step, cst.Name) and step.value not in used else None
         if parameter is None and condition is None:
@@ -109,10 +109,11 @@ class Summaries:
                     return
         by_name = dict(zip(names, values))
         inside = [
-            cst.SimpleStatementLine(
-                [
-                    cst.Expr(
-                        c.with_changes(
+            # the statement itself, with its comments, writing the step's value
+            line.with_changes(
+                body=[
+                    line.body[0].with_changes(
+                        value=c.with_changes(
                             args=commas(
                                 [
                                     *[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in c.args[:1]],
@@ -128,7 +129,7 @@ class Summaries:
                     )
                 ]
             )
-            for c in calls
+            for line, c in zip(lines, calls)
         ]
         items = [
             cst.WithItem(
@@ -165,9 +166,9 @@ class Summaries:
             )
             value: cst.BaseExpression = stepped
             if converted and len(kept) == 1:
-                value = _numpy(stepped)
+                value = numpy_call(stepped)
             elif converted:
-                value = cst.ListComp(_numpy(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=stepped))
+                value = cst.ListComp(numpy_call(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=stepped))
             plan.smalls[site.small] = site.small.with_changes(
                 targets=[site.small.targets[0].with_changes(target=target)], value=value
             )
@@ -182,9 +183,10 @@ class Summaries:
 
     def _summary_writes(
         self, write: cst.BaseStatement, names: list[str]
-    ) -> Optional[tuple[str, list[cst.Call], cst.BaseExpression]]:
+    ) -> Optional[tuple[str, list[cst.SimpleStatementLine], list[cst.Call], cst.BaseExpression]]:
         """``with writer.as_default(): tf.summary.<kind>(tag, name, step=s)...`` writing names
-        the step bound, each once, at one step: (writer, the calls, the step); else None."""
+        the step bound, each once, at one step: (writer, the statements, their calls, the step);
+        else None."""
         if not isinstance(write, cst.With) or len(write.items) != 1 or write.items[0].asname is not None:
             return None
         opened = write.items[0].item
@@ -196,7 +198,7 @@ class Summaries:
             and isinstance(opened.func.value, cst.Name)
         ):
             return None
-        calls, steps, seen = [], set(), set()
+        lines, calls, steps, seen = [], [], set(), set()
         for statement in write.body.body:
             if not (
                 isinstance(statement, cst.SimpleStatementLine)
@@ -218,8 +220,9 @@ class Summaries:
                 return None
             seen.add(value.value)
             steps.add(cst.Module([]).code_for_node(step))
+            lines.append(statement)
             calls.append(summary)
         if not calls or len(steps) != 1:
             return None
         step = next(a.value for a in calls[0].args if a.keyword is not None and a.keyword.value == "step")
-        return opened.func.value.value, calls, step
+        return opened.func.value.value, lines, calls, step
