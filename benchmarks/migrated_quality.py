@@ -15,9 +15,12 @@ For each pair, and summed over the folder:
 - ``orphaned``: comment lines of the original kept although the statement right below them
   is gone or no longer follows them (a statement rewritten where it stood still follows it, a
   function made a class, a call made an object and its call (the first of them), a class's
-  tensor made a method; a comment on a ``minimize`` goes with the update that replaces it);
+  tensor made a method; a comment on a ``minimize`` goes with the update that replaces it; a
+  statement wrapped over other lines is read as one line);
   ``lost``: comment lines gone although their statement is kept (a comment above a blank line
-  heads a section: not counted);
+  heads a section: not counted). A comment line is found by its words in a run of comment lines
+  of the migrated file, wherever the run's lines are cut (a comment reflowed to the file's width
+  is kept, not lost);
 - ``names``: functions and names the migration introduced with ``_and_`` in them or ending in
   a number (``train_step_2``);
 - ``blank``: runs of blank lines longer than the original's longest; ``layout``: targets with a
@@ -92,6 +95,69 @@ def statement_extents(source: str) -> dict[int, tuple[int, int]]:
     return extents
 
 
+def statement_heads(source: str) -> dict[int, str]:
+    """First line (0-based) of every statement -> its code as one line: a simple statement's
+    lines joined (a call its author or a migration wrapped reads as written on one line), a
+    block's first line(s) up to its body."""
+    lines = source.splitlines()
+    heads = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.stmt):
+            body = getattr(node, "body", None)
+            end = body[0].lineno - 1 if isinstance(body, list) and body else node.end_lineno
+            end = max(end, node.lineno)
+            heads[node.lineno - 1] = "".join(line.strip() for line in lines[node.lineno - 1 : end])
+    return heads
+
+
+def comment_words(line: str) -> list[str]:
+    """The words of a comment line, without its ``#`` prefix."""
+    return line.strip().lstrip("#").split()
+
+
+class CommentRuns:
+    """The comment lines of a file read as runs of consecutive lines, each a sequence of words:
+    an original comment line is found in a run holding its words in order, wherever they are
+    wrapped (a comment reflowed at another width), each place found once."""
+
+    def __init__(self, lines: list[str], comments: list[int]) -> None:
+        self.runs: list[tuple[str, list[int]]] = []  # (" word word ", the line of each word)
+        run: list[int] = []
+        for number in comments + [-2]:
+            if run and number != run[-1] + 1:
+                words = [(word, n) for n in run for word in comment_words(lines[n])]
+                self.runs.append((" " + " ".join(w for w, _ in words) + " ", [n for _, n in words]))
+                run = []
+            run.append(number)
+        self.used: set[tuple[int, int]] = set()
+
+    def take(self, number: int) -> None:
+        """Line ``number``, found as it was written: its place is used."""
+        for index, (text, owners) in enumerate(self.runs):
+            if number in owners:
+                first = owners.index(number)
+                at = 0
+                for _ in range(first):
+                    at = text.index(" ", at + 1)
+                self.used.add((index, at))
+                return
+
+    def find(self, line: str) -> int | None:
+        """The line of the first unused place holding ``line``'s words, marked used."""
+        words = comment_words(line)
+        if not words:
+            return None
+        wanted = " " + " ".join(words) + " "
+        for index, (text, owners) in enumerate(self.runs):
+            at = text.find(wanted)
+            while at >= 0:
+                if (index, at) not in self.used:
+                    self.used.add((index, at))
+                    return owners[text.count(" ", 0, at)]
+                at = text.find(wanted, at + 1)
+        return None
+
+
 def next_code_line(lines: list[str], start: int, comments: set[int]) -> int | None:
     for number in range(start + 1, len(lines)):
         if lines[number].strip() and number not in comments:
@@ -156,9 +222,12 @@ def comments(original: str, migrated: str, quality: Quality) -> None:
         None, [line.strip() for line in old_lines], [line.strip() for line in new_lines], autojunk=False
     ).get_opcodes()
     new_code = {line.strip() for n, line in enumerate(new_lines) if n not in new_set}
+    old_heads, new_heads = statement_heads(original), statement_heads(migrated)
     taken: dict[str, list[int]] = {}
     for number in new_comments:
         taken.setdefault(new_lines[number].strip(), []).append(number)
+    # A comment not kept line for line may be kept with its words wrapped at another width.
+    reflowed = CommentRuns(new_lines, new_comments)
     orphaned = lost = 0
     for number in old_comments:
         statement = next_code_line(old_lines, number, old_set)
@@ -168,12 +237,14 @@ def comments(original: str, migrated: str, quality: Quality) -> None:
         own = [old_lines[n] for n in range(first, end) if n not in old_set and old_lines[n].strip()]
         text = old_lines[number].strip()
         places = taken.get(text)
-        if not places:
+        place = places.pop(0) if places else reflowed.find(text)
+        if places is not None and place is not None and text == new_lines[place].strip():
+            reflowed.take(place)
+        if place is None:
             if any(line.strip() in new_code for line in own[:1]):
                 lost += 1
                 quality.details.append(f"lost: {text}")
             continue
-        place = places.pop(0)
         follower = next_code_line(new_lines, place, new_set)
         if follower is None:
             kept = False
@@ -185,6 +256,8 @@ def comments(original: str, migrated: str, quality: Quality) -> None:
                 heads += [n for n in after if re.match(r"\s*(def|class) ", new_lines[n])][:1]
             kept = (
                 any(similar(new_lines[follower], line) for line in own)
+                # a statement wrapped over other lines than its author's: read as one line
+                or similar(new_heads.get(follower, new_lines[follower]), old_heads.get(statement, own[0]))
                 or any(made_for(new_lines[n], line) for n in heads for line in own)
                 or rewritten_in_place(old_lines, new_lines, opcodes, statement, follower, starts)
                 # The rules: a comment on a minimize goes with the update replacing it.

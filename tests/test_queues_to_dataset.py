@@ -34,7 +34,9 @@ REWRITES = [
         """
         import tensorflow as tf
 
-        dataset = tf.data.Dataset.from_tensor_slices((tf.constant(points, dtype=tf.float32), tf.constant(labels, dtype=tf.int32))).repeat()
+        dataset = tf.data.Dataset.from_tensor_slices(
+            (tf.constant(points, dtype=tf.float32), tf.constant(labels, dtype=tf.int32))
+        ).repeat()
         batches = tf.data.make_one_shot_iterator(dataset)
         point, label = batches.get_next()
         try:
@@ -120,6 +122,30 @@ REWRITES = [
             step()
         """,
         id="one-tensor-and-the-coordinator",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        first, second = tf.train.slice_input_producer(
+            [first_feature_columns_of_the_set, second_feature_columns_of_the_set], shuffle=False
+        )
+        first_batch, second_batch = tf.train.batch([first, second], batch_size=3)
+        """,
+        """
+        import tensorflow as tf
+
+        dataset = (
+            tf.data.Dataset.from_tensor_slices(
+                (first_feature_columns_of_the_set, second_feature_columns_of_the_set)
+            )
+            .repeat()
+            .batch(3, drop_remainder=True)
+        )
+        batches = tf.data.make_one_shot_iterator(dataset)
+        first_batch, second_batch = batches.get_next()
+        """,
+        id="the-chain-s-first-line-wider-than-the-file-wrapped",
     ),
 ]
 

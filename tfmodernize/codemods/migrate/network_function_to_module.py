@@ -83,6 +83,7 @@ from tfmodernize.analysis.tf1_api import PLACEHOLDERS, RANDOM_OPS, SESSIONS
 from tfmodernize.analysis.tf_objects import TF_MODULE_MEMBERS
 from tfmodernize.analysis.variable_calls import creates_opaque_variables, is_variable_maker
 from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.layout import moved, style_width
 from tfmodernize.names import bound_names, fresh_name, name_nodes, names_bound_here, names_read, own_nodes, used_names
 from tfmodernize.syntax import ancestors, calls_in, parse_statement, split_docstring
 from tfmodernize.tfsymbols import root_name
@@ -284,6 +285,13 @@ class NetworkFunctionToModule(TFCodemod):
         class_name = fresh_name(_camel(name) if _camel(name) != name else f"{name}Module", taken)
         variables = frozenset(network.variables)
         headed = _headed(network)
+        # The body (of a module-level function) goes one block deeper, into a method's: kept to
+        # the file's width there.
+        limit = style_width(self.state.text)
+
+        def moved_in(statement: cst.BaseStatement) -> cst.BaseStatement:
+            return _laid_out(statement, limit, 2)
+
         kept = [parse_statement(f"self.{name} = {name}") for name in network.kept]
         init_params = [p for p in function.params.params if p.name.value in network.init_params]
         apply_params = [p for p in function.params.params if p.name.value not in network.init_params]
@@ -293,7 +301,7 @@ class NetworkFunctionToModule(TFCodemod):
             cst.IndentedBlock(
                 [
                     parse_statement("super().__init__()"),
-                    *_opening(_on_self(headed.get(id(s), s), variables) for s in network.init),
+                    *_opening(moved_in(_on_self(headed.get(id(s), s), variables)) for s in network.init),
                     *kept,
                 ]
             ),
@@ -302,7 +310,7 @@ class NetworkFunctionToModule(TFCodemod):
         apply = cst.FunctionDef(
             cst.Name("__call__"),
             _parameters(apply_params),
-            cst.IndentedBlock(_opening(_on_self(headed.get(id(s), s), on_call) for s in applied)),
+            cst.IndentedBlock(_opening(moved_in(_on_self(headed.get(id(s), s), on_call)) for s in applied)),
             leading_lines=[cst.EmptyLine(indent=False)],
         )
         new = cst.ClassDef(
@@ -466,6 +474,19 @@ def _on_self(statement: cst.BaseStatement, variables: frozenset[str]) -> cst.Bas
             return updated
 
     return statement.visit(OnSelf())
+
+
+def _laid_out(statement: cst.BaseStatement, limit: int, depth: int) -> cst.BaseStatement:
+    """``statement``, moved ``depth`` blocks deep, kept to ``limit``: its comments and its lines
+    wrapped where wider (``layout.moved``), and so the statements of a block it opens."""
+    statement = moved(statement, limit, depth)
+    body = getattr(statement, "body", None)
+    if not isinstance(body, cst.IndentedBlock):
+        return statement
+    inner = [_laid_out(stmt, limit, depth + 1) for stmt in body.body]
+    if all(new is old for new, old in zip(inner, body.body)):
+        return statement
+    return statement.with_changes(body=body.with_changes(body=inner))
 
 
 def _headed(network: Network) -> dict[int, cst.BaseStatement]:

@@ -76,6 +76,7 @@ from tfmodernize.syntax import calls_in
 from tfmodernize.names import fresh_name, used_names
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.edits import Replacement
+from tfmodernize.layout import depth, fitted, style_width
 from tfmodernize.names import bound_names, name_nodes, names_read
 from tfmodernize.syntax import argument, is_none, source
 from tfmodernize.treewalk import walk
@@ -165,6 +166,9 @@ class QueuesToDataset(TFCodemod):
             )
         for statement in removed:
             self.remove(statement)
+        # The lines written keep to the file's width where they stand (``layout.fitted``).
+        limit, deep = style_width(self.state.text), depth(at, self.state.parents(module))
+        statements = [fitted(statement, limit, deep, further=True) for statement in statements]
         self.replace(at, cst.FlattenSentinel(statements))
         for node, replacement in coordination:
             if replacement is None:
@@ -474,6 +478,11 @@ class QueuesToDataset(TFCodemod):
         iterator = fresh_name("batches", taken)
         targets = source(_assignment(pipeline.batch_line).targets[0].target)
         chain = "".join(f"\n    {step}" for step in steps)
+        # The chain's first line, one step in, wrapped (its own lines one step in too) when it
+        # is wider than the file's width there.
+        deep = depth(pipeline.batch_line, self.state.parents(module)) + 1
+        head = fitted(cst.parse_statement(f"{start}\n"), style_width(self.state.text), deep, further=True)
+        start = source(head).rstrip("\n").replace("\n", "\n    ")
         statements += [
             cst.parse_statement(f"{dataset} = (\n    {start}{chain}\n)\n"),
             cst.parse_statement(f"{iterator} = {source(self.tf_expr('data.make_one_shot_iterator'))}({dataset})\n"),

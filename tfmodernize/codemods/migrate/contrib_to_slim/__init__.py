@@ -628,11 +628,12 @@ class ContribToSlim(WholeNames, TFCodemod):
             self.replace(following, two_blank_lines)
 
     def _lay_out(self, module: cst.Module, node: cst.CSTNode) -> None:
-        """The statement holding ``node``, which the rewrite shortened, in its author's layout:
-        lines aligned to a bracket that moved follow it (``layout.relaid``)."""
+        """The statement holding ``node``, which the rewrite changed, in its author's layout:
+        lines aligned to a bracket that moved follow it, and a line the rewrite made wider than
+        the file's width is wrapped (a ``with`` statement's item too: ``layout.relaid``)."""
         parents = self.state.parents(module)
         statement = statement_holding(node, parents)
-        if not isinstance(statement, cst.SimpleStatementLine) or id(statement) in self._laid_out:
+        if not isinstance(statement, (cst.SimpleStatementLine, cst.With)) or id(statement) in self._laid_out:
             return
         self._laid_out.add(id(statement))
         written = self.state.origin.get(statement, statement)

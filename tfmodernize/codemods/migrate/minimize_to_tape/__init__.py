@@ -18,7 +18,15 @@ What it does
     polynomial, piecewise-constant, cosine decay) of that step becomes the Keras schedule, when
     the step (a module variable, or one the function defining the step makes) starts at 0 and
     only this update increments it; the same decay read elsewhere (a function returning the
-    rate for the program to print) becomes the schedule called at the step.
+    rate for the program to print) becomes the schedule called at the step. A learning rate
+    held in a module variable the program assigns is read at each update
+    (``learning_rate=lambda: lr``: Keras takes no variable there). One train op that
+    session-to-function copied into several functions (one per ``sess.run`` fetching it)
+    keeps one Keras optimizer, shared by them, as TF1 ran one. A Keras optimizer keeping slots
+    (Adam's moments, Momentum's velocity...) is built on the variables it trains after the
+    step's definition when they exist there (``opt.build([W, b])``): it otherwise makes its
+    slots in its first ``apply_gradients``, inside the ``tf.function`` step, which is then
+    traced twice.
     ``with tf.control_dependencies(UPDATE_OPS)`` around ``minimize`` goes when nothing in the
     file adds update ops.
 
@@ -55,6 +63,9 @@ After
         gradients = tape.gradient(cost, [W, b])
         opt.apply_gradients(zip(gradients, [W, b]))
         return cost
+
+
+    opt.build([W, b])
 
 Fixtures: ``fixtures/minimize-to-tape/``.
 
@@ -107,7 +118,7 @@ from tfmodernize.analysis import training
 from tfmodernize.syntax import parse_statement
 from tfmodernize.analysis.optimizers import KerasOptimizer, keras_optimizer, optimizer_table
 from tfmodernize.analysis.tape import tape_block
-from tfmodernize.names import fresh_name, module_bindings, used_names
+from tfmodernize.names import fresh_name, local_names, module_bindings, parameter_names, used_names
 from tfmodernize.syntax import calls_in, function_definitions, split_docstring
 from tfmodernize.analysis.tf_function import traced_functions
 from tfmodernize.codemods.migrate.minimize_to_tape import steps
@@ -179,6 +190,10 @@ class MinimizeToTape(TFCodemod):
             self.report(optimizer.call, f"{optimizer.tf1_class} not migrated: {why}")
             return
         keras = _float32_literals(keras, optimizer.tf1_class)
+        if optimizer.problem is None:
+            keras, why = _variable_rate(plan, keras, optimizer)
+            if keras is None:
+                optimizer.problem = (optimizer.call, why)
         if optimizer.problem is not None:
             node, why = optimizer.problem
             self.report(node, f"{optimizer.tf1_class} not migrated: {why}")
@@ -199,16 +214,18 @@ class MinimizeToTape(TFCodemod):
             plan.removed.setdefault(function, set()).add(position)
         keras_name = f"keras.optimizers.{keras.keras}"
         message = f"tf.train.{optimizer.tf1_class} -> tf.{keras_name} with TF1's hyper-parameters"
-        starts = steps.slot_starts(plan, self, optimizer, keras) if keras.slot_starts else None
-        if starts is not None:
+        slots = not optimizer_table()[optimizer.tf1_class]["stateless"]
+        build = steps.built(plan, self, optimizer, keras) if slots or keras.slot_starts else None
+        if build is not None and keras.slot_starts:
             if not self.fix(optimizer.call, f"{message}; its slots start where TF1's did"):
                 return
-            plan.after.setdefault(max(site.top for site in optimizer.sites), []).extend(starts)
         elif keras.different_maths is not None:
             if not self.fix(optimizer.call, f"{message}, but {keras.different_maths}", safe=False):
                 return
         elif optimizer.name is not None:
             self.fix(optimizer.call, message)
+        if build is not None:
+            plan.after.setdefault(max(site.top for site in optimizer.sites), []).extend(build)
         args = list(keras.args)
         hoisted: list[cst.BaseStatement] = []
         if optimizer.schedule is not None:
@@ -360,6 +377,34 @@ def _still_true(lines: Sequence[cst.EmptyLine], method: str) -> list[cst.EmptyLi
         return list(lines)
     named = re.compile(rf"\b{method}\(")
     return [line for line in lines if line.comment is None or not named.search(line.comment.value)]
+
+
+#: A Keras optimizer with its learning rate read as TF1 did, or None and why not.
+Rated = tuple[Optional[KerasOptimizer], str]
+
+
+def _variable_rate(plan: TapePlan, keras: KerasOptimizer, optimizer: Optimizer) -> Rated:
+    """``keras`` reading a learning rate held in a module variable (``lr = tf.Variable(0.01)``,
+    changed by ``lr.assign(...)`` between steps) at each step, as TF1 read it: Keras takes no
+    variable there, but a callable it calls at each update (``learning_rate=lambda: lr``)."""
+    keywords = [arg for arg in keras.args if arg.keyword is not None]
+    rate = next((arg for arg in keywords if arg.keyword.value == "learning_rate"), None)
+    if rate is None or not isinstance(rate.value, cst.Name):
+        return keras, ""
+    name = rate.value.value
+    if plan.inventory.variable(name) is None:
+        return keras, ""
+    function = optimizer.function
+    if function is None and optimizer.name is None:
+        function = optimizer.sites[0].function
+    if function is not None and name in {*parameter_names(function), *local_names(function)}:
+        return keras, ""  # the function's own name (a fed rate, a decay), not the module's variable
+    differs = optimizer_table()[optimizer.tf1_class]["different_with_schedule"]
+    if differs is not None:
+        return None, f"its learning rate is the variable `{name}`, which may change, and {differs}"
+    read = cst.Lambda(params=cst.Parameters(), body=rate.value)
+    args = tuple(arg.with_changes(value=read) if arg is rate else arg for arg in keras.args)
+    return dataclasses.replace(keras, args=args), ""
 
 
 def _float32_literals(keras: KerasOptimizer, tf1_class: str) -> KerasOptimizer:

@@ -7,7 +7,8 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.syntax import calls_in, function_definitions
+from tfmodernize.names import bound_names, names_read
+from tfmodernize.syntax import calls_in, function_definitions, source
 from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, LatestBinding, Optimizer, Site, tf1_optimizer
 from tfmodernize.tfsymbols import TFNames
@@ -62,7 +63,51 @@ def find_optimizers(tf: TFNames, module: cst.Module) -> list[Optimizer]:
             _other_local_uses(optimizer, receivers)
             inline.append(optimizer)
     _other_uses(module, by_name, receivers)
-    return [*by_name.all(), *inline]
+    return [*by_name.all(), *_one_per_train_op(module, inline)]
+
+
+def _one_per_train_op(module: cst.Module, inline: list[Optimizer]) -> list[Optimizer]:
+    """``inline`` with the copies of one train op merged into one optimizer.
+
+    A train op that several ``sess.run`` calls fetch with different companions (its loss,
+    a summary) goes into each function session-to-function makes of them: the same
+    ``tf.train.X(...).minimize(...)`` statement in several module-level functions. TF1 ran
+    one optimizer there (one Adam moment, one step count); its copies share one Keras
+    optimizer. Only copies whose optimizer reads nothing of the function, or the same fed
+    learning rate (a parameter of each), are merged: the hoisted optimizer is then the same.
+    """
+    merged: list[Optimizer] = []
+    first: dict[str, Optimizer] = {}
+    for optimizer in inline:
+        key = _train_op_text(module, optimizer)
+        if key is None:
+            merged.append(optimizer)
+        elif key in first and not _runs_in(first[key], optimizer.sites[0].function):
+            first[key].sites.extend(optimizer.sites)
+        else:
+            first.setdefault(key, optimizer)
+            merged.append(optimizer)
+    return merged
+
+
+def _runs_in(optimizer: Optimizer, function: cst.FunctionDef) -> bool:
+    return any(site.function is function for site in optimizer.sites)
+
+
+def _train_op_text(module: cst.Module, optimizer: Optimizer) -> Optional[str]:
+    """The code of an inline optimizer's one statement, with the names its constructor reads
+    from the function, when it can be shared with copies of it in other functions."""
+    if optimizer.local_name is not None or len(optimizer.sites) != 1:
+        return None
+    site = optimizer.sites[0]
+    if module.body[site.top] is not site.function:
+        return None
+    params = {param.name.value for param in site.function.params.params}
+    bound = params | set().union(*(bound_names(line) for line in site.function.body.body))
+    clash = names_read(optimizer.call) & bound
+    if not (clash <= params and len(clash) <= 1):
+        return None
+    return f"{sorted(clash)} {source(site.dependencies or site.line)}"
 
 
 def _local_constructor(tf: TFNames, line: cst.BaseStatement) -> Optional[tuple[str, str, cst.Call]]:

@@ -39,6 +39,8 @@ class Site:
     tape_name: str = "tape"
     #: the variables it differentiates, as code (minimize / compute_gradients)
     variables: Optional[str] = None
+    #: the same, also when a line before the update binds them (``variables = ...``)
+    trained: Optional[str] = None
 
 
 @dataclass

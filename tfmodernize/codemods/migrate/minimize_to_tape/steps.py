@@ -88,6 +88,11 @@ def build(plan: TapePlan, editor: Editor, site: Site, optimizer: Optimizer) -> N
         )
     tape = fresh_name("tape", local_taken)
     variables, bind = _variables(plan, args.get("var_list"), site, local_taken, tape)
+    site.trained = variables
+    first = optimizer.sites[0]
+    copy = first.function is not site.function and optimizer.name is None
+    if copy and first.trained != variables:
+        raise Decline(site.call, "the functions running this train op train different variables")
     site.taped = True
     site.variables = variables if bind is None else None
     lines = [] if bind is None else [bind]
@@ -126,15 +131,17 @@ def _hoist(
     Its arguments must not need the function's locals, except a learning rate computed by
     a TF1 decay function of ``global_step`` just for it, which becomes a Keras schedule.
     """
-    if optimizer.planned_hoist:
-        return None
-    optimizer.planned_hoist = True
     body = list(site.function.body.body)
     params = {p.name.value for p in site.function.params.params}
     bound = params | set().union(*(bound_names(s) for s in body))
     if optimizer.local_name is not None:
         bound.discard(optimizer.local_name)
     clash = names_read(optimizer.call) & bound
+    if optimizer.planned_hoist:
+        if site.function is not optimizer.sites[0].function:
+            _shared(plan, site, optimizer, clash)
+        return None
+    optimizer.planned_hoist = True
     if len(clash) == 1 and next(iter(clash)) in params:
         schedules.fed_rate(site, optimizer, clash.pop())
     elif len(clash) == 1:
@@ -164,12 +171,37 @@ def _hoist(
         optimizer.removals.append((site.function, optimizer.position))
         return None
     reusable = site.target is not None and "opt" in site.target.lower() and plan.count(site.target) == 1
-    # Named after the step it serves: ``train_generator_step`` -> ``generator_optimizer``.
-    parts = site.function.name.value.split("_")
-    serves = "_".join(part for part in parts if part not in ("train", "step"))
-    base = f"{serves}_optimizer" if serves else "optimizer"
+    base = _serving_name(site.function.name.value)
     optimizer.hoisted_name = site.target if reusable else fresh_name(base, plan.taken)
     return None
+
+
+def _shared(plan: TapePlan, site: Site, optimizer: Optimizer, clash: set[str]) -> None:
+    """Another function running the train op of the hoisted optimizer (``discovery`` merged
+    the copies): it uses that optimizer, reading nothing else of the function than the same
+    fed learning rate."""
+    if clash != ({optimizer.fed_rate} if optimizer.fed_rate is not None else set()):
+        why = "the functions running this train op give its optimizer different arguments"
+        raise Decline(site.call, why)
+    if clash:
+        schedules.fed_rate(site, optimizer, clash.pop())
+    stateless = optimizer_table()[optimizer.tf1_class]["stateless"]
+    if site.function not in plan.traced and not stateless:
+        why = f"`{site.function.name.value}` runs the train op of a stateful optimizer eagerly"
+        why += "; decorate it with tf.function"
+        raise Decline(site.call, why)
+    return None
+
+
+def _serving_name(function: str) -> str:
+    """The name of the optimizer of the step ``function``, after what it serves:
+    ``train_generator_step`` -> ``generator_optimizer``; ``optimizer`` when nothing but
+    ``train``, ``step`` and numbers is left (``train_step_2``: a name cannot start with one)."""
+    parts = [part for part in function.split("_") if part and part not in ("train", "step")]
+    while parts and not parts[0][0].isalpha():
+        parts.pop(0)
+    name = "_".join([*parts, "optimizer"])
+    return name if name.isidentifier() else "optimizer"
 
 
 def _made_where_defined(plan: TapePlan, site: Site, optimizer: Optimizer, local: set[str]) -> None:
@@ -328,15 +360,19 @@ def _global_step(args: dict[str, cst.BaseExpression]) -> list[str]:
     return [] if is_none(step) else [f"{source(step)}.assign_add(1)"]
 
 
-def slot_starts(
+def built(
     plan: TapePlan, editor: Editor, optimizer: Optimizer, keras: KerasOptimizer
 ) -> Optional[list[cst.BaseStatement]]:
-    """Statements that build the Keras optimizer on the variables it trains and set the
-    slots TF1 started elsewhere than Keras (RMSProp's accumulators at 1.0), placed after
-    the module statement holding its last step; None when the variables cannot be named
-    there (then the maths differ, as the table says)."""
+    """Statements that build the Keras optimizer on the variables it trains, placed after the
+    module statement holding its last step, and set the slots TF1 started elsewhere than
+    Keras (RMSProp's accumulators at 1.0); None when the optimizer or the variables cannot be
+    named there (then, for RMSProp, the maths differ, as the table says).
+
+    Built there, the optimizer has its slots (Adam's moments) before the step first runs: a
+    Keras optimizer otherwise makes them in its first ``apply_gradients``, inside the
+    ``tf.function`` step, which is then traced twice (variables made on a first call)."""
     listed = {site.variables for site in optimizer.sites if site.method != "apply_gradients"}
-    if len(listed) != 1 or None in listed:
+    if len(listed) != 1 or None in listed or optimizer.enclosed:
         return None
     variables = listed.pop()
     top = max(site.top for site in optimizer.sites)
