@@ -548,30 +548,30 @@ class ContribToSlim(WholeNames, TFCodemod):
                 self._lay_out(module, node)
                 written = True
         inline = {id(node) for node, _ in self._inline}
-        for node in self._scopes:
-            if id(node) in inline:  # (a name written out through tf: _rewrite_inline wraps it)
-                written = True
-            elif self.fix(
-                node,
-                f"`{source(node)}` makes tf-slim's batch_norm, which does not run on TF 2.x, the "
-                f"normalizer of its layers: through `{norm.scope}`, the file's own `{norm.name}` "
-                "is (the same function in TensorFlow ops)",
-            ):
-                self.replace(node, lambda new: _called(norm.scope, new))
-                self._lay_out(module, node)
-                written = True
-        for node in self._nets:
-            if id(node) in inline:  # (a name written out through tf: _rewrite_inline wraps it)
-                written = True
-            elif self.fix(
-                node,
-                f"`{source(node)}` calls tf-slim's batch_norm, which does not run on TF 2.x: "
-                f"through `{norm.net}`, it calls the file's own `{norm.name}` instead while it "
-                "builds (the same function in TensorFlow ops)",
-            ):
-                self.replace(node, lambda new: _called(norm.net, new))
-                self._lay_out(module, node)
-                written = True
+        # Arg scopes normalising with tf-slim's batch_norm, and nets calling it themselves: each
+        # goes through its wrapper, which lends it the file's own batch_norm.
+        wrapped = [
+            (
+                self._scopes,
+                norm.scope,
+                "makes tf-slim's batch_norm, which does not run on TF 2.x, the normalizer of its "
+                f"layers: through `{norm.scope}`, the file's own `{norm.name}` is",
+            ),
+            (
+                self._nets,
+                norm.net,
+                "calls tf-slim's batch_norm, which does not run on TF 2.x: through "
+                f"`{norm.net}`, it calls the file's own `{norm.name}` instead while it builds",
+            ),
+        ]
+        for nodes, wrapper, why in wrapped:
+            for node in nodes:
+                if id(node) in inline:  # (a name written out through tf: _rewrite_inline wraps it)
+                    written = True
+                elif self.fix(node, f"`{source(node)}` {why} (the same function in TensorFlow ops)"):
+                    self.replace(node, lambda new, wrapper=wrapper: _called(wrapper, new))
+                    self._lay_out(module, node)
+                    written = True
         if not written:
             return []
         for node, argument in self._renorm_unknown:
