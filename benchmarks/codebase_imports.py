@@ -380,7 +380,7 @@ def markdown(summary: dict, notes: list[str]) -> str:
     failing = summary["tf_failing"]
     if failing:
         imported = summary["tf_failing_import"].items()
-        rates = ", ".join(f"{n} {VARIANTS[v]} ({100 * n / failing:.0f} %)" for v, n in imported)
+        rates = ", ".join(f"{n} {VARIANTS[v]} ({100 * n / failing:.1f} %)" for v, n in imported)
         lines += ["", f"Of the {failing} files whose original fails for a TF reason, import: {rates}."]
     for variant, regressions in summary["regressions"].items():
         lines += ["", f"### Imported before, fail {VARIANTS[variant]}: {len(regressions)}"]
