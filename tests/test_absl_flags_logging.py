@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tfmodernize.codemods.migrate.absl_flags_logging import FLAG_KEYWORDS, LEVELS, LOGGING_FUNCTIONS
+from tfmodernize.codemods.migrate.absl_flags_logging.tables import FLAG_KEYWORDS, LEVELS, LOGGING_FUNCTIONS
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [

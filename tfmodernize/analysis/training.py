@@ -10,8 +10,9 @@ anything else in the file may create variables (a layer, a helper function calli
 ``get_variable``, a Keras model, a rebound name), the inventory says why it is incomplete and
 the codemods decline rather than guess.
 
-Also here: the TF1 -> Keras optimizer table (``tfmodernize/data/optimizers.json``, written by
-``scripts/generate_optimizer_table.py``) and the GradientTape block both tape codemods emit.
+Also here: what TF1's collections hold when a program reads them (``listed_variables``,
+``trainable_collection_read``, ``update_ops_collection``), and whether a module still builds a
+TF1 graph (``graph_program``).
 """
 
 from __future__ import annotations
@@ -34,13 +35,7 @@ from tfmodernize.analysis.tf1_api import (
     VARIABLE_MAKERS,
     VARIABLE_SCOPES,
 )
-from tfmodernize.analysis.variable_calls import (  # noqa: F401 - KERAS_CREATORS, OPAQUE_CREATORS re-exported
-    KERAS_CREATORS,
-    OPAQUE_CREATORS,
-    Unknown,
-    creates_opaque_variables,
-    made_variable,
-)
+from tfmodernize.analysis.variable_calls import Unknown, creates_opaque_variables, made_variable
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument, calls_in, source
@@ -586,9 +581,3 @@ def variable_list(variables: Sequence[ModuleVariable], *, trainable_only: bool =
             for v in variables
         ]
     )
-
-
-def _root(node: cst.CSTNode) -> Optional[cst.Name]:
-    while isinstance(node, cst.Attribute):
-        node = node.value
-    return node if isinstance(node, cst.Name) else None

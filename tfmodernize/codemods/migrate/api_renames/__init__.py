@@ -143,7 +143,7 @@ from tfmodernize.codemods.migrate.api_renames.policy import (
     owner_of,
     rename_for,
 )
-from tfmodernize.codemods.migrate.api_renames.evidence import OperandKinds, tf1_evidence
+from tfmodernize.codemods.migrate.api_renames.evidence import operand_kinds, tf1_evidence
 from tfmodernize.analysis import tf_objects
 from tfmodernize.codemods.migrate.absl_flags_logging import moves_to_absl
 from tfmodernize.codemods.migrate.api_renames.calls import CallRewrites
@@ -240,7 +240,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
     def visit_Module(self, node: cst.Module) -> bool:
         # Only TF1's ``div`` reads them, and naming it takes the word ``div`` (``tf.div``, an import).
         div = NAMES_DIV.search(self.state.text) or "resize_images" in self.state.text
-        self._operand_kinds = OperandKinds(node, self.tf, self.state.parsed) if div else None
+        self._operand_kinds = operand_kinds(node, self.tf, self.state.parsed) if div else None
         # What absl-flags-logging, which runs next, moves to absl leaves no TF1 (a use silenced
         # by an ignore comment would stay: then nothing is assumed).
         text = self.state.text

@@ -103,49 +103,34 @@ Declines when
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Union
 
 import libcst as cst
 
 from tfmodernize.analysis.contrib import (
     PACKAGE,
+    WRITTEN_IN_THE_FILE,
     NotInSlim,
     SlimName,
-    does_not_run,
     slim_home,
     slim_name,
     written_in_the_file,
-    WRITTEN_IN_THE_FILE,
 )
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import helper_statements, without_keywords
 from tfmodernize.codemods.migrate.contrib_to_slim.learning import TEMPLATES
-from tfmodernize.codemods.migrate.contrib_to_slim.batch_norm import (
-    ARG_SCOPES,
-    NETS,
-    arg_scope_keys,
-    helper_statements,
-    unreproduced_arguments,
-    without_keywords,
+from tfmodernize.codemods.migrate.contrib_to_slim.plan import Functions, Norm, plan_batch_norm, plan_functions
+from tfmodernize.codemods.migrate.contrib_to_slim.reading import (
+    Binding,
+    Reading,
+    local_name,
+    module_assignments,
 )
-from tfmodernize.names import WholeNames, fresh_name, name_nodes
 from tfmodernize.layout import depth, relaid, style_width
-from tfmodernize.syntax import name_assignment, source, statement_holding, top_level_index
-from tfmodernize.tfsymbols import TFNames, dotted_name, import_bindings, root_name
-from tfmodernize.treewalk import import_statements
-from tfmodernize.written_code import after_imports, imports_only, template_statements, two_blank_lines
-
-CONTRIB = "tensorflow.contrib"
-
-
-@dataclass
-class _Binding:
-    """A top-level import binding a local name to a contrib module or name of tf-slim's."""
-
-    statement: cst.SimpleStatementLine
-    local: str
-    path: str  # ``contrib.slim``
-    uses: list[tuple[cst.CSTNode, str]] = field(default_factory=list)  # (node, its contrib path)
+from tfmodernize.names import WholeNames
+from tfmodernize.syntax import source, statement_holding
+from tfmodernize.tfsymbols import TFNames
+from tfmodernize.written_code import imports_only, template_statements, two_blank_lines
 
 
 class ContribToSlim(WholeNames, TFCodemod):
@@ -171,53 +156,16 @@ class ContribToSlim(WholeNames, TFCodemod):
 
     def plan(self, module: cst.Module) -> None:
         self._inner = set()
-        self._bindings = self._contrib_bindings(module)
-        #: ``slim = tf.contrib.slim`` at module level: slim -> contrib.slim, and those lines
-        self._local_modules: dict[str, str] = {}
-        self._module_lines: set[int] = set()
-        for statement in _module_assignments(module).values():
-            symbol = self.tf.tf_symbol(statement.body[0].value)
-            # (``norm = tf.contrib.layers.batch_norm`` names a function: a reference like any)
-            if symbol is not None and getattr(slim_name(symbol.path), "is_module", None):
-                self._local_modules[statement.body[0].targets[0].target.value] = symbol.path
-                self._module_lines.add(id(statement))
-        self._inline: list[tuple[cst.CSTNode, str]] = []
-        self._problems: list[tuple[cst.CSTNode, str]] = []
-        #: the references to tf-slim's batch_norm, which the file's own function replaces
-        self._norms: list[cst.CSTNode] = []
-        #: the references to tf-slim's other functions written in the file, by where they are
-        #: defined (``learning.TEMPLATES``)
-        self._learning: dict[str, list[cst.CSTNode]] = {}
-        #: the references to tf-slim's nets' arg-scope functions, which name its batch_norm
-        self._scopes: list[cst.CSTNode] = []
-        #: the references to tf-slim's nets that call its batch_norm themselves
-        self._nets: list[cst.CSTNode] = []
-        #: (the module's contrib path, the name's) for each name read through a module-level
-        #: ``slim = tf.contrib.slim``
-        self._local_reads: list[tuple[str, str]] = []
+        self._reading = reading = Reading.start(module, self.tf)
         self._laid_out: set[int] = set()
         super().plan(module)
-        for binding in self._bindings.values():
-            self._check(binding.statement, binding.path, binding)
-            for node, path in binding.uses:
-                self._check(node, path, None)
-        for node, path in self._inline:
-            found = self._check(node, path, None)
-            deep = isinstance(found, SlimName) and not found.by_attributes
-            if deep and not written_in_the_file(found):
-                self._problems.append(
-                    (
-                        node,
-                        f"`{source(node)}` names tf-slim's code through a deep module path: "
-                        "import it (from tensorflow.contrib... import ...) and run again",
-                    )
-                )
-        self._renorm_unknown: list[tuple[cst.CSTNode, str]] = []
-        wanted = self._norms or self._scopes or self._nets
-        self._norm = self._plan_batch_norm(module) if wanted and not self._problems else None
-        self._functions = self._plan_functions(module) if self._learning and not self._problems else {}
-        if self._problems:
-            for node, why in self._problems:
+        reading.finish()
+        wanted = reading.norms or reading.scopes or reading.nets
+        self._norm = plan_batch_norm(module, reading) if wanted and not reading.problems else None
+        learning = reading.learning and not reading.problems
+        self._functions = plan_functions(module, reading, self._norm) if learning else Functions({})
+        if reading.problems:
+            for node, why in reading.problems:
                 self.report(node, f"tf.contrib is gone from TF 2.x and this file is not moved to tf-slim: {why}")
             return
         self._rewrite_imports(module)
@@ -228,92 +176,16 @@ class ContribToSlim(WholeNames, TFCodemod):
         if statements:
             self._insert_written(module, statements)
 
-    # -- what the file binds and reads ----------------------------------------------------------
-
-    def _contrib_bindings(self, module: cst.Module) -> dict[str, _Binding]:
-        """Local name -> its binding, for the top-level imports of contrib modules tf-slim took
-        over; such an import the rewrite cannot express is a problem."""
-        found = {}
-        for statement in module.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
-            for small in statement.body:
-                if not isinstance(small, (cst.Import, cst.ImportFrom)):
-                    continue
-                for local, qualified in import_bindings(small):
-                    path = qualified.removeprefix("tensorflow.").removeprefix("compat.v1.")
-                    if not qualified.startswith(CONTRIB) or slim_home(path) is None:
-                        continue
-                    found[local] = _Binding(statement, local, path)
-        return found
-
     def leave_whole_name(self, node: Union[cst.Attribute, cst.Name]) -> None:
-        root = root_name(node)
-        if root is None:  # ``f().x``
-            return
-        symbol = self.tf.tf_symbol(node)
-        if symbol is None and isinstance(node, cst.Attribute) and root.value in self._local_modules:
-            # ``slim.conv2d`` after ``slim = tf.contrib.slim``: checked, rewritten with that line.
-            path = self._local_modules[root.value] + dotted_name(node)[len(root.value) :]
-            self._check(node, path, None)
-            self._local_reads.append((self._local_modules[root.value], path))
-            return
-        if symbol is None or slim_home(symbol.path) is None:
-            return
-        binding = self._bindings.get(root.value)
-        if binding is not None:
-            binding.uses.append((node, symbol.path))
-        elif self.tf.qualify(root) in ("tensorflow", "tensorflow.compat.v1"):
-            self._inline.append((node, symbol.path))
-        else:  # ``import tensorflow.contrib.slim`` read as ``tensorflow.contrib.slim.x``
-            self._problems.append(
-                (
-                    node,
-                    f"`{source(node)}` is reached through a plain import of a contrib module: "
-                    "import it with `as` and run again",
-                )
-            )
-
-    def _check(self, node: cst.CSTNode, path: str, binding: "_Binding | None") -> "SlimName | NotInSlim | None":
-        found = slim_name(path)
-        if isinstance(found, NotInSlim):
-            self._problems.append((node, f"tf.{path}: {found.reason}"))
-        elif written_in_the_file(found):
-            if binding is None and found.origin in TEMPLATES:  # (an import binding the function goes)
-                self._learning.setdefault(found.origin, []).append(node)
-            elif binding is None:
-                self._norms.append(node)
-        elif isinstance(found, SlimName) and found.origin in ARG_SCOPES:
-            if binding is None:  # (the import stays; the names it binds are wrapped)
-                self._scopes.append(node)
-        elif isinstance(found, SlimName) and found.origin in NETS:
-            # (the import stays; the names it binds are wrapped, but for an attribute of the net
-            # read, ``resnet_v2_50.default_image_size``)
-            if binding is None and path.rpartition(".")[2] == found.origin.rpartition(".")[2]:
-                self._nets.append(node)
-        elif isinstance(found, SlimName) and (why := does_not_run(found)) is not None:
-            self._problems.append(
-                (node, f"`{source(node)}` is {found.expression} in tf-slim, which does not run on TF 2.x: {why}")
-            )
-        if binding is not None and len(binding.statement.body) != 1:
-            self._problems.append(
-                (node, "the import shares its line with another statement: put it on a line of its own and run again")
-            )
-        if (
-            binding is not None
-            and isinstance(binding.statement.body[0], cst.Import)
-            and not any(alias.asname is not None for alias in binding.statement.body[0].names)
-        ):
-            self._problems.append((node, "a plain `import tensorflow.contrib...`: import it with `as` and run again"))
-        return found
+        self._reading.read_name(node)
 
     # -- the rewrite ------------------------------------------------------------------------------
 
     def _rewrite_imports(self, module: cst.Module) -> None:
         """Each import statement binding tf-slim's contrib modules or names becomes the imports
         of tf-slim binding the same names (the other names it binds stay in it)."""
-        by_statement: dict[int, list[_Binding]] = {}
-        for binding in self._bindings.values():
+        by_statement: dict[int, list[Binding]] = {}
+        for binding in self._reading.bindings.values():
             by_statement.setdefault(id(binding.statement), []).append(binding)
         for bindings in by_statement.values():
             statement = bindings[0].statement
@@ -336,7 +208,7 @@ class ContribToSlim(WholeNames, TFCodemod):
                 continue
             new = [cst.parse_statement(line) for line in _merged(lines)]
             kept = (
-                [alias for alias in small.names if _local(alias) not in moved]
+                [alias for alias in small.names if local_name(alias) not in moved]
                 if not isinstance(small.names, cst.ImportStar)
                 else []
             )
@@ -354,8 +226,8 @@ class ContribToSlim(WholeNames, TFCodemod):
         """``import tf_slim.nets`` for each tf-slim module a name reaches through a module the
         file binds (``slim.nets.resnet_v1`` after ``import tf_slim as slim``), which importing
         the package does not load."""
-        reads = list(self._local_reads)
-        for binding in self._bindings.values():
+        reads = list(self._reading.local_reads)
+        for binding in self._reading.bindings.values():
             reads += [(binding.path, path) for _, path in binding.uses]
         for home, path in reads:
             own, found = slim_name(home), slim_name(path)
@@ -366,10 +238,10 @@ class ContribToSlim(WholeNames, TFCodemod):
     def _rewrite_inline(self, module: cst.Module) -> None:
         """``tf.contrib.layers.flatten`` -> ``tf_slim.flatten``; a module-level
         ``slim = tf.contrib.slim`` becomes ``import tf_slim as slim``."""
-        assigned = _module_assignments(module)
-        scopes = {id(node) for node in self._scopes}
-        nets = {id(node) for node in self._nets}
-        for node, path in self._inline:
+        assigned = module_assignments(module)
+        scopes = {id(node) for node in self._reading.scopes}
+        nets = {id(node) for node in self._reading.nets}
+        for node, path in self._reading.inline:
             found = slim_name(path)
             if self._in_file(found):  # (the file's own batch_norm)
                 continue
@@ -398,143 +270,17 @@ class ContribToSlim(WholeNames, TFCodemod):
             self.replace(node, new)
             self.add_import(found.module)
 
-    # -- tf-slim's batch_norm, written in the file ------------------------------------------
-
-    def _plan_batch_norm(self, module: cst.Module) -> "Optional[_Norm]":
-        """Where and under which names the file's own batch_norm goes, and the arguments its
-        calls drop; a problem (the file declined) for what it cannot stand in for."""
-        first = (self._norms or self._scopes or self._nets)[0]
-        why = (
-            f"`{source(first)}` is tf-slim's batch_norm, which does not run on TF 2.x"
-            if self._norms
-            else f"`{source(first)}` makes tf-slim's batch_norm, which does not run on TF 2.x, the normalizer"
-            if self._scopes
-            else f"`{source(first)}` calls tf-slim's batch_norm, which does not run on TF 2.x"
-        )
-        norm_ids = {id(node) for node in self._norms}
-        aliases = frozenset(
-            statement.body[0].targets[0].target.value
-            for value, statement in _module_assignments(module).items()
-            if value in norm_ids
-        )
-        dropped, unreproduced, unknown = unreproduced_arguments(module, norm_ids, aliases)
-        self._renorm_unknown = unknown
-        for node, argument in unreproduced:
-            self._problems.append(
-                (
-                    node,
-                    f"{why}, and the file passes it `{argument}`, which the batch_norm "
-                    "tfmodernize writes in its place does not reproduce: drop it (or write that "
-                    "normalization yourself: tf.keras.layers.BatchNormalization has renorm) "
-                    "and run again",
-                )
-            )
-        keys = arg_scope_keys(module)
-        deep = {id(node) for node, path in self._inline if getattr(slim_name(path), "by_attributes", 0) is False}
-        if (
-            not self._scopes
-            and not self._nets
-            and all(id(node) in keys and id(node) not in deep for node in self._norms)
-        ):
-            return None  # tf-slim's batch_norm only names the arg scopes of every batch_norm
-        taken = self._taken(module, norm_ids)
-        tf = self._tf_name(first, why, "batch_norm", taken)
-        slim = self._slim_package(module)
-        position = after_imports(module, {tf, slim} - {None}, self._module_lines)
-        named = self._norms + self._scopes + self._nets
-        self._read_early(module, named, position, why, "batch_norm")
-        if self._problems:
-            return None
-        name = fresh_name("batch_norm", taken)
-        scope = fresh_name("with_batch_norm", taken | {name}) if self._scopes else None
-        net = fresh_name("net_with_batch_norm", taken | {name, scope}) if self._nets else None
-        return _Norm(name, tf, slim, position, dropped, scope, net)
-
-    def _plan_functions(self, module: cst.Module) -> dict[str, str]:
-        """The names of tf-slim's functions written in the file besides batch_norm (where each
-        is defined -> its name), in ``TEMPLATES``' order; a problem (the file declined) for what
-        the written functions cannot stand in for."""
-        references = [node for nodes in self._learning.values() for node in nodes]
-        first_origin = next(iter(self._learning))
-        first, function = self._learning[first_origin][0], WRITTEN_IN_THE_FILE[first_origin]
-        why = f"`{source(first)}` is tf-slim's {function}, which does not run on TF 2.x"
-        taken = self._taken(module, {id(node) for node in references})
-        if self._norm is not None:
-            taken |= {self._norm.name, self._norm.scope, self._norm.net} - {None}
-        tf = self._tf_name(first, why, function, taken)
-        self._functions_tf = tf
-        self._functions_position = after_imports(module, {tf} - {None}, self._module_lines)
-        self._read_early(module, references, self._functions_position, why, function)
-        names: dict[str, str] = {}
-        for origin in TEMPLATES:
-            if origin in self._learning and not self._problems:
-                names[origin] = fresh_name(WRITTEN_IN_THE_FILE[origin], taken | set(names.values()))
-        return names
-
-    def _taken(self, module: cst.Module, references: set[int]) -> set[str]:
-        """The names the file uses, but for ``references`` (the ids of the names a written
-        function takes over) and the imports binding a function written in the file."""
-        taken = {name.value for name in name_nodes(module, imports=False) if id(name) not in references}
-        for small in import_statements(module):
-            for local, qualified in import_bindings(small, tf_only=False):
-                path = qualified.removeprefix("tensorflow.").removeprefix("compat.v1.")
-                if not written_in_the_file(slim_name(path)):
-                    taken.add(local)
-        return taken
-
-    def _tf_name(self, first: cst.CSTNode, why: str, function: str, taken: set[str]) -> Optional[str]:
-        """The file's name of TensorFlow for the function written in it (None: ``tf`` is
-        imported); a problem when ``tf`` names something else."""
-        tf = self.tf.alias_of("tensorflow.compat.v1") or self.tf.alias_of("tensorflow")
-        if tf is None and "tf" in taken:
-            self._problems.append(
-                (first, f"{why}, and the {function} written in its place needs `import tensorflow as tf`: add it")
-            )
-        return tf
-
-    def _read_early(self, module: cst.Module, nodes: list, position: int, why: str, function: str) -> None:
-        """A problem for each of ``nodes`` read in a top-level statement before ``position``,
-        where the function written in the file goes."""
-        for node in nodes:
-            index = top_level_index(module, node)
-            if index is not None and index < position:
-                self._problems.append(
-                    (
-                        node,
-                        f"{why}, and the file reads it before its imports end, where "
-                        f"the {function} written in its place would go: move it below and run again",
-                    )
-                )
-
     def _in_file(self, found: "SlimName | NotInSlim | None") -> bool:
         """Whether ``found`` is a function written in this file (not one of tf-slim's)."""
         if written_in_the_file(found) is None:
             return False
-        return found.origin in self._functions if found.origin in TEMPLATES else self._norm is not None
+        return found.origin in self._functions.names if found.origin in TEMPLATES else self._norm is not None
 
-    def _slim_package(self, module: cst.Module) -> Optional[str]:
-        """The name the file binds the tf_slim package to once rewritten, if any."""
-        for binding in self._bindings.values():
-            found = slim_name(binding.path)
-            if isinstance(found, SlimName) and found.is_module == "tf_slim":
-                return binding.local
-        for local, path in self._local_modules.items():
-            found = slim_name(path)
-            if isinstance(found, SlimName) and found.is_module == "tf_slim":
-                return local
-        for statement in module.body:
-            for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-                if isinstance(small, cst.Import):
-                    for local, qualified in import_bindings(small, tf_only=False):
-                        if qualified == "tf_slim":
-                            return local
-        return None
-
-    def _write_batch_norm(self, module: cst.Module, norm: "_Norm") -> list[cst.CSTNode]:
+    def _write_batch_norm(self, module: cst.Module, norm: Norm) -> list[cst.CSTNode]:
         """The references point at the file's own batch_norm: its statements, to write after
         the imports."""
         written = False
-        for node in self._norms:
+        for node in self._reading.norms:
             if isinstance(node, cst.Name) and node.value == norm.name:
                 written = True  # ``from tensorflow.contrib.layers import batch_norm``: same name
                 continue
@@ -547,18 +293,18 @@ class ContribToSlim(WholeNames, TFCodemod):
                 self.replace(node, cst.Name(norm.name))
                 self._lay_out(module, node)
                 written = True
-        inline = {id(node) for node, _ in self._inline}
+        inline = {id(node) for node, _ in self._reading.inline}
         # Arg scopes normalising with tf-slim's batch_norm, and nets calling it themselves: each
         # goes through its wrapper, which lends it the file's own batch_norm.
         wrapped = [
             (
-                self._scopes,
+                self._reading.scopes,
                 norm.scope,
                 "makes tf-slim's batch_norm, which does not run on TF 2.x, the normalizer of its "
                 f"layers: through `{norm.scope}`, the file's own `{norm.name}` is",
             ),
             (
-                self._nets,
+                self._reading.nets,
                 norm.net,
                 "calls tf-slim's batch_norm, which does not run on TF 2.x: through "
                 f"`{norm.net}`, it calls the file's own `{norm.name}` instead while it builds",
@@ -574,7 +320,7 @@ class ContribToSlim(WholeNames, TFCodemod):
                     written = True
         if not written:
             return []
-        for node, argument in self._renorm_unknown:
+        for node, argument in norm.renorm_unknown:
             self.report(
                 node,
                 f"`{argument}` gets a value known only when the program runs: the batch_norm "
@@ -593,12 +339,12 @@ class ContribToSlim(WholeNames, TFCodemod):
         return helper_statements(norm.name, tf, slim, module, norm.scope, norm.net)
 
     def _write_functions(self, module: cst.Module) -> list[cst.CSTNode]:
-        """The references point at the file's own functions (``_functions``): their
+        """The references point at the file's own functions (``Functions``): their
         statements, to write after the imports."""
         statements: list[cst.CSTNode] = []
-        for origin, name in self._functions.items():
+        for origin, name in self._functions.names.items():
             written = False
-            for node in self._learning[origin]:
+            for node in self._reading.learning[origin]:
                 if isinstance(node, cst.Name) and node.value == name:
                     written = True  # ``from tensorflow.contrib.slim.learning import ...``: same name
                 elif self.fix(
@@ -610,21 +356,21 @@ class ContribToSlim(WholeNames, TFCodemod):
                     self._lay_out(module, node)
                     written = True
             if written:
-                statements += template_statements(TEMPLATES[origin], module, name=name, tf=self._functions_tf or "tf")
-        if statements and self._functions_tf is None:
+                statements += template_statements(TEMPLATES[origin], module, name=name, tf=self._functions.tf or "tf")
+        if statements and self._functions.tf is None:
             self.add_import("tensorflow.compat.v1", asname="tf")
         return statements
 
     def _insert_written(self, module: cst.Module, statements: list[cst.CSTNode]) -> None:
         """The functions written in the file, after its imports (and the names they use)."""
         positions = [self._norm.position] if self._norm is not None else []
-        position = max(positions + ([self._functions_position] if self._functions else []))
+        position = max(positions + ([self._functions.position] if self._functions.names else []))
         if position == len(module.body):
             self.insert_after(module.body[-1], statements)
             return
         following = module.body[position]
         self.insert_before(following, statements)
-        if not imports_only(following) and id(following) not in self._module_lines:
+        if not imports_only(following) and id(following) not in self._reading.module_lines:
             self.replace(following, two_blank_lines)
 
     def _lay_out(self, module: cst.Module, node: cst.CSTNode) -> None:
@@ -641,29 +387,9 @@ class ContribToSlim(WholeNames, TFCodemod):
         self.replace(statement, lambda updated: relaid(written, updated, limit, deep))
 
 
-@dataclass
-class _Norm:
-    """The batch_norm a file gets: its name, the file's names of tensorflow.compat.v1 and
-    tf_slim, the index of the top-level statement it goes before, the calls losing arguments."""
-
-    name: str
-    tf: Optional[str]  # None: ``import tensorflow.compat.v1 as tf`` is added
-    slim: Optional[str]  # None: ``import tf_slim`` is added
-    position: int
-    dropped: list[tuple[cst.Call, set[str]]]
-    scope: Optional[str] = None  # the name of ``SCOPE_HELPER``, when the file names an arg scope
-    net: Optional[str] = None  # the name of ``NET_HELPER``, when the file names a net calling it
-
-
 def _called(function: str, argument: cst.BaseExpression) -> cst.Call:
     """``function(argument)``."""
     return cst.Call(func=cst.Name(function), args=[cst.Arg(argument)])
-
-
-def _local(alias: cst.ImportAlias) -> str:
-    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-        return alias.asname.name.value
-    return (dotted_name(alias.name) or "").split(".")[0]
 
 
 def _merged(lines: list[str]) -> list[str]:
@@ -676,8 +402,3 @@ def _merged(lines: list[str]) -> list[str]:
         else:
             merged.setdefault(line, [])
     return [head + ", ".join(names) if names else head for head, names in merged.items()]
-
-
-def _module_assignments(module: cst.Module) -> dict[int, cst.SimpleStatementLine]:
-    """id(value) -> its statement, for each module-level ``name = <value>`` line."""
-    return {id(assigned[1]): statement for statement in module.body if (assigned := name_assignment(statement))}
