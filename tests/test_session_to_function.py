@@ -1515,7 +1515,7 @@ DECLINES = [
             out = sess.run(y, {x: 1.0})
             saver.save(sess, "/tmp/model")
         """,
-        "session `sess` is used other than to run the graph",
+        "session `sess` is passed to `saver.save`: a TF1 Saver, kept until saver-to-checkpoint",
         id="session-passed-on",
     ),
     pytest.param(
@@ -2125,6 +2125,86 @@ DECLINES = [
         "variable `W` cannot be listed: a variable whose `trainable` is not a literal",
         id="variable-trainable-not-a-literal",
     ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+
+
+        def doubled():
+            return x * 2.0
+
+
+        def run_twice():
+            w = tf.Variable(2.0)
+            y = doubled() * w
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                return sess.run(y, {x: [1.0, 2.0]})
+
+
+        run_twice()
+        """,
+        "feeding `x`, a placeholder made at module level for a graph this function builds and runs",
+        id="module-placeholder-fed-in-a-function",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        y = x * 3.0
+        with tf.Session() as sess:
+            graph_of_run = sess.graph
+            out = sess.run(y, {x: [1.0, 2.0]})
+        """,
+        "`sess.graph` is read: TF2 has no session graph",
+        id="session-graph-read",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [2])
+        y = x * 3.0
+
+
+        def report(session, fetch, feed):
+            print(session.run(fetch, feed))
+
+
+        with tf.Session() as sess:
+            report(sess, y, {x: [1.0, 2.0]})
+        """,
+        "session `sess` is passed to `report`, which this codemod does not follow into",
+        id="session-passed-to-a-module-function",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        rows = tf.placeholder(tf.float32, [None, 2])
+        doubled = rows * 2.0
+        rows.set_shape([3, 2])
+        with tf.Session() as sess:
+            out = sess.run(doubled, {rows: [[1.0, 2.0]] * 3})
+        """,
+        "`rows.set_shape(...)` after the graph read `rows`",
+        id="placeholder-shape-set-after-an-op-read-it",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        rows = tf.placeholder(tf.float32, [None, 2])
+        rows.set_shape([3, 5])
+        with tf.Session() as sess:
+            out = sess.run(rows * 2.0, {rows: [[1.0, 2.0]] * 3})
+        """,
+        "with a shape other than a literal refining the declared one",
+        id="placeholder-shape-set-incompatible",
+    ),
 ]
 
 
@@ -2332,6 +2412,88 @@ def test_a_random_op_drawn_by_runs_of_different_fetches_is_an_unsafe_fix():
     applied = rewrite("TFM101", SHARED_RANDOM_OP, unsafe_fixes=True)
     assert "def compute_drop(x):" in applied.code and "def compute_total(x):" in applied.code
     assert any("session program migrated drawing other random numbers" in f.message for f in applied.fixes)
+
+
+MODULE_PLACEHOLDER = """
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [2])
+{reader}
+
+def run():
+    w = tf.Variable(2.0)
+    y = x * w
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        return sess.run(y, {{x: [1.0, 2.0]}})
+
+
+value = run()
+"""
+
+
+@pytest.mark.parametrize(
+    ("reader", "taken_in"),
+    [("", True), ("shown = print(x.dtype)", False), ("x = tf.identity(x)", False)],
+)
+def test_a_module_placeholder_one_function_reads_is_taken_into_its_unit(reader, taken_in):
+    # Read by the module too, or bound again, it stays where it is and the function declines.
+    result = rewrite("TFM101", MODULE_PLACEHOLDER.format(reader=reader))
+    assert ("x = tf.placeholder" not in result.code) is taken_in
+    assert ("def compute_y(x):" in result.code) is taken_in
+
+
+def test_a_tensor_named_like_its_function_is_shared_by_no_helper():
+    # Two functions need ``spread`` past the statements they share: a helper would return it
+    # under the module function's name; each function computes it under its local instead.
+    before = """
+import tensorflow as tf
+
+
+def spread(values):
+    return tf.reduce_max(values) - tf.reduce_min(values)
+
+
+x = tf.placeholder(tf.float32, [None])
+spread = spread(x)
+halved = spread / 2.0
+up = halved + spread
+down = halved - spread
+with tf.Session() as sess:
+    a = sess.run(up, {x: [1.0, 3.0]})
+    b = sess.run(down, {x: [1.0, 3.0]})
+"""
+    result = rewrite("TFM101", before)
+    assert "def build_" not in result.code
+    assert "up = halved + spread_result" in result.code
+    assert "down = halved - spread_result" in result.code
+
+
+DROPOUT_FED = """
+import numpy as np
+import tensorflow as tf
+
+x = tf.placeholder(tf.float32, [None, 3])
+keep = tf.placeholder(tf.float32)
+w = tf.Variable(tf.ones([3, 1]))
+h = tf.nn.dropout(x, keep)
+out = tf.reduce_sum(tf.matmul(h, w))
+peak = tf.reduce_max(h)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    total = sess.run(out, {{x: np.ones((2, 3)), keep: {first}}})
+    largest = sess.run(peak, {{x: np.ones((2, 3)), keep: {second}}})
+"""
+
+
+@pytest.mark.parametrize(("first", "second", "unsafe"), [("1.0", "1", False), ("0.5", "1.0", True)])
+def test_a_dropout_every_run_keeps_whole_is_not_an_unsafe_fix(first, second, unsafe):
+    # Fed 1.0 by every run, the dropout keeps every element whatever it draws: the two
+    # functions compute TF1's values. A run really dropping makes the draws count again.
+    result = rewrite("TFM101", DROPOUT_FED.format(first=first, second=second))
+    unsafe_findings = [f for f in result.findings if f.unsafe_fix]
+    assert bool(unsafe_findings) is unsafe
+    assert ("def compute_out(x, keep):" in result.code) is not unsafe
 
 
 DROPOUT_BETWEEN_LAYERS = """

@@ -30,7 +30,14 @@ What it does
       ``tf.disable_eager_execution()`` / ``tf.disable_v2_behavior()`` and
       ``with tf.Graph().as_default():`` disappear (blocks are dedented); ``ConfigProto``
       options become the matching ``tf.config`` calls;
-    - ``tf.placeholder_with_default`` becomes a parameter with a default;
+    - ``tf.placeholder_with_default`` becomes a parameter with a default; ``x.set_shape(s)``
+      on a placeholder no op read yet is part of its spec (shape reads before it still see the
+      declared shape), and placeholders the module makes for the graph one function builds and
+      runs (read by nothing else) are taken into that function's unit;
+    - a module function's name given to the tensor built with it (``spread = spread(x)``) is
+      the function inside the tf.functions, the tensor a local of its own (``spread_result``);
+    - a program with no session statement evaluating ``t.eval(session=tf.Session())`` is a
+      session program too;
     - a boolean placeholder the graph reads only as ``training=`` of layers (a Keras layer
       branches on it in Python) becomes a Python bool parameter, fed the literal True or False
       at each run; its functions have no ``input_signature`` (one trace per value);
@@ -134,7 +141,8 @@ Fix safety
     ``tf.compat.v1``. So is a random op a function computes built before a random value TF2
     draws eagerly (``tf.nn.dropout`` between two layers' random initial weights): TF1 seeded
     them in that order, TF2 seeds the eager value first and the op when the function is first
-    traced.
+    traced. A dropout whose keep probability every run computing it feeds the literal 1.0 (or
+    ``rate`` 0) keeps every element whatever it draws: not an unsafe fix.
 
 Declines when
     the unit feeds a computed tensor or a variable, uses partial_run, queues, an iterator over a
@@ -179,10 +187,11 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
 from tfmodernize.analysis.tables import tables
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, root_name
-from tfmodernize.syntax import source
+from tfmodernize.syntax import source, split_docstring
 from tfmodernize.codemods.migrate.session_to_function.config import Config
 from tfmodernize.codemods.migrate.session_to_function.emit import Emitter
 from tfmodernize.codemods.migrate.session_to_function.functions import Functions
+from tfmodernize.codemods.migrate.session_to_function import module_placeholders
 from tfmodernize.layout import style_width
 from tfmodernize.codemods.migrate.session_to_function.plan import SAFE_MODULES, UnitPlan
 from tfmodernize.codemods.migrate.session_to_function.reading import UseReader
@@ -267,14 +276,19 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         self._traced_names: set[str] = set()  # the locals traced shapes are read into (sites.py)
         owners = self._session_owners(tree)
         mains = {i for i in owners if self._own_graph_block(tree.body, i)}
+        moves = module_placeholders.placeholders_to_move(tree.body, owners, self.tf)
+        moved: set[int] = set()  # module placeholders a function's migrated unit took in
         new_body = []
         for index, stmt in enumerate(tree.body):
             if isinstance(stmt, cst.FunctionDef) and index in owners:
                 # Its functions shadow none of the module's (the function itself included).
                 defined = {s.name.value for s in tree.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
-                migrated = self._migrate(stmt.body.body, nested=True, taken=defined)
+                taken_in = [tree.body[i] for i in moves.get(index, [])]
+                head, rest = split_docstring(stmt.body.body)
+                migrated = self._migrate([*head, *taken_in, *rest], nested=True, taken=defined)
                 if migrated is not None:
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
+                    moved |= set(moves.get(index, []))
             elif index in mains:
                 # Module-level code: its functions take no name the module reads.
                 reader = UseReader()
@@ -284,6 +298,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
                 if migrated is not None:
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
             new_body.append(stmt)
+        new_body = [stmt for index, stmt in enumerate(new_body) if index not in moved]
         if any(not isinstance(tree.body[i], cst.FunctionDef) and i not in mains for i in owners):
             new_body = self._migrate_graphs(new_body)
         if len(new_body) != len(tree.body) or any(new is not old for new, old in zip(new_body, tree.body)):
@@ -562,7 +577,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         == "__main__":``)."""
         try:
             unit = GraphUnit(body, self.tf, *self._functions)
-            if not unit.sessions:
+            if not unit.runs_in_a_session():
                 return None
             plan = UnitPlan(unit, in_block=block)
             reader = UseReader()

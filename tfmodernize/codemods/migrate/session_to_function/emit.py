@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 
 #: the statements that go in every migration, leaving no statement of their own
-GONE = (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET, Kind.FEED)
+GONE = (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET, Kind.FEED, Kind.SHAPE)
 
 
 class Emitter:
@@ -136,7 +136,10 @@ class Emitter:
     def _body(self, steps: Sequence[Union[Statement, Helper]], plan: UnitPlan) -> list[cst.BaseStatement]:
         body: list[cst.BaseStatement] = []
         for position, step in enumerate(steps):
-            node = step.call() if isinstance(step, Helper) else step.node.visit(AssignMethods(self))
+            if isinstance(step, Helper):
+                node = step.call()
+            else:
+                node = _renamed(step.node, plan).visit(AssignMethods(self))
             lines = [line for line in node.leading_lines if position > 0 or line.comment is not None]
             # A blank line keeps no indentation (it would leave trailing spaces in the body).
             lines = [line if line.comment is not None else cst.EmptyLine(indent=False) for line in lines]
@@ -167,7 +170,7 @@ class Emitter:
         if function.summaries is not None:
             body.append(function.summaries)
         if function.returned is not None:
-            body.append(cst.SimpleStatementLine([cst.Return(function.returned)]))
+            body.append(cst.SimpleStatementLine([cst.Return(_renamed(function.returned, plan))]))
         elif not body:
             body.append(cst.SimpleStatementLine([cst.Pass()]))
         params, specs = self._signature(function, unit)
@@ -538,6 +541,24 @@ class _Rewriter(cst.CSTTransformer):
         if not updated.body:
             return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
         return updated
+
+
+def _renamed(node: cst.CSTNode, plan: UnitPlan) -> cst.CSTNode:
+    """``node`` with the names ``plan.renamed`` gives a function's locals."""
+    if not plan.renamed:
+        return node
+    return node.visit(_Locals(plan.renamed))
+
+
+class _Locals(cst.CSTTransformer):
+    """Renames the ``Name`` nodes of the given ids."""
+
+    def __init__(self, names: dict[int, str]) -> None:
+        self.names = names
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.Name:
+        name = self.names.get(id(original))
+        return updated if name is None else updated.with_changes(value=name)
 
 
 class _Named(cst.CSTTransformer):

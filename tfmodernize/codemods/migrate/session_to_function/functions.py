@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from tfmodernize.treewalk import visit, walk
+from tfmodernize.treewalk import contains, visit, walk
 
 from tfmodernize.codemods.migrate.session_to_function.graph import (
     SESSIONS,
@@ -38,7 +38,7 @@ from tfmodernize.codemods.migrate.session_to_function.plan import (
 )
 from tfmodernize.codemods.migrate.session_to_function.reading import Leftovers, assignments
 from tfmodernize.names import name_nodes
-from tfmodernize.syntax import commas, source
+from tfmodernize.syntax import argument, calls_in, commas, name_assignment, source
 
 #: Words of a train op's name that say it trains (``d_train_op`` trains ``d``).
 TRAIN_WORDS = frozenset(
@@ -191,6 +191,9 @@ class Functions:
         expect them. A statement's users include those of every statement depending on it, so
         helpers only depend on helpers with more users: calls can always be ordered."""
         functions = list(plan.functions.values())
+        shadowed = set()
+        for stmt in plan.unit.statements:
+            shadowed |= {node.value for node in name_nodes(stmt.node) if id(node) in plan.renamed}
         # A statement reading a fed constant computes something else in each function.
         overridden = {name for function in functions for name in function.overrides}
         users: dict[int, set[str]] = {}
@@ -232,7 +235,9 @@ class Functions:
             params = [n for n in plan.unit.placeholders if n in uses]
             params += sorted((uses & outside_defs) - defined - set(params))
             outputs = [n for n in in_order(members) if n in needed]
-            if not outputs:
+            if not outputs or (set(outputs) | set(params)) & shadowed:
+                # A tensor named like the module function it came from (``plan.renamed``)
+                # passes between functions only under its local name: no helper for it.
                 continue
             # Named after what it builds up to (its last output); the others come along.
             name = self._fresh(plan, f"build_{outputs[-1]}")
@@ -330,7 +335,14 @@ class Functions:
             for stmt in function.body:
                 if stmt.dynamic and stmt.draws_random:
                     drawn_by.setdefault(stmt.index, set()).add(function.name)
-        shared = next((stmt for stmt in unit.statements if len(drawn_by.get(stmt.index, ())) > 1), None)
+        shared = next(
+            (
+                stmt
+                for stmt in unit.statements
+                if len(drawn_by.get(stmt.index, ())) > 1 and not self._draws_discarded(plan, stmt)
+            ),
+            None,
+        )
         if shared is not None:
             # TF1 drew every run's values from the one op; each TF2 function has its own op, so
             # a run of one function no longer moves the stream the other draws from.
@@ -354,7 +366,7 @@ class Functions:
                     "random state, a TF2 function keeps one; seed each draw explicitly "
                     "(tf.random.stateless_*) to migrate it",
                 )
-            self._check_free_names(unit, function)
+            self._check_free_names(plan, function)
             for name in function.params:
                 placeholder = unit.placeholders.get(name)
                 if (
@@ -392,6 +404,46 @@ class Functions:
             )
         return None
 
+    def _draws_discarded(self, plan: UnitPlan, stmt: Statement) -> bool:
+        """Whether every random value ``stmt`` draws is thrown away by every run computing
+        it: its random ops are ``tf.nn.dropout`` of a placeholder keep probability each of those
+        runs feeds the literal 1 (or a ``rate`` fed 0), which keeps every element, unscaled.
+        TF1's one op and each function's own then compute the same values, whatever they draw."""
+        calls = tf_calls(stmt.node, self.tf)[0]
+        called = [c.func.value for c in calls_in(stmt.node) if isinstance(c.func, cst.Name)]
+        if any(name in plan.unit.drawing for name in called):
+            return False
+        random = [call for path, call in calls if draws_random([(path, call)])]
+        fed: list[tuple[str, str]] = []  # (placeholder, the literal that keeps everything)
+        for path, call in calls:
+            if not draws_random([(path, call)]):
+                continue
+            if path != "nn.dropout":
+                return False
+            keep = argument(call, 1, "keep_prob")
+            rate = argument(call, None, "rate")
+            if isinstance(keep, cst.Name) and rate is None:
+                fed.append((keep.value, "1"))
+            elif (
+                keep is None
+                and isinstance(rate, cst.BinaryOperation)
+                and isinstance(rate.operator, cst.Subtract)
+                and _literal_number(rate.left) == "1"
+                and isinstance(rate.right, cst.Name)
+            ):
+                fed.append((rate.right.value, "1"))
+            elif keep is None and isinstance(rate, cst.Name):
+                fed.append((rate.value, "0"))
+            else:
+                return False
+        if not random or any(name not in plan.unit.placeholders for name, _ in fed):
+            return False
+        runs = [site for function, site, _, _ in plan.step_calls if stmt in function.body]
+        fed_values = []
+        for site in runs:
+            fed_values += [(_fed_value(plan, site.feed, name), wanted) for name, wanted in fed]
+        return bool(runs) and all(_literal_number(value) == wanted for value, wanted in fed_values)
+
     def _draws_initial_value(self, unit: GraphUnit, stmt: Statement) -> bool:
         """Whether a variable statement draws its initial value from a random op
         (``tf.Variable(tf.random_normal(...))``, ``weight_variable(shape)`` of a module function
@@ -401,10 +453,12 @@ class Functions:
         calls = [node for node in walk(stmt.node, code_only=True) if isinstance(node, cst.Call)]
         return any(isinstance(c.func, cst.Name) and c.func.value in unit.drawing for c in calls)
 
-    def _check_free_names(self, unit: GraphUnit, function: FunctionPlan) -> None:
+    def _check_free_names(self, plan: UnitPlan, function: FunctionPlan) -> None:
         """A name the function reads from the module must still name, wherever the function is
         called, what it named where TF1 built the graph (``W = 0.1`` before ``W = tf.Variable``
-        is fine; ``b`` rebound between the graph and a run is not)."""
+        is fine; ``b`` rebound between the graph and a run is not; a helper's name taken by
+        the tensor it returned is the helper in the function, its local renamed)."""
+        unit = plan.unit
         built: list[tuple[str, Statement]] = []  # (name, the statement that read it in TF1)
         bound = set(function.params)
         for stmt in function.body:
@@ -434,10 +488,63 @@ class Functions:
             if any(binding is not meant for binding in seen) or any(
                 not _binds_after_calling(site.node) for site in rebinding
             ):
+                if not rebinding and self._shadows_module_name(plan, function, name, meant):
+                    continue
+                hint = ""
+                outside = meant is not None and meant not in function.body
+                if outside and reader in function.body and name in reader.defs:
+                    hint = "; the graph gives it to a tensor: give each tensor a name of its own"
+                    hint += f" ({name}_result)"
                 raise Decline(
                     reader.origin,
-                    f"`{name}` is rebound after the graph used it: its TF1 value is not the one the function would see",
+                    f"`{name}` is rebound after the graph used it: its TF1 value is not the one "
+                    f"the function would see{hint}",
                 )
+
+    def _shadows_module_name(
+        self, plan: UnitPlan, function: FunctionPlan, name: str, meant: Optional[Statement]
+    ) -> bool:
+        """``spread = spread(x)``: a module function (or other module name) whose name the
+        graph then gives to the tensor it built from it, and nothing else rebinds. In the
+        function that statement would make ``spread`` a local read before it is bound, so the
+        tensor takes a name of its own there (``spread_result``), in the statements after it
+        and in what the function returns (``plan.renamed``). The module name keeps meaning
+        what the graph code read: the statement binding the tensor moves into the functions,
+        and every later module-level read of the tensor is a run replaced by a call. False
+        (the caller declines) for any other shape."""
+        unit = plan.unit
+        binders = [stmt for stmt in unit.statements if name in stmt.defs and stmt is not meant]
+        if meant is None or meant in function.body:
+            return False
+        if unit.bindings.get(name, 0) != 2 or len(binders) != 1:
+            return False
+        tensor = binders[0]
+        pair = name_assignment(tensor.node)
+        if (
+            tensor not in function.body
+            or tensor.kind is not Kind.GRAPH
+            or not tensor.dynamic
+            or pair is None
+            or pair[0] != name
+        ):
+            return False
+        movers = {stmt.index for f in plan.functions.values() for stmt in f.body}
+        replaced = [*plan.calls, *plan.smalls]  # the runs, each replaced by a call
+        renamed: list[cst.Name] = [tensor.node.body[0].targets[0].target]
+        for stmt in unit.statements[tensor.index + 1 :]:
+            reads = [node for node in name_nodes(stmt.node) if node.value == name]
+            if not reads:
+                continue
+            if stmt.kind is Kind.GRAPH and stmt.index in movers:
+                renamed += reads
+            elif not all(any(contains(run, node) for run in replaced) for node in reads):
+                return False
+        for other in plan.functions.values():
+            if other.returned is not None and tensor in other.body:
+                renamed += [node for node in name_nodes(other.returned) if node.value == name]
+        local = plan.renamed.get(id(renamed[0])) or self._fresh(plan, f"{name}_result")
+        plan.renamed.update((id(node), local) for node in renamed)
+        return True
 
     def _literal_dtype(self, value: cst.BaseExpression) -> Optional[str]:
         if isinstance(value, cst.UnaryOperation):
@@ -448,6 +555,29 @@ class Functions:
         if isinstance(value, cst.Name) and value.value in ("True", "False"):
             return "bool"
         return None
+
+
+def _literal_number(value: Optional[cst.BaseExpression]) -> Optional[str]:
+    """``"1"`` for ``1`` / ``1.0``, ``"0"`` for ``0`` / ``0.0`` / ``0.``; None for anything else."""
+    if isinstance(value, (cst.Integer, cst.Float)):
+        number = float(value.value)
+        if number in (0.0, 1.0):
+            return str(int(number))
+    return None
+
+
+def _fed_value(plan: UnitPlan, feed, name: str) -> Optional[cst.BaseExpression]:
+    """What a run's feed (a dict literal, or a feed dict the unit builds) gives ``name``."""
+    if isinstance(feed, cst.Name):
+        feed = plan.local_feeds.get(feed.value) or plan.unit.feeds.get(feed.value)
+    if not isinstance(feed, cst.Dict):
+        return None
+    values = []
+    for element in feed.elements:
+        key = element.key if isinstance(element, cst.DictElement) else None
+        if isinstance(key, cst.Name) and key.value == name:
+            values.append(element.value)
+    return values[0] if len(values) == 1 else None
 
 
 def _binds_after_calling(node: cst.BaseStatement) -> bool:

@@ -61,7 +61,7 @@ from tfmodernize.treewalk import visit, walk
 from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, raised here
 
 from tfmodernize.tfsymbols import TFNames
-from tfmodernize.syntax import argument, source
+from tfmodernize.syntax import argument, commas, source
 from tfmodernize.names import local_names, name_nodes, parameter_names, target_names
 
 from tfmodernize.analysis.variable_calls import Unknown, made_variable, trainable_flag
@@ -238,6 +238,8 @@ class Kind(StrEnum):
     RESET = "reset"
     RUN = "run"
     FEED = "feed"
+    #: ``x.set_shape(...)`` of a placeholder (``GraphUnit._sets_placeholder_shape``)
+    SHAPE = "shape"
     ITERATOR = "iterator"
     PLAIN = "plain"
 
@@ -256,6 +258,14 @@ class Placeholder:
     #: A boolean placeholder the graph reads only as ``training=`` of layers: Keras layers branch
     #: on it in Python, so the functions take a Python bool (``GraphUnit._find_switches``).
     switch: bool = False
+    #: ``x.set_shape([8, 2])`` before any op reads it: the shapes the graph knew, each from the
+    #: statement of that index on (the declared one first); ``shape`` is then the last one
+    shapes: list[tuple[int, Optional[cst.BaseExpression]]] = field(default_factory=list)
+
+    def shape_at(self, index: int) -> Optional[cst.BaseExpression]:
+        """The shape the graph knew of the placeholder at the statement of that index."""
+        known = [shape for at, shape in self.shapes if at < index]
+        return known[-1] if known else self.shape
 
 
 @dataclass
@@ -672,6 +682,64 @@ def _single_assignment(node: cst.BaseStatement) -> Optional[tuple[str, cst.BaseE
     if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
         return small.targets[0].target.value, small.value
     return None
+
+
+def _is_none_name(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _refined(declared: Optional[cst.BaseExpression], wanted) -> Optional[cst.List]:
+    """The shape ``set_shape(wanted)`` leaves a placeholder declared with ``declared``: each
+    size ``wanted`` gives, or the declared one where it gives None. None unless both are
+    literal lists or tuples of int literals and None of one rank, ``wanted`` keeping every
+    declared size (or ``declared`` is None: any rank)."""
+
+    def sizes(shape: cst.BaseExpression) -> Optional[list[cst.BaseExpression]]:
+        if not isinstance(shape, (cst.List, cst.Tuple)):
+            return None
+        values = [element.value for element in shape.elements]
+        if all(isinstance(v, cst.Integer) or _is_none_name(v) for v in values):
+            return values
+        return None
+
+    new = sizes(wanted)
+    if new is None:
+        return None
+    old = sizes(declared) if declared is not None else [cst.Name("None")] * len(new)
+    if old is None or len(old) != len(new):
+        return None
+    merged = []
+    for was, given in zip(old, new):
+        same = isinstance(given, cst.Integer) and isinstance(was, cst.Integer)
+        same = same and given.value == was.value
+        if isinstance(was, cst.Integer) and not same:
+            if isinstance(given, cst.Integer):
+                return None  # TF1 raises: the sizes are incompatible
+            given = was
+        merged.append(cst.Element(given))
+    return cst.List(commas(merged))
+
+
+def _outside_use(node: cst.BaseStatement, tensors: set[str]) -> str:
+    """Why a statement reading graph tensors outside the session is not migrated, naming the
+    tensor and, for ``t.graph`` / ``t.op`` / ``t.name``, what TF2 lacks."""
+    reason = "a tensor is used outside the session (printed or passed to Python)"
+    if not tensors:
+        return reason
+    for attribute in walk(node, code_only=True):
+        if (
+            isinstance(attribute, cst.Attribute)
+            and isinstance(attribute.value, cst.Name)
+            and attribute.value.value in tensors
+            and attribute.attr.value in ("graph", "op", "name", "consumers")
+        ):
+            return (
+                f"{reason}: `{attribute.value.value}.{attribute.attr.value}` is what the TF1 graph "
+                "holds of the tensor; a TF2 function's tensors exist only while it traces: print "
+                "it inside the function, or drop it"
+            )
+    name = sorted(tensors)[0]
+    return f"{reason}: `{name}`; compute what Python needs from it in a run (`sess.run({name})`)"
 
 
 def _expression(node: cst.BaseStatement) -> Optional[cst.BaseExpression]:
@@ -1142,6 +1210,8 @@ class GraphUnit:
             stmt.kind = Kind.CONFIG
         elif expression is not None and path in SESSIONS:
             stmt.kind = Kind.SESSION
+        elif self._sets_placeholder_shape(expression, index):
+            stmt.kind = Kind.SHAPE
         else:
             self._classify_graph(stmt, assignment, path, calls, methods, reader.name_calls, graph_names)
         for name in defs - self._bound:
@@ -1155,6 +1225,48 @@ class GraphUnit:
         # (``stmt.defs``: a statement filling a list of tensors binds it, ``_lists_filled``)
         stmt.kinds = {name: self.kind_of[name] for name in stmt.defs if name in self.kind_of}
         self.statements.append(stmt)
+
+    def _sets_placeholder_shape(self, expression: Optional[cst.BaseExpression], index: int) -> bool:
+        """``x.set_shape([8, 2])`` on a placeholder no op or run read yet (only its shape or
+        text was): the shape TF1 knows of it from there on, recorded as the placeholder's
+        (``Placeholder.shapes``); its spec takes it, since every op is built after. A literal
+        shape refining the declared one (same rank, its known sizes kept) only."""
+        if not (
+            isinstance(expression, cst.Call)
+            and isinstance(expression.func, cst.Attribute)
+            and expression.func.attr.value == "set_shape"
+            and isinstance(expression.func.value, cst.Name)
+            and self.kind_of.get(expression.func.value.value) == Value.PLACEHOLDER
+        ):
+            return False
+        name = expression.func.value.value
+        placeholder = self.placeholders.get(name)
+        if placeholder is None or placeholder.iterator is not None:
+            return False
+        if placeholder.default is not None:
+            return False
+        readers = [s for s in self.statements if name in s.uses and s.kind is not Kind.PLAIN]
+        if readers:
+            raise Decline(
+                expression,
+                f"`{name}.set_shape(...)` after the graph read `{name}`: TF1's ops built "
+                "before it keep the declared shape, a TF2 input spec would give them the new "
+                "one; declare the shape in the placeholder",
+            )
+        shape = None
+        if len(expression.args) == 1:
+            shape = _refined(placeholder.shape, expression.args[0].value)
+        if shape is None:
+            raise Decline(
+                expression,
+                f"`{name}.set_shape(...)` with a shape other than a literal refining the "
+                "declared one: declare the shape in the placeholder",
+            )
+        if not placeholder.shapes:
+            placeholder.shapes.append((placeholder.statement.index, placeholder.shape))
+        placeholder.shapes.append((index, shape))
+        placeholder.shape = shape
+        return True
 
     def _bind(self, name: str, kind: Value) -> None:
         """Record what ``name`` is from the statement being read on."""
@@ -1304,7 +1416,7 @@ class GraphUnit:
                 return
             if path is not None and path.startswith("summary.") and stmt.dynamic:
                 return
-            raise Decline(origin, "a tensor is used outside the session (printed or passed to Python)")
+            raise Decline(origin, _outside_use(node, uses & graph_names))
         listed = assignment and isinstance(assignment[1], (cst.List, cst.Tuple, cst.ListComp))
         if assignment and (path in SEQUENCE_OPS or listed):
             self.sequences.add(assignment[0])
@@ -1520,6 +1632,22 @@ class GraphUnit:
 
     def trainable_variables(self) -> list[Variable]:
         return [v for v in self.variables if v.trainable]
+
+    def runs_in_a_session(self) -> bool:
+        """Whether the unit runs its graph in a session: one it names, or one opened for a
+        single run (``t.eval(session=tf.Session())``)."""
+        if self.sessions:
+            return True
+        return any(
+            isinstance(node, cst.Arg)
+            and node.keyword is not None
+            and node.keyword.value == "session"
+            and isinstance(node.value, cst.Call)
+            and tf_path(node.value.func, self.names) in SESSIONS
+            for stmt in self.statements
+            if stmt.kind is Kind.RUN
+            for node in walk(stmt.node, code_only=True)
+        )
 
     def reaching(self, name: str, before: int) -> Optional[Statement]:
         """The last statement before index ``before`` that binds ``name``."""

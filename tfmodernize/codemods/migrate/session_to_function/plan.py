@@ -160,6 +160,9 @@ class UnitPlan:
     #: .output_shapes``), by the id of that expression: the local it is read into before a
     #: statement it makes wider than the file (``<tensor>_shape``)
     traced: dict[int, str] = field(default_factory=dict)
+    #: a tensor named like the module function it came from (``spread = spread(x)``): its
+    #: ``Name`` nodes in the functions (by id), and the local they are written as there
+    renamed: dict[int, str] = field(default_factory=dict)
     #: a unit inside a function (its functions are nested ones)
     nested: bool = False
     #: module-level code in a block (``if __name__ == "__main__":``): a definition opening the

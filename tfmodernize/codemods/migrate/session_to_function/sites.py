@@ -12,6 +12,7 @@ from tfmodernize.treewalk import contains, visit, walk
 from tfmodernize.syntax import calls_in
 from tfmodernize.codemods.migrate.session_to_function.graph import (
     INITIALIZERS,
+    PLACEHOLDERS,
     UNKNOWN_OPS,
     STATEFUL_OPS,
     Decline,
@@ -45,7 +46,7 @@ from tfmodernize.codemods.migrate.session_to_function.reading import (
     assignments,
     calls_in_loops,
 )
-from tfmodernize.syntax import argument, commas, no_space_equal, source
+from tfmodernize.syntax import argument, commas, name_assignment, no_space_equal, source
 from tfmodernize.names import target_name_nodes
 
 
@@ -65,9 +66,7 @@ class RunSites:
             visit(stmt.origin, sites)
             plan.repeated |= calls_in_loops(stmt.origin)
             if sites.unexplained:
-                raise Decline(
-                    sites.unexplained, f"session `{sites.unexplained.value}` is used other than to run the graph"
-                )
+                raise Decline(sites.unexplained, self._session_use(sites.unexplained))
             for site in sites.sites:
                 runs.append(site.call)
                 name = _session_of(site.call, unit.sessions)
@@ -112,6 +111,41 @@ class RunSites:
                 "or the same one run in a loop): TF2 variables are created once and keep "
                 "their values; reset them with `v.assign(...)` by hand",
             )
+
+    def _session_use(self, name: cst.Name) -> str:
+        """Why a use of a session other than ``run`` / ``close`` keeps the program as it is, and
+        what to do: the session's graph read, the session given to a call, a method of it."""
+        session = name.value
+        parents = self.state.parents(self._module)
+        parent = parents.get(id(name))
+        arg = parent if isinstance(parent, cst.Arg) else None
+        call = parents.get(id(arg)) if arg is not None else None
+        if isinstance(parent, cst.Attribute) and parent.value is name:
+            attribute = parent.attr.value
+            if attribute in ("graph", "graph_def"):
+                return (
+                    f"`{session}.{attribute}` is read: TF2 has no session graph; drop it "
+                    "(summary-v2 drops a writer's graph and `add_graph` once nothing else keeps "
+                    "the file on TF1)"
+                )
+            what = f"`{session}.{attribute}`"
+            return f"session `{session}` is used other than to run the graph: {what}"
+        if isinstance(call, cst.Call) and call.func is not name:
+            callee = source(call.func)
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("save", "restore"):
+                return (
+                    f"session `{session}` is passed to `{callee}`: a TF1 Saver, kept until "
+                    "saver-to-checkpoint migrates it (see its finding)"
+                )
+            if isinstance(call.func, cst.Name) and tf_path(call.func, self.tf) is None:
+                return (
+                    f"session `{session}` is passed to `{callee}`, which this codemod does not "
+                    f"follow into: pass `{callee}` the values it runs, or run them where it "
+                    "is called"
+                )
+            only = f"only `{session}.run(...)` is migrated"
+            return f"session `{session}` is passed to `{callee}`: {only}"
+        return f"session `{session}` is used other than to run the graph"
 
     @staticmethod
     def _initialised_twice(plan: UnitPlan, initializer_runs: list, opened: dict) -> bool:
@@ -166,7 +200,8 @@ class RunSites:
                 if kind == Value.PLACEHOLDER:
                     placeholder = unit.placeholders[name]
                     if what == "shape":
-                        shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
+                        shape = placeholder.shape_at(stmt.index)
+                        shape = shape if shape is not None else cst.Name("None")
                         value = cst.Call(self.tf_expr("TensorShape"), [cst.Arg(shape)])
                     elif placeholder.dtype is not None:
                         value = cst.Call(self.tf_expr("as_dtype"), [cst.Arg(placeholder.dtype)])
@@ -240,7 +275,8 @@ class RunSites:
                 dtype = self.tf_expr(self._literal_dtype(placeholder.default))
             if dtype is None:
                 raise Decline(node, f"cannot tell the dtype of placeholder `{name}`")
-            shape = placeholder.shape if placeholder.shape is not None else cst.Name("None")
+            shape = placeholder.shape_at(stmt.index)
+            shape = shape if shape is not None else cst.Name("None")
             return cst.Call(spec, commas([cst.Arg(shape), cst.Arg(dtype)]))
         several = unit.holds_structure(cst.Name(name), stmt.index)
         if kind in (Value.DYNAMIC, Value.STATIC) and several:
@@ -326,6 +362,9 @@ class RunSites:
                 )
             elif stmt.kind is Kind.ITERATOR:
                 plan.fixes.append((stmt.origin, "a TF1 dataset iterator -> `iter(dataset)`"))
+            elif stmt.kind is Kind.SHAPE:
+                message = "the shape set on the placeholder goes into its `tf.TensorSpec`"
+                plan.fixes.append((stmt.origin, message))
             elif stmt.kind is Kind.RESET:
                 plan.fixes.append((stmt.origin, "TF2 runs eagerly: no default graph to reset or switch to"))
             elif stmt.kind is Kind.FEED:
@@ -708,7 +747,7 @@ class RunSites:
                     isinstance(key, cst.Name)
                     and (unit.kind(key.value, at) == Value.PLACEHOLDER or key.value in function.overrides)
                 ):
-                    raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
+                    raise Decline(key, self._not_a_placeholder(plan, key, at))
                 _check_switch(unit, key.value, element.value)
                 fed[key.value] = element.value
         for name, value in fed.items():
@@ -754,8 +793,29 @@ class RunSites:
             if kind == Value.STATIC:
                 overrides.append(key.value)
             elif kind != Value.PLACEHOLDER:
-                raise Decline(key, f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}")
+                raise Decline(key, self._not_a_placeholder(plan, key, at))
         return overrides
+
+    def _not_a_placeholder(self, plan: UnitPlan, key: cst.BaseExpression, at: int) -> str:
+        """Why a fed key declines: not a placeholder, or a placeholder the module makes for a
+        graph a function builds and runs (only a unit's own placeholders become parameters)."""
+        name = key.value if isinstance(key, cst.Name) else None
+        if name is not None and plan.unit.reaching(name, at) is None:
+            for statement in self._module.body:
+                pair = name_assignment(statement)
+                if (
+                    pair is not None
+                    and pair[0] == name
+                    and isinstance(pair[1], cst.Call)
+                    and tf_path(pair[1].func, self.tf) in PLACEHOLDERS
+                ):
+                    return (
+                        f"feeding `{name}`, a placeholder made at module level for a graph this "
+                        "function builds and runs: only a placeholder made where its graph is "
+                        "built becomes a parameter; move it into the function (passing it to the "
+                        "helpers reading it) and migrate again"
+                    )
+        return f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}"
 
     def _wants_numpy(self, plan: UnitPlan, site: "Site", targets) -> bool:
         if site.context == "value":
