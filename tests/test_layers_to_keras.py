@@ -18,8 +18,59 @@ from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 REPO = Path(__file__).resolve().parents[1]
 
 
+#: What layers-to-keras writes after the imports of a file whose layers take TF1's default kernel
+#: initializer, drawn as TF1 drew it: a line ``WRITTEN_GLOROT_UNIFORM`` of an expected rewrite
+#: stands for it; ``WRITTEN_CELL_KERNEL`` for it and the class of TF1's RNN cell kernels.
+GLOROT_UNIFORM = """\
+def glorot_uniform(shape, dtype=tf.float32):
+    \"\"\"TF1's default kernel initializer (Glorot uniform), drawn by
+    tf.random.uniform as TF1 drew it, so the layers start from TF1's weights
+    (Keras's GlorotUniform draws other numbers).\"\"\"
+    receptive_field = math.prod(shape[:-2])
+    fan_in = shape[-2] * receptive_field
+    fan_out = shape[-1] * receptive_field
+    scale = 1.0 / max(1.0, (fan_in + fan_out) / 2.0)
+    limit = math.sqrt(3.0 * scale)
+    return tf.random.uniform(shape, -limit, limit, dtype=dtype)
+"""
+CELL_KERNEL = """\
+class CellKernel:
+    \"\"\"TF1's RNN cell kernel: one Glorot-uniform matrix over the input and
+    state rows, drawn as TF1 drew it, its gates' columns in Keras's order
+    (`gates`: TF1's gate of each of Keras's). Keras asks for the input rows
+    first (`inputs`), then the state rows (`state`).\"\"\"
+
+    def __init__(self, gates=(0,)):
+        self.gates = gates
+        self.state_rows = None
+
+    def inputs(self, shape, dtype=tf.float32):
+        rows, columns = shape
+        units = columns // len(self.gates)
+        whole = glorot_uniform((rows + units, columns), dtype)
+        blocks = tf.split(whole, len(self.gates), axis=1)
+        whole = tf.concat([blocks[gate] for gate in self.gates], axis=1)
+        self.state_rows = whole[rows:]
+        return whole[:rows]
+
+    def state(self, shape, dtype=tf.float32):
+        return self.state_rows
+"""
+WRITTEN = {
+    "WRITTEN_GLOROT_UNIFORM\n": f"import math\n\n\n{GLOROT_UNIFORM}\n\n",
+    "WRITTEN_CELL_KERNEL\n": f"import math\n\n\n{GLOROT_UNIFORM}\n\n{CELL_KERNEL}\n\n",
+}
+
+
+def _written(text: str) -> str:
+    """``text`` with the written code in place of the lines standing for it (``WRITTEN``)."""
+    for marker, code in WRITTEN.items():
+        text = text.replace(marker, code)
+    return text
+
+
 def _code(text: str) -> str:
-    return textwrap.dedent(text).lstrip("\n")
+    return _written(textwrap.dedent(text).lstrip("\n"))
 
 
 REWRITES = [
@@ -33,12 +84,14 @@ REWRITES = [
         """,
         """
         import tensorflow as tf
-
+        WRITTEN_GLOROT_UNIFORM
+        hidden_layer = tf.keras.layers.Dense(
+            8, activation=tf.nn.relu, kernel_initializer=glorot_uniform, name="hidden"
+        )
         # the network
-        hidden_layer = tf.keras.layers.Dense(8, activation=tf.nn.relu, name="hidden")
         hidden = hidden_layer(x)
         flatten = tf.keras.layers.Flatten()
-        dense = tf.keras.layers.Dense(2, use_bias=False)
+        dense = tf.keras.layers.Dense(2, use_bias=False, kernel_initializer=glorot_uniform)
         logits = dense(flatten(hidden))
         """,
         id="dense-named-and-nested-flatten",
@@ -53,8 +106,10 @@ REWRITES = [
         """,
         """
         import tensorflow as tf
-
-        conv2d = tf.keras.layers.Conv2D(16, [5, 5], padding="same")
+        WRITTEN_GLOROT_UNIFORM
+        conv2d = tf.keras.layers.Conv2D(
+            16, [5, 5], padding="same", kernel_initializer=glorot_uniform
+        )
         c = conv2d(images)
         max_pooling2d = tf.keras.layers.MaxPooling2D(pool_size=[2, 2], strides=2)
         p = max_pooling2d(c)
@@ -81,9 +136,8 @@ REWRITES.append(
     """,
         """
     import tensorflow as tf
-
-
-    encoder_code = tf.keras.layers.Dense(3, name="code")
+    WRITTEN_GLOROT_UNIFORM
+    encoder_code = tf.keras.layers.Dense(3, kernel_initializer=glorot_uniform, name="code")
 
 
     def encoder(x):
@@ -107,8 +161,8 @@ REWRITES.append(
     """,
         """
     import tensorflow as tf
-
-    conv2d = tf.keras.layers.Conv2D(4, 3)
+    WRITTEN_GLOROT_UNIFORM
+    conv2d = tf.keras.layers.Conv2D(4, 3, kernel_initializer=glorot_uniform)
     c = conv2d(images)
     batch_normalization = tf.keras.layers.BatchNormalization(epsilon=1e-5)
     n = batch_normalization(c)
@@ -176,10 +230,13 @@ REWRITES.append(
     """,
         """
     import tensorflow as tf
-
-
-    discriminator_dense = tf.keras.layers.Dense(4, activation=tf.nn.relu)
-    discriminator_logit = tf.keras.layers.Dense(1, name="logit")
+    WRITTEN_GLOROT_UNIFORM
+    discriminator_dense = tf.keras.layers.Dense(
+        4, activation=tf.nn.relu, kernel_initializer=glorot_uniform
+    )
+    discriminator_logit = tf.keras.layers.Dense(
+        1, kernel_initializer=glorot_uniform, name="logit"
+    )
 
 
     def discriminator(x):
@@ -207,11 +264,15 @@ REWRITES.append(
     """,
         """
     import tensorflow as tf
-
+    WRITTEN_GLOROT_UNIFORM
     flatten = tf.keras.layers.Flatten()
-    hidden = tf.keras.layers.Dense(3, activation=tf.nn.relu, kernel_initializer=tf.zeros_initializer(), name="hidden")
+    hidden = tf.keras.layers.Dense(
+        3, activation=tf.nn.relu, kernel_initializer=tf.zeros_initializer(), name="hidden"
+    )
     h = hidden(flatten(x))
-    fully_connected = tf.keras.layers.Dense(1, activation=None, trainable=False)
+    fully_connected = tf.keras.layers.Dense(
+        1, activation=None, kernel_initializer=glorot_uniform, trainable=False
+    )
     y = fully_connected(h)
     """,
         id="contrib-fully-connected-and-flatten",
@@ -531,9 +592,8 @@ step = tf.train.AdamOptimizer(0.1).minimize(loss, var_list=critic_vars)
 def test_variable_lists_picked_by_scope_are_read_where_the_optimizer_uses_them(read):
     after = """
 import tensorflow as tf
-
-
-critic_dense = tf.keras.layers.Dense(1)
+WRITTEN_GLOROT_UNIFORM
+critic_dense = tf.keras.layers.Dense(1, kernel_initializer=glorot_uniform)
 
 
 def critic(x):
@@ -544,7 +604,7 @@ real_score = critic(real)
 fake_score = critic(fake)
 step = tf.train.AdamOptimizer(0.1).minimize(loss, var_list=critic_dense.trainable_variables)
 """
-    result = assert_rewrites("TFM107", SCOPED_LIST.replace("READ", read), after)
+    result = assert_rewrites("TFM107", SCOPED_LIST.replace("READ", read), _written(after))
     assert result.findings == []
 
 
@@ -568,7 +628,8 @@ step = tf.train.AdamOptimizer(0.1).minimize(loss, var_list=critic_dense.trainabl
 )
 def test_variable_lists_not_resolved_are_findings(read, message):
     result = rewrite("TFM107", SCOPED_LIST.replace("READ", read))
-    assert "critic_dense = tf.keras.layers.Dense(1)" in result.code
+    made = "critic_dense = tf.keras.layers.Dense(1, kernel_initializer=glorot_uniform)"
+    assert made in result.code
     assert "critic_vars = " in result.code
     assert [f.code for f in result.findings] == ["TFM107"] and message in result.findings[0].message
 
@@ -593,8 +654,16 @@ RNN_REWRITES = [
         """,
         """
         import tensorflow as tf
-
-        lstm = tf.keras.layers.LSTM(8, unit_forget_bias=False, return_sequences=True, return_state=True)
+        WRITTEN_CELL_KERNEL
+        lstm_kernel = CellKernel(gates=(0, 2, 1, 3))
+        lstm = tf.keras.layers.LSTM(
+            8,
+            unit_forget_bias=False,
+            return_sequences=True,
+            return_state=True,
+            kernel_initializer=lstm_kernel.inputs,
+            recurrent_initializer=lstm_kernel.state,
+        )
         outputs, state_h, state_c = lstm(x)
         final = tf.concat([state_h, state_c], axis=1)
         """,
@@ -610,7 +679,9 @@ RNN_REWRITES = [
         """
         import tensorflow as tf
 
-        encoder_cell = tf.keras.layers.GRU(6, reset_after=False, return_sequences=True, name="encoder_cell")
+        encoder_cell = tf.keras.layers.GRU(
+            6, reset_after=False, return_sequences=True, name="encoder_cell"
+        )
         outputs = encoder_cell(x)
         """,
         id="gru-state-unused",
@@ -631,7 +702,9 @@ RNN_REWRITES += [
         import tensorflow as tf
 
         # two layers
-        stacked_rnn = tf.keras.layers.RNN([tf.keras.layers.LSTMCell(8) for _ in range(2)], return_sequences=True)
+        stacked_rnn = tf.keras.layers.RNN(
+            [tf.keras.layers.LSTMCell(8) for _ in range(2)], return_sequences=True
+        )
         outputs = stacked_rnn(x)
         """,
         id="multi-rnn-cell-comprehension",
@@ -647,7 +720,18 @@ RNN_REWRITES += [
         """
         import tensorflow as tf
 
-        bidirectional = tf.keras.layers.Bidirectional(tf.keras.layers.GRU(4, reset_after=False, return_sequences=True), backward_layer=tf.keras.layers.RNN([tf.keras.layers.GRUCell(4, reset_after=False), tf.keras.layers.GRUCell(3, reset_after=False)], return_sequences=True, go_backwards=True), merge_mode=None)
+        bidirectional = tf.keras.layers.Bidirectional(
+            tf.keras.layers.GRU(4, reset_after=False, return_sequences=True),
+            backward_layer=tf.keras.layers.RNN(
+                [
+                    tf.keras.layers.GRUCell(4, reset_after=False),
+                    tf.keras.layers.GRUCell(3, reset_after=False),
+                ],
+                return_sequences=True,
+                go_backwards=True,
+            ),
+            merge_mode=None,
+        )
         (ahead, behind) = bidirectional(x)
         """,
         id="bidirectional-over-a-cell-and-a-stack",
@@ -667,9 +751,15 @@ RNN_REWRITES.append(
     """,
         """
     import tensorflow as tf
-
+    WRITTEN_CELL_KERNEL
     steps = tf.unstack(x, 5, 1)
-    lstm = tf.keras.layers.LSTM(8, return_sequences=True)
+    lstm_kernel = CellKernel(gates=(0, 2, 1, 3))
+    lstm = tf.keras.layers.LSTM(
+        8,
+        return_sequences=True,
+        kernel_initializer=lstm_kernel.inputs,
+        recurrent_initializer=lstm_kernel.state,
+    )
     outputs = tf.unstack(lstm(tf.stack(steps, axis=1)), axis=1)
     last = outputs[-1]
     """,
@@ -766,12 +856,12 @@ y = net(inputs, HIDDEN)
 """
     after = """
 import tensorflow as tf
-
+WRITTEN_GLOROT_UNIFORM
 HIDDEN = 8
 
 
-net_h = tf.keras.layers.Dense(HIDDEN, name="h")
-net_dense = tf.keras.layers.Dense(2)
+net_h = tf.keras.layers.Dense(HIDDEN, kernel_initializer=glorot_uniform, name="h")
+net_dense = tf.keras.layers.Dense(2, kernel_initializer=glorot_uniform)
 
 
 def net(x, width, out=2):
@@ -781,7 +871,7 @@ def net(x, width, out=2):
 
 y = net(inputs, HIDDEN)
 """
-    assert assert_rewrites("TFM107", before, after).findings == []
+    assert assert_rewrites("TFM107", before, _written(after)).findings == []
 
 
 @pytest.mark.parametrize(
@@ -1345,3 +1435,34 @@ def test_static_shapes_read_the_channels_a_network_function_computes(body, chann
             variables[small.targets[0].target.value] = small.value.args[1].value
     shapes = StaticShapes(module, names, variables)
     assert shapes.channels(function, cst.Name("y")) == (channels, rank)
+
+
+def test_layers_given_initializers_or_no_kernel_get_no_written_initializer():
+    before = """
+import tensorflow as tf
+
+h = tf.layers.dense(x, 4, kernel_initializer=tf.zeros_initializer())
+p = tf.layers.max_pooling2d(images, 2, 2)
+"""
+    after = """
+import tensorflow as tf
+
+dense = tf.keras.layers.Dense(4, kernel_initializer=tf.zeros_initializer())
+h = dense(x)
+max_pooling2d = tf.keras.layers.MaxPooling2D(pool_size=2, strides=2)
+p = max_pooling2d(images)
+"""
+    assert_rewrites("TFM107", before, after)
+
+
+def test_the_written_initializer_takes_a_name_the_file_leaves_free():
+    before = """
+import tensorflow as tf
+
+glorot_uniform = "the file's own"
+h = tf.layers.dense(x, 4, kernel_initializer=None)
+"""
+    new = rewrite("TFM107", before).code
+    assert "def glorot_uniform_2(shape, dtype=tf.float32):" in new
+    assert "dense = tf.keras.layers.Dense(4, kernel_initializer=glorot_uniform_2)" in new
+    assert 'glorot_uniform = "the file\'s own"' in new

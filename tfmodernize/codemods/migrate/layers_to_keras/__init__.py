@@ -13,7 +13,10 @@ What it does
     blocks holding them that only name ops: ``with tf.name_scope("RNN"):``, a ``variable_scope``
     given only its name), and called there:
     ``h = tf.layers.dense(x, 64, activation=tf.nn.relu)`` becomes
-    ``dense = tf.keras.layers.Dense(64, activation=tf.nn.relu)`` and ``h = dense(x)``. A
+    ``dense = tf.keras.layers.Dense(64, activation=tf.nn.relu)`` and ``h = dense(x)`` (the
+    comment lines right above the applying statement stay with it, and go where
+    session-to-function moves it; the layers made take its blank lines and the headings above
+    them). A
     network-building function gets its layers created before it: one the program calls once,
     or several times sharing its variables through its scope (a GAN's discriminator applied to
     real and generated samples: ``variable_scope("d", reuse=reuse)`` and ``reuse=True`` from the
@@ -114,17 +117,29 @@ After
 Fix safety
     The layers compute what TF1's did (same maths, same defaults: Glorot-uniform kernels and
     zero biases, ``valid`` padding, channels last), and create their variables in the order TF1
-    did (kernel, then bias, layer after layer). Keras draws the initial values from its own
-    generator, not TF1's, so a migrated model starts from other weights: compare the programs
-    with ``tfmodernize verify --align-variables``, which starts the Keras layers from TF1's
-    initial values (the fixtures do). Batch normalisation: same defaults (momentum 0.99, epsilon
-    1e-3) and the same biased batch variance in the moving average, which TF1 used unfused (2-D
-    inputs, or ``fused=False``); its moving statistics change in the same runs: TF1 updated them
-    in runs of the step depending on ``UPDATE_OPS``, Keras whenever the layer runs in training
-    mode, so every feed turning training mode on must be in a run fetching that step. The
-    fixtures read the moving statistics back through an evaluation in inference mode. RNNs:
+    did (kernel, then bias, layer after layer). Keras's own initializers draw from its seed
+    generator, not TF1's random ops, so a kernel TF1 initialized by default (``dense``,
+    ``conv1d/2d``, ``conv2d_transpose``, ``fully_connected``: Glorot uniform) is given
+    ``kernel_initializer=glorot_uniform``, a function written after the file's imports that
+    draws with ``tf.random.uniform`` as TF1 did (``initializer.py``): Keras calls it when the
+    layer builds, on its first call, in TF1's order of layers, so the same seeds give the same
+    weights. A layer class gets a ``build`` doing nothing, so that Keras does not trace its
+    ``call`` first to build its layers (a trace drawing their initial values once more). A
+    ``SimpleRNN`` or ``LSTM`` made at top level draws TF1's one cell kernel over ``[inputs,
+    state]`` through a written ``CellKernel`` object (``lstm_kernel = CellKernel(gates=(0, 2,
+    1, 3))``, ``kernel_initializer=lstm_kernel.inputs``, ``recurrent_initializer=
+    lstm_kernel.state``) and splits it, its gates in Keras's order. Stacked, bidirectional and
+    GRU layers, and RNNs of layer classes, still start from Keras's weights: compare those
+    with ``tfmodernize verify --align-variables``. Batch normalisation: same defaults
+    (momentum 0.99, epsilon 1e-3) and the same biased batch variance in the moving average,
+    which TF1 used unfused (2-D inputs, or ``fused=False``); its moving statistics change in
+    the same runs: TF1 updated them in runs of the step depending on ``UPDATE_OPS``, Keras
+    whenever the layer runs in training mode, so every feed turning training mode on must be in
+    a run fetching that step. The fixtures read the moving statistics back through an
+    evaluation in inference mode. RNNs:
     the same recurrences (see ``rnn.py``: gate order, forget bias, GRU reset before the
-    candidate), proven with aligned variables, TF1's fused kernels handed over in Keras's layout.
+    candidate), proven with TF1's kernels drawn as above (or, for the others, aligned
+    variables handed over in Keras's layout).
     A batch normalisation always in training mode normalises each batch by its own moments,
     which ``tf.nn.moments`` and ``tf.nn.batch_normalization`` compute as TF1's unfused kernel
     did (its fused kernel in another order of float operations); the moving statistics TF1
@@ -212,6 +227,7 @@ from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import (
     drop_update_dependencies,
 )
 from tfmodernize.codemods.migrate.layers_to_keras.callers import ProjectCallers
+from tfmodernize.codemods.migrate.layers_to_keras.initializer import CELL_TEMPLATE, TEMPLATE
 from tfmodernize.codemods.migrate.layers_to_keras.layer_call import (
     check_naming_blocks,
     layer_table,
@@ -232,8 +248,10 @@ from tfmodernize.codemods.migrate.layers_to_keras.scoped_plan import ScopedVaria
 from tfmodernize.codemods.migrate.layers_to_keras.variable_lists import (
     write_variable_lists,
 )
-from tfmodernize.names import bound_names, name_nodes, own_nodes
+from tfmodernize.layout import style_width
+from tfmodernize.names import bound_names, fresh_name, name_nodes, own_nodes
 from tfmodernize.treewalk import walk
+from tfmodernize.written_code import after_imports, template_statements, two_blank_lines
 
 __all__ = ["LayersToKeras", "layer_table"]
 
@@ -286,6 +304,10 @@ class LayersToKeras(TFCodemod):
         top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
         # Names in use as variables (``dense`` of ``tf.layers.dense`` is an attribute: free).
         taken = {n.value for n in name_nodes(module)}
+        plan.initializer = fresh_name(plan.initializer, taken)
+        plan.cell_kernel = fresh_name(plan.cell_kernel, taken)
+        plan.width = style_width(self.state.text)
+        initialized = False  # a layer given TF1's default kernel initializer: it is written
         ours: set[str] = set()
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
         for index, statement in enumerate(module.body):
@@ -364,10 +386,12 @@ class LayersToKeras(TFCodemod):
                     f"call -> a Keras layer class `{split.class_name}` making its layers once",
                 ):
                     layer_class(self, plan, statement, split, network, made, calls, taken)
+                    initialized = initialized or any(layer.tf1_initializer for layer in made)
                 continue
             if not self.fix(calls[0], "tf.layers -> a Keras layer created once and called where it was applied"):
                 continue
             layer_objects(self, plan, statement, index, network, made, calls, taken, ours)
+            initialized = initialized or any(layer.tf1_initializer for layer in made)
             if (
                 any(self.tf.is_tf(call.func, "layers.batch_normalization") for call in calls)
                 and not dependencies_dropped
@@ -377,6 +401,33 @@ class LayersToKeras(TFCodemod):
         scoped.make_hoisted_variables()
         if plan.made:
             write_variable_lists(self, plan)
+        if initialized or plan.cell_kernels:
+            self._write_initializer(module, plan)
+
+    def _write_initializer(self, module: cst.Module, plan: FilePlan) -> None:
+        """TF1's default kernel initializer as the file's own function, after its imports, and
+        the class of TF1's RNN cell kernels when a layer takes one (``initializer.py``); the
+        statement after them two blank lines below them."""
+        tf = self.tf_root()
+        statements = template_statements(TEMPLATE, module, name=plan.initializer, tf=tf)
+        if plan.cell_kernels:
+            statements += template_statements(
+                CELL_TEMPLATE, module, name=plan.cell_kernel, tf=tf, glorot=plan.initializer
+            )
+        self.add_import("math")
+        position = after_imports(module, ())
+        if position == 0:
+            self.insert_before(module.body[0], statements)
+            return
+        self.insert_after(module.body[position - 1], statements)
+        for following in module.body[position:]:
+            made = self.edits.before.get(id(following))
+            if made:  # the layer objects made before it
+                made[0] = two_blank_lines(made[0])
+                return
+            if cst.RemovalSentinel.REMOVE not in self.edits.replacements.get(id(following), ()):
+                self.replace(following, two_blank_lines)
+                return
 
     @classmethod
     def wanted_by(cls, state) -> bool:

@@ -15,6 +15,7 @@ import libcst as cst
 from tfmodernize.treewalk import contains
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import false
+from tfmodernize.codemods.migrate.layers_to_keras.initializer import GLOROT_KERNELS
 from tfmodernize.codemods.migrate.layers_to_keras.plan import FilePlan
 from tfmodernize.codemods.migrate.layers_to_keras.rnn import (
     OBJECT_NAMES,
@@ -56,6 +57,9 @@ class LayerCall:
     #: The names TF1 gave the layer's variables, where not Keras's (``weights``/``biases`` of
     #: ``tf.contrib.layers.fully_connected``).
     tf1_weights: Optional[tuple[str, ...]] = None
+    #: Whether the kernel is given TF1's default initializer, written into the file
+    #: (``initializer.py``).
+    tf1_initializer: bool = False
 
 
 def read_layer(
@@ -113,6 +117,10 @@ def read_layer(
             raise Decline(call, f"it passes `{key}=None`, which TF1 read as leaving that part out")
     # ``tf.contrib.layers`` spells some parameters otherwise (``num_outputs``: Keras's ``units``).
     passed = {entry.get("renamed", {}).get(key, key): value for key, value in passed.items()}
+    # A kernel given no initializer: TF1's Glorot uniform, drawn as TF1 drew it.
+    tf1_initializer = function in GLOROT_KERNELS and is_none(passed.get("kernel_initializer"))
+    if tf1_initializer:
+        passed["kernel_initializer"] = cst.Name(plan.initializer)
     if not false(passed.get("renorm", cst.Name("False"))):
         raise Decline(call, "batch renormalization (`renorm`) is not proven equal in Keras 3")
     for key, default in entry["tf1_only"].items():
@@ -156,6 +164,7 @@ def read_layer(
         function,
         tf1_name,
         tf1_weights=tuple(entry["tf1_weights"]) if "tf1_weights" in entry else None,
+        tf1_initializer=tf1_initializer,
     )
 
 

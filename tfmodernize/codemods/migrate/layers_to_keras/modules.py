@@ -24,6 +24,7 @@ from typing import Any, Mapping, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemod import Decline
+from tfmodernize.layout import fitted
 from tfmodernize.names import bound_names, local_names, name_nodes, parameter_names
 from tfmodernize.analysis.tf_objects import TF_MODULE_MEMBERS
 from tfmodernize.syntax import commas, no_space_equal, source
@@ -239,6 +240,13 @@ def stored_reads(function: cst.FunctionDef, split: Split, constructors: list[cst
     return [n for n in name_nodes(function.body) if n.value in split.stored and id(n) not in inside]
 
 
+#: The docstring of a layer class's ``build`` doing nothing (``module_class``).
+BUILD_DOCSTRING = (
+    '"""Nothing to build ahead: each layer makes its weights on its first call,\n'
+    '        drawing them in the order TF1 did."""'
+)
+
+
 def module_class(
     updated: cst.FunctionDef,
     split: Split,
@@ -246,12 +254,18 @@ def module_class(
     base: cst.BaseExpression,
     method: str = "call",
     scoped: Sequence[Optional[cst.With]] = (),
+    width: Optional[int] = None,
+    builds_on_call: bool = False,
 ) -> cst.ClassDef:
     """The class replacing the (rewritten) function: ``__init__`` makes the layers or variables
     (and keeps the stored parameters), ``method`` (a Keras layer's ``call``, a ``tf.Module``'s
     ``__call__``) is the function's body. ``scoped``: for each of ``created``, the empty ``with``
     block to make it in (``with tf.name_scope(name):``, so that a variable a helper names
-    without its scope gets TF1's full name), or None; consecutive ones share a block."""
+    without its scope gets TF1's full name), or None; consecutive ones share a block.
+    ``width``: the one the lines made outside such blocks are wrapped to. ``builds_on_call``:
+    a ``build`` doing nothing, so that Keras builds each layer on its first call, where TF1
+    drew its initial values, rather than tracing ``call`` first to build them (a trace that
+    draws the initial values once more, ahead of the real ones)."""
 
     def param(name: str) -> cst.Param:
         found = next((p for p in updated.params.params if p.name.value == name), cst.Param(cst.Name(name)))
@@ -281,7 +295,7 @@ def module_class(
         block = scoped[index] if index < len(scoped) else None
         previous = init_body[-1]
         if block is None:
-            init_body.append(line)
+            init_body.append(line if width is None else fitted(line, width, 2))
         elif (
             isinstance(previous, cst.With)
             and index
@@ -304,9 +318,15 @@ def module_class(
         cst.IndentedBlock(body or [cst.SimpleStatementLine([cst.Pass()])]),
         leading_lines=[cst.EmptyLine(indent=False)],
     )
+    build = cst.FunctionDef(
+        cst.Name("build"),
+        cst.Parameters(commas([me, cst.Param(cst.Name("input_shape"))])),
+        cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(cst.SimpleString(BUILD_DOCSTRING))])]),
+        leading_lines=[cst.EmptyLine(indent=False)],
+    )
     return cst.ClassDef(
         cst.Name(split.class_name),
-        cst.IndentedBlock([*docstring, init, call]),
+        cst.IndentedBlock([*docstring, init, *([build] if builds_on_call else []), call]),
         bases=[cst.Arg(base)],
         leading_lines=updated.leading_lines,
     )

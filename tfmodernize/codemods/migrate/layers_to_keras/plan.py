@@ -45,6 +45,15 @@ class FilePlan:
     #: What this file's rewrite tells the files importing it (``FileState.exports``), by code.
     exports: dict[str, Any]
     code: str
+    #: The name of TF1's default kernel initializer written into the file (``initializer.py``)
+    #: for the layers given none.
+    initializer: str = "glorot_uniform"
+    #: The name of the class of TF1's RNN cell kernels written into the file (``initializer.py``)
+    #: and whether a layer was given one.
+    cell_kernel: str = "CellKernel"
+    cell_kernels: bool = False
+    #: The width new lines keep to (``layout.style_width``).
+    width: int = 88
     #: The layer objects made, in creation order (for the variable lists picked by scope).
     made: list[MadeLayer] = field(default_factory=list)
     #: Network functions of this file called several times that became classes.

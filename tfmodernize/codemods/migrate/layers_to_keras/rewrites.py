@@ -14,6 +14,7 @@ import libcst as cst
 from tfmodernize.names import fresh_name
 from tfmodernize.treewalk import contains
 from tfmodernize.codemods.migrate.layers_to_keras import modules
+from tfmodernize.codemods.migrate.layers_to_keras.initializer import CELL_GATES
 from tfmodernize.codemods.migrate.layers_to_keras.layer_call import LayerCall, input_of
 from tfmodernize.codemods.migrate.layers_to_keras.network import (
     Network,
@@ -29,8 +30,9 @@ from tfmodernize.codemods.migrate.layers_to_keras.variable_lists import (
     MadeLayer,
 )
 from tfmodernize.edits import Edits, Replacement
+from tfmodernize.layout import fitted
 from tfmodernize.names import parameter_names
-from tfmodernize.syntax import commas, no_space_equal
+from tfmodernize.syntax import commas, no_space_equal, parse_statement
 
 
 class Editor(Protocol):
@@ -62,12 +64,21 @@ def make_before(
     statement: cst.BaseStatement,
     lines: list[cst.SimpleStatementLine],
     carried: Sequence[cst.EmptyLine] = (),
+    keeps_comments: bool = False,
 ) -> None:
     """``lines`` (what is made) go before the module statement, taking its blank lines and
-    comments (after ``carried`` ones); a definition keeps two blank lines before it."""
-    lines[0] = lines[0].with_changes(leading_lines=[*carried, *statement.leading_lines])
+    comments (after ``carried`` ones); a definition keeps two blank lines before it.
+    ``keeps_comments``: the comment lines right above the statement (below its last blank
+    line) stay with it: they tell what it computes, and go where a later migration moves it
+    (into a step function); what is made takes the blank lines and the headings above them."""
+    leading = list(statement.leading_lines)
+    own = len(leading)
+    while keeps_comments and own and leading[own - 1].comment is not None:
+        own -= 1
+    lines[0] = lines[0].with_changes(leading_lines=[*carried, *leading[:own]])
     kept = [cst.EmptyLine(indent=False)] * 2 if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) else []
-    editor.replace(statement, lambda updated: updated.with_changes(leading_lines=kept))
+    stays = [*kept, *leading[own:]]
+    editor.replace(statement, lambda updated: updated.with_changes(leading_lines=stays))
     editor.insert_before(statement, lines)
 
 
@@ -165,7 +176,17 @@ def layer_class(
     for read in modules.stored_reads(function, split, constructors):
         editor.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
     base = editor.tf_expr("keras.layers.Layer")
-    editor.replace(function, lambda updated: modules.module_class(updated, split, created, base))
+    editor.replace(
+        function,
+        lambda updated: modules.module_class(
+            updated,
+            split,
+            created,
+            base,
+            width=plan.width,
+            builds_on_call=any(layer.tf1_initializer for layer in made),
+        ),
+    )
     plan.export_class(split.function, split.export())
 
 
@@ -219,19 +240,37 @@ def layer_objects(
             ]
         )
         plan.made.append(MadeLayer(tuple(variables), layer.keras_class, name, built_at))
-        created.append(
-            cst.SimpleStatementLine(
-                [
-                    cst.Assign(
-                        [cst.AssignTarget(cst.Name(name))],
-                        cst.Call(
-                            editor.tf_expr(f"keras.layers.{layer.keras_class}"),
-                            commas(layer.constructor),
-                        ),
-                    )
-                ]
-            )
+        constructor = list(layer.constructor)
+        if layer.rnn is not None and layer.keras_class in CELL_GATES:
+            # TF1's cell kernel, drawn as TF1 drew it (``initializer.py``).
+            kernel = fresh_name(f"{name}_kernel", taken)
+            gates = CELL_GATES[layer.keras_class]
+            given = f"gates={gates}" if gates != (0,) else ""
+            created.append(parse_statement(f"{kernel} = {plan.cell_kernel}({given})\n"))
+            constructor += [
+                cst.Arg(
+                    cst.parse_expression(f"{kernel}.{part}"),
+                    keyword=cst.Name(keyword),
+                    equal=no_space_equal(),
+                )
+                for keyword, part in (
+                    ("kernel_initializer", "inputs"),
+                    ("recurrent_initializer", "state"),
+                )
+            ]
+            plan.cell_kernels = True
+        made_line = cst.SimpleStatementLine(
+            [
+                cst.Assign(
+                    [cst.AssignTarget(cst.Name(name))],
+                    cst.Call(
+                        editor.tf_expr(f"keras.layers.{layer.keras_class}"),
+                        commas(constructor),
+                    ),
+                )
+            ]
         )
+        created.append(fitted(made_line, plan.width, 0, further=True))
         editor.replace(
             call,
             lambda updated, name=name, layer=layer: applied(editor, updated, name, layer),
@@ -249,7 +288,9 @@ def layer_objects(
         if cell_line in plan.module.body
         for line in cell_line.leading_lines
     ]
-    make_before(editor, statement, created, carried)
+    # An application's comments stay with it; a network function's go with its layers.
+    applies = not isinstance(statement, cst.FunctionDef)
+    make_before(editor, statement, created, carried, keeps_comments=applies)
 
 
 def without(items: Sequence[Any], index: int) -> list[Any]:
