@@ -322,12 +322,12 @@ FINDINGS = [
         id="contrib-hparams-instead",
     ),
     pytest.param(
-        "import tensorflow as tf\nd = tf.contrib.distributions.Normal(0.0, 1.0)\n",
+        "import tensorflow as tf\nd = tf.contrib.distributions.MultivariateNormalDiag([0.0], [1.0])\n",
         "pip install tensorflow-probability",
         id="contrib-distributions-instead",
     ),
     pytest.param(
-        "from tensorflow.contrib.saved_model.python.saved_model import reader\nm = reader.read_saved_model(d)\n",
+        "from tensorflow.contrib.saved_model.python.saved_model import reader\nm = reader.get_saved_model_tag_sets(d)\n",
         "tf.saved_model",
         id="contrib-saved-model-instead",
     ),

@@ -297,6 +297,10 @@ NO_OPS = [
         "import tensorflow as tf\ndef f(slim):\n    return slim.dropout(x)\nslim = tf.contrib.slim\n",
         id="module-name-also-a-parameter",
     ),
+    pytest.param(
+        "import tensorflow as tf\nd = tf.contrib.distributions.MultivariateNormalDiag([0.0], [1.0])\n",
+        id="distribution-only-contrib-had",
+    ),
 ]
 
 #: (source, the finding's words): the call stays, with a finding saying why.
@@ -497,6 +501,23 @@ def test_a_decline_leaves_the_other_calls_and_the_import_it_still_needs():
     assert [f.line for f in result.findings] == [3]
 
 
+def test_distributions_core_had_go_to_it_and_the_module_name_stays_for_the_rest():
+    source = _program("""\
+        tfd = tf.contrib.distributions
+        a = tfd.Normal(0.0, 1.0).log_prob(x)
+        b = tfd.MVNDiag([0.0], [1.0])
+        c = tfd.kl_divergence(tfd.Bernoulli(probs=0.3), tfd.Bernoulli(probs=0.6))
+    """)
+    result = rewrite(CODE, source)
+    assert result.code == _program("""\
+        tfd = tf.contrib.distributions
+        a = tf.distributions.Normal(0.0, 1.0).log_prob(x)
+        b = tfd.MVNDiag([0.0], [1.0])
+        c = tf.distributions.kl_divergence(tf.distributions.Bernoulli(probs=0.3), tf.distributions.Bernoulli(probs=0.6))
+    """)
+    assert len(result.fixes) == 4
+
+
 def test_runs_before_every_other_migration():
     order = [c.code for c in builtin_codemods()]
     assert order.index(CODE) < min(order.index(c) for c in order if c.startswith("TFM1") and c != CODE)
@@ -505,6 +526,8 @@ def test_runs_before_every_other_migration():
 def test_owns_the_names_it_rewrites_or_declines():
     assert handles("contrib.slim.dropout") and handles("contrib.rnn.LSTMCell") and handles("contrib.metrics.accuracy")
     assert not handles("contrib.layers.fully_connected") and not handles("contrib.slim.conv2d")
+    assert handles("contrib.distributions.Normal") and handles("contrib.distributions.kl_divergence")
+    assert not handles("contrib.distributions.MVNDiag") and not handles("contrib.distributions.bijectors.Exp")
 
 
 def test_in_a_file_that_migrates_the_glorot_initializer_becomes_the_uniform_draw():

@@ -11,6 +11,7 @@ import textwrap
 
 import pytest
 
+from tfmodernize.analysis.contrib import instead
 from tfmodernize.codemods.migrate.contrib_to_core.tables import LOCAL_MODULES, handles
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
@@ -178,7 +179,8 @@ def test_the_names_it_reaches_through_modules():
     assert not handles("contrib.tfprof.model_analyzer.PRINT_ALL_TIMING_MEMORY")
     assert not handles("contrib.framework.nest.flatten_up_to")
     assert {"contrib.framework.nest", "contrib.compiler.jit", "contrib.tfprof.model_analyzer"} <= LOCAL_MODULES
-    assert "contrib.gan" not in LOCAL_MODULES and "contrib.distributions" not in LOCAL_MODULES
+    assert "contrib.gan" not in LOCAL_MODULES and "contrib.quantize" not in LOCAL_MODULES
+    assert "contrib.distributions" in LOCAL_MODULES
 
 
 #: TF 1.15's contrib.tfprof option dicts, as its model_analyzer module defined them, built into
@@ -216,3 +218,89 @@ def test_the_option_dicts_build_contribs_profiler_options():
     done = subprocess.run([sys.executable, "-c", _SAME_OPTIONS], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "same 2" in done.stdout
+
+
+def test_what_to_use_instead_of_the_runconfigs_and_the_saved_model_reader():
+    # The longest contrib path with an entry wins over its module's.
+    assert "CheckpointManager" in instead("contrib.learn.RunConfig")
+    assert "CheckpointManager" in instead("contrib.learn.python.learn.run_config._DEFAULT_UID_WHITE_LIST")
+    assert instead("contrib.learn.Experiment") == instead("contrib.learn")
+    assert "TPUStrategy" in instead("contrib.tpu.python.tpu.tpu_config.RunConfig")
+    assert "saved_model_pb2.SavedModel.FromString" in instead(
+        "contrib.saved_model.python.saved_model.reader.read_saved_model"
+    )
+    assert "tensorflow-probability" in instead("contrib.distributions.MVNDiag")
+
+
+#: The written read_saved_model against TensorFlow's own parser of a SavedModel's proto (what
+#: contrib's reader was): a binary proto, a text one only, a corrupt one and none.
+_SAME_SAVED_MODEL = r"""
+import os, tempfile
+import tensorflow as tf
+from google.protobuf import message, text_format
+from tensorflow.core.protobuf import saved_model_pb2
+from tensorflow.python.saved_model import loader_impl
+
+exec(WRITTEN)
+
+class Doubler(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def double(self, x):
+        return x * 2.0
+
+binary = tempfile.mkdtemp()
+tf.saved_model.save(Doubler(), binary)
+assert read_saved_model(binary) == loader_impl.parse_saved_model(binary)
+text = tempfile.mkdtemp()
+with open(os.path.join(text, "saved_model.pbtxt"), "w") as f:
+    f.write(text_format.MessageToString(read_saved_model(binary)))
+assert read_saved_model(text) == loader_impl.parse_saved_model(text) == read_saved_model(binary)
+corrupt = tempfile.mkdtemp()
+with open(os.path.join(corrupt, "saved_model.pb"), "wb") as f:
+    f.write(b"not a proto")
+for folder in (corrupt, tempfile.mkdtemp()):
+    for read in (read_saved_model, loader_impl.parse_saved_model):
+        try:
+            read(folder)
+        except IOError:
+            continue
+        raise AssertionError(f"{read.__name__} read {folder}")
+print("same 4")
+"""
+
+
+def test_the_written_saved_model_reader_reads_what_tensorflows_parser_reads():
+    pytest.importorskip("tensorflow")
+    from tfmodernize.codemods.migrate.contrib_to_core.saved_model_reader import TEMPLATE
+
+    written = TEMPLATE.substitute(name="read_saved_model", tf="tf")
+    env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": "-1"}
+    program = f"WRITTEN = {written!r}\n{_SAME_SAVED_MODEL}"
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "same 4" in done.stdout
+
+
+def test_read_saved_model_is_written_once_with_its_imports():
+    source = (
+        "import tensorflow as tf\n"
+        "from tensorflow.contrib.saved_model.python.saved_model import reader\n"
+        "\n"
+        "a = reader.read_saved_model('m')\n"
+        "b = reader.read_saved_model('n')\n"
+    )
+    code = rewrite("TFM115", source).code
+    assert code.count("def read_saved_model(saved_model_dir):") == 1
+    assert "from tensorflow.core.protobuf import saved_model_pb2\n" in code and "import os\n" in code
+    assert "a = read_saved_model('m')\nb = read_saved_model('n')\n" in code
+    assert "tensorflow.contrib" not in code and "reader." not in code
+
+
+def test_read_saved_model_declines_beside_another_reader_function_or_a_name_it_imports():
+    head = "import tensorflow as tf\nfrom tensorflow.contrib.saved_model.python.saved_model import reader\n"
+    other = assert_unchanged(
+        "TFM115", head + "a = reader.read_saved_model('m')\nt = reader.get_saved_model_tag_sets('m')\n"
+    )
+    assert any("get_saved_model_tag_sets" in f.message for f in other.findings)
+    clash = assert_unchanged("TFM115", head + "message = 'hi'\na = reader.read_saved_model('m')\n")
+    assert any("names `message` itself" in f.message for f in clash.findings)

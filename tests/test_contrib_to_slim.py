@@ -793,7 +793,9 @@ def test_the_summary_counts_apart_the_files_a_contrib_name_still_keeps_from_runn
 
     from tfmodernize.cli import app
 
-    (tmp_path / "gone.py").write_text("import tensorflow as tf\n\nd = tf.contrib.distributions.Normal(0.0, 1.0)\n")
+    (tmp_path / "gone.py").write_text(
+        "import tensorflow as tf\n\nd = tf.contrib.distributions.MultivariateNormalDiag([0.0], [1.0])\n"
+    )
     (tmp_path / "v1.py").write_text("import tensorflow as tf\n\nthreads = tf.train.start_queue_runners()\n")
     shown = CliRunner().invoke(app, ["diff", str(tmp_path), "--no-cache"]).output
     rows = dict(re.findall(r"│ ([a-zA-Z][^│]*?)\s+│\s+(\d+) │", shown))

@@ -125,6 +125,46 @@ def test_modes_metrics_and_predictions():
     assert "acc = tf.metrics" not in code
 
 
+#: A model_fn with a PREDICT branch returning a tensor bound to a name.
+PREDICTING = MODEL_FN.replace(
+    "    loss =",
+    "    out = tf.matmul(features, w)\n"
+    "    if mode == tf.estimator.ModeKeys.PREDICT:\n"
+    "        return tf.estimator.EstimatorSpec(mode, predictions=out)\n"
+    "    loss =",
+)
+
+
+def test_predict_yields_each_example_of_a_tensor_or_of_a_dict():
+    code = rewrite("TFM117", program(PREDICTING, RUN + "p = list(est.predict(input_fn))\n")).code
+    assert 'def predict_step(features):\n    return model(features, None, "infer", params)\n' in code
+    assert "        yield from predict_step(features).numpy()\n" in code
+    assert "p = list(predict(input_fn()))\n" in code
+    as_dict = PREDICTING.replace("predictions=out", 'predictions={"y": out}')
+    code = rewrite("TFM117", program(as_dict, RUN + "p = list(est.predict(input_fn))\n")).code
+    assert "            yield {key: array[index] for key, array in arrays.items()}\n" in code
+
+
+NUMPY_INPUTS = [
+    pytest.param(
+        "est.train(tf.estimator.inputs.numpy_input_fn(x, y, batch_size=4, num_epochs=3, shuffle=False))\n",
+        "train(tf.data.Dataset.from_tensor_slices((x, y)).repeat(3).batch(4))\n",
+        id="epochs-then-batches",
+    ),
+    pytest.param(
+        "est.train(tf.estimator.inputs.numpy_input_fn({'x': x}, y, num_epochs=None, shuffle=False), steps=5)\n",
+        "train(tf.data.Dataset.from_tensor_slices(({'x': x}, y)).repeat().batch(128).take(5))\n",
+        id="forever-with-the-default-batch",
+    ),
+]
+
+
+@pytest.mark.parametrize(("use", "expected"), NUMPY_INPUTS)
+def test_numpy_input_fn_is_the_dataset_of_its_batches_in_order(use, expected):
+    code = rewrite("TFM117", program(run="est = tf.estimator.Estimator(model_fn, model_dir='m')\n" + use)).code
+    assert expected in code, code
+
+
 def test_train_and_evaluate_in_a_function():
     run = (
         "def main():\n"
@@ -154,7 +194,42 @@ DECLINED = [
         "makes variables each time it is called",
         id="layers-in-the-model-fn",
     ),
-    pytest.param(MODEL_FN, RUN + "p = list(est.predict(input_fn))\n", "used by `.predict`", id="predict"),
+    pytest.param(
+        MODEL_FN,
+        RUN + "p = list(est.predict(input_fn))\n",
+        "the model_fn has no PREDICT branch",
+        id="predict-no-branch",
+    ),
+    pytest.param(
+        PREDICTING,
+        RUN + "p = list(est.predict(input_fn, predict_keys=['y']))\n",
+        "it is given `predict_keys`",
+        id="predict-keys",
+    ),
+    pytest.param(
+        PREDICTING,
+        RUN + "p = list(est.predict(input_fn, yield_single_examples=False))\n",
+        "`yield_single_examples` other than True",
+        id="predict-whole-batches",
+    ),
+    pytest.param(
+        PREDICTING,
+        "est = tf.estimator.Estimator(model_fn, model_dir='m')\np = list(est.predict(input_fn))\n",
+        "does not train the Estimator before anything else",
+        id="predicted-before-training",
+    ),
+    pytest.param(
+        PREDICTING.replace("predictions=out", "predictions=outputs[0]"),
+        RUN + "p = list(est.predict(input_fn))\n",
+        "predictions are not read as a dict written out nor as one tensor",
+        id="predictions-of-unknown-kind",
+    ),
+    pytest.param(
+        PREDICTING.replace("    out = tf", "    out = {}\n    out = tf"),
+        RUN + "p = list(est.predict(input_fn))\n",
+        "predictions are not read as a dict written out nor as one tensor",
+        id="predictions-bound-to-a-dict-and-a-tensor",
+    ),
     pytest.param(
         MODEL_FN,
         RUN.replace("est.train(input_fn", "est.evaluate(input_fn, steps=1)\nest.train(input_fn"),
@@ -183,9 +258,29 @@ DECLINED = [
     pytest.param(
         MODEL_FN,
         "est = tf.estimator.Estimator(model_fn)\n"
-        "est.train(tf.estimator.inputs.numpy_input_fn({'x': x}, y, shuffle=False), steps=2)\n",
-        "numpy_input_fn",
-        id="numpy-input-fn",
+        "est.train(tf.estimator.inputs.numpy_input_fn({'x': x}, y, shuffle=True), steps=2)\n",
+        "does not set shuffle=False",
+        id="numpy-input-fn-shuffled",
+    ),
+    pytest.param(
+        MODEL_FN,
+        "est = tf.estimator.Estimator(model_fn)\n"
+        "est.train(tf.estimator.inputs.numpy_input_fn(x, y, shuffle=False, num_threads=2))\n",
+        "more than one thread",
+        id="numpy-input-fn-threads",
+    ),
+    pytest.param(
+        MODEL_FN,
+        "est = tf.estimator.Estimator(model_fn)\nest.train(tf.estimator.inputs.numpy_input_fn(x, shuffle=False))\n",
+        "gives no labels",
+        id="numpy-input-fn-to-train-without-labels",
+    ),
+    pytest.param(
+        MODEL_FN,
+        "est = tf.estimator.Estimator(model_fn)\n"
+        "est.train(tf.estimator.inputs.pandas_input_fn(frame, shuffle=False), steps=2)\n",
+        "pandas_input_fn",
+        id="pandas-input-fn",
     ),
     pytest.param(
         MODEL_FN + "def it_fn():\n    return tf.data.make_one_shot_iterator(input_fn()).get_next()\n\n\n",

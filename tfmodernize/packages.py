@@ -59,6 +59,12 @@ def distribution(module: str) -> str:
     return DISTRIBUTIONS.get(module, module)
 
 
+#: What installing TensorFlow already brings (a rewrite importing it adds nothing to install).
+TENSORFLOW_DEPENDENCIES = frozenset({"google", "numpy", "absl"})
+
+
 def added(old: Optional[str], new: Optional[str]) -> list[str]:
-    """The distributions (outside the standard library) that ``new`` imports and ``old`` did not."""
-    return sorted(distribution(m) for m in imported(new) - imported(old) - STANDARD_LIBRARY)
+    """The distributions (outside the standard library and TensorFlow's own dependencies) that
+    ``new`` imports and ``old`` did not."""
+    new_imports = imported(new) - imported(old) - STANDARD_LIBRARY - TENSORFLOW_DEPENDENCIES
+    return sorted(distribution(m) for m in new_imports)

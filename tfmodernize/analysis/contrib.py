@@ -82,6 +82,32 @@ NEST = ("flatten", "map_structure", "pack_sequence_as", "assert_same_structure")
 for _name in NEST:
     _HOMES[f"nest.{_name}"] = ("contrib.framework", ("contrib.framework",))
 
+#: TF 1.15's ``tf.contrib.distributions`` star-imported TensorFlow's own distributions
+#: (``tensorflow.python.ops.distributions.*``, after its own modules, so those won): these names,
+#: which TF1's ``tf.distributions`` exports, were the very objects ``tf.distributions.*`` is.
+DISTRIBUTIONS = (
+    "Bernoulli",
+    "Beta",
+    "Categorical",
+    "Dirichlet",
+    "DirichletMultinomial",
+    "Distribution",
+    "Exponential",
+    "Gamma",
+    "Laplace",
+    "Multinomial",
+    "Normal",
+    "StudentT",
+    "Uniform",
+    "kl_divergence",
+    "RegisterKL",
+    "ReparameterizationType",
+    "FULLY_REPARAMETERIZED",
+    "NOT_REPARAMETERIZED",
+)
+for _name in DISTRIBUTIONS:
+    _HOMES[_name] = ("contrib.distributions", ("contrib.distributions",))
+
 for _name in ESTIMATOR_HOOKS:
     _HOMES[_name] = ("estimator", ("estimator",))
 
@@ -271,12 +297,27 @@ def reexported_tf1_name(path: str, upgrade_target: str) -> "str | None":
     return name if upgrade_target == f"compat.v1.{name}" else None
 
 
+#: What a RunConfig of contrib.learn or contrib.tpu set, in TF 2.x terms.
+_RUN_CONFIG = (
+    "a tf.train.CheckpointManager for the checkpoints a RunConfig set (TF 2.x has no RunConfig: "
+    "tf.estimator's went with it in TF 2.16): model_dir and keep_checkpoint_max are its directory and "
+    "max_to_keep, save_checkpoints_steps a manager.save() every that many steps; a tf.distribute "
+    "strategy for its distribution settings"
+)
+_TPU_CONFIG = (
+    "tf.distribute.TPUStrategy (tf.distribute.cluster_resolver.TPUClusterResolver for the TPU) with "
+    "Keras or a tf.function training loop, and a tf.train.CheckpointManager for its checkpoints "
+    "(TPUEstimator's RunConfig and TPUConfig have no TF 2.x counterpart)"
+)
+
 #: What replaced the contrib modules (and names) that have no exact core equivalent nor a place
 #: in tf-slim: what a person migrating them uses instead, by contrib path (the longest wins).
 INSTEAD = {
-    "contrib.distributions": "tensorflow_probability.distributions (pip install tensorflow-probability), "
-    "by hand and not to the same numbers (tfp draws other samples and sums log_prob in another order; "
-    "MVNDiag is MultivariateNormalDiag, bijectors are tfp.bijectors)",
+    "contrib.distributions": "tensorflow_probability.distributions (pip install "
+    "tensorflow-probability, with tf-keras on TF 2.16+), by hand and not to the same numbers (tfp "
+    "draws other samples and sums log_prob in another order; MVNDiag is MultivariateNormalDiag, "
+    "bijectors are tfp.bijectors); the classes TF1's tf.distributions has (Normal, Bernoulli, "
+    "kl_divergence, ...) are rewritten to it",
     "contrib.bayesflow": "tensorflow_probability (pip install tensorflow-probability)",
     "contrib.gan": "nothing that runs on TF 2.16+: tensorflow-gan 2.1.0 fails at import there (it "
     "subclasses tf.estimator.SessionRunHook); write the GAN losses and a tf.GradientTape loop, or stay "
@@ -287,6 +328,11 @@ INSTEAD = {
     "contrib.tfprof": "tf.compat.v1.profiler.profile in TF1 graph code; tf.profiler.experimental.start/stop "
     "(or TensorBoard's profiler) in TF2 code",
     "contrib.learn": "Keras (tf.keras.Model.fit); tf.contrib.learn was deprecated before TF 2.0",
+    "contrib.learn.RunConfig": _RUN_CONFIG,
+    "contrib.learn.python.learn.run_config": _RUN_CONFIG,
+    "contrib.tpu.RunConfig": _TPU_CONFIG,
+    "contrib.tpu.TPUConfig": _TPU_CONFIG,
+    "contrib.tpu.python.tpu.tpu_config": _TPU_CONFIG,
     "contrib.training.HParams": "a plain dict, a dataclass or argparse.Namespace",
     "contrib.training": "a tf.function training loop (tf.data for the input pipeline)",
     "contrib.lookup": "tf.lookup (StaticHashTable with a KeyValueTensorInitializer, StaticVocabularyTable)",
@@ -307,6 +353,10 @@ INSTEAD = {
     "contrib.compiler.xla": "tf.function(jit_compile=True) (tf.xla.experimental.compile in TF1 graph code)",
     "contrib.saved_model": "tf.saved_model (tf.saved_model.load and save; `saved_model_cli "
     "show` lists what a SavedModel holds)",
+    "contrib.saved_model.python.saved_model.reader": "tf.saved_model.load for the model; for the "
+    "SavedModel proto read_saved_model parsed, saved_model_pb2.SavedModel.FromString(tf.io.gfile.GFile("
+    "os.path.join(export_dir, 'saved_model.pb'), 'rb').read()) (from tensorflow.core.protobuf import "
+    "saved_model_pb2; a saved_model.pbtxt: google.protobuf.text_format.Parse)",
     "contrib.tensorboard.plugins.projector": "the tensorboard package's projector (from "
     "tensorboard.plugins import projector: the same ProjectorConfig and visualize_embeddings)",
     "contrib.tensorrt": "tf.experimental.tensorrt.Converter (TF-TRT on TF 2.x converts a SavedModel)",

@@ -529,6 +529,18 @@ def _give_contrib(v1_module: Any) -> None:
         Profiler=v1_module.profiler.Profiler,
     )
     tfprof = module("tfprof", model_analyzer=model_analyzer)
+    # TF 1.15's ``tf.contrib.distributions`` star-imported TensorFlow's own distributions (its own
+    # classes, ``MVNDiag``, ``bijectors``..., are in no TensorFlow 2: a script using them fails).
+    distributions = module("distributions", v1_module.distributions)
+    # TF 1.15's ``tf.contrib.saved_model`` reader: TensorFlow's own parsing of a SavedModel's
+    # proto (saved_model.pb, else saved_model.pbtxt), which TF 2.x keeps in ``loader_impl``.
+    from tensorflow.python.saved_model import loader_impl
+
+    reader = module("saved_model.python.saved_model.reader", read_saved_model=loader_impl.parse_saved_model)
+    saved_model_python = module(
+        "saved_model.python", saved_model=module("saved_model.python.saved_model", reader=reader)
+    )
+    saved_model = module("saved_model", python=saved_model_python)
     contrib = module(
         "",
         layers=contrib_layers,
@@ -540,6 +552,8 @@ def _give_contrib(v1_module: Any) -> None:
         tpu=v1_module.tpu,
         compiler=compiler,
         tfprof=tfprof,
+        distributions=distributions,
+        saved_model=saved_model,
     )
     contrib.image = importlib.import_module("tfmodernize.verify.contrib_image").image_module(v1_module)
     setattr(v1_module, "contrib", contrib)

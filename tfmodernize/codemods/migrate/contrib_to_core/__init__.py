@@ -41,6 +41,9 @@ What it does
       ``assert_same_structure``) -> ``tf.nest.*``;
       ``tf.contrib.compiler.jit.experimental_jit_scope`` -> ``tf.xla.experimental.jit_scope``
       and ``tf.contrib.tfprof.model_analyzer.Profiler`` -> ``tf.profiler.Profiler``;
+      ``tf.contrib.distributions.Normal`` (``Bernoulli``, ``Categorical``, ``kl_divergence`` and
+      the other names TF1's ``tf.distributions`` has: TF 1.15's contrib star-imported them from
+      core) -> ``tf.distributions.*``, a TF1 name, so the file stays on ``tf.compat.v1``;
     * ``tf.contrib.tfprof.model_analyzer.print_model_analysis(graph, run_meta, op_log,
       tfprof_cmd, tfprof_options)`` -> ``tf.profiler.profile(graph, run_meta=..., op_log=...,
       cmd=..., options=...)`` (``advise`` -> ``tf.profiler.advise``), and its option dicts
@@ -52,6 +55,12 @@ What it does
       greedy matcher, which no TF 2.x nor maintained package has -> a call of the file's own
       ``bipartite_match``, written once after its imports: the same matching in TensorFlow ops
       (``bipartite_match.py``), in names that mean the same in TF1 and TF2;
+    * ``reader.read_saved_model(saved_model_dir)`` (``reader`` imported from
+      ``tensorflow.contrib.saved_model.python.saved_model``), whose function TF 2.x keeps in a
+      private module only -> a call of the file's own ``read_saved_model``, written once after its
+      imports (``saved_model_reader.py``): the same parsing of the folder's ``saved_model.pb``
+      (else ``saved_model.pbtxt``) into ``saved_model_pb2.SavedModel``, with ``tf.io.gfile`` and
+      protobuf's parsers, and the same ``IOError`` when there is none or it cannot be parsed;
     * ``tf.contrib.lookup.index_table_from_tensor(mapping)`` /
       ``index_to_string_table_from_tensor(mapping)`` (TF1's ``lookup_ops`` functions, which TF
       2.x exports nowhere) -> ``tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
@@ -108,7 +117,10 @@ Fix safety
     among the rows it counted (``num_valid_rows + 0.1`` truncated), up to ``top_k``, and returns
     the same int32 vectors; equal distances it takes in row-major order, where contrib's heap
     took them in an order of its own: if equal distances compete for a row or a column, the
-    matching can differ (the tests check it against a numpy copy of the kernel's heap). Names only
+    matching can differ (the tests check it against a numpy copy of the kernel's heap). The
+    written ``read_saved_model`` reads what contrib's did, checked against TensorFlow's own parser
+    on a binary, a text, a corrupt and a missing proto (its messages name the paths as text where
+    contrib's showed bytes). Names only
     (contrib's ``scope``/``name``) are dropped: the ops are named otherwise. contrib's
     ``experimental_jit_scope`` and tfprof's ``Profiler`` were TensorFlow's own objects, re-exported;
     ``jit_scope`` raises when run eagerly, as it did, so it works where TF1 code used it (graph
@@ -143,7 +155,10 @@ Declines when
     file's ``arg_scope`` listing
     dropout is not seen from its own file. ``bipartite_match`` in a file reading another name of
     ``tf.contrib.image`` (``rotate``, ``transform``: the contrib import would stay), or called
-    before the file's imports end, or without its number of valid rows. A vocabulary table with
+    before the file's imports end, or without its number of valid rows. ``read_saved_model`` in a
+    file reading another name of ``tf.contrib.saved_model`` (``get_saved_model_tag_sets``), or
+    naming ``os``, ``message``, ``text_format`` or ``saved_model_pb2`` other than by the import
+    the written function reads, or called before the file's imports end. A vocabulary table with
     ``num_oov_buckets`` other than 0, a ``hasher_spec``, a ``dtype`` other than ``tf.string``, or
     a mapping computed in the call (the table reads it twice).
 """
@@ -158,12 +173,13 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.variable_calls import arguments
-from tfmodernize.codemods.migrate.contrib_to_core.bipartite_match import TEMPLATE
+from tfmodernize.codemods.migrate.contrib_to_core import bipartite_match, saved_model_reader
 from tfmodernize.codemods.migrate.contrib_to_core.file_facts import ContribFile, reads_through_local_module
 from tfmodernize.codemods.migrate.contrib_to_core.rewrites import ContribPlan, Rewrite, rewrite
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     BIPARTITE,
     CALLS,
+    READER,
     PROFILE_OPTIONS,
     RENAMES,
     SAFE_PLACES,
@@ -185,7 +201,8 @@ class ContribToCore(WholeNames, TFCodemod):
     summary = (
         "tf.contrib initializers, regularizers, dropout, accuracy, global step and RNN cells, "
         "tf.estimator's session-run hooks, nest, jit_scope, tfprof's model analyzer -> "
-        "the core TensorFlow code they ran; contrib's bipartite_match -> a function in the file"
+        "the core TensorFlow code they ran; contrib's bipartite_match and saved_model reader -> "
+        "functions in the file"
     )
     needles = ("contrib", "estimator")
     interests = (cst.Call, cst.Attribute, cst.Name, cst.Module)
@@ -209,7 +226,8 @@ class ContribToCore(WholeNames, TFCodemod):
         #: id(statement) -> [statement, the comment to end it with, comments to put above it]
         self._notes: dict[int, list] = {}
         self._import_roots: set[str] = set()  # import aliases some replaced name started from
-        self._matched = False  # contrib's bipartite_match replaced: the function is written
+        #: contrib functions replaced by a function written into the file, in the order replaced
+        self._written: list[str] = []
         #: What the file binds and names, read when a rewrite first asks.
         self._file = ContribFile(self.tf.module, self.tf, self.state.text, lambda: self._parents)
         self._plan = ContribPlan(
@@ -222,8 +240,8 @@ class ContribToCore(WholeNames, TFCodemod):
         )
         self._from_imported = self.from_imports(module)
         super().plan(module)
-        if self._matched:
-            self._write_bipartite_match(module)
+        if self._written:
+            self._write_functions(module)
         self._comment_statements()
         self._drop_local_modules(module)
         self._drop_plain_imports(module)
@@ -232,11 +250,25 @@ class ContribToCore(WholeNames, TFCodemod):
     def _parents(self) -> dict:
         return self.state.parents(self.tf.module)
 
-    def _write_bipartite_match(self, module: cst.Module) -> None:
-        """contrib's ``bipartite_match`` as the file's own function, after its imports."""
-        position = self._file.bipartite_place
-        name, tf = self._file.bipartite_name, self._root(v1=False)
-        statements = template_statements(TEMPLATE, module, name=name, tf=tf)
+    def _write_functions(self, module: cst.Module) -> None:
+        """contrib's ``bipartite_match`` and ``read_saved_model`` as the file's own functions,
+        after its imports (the imports they read added)."""
+        position = self._file.written_place
+        tf = self._root(v1=False)
+        statements = []
+        for found in self._written:
+            if found == BIPARTITE:
+                name = self._file.written_name("bipartite_match")
+                statements += template_statements(bipartite_match.TEMPLATE, module, name=name, tf=tf)
+            else:
+                name = self._file.written_name("read_saved_model")
+                statements += template_statements(saved_model_reader.TEMPLATE, module, name=name, tf=tf)
+                for local, qualified in saved_model_reader.IMPORTS.items():
+                    module_name, _, obj = qualified.rpartition(".")
+                    if local == qualified:
+                        self.add_import(local)
+                    else:
+                        self.add_import(module_name, obj)
         if position == len(module.body):
             self.insert_after(module.body[-1], statements)
             return
@@ -311,7 +343,8 @@ class ContribToCore(WholeNames, TFCodemod):
         self._count_root(call.func)
         self._keep_comments(call, done.why)
         self._replace_call(call, found, args, done.code)
-        self._matched = self._matched or found == BIPARTITE
+        if found in (BIPARTITE, READER) and found not in self._written:
+            self._written.append(found)
 
     def _replace_applied(self, call: cst.Call, done: Rewrite) -> None:
         """``l2_regularizer(scale)(w)``: the call applying the regularizer becomes ``done.code``."""

@@ -12,11 +12,9 @@ from typing import Callable, Optional, Union
 import libcst as cst
 
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
-    BIPARTITE,
     BY_NAME,
     FLOAT64,
     HANDLED,
-    IMAGE,
     LOCAL_MODULES,
     canonical,
     handles,
@@ -44,6 +42,7 @@ class ContribFile:
         self.names = names
         self.text = text
         self._parents = parents
+        self._other_names: dict[str, Optional[cst.CSTNode]] = {}
         self.float64 = FLOAT64.search(text) is not None  #: the file names float64
         self.by_name = BY_NAME.search(text) is not None  #: the file reads graph elements by name
         #: ``slim = tf.contrib.slim`` at the top level: name -> (contrib module path, its line)
@@ -159,37 +158,65 @@ class ContribFile:
                         return number(small.value)
         return None
 
-    @cached_property
-    def other_image_name(self) -> Optional[cst.CSTNode]:
-        """The first name of ``tf.contrib.image`` the file reads other than ``bipartite_match``
-        (``image_ops.transform``), outside its imports; None if none."""
-        module = self.module
+    def other_name(self, module: str, written: str) -> Optional[cst.CSTNode]:
+        """The first name of the contrib ``module`` the file reads other than ``written`` (the
+        function a rewrite writes into the file: ``image_ops.transform`` beside
+        ``bipartite_match``), outside its imports; None if none."""
+        if module not in self._other_names:
+            self._other_names[module] = self._first_other_name(module, written)
+        return self._other_names[module]
+
+    def _first_other_name(self, module: str, written: str) -> Optional[cst.CSTNode]:
         parts: set[int] = set()  # the inner parts of dotted names, and the import statements' nodes
-        for node in walk(module, code_only=True):
+        for node in walk(self.module, code_only=True):
             if isinstance(node, cst.Attribute):
                 parts.update((id(node.value), id(node.attr)))
             elif isinstance(node, (cst.Import, cst.ImportFrom)):
                 parts.update(id(n) for n in walk(node, code_only=True))
-        for node in walk(module, code_only=True):
+        for node in walk(self.module, code_only=True):
             if isinstance(node, (cst.Attribute, cst.Name)) and id(node) not in parts:
                 path = self.path(node)
-                in_image = path is not None and (path + ".").startswith(IMAGE + ".")
-                if in_image and canonical(path) != BIPARTITE:
+                inside = path is not None and (path + ".").startswith(module + ".")
+                if inside and canonical(path) != written:
                     return node
         return None
 
-    @cached_property
-    def bipartite_name(self) -> str:
-        """The name of the ``bipartite_match`` written into the file: one nothing else binds."""
-        taken = {name.value for name in name_nodes(self.module, imports=False)}
+    def written_name(self, base: str) -> str:
+        """The name of the function ``base`` written into the file (``bipartite_match``): one
+        nothing else binds."""
+        taken = set(self.names_used)
         for small in import_statements(self.module):
             taken.update(local for local, _ in import_bindings(small, tf_only=False))
-        return fresh_name("bipartite_match", taken)
+        return fresh_name(base, taken)
 
     @cached_property
-    def bipartite_place(self) -> int:
-        """The index of the top-level statement the written ``bipartite_match`` goes before:
-        after the imports and the lines binding the file's names of TensorFlow."""
+    def names_used(self) -> frozenset[str]:
+        """Every name the file's code reads or binds, outside its imports."""
+        return frozenset(name.value for name in name_nodes(self.module, imports=False))
+
+    @cached_property
+    def imported(self) -> dict[str, str]:
+        """What the file's imports bind: local name -> qualified name (``os`` -> ``os``)."""
+        return {
+            local: qualified
+            for small in import_statements(self.module)
+            for local, qualified in import_bindings(small, tf_only=False)
+        }
+
+    def clashes(self, wanted: dict[str, str]) -> list[str]:
+        """The names of ``wanted`` (local name -> the qualified name a written function reads
+        through it) the file uses or imports for something else."""
+        return sorted(
+            name
+            for name, qualified in wanted.items()
+            if self.imported.get(name, qualified) != qualified
+            or (name in self.names_used and name not in self.imported)
+        )
+
+    @cached_property
+    def written_place(self) -> int:
+        """The index of the top-level statement a written function goes before: after the
+        imports and the lines binding the file's names of TensorFlow."""
         modules = ("tensorflow", "tensorflow.compat.v1", "tensorflow.compat.v2")
         aliases = {alias.split(".")[0] for alias in map(self.names.alias_of, modules) if alias}
         return after_imports(self.module, aliases)

@@ -12,13 +12,17 @@ from typing import Callable, Optional
 import libcst as cst
 
 from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.contrib_to_core import saved_model_reader
 from tfmodernize.codemods.migrate.contrib_to_core.file_facts import ContribFile
 from tfmodernize.codemods.migrate.contrib_to_core.tables import (
     BIPARTITE,
+    IMAGE,
     INITIALIZERS,
     LOOKUP_TABLES,
     MODES,
     PROFILER_CALLS,
+    READER,
+    READER_MODULE,
     REGULARIZERS,
     TRUNCATION,
     boolean,
@@ -75,6 +79,8 @@ def rewrite(plan: ContribPlan, call: cst.Call, found: str, args: dict) -> Rewrit
         return _dropout(plan, call, args)
     if found == BIPARTITE:
         return _bipartite(plan, call, args)
+    if found == READER:
+        return _reader(plan, call, args)
     if found in LOOKUP_TABLES:
         return _lookup_table(plan, call, found, args)
     if found in PROFILER_CALLS:
@@ -319,7 +325,7 @@ def _lookup_table(plan: ContribPlan, call: cst.Call, found: str, args: dict) -> 
 def _bipartite(plan: ContribPlan, call: cst.Call, args: dict) -> Rewrite:
     """``bipartite_match(d, n, top_k)`` -> the same call of the function written into the
     file (``bipartite_match.py``; the codemod writes it once a call is replaced)."""
-    other = plan.file.other_image_name
+    other = plan.file.other_name(IMAGE, BIPARTITE)
     if other is not None:
         raise Decline(
             call,
@@ -331,7 +337,7 @@ def _bipartite(plan: ContribPlan, call: cst.Call, args: dict) -> Rewrite:
     if "distance_mat" not in args or "num_valid_rows" not in args:
         raise Decline(call, "its distance matrix or number of valid rows is not passed")
     index = top_level_index(plan.names.module, call)
-    if index is not None and index < plan.file.bipartite_place:
+    if index is not None and index < plan.file.written_place:
         raise Decline(
             call,
             "it is called before the file's imports end, where the function written in its "
@@ -339,11 +345,47 @@ def _bipartite(plan: ContribPlan, call: cst.Call, args: dict) -> Rewrite:
         )
     _named_only(plan, call, args, "name")
     top_k = "" if args.get("top_k") is None else ", top_k={top_k}"
-    name = plan.file.bipartite_name
+    name = plan.file.written_name("bipartite_match")
     return Rewrite(
         f"{name}({{distance_mat}}, {{num_valid_rows}}{top_k})",
         f"tf.{BIPARTITE}, a C++ kernel no TF 2.x has, is the file's own `{name}` now: the "
         "same greedy matching in TensorFlow ops (equal distances taken in row-major order)",
+    )
+
+
+def _reader(plan: ContribPlan, call: cst.Call, args: dict) -> Rewrite:
+    """``reader.read_saved_model(dir)`` -> the same call of the function written into the file
+    (``saved_model_reader.py``; the codemod writes it once a call is replaced)."""
+    other = plan.file.other_name(READER_MODULE, READER)
+    if other is not None:
+        raise Decline(
+            call,
+            f"the file also uses `{source(other)}` of tf.contrib.saved_model, which tfmodernize "
+            "does not rewrite, so its contrib import stays and the file still fails on TF 2.x: "
+            "replace that (tf.saved_model) and run again",
+        )
+    clash = plan.file.clashes(saved_model_reader.IMPORTS)
+    if clash:
+        raise Decline(
+            call,
+            f"the file names `{clash[0]}` itself, which the function written in its place "
+            "imports: rename it and run again",
+        )
+    if "saved_model_dir" not in args:
+        raise Decline(call, "its SavedModel folder is not passed")
+    index = top_level_index(plan.names.module, call)
+    if index is not None and index < plan.file.written_place:
+        raise Decline(
+            call,
+            "it is called before the file's imports end, where the function written in its "
+            "place would go: move the call below them and run again",
+        )
+    name = plan.file.written_name("read_saved_model")
+    return Rewrite(
+        f"{name}({{saved_model_dir}})",
+        f"tf.contrib.saved_model's read_saved_model, which no TF 2.x exports, is the file's own "
+        f"`{name}` now: the same parsing of saved_model.pb (else saved_model.pbtxt) into the "
+        "SavedModel proto",
     )
 
 

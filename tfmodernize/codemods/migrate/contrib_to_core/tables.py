@@ -10,9 +10,9 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.contrib import CELLS, MODULES, NEST, RUNS, SPELLINGS
+from tfmodernize.analysis.contrib import CELLS, DISTRIBUTIONS, MODULES, NEST, RUNS, SPELLINGS
 from tfmodernize.analysis.tf1_api import ESTIMATOR_HOOKS
-from tfmodernize.codemods.migrate.contrib_to_core import bipartite_match
+from tfmodernize.codemods.migrate.contrib_to_core import bipartite_match, saved_model_reader
 
 #: core's ``VarianceScaling`` divides a truncated normal's standard deviation by this
 #: (``scipy.stats.truncnorm.std(a=-2, b=2)``); contrib multiplied the variance by 1.3 instead.
@@ -64,6 +64,7 @@ RENAMES = {
     **{f"contrib.rnn.{name}": f"nn.{name}" for name in RUNS},
     **{f"estimator.{name}": f"train.{name}" for name in ESTIMATOR_HOOKS},
     **{f"contrib.framework.nest.{name}": f"nest.{name}" for name in NEST},
+    **{f"contrib.distributions.{name}": f"distributions.{name}" for name in DISTRIBUTIONS},
     **MOVED,
 }
 #: Calls rewritten as the core code they ran -> their parameters, in order.
@@ -84,6 +85,7 @@ CALLS = {
     ),
     "contrib.metrics.accuracy": ("predictions", "labels", "weights", "name"),
     "contrib.image.bipartite_match": bipartite_match.PARAMETERS,
+    "contrib.saved_model.python.saved_model.reader.read_saved_model": saved_model_reader.PARAMETERS,
     "contrib.lookup.index_table_from_tensor": (
         "mapping",
         "num_oov_buckets",
@@ -124,8 +126,13 @@ FLOAT64 = re.compile(r"\bfloat64\b|\bdouble\b")
 BY_NAME = re.compile(r"by_name|get_tensor\b|get_operation\b")
 
 
+#: contrib.saved_model's reader of a SavedModel's proto, written into the file
+#: (``saved_model_reader.py``); imported from its module, its one spelling.
+READER_MODULE = "contrib.saved_model"
+READER = f"{READER_MODULE}.python.saved_model.reader.read_saved_model"
+
 #: The names spelled as they are canonical: one spelling each.
-_AS_SPELLED = frozenset((*LOOKUP_TABLES, *MOVED, *PROFILE_OPTIONS, *PROFILER_CALLS))
+_AS_SPELLED = frozenset((*LOOKUP_TABLES, *MOVED, *PROFILE_OPTIONS, *PROFILER_CALLS, READER))
 
 
 def canonical(path: Optional[str]) -> Optional[str]:

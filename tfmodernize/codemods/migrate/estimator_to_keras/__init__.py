@@ -6,8 +6,9 @@ What it does
     labels, mode, params)`` making its variables (``tf.get_variable`` / ``tf.Variable``) at its
     top level, computing a loss and training it with one TF1 optimizer's
     ``minimize(loss, global_step=tf.train.get_global_step())``, input functions returning
-    ``tf.data`` datasets, and the Estimator used only by ``train(input_fn, steps= / max_steps=)``,
-    ``evaluate(input_fn, steps=)`` and ``tf.estimator.train_and_evaluate``:
+    ``tf.data`` datasets (or ``tf.estimator.inputs.numpy_input_fn(x, y, ..., shuffle=False)``),
+    and the Estimator used only by ``train(input_fn, steps= / max_steps=)``,
+    ``evaluate(input_fn, steps=)``, ``predict(input_fn)`` and ``tf.estimator.train_and_evaluate``:
 
     * the model_fn becomes a ``tf.Module`` class: its variables made once in ``__init__`` (the
       same initial values, drawn in the same order), its computation in ``__call__``, which
@@ -24,7 +25,15 @@ What it does
       up to that global step), ``estimator.evaluate(input_fn, steps=N)`` ->
       ``evaluate(input_fn().take(N))``, which returns the Estimator's dict (each metric, the mean
       loss and the global step), ``train_and_evaluate`` -> training to the TrainSpec's
-      ``max_steps`` and one evaluation of the EvalSpec's ``steps`` (100 by default).
+      ``max_steps`` and one evaluation of the EvalSpec's ``steps`` (100 by default);
+    * ``estimator.predict(input_fn)`` -> ``predict(input_fn())``: a generator calling the model
+      in mode ``"infer"`` with labels ``None`` (a ``tf.function`` step) on each batch's features
+      (the first of a (features, labels) pair), yielding each example's predictions as numpy
+      values, a dict per example where the PREDICT branch returns a dict;
+    * ``tf.estimator.inputs.numpy_input_fn(x, y, batch_size=B, num_epochs=E, shuffle=False)`` ->
+      ``tf.data.Dataset.from_tensor_slices((x, y)).repeat(E).batch(B)`` (``x`` alone without
+      ``y``, to predict): the batches its queue gave, rows in order, epoch after epoch, the last
+      batch shorter.
 
 Why it matters
     ``tf.estimator`` is gone since TensorFlow 2.16, and the last ``tensorflow-estimator``
@@ -70,7 +79,10 @@ Fix safety
     ``save_checkpoints_steps`` one is written every that many steps, and one at the end of each
     ``train`` (TF1's default of every 600 seconds is not timed). ``train_and_evaluate``
     evaluates once, at the end: TF1 also evaluated at the first checkpoint saved during
-    training (then at most every ``throttle_secs``), which changes no trained value. Summaries
+    training (then at most every ``throttle_secs``), which changes no trained value. ``predict``
+    computes the PREDICT branch as the Estimator did, without labels, on the trained variables
+    (the Estimator restored them from the checkpoint its last ``train`` wrote), and yields the
+    same values example by example (a dict's values split along their first axis). Summaries
     and step logging of the Estimator's hooks are not written. The input functions' datasets
     are made after the model's variables, where TF1 made them before: a pipeline drawing
     random numbers (``shuffle``) draws others when seeds come from the op order.
@@ -83,10 +95,14 @@ Declines when
     counterpart), trains with other than one optimizer's ``minimize`` advancing the global step,
     or draws random numbers between its variables; the Estimator is made in a loop or
     condition, warm-starts, has a RunConfig with distribution or session settings or time-based
-    checkpoints, is used other than by train / evaluate / train_and_evaluate (``predict``,
-    ``export_saved_model``, hooks), or evaluated before it is trained; an input function takes
-    parameters or does not provably return a ``tf.data`` dataset (``numpy_input_fn``, an
-    iterator's ``get_next()``). The estimator-removed finding (TFM119) then says the file
+    checkpoints, is used other than by train / evaluate / predict / train_and_evaluate
+    (``export_saved_model``, hooks), or evaluated or asked to predict before it is trained; it
+    predicts with ``predict_keys``, ``checkpoint_path`` or whole batches
+    (``yield_single_examples=False``), or from a model_fn without a PREDICT branch, or whose
+    predictions are neither a dict written out nor one computed tensor; an input function takes
+    parameters or does not provably return a ``tf.data`` dataset (an iterator's ``get_next()``,
+    ``pandas_input_fn``); a ``numpy_input_fn`` shuffles (its queue's order is not a ``tf.data``
+    shuffle's), feeds from several threads, or gives no labels to train or evaluate on. The estimator-removed finding (TFM119) then says the file
     cannot run on TF 2.16+.
 """
 
@@ -102,7 +118,7 @@ from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.codemods.migrate.estimator_to_keras.driver import Driver, Names, read_driver, setup_code, site_code
 from tfmodernize.codemods.migrate.estimator_to_keras.model_fn import ModelFn, model_class, read_model_fn
 from tfmodernize.layout import fitted, style_width
-from tfmodernize.names import fresh_name, names_read
+from tfmodernize.names import fresh_name, names_bound_here, names_read
 from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
@@ -165,6 +181,13 @@ class EstimatorToKeras(TFCodemod):
     def _check(driver: Driver, plan: ModelFn) -> None:
         if driver.evaluates and plan.spec_for("eval") is None:
             raise Decline(driver.call, "the program evaluates, but the model_fn returns no loss to evaluate")
+        if driver.predicts:
+            # The Estimator called the model_fn with labels None to predict: only a branch of
+            # its own returns predictions computed without them.
+            if "infer" not in plan.branches:
+                reason = "the program predicts, but the model_fn has no PREDICT branch"
+                raise Decline(driver.call, reason)
+            _predictions_dict(plan)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -198,6 +221,8 @@ class EstimatorToKeras(TFCodemod):
             eval_step=fresh_name("eval_step", self._taken),
             train=fresh_name("train", self._taken),
             evaluate=fresh_name("evaluate", self._taken),
+            predict_step=fresh_name("predict_step", self._taken),
+            predict=fresh_name("predict", self._taken),
         )
         optimizer_args = ", ".join(
             source(_renamed(arg, "params", params).with_changes(comma=cst.MaybeSentinel.DEFAULT)).strip()
@@ -211,7 +236,9 @@ class EstimatorToKeras(TFCodemod):
         else:
             self.add_import("tempfile")
             model_dir = "tempfile.mkdtemp()"
-        call_args = {mode: ", ".join(_argument(p, mode, params) for p in plan.parameters) for mode in ("train", "eval")}
+        call_args = {
+            mode: ", ".join(_argument(p, mode, params) for p in plan.parameters) for mode in ("train", "eval", "infer")
+        }
         metrics = [(metric.key, metric.keras) for metric in plan.eval_metrics]
         depth = 0 if isinstance(parents.get(id(driver.line)), cst.Module) else 1
         code = setup_code(
@@ -227,6 +254,7 @@ class EstimatorToKeras(TFCodemod):
             bind_params=bind,
             metrics=metrics,
             metric_inputs=bool(metrics),
+            predictions_dict=driver.predicts and _predictions_dict(plan),
             depth=depth,
             width=self._width,
         )
@@ -303,8 +331,45 @@ class _ModeKeys(cst.CSTTransformer):
 
 
 def _argument(parameter: str, mode: str, params: str) -> str:
-    """What the model is called with for one of model_fn's parameters, in ``mode``."""
-    return {"features": "features", "labels": "labels", "mode": f'"{mode}"', "params": params}[parameter]
+    """What the model is called with for one of model_fn's parameters, in ``mode`` (the
+    Estimator predicted without labels)."""
+    labels = "None" if mode == "infer" else "labels"
+    given = {"features": "features", "labels": labels, "mode": f'"{mode}"', "params": params}
+    return given[parameter]
+
+
+def _predictions_dict(plan: ModelFn) -> bool:
+    """Whether the PREDICT branch returns a dict of predictions (``{"classes": ...}``, or a name
+    the model_fn binds only to dicts) rather than one tensor (a TF call or arithmetic, or a name
+    bound only to those); a ``Decline`` when it cannot tell."""
+    spec = plan.branches["infer"]
+    node = spec.arguments["predictions"]
+    kind = _value_kind(node)
+    if isinstance(node, cst.Name):
+        binders = {id(n) for n in walk(plan.function.body) if node.value in names_bound_here(n)}
+        values = [
+            statement.value
+            for statement in walk(plan.function.body)
+            if isinstance(statement, cst.Assign)
+            for target in statement.targets
+            if id(target) in binders and isinstance(target.target, cst.Name)
+        ]
+        kinds = {_value_kind(value) for value in values}
+        kind = kinds.pop() if len(values) == len(binders) and len(kinds) == 1 else None
+    if kind is None:
+        reason = "its predictions are not read as a dict written out nor as one tensor"
+        raise Decline(spec.line, reason)
+    return kind
+
+
+def _value_kind(node: cst.BaseExpression) -> Optional[bool]:
+    """True for a dict written out, False for a tensor computed (a call other than ``dict()``,
+    arithmetic), None for what may be either."""
+    if isinstance(node, cst.Dict):
+        return True
+    if isinstance(node, cst.Call):
+        return None if isinstance(node.func, cst.Name) and node.func.value == "dict" else False
+    return False if isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)) else None
 
 
 def _renamed(node: cst.CSTNode, old: str, new: str) -> cst.CSTNode:

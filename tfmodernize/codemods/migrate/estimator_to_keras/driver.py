@@ -1,5 +1,5 @@
 """What a program does with one Estimator (``read_driver``): where it is made, with which
-model_fn, params, model_dir and RunConfig, and every ``train``, ``evaluate`` and
+model_fn, params, model_dir and RunConfig, and every ``train``, ``evaluate``, ``predict`` and
 ``train_and_evaluate`` of it (``Site``); and the TF2 code each becomes (``setup_code``,
 ``site_code``)."""
 
@@ -20,6 +20,13 @@ from tfmodernize.tfsymbols import TFNames
 ESTIMATOR_PARAMETERS = ("model_fn", "model_dir", "config", "params", "warm_start_from")
 TRAIN_PARAMETERS = ("input_fn", "hooks", "steps", "max_steps", "saving_listeners")
 EVALUATE_PARAMETERS = ("input_fn", "steps", "hooks", "checkpoint_path", "name")
+PREDICT_PARAMETERS = (
+    "input_fn",
+    "predict_keys",
+    "hooks",
+    "checkpoint_path",
+    "yield_single_examples",
+)
 TRAIN_AND_EVALUATE_PARAMETERS = ("estimator", "train_spec", "eval_spec")
 TRAIN_SPEC_PARAMETERS = ("input_fn", "max_steps", "hooks", "saving_listeners")
 EVAL_SPEC_PARAMETERS = ("input_fn", "steps", "name", "hooks", "exporters", "start_delay_secs", "throttle_secs")
@@ -46,6 +53,9 @@ RUN_CONFIG_PARAMETERS = (
 #: RunConfig arguments carried over, and those that only set logging and summaries.
 RUN_CONFIG_CARRIED = ("model_dir", "tf_random_seed", "save_checkpoints_steps", "keep_checkpoint_max")
 RUN_CONFIG_IGNORED = ("save_summary_steps", "log_step_count_steps")
+#: ``tf.estimator.inputs.numpy_input_fn``, read as the dataset of the batches it made.
+NUMPY_INPUT_FNS = ("estimator.inputs.numpy_input_fn", "compat.v1.estimator.inputs.numpy_input_fn")
+NUMPY_INPUT_PARAMETERS = ("x", "y", "batch_size", "num_epochs", "shuffle", "queue_capacity", "num_threads")
 #: Where a tf.data pipeline starts: ``tf.data.Dataset.from_tensor_slices(...)``, ``tf.data.TFRecordDataset``.
 DATASET_SOURCES = "data."
 
@@ -54,9 +64,9 @@ DATASET_SOURCES = "data."
 class Site:
     """One statement using the Estimator."""
 
-    kind: str  # "train", "evaluate" or "train_and_evaluate"
-    #: The statement a train or train_and_evaluate becomes code for; an evaluate's call is
-    #: replaced where it is (``call``), in any expression.
+    kind: str  # "train", "evaluate", "predict" or "train_and_evaluate"
+    #: The statement a train or train_and_evaluate becomes code for; an evaluate's or a
+    #: predict's call is replaced where it is (``call``), in any expression.
     line: Optional[cst.SimpleStatementLine]
     target: Optional[cst.BaseAssignTargetExpression]
     call: Optional[cst.Call] = None
@@ -86,7 +96,11 @@ class Driver:
 
     @property
     def evaluates(self) -> bool:
-        return any(site.kind != "train" for site in self.sites)
+        return any(site.kind in ("evaluate", "train_and_evaluate") for site in self.sites)
+
+    @property
+    def predicts(self) -> bool:
+        return any(site.kind == "predict" for site in self.sites)
 
 
 def read_driver(call: cst.Call, tf: TFNames, parents: dict, module: cst.Module) -> Driver:
@@ -205,7 +219,7 @@ def _read_sites(
     for node in own_nodes(inside):  # in source order
         if id(node) in variables and node is not target:
             driver.sites.append(_site(driver, node, tf, statements, parents))
-    if not driver.sites or driver.sites[0].kind == "evaluate":
+    if not driver.sites or driver.sites[0].kind in ("evaluate", "predict"):
         raise Decline(driver.call, "the program does not train the Estimator before anything else")
 
 
@@ -226,7 +240,8 @@ def _site(driver: Driver, name: cst.Name, tf: TFNames, statements: list, parents
     if isinstance(parent, cst.Attribute) and parent.value is name:
         call = parents.get(id(parent))
         method = parent.attr.value
-        if not (isinstance(call, cst.Call) and call.func is parent and method in ("train", "evaluate")):
+        written = ("train", "evaluate", "predict")
+        if not (isinstance(call, cst.Call) and call.func is parent and method in written):
             raise Decline(parent, f"the Estimator is used by `.{method}`, which this migration does not write")
         if method == "train":
             line, target = _statement(call, parents)
@@ -244,6 +259,14 @@ def _site(driver: Driver, name: cst.Name, tf: TFNames, statements: list, parents
                 steps=_given(args.get("steps")),
                 max_steps=_given(args.get("max_steps")),
             )
+        if method == "predict":
+            args = arguments(call, PREDICT_PARAMETERS, what="Estimator.predict")
+            _no_hooks(call, args, ("predict_keys", "hooks", "checkpoint_path"))
+            single = args.get("yield_single_examples")
+            if single is not None and not (isinstance(single, cst.Name) and single.value == "True"):
+                raise Decline(call, "predict is given `yield_single_examples` other than True")
+            dataset = _input(call, args.get("input_fn"), tf, parents, labelled=False)
+            return Site("predict", None, None, call=call, input=dataset)
         args = arguments(call, EVALUATE_PARAMETERS, what="Estimator.evaluate")
         _no_hooks(call, args, ("hooks", "checkpoint_path", "name"))
         return Site(
@@ -279,7 +302,10 @@ def _site(driver: Driver, name: cst.Name, tf: TFNames, statements: list, parents
             eval_input=_input(evaluation, eval_args.get("input_fn"), tf, parents),
             eval_steps=_given(steps),
         )
-    raise Decline(name, f"`{name.value}` (the Estimator) is used other than by train, evaluate or train_and_evaluate")
+    raise Decline(
+        name,
+        f"`{name.value}` (the Estimator) is used other than by train, evaluate, predict or train_and_evaluate",
+    )
 
 
 def _given(node: Optional[cst.BaseExpression]) -> Optional[cst.BaseExpression]:
@@ -309,9 +335,16 @@ def _statement(
 # -- input functions ---------------------------------------------------------------------------
 
 
-def _input(call: cst.Call, input_fn: Optional[cst.BaseExpression], tf: TFNames, parents: dict) -> cst.BaseExpression:
+def _input(
+    call: cst.Call,
+    input_fn: Optional[cst.BaseExpression],
+    tf: TFNames,
+    parents: dict,
+    labelled: bool = True,
+) -> cst.BaseExpression:
     """The expression making the dataset ``input_fn`` returns (``input_fn()``, or the call a
-    lambda makes), when it provably returns a ``tf.data`` dataset."""
+    lambda makes), when it provably returns a ``tf.data`` dataset; the dataset a
+    ``numpy_input_fn`` read in order (``labelled``: with labels, for train and evaluate)."""
     if input_fn is None:
         raise Decline(call, "it is given no input_fn")
     module = _module_of(call, parents)
@@ -333,6 +366,8 @@ def _input(call: cst.Call, input_fn: Optional[cst.BaseExpression], tf: TFNames, 
                 _returns_dataset(function, tf)
                 return body
     symbol = tf.tf_symbol(input_fn.func) if isinstance(input_fn, cst.Call) else None
+    if symbol is not None and symbol.path in NUMPY_INPUT_FNS:
+        return _numpy_input(input_fn, tf, labelled)
     if symbol is not None and symbol.path.startswith("estimator.inputs."):
         raise Decline(
             input_fn,
@@ -340,6 +375,38 @@ def _input(call: cst.Call, input_fn: Optional[cst.BaseExpression], tf: TFNames, 
             "write it as a tf.data.Dataset (Dataset.from_tensor_slices) first",
         )
     raise Decline(input_fn, "its input_fn is not a module function returning a tf.data dataset")
+
+
+def _numpy_input(call: cst.Call, tf: TFNames, labelled: bool) -> cst.BaseExpression:
+    """``numpy_input_fn(x, y, batch_size, num_epochs, shuffle=False)`` -> the dataset of the same
+    batches: its queue fed the rows in order, epoch after epoch, and took ``batch_size`` at a time
+    (the last batch shorter) -> ``Dataset.from_tensor_slices((x, y)).repeat(num_epochs)
+    .batch(batch_size)``; the features alone without ``y``."""
+    args = arguments(call, NUMPY_INPUT_PARAMETERS, what="numpy_input_fn")
+    shuffle = args.get("shuffle")
+    if not (isinstance(shuffle, cst.Name) and shuffle.value == "False"):
+        raise Decline(
+            call,
+            "its numpy_input_fn does not set shuffle=False: the queue's shuffled order is not a "
+            "tf.data shuffle's; write the input as a tf.data.Dataset first",
+        )
+    threads = args.get("num_threads")
+    if threads is not None and not (isinstance(threads, cst.Integer) and threads.evaluated_value == 1):
+        raise Decline(call, "its numpy_input_fn feeds from more than one thread (the order is not fixed)")
+    if "x" not in args:
+        raise Decline(call, "its numpy_input_fn is given no x")
+    has_labels = not is_none(args.get("y"))
+    if labelled and not has_labels:
+        raise Decline(call, "its numpy_input_fn gives no labels (y) to train or evaluate on")
+    root = tf.tf2_prefix()[0]
+    data = f"({source(args['x'])}, {source(args['y'])})" if has_labels else source(args["x"])
+    epochs = args.get("num_epochs")
+    if epochs is None or (isinstance(epochs, cst.Integer) and epochs.evaluated_value == 1):
+        repeat = ""
+    else:
+        repeat = ".repeat()" if is_none(epochs) else f".repeat({source(epochs)})"
+    batch = source(args["batch_size"]) if "batch_size" in args else "128"
+    return cst.parse_expression(f"{root}.data.Dataset.from_tensor_slices({data}){repeat}.batch({batch})")
 
 
 def _module_of(node: cst.CSTNode, parents: dict) -> cst.Module:
@@ -406,6 +473,8 @@ class Names:
     eval_step: str
     train: str
     evaluate: str
+    predict_step: str
+    predict: str
 
 
 def take(dataset: cst.BaseExpression, steps: Optional[cst.BaseExpression]) -> str:
@@ -418,6 +487,8 @@ def site_code(driver: Driver, site: Site, names: Names) -> str:
     """The statements a train or train_and_evaluate becomes; for an evaluate, the expression."""
     if site.kind == "evaluate":
         return f"{names.evaluate}({take(site.input, site.steps)})"
+    if site.kind == "predict":
+        return f"{names.predict}({source(site.input)})"
     code = _train_code(site.input, site.steps, site.max_steps, names)
     if site.kind == "train_and_evaluate":
         value = f"{names.evaluate}({take(site.eval_input, site.eval_steps)})"
@@ -454,13 +525,16 @@ def setup_code(
     bind_params: Optional[str],
     metrics: list[tuple[str, str]],
     metric_inputs: bool,
+    predictions_dict: bool,
     depth: int,
     width: int,
 ) -> str:
     """The code the Estimator's construction becomes: the model, its optimizer, the global
-    step, the checkpoint in ``model_dir``, the training and evaluation steps, and ``train`` /
-    ``evaluate`` functions the uses call. ``call_args``: the model's arguments in each mode
-    (``"train"``, ``"eval"``); ``metrics``: ``(key, Keras metric class)`` of the evaluation."""
+    step, the checkpoint in ``model_dir``, the training, evaluation and prediction steps, and
+    ``train`` / ``evaluate`` / ``predict`` functions the uses call. ``call_args``: the model's
+    arguments in each mode (``"train"``, ``"eval"``, ``"infer"``); ``metrics``: ``(key, Keras
+    metric class)`` of the evaluation; ``predictions_dict``: whether the PREDICT branch returns
+    a dict of predictions (else one tensor)."""
     keep = "5" if driver.keep is None else source(driver.keep)
     lines = []
     if driver.seed is not None:
@@ -530,4 +604,31 @@ def setup_code(
             f'    results["global_step"] = {names.global_step}.numpy()\n'
             "    return results\n"
         )
+    if driver.predicts:
+        code += _predict_code(names, tf, call_args["infer"], predictions_dict)
     return code + "\n\n"
+
+
+def _predict_code(names: Names, tf: str, call_args: str, predictions_dict: bool) -> str:
+    """The prediction step and ``predict``: a generator of each example's predictions, numpy
+    values, as ``Estimator.predict`` yielded them (a dict per example for a dict)."""
+    if predictions_dict:
+        yielded = (
+            f"        predictions = {names.predict_step}(features)\n"
+            "        arrays = {key: value.numpy() for key, value in predictions.items()}\n"
+            "        for index in range(len(next(iter(arrays.values())))):\n"
+            "            yield {key: array[index] for key, array in arrays.items()}\n"
+        )
+    else:
+        yielded = f"        yield from {names.predict_step}(features).numpy()\n"
+    return (
+        f"\n\n@{tf}.function\n"
+        f"def {names.predict_step}(features):\n"
+        f"    return {names.model}({call_args})\n"
+        f"\n\ndef {names.predict}(dataset):\n"
+        "    for features in dataset:\n"
+        "        # (features, labels): the Estimator predicted from the features\n"
+        "        if isinstance(features, tuple):\n"
+        "            features = features[0]\n"
+        f"{yielded}"
+    )
