@@ -591,3 +591,114 @@ def test_a_trainer_declines(run, message):
 def test_graph_classes_left_to_others(source):
     result = assert_unchanged("TFM120", source)
     assert [f for f in result.findings if f.code == "TFM120"] == []
+
+
+# -- a graph class's summaries, merged and written by the class running its graph ---------------
+
+SUMMARIZED = "".join(
+    [
+        GRAPH,
+        '        tf.summary.scalar("loss", self.loss)\n',
+        '        tf.summary.histogram("w", self.w)\n',
+    ]
+)
+
+
+def _writing_trainer(fit: str, second: str = "") -> str:
+    return SUMMARIZED + (
+        "\n\nclass Trainer:\n"
+        "    def __init__(self, folder):\n"
+        f"        self.net = Net()\n{second}"
+        "        self.folder = folder\n"
+        "        self.sess = tf.Session()\n"
+        "        self.sess.run(tf.global_variables_initializer())\n\n"
+        "    def fit(self, v, steps):\n"
+        "        merged = tf.summary.merge_all()\n"
+        "        writer = tf.summary.FileWriter(self.folder, self.sess.graph)\n"
+        f"{fit}"
+    )
+
+
+FIT = (
+    "        for i in range(steps):\n"
+    "            _, summary = self.sess.run([self.net.train, merged], {self.net.x: v})\n"
+    "            writer.add_summary(summary, i)\n"
+)
+
+
+def test_a_trainer_writes_the_summaries_of_its_graph_object():
+    result = rewrite("TFM120", _writing_trainer(FIT))
+    assert "        writer = tf.summary.create_file_writer(self.folder)\n" in result.code
+    assert "merge_all" not in result.code and "tf.Session" not in result.code
+    assert (
+        "            summary_loss = self.net.loss(v).numpy()\n"
+        "            self.net.train(v)\n"
+        "            with writer.as_default():\n"
+        '                tf.summary.scalar("loss", summary_loss, step=i)\n'
+        '                tf.summary.histogram("w", self.net.w, step=i)\n'
+    ) in result.code
+
+
+def test_a_variable_summarized_is_read_before_another_train_run():
+    fit = FIT.replace(
+        "            writer.add_summary(summary, i)\n",
+        "".join(
+            [
+                "            self.sess.run(self.net.train, {self.net.x: v})\n",
+                "            writer.add_summary(summary, i)\n",
+            ]
+        ),
+    )
+    result = rewrite("TFM120", _writing_trainer(fit))
+    read = "            summary_w = self.net.w.numpy()\n            self.net.train(v)\n"
+    assert read in result.code
+    assert '                tf.summary.histogram("w", summary_w, step=i)\n' in result.code
+
+
+@pytest.mark.parametrize(
+    "fit, second, message",
+    [
+        pytest.param(
+            FIT,
+            "        self.other = Net()\n",
+            "merges other summaries",
+            id="two-objects-merged",
+        ),
+        pytest.param(
+            FIT + "        return summary\n",
+            "",
+            "`summary` is used other than written",
+            id="summary-returned",
+        ),
+        pytest.param(
+            FIT + "        return writer\n",
+            "",
+            "used other than fetched and written",
+            id="writer-returned",
+        ),
+        pytest.param(
+            FIT.replace("{self.net.x: v}", "{self.net.x: v.next()}"),
+            "",
+            "would compute a fed value twice",
+            id="feed-computed-by-a-call",
+        ),
+    ],
+)
+def test_a_trainer_writing_summaries_declines(fit, second, message):
+    result = assert_unchanged("TFM120", _writing_trainer(fit, second))
+    assert any(message in f.message for f in result.findings), [f.message for f in result.findings]
+
+
+def test_a_trainer_writing_summaries_made_twice_declines():
+    source = _writing_trainer(FIT) + '\n\nfirst = Trainer("a")\nsecond = Trainer("b")\n'
+    result = assert_unchanged("TFM120", source)
+    messages = [f.message for f in result.findings]
+    assert any("made more than once" in m for m in messages), messages
+
+
+def test_a_trainer_merging_summaries_the_module_also_makes_declines():
+    source = _writing_trainer(FIT) + '\n\ntf.summary.scalar("rate", tf.constant(0.1))\n'
+    result = assert_unchanged("TFM120", source)
+    messages = [f.message for f in result.findings]
+    wanted = "merges the summaries other code of the module makes"
+    assert any(wanted in m for m in messages), messages

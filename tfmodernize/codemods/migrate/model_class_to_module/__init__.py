@@ -40,6 +40,15 @@ What it does
       summarized tensors in its place (its function returns them) and each
       ``self.writer.add_summary(summary, step)`` writes them under ``self.writer.as_default()``
       at the step, with TF1's tags;
+    - summaries a graph class's ``__init__`` makes of its tensors and variables, merged and
+      written by the class running its graph in one of its methods (``merged =
+      tf.summary.merge_all()``, ``writer = tf.summary.FileWriter(logdir, self.sess.graph)``,
+      a run fetching ``merged`` with the train op, ``writer.add_summary(summary, step)``):
+      the merge goes, the writer becomes ``tf.summary.create_file_writer(logdir)``, and the
+      summarized values are those the run computed (a tensor it fetches is written from its
+      value; another is computed before it from the values it feeds; a variable is written as
+      it stands, or read before the run when another train run comes before the write),
+      written under ``writer.as_default()`` at the step with TF1's tags;
     - a saver a method makes (``saver = tf.train.Saver(max_to_keep=10)``) and uses with the
       session, to save at a step (``saver.save(self.sess, path, global_step=step)``) or to
       restore (``saver.restore(self.sess, path)``), becomes a ``tf.train.Checkpoint`` of the
@@ -108,7 +117,9 @@ Fix safety
     passed to several objects is declined. A checkpoint holds the same variables and the
     optimizer's (under the objects' own names, not TF1's: a TF1 checkpoint does not restore into
     it); a manager is made at each save, as saver-to-checkpoint writes it, so it also rotates
-    the checkpoints an earlier saver wrote to the folder. ``minimize`` without ``var_list``
+    the checkpoints an earlier saver wrote to the folder. A graph object's variable summarized in
+    a run of its train op is written as the step left it (TF1's run read it before or after the
+    update, in no set order). ``minimize`` without ``var_list``
     trained the graph's trainable variables the loss reaches; the step trains the object's
     (those the loss does not reach get no gradient). Two exceptions are unsafe fixes (applied
     with ``--unsafe-fixes`` only, else a finding): random ops in the graph
@@ -140,9 +151,16 @@ Declines when
     made in a method is given more than ``max_to_keep`` (a ``var_list``), is bound twice, used
     other than to save at a ``global_step`` or to restore, or has its restore's value read; a
     summary of ``__init__`` is of something other than a tensor of the model under a literal
-    tag TF1 kept (an expression, a variable, a tag an op took first), is made after the merge,
-    or its merged summary is fetched other than unpacked into a name used only by
-    ``add_summary`` of the class's writer.
+    tag TF1 kept (an expression, a variable other than a graph class's, a tag an op took
+    first), is made after the merge, or its merged summary is fetched other than unpacked into
+    a name used only by ``add_summary`` of the class's writer; a method's ``merge_all`` merges
+    the summaries of several graph objects (or of the class itself, or of other code of the
+    module too), its merged summary or writer is used otherwise, or bound twice, the writer is
+    given a graph other than its session's; a summary of a graph class is of a local of
+    ``__init__`` or in a graph drawing random values, or its tensor needs a value the run does
+    not feed or computes by a call (it would be computed twice); objects of a class making or
+    merging summaries are made more than once (TF1 tagged the later ones' ``loss_1`` and
+    merged them all).
 """
 
 from __future__ import annotations
@@ -170,6 +188,10 @@ from tfmodernize.codemods.migrate.model_class_to_module.write import Writer
 from tfmodernize.layout import style_width
 from tfmodernize.syntax import source
 from tfmodernize.treewalk import walk
+
+
+#: The summary calls that merge and write what the summaries made, making none.
+MERGING = ("summary.merge_all", "summary.FileWriter")
 
 
 class ModelClassToModule(TFCodemod):
@@ -203,6 +225,7 @@ class ModelClassToModule(TFCodemod):
         return any(isinstance(summaries, dict) and summaries.get(cls.code) for summaries in state.project.values())
 
     def plan(self, module: cst.Module) -> None:
+        self.file_module = module
         width = style_width(self.state.text)
         values = VariableValues(self.tf, self.tf_expr)
         imported = imported_classes(module, self.state.project, self.code)
@@ -312,9 +335,32 @@ class ModelClassToModule(TFCodemod):
             )
         model = read_class(cls, self.tf, graph_only=graph_only, foreign=foreign)
         sites = read_sites(model, self.tf)
+        if any(logdir is None for logdir in sites.summary_lines.values()):
+            self._check_merged(cls)
         plan = plan_class(model, sites, self.tf)
         writer = Writer(plan, self, values, width)
-        return writer.class_def(), exported(model, plan.api), writer
+        summarizes = bool(model.summaries or sites.summary_lines)
+        return writer.class_def(), exported(model, plan.api, summarizes), writer
+
+    def _check_merged(self, cls: cst.ClassDef) -> None:
+        """A class merging its graph object's summaries (``merge_all``): no other code of the
+        module makes summaries, which TF1's merge would have taken too (the graph classes'
+        ``__init__`` makes theirs)."""
+        graphs = [
+            statement
+            for statement in self.file_module.body
+            if isinstance(statement, cst.ClassDef) and builds_graph(statement, self.tf)
+        ]
+        theirs = {id(n) for graph in graphs if graph is not cls for n in walk(graph)}
+        for node in walk(self.file_module, code_only=True):
+            if not isinstance(node, cst.Call) or id(node) in theirs:
+                continue
+            symbol = self.tf.tf_symbol(node.func)
+            path = symbol.path if symbol is not None else ""
+            made = path.startswith("summary.") and path not in MERGING
+            if made:
+                why = "`merge_all` also merges the summaries other code of the module makes"
+                raise Decline(node, why)
 
     def _session_elsewhere(self, module: cst.Module, classes: list[cst.ClassDef]) -> bool:
         """Whether code outside ``classes`` makes a session and names one of them."""

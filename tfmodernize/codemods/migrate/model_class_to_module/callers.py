@@ -44,11 +44,15 @@ class Exported:
     #: A graph class's methods (``GraphAPI``), for the code running its graph; None for a class
     #: running its graph itself.
     api: Optional[GraphAPI] = None
+    #: Whether the class's objects make or merge summaries: TF1 gave a second object's summaries
+    #: other tags (``loss_1``) and merged them all, so its code makes one object.
+    summarizes: bool = False
 
     def to_json(self) -> dict[str, Any]:
         found: dict[str, Any] = {
             "optimizers": [list(pair) for pair in self.optimizers],
             "graph": list(self.graph),
+            "summarizes": self.summarizes,
         }
         if self.api is not None:
             found["api"] = self.api.to_json()
@@ -60,10 +64,15 @@ class Exported:
             tuple((str(name), position) for name, position in data.get("optimizers", [])),
             tuple(data.get("graph", [])),
             GraphAPI.from_json(data["api"]) if data.get("api") is not None else None,
+            bool(data.get("summarizes", False)),
         )
 
 
-def exported(model: ClassModel, api: Optional[GraphAPI] = None) -> Exported:
+def exported(
+    model: ClassModel,
+    api: Optional[GraphAPI] = None,
+    summarizes: bool = False,
+) -> Exported:
     init = model.init
     positional = [p.name.value for p in [*init.params.posonly_params, *init.params.params]][1:]
     optimizers = []
@@ -71,7 +80,7 @@ def exported(model: ClassModel, api: Optional[GraphAPI] = None) -> Exported:
         name = train.optimizer.parameter
         if name is not None:
             optimizers.append((name, positional.index(name) if name in positional else None))
-    return Exported(tuple(optimizers), tuple(sorted(model.graph_attributes())), api)
+    return Exported(tuple(optimizers), tuple(sorted(model.graph_attributes())), api, summarizes)
 
 
 def imported_classes(module: cst.Module, project: dict, code: str) -> dict[str, Exported]:
@@ -122,6 +131,7 @@ class Callers:
     def check(self) -> None:
         graph = {attribute: name for name, export in self.classes.items() for attribute in export.graph}
         objects = self._objects()
+        made: dict[str, int] = {}
         for node in walk(self.module, code_only=True):
             if id(node) in self.skip:
                 continue
@@ -131,7 +141,17 @@ class Callers:
                     f"`{node.name.value}` subclasses a model class, and would not follow its rewrite",
                 )
             if isinstance(node, cst.Call) and dotted_name(node.func) in self.classes:
-                self._constructor(node, self.classes[dotted_name(node.func)], dotted_name(node.func))
+                name = dotted_name(node.func)
+                self._constructor(node, self.classes[name], name)
+                made[name] = made.get(name, 0) + 1
+                looped = any(isinstance(a, (*LOOPS, cst.Lambda)) for a in self._ancestors(node))
+                if self.classes[name].summarizes and (made[name] > 1 or looped):
+                    raise Decline(
+                        node,
+                        f"`{name}` makes or merges summaries and its objects are made more "
+                        "than once: TF1 gave the later objects' summaries other tags and merged "
+                        "them all",
+                    )
             elif isinstance(node, cst.Attribute) and node.attr.value in graph and self._object(node.value, objects):
                 raise Decline(
                     node,

@@ -141,6 +141,9 @@ class GraphAPI:
     variables: tuple[str, ...] = ()
     placeholders: tuple[str, ...] = ()
     inits: tuple[str, ...] = ()
+    #: The summaries ``__init__`` makes, in order: (kind, the tag literal's source, the tensor or
+    #: variable attribute summarized); ``merge_all`` in the code running the graph merges them.
+    summaries: tuple[tuple[str, str, str], ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -149,6 +152,7 @@ class GraphAPI:
             "variables": list(self.variables),
             "placeholders": list(self.placeholders),
             "inits": list(self.inits),
+            "summaries": [list(summary) for summary in self.summaries],
         }
 
     @classmethod
@@ -159,6 +163,7 @@ class GraphAPI:
             tuple(data.get("variables", ())),
             tuple(data.get("placeholders", ())),
             tuple(data.get("inits", ())),
+            tuple((kind, tag, member) for kind, tag, member in data.get("summaries", ())),
         )
 
 
@@ -358,7 +363,7 @@ class Reader:
                 return
         call = small.value if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) else None
         path = tf_path(call.func, self.tf) if call is not None else None
-        if path in SUMMARY_OPS and not self.graph_only:
+        if path in SUMMARY_OPS:
             self._summary(statement, call, path)
             return
         if path is not None:
@@ -478,7 +483,11 @@ class Reader:
         if re.sub(r"[^-/\w.]", "_", tag.evaluated_value) != tag.evaluated_value:
             raise Decline(call, "a summary's tag has characters TF1 replaced")
         held = self.model.nodes.get(key) if key is not None else None
-        if held is None or held.kind is not Kind.TENSOR:
+        # A graph class's summaries are written by the class running its graph, which reads a
+        # variable of the object (one ``tf.Variable``) as it reads a tensor.
+        one = held is not None and held.variable and held.attribute
+        variable = one and held.kind is Kind.VARIABLE
+        if held is None or not (held.kind is Kind.TENSOR or (variable and self.graph_only)):
             raise Decline(
                 call,
                 "a summary of `__init__` is of something other than a tensor of the model",

@@ -19,6 +19,7 @@ from tfmodernize.codemods.migrate.model_class_to_module.model import (
 )
 from tfmodernize.codemods.migrate.model_class_to_module.sites import Fetched, Shape, Site, Sites
 from tfmodernize.names import fresh_name
+from tfmodernize.syntax import source
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -138,6 +139,10 @@ def plan_class(model: ClassModel, sites: Sites, tf: TFNames) -> ClassPlan:
         else:
             _plan_site(plan, site)
     _check_draws(plan)
+    if model.graph_only and model.summaries and plan.random is not None:
+        # The code running the graph computes the summarized tensors apart from the step.
+        why = f"a summary is made in a graph that draws: {plan.random}"
+        raise Decline(model.summaries[0][1], why)
     return plan
 
 
@@ -151,12 +156,16 @@ def _plan_graph_api(plan: ClassPlan) -> None:
     for train in model.of(Kind.TRAIN):
         loss = train.reads[0]
         plan.runs.append(Run(train.name, list(plan.expressions[loss].params), train, [loss], Shape.SINGLE))
+    for _, tag, key in model.summaries:
+        if not model.nodes[key].attribute:
+            raise Decline(tag, f"a summary is of `{key}`, a local of `__init__` no method computes")
     plan.api = GraphAPI(
         {e.node.name: tuple(model.nodes[p].name for p in e.params) for e in plan.expressions.values() if e.decorated},
         {r.name: (model.nodes[r.returned[0]].name, tuple(model.nodes[p].name for p in r.params)) for r in plan.runs},
         tuple(n.name for n in model.of(Kind.VARIABLE) if n.attribute),
         tuple(n.name for n in model.of(Kind.PLACEHOLDER)),
         tuple(n.name for n in model.of(Kind.INIT) if n.attribute),
+        tuple((kind, source(tag), model.nodes[key].name) for kind, tag, key in model.summaries),
     )
 
 

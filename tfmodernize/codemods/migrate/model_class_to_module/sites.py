@@ -70,12 +70,15 @@ class Site:
     holder: Optional[cst.BaseStatement] = None
     depth: int = 2
     #: ``self.writer.add_summary(summary, step)`` lines writing the merged summary the run
-    #: fetched: (the line, the writer attribute, the step, its depth), written from ``summaries``.
+    #: fetched: (the line, the writer's source, the step, its depth), written from ``summaries``.
     writes: list[tuple[cst.SimpleStatementLine, str, cst.BaseExpression, int]] = field(
         default_factory=list,
     )
     #: The summaries written and the names holding their values (kind, tag literal, name).
     summaries: list[tuple[str, cst.SimpleString, str]] = field(default_factory=list)
+    #: Lines computing, before the run, the values of the summaries of a graph class's object
+    #: that the run does not fetch (its other tensors, its variables).
+    before: list[cst.SimpleStatementLine] = field(default_factory=list)
 
     @property
     def train(self) -> Optional[Fetch]:
@@ -107,6 +110,20 @@ class Sites:
     closes: set[int] = field(default_factory=set)
     #: The savers the methods make and use with the session.
     savers: list[Saver] = field(default_factory=list)
+    #: A method's ``merged = tf.summary.merge_all()`` (goes: None) and ``writer =
+    #: tf.summary.FileWriter(logdir[, self.sess.graph])`` (its folder), by the line's identity.
+    summary_lines: dict[int, Optional[cst.BaseExpression]] = field(default_factory=dict)
+
+
+@dataclass
+class SummaryLocals:
+    """The summary objects a method running a graph class's graph binds to its locals: the
+    merged summaries of one object (``merged`` -> the attribute holding it) and writers."""
+
+    merged: dict[str, str] = field(default_factory=dict)
+    writers: set[str] = field(default_factory=set)
+    #: The lines binding them, by identity.
+    lines: set[int] = field(default_factory=set)
 
 
 def read_sites(model: ClassModel, tf: TFNames) -> Sites:
@@ -123,8 +140,14 @@ def read_sites(model: ClassModel, tf: TFNames) -> Sites:
         for saver in savers.values():
             found.savers.append(saver)
             inside |= {id(n) for n in walk(saver.statement)}
+        summary = SummaryLocals()
+        if session is not None:
+            summary = _summary_locals(model, tf, method, found)
+        for line in walk(method.body):
+            if id(line) in summary.lines:
+                inside |= {id(n) for n in walk(line)}
         for node in walk(method.body, code_only=True):
-            if session is None or self_attribute(node) != session:
+            if session is None or self_attribute(node) != session or id(node) in inside:
                 continue
             member = parent_of.get(id(node))
             call = parent_of.get(id(member))
@@ -143,7 +166,7 @@ def read_sites(model: ClassModel, tf: TFNames) -> Sites:
                     continue
             if member.attr.value != "run":
                 raise Decline(call, f"`self.{session}.{member.attr.value}` has no TF2 counterpart here")
-            site = _site(model, tf, method, call, parent_of)
+            site = _site(model, tf, method, call, parent_of, summary)
             site.holder, site.depth = _holder(call, parent_of)
             found.runs.append(site)
             inside |= {id(n) for n in walk(call)}
@@ -151,13 +174,67 @@ def read_sites(model: ClassModel, tf: TFNames) -> Sites:
         writers = {n.name for n in model.of(Kind.WRITER)}
         for node in walk(method.body, code_only=True):
             member = parent_of.get(id(node))
-            if self_attribute(node) in writers and isinstance(member, cst.Attribute):
+            held = isinstance(node, cst.Name) and node.value in summary.writers
+            if (self_attribute(node) in writers or held) and isinstance(member, cst.Attribute):
                 call = parent_of.get(id(member))
                 plain = isinstance(call, cst.Call) and not call.args
                 if member.attr.value in ("flush", "close") and plain:
                     inside.add(id(node))
+        for name in name_nodes(method.body):
+            summarizing = name.value in summary.merged or name.value in summary.writers
+            if summarizing and id(name) not in inside:
+                why = f"the summary object `{name.value}` is used other than fetched and written"
+                raise Decline(name, why)
         _check_outside(model, tf, method, inside)
     return found
+
+
+def _summary_locals(
+    model: ClassModel,
+    tf: TFNames,
+    method: cst.FunctionDef,
+    found: Sites,
+) -> SummaryLocals:
+    """``merged = tf.summary.merge_all()`` and ``writer = tf.summary.FileWriter(logdir[,
+    self.sess.graph])``, each bound once on a line of its own, in a method of a class running
+    the graph of a graph class's object: what it merges is that object's summaries."""
+    locals_ = SummaryLocals()
+    for statement in walk(method.body, code_only=True):
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+        value = small.value if isinstance(small, cst.Assign) else None
+        path = tf_path(value.func, tf) if isinstance(value, cst.Call) else None
+        if path not in ("summary.merge_all", "summary.FileWriter"):
+            continue
+        target = small.targets[0].target
+        if len(small.targets) != 1 or not isinstance(target, cst.Name) or len(statement.body) != 1:
+            raise Decline(value, f"`tf.{path}` is not bound to one name on a line of its own")
+        if path == "summary.merge_all":
+            merging = [name for name, api in model.foreign.items() if api.summaries]
+            if value.args or model.summaries or len(merging) != 1:
+                why = "`merge_all` merges other summaries than one graph object's own"
+                raise Decline(value, why)
+            locals_.merged[target.value] = merging[0]
+            found.summary_lines[id(statement)] = None
+        else:
+            logdir = argument(value, 0, "logdir")
+            graph = argument(value, 1, "graph")
+            session = isinstance(graph, cst.Attribute) and graph.attr.value == "graph"
+            graph_values = model.graph_attributes() | set(model.foreign)
+            read = [self_attribute(n) for n in walk(logdir)] if logdir is not None else []
+            reads = any(attribute in graph_values for attribute in read)
+            if logdir is None or len(value.args) > 2 or reads:
+                raise Decline(value, "the writer is given more than a folder and the graph")
+            if graph is not None and not (session and self_attribute(graph.value) == model.session):
+                raise Decline(value, "the writer is given a graph other than its session's")
+            locals_.writers.add(target.value)
+            found.summary_lines[id(statement)] = logdir
+        locals_.lines.add(id(statement))
+    binders = (cst.AssignTarget, cst.For)
+    bound = [n for n in walk(method.body, code_only=True) if isinstance(n, binders)]
+    for name in [*locals_.merged, *locals_.writers]:
+        if sum(1 for n in bound if isinstance(n.target, cst.Name) and n.target.value == name) != 1:
+            raise Decline(method, f"the summary object `{name}` is bound more than once")
+    return locals_
 
 
 #: Host code reading a checkpoint folder's state file, which TF2 has under the same names.
@@ -246,7 +323,14 @@ def _holder(node: cst.CSTNode, parent_of: dict) -> tuple[Optional[cst.BaseStatem
     return holder, depth
 
 
-def _site(model: ClassModel, tf: TFNames, method: cst.FunctionDef, call: cst.Call, parent_of: dict) -> Site:
+def _site(
+    model: ClassModel,
+    tf: TFNames,
+    method: cst.FunctionDef,
+    call: cst.Call,
+    parent_of: dict,
+    summary: SummaryLocals,
+) -> Site:
     for arg in call.args:
         if arg.star or (arg.keyword is not None and arg.keyword.value not in ("fetches", "feed_dict")):
             raise Decline(call, "the session run is given options this migration does not carry over")
@@ -264,8 +348,10 @@ def _site(model: ClassModel, tf: TFNames, method: cst.FunctionDef, call: cst.Cal
             elements.append(element.value)
     else:
         shape, elements = Shape.SINGLE, [fetched]
-    fetches = [_fetch(model, tf, call, element) for element in elements]
+    fetches = [_fetch(model, tf, call, element, summary) for element in elements]
     objects = {key.split(".")[1] for key in [*feeds, *(f.key or "" for f in fetches)] if key.count(".") == 2}
+    merged = [f.expr.value for f in fetches if f.kind is Fetched.SUMMARY and f.key is None]
+    objects |= {summary.merged[name] for name in merged}
     own = [key for key in [*feeds, *(f.key for f in fetches if f.key)] if key.count(".") != 2]
     if objects and (own or len(objects) > 1):
         raise Decline(call, "the session run runs the graphs of several objects")
@@ -304,7 +390,7 @@ def _site(model: ClassModel, tf: TFNames, method: cst.FunctionDef, call: cst.Cal
         context = Context.UNPACKED
         site = Site(method, call, fetches, shape, feeds, context, line, targets, foreign=foreign)
         if Fetched.SUMMARY in kinds:
-            _summaries_written(model, site, small, parent_of)
+            _summaries_written(model, site, small, parent_of, summary)
         return site
     if Fetched.SUMMARY in kinds:
         raise Decline(call, "the merged summary is fetched other than unpacked into a name")
@@ -313,15 +399,22 @@ def _site(model: ClassModel, tf: TFNames, method: cst.FunctionDef, call: cst.Cal
     return Site(method, call, fetches, shape, feeds, Context.VALUE, foreign=foreign)
 
 
-def _summaries_written(model: ClassModel, site: Site, assign: cst.Assign, parent_of: dict) -> None:
+def _summaries_written(
+    model: ClassModel,
+    site: Site,
+    assign: cst.Assign,
+    parent_of: dict,
+    summary: SummaryLocals,
+) -> None:
     """The merged summary a run fetched, read as the tensors its summaries summarize: fetched in
-    its place, each bound to a name of its own, written where ``add_summary`` wrote it."""
+    its place (a graph object's: computed before the run, or the values the run fetches), each
+    bound to a name of its own, written where ``add_summary`` wrote it."""
     index = next(i for i, f in enumerate(site.fetches) if f.kind is Fetched.SUMMARY)
     target = site.targets[index]
     if not isinstance(target, cst.Name) or sum(f.kind is Fetched.SUMMARY for f in site.fetches) > 1:
         raise Decline(site.call, "the merged summary is not unpacked into one name")
     bound = {id(n) for n in walk(assign)}
-    writers = {n.name for n in model.of(Kind.WRITER)}
+    writers = {f"self.{n.name}" for n in model.of(Kind.WRITER)} | summary.writers
     for use in name_nodes(site.method.body):
         if use.value != target.value or id(use) in bound:
             continue
@@ -329,11 +422,8 @@ def _summaries_written(model: ClassModel, site: Site, assign: cst.Assign, parent
         call = parent_of.get(id(arg))
         small = parent_of.get(id(call))
         line = parent_of.get(id(small))
-        writer = (
-            self_attribute(call.func.value)
-            if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
-            else None
-        )
+        method_call = isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+        writer = source(call.func.value) if method_call else None
         if not (
             isinstance(arg, cst.Arg)
             and call.args[0] is arg
@@ -346,6 +436,10 @@ def _summaries_written(model: ClassModel, site: Site, assign: cst.Assign, parent
             raise Decline(use, f"the fetched summary `{target.value}` is used other than written")
         site.writes.append((line, writer, call.args[1].value, _holder(call, parent_of)[1]))
     taken = {n.value for n in name_nodes(site.method.body)}
+    merged = site.fetches[index].expr
+    if isinstance(merged, cst.Name) and merged.value in summary.merged:
+        _object_summaries(model, site, index, summary.merged[merged.value], taken)
+        return
     fetches, targets = site.fetches[:index], site.targets[:index]
     for kind, tag, key in model.summaries:
         cleaned = re.sub(r"[^0-9a-zA-Z_]", "_", tag.evaluated_value)
@@ -355,6 +449,95 @@ def _summaries_written(model: ClassModel, site: Site, assign: cst.Assign, parent
         site.summaries.append((kind, tag, name))
     site.fetches = fetches + site.fetches[index + 1 :]
     site.targets = targets + site.targets[index + 1 :]
+
+
+def _object_summaries(
+    model: ClassModel,
+    site: Site,
+    index: int,
+    holder: str,
+    taken: set[str],
+) -> None:
+    """The summaries of the graph object in ``self.<holder>``, which the run fetched merged: a
+    tensor the run fetches into a name is written from it; another tensor is computed before the
+    run from the values it feeds (TF1 computed it in the run, before the update). A variable is
+    written as it stands where it is written when no run of a train op comes between (TF1's run
+    read it before or after its train op updated it, in no set order), else read before the
+    run."""
+    api = model.foreign[holder]
+    settled = _untrained_until_written(model, site)
+    target = site.targets[index]
+    fed = {key.split(".")[2]: value for key, value in site.feeds.items()}
+    fetched = {}
+    for fetch, name in zip(site.fetches, site.targets):
+        if fetch.kind is Fetched.TENSOR and isinstance(name, cst.Name):
+            bound = [n for n in target_name_nodes_in(site.method) if n.value == name.value]
+            if len(bound) == 1:  # the value the write reads is this run's
+                fetched[fetch.key.split(".")[2]] = name.value
+    for kind, tag, member in api.summaries:
+        cleaned = re.sub(r"[^0-9a-zA-Z_]", "_", cst.parse_expression(tag).evaluated_value)
+        name = fetched.get(member)
+        if name is None:
+            name = fresh_name(f"{target.value}_{cleaned}", taken)
+            taken.add(name)
+            if member in api.variables and settled:
+                name = f"self.{holder}.{member}"
+            elif member in api.variables:
+                read = f"{name} = self.{holder}.{member}.numpy()\n"
+                site.before.append(cst.parse_statement(read))
+            else:
+                params = api.tensors.get(member, ())
+                missing = [p for p in params if p not in fed]
+                if member not in api.tensors or missing:
+                    why = f"the run does not feed what the summary of `{member}` needs"
+                    raise Decline(site.call, why)
+                if any(_calls(fed[p]) for p in params):
+                    why = f"the summary of `{member}` would compute a fed value twice"
+                    raise Decline(site.call, why)
+                given = ", ".join(source(fed[p]) for p in params)
+                value = f"self.{holder}.{member}({given}).numpy()"
+                site.before.append(cst.parse_statement(f"{name} = {value}\n"))
+        site.summaries.append((kind, cst.parse_expression(tag), name))
+    site.fetches = site.fetches[:index] + site.fetches[index + 1 :]
+    site.targets = site.targets[:index] + site.targets[index + 1 :]
+
+
+def _untrained_until_written(model: ClassModel, site: Site) -> bool:
+    """Whether each ``add_summary`` of the run's merged summary comes after it in the method and
+    no session run between them names a train op (of the class or of a graph object)."""
+    order = {id(node): index for index, node in enumerate(walk(site.method.body))}
+    trains = {f"self.{n.name}" for n in model.of(Kind.TRAIN)}
+    for holder, api in model.foreign.items():
+        trains |= {f"self.{holder}.{name}" for name in api.trains}
+    session = model.session
+    runs = [
+        node
+        for node in walk(site.method.body, code_only=True)
+        if isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "run"
+        and self_attribute(node.func.value) == session
+        and node is not site.call
+    ]
+    for line, *_ in site.writes:
+        if order[id(line)] < order[id(site.call)]:
+            return False
+        for run in runs:
+            if not order[id(site.call)] < order[id(run)] < order[id(line)]:
+                continue
+            members = [n for n in walk(run, code_only=True) if isinstance(n, cst.Attribute)]
+            if any(source(n) in trains for n in members):
+                return False
+    return bool(site.writes)
+
+
+def target_name_nodes_in(method: cst.FunctionDef) -> list[cst.Name]:
+    """The names ``method`` binds by assignment or loop, each binding once."""
+    found: list[cst.Name] = []
+    for node in walk(method.body, code_only=True):
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor)):
+            found += target_name_nodes(node.target)
+    return found
 
 
 def foreign_member(model: ClassModel, node: cst.CSTNode) -> Optional[tuple[str, str]]:
@@ -431,7 +614,15 @@ def _feeds(model: ClassModel, call: cst.Call, feed: Optional[cst.BaseExpression]
     return feeds
 
 
-def _fetch(model: ClassModel, tf: TFNames, call: cst.Call, element: cst.BaseExpression) -> Fetch:
+def _fetch(
+    model: ClassModel,
+    tf: TFNames,
+    call: cst.Call,
+    element: cst.BaseExpression,
+    summary: SummaryLocals,
+) -> Fetch:
+    if isinstance(element, cst.Name) and element.value in summary.merged:
+        return Fetch(element, Fetched.SUMMARY)
     base = element
     while isinstance(base, cst.Subscript):
         base = base.value

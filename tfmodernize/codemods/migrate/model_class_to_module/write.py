@@ -502,12 +502,15 @@ class Writer:
                     f"    {self.tf}.summary.{kind}({source(tag)}, {name}, step={source(step)})\n"
                     for kind, tag, name in site.summaries
                 )
-                block = cst.parse_statement(f"with self.{writer}.as_default():\n{written}")
+                block = cst.parse_statement(f"with {writer}.as_default():\n{written}")
                 block = block.with_changes(leading_lines=line.leading_lines)
                 replacements[id(line)] = fitted(block, self.width, depth)
         for line in walk(method.body):
             if id(line) in plan.sites.closes:
                 replacements[id(line)] = cst.RemovalSentinel.REMOVE
+            if id(line) in plan.sites.summary_lines:
+                logdir = plan.sites.summary_lines[id(line)]
+                replacements[id(line)] = self._summary_line(line, logdir)
         inside = {id(n) for n in walk(method.body)}
         for saver in plan.sites.savers:
             if id(saver.call) in inside:
@@ -516,6 +519,20 @@ class Writer:
         if not new.body.body:
             new = new.with_changes(body=new.body.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])]))
         return new
+
+    def _summary_line(
+        self,
+        line: cst.SimpleStatementLine,
+        logdir: Optional[cst.BaseExpression],
+    ) -> Replacement:
+        """``merged = tf.summary.merge_all()`` goes (its runs fetch what it merged);
+        ``writer = tf.summary.FileWriter(logdir, ...)`` -> ``tf.summary.create_file_writer``."""
+        if logdir is None:
+            return cst.RemovalSentinel.REMOVE
+        small = line.body[0]
+        function = cst.parse_expression(f"{self.tf}.summary.create_file_writer")
+        made = cst.Call(function, [cst.Arg(logdir)])
+        return line.with_changes(body=[small.with_changes(value=made)])
 
     def _saver(self, saver: Saver) -> dict[int, Replacement]:
         """A saver of the session's variables -> a ``tf.train.Checkpoint`` of the objects holding
@@ -626,9 +643,16 @@ class Writer:
         if isinstance(run, ForeignCall):
             kept = [t for t, f in zip(site.targets, site.fetches) if f.kind is not Fetched.TRAIN]
             if not kept:
-                return statement.with_changes(body=[cst.Expr(called)])
-            new = cst.Assign([cst.AssignTarget(kept[0])], self._numpy(called))
-            return fitted(statement.with_changes(body=[new]), self.width, site.depth)
+                written = statement.with_changes(body=[cst.Expr(called)])
+            else:
+                new = cst.Assign([cst.AssignTarget(kept[0])], self._numpy(called))
+                written = fitted(statement.with_changes(body=[new]), self.width, site.depth)
+            if not site.before:
+                return written
+            lines = [fitted(line, self.width, site.depth) for line in [*site.before, written]]
+            first = lines[0].with_changes(leading_lines=statement.leading_lines)
+            rest = [line.with_changes(leading_lines=[]) for line in lines[1:]]
+            return cst.FlattenSentinel([first, *rest])
         if run.train is None:
             new_value = small.with_changes(value=self._each_numpy(called))
             return fitted(statement.with_changes(body=[new_value]), self.width, site.depth)
