@@ -52,6 +52,22 @@ def train_step(x, y):
 TF1_BETAS = "beta_1=0.8999999761581421, beta_2=0.9990000128746033"
 
 
+def without_fused(code: str) -> str:
+    """``code`` without the classes minimize-to-tape writes for Adam and RMSProp (``fused``)."""
+    # PEP 8's two blank lines stay before a definition, one before other code.
+    code = re.sub(r"\n\n\nclass Fused\w+\((?:(?!\n\n\n).)*\n\n\n(?=def |class |@)", "\n\n\n", code, flags=re.DOTALL)
+    return re.sub(r"\n\n\nclass Fused\w+\((?:(?!\n\n\n).)*\n\n\n(?=\S)", "\n\n", code, flags=re.DOTALL)
+
+
+#: A row look-up: its gradient may be sparse, which TF1's RMSProp applied to those rows only,
+#: so RMSProp stays Keras RMSprop in such a file.
+LOOKUP = "rows = tf.gather(W, [0])\n"
+
+
+def looking_rows_up(code: str) -> str:
+    return code.replace(HEAD, HEAD + LOOKUP, 1)
+
+
 def step(optimizer, arguments=""):
     return STEP.format(optimizer=optimizer, arguments=arguments)
 
@@ -67,23 +83,26 @@ OPTIMIZERS = [
         "tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)",
         id="momentum-nesterov",
     ),
-    pytest.param(
-        "tf.train.AdamOptimizer()", f"tf.keras.optimizers.Adam({TF1_BETAS}, epsilon=1e-08)", id="adam-defaults"
-    ),
+    pytest.param("tf.train.AdamOptimizer()", "FusedAdam()", id="adam-defaults"),
     pytest.param(
         "tf.train.AdamOptimizer(0.01, beta1=0.8, epsilon=1e-4)",
-        "tf.keras.optimizers.Adam(learning_rate=0.01, beta_1=0.800000011920929, epsilon=1e-4, beta_2=0.9990000128746033)",
+        "FusedAdam(learning_rate=0.01, beta_1=0.8, epsilon=1e-4)",
         id="adam-given-epsilon",
     ),
     pytest.param(
         "tf.train.AdamOptimizer(2e-4, beta1=0.5, beta2=0.99)",
-        "tf.keras.optimizers.Adam(learning_rate=2e-4, beta_1=0.5, beta_2=0.9900000095367432, epsilon=1e-08)",
-        id="adam-gan-betas-rounded-to-float32-where-inexact",
+        "FusedAdam(learning_rate=2e-4, beta_1=0.5, beta_2=0.99)",
+        id="adam-gan-betas-as-given",
     ),
     pytest.param(
         "tf.train.AdamOptimizer(lr, FLAGS.beta1)",
-        "tf.keras.optimizers.Adam(learning_rate=lr, beta_1=FLAGS.beta1, beta_2=0.9990000128746033, epsilon=1e-08)",
+        "FusedAdam(learning_rate=lr, beta_1=FLAGS.beta1)",
         id="adam-beta-expression-kept",
+    ),
+    pytest.param(
+        "tf.train.RMSPropOptimizer(0.01, 0.8, 0.5, 1e-6, centered=True, name='R')",
+        "FusedRMSProp(learning_rate=0.01, rho=0.8, momentum=0.5, epsilon=1e-6, centered=True)",
+        id="rmsprop-momentum-centered",
     ),
     pytest.param(
         "tf.train.AdagradOptimizer(0.3)", "tf.keras.optimizers.Adagrad(learning_rate=0.3, epsilon=0.0)", id="adagrad"
@@ -118,7 +137,8 @@ def test_optimizer_mapping(tf1, keras):
     # An optimizer keeping slots is built on its variables after the step (traced once then).
     stateless = "SGD(" in keras and "momentum" not in keras
     built = "" if stateless else "\n\nopt.build([W, b])\n"
-    assert _unwrapped(result.code) == textwrap.dedent(taped(keras)) + built
+    assert _unwrapped(without_fused(result.code)) == textwrap.dedent(taped(keras)) + built
+    assert result.code.count("\nclass Fused") == ("Fused" in keras)
     assert rewrite("TFM102", result.code, dedent=False).code == result.code
     assert {f.code for f in result.fixes} == {"TFM102"} and result.findings == []
 
@@ -173,11 +193,10 @@ REWRITES = [
         id="compute-clip-apply",
     ),
     pytest.param(
-        "import tensorflow.compat.v1 as tf\nW = tf.get_variable('W', [2])\nopt = tf.train.AdamOptimizer(0.1)\n"
+        "import tensorflow.compat.v1 as tf\nW = tf.get_variable('W', [2])\nopt = tf.train.MomentumOptimizer(0.1, 0.9)\n"
         "def step(x):\n    loss = tf.reduce_sum(W * x)\n    opt.minimize(loss)\n",
         "import tensorflow.compat.v1 as tf\nW = tf.get_variable('W', [2])\n"
-        "opt = tf.compat.v2.keras.optimizers.Adam(\n    learning_rate=0.1,\n    beta_1=0.8999999761581421,\n"
-        "    beta_2=0.9990000128746033,\n    epsilon=1e-08,\n)\n"
+        "opt = tf.compat.v2.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)\n"
         "def step(x):\n    with tf.compat.v2.GradientTape() as tape:\n        loss = tf.reduce_sum(W * x)\n"
         "    gradients = tape.gradient(loss, [W])\n    opt.apply_gradients(zip(gradients, [W]))\n"
         "\n\nopt.build([W])\n",
@@ -213,10 +232,9 @@ REWRITES = [
     ),
     pytest.param(
         "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
-        "opt = tf.train.AdamOptimizer(0.1, epsilon=1e-7)\ndef f(x):\n    c = tf.reduce_sum(model(x))\n    opt.minimize(c)\n",
+        "opt = tf.train.AdagradOptimizer(0.1)\ndef f(x):\n    c = tf.reduce_sum(model(x))\n    opt.minimize(c)\n",
         "import tensorflow as tf\nmodel = tf.keras.Sequential([tf.keras.layers.Dense(1)])\n"
-        "opt = tf.keras.optimizers.Adam(\n    learning_rate=0.1,\n    epsilon=1e-7,\n    beta_1=0.8999999761581421,\n"
-        "    beta_2=0.9990000128746033,\n)\ndef f(x):\n    with tf.GradientTape() as tape:\n"
+        "opt = tf.keras.optimizers.Adagrad(learning_rate=0.1, epsilon=0.0)\ndef f(x):\n    with tf.GradientTape() as tape:\n"
         "        c = tf.reduce_sum(model(x))\n    gradients = tape.gradient(c, model.trainable_variables)\n"
         "    opt.apply_gradients(zip(gradients, model.trainable_variables))\n",
         id="keras-model-variables",
@@ -232,7 +250,7 @@ def test_rewrites(before, after):
 
 FINDINGS = [
     pytest.param(
-        step("tf.train.RMSPropOptimizer(0.01)", ", var_list=params") + "\n\nparams = [W, b]\n",
+        looking_rows_up(step("tf.train.RMSPropOptimizer(0.01)", ", var_list=params")) + "\n\nparams = [W, b]\n",
         "accumulator at 1.0",
         id="rmsprop-slots-not-settable-variables-listed-later",
     ),
@@ -362,9 +380,19 @@ def test_findings(source, fragment):
     assert all(fragment in f.message for f in result.findings)
 
 
-def test_rmsprop_accumulators_start_where_tf1s_did():
+def test_rmsprop_becomes_tf1s_fused_update_written_in_the_file():
     result = rewrite("TFM102", step("tf.train.RMSPropOptimizer(0.01, decay=0.8)"))
-    assert result.code == taped("tf.keras.optimizers.RMSprop(learning_rate=0.01, rho=0.8, epsilon=1e-10)") + (
+    expected = taped("FusedRMSProp(learning_rate=0.01, rho=0.8)") + "\n\nopt.build([W, b])\n"
+    assert without_fused(result.code) == expected
+    assert result.code.count("\nclass FusedRMSProp(tf.Module):\n") == 1
+    assert "tf.raw_ops.ResourceApplyRMSProp(**arguments)" in result.code
+    assert result.findings == [] and rewrite("TFM102", result.code, dedent=False).code == result.code
+
+
+def test_rmsprop_in_a_file_looking_rows_up_stays_keras_with_accumulators_at_one():
+    result = rewrite("TFM102", looking_rows_up(step("tf.train.RMSPropOptimizer(0.01, decay=0.8)")))
+    keras = "tf.keras.optimizers.RMSprop(learning_rate=0.01, rho=0.8, epsilon=1e-10)"
+    assert result.code == looking_rows_up(taped(keras)) + (
         "\n\n"
         "opt.build([W, b])\n"
         "# TF1's RMSPropOptimizer started these slots at 1.0; Keras starts them at 0.\n"
@@ -374,24 +402,34 @@ def test_rmsprop_accumulators_start_where_tf1s_did():
     )
 
 
-def test_rmsprop_with_variables_not_listable_is_an_unsafe_fix():
+def test_rmsprop_with_variables_not_listable_is_a_safe_fused_fix():
+    # The class makes its accumulators at 1.0 on the first update: nothing to set afterwards.
     source = step("tf.train.RMSPropOptimizer(0.01)", ", var_list=params") + "\n\nparams = [W, b]\n"
-    result = rewrite("TFM102", source, unsafe_fixes=True)
+    result = rewrite("TFM102", source)
+    assert "opt = FusedRMSProp(learning_rate=0.01)\n" in result.code
+    assert ".build(" not in without_fused(result.code)
+
+
+def test_rmsprop_with_variables_not_listable_is_an_unsafe_fix_when_rows_are_looked_up():
+    source = step("tf.train.RMSPropOptimizer(0.01)", ", var_list=params") + "\n\nparams = [W, b]\n"
+    result = rewrite("TFM102", looking_rows_up(source), unsafe_fixes=True)
     assert "tf.keras.optimizers.RMSprop(learning_rate=0.01, epsilon=1e-10)" in result.code
     assert ".build(" not in result.code
 
 
-def test_rmsprop_over_keras_layers_is_an_unsafe_fix():
+def test_rmsprop_over_keras_layers_is_an_unsafe_fix_when_rows_are_looked_up():
     # The layers make their variables on their first call, inside the step: the optimizer
     # cannot be built on them before it to start its slots at TF1's 1.0.
     source = (
-        "import tensorflow as tf\nlayer = tf.keras.layers.Dense(1)\nopt = tf.train.RMSPropOptimizer(0.01)\n"
-        "def f(x):\n    c = tf.reduce_sum(layer(x))\n    opt.minimize(c)\n"
+        "import tensorflow as tf\nlayer = tf.keras.layers.Dense(1)\nrows = tf.gather(tf.ones([2]), [0])\n"
+        "opt = tf.train.RMSPropOptimizer(0.01)\ndef f(x):\n    c = tf.reduce_sum(layer(x))\n    opt.minimize(c)\n"
     )
     assert not rewrite("TFM102", source).fixes
     result = rewrite("TFM102", source, unsafe_fixes=True)
     assert "tf.keras.optimizers.RMSprop(learning_rate=0.01, epsilon=1e-10)" in result.code
     assert ".build(" not in result.code
+    fused = rewrite("TFM102", source.replace("rows = tf.gather(tf.ones([2]), [0])\n", ""))
+    assert fused.fixes and "opt = FusedRMSProp(learning_rate=0.01)\n" in fused.code
 
 
 MODULE_STEP = """\
@@ -424,14 +462,17 @@ MADE_IN_CALL = "        if not hasattr(self, 'w'):\n            self.w = tf.Vari
 def test_rmsprop_over_a_module_made_before_the_step_starts_its_accumulators():
     # A tf.Module making its variables in __init__ has them once its line ran: the optimizer is
     # built on them after the step, and TF1's 1.0 start written, as for plain variables.
-    result = rewrite("TFM102", MODULE_STEP.format(init=MADE_IN_INIT, call=""))
+    source = MODULE_STEP.format(init=MADE_IN_INIT, call="").replace("net = Net()\n", "net = Net()\n" + LOOKUP)
+    result = rewrite("TFM102", source)
     assert "opt.build(net.trainable_variables)\n" in result.code
     assert 'if slot.name.endswith("_velocity"):\n' in result.code
 
 
 def test_rmsprop_over_a_module_making_variables_when_called_is_an_unsafe_fix():
     # Its variables are made on its first call, inside the step: none to build on before it.
-    source = MODULE_STEP.format(init="        pass\n", call=MADE_IN_CALL)
+    source = MODULE_STEP.format(init="        pass\n", call=MADE_IN_CALL).replace(
+        "net = Net()\n", "net = Net()\n" + LOOKUP
+    )
     assert not rewrite("TFM102", source).fixes
     result = rewrite("TFM102", source, unsafe_fixes=True)
     assert "tf.keras.optimizers.RMSprop(learning_rate=0.01, epsilon=1e-10)" in result.code
@@ -467,10 +508,8 @@ def test_optimizer_of_a_step_defined_in_a_function_is_made_where_the_step_is_def
     # find it; made before the step's definition it is made once per ``fit``, as TF1's was.
     source = NESTED_STEP.format(body="        c = w * x\n        tf.train.AdamOptimizer(rate).minimize(c)\n")
     result = rewrite("TFM102", source)
-    keras = "tf.keras.optimizers.Adam(\n        learning_rate=rate,\n        {}\n        epsilon=1e-08,\n    )".format(
-        TF1_BETAS.replace(", ", ",\n        ") + ","
-    )
-    assert result.code == NESTED_STEP.replace(
+    keras = "FusedAdam(learning_rate=rate)"
+    assert without_fused(result.code) == NESTED_STEP.replace(
         "\n    @tf.function", "\n    optimizer = {keras}\n\n    @tf.function"
     ).format(
         keras=keras,
@@ -828,7 +867,7 @@ def train_step_2(x{params}):
 def test_copies_of_one_train_op_share_one_keras_optimizer():
     op = "train_op = tf.train.AdamOptimizer(0.1).minimize(cost)"
     result = rewrite("TFM102", COPIES.format(op=op, params=""))
-    assert result.code.count("tf.keras.optimizers.Adam(") == 1
+    assert result.code.count("= FusedAdam(") == 1
     assert result.code.count("    optimizer.apply_gradients(zip(gradients, [W, b]))\n") == 2
     assert rewrite("TFM102", result.code, dedent=False).code == result.code
 
@@ -836,7 +875,7 @@ def test_copies_of_one_train_op_share_one_keras_optimizer():
 def test_copies_of_one_train_op_share_its_fed_learning_rate():
     op = "train_op = tf.train.AdamOptimizer(rate).minimize(cost)"
     result = rewrite("TFM102", COPIES.format(op=op, params=", rate"))
-    assert result.code.count("tf.keras.optimizers.Adam(") == 1
+    assert result.code.count("tf.keras.optimizers.Adam(") == 1  # a fed rate: Keras Adam
     assert result.code.count("optimizer.learning_rate.assign(tf.reshape(rate, []))") == 2
 
 
@@ -846,7 +885,7 @@ def test_train_ops_training_different_variables_keep_their_optimizers():
     source = COPIES.format(op=op, params="")
     source = source.replace("var_list=[W])\n    return x * W", "var_list=[b])\n    return x * W")
     result = rewrite("TFM102", source)
-    assert result.code.count("tf.keras.optimizers.Adam(") == 2
+    assert result.code.count("= FusedAdam(") == 2
     assert "optimizer_2.apply_gradients(zip(gradients, [b]))" in result.code
 
 
@@ -886,8 +925,7 @@ def test_an_optimizer_keeping_slots_is_built_on_its_variables_after_the_step():
     # Built there, Adam has its moments before the step first runs: made in its first
     # ``apply_gradients`` instead, they would make the tf.function step trace twice.
     result = rewrite("TFM102", step("tf.train.AdamOptimizer(0.01)"))
-    keras = f"tf.keras.optimizers.Adam(learning_rate=0.01, {TF1_BETAS}, epsilon=1e-08)"
-    assert _unwrapped(result.code) == taped(keras) + "\n\nopt.build([W, b])\n"
+    assert without_fused(result.code) == taped("FusedAdam(learning_rate=0.01)") + "\n\nopt.build([W, b])\n"
     assert rewrite("TFM102", result.code, dedent=False).code == result.code
 
 
@@ -920,5 +958,5 @@ def test_an_optimizer_without_slots_is_not_built():
 )
 def test_an_optimizer_whose_variables_are_not_there_after_the_step_is_not_built(source):
     result = rewrite("TFM102", source)
-    assert result.fixes and "tf.keras.optimizers.Adam(" in result.code
-    assert ".build(" not in result.code
+    assert result.fixes and "FusedAdam(learning_rate=" in result.code
+    assert ".build(" not in without_fused(result.code)

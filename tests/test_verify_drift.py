@@ -242,6 +242,9 @@ def test_verify_stdout_reports_the_drift(harness, tmp_path):
 
 
 ADAM_CASE = Path(__file__).resolve().parent.parent / "fixtures" / "minimize-to-tape" / "adam_betas_as_tf1_read_them"
+#: The same GAN migrated to Keras's Adam with TF1's betas (the fixture now writes TF1's fused
+#: Adam kernel, which matches bit for bit): Keras rounds otherwise, yet agrees for 120 steps.
+KERAS_ADAM_AFTER = Path(__file__).resolve().parent / "verify_cases" / "keras_adam_gan" / "after.py"
 TF1_BETAS = "beta_1=0.8999999761581421, beta_2=0.9990000128746033, "
 
 
@@ -249,7 +252,7 @@ TF1_BETAS = "beta_1=0.8999999761581421, beta_2=0.9990000128746033, "
 def test_keras_adam_with_unrounded_betas_drifts_from_tf1(harness, tmp_path):
     """The fixture's migration matches TF1's GAN losses for its 120 steps; the same program with
     Keras's own betas (0.9, 0.999) agrees for a few dozen steps, then drifts, and says so."""
-    after = (ADAM_CASE / "after.py").read_text()
+    after = KERAS_ADAM_AFTER.read_text()
     assert after.count(TF1_BETAS) == 2
     unrounded = tmp_path / "after.py"
     unrounded.write_text(after.replace(TF1_BETAS, ""))

@@ -68,6 +68,8 @@ class KerasOptimizer:
     different_maths: Optional[str]
     #: Keras slot (suffix of its variable's name) -> the value TF1 started it at
     slot_starts: dict[str, float] = field(default_factory=dict)
+    #: Keras keywords of ``args`` the call did not give (TF1's defaults written out)
+    defaulted: tuple[str, ...] = ()
 
 
 def keras_optimizer(call: cst.Call, tf1_class: str) -> tuple[Optional[KerasOptimizer], Optional[str]]:
@@ -96,10 +98,14 @@ def keras_optimizer(call: cst.Call, tf1_class: str) -> tuple[Optional[KerasOptim
     for keras_param in entry["required"]:
         if keras_param not in written:
             return None, f"it lacks the required `{keras_param}`"
-    for keras_param, value in entry["write_defaults"].items():
-        if keras_param not in written:
-            keras_args.append(_keyword(keras_param, cst.parse_expression(repr(value))))
-    return KerasOptimizer(entry["keras"], tuple(keras_args), entry["different_maths"], dict(entry["slot_starts"])), None
+    defaulted = tuple(keras_param for keras_param in entry["write_defaults"] if keras_param not in written)
+    for keras_param in defaulted:
+        value = entry["write_defaults"][keras_param]
+        keras_args.append(_keyword(keras_param, cst.parse_expression(repr(value))))
+    keras = KerasOptimizer(
+        entry["keras"], tuple(keras_args), entry["different_maths"], dict(entry["slot_starts"]), defaulted
+    )
+    return keras, None
 
 
 def _keyword(name: str, value: cst.BaseExpression) -> cst.Arg:

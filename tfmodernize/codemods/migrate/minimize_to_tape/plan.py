@@ -51,6 +51,11 @@ class TapePlan:
     bodies: dict[cst.FunctionDef, dict[int, Site]] = field(default_factory=dict)
     #: Statements to put before the module statement of that index.
     hoisted: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
+    #: Classes written into the file (``fused``), to put before the module statement of that
+    #: index, ahead of the hoisted statements.
+    classes: dict[int, list[cst.ClassDef]] = field(default_factory=dict)
+    #: TF1 optimizer class -> the name of the class written for it (``fused``).
+    fused: dict[str, str] = field(default_factory=dict)
     #: Statements to put after the module statement of that index.
     after: dict[int, list[cst.BaseStatement]] = field(default_factory=dict)
     #: Positions of each function's body statements that go.
@@ -58,7 +63,7 @@ class TapePlan:
 
     def planned(self) -> bool:
         """Whether any rewrite is planned."""
-        return bool(self.keras_calls or self.calls or self.bodies or self.hoisted or self.after)
+        return bool(self.keras_calls or self.calls or self.bodies or self.hoisted or self.after or self.classes)
 
     def taken_globally(self, name: str) -> set[str]:
         """``{name}`` if moving ``name`` to module level could clash with another use of it."""
