@@ -15,7 +15,9 @@ reports in one run:
   ``libcst.parse_module`` + ``module.code`` of the same files: target ratio <= 2.0;
 - cost of a file rejected by the text pre-filter beside its parse: target <= 5 %;
 - start-up of ``tfmodernize --version`` beside ``python -c pass``: target <= 0.3 s, and
-  whether tensorflow was imported (it must not be).
+  whether tensorflow was imported (it must not be);
+- the CPU seconds of the bare parse, the catalogue, ``check --jobs 1`` and ``tf_upgrade_v2``:
+  on a machine other work shares, their ratios hold where the wall-clock ones drift.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import argparse
 import gc
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -119,13 +122,27 @@ def generate(folder: Path, files: int, seed: int = 0) -> list[Path]:
     return paths
 
 
-def best_of(repeats: int, fn) -> float:
-    times = []
+def _cpu() -> float:
+    """CPU seconds of this process and of the children it has waited for."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def timed(repeats: int, fn) -> tuple[float, float]:
+    """The best wall time and the best CPU time of ``repeats`` runs of ``fn``. On a machine other
+    work shares, wall times stretch with the load and ratios of them drift; CPU times much less."""
+    walls, cpus = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), _cpu()
         fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        walls.append(time.perf_counter() - start)
+        cpus.append(_cpu() - start_cpu)
+    return min(walls), min(cpus)
+
+
+def best_of(repeats: int, fn) -> float:
+    return timed(repeats, fn)[0]
 
 
 def _paused_parse(text: str) -> str:
@@ -181,11 +198,11 @@ def main() -> None:
     catalogue = builtin_codemods()
     print(f"tree: {len(paths)} files ({len(tf_texts)} TF), {lines} lines, {len(catalogue)} codemods, in {folder}")
 
-    bare = best_of(args.repeats, lambda: [cst.parse_module(t).code for t in texts])
+    bare, bare_cpu = timed(args.repeats, lambda: [cst.parse_module(t).code for t in texts])
     # The engine pauses the cycle collector while it rewrites a file; the bare parse paused the
     # same way says how much of that gain a bare parse gets too.
     bare_paused = best_of(args.repeats, lambda: [_paused_parse(t) for t in texts])
-    full = best_of(args.repeats, lambda: [transform_text(t, catalogue) for t in texts])
+    full, full_cpu = timed(args.repeats, lambda: [transform_text(t, catalogue) for t in texts])
     bare_tf = best_of(args.repeats, lambda: [cst.parse_module(t).code for t in tf_texts])
     full_tf = best_of(args.repeats, lambda: [transform_text(t, catalogue) for t in tf_texts])
     parse_plain = best_of(args.repeats, lambda: [cst.parse_module(t) for t in plain_texts])
@@ -197,8 +214,9 @@ def main() -> None:
     print(f"pre-filter reject vs parse:        {reject_plain / parse_plain * 100:6.2f} % (target <= 5 %)")
 
     exe = [sys.executable, "-m", "tfmodernize"]
+    check_cpu = {}
     for jobs in (1, os.cpu_count() or 1):
-        elapsed = best_of(
+        elapsed, check_cpu[jobs] = timed(
             args.repeats,
             lambda: subprocess.run(
                 [*exe, "check", str(folder), "--jobs", str(jobs), "--no-cache"], capture_output=True
@@ -207,12 +225,13 @@ def main() -> None:
         print(
             f"check --jobs {jobs}: {elapsed:.2f} s  {len(paths) / elapsed:7.1f} files/s  {lines / elapsed:9.0f} lines/s"
         )
+    peer_cpu = None
 
     if args.git_dir is not None:
         peer = Path(sys.executable).with_name("tf_upgrade_v2")
         if peer.exists():
             out = Path(tempfile.mkdtemp(prefix="tfm-peer-")) / "out"
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), _cpu()
             subprocess.run(
                 [
                     str(peer),
@@ -225,13 +244,22 @@ def main() -> None:
                 ],
                 capture_output=True,
             )
-            elapsed = time.perf_counter() - start
+            elapsed, peer_cpu = time.perf_counter() - start, _cpu() - start_cpu
             print(
                 f"tf_upgrade_v2 --intree (one process, its only mode): {elapsed:.2f} s  "
                 f"{len(paths) / elapsed:7.1f} files/s"
             )
         else:
             print("tf_upgrade_v2 not installed beside this Python (the verify extra brings it)")
+
+    # CPU seconds: the ratios above where nothing else runs (a check's includes its start-up).
+    cpu = (
+        f"CPU: bare {bare_cpu:.2f} s, catalogue {full_cpu:.2f} s ({full_cpu / bare_cpu:.2f}x), "
+        f"check --jobs 1 {check_cpu[1]:.2f} s ({check_cpu[1] / bare_cpu:.2f}x bare)"
+    )
+    if peer_cpu is not None:
+        cpu += f", tf_upgrade_v2 {peer_cpu:.2f} s ({peer_cpu / check_cpu[1]:.2f}x check --jobs 1)"
+    print(cpu)
 
     startup = statistics.median(
         best_of(1, lambda: subprocess.run([*exe, "--version"], capture_output=True)) for _ in range(5)

@@ -321,8 +321,13 @@ class CompatFallback(TFCodemod):
         facts = _Facts()
         inner: set[int] = set()
         members = False  # an attribute named like a member only TF1 objects have
+        # Without scope analysis a plain name is TF's only as one of the file's TF aliases: the
+        # other names (most of a file's nodes) are passed over without resolving them.
+        aliases = None if self.state.needs_scope else self.tf.aliases
         for node in walk(module, code_only=True):
             kind = type(node)
+            if kind is cst.Name and aliases is not None and node.value not in aliases:
+                continue
             if kind is cst.Import or kind is cst.ImportFrom:
                 inner.update(id(n) for n in walk(node, code_only=True))
                 package = tf1_package(node)
