@@ -180,15 +180,14 @@ from tfmodernize.codemods.migrate.model_class_to_module.callers import (
 from tfmodernize.codemods.migrate.model_class_to_module.model import (
     builds_graph,
     opens_session,
-    read_class,
 )
 from tfmodernize.codemods.migrate.model_class_to_module.plan import plan_class
-from tfmodernize.codemods.migrate.model_class_to_module.sites import read_sites
+from tfmodernize.codemods.migrate.model_class_to_module.reader import read_class
+from tfmodernize.codemods.migrate.model_class_to_module.site_reader import read_sites
 from tfmodernize.codemods.migrate.model_class_to_module.write import Writer
 from tfmodernize.layout import style_width
 from tfmodernize.syntax import source
 from tfmodernize.treewalk import walk
-
 
 #: The summary calls that merge and write what the summaries made, making none.
 MERGING = ("summary.merge_all", "summary.FileWriter")
