@@ -1,7 +1,8 @@
 """What makes a module a program rather than a library: its entry point.
 
 A program's top-level code runs it (``if __name__ == "__main__":``, a session opened or
-``app.run`` called at module level, a module-level call of one of its own functions); a notebook
+``app.run`` called at module level, a module-level call of one of its own functions or classes,
+say a class whose ``__init__`` opens the session); a notebook
 is always run, never imported. A library module only defines what others call, so what it
 reads at call time (collections, the global mode) depends on code it cannot see.
 """
@@ -34,9 +35,9 @@ def main_guard(statement: cst.CSTNode) -> bool:
 
 def entry_point(module: cst.Module, tf: TFNames) -> Optional[cst.CSTNode]:
     """The statement that makes the module a program, if any: ``if __name__ == "__main__":``,
-    session code or app.run in its top-level code, a top-level call of a function defined in
-    the file (compat-fallback's test), or the first cell of a notebook (run, never imported)."""
-    defined = {s.name.value for s in module.body if isinstance(s, cst.FunctionDef)}
+    session code or app.run in its top-level code, a top-level call of a function or class defined
+    in the file (compat-fallback's test), or the first cell of a notebook (run, never imported)."""
+    defined = {s.name.value for s in module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
     for statement in module.body:
         if main_guard(statement):
             return statement
