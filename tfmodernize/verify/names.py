@@ -14,18 +14,24 @@ import subprocess
 import sys
 from typing import Iterable
 
+#: A name is an attribute path from ``tensorflow``, or through a module the code imports by its
+#: path (``from tensorflow.core.protobuf import saved_model_pb2``): such a module is imported.
 _LOOKUP = """
-import json, sys
+import importlib, json, sys
 import tensorflow as tf
 missing = []
 for qualified in json.load(sys.stdin):
+    parts = qualified.split(".")
     obj = tf
-    for part in qualified.split(".")[1:]:
+    for at, part in enumerate(parts[1:], start=2):
         try:
             obj = getattr(obj, part)
         except Exception:
-            missing.append(qualified)
-            break
+            try:
+                obj = importlib.import_module(".".join(parts[:at]))
+            except Exception:
+                missing.append(qualified)
+                break
 print(json.dumps(missing))
 """
 

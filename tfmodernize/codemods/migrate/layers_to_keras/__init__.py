@@ -415,7 +415,7 @@ class LayersToKeras(TFCodemod):
                 CELL_TEMPLATE, module, name=plan.cell_kernel, tf=tf, glorot=plan.initializer
             )
         self.add_import("math")
-        position = after_imports(module, ())
+        position = after_imports(module, {tf})  # after the import binding TF (a notebook's magics may come first)
         if position == 0:
             self.insert_before(module.body[0], statements)
             return
