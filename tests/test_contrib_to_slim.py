@@ -142,6 +142,28 @@ REWRITES = [
         "net = slim.nets.vgg.vgg_16\nstep = slim.learning.train\n",
         id="nets-read-through-an-imported-module-are-imported",
     ),
+    pytest.param(
+        "import tensorflow as tf\nslim = tf.contrib.slim\n\n\ndef halve(v):\n    return tf.div(v, 2.0)\n",
+        "import tensorflow as tf\n\n\ndef halve(v):\n    return tf.div(v, 2.0)\n",
+        id="module-name-line-nothing-reads-goes",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\nlayers = tf.contrib.layers\n\n\ndef feed(session, fetch):\n"
+        "    with tf.contrib.slim.queues.QueueRunners(session):\n        return session.run(fetch)\n",
+        "import tf_slim\n\n\ndef feed(session, fetch):\n"
+        "    with tf_slim.queues.QueueRunners(session):\n        return session.run(fetch)\n",
+        id="unread-module-name-line-goes-beside-a-name-written-out",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n__all__ = ['slim', 'ONES']\nslim = tf.contrib.slim\nONES = tf.ones([3])\n",
+        "import tensorflow as tf\n\n__all__ = ['slim', 'ONES']\nimport tf_slim as slim\nONES = tf.ones([3])\n",
+        id="module-name-line-the-module-exports-stays",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nfrom tensorflow.contrib.slim.nets import vgg\n\nSIZE = 3\n",
+        "import tensorflow as tf\nfrom tf_slim.nets import vgg\n\nSIZE = 3\n",
+        id="import-unread-before-stays-a-package-may-export-it",
+    ),
 ]
 
 NO_OPS = [
@@ -383,6 +405,47 @@ NET_ARG_SCOPES = [
 ]
 
 
+def _introduced_lint(before: str, after: str) -> list[tuple[str, str]]:
+    """The pyflakes complaints ``after`` has and ``before`` had not: (kind, the local name),
+    for an import's local name is what it keeps when it moves to tf-slim."""
+    from pyflakes import api, reporter
+
+    class Collect(reporter.Reporter):
+        def __init__(self) -> None:
+            self.messages: list[tuple[str, str]] = []
+
+        def flake(self, message) -> None:
+            name = str(message.message_args[0]) if message.message_args else ""
+            local = name.rpartition(" as ")[2].rpartition(".")[2]
+            self.messages.append((type(message).__name__, local))
+
+    def lint(code: str) -> list[tuple[str, str]]:
+        collect = Collect()
+        api.check(code, "m.py", collect)
+        return collect.messages
+
+    old = lint(before)
+    return [message for message in lint(after) if message not in old]
+
+
+def test_the_helpers_written_shadow_no_name_the_file_imports():
+    # The file imports the names the helpers' insides could take (an arg scope, tf-slim's layers
+    # module) and reads none of them: a helper's parameter or local of the same name would
+    # redefine an unused import.
+    before = (
+        "import tensorflow as tf\nfrom tensorflow.contrib.framework import arg_scope\n"
+        "from tensorflow.contrib import layers\n"
+        "from tensorflow.contrib.slim.nets import resnet_utils, resnet_v2\n\n\n"
+        "def encode(pixels, training):\n"
+        "    with tf.contrib.slim.arg_scope(resnet_utils.resnet_arg_scope(training)):\n"
+        "        return resnet_v2.resnet_v2_50(pixels, 5)\n"
+    )
+    result = assert_rewrites(CODE, before, rewrite(CODE, before).code)
+    assert "def with_batch_norm(" in result.code and "def net_with_batch_norm(" in result.code
+    assert "from tf_slim import arg_scope" in result.code
+    assert _introduced_lint(before, result.code) == []
+
+
 @pytest.mark.parametrize(("before", "head", "tail"), NET_ARG_SCOPES)
 def test_net_arg_scopes_get_the_batch_norm_written(before, head, tail):
     written = template_source(HELPER, name="batch_norm", tf="tf", slim="tf_slim")
@@ -555,7 +618,8 @@ GRADIENT_HELPERS = [
     pytest.param(
         "import tensorflow as tf\nslim = tf.contrib.slim\n\n\ndef f(pairs, m):\n"
         "    return slim.learning.multiply_gradients(pairs, m)\n",
-        "import tensorflow as tf\nimport tf_slim as slim\n\n\n"
+        # (``slim``, read by nothing else, goes: an unused import of tf_slim would be left)
+        "import tensorflow as tf\n\n\n"
         + _written(MULTIPLY_GRADIENTS, "multiply_gradients")
         + "\n\ndef f(pairs, m):\n    return multiply_gradients(pairs, m)\n",
         id="module-name-line",
@@ -572,7 +636,7 @@ GRADIENT_HELPERS = [
         "import tensorflow as tf\nfrom tensorflow.contrib.slim.python.slim.learning import multiply_gradients\n"
         "import tensorflow.contrib.slim as slim\n\nclip_gradient_norms = None\n\n\ndef f(pairs, m):\n"
         "    return slim.learning.clip_gradient_norms(multiply_gradients(pairs, m), 1.0)\n",
-        "import tensorflow as tf\nimport tf_slim as slim\n\n\n"
+        "import tensorflow as tf\n\n\n"
         + _written(MULTIPLY_GRADIENTS, "multiply_gradients")
         + "\n\n"
         + _written(CLIP_GRADIENT_NORMS, "clip_gradient_norms_2")

@@ -82,6 +82,31 @@ REWRITES = [
         """,
         id="server-and-context",
     ),
+    pytest.param(
+        """\
+        import tensorflow as tf
+        from tensorflow.python.eager import profiler
+
+        def traced_run(outdir, fetches):
+            profiler.start()
+            with tf.Session() as session:
+                values = session.run(fetches)
+            trace = profiler.stop()
+            profiler.save(outdir, trace)
+            return values
+        """,
+        """\
+        import tensorflow as tf
+
+        def traced_run(outdir, fetches):
+            tf.compat.v2.profiler.experimental.start(outdir)
+            with tf.Session() as session:
+                values = session.run(fetches)
+            tf.compat.v2.profiler.experimental.stop()
+            return values
+        """,
+        id="tf1-file-spells-v2-for-the-compat-v1-import",
+    ),
 ]
 
 

@@ -13,7 +13,9 @@ What it does
     * ``profiler.Profiler(logdir)`` -> ``tf.profiler.experimental.Profile(logdir)``;
     * ``profiler.start_profiler_server(port)`` -> ``tf.profiler.experimental.server.start(port)``;
 
-    and drops the import once nothing reads it.
+    and drops the import once nothing reads it. In a file that stays TF1 code, which
+    compat-fallback (TFM113) keeps on ``import tensorflow.compat.v1 as tf``, where TF 2.x's
+    profiler is not, the names are spelled ``tf.compat.v2.profiler.experimental...``.
 
 Why it matters
     TensorFlow 2.x has no ``tensorflow.python.eager.profiler``: a module importing it fails at
@@ -72,6 +74,7 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.codemod import TFCodemod
+from tfmodernize.codemods.migrate.api_renames.evidence import tf1_evidence
 from tfmodernize.names import local_names, module_bindings, parameter_names
 from tfmodernize.syntax import ancestors, source, statement_holding
 from tfmodernize.tfsymbols import TFNames, import_bindings
@@ -129,6 +132,9 @@ class ProfilerV2(TFCodemod):
         if not plan.locals:
             return
         parents = self.state.parents(module)
+        # TF 2.x's profiler is not in tf.compat.v1: in a file that stays TF1 code (which
+        # compat-fallback keeps on the compat.v1 import) its names are spelled tf.compat.v2.X.
+        self._spell_v2 = tf1_evidence(module, self.tf, None)[1] or self.state.project_on_v1 is not None
         for node in walk(module, code_only=True):
             if isinstance(node, cst.Name) and node.value in plan.locals:
                 self._read_use(node, parents, plan)
@@ -221,29 +227,33 @@ class ProfilerV2(TFCodemod):
 
         def edit() -> None:
             if self.fix(use.call, "profiler.stop() + save -> tf.profiler.experimental.stop() (saves where start said)"):
-                root = self.tf_root()
+                root = self._root()
                 self.replace(small, cst.Expr(cst.parse_expression(f"{root}.profiler.experimental.stop()")))
                 self.remove(following)
 
         return edit
 
+    def _root(self) -> str:
+        """TF2's top level, as the file names it (``tf``; ``tf.compat.v2`` in TF1 code)."""
+        return self.tf_root(spell_v2=self._spell_v2)
+
     def _same_arguments(self, use: _Use):
         def edit() -> None:
             home = SAME_ARGUMENTS[use.function_name]
             if self.fix(use.call, f"profiler.{use.function_name} -> tf.{home}"):
-                self.replace(use.call.func, cst.parse_expression(f"{self.tf_root()}.{home}"))
+                self.replace(use.call.func, cst.parse_expression(f"{self._root()}.{home}"))
 
         return edit
 
     def _replace_call(self, use: _Use, home: str, arguments: str) -> None:
         if self.fix(use.call, f"profiler.{use.function_name}() -> tf.{home}({arguments})"):
-            self.replace(use.call, cst.parse_expression(f"{self.tf_root()}.{home}({arguments})"))
+            self.replace(use.call, cst.parse_expression(f"{self._root()}.{home}({arguments})"))
 
     def _start(self, use: _Use, logdir: cst.BaseExpression):
         def edit() -> None:
             message = f"profiler.start() -> tf.profiler.experimental.start({source(logdir)}), where it is saved"
             if self.fix(use.call, message):
-                call = cst.parse_expression(f"{self.tf_root()}.profiler.experimental.start(x)")
+                call = cst.parse_expression(f"{self._root()}.profiler.experimental.start(x)")
                 self.replace(use.call, call.with_changes(args=[cst.Arg(logdir)]))
 
         return edit

@@ -15,6 +15,10 @@ What it does
       -> ``from tf_slim.nets import resnet_v1``;
     * a module-level ``slim = tf.contrib.slim`` -> ``import tf_slim as slim`` (a module-level
       name for a function, ``norm = tf.contrib.layers.batch_norm``, is a reference like any);
+      such a line nothing in the file reads goes, as does an import of tf-slim whose every use
+      the functions written in the file took over (each would be an unused import; a module
+      listing its names in ``__all__`` keeps the line, and an import unread before stays, as
+      a package may export it);
     * a name written out through TensorFlow (``tf.contrib.layers.flatten(x)``) ->
       ``tf_slim.flatten(x)``, with ``import tf_slim``;
     * ``batch_norm`` (``slim.batch_norm``, ``normalizer_fn=slim.batch_norm``,
@@ -129,7 +133,7 @@ from tfmodernize.codemods.migrate.contrib_to_slim.reading import (
 from tfmodernize.layout import depth, relaid, style_width
 from tfmodernize.names import WholeNames
 from tfmodernize.syntax import source, statement_holding
-from tfmodernize.tfsymbols import TFNames
+from tfmodernize.tfsymbols import TFNames, dotted_name
 from tfmodernize.written_code import imports_only, template_statements, two_blank_lines
 
 
@@ -206,6 +210,12 @@ class ContribToSlim(WholeNames, TFCodemod):
                 f"now (pip install {PACKAGE}): the same code, moved out of TensorFlow",
             ):
                 continue
+            for binding in bindings:
+                found = slim_name(binding.path)
+                taken_over = any(self._in_file(slim_name(path)) for _, path in binding.uses)
+                if taken_over and not self._in_file(found):
+                    # Its uses now read the file's own functions: it goes if nothing else reads it.
+                    self._drop_if_unread(found.imported_as(binding.local))
             new = [cst.parse_statement(line) for line in _merged(lines)]
             kept = (
                 [alias for alias in small.names if local_name(alias) not in moved]
@@ -255,6 +265,10 @@ class ContribToSlim(WholeNames, TFCodemod):
             if statement is not None and found.is_module is not None:
                 target = statement.body[0].targets[0].target.value
                 line = cst.parse_statement(found.imported_as(target))
+                if "__all__" not in self.state.text:  # (an alias it lists is exported)
+                    # An alias nothing reads (or whose uses the file's own functions took over)
+                    # would be an unused import: it goes.
+                    self._drop_if_unread(found.imported_as(target))
                 self.replace(
                     statement,
                     line.with_changes(
@@ -269,6 +283,17 @@ class ContribToSlim(WholeNames, TFCodemod):
                 new = _called(self._norm.net, new)
             self.replace(node, new)
             self.add_import(found.module)
+
+    def _drop_if_unread(self, line: str) -> None:
+        """The import ``line`` (of tf-slim, written by this rewrite) goes once the edits are made
+        if nothing reads the name it binds."""
+        small = cst.parse_statement(line).body[0]
+        alias = small.names[0]
+        asname = alias.asname.name.value if alias.asname is not None else None
+        if isinstance(small, cst.Import):
+            self.remove_import(dotted_name(alias.name), asname=asname)
+        else:
+            self.remove_import(dotted_name(small.module), dotted_name(alias.name), asname)
 
     def _in_file(self, found: "SlimName | NotInSlim | None") -> bool:
         """Whether ``found`` is a function written in this file (not one of tf-slim's)."""

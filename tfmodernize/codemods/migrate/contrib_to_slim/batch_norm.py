@@ -234,8 +234,8 @@ ARG_SCOPES = frozenset(
 #: A net's arg-scope function, its scope's normalizer the batch_norm ``$norm`` written in the
 #: file where it was tf-slim's (``$slim.batch_norm``).
 SCOPE_HELPER = Template('''\
-def $name(arg_scope):
-    """tf-slim's arg-scope function ``arg_scope``, normalizing with the
+def $name(scope_function):
+    """tf-slim's arg-scope function ``scope_function``, normalizing with the
     batch_norm written above where it named tf-slim's, which does not run on
     TensorFlow 2.21. Written here by tfmodernize."""
 
@@ -244,7 +244,7 @@ def $name(arg_scope):
             key: {
                 argument: $norm if value is $slim.batch_norm else value
                 for argument, value in arguments.items()}
-            for key, arguments in arg_scope(*args, **kwargs).items()}
+            for key, arguments in scope_function(*args, **kwargs).items()}
 
     return scope
 ''')
@@ -278,12 +278,12 @@ def $name(net):
 
     def build(*args, **kwargs):
         # (tf-slim's nets read batch_norm off its layers module as they build)
-        layers = $slim.layers
-        theirs, layers.batch_norm = layers.batch_norm, $norm
+        slim_layers = $slim.layers
+        theirs, slim_layers.batch_norm = slim_layers.batch_norm, $norm
         try:
             return net(*args, **kwargs)
         finally:
-            layers.batch_norm = theirs
+            slim_layers.batch_norm = theirs
 
     build.__dict__.update(net.__dict__)  # (its arg-scope key, default_image_size)
     return build
