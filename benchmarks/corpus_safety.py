@@ -85,6 +85,14 @@ def tfmodernize(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+def bound_name(kind: str, name: str) -> str:
+    """The name an unused import binds, so one import rewritten to another module counts once:
+    ``tensorflow.contrib.slim as slim`` and ``tf_slim as slim`` both bind ``slim``."""
+    if kind != LINT["UnusedImport"]:
+        return name
+    return name.rpartition(" as ")[2].rpartition(".")[2]
+
+
 def lint(source: str, filename: str) -> collections.Counter:
     from pyflakes import api, reporter
 
@@ -95,7 +103,7 @@ def lint(source: str, filename: str) -> collections.Counter:
         def flake(self, message) -> None:
             kind = LINT.get(type(message).__name__)
             if kind is not None:
-                self.found[(kind, str(message.message_args[0]))] += 1
+                self.found[(kind, bound_name(kind, str(message.message_args[0])))] += 1
 
         def syntaxError(self, *args) -> None:  # noqa: N802 - pyflakes' name
             self.found[("syntax error", "")] += 1

@@ -232,6 +232,12 @@ REWRITES = [
         "import tensorflow as tf\nwith tf.compat.v1.name_scope(scope, 'Loss', d.values()):\n    pass\n",
         id="name-scope-not-proven-is-tf1s-from-compat-v1",
     ),
+    pytest.param(
+        "import tensorflow as tf\nw = tf.to_float(tf.equal(a, b))\nq = tf.div(tf.reduce_sum(w, 1), tf.to_float(n))\n",
+        "import tensorflow as tf\nw = tf.cast(tf.equal(a, b), tf.float32)\n"
+        "q = tf.math.divide(tf.reduce_sum(w, 1), tf.cast(n, tf.float32))\n",
+        id="div-of-cast-shorthands-in-one-run",
+    ),
 ]
 
 NO_OPS = [

@@ -55,6 +55,12 @@ DTYPE_ARGUMENT = {
     **FLOAT_MAKERS,
 }
 
+#: TF1's cast shorthands (``tf.to_float(x)`` is ``tf.cast(x, tf.float32)``): path -> the kind made.
+CAST_SHORTHANDS = {
+    **dict.fromkeys(("to_float", "to_double", "to_bfloat16"), "float"),
+    **dict.fromkeys(("to_int32", "to_int64"), "int"),
+}
+
 
 class OperandKinds:
     """What kind of number (``int`` or ``float``) an expression of the file holds, where the
@@ -149,6 +155,8 @@ class OperandKinds:
         if symbol is None:
             return None
         path = symbol.path
+        if path in CAST_SHORTHANDS:
+            return CAST_SHORTHANDS[path]
         if path in DTYPE_ARGUMENT:
             dtype = argument(expr, DTYPE_ARGUMENT[path], "dtype")
             if dtype is not None:
