@@ -12,7 +12,8 @@ script's ``--determinism`` pass once so that the TF1 side is cached. Then this s
    own project: the program and its ``.aux`` folder, which is on the program's import path when
    the corpus runs it, given as ``--src`` (the helper modules a program imports live there);
 3. runs the corpus's ``score.py`` on the result (clean / runs / numeric per program);
-4. prints a per-program table, the declines grouped by reason with counts, the time of each
+4. prints a per-program table, the declines grouped by reason (reason -> programs; a note on
+   each reason no rewrite can lift, consequences of another decline set apart), the time of each
    migrated program against its original under TF1 (``exec_seconds`` of both runs, the median
    ratio over the programs that run on both sides; ``--timing`` times both sides again, one
    program at a time in this run, for a ratio measured under the same load), and the score line last;
@@ -70,11 +71,53 @@ def tfmodernize(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     )
 
 
+#: Declines no rewrite can lift, and why: (words of the reason, the note the table prints).
+CANNOT_MIGRATE = (
+    (
+        "random op is drawn by runs of different fetches",
+        "TF1 draws one random op's values from one kernel whatever fetch runs it; each TF2 function "
+        "owns its ops' random state, so no TF2 code draws the same numbers (--unsafe-fixes: the same "
+        "distribution, other numbers)",
+    ),
+    (
+        "is not part of any TF 2.x install",
+        "the tutorials' MNIST reader is gone from TF 2.x and downloads data: the finding says how to "
+        "load it with tf.keras.datasets by hand (the corpus stubs the reader, so the rest is scored)",
+    ),
+    (
+        "random ops run in more than one session",
+        "each TF1 session restarts its random ops' state; a TF2 program has one state per op",
+    ),
+)
+#: Words of findings that only follow from another decline in the same file (the file stays a
+#: TF1 graph program, or on tf.compat.v1): listed apart, as their cause is listed already.
+FOLLOWS_FROM = ("migrates it first", "moves graph code into functions first", "not applied: its rewrite is TF2 code")
+
+
+def decline_table(findings: dict[str, list[dict]]) -> list[tuple[str, str, list[str], str]]:
+    """The findings grouped by reason: (code, reason, programs, note), most programs first. The
+    note says why the reason cannot be migrated, ``follows`` for a consequence of another decline,
+    and is empty for what is still to do."""
+    programs = collections.defaultdict(set)
+    for pid, items in findings.items():
+        for item in items:
+            if item.get("kind") == "finding":
+                programs[(item["code"], reason_of(item["message"]))].add(pid)
+    table = []
+    for (code, reason), ids in programs.items():
+        note = next((why for words, why in CANNOT_MIGRATE if words in reason), "")
+        if not note and any(words in reason for words in FOLLOWS_FROM):
+            note = "follows"
+        table.append((code, reason, sorted(ids), note))
+    return sorted(table, key=lambda row: (-len(row[2]), row[0], row[1]))
+
+
 def reason_of(message: str) -> str:
     """A finding's message with its specifics (names, numbers, quoted code) blanked, to group by."""
     reason = re.sub(r"`[^`]*`", "`…`", message)
     reason = re.sub(r"\b(line|lines) \d+(-\d+)?", r"\1 N", reason)
     reason = re.sub(r"'[^']*'", "'…'", reason)
+    reason = re.sub(r"\([^()]*\)", "(…)", reason)  # the names a reason lists: `(compute_a, train_step)`
     return reason.split(". ")[0][:160]
 
 
@@ -300,12 +343,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{ratio:>10}  {len(findings.get(pid, [])):8}  {left or error}"
         )
 
-    grouped = collections.Counter(
-        (f["code"], reason_of(f["message"])) for items in findings.values() for f in items if f.get("kind") == "finding"
-    )
-    print("\nWhat was declined (findings grouped by reason, most common first):")
-    for (code, reason), count in grouped.most_common(40):
-        print(f"  {count:4}  {code}  {reason}")
+    table = decline_table(findings)
+    print("\nWhat was declined (reason -> programs, most programs first; `follows`: a consequence of another")
+    print("decline of the file; TO DO: more than 3 programs and no note on why it cannot be migrated):")
+    for code, reason, ids, note in table[:40]:
+        if note == "follows":
+            continue
+        flag = "TO DO" if len(ids) > 3 and not note else ""
+        print(f"  {len(ids):4}  {code}  {reason}  [{', '.join(ids)}] {flag}")
+        if note:
+            print(f"        why: {note}")
+    follows = [row for row in table if row[3] == "follows"]
+    print(f"  and {len(follows)} reasons that follow from another decline of their file")
     for line in errors:
         print(f"  error: {line}")
     print(f"\napply: {migrated} of {len(programs)} programs processed without an input error")

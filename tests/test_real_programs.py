@@ -1,0 +1,54 @@
+"""The decline table of benchmarks/real_programs.py: reasons counted by program, with notes."""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import real_programs  # noqa: E402
+
+
+def finding(code, message):
+    return {"kind": "finding", "code": code, "message": message}
+
+
+def test_reasons_count_programs_not_findings_and_blank_what_differs():
+    findings = {
+        "P1": [
+            finding("TFM101", "session program not migrated: `net` is defined elsewhere: called twice"),
+            finding("TFM101", "session program not migrated: `head` is defined elsewhere: called twice"),
+        ],
+        "P2": [finding("TFM101", "session program not migrated: `body` is defined elsewhere: called twice")],
+        "P3": [{"kind": "fix", "code": "TFM101", "message": "placeholder `x` -> function parameter"}],
+    }
+    [(code, reason, programs, note)] = real_programs.decline_table(findings)
+    assert (code, programs, note) == ("TFM101", ["P1", "P2"], "")
+    assert reason == "session program not migrated: `…` is defined elsewhere: called twice"
+
+
+def test_reasons_that_cannot_migrate_carry_their_note_and_consequences_are_marked():
+    findings = {
+        "P1": [
+            finding(
+                "TFM101",
+                "session program migrated drawing other random numbers: a random op is drawn by runs of "
+                "different fetches (evaluate, train_step): TF1 drew them all from one op",
+            ),
+            finding(
+                "TFM103",
+                "`minimize` not migrated: the file is still a TF1 graph program; session-to-function migrates it first",
+            ),
+        ],
+        "P2": [
+            finding(
+                "TFM101",
+                "session program migrated drawing other random numbers: a random op is drawn by runs of "
+                "different fetches (predict, step): TF1 drew them all from one op",
+            )
+        ],
+    }
+    table = real_programs.decline_table(findings)
+    random_row, follows_row = table
+    assert random_row[2] == ["P1", "P2"] and "kernel" in random_row[3]
+    assert follows_row[2] == ["P1"] and follows_row[3] == "follows"
