@@ -1412,7 +1412,7 @@ def test_constants_bound_together_are_substituted_and_their_line_goes_when_nothi
 def test_static_shapes_read_the_channels_a_network_function_computes(body, channels, rank):
     import libcst as cst
 
-    from tfmodernize.codemods.migrate.layers_to_keras.shapes import StaticShapes
+    from tfmodernize.codemods.migrate.layers_to_keras.static_shapes import StaticShapes
     from tfmodernize.tfsymbols import TFNames
 
     code = (

@@ -233,6 +233,29 @@ INFERRED = [
         None,
         id="integer-division-is-float64",
     ),
+    pytest.param(
+        _loop("out.append(tf.zeros([2], tf.int32) + tf.constant(1, tf.int32))"),
+        _array(
+            "out = out.write(out.size(), tf.zeros([2], tf.int32) + tf.constant(1, tf.int32))",
+            "return out.stack()",
+            dtype="tf.int32",
+        ),
+        id="dtype-passed-by-position",
+    ),
+    pytest.param(
+        _loop("out.append(tf.stop_gradient(tf.math.negative(tf.cast(x, tf.float64))))"),
+        _array(
+            "out = out.write(out.size(), tf.stop_gradient(tf.math.negative(tf.cast(x, tf.float64))))",
+            "return out.stack()",
+            dtype="tf.float64",
+        ),
+        id="ops-keeping-the-first-operand-dtype",
+    ),
+    pytest.param(
+        _loop("out.append(tf.linspace(x, 1.0, 3))"),
+        None,
+        id="linspace-of-an-unknown-start",
+    ),
 ]
 
 

@@ -1,7 +1,9 @@
 """What the code says of a tensor expression: the kind of number it holds (``int`` or
 ``float``: its dtype, written, implied by the op making it or kept by the ops it goes through),
 and whether it is a batch of images (a 4-D tensor). Api-renames reads ``tf.div``'s operands and
-``tf.image.resize_images``'s input with it."""
+``tf.image.resize_images``'s input with it. The tables say which ops keep, imply or take a
+dtype; list-append-in-function reads with them the dtype its TensorArray holds, and with
+``number_dtype`` what ``tf.constant`` makes of a Python number."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from tfmodernize.analysis.tables import has_star_args
 from tfmodernize.names import names_bound_here
 from tfmodernize.syntax import argument, name_assignment, source
 from tfmodernize.tfsymbols import TFNames
-from tfmodernize.treewalk import children
+from tfmodernize.treewalk import children, walk
 
 #: TF ops whose result has their first operand's dtype (a literal operand takes the other's).
 SAME_DTYPE = frozenset(
@@ -26,6 +28,8 @@ SAME_DTYPE = frozenset(
         *("math.add", "math.subtract", "math.multiply", "math.exp", "math.log", "math.sqrt", "math.square"),
         *("math.abs", "math.negative", "math.sigmoid", "math.tanh", "math.reduce_mean", "math.reduce_sum"),
         *("math.maximum", "math.minimum", "math.pow", "math.floormod", "linalg.matmul", "linalg.transpose"),
+        *("squeeze", "expand_dims", "clip_by_value", "gather", "tile", "linspace"),
+        *("math.reduce_max", "math.reduce_min", "math.reduce_prod"),
     }
 )
 #: TF ops whose output is 4-D in TF1 (it required 4-D input, or made it): a batch of images.
@@ -273,3 +277,42 @@ def literal_kind(expr: Optional[cst.BaseExpression]) -> Optional[str]:
         kinds = {literal_kind(e.value) if isinstance(e, cst.Element) else None for e in expr.elements}
         return kinds.pop() if len(kinds) == 1 else None
     return None
+
+
+def number_dtype(value: cst.BaseExpression) -> Optional[str]:
+    """``float32``/``int32`` for a Python number or arithmetic of numbers alone (what
+    ``tf.constant`` makes of it), else None."""
+    kinds = set()
+    for node in walk(value):
+        if isinstance(node, cst.Float):
+            kinds.add("float32")
+        elif isinstance(node, cst.Integer):
+            kinds.add("int32")
+        elif isinstance(node, cst.BinaryOperation):
+            if isinstance(node.operator, cst.Divide):
+                kinds.add("float32")
+            elif not isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+                return None
+        elif isinstance(node, cst.UnaryOperation):
+            if not isinstance(node.operator, (cst.Minus, cst.Plus)):
+                return None
+        elif not isinstance(node, NUMBER_LAYOUT):
+            return None
+    if not kinds:
+        return None
+    return "float32" if "float32" in kinds else "int32"
+
+
+#: What arithmetic of numbers is written with besides them (``number_dtype``).
+NUMBER_LAYOUT = (
+    cst.BaseBinaryOp,
+    cst.BaseUnaryOp,
+    cst.LeftParen,
+    cst.RightParen,
+    cst.SimpleWhitespace,
+    cst.ParenthesizedWhitespace,
+    cst.Newline,
+    cst.TrailingWhitespace,
+    cst.EmptyLine,
+    cst.Comment,
+)

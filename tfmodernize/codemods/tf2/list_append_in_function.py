@@ -62,11 +62,12 @@ from typing import Optional, Union
 
 import libcst as cst
 
+from tfmodernize.analysis.dtypes import DTYPE_ARGUMENT, FLOAT_MAKERS, SAME_DTYPE, number_dtype
 from tfmodernize.analysis.tf_function import LooksInTFFunctions, INTERESTS, own_body, traced_functions
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes
 from tfmodernize.treewalk import contains, walk
-from tfmodernize.syntax import source
+from tfmodernize.syntax import argument, source
 
 #: TF calls that turn the list into one tensor, and the TensorArray method doing the same.
 _CONSUMERS = {"stack": "stack", "convert_to_tensor": "stack", "concat": "concat", "add_n": "add_n"}
@@ -84,33 +85,6 @@ _REDUCTIONS = (
     "math.reduce_min",
     "math.reduce_prod",
 )
-#: TF functions whose result has the dtype of their first argument.
-_SAME_DTYPE = (
-    "identity",
-    "reshape",
-    "transpose",
-    "squeeze",
-    "expand_dims",
-    "abs",
-    "square",
-    "sqrt",
-    "exp",
-    "tanh",
-    "sigmoid",
-    "matmul",
-    "maximum",
-    "minimum",
-    "clip_by_value",
-    "gather",
-    "tile",
-    "nn.relu",
-    "nn.softmax",
-    "nn.sigmoid",
-    "nn.tanh",
-    *_REDUCTIONS,
-)
-#: TF functions that make float32 values unless given a ``dtype``.
-_FLOAT32_MAKERS = ("zeros", "ones", "random.normal", "random.uniform", "random.truncated_normal", "linspace")
 
 
 @dataclass
@@ -265,13 +239,14 @@ class ListAppendInFunction(LooksInTFFunctions, TFCodemod):
     def _dtype_of(
         self, value: cst.BaseExpression, loop: cst.For, function: cst.FunctionDef, depth: int = 0
     ) -> Optional[cst.BaseExpression]:
-        """The dtype of ``value`` as the code states it: written out (``tf.cast(x, tf.float32)``,
-        ``dtype=``), or followed from what it is made of: Python literals (float32, int32, as
-        ``tf.constant`` makes them), TF's float32 makers, ops keeping their input's dtype, a
-        ``tf.range`` loop variable, a name assigned once in the loop or before it."""
+        """The dtype of ``value`` as the code states it (``analysis/dtypes``' tables): written out
+        (``tf.cast(x, tf.float32)``, ``dtype=``), or followed from what it is made of: Python
+        numbers (float32, int32, as ``tf.constant`` makes them), TF's float32 makers, ops keeping
+        their operands' dtype, a ``tf.range`` loop variable, a name assigned once in the loop or
+        before it."""
         if depth > 20:
             return None
-        literal = _literal_dtype(value)
+        literal = number_dtype(value)
         if literal is not None:
             return self.tf_expr(literal)
         if isinstance(value, cst.Name):
@@ -282,8 +257,8 @@ class ListAppendInFunction(LooksInTFFunctions, TFCodemod):
         if isinstance(value, cst.BinaryOperation):
             if not isinstance(value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)):
                 return None
-            # TF ops take both operands in one dtype: a tensor side decides, a literal follows.
-            sides = [s for s in (value.left, value.right) if _literal_dtype(s) is None]
+            # Python's operators convert a number to the tensor's dtype: a tensor side decides.
+            sides = [s for s in (value.left, value.right) if number_dtype(s) is None]
             found = [self._dtype_of(s, loop, function, depth + 1) for s in sides]
             texts = {source(d) for d in found if d is not None}
             if len(texts) != 1:
@@ -297,18 +272,19 @@ class ListAppendInFunction(LooksInTFFunctions, TFCodemod):
         symbol = self.tf.tf_symbol(value.func)
         if symbol is None:
             return None
-        for arg in value.args:
-            if arg.keyword is not None and arg.keyword.value == "dtype":
-                return arg.value
-        positional = [a for a in value.args if a.keyword is None and not a.star]
-        if symbol.path == "cast" and len(positional) >= 2:
-            return positional[1].value
-        if symbol.path in ("constant", "convert_to_tensor") and positional:
-            return self._dtype_of(positional[0].value, loop, function, depth + 1)
-        if symbol.path in _FLOAT32_MAKERS:
+        path = symbol.path
+        written = argument(value, DTYPE_ARGUMENT.get(path), "dtype")
+        if written is not None:
+            return written
+        if path in FLOAT_MAKERS:
             return self.tf_expr("float32")
-        if symbol.path in _SAME_DTYPE and positional:
-            return self._dtype_of(positional[0].value, loop, function, depth + 1)
+        positional = [a.value for a in value.args if a.keyword is None and not a.star]
+        if path in ("constant", "convert_to_tensor") and positional:
+            return self._dtype_of(positional[0], loop, function, depth + 1)
+        if path in SAME_DTYPE and positional:
+            # In a traced function, an op converts its first operand before it reads the others'
+            # dtypes: a number given first is float32 or int32, and the others must match.
+            return self._dtype_of(positional[0], loop, function, depth + 1)
         return None
 
     def _name_dtype(
@@ -344,44 +320,6 @@ class ListAppendInFunction(LooksInTFFunctions, TFCodemod):
             if arg.keyword is not None and arg.keyword.value == "dtype":
                 return arg.value
         return None
-
-
-def _literal_dtype(value: cst.BaseExpression) -> Optional[str]:
-    """``float32``/``int32`` for a Python number or arithmetic of numbers alone (what
-    ``tf.constant`` makes of it), else None."""
-    kinds = set()
-    for node in walk(value):
-        if isinstance(node, cst.Float):
-            kinds.add("float32")
-        elif isinstance(node, cst.Integer):
-            kinds.add("int32")
-        elif isinstance(node, cst.BinaryOperation):
-            if isinstance(node.operator, cst.Divide):
-                kinds.add("float32")
-            elif not isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
-                return None
-        elif isinstance(node, cst.UnaryOperation):
-            if not isinstance(node.operator, (cst.Minus, cst.Plus)):
-                return None
-        elif not isinstance(
-            node,
-            (
-                cst.BaseBinaryOp,
-                cst.BaseUnaryOp,
-                cst.LeftParen,
-                cst.RightParen,
-                cst.SimpleWhitespace,
-                cst.ParenthesizedWhitespace,
-                cst.Newline,
-                cst.TrailingWhitespace,
-                cst.EmptyLine,
-                cst.Comment,
-            ),
-        ):
-            return None
-    if not kinds:
-        return None
-    return "float32" if "float32" in kinds else "int32"
 
 
 def _binds(block: cst.CSTNode, name: str, besides: int = 0) -> bool:

@@ -115,8 +115,10 @@ import libcst as cst
 from tfmodernize.analysis.estimator import mode_key
 from tfmodernize.analysis.variables import VariableValues
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.codemods.migrate.estimator_to_keras.driver import Driver, Names, read_driver, setup_code, site_code
-from tfmodernize.codemods.migrate.estimator_to_keras.model_fn import ModelFn, model_class, read_model_fn
+from tfmodernize.codemods.migrate.estimator_to_keras.driver import Driver, read_driver
+from tfmodernize.codemods.migrate.estimator_to_keras.driver_code import Names, setup_code, site_code
+from tfmodernize.codemods.migrate.estimator_to_keras.model_class import model_class
+from tfmodernize.codemods.migrate.estimator_to_keras.model_fn import ModelFn, read_model_fn
 from tfmodernize.layout import fitted, style_width
 from tfmodernize.names import fresh_name, names_bound_here, names_read
 from tfmodernize.syntax import source

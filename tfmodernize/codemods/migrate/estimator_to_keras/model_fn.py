@@ -1,13 +1,11 @@
-"""An Estimator's ``model_fn`` read (``read_model_fn``) and written as a ``tf.Module`` class
-(``model_class``): its variables made once in ``__init__``, its computation in ``__call__``,
-which returns what each mode needs (the loss to train, the loss and the metrics' inputs to
-evaluate, the predictions to predict) instead of an ``EstimatorSpec``; its optimizer and
-``minimize`` go to the training step the driver writes."""
+"""An Estimator's ``model_fn`` read (``read_model_fn``) into a ``ModelFn``: its variables, its
+optimizer and ``minimize`` (which go to the training step the driver writes), its mode branches
+and the ``EstimatorSpec`` each returns; ``model_class`` writes the ``tf.Module`` it becomes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from dataclasses import dataclass
+from typing import Optional, Sequence
 
 import libcst as cst
 
@@ -18,15 +16,14 @@ from tfmodernize.analysis.variables import VariableValues
 from tfmodernize.analysis.variable_calls import (
     VARIABLE_PARAMETERS,
     arguments,
-    creates_opaque_variables,
     made_variable,
     Unknown,
 )
 from tfmodernize.codemod import Decline
-from tfmodernize.layout import fitted
 from tfmodernize.names import local_names, names_read, parameter_names
 from tfmodernize.syntax import argument, is_none, source, split_docstring
 from tfmodernize.tfsymbols import TFNames
+from tfmodernize.codemods.migrate.estimator_to_keras.refused import draws_random, refuse_unsupported
 from tfmodernize.treewalk import walk
 
 #: The parameters an Estimator passes a model_fn by name, when the model_fn declares them.
@@ -59,37 +56,6 @@ MINIMIZE_PARAMETERS = (
 )
 #: What the step reads the Estimator's global step with (``minimize(global_step=...)``).
 GLOBAL_STEP_READERS = ("train.get_global_step", "train.get_or_create_global_step")
-#: TF names a model_fn may not use: what the Estimator's graph gave it (the global step,
-#: collections, summaries written by its hooks, scaffolding), what makes variables each call
-#: (layers), and graph-only machinery. Paths under ``tf.``, or their prefixes.
-REFUSED = {
-    "layers.": "makes its variables each time it is called (make it a Keras layer first)",
-    "contrib.": "is gone from TF 2.x",
-    "metrics.": "is a TF1 streaming metric outside `eval_metric_ops`",
-    "summary.": "writes summaries through the Estimator's summary hook",
-    "train.": "reads the Estimator's training machinery (global step, hooks, schedules)",
-    "estimator.": "is Estimator API",
-    "feature_column.": "reads feature columns, whose layers make variables each call",
-    "get_variable": "makes a variable away from the model_fn's top level",
-    "Variable": "makes a variable away from the model_fn's top level",
-    "variable_scope": "names variables through a variable scope",
-    "get_collection": "reads graph collections",
-    "add_to_collection": "writes graph collections",
-    "losses.get_": "reads graph collections",
-    "losses.add_loss": "writes graph collections",
-    "control_dependencies": "orders graph ops by control dependencies",
-    "get_default_graph": "reads the Estimator's graph",
-    "global_variables": "reads graph collections",
-    "trainable_variables": "reads graph collections",
-    "local_variables": "reads graph collections",
-    "assign": "assigns variables in the graph",
-    "py_func": "runs Python in the graph",
-    "Print": "prints through a graph op",
-    "compat.v1.": "is TF1 API",
-    "tpu.": "runs on TPUs through the Estimator",
-}
-#: Paths of ops that draw random numbers (their place in the random-op order matters).
-RANDOM_PREFIXES = ("random.", "random_", "truncated_normal", "multinomial", "nn.dropout", "nn.experimental.stateless")
 
 
 @dataclass(frozen=True)
@@ -101,7 +67,7 @@ class Metric:
     inputs: tuple[cst.BaseExpression, ...]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Spec:
     """One ``return tf.estimator.EstimatorSpec(...)`` of the model_fn."""
 
@@ -110,31 +76,32 @@ class Spec:
     metrics: Optional[list[Metric]] = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class ModelFn:
-    """What a model_fn makes and computes, read off its body."""
+    """What a model_fn makes and computes, read off its body (``read_model_fn``): the plan the
+    codemod and ``model_class`` write from."""
 
     function: cst.FunctionDef
     parameters: list[str]
     #: ``(attribute, tf.Variable code)`` in the order TF1 made them.
-    variables: list[tuple[str, str]] = field(default_factory=list)
-    init_reads_params: bool = False
-    optimizer: Optional[cst.Call] = None
-    optimizer_name: Optional[str] = None
-    keras: Optional[KerasOptimizer] = None
-    minimize: Optional[cst.Call] = None
-    minimize_name: Optional[str] = None
+    variables: list[tuple[str, str]]
+    init_reads_params: bool
+    optimizer: Optional[cst.Call]
+    optimizer_name: Optional[str]
+    keras: Optional[KerasOptimizer]
+    minimize: Optional[cst.Call]
+    minimize_name: Optional[str]
     #: Mode string -> the spec its branch returns (``if mode == ModeKeys.EVAL: return ...``).
-    branches: dict[str, Spec] = field(default_factory=dict)
-    final: Optional[Spec] = None
+    branches: dict[str, Spec]
+    final: Optional[Spec]
     #: The statements that go (optimizer, minimize, metrics), by identity.
-    dropped: set[int] = field(default_factory=set)
+    dropped: set[int]
     #: Names bound to TF1 metrics or to their dict, and what they hold.
-    metric_calls: dict[str, cst.Call] = field(default_factory=dict)
-    metric_dicts: dict[str, cst.BaseExpression] = field(default_factory=dict)
-    variable_lines: dict[int, str] = field(default_factory=dict)
+    metric_calls: dict[str, cst.Call]
+    metric_dicts: dict[str, cst.BaseExpression]
+    variable_lines: dict[int, str]
     #: The local name of each variable -> the attribute of the class holding it.
-    attributes: dict[str, str] = field(default_factory=dict)
+    attributes: dict[str, str]
 
     def spec_for(self, mode: str) -> Optional[Spec]:
         return self.branches.get(mode, self.final)
@@ -165,28 +132,59 @@ def read_model_fn(function: cst.FunctionDef, tf: TFNames, values: VariableValues
         )
     if "config" in parameters and "config" in names_read(function.body):
         raise Decline(function, "the model_fn reads the Estimator's RunConfig (`config`)")
-    plan = ModelFn(function, [p for p in parameters if p != "config"])
-    reader = _Reader(plan, tf, values, local_names(function) | set(parameters))
+    reader = _Reader(tf, values, local_names(function) | set(parameters))
     _, body = split_docstring(function.body.body)
     reader.read(body)
-    reader.check()
+    plan = ModelFn(
+        function,
+        [p for p in parameters if p != "config"],
+        variables=reader.variables,
+        init_reads_params=reader.init_reads_params,
+        optimizer=reader.optimizer,
+        optimizer_name=reader.optimizer_name,
+        keras=reader.keras,
+        minimize=reader.minimize,
+        minimize_name=reader.minimize_name,
+        branches=reader.branches,
+        final=reader.final,
+        dropped=reader.dropped,
+        metric_calls=reader.metric_calls,
+        metric_dicts=reader.metric_dicts,
+        variable_lines=reader.variable_lines,
+        attributes=reader.attributes,
+    )
+    _check(plan, reader.plain)
     return plan
 
 
 class _Reader:
-    """One model_fn's statements read into its ``ModelFn``."""
+    """One model_fn's statements read: what its ``ModelFn`` is made of."""
 
-    def __init__(self, plan: ModelFn, tf: TFNames, values: VariableValues, local: set[str]):
-        self.plan, self.tf, self.values = plan, tf, values
+    def __init__(self, tf: TFNames, values: VariableValues, local: set[str]):
+        self.tf, self.values = tf, values
         self.local = local  # the model_fn's parameters and locals
         self.plain: list[cst.CSTNode] = []  # statements kept as they are
         self.random_before: Optional[cst.CSTNode] = None
+        self.variables: list[tuple[str, str]] = []
+        self.init_reads_params = False
+        self.optimizer: Optional[cst.Call] = None
+        self.optimizer_name: Optional[str] = None
+        self.keras: Optional[KerasOptimizer] = None
+        self.minimize: Optional[cst.Call] = None
+        self.minimize_name: Optional[str] = None
+        self.branches: dict[str, Spec] = {}
+        self.final: Optional[Spec] = None
+        self.dropped: set[int] = set()
+        self.metric_calls: dict[str, cst.Call] = {}
+        self.metric_dicts: dict[str, cst.BaseExpression] = {}
+        self.variable_lines: dict[int, str] = {}
+        self.attributes: dict[str, str] = {}
 
     # -- statements ------------------------------------------------------------------------
 
     def read(self, body: Sequence[cst.BaseStatement]) -> None:
         for statement in body:
-            if self.plan.final is not None:
+            if self.final is not None:
                 raise Decline(statement, "the model_fn has statements after its last return")
             branch = self._branch_mode(statement)
             if branch is not None:
@@ -194,14 +192,14 @@ class _Reader:
                 continue
             small = self._small(statement)
             if isinstance(small, cst.Return):
-                self.plan.final = self._spec(statement, small)
+                self.final = self._spec(statement, small)
                 continue
             if isinstance(small, cst.Assign) and self._read_assignment(statement, small):
                 continue
             self._plain(statement)
 
     def _read_branch(self, statement: cst.If, mode: str) -> None:
-        if mode in self.plan.branches:
+        if mode in self.branches:
             raise Decline(statement, f"the model_fn returns for mode {mode!r} twice")
         *inner, last = statement.body.body
         for line in inner:
@@ -212,7 +210,7 @@ class _Reader:
         small = self._small(last)
         if not isinstance(small, cst.Return):
             raise Decline(last, "a branch on the mode does not end by returning an EstimatorSpec")
-        self.plan.branches[mode] = self._spec(last, small)
+        self.branches[mode] = self._spec(last, small)
 
     def _branch_mode(self, statement: cst.BaseStatement) -> Optional[str]:
         """The mode of ``if mode == ModeKeys.X:`` whose block ends with a return, else None."""
@@ -275,22 +273,22 @@ class _Reader:
             return False
         name, value = assign.targets[0].target.value, assign.value
         if isinstance(value, cst.Call) and self._metric_path(value) is not None:
-            self.plan.metric_calls[name] = value
-            self.plan.dropped.add(id(line))
+            self.metric_calls[name] = value
+            self.dropped.add(id(line))
             return True
         if (
             isinstance(value, cst.Dict)
             and value.elements
             and all(isinstance(e, cst.DictElement) and self._metric_value(e.value) for e in value.elements)
         ):
-            self.plan.metric_dicts[name] = value
-            self.plan.dropped.add(id(line))
+            self.metric_dicts[name] = value
+            self.dropped.add(id(line))
             return True
         return False
 
     def _metric_value(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, cst.Name):
-            return node.value in self.plan.metric_calls
+            return node.value in self.metric_calls
         return isinstance(node, cst.Call) and self._metric_path(node) is not None
 
     def _metric_path(self, call: cst.Call) -> Optional[str]:
@@ -319,13 +317,13 @@ class _Reader:
             code = f"{source(self._tf_variable())}({', '.join(self._args_text(call))})"
         else:
             code = self.values.variable(call, arguments(call))
-        if name in self.plan.variable_lines.values():
+        if name in self.variable_lines.values():
             raise Decline(call, f"the model_fn binds `{name}` to two variables")
         attribute = f"{name}_variable" if name in TF_MODULE_MEMBERS else name
-        self.plan.variables.append((attribute, code))
-        self.plan.variable_lines[id(line)] = name
-        self.plan.attributes[name] = attribute
-        self.plan.init_reads_params = self.plan.init_reads_params or "params" in names_read(call)
+        self.variables.append((attribute, code))
+        self.variable_lines[id(line)] = name
+        self.attributes[name] = attribute
+        self.init_reads_params = self.init_reads_params or "params" in names_read(call)
 
     def _tf_variable(self) -> cst.BaseExpression:
         return self.values.tf_expr("Variable")
@@ -344,7 +342,7 @@ class _Reader:
         return tf1_class
 
     def _optimizer(self, line: cst.SimpleStatementLine, name: Optional[str], call: cst.Call) -> None:
-        if self.plan.optimizer is not None:
+        if self.optimizer is not None:
             raise Decline(call, "the model_fn makes two optimizers")
         tf1_class = self._optimizer_class(call)
         keras, why = keras_optimizer(call, tf1_class)
@@ -353,20 +351,20 @@ class _Reader:
         if keras.different_maths is not None or keras.slot_starts:
             raise Decline(call, f"Keras {keras.keras} computes other numbers: {keras.different_maths}")
         self._reads_only_params(call, "the optimizer's arguments")
-        self.plan.optimizer, self.plan.optimizer_name, self.plan.keras = call, name, keras
+        self.optimizer, self.optimizer_name, self.keras = call, name, keras
         if line is not None:
-            self.plan.dropped.add(id(line))
+            self.dropped.add(id(line))
 
     def _is_minimize(self, call: cst.Call) -> bool:
         return isinstance(call.func, cst.Attribute) and call.func.attr.value == "minimize"
 
     def _minimize(self, line: cst.SimpleStatementLine, name: str, call: cst.Call) -> None:
-        if self.plan.minimize is not None:
+        if self.minimize is not None:
             raise Decline(call, "the model_fn calls minimize twice")
         receiver = call.func.value
         if isinstance(receiver, cst.Call) and self._optimizer_class(receiver) is not None:
             self._optimizer(None, None, receiver)
-        elif not (isinstance(receiver, cst.Name) and receiver.value == self.plan.optimizer_name):
+        elif not (isinstance(receiver, cst.Name) and receiver.value == self.optimizer_name):
             raise Decline(call, "minimize is not called on the optimizer the model_fn made before it")
         args = arguments(call, MINIMIZE_PARAMETERS, what="minimize")
         if set(args) - {"loss", "global_step", "var_list"} or not is_none(args.get("var_list")):
@@ -380,8 +378,8 @@ class _Reader:
             )
         if not isinstance(args.get("loss"), cst.Name):
             raise Decline(call, "minimize's loss is not a name")
-        self.plan.minimize, self.plan.minimize_name = call, name
-        self.plan.dropped.add(id(line))
+        self.minimize, self.minimize_name = call, name
+        self.dropped.add(id(line))
 
     def _reads_only_params(self, node: cst.CSTNode, what: str) -> None:
         locals_read = (names_read(node) & self.local) - {"params"}
@@ -402,18 +400,16 @@ class _Reader:
         for key, value in args.items():
             if key not in SPEC_CARRIED and not is_none(value):
                 raise Decline(call, f"its EstimatorSpec passes `{key}`, which this migration does not carry")
-        spec = Spec(line, args)
-        metrics = args.get("eval_metric_ops")
-        if metrics is not None and not is_none(metrics):
-            spec.metrics = self._metrics(metrics)
+        given = args.get("eval_metric_ops")
+        metrics = self._metrics(given) if given is not None and not is_none(given) else None
         for key in ("predictions", "loss"):
             if args.get(key) is not None:
-                self._no_refused(args[key], skip=())
-        return spec
+                refuse_unsupported(args[key], self.tf, self._model_names())
+        return Spec(line, args, metrics)
 
     def _metrics(self, node: cst.BaseExpression) -> list[Metric]:
-        if isinstance(node, cst.Name) and node.value in self.plan.metric_dicts:
-            node = self.plan.metric_dicts[node.value]
+        if isinstance(node, cst.Name) and node.value in self.metric_dicts:
+            node = self.metric_dicts[node.value]
         if not isinstance(node, cst.Dict):
             raise Decline(node, "its eval_metric_ops is not a dict of tf.metrics written in the model_fn")
         found = []
@@ -422,8 +418,8 @@ class _Reader:
             if not (isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str)):
                 raise Decline(node, "its eval_metric_ops keys are not strings written out")
             value = element.value
-            if isinstance(value, cst.Name) and value.value in self.plan.metric_calls:
-                value = self.plan.metric_calls[value.value]
+            if isinstance(value, cst.Name) and value.value in self.metric_calls:
+                value = self.metric_calls[value.value]
             if not isinstance(value, cst.Call) or self._metric_path(value) is None:
                 raise Decline(element, "an eval metric is not a tf.metrics call")
             path = self._metric_path(value)
@@ -436,7 +432,7 @@ class _Reader:
             if any(p not in given for p in inputs):
                 raise Decline(value, f"tf.{path} lacks an argument")
             for given_value in given.values():
-                self._no_refused(given_value, skip=())
+                refuse_unsupported(given_value, self.tf, self._model_names())
             found.append(Metric(key.evaluated_value, keras, tuple(given[p] for p in inputs)))
         return found
 
@@ -446,182 +442,45 @@ class _Reader:
         for node in walk(statement, code_only=True):
             if isinstance(node, cst.Return):
                 raise Decline(node, "the model_fn returns from inside a block other than `if mode == ...:`")
-        self._no_refused(statement, skip=())
-        if self.random_before is None and self._draws_random(statement):
+        refuse_unsupported(statement, self.tf, self._model_names())
+        if self.random_before is None and draws_random(statement, self.tf):
             self.random_before = statement
         self.plain.append(statement)
 
-    def _no_refused(self, node: cst.CSTNode, skip: tuple) -> None:
-        skipped = {id(s) for s in skip if s is not None}
-        for child in walk(node, code_only=True):
-            if id(child) in skipped:
-                continue
-            if isinstance(child, cst.Name) and child.value in self._model_names():
-                raise Decline(child, f"`{child.value}` (the optimizer, its update or a metric) is read elsewhere")
-            if isinstance(child, cst.Call) and creates_opaque_variables(child, self.tf):
-                symbol = self.tf.tf_symbol(child.func)
-                what = f"tf.{symbol.path}" if symbol is not None else source(child.func)
-                raise Decline(child, f"the model_fn calls {what}, which makes variables each time it is called")
-            if not isinstance(child, (cst.Attribute, cst.Name)) or mode_key(child, self.tf) is not None:
-                continue
-            symbol = self.tf.tf_symbol(child)
-            if symbol is None:
-                continue
-            for prefix, why in REFUSED.items():
-                if _refused(symbol.path, prefix):
-                    raise Decline(child, f"the model_fn uses tf.{symbol.path}, which {why}")
-
     def _model_names(self) -> set[str]:
-        names = set(self.plan.metric_calls) | set(self.plan.metric_dicts)
-        names |= {n for n in (self.plan.optimizer_name, self.plan.minimize_name) if n is not None}
+        names = set(self.metric_calls) | set(self.metric_dicts)
+        names |= {n for n in (self.optimizer_name, self.minimize_name) if n is not None}
         return names
 
-    def _draws_random(self, node: cst.CSTNode) -> bool:
-        for child in walk(node, code_only=True):
-            if isinstance(child, cst.Call):
-                symbol = self.tf.tf_symbol(child.func)
-                if symbol is not None and symbol.path.startswith(RANDOM_PREFIXES):
-                    return True
-        return False
 
-    # -- the whole ---------------------------------------------------------------------------
-
-    def check(self) -> None:
-        plan = self.plan
-        if not plan.variables:
-            raise Decline(plan.function, "the model_fn makes no variable with tf.get_variable or tf.Variable")
-        if plan.final is None:
-            raise Decline(plan.function, "the model_fn does not end by returning an EstimatorSpec")
-        train = plan.spec_for("train")
-        if plan.minimize is None or train is None:
-            raise Decline(plan.function, "the model_fn does not train with one optimizer's minimize")
-        train_op = train.arguments.get("train_op")
-        if not (isinstance(train_op, cst.Name) and train_op.value == plan.minimize_name):
-            raise Decline(train.line, "its train_op is not the minimize the model_fn made")
-        loss = train.arguments.get("loss")
-        minimized = argument(plan.minimize, 0, "loss")
-        if not (isinstance(loss, cst.Name) and isinstance(minimized, cst.Name) and loss.value == minimized.value):
-            raise Decline(train.line, "the loss it returns is not the loss minimize was given")
-        for mode, spec in [*plan.branches.items(), ("final", plan.final)]:
-            if mode == "infer" and is_none(spec.arguments.get("predictions")):
-                raise Decline(spec.line, "its PREDICT branch returns no predictions")
-            if mode in ("train", "eval") and is_none(spec.arguments.get("loss")):
-                raise Decline(spec.line, f"its {mode} branch returns no loss")
-        if plan.eval_metrics and "mode" not in plan.parameters:
-            raise Decline(plan.function, "the model_fn has eval metrics but no `mode` parameter")
-        # A name read by the statements kept must not be one that goes.
-        kept_reads: set[str] = set()
-        for statement in self.plain:
-            kept_reads |= names_read(statement)
-        gone = (set(self.plan.metric_calls) | set(self.plan.metric_dicts)) & kept_reads
-        if gone:
-            raise Decline(plan.function, f"`{sorted(gone)[0]}` (a metric) is read by the model_fn's computation")
-
-
-# -- writing -----------------------------------------------------------------------------------
-
-
-def model_class(
-    plan: ModelFn,
-    class_name: str,
-    tf_root: str,
-    rewrite_modes: Callable[[cst.CSTNode], cst.CSTNode],
-    width: int,
-) -> cst.ClassDef:
-    """The ``tf.Module`` class the model_fn becomes; ``rewrite_modes`` writes the mode keys of
-    the statements kept as their strings, ``width`` is the file's."""
-    init_params = "self, params" if plan.init_reads_params else "self"
-    variables = "".join(f"        self.{name} = {code}\n" for name, code in plan.variables)
-    call_params = ", ".join(["self", *plan.parameters])
-    text = (
-        f"class {class_name}({tf_root}.Module):\n"
-        f'    """The Estimator\'s `{plan.function.name.value}`, its variables made once."""\n'
-        "\n"
-        f"    def __init__({init_params}):\n"
-        "        super().__init__()\n"
-        f"{variables}"
-        "\n"
-        f"    def __call__({call_params}):\n"
-        "        pass\n"
-    )
-    definition = cst.parse_statement(text)
-    assert isinstance(definition, cst.ClassDef)
-    init = definition.body.body[-2]
-    assert isinstance(init, cst.FunctionDef)
-    init = init.with_changes(
-        body=init.body.with_changes(body=[fitted(line, width, 2, further=True) for line in init.body.body])
-    )
-    call = definition.body.body[-1]
-    assert isinstance(call, cst.FunctionDef)
-    body = [rewrite_modes(statement) for statement in _call_body(plan)]
-    call = call.with_changes(body=call.body.with_changes(body=body))
-    return definition.with_changes(
-        body=definition.body.with_changes(body=[*definition.body.body[:-2], init, call]),
-        leading_lines=plan.function.leading_lines,
-    )
-
-
-def _call_body(plan: ModelFn) -> list[cst.BaseStatement]:
-    docstring, body = split_docstring(plan.function.body.body)
-    out: list[cst.BaseStatement] = list(docstring)
-    for statement in body:
-        out.extend(_statement(plan, statement))
-    return out
-
-
-def _statement(plan: ModelFn, statement: cst.BaseStatement) -> list[cst.BaseStatement]:
-    if id(statement) in plan.dropped:
-        return []
-    if id(statement) in plan.variable_lines:
-        name = plan.variable_lines[id(statement)]
-        line = cst.parse_statement(f"{name} = self.{plan.attributes[name]}\n")
-        return [line.with_changes(leading_lines=statement.leading_lines)]
-    for mode, spec in plan.branches.items():
-        if isinstance(statement, cst.If) and statement.body.body and statement.body.body[-1] is spec.line:
-            inner = [s for line in statement.body.body[:-1] for s in _statement(plan, line)]
-            if not inner and _same_loss(spec, plan.final) and not spec.metrics and mode == "eval":
-                return []  # ``if mode == EVAL: return EstimatorSpec(mode, loss=loss)``: the loss is returned anyway
-            returned = _returns(plan, spec, (mode,))
-            return [statement.with_changes(body=statement.body.with_changes(body=[*inner, *returned]))]
-    if plan.final is not None and statement is plan.final.line:
-        modes = tuple(m for m in ("train", "eval") if m not in plan.branches)
-        if not modes:
-            modes = ("infer",)
-        return _returns(plan, plan.final, modes)
-    return [statement]
-
-
-def _same_loss(spec: Spec, final: Optional[Spec]) -> bool:
-    loss = spec.arguments.get("loss")
-    other = final.arguments.get("loss") if final is not None else None
-    return loss is not None and other is not None and source(loss) == source(other)
-
-
-def _returns(plan: ModelFn, spec: Spec, modes: tuple[str, ...]) -> list[cst.BaseStatement]:
-    """What a spec's return becomes for the modes it serves (``infer`` only when no other)."""
-    leading = spec.line.leading_lines
-    if modes == ("infer",):
-        lines = [f"return {source(spec.arguments['predictions'])}\n"]
-    else:
-        loss = source(spec.arguments["loss"])
-        lines = [f"return {loss}\n"]
-        if "eval" in modes and spec.metrics:
-            inputs = ", ".join(
-                f'"{metric.key}": ({", ".join(source(i) for i in metric.inputs)}{"," * (len(metric.inputs) == 1)})'
-                for metric in spec.metrics
-            )
-            metrics_return = f"return {loss}, {{{inputs}}}\n"
-            if modes == ("eval",):
-                lines = [metrics_return]
-            else:
-                branch = cst.parse_statement(f'if mode == "eval":\n    {metrics_return}')
-                return [branch.with_changes(leading_lines=leading), cst.parse_statement(lines[0])]
-    return [cst.parse_statement(lines[0]).with_changes(leading_lines=leading)]
-
-
-def _refused(path: str, entry: str) -> bool:
-    """Whether ``tf.<path>`` is the ``REFUSED`` entry: a prefix (ending in ``.`` or ``_``), or the
-    name itself and its ``_``-suffixed kin (``assign`` and ``assign_add``)."""
-    if entry.endswith((".", "_")):
-        return path.startswith(entry)
-    return path == entry or path.startswith(entry + "_")
+def _check(plan: ModelFn, plain: list[cst.CSTNode]) -> None:
+    """Decline unless the model_fn read trains, evaluates and predicts as the Estimator did
+    (``plain``: the statements kept as they are)."""
+    if not plan.variables:
+        raise Decline(plan.function, "the model_fn makes no variable with tf.get_variable or tf.Variable")
+    if plan.final is None:
+        raise Decline(plan.function, "the model_fn does not end by returning an EstimatorSpec")
+    train = plan.spec_for("train")
+    if plan.minimize is None or train is None:
+        raise Decline(plan.function, "the model_fn does not train with one optimizer's minimize")
+    train_op = train.arguments.get("train_op")
+    if not (isinstance(train_op, cst.Name) and train_op.value == plan.minimize_name):
+        raise Decline(train.line, "its train_op is not the minimize the model_fn made")
+    loss = train.arguments.get("loss")
+    minimized = argument(plan.minimize, 0, "loss")
+    if not (isinstance(loss, cst.Name) and isinstance(minimized, cst.Name) and loss.value == minimized.value):
+        raise Decline(train.line, "the loss it returns is not the loss minimize was given")
+    for mode, spec in [*plan.branches.items(), ("final", plan.final)]:
+        if mode == "infer" and is_none(spec.arguments.get("predictions")):
+            raise Decline(spec.line, "its PREDICT branch returns no predictions")
+        if mode in ("train", "eval") and is_none(spec.arguments.get("loss")):
+            raise Decline(spec.line, f"its {mode} branch returns no loss")
+    if plan.eval_metrics and "mode" not in plan.parameters:
+        raise Decline(plan.function, "the model_fn has eval metrics but no `mode` parameter")
+    # A name read by the statements kept must not be one that goes.
+    kept_reads: set[str] = set()
+    for statement in plain:
+        kept_reads |= names_read(statement)
+    gone = (set(plan.metric_calls) | set(plan.metric_dicts)) & kept_reads
+    if gone:
+        raise Decline(plan.function, f"`{sorted(gone)[0]}` (a metric) is read by the model_fn's computation")

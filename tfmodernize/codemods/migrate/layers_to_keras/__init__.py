@@ -233,6 +233,7 @@ from tfmodernize.codemods.migrate.layers_to_keras.layer_call import (
     layer_table,
     read_layer,
 )
+from tfmodernize.codemods.migrate.layers_to_keras.hoisting import HoistedArguments
 from tfmodernize.codemods.migrate.layers_to_keras.network import (
     Network,
     NetworkFunctions,
@@ -281,11 +282,14 @@ class LayersToKeras(TFCodemod):
         (here), the variables of its network functions (``ScopedVariables``), the calls of
         project classes (``ProjectCallers``); both record their edits with this codemod."""
         parents = self.state.parents(module)
+        # Names in use as variables (``dense`` of ``tf.layers.dense`` is an attribute: free).
+        taken = {n.value for n in name_nodes(module)}
         plan = FilePlan(
             module=module,
             tf=self.tf,
             parents=parents,
             networks=NetworkFunctions(module, self.tf, parents),
+            hoisting=HoistedArguments(module, self.tf, parents),
             batch_norms=BatchNorms(module, self.tf, parents, self.state.project),
             from_imported=self.from_imports(module),
             helpers={
@@ -297,16 +301,14 @@ class LayersToKeras(TFCodemod):
             exports_refused=self.state.exports_refused,
             exports=self.state.exports,
             code=self.code,
+            initializer=fresh_name("glorot_uniform", taken),
+            cell_kernel=fresh_name("CellKernel", taken),
+            width=style_width(self.state.text),
         )
         scoped = ScopedVariables(plan, self)
         callers = ProjectCallers(plan, self)
         dependencies_dropped = False
         top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
-        # Names in use as variables (``dense`` of ``tf.layers.dense`` is an attribute: free).
-        taken = {n.value for n in name_nodes(module)}
-        plan.initializer = fresh_name(plan.initializer, taken)
-        plan.cell_kernel = fresh_name(plan.cell_kernel, taken)
-        plan.width = style_width(self.state.text)
         initialized = False  # a layer given TF1's default kernel initializer: it is written
         ours: set[str] = set()
         splits = modules.imported_splits(module, self.state.project) if modules.wants_splits(self.state.project) else {}
@@ -373,7 +375,7 @@ class LayersToKeras(TFCodemod):
                     )
                 elif isinstance(statement, cst.FunctionDef):
                     made = [
-                        plan.networks.hoisted(statement, network, layer, call)
+                        plan.hoisting.hoisted(statement, network, layer, call)
                         for call, layer in zip(innermost_first(calls), made)
                     ]
             except Decline as decline:

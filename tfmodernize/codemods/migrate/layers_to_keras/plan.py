@@ -14,25 +14,26 @@ from tfmodernize.analysis.variables import shares_variables
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.layers_to_keras import modules
 from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import BatchNorms
-from tfmodernize.codemods.migrate.layers_to_keras.network import (
-    NetworkFunctions,
-    reads_input_dimension,
-)
+from tfmodernize.codemods.migrate.layers_to_keras.hoisting import HoistedArguments, reads_input_dimension
+from tfmodernize.codemods.migrate.layers_to_keras.network import NetworkFunctions
 from tfmodernize.codemods.migrate.layers_to_keras.variable_lists import MadeLayer
 from tfmodernize.names import name_nodes
 from tfmodernize.syntax import statement_holding
 from tfmodernize.tfsymbols import TFNames
 
 
-@dataclass
+@dataclass(frozen=True)
 class FilePlan:
-    """One file as layers-to-keras reads it, and what the run tells it of the other files."""
+    """One file as layers-to-keras reads it, and what the run tells it of the other files; its
+    lists and dicts gather what one part decides for another."""
 
     module: cst.Module
     tf: TFNames
     #: Each code node's parent in ``module`` (``FileState.parents``).
     parents: dict
     networks: NetworkFunctions
+    #: What a network function's made-once expressions read stands for before it.
+    hoisting: HoistedArguments
     batch_norms: BatchNorms
     #: What the top-level ``from tensorflow... import x`` bind (``TFCodemod.from_imports``).
     from_imported: dict[str, str]
@@ -48,16 +49,21 @@ class FilePlan:
     #: The name of TF1's default kernel initializer written into the file (``initializer.py``)
     #: for the layers given none.
     initializer: str = "glorot_uniform"
-    #: The name of the class of TF1's RNN cell kernels written into the file (``initializer.py``)
-    #: and whether a layer was given one.
+    #: The name of the class of TF1's RNN cell kernels written into the file (``initializer.py``).
     cell_kernel: str = "CellKernel"
-    cell_kernels: bool = False
     #: The width new lines keep to (``layout.style_width``).
     width: int = 88
     #: The layer objects made, in creation order (for the variable lists picked by scope).
     made: list[MadeLayer] = field(default_factory=list)
     #: Network functions of this file called several times that became classes.
     local_splits: dict[str, modules.ImportedSplit] = field(default_factory=dict)
+    #: The layers given a ``cell_kernel`` object (TF1's initializer of an RNN cell's kernel).
+    cell_kernel_layers: list[str] = field(default_factory=list)
+
+    @property
+    def cell_kernels(self) -> bool:
+        """Whether a layer was given TF1's cell kernel: the class is written into the file."""
+        return bool(self.cell_kernel_layers)
 
     def export_class(self, function: str, exported: dict[str, Any]) -> None:
         """Tell the calling files that ``function`` became the class ``exported`` describes."""

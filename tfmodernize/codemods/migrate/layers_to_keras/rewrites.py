@@ -258,7 +258,7 @@ def layer_objects(
                     ("recurrent_initializer", "state"),
                 )
             ]
-            plan.cell_kernels = True
+            plan.cell_kernel_layers.append(name)
         made_line = cst.SimpleStatementLine(
             [
                 cst.Assign(

@@ -34,6 +34,15 @@ is ``Bidirectional(forward, backward_layer=<the same with go_backwards=True>,
 merge_mode=None)``: both run the backward cell over the reversed sequence and return its
 outputs in time order, as the pair ``[forward, backward]``. Their states are not migrated.
 
+A Keras recurrent layer made without ``seed=`` draws one from Python's ``random`` module
+(for its dropout, even at rate 0); TF1's cells draw none. In a program that imports
+``random``, the ``LSTM`` and ``SimpleRNN`` layers whose weights are drawn as TF1 drew them
+get ``seed=0``, so the program's own ``random.sample`` / ``random.shuffle`` calls after them
+draw what they drew in TF1 (the seed only feeds dropout, which these layers never apply). The
+Keras layers made with Keras's own initializers (``GRU``, stacked cells, ``Bidirectional``)
+draw from ``random`` through those initializers anyway, and start from other weights than
+TF1's (only ``verify --align-variables`` compares them).
+
 ``verify --align-variables`` hands TF1's fused kernels to Keras split and reordered this way
 (``tfmodernize/verify/child.py``).
 """
@@ -190,6 +199,9 @@ KEPT_DEFAULTS = {
     "swap_memory": "False",
     "parallel_iterations": "None",
 }
+#: The Keras layers whose weights are drawn as TF1 drew them (``initializer.py``), given
+#: ``seed=`` in a program drawing from Python's ``random`` module.
+SEEDED = ("LSTM", "SimpleRNN")
 #: What the Keras layer is called for each run, by the TF1 run's variable scope.
 RUN_SCOPES = {"nn.dynamic_rnn": "rnn", "nn.bidirectional_dynamic_rnn": "bidirectional_rnn", "nn.static_rnn": "rnn"}
 
@@ -281,6 +293,8 @@ def read_site(
             *(["zero_output_for_mask"] if masked else []),
         ]
         constructor = [*cell.args, *_flags(flags)]
+        if cell.keras_class in SEEDED and _draws_python_random(call, parents):
+            constructor.append(cst.Arg(cst.Integer("0"), keyword=cst.Name("seed"), equal=no_space_equal()))
         if cell.named is not None:
             constructor.append(cst.Arg(cell.named, keyword=cst.Name("name"), equal=no_space_equal()))
         return RecurrentSite(
@@ -348,6 +362,22 @@ def _reads_after(name: cst.Name, statement: cst.BaseStatement, body: list[cst.Ba
         if name.value in bound_names(later):
             break
     return reads
+
+
+def _draws_python_random(call: cst.Call, parents: dict) -> bool:
+    """Whether the module holding ``call`` imports Python's ``random`` module (``import
+    random``, ``from random import sample``)."""
+    root: cst.CSTNode = call
+    while id(root) in parents:
+        root = parents[id(root)]
+    return any(
+        (isinstance(node, cst.ImportFrom) and isinstance(node.module, cst.Name) and node.module.value == "random")
+        or (
+            isinstance(node, cst.Import)
+            and any(isinstance(alias.name, cst.Name) and alias.name.value == "random" for alias in node.names)
+        )
+        for node in walk(root)
+    )
 
 
 def _flags(flags: list[str]) -> list[cst.Arg]:

@@ -36,8 +36,8 @@ from tfmodernize.codemods.migrate.layers_to_keras.scoped_variables import (
     scoped_variables,
     template_expression,
 )
+from tfmodernize.codemods.migrate.layers_to_keras.static_shapes import StaticShapes
 from tfmodernize.codemods.migrate.layers_to_keras.shapes import (
-    StaticShapes,
     bound_shapes,
     result_widths,
     returned_variables,
@@ -112,7 +112,7 @@ class ScopedVariables:
                 function,
                 network,
                 innermost_first(variables),
-                self.plan.networks,
+                self.plan.hoisting,
                 values,
                 lambda node: self.plan.variable_scope(node),
                 attributes if project or local else taken,
@@ -166,7 +166,7 @@ class ScopedVariables:
             removed = [
                 line
                 for line in {id(line): line for line in network.constants.values()}.values()
-                if self.plan.networks.removable(network, line, reads_left)
+                if self.plan.hoisting.removable(network, line, reads_left)
             ]
             gone = {bound for line in removed for bound in names_bound_here(line.body[0].targets[0])}
             if any(derived not in gone for derived in network.derived):

@@ -29,7 +29,8 @@ from tfmodernize.codemod import Decline
 from tfmodernize.names import fresh_name
 from tfmodernize.analysis.variables import VariableValues
 from tfmodernize.analysis.variable_calls import arguments
-from tfmodernize.codemods.migrate.layers_to_keras.network import Network, NetworkFunctions, substituted
+from tfmodernize.codemods.migrate.layers_to_keras.hoisting import HoistedArguments, substituted
+from tfmodernize.codemods.migrate.layers_to_keras.network import Network
 from tfmodernize.names import parameter_names
 from tfmodernize.syntax import argument, is_none, source, statement_of
 from tfmodernize.treewalk import walk
@@ -57,7 +58,7 @@ def scoped_variables(
     function: cst.FunctionDef,
     network: Network,
     calls: list[cst.Call],
-    networks: NetworkFunctions,
+    hoisting: HoistedArguments,
     values: VariableValues,
     scope_of: Callable[[cst.CSTNode], str],
     taken: set[str],
@@ -77,14 +78,14 @@ def scoped_variables(
     outer = scope_of(network.calls_of[0]) if network.calls_of else ""
     made = []
     for call in calls:
-        bound = (statement_of(call, networks.parents) or (None,))[0]
+        bound = (statement_of(call, hoisting.parents) or (None,))[0]
         if bound is None:
             raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
         helper = helpers.get(call.func.value) if isinstance(call.func, cst.Name) else None
         if helper is not None:
             made.append(
                 _helper_variable(
-                    function, network, call, bound, helper, networks, outer, scope_of, taken, prefix, split=split
+                    function, network, call, bound, helper, hoisting, outer, scope_of, taken, prefix, split=split
                 )
             )
             continue
@@ -96,7 +97,7 @@ def scoped_variables(
         ):
             raise Decline(call, "its name is not a string literal")
         read = [value for key, value in args.items() if key != "name"]
-        replacements = networks.substitutions(function, network, read, call, split=split)
+        replacements = hoisting.substitutions(function, network, read, call, split=split)
         args = {key: substituted(value, replacements) for key, value in args.items()}
         initializer = args.get("initializer")
         from_tensor = is_none(args.get("shape")) and values.is_tensor(initializer)
@@ -130,7 +131,7 @@ def _helper_variable(
     call: cst.Call,
     bound: str,
     helper: cst.FunctionDef,
-    networks: NetworkFunctions,
+    hoisting: HoistedArguments,
     outer: str,
     scope_of: Callable[[cst.CSTNode], str],
     taken: set[str],
@@ -141,7 +142,7 @@ def _helper_variable(
     """A variable helper's call in a network function, made as it is where the variable is made
     (``outer``: the scope the function's first call runs in)."""
     given = arguments(call, tuple(parameter_names(helper)), what=f"`{helper.name.value}`")
-    replacements = networks.substitutions(function, network, list(given.values()), call, split=split)
+    replacements = hoisting.substitutions(function, network, list(given.values()), call, split=split)
     code = source(substituted(call, replacements))
     # TF1's name: the helper's name argument read with what this call passes it, under the scope.
     named = helper_variable_name(helper, given, parameter_names(function))

@@ -29,7 +29,7 @@ from tfmodernize.names import fresh_name
 from tfmodernize.treewalk import contains
 from tfmodernize.codemods.migrate.layers_to_keras.modules import instance_name
 from tfmodernize.codemods.migrate.layers_to_keras.network import UNIT_BREAKS
-from tfmodernize.codemods.migrate.layers_to_keras.shapes import StaticShapes
+from tfmodernize.codemods.migrate.layers_to_keras.static_shapes import StaticShapes
 from tfmodernize.syntax import ancestors, source, statement_holding
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
