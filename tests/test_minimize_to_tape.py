@@ -68,6 +68,11 @@ def looking_rows_up(code: str) -> str:
     return code.replace(HEAD, HEAD + LOOKUP, 1)
 
 
+# The tables train with ``GradientDescentOptimizer(FLAGS.rate)``: a learning rate that is not a
+# constant keeps Keras SGD, the path most tests are about; gradient descent at a constant rate
+# (each variable's ``assign_sub``, no optimizer) has its own tests at the end.
+
+
 def step(optimizer, arguments=""):
     return STEP.format(optimizer=optimizer, arguments=arguments)
 
@@ -77,7 +82,9 @@ def taped(optimizer, variables="[W, b]", extra=""):
 
 
 OPTIMIZERS = [
-    pytest.param("tf.train.GradientDescentOptimizer(0.1)", "tf.keras.optimizers.SGD(learning_rate=0.1)", id="sgd"),
+    pytest.param(
+        "tf.train.GradientDescentOptimizer(FLAGS.rate)", "tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)", id="sgd"
+    ),
     pytest.param(
         "tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)",
         "tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9, nesterov=True)",
@@ -145,36 +152,36 @@ def test_optimizer_mapping(tf1, keras):
 
 REWRITES = [
     pytest.param(
-        step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=[W]"),
-        taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "[W]"),
+        step("tf.train.GradientDescentOptimizer(FLAGS.rate)", ", var_list=[W]"),
+        taped("tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)", "[W]"),
         id="explicit-var-list",
     ),
     pytest.param(
-        step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=step_counter"),
-        taped("tf.keras.optimizers.SGD(learning_rate=0.1)", extra="    step_counter.assign_add(1)\n"),
+        step("tf.train.GradientDescentOptimizer(FLAGS.rate)", ", global_step=step_counter"),
+        taped("tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)", extra="    step_counter.assign_add(1)\n"),
         id="global-step",
     ),
     pytest.param(
-        step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=model_variables()"),
-        taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "variables").replace(
+        step("tf.train.GradientDescentOptimizer(FLAGS.rate)", ", var_list=model_variables()"),
+        taped("tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)", "variables").replace(
             "    gradients =", "    variables = model_variables()\n    gradients ="
         ),
         id="var-list-expression-bound-once",
     ),
     pytest.param(
         step(
-            "tf.train.GradientDescentOptimizer(0.1)",
+            "tf.train.GradientDescentOptimizer(FLAGS.rate)",
             ", var_list=tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES, scope='b')",
         ),
-        taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "[b]"),
+        taped("tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)", "[b]"),
         id="var-list-collection-written-out",
     ),
     pytest.param(
         HEAD + "scale = tf.Variable(2.0, trainable=False)\n\n\ndef train_step(x, y):\n"
         '    """One step."""\n    # forward\n    cost = tf.reduce_mean(scale * tf.matmul(x, W) + b - y)\n'
-        "    # update\n    optimizer = tf.train.GradientDescentOptimizer(0.5).minimize(cost)  # SGD\n    return cost\n",
+        "    # update\n    optimizer = tf.train.GradientDescentOptimizer(FLAGS.rate).minimize(cost)  # SGD\n    return cost\n",
         HEAD
-        + "scale = tf.Variable(2.0, trainable=False)\n\noptimizer = tf.keras.optimizers.SGD(learning_rate=0.5)\n\n\n"
+        + "scale = tf.Variable(2.0, trainable=False)\n\noptimizer = tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)\n\n\n"
         'def train_step(x, y):\n    """One step."""\n    with tf.GradientTape() as tape:\n        # forward\n'
         "        cost = tf.reduce_mean(scale * tf.matmul(x, W) + b - y)\n    # update\n"
         "    gradients = tape.gradient(cost, [W, b])\n    optimizer.apply_gradients(zip(gradients, [W, b]))  # SGD\n"
@@ -203,28 +210,30 @@ REWRITES = [
         id="compat-v1-import-get-variable",
     ),
     pytest.param(
-        "import tensorflow as T\nW = T.Variable(1.0)\nopt = T.train.GradientDescentOptimizer(0.1)\n"
+        "import tensorflow as T\nW = T.Variable(1.0)\nopt = T.train.GradientDescentOptimizer(FLAGS.rate)\n"
         "def step(tape):\n    loss = W * W\n    opt.minimize(loss)\n",
-        "import tensorflow as T\nW = T.Variable(1.0)\nopt = T.keras.optimizers.SGD(learning_rate=0.1)\n"
+        "import tensorflow as T\nW = T.Variable(1.0)\nopt = T.keras.optimizers.SGD(learning_rate=FLAGS.rate)\n"
         "def step(tape):\n    with T.GradientTape() as tape_2:\n        loss = W * W\n"
         "    gradients = tape_2.gradient(loss, [W])\n    opt.apply_gradients(zip(gradients, [W]))\n",
         id="alias-and-taken-name",
     ),
     pytest.param(
-        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
+        HEAD
+        + "opt = tf.train.GradientDescentOptimizer(FLAGS.rate)\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
         "def f(x):\n    c = tf.reduce_sum(x * W)\n    with tf.control_dependencies(updates):\n"
         "        train = opt.minimize(c)  # step\n    return c\n",
         HEAD
-        + "opt = tf.keras.optimizers.SGD(learning_rate=0.1)\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
+        + "opt = tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)\nupdates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)\n"
         "def f(x):\n    with tf.GradientTape() as tape:\n        c = tf.reduce_sum(x * W)\n"
         "    gradients = tape.gradient(c, [W, b])\n    opt.apply_gradients(zip(gradients, [W, b]))  # step\n    return c\n",
         id="empty-update-ops-dependencies-dropped",
     ),
     pytest.param(
-        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
+        HEAD + "opt = tf.train.GradientDescentOptimizer(FLAGS.rate)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
         "    check = tf.debugging.assert_positive(c)\n    with tf.control_dependencies([check]):\n"
         "        opt.minimize(c)\n",
-        HEAD + "opt = tf.keras.optimizers.SGD(learning_rate=0.1)\ndef f(x):\n    with tf.GradientTape() as tape:\n"
+        HEAD
+        + "opt = tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)\ndef f(x):\n    with tf.GradientTape() as tape:\n"
         "        c = tf.reduce_sum(x * W)\n        check = tf.debugging.assert_positive(c)\n"
         "    with tf.control_dependencies([check]):\n        gradients = tape.gradient(c, [W, b])\n"
         "        opt.apply_gradients(zip(gradients, [W, b]))\n",
@@ -254,16 +263,16 @@ FINDINGS = [
         "accumulator at 1.0",
         id="rmsprop-slots-not-settable-variables-listed-later",
     ),
-    pytest.param(step("tf.train.GradientDescentOptimizer(0.1)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
+    pytest.param(step("tf.train.GradientDescentOptimizer(FLAGS.rate)", ", grad_loss=g"), "grad_loss", id="grad-loss"),
     pytest.param(
-        HEAD + "penalty = 0.05 * tf.nn.l2_loss(W)\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
+        HEAD + "penalty = 0.05 * tf.nn.l2_loss(W)\nopt = tf.train.GradientDescentOptimizer(FLAGS.rate)\n"
         "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
         "computed once at module level from variables",
         id="loss-uses-frozen-module-tensor",
     ),
     pytest.param(
         HEAD + "penalty = tf.add_n([tf.nn.l2_loss(v) for v in tf.trainable_variables()])\n"
-        "opt = tf.train.GradientDescentOptimizer(0.1)\n"
+        "opt = tf.train.GradientDescentOptimizer(FLAGS.rate)\n"
         "def f(x):\n    c = tf.reduce_sum(x * W) + penalty\n    opt.minimize(c)\n",
         "`penalty`, computed once",
         id="loss-uses-module-tensor-from-collection",
@@ -271,22 +280,22 @@ FINDINGS = [
     pytest.param(
         HEAD
         + "from nets import make\nc = make()\nparams = tf.trainable_variables()\n"
-        + step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=params")[len(HEAD) :],
+        + step("tf.train.GradientDescentOptimizer(FLAGS.rate)", ", var_list=params")[len(HEAD) :],
         "reads the trainable-variables collection",
         id="var-list-name-of-unlistable-collection",
     ),
     pytest.param(
-        step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=tf.trainable_variables('nothing')"),
+        step("tf.train.GradientDescentOptimizer(FLAGS.rate)", ", var_list=tf.trainable_variables('nothing')"),
         "var_list is empty",
         id="empty-var-list",
     ),
     pytest.param(
-        step("tf.train.GradientDescentOptimizer(0.1)", ", global_step=tf.train.get_or_create_global_step()"),
+        step("tf.train.GradientDescentOptimizer(FLAGS.rate)", ", global_step=tf.train.get_or_create_global_step()"),
         "not a variable created once",
         id="global-step-created-in-step",
     ),
     pytest.param(
-        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\n"
+        HEAD + "opt = tf.train.GradientDescentOptimizer(FLAGS.rate)\n"
         "def f(x):\n    h = tf.layers.batch_normalization(x * W, training=True)\n    c = tf.reduce_sum(h)\n"
         "    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):\n"
         "        opt.minimize(c, var_list=[W])\n",
@@ -294,37 +303,38 @@ FINDINGS = [
         id="batch-norm-update-ops",
     ),
     pytest.param(
-        step("tf.train.GradientDescentOptimizer(0.1)").replace("    return cost", "    return train_op"),
+        step("tf.train.GradientDescentOptimizer(FLAGS.rate)").replace("    return cost", "    return train_op"),
         "`train_op` (a TF1 op) is used after it",
         id="op-used-later",
     ),
     pytest.param(
-        step("tf.train.GradientDescentOptimizer(0.1)") + "slot = opt.get_slot(W, 'm')\n",
+        step("tf.train.GradientDescentOptimizer(FLAGS.rate)") + "slot = opt.get_slot(W, 'm')\n",
         "`opt` is used here",
         id="optimizer-used-elsewhere",
     ),
     pytest.param(
-        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ncost = tf.reduce_sum(W)\ntrain_op = opt.minimize(cost)\n",
+        HEAD
+        + "opt = tf.train.GradientDescentOptimizer(FLAGS.rate)\ncost = tf.reduce_sum(W)\ntrain_op = opt.minimize(cost)\n",
         "`opt` is used here",
         id="module-level-graph-code",
     ),
     pytest.param(
         HEAD
         + "h = tf.layers.dense(W, 3)\ntf.add_to_collection(tf.GraphKeys.TRAINABLE_VARIABLES, h)\n"
-        + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD) :],
+        + step("tf.train.GradientDescentOptimizer(FLAGS.rate)")[len(HEAD) :],
         "which `tf.add_to_collection` changes",
         id="trainable-collection-edited-implicit-var-list",
     ),
     pytest.param(
         HEAD
         + "h = tf.get_variable('h', [3], collections=['mine'])\nk = tf.layers.dense(W, 3)\n"
-        + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD) :],
+        + step("tf.train.GradientDescentOptimizer(FLAGS.rate)")[len(HEAD) :],
         "which `tf.get_variable` changes",
         id="variable-with-collections-implicit-var-list",
     ),
     pytest.param(
         HEAD
-        + "h = tf.layers.dense(W, 3)\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
+        + "h = tf.layers.dense(W, 3)\nopt = tf.train.GradientDescentOptimizer(FLAGS.rate)\n"
         + "@tf.function\ndef f(x):\n    c = tf.reduce_sum(W * x)\n    pairs = opt.compute_gradients(c)\n"
         + "    opt.apply_gradients(pairs)\n",
         "cannot be listed",
@@ -338,7 +348,7 @@ FINDINGS = [
         id="optimizer-of-a-nested-step-reads-a-name-bound-after-it",
     ),
     pytest.param(
-        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    opt.minimize(W * x)\n",
+        HEAD + "opt = tf.train.GradientDescentOptimizer(FLAGS.rate)\ndef f(x):\n    opt.minimize(W * x)\n",
         "the loss is not a name computed earlier",
         id="loss-expression",
     ),
@@ -353,13 +363,13 @@ FINDINGS = [
         id="inline-optimizer-uses-a-local",
     ),
     pytest.param(
-        HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = W * x\n    d = b * x\n"
+        HEAD + "opt = tf.train.GradientDescentOptimizer(FLAGS.rate)\ndef f(x):\n    c = W * x\n    d = b * x\n"
         "    opt.minimize(c)\n    opt.minimize(d)\n",
         "two losses",
         id="two-losses-one-function",
     ),
     pytest.param(
-        HEAD + "g_opt = tf.train.GradientDescentOptimizer(0.1)\nd_opt = tf.train.AdamOptimizer(0.1)\n"
+        HEAD + "g_opt = tf.train.GradientDescentOptimizer(FLAGS.rate)\nd_opt = tf.train.AdamOptimizer(0.1)\n"
         "@tf.function\ndef f(x):\n    c = W * x\n    d = b * x\n"
         "    g_opt.minimize(c, var_list=[W])\n    d_opt.minimize(d, var_list=[b])\n",
         "two losses",
@@ -482,9 +492,9 @@ def test_rmsprop_over_a_module_making_variables_when_called_is_an_unsafe_fix():
 def test_variables_not_listable_are_the_ones_the_tape_watched():
     # ``tf.layers.dense`` makes variables no inventory lists: TF1 trained the whole trainable
     # collection, the loss reads [W, b], and the tape watches exactly the ones it read.
-    source = HEAD + "h = tf.layers.dense(W, 3)\n" + step("tf.train.GradientDescentOptimizer(0.1)")[len(HEAD) :]
+    source = HEAD + "h = tf.layers.dense(W, 3)\n" + step("tf.train.GradientDescentOptimizer(FLAGS.rate)")[len(HEAD) :]
     result = rewrite("TFM102", source)
-    assert result.code == taped("tf.keras.optimizers.SGD(learning_rate=0.1)", "variables").replace(
+    assert result.code == taped("tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)", "variables").replace(
         "\nopt = tf.keras", "\nh = tf.layers.dense(W, 3)\nopt = tf.keras"
     ).replace("    gradients = tape", "    variables = tape.watched_variables()\n    gradients = tape")
 
@@ -523,19 +533,19 @@ def test_optimizer_of_a_step_defined_in_a_function_is_made_where_the_step_is_def
 
 def test_a_star_import_in_the_module_is_read_as_binding_no_name():
     # ``from ops import *`` (a real program's helper module) once crashed the module's bindings.
-    source = "from ops import *\n" + step("tf.train.GradientDescentOptimizer(0.1)")
+    source = "from ops import *\n" + step("tf.train.GradientDescentOptimizer(FLAGS.rate)")
     assert rewrite("TFM102", source).code.startswith("from ops import *\n")
 
 
 NO_OPS = [
     pytest.param(
-        step("tf.train.GradientDescentOptimizer(0.1)")
+        step("tf.train.GradientDescentOptimizer(FLAGS.rate)")
         .replace("train_op = opt.minimize", "train_op = opt.minimize  # tfmodernize: ignore[TFM102]\n    (")
         .replace("cost)\n    return", "cost))\n    return"),
         id="suppressed-site",
     ),
     pytest.param(
-        "import numpy as tf\nopt = tf.train.GradientDescentOptimizer(0.1)\n"
+        "import numpy as tf\nopt = tf.train.GradientDescentOptimizer(FLAGS.rate)\n"
         "def f(x):\n    c = x * 2\n    opt.minimize(c)\n",
         id="non-tf-alias",
     ),
@@ -557,7 +567,7 @@ def test_no_ops(source):
 
 
 def test_suppression_on_optimizer_line():
-    source = step("tf.train.GradientDescentOptimizer(0.1)  # tfmodernize: ignore[minimize-to-tape]")
+    source = step("tf.train.GradientDescentOptimizer(FLAGS.rate)  # tfmodernize: ignore[minimize-to-tape]")
     result = assert_unchanged("TFM102", source)
     assert result.findings == []
 
@@ -599,7 +609,7 @@ def test_discharges_one_obligation_per_optimizer_step():
     from tfmodernize.results import Obligation
 
     source = HEAD + (
-        "opt = tf.train.GradientDescentOptimizer(0.1)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
+        "opt = tf.train.GradientDescentOptimizer(FLAGS.rate)\ndef f(x):\n    c = tf.reduce_sum(x * W)\n"
         "    gv = opt.compute_gradients(c)\n    opt.apply_gradients(gv)\n"
         "def g(x):\n    d = tf.reduce_sum(x * b)\n    opt.minimize(d)\n"
     )
@@ -748,12 +758,13 @@ def test_decay_of_an_enclosing_function_counter_not_at_zero_declines(counter):
 def test_inline_optimizer_applying_gradients_moves_to_module_level():
     source = (
         HEAD
-        + "\n\n@tf.function\ndef apply(grads):\n    tf.train.GradientDescentOptimizer(0.1).apply_gradients(zip(grads, [W, b]))\n"
+        + "\n\n@tf.function\ndef apply(grads):\n    tf.train.GradientDescentOptimizer(FLAGS.rate).apply_gradients(zip(grads, [W, b]))\n"
     )
     assert_rewrites(
         "TFM102",
         source,
-        HEAD + "\napply_optimizer = tf.keras.optimizers.SGD(learning_rate=0.1)\n\n\n@tf.function\ndef apply(grads):\n"
+        HEAD
+        + "\napply_optimizer = tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)\n\n\n@tf.function\ndef apply(grads):\n"
         "    apply_optimizer.apply_gradients(zip(grads, [W, b]))\n",
     )
 
@@ -791,7 +802,9 @@ def test_optimizer_made_inside_the_function_and_used_otherwise_declines():
 
 
 def test_graph_program_declines():
-    source = step("tf.train.GradientDescentOptimizer(0.1)") + "with tf.Session() as sess:\n    sess.run(train_step)\n"
+    source = (
+        step("tf.train.GradientDescentOptimizer(FLAGS.rate)") + "with tf.Session() as sess:\n    sess.run(train_step)\n"
+    )
     assert "still a TF1 graph program (it uses `tf.Session`)" in assert_unchanged("TFM102", source).findings[0].message
 
 
@@ -827,8 +840,8 @@ def test_optimizer_of_a_step_named_by_a_number_is_a_valid_name():
     """``train_step_2`` serves nothing nameable: its optimizer is ``optimizer``, not the
     invalid ``2_optimizer``."""
     source = HEAD + "\n\n@tf.function\ndef train_step_2(x):\n    c = tf.reduce_sum(x * W)\n"
-    source += "    tf.train.GradientDescentOptimizer(0.1).minimize(c, var_list=[W])\n"
-    after = HEAD + "\noptimizer = tf.keras.optimizers.SGD(learning_rate=0.1)\n\n\n@tf.function\n"
+    source += "    tf.train.GradientDescentOptimizer(FLAGS.rate).minimize(c, var_list=[W])\n"
+    after = HEAD + "\noptimizer = tf.keras.optimizers.SGD(learning_rate=FLAGS.rate)\n\n\n@tf.function\n"
     after += "def train_step_2(x):\n    with tf.GradientTape() as tape:\n"
     after += "        c = tf.reduce_sum(x * W)\n    gradients = tape.gradient(c, [W])\n"
     after += "    optimizer.apply_gradients(zip(gradients, [W]))\n"
@@ -837,7 +850,7 @@ def test_optimizer_of_a_step_named_by_a_number_is_a_valid_name():
 
 def test_optimizer_named_after_the_part_of_the_step_after_a_number():
     source = HEAD + "\n\n@tf.function\ndef train_2_critic(x):\n    c = tf.reduce_sum(x * W)\n"
-    source += "    tf.train.GradientDescentOptimizer(0.1).minimize(c, var_list=[W])\n"
+    source += "    tf.train.GradientDescentOptimizer(FLAGS.rate).minimize(c, var_list=[W])\n"
     assert "critic_optimizer = tf.keras.optimizers.SGD(" in rewrite("TFM102", source).code
 
 
@@ -930,7 +943,7 @@ def test_an_optimizer_keeping_slots_is_built_on_its_variables_after_the_step():
 
 
 def test_an_optimizer_without_slots_is_not_built():
-    result = rewrite("TFM102", step("tf.train.GradientDescentOptimizer(0.1)"))
+    result = rewrite("TFM102", step("tf.train.GradientDescentOptimizer(FLAGS.rate)"))
     assert ".build(" not in result.code
 
 
@@ -960,3 +973,122 @@ def test_an_optimizer_whose_variables_are_not_there_after_the_step_is_not_built(
     result = rewrite("TFM102", source)
     assert result.fixes and "FusedAdam(learning_rate=" in result.code
     assert ".build(" not in without_fused(result.code)
+
+
+#: The step of ``STEP`` once gradient descent at a constant rate is written out by hand.
+DESCENT = (
+    HEAD
+    + """\
+
+
+@tf.function
+def train_step(x, y):
+    with tf.GradientTape() as tape:
+        cost = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))
+    gradients = tape.gradient(cost, {variables})
+    for variable, gradient in zip({variables}, gradients):
+{update}{extra}    return cost
+"""
+)
+
+
+def descent(rate, variables="[W, b]", extra="", implicit=True):
+    update = f"        variable.assign_sub({rate} * gradient)\n"
+    if implicit:
+        update = f"        if gradient is not None:\n    {update}"
+    return DESCENT.format(variables=variables, update=update, extra=extra)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        pytest.param("", descent("0.1"), id="implicit-variables-skip-a-missing-gradient"),
+        pytest.param(", var_list=[W]", descent("0.1", "[W]", implicit=False), id="explicit-var-list"),
+        pytest.param(
+            ", global_step=step_counter",
+            descent("0.1", extra="    step_counter.assign_add(1)\n"),
+            id="global-step-after-the-update",
+        ),
+    ],
+)
+def test_gradient_descent_at_a_constant_rate_subtracts_the_scaled_gradient(arguments, expected):
+    """No Keras optimizer: TF1's update, written as a TF2 engineer writes it, and cheaper."""
+    result = assert_rewrites("TFM102", step("tf.train.GradientDescentOptimizer(0.1)", arguments), expected)
+    assert [fix.message for fix in result.fixes] == [
+        "tf.train.GradientDescentOptimizer -> each variable's `assign_sub` of the learning rate times its gradient"
+    ]
+
+
+def test_gradient_descent_made_in_the_step_at_a_module_rate_reads_the_rate():
+    source = (
+        HEAD + "rate = 0.05\n\n\n@tf.function\ndef train_step(x, y):\n"
+        "    cost = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))\n"
+        "    # one step down the gradient\n"
+        "    tf.train.GradientDescentOptimizer(rate).minimize(cost, var_list=[W, b])  # SGD\n"
+        "    return cost\n"
+    )
+    expected = (
+        HEAD + "rate = 0.05\n\n\n@tf.function\ndef train_step(x, y):\n"
+        "    with tf.GradientTape() as tape:\n"
+        "        cost = tf.reduce_mean(tf.square(tf.matmul(x, W) + b - y))\n"
+        "    # one step down the gradient\n"
+        "    gradients = tape.gradient(cost, [W, b])\n"
+        "    for variable, gradient in zip([W, b], gradients):  # SGD\n"
+        "        variable.assign_sub(rate * gradient)\n"
+        "    return cost\n"
+    )
+    assert_rewrites("TFM102", source, expected)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        pytest.param(step("tf.train.GradientDescentOptimizer(FLAGS.rate)"), id="rate-not-a-constant"),
+        pytest.param(
+            step("tf.train.GradientDescentOptimizer(rate)").replace("opt =", "rate = 0.1\nrate = rate / 2\nopt =", 1),
+            id="rate-bound-twice",
+        ),
+        pytest.param(
+            step("tf.train.GradientDescentOptimizer(0.1)").replace("tf.zeros([1])", "tf.zeros([1], tf.float64)"),
+            id="a-float64-in-the-file",
+        ),
+        pytest.param(looking_rows_up(step("tf.train.GradientDescentOptimizer(0.1)")), id="rows-looked-up"),
+        pytest.param(
+            HEAD + "opt = tf.train.GradientDescentOptimizer(0.1)\n\n\n@tf.function\ndef step(x):\n"
+            "    cost = tf.reduce_sum(x * W)\n    pairs = opt.compute_gradients(cost, [W])\n"
+            "    opt.apply_gradients(pairs)\n",
+            id="gradients-computed-and-applied",
+        ),
+    ],
+)
+def test_gradient_descent_keeps_keras_sgd(source):
+    """Where the rate may change, the optimizer applies gradients computed apart, TF1 cast the
+    rate to another dtype or scattered a sparse gradient, Keras SGD (which does as TF1) stays."""
+    result = rewrite("TFM102", source)
+    assert "tf.keras.optimizers.SGD(" in result.code and "assign_sub" not in result.code
+
+
+def test_gradient_descent_names_a_variable_list_too_wide_to_write_twice():
+    names = [f"{part}_{kind}_variable" for part in ("encoder", "decoder", "output") for kind in ("kernel", "offset")]
+    made = "".join(f"{name} = tf.Variable(1.0)\n" for name in names)
+    source = (
+        f"import tensorflow as tf\n\n{made}\n\n@tf.function\ndef train_step(x):\n"
+        f"    cost = tf.reduce_sum(x * tf.add_n([{', '.join(names)}]))\n"
+        f"    tf.train.GradientDescentOptimizer(0.1).minimize(cost, var_list=[{', '.join(names)}])\n"
+    )
+    result = rewrite("TFM102", source)
+    elements = "".join(f"        {name},\n" for name in names)
+    assert result.code.endswith(
+        f"    variables = [\n{elements}    ]\n"
+        "    gradients = tape.gradient(cost, variables)\n"
+        "    for variable, gradient in zip(variables, gradients):\n"
+        "        variable.assign_sub(0.1 * gradient)\n"
+    )
+    assert rewrite("TFM102", result.code, dedent=False).code == result.code
+
+
+def test_gradient_descent_in_a_file_calling_a_subscripted_function():
+    """A call of ``layers[0](x)`` names no function: not a row look-up (the check used to crash)."""
+    source = step("tf.train.GradientDescentOptimizer(0.1)", ", var_list=[W]") + "scale = [tf.abs][0](W)\n"
+    result = rewrite("TFM102", source)
+    assert "variable.assign_sub(0.1 * gradient)" in result.code

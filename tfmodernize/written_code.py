@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from string import Template
+from typing import Optional
 
 import libcst as cst
 
@@ -42,14 +43,17 @@ def after_imports(
     module: cst.Module,
     needed: Collection[str],
     leading: Collection[int] = (),
+    before: Optional[int] = None,
 ) -> int:
     """The index of the first top-level statement after the module's docstring and imports
     (and the statements whose ids are in ``leading``), and after every statement binding a name
-    of ``needed``: where a written function goes."""
+    of ``needed``: where a written function goes. With ``before``, only the module's first
+    ``before`` statements are read (the written code must come ahead of the one at ``before``,
+    its first use)."""
     docstring, _ = split_docstring(module.body)
     wanted = set(needed)
     position = 0
-    for index, statement in enumerate(module.body):
+    for index, statement in enumerate(module.body[:before]):
         first = index < len(docstring) or imports_only(statement) or id(statement) in leading
         if first and position == index:
             position = index + 1

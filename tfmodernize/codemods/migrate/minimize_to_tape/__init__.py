@@ -13,7 +13,11 @@ What it does
     ``FusedRMSProp``: ``fused.py``) that updates through the fused kernels TF1 ran
     (``tf.raw_ops.ResourceApplyAdam``...) with TF1's slots, so training keeps TF1's numbers to
     the bit; Keras Adam and RMSprop stay where the learning rate is a schedule, fed or read from
-    a variable, and RMSprop in a file looking rows up. Without ``var_list`` the variables are
+    a variable, and RMSprop in a file looking rows up. A ``GradientDescentOptimizer`` with a
+    constant learning rate (a number, or a module name bound once to one) used only for
+    ``minimize`` becomes no optimizer at all: the step subtracts the rate times its gradient
+    from each variable (``variable.assign_sub(0.5 * gradient)``), TF1's update, as a TF2
+    engineer writes plain gradient descent by hand. Without ``var_list`` the variables are
     written out: the module's trainable variables in creation order; where the file's
     variables cannot be listed (made in functions, by imported code) ``minimize`` trains the
     ones the tape watched (``tape.watched_variables()``): the trainable variables the loss
@@ -97,6 +101,13 @@ Fix safety
     ``embedding_lookup`` keeps Keras RMSprop. Where Keras Adam stays (a schedule, a fed or
     variable learning rate), it matches TF1 to rounding, not bit for bit, and over long runs the
     rounding compounds.
+    Plain gradient descent computes TF1's kernel (``var -= grad * lr``, the rate a float32
+    tensor) to the bit for float32 variables; a file naming another float dtype (TF1 cast the
+    float32 rate to it) or looking rows up (TF1 scattered a sparse gradient into the rows)
+    keeps Keras SGD, which does the same. With the variables taken implicitly (no
+    ``var_list``), a variable the loss does not reach has no gradient and is skipped, as TF1
+    skipped it (``if gradient is not None``). A Keras SGD step ran a few more ops per step (its
+    iteration counter, the learning-rate variable read and cast).
     TF1 computes ``1 - beta`` in float32 from its float32 betas, Keras in Python floats: the betas
     are written float32-rounded (0.9 as 0.8999999761581421, 0.999 as 0.9990000128746033; a
     literal beta is rounded the same way, one given as an expression is kept as written). TF1 also
@@ -135,18 +146,24 @@ from typing import Optional, Sequence
 import libcst as cst
 
 from tfmodernize.analysis import training
-from tfmodernize.syntax import parse_statement
 from tfmodernize.analysis.optimizers import KerasOptimizer, keras_optimizer, optimizer_table
 from tfmodernize.analysis.tape import tape_block
-from tfmodernize.names import fresh_name, local_names, module_bindings, parameter_names, used_names
+from tfmodernize.names import bound_names, fresh_name, local_names, module_bindings, parameter_names, used_names
 from tfmodernize.syntax import calls_in, function_definitions, split_docstring
 from tfmodernize.analysis.tf_function import traced_functions
 from tfmodernize.codemods.migrate.minimize_to_tape import fused, steps
 from tfmodernize.codemods.migrate.minimize_to_tape.discovery import find_optimizers
-from tfmodernize.codemods.migrate.minimize_to_tape.model import METHODS, Optimizer, assignment, tf1_optimizer
+from tfmodernize.codemods.migrate.minimize_to_tape.model import (
+    METHODS,
+    Optimizer,
+    assignment,
+    bound_arguments,
+    tf1_optimizer,
+)
 from tfmodernize.codemods.migrate.minimize_to_tape.plan import TapePlan
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.layout import depth, fitted, moved, style_width
+from tfmodernize.written_code import after_imports, imports_only
 from tfmodernize.syntax import source, statement_of
 
 
@@ -219,6 +236,7 @@ class MinimizeToTape(TFCodemod):
             node, why = optimizer.problem
             self.report(node, f"{optimizer.tf1_class} not migrated: {why}")
             return
+        optimizer.plain_rate = _plain_rate(plan, optimizer, self.state.text)
         for site in optimizer.sites:
             try:
                 steps.build(plan, self, site, optimizer)
@@ -233,6 +251,9 @@ class MinimizeToTape(TFCodemod):
             return
         for function, position in optimizer.removals:
             plan.removed.setdefault(function, set()).add(position)
+        if optimizer.plain_rate is not None:
+            self._plain_descent(plan, optimizer)
+            return
         keras_name = f"keras.optimizers.{keras.keras}"
         message = f"tf.train.{optimizer.tf1_class} -> tf.{keras_name} with TF1's hyper-parameters"
         fused_args = _fused_arguments(plan, optimizer, keras, given)
@@ -307,7 +328,24 @@ class MinimizeToTape(TFCodemod):
                 # session-to-function obliges once per optimizer step (``minimize`` or
                 # ``apply_gradients``) it moves into a function.
                 self.discharge()
-            site.replacement = [parse_statement(code) for code in site.replacement]
+            site.replacement = [cst.parse_statement(code) for code in site.replacement]
+            plan.bodies.setdefault(site.function, {})[site.position] = site
+
+    def _plain_descent(self, plan: TapePlan, optimizer: Optimizer) -> None:
+        """Plan ``optimizer``'s steps as each variable's ``assign_sub`` of the learning rate
+        times its gradient (``steps``); its module-level assignment, if named, goes."""
+        if optimizer.name is not None:
+            parents = self.state.parents(plan.module)
+            line = statement_of(optimizer.call, parents)
+            assert line is not None
+            self.remove(line[1])
+        message = (
+            f"tf.train.{optimizer.tf1_class} -> each variable's `assign_sub` of the learning rate times its gradient"
+        )
+        self.fix(optimizer.call, message)
+        for site in optimizer.sites:
+            self.discharge()  # session-to-function's obligation for the step it moved
+            site.replacement = [cst.parse_statement(code) for code in site.replacement]
             plan.bodies.setdefault(site.function, {})[site.position] = site
 
     def _fused_class(self, plan: TapePlan, optimizer: Optimizer) -> str:
@@ -320,8 +358,13 @@ class MinimizeToTape(TFCodemod):
             name = fresh_name(base, plan.taken)
             plan.taken.add(name)
             plan.fused[optimizer.tf1_class] = name
-            index = fused.after_imports(plan.module, min(site.top for site in optimizer.sites))
             definition = fused.class_definition(self, optimizer.tf1_class, name, plan.module.default_indent)
+            # After every import ahead of its first use: one further down may bind what it reads.
+            first_use = min(site.top for site in optimizer.sites)
+            imported = set().union(
+                *(module_bindings(cst.Module(body=[s])) for s in plan.module.body[:first_use] if imports_only(s))
+            )
+            index = after_imports(plan.module, imported, before=first_use)
             plan.classes.setdefault(index, []).append(definition)
         return name
 
@@ -357,7 +400,11 @@ class MinimizeToTape(TFCodemod):
                 replacement.append(statement)
             else:
                 line = statement.body.body[0] if isinstance(statement, cst.With) else statement
-                replacement[-1] = replacement[-1].with_changes(trailing_whitespace=line.trailing_whitespace)
+                last = replacement[-1]
+                if isinstance(last, cst.SimpleStatementLine):
+                    replacement[-1] = last.with_changes(trailing_whitespace=line.trailing_whitespace)
+                else:  # a loop: the comment goes after its colon
+                    replacement[-1] = last.with_changes(body=last.body.with_changes(header=line.trailing_whitespace))
             if site.dependencies is not None and not site.drop_dependencies:
                 assert isinstance(statement, cst.With)
                 replacement = [statement.with_changes(body=statement.body.with_changes(body=replacement))]
@@ -460,6 +507,42 @@ def _variable_rate(plan: TapePlan, keras: KerasOptimizer, optimizer: Optimizer) 
     return dataclasses.replace(keras, args=args), ""
 
 
+def _plain_rate(plan: TapePlan, optimizer: Optimizer, text: str) -> Optional[str]:
+    """The learning rate of a ``GradientDescentOptimizer`` whose steps can subtract it times the
+    gradient from each variable themselves, as code, or None (the Keras optimizer stays).
+
+    The rate must be a number, written in the call or in a module name bound once to one (read
+    when the step is traced, as Keras read it when made); every step a ``minimize`` (a named
+    optimizer used otherwise is declined by ``discovery``). The file must not look rows up (a sparse gradient: TF1 scattered it into the rows,
+    where a dense one sums duplicates first) nor name a float dtype other than float32 (TF1
+    read the rate as a float32 tensor cast to the variable's dtype, Python multiplies in it)."""
+    if optimizer.tf1_class != "GradientDescentOptimizer" or optimizer.enclosed:
+        return None
+    if any(site.method != "minimize" for site in optimizer.sites) or not optimizer.sites:
+        return None
+    args = bound_arguments(optimizer.call, ("learning_rate", "use_locking", "name"))
+    rate = (args or {}).get("learning_rate")
+    if rate is None or not _constant_number(plan, rate):
+        return None
+    if _looks_rows_up(plan.module) or re.search(r"\b(float64|double|float16|half|bfloat16)\b", text):
+        return None
+    return source(rate)
+
+
+def _constant_number(plan: TapePlan, rate: cst.BaseExpression) -> bool:
+    """Whether ``rate`` is a number literal or a name the file binds once, at module level, to
+    one."""
+    if isinstance(rate, (cst.Integer, cst.Float)):
+        return True
+    if not isinstance(rate, cst.Name):
+        return False
+    # Bound by one module statement, and by no function (the def statement binds its insides).
+    if sum(rate.value in bound_names(statement) for statement in plan.module.body) != 1:
+        return False
+    bound = training.module_assignment(plan.module, rate.value)
+    return bound is not None and isinstance(bound[1], (cst.Integer, cst.Float))
+
+
 def _fused_arguments(
     plan: TapePlan, optimizer: Optimizer, keras: KerasOptimizer, given: tuple[cst.Arg, ...]
 ) -> Optional[tuple[cst.Arg, ...]]:
@@ -486,7 +569,7 @@ def _looks_rows_up(module: cst.Module) -> bool:
     ``embedding_lookup``...), whose gradient is sparse."""
     for call in calls_in(module):
         func = call.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else getattr(func, "value", "")
+        name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
         if "gather" in name or "embedding_lookup" in name:
             return True
     return False

@@ -166,18 +166,3 @@ def class_definition(editor: Editor, tf1_class: str, name: str, indent: str) -> 
     statement = cst.parse_statement(text + "\n", config=config)
     assert isinstance(statement, cst.ClassDef)
     return statement
-
-
-def after_imports(module: cst.Module, before: int) -> int:
-    """The index just after the last import among the module's first ``before`` statements
-    (after its docstring when there is none)."""
-    index = 0
-    for position, statement in enumerate(module.body[:before]):
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        lines = statement.body
-        if all(isinstance(line, (cst.Import, cst.ImportFrom)) for line in lines):
-            index = position + 1
-        elif position == 0 and isinstance(lines[0], cst.Expr) and isinstance(lines[0].value, cst.SimpleString):
-            index = 1
-    return index

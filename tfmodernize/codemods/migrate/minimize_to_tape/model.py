@@ -76,6 +76,9 @@ class Optimizer:
     fed_rate: Optional[str] = None
     #: Statements (function, index) that go once the optimizer is migrated.
     removals: list[tuple[cst.FunctionDef, int]] = field(default_factory=list)
+    #: A ``GradientDescentOptimizer``'s constant learning rate, as code, when each step
+    #: subtracts it times the gradient from each variable itself (no Keras optimizer).
+    plain_rate: Optional[str] = None
 
 
 def tf1_optimizer(tf: TFNames, node: cst.CSTNode) -> Optional[str]:

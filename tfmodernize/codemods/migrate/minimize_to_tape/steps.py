@@ -96,7 +96,21 @@ def build(plan: TapePlan, editor: Editor, site: Site, optimizer: Optimizer) -> N
     site.taped = True
     site.variables = variables if bind is None else None
     lines = [] if bind is None else [bind]
-    if site.method == "minimize":
+    if site.method == "minimize" and optimizer.plain_rate is not None:
+        gradients = fresh_name("gradients", local_taken)
+        implicit = is_none(args.get("var_list")) or isinstance(args.get("var_list"), cst.Call)
+        indent = len(plan.module.default_indent) * (1 + (site.function in plan.enclosing))
+        if bind is None and indent + len(f"for variable, gradient in zip({variables}, {gradients}):") > plan.width:
+            # A list too long to write twice: named once, as a TF2 engineer names it.
+            listed = variables
+            variables = fresh_name("variables", local_taken)
+            lines.append(_named_list(variables, listed, plan.width - indent))
+        lines += [
+            f"{gradients} = {tape}.gradient({loss.value}, {variables})",
+            _descent(optimizer.plain_rate, gradients, variables, local_taken, implicit),
+            *_global_step(args),
+        ]
+    elif site.method == "minimize":
         gradients = fresh_name("gradients", local_taken)
         lines += [
             f"{gradients} = {tape}.gradient({loss.value}, {variables})",
@@ -113,6 +127,32 @@ def build(plan: TapePlan, editor: Editor, site: Site, optimizer: Optimizer) -> N
     site.replacement = lines
     site.tape_name = tape
     return None
+
+
+def _named_list(name: str, listed: str, room: int) -> str:
+    """``name = listed``, a list written one element a line when wider than ``room``."""
+    line = f"{name} = {listed}"
+    expression = cst.parse_expression(listed)
+    if len(line) <= room or not isinstance(expression, cst.List):
+        return line
+    bare = [element.with_changes(comma=cst.MaybeSentinel.DEFAULT) for element in expression.elements]
+    elements = "".join(f"    {source(element)},\n" for element in bare)
+    return f"{name} = [\n{elements}]"
+
+
+def _descent(rate: str, gradients: str, variables: str, taken: set[str], implicit: bool) -> str:
+    """The loop subtracting ``rate`` times its gradient from each variable: TF1's
+    ``GradientDescentOptimizer`` update (``var -= lr * grad``, the learning rate read as a
+    float32 tensor), without a Keras optimizer's per-step bookkeeping. With the variables
+    taken implicitly (every trainable one), one the loss does not reach has no gradient and
+    keeps its value, as TF1 skipped it."""
+    variable = fresh_name("variable", taken)
+    gradient = fresh_name("gradient", taken)
+    scaled = f"{rate} * {gradient}"
+    update = f"{variable}.assign_sub({scaled})"
+    if implicit:
+        update = f"if {gradient} is not None:\n        {update}"
+    return f"for {variable}, {gradient} in zip({variables}, {gradients}):\n    {update}\n"
 
 
 def _assign_rate(editor: Editor, receiver: str, optimizer: Optimizer) -> list[str]:
