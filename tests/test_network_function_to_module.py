@@ -5,7 +5,7 @@ Numeric proofs (with session-to-function and minimize-to-tape after it) live in
 
 import pytest
 
-from tfmodernize.testing import assert_rewrites, assert_unchanged
+from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 SESSION = "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
 
@@ -323,3 +323,164 @@ def test_declines(source, finding):
         assert messages == []
     else:
         assert any(finding in message for message in messages), messages
+
+
+LAYER = "def layer(x, n_in, n_out):\n    w = tf.Variable(tf.ones([n_in, n_out]))\n    return tf.matmul(x, w)\n"
+LAYER_CLASS = (
+    "class Layer(tf.Module):\n"
+    "    def __init__(self, n_in, n_out):\n"
+    "        super().__init__()\n"
+    "        self.w = tf.Variable(tf.ones([n_in, n_out]))\n\n"
+    "    def __call__(self, x):\n"
+    "        return tf.matmul(x, self.w)\n"
+)
+
+COMPOSITES = [
+    pytest.param(
+        "import tensorflow as tf\n\n\n" + LAYER + "\n\n"
+        "def net(x, width):\n"
+        "    # hidden\n"
+        "    h = tf.nn.relu(layer(x, 2, width))\n"
+        "    return layer(h, width, 1) / width\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "y = net(x, 3)\n" + SESSION,
+        "import tensorflow as tf\n\n\n" + LAYER_CLASS + "\n\n"
+        "class Net(tf.Module):\n"
+        "    def __init__(self, width):\n"
+        "        super().__init__()\n"
+        "        self.layer_1 = Layer(2, width)\n"
+        "        self.layer_2 = Layer(width, 1)\n"
+        "        self.width = width\n\n"
+        "    def __call__(self, x):\n"
+        "        # hidden\n"
+        "        h = tf.nn.relu(self.layer_1(x))\n"
+        "        return self.layer_2(h) / self.width\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "net = Net(3)\n"
+        "y = net(x)\n" + SESSION,
+        id="sub-modules-made-in-init-in-call-order-a-shared-parameter-kept",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\n" + LAYER + "\n\n"
+        "def block(x):\n"
+        "    return layer(x, 2, 2)\n\n\n"
+        "def net(x):\n"
+        "    first = block(x)\n"
+        "    second = block(first)\n"
+        "    return layer(second, 2, 1)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "y = net(x)\n" + SESSION,
+        "import tensorflow as tf\n\n\n" + LAYER_CLASS + "\n\n"
+        "class Block(tf.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.layer = Layer(2, 2)\n\n"
+        "    def __call__(self, x):\n"
+        "        return self.layer(x)\n\n\n"
+        "class Net(tf.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.first_block = Block()\n"
+        "        self.second_block = Block()\n"
+        "        self.layer = Layer(2, 1)\n\n"
+        "    def __call__(self, x):\n"
+        "        first = self.first_block(x)\n"
+        "        second = self.second_block(first)\n"
+        "        return self.layer(second)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\n"
+        "net = Net()\n"
+        "y = net(x)\n" + SESSION,
+        id="a-composite-of-composites",
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after"), COMPOSITES)
+def test_composites(before, after):
+    assert_rewrites("TFM121", before, after)
+
+
+COMPOSITES_DECLINED = [
+    pytest.param(
+        "def net(x):\n    h = tf.nn.dropout(layer(x, 2, 2), 0.5)\n    return layer(h, 2, 1)\n",
+        "draws a random value before",
+        id="dropout-between-two-layers",
+    ),
+    pytest.param(
+        "def net(x, deep):\n    h = layer(x, 2, 2)\n    if deep:\n        h = layer(h, 2, 2)\n    return h\n",
+        "other than in a line of its body",
+        id="a-layer-in-a-block",
+    ),
+    pytest.param(
+        "def net(x):\n    n = x.shape[1]\n    return layer(x, n, 1)\n",
+        "which the ops compute",
+        id="a-sub-module-shaped-by-the-ops",
+    ),
+    pytest.param(
+        "def net(x):\n    return layer(layer(x, 2, 2), 2, 1)\n",
+        "two network functions in one statement",
+        id="two-layers-in-one-statement",
+    ),
+    pytest.param(
+        "def net(x):\n    h = layer(x, 2, 2)\n    b = tf.get_variable('b', [1])\n    return layer(h, 2, 1) + b\n",
+        "other than by calling network functions",
+        id="other-variables-too",
+    ),
+]
+
+
+@pytest.mark.parametrize(("composite", "finding"), COMPOSITES_DECLINED)
+def test_composites_declined(composite, finding):
+    """The caller stays a function (the layer's calls in it make their objects there, as a
+    program function's do) and a finding says why."""
+    source = "import tensorflow as tf\n\n\n" + LAYER + "\n\n" + composite + "\n\n"
+    source += "x = tf.placeholder(tf.float32, [None, 2])\ny = net(x)\n" + SESSION
+    result = rewrite("TFM121", source)
+    assert "\ndef net(" in result.code and "class Net(" not in result.code
+    messages = [f.message for f in result.findings]
+    assert any(finding in message and "`net`" in message for message in messages), messages
+
+
+def test_a_layer_drawing_when_called_is_declined_before_another_layer():
+    """Its dropout, drawn when called, came before the next layer's variables in TF1."""
+    source = (
+        "import tensorflow as tf\n\n\n"
+        "def layer(x, n):\n    w = tf.Variable(tf.ones([2, n]))\n    return tf.nn.dropout(tf.matmul(x, w), 0.5)\n\n\n"
+        "def net(x):\n    h = layer(x, 2)\n    return layer(h, 2)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\ny = net(x)\n" + SESSION
+    )
+    result = rewrite("TFM121", source)
+    assert "class Net(" not in result.code
+    assert any("draws a random value when called" in f.message for f in result.findings)
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        pytest.param("y = f(tf.nn.dropout(x, 0.5))\n", id="an-argument-drawn"),
+        pytest.param("y = tf.random_normal([1, 2]) + f(x)\n", id="drawn-before-the-call"),
+    ],
+)
+def test_a_line_drawing_before_the_call_is_declined(calls):
+    """The object is made before the line: its variables would come before the value drawn."""
+    source = program("def f(x):\n    w = tf.Variable(tf.random_normal([2, 2]))\n    return tf.matmul(x, w)\n", calls)
+    result = assert_unchanged("TFM121", source)
+    assert any("draws a random value before the call" in f.message for f in result.findings)
+
+
+def test_a_draw_after_the_call_on_its_line_is_kept():
+    source = program(
+        "def f(x):\n    w = tf.Variable(tf.random_normal([2, 2]))\n    return tf.matmul(x, w)\n",
+        "y = tf.nn.dropout(f(x), 0.5)\n",
+    )
+    assert "f = F()\ny = tf.nn.dropout(f(x), 0.5)\n" in rewrite("TFM121", source).code
+
+
+def test_a_draw_after_the_last_sub_module_is_kept_in_the_call():
+    source = (
+        "import tensorflow as tf\n\n\n" + LAYER + "\n\n"
+        "def net(x):\n    h = layer(x, 2, 2)\n    return tf.nn.dropout(layer(h, 2, 1), 0.5)\n\n\n"
+        "x = tf.placeholder(tf.float32, [None, 2])\ny = net(x)\n" + SESSION
+    )
+    code = rewrite("TFM121", source).code
+    assert "        return tf.nn.dropout(self.layer_2(h), 0.5)\n" in code
