@@ -11,8 +11,9 @@ What it does
       as TF1 did (same order, same initial values; a ``tf.get_variable`` written as the
       ``tf.Variable`` its initializer made, also in the methods ``__init__`` calls to make
       them), and the Keras optimizer with TF1's hyper-parameters (the shared TF1 -> Keras
-      table): made there, or passed in (a TF1 optimizer as the parameter's default becomes
-      ``None`` and the Keras one is made when none is passed);
+      table), or for TF1's Adam the ``FusedAdam`` class minimize-to-tape writes (TF1's fused
+      kernel), written once into the file: made there, or passed in (a TF1 optimizer as the
+      parameter's default becomes ``None`` and the new one is made when none is passed);
     - each tensor ``__init__`` computed (``self.cost = ...``) becomes a method computing it
       from the placeholders it depends on (``_cost(self, x, y)``), calling the methods of the
       tensors it reads; locals only it reads are computed in it;
@@ -57,7 +58,8 @@ What it does
       and state file, which ``tf.train.get_checkpoint_state`` and ``latest_checkpoint`` read
       as before), each restore a read of the checkpoint;
     - the code making objects of the class, in its module and in the files of the run
-      importing it, passes Keras optimizers where it passed TF1 ones.
+      importing it, passes Keras optimizers (or ``FusedAdam``, written into that file) where
+      it passed TF1 ones.
 
 Why it matters
     Real TF1 code keeps models in classes that own their graph and session, often several
@@ -87,7 +89,7 @@ After
             super().__init__()
             self.w = tf.Variable(tf.zeros([n_in, 1]))
             if optimizer is None:
-                optimizer = tf.keras.optimizers.Adam(learning_rate=0.01, ...)
+                optimizer = FusedAdam(learning_rate=0.01)  # written above the class
             self.optimizer = optimizer
 
         def _pred(self, x):
@@ -112,7 +114,8 @@ Fix safety
     Same values: the variables are made in ``__init__`` in TF1's order with the same initial
     values; each run computes the fetched tensors once from the fed values, a train step
     computes the fetched tensors before it updates the variables (as TF1's run did), with the
-    optimizer TF1's hyper-parameters make in Keras; fetched values are numpy values. Each object
+    optimizer TF1's hyper-parameters make in Keras (Adam: ``FusedAdam``, bit-identical to TF1);
+    fetched values are numpy values. Each object
     has its own optimizer, as each TF1 object had its own session: an optimizer made once and
     passed to several objects is declined. A checkpoint holds the same variables and the
     optimizer's (under the objects' own names, not TF1's: a TF1 checkpoint does not restore into
@@ -141,8 +144,7 @@ Declines when
     or rebinds a value the graph read; a run feeds something other than a placeholder or a
     tensor of the model, lacks a placeholder its fetches need, fetches placeholders, variables
     with tensors, or uses a train op's value (``None``); an optimizer's Keras counterpart
-    starts its slots elsewhere (RMSProp) or is given values TF1 read as float32 (Adam's
-    betas); a random value would be drawn twice where TF1 drew it once; a fed tensor's dtype
+    starts its slots elsewhere (RMSProp) or is given values TF1 read as float32; a random value would be drawn twice where TF1 drew it once; a fed tensor's dtype
     cannot be read off the code (its input signature needs it); a class running a graph
     class's graph fetches more than one of its methods computes; code using the class
     passes an optimizer it cannot follow (made elsewhere, shared by several objects), reads
@@ -181,6 +183,7 @@ from tfmodernize.codemods.migrate.model_class_to_module.model import (
     builds_graph,
     opens_session,
 )
+from tfmodernize.codemods.migrate.model_class_to_module.optimizers import Optimizers
 from tfmodernize.codemods.migrate.model_class_to_module.plan import plan_class
 from tfmodernize.codemods.migrate.model_class_to_module.reader import read_class
 from tfmodernize.codemods.migrate.model_class_to_module.site_reader import read_sites
@@ -227,6 +230,7 @@ class ModelClassToModule(TFCodemod):
         self.file_module = module
         width = style_width(self.state.text)
         values = VariableValues(self.tf, self.tf_expr)
+        self.optimizers = Optimizers(self, module)
         imported = imported_classes(module, self.state.project, self.code)
         foreign = {name: export.api for name, export in imported.items() if export.api is not None}
         # Graph classes first (their graph built in ``__init__``, run by other code): the classes
@@ -290,6 +294,8 @@ class ModelClassToModule(TFCodemod):
                 self.state.position(declined.node)[0],
             )
             return
+        fused: set[str] = set()
+        first_use: Optional[cst.CSTNode] = None
         for statement, new, _, writer in classes:
             model = writer.model
             if model.graph_only:
@@ -304,6 +310,9 @@ class ModelClassToModule(TFCodemod):
             if unsafe is None and not self.fix(statement, message):
                 continue
             self.replace(statement, new)
+            if writer.fused:
+                fused |= writer.fused
+                first_use = _first(module, first_use, statement)
         if values.uses_math and math_importable(module):
             self.add_import("math")
         if migrated and self.state.callers is not None:
@@ -316,6 +325,11 @@ class ModelClassToModule(TFCodemod):
                 text = f"{message}, but {different}" if different else message
                 if self.fix(node, text, safe=different is None):
                     self.replace(node, replacement)
+                    if id(node) in callers.fused:
+                        fused.add(callers.fused[id(node)])
+                        first_use = _first(module, first_use, self._top(module, node))
+        if first_use is not None:
+            self.optimizers.write(fused, first_use)
 
     def _class(
         self,
@@ -337,7 +351,7 @@ class ModelClassToModule(TFCodemod):
         if any(logdir is None for logdir in sites.summary_lines.values()):
             self._check_merged(cls)
         plan = plan_class(model, sites, self.tf)
-        writer = Writer(plan, self, values, width)
+        writer = Writer(plan, self, values, width, self.optimizers)
         summarizes = bool(model.summaries or sites.summary_lines)
         return writer.class_def(), exported(model, plan.api, summarizes), writer
 
@@ -361,6 +375,13 @@ class ModelClassToModule(TFCodemod):
                 why = "`merge_all` also merges the summaries other code of the module makes"
                 raise Decline(node, why)
 
+    def _top(self, module: cst.Module, node: cst.CSTNode) -> cst.CSTNode:
+        """The top-level statement of ``module`` holding ``node``."""
+        parents = self.state.parents(module)
+        while parents.get(id(node)) is not module:
+            node = parents[id(node)]
+        return node
+
     def _session_elsewhere(self, module: cst.Module, classes: list[cst.ClassDef]) -> bool:
         """Whether code outside ``classes`` makes a session and names one of them."""
         inside = {id(n) for cls in classes for n in walk(cls)}
@@ -373,10 +394,20 @@ class ModelClassToModule(TFCodemod):
         self, module: cst.Module, classes: dict, skip: list[cst.ClassDef]
     ) -> tuple[Optional[Callers], Optional[Decline]]:
         """The uses of ``classes`` in this module, or why one cannot follow (reported)."""
-        callers = Callers(self, module, classes, skip)
+        callers = Callers(self, module, classes, skip, self.optimizers)
         try:
             callers.check()
         except Decline as decline:
             self.declined(decline, "model class not migrated: ")
             return None, decline
         return callers, None
+
+
+def _first(module: cst.Module, known: Optional[cst.CSTNode], statement: cst.CSTNode) -> cst.CSTNode:
+    """Of the top-level statements ``known`` (if any) and ``statement``, the one coming first."""
+    if known is None:
+        return statement
+    for candidate in module.body:
+        if candidate is known or candidate is statement:
+            return candidate
+    return known

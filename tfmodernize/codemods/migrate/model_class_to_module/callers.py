@@ -23,7 +23,7 @@ from tfmodernize.codemods.migrate.model_class_to_module.model import (
     OptimizerUse,
     tf_path,
 )
-from tfmodernize.codemods.migrate.model_class_to_module.write import keras_call
+from tfmodernize.codemods.migrate.model_class_to_module.optimizers import Optimizers
 from tfmodernize.names import own_nodes
 from tfmodernize.syntax import argument, source
 from tfmodernize.tfsymbols import dotted_name
@@ -118,8 +118,16 @@ class Callers:
     them); ``skip``: the migrated classes' own bodies. ``edits`` lists the arguments and lines to
     rewrite, or ``check`` raises the first ``Decline``."""
 
-    def __init__(self, codemod, module: cst.Module, classes: dict[str, Exported], skip: list[cst.ClassDef]) -> None:
+    def __init__(
+        self,
+        codemod,
+        module: cst.Module,
+        classes: dict[str, Exported],
+        skip: list[cst.ClassDef],
+        optimizers: Optimizers,
+    ) -> None:
         self.codemod, self.module, self.classes = codemod, module, classes
+        self.optimizers = optimizers
         self.tf = codemod.tf
         self.skip = {id(n) for cls in skip for n in walk(cls)}
         self.parents = codemod.state.parents(module)
@@ -127,6 +135,8 @@ class Callers:
         self.edits: list[tuple[cst.CSTNode, cst.CSTNode, str]] = []
         #: Why a Keras optimizer computes otherwise than TF1's (an unsafe fix), by the node.
         self.different: dict[int, str] = {}
+        #: The TF1 optimizer whose class (``optimizers.FUSED``) a rewrite makes, by the node.
+        self.fused: dict[int, str] = {}
 
     def check(self) -> None:
         graph = {attribute: name for name, export in self.classes.items() for attribute in export.graph}
@@ -217,10 +227,15 @@ class Callers:
         tf1_class = path[len("train.") :]
         if not (path.startswith("train.") and tf1_class in optimizer_table()):
             raise Decline(at, f"the optimizer passed to `{name}` is not a TF1 optimizer made here")
-        new, different = keras_call(OptimizerUse(tf1_class, made), self.codemod.tf_expr)
+        new, different, written = self.optimizers.call(OptimizerUse(tf1_class, made))
         if different is not None:
             self.different[id(made)] = different
-        self.edits.append((made, new, f"tf.train.{tf1_class} passed to `{name}` -> the Keras optimizer"))
+        if written is not None:
+            self.fused[id(made)] = written
+            message = f"tf.train.{tf1_class} passed to `{name}` -> {new.func.value}, its fused update"
+        else:
+            message = f"tf.train.{tf1_class} passed to `{name}` -> the Keras optimizer"
+        self.edits.append((made, new, message))
 
     def _binding(self, given: cst.Name, call: cst.Call, name: str) -> cst.Call:
         """The TF1 optimizer call bound to ``given`` once, in the scope of the call, and read only

@@ -9,16 +9,15 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.optimizers import keras_optimizer, optimizer_table
 from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.analysis.variables import VariableValues
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.model_class_to_module.functions import FunctionWriter
 from tfmodernize.codemods.migrate.model_class_to_module.methods import MethodWriter
+from tfmodernize.codemods.migrate.model_class_to_module.optimizers import Optimizers
 from tfmodernize.codemods.migrate.model_class_to_module.model import (
     Kind,
     Node,
-    OptimizerUse,
     self_attribute,
 )
 from tfmodernize.codemods.migrate.model_class_to_module.plan import (
@@ -36,34 +35,15 @@ from tfmodernize.layout import fitted
 from tfmodernize.names import fresh_name, names_read
 from tfmodernize.syntax import (
     argument,
-    commas,
     split_docstring,
 )
 from tfmodernize.treewalk import walk
 
 
-def keras_call(use: OptimizerUse, tf_expr) -> tuple[cst.Call, Optional[str]]:
-    """The Keras optimizer TF1's ``use.call`` becomes, and why its maths differ (None: they do
-    not); declines an optimizer Keras cannot start as TF1 did."""
-    keras, why = keras_optimizer(use.call, use.tf1_class)
-    if keras is None:
-        raise Decline(use.call, f"its {use.tf1_class} is not migrated: {why}")
-    entry = optimizer_table()[use.tf1_class]
-    if keras.slot_starts:
-        raise Decline(use.call, f"its {use.tf1_class} starts its slots elsewhere than Keras does")
-    rounded = set(entry.get("float32_arguments", ()))
-    for position, arg in enumerate(use.call.args):
-        parameter = arg.keyword.value if arg.keyword is not None else entry["positional"][position]
-        if entry["arguments"].get(parameter) in rounded:
-            raise Decline(use.call, f"its {use.tf1_class} is given `{parameter}`, which TF1 read as float32")
-    call = cst.Call(tf_expr(f"keras.optimizers.{keras.keras}"), args=commas(list(keras.args)))
-    return call, keras.different_maths
-
-
 class Writer:
     """Writes one planned class (``class_def``); ``codemod`` gives the TF names (``tf_expr``)."""
 
-    def __init__(self, plan: ClassPlan, codemod, values: VariableValues, width: int) -> None:
+    def __init__(self, plan: ClassPlan, codemod, values: VariableValues, width: int, optimizers: Optimizers) -> None:
         self.plan, self.codemod, self.values, self.width = plan, codemod, values, width
         self.model = plan.model
         self.tf = codemod.tf_root()
@@ -80,12 +60,15 @@ class Writer:
         for call in self.model.get_variables:
             self.variables[id(call)] = self._variable(call)
         self.optimizers: dict[int, cst.Call] = {}
+        #: The TF1 optimizers whose class (``optimizers.FUSED``) the file must hold.
+        self.fused: set[str] = set()
         for train in self.model.of(Kind.TRAIN):
             use = train.optimizer
             if use.call is not None:
-                new, different = keras_call(use, codemod.tf_expr)
+                new, different, written = optimizers.call(use)
                 self.optimizers[id(use.call)] = new
                 self.different = self.different or different
+                self.fused |= {written} if written is not None else set()
         writing = Writing(plan, self.tf, width, dict(self.names), frozenset(taken))
         self.functions = FunctionWriter(writing)
         self.methods = MethodWriter(writing, self.functions, codemod.add_import)
