@@ -69,7 +69,8 @@ class FileState:
     anchor: dict = field(default_factory=dict, repr=False)
     _wrapper: Optional[MetadataWrapper] = field(default=None, repr=False)
     _names: Optional[tuple[cst.Module, TFNames]] = field(default=None, repr=False)
-    #: id of a top-level statement -> (the statement, the names its code reads outside imports).
+    #: (id of a top-level statement, name) -> (the statement, whether its code reads the name
+    #: outside imports).
     _statement_reads: dict = field(default_factory=dict, repr=False)
     #: (id of a tree, reader) -> (the tree, what the reader read off it): ``reading``.
     _readings: dict = field(default_factory=dict, repr=False)
@@ -145,10 +146,11 @@ class FileState:
     def _read_in(self, statements: list[cst.CSTNode], name: str) -> bool:
         """Whether code in ``statements`` (top-level ones) outside import statements reads ``name``."""
         for statement in statements:
-            known = self._statement_reads.get(id(statement))
+            key = (id(statement), name)
+            known = self._statement_reads.get(key)
             if known is None or known[0] is not statement:
-                known = self._statement_reads[id(statement)] = (statement, _names_read(statement))
-            if name in known[1]:
+                known = self._statement_reads[key] = (statement, _reads(statement, name))
+            if known[1]:
                 return True
         return False
 
@@ -249,10 +251,10 @@ def _single_aliases(module: cst.Module) -> dict[str, str]:
     return {local: next(iter(targets)) for local, targets in tf_import_aliases(module).items() if len(targets) == 1}
 
 
-def _names_read(statement: cst.CSTNode) -> frozenset[str]:
-    """Every name code in ``statement`` reads outside import statements (the names of
-    attributes and keywords included: ``x.tf`` reads ``tf`` here)."""
-    found: set[str] = set()
+def _reads(statement: cst.CSTNode, name: str) -> bool:
+    """Whether code in ``statement`` reads ``name`` outside import statements (the names of
+    attributes and keywords included: ``x.tf`` reads ``tf`` here). The walk stops at the first
+    such name: most statements a rewrite touches read the alias early."""
     stack: list[cst.CSTNode] = [statement]
     while stack:
         current = stack.pop()
@@ -260,6 +262,8 @@ def _names_read(statement: cst.CSTNode) -> frozenset[str]:
         if kind is cst.Import or kind is cst.ImportFrom:
             continue
         if kind is cst.Name:
-            found.add(current.value)
-        stack.extend(children(current, code_only=True))
-    return frozenset(found)
+            if current.value == name:
+                return True
+            continue
+        stack.extend(reversed(children(current, code_only=True)))
+    return False

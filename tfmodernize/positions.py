@@ -55,6 +55,9 @@ class Positions:
         self._top_lines: Optional[dict[int, int]] = None
         self._nested_lines: dict = {}
         self._text_lines: Optional[list[str]] = None
+        #: (id of a statement, whether calls) -> (the statement, its dotted names (or calls of
+        #: one) by name, in source order: LibCST's and CPython's); ``_attribute_range``.
+        self._dotted: dict = {}
 
     def _lines(self) -> list[str]:
         if self._text_lines is None:
@@ -184,24 +187,13 @@ class Positions:
         statements = self._paired(top)[1].get(id(holder))
         if dotted is None or not statements or node.lpar:
             return None
-        code = list(_own_code(holder))
-        if any(type(n) is cst.FormattedString for n in code):
+        key = (id(holder), call)
+        known = self._dotted.get(key)
+        if known is None or known[0] is not holder:
+            known = self._dotted[key] = (holder, *_dotted_nodes(holder, statements, call))
+        if known[1] is None:
             return None  # CPython's positions inside f-strings are not to be relied on
-        if call:
-            mine = [n for n in code if type(n) is cst.Call and dotted_name(n.func) == dotted]
-            kind, of = ast.Call, (lambda n: n.func)
-        else:
-            mine = [n for n in code if type(n) is cst.Attribute and dotted_name(n) == dotted]
-            kind, of = ast.Attribute, (lambda n: n)
-        theirs = sorted(
-            (
-                n
-                for statement in statements
-                for n in _ast_own_code(statement)
-                if type(n) is kind and _ast_dotted(of(n)) == dotted
-            ),
-            key=lambda n: (n.lineno, n.col_offset),
-        )
+        mine, theirs = known[1].get(dotted, []), known[2].get(dotted, [])
         at = next((i for i, m in enumerate(mine) if m is node), None)
         parenthesized = any(m.lpar or (call and _parenthesized(m.func)) for m in mine)
         if at is None or len(mine) != len(theirs) or parenthesized:
@@ -215,6 +207,36 @@ class Positions:
         return CodeRange(
             CodePosition(found.lineno, found.col_offset), CodePosition(found.end_lineno, found.end_col_offset)
         )
+
+
+def _dotted_nodes(holder: cst.CSTNode, statements: list[ast.stmt], call: bool) -> tuple[Optional[dict], dict]:
+    """The dotted names (``call``: the calls of one) of the statement ``holder``'s own code by
+    name, in source order, and CPython's of the same ``statements`` (sorted by position); None
+    for LibCST's when the statement holds an f-string."""
+    code = list(_own_code(holder))
+    if any(type(n) is cst.FormattedString for n in code):
+        return None, {}
+    mine: dict[str, list[cst.CSTNode]] = {}
+    for n in code:
+        if call and type(n) is cst.Call:
+            name = dotted_name(n.func)
+        elif not call and type(n) is cst.Attribute:
+            name = dotted_name(n)
+        else:
+            continue
+        if name is not None:
+            mine.setdefault(name, []).append(n)
+    kind, of = (ast.Call, (lambda n: n.func)) if call else (ast.Attribute, (lambda n: n))
+    theirs: dict[str, list[ast.AST]] = {}
+    for statement in statements:
+        for n in _ast_own_code(statement):
+            if type(n) is kind:
+                name = _ast_dotted(of(n))
+                if name is not None:
+                    theirs.setdefault(name, []).append(n)
+    for found in theirs.values():
+        found.sort(key=lambda n: (n.lineno, n.col_offset))
+    return mine, theirs
 
 
 def _top_level_lines(module: cst.Module, syntax: ast.Module) -> dict[int, int]:

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence, Union
 
 import libcst as cst
-from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from libcst.metadata import ParentNodeProvider, ScopeProvider
 
 from tfmodernize.treewalk import walk
 from tfmodernize.analysis.tape import (
@@ -90,7 +90,7 @@ class TapeScope(TFCodemod):
     summary = "computation on taped results after the tape block (gradient None) -> inside the block"
     needles = ("GradientTape",)
     interests = (cst.Call,)
-    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
+    METADATA_DEPENDENCIES = (ScopeProvider, ParentNodeProvider)
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

@@ -68,7 +68,7 @@ from __future__ import annotations
 from typing import Iterator, Optional
 
 import libcst as cst
-from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from libcst.metadata import ParentNodeProvider, ScopeProvider
 
 from tfmodernize.analysis.bindings import bindings, is_builtin, references
 from tfmodernize.treewalk import walk
@@ -137,7 +137,7 @@ class TFRangeLoop(LooksInTFFunctions, TFCodemod):
     summary = "tf.function called with a Python range loop variable (retrace per value) -> tf.range / tensors"
     needles = ("range",)
     interests = (cst.Decorator, cst.Call)
-    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
+    METADATA_DEPENDENCIES = (ScopeProvider, ParentNodeProvider)
 
     def visit_Module(self, node: cst.Module) -> None:
         self._scopes = self.metadata[ScopeProvider]

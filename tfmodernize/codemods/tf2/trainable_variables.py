@@ -56,7 +56,7 @@ from __future__ import annotations
 from typing import Optional
 
 import libcst as cst
-from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
+from libcst.metadata import ParentNodeProvider, ScopeProvider
 
 from tfmodernize.analysis.bindings import (
     bindings,
@@ -106,7 +106,7 @@ class TrainableVariables(TFCodemod):
     needles = ("gradient",)
     required_text = ("GradientTape",)
     interests = (cst.Call,)
-    METADATA_DEPENDENCIES = (PositionProvider, ScopeProvider, ParentNodeProvider)
+    METADATA_DEPENDENCIES = (ScopeProvider, ParentNodeProvider)
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:

@@ -239,12 +239,16 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         # Only TF1's ``div`` reads them, and naming it takes the word ``div`` (``tf.div``, an import).
-        div = NAMES_DIV.search(self.state.text) or "resize_images" in self.state.text
+        text = self.state.text
+        div = ("div" in text and NAMES_DIV.search(text)) or "resize_images" in text
         self._operand_kinds = operand_kinds(node, self.tf, self.state.parsed) if div else None
         # What absl-flags-logging, which runs next, moves to absl leaves no TF1 (a use silenced
         # by an ignore comment would stay: then nothing is assumed).
-        text = self.state.text
-        absl = moves_to_absl(node, self.tf) if ABSL_TEXT.search(text) and IGNORE not in text else frozenset()
+
+        def absl() -> frozenset[str]:  # asked only when nothing else settles the evidence
+            moves = ABSL_TEXT.search(text) and IGNORE not in text
+            return moves_to_absl(node, self.tf) if moves else frozenset()
+
         self._tf1_file, self._stays_tf1 = tf1_evidence(node, self.tf, self._operand_kinds, absl)
         # A file of a project kept on TF1 is kept on compat.v1 with it (compat-fallback).
         self._stays_tf1 = self._stays_tf1 or self.state.project_on_v1 is not None

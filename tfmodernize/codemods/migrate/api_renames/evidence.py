@@ -5,12 +5,13 @@ and what kind of number ``tf.div``'s first operand is when the code says (read b
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
 from tfmodernize.analysis.dtypes import OperandKinds, literal_kind
 from tfmodernize.analysis.tables import has_star_args, keyword_names, tables, v1_requirement
+from tfmodernize.codemods.migrate.absl_flags_logging.tables import absl_module
 from tfmodernize.codemods.migrate.api_renames.policy import DIVISIONS, renamed_to_tf2
 from tfmodernize.syntax import argument
 from tfmodernize.tfsymbols import TFNames
@@ -47,7 +48,10 @@ def division_operand(call: cst.Call, kinds: OperandKinds) -> Optional[str]:
 
 
 def tf1_evidence(
-    module: cst.Module, names: TFNames, kinds: Optional[OperandKinds], absl: frozenset[str] = frozenset()
+    module: cst.Module,
+    names: TFNames,
+    kinds: Optional[OperandKinds],
+    absl: Callable[[], frozenset[str]] = frozenset,
 ) -> tuple[bool, bool]:
     """Whether the file uses the TF1 API somewhere (a name TF2 lacks, a keyword TF2 renamed, or
     a ``compat.v1`` spelling), which decides what ``tf.nn.dropout(x, 0.5)``, ``tf.nn.max_pool``
@@ -57,11 +61,14 @@ def tf1_evidence(
 
     One walk over the code for both: the evidence left in place is judged on whole names
     (``tf.contrib.summary`` inside a renamed ``tf.contrib.summary.always_record_summaries`` goes
-    with it), the rest on every name and call. ``absl``: the names absl-flags-logging, which
-    runs after this codemod, moves to absl in this file (``moves_to_absl``): they leave no TF1."""
+    with it), the rest on every name and call. ``absl``: gives the names absl-flags-logging, which
+    runs after this codemod, moves to absl in this file (``moves_to_absl``): they leave no TF1.
+    It is asked only when nothing else settles the answer: a walk of its own over the file."""
     t = tables()
     shows = stays = False
     rewritten: set[int] = set()  # ``tf.div`` calls that become TF2 divisions whatever the file is
+    # Names that stay TF1 unless absl-flags-logging moves them (only it can: ``absl_module``).
+    unless_moved: set[str] = set()
     stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]  # (node, under a whole TF name)
     while stack and not (shows and stays):
         node, inside = stack.pop()
@@ -81,12 +88,23 @@ def tf1_evidence(
             if symbol is not None:
                 tf1 = symbol.v1 or t.tf1_only(symbol.path)
                 shows = shows or tf1
-                if not inside and not stays and id(node) not in rewritten and symbol.path not in absl:
-                    stays = (
-                        tf1 and not renamed_to_tf2(symbol.path) and v1_requirement(symbol.path, None, names) is not None
-                    )
+                if (
+                    not inside
+                    and not stays
+                    and id(node) not in rewritten
+                    and tf1
+                    and not renamed_to_tf2(symbol.path)
+                    and v1_requirement(symbol.path, None, names) is not None
+                ):
+                    if absl_module(symbol.path) is None:
+                        stays = True
+                    else:
+                        unless_moved.add(symbol.path)
                 inside = True
             if kind is cst.Name:
                 continue
         stack.extend((child, inside) for child in reversed(children(node, code_only=True)))
+    if shows and not stays and unless_moved:
+        moved = absl()
+        stays = any(path not in moved for path in unless_moved)
     return shows, shows and stays
