@@ -185,6 +185,20 @@ REWRITES = [
         't_loss = sess.run(loss, {x: 2.0})\nwith writer.as_default():\n    tf.summary.scalar("loss", t_loss, step=1)\n',
         id="summaries-in-named-collections-merged-by-key",
     ),
+    pytest.param(
+        HEAD + 'def stats(t, label="kernel"):\n    with tf.name_scope(label):\n'
+        '        tf.summary.scalar("l", tf.reduce_max(t))\nwith tf.name_scope("net"):\n'
+        '    stats(w)\n    stats(w, label="bias")\n    stats(w)\nm = tf.summary.merge_all()\nsess = tf.Session()\n'
+        'writer = tf.summary.FileWriter("a")\ns = sess.run(m, {x: 1.0})\nwriter.add_summary(s, 2)\n',
+        HEAD + 'def stats(t, label="kernel"):\n    with tf.name_scope(label):\n'
+        "        l_summarized = tf.reduce_max(t)\n    return l_summarized\n"
+        'with tf.name_scope("net"):\n    w_l = stats(w)\n    net_w_l = stats(w, label="bias")\n    w_l_2 = stats(w)\n'
+        'sess = tf.Session()\nwriter = tf.summary.create_file_writer("a")\n'
+        "s_w_l, s_net_w_l, s_w_l_2 = sess.run([w_l, net_w_l, w_l_2], {x: 1.0})\nwith writer.as_default():\n"
+        '    tf.summary.scalar("net/kernel/l", s_w_l, step=2)\n    tf.summary.scalar("net/bias/l", s_net_w_l, step=2)\n'
+        '    tf.summary.scalar("net/kernel_1/l", s_w_l_2, step=2)\n',
+        id="summary-helper-scope-named-by-its-parameter-or-its-default",
+    ),
 ]
 
 
@@ -218,6 +232,32 @@ NO_OPS = [
         HEAD + 'def stats(t):\n    tf.summary.histogram("h", t)\nstats(w * 2)\nm = tf.summary.merge_all()\n',
         "`stats` summarizes its parameter `t`, given `w * 2`, not a name",
         id="summary-helper-given-an-expression",
+    ),
+    # A helper whose scope is named by its parameter: each call must name it by a literal no
+    # other op of the file takes first, and the helper opens no scope around it.
+    pytest.param(
+        HEAD + 'def stats(t, label):\n    with tf.name_scope(label):\n        tf.summary.histogram("h", t)\n'
+        "stats(w, label_of(w))\nm = tf.summary.merge_all()\n",
+        "names a scope by `label`, which this call does not give as a literal",
+        id="summary-helper-scope-named-by-a-computed-argument",
+    ),
+    pytest.param(
+        HEAD + 'def stats(t, label):\n    with tf.name_scope(label):\n        tf.summary.histogram("h", t)\n'
+        'v = tf.Variable(1.0, name="kernel")\nstats(w, "kernel")\nm = tf.summary.merge_all()\n',
+        "opens the scope `kernel`, a name the file writes elsewhere",
+        id="summary-helper-scope-named-as-another-op",
+    ),
+    pytest.param(
+        HEAD + 'def stats(t, label=None):\n    with tf.name_scope(label):\n        tf.summary.histogram("h", t)\n'
+        "stats(w)\nm = tf.summary.merge_all()\n",
+        "names a scope by `label`, which this call does not give as a literal",
+        id="summary-helper-scope-named-by-a-default-not-a-string",
+    ),
+    pytest.param(
+        HEAD + 'def stats(t, label):\n    with tf.name_scope("s"):\n        with tf.name_scope(label):\n'
+        '            tf.summary.histogram("h", t)\nstats(w, "kernel")\nm = tf.summary.merge_all()\n',
+        "inside another scope of the helper",
+        id="summary-helper-scope-named-by-a-parameter-inside-its-own-scope",
     ),
     pytest.param(
         HEAD + 'def stats(t):\n    tf.summary.histogram("h", t)\nfunctions = [stats]\n',

@@ -29,7 +29,9 @@ What it does
     summaries once per call, under the call's scopes (``layer1/weights/summaries/mean_1``; a
     second call in one scope opens ``summaries_1``): it returns the values it summarized, each
     call binds them (``w_mean, w_max = variable_summaries(w)``; a second call summarizing ``w``
-    names them after its scope too: ``bias_w_mean``) and the runs fetch those; a
+    names them after its scope too: ``bias_w_mean``) and the runs fetch those; a scope the
+    helper opens by a parameter (``with tf.name_scope(label):``) is named by the literal each
+    call gives it or its default (``layer/weights``, ``layer/weights_1`` the second time); a
     function nothing calls makes no summaries. A scope the top-level code opens again gets
     TF1's unique name (``train_1``), and a tag the name TF1 made unique when an op or a scope
     of the block took it first, names compared without case (``tf.reduce_mean`` makes
@@ -70,7 +72,8 @@ Declines when
     fetch its summaries itself (a caller merging all summaries may), or both at top level and in
     a function (or in two functions); a summary helper is called elsewhere than in the program's
     code, read other than called, or summarizes a parameter given something other than a name;
-    under a scope not named by a literal, reentered (``reuse=``), or named by a string the file
+    under a scope not named by a literal (a helper's parameter: not given a literal, given
+    one the file writes elsewhere, or inside another scope of the helper), reentered (``reuse=``), or named by a string the file
     writes again other than as a scope the top-level code opens (TF1 may have made it unique:
     ``loss_1``); an ``add_summary`` writes a name several runs fetch, none of them before it in
     a block holding it; with a tag that is not a literal, with ``family=``, or ``collections=``

@@ -68,7 +68,7 @@ def find(plan: ProgramPlan, taken: set[str], imported: bool) -> dict[str, Helper
                 name = function.name.value
                 raise Decline(call, f"a summary of `{name}` is not a statement of its own")
             kind = plan.tf.tf_symbol(call.func).path.split(".")[1]
-            summary = tags.read_summary(plan, made[1], call, kind, None, taken)
+            summary = tags.read_summary(plan, made[1], call, kind, None, taken, tuple(helper.parameters))
             helper.summaries.append(summary)
             value = summary.value.value
             if summary.expression is None and value in helper.parameters:
@@ -122,7 +122,7 @@ def called(
     made: list[Summary] = []
     firsts = set()
     for summary in helper.summaries:
-        first, slash, rest = summary.tag.partition("/")
+        first, slash, rest = _scope_given(plan, helper, call, given, summary.tag).partition("/")
         count = opened.get((prefix, first), 0)
         unique = (first if not count else f"{first}_{count}") + slash + rest
         firsts.add(first)
@@ -247,6 +247,48 @@ def _only_called(plan: ProgramPlan, function: cst.FunctionDef, imported: bool) -
             return False
     # A function nothing calls makes no summaries: left as it is.
     return len(uses) > 1 or not imported
+
+
+def _scope_given(
+    plan: ProgramPlan,
+    helper: Helper,
+    call: cst.Call,
+    given: dict[str, Optional[cst.BaseExpression]],
+    tag: str,
+) -> str:
+    """The tag with the scope named by a parameter of the helper (``{label}/norm``) named by
+    the literal the call gives it, or its default (``weights/norm``)."""
+    found = re.match(r"\{(\w+)\}/", tag)
+    if found is None:
+        return tag
+    parameter = found.group(1)
+    value = given.get(parameter)
+    params = helper.function.params
+    default = next((p.default for p in [*params.params, *params.kwonly_params] if p.name.value == parameter), None)
+    if value is None:  # the call leaves it to its default
+        value = default
+    name_of = helper.function.name.value
+    if not (
+        isinstance(value, cst.SimpleString)
+        and isinstance(value.evaluated_value, str)
+        and re.fullmatch(r"[\w.-]+", value.evaluated_value)
+    ):
+        raise Decline(call, f"`{name_of}` names a scope by `{parameter}`, which this call does not give as a literal")
+    # A scope name the file writes other than as an argument of the helper may be taken first.
+    for literal in plan.strings():
+        if literal.evaluated_value != value.evaluated_value or literal is default:
+            continue
+        made = next(
+            (n for n in ancestors(literal, plan.parents) if isinstance(n, cst.Call)),
+            None,
+        )
+        if not (isinstance(made, cst.Call) and isinstance(made.func, cst.Name) and made.func.value == name_of):
+            raise Decline(
+                call,
+                f"`{name_of}` opens the scope `{value.evaluated_value}`, a name the file writes "
+                f"elsewhere (TF1 may have made the scope `{value.evaluated_value}_1`)",
+            )
+    return value.evaluated_value + tag[found.end() - 1 :]
 
 
 def _arguments(helper: Helper, call: cst.Call) -> dict[str, Optional[cst.BaseExpression]]:

@@ -57,7 +57,9 @@ def read_summary(
     kind: str,
     name: Optional[str],
     taken: set[str],
+    parameters: tuple[str, ...] = (),
 ) -> Summary:
+    """``parameters``: those of the summary helper making it, whose value may name its scope."""
     tag = argument(call, 0, "name")
     value = argument(call, 1, "tensor" if kind in ("scalar", "image", "text") else "values")
     if not isinstance(tag, cst.SimpleString) or not isinstance(tag.evaluated_value, str) or value is None:
@@ -75,7 +77,7 @@ def read_summary(
         )
     # TF1's tag: the summary's name scope, its name cleaned as ``summary_scope`` cleans it.
     cleaned = re.sub(r"[^-/\w.]", "_", tag.evaluated_value).lstrip("/")
-    written = scope_prefix(plan, call) + cleaned + suffix(plan, call, cleaned)
+    written = scope_prefix(plan, call, parameters) + cleaned + suffix(plan, call, cleaned)
     literal = (
         tag if written == tag.evaluated_value else cst.SimpleString(f"{tag.prefix}{tag.quote}{written}{tag.quote}")
     )
@@ -112,12 +114,14 @@ def collection_name(plan: ProgramPlan, call: cst.Call, key: cst.BaseExpression) 
     raise Decline(call, f"the collection `{source(key)}` is not named by a literal")
 
 
-def scope_prefix(plan: ProgramPlan, call: cst.Call) -> str:
+def scope_prefix(plan: ProgramPlan, call: cst.Call, parameters: tuple[str, ...] = ()) -> str:
     """``"a/b/"`` for a summary made under ``name_scope("a")`` / ``variable_scope("b")``
     blocks, each named by a literal and opened once in the file (a scope opened again, or
-    whose name the file writes elsewhere, may have been made unique by TF1: ``a_1``)."""
+    whose name the file writes elsewhere, may have been made unique by TF1: ``a_1``). A scope
+    named by one of ``parameters`` (a summary helper's) is ``{name}/``: each call gives it."""
     parents = plan.parents
     names: list[str] = []
+    given_by_call = ""
     for node in ancestors(call, parents):
         if not isinstance(node, cst.With):
             continue
@@ -126,6 +130,14 @@ def scope_prefix(plan: ProgramPlan, call: cst.Call) -> str:
                 continue
             scope = item.item
             given = argument(scope, 0, "name") or argument(scope, None, "name_or_scope")
+            if given_by_call:
+                # Each call makes the given name unique among the caller's scopes only when
+                # the helper opens no scope around it.
+                raise Decline(call, f"it is made under `{given_by_call}` inside another scope of the helper")
+            if len(scope.args) == 1 and isinstance(given, cst.Name) and given.value in parameters:
+                given_by_call = source(scope)
+                names.insert(0, "{" + given.value + "}")
+                continue
             if (
                 len(scope.args) != 1
                 or not isinstance(given, cst.SimpleString)
