@@ -7,7 +7,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from tfmodernize.analysis import training
+from tfmodernize.analysis import module_variables
 from tfmodernize.codemods.migrate.compat_fallback import CompatFallback
 from tfmodernize.codemods.migrate.contrib_to_core import ContribToCore
 from tfmodernize.edits import Edits, parents
@@ -113,12 +113,12 @@ def test_a_reading_is_shared_by_every_codemod_on_one_tree_version():
     source = "import tensorflow as tf\nw = tf.Variable(tf.zeros([2]), name='w')\n"
     module = cst.parse_module(source)
     state = FileState(text=source)
-    first = state.reading(module, training.inventory)
+    first = state.reading(module, module_variables.inventory)
     assert [v.graph_name for v in first.variables] == ["w"]
-    assert state.reading(module, training.inventory) is first
+    assert state.reading(module, module_variables.inventory) is first
     edits = Edits()
     edits.insert_after(module.body[1], [cst.parse_statement("b = tf.Variable(tf.zeros([2]), name='b')\n")])
-    assert [v.graph_name for v in state.reading(state.apply(module, edits), training.inventory).variables] == [
+    assert [v.graph_name for v in state.reading(state.apply(module, edits), module_variables.inventory).variables] == [
         "w",
         "b",
     ]

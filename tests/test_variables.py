@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from tfmodernize.analysis.training import inventory
+from tfmodernize.analysis.module_variables import inventory
 from tfmodernize.analysis.variable_calls import MadeVariable, Unknown, made_variable
 from tfmodernize.codemods.migrate.session_to_function.graph import variables_created
 from tfmodernize.syntax import source

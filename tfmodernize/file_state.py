@@ -105,7 +105,7 @@ class FileState:
 
     def reading(self, module: cst.Module, reader: Callable[[cst.Module, TFNames, dict], T]) -> T:
         """``reader(module, self.names(module), self.project)``, read once per tree version for
-        every codemod that asks (``analysis.training.inventory``): what it returns is shared,
+        every codemod that asks (``analysis.module_variables.inventory``): what it returns is shared,
         so no codemod changes it."""
         known = self._readings.get((id(module), reader))
         if known is None or known[0] is not module:

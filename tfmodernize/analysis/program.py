@@ -5,6 +5,9 @@ A program's top-level code runs it (``if __name__ == "__main__":``, a session op
 say a class whose ``__init__`` opens the session); a notebook
 is always run, never imported. A library module only defines what others call, so what it
 reads at call time (collections, the global mode) depends on code it cannot see.
+
+Also here: whether a module still builds a TF1 graph and runs it in a session (``graph_program``),
+and the statements that reset TF1's default graph (``resets_graph``).
 """
 
 from __future__ import annotations
@@ -59,4 +62,45 @@ def entry_point(module: cst.Module, tf: TFNames) -> Optional[cst.CSTNode]:
                 isinstance(call.func, cst.Name) and call.func.value in defined
             ):
                 return statement
+    return None
+
+
+def resets_graph(statement: cst.CSTNode, tf: TFNames) -> bool:
+    """``tf.reset_default_graph()`` (or ``ops.reset_default_graph()``) as a statement of its own."""
+    if not (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.Call)
+    ):
+        return False
+    symbol = tf.tf_symbol(statement.body[0].value.func)
+    return symbol is not None and (
+        symbol.path == "reset_default_graph" or symbol.path.endswith(".ops.reset_default_graph")
+    )
+
+
+#: TF paths whose use means the file still builds a TF1 graph and runs it in a session.
+GRAPH_PROGRAM = (
+    *tf1_api.SESSIONS,
+    *tf1_api.PLACEHOLDERS,
+    *tf1_api.V2_OFF,
+    *tf1_api.MONITORED_SESSIONS,
+    "get_default_graph",
+    "Graph",
+    "train.Supervisor",
+)
+
+
+def graph_program(module: cst.Module, tf: TFNames) -> Optional[str]:
+    """The TF1 graph-mode API the module still uses (``tf.Session``...), if any.
+
+    Functions in such a file may be graph builders called once: rewriting their ``minimize``
+    to eager Keras updates would break the session that runs them.
+    """
+    for node in walk(module, code_only=True):
+        if isinstance(node, (cst.Attribute, cst.Name)):
+            symbol = tf.tf_symbol(node)
+            if symbol is not None and (symbol.path in GRAPH_PROGRAM or symbol.path.startswith("estimator.")):
+                return f"tf.{symbol.path}"
     return None

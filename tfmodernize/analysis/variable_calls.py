@@ -3,7 +3,7 @@
 The one reader of a ``tf.Variable`` / ``tf.get_variable`` call: what it makes (``MadeVariable``:
 the TF1 graph name it is given, initial value, shape, dtype, trainability, collections) or why
 that cannot be read (``Unknown``). Every variable inventory reads calls through it
-(``analysis/training.py``'s ``inventory``, session-to-function's ``GraphUnit``), so they share
+(``analysis/module_variables.py``'s ``inventory``, session-to-function's ``GraphUnit``), so they share
 one ``trainable=`` policy (``trainable_flag``): absent or ``True`` is trainable, ``False`` is
 not, anything else (``trainable=is_training``) is ``Unknown`` and the inventory declines.
 

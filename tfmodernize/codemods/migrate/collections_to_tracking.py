@@ -75,7 +75,8 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.analysis.program import entry_point, main_guard
-from tfmodernize.analysis import training
+from tfmodernize.analysis import graph_collections
+from tfmodernize.analysis import module_variables
 from tfmodernize.syntax import calls_in
 from tfmodernize.syntax import parse_statement
 from tfmodernize.analysis.project_facts import foreign_call, foreign_imports
@@ -147,7 +148,7 @@ class CollectionsToTracking(TFCodemod):
 
     def visit_Module(self, node: cst.Module) -> bool:
         self._module = node
-        self._variables: Optional[training.VariableInventory] = None
+        self._variables: Optional[module_variables.VariableInventory] = None
         self._names: Optional[set[str]] = None
         self._all_calls = list(calls_in(node))
         self._replacements: dict[cst.Call, cst.BaseExpression] = {}
@@ -158,9 +159,9 @@ class CollectionsToTracking(TFCodemod):
         return True
 
     @property
-    def _inventory(self) -> training.VariableInventory:
+    def _inventory(self) -> module_variables.VariableInventory:
         if self._variables is None:
-            self._variables = self.state.reading(self._module, training.inventory)
+            self._variables = self.state.reading(self._module, module_variables.inventory)
         return self._variables
 
     @property
@@ -310,7 +311,7 @@ class CollectionsToTracking(TFCodemod):
             if imported is not None:
                 raise Decline(call, f"the file calls {imported}, which may add to it; collect those ops explicitly")
         if key == "update_ops":
-            if training.adds_update_ops(self._module, self.tf):
+            if graph_collections.adds_update_ops(self._module, self.tf):
                 raise Decline(
                     call, "the file has layers that add update ops (batch normalisation); run their updates explicitly"
                 )
@@ -348,7 +349,7 @@ class CollectionsToTracking(TFCodemod):
                 "it is read inside a function and variables are created after that function; "
                 "pass the list in explicitly",
             )
-        listed = training.listed_variables(
+        listed = module_variables.listed_variables(
             self._inventory, top, key == "trainable_variables", scope, eager=self._owner(call)[0] is self._module
         )
         if isinstance(listed, cst.List) and not listed.elements:

@@ -88,7 +88,7 @@ from tfmodernize.analysis.contrib import in_reexported_tf1_module
 from tfmodernize.analysis.tf1_api import PLACEHOLDERS, TF1_PACKAGES, V2_OFF, V2_ON, tf1_package
 from tfmodernize.analysis import tf_objects
 from tfmodernize.analysis.program import entry_point
-from tfmodernize.analysis.training import GRAPH_PROGRAM
+from tfmodernize.analysis.program import GRAPH_PROGRAM
 from tfmodernize.analysis.tables import tables
 from tfmodernize.codemod import TFCodemod
 from tfmodernize.tfsymbols import TFNames, TFSymbol, dotted_name, root_name

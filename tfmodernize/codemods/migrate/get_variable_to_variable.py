@@ -108,7 +108,7 @@ from tfmodernize.analysis.variables import (
     written_string,
 )
 from tfmodernize.analysis.variable_calls import arguments
-from tfmodernize.analysis.training import creates_opaque_variables
+from tfmodernize.analysis.variable_calls import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names
 from tfmodernize.syntax import ancestors, is_none, source, statement_holding, statement_of

@@ -53,7 +53,9 @@ from typing import Optional, Sequence, Union
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.analysis import graph_collections
+from tfmodernize.analysis import module_variables
+from tfmodernize.analysis.program import graph_program
 from tfmodernize.syntax import function_definitions
 from tfmodernize.syntax import parse_statement
 from tfmodernize.analysis.tape import tape_block
@@ -106,10 +108,10 @@ class GradientsToTape(TFCodemod):
         self._seen: set[cst.Call] = set()
         if not any(self.tf.is_tf(call.func, "gradients") for call in calls_in(node)):
             return True
-        graph = training.graph_program(node, self.tf)
+        graph = graph_program(node, self.tf)
         if graph is None:
             self._module = node
-            self._inventory = training.inventory(node, self.tf, self.state.project)
+            self._inventory = module_variables.inventory(node, self.tf, self.state.project)
             self._globals = module_bindings(node)
             for top, function in function_definitions(node):
                 if isinstance(function.body, cst.IndentedBlock):
@@ -196,7 +198,7 @@ class GradientsToTape(TFCodemod):
         targets = [e.value for e in ys.elements] if isinstance(ys, (cst.List, cst.Tuple)) else [ys]
         if not all(isinstance(t, cst.Name) and binds(preceding, t.value) for t in targets):
             raise Decline(call, "the differentiated value is not a name computed earlier in the same function")
-        frozen = training.frozen_value(preceding, self._module, self._inventory, self.tf)
+        frozen = module_variables.frozen_value(preceding, self._module, self._inventory, self.tf)
         if frozen is not None:
             raise Decline(
                 call,
@@ -212,7 +214,7 @@ class GradientsToTape(TFCodemod):
             if problem is not None:
                 raise Decline(call, f"the file's variables cannot be listed ({problem})")
             sources = []
-            xs, single = training.variable_list(self._inventory.before(top, trainable_only=True)), False
+            xs, single = module_variables.variable_list(self._inventory.before(top, trainable_only=True)), False
         elif isinstance(xs, cst.Name) and xs.value not in params and not binds(preceding, xs.value):
             listed = self._collection_list(xs.value)
             if isinstance(listed, str):
@@ -269,13 +271,13 @@ class GradientsToTape(TFCodemod):
     def _collection_list(self, name: str) -> Optional[Union[cst.BaseExpression, str]]:
         """What module-level ``name = tf.trainable_variables()`` holds (the variables, or why
         they cannot be listed); None when ``name`` is not bound to a trainable-collection read."""
-        bound = training.module_assignment(self._module, name)
+        bound = module_variables.module_assignment(self._module, name)
         if bound is None or not isinstance(bound[1], cst.Call):
             return None
-        collection = training.trainable_collection_read(bound[1], self.tf)
+        collection = graph_collections.trainable_collection_read(bound[1], self.tf)
         if collection is None:
             return None
-        return training.listed_variables(self._inventory, bound[0], True, collection[0], eager=True)
+        return module_variables.listed_variables(self._inventory, bound[0], True, collection[0], eager=True)
 
     # -- rewriting --------------------------------------------------------------------------
 

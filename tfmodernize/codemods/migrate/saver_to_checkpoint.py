@@ -70,7 +70,7 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.analysis import module_variables
 from tfmodernize.analysis.variables import may_make_variables, runs_at_most_once
 from tfmodernize.names import fresh_name
 from tfmodernize.syntax import top_level_index
@@ -298,20 +298,20 @@ class SaverToCheckpoint(TFCodemod):
 
     def _saved(
         self, module: cst.Module, call: cst.Call, index: int, unit: Optional[cst.FunctionDef] = None
-    ) -> tuple[list[training.ModuleVariable], list[str]]:
+    ) -> tuple[list[module_variables.ModuleVariable], list[str]]:
         """The variables TF1's Saver saved, in creation order, and the names it saved them
         under when its ``var_list`` is a dict (``{"embeddings": embeddings}``; else empty: the
         graph names). ``index``: the top-level statement it is made on (or that runs ``unit``,
         the function it is made in)."""
-        found = training.inventory(module, self.tf, self.state.project)
+        found = module_variables.inventory(module, self.tf, self.state.project)
         listed = argument(call, 0, "var_list")
         if isinstance(listed, cst.Dict):
             return self._saved_as(listed, found)
         return self._listed(module, call, index, found, listed, unit), []
 
     def _saved_as(
-        self, listed: cst.Dict, found: training.VariableInventory
-    ) -> tuple[list[training.ModuleVariable], list[str]]:
+        self, listed: cst.Dict, found: module_variables.VariableInventory
+    ) -> tuple[list[module_variables.ModuleVariable], list[str]]:
         """A dict ``var_list``: each variable under its key, which is the Checkpoint's attribute."""
         saved, keys = [], []
         for element in listed.elements:
@@ -337,10 +337,10 @@ class SaverToCheckpoint(TFCodemod):
         module: cst.Module,
         call: cst.Call,
         index: int,
-        found: training.VariableInventory,
+        found: module_variables.VariableInventory,
         listed: Optional[cst.BaseExpression],
         unit: Optional[cst.FunctionDef] = None,
-    ) -> list[training.ModuleVariable]:
+    ) -> list[module_variables.ModuleVariable]:
         if listed is not None:
             if not isinstance(listed, (cst.List, cst.Tuple)) or not all(
                 isinstance(e.value, cst.Name) for e in listed.elements
@@ -389,7 +389,7 @@ class SaverToCheckpoint(TFCodemod):
         return (top_level_index(module, node) or 0) < index
 
     def _names_to_write(
-        self, module: cst.Module, saved: list[training.ModuleVariable], saved_as: list[str]
+        self, module: cst.Module, saved: list[module_variables.ModuleVariable], saved_as: list[str]
     ) -> list[tuple[cst.Call, str]]:
         """(``tf.Variable`` call without a name, the name TF1 saved it under: its graph name, or
         its key in a dict ``var_list``) for each saved variable."""

@@ -56,7 +56,7 @@ import libcst as cst
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.analysis.tf1_api import VARIABLE_SCOPES
 from tfmodernize.analysis.project_facts import foreign_imports, imported_functions
-from tfmodernize.analysis.training import creates_opaque_variables
+from tfmodernize.analysis.variable_calls import creates_opaque_variables
 from tfmodernize.syntax import calls_in
 from tfmodernize.names import bound_names
 from tfmodernize.syntax import source

@@ -53,7 +53,7 @@ from typing import Iterator, Optional
 import libcst as cst
 from libcst.metadata import ParentNodeProvider, PositionProvider, ScopeProvider
 
-from tfmodernize.analysis import training
+from tfmodernize.analysis import module_variables
 from tfmodernize.analysis.project_facts import imported_functions
 from tfmodernize.analysis.bindings import Binding, bindings
 from tfmodernize.treewalk import walk
@@ -133,7 +133,7 @@ class TapeWatch(TFCodemod):
         #: with statement -> (tape name, names to watch, in order)
         self._watch: dict[cst.With, tuple[str, list[str]]] = {}
         # Functions returning a new variable, of this module or imported from the project's.
-        self._factories = frozenset(training.variable_factories(node, self.tf)) | {
+        self._factories = frozenset(module_variables.variable_factories(node, self.tf)) | {
             local for local, imported in imported_functions(node, self.state.project).items() if imported.facts.factory
         }
         for call in gradient_calls(node, self.tf, self._scopes, self._parents):

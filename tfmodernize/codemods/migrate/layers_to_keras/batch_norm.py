@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 import libcst as cst
 
 from tfmodernize.codemod import Decline
-from tfmodernize.analysis import training
+from tfmodernize.analysis import graph_collections
+from tfmodernize.analysis import module_variables
 from tfmodernize.analysis.project_facts import foreign_call, foreign_imports
 from tfmodernize.names import bound_names, name_nodes, names_read
 from tfmodernize.syntax import argument, calls_in, source, statement_of
@@ -64,7 +65,7 @@ class BatchNorms:
         a placeholder of literal shape, ``tf.layers.dense``/``flatten``, elementwise ops."""
         for _ in range(20):
             if isinstance(value, cst.Name):
-                bound = training.module_assignment(self.module, value.value)
+                bound = module_variables.module_assignment(self.module, value.value)
                 if bound is None:
                     return None
                 value = bound[1]
@@ -88,7 +89,7 @@ class BatchNorms:
 
     def _read_update_ops(self, module: cst.Module) -> "UpdateOps | str":
         updates = UpdateOps()
-        reads = [c for c in calls_in(module) if training.update_ops_collection(c, module, self.tf) is not None]
+        reads = [c for c in calls_in(module) if graph_collections.update_ops_collection(c, module, self.tf) is not None]
         parents = self.parents
         for statement in module.body:
             if not (isinstance(statement, cst.With) and len(statement.items) == 1):
@@ -101,7 +102,7 @@ class BatchNorms:
                 and item.args[0].keyword is None
             ):
                 continue
-            read = training.update_ops_collection(item.args[0].value, module, self.tf)
+            read = graph_collections.update_ops_collection(item.args[0].value, module, self.tf)
             if read is None:
                 continue
             updates.blocks.append(statement)
@@ -128,7 +129,7 @@ class BatchNorms:
         in Keras where TF1 did not, or None: TF1 updated them only in runs of the step depending
         on ``UPDATE_OPS``, Keras whenever the layer runs in training mode. Equal when every feed
         of ``switch`` other than a literal False is in a run fetching that step."""
-        bound = training.module_assignment(self.module, switch)
+        bound = module_variables.module_assignment(self.module, switch)
         if bound is None or not (
             isinstance(bound[1], cst.Call) and self.tf.is_tf(bound[1].func, "placeholder", "placeholder_with_default")
         ):

@@ -12,7 +12,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.analysis import module_variables
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.layers_to_keras.network import Network
 from tfmodernize.names import local_names, name_nodes, names_bound_here, parameter_names
@@ -184,7 +184,7 @@ class HoistedArguments:
         ):
             return value
         if isinstance(value, cst.Name):
-            bound = training.module_assignment(self.module, value.value)
+            bound = module_variables.module_assignment(self.module, value.value)
             rebound = [
                 n
                 for n in name_nodes(self.module)

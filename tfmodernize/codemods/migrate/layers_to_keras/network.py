@@ -12,7 +12,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from tfmodernize.codemod import Decline
-from tfmodernize.analysis import training
+from tfmodernize.analysis import variable_calls
 from tfmodernize.treewalk import contains
 from tfmodernize.codemods.migrate.session_to_function.graph import RANDOM_OPS, RNN_PREFIXES
 from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import false
@@ -211,7 +211,7 @@ class NetworkFunctions:
         return bool(path) and (
             path in RANDOM_OPS
             or path.startswith(("random.", "layers.", *RNN_PREFIXES))
-            or training.creates_opaque_variables(call, self.tf)
+            or variable_calls.creates_opaque_variables(call, self.tf)
         )
 
     def unit_of(self, calls: list[cst.Call]) -> Optional[cst.FunctionDef]:

@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
 import libcst as cst
 
 from tfmodernize.codemod import Decline
-from tfmodernize.analysis import training
+from tfmodernize.analysis import graph_collections
+from tfmodernize.analysis import module_variables
 from tfmodernize.syntax import calls_in, name_assignment
-from tfmodernize.analysis.training import ModuleVariable
+from tfmodernize.analysis.module_variables import ModuleVariable
 from tfmodernize.analysis.tf1_api import VARIABLE_MAKERS
 from tfmodernize.names import name_nodes
 from tfmodernize.tfsymbols import TFNames
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 #: The trainable variables a Keras layer class makes, by their TF1 names (default: kernel, bias).
 TRAINABLE_WEIGHTS = {"BatchNormalization": ("gamma", "beta")}
 #: Keras layers without variables.
-WEIGHTLESS = training.WEIGHTLESS_LAYERS
+WEIGHTLESS = module_variables.WEIGHTLESS_LAYERS
 #: How many uniquifying suffixes (``dense_1``, ...) a name test is tried against.
 SUFFIXES = ("", *(f"_{n}" for n in range(1, 12)))
 
@@ -63,7 +64,9 @@ class VariableList:
     uses: list[cst.Name] = field(default_factory=list)
 
     def listing(self) -> cst.BaseExpression:
-        return training.variable_list([ModuleVariable(layer.name, None, True, -1, keras=True) for layer in self.layers])
+        return module_variables.variable_list(
+            [ModuleVariable(layer.name, None, True, -1, keras=True) for layer in self.layers]
+        )
 
 
 def variable_lists(
@@ -168,7 +171,7 @@ def _whole_lists(module: cst.Module, tf: TFNames) -> dict[str, cst.SimpleStateme
 
 
 def _whole(value: cst.BaseExpression, tf: TFNames) -> bool:
-    read = training.trainable_collection_read(value, tf) if isinstance(value, cst.Call) else None
+    read = graph_collections.trainable_collection_read(value, tf) if isinstance(value, cst.Call) else None
     return read is not None and (read[0] is None or isinstance(read[0], cst.Name) and read[0].value == "None")
 
 
@@ -177,7 +180,7 @@ def _selection(
 ) -> Optional[Callable[[str], bool]]:
     """The test a read applies to TF1 variable names, when ``value`` picks trainable variables
     by scope (``re.match`` of the scope, as TF1's collections) or by a test on ``v.name``."""
-    read = training.trainable_collection_read(value, tf) if isinstance(value, cst.Call) else None
+    read = graph_collections.trainable_collection_read(value, tf) if isinstance(value, cst.Call) else None
     if read is not None and isinstance(read[0], cst.SimpleString) and isinstance(read[0].evaluated_value, str):
         scope = read[0].evaluated_value
         return (lambda name: name.startswith(scope)) if scope.replace("_", "").replace("/", "").isalnum() else None

@@ -145,7 +145,8 @@ from typing import Optional, Sequence
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.analysis import module_variables
+from tfmodernize.analysis.program import graph_program
 from tfmodernize.analysis.optimizers import KerasOptimizer, keras_optimizer, optimizer_table
 from tfmodernize.analysis.tape import tape_block
 from tfmodernize.names import bound_names, fresh_name, local_names, module_bindings, parameter_names, used_names
@@ -191,7 +192,7 @@ class MinimizeToTape(TFCodemod):
         # about a parse and change nothing).
         if not any(tf1_optimizer(self.tf, call) for call in all_calls):
             return False
-        graph = training.graph_program(node, self.tf)
+        graph = graph_program(node, self.tf)
         if graph is not None:
             for call in all_calls:
                 if isinstance(call.func, cst.Attribute) and call.func.attr.value in METHODS:
@@ -204,7 +205,7 @@ class MinimizeToTape(TFCodemod):
         plan = TapePlan(
             module=node,
             tf=self.tf,
-            inventory=training.inventory(node, self.tf, self.state.project),
+            inventory=module_variables.inventory(node, self.tf, self.state.project),
             taken=used_names(node),
             width=style_width(self.state.text),
             globals=module_bindings(node),
@@ -539,7 +540,7 @@ def _constant_number(plan: TapePlan, rate: cst.BaseExpression) -> bool:
     # Bound by one module statement, and by no function (the def statement binds its insides).
     if sum(rate.value in bound_names(statement) for statement in plan.module.body) != 1:
         return False
-    bound = training.module_assignment(plan.module, rate.value)
+    bound = module_variables.module_assignment(plan.module, rate.value)
     return bound is not None and isinstance(bound[1], (cst.Integer, cst.Float))
 
 

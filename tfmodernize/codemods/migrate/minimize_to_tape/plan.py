@@ -9,7 +9,7 @@ from typing import Protocol
 
 import libcst as cst
 
-from tfmodernize.analysis.training import VariableInventory
+from tfmodernize.analysis.module_variables import VariableInventory
 from tfmodernize.codemods.migrate.minimize_to_tape.model import Site
 from tfmodernize.names import names_read
 from tfmodernize.syntax import function_definitions

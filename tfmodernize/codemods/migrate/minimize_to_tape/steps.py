@@ -8,7 +8,8 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.analysis import training
+from tfmodernize.analysis import graph_collections
+from tfmodernize.analysis import module_variables
 from tfmodernize.analysis.optimizers import KerasOptimizer, optimizer_table
 from tfmodernize.names import binds, fresh_name
 from tfmodernize.syntax import calls_in, split_docstring
@@ -77,7 +78,7 @@ def build(plan: TapePlan, editor: Editor, site: Site, optimizer: Optimizer) -> N
         raise Decline(
             site.call, "the loss is not a name computed earlier in the same function, so no tape can record it"
         )
-    frozen = training.frozen_value(rest, plan.module, plan.inventory, plan.tf)
+    frozen = module_variables.frozen_value(rest, plan.module, plan.inventory, plan.tf)
     if frozen is not None:
         raise Decline(
             site.call,
@@ -280,10 +281,10 @@ def _dependencies(plan: TapePlan, site: Site) -> None:
     deps = site.dependencies.items[0].item.args
     if len(deps) != 1:
         raise Decline(site.call, "its `control_dependencies` arguments could not be read")
-    collection = training.update_ops_collection(deps[0].value, plan.module, plan.tf)
+    collection = graph_collections.update_ops_collection(deps[0].value, plan.module, plan.tf)
     if collection is None:
         return None
-    if training.adds_update_ops(plan.module, plan.tf):
+    if graph_collections.adds_update_ops(plan.module, plan.tf):
         raise Decline(
             site.call,
             (
@@ -302,10 +303,12 @@ def _variables(
     records the loss); declines when they cannot be named."""
     if not is_none(var_list):
         assert var_list is not None
-        collection = training.trainable_collection_read(var_list, plan.tf) if isinstance(var_list, cst.Call) else None
+        collection = (
+            graph_collections.trainable_collection_read(var_list, plan.tf) if isinstance(var_list, cst.Call) else None
+        )
         if collection is not None:
             # In a TF2 function the collection is empty: the list must be written out here.
-            listed = training.listed_variables(plan.inventory, site.top, True, collection[0])
+            listed = module_variables.listed_variables(plan.inventory, site.top, True, collection[0])
             if isinstance(listed, str):
                 raise Decline(site.call, f"its var_list reads the trainable-variables collection and {listed}")
             if isinstance(listed, cst.List) and not listed.elements:
@@ -323,7 +326,7 @@ def _variables(
     variables = plan.inventory.before(site.top, trainable_only=True)
     if not variables:
         raise Decline(site.call, "no trainable variable is created before it")
-    return source(training.variable_list(variables)), None
+    return source(module_variables.variable_list(variables)), None
 
 
 def _watched(plan: TapePlan, site: Site, taken: set[str], tape: str, problem: str) -> tuple[str, str]:
@@ -370,13 +373,13 @@ def _collection_name(plan: TapePlan, name: str, node: cst.CSTNode) -> None:
     ``params = tf.trainable_variables()`` at module level only keeps its TF1 meaning once
     collections-to-tracking writes the list out; that needs the same facts as here.
     """
-    bound = training.module_assignment(plan.module, name)
+    bound = module_variables.module_assignment(plan.module, name)
     if bound is None or not isinstance(bound[1], cst.Call):
         return None
-    collection = training.trainable_collection_read(bound[1], plan.tf)
+    collection = graph_collections.trainable_collection_read(bound[1], plan.tf)
     if collection is None:
         return None
-    listed = training.listed_variables(plan.inventory, bound[0], True, collection[0], eager=True)
+    listed = module_variables.listed_variables(plan.inventory, bound[0], True, collection[0], eager=True)
     if isinstance(listed, str):
         raise Decline(
             node,
@@ -444,7 +447,7 @@ def built(
 def _made_before(plan: TapePlan, variables: str, top: int) -> bool:
     """Whether each object whose ``trainable_variables`` the list ``variables`` reads is a
     ``tf.Module`` made at module level before ``module.body[top]`` that makes its variables
-    when constructed (``training.made_in_init``): they exist there, unlike a Keras layer's."""
+    when constructed (``module_variables.made_in_init``): they exist there, unlike a Keras layer's."""
     expression = cst.parse_expression(variables)
     items = [e.value for e in expression.elements] if isinstance(expression, cst.List) else [expression]
     owners = [

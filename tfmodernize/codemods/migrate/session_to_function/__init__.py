@@ -165,7 +165,8 @@ import libcst as cst
 from tfmodernize.treewalk import visit, walk
 from tfmodernize.names import bound_names, target_names
 
-from tfmodernize.analysis import training
+from tfmodernize.analysis import module_variables
+from tfmodernize.analysis.program import resets_graph
 from tfmodernize.analysis.program import main_guard
 from tfmodernize.analysis.project_facts import FunctionFacts, ModuleFacts, imported_functions
 from tfmodernize.analysis.variable_calls import MadeVariable, made_variable
@@ -216,7 +217,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         """For a file importing this one: which module functions build tensors and which create
         variables, and the first TF1-only name the module uses (it then stays on compat.v1,
         where TF2 code cannot call into it)."""
-        factories = training.variable_factories(module, names)
+        factories = module_variables.variable_factories(module, names)
         functions = {
             stmt.name.value: dataclasses.replace(
                 _function_facts(stmt, names), factory=_trainable(factories.get(stmt.name.value), names)
@@ -241,12 +242,14 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         objects = [
             stmt.name.value
             for stmt in module.body
-            if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, names)
+            if isinstance(stmt, cst.ClassDef) and module_variables.owns_variables(stmt, names)
         ]
         built = [
             stmt.name.value
             for stmt in module.body
-            if isinstance(stmt, cst.ClassDef) and stmt.name.value in objects and training.made_in_init(stmt, names)
+            if isinstance(stmt, cst.ClassDef)
+            and stmt.name.value in objects
+            and module_variables.made_in_init(stmt, names)
         ]
         drawing = [
             stmt.name.value for stmt in module.body if isinstance(stmt, cst.ClassDef) and _calls_draw(stmt, names)
@@ -319,7 +322,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         for stmt in body:
             # A reset before any session (a program's opening ``tf.reset_default_graph()``)
             # starts nothing new: the unit removes it like the other graph switches.
-            if training.resets_graph(stmt, self.tf) and any(self._opens_session(s) for s in segments[-1]):
+            if resets_graph(stmt, self.tf) and any(self._opens_session(s) for s in segments[-1]):
                 segments.append([])
             segments[-1].append(stmt)
         split = self._split_at_new_placeholders
@@ -456,7 +459,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         objects = {local for local, function in imported.items() if function.facts.object}
         drawing |= {local for local, function in imported.items() if function.facts.draws}
         for stmt in tree.body:
-            if isinstance(stmt, cst.ClassDef) and training.owns_variables(stmt, self.tf):
+            if isinstance(stmt, cst.ClassDef) and module_variables.owns_variables(stmt, self.tf):
                 objects.add(stmt.name.value)
             if isinstance(stmt, cst.ClassDef) and _calls_draw(stmt, self.tf):
                 drawing.add(stmt.name.value)
@@ -488,7 +491,7 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
                 and isinstance(stmt.body[0].targets[0].target, cst.Name)
                 and isinstance(stmt.body[0].value, cst.Call)
                 and source(stmt.body[0].value.func) in objects
-                and training.module_assignment(tree, stmt.body[0].targets[0].target.value) is not None
+                and module_variables.module_assignment(tree, stmt.body[0].targets[0].target.value) is not None
             ):
                 safe.add(stmt.body[0].targets[0].target.value)
                 # Called, it draws random values when its class does (``tf.nn.dropout`` in ``__call__``).

@@ -1,5 +1,4 @@
-"""What TF1 training code trains, shared by minimize-to-tape, gradients-to-tape and
-collections-to-tracking.
+"""The variables a module's top-level code makes, in TF1's creation order.
 
 A TF1 graph keeps its variables in collections; ``minimize(loss)`` without ``var_list`` and
 ``tf.trainable_variables()`` read them. TF2 has no collections, so a migration must write the
@@ -8,11 +7,8 @@ module level (``W = tf.Variable(...)``, ``tf.get_variable``, inside ``variable_s
 ``name_scope`` blocks), in creation order, with their TF1 graph names and trainability. When
 anything else in the file may create variables (a layer, a helper function calling
 ``get_variable``, a Keras model, a rebound name), the inventory says why it is incomplete and
-the codemods decline rather than guess.
-
-Also here: what TF1's collections hold when a program reads them (``listed_variables``,
-``trainable_collection_read``, ``update_ops_collection``), and whether a module still builds a
-TF1 graph (``graph_program``).
+the codemods decline rather than guess. ``listed_variables`` writes what a collection read at
+one statement holds. One variable-making call is read by ``variable_calls.made_variable``.
 """
 
 from __future__ import annotations
@@ -25,16 +21,9 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 import libcst as cst
 
+from tfmodernize.analysis.program import resets_graph
 from tfmodernize.analysis.project_facts import foreign_call, foreign_imports, imported_functions
-from tfmodernize.analysis.tf1_api import (
-    MONITORED_SESSIONS,
-    NAME_SCOPES,
-    PLACEHOLDERS,
-    SESSIONS,
-    V2_OFF,
-    VARIABLE_MAKERS,
-    VARIABLE_SCOPES,
-)
+from tfmodernize.analysis.tf1_api import VARIABLE_MAKERS, VARIABLE_SCOPES, NAME_SCOPES
 from tfmodernize.analysis.variable_calls import Unknown, creates_opaque_variables, made_variable
 from tfmodernize.names import bound_names, names_read
 from tfmodernize.tfsymbols import TFNames
@@ -44,8 +33,6 @@ from tfmodernize.treewalk import walk
 
 #: TF paths whose call creates the global step (never trainable).
 GLOBAL_STEP_CALLS = ("train.get_or_create_global_step", "train.create_global_step")
-#: Calls whose name says they add ops to TF1's UPDATE_OPS collection.
-UPDATE_SOURCES = re.compile(r"batch_norm|BatchNormalization|add_update")
 
 
 @dataclass(frozen=True)
@@ -154,21 +141,6 @@ def made_in_init(definition: cst.ClassDef, tf: TFNames) -> bool:
     )
     in_init = {id(c) for c in walk(init, code_only=True)} if init is not None else set()
     return bool(makers) and all(key in in_init for key in makers)
-
-
-def resets_graph(statement: cst.CSTNode, tf: TFNames) -> bool:
-    """``tf.reset_default_graph()`` (or ``ops.reset_default_graph()``) as a statement of its own."""
-    if not (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, cst.Call)
-    ):
-        return False
-    symbol = tf.tf_symbol(statement.body[0].value.func)
-    return symbol is not None and (
-        symbol.path == "reset_default_graph" or symbol.path.endswith(".ops.reset_default_graph")
-    )
 
 
 def variable_factories(module: cst.Module, tf: TFNames) -> dict[str, cst.Call]:
@@ -436,32 +408,6 @@ def frozen_value(
     return None
 
 
-def update_ops_collection(node: cst.BaseExpression, module: cst.Module, tf: TFNames) -> Optional[cst.Call]:
-    """The ``tf.get_collection(tf.GraphKeys.UPDATE_OPS)`` call ``node`` is or names (module level)."""
-    if isinstance(node, cst.Name):
-        bound = module_assignment(module, node.value)
-        if bound is None:
-            return None
-        node = bound[1]
-    if not (isinstance(node, cst.Call) and tf.is_tf(node.func, "get_collection") and node.args):
-        return None
-    key = node.args[0].value
-    is_update_ops = tf.is_tf(key, "GraphKeys.UPDATE_OPS") or (
-        isinstance(key, cst.SimpleString) and key.evaluated_value == "update_ops"
-    )
-    return node if is_update_ops else None
-
-
-def adds_update_ops(module: cst.Module, tf: TFNames) -> bool:
-    """Whether anything in ``module`` may put ops into UPDATE_OPS."""
-    for call in calls_in(module):
-        if UPDATE_SOURCES.search(source(call.func)):
-            return True
-        if tf.is_tf(call.func, "add_to_collection", "add_to_collections"):
-            return True
-    return False
-
-
 def listed_variables(
     inventory: VariableInventory,
     top: int,
@@ -492,19 +438,6 @@ def listed_variables(
             return "a variable's graph name is not a string literal, so the scope cannot be matched"
         variables = scoped
     return variable_list(variables, trainable_only=trainable_only)
-
-
-def trainable_collection_read(call: cst.Call, tf: TFNames) -> Optional[tuple[Optional[cst.BaseExpression]]]:
-    """``(scope,)`` when ``call`` reads the trainable-variables collection, else None."""
-    if tf.is_tf(call.func, "trainable_variables"):
-        return (argument(call, 0, "scope"),)
-    if tf.is_tf(call.func, "get_collection"):
-        key = argument(call, 0, "key")
-        is_trainable = (key is not None and tf.is_tf(key, "GraphKeys.TRAINABLE_VARIABLES")) or (
-            isinstance(key, cst.SimpleString) and key.evaluated_value == "trainable_variables"
-        )
-        return (argument(call, 1, "scope"),) if is_trainable else None
-    return None
 
 
 def _keras_object(call: cst.Call, tf: TFNames) -> bool:
@@ -540,32 +473,6 @@ WEIGHTLESS_LAYERS = frozenset(
 def _weightless(call: cst.Call, tf: TFNames) -> bool:
     path = tf.keras_path(call.func) or ""
     return path.startswith("layers.") and path.rsplit(".", 1)[-1] in WEIGHTLESS_LAYERS
-
-
-#: TF paths whose use means the file still builds a TF1 graph and runs it in a session.
-GRAPH_PROGRAM = (
-    *SESSIONS,
-    *PLACEHOLDERS,
-    *V2_OFF,
-    *MONITORED_SESSIONS,
-    "get_default_graph",
-    "Graph",
-    "train.Supervisor",
-)
-
-
-def graph_program(module: cst.Module, tf: TFNames) -> Optional[str]:
-    """The TF1 graph-mode API the module still uses (``tf.Session``...), if any.
-
-    Functions in such a file may be graph builders called once: rewriting their ``minimize``
-    to eager Keras updates would break the session that runs them.
-    """
-    for node in walk(module, code_only=True):
-        if isinstance(node, (cst.Attribute, cst.Name)):
-            symbol = tf.tf_symbol(node)
-            if symbol is not None and (symbol.path in GRAPH_PROGRAM or symbol.path.startswith("estimator.")):
-                return f"tf.{symbol.path}"
-    return None
 
 
 def variable_list(variables: Sequence[ModuleVariable], *, trainable_only: bool = True) -> cst.BaseExpression:
