@@ -2086,6 +2086,21 @@ DECLINES = [
         """
         import tensorflow as tf
 
+        products = []
+        for scale in [1.0, 2.0]:
+            w = tf.Variable([scale, -scale])
+            products.append(w * 3.0)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            out = sess.run(products)
+        """,
+        "`tf.Variable` made in a `for` loop: each pass makes new variables",
+        id="variable-made-in-a-loop",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         x = tf.placeholder(tf.float32)
         y = x * 2.0
         sess = tf.Session()
@@ -2093,6 +2108,49 @@ DECLINES = [
         """,
         "builds new graph ops where the graph is run",
         id="graph-built-inside-run",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [3])
+        y = x * 2.0
+        with tf.Session() as sess:
+            sess.run(tf.Print(y, [y], "y: ", summarize=2), {x: [1.0, 2.0, 3.0]})
+        """,
+        "log them with `tf.print(...)` after the run by hand",
+        id="print-run-with-summarize",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [3])
+        y = x * 2.0
+        with tf.Session() as sess:
+            logged = sess.run(tf.Print(y, [y]), {x: [1.0, 2.0, 3.0]})
+        """,
+        "logs tensors in a way `tf.print` does not repeat (its value used",
+        id="print-run-for-its-value",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+
+        def make_inputs():
+            with tf.name_scope("inputs"):
+                features = tf.placeholder(tf.float32, [None, 2])
+            return features, tf.reduce_sum(features, axis=1)
+
+
+        def main():
+            features, total = make_inputs()
+            with tf.Session() as sess:
+                print(sess.run(total, {features: [[1.0, 2.0]]}))
+        """,
+        "feeding `features`, a placeholder `make_inputs()` makes and returns: only a placeholder made where",
+        id="placeholder-made-and-returned-by-a-function",
     ),
     pytest.param(
         """

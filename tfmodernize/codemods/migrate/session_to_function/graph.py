@@ -1366,6 +1366,15 @@ class GraphUnit:
             return
         for made, call in calls:
             if made in PLACEHOLDERS or made in VARIABLE_MAKERS or made in SESSIONS:
+                if isinstance(node, (cst.For, cst.While)) and made in VARIABLE_MAKERS:
+                    loop = "for" if isinstance(node, cst.For) else "while"
+                    raise Decline(
+                        call,
+                        f"`{_dotted(call.func)}` made in a `{loop}` loop: each pass makes new "
+                        "variables, and this codemod only follows variables made once by a "
+                        f"`name = tf.{made}(...)` statement of their own; unroll the loop (one "
+                        "such statement per variable) and migrate again",
+                    )
                 raise Decline(
                     call,
                     f"`{_dotted(call.func)}` inside a larger statement or block: this codemod only follows `name = tf.{made}(...)` statements",

@@ -46,7 +46,7 @@ from tfmodernize.codemods.migrate.session_to_function.reading import (
     assignments,
     calls_in_loops,
 )
-from tfmodernize.syntax import argument, commas, name_assignment, no_space_equal, source
+from tfmodernize.syntax import argument, commas, function_definitions, name_assignment, no_space_equal, source
 from tfmodernize.names import target_name_nodes
 
 
@@ -376,6 +376,11 @@ class RunSites:
             plan.smalls[site.small] = None
             plan.fixes.append((site.call, "the session is gone in TF2"))
             return
+        printed = self._printed(plan, stmt, site)
+        if printed is not None:
+            plan.smalls[site.small] = cst.Expr(printed)
+            plan.fixes.append((site.call, "`tf.Print` run for its log line -> `tf.print` (to stderr, as TF1)"))
+            return
         elements, shape = self._elements(unit, site.fetches, stmt.index)
         ops = [e for e in elements if e.kind == Value.OP]
         kinds = {e.kind for e in elements}
@@ -576,6 +581,44 @@ class RunSites:
                 targets=[site.small.targets[0].with_changes(target=targets)], value=value
             )
 
+    def _printed(self, plan: UnitPlan, stmt: Statement, site: "Site") -> Optional[cst.Call]:
+        """``sess.run(tf.Print(x, [x, y], "msg"))``, its value dropped, is run for the line it
+        logs: ``tf.print("msg", x, y)`` of the same values, eager ones as they are, fed or
+        updated ones computed by a function (``tf.print("msg", *compute_x_y(...))``), to stderr
+        as TF1 did (TF2 formats them). None for any other run, which then declines."""
+        call, unit, at = site.fetches, plan.unit, stmt.index
+        if (
+            site.context != "discard"
+            or not isinstance(call, cst.Call)
+            or tf_path(call.func, self.tf) != "Print"
+            or any(a.star for a in call.args)
+        ):
+            return None
+        keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+        if keywords - {"input_", "data", "message", "name"}:
+            return None  # ``first_n`` and ``summarize`` count differently in ``tf.print``
+        printed, data, message = argument(call, 0, "input_"), argument(call, 1, "data"), argument(call, 2, "message")
+        if not isinstance(printed, cst.Name) or not isinstance(data, (cst.List, cst.Tuple)) or not data.elements:
+            return None
+        try:
+            elements, _ = self._elements(unit, data, at)
+            input_kind = self._fetch_kind(unit, printed, at)
+        except Decline:
+            return None
+        tensors = (Value.STATIC, Value.VARIABLE, Value.DYNAMIC)
+        if input_kind not in tensors or any(e.kind not in tensors for e in elements):
+            return None
+        overrides = self._overrides(plan, site)
+        args = [cst.Arg(message)] if message is not None else []
+        if not overrides and all(e.kind != Value.DYNAMIC for e in elements):
+            args += [cst.Arg(e.expr.visit(AssignMethods(self))) for e in elements]
+        else:
+            single = len(elements) == 1
+            function = self._function_for(plan, stmt, elements, [], Shape.SINGLE if single else Shape.LIST, overrides)
+            function.sites.append(at)
+            args.append(cst.Arg(self._call(function, plan, site), star="" if single else "*"))
+        return cst.Call(self.tf_expr("print"), commas(args))
+
     def _elements(self, unit: GraphUnit, fetches: cst.BaseExpression, at: int) -> tuple[list[Element], str]:
         """The fetched values and the structure they were fetched in (single, list, tuple, dict)."""
         if isinstance(fetches, (cst.List, cst.Tuple)):
@@ -643,6 +686,13 @@ class RunSites:
                 # What the run fed it, as a tensor of its dtype: the function returns its parameter.
                 return Value.DYNAMIC
             raise Decline(expr, f"fetch `{expr.value}` is not a tensor or op this codemod understands")
+        if isinstance(expr, cst.Call) and tf_path(expr.func, self.tf) == "Print":
+            raise Decline(
+                expr,
+                f"fetch `{source(expr)}` logs tensors in a way `tf.print` does not repeat (its value "
+                "used, a tensor it logs not computed by this graph, `first_n` or `summarize`): log "
+                "them with `tf.print(...)` after the run by hand and migrate again",
+            )
         used = names_used(expr)
         kinds = {unit.kind(n, at) for n in used}
         if kinds & {Value.INIT, Value.SESSION, Value.OBJECT, Value.CONFIG, Value.UNKNOWN, Value.GRAPH}:
@@ -815,7 +865,61 @@ class RunSites:
                         "built becomes a parameter; move it into the function (passing it to the "
                         "helpers reading it) and migrate again"
                     )
+        maker = self._placeholder_maker(plan.unit, name, at) if name is not None else None
+        if maker is not None:
+            return (
+                f"feeding `{name}`, a placeholder `{maker}()` makes and returns: only a placeholder "
+                "made where its graph is built and run becomes a parameter; make it before the "
+                f"call, pass it to `{maker}` as an argument, and migrate again"
+            )
         return f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}"
+
+    def _placeholder_maker(self, unit: GraphUnit, name: str, at: int) -> Optional[str]:
+        """The module function whose returned placeholder ``name`` is bound to (``x, y =
+        model()``, ``model`` returning ``x`` made by ``x = tf.placeholder(...)``), or None."""
+        bound = unit.reaching(name, at)
+        node = bound.node if bound is not None else None
+        if not (isinstance(node, cst.SimpleStatementLine) and isinstance(node.body[0], cst.Assign)):
+            return None
+        assign = node.body[0]
+        if len(assign.targets) != 1 or not isinstance(assign.value, cst.Call):
+            return None
+        target, func = assign.targets[0].target, assign.value.func
+        if isinstance(target, cst.Name):
+            position = None
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
+            if name not in names:
+                return None
+            position = names.index(name)
+        else:
+            return None
+        maker = next(
+            (
+                f
+                for _, f in function_definitions(self._module)
+                if isinstance(func, cst.Name) and f.name.value == func.value
+            ),
+            None,
+        )
+        if maker is None:
+            return None
+        made = set()
+        for inner in walk(maker, code_only=True):
+            pair = name_assignment(inner) if isinstance(inner, cst.SimpleStatementLine) else None
+            if pair is not None and isinstance(pair[1], cst.Call) and tf_path(pair[1].func, self.tf) in PLACEHOLDERS:
+                made.add(pair[0])
+        for inner in walk(maker, code_only=True):
+            if not isinstance(inner, cst.Return) or inner.value is None:
+                continue
+            returned = inner.value
+            if position is not None:
+                if not isinstance(returned, (cst.Tuple, cst.List)) or len(returned.elements) <= position:
+                    continue
+                returned = returned.elements[position].value
+            if isinstance(returned, cst.Name) and returned.value in made:
+                return maker.name.value
+        return None
 
     def _wants_numpy(self, plan: UnitPlan, site: "Site", targets) -> bool:
         if site.context == "value":
