@@ -163,6 +163,9 @@ class UnitPlan:
     #: a tensor named like the module function it came from (``spread = spread(x)``): its
     #: ``Name`` nodes in the functions (by id), and the local they are written as there
     renamed: dict[int, str] = field(default_factory=dict)
+    #: fed values a loop's runs pass unchanged, converted once before the unit statement
+    #: holding the loop: (statement index, fed name, dtype source) -> the tensor's name
+    invariants: dict[tuple[int, str, str], str] = field(default_factory=dict)
     #: a unit inside a function (its functions are nested ones)
     nested: bool = False
     #: module-level code in a block (``if __name__ == "__main__":``): a definition opening the
