@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from tfmodernize.codemods.migrate.layers_to_keras import layer_table
+from tfmodernize.engine import run
+from tfmodernize.settings import Settings
+from tfmodernize.sources import Discovered
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REPO = Path(__file__).resolve().parents[1]
@@ -1466,3 +1469,41 @@ h = tf.layers.dense(x, 4, kernel_initializer=None)
     assert "def glorot_uniform_2(shape, dtype=tf.float32):" in new
     assert "dense = tf.keras.layers.Dense(4, kernel_initializer=glorot_uniform_2)" in new
     assert 'glorot_uniform = "the file\'s own"' in new
+
+
+# -- across a project --------------------------------------------------------------------------
+
+RNN_MODULE = """\
+import tensorflow as tf
+
+
+def recurrent_scores(sequences, units):
+    cell = tf.nn.rnn_cell.BasicRNNCell(units)
+    outputs, _ = tf.nn.dynamic_rnn(cell, sequences, dtype=tf.float32)
+    return tf.layers.dense(outputs[:, -1], 1)
+"""
+
+RNN_MAIN = """\
+import numpy as np
+import tensorflow as tf
+from nets import recurrent_scores
+
+sequences = tf.placeholder(tf.float32, [None, 3, 2])
+scores = recurrent_scores(sequences, 4)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    print(sess.run(scores, {sequences: np.ones([1, 3, 2])}))
+"""
+
+
+def test_a_recurrent_network_function_other_files_call_stays_on_tf1_with_them(tmp_path):
+    # Its Keras layer class would start from Keras's initial weights, not the TF1 cell's.
+    (tmp_path / "nets.py").write_text(RNN_MODULE, encoding="utf-8")
+    (tmp_path / "main.py").write_text(RNN_MAIN, encoding="utf-8")
+    paths = [tmp_path / "main.py", tmp_path / "nets.py"]
+    found = {o.path.name: o for o in run([Discovered(p) for p in paths], Settings(jobs=1))}
+    assert "def recurrent_scores(sequences, units):" in found["nets.py"].new
+    assert "tf.keras.layers" not in found["nets.py"].new
+    refused = [f.message for f in found["nets.py"].findings if f.code == "TFM107"]
+    assert any("starts from Keras's initial weights" in m for m in refused)
+    assert found["main.py"].kept_on_v1 and found["nets.py"].kept_on_v1

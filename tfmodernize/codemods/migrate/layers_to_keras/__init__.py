@@ -180,7 +180,8 @@ Declines when
     cells made in it, passes peepholes, clipping,
     projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, when an LSTM's state
     is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked,
-    bidirectional or static RNN is read.
+    bidirectional or static RNN is read, or when the RNN is in a network function the other
+    files of the run call (its Keras layer class would start from Keras's initial weights).
     A network function's ``tf.get_variable`` declines when the function also applies layers
     (other than batch normalisations always in training mode, which decline when not in
     training mode written out, passing an argument whose effect is not reproduced
@@ -366,6 +367,14 @@ class LayersToKeras(TFCodemod):
                             f"arguments read `{read[0]}`, which the block binds",
                         )
                 if isinstance(statement, cst.FunctionDef) and project:
+                    if any(layer.rnn is not None for layer in made):
+                        raise Decline(
+                            calls[0],
+                            f"its recurrent layer would be made by a Keras layer class that the other files "
+                            f"of the run call, which starts from Keras's initial weights, not the TF1 cell's "
+                            f"(other numbers): keep `{statement.name.value}` on TF1, or write the class by hand "
+                            f"with the cell's initial weights",
+                        )
                     removed = [line for layer in made if layer.rnn is not None for line in layer.rnn.cell_lines]
                     split = modules.split_of(
                         statement,
