@@ -1163,7 +1163,9 @@ import tensorflow as tf
 class Dense(tf.Module):
     def __init__(self, in_dim, width, name):
         super().__init__()
-        self.w = tf.Variable(tf.zeros([in_dim, width], dtype=tf.float32), name=f"{name}/w")
+        self.w = tf.Variable(
+            tf.zeros([in_dim, width], dtype=tf.float32), name=f"{name}/w"
+        )
 
     def __call__(self, x):
         w = self.w
@@ -1201,7 +1203,9 @@ import tensorflow as tf
 class Dense(tf.Module):
     def __init__(self, in_dim, width):
         super().__init__()
-        self.w = tf.Variable(tf.zeros([in_dim, width], dtype=tf.float32), name="layer/w")
+        self.w = tf.Variable(
+            tf.zeros([in_dim, width], dtype=tf.float32), name="layer/w"
+        )
 
     def __call__(self, x):
         w = self.w

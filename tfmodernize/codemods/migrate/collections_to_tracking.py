@@ -83,7 +83,8 @@ from tfmodernize.analysis.project_facts import foreign_call, foreign_imports
 from tfmodernize.names import fresh_name, used_names
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import names_read
-from tfmodernize.syntax import ancestors, argument, source
+from tfmodernize.syntax import ancestors, argument, source, statement_of
+from tfmodernize.layout import depth, fitted, style_width
 from tfmodernize.tfsymbols import TFNames
 
 #: ``tf.GraphKeys`` attributes this codemod knows, with the collection names they stand for.
@@ -303,6 +304,11 @@ class CollectionsToTracking(TFCodemod):
             return
         self.discharge()
         self.replace(original, result)
+        parents = self.state.parents(self._module)
+        line = statement_of(original, parents)
+        if line is not None:  # a written list wider than the file's lines: one element a line
+            deep, width = depth(line[1], parents), style_width(self.state.text)
+            self.replace(line[1], lambda updated: fitted(updated, width, deep, further=True))
 
     def _collection(self, call: cst.Call, key: str, scope: Optional[cst.BaseExpression]) -> cst.BaseExpression:
         """What the collection read becomes; raises Decline saying why it cannot."""

@@ -273,7 +273,9 @@ class ScopedVariables:
             base = self.editor.tf_expr("Module")
             self.editor.replace(
                 function,
-                lambda updated: modules.module_class(updated, split, created, base, "__call__", scoped),
+                lambda updated: modules.module_class(
+                    updated, split, created, base, "__call__", scoped, width=self.plan.width
+                ),
             )
             exported = split.export()
             if local:
