@@ -48,9 +48,10 @@ REWRITES = [
     # The default Glorot range over named sizes: written out, computed where the variable is made.
     pytest.param(
         "import tensorflow as tf\nimport math\nn = 3\nw = tf.get_variable('w', [n, 2])\n",
-        "import tensorflow as tf\nimport math\nn = 3\nw = tf.Variable(tf.random.uniform([n, 2], "
-        "-math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))), math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))), "
-        "dtype=tf.float32), name='w')\n",
+        # (wider than the file's lines: wrapped)
+        "import tensorflow as tf\nimport math\nn = 3\nw = tf.Variable(\n    tf.random.uniform(\n        [n, 2],\n"
+        "        -math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))),\n"
+        "        math.sqrt(3.0 * (1.0 / max(1.0, (n + 2) / 2.0))),\n        dtype=tf.float32,\n    ),\n    name='w',\n)\n",
         id="glorot-over-a-named-size",
     ),
     # A helper called by a module function the program calls twice at top level: each call made a new variable.
@@ -138,8 +139,8 @@ REWRITES = [
     # Random initializers: the TF2 op their __call__ ran; Glorot's range computed from the fans.
     pytest.param(
         "import tensorflow as tf\nw = tf.get_variable('w', [2, 2])\n",
-        "import tensorflow as tf\nw = tf.Variable(tf.random.uniform([2, 2], -1.224744871391589, 1.224744871391589, "
-        "dtype=tf.float32), name='w')\n",
+        "import tensorflow as tf\nw = tf.Variable(\n    tf.random.uniform([2, 2], -1.224744871391589, 1.224744871391589, "
+        "dtype=tf.float32),\n    name='w',\n)\n",
         id="float-default-glorot-uniform",
     ),
     pytest.param(
@@ -163,7 +164,8 @@ REWRITES = [
         "import tensorflow as tf\ndef make(name, shape):\n    init = tf.random_uniform_initializer(-0.5, 0.5)\n"
         "    return tf.get_variable('w_' + name, shape, initializer=init)\nv = make('v', [2])\n",
         "import tensorflow as tf\ndef make(name, shape):\n"
-        "    return tf.Variable(tf.random.uniform(shape, minval=-0.5, maxval=0.5, dtype=tf.float32), name='w_' + name)\n"
+        "    return tf.Variable(\n        tf.random.uniform(shape, minval=-0.5, maxval=0.5, dtype=tf.float32),\n"
+        "        name='w_' + name,\n    )\n"
         "v = make('v', [2])\n",
         id="helper-initializer-bound-before",
     ),
@@ -183,7 +185,7 @@ REWRITES = [
         "import tensorflow as tf\nimport math\nimport numpy as np\n"
         'def spread(fan_in):\n    "He."\n    half = fan_in / 2.0\n    return 1.0 / tf.sqrt(half)\n'
         "a = tf.Variable(tf.random.normal([4, 2], stddev=spread(4), dtype=tf.float32), name='a')\n"
-        "b = tf.Variable(tf.random.truncated_normal([2], stddev=math.sqrt(float(2)), dtype=tf.float32), name='b')\n"
+        "b = tf.Variable(\n    tf.random.truncated_normal([2], stddev=math.sqrt(float(2)), dtype=tf.float32), name='b'\n)\n"
         "c = tf.Variable(tf.random.uniform([2], maxval=np.sqrt(3.0), dtype=tf.float32), name='c')\n",
         id="initializer-arguments-computed-by-arithmetic",
     ),

@@ -110,6 +110,7 @@ from tfmodernize.analysis.variables import (
 from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.analysis.variable_calls import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.layout import depth, fitted, style_width
 from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names
 from tfmodernize.syntax import ancestors, is_none, source, statement_holding, statement_of
 from tfmodernize.treewalk import walk
@@ -216,6 +217,9 @@ class GetVariableToVariable(TFCodemod):
         if not self.fix(call, f"tf.get_variable {where} -> tf.Variable with the same initial value"):
             return
         self.replace(call, cst.parse_expression(text))
+        if statement is not None:  # the variable written wider than the file's lines: wrapped
+            deep, width = depth(statement, parents), style_width(self.state.text)
+            self.replace(statement, lambda updated: fitted(updated, width, deep, further=True))
         if values.uses_math:
             self.add_import("math")
         if binding is not None:
