@@ -33,7 +33,7 @@ def test_example_migrates_without_tf1_idioms(name: str) -> None:
     migrated = migrate(name)
     assert not TF1_IDIOMS.search(migrated), migrated
     assert "keras.optimizers.legacy" not in migrated, migrated
-    assert "GradientTape" in migrated and "apply_gradients" in migrated
+    assert "GradientTape" in migrated and ("apply_gradients" in migrated or "assign_sub" in migrated)
 
 
 @pytest.mark.parametrize("name", sorted(TRAINING_EXAMPLES))

@@ -15,10 +15,11 @@ What it does
       -> ``from tf_slim.nets import resnet_v1``;
     * a module-level ``slim = tf.contrib.slim`` -> ``import tf_slim as slim`` (a module-level
       name for a function, ``norm = tf.contrib.layers.batch_norm``, is a reference like any);
-      such a line nothing in the file reads goes, as does an import of tf-slim whose every use
-      the functions written in the file took over (each would be an unused import; a module
-      listing its names in ``__all__`` keeps the line, and an import unread before stays, as
-      a package may export it);
+      such a line nothing in the file reads goes (it would be an unused import; a module
+      listing its names in ``__all__`` keeps it). An import of tf-slim whose every use the
+      functions written in the file took over stays: the file stays on TF1 with tf-slim, and a
+      second run leaves it so (without it, session-to-function would migrate code that may
+      read TF1's graph ops, ``var.op.name``);
     * a name written out through TensorFlow (``tf.contrib.layers.flatten(x)``) ->
       ``tf_slim.flatten(x)``, with ``import tf_slim``;
     * ``batch_norm`` (``slim.batch_norm``, ``normalizer_fn=slim.batch_norm``,
@@ -210,12 +211,6 @@ class ContribToSlim(WholeNames, TFCodemod):
                 f"now (pip install {PACKAGE}): the same code, moved out of TensorFlow",
             ):
                 continue
-            for binding in bindings:
-                found = slim_name(binding.path)
-                taken_over = any(self._in_file(slim_name(path)) for _, path in binding.uses)
-                if taken_over and not self._in_file(found):
-                    # Its uses now read the file's own functions: it goes if nothing else reads it.
-                    self._drop_if_unread(found.imported_as(binding.local))
             new = [cst.parse_statement(line) for line in _merged(lines)]
             kept = (
                 [alias for alias in small.names if local_name(alias) not in moved]
@@ -265,9 +260,11 @@ class ContribToSlim(WholeNames, TFCodemod):
             if statement is not None and found.is_module is not None:
                 target = statement.body[0].targets[0].target.value
                 line = cst.parse_statement(found.imported_as(target))
-                if "__all__" not in self.state.text:  # (an alias it lists is exported)
-                    # An alias nothing reads (or whose uses the file's own functions took over)
-                    # would be an unused import: it goes.
+                read = any(home == self._reading.local_modules.get(target) for home, _ in self._reading.local_reads)
+                if not read and "__all__" not in self.state.text:  # (an alias it lists is exported)
+                    # An alias nothing reads would be an unused import: it goes. One whose every
+                    # read the file's own functions took over stays: the file stays on TF1 with
+                    # tf-slim, as it did, and a second run leaves it so.
                     self._drop_if_unread(found.imported_as(target))
                 self.replace(
                     statement,
