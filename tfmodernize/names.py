@@ -119,6 +119,18 @@ def parameter_names(function: "cst.FunctionDef | cst.Lambda") -> list[str]:
     return [param.name.value for param in every]
 
 
+def plain_parameters(function: "cst.FunctionDef | cst.Lambda") -> bool:
+    """Whether a function takes only plain parameters: no ``*args``, ``**kwargs``,
+    keyword-only or positional-only ones."""
+    params = function.params
+    return not (
+        params.star_arg is not cst.MaybeSentinel.DEFAULT
+        or params.kwonly_params
+        or params.star_kwarg
+        or params.posonly_params
+    )
+
+
 def local_names(function: "cst.FunctionDef | cst.Lambda", *, augmented: bool = True) -> set[str]:
     """The names a function's own body binds and so makes local (its parameters not included;
     names it declares ``global`` or ``nonlocal`` are not local). ``augmented=False`` leaves out

@@ -25,7 +25,7 @@ import libcst as cst
 
 from tfmodernize.codemod import Decline
 from tfmodernize.layout import fitted
-from tfmodernize.names import bound_names, local_names, name_nodes, parameter_names
+from tfmodernize.names import bound_names, local_names, name_nodes, parameter_names, plain_parameters
 from tfmodernize.analysis.tf_objects import TF_MODULE_MEMBERS
 from tfmodernize.syntax import commas, no_space_equal, source
 from tfmodernize.treewalk import walk
@@ -149,13 +149,7 @@ def split_of(
     migration removes from it (an RNN's cell lines, constants read only where the layers are
     made) and the dimensions of its inputs they read (``derived``: ``__init__`` takes them,
     before the parameter they are read from); declines what cannot be split."""
-    params = function.params
-    if (
-        params.star_arg is not cst.MaybeSentinel.DEFAULT
-        or params.kwonly_params
-        or params.star_kwarg
-        or params.posonly_params
-    ):
+    if not plain_parameters(function):
         raise Decline(function, f"`{function.name.value}` takes `*args`, `**kwargs` or keyword-only parameters")
     if function.decorators or any(isinstance(n, (cst.Yield, cst.Global, cst.Nonlocal)) for n in walk(function.body)):
         raise Decline(function, f"`{function.name.value}` is decorated, a generator, or rebinds globals")

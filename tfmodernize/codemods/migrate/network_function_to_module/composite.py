@@ -21,7 +21,7 @@ from tfmodernize.codemods.migrate.network_function_to_module.plan import (
     trains,
     variable_statement,
 )
-from tfmodernize.names import bound_names, fresh_name, name_nodes, names_bound_here, own_nodes
+from tfmodernize.names import bound_names, fresh_name, name_nodes, names_bound_here, own_nodes, plain_parameters
 from tfmodernize.syntax import ancestors, calls_in, split_docstring
 from tfmodernize.tfsymbols import root_name
 from tfmodernize.treewalk import walk
@@ -81,17 +81,9 @@ def read_composite(function: cst.FunctionDef, makers: dict[str, Maker], reading:
     for call in calls_in(function.body):
         if reading.tf.is_tf(call.func, *SESSIONS, *PLACEHOLDERS) or trains(call, reading.tf):
             return None  # the program itself, or a training step's builder, run in a function
-    params = function.params
-    if (
-        params.star_arg is not cst.MaybeSentinel.DEFAULT
-        or params.kwonly_params
-        or params.star_kwarg
-        or params.posonly_params
-        or function.decorators
-        or function.asynchronous
-    ):
+    if not plain_parameters(function) or function.decorators or function.asynchronous:
         raise Decline(function, "it is decorated or takes `*args`, `**kwargs` or keyword-only parameters")
-    parameters = [p.name.value for p in params.params]
+    parameters = [p.name.value for p in function.params.params]
     if "self" in parameters:
         raise Decline(function, "it takes a parameter named `self`")
     inner = [n for n in walk(function.body, code_only=True) if isinstance(n, (cst.Lambda, cst.ClassDef))]
