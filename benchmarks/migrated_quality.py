@@ -9,25 +9,32 @@ For each pair, and summed over the folder:
 - ``width``: the longest line the migration wrote (a line the original does not hold) against
   the file's own style, ``min(100, max(88, longest line of the original)))``; ``wide`` counts
   the written lines wider than that (a trailing comment the original has is its author's: a
-  line is as wide as its code then);
+  line is as wide as its code then; a line the original already had wider than the style is
+  its author's wherever the migration moved it);
 - ``misaligned``: continuation lines inside a bracket followed by code on its own line
   (visual indent) that do not start right after that bracket, but those the original has;
 - ``orphaned``: comment lines of the original kept although the statement right below them
   is gone or no longer follows them (a statement rewritten where it stood still follows it, a
   function made a class, a call made an object and its call (the first of them), a class's
   tensor made a method; a comment on a ``minimize`` goes with the update that replaces it; a
-  statement wrapped over other lines is read as one line);
+  session run made a call of the function written for it, binding no name the run did not; a
+  statement gone with the objects made where it stood, whose calls bind what its paragraph
+  bound (``cell = ...`` -> ``rnn = SimpleRNN(...)``, ``output, state = rnn(x)``); a statement
+  wrapped over other lines is read as one line);
   ``lost``: comment lines gone although their statement is kept (a comment above a blank line
   heads a section: not counted). A comment line is found by its words in a run of comment lines
   of the migrated file, wherever the run's lines are cut (a comment reflowed to the file's width
   is kept, not lost);
 - ``names``: functions and names the migration introduced with ``_and_`` in them or ending in
   a number (``train_step_2``);
-- ``blank``: runs of blank lines longer than the original's longest; ``layout``: targets with a
+- ``blank``: runs of blank lines (a line of spaces is blank) longer than the original's longest
+  and than two; ``layout``: targets with a
   dangling comma (``a, b,  = ...``);
 - ``tf.function``: functions decorated with ``tf.function`` in the migrated file;
 - ``numpy-in-loop``: ``.numpy()`` calls inside a ``for``/``while`` loop of the migrated file;
-  ``every-step``: those a loop makes at every pass (not under an ``if``/``try`` of its body).
+  ``every-step``: those a loop makes at every pass (not under an ``if``/``try`` of its body);
+  ``unread-step``: names a loop binds to such values at every pass that it does not read at
+  every pass (read only under an ``if``, or after the loop: converted where read instead).
 
 Never imports TensorFlow (``--migrate`` runs the rewrite, which does not either).
 """
@@ -43,6 +50,7 @@ import sys
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 COLUMNS = (
@@ -57,6 +65,7 @@ COLUMNS = (
     "tf.function",
     "numpy-in-loop",
     "every-step",
+    "unread-step",
 )
 
 
@@ -212,6 +221,54 @@ def rewritten_in_place(
     return False
 
 
+def assigned(line: str) -> Optional[set[str]]:
+    """The names a statement line assigns (``a, b = ...``, ``[a, _] = ...``); None when it
+    assigns none."""
+    target = re.match(r"\s*\[?([\w., ]+?)\]?\s*=[^=]", line)
+    if target is None:
+        return None
+    return {name.strip() for name in target.group(1).split(",")} - {"", "_"}
+
+
+def run_made_call(old: str, new: str, functions: set[str]) -> bool:
+    """``new`` calls a function the migration wrote in place of the session run ``old``
+    (``summary, acc = sess.run([merged, accuracy], ...)`` -> ``acc = evaluate(x, y)``), binding
+    no name the run did not."""
+    if ".run(" not in old or not any(re.search(rf"\b{name}\(", new) for name in functions):
+        return False
+    made, ran = assigned(new), assigned(old) or set()
+    return made is None or made <= ran
+
+
+def objects_made_for(lines: list[str], heads: dict, follower: int, paragraph: list[str]) -> bool:
+    """The lines from ``follower`` to the next blank line make the objects
+    (``rnn = SimpleRNN(...)``) whose calls compute what the statements of ``paragraph`` (the
+    original statement and those after it up to a blank line) computed:
+    ``output, state = rnn(x)`` in place of ``output, state = tf.nn.dynamic_rnn(cell, x)``."""
+    made = []
+    for line in lines[follower:]:
+        if not line.strip():
+            break
+        bound = re.match(r"(\w+) = ", line.strip())
+        made += [bound.group(1)] if bound else []
+    for head in heads.values():
+        if any(re.search(rf"=\s*{name}\(", head) for name in made):
+            if any(assigned(head) and assigned(head) == assigned(line) for line in paragraph):
+                return True
+    return False
+
+
+def paragraph_of(lines: list[str], statement: int, heads: dict, comments: set) -> list[str]:
+    """The statements (as one line each) from ``statement`` to the next blank or comment line."""
+    found = []
+    for number in range(statement, len(lines)):
+        if not lines[number].strip() or number in comments:
+            break
+        if number in heads:
+            found.append(heads[number])
+    return found
+
+
 def comments(original: str, migrated: str, quality: Quality) -> None:
     old_lines, new_lines = original.splitlines(), migrated.splitlines()
     old_comments, new_comments = comment_lines(original), comment_lines(migrated)
@@ -223,6 +280,11 @@ def comments(original: str, migrated: str, quality: Quality) -> None:
     ).get_opcodes()
     new_code = {line.strip() for n, line in enumerate(new_lines) if n not in new_set}
     old_heads, new_heads = statement_heads(original), statement_heads(migrated)
+    defined = [
+        {node.name for node in ast.walk(ast.parse(text)) if isinstance(node, ast.FunctionDef)}
+        for text in (original, migrated)
+    ]
+    written_functions = defined[1] - defined[0]
     taken: dict[str, list[int]] = {}
     for number in new_comments:
         taken.setdefault(new_lines[number].strip(), []).append(number)
@@ -246,6 +308,10 @@ def comments(original: str, migrated: str, quality: Quality) -> None:
                 quality.details.append(f"lost: {text}")
             continue
         follower = next_code_line(new_lines, place, new_set)
+        after = next_code_line(old_lines, end - 1, old_set)  # the original statement after it
+        new_head = new_heads.get(follower, "")
+        paragraph = paragraph_of(old_lines, statement, old_heads, old_set)
+        gone = own[0].strip() not in new_code
         if follower is None:
             kept = False
         else:
@@ -260,6 +326,14 @@ def comments(original: str, migrated: str, quality: Quality) -> None:
                 or similar(new_heads.get(follower, new_lines[follower]), old_heads.get(statement, own[0]))
                 or any(made_for(new_lines[n], line) for n in heads for line in own)
                 or rewritten_in_place(old_lines, new_lines, opcodes, statement, follower, starts)
+                # a run of the session made a call of the function written for it, the run
+                # right after it (if any) not: that one would be what follows the comment
+                or (
+                    run_made_call(old_heads.get(statement, own[0]), new_head, written_functions)
+                    and not run_made_call(old_heads.get(after, ""), new_head, written_functions)
+                )
+                # a statement gone, replaced by the objects made where it stood
+                or (gone and objects_made_for(new_lines, new_heads, follower, paragraph))
                 # The rules: a comment on a minimize goes with the update replacing it.
                 or (update and any(".minimize(" in line for line in own))
             )
@@ -328,8 +402,60 @@ def numpy_every_step(tree: ast.AST) -> int:
     return count
 
 
-def longest_blank_run(source: str) -> int:
-    return max((len(run) for run in re.findall(r"(?:\n[ \t]*)+(?=\n)", "\n" + source)), default=0)
+def _numpy_call(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "numpy"
+        and not node.args
+    )
+
+
+def _every_pass(body: list[ast.stmt]):
+    """The statements of a loop's body run at every pass: not under an ``if``/``try`` of it, not
+    in a function defined there (those of a loop inside it are, as far as the outer one goes)."""
+    for statement in body:
+        if isinstance(statement, (ast.If, ast.Try, ast.FunctionDef, ast.ClassDef)):
+            continue
+        yield statement
+        if isinstance(statement, (ast.With, ast.For, ast.While)):
+            yield from _every_pass(statement.body)
+
+
+def numpy_unread_each_step(tree: ast.AST) -> list[str]:
+    """Names a loop binds to ``.numpy()`` values at every pass (``value = step(x).numpy()``,
+    ``a, b = [t.numpy() for t in step(x)]``) that no statement run at every pass reads: the
+    program reads them only at some steps (under an ``if``) or after the loop, so converting
+    them at every step is a numpy round trip it did not need."""
+    found = []
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.While)):
+            continue
+        every = list(_every_pass(loop.body))
+        read = {
+            node.id
+            for part in [*every, *([loop.test] if isinstance(loop, ast.While) else [])]
+            for node in ast.walk(part)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+        }
+        for statement in every:
+            if not isinstance(statement, ast.Assign):
+                continue
+            if not any(_numpy_call(node) for node in ast.walk(statement.value)):
+                continue
+            bound = [
+                node.id
+                for target in statement.targets
+                for node in ast.walk(target)
+                if isinstance(node, ast.Name) and node.id != "_"
+            ]
+            found += [name for name in bound if name not in read]
+    return found
+
+
+def blank_runs(source: str) -> list[int]:
+    """How many blank lines (whitespace only counts as blank) each run of them holds."""
+    return [run.count("\n") for run in re.findall(r"(?:\n[ \t]*)+(?=\n)", "\n" + source)]
 
 
 def trailing_comments(source: str) -> dict[int, tokenize.TokenInfo]:
@@ -344,15 +470,18 @@ def trailing_comments(source: str) -> dict[int, tokenize.TokenInfo]:
     return found
 
 
-def written_widths(original: str, migrated: str) -> list[tuple[int, str]]:
+def written_widths(original: str, migrated: str, limit: int) -> list[tuple[int, str]]:
     """``(width, line)`` of each line the migration wrote; a trailing comment the original has
-    is its author's, not counted in the width."""
+    is its author's, not counted in the width. A line the original already had wider than
+    ``limit`` (the file's style) is its author's too, wherever the migration moved it (into a
+    function, out of a session block): not a written line."""
     old_set = {line.rstrip() for line in original.splitlines()}
+    authors_wide = {line.strip() for line in original.splitlines() if len(line) > limit}
     authors = {token.string for token in trailing_comments(original).values()}
     ending = trailing_comments(migrated)
     found = []
     for number, line in enumerate(migrated.splitlines()):
-        if line.rstrip() in old_set:
+        if line.rstrip() in old_set or line.strip() in authors_wide:
             continue
         comment = ending.get(number)
         if comment is not None and comment.string in authors:
@@ -411,7 +540,7 @@ def misaligned(original: str, migrated: str) -> list[str]:
 def measure(name: str, original: str, migrated: str) -> Quality:
     quality = Quality(name)
     limit = style_width(original)
-    written = written_widths(original, migrated)
+    written = written_widths(original, migrated, limit)
     widest = max((size for size, _ in written), default=0)
     quality.width = f"{widest}/{limit}"
     quality.counts["wide"] = sum(size > limit for size, _ in written)
@@ -423,9 +552,8 @@ def measure(name: str, original: str, migrated: str) -> Quality:
     odd = sorted(n for n in introduced_names(original, migrated) if "_and_" in n or re.search(r"_\d+$", n))
     quality.counts["names"] = len(odd)
     quality.details += [f"name: {n}" for n in odd]
-    allowed = longest_blank_run(original)
-    runs = re.findall(r"(?:\n[ \t]*)+(?=\n)", "\n" + migrated)
-    quality.counts["blank"] = sum(len(run) > max(allowed, 2) for run in runs)
+    allowed = max(blank_runs(original), default=0)
+    quality.counts["blank"] = sum(run > max(allowed, 2) for run in blank_runs(migrated))
     quality.counts["layout"] = sum(bool(re.search(r",[ \t]*=[^=]", line)) for _, line in written)
     tree = ast.parse(migrated)
     quality.counts["tf.function"] = sum(
@@ -433,6 +561,9 @@ def measure(name: str, original: str, migrated: str) -> Quality:
     )
     quality.counts["numpy-in-loop"] = numpy_in_loops(tree)
     quality.counts["every-step"] = numpy_every_step(tree)
+    unread = numpy_unread_each_step(tree)
+    quality.counts["unread-step"] = len(unread)
+    quality.details += [f"converted at every step, read at some: {name}" for name in unread]
     return quality
 
 

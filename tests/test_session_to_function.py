@@ -362,6 +362,48 @@ REWRITES = [
         """,
         id="one-function-for-unpacked-and-list-fetches-other-codes-suppression-ignored",
     ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+
+        def smoothed(values):
+            level = tf.Variable(0.0)
+            tracker = tf.train.ExponentialMovingAverage(0.8)
+            track = tracker.apply([level])
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                seen = []
+                for value in values:
+                    sess.run(level.assign(value))
+                    sess.run(track)
+                    seen.append(sess.run(tracker.average(level)))
+                return seen
+        """,
+        """
+        import tensorflow as tf
+
+
+        def smoothed(values):
+            level = tf.Variable(0.0)
+            tracker = tf.train.ExponentialMovingAverage(0.8)
+            # Creates the averages; this first update leaves them at the variables' values.
+            tracker.apply([level])
+
+            @tf.function
+            def run_track():
+                track = tracker.apply([level])
+
+            seen = []
+            for value in values:
+                level.assign(value)
+                run_track()
+                seen.append(tracker.average(level).numpy())
+            return seen
+        """,
+        # The averages are made once where TF1 built them; the function only updates them.
+        id="moving-average-made-once-in-a-function",
+    ),
 ]
 
 
@@ -1731,13 +1773,62 @@ DECLINES = [
 
         w = tf.Variable(1.0)
         ema = tf.train.ExponentialMovingAverage(0.9)
+        sess = tf.Session()
+        sess.run(tf.global_variables_initializer())
+        sess.run(w.assign(3.0))
+        # TF1 starts the average from w's initial value, an eager call would from 3.0.
         update = ema.apply([w])
+        sess.run(update)
+        """,
+        "only for a call before the graph first runs",
+        id="moving-average-made-after-a-run",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        loss = tf.square(w - 2.0)
+        ema = tf.train.ExponentialMovingAverage(0.9)
+        # The average of a tensor starts from zeros: a first eager update would move it.
+        update = ema.apply([loss])
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             sess.run(update)
         """,
-        "`ema.apply` creates the averages' variables where it is built",
-        id="moving-average-shadow-variables",
+        "only for a call over variables named in a list",
+        id="moving-average-of-a-tensor",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        ema = tf.train.ExponentialMovingAverage(0.9)
+        for _ in range(2):
+            update = ema.apply([w])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(update)
+        """,
+        "only for a call in a statement of its own",
+        id="moving-average-made-in-a-loop",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        w = tf.Variable(1.0)
+        ema = tf.train.ExponentialMovingAverage(0.9)
+        update = ema.apply([w])
+        # TF1 lists the average too: a list written for TF2 would leave it out.
+        everything = tf.global_variables()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(update)
+        """,
+        "`tf.global_variables` lists or saves the program's variables",
+        id="moving-average-with-the-variables-listed",
     ),
     pytest.param(
         """

@@ -32,6 +32,17 @@ What it does
     or from such a function, outside loops, ``with`` blocks, comprehensions and nested
     definitions, and used nowhere else in the run.
     The calls are read in the program as written.
+    In a file sharing its networks' variables in the known shape (``analysis/variable_reuse``:
+    ``def encoder(x, reuse=False):`` opening with ``if reuse:
+    tf.get_variable_scope().reuse_variables()``, each ``reuse=True`` call in a ``with
+    tf.variable_scope(tf.get_variable_scope()):`` block after the call that made them; or ``with
+    tf.variable_scope("name") as scope: a = net(x); scope.reuse_variables(); b = net(y)``), a
+    layer helper those networks call is migrated too, its variable scope ``with
+    tf.variable_scope(name, reuse=None):`` (the whole body, scoping by a parameter; or
+    ``reuse=tf.AUTO_REUSE`` when each call passes another literal name) dedented and
+    its name joined to each variable's (``name=name + "/weights"``): network-function-to-module
+    then makes each network a module and calls the first call's object at the reusing calls (an
+    obligation: without it, nothing here is rewritten).
 
 Why it matters
     ``tf.get_variable`` is TF1-only (its variable store lives in the graph): a program using it
@@ -66,7 +77,10 @@ Fix safety
     function the program runs once at most, in no variable scope and in a file that never
     reuses variables, asked once for each of its
     names, which TF1 created (or, skipped, made nothing), as its ``tf.Variable`` lines do, in
-    the same place of the random-op order. The files of the run are taken as the project: a
+    the same place of the random-op order. In a file sharing in the known shape, the calls but
+    the reusing ones asked for new names (one asked for twice outside a reusing scope failed in
+    TF1), and each reusing call becomes a call of the object the first call made, holding the
+    very variables it looked up. The files of the run are taken as the project: a
     caller in a file outside the run is not seen.
 
 Declines when
@@ -108,11 +122,12 @@ from tfmodernize.analysis.variables import (
     written_string,
 )
 from tfmodernize.analysis.variable_calls import arguments
+from tfmodernize.analysis.variable_reuse import helper_scope, is_wrapper, read_shared_networks, reenters_scope
 from tfmodernize.analysis.variable_calls import creates_opaque_variables
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.layout import depth, fitted, style_width
 from tfmodernize.names import bound_names, name_nodes, names_read, own_nodes, parameter_names
-from tfmodernize.syntax import ancestors, is_none, source, statement_holding, statement_of
+from tfmodernize.syntax import ancestors, is_none, source, split_docstring, statement_holding, statement_of
 from tfmodernize.treewalk import walk
 
 
@@ -132,6 +147,12 @@ class GetVariableToVariable(TFCodemod):
     def plan(self, module: cst.Module) -> None:
         top = {id(n) for n in own_nodes(module) if isinstance(n, cst.SimpleStatementLine)}
         parents = self.state.parents(module)
+        original = self.state.parsed or module
+        # Networks sharing their variables through ``reuse`` in the known shape: network-function-to-module
+        # calls the object a network's first call made at its ``reuse=True`` calls.
+        self._shared = read_shared_networks(original, self.tf, self.state.parents(original))
+        self._hoisted: set[int] = set()
+        self._obliged = False
         for node in walk(module, code_only=True):
             if isinstance(node, cst.Call) and self.tf.is_tf(node.func, "get_variable"):
                 if self._in_network_scope(node, parents):
@@ -146,6 +167,8 @@ class GetVariableToVariable(TFCodemod):
         it (a network function's variable: layers-to-keras migrates those)."""
         for node in ancestors(call, parents):
             if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                return False
+            if self._scoped_helper(node, parents) is not None:
                 return False
             if isinstance(node, cst.With) and any(
                 isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
@@ -176,9 +199,13 @@ class GetVariableToVariable(TFCodemod):
             raise Decline(call, "it is not `name = tf.get_variable(...)` on a line of its own")
         node = parents.get(id(statement))
         while node is not None:
-            if isinstance(node, cst.With) and any(
-                isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
-                for item in node.items
+            if (
+                self._scoped_helper(node, parents) is None
+                and isinstance(node, cst.With)
+                and any(
+                    isinstance(item.item, cst.Call) and self.tf.is_tf(item.item.func, *VARIABLE_SCOPES)
+                    for item in node.items
+                )
             ):
                 raise Decline(
                     call,
@@ -204,7 +231,16 @@ class GetVariableToVariable(TFCodemod):
             raise Decline(
                 call, "its name is not a string written out (a literal, or a helper's parameter joined to one)"
             )
-        text = values.variable(call, args, initializer=initializer, from_tensor=from_tensor)
+        scope = self._scoped_helper(parents.get(id(parents.get(id(statement)))), parents)
+        if scope is not None:
+            # The variable scope's name prefixes the variable's, as TF1 named it.
+            if not isinstance(name, cst.SimpleString):
+                raise Decline(call, "its name under the helper's variable scope is not a string literal")
+            prefix = scope.items[0].item.args[0].value
+            quote = name.quote
+            joined = cst.SimpleString(f"{name.prefix}{quote}/{name.raw_value}{quote}")
+            name = cst.BinaryOperation(prefix.deep_clone(), cst.Add(), joined)
+        text = values.variable(call, args, initializer=initializer, from_tensor=from_tensor, name=name)
         if values.uses_math and not math_importable(module):
             raise Decline(call, "its Glorot range is computed with `math`, a name the file binds to something else")
         where = (
@@ -217,13 +253,51 @@ class GetVariableToVariable(TFCodemod):
         if not self.fix(call, f"tf.get_variable {where} -> tf.Variable with the same initial value"):
             return
         self.replace(call, cst.parse_expression(text))
+        if scope is not None and id(scope) not in self._hoisted:
+            self._hoisted.add(id(scope))
+            self._unscope(scope)
+        if helper is not None and self._shared is not None and not self._obliged:
+            # Right only once each ``reuse=True`` call calls the object its network's first call made.
+            self._obliged = True
+            self.oblige("TFM121", f"`{helper.name.value}` makes new variables at each call, also reusing ones")
         if statement is not None:  # the variable written wider than the file's lines: wrapped
-            deep, width = depth(statement, parents), style_width(self.state.text)
+            deep, width = depth(statement, parents) - (scope is not None), style_width(self.state.text)
             self.replace(statement, lambda updated: fitted(updated, width, deep, further=True))
         if values.uses_math:
             self.add_import("math")
         if binding is not None:
             self.remove(binding[0])
+
+    def _scoped_helper(self, node: Optional[cst.CSTNode], parents: dict) -> Optional[cst.With]:
+        """``node`` when it is the whole body of a layer helper, ``with tf.variable_scope(name,
+        reuse=None):`` scoping by a parameter, in a file whose sharing through ``reuse`` is of the
+        known shape (``read_shared_networks``): each call not reusing made new variables there."""
+        if self._shared is None or not helper_scope(node, self.tf):
+            return None
+        function = parents.get(id(parents.get(id(node))))
+        if not (isinstance(function, cst.FunctionDef) and isinstance(parents.get(id(function)), cst.Module)):
+            return None
+        _, body = split_docstring(list(function.body.body))
+        scope_name = node.items[0].item.args[0].value
+        if body != [node] or scope_name.value not in parameter_names(function):
+            return None
+        return node
+
+    def _unscope(self, scope: cst.With) -> None:
+        """The helper's variable scope goes: its lines become the body's (the variables named
+        with its name, as TF1 prefixed them)."""
+
+        def lines(updated: cst.With) -> cst.FlattenSentinel:
+            first, *rest = updated.body.body
+            leading = [*scope.leading_lines, *first.leading_lines]
+            return cst.FlattenSentinel([first.with_changes(leading_lines=leading), *rest])
+
+        self.replace(scope, lines)
+
+    def _shares(self, node: cst.FunctionDef | cst.Module) -> bool:
+        """Whether ``node`` may share variables through ``reuse`` other than in the known shape
+        (network-function-to-module's: a ``reuse=True`` call calls the first call's object)."""
+        return self._shared is None and shares_variables(node)
 
     @staticmethod
     def _returned(call: cst.Call, parents: dict) -> bool:
@@ -246,7 +320,7 @@ class GetVariableToVariable(TFCodemod):
         block = parents.get(id(line))
         function = parents.get(id(block))
         original = self.state.parsed or module
-        if not (isinstance(function, cst.FunctionDef) and block is function.body) or shares_variables(original):
+        if not (isinstance(function, cst.FunctionDef) and block is function.body) or self._shares(original):
             return None  # (a scope reusing variables anywhere in the file may be open around its call)
         written = next(
             (s for s in original.body if isinstance(s, cst.FunctionDef) and s.name.value == function.name.value), None
@@ -271,6 +345,10 @@ class GetVariableToVariable(TFCodemod):
         line = parents.get(id(small))
         block = parents.get(id(line))
         function = parents.get(id(block))
+        scope = self._scoped_helper(function, parents)
+        if scope is not None:
+            function = parents.get(id(parents.get(id(scope))))
+            block = function.body
         if not (
             (
                 isinstance(small, cst.Return)
@@ -299,6 +377,7 @@ class GetVariableToVariable(TFCodemod):
         original = self.state.parsed or module
         written = self.state.parents(original)
         lines = {id(s) for s in function.body.body}
+        lines |= {id(s) for s in scope.body.body} if scope is not None else set()
         made_here = []
         for made in walk(function.body, code_only=True):
             if not (isinstance(made, cst.Call) and creates_opaque_variables(made, self.tf)):
@@ -315,7 +394,7 @@ class GetVariableToVariable(TFCodemod):
                 raise Decline(call, f"`{name}` creates other variables too, or some in a block of its body")
         # A layer helper (variables on other lines than one ``return``): in a file sharing none.
         layer = not self._returned(call, parents) or len(made_here) > 1
-        if layer and shares_variables(original):
+        if layer and self._shares(original):
             raise Decline(
                 call,
                 f"`{name}` is a function of a file that shares variables through `reuse` (a scope "
@@ -332,7 +411,9 @@ class GetVariableToVariable(TFCodemod):
                 f"`{name}` is called nowhere in this run: whether its calls share a variable is unknown; "
                 "run tfmodernize on it with the files that call it",
             )
-        if layer:
+        if layer and scope is None and self._shared is None:
+            # (Under its scope, each name reads the scope's parameter; in a file whose sharing is
+            # all of the known shape, a name asked for again outside it failed in TF1.)
             self._own_names(call, function, made_here, original, written)
         return function, line
 
@@ -409,16 +490,24 @@ class GetVariableToVariable(TFCodemod):
         if not isinstance(line, cst.SimpleStatementLine):
             return False
         node = parents.get(id(line))
+        wrapped = False  # (in the known shape's blocks ending a reuse)
         while isinstance(node, (cst.IndentedBlock, cst.With)):
             if isinstance(node, cst.With) and not all(self._plain_scope(item) for item in node.items):
                 return False
+            wrapped |= (
+                self._shared is not None
+                and isinstance(node, cst.With)
+                and (is_wrapper(node, self.tf) or any(node is block for block in self._shared.blocks))
+            )
             node = parents.get(id(node))
+        if wrapped and node is module:
+            return True
         if not (isinstance(node, cst.FunctionDef) and any(node is s for s in module.body) and not node.decorators):
             return False
         name = node.name.value
-        if shares_variables(node) or name in seen or (seen and shares_variables(module)):
+        if self._shares(node) or name in seen or (seen and self._shares(module)):
             return False
-        if not shares_variables(module) and (
+        if not self._shares(module) and (
             runs_at_most_once(node, module, parents, self.state.callers, self.tf) is not None
         ):
             return True
@@ -441,6 +530,10 @@ class GetVariableToVariable(TFCodemod):
         no ``as``, and for a variable scope no ``reuse``, initializer or other option that
         changes what ``tf.get_variable`` makes under it."""
         scope = item.item
+        if self._shared is not None and (
+            reenters_scope(item, self.tf) or any(item is block.items[0] for block in self._shared.blocks)
+        ):
+            return True  # (the known shape's blocks around a network's calls)
         if not (
             isinstance(scope, cst.Call)
             and item.asname is None

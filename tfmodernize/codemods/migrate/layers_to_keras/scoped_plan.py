@@ -15,6 +15,7 @@ import libcst as cst
 
 from tfmodernize.treewalk import contains
 from tfmodernize.analysis.variables import VariableValues, math_importable
+from tfmodernize.analysis.variable_reuse import helper_scope, read_shared_networks
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.layers_to_keras import modules
 from tfmodernize.codemods.migrate.layers_to_keras.callers import local_calls
@@ -50,7 +51,7 @@ from tfmodernize.codemods.migrate.layers_to_keras.training_batch_norm import (
     statistics_reader,
 )
 from tfmodernize.names import name_nodes, names_bound_here, parameter_names
-from tfmodernize.syntax import ancestors, argument, statement_holding
+from tfmodernize.syntax import ancestors, argument, split_docstring, statement_holding
 from tfmodernize.treewalk import walk
 
 
@@ -81,6 +82,8 @@ class ScopedVariables:
         function becomes."""
         parents = self.plan.parents
         name = function.name.value
+        if taken_by_get_variable_to_variable(function, self.plan.module, self.plan.tf, parents):
+            return  # (it says why, when it declines)
         split = None
         norm_calls = [
             n
@@ -437,3 +440,17 @@ class ScopedVariables:
                 )
             return next(i for i, top in enumerate(self.plan.module.body) if contains(top, first)), first
         return self.plan.networks.before_unit(network.unit, first, function.name.value), first
+
+
+def taken_by_get_variable_to_variable(function: cst.FunctionDef, module: cst.Module, tf, parents: dict) -> bool:
+    """Whether ``function`` is a layer helper whose whole body is ``with tf.variable_scope(name,
+    reuse=None):`` in a file sharing its networks' variables in the known shape
+    (``read_shared_networks``): get-variable-to-variable migrates its variables, with
+    network-function-to-module making the networks modules."""
+    _, body = split_docstring(list(function.body.body))
+    return (
+        len(body) == 1
+        and helper_scope(body[0], tf)
+        and body[0].items[0].item.args[0].value.value in {p.name.value for p in function.params.params}
+        and read_shared_networks(module, tf, parents) is not None
+    )

@@ -22,7 +22,14 @@ What it does
     get-variable-to-variable made ones) becomes a module owning one sub-module per call:
     ``__init__`` makes them in the order of the calls (``self.h_dense = Dense(784, 64)``), with
     the parameters their arguments read, and ``__call__`` is the body calling them
-    (``self.h_dense(x)``); such functions may call each other. It only rewrites a session
+    (``self.h_dense(x)``); such functions may call each other, also in the blocks of their name
+    scopes or of variable scopes given a name alone (name scopes in ``__call__``). A network
+    sharing its variables through ``reuse`` in the known shape (``def encoder(x, reuse=False):``
+    opening with ``if reuse: tf.get_variable_scope().reuse_variables()``, called again with
+    ``reuse=True`` in a ``with tf.variable_scope(tf.get_variable_scope()):`` block; or called
+    twice in ``with tf.variable_scope("name") as scope:`` around ``scope.reuse_variables()``)
+    loses that prologue, its ``reuse`` parameter and those blocks: each reusing call calls the
+    object its first call made. It only rewrites a session
     program, and runs before session-to-function, which then makes each object once at top
     level and calls it in its functions.
 
@@ -76,7 +83,9 @@ Fix safety
     ops, so only when nothing random is drawn before the last one is made (by its ops, or by a
     sub-module's call). Each call of a composite made new variables for every call in it:
     ``tf.Variable`` reads no ``reuse`` (a file naming one keeps its ``tf.get_variable`` s, and a
-    function making them is no network here).
+    function making them is no network here), but in the known shape, where a reusing call
+    looked up, by the same names, the variables its network's first call made (same arguments
+    to the sub-modules, the same scopes): it calls that call's object, holding them.
 
 Declines when
     the function takes ``*args``, keyword-only parameters or ``self``, is decorated, defines
@@ -93,7 +102,13 @@ Declines when
     comprehension of its body, or beside another in one statement, when what it passes to their
     ``__init__`` reads what the ops compute or is computed by a call, when it draws a random
     value before the last sub-module is made (or a sub-module but the last draws one when
-    called), or when it makes variables other ways too.
+    called), or when it makes variables other ways too. Networks sharing through ``reuse`` are
+    all left (a finding) when one of them is no such module or a reusing call passes its
+    sub-modules other arguments than the first call; sharing of another shape (``reuse=``
+    given a runtime value, a reusing call outside such a block or before any call made the
+    variables, variables asked for after the reuse in its block, ``AUTO_REUSE`` over two
+    calls naming one scope, a scope
+    reused by hand) is not read: the file keeps its ``tf.get_variable`` s.
 """
 
 from __future__ import annotations
@@ -106,6 +121,7 @@ from tfmodernize.analysis.project_facts import foreign_imports
 from tfmodernize.analysis.tf1_api import PLACEHOLDERS, RANDOM_OPS, SESSIONS
 from tfmodernize.analysis.tf_objects import TF_MODULE_MEMBERS
 from tfmodernize.analysis.variable_calls import creates_opaque_variables
+from tfmodernize.analysis.variable_reuse import read_shared_networks, reusing_block
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.codemods.migrate.network_function_to_module import writing
 from tfmodernize.codemods.migrate.network_function_to_module.composite import Composite, Maker, Reading, read_composite
@@ -144,11 +160,13 @@ class NetworkFunctionToModule(TFCodemod):
         if not any(self.tf.is_tf(call.func, *SESSIONS) for call in calls_in(module)):
             return
         functions = {s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)}
+        self._functions = functions
         makers = transitively(functions, lambda call: creates_opaque_variables(call, self.tf))
         drawers = transitively(functions, self._draws)
         foreign = foreign_imports(module, self.state.project)
         parents = self.state.parents(module)
-        reading = Reading(self.tf, self._draws, drawers, makers, foreign, parents)
+        self._shared = read_shared_networks(module, self.tf, parents)
+        reading = Reading(self.tf, self._draws, drawers, makers, foreign, parents, self._shared)
         # The functions calling those making tf.Variables on lines of their own (or calling such
         # callers) may be composites: their calls of them are sub-modules. A caller that is no
         # composite leaves the calls in it to the network it calls: read again without it.
@@ -166,6 +184,8 @@ class NetworkFunctionToModule(TFCodemod):
             hosts = set(composites)
         for name, decline in [*not_composites, *(d for d in declines if d[0] not in hosts)]:
             self.declined(decline, f"`{name}` not made a tf.Module: ")
+        if self._shared is not None and not self._reuse_followed(composites):
+            return
         taken = used_names(module)
         class_names = {}
         for name in [n for n in functions if n in networks or n in composites]:
@@ -177,6 +197,65 @@ class NetworkFunctionToModule(TFCodemod):
             self._rewrite(network, calls, class_names[name], taken)
         for name, (composite, calls) in composites.items():
             self._rewrite_composite(composite, calls, class_names, taken)
+        if self._shared is not None:
+            for wrapper in self._shared.wrappers:
+                self._unwrap(wrapper)
+            for block in self._shared.blocks:
+                self._unwrap(block, reusing_block(block, self.tf))
+            self.discharge()  # get-variable-to-variable's helpers, made new at each call
+
+    def _reuse_parameter(self, function: cst.FunctionDef) -> tuple[str, ...]:
+        """``("reuse",)`` for a network sharing through it, whose calls and module drop it."""
+        shared = self._shared
+        _, body = split_docstring(list(function.body.body))
+        return ("reuse",) if shared is not None and body and id(body[0]) in shared.prologues else ()
+
+    def _reuse_followed(self, composites: dict) -> bool:
+        """Whether every network sharing through ``reuse`` becomes a module whose reusing calls
+        pass what its first call made the sub-modules with; else nothing is rewritten (a reusing
+        call would make new variables), with a finding."""
+        shared = self._shared
+        for name in sorted(shared.networks):
+            if name not in composites:
+                return self._decline_reuse(name, "it is not made a tf.Module owning its layers")
+            composite, calls = composites[name]
+            for call, _ in calls:
+                first = shared.reusing.get(id(call))
+                if first is None:
+                    continue
+                given = bind(call, [p.name.value for p in composite.function.params.params])
+                made = bind(first, [p.name.value for p in composite.function.params.params])
+                for parameter in composite.init_params:
+                    if (parameter in given) != (parameter in made) or (
+                        parameter in given and not given[parameter].deep_equals(made[parameter])
+                    ):
+                        return self._decline_reuse(name, f"its `reuse=True` call passes another `{parameter}`")
+        return True
+
+    def _decline_reuse(self, name: str, why: str) -> bool:
+        decline = Decline(self._functions[name], f"it shares its variables through `reuse`, and {why}")
+        self.declined(decline, f"`{name}` not made a tf.Module: ")
+        return False
+
+    def _unwrap(self, wrapper: cst.With, reuse_line: Optional[cst.SimpleStatementLine] = None) -> None:
+        """``with tf.variable_scope(tf.get_variable_scope()):`` goes, its lines kept: it only
+        ended the reuse its block switched on, and the reusing calls call objects now; so does
+        ``with tf.variable_scope("name") as scope:`` and its ``scope.reuse_variables()`` line
+        (the variables' names lose the scope's prefix)."""
+
+        def lines(updated: cst.With) -> cst.FlattenSentinel:
+            statements = list(updated.body.body)
+            at = next((i for i, s in enumerate(statements) if reuse_line and s.deep_equals(reuse_line)), None)
+            if at is not None:  # (its comments go with the line after it)
+                dropped = statements.pop(at)
+                if at < len(statements):
+                    leading = [*dropped.leading_lines, *statements[at].leading_lines]
+                    statements[at] = statements[at].with_changes(leading_lines=leading)
+            first, *rest = statements
+            leading = [*wrapper.leading_lines, *first.leading_lines]
+            return cst.FlattenSentinel([first.with_changes(leading_lines=leading), *rest])
+
+        self.replace(wrapper, lines)
 
     def _read_all(self, module: cst.Module, functions: dict, hosts: set[str], reading: Reading):
         """The networks and the composites (among ``hosts``, whose calls of networks are their
@@ -440,6 +519,8 @@ class NetworkFunctionToModule(TFCodemod):
         kept = [parse_statement(f"self.{name} = {name}") for name in composite.kept]
         parts = {id(part.call): part for part in composite.parts}
         reads = composite.kept_reads
+        scopes = composite.variable_scopes
+        name_scope = self.tf_expr("name_scope") if scopes else None
 
         class OnSelf(cst.CSTTransformer):
             def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
@@ -448,6 +529,8 @@ class NetworkFunctionToModule(TFCodemod):
                 return updated
 
             def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+                if id(original) in scopes:  # (the variables are the sub-modules', made in __init__)
+                    return updated.with_changes(func=name_scope.deep_clone())
                 part = parts.get(id(original))
                 if part is None:
                     return updated
@@ -458,7 +541,11 @@ class NetworkFunctionToModule(TFCodemod):
 
         applied = [writing.laid_out(s.visit(OnSelf()), limit, 2) for s in composite.body]
         init_params = [p for p in function.params.params if p.name.value in composite.init_params]
-        apply_params = [p for p in function.params.params if p.name.value not in composite.init_params]
+        apply_params = [
+            p
+            for p in function.params.params
+            if p.name.value not in composite.init_params and p.name.value not in self._reuse_parameter(function)
+        ]
         self.replace(
             function,
             self._module_class(
@@ -499,10 +586,27 @@ class NetworkFunctionToModule(TFCodemod):
     def _make_objects(
         self, function: cst.FunctionDef, class_name: str, init_params: list[str], calls: list, taken: set[str]
     ) -> None:
-        """Each call ``out = f(x, 3, 4)``: the object made right before it, and called."""
-        lines = [line for _, line in calls]
-        for obj, (call, line) in zip(object_names(function.name.value, lines, taken), calls):
+        """Each call ``out = f(x, 3, 4)``: the object made right before it, and called; a call
+        reusing the variables (``reuse=True``) calls the object made by the call that made them."""
+        reusing = self._shared.reusing if self._shared is not None else {}
+        making = [(call, line) for call, line in calls if id(call) not in reusing]
+        names = dict(
+            zip((id(c) for c, _ in making), object_names(function.name.value, [held for _, held in making], taken))
+        )
+        dropped = self._reuse_parameter(function)
+        for call, line in calls:
             named = named_args(call, function)
+            keep = [i for i, (_, p) in enumerate(named) if p not in init_params and p not in dropped]
+            if id(call) in reusing:
+                obj = names[id(reusing[id(call)])]
+                self.replace(
+                    call,
+                    lambda updated, obj=obj, keep=keep: updated.with_changes(
+                        func=cst.Name(obj), args=writing.commas([updated.args[i] for i in keep])
+                    ),
+                )
+                continue
+            obj = names[id(call)]
             made = cst.Call(cst.Name(class_name), writing.commas([a for a, p in named if p in init_params]))
             # The object is made where the call was, under the comments that were above it.
             making = cst.SimpleStatementLine(
@@ -510,7 +614,6 @@ class NetworkFunctionToModule(TFCodemod):
             )
             self.insert_before(line, [making])
             self.replace(line, lambda updated: updated.with_changes(leading_lines=()))
-            keep = [i for i, (_, parameter) in enumerate(named) if parameter not in init_params]
             self.replace(
                 call,
                 lambda updated, obj=obj, keep=keep: updated.with_changes(

@@ -9,7 +9,7 @@ from typing import Callable, Optional
 
 import libcst as cst
 
-from tfmodernize.analysis.tf1_api import PLACEHOLDERS, SESSIONS
+from tfmodernize.analysis.tf1_api import NAME_SCOPES, PLACEHOLDERS, SESSIONS, VARIABLE_SCOPES
 from tfmodernize.analysis.tf_objects import TF_MODULE_MEMBERS
 from tfmodernize.analysis.variable_calls import creates_opaque_variables
 from tfmodernize.codemod import Decline
@@ -46,6 +46,7 @@ class Reading:
     makers: set[str]  # module functions creating variables
     foreign: dict[str, str]  # names imported from other files of the run
     parents: dict
+    shared: Optional[object] = None  # the file's networks sharing through ``reuse`` (``SharedNetworks``)
 
 
 @dataclass
@@ -69,12 +70,16 @@ class Composite:
     init_params: list[str]
     kept: list[str]  # parameters both the sub-modules and the ops read: ``self.<name>``
     kept_reads: set[int]  # the ``Name`` nodes of the ops reading them
+    variable_scopes: frozenset[int] = frozenset()  # its ``tf.variable_scope("...")`` calls: name scopes now
 
 
 def read_composite(function: cst.FunctionDef, makers: dict[str, Maker], reading: Reading) -> Optional[Composite]:
     """``function`` read as a composite network; None when it is none (no call of a network
     function, or variables of its own); Decline when it cannot be made a module."""
     docstring, body = split_docstring(list(function.body.body))
+    reusing = reading.shared is not None and bool(body) and id(body[0]) in reading.shared.prologues
+    if reusing:
+        body = body[1:]  # ``if reuse: ...reuse_variables()``: its reusing calls call the first call's object
     calls = [c for c in calls_in(function.body) if isinstance(c.func, cst.Name) and c.func.value in makers]
     if not calls or any(variable_statement(s, reading.tf) for s in body):
         return None
@@ -83,7 +88,7 @@ def read_composite(function: cst.FunctionDef, makers: dict[str, Maker], reading:
             return None  # the program itself, or a training step's builder, run in a function
     if not plain_parameters(function) or function.decorators or function.asynchronous:
         raise Decline(function, "it is decorated or takes `*args`, `**kwargs` or keyword-only parameters")
-    parameters = [p.name.value for p in function.params.params]
+    parameters = [p.name.value for p in function.params.params if not (reusing and p.name.value == "reuse")]
     if "self" in parameters:
         raise Decline(function, "it takes a parameter named `self`")
     inner = [n for n in walk(function.body, code_only=True) if isinstance(n, (cst.Lambda, cst.ClassDef))]
@@ -92,7 +97,8 @@ def read_composite(function: cst.FunctionDef, makers: dict[str, Maker], reading:
     ]
     if inner:
         raise Decline(inner[0], "it defines a function, lambda or class, or yields")
-    lines = {id(s) for s in body}
+    flat = scoped_lines(body, reading.tf)  # (the lines of its name scopes too: each runs once)
+    lines = {id(s) for s in flat}
     holders = []
     for call in calls:
         between = []  # the nodes between the call and its statement
@@ -117,11 +123,11 @@ def read_composite(function: cst.FunctionDef, makers: dict[str, Maker], reading:
             raise Decline(call, "it creates variables other than by calling network functions on lines of its body")
     # Each sub-module is made in __init__, before the ops: nothing random may be drawn before the
     # last one is made (a dropout between two layers would take another place among the random ops).
-    last = max(body.index(h) for h in holders)
+    last = max(flat.index(h) for h in holders)
     # (A call holding the last one, ``tf.nn.dropout(dense(h, 8, 1), 0.5)``, draws after it.)
-    final = next(c for c in reversed(calls) if any(c is n for n in walk(body[last])))
+    final = next(c for c in reversed(calls) if any(c is n for n in walk(flat[last])))
     after = {id(n) for n in ancestors(final, reading.parents)}
-    for statement in body[: last + 1]:
+    for statement in flat[: last + 1]:
         for call in calls_in(statement):
             if id(call) in part_ids or id(call) in after:
                 continue
@@ -130,7 +136,7 @@ def read_composite(function: cst.FunctionDef, makers: dict[str, Maker], reading:
     for call in calls[:-1]:
         if makers[call.func.value].draws_when_called:
             raise Decline(call, f"`{call.func.value}` draws a random value when called, before the next one is made")
-    locals_bound = set().union(set(), *(bound_names(s) for s in body))
+    locals_bound = set().union(set(), *(bound_names(s) for s in flat))
     init_reads: set[int] = set()
     parts = []
     for call in calls:
@@ -166,4 +172,45 @@ def read_composite(function: cst.FunctionDef, makers: dict[str, Maker], reading:
         for part, attribute in zip(same, object_names(name, lines_of, taken)):
             # (One call keeps the function's name, unless another attribute has it.)
             part.attribute = fresh_name(attribute, taken) if len(same) == 1 else attribute
-    return Composite(function, docstring, body, parts, init_params, kept, kept_reads)
+    scopes = frozenset(
+        id(n.items[0].item)
+        for n in walk(function.body)
+        if isinstance(n, cst.With)
+        and opens_scope(n, reading.tf)
+        and reading.tf.is_tf(n.items[0].item.func, *VARIABLE_SCOPES)
+    )
+    return Composite(function, docstring, body, parts, init_params, kept, kept_reads, scopes)
+
+
+def scoped_lines(body: list[cst.BaseStatement], tf) -> list[cst.BaseStatement]:
+    """``body``'s statements, those of its ``with tf.name_scope("...")`` (or ``variable_scope``
+    given a name alone) blocks in their place: each runs once."""
+    lines = []
+    for statement in body:
+        if opens_scope(statement, tf):
+            lines += scoped_lines(list(statement.body.body), tf)
+        else:
+            lines.append(statement)
+    return lines
+
+
+def opens_scope(statement: cst.BaseStatement, tf) -> bool:
+    """``with tf.name_scope(...):``, or ``with tf.variable_scope("name"):`` (a literal, nothing
+    else: its variables, the sub-modules', are made in ``__init__``, and it names the ops only)."""
+    if not (
+        isinstance(statement, cst.With)
+        and len(statement.items) == 1
+        and statement.items[0].asname is None
+        and isinstance(statement.items[0].item, cst.Call)
+        and isinstance(statement.body, cst.IndentedBlock)
+    ):
+        return False
+    scope = statement.items[0].item
+    if tf.is_tf(scope.func, *NAME_SCOPES):
+        return True
+    return (
+        tf.is_tf(scope.func, *VARIABLE_SCOPES)
+        and len(scope.args) == 1
+        and scope.args[0].keyword is None
+        and isinstance(scope.args[0].value, cst.SimpleString)
+    )

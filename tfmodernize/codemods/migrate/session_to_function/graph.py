@@ -304,6 +304,9 @@ class Statement:
     #: beside its session calls): ``t.shape`` / ``t.get_shape()`` / ``t.dtype``, ``type(t)``,
     #: ``t`` written as text (``StaticRead``)
     static_reads: list["StaticRead"] = field(default_factory=list)
+    #: ``ema.apply([w])`` calls of this statement creating their averages' variables: each is
+    #: made once where the statement stands (``plan.prefix``), then updated by the functions
+    averages: list[cst.Call] = field(default_factory=list)
 
 
 @dataclass
@@ -1159,7 +1162,13 @@ class GraphUnit:
         elif assignment and path in PLACEHOLDERS:
             name = assignment[0]
             if self.kind_of.get(name, Value.STATIC) != Value.STATIC:
-                raise Decline(origin, f"placeholder `{name}` rebinds a name")
+                raise Decline(
+                    origin,
+                    f"placeholder `{name}` rebinds a name the graph already uses for a "
+                    f"{self.kind_of[name]} value, deleted in between or not (the functions' "
+                    "parameters are named after their placeholders): give the placeholder a "
+                    "name of its own and migrate again",
+                )
             stmt.kind = Kind.PLACEHOLDER
             if path == "placeholder":
                 placeholder = Placeholder(name, argument(call, 0, "dtype"), argument(call, 1, "shape"), None, stmt)
@@ -1212,6 +1221,10 @@ class GraphUnit:
             stmt.kind = Kind.SESSION
         elif self._sets_placeholder_shape(expression, index):
             stmt.kind = Kind.SHAPE
+        elif assignment and self.reads_average(assignment[1], index):
+            # ``shadow = ema.average(w)``: the variable ``ema.apply([w])`` made, named again.
+            stmt.kind = Kind.OBJECT
+            self._bind(assignment[0], Value.VARIABLE)
         else:
             self._classify_graph(stmt, assignment, path, calls, methods, reader.name_calls, graph_names)
         for name in defs - self._bound:
@@ -1406,12 +1419,11 @@ class GraphUnit:
             creators += [c for c in name_calls if c.func.value in self.variable_functions]
             shadows = [c for m, c in methods if self._makes_variables(c, m)]
             if shadows and not creators:
-                raise Decline(
-                    shadows[0],
-                    f"`{_dotted(shadows[0].func)}` creates the averages' variables where it is "
-                    "built and updates them where it runs; TF2 does both at each call: "
-                    "not migrated",
-                )
+                stmt.averages = self._averages_made_once(stmt, shadows)
+                # Running it updates the averages; ``op = ema.apply(...)`` is an op (no value).
+                stmt.stateful = True
+                applied = assignment is not None and assignment[1] in shadows
+                stmt.valueless = stmt.valueless or applied
             if creators:
                 raise Decline(
                     creators[0],
@@ -1435,6 +1447,73 @@ class GraphUnit:
                 self._bind(name, Value.UNKNOWN)
             else:
                 self._bind(name, Value.OP if stmt.valueless else (Value.DYNAMIC if stmt.dynamic else Value.STATIC))
+
+    def _averages_made_once(self, stmt: Statement, shadows: list[cst.Call]) -> list[cst.Call]:
+        """``ema.apply([w, b])`` creates the averages' variables where TF1 built it (each
+        starting from its variable's initial value) and updates them where it runs. Migrated,
+        the same call is made once where it stands, eagerly: its variables still hold their
+        initial values there (no run came before), so the update it also makes moves no
+        average (``avg - (avg - w) * (1 - decay)`` is ``avg``); the functions running it update
+        them. Variables named in the call only: an average of a tensor starts from zeros, and
+        that first eager update would move it."""
+        reason = None
+        if not isinstance(stmt.node, cst.SimpleStatementLine) or len(stmt.node.body) != 1:
+            reason = "in a statement of its own"
+        elif any(s.kind is Kind.RUN for s in self.statements):
+            reason = "before the graph first runs (the averages start from initial values)"
+        for call in shadows:
+            listed = self._averaged_variables(call)
+            if reason is None and listed is None:
+                reason = "over variables named in a list (`ema.apply([w, b])`)"
+        if reason is None:
+            return shadows
+        raise Decline(
+            shadows[0],
+            f"`{_dotted(shadows[0].func)}` creates the averages' variables where it is built and "
+            "updates them where it runs; TF2 does both at each call, and this codemod makes "
+            f"the averages once only for a call {reason}: not migrated",
+        )
+
+    def averaged(self, owner: str, before: int) -> set[str]:
+        """The variables whose averages ``owner.apply([w, b])`` statements before the statement
+        of index ``before`` made (``Statement.averages``): ``owner.average(w)`` is a variable."""
+        made: set[str] = set()
+        bound = self.reaching(owner, before)
+        for stmt in self.statements[bound.index if bound is not None else 0 : before]:
+            for call in stmt.averages:
+                if isinstance(call.func, cst.Attribute) and _dotted(call.func.value) == owner:
+                    made |= set(self._averaged_variables(call) or ())
+        return made
+
+    def reads_average(self, expr: cst.BaseExpression, at: int) -> bool:
+        """Whether ``expr``, read at the statement of index ``at``, is ``ema.average(w)`` once
+        ``ema.apply([w])`` made ``w``'s average: the variable holding it."""
+        if not (
+            isinstance(expr, cst.Call)
+            and isinstance(expr.func, cst.Attribute)
+            and expr.func.attr.value == "average"
+            and isinstance(expr.func.value, cst.Name)
+            and len(expr.args) == 1
+            and expr.args[0].keyword is None
+            and isinstance(expr.args[0].value, cst.Name)
+        ):
+            return False
+        averaged = expr.args[0].value.value
+        made = self.averaged(expr.func.value.value, at)
+        return averaged in made and self.kind(averaged, at) == Value.VARIABLE
+
+    def _averaged_variables(self, call: cst.Call) -> Optional[list[str]]:
+        """The variables ``ema.apply([w, b])`` averages, when each is a variable's name."""
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+            return None
+        listed = call.args[0].value
+        names = [listed]
+        if isinstance(listed, (cst.List, cst.Tuple)):
+            names = [element.value for element in listed.elements]
+        variables = {n for n, k in self.kind_of.items() if k == Value.VARIABLE}
+        if not names or not all(isinstance(n, cst.Name) and n.value in variables for n in names):
+            return None
+        return [n.value for n in names]
 
     def _makes_variables(self, call: cst.Call, method: str) -> bool:
         """``ema.apply(...)`` on an object whose method creates variables."""

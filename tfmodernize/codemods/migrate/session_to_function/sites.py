@@ -50,12 +50,31 @@ from tfmodernize.syntax import argument, commas, function_definitions, name_assi
 from tfmodernize.names import fresh_name, target_name_nodes
 
 
+#: TF1 calls listing (or saving) every variable of the program: the averages ``ema.apply``
+#: makes are among them, and no inventory of the migrated program lists them.
+VARIABLE_LISTS = (
+    "global_variables",
+    "all_variables",
+    "moving_average_variables",
+    "get_collection",
+    "get_collection_ref",
+    "train.Saver",
+    "saved_model.simple_save",
+    "saved_model.builder.SavedModelBuilder",
+    "saved_model.Builder",
+)
+
+#: The comment above the call making the averages once.
+AVERAGES_MADE = "# Creates the averages; this first update leaves them at the variables' values."
+
+
 class RunSites:
     """Part of :class:`SessionToFunction` (see the package docstring)."""
 
     def _plan_runs(self, plan: UnitPlan) -> None:
         unit = plan.unit
         self._plan_local_feeds(plan)
+        self._plan_averages(plan)
         runs: list[cst.Call] = []  # every session call, in the order the program makes them
         # the session each one runs in (``GraphUnit.session_at``)
         opened: dict[int, Optional[int]] = {}
@@ -693,6 +712,8 @@ class RunSites:
                 "used, a tensor it logs not computed by this graph, `first_n` or `summarize`): log "
                 "them with `tf.print(...)` after the run by hand and migrate again",
             )
+        if unit.reads_average(expr, at):
+            return Value.VARIABLE  # ``ema.average(w)``: the variable holding ``w``'s average
         used = names_used(expr)
         kinds = {unit.kind(n, at) for n in used}
         if kinds & {Value.INIT, Value.SESSION, Value.OBJECT, Value.CONFIG, Value.UNKNOWN, Value.GRAPH}:
@@ -871,6 +892,32 @@ class RunSites:
                 arg = arg.with_changes(value=cst.Name(plan.invariants[key]))
             args.append(arg)
         return call.with_changes(args=args)
+
+    def _plan_averages(self, plan: UnitPlan) -> None:
+        """``op = ema.apply([w])`` (``Statement.averages``): the averages are made once where
+        TF1 built them, by the same call made eagerly there; the functions running ``op`` update
+        them."""
+        averaging = [call for stmt in plan.unit.statements for call in stmt.averages]
+        if not averaging:
+            return
+        calls, methods = tf_calls(self._module, self.tf)
+        listing = next((call for path, call in calls if path in VARIABLE_LISTS), None)
+        restoring = (call for method, call in methods if method == "variables_to_restore")
+        listing = listing or next(restoring, None)
+        if listing is not None:
+            raise Decline(
+                averaging[0],
+                f"`{source(averaging[0].func)}` creates the averages' variables, and "
+                f"`{source(listing.func)}` lists or saves the program's variables: the lists the "
+                "migration writes would leave the averages out; not migrated",
+            )
+        for stmt in plan.unit.statements:
+            for position, call in enumerate(stmt.averages):
+                lines = [cst.EmptyLine(comment=cst.Comment(AVERAGES_MADE))] if position == 0 else []
+                made = cst.SimpleStatementLine([cst.Expr(call.deep_clone())], leading_lines=lines)
+                plan.prefix.setdefault(stmt.index, []).append(made)
+                message = f"`{source(call.func)}` makes the averages once, where TF1 built it"
+                plan.fixes.append((call, message))
 
     def _unchanged_in(self, plan: UnitPlan, stmt: Statement, name: str) -> bool:
         """Whether the value ``name`` holds where ``stmt`` starts is what every run in it

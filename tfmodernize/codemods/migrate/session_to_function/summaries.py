@@ -25,6 +25,11 @@ from tfmodernize.treewalk import walk
 WRITES = ("summary.scalar", "summary.histogram", "summary.image", "summary.text")
 
 
+def one_line(arg: cst.Arg) -> cst.Arg:
+    """``arg`` without its comma and the line break after it."""
+    return arg.with_changes(comma=cst.MaybeSentinel.DEFAULT, whitespace_after_arg=cst.SimpleWhitespace(""))
+
+
 class Summaries:
     """Part of :class:`SessionToFunction` (see the package docstring)."""
 
@@ -113,18 +118,20 @@ class Summaries:
             line.with_changes(
                 body=[
                     line.body[0].with_changes(
+                        # on one line again, wrapped where it stands in the function (``_laid_out``)
                         value=c.with_changes(
+                            whitespace_before_args=cst.SimpleWhitespace(""),
                             args=commas(
                                 [
-                                    *[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in c.args[:1]],
+                                    *[one_line(a) for a in c.args[:1]],
                                     cst.Arg(by_name[c.args[1].value.value]),
                                     *[
-                                        a.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                                        one_line(a)
                                         for a in c.args[2:]
                                         if a.keyword is None or a.keyword.value != "step"
                                     ],
                                 ]
-                            )
+                            ),
                         )
                     )
                 ]

@@ -97,6 +97,7 @@ from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.codemods.migrate.summary_v2 import emit, helpers, imported, runs, tags
 from tfmodernize.codemods.migrate.summary_v2.model import MERGES, OTHER_SUMMARY_OPS, SUMMARY_OPS, WRITERS, Summary
 from tfmodernize.codemods.migrate.summary_v2.plan import ProgramPlan, program_owners
+from tfmodernize.layout import style_width
 from tfmodernize.names import used_names
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
@@ -140,6 +141,7 @@ class SummaryV2(TFCodemod):
             owners=program_owners(module),
             project=self.state.project,
             code=self.code,
+            width=style_width(self.state.text),
         )
         try:
             self._plan(plan)

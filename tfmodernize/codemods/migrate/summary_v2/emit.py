@@ -9,6 +9,8 @@ from typing import Optional, Protocol
 
 import libcst as cst
 
+from tfmodernize.analysis.tf1_api import SESSIONS
+from tfmodernize.layout import depth, fitted
 from tfmodernize.names import fresh_name
 from tfmodernize.codemods.migrate.summary_v2.model import WRITER_KEYWORDS, Summary, Fetch
 from tfmodernize.codemods.migrate.summary_v2.plan import ProgramPlan
@@ -67,7 +69,7 @@ def rewrite(
     for statement, writer, result, step in adds.values():
         fetch = fetched_by(plan, fetches, statement, result)
         pairs = values[(id(fetch.statement), result)]
-        write_summaries(editor, statement, writer, pairs, step, commented)
+        write_summaries(editor, plan, statement, writer, pairs, step, commented)
 
 
 def fetched_by(
@@ -204,6 +206,7 @@ def fed(run: cst.Call, placeholder: str) -> str:
 
 def write_summaries(
     editor: Editor,
+    plan: ProgramPlan,
     statement: cst.SimpleStatementLine,
     writer: str,
     values,
@@ -212,7 +215,9 @@ def write_summaries(
 ) -> None:
     """The ``tf.summary`` calls writing ``values`` at ``step`` under ``writer`` in place of the
     ``add_summary`` line ``statement``. A summary whose line went keeps the comments above it
-    at its first write (``commented``: the summaries written with theirs, by identity)."""
+    at its first write (``commented``: the summaries written with theirs, by identity). A write
+    wider than the file's lines where it will stand has its arguments wrapped
+    (``layout.fitted``)."""
     step_text = source(step) if step is not None else "0"
     lines = []
     for summary, value_name in values:
@@ -225,4 +230,25 @@ def write_summaries(
         function = source(editor.tf_expr(f"summary.{summary.kind}"))
         lines.append(f"    {function}({source(summary.literal)}, {value_name}, step={step_text}{extra})\n")
     block = cst.parse_statement(f"with {writer}.as_default():\n{''.join(lines)}")
+    inside = written_depth(plan, statement) + 1
+    body = [fitted(line, plan.width, inside) for line in block.body.body]
+    block = block.with_changes(body=block.body.with_changes(body=body))
     editor.replace(statement, block.with_changes(leading_lines=statement.leading_lines))
+
+
+def written_depth(plan: ProgramPlan, statement: cst.CSTNode) -> int:
+    """How many blocks deep ``statement`` stands once the program runs on TF2: the session and
+    default-graph blocks holding it (``with tf.Session() as sess:``, ``with g.as_default():``)
+    are dedented by session-to-function, without which no summary is migrated."""
+    blocks = 0
+    for holder in ancestors(statement, plan.parents):
+        if not isinstance(holder, cst.With):
+            continue
+        call = holder.items[0].item
+        if not isinstance(call, cst.Call):
+            continue
+        symbol = plan.tf.tf_symbol(call.func)
+        opens = symbol is not None and symbol.path in SESSIONS
+        defaults = isinstance(call.func, cst.Attribute) and call.func.attr.value == "as_default"
+        blocks += opens or defaults
+    return depth(statement, plan.parents) - blocks

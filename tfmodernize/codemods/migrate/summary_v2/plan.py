@@ -30,6 +30,8 @@ class ProgramPlan:
     project: dict
     #: This codemod's code, under which ``summarize`` results are kept in ``project``.
     code: str
+    #: The width the lines it writes keep to (``layout.style_width``).
+    width: int
     #: The code holding the program's summaries, once one is read: ``(function or None,)``.
     owner: Optional[tuple[Optional[cst.FunctionDef]]] = None
     _literals: Optional[list[cst.SimpleString]] = None
