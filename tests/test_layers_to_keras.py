@@ -1500,14 +1500,40 @@ with tf.Session() as sess:
 """
 
 
-def test_a_recurrent_network_function_other_files_call_stays_on_tf1_with_them(tmp_path):
-    # Its Keras layer class would start from Keras's initial weights, not the TF1 cell's.
-    (tmp_path / "nets.py").write_text(RNN_MODULE, encoding="utf-8")
+def _recurrent_project(tmp_path, module: str, unsafe_fixes: bool) -> dict:
+    (tmp_path / "nets.py").write_text(module, encoding="utf-8")
     (tmp_path / "main.py").write_text(RNN_MAIN, encoding="utf-8")
     paths = [tmp_path / "main.py", tmp_path / "nets.py"]
-    found = {o.path.name: o for o in run([Discovered(p) for p in paths], Settings(jobs=1))}
+    outcomes = run([Discovered(p) for p in paths], Settings(jobs=1, unsafe_fixes=unsafe_fixes))
+    return {o.path.name: o for o in outcomes}
+
+
+def test_a_recurrent_network_function_other_files_call_is_an_unsafe_fix(tmp_path):
+    # Its class starts from the TF1 cell's weights, but Keras's cell rounds its sums otherwise.
+    found = _recurrent_project(tmp_path, RNN_MODULE, unsafe_fixes=False)
     assert "def recurrent_scores(sequences, units):" in found["nets.py"].new
     assert "tf.keras.layers" not in found["nets.py"].new
+    refused = [f.message for f in found["nets.py"].findings if f.code == "TFM107"]
+    assert any("the same numbers to rounding" in m and "(unsafe fix: " in m for m in refused)
+    assert found["main.py"].kept_on_v1 and found["nets.py"].kept_on_v1
+
+
+def test_a_recurrent_network_class_draws_the_tf1_cell_kernel_as_one_file_does(tmp_path):
+    found = _recurrent_project(tmp_path, RNN_MODULE, unsafe_fixes=True)
+    nets = found["nets.py"].new
+    assert "class RecurrentScores(tf.keras.layers.Layer):" in nets
+    assert "self.simple_rnn_kernel = CellKernel()" in nets
+    assert "kernel_initializer=self.simple_rnn_kernel.inputs" in nets
+    assert "recurrent_initializer=self.simple_rnn_kernel.state" in nets
+    assert "def build(self, input_shape):" in nets
+    assert not found["main.py"].kept_on_v1 and not found["nets.py"].kept_on_v1
+
+
+def test_a_gru_network_function_other_files_call_stays_on_tf1_with_them(tmp_path):
+    # A GRU's Keras layer class would start from Keras's initial weights, not the TF1 cell's.
+    module = RNN_MODULE.replace("BasicRNNCell", "GRUCell")
+    found = _recurrent_project(tmp_path, module, unsafe_fixes=True)
+    assert "def recurrent_scores(sequences, units):" in found["nets.py"].new
     refused = [f.message for f in found["nets.py"].findings if f.code == "TFM107"]
     assert any("starts from Keras's initial weights" in m for m in refused)
     assert found["main.py"].kept_on_v1 and found["nets.py"].kept_on_v1

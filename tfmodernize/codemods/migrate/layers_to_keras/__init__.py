@@ -128,9 +128,14 @@ Fix safety
     ``SimpleRNN`` or ``LSTM`` made at top level draws TF1's one cell kernel over ``[inputs,
     state]`` through a written ``CellKernel`` object (``lstm_kernel = CellKernel(gates=(0, 2,
     1, 3))``, ``kernel_initializer=lstm_kernel.inputs``, ``recurrent_initializer=
-    lstm_kernel.state``) and splits it, its gates in Keras's order. Stacked, bidirectional and
-    GRU layers, and RNNs of layer classes, still start from Keras's weights: compare those
-    with ``tfmodernize verify --align-variables``. Batch normalisation: same defaults
+    lstm_kernel.state``) and splits it, its gates in Keras's order; so does one a project
+    module's layer class makes (``self.lstm_kernel = CellKernel(...)`` in its ``__init__``).
+    Stacked, bidirectional and GRU layers still start from Keras's weights: compare those
+    with ``tfmodernize verify --align-variables``. A project module's recurrent layer class is
+    an unsafe fix: Keras's ``SimpleRNN`` adds the bias before the state's product (``x W + b +
+    h U``, TF1's cell ``[x, h] K + b``) and its ``LSTM`` starts the forget gate's bias at 1.0
+    where TF1 added 1.0 at each step, the same numbers to rounding, which thousands of
+    training steps can amplify into other printed numbers. Batch normalisation: same defaults
     (momentum 0.99, epsilon 1e-3) and the same biased batch variance in the moving average,
     which TF1 used unfused (2-D inputs, or ``fused=False``); its moving statistics change in
     the same runs: TF1 updated them in runs of the step depending on ``UPDATE_OPS``, Keras
@@ -180,8 +185,9 @@ Declines when
     cells made in it, passes peepholes, clipping,
     projections, initializers or a ``forget_bias`` other than 1.0 or 0.0, when an LSTM's state
     is used other than through ``.h``/``.c``/``[0]``/``[1]``, or when the state of a stacked,
-    bidirectional or static RNN is read, or when the RNN is in a network function the other
-    files of the run call (its Keras layer class would start from Keras's initial weights).
+    bidirectional or static RNN is read, or when a GRU, stacked or bidirectional RNN is in a
+    network function the other files of the run call (its Keras layer class would start from
+    Keras's initial weights).
     A network function's ``tf.get_variable`` declines when the function also applies layers
     (other than batch normalisations always in training mode, which decline when not in
     training mode written out, passing an argument whose effect is not reproduced
@@ -228,7 +234,11 @@ from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import (
     drop_update_dependencies,
 )
 from tfmodernize.codemods.migrate.layers_to_keras.callers import ProjectCallers
-from tfmodernize.codemods.migrate.layers_to_keras.initializer import CELL_TEMPLATE, TEMPLATE
+from tfmodernize.codemods.migrate.layers_to_keras.initializer import (
+    CELL_GATES,
+    CELL_TEMPLATE,
+    TEMPLATE,
+)
 from tfmodernize.codemods.migrate.layers_to_keras.layer_call import (
     check_naming_blocks,
     layer_table,
@@ -256,6 +266,25 @@ from tfmodernize.treewalk import walk
 from tfmodernize.written_code import after_imports, template_statements, two_blank_lines
 
 __all__ = ["LayersToKeras", "layer_table"]
+
+
+#: How a Keras recurrent layer rounds otherwise than the TF1 cell it replaces.
+ROUNDINGS = {
+    "SimpleRNN": ("adds the bias before the state's product (`x W + b + h U`), TF1's cell after it (`[x, h] K + b`)"),
+    "LSTM": (
+        "starts the forget gate's bias at 1.0 where TF1's cell adds 1.0 to the gate at each "
+        "step, and sums `x W + h U` where TF1's cell computes `[x, h] K`"
+    ),
+}
+
+
+def rounding(keras_class: str) -> str:
+    """Why a project module's recurrent layer class is an unsafe fix: TF1's initial weights,
+    other roundings."""
+    return (
+        f"; its Keras `{keras_class}` starts from the TF1 cell's weights but "
+        f"{ROUNDINGS[keras_class]}: the same numbers to rounding, which a long training can amplify"
+    )
 
 
 class LayersToKeras(TFCodemod):
@@ -367,13 +396,15 @@ class LayersToKeras(TFCodemod):
                             f"arguments read `{read[0]}`, which the block binds",
                         )
                 if isinstance(statement, cst.FunctionDef) and project:
-                    if any(layer.rnn is not None for layer in made):
+                    unaligned = [layer for layer in made if layer.keras_class not in CELL_GATES]
+                    if any(layer.rnn is not None for layer in unaligned):
                         raise Decline(
                             calls[0],
-                            f"its recurrent layer would be made by a Keras layer class that the other files "
-                            f"of the run call, which starts from Keras's initial weights, not the TF1 cell's "
-                            f"(other numbers): keep `{statement.name.value}` on TF1, or write the class by hand "
-                            f"with the cell's initial weights",
+                            f"its recurrent layer (GRU, stacked or bidirectional) would be "
+                            f"made by a Keras layer class that the other files of the run "
+                            f"call, which starts from Keras's initial weights, not the TF1 "
+                            f"cells' (other numbers): keep `{statement.name.value}` on TF1, "
+                            f"or write the class by hand with the cells' initial weights",
                         )
                     removed = [line for layer in made if layer.rnn is not None for line in layer.rnn.cell_lines]
                     split = modules.split_of(
@@ -391,10 +422,13 @@ class LayersToKeras(TFCodemod):
                 self.declined(decline, "tf.layers not migrated: ")
                 continue
             if split is not None:
+                recurrent = [layer.keras_class for layer in made if layer.rnn is not None]
                 if self.fix(
                     calls[0],
                     f"tf.layers in `{split.function}`, a network function the other files of the run "
-                    f"call -> a Keras layer class `{split.class_name}` making its layers once",
+                    f"call -> a Keras layer class `{split.class_name}` making its layers once"
+                    + (rounding(recurrent[0]) if recurrent else ""),
+                    safe=not recurrent,
                 ):
                     layer_class(self, plan, statement, split, network, made, calls, taken)
                     initialized = initialized or any(layer.tf1_initializer for layer in made)

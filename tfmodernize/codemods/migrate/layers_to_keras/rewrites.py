@@ -32,7 +32,7 @@ from tfmodernize.codemods.migrate.layers_to_keras.variable_lists import (
 from tfmodernize.edits import Edits, Replacement
 from tfmodernize.layout import fitted
 from tfmodernize.names import parameter_names
-from tfmodernize.syntax import commas, no_space_equal, parse_statement
+from tfmodernize.syntax import commas, no_space_equal
 
 
 class Editor(Protocol):
@@ -154,15 +154,20 @@ def layer_class(
         editor.replace(block, lambda updated: cst.FlattenSentinel(updated.body.body))
     created: list[tuple[str, cst.Call]] = []
     attributes: set[str] = set(split.parameters)
+    kernels = False  # a layer drawing TF1's cell kernel
     for call, layer in zip(innermost_first(calls), made):
         named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
         name = fresh_name(named.lower() if named else layer.function, attributes)
-        created.append(
-            (
-                name,
-                cst.Call(editor.tf_expr(f"keras.layers.{layer.keras_class}"), commas(layer.constructor)),
-            )
-        )
+        constructor = list(layer.constructor)
+        if layer.rnn is not None and layer.keras_class in CELL_GATES:
+            # TF1's cell kernel, drawn as TF1 drew it (``initializer.py``), kept on the object.
+            kernel = fresh_name(f"{name}_kernel", attributes)
+            created.append((kernel, cell_kernel(plan, layer.keras_class)))
+            constructor += kernel_initializers(cst.Attribute(cst.Name("self"), cst.Name(kernel)))
+            plan.cell_kernel_layers.append(name)
+            kernels = True
+        keras_class = editor.tf_expr(f"keras.layers.{layer.keras_class}")
+        created.append((name, cst.Call(keras_class, commas(constructor))))
         editor.replace(
             call,
             lambda updated, name=name, layer=layer: applied(
@@ -184,7 +189,7 @@ def layer_class(
             created,
             base,
             width=plan.width,
-            builds_on_call=any(layer.tf1_initializer for layer in made),
+            builds_on_call=kernels or any(layer.tf1_initializer for layer in made),
         ),
     )
     plan.export_class(split.function, split.export())
@@ -244,20 +249,9 @@ def layer_objects(
         if layer.rnn is not None and layer.keras_class in CELL_GATES:
             # TF1's cell kernel, drawn as TF1 drew it (``initializer.py``).
             kernel = fresh_name(f"{name}_kernel", taken)
-            gates = CELL_GATES[layer.keras_class]
-            given = f"gates={gates}" if gates != (0,) else ""
-            created.append(parse_statement(f"{kernel} = {plan.cell_kernel}({given})\n"))
-            constructor += [
-                cst.Arg(
-                    cst.parse_expression(f"{kernel}.{part}"),
-                    keyword=cst.Name(keyword),
-                    equal=no_space_equal(),
-                )
-                for keyword, part in (
-                    ("kernel_initializer", "inputs"),
-                    ("recurrent_initializer", "state"),
-                )
-            ]
+            made_kernel = cell_kernel(plan, layer.keras_class)
+            created.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(kernel))], made_kernel)]))
+            constructor += kernel_initializers(cst.Name(kernel))
             plan.cell_kernel_layers.append(name)
         made_line = cst.SimpleStatementLine(
             [
@@ -291,6 +285,26 @@ def layer_objects(
     # An application's comments stay with it; a network function's go with its layers.
     applies = not isinstance(statement, cst.FunctionDef)
     make_before(editor, statement, created, carried, keeps_comments=applies)
+
+
+def cell_kernel(plan: FilePlan, keras_class: str) -> cst.Call:
+    """``CellKernel()`` (``gates=(0, 2, 1, 3)`` for an LSTM): the object drawing TF1's one
+    cell kernel for the recurrent layer ``keras_class`` (``initializer.py``)."""
+    gates = CELL_GATES[keras_class]
+    given = f"gates={gates}" if gates != (0,) else ""
+    return cst.parse_expression(f"{plan.cell_kernel}({given})")
+
+
+def kernel_initializers(kernel: cst.BaseExpression) -> list[cst.Arg]:
+    """``kernel_initializer=kernel.inputs, recurrent_initializer=kernel.state``."""
+    return [
+        cst.Arg(
+            cst.Attribute(kernel, cst.Name(part)),
+            keyword=cst.Name(keyword),
+            equal=no_space_equal(),
+        )
+        for keyword, part in (("kernel_initializer", "inputs"), ("recurrent_initializer", "state"))
+    ]
 
 
 def without(items: Sequence[Any], index: int) -> list[Any]:
