@@ -14,6 +14,15 @@ What it does
       in the placeholder's dtype) and whose body is the backward slice of the fetched tensors,
       in program order; a sub-graph (two statements or more) needed by several functions
       becomes one helper function they call;
+    - a fetch the program runs once, outside any loop, comprehension or definition, is a plain
+      Python function run eagerly, each fed value converted to its placeholder's dtype
+      (``x = tf.convert_to_tensor(x, tf.float32)``, as TF1's feed converted it): tracing a
+      ``tf.function`` costs more than running its ops once. It stays a ``tf.function`` when it
+      trains, writes summaries, is fed a constant, has its trace read
+      (``get_concrete_function()``), or would compute something else eagerly: a graph-only
+      call (``tf.gradients``), a tensor's ``name`` or ``op``, a ``print`` of a tensor (in it or
+      in the module functions it calls), a random op inside ``tf.cond`` / ``tf.while_loop``
+      (traced once, taken or not), or a function of another module;
     - ``sess.run`` / ``t.eval()`` / ``op.run()`` call sites call those functions with the fed
       values, taking ``.numpy()`` where the program used the numpy result: at the call, or, for
       a step in a loop whose values are read only some steps or after it, where each is read
@@ -108,7 +117,8 @@ Before
     y = tf.matmul(x, W)
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
-        print(sess.run(y, feed_dict={x: np.ones((3, 2))}))
+        for batch in (np.ones((3, 2)), np.zeros((1, 2))):
+            print(sess.run(y, feed_dict={x: batch}))
 
 After
     import numpy as np
@@ -123,7 +133,8 @@ After
         return y
 
 
-    print(compute_y(np.ones((3, 2))).numpy())
+    for batch in (np.ones((3, 2)), np.zeros((1, 2))):
+        print(compute_y(batch).numpy())
 
 Fixtures: ``fixtures/session-to-function/``.
 

@@ -54,6 +54,7 @@ class Emitter:
         for function in plan.functions.values():
             by_anchor.setdefault(function.anchor, []).append(function)
         plan.nested = nested
+        self._eager = self._run_eagerly(plan)
         specs_before = self._name_specs(plan)
         out: list[cst.BaseStatement] = []
         carried: list[cst.EmptyLine] = []  # the lines of statements gone, for the next one written
@@ -133,6 +134,29 @@ class Emitter:
             out.append(cst.SimpleStatementLine([cst.Pass()], leading_lines=squeeze(carried, opening)))
         return out
 
+    def _run_eagerly(self, plan: UnitPlan) -> set[str]:
+        """The functions written as plain Python functions, run eagerly: those the program calls
+        once, outside any loop, that compute eagerly what their trace would
+        (``Functions._may_run_eagerly``). A ``tf.function`` run once costs its trace, many times
+        the cost of running its ops; one whose trace is read (``get_concrete_function()``) or
+        that is called again stays one (its input signature traces it once for all calls)."""
+        rewriter = _Rewriter(plan, self._width)
+        written = [stmt for stmts in [*plan.prefix.values(), *plan.config.values()] for stmt in stmts]
+        for stmt in plan.unit.statements:
+            if stmt.kind is Kind.RUN or stmt.static_reads or stmt.kind is Kind.PLAIN and plan.replacements:
+                new = stmt.node.visit(rewriter)
+                if not isinstance(new, cst.RemovalSentinel):
+                    written += _statements(new)
+        uses = _FunctionUses({function.name for function in plan.functions.values()})
+        for node in written:
+            node.visit(uses)
+        eager = set()
+        for function in plan.functions.values():
+            calls = uses.calls.get(function.name, 0)
+            if calls == 1 and function.name not in uses.other and self._may_run_eagerly(plan, function):
+                eager.add(function.name)
+        return eager
+
     def _body(self, steps: Sequence[Union[Statement, Helper]], plan: UnitPlan) -> list[cst.BaseStatement]:
         body: list[cst.BaseStatement] = []
         for position, step in enumerate(steps):
@@ -174,6 +198,29 @@ class Emitter:
         elif not body:
             body.append(cst.SimpleStatementLine([cst.Pass()]))
         params, specs = self._signature(function, unit)
+        depth = 1 if plan.nested else 0
+        if function.name in self._eager:
+            # Run eagerly: each fed value converted to its placeholder's dtype, as TF1's feed
+            # (and the input signature of a traced function) converted it.
+            converted = [
+                cst.SimpleStatementLine(
+                    [
+                        cst.Assign(
+                            [cst.AssignTarget(cst.Name(param))],
+                            cst.Call(
+                                self.tf_expr("convert_to_tensor"),
+                                commas([cst.Arg(cst.Name(param)), cst.Arg(spec.args[1].value)]),
+                            ),
+                        )
+                    ]
+                )
+                for param, spec in specs or ()
+            ]
+            return cst.FunctionDef(
+                name=cst.Name(function.name),
+                params=cst.Parameters(commas(params)),
+                body=cst.IndentedBlock([_laid_out(stmt, self._width, depth + 1) for stmt in [*converted, *body]]),
+            )
         decorator: cst.BaseExpression = self.tf_expr("function")
         if specs is not None:
             named = [plan.spec_names.get((param, source(spec))) for param, spec in specs]
@@ -184,7 +231,6 @@ class Emitter:
                 decorator,
                 [cst.Arg(cst.List(commas(elements)), keyword=cst.Name("input_signature"), equal=no_space_equal())],
             )
-        depth = 1 if plan.nested else 0
         definition = cst.FunctionDef(
             name=cst.Name(function.name),
             params=cst.Parameters(commas(params)),
@@ -264,6 +310,8 @@ class Emitter:
         specs_of: dict[tuple[str, str], cst.Call] = {}
         # In the order they are written: by the statement they follow, then as planned.
         for function in sorted(plan.functions.values(), key=lambda f: f.anchor):
+            if function.name in self._eager:
+                continue  # (no input signature)
             _, specs = self._signature(function, plan.unit)
             for param, spec in specs or ():
                 if param not in function.overrides:
@@ -403,6 +451,38 @@ def _bare_tuple(node: cst.BaseExpression) -> bool:
 def _code_width(statement: cst.SimpleStatementLine, depth: int) -> int:
     """The longest line of ``statement``'s code (its comments aside), ``depth`` blocks deep."""
     return width(statement.with_changes(leading_lines=[], trailing_whitespace=cst.TrailingWhitespace()), depth)
+
+
+class _FunctionUses(cst.CSTVisitor):
+    """How often the code written where the graph ran calls each of the unit's functions
+    outside any loop, comprehension, lambda or definition (``calls``), and those it calls in
+    one or reads other than by calling them (``other``: ``f.get_concrete_function()``)."""
+
+    REPEATING = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+        self.calls: dict[str, int] = {}
+        self.other: set[str] = set()
+        self.called: set[int] = set()
+        self.depth = 0
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (*self.REPEATING, cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            self.depth += 1
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.names:
+            self.called.add(id(node.func))
+            if self.depth:
+                self.other.add(node.func.value)
+            else:
+                self.calls[node.func.value] = self.calls.get(node.func.value, 0) + 1
+        elif isinstance(node, cst.Name) and node.value in self.names and id(node) not in self.called:
+            self.other.add(node.value)
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, (*self.REPEATING, cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            self.depth -= 1
 
 
 class _ExplicitVarList(cst.CSTTransformer):

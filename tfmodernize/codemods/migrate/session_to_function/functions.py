@@ -61,6 +61,14 @@ TRAIN_WORDS = frozenset(
     }
 )
 
+#: TF names that only work while a graph is built: a function calling them stays traced.
+GRAPH_ONLY = frozenset({"gradients", "hessians", "get_default_graph", "get_collection", "add_to_collection"})
+#: Ops whose branches or bodies a trace builds once and an eager run builds as it takes them
+#: (a random op in them would take other seeds, or none).
+CONTROL_FLOW = frozenset({"cond", "case", "switch_case", "while_loop", "map_fn", "scan", "foldl", "foldr"})
+#: What only a graph tensor has (``loss.op.name``); a variable's ``name`` cannot be told apart.
+GRAPH_ATTRIBUTES = frozenset({"name", "op", "graph", "consumers"})
+
 
 class Functions:
     """Part of :class:`SessionToFunction` (see the package docstring)."""
@@ -149,6 +157,44 @@ class Functions:
         )
         plan.functions[key] = function
         return function
+
+    def _may_run_eagerly(self, plan: UnitPlan, function: FunctionPlan) -> bool:
+        """Whether ``function``, called once, computes the same values as a plain Python
+        function run eagerly. Not when it trains (the tape codemods keep an optimizer's state
+        in a traced step), writes summaries, reads a fed constant's spec, or reads what only a
+        graph has (``tf.gradients``, a tensor's ``name``, a ``print`` of a tensor, in it or in
+        the module functions it calls), nor when it draws random values in a branch or loop op
+        (a trace creates each random op of a branch once, taken or not; an eager run creates
+        those it takes, at each pass: other seeds)."""
+        if function.minimizes or function.gradients or function.summaries is not None or function.overrides:
+            return False
+        defined = {s.name.value: s for s in self._module.body if isinstance(s, cst.FunctionDef)}
+        defined.update((s.node.name.value, s.node) for s in plan.unit.statements if isinstance(s.node, cst.FunctionDef))
+        reached = _reached([stmt.node for stmt in function.body], defined)
+        if reached is None or any(path in GRAPH_ONLY for node in reached for path, _ in tf_calls(node, self.tf)[0]):
+            return False
+        if any(isinstance(c.func, cst.Name) and c.func.value in self._imported for n in reached for c in calls_in(n)):
+            return False  # (a project module's function: not read here)
+        if any(
+            isinstance(attribute, cst.Attribute) and attribute.attr.value in GRAPH_ATTRIBUTES
+            for node in reached
+            for attribute in walk(node, code_only=True)
+        ):
+            return False
+        for node in reached:
+            for path, call in tf_calls(node, self.tf)[0]:
+                if path not in CONTROL_FLOW:
+                    continue
+                # What the op runs: the lambdas and the functions it is given.
+                given = [
+                    defined[n.value]
+                    for n in walk(call, code_only=True)
+                    if isinstance(n, cst.Name) and n.value in defined
+                ]
+                branches = _reached([call, *given], defined) or [call]
+                if any(draws_random(tf_calls(branch, self.tf)[0]) for branch in branches):
+                    return False
+        return True
 
     def _function_name(self, plan: UnitPlan, elements, ops, body, targets, params) -> str:
         """What the function does, in a word or two: ``train_step`` (``train_<what>_step`` when
@@ -555,6 +601,28 @@ class Functions:
         if isinstance(value, cst.Name) and value.value in ("True", "False"):
             return "bool"
         return None
+
+
+def _reached(nodes: list[cst.CSTNode], defined: dict[str, cst.FunctionDef]) -> Optional[list[cst.CSTNode]]:
+    """``nodes`` and the ``defined`` functions they call, and those these call; None when they
+    call ``print`` (TF1 printed a graph tensor's description where an eager run prints its
+    value)."""
+    reached: list[cst.CSTNode] = []
+    seen: set[str] = set()
+    nodes = list(nodes)
+    while nodes:
+        node = nodes.pop()
+        reached.append(node)
+        for call in calls_in(node):
+            callee = call.func.value if isinstance(call.func, cst.Name) else None
+            if callee is None or callee in seen:
+                continue
+            if callee == "print":
+                return None
+            if callee in defined:
+                seen.add(callee)
+                nodes.append(defined[callee])
+    return reached
 
 
 def _literal_number(value: Optional[cst.BaseExpression]) -> Optional[str]:
