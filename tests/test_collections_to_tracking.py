@@ -470,3 +470,63 @@ NO_OPS = [
 @pytest.mark.parametrize("source", NO_OPS)
 def test_no_ops(source):
     assert assert_unchanged("TFM104", source).findings == []
+
+
+#: A read inside the function the program's main block runs once: the variables that function
+#: made before it (after those of the top-level code), even where other functions of the file,
+#: never run before it, make variables too.
+RUN_ONCE = """\
+import tensorflow as tf
+W = tf.Variable(1.0)
+def spare():
+    return [tf.Variable(2.0), tf.Variable(3.0)]
+def fit():
+    a = tf.Variable(4.0)
+    n = tf.Variable(0, trainable=False)
+    b = tf.Variable(5.0)
+    return {read}
+if __name__ == "__main__":
+    {main}
+"""
+
+FUNCTION_READS = [
+    pytest.param("tf.trainable_variables()", "fit()", "[W, a, b]", id="trainable"),
+    pytest.param("tf.global_variables()", "fit()", "[W, a, n, b]", id="global"),
+    pytest.param("tf.trainable_variables().numpy()", "fit()", "[W.numpy(), a.numpy(), b.numpy()]", id="numpy"),
+    pytest.param("tf.global_variables()", "print(1)\n    fit()\n    spare()", "[W, a, n, b]", id="spare-after"),
+]
+
+
+@pytest.mark.parametrize(("read", "main", "listed"), FUNCTION_READS)
+def test_reads_in_the_function_run_once_list_its_variables(read, main, listed):
+    before = RUN_ONCE.format(read=read, main=main)
+    result = assert_rewrites("TFM104", before, before.replace(f"return {read}", f"return {listed}"))
+    assert result.findings == []
+
+
+FUNCTION_READS_LEFT = [
+    pytest.param("fit()\n    fit()", id="run-twice"),
+    pytest.param("for _ in range(2):\n        fit()", id="run-in-a-loop"),
+    pytest.param("spare()\n    fit()", id="another-function-makes-variables-first"),
+    pytest.param("fit(spare())", id="its-argument-makes-variables"),
+]
+
+
+@pytest.mark.parametrize("main", FUNCTION_READS_LEFT)
+def test_reads_in_a_function_whose_variables_are_not_known_are_left(main):
+    result = assert_unchanged("TFM104", RUN_ONCE.format(read="tf.trainable_variables()", main=main))
+    assert [f.code for f in result.findings] == ["TFM104"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param("    a = spare()[0]\n", id="helper-made"),
+        pytest.param("    for _ in range(2):\n        a = tf.Variable(4.0)\n", id="made-in-a-loop"),
+        pytest.param("    a = tf.Variable(4.0)\n    a = tf.Variable(6.0)\n", id="bound-twice"),
+    ],
+)
+def test_reads_after_variables_the_inventory_cannot_read_are_left(body):
+    source = RUN_ONCE.format(read="tf.trainable_variables()", main="fit()").replace("    a = tf.Variable(4.0)\n", body)
+    result = assert_unchanged("TFM104", source)
+    assert [f.code for f in result.findings] == ["TFM104"]

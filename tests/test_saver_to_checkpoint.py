@@ -84,6 +84,27 @@ REWRITES = [
         + "saver = tf.train.Checkpoint(weights=w)\nsess = tf.Session()\nsaver.read('m.ckpt').assert_existing_objects_matched()\n",
         id="dict-restore-names-the-variable-as-its-key",
     ),
+    # TF1's Saver() saved the optimizer's slot variables: the optimizer is checkpointed beside them.
+    pytest.param(
+        HEAD + "opt = tf.train.AdamOptimizer().minimize(tf.reduce_sum(w))  # one step\ns = tf.train.Saver()\n",
+        HEAD + "optimizer = tf.train.AdamOptimizer()\nopt = optimizer.minimize(tf.reduce_sum(w))  # one step\n"
+        "s = tf.train.Checkpoint(w=w, v=v, optimizer=optimizer)\n",
+        id="optimizer-made-inline-is-named-and-checkpointed",
+    ),
+    pytest.param(
+        HEAD + "adam = tf.train.AdamOptimizer()\nstep = adam.minimize(w)\ns = tf.train.Saver(tf.global_variables())\n",
+        HEAD
+        + "adam = tf.train.AdamOptimizer()\nstep = adam.minimize(w)\ns = tf.train.Checkpoint(w=w, v=v, adam=adam)\n",
+        id="every-global-variable-with-a-named-optimizer",
+    ),
+    pytest.param(
+        "import tensorflow as tf\n\n\nclass Net(tf.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.w = tf.Variable(1.0)\n\n\nnet = Net()\ns = tf.train.Saver()\n",
+        "import tensorflow as tf\n\n\nclass Net(tf.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.w = tf.Variable(1.0)\n\n\nnet = Net()\n"
+        "s = tf.train.Checkpoint(net=net)\n",
+        id="a-module-made-once-is-checkpointed-as-an-object",
+    ),
 ]
 
 
@@ -168,9 +189,21 @@ NO_OPS = [
         id="dict-restore-of-a-variable-named-otherwise",
     ),
     pytest.param(
-        HEAD + "opt = tf.train.AdamOptimizer().minimize(tf.reduce_sum(w))\ns = tf.train.Saver()\n",
+        HEAD + "opt = tf.train.AdamOptimizer()\nstep = opt.minimize(tf.reduce_sum(w))\ns = tf.train.Saver()\n"
+        "sess = tf.Session()\ns.restore(sess, 'm')\n",
+        "checkpoints the TF1 program wrote would not restore",
+        id="optimizer-slots-restored",
+    ),
+    pytest.param(
+        HEAD + "opt = tf.train.AdamOptimizer()\nopt = tf.train.AdamOptimizer(0.1)\n"
+        "step = opt.minimize(tf.reduce_sum(w))\ns = tf.train.Saver()\n",
+        "bound more than once",
+        id="optimizer-bound-twice",
+    ),
+    pytest.param(
+        HEAD + "steps = [tf.train.AdamOptimizer().minimize(tf.reduce_sum(w))]\ns = tf.train.Saver()\n",
         "slot variables",
-        id="optimizer-slots",
+        id="optimizer-slots-in-an-expression",
     ),
     pytest.param(
         "import tensorflow as tf\n\ndef make():\n    return tf.Variable(1.0)\n\nk = make()\n"

@@ -5,7 +5,12 @@ What it does
     ``tf.trainable_variables()``, ``tf.global_variables()`` and
     ``tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES | GLOBAL_VARIABLES, scope=...)``
     become the list of the module's variables created before that point, in creation order
-    and filtered by scope prefix as TF1 does; ``UPDATE_OPS`` and ``REGULARIZATION_LOSSES`` become
+    and filtered by scope prefix as TF1 does (a read inside the function the program's top-level
+    code runs once, ``main()`` under the main guard, lists the variables made before that call,
+    then those the function's own lines make before the read, ``w = tf.Variable(...)``, even
+    where other functions of the file make variables; ``sess.run`` of such a read, written
+    ``tf.trainable_variables().numpy()`` by session-to-function, becomes ``[w.numpy(), ...]``);
+    ``UPDATE_OPS`` and ``REGULARIZATION_LOSSES`` become
     ``[]`` when nothing in the file can have added to them; a collection the program fills
     itself (``tf.add_to_collection("losses", x)`` ... ``tf.get_collection("losses")``) becomes a
     plain list. Only where the whole program that can reach the read is known: the file is a
@@ -57,7 +62,9 @@ Fix safety
 
 Declines when
     the variables cannot be read off the code (layers, helpers, imported code), the read is inside a
-    function while variables are created later, it would come out empty, it is read at module
+    function while variables are created later (unless the program runs that function once from
+    its top-level code and nothing but ``w = tf.Variable(...)`` lines makes variables before the
+    read), it would come out empty, it is read at module
     level over Keras layers (they make their variables on their first call, later in TF2: the
     list would be empty; layers-to-keras writes such lists where an optimizer uses them), or
     optimizer slots would be listed; a program collection is used across functions or read
@@ -69,6 +76,7 @@ Declines when
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Optional
 
@@ -77,12 +85,13 @@ import libcst as cst
 from tfmodernize.analysis.program import entry_point, main_guard
 from tfmodernize.analysis import graph_collections
 from tfmodernize.analysis import module_variables
+from tfmodernize.analysis.variables import may_make_variables, runs_at_most_once
 from tfmodernize.syntax import calls_in
 from tfmodernize.syntax import parse_statement
 from tfmodernize.analysis.project_facts import foreign_call, foreign_imports
 from tfmodernize.names import fresh_name, used_names
 from tfmodernize.codemod import Decline, TFCodemod
-from tfmodernize.names import names_read
+from tfmodernize.names import local_names, name_nodes, names_read
 from tfmodernize.syntax import ancestors, argument, source, statement_of
 from tfmodernize.layout import depth, fitted, style_width
 from tfmodernize.tfsymbols import TFNames
@@ -303,8 +312,20 @@ class CollectionsToTracking(TFCodemod):
         if not self.fix(original, f"collection {key!r} -> an explicit list"):
             return
         self.discharge()
-        self.replace(original, result)
         parents = self.state.parents(self._module)
+        attribute = parents.get(id(original))
+        read = parents.get(id(attribute))
+        if (
+            isinstance(attribute, cst.Attribute)
+            and attribute.attr.value == "numpy"
+            and isinstance(read, cst.Call)
+            and read.func is attribute
+            and not read.args
+        ):
+            # ``tf.trainable_variables().numpy()`` (a session's fetch of the list, as
+            # session-to-function writes it): each variable's value, as ``sess.run`` gave them.
+            original, result = read, _values(result)
+        self.replace(original, result)
         line = statement_of(original, parents)
         if line is not None:  # a written list wider than the file's lines: one element a line
             deep, width = depth(line[1], parents), style_width(self.state.text)
@@ -344,10 +365,15 @@ class CollectionsToTracking(TFCodemod):
             raise Decline(call, "an optimizer's slot variables are global variables too; list the variables you mean")
         top = self._top_level_index(call)
         assert top is not None
-        if (
-            self._owner(call)[0] is not self._module
-            and self._inventory.before(top, trainable_only=False) != self._inventory.variables
+        owner, line = self._owner(call)
+        if isinstance(owner, cst.FunctionDef) and (
+            self._inventory.problem_before(top) is not None
+            or self._inventory.before(top, trainable_only=False) != self._inventory.variables
         ):
+            local = self._function_list(call, owner, line, key == "trainable_variables", scope)
+            if local is not None:
+                return local
+        if owner is not self._module and self._inventory.before(top, trainable_only=False) != self._inventory.variables:
             # Run later, a function sees every variable made before the call; the read's position
             # says nothing about which those are unless they all come before the function.
             raise Decline(
@@ -367,6 +393,79 @@ class CollectionsToTracking(TFCodemod):
         if isinstance(listed, str):
             raise Decline(call, listed)
         return listed
+
+    def _function_list(
+        self,
+        call: cst.Call,
+        function: cst.FunctionDef,
+        line: Optional[cst.CSTNode],
+        trainable_only: bool,
+        scope: Optional[cst.BaseExpression],
+    ) -> Optional[cst.BaseExpression]:
+        """The list a collection read inside ``function`` holds when the program runs that
+        function once at most, by a call in its own top-level code (``main()`` under the main
+        guard: ``runs_at_most_once``), and what runs before the read is known: the variables the
+        top-level code made before that statement, then those the function's lines before the
+        read make (``w = tf.Variable(...)``: read as the inventory reads module lines), nothing
+        else making any. None when that does not hold (the caller then declines as before);
+        Decline when it holds but the list cannot be written (a name bound twice, a scope)."""
+        module = self._module
+        parents = self.state.parents(module)
+        if line is None or not isinstance(function.body, cst.IndentedBlock):
+            return None
+        index = runs_at_most_once(function, module, parents, self.state.callers, self.tf)
+        if index is None:
+            return None
+        runner = module.body[index]
+        uses = [n for n in name_nodes(runner) if n.value == function.name.value]
+        calls = [parents.get(id(n)) for n in uses]
+        if len(uses) != 1 or not isinstance(calls[0], cst.Call) or calls[0].func is not uses[0]:
+            return None  # run through another function or app.run: what runs first is not read here
+        project = self.state.project
+        # What that statement calls before (or to pass the arguments of) its call of the function.
+        ordered = list(calls_in(runner))
+        others = ordered[: ordered.index(calls[0])] + list(calls_in(calls[0]))[1:]
+        if any(may_make_variables([c], module, self.tf, project) is not None for c in others):
+            return None
+        lines = list(function.body.body)
+        if may_make_variables([line], module, self.tf, project) is not None:
+            return None
+        top_level = [s for s in module.body[:index] if not isinstance(s, cst.FunctionDef)]
+        made_before, own = self._lines_variables(top_level), self._lines_variables(lines[: lines.index(line)])
+        if made_before is None or own is None:
+            return None
+        if scope is not None and made_before.variables and own.variables:
+            return None  # each part numbers its graph names (``Variable_1``) on its own
+        local = local_names(function)
+        if made_before.rebound or own.rebound or any(v.binding in local for v in made_before.variables):
+            raise Decline(call, "a variable's name is bound again before the read; pass the list in explicitly")
+        merged = module_variables.VariableInventory(
+            variables=[dataclasses.replace(v, index=0) for v in made_before.variables]
+            + [dataclasses.replace(v, index=1) for v in own.variables]
+        )
+        listed = module_variables.listed_variables(merged, 2, trainable_only, scope, eager=True)
+        if isinstance(listed, str):
+            raise Decline(call, listed)
+        if isinstance(listed, cst.List) and not listed.elements:
+            return None
+        return listed
+
+    def _lines_variables(self, lines: list[cst.BaseStatement]) -> Optional[module_variables.VariableInventory]:
+        """The variables ``lines``, run in order, make, read as the inventory reads module lines,
+        or None when a line may make others (a helper, a loop, imported code) or resets the graph."""
+        module, project = self._module, self.state.project
+        made = module_variables.inventory(cst.Module(body=lines), self.tf, project)
+        if made.problem is not None or made.resets:
+            return None
+        recorded = {v.index for v in made.variables}
+        for position, statement in enumerate(lines):
+            if position in recorded:  # ``w = tf.Variable(...)``: what its arguments call, too
+                checked: list[cst.CSTNode] = [a.value for c in calls_in(statement) for a in c.args]
+            else:
+                checked = [statement]
+            if may_make_variables(checked, module, self.tf, project) is not None:
+                return None
+        return made
 
     # -- who can reach a read ---------------------------------------------------------------
 
@@ -481,3 +580,14 @@ class CollectionsToTracking(TFCodemod):
                     [insert.with_changes(leading_lines=updated.leading_lines), updated.with_changes(leading_lines=[])]
                 ),
             )
+
+
+def _values(listed: cst.BaseExpression) -> cst.BaseExpression:
+    """The numpy values of the variables of ``listed``: ``[w.numpy(), b.numpy()]``."""
+    if isinstance(listed, cst.List) and all(type(e) is cst.Element for e in listed.elements):
+        return listed.with_changes(
+            elements=[
+                e.with_changes(value=cst.Call(cst.Attribute(e.value, cst.Name("numpy")))) for e in listed.elements
+            ]
+        )
+    return cst.parse_expression(f"[variable.numpy() for variable in {source(listed)}]")

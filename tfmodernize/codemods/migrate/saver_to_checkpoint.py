@@ -15,6 +15,13 @@ What it does
     program's top-level code calls in one place (its ``__main__`` block), outside loops and
     ``with`` blocks, is migrated the same way when nothing in that function before it makes a
     variable: it saves the variables the top-level code made before that call.
+    ``Saver(tf.global_variables())`` saves what ``Saver()`` saves. A ``tf.Module`` that makes
+    its variables when it is made (``net = Net()``: network-function-to-module's and
+    model-class-to-module's classes, or the program's own) is saved as the object
+    (``tf.train.Checkpoint(net=net)``), and an optimizer whose slot variables TF1's Saver saved
+    beside it (``opt = tf.train.AdamOptimizer(...)`` on a top-level line, or
+    ``step = tf.train.AdamOptimizer(...).minimize(loss)``, written as ``optimizer = ...`` and
+    ``step = optimizer.minimize(loss)``) too: ``tf.train.Checkpoint(w=w, optimizer=optimizer)``.
     Where the program restores, each saved ``tf.Variable`` gets the name TF1 gave it
     (``name="Variable_1"``, or the dict key it was saved under), so checkpoints the TF1 program
     wrote still restore. It runs before
@@ -48,14 +55,20 @@ Fix safety
     Checkpoint's attribute names, not graph names). A Saver made in a function the program
     runs once at most, whose lines before it make no variable (read through the module
     functions and classes it calls, and the project modules' summaries), saw in TF1's graph
-    exactly the variables the top-level code made before the call.
+    exactly the variables the top-level code made before the call. A module or an optimizer
+    saved as an object saves every variable it tracks (the optimizer's slots once its first
+    step made them, as TF1's did), under object keys; a program restoring them is declined.
 
 Declines when
     the Saver is made in a function other than on a line of one the program's top-level code
     calls in one place outside loops and ``with`` blocks (a class's method, a function called
     by another function or twice), or that function may make variables before it; it takes
     arguments other than ``var_list`` (a list of names,
-    or a dict of identifier strings to names) or ``max_to_keep``, or would have saved an optimizer's slot variables; a save passes options
+    or a dict of identifier strings to names, or ``tf.global_variables()``) or ``max_to_keep``, or
+    would have saved the slot variables of an optimizer made otherwise than on a top-level line
+    (``opt = ...`` bound once, or ``step = ....minimize(...)``); the program restores a
+    ``tf.Module`` or an optimizer saved as an object (their variables do not carry TF1's names,
+    so checkpoints the TF1 program wrote would not restore); a save passes options
     other than ``global_step``, or a numbered save's path is computed by a call (it is read
     twice, for the folder and the name); the program reads the checkpoint state
     (``latest_checkpoint``, ``get_checkpoint_state``) while a save is not numbered (TF2's
@@ -72,7 +85,7 @@ import libcst as cst
 
 from tfmodernize.analysis import module_variables
 from tfmodernize.analysis.variables import may_make_variables, runs_at_most_once
-from tfmodernize.names import fresh_name
+from tfmodernize.names import fresh_name, used_names
 from tfmodernize.syntax import top_level_index
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.layout import depth, fitted, style_width
@@ -85,6 +98,8 @@ STATE_READERS = ("train.latest_checkpoint", "train.get_checkpoint_state", "train
 # (TF2 keeps ``tf.train.latest_checkpoint`` and ``get_checkpoint_state``: they read the state file
 # a CheckpointManager writes as TF1's Saver did.)
 SAVER_KEYWORDS = ("var_list", "max_to_keep")
+#: A ``var_list`` holding every variable, as ``Saver()`` saves them.
+EVERY_VARIABLE = ("global_variables", "all_variables")
 
 
 class SaverToCheckpoint(TFCodemod):
@@ -137,10 +152,23 @@ class SaverToCheckpoint(TFCodemod):
             )
         index = unit[1] if unit else top_level_index(module, statement)
         assert index is not None
+        #: (statement, optimizer call, name) of each ``step = tf.train.X(...).minimize(loss)`` whose
+        #: optimizer the Checkpoint saves: written as ``name = tf.train.X(...)`` + ``name.minimize``.
+        self._splits: list[tuple[cst.SimpleStatementLine, cst.Call, str]] = []
         saved, saved_as = self._saved(module, call, index, unit[0] if unit else None)
+        objects = [variable.name for variable in saved if variable.keras]
+        if restores and objects:
+            raise Decline(
+                call,
+                f"it saves {', '.join(f'`{name}`' for name in objects)} as objects (a tf.Module, an "
+                "optimizer's slot variables), whose variables the migration does not give TF1's "
+                "names: checkpoints the TF1 program wrote would not restore into them",
+            )
         named = self._names_to_write(module, saved, saved_as) if restores else []
         if not self.fix(call, "tf.train.Saver -> tf.train.Checkpoint"):
             return
+        for statement, made, optimizer in self._splits:
+            self.replace(statement, lambda updated, name=optimizer: _split(updated, name))
         for variable_call, graph_name in named:
             self.replace(
                 variable_call,
@@ -305,6 +333,8 @@ class SaverToCheckpoint(TFCodemod):
         the function it is made in)."""
         found = module_variables.inventory(module, self.tf, self.state.project)
         listed = argument(call, 0, "var_list")
+        if isinstance(listed, cst.Call) and not listed.args and self.tf.is_tf(listed.func, *EVERY_VARIABLE):
+            listed = None  # ``Saver(tf.global_variables())`` saves what ``Saver()`` saves
         if isinstance(listed, cst.Dict):
             return self._saved_as(listed, found)
         return self._listed(module, call, index, found, listed, unit), []
@@ -361,7 +391,7 @@ class SaverToCheckpoint(TFCodemod):
         saved = found.before(index, trainable_only=False)
         if not saved:
             raise Decline(call, "no variable is created before it (TF1 raises 'No variables to save')")
-        if any(v.keras for v in saved):
+        if any(v.keras and not v.built for v in saved):
             raise Decline(call, "it saves a Keras layer's or model's variables: checkpoint the layer itself")
         for node in walk(module, code_only=True):
             symbol = self.tf.tf_symbol(node.func) if isinstance(node, cst.Call) else None
@@ -371,12 +401,50 @@ class SaverToCheckpoint(TFCodemod):
                 and symbol.path != "train.GradientDescentOptimizer"
                 and self._runs_before(module, node, index, call, unit)
             ):
-                raise Decline(
-                    call,
-                    f"TF1's Saver() also saved the slot variables of `tf.{symbol.path}`; "
-                    "pass var_list, or checkpoint the optimizer after the migration",
-                )
+                saved.append(self._optimizer(module, node, symbol.path, unit))
         return saved
+
+    def _optimizer(
+        self,
+        module: cst.Module,
+        made: cst.Call,
+        path: str,
+        unit: Optional[cst.FunctionDef],
+    ) -> module_variables.ModuleVariable:
+        """The optimizer whose slot variables TF1's ``Saver()`` saved, checkpointed as an object
+        beside the model: ``optimizer = tf.train.AdamOptimizer(...)`` on a line of the program's
+        top-level code, bound once, or ``step = tf.train.AdamOptimizer(...).minimize(loss)``,
+        which ``_split`` writes as those two lines. Decline for any other."""
+        why = (
+            f"TF1's Saver() also saved the slot variables of `tf.{path}`, which is not made on a "
+            "line of the program's top-level code as `optimizer = ...` or `step = ....minimize(...)`"
+            ": pass var_list, or checkpoint the optimizer after the migration"
+        )
+        parents = self.state.parents(module)
+        attribute = parents.get(id(made))
+        minimize = parents.get(id(attribute))
+        if (
+            isinstance(attribute, cst.Attribute)
+            and attribute.value is made
+            and attribute.attr.value == "minimize"
+            and isinstance(minimize, cst.Call)
+            and minimize.func is attribute
+        ):
+            line = statement_of(minimize, parents)  # ``step = tf.train.X(...).minimize(loss)``
+        else:
+            line = statement_of(made, parents)  # ``optimizer = tf.train.X(...)``
+            minimize = None
+        if unit is not None or line is None or line[0] is None or top_level_index(module, line[1]) is None:
+            raise Decline(made, why)
+        name, statement = line
+        if minimize is not None:
+            name = fresh_name("optimizer", used_names(module) | {split[2] for split in self._splits})
+            self._splits.append((statement, made, name))
+        elif sum(1 for n in name_nodes(module) if n.value == name and _bound_here(n, parents)) != 1:
+            raise Decline(made, f"`{name}` is bound more than once: {why}")
+        return module_variables.ModuleVariable(
+            name, None, False, top_level_index(module, statement), keras=True, built=True
+        )
 
     def _runs_before(
         self, module: cst.Module, node: cst.CSTNode, index: int, saver: cst.Call, unit: Optional[cst.FunctionDef]
@@ -422,6 +490,23 @@ class SaverToCheckpoint(TFCodemod):
                 raise Decline(call, f"the TF1 name of `{variable.name}` is not known")
             found.append((call, variable.graph_name))
         return found
+
+
+def _bound_here(name: cst.Name, parents: dict) -> bool:
+    """Whether ``name`` is an assignment's target (``name = ...``)."""
+    return isinstance(parents.get(id(name)), cst.AssignTarget)
+
+
+def _split(line: cst.SimpleStatementLine, name: str) -> cst.FlattenSentinel:
+    """``step = tf.train.AdamOptimizer(rate).minimize(loss)`` -> ``name = tf.train.AdamOptimizer(rate)``
+    and ``step = name.minimize(loss)``: the optimizer gets a name the Checkpoint can hold."""
+    assign = line.body[0]
+    minimize = assign.value
+    made = cst.SimpleStatementLine(
+        [cst.Assign([cst.AssignTarget(cst.Name(name))], minimize.func.value)], leading_lines=line.leading_lines
+    )
+    step = assign.with_changes(value=minimize.with_changes(func=minimize.func.with_changes(value=cst.Name(name))))
+    return cst.FlattenSentinel([made, line.with_changes(leading_lines=[], body=[step])])
 
 
 def _creation(statement: cst.CSTNode, name: str, tf: TFNames) -> Optional[cst.Call]:
