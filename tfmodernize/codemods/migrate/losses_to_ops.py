@@ -71,10 +71,18 @@ from typing import Optional
 import libcst as cst
 
 from tfmodernize.codemod import Decline, TFCodemod
+from tfmodernize.layout import depth, fitted, style_width
 from tfmodernize.analysis.tables import literal_text
 from tfmodernize.analysis.variable_calls import arguments
 from tfmodernize.names import fresh_name, used_names
-from tfmodernize.syntax import ancestors, argument, is_none, parenthesized, source
+from tfmodernize.syntax import (
+    ancestors,
+    argument,
+    is_none,
+    parenthesized,
+    source,
+    statement_holding,
+)
 from tfmodernize.tfsymbols import dotted_name
 from tfmodernize.treewalk import walk
 
@@ -184,6 +192,7 @@ class LossesToOps(TFCodemod):
         reader = self._collection_reader(module)
         parents = self.state.parents(module)
         self._taken: Optional[set[str]] = None  # the file's names, read when a loss needs a new one
+        self._fitted: set[int] = set()  # the statements wrapped to the file's width
         for call, symbol in losses:
             if self.suppressed(call) or symbol.v2:
                 continue
@@ -279,6 +288,7 @@ class LossesToOps(TFCodemod):
                     )
                 ),
             )
+            self._fit(call, parents)
             return
         elements = elements_of(args)
         # A number is converted to float32 by the product, as TF1's cast did.
@@ -293,9 +303,22 @@ class LossesToOps(TFCodemod):
             if self._taken is None:
                 self._taken = used_names(module)
             per_element = fresh_name(f"{name}_per_element", self._taken)
-            self.insert_before(line, [cst.parse_statement(f"{per_element} = {elements}")])
+            bound_line = cst.parse_statement(f"{per_element} = {elements}")
+            limit, deep = style_width(self.state.text), depth(line, parents)
+            self.insert_before(line, [fitted(bound_line, limit, deep, further=True)])
             elements = per_element
         self.replace(call, cst.parse_expression(weighted.format(tf=tf, E=parenthesized_text(elements), W=cast)))
+        self._fit(call, parents)
+
+    def _fit(self, call: cst.Call, parents: dict) -> None:
+        """The statement holding ``call``, rewritten, wrapped to the file's width where it grew
+        wider (once, however many losses it holds)."""
+        line = statement_holding(call, parents)
+        if line is None or id(line) in self._fitted:
+            return
+        self._fitted.add(id(line))
+        deep, width = depth(line, parents), style_width(self.state.text)
+        self.replace(line, lambda updated: fitted(updated, width, deep, further=True))
 
     def _check_weights(
         self, call: cst.Call, path: str, weights: cst.BaseExpression, reduction: str, parents: dict

@@ -8,9 +8,10 @@ What it does
     statements, the other parameters), the variables read as ``self.W``. Each call
     ``out = add_layer(x, 3, 4)`` becomes the object made right before it, where the variables
     were made, and the object called: ``add_layer = AddLayer(3, 4)`` then ``out = add_layer(x)``
-    (several calls name each object after what its call binds and what the function makes:
+    (several calls name each object after the scope name its call passes, ``name="hidden"`` ->
+    ``hidden_layer``, else after what it binds first and what the function makes:
     ``hidden = add_layer(...)`` -> ``hidden_layer``, ``layer1 = new_conv_layer(...)`` ->
-    ``layer1_module``; numbered, ``add_layer_1``, only when a call binds no name or the names
+    ``layer1_module``; numbered, ``add_layer_1``, only when a call has neither or the names
     clash). A comment goes with its statement: above a variable it
     stays in ``__init__``, above an op it goes to ``__call__``, and above the call it heads the
     object made there. A section's heading (comments after a blank line, or opening the body)
@@ -131,6 +132,7 @@ from tfmodernize.codemods.migrate.network_function_to_module.plan import (
     bind,
     named_args,
     object_names,
+    scope_label,
     plain_assignment,
     trains,
     transitively,
@@ -590,8 +592,12 @@ class NetworkFunctionToModule(TFCodemod):
         reusing the variables (``reuse=True``) calls the object made by the call that made them."""
         reusing = self._shared.reusing if self._shared is not None else {}
         making = [(call, line) for call, line in calls if id(call) not in reusing]
+        labels = [scope_label(call, function) for call, _ in making]
         names = dict(
-            zip((id(c) for c, _ in making), object_names(function.name.value, [held for _, held in making], taken))
+            zip(
+                (id(c) for c, _ in making),
+                object_names(function.name.value, [held for _, held in making], taken, labels),
+            )
         )
         dropped = self._reuse_parameter(function)
         for call, line in calls:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import keyword
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -32,23 +34,33 @@ class Network:
     kept: list[str]  # names both parts read: kept on the object
 
 
-def object_names(name: str, lines: list[cst.SimpleStatementLine], taken: set[str]) -> list[str]:
-    """The object each call makes: the function's name for one call; for several, the name each
-    call binds and what the function makes (``hidden = add_layer(...)`` -> ``hidden_layer``;
-    ``layer1_module`` when the name says it already: ``layer1 = new_conv_layer(...)``), or
-    numbered (``add_layer_1``) when a call binds no name or the names clash. ``name``: the
-    function's, ``lines``: the statement of each call."""
+def object_names(
+    name: str,
+    lines: list[cst.SimpleStatementLine],
+    taken: set[str],
+    labels: Optional[list[Optional[str]]] = None,
+) -> list[str]:
+    """The object each call makes: the function's name for one call; for several, the name the
+    call gives its scope (``labels``: a string passed as ``name``/``scope``, ``"hidden"`` ->
+    ``hidden_layer``, ``"Output_layer"`` -> ``output_layer``), else the name it binds first and
+    what the function makes (``hidden = add_layer(...)`` -> ``hidden_layer``; ``layer1_module``
+    when the name says it already: ``layer1 = new_conv_layer(...)``), or numbered
+    (``add_layer_1``) when a call has neither or the names clash. ``name``: the function's,
+    ``lines``: the statement of each call."""
     if len(lines) == 1:
         return [name]
     parts = name.split("_")
     while len(parts) > 1 and parts[0].lower() in VERBS:
         parts = parts[1:]
+    made = parts[-1].lower()
     wanted = []
-    for line in lines:
+    for line, label in zip(lines, labels or [None] * len(lines)):
         bound = first_target(line)
-        if bound is None:
+        if label is not None:
+            wanted.append(label if made in _words(label) else f"{label}_{made}")
+        elif bound is None:
             wanted.append("")
-        elif parts[-1].lower() in {w.rstrip("0123456789").lower() for w in bound.split("_")}:
+        elif made in _words(bound):
             wanted.append(f"{bound}_module")  # not ``layer1_conv_layer``
         else:
             wanted.append(f"{bound}_{'_'.join(parts)}")
@@ -56,6 +68,36 @@ def object_names(name: str, lines: list[cst.SimpleStatementLine], taken: set[str
         taken.update(wanted)
         return wanted
     return [fresh_name(f"{name}_{n}", taken) for n in range(1, len(lines) + 1)]
+
+
+def _words(name: str) -> set[str]:
+    """The words of a snake_case name, without their numbers (``layer1_out`` -> layer, out)."""
+    return {word.rstrip("0123456789").lower() for word in name.split("_")}
+
+
+def scope_label(call: cst.Call, function: cst.FunctionDef) -> Optional[str]:
+    """The name a call gives its variables' scope, as a Python name: a string literal passed
+    as a parameter named ``name`` or ``scope`` (``"Hidden layer"`` -> ``hidden_layer``)."""
+    parameters = [p.name.value for p in function.params.params]
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        parameter = (
+            arg.keyword.value
+            if arg.keyword is not None
+            else (parameters[position] if position < len(parameters) else None)
+        )
+        if parameter not in ("name", "scope", "scope_name", "layer_name") or not isinstance(
+            arg.value, cst.SimpleString
+        ):
+            continue
+        text = arg.value.evaluated_value
+        words = re.sub(r"[^0-9a-zA-Z]+", "_", text if isinstance(text, str) else "")
+        label = words.strip("_").lower()
+        if label and label.isidentifier() and not keyword.iskeyword(label):
+            return label
+        return None
+    return None
 
 
 def first_target(line: cst.SimpleStatementLine) -> Optional[str]:
