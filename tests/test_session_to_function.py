@@ -21,7 +21,8 @@ REWRITES = [
         y = tf.matmul(x, W)
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
-            print(sess.run(y, feed_dict={x: np.ones((3, 2))}))
+            for batch in (np.ones((3, 2)), np.zeros((1, 2))):
+                print(sess.run(y, feed_dict={x: batch}))
         """,
         """
         import numpy as np
@@ -36,7 +37,8 @@ REWRITES = [
             return y
 
 
-        print(compute_y(np.ones((3, 2))).numpy())
+        for batch in (np.ones((3, 2)), np.zeros((1, 2))):
+            print(compute_y(batch).numpy())
         """,
         id="docstring-example",
     ),
@@ -54,8 +56,8 @@ REWRITES = [
         import tensorflow as T
 
 
-        @T.function(input_signature=[T.TensorSpec([], T.int32)])
         def compute_b(a):
+            a = T.convert_to_tensor(a, T.int32)
             b = a * 2
             return b
 
@@ -81,11 +83,9 @@ REWRITES = [
         """
         import tensorflow as tf
 
-        x_spec = tf.TensorSpec(None, tf.float32)
 
-
-        @tf.function(input_signature=[x_spec])
         def compute_r(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             y = x + 1.0
             return {"a": [y], "b": (y, {"c": y})}
 
@@ -94,8 +94,8 @@ REWRITES = [
         v = tf.Variable(2.0)
 
 
-        @tf.function(input_signature=[x_spec])
         def compute_grads(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             y = x + 1.0
             grads = opt.compute_gradients(v * y, [v])
             return grads
@@ -147,8 +147,8 @@ REWRITES = [
         import tensorflow as tf
 
         def main():
-            @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
             def compute_total(x):
+                x = tf.convert_to_tensor(x, tf.float32)
                 total = tf.reduce_sum(x)
                 return total
 
@@ -174,11 +174,9 @@ REWRITES = [
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[
-            tf.TensorSpec([2], tf.float32),
-            tf.TensorSpec([2], tf.float32),
-        ])
         def compute_diff(x, y):
+            x = tf.convert_to_tensor(x, tf.float32)
+            y = tf.convert_to_tensor(y, tf.float32)
             # the difference
             diff = x - y
             return diff
@@ -210,14 +208,13 @@ REWRITES = [
         w = tf.Variable([[2.0]])
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 1], tf.float32)])
         def evaluate(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             y = tf.matmul(x, w)
             step = w.assign(w + 1.0)
             return step, y
 
 
-        @tf.function
         def compute_step():
             step = w.assign(w + 1.0)
             return step
@@ -298,8 +295,8 @@ REWRITES = [
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
         def compute_y(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             y = tf.reduce_max(x)
             return y
 
@@ -433,7 +430,6 @@ REWRITES.append(
             return [half, w]
 
 
-        @tf.function
         def compute_half():
             grow = tf.group(w.assign_add(1.0))
             half = w / 2.0
@@ -467,8 +463,8 @@ REWRITES.append(
         spread = 2.0 * tf.random.normal([2])
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
         def compute_doubled(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             doubled = 2.0 * x
             return doubled
 
@@ -509,17 +505,15 @@ REWRITES.append(
             return pred
 
 
-        x_spec = tf.TensorSpec([None, 2], tf.float32)
-
-
-        @tf.function(input_signature=[x_spec])
         def compute_pred(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             pred = build_pred(x)
             return pred
 
 
-        @tf.function(input_signature=[x_spec, tf.TensorSpec([None, 1], tf.float32)])
         def evaluate(x, y):
+            x = tf.convert_to_tensor(x, tf.float32)
+            y = tf.convert_to_tensor(y, tf.float32)
             pred = build_pred(x)
             err = tf.reduce_mean(tf.abs(pred - y))
             sq = tf.reduce_mean(tf.square(pred - y))
@@ -552,8 +546,8 @@ REWRITES.append(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
         def compute_pair(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             pair = [x, x * 2.0]
             return pair
 
@@ -672,8 +666,8 @@ REWRITES.append(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
         def compute_total(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             total = tf.reduce_sum(x)
             return total
 
@@ -702,8 +696,8 @@ REWRITES.append(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
         def compute_y(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             y = x * 3.0
             return y
 
@@ -729,8 +723,8 @@ REWRITES.append(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
         def compute_y(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             y = tf.reduce_sum(x)
             return y
 
@@ -800,7 +794,8 @@ REWRITES.append(
         training = tf.placeholder(tf.bool)
         y = layer(x, training=training)
         with tf.Session() as sess:
-            out = sess.run(y, {x: data, training: False})
+            for batch in batches:
+                out = sess.run(y, {x: batch, training: False})
         """,
         """
         import tensorflow as tf
@@ -814,7 +809,8 @@ REWRITES.append(
             return y
 
 
-        out = compute_y(data, False)
+        for batch in batches:
+            out = compute_y(batch, False)
         """,
         id="training-switch-is-a-python-bool-no-input-signature",
     )
@@ -836,6 +832,32 @@ REWRITES.append(
         eigenvalues, eigenvectors = [t.numpy() for t in tf.self_adjoint_eig(D)]
         """,
         id="fetched-op-returning-several-tensors",
+    )
+)
+
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        c = tf.constant([1.0, 2.0])
+        doubled = c * 2.0
+        with tf.Session() as sess:
+            first, _ = sess.run([c, doubled])
+            _, second = sess.run((tf.reduce_sum(c), doubled))
+            print(first, second)
+        """,
+        """
+        import tensorflow as tf
+
+        c = tf.constant([1.0, 2.0])
+        doubled = c * 2.0
+        first, _ = c.numpy(), doubled
+        _, second = tf.reduce_sum(c), doubled.numpy()
+        print(first, second)
+        """,
+        # Nothing reads ``_``: its value is computed, as in TF1, but not converted.
+        id="eager-values-unpacked-into-underscore-not-converted",
     )
 )
 
@@ -932,8 +954,8 @@ REWRITES.extend(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([2], tf.int32)])
         def compute_x(x):
+            x = tf.convert_to_tensor(x, tf.int32)
             return x
 
 
@@ -993,8 +1015,8 @@ REWRITES.extend(
         w = tf.Variable(0.5)
 
 
-        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
         def compute_last(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             states = []
             h = x
             for step in range(3):
@@ -1050,7 +1072,6 @@ REWRITES.extend(
         b = tf.Variable(tf.random_uniform([2], seed=2))
 
 
-        @tf.function
         def compute_total():
             total = a + b
             return total
@@ -1080,7 +1101,6 @@ REWRITES.extend(
         w = tf.Variable(tf.random_normal([2], seed=4))
 
 
-        @tf.function
         def compute_grow():
             grow = w.assign_add([1.0, 1.0])
             return grow
@@ -1172,8 +1192,8 @@ REWRITES.extend(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
         def compute_y(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             y = x * 2.0
             return y
 
@@ -1205,8 +1225,8 @@ REWRITES.extend(
 
         if __name__ == "__main__":
 
-            @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
             def compute_y(x):
+                x = tf.convert_to_tensor(x, tf.float32)
                 y = x * scale
                 return y
 
@@ -1263,8 +1283,8 @@ REWRITES.extend(
         scale = Scale()
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
         def compute_out(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             out = double(scale(x))
             return out
 
@@ -2425,7 +2445,8 @@ def test_tf1_compat_import_names_tf2_through_compat_v2() -> None:
         x = tf.placeholder(tf.float32, [2])
         y = x * 2.0
         with tf.Session() as sess:
-            out = sess.run(y, {x: [1.0, 2.0]})
+            for row in ([1.0, 2.0], [3.0, 4.0]):
+                out = sess.run(y, {x: row})
         """,
     )
     assert "@tf.compat.v2.function(input_signature=[tf.compat.v2.TensorSpec([2], tf.float32)])" in result.code
@@ -2765,6 +2786,47 @@ def test_summaries_of_a_value_the_loop_also_reads_stay_in_the_loop():
     )
 
 
+def test_the_step_of_summaries_moved_in_is_passed_by_keyword_after_a_fed_dict():
+    # ``evaluate(**fed, step)`` is not Python: the step follows the fed values by name.
+    assert_rewrites(
+        "TFM101",
+        STEP_IN_A_LOOP
+        + 'writer = tf.summary.create_file_writer("logs")\n'
+        + SESSION
+        + """\
+    for step in range(4):
+        fed = {x: np.ones((2, 1))}
+        _, value = sess.run([grow, loss], feed_dict=fed)
+        with writer.as_default():
+            tf.summary.scalar("loss", value, step=step)
+""",
+        """
+import numpy as np
+import tensorflow as tf
+
+w = tf.Variable([[1.0]])
+
+
+@tf.function(input_signature=[
+    tf.TensorSpec([None, 1], tf.float32),
+    tf.TensorSpec([], tf.int64),
+])
+def evaluate(x, step):
+    loss = tf.reduce_sum(tf.matmul(x, w))
+    grow = w.assign_add([[0.5]])
+    with writer.as_default(step=step):
+        tf.summary.scalar("loss", loss)
+    return grow
+
+
+writer = tf.summary.create_file_writer("logs")
+for step in range(4):
+    fed = {"x": np.ones((2, 1))}
+    _ = evaluate(**fed, step=step)
+""",
+    )
+
+
 def test_a_long_unpacking_of_converted_values_wraps_its_targets():
     before = """
     import numpy as np
@@ -2870,8 +2932,8 @@ def test_the_comment_of_a_scope_stays_while_statements_of_it_stay():
         w = tf.Variable([[1.0], [2.0]])
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
         def compute_y(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             # the output
             y = tf.matmul(x, w)
             return y
@@ -2879,4 +2941,20 @@ def test_the_comment_of_a_scope_stays_while_statements_of_it_stay():
 
         print(compute_y(np.ones((3, 2))).numpy())
         """,
+    )
+
+
+def test_a_line_of_spaces_closing_a_block_counts_as_a_blank_line_before_a_function():
+    before = (
+        "import tensorflow as tf\n\nx = tf.placeholder(tf.float32, [2])\n"
+        "if True:\n    a = 1\n    \n"
+        "y = x * 2.0\nwith tf.Session() as sess:\n    for i in range(2):\n"
+        "        print(sess.run(y, {x: [1.0, 2.0]}))\n"
+    )
+    result = rewrite("TFM101", before, dedent=False)
+    assert result.code == (
+        "import tensorflow as tf\n\nif True:\n    a = 1\n    \n\n"
+        "@tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])\n"
+        "def compute_y(x):\n    y = x * 2.0\n    return y\n\n\n"
+        "for i in range(2):\n    print(compute_y([1.0, 2.0]).numpy())\n"
     )

@@ -81,6 +81,9 @@ What it does
       ``iter(dataset)``, ``sess.run(it.initializer)`` a fresh ``iter(dataset)``, and the names
       ``x, y = it.get_next()`` binds are parameters of the functions using them, called with
       ``it.get_next()`` at each run: one element per run, ``OutOfRangeError`` at the end.
+    - ``op = ema.apply([w, b])`` is made once where it stands (the averages start from the
+      variables' initial values; that first update moves none), the functions running ``op``
+      update them, and ``ema.average(w)`` is the average's variable.
 
     It declines, changing nothing in that program (or function) and reporting the construct
     and line: feeding a computed tensor or a variable, ``partial_run``, queue runners,
@@ -89,11 +92,13 @@ What it does
     placeholders rebound, tensors used outside a session call other than printed or as
     ``t.shape`` / ``t.dtype``, variables initialised again after updates (a second session, or
     one opened in a loop) or by the same session (TF1 draws random initial values anew), random
-    ops run in several sessions, ``ExponentialMovingAverage.apply`` (it creates the shadow
-    variables where the graph is built and updates them where it runs), fetches of ops it does not understand (summaries, ``tf.no_op``),
-    ``ConfigProto`` options with no ``tf.config`` equivalent, and code a tf.function would run
-    on every trace that creates variables (``tf.layers``, RNN builders, functions defined
-    elsewhere called on placeholder values), variables initialised again after an update.
+    ops run in several sessions, ``ExponentialMovingAverage.apply`` other than
+    ``op = ema.apply([w, b])`` over variables, in a statement of its own, before the graph first
+    runs, in a program that neither lists nor saves its variables, fetches of ops it does not
+    understand (summaries, ``tf.no_op``), ``ConfigProto`` options with no ``tf.config``
+    equivalent, and code a tf.function would run on every trace that creates variables
+    (``tf.layers``, RNN builders, functions defined elsewhere called on placeholder values),
+    variables initialised again after an update.
 
     Contract with minimize-to-tape (TFM102) and gradients-to-tape (TFM103), which run after
     it: an ``opt.minimize(...)`` op (value ``None`` in ``sess.run``) or a ``tf.gradients``

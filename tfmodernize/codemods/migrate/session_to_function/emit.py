@@ -65,8 +65,12 @@ class Emitter:
             lines = squeeze(_joined(carried, stmt.leading_lines), blank)
             carried = []
             if (is_def or after_def) and (out or opening):
-                # (a graph after another opening with a definition: set apart from the code above)
-                lines = [cst.EmptyLine(indent=False)] * blank + [line for line in lines if line.comment is not None]
+                # (a graph after another opening with a definition: set apart from the code above;
+                # a line of spaces closing the block above counts as one of the blank lines)
+                apart = blank - (_closing_blank_lines(out[-1]) if out else 0)
+                lines = [cst.EmptyLine(indent=False)] * max(apart, 0) + [
+                    line for line in lines if line.comment is not None
+                ]
             elif is_def and plan.in_block:
                 comments = [line for line in lines if line.comment is not None]
                 lines = [cst.EmptyLine(indent=False), *comments]
@@ -327,6 +331,15 @@ class Emitter:
             assignment = cst.Assign([cst.AssignTarget(cst.Name(name))], specs_of[(param, text)])
             before.setdefault(functions[0], []).append(cst.SimpleStatementLine([assignment]))
         return before
+
+
+def _closing_blank_lines(stmt: cst.BaseStatement) -> int:
+    """How many blank lines (spaces only) end ``stmt``'s source: the footer of a block."""
+    lines = cst.Module([]).code_for_node(stmt).split("\n")[:-1]
+    count = 0
+    while count < len(lines) and not lines[len(lines) - 1 - count].strip():
+        count += 1
+    return count
 
 
 def _joined(first: Sequence[cst.EmptyLine], second: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:

@@ -431,7 +431,9 @@ class RunSites:
             plan.eager_updates = plan.eager_updates or updating
             if updating:
                 plan.updating.add(id(site.call))
-            value = self._eager_value(elements, shape, unit, stmt.index, numpy=site.context != "discard")
+            value = self._eager_value(
+                elements, shape, unit, stmt.index, numpy=site.context != "discard", targets=targets
+            )
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         elif (following := self._next_element(plan, site, elements, ops, overrides)) is not None:
             # The fetch is a dataset's next element as it is: no function to compute it.
@@ -733,7 +735,7 @@ class RunSites:
         return Value.STATIC
 
     def _eager_value(
-        self, elements: list[Element], shape: Shape, unit: GraphUnit, at: int, numpy: bool
+        self, elements: list[Element], shape: Shape, unit: GraphUnit, at: int, numpy: bool, targets=None
     ) -> Optional[cst.BaseExpression]:
         if not numpy:
             # The value is dropped: what remains to do is the computation (``w.assign(v)``).
@@ -745,13 +747,24 @@ class RunSites:
                 if len(effects) == 1
                 else cst.Tuple(commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
             )
+        # A value unpacked into ``_`` is read by nothing: computed as TF1 did, never converted.
+        unread = (
+            {i for i, t in enumerate(targets.elements) if isinstance(t.value, cst.Name) and t.value.value == "_"}
+            if shape == Shape.UNPACKED
+            and isinstance(targets, (cst.Tuple, cst.List))
+            and len(targets.elements) == len(elements)
+            and all(isinstance(t, cst.Element) for t in targets.elements)
+            else set()
+        )
         values = [
-            cst.ListComp(numpy_call(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
+            e.expr.visit(AssignMethods(self))
+            if position in unread
+            else cst.ListComp(numpy_call(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
             if unit.is_sequence(e.expr)
             else self._nested_numpy(e.expr.visit(AssignMethods(self)))
             if unit.holds_structure(e.expr, at)
             else numpy_call(e.expr.visit(AssignMethods(self)))
-            for e in elements
+            for position, e in enumerate(elements)
         ]
         if shape == Shape.SINGLE:
             return values[0]

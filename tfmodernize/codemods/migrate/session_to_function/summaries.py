@@ -158,8 +158,13 @@ class Summaries:
             if len(kept) == 1
             else returned.with_changes(elements=commas([cst.Element(v) for _, v in kept]))
         )
+        # The step by keyword after the fed values passed by name (``train_step(**fed, step=turn)``).
+        by_keyword = any(a.keyword is not None or a.star for a in call.args)
+        step_argument = (
+            cst.Arg(step, keyword=cst.Name(parameter), equal=no_space_equal()) if by_keyword else cst.Arg(step)
+        )
         stepped = call.with_changes(
-            args=commas([*[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args], cst.Arg(step)])
+            args=commas([*[a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in call.args], step_argument])
         )
         planned = plan.smalls[site.small]
         converted = isinstance(planned, cst.Assign) and planned.value is not call
