@@ -214,7 +214,8 @@ class ModelClassToModule(TFCodemod):
     def detect(cls, node: cst.CSTNode, names) -> bool:
         if not isinstance(node, cst.ClassDef):
             return False
-        return opens_session(node, names) or builds_graph(node, names)
+        # ``builds_graph`` reads ``__init__`` only: asked first, it spares the walk of the class.
+        return builds_graph(node, names) or opens_session(node, names)
 
     requires_tf2 = True
     #: The class must be a tf.Module before session-to-function reads the file (it leaves the
@@ -236,8 +237,9 @@ class ModelClassToModule(TFCodemod):
         # Graph classes first (their graph built in ``__init__``, run by other code): the classes
         # running their graph read what they become.
         graphs: dict[str, tuple] = {}
+        owning = [s for s in module.body if isinstance(s, cst.ClassDef) and opens_session(s, self.tf)]
         for statement in module.body:
-            if not isinstance(statement, cst.ClassDef) or opens_session(statement, self.tf):
+            if not isinstance(statement, cst.ClassDef) or any(statement is c for c in owning):
                 continue
             if not builds_graph(statement, self.tf):
                 continue
@@ -251,9 +253,7 @@ class ModelClassToModule(TFCodemod):
                     self.declined(decline, f"graph class `{statement.name.value}` not migrated: ")
         foreign.update({name: graph[2].api for name, graph in graphs.items()})
         classes = []
-        for statement in module.body:
-            if not (isinstance(statement, cst.ClassDef) and opens_session(statement, self.tf)):
-                continue
+        for statement in owning:
             try:
                 classes.append((statement, *self._class(statement, values, width, foreign=foreign)))
             except Decline as decline:

@@ -88,6 +88,24 @@ from tfmodernize.codemods.tf2.keras3_renames.tables import (
 from tfmodernize.tfsymbols import dotted_name
 
 
+#: The attributes (``opt.lr``, ``layer.reset_states``) and call keywords (``lr=``) ``detect``
+#: looks for.
+_ATTRIBUTES = frozenset(("lr", "reset_states", "add_weight"))
+_KEYWORDS = frozenset(("lr", "decay", *REMOVED_LAYER_ARGUMENTS))
+
+
+def _names_experimental(node: cst.Attribute, names) -> bool:
+    """Whether a part of ``node``'s dotted name before its last (an attribute, or what its root
+    name is imported as) is ``experimental``: only then can it name ``layers.experimental.X``.
+    A cheap test asked first: most attributes of a file are no such name."""
+    part = node.value
+    while type(part) is cst.Attribute:
+        if part.attr.value == "experimental":
+            return True
+        part = part.value
+    return type(part) is cst.Name and "experimental" in (names.qualify(part) or "")
+
+
 class Keras3Renames(TFCodemod):
     __doc__ = __doc__
     code = "TFM208"
@@ -98,18 +116,20 @@ class Keras3Renames(TFCodemod):
 
     @classmethod
     def detect(cls, node: cst.CSTNode, names) -> bool:
-        if isinstance(node, cst.ImportFrom):
+        # Asked about most of a file's nodes: the node's type is read once, attributes first.
+        kind = type(node)
+        if kind is cst.Attribute:
+            if node.attr.value in _ATTRIBUTES or node.attr.value in GENERATOR_METHODS:
+                return True
+            return _names_experimental(node, names) and (names.keras_path(node) or "").startswith(
+                "layers.experimental."
+            )
+        if kind is cst.Call:
+            return any(a.keyword is not None and a.keyword.value in _KEYWORDS for a in node.args)
+        if kind is cst.ImportFrom:
             module = dotted_name(node.module) if node.module is not None else None
             return module is not None and ".layers.experimental" in module and not module.startswith("tf_keras")
-        if isinstance(node, cst.FunctionDef):
-            return node.name.value == "reset_states"
-        if isinstance(node, cst.Attribute):
-            if node.attr.value in ("lr", "reset_states", "add_weight") or node.attr.value in GENERATOR_METHODS:
-                return True
-            return (names.keras_path(node) or "").startswith("layers.experimental.")
-        return isinstance(node, cst.Call) and any(
-            a.keyword is not None and a.keyword.value in ("lr", "decay", *REMOVED_LAYER_ARGUMENTS) for a in node.args
-        )
+        return kind is cst.FunctionDef and node.name.value == "reset_states"
 
     # -- what objects are -------------------------------------------------------------------
 
