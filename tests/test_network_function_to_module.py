@@ -3,6 +3,7 @@
 Numeric proofs (with session-to-function and minimize-to-tape after it) live in
 ``fixtures/network-function-to-module/``."""
 
+import libcst as cst
 import pytest
 
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
@@ -54,14 +55,14 @@ REWRITES = [
         "def main():\n"
         "    x = tf.placeholder(tf.float32, [None, 2])\n"
         "    # two layers\n"
-        "    h_layer = Layer(2, 3, name='first')\n"
-        "    h = h_layer(x)\n"
-        "    out_layer = Layer(3, 1, name='second')\n"
-        "    out = out_layer(h)\n"
+        "    first_layer = Layer(2, 3, name='first')\n"
+        "    h = first_layer(x)\n"
+        "    second_layer = Layer(3, 1, name='second')\n"
+        "    out = second_layer(h)\n"
         "    with tf.Session() as sess:\n"
         "        sess.run(out, {x: [[1.0, 2.0]]})\n\n\n"
         "main()\n",
-        id="calls-in-the-program-function-named-after-what-they-bind-under-their-comment",
+        id="calls-in-the-program-function-named-after-their-scope-strings-under-their-comment",
     ),
     pytest.param(
         "import tensorflow as tf\n\n\n"
@@ -484,3 +485,47 @@ def test_a_draw_after_the_last_sub_module_is_kept_in_the_call():
     )
     code = rewrite("TFM121", source).code
     assert "        return tf.nn.dropout(self.layer_2(h), 0.5)\n" in code
+
+
+OBJECT_NAMES = [
+    # (calls, labels, names already taken, the objects' names)
+    (
+        "the scope strings",
+        ["h = dense_layer(x)", "out = dense_layer(h)"],
+        ["hidden", "output"],
+        set(),
+        ["hidden_layer", "output_layer"],
+    ),
+    (
+        "a scope string taken by a result: the bound names",
+        ["layer1 = conv_layer(x)", "layer2 = conv_layer(layer1)"],
+        ["layer1", "layer2"],
+        {"layer1", "layer2"},
+        ["layer1_module", "layer2_module"],
+    ),
+    (
+        "no scope strings: the bound names",
+        ["h = add_layer(x)", "out = add_layer(h)"],
+        None,
+        set(),
+        ["h_layer", "out_layer"],
+    ),
+    (
+        "clashing everywhere: numbered",
+        ["h = add_layer(x)", "h = add_layer(h)"],
+        None,
+        set(),
+        ["add_layer_1", "add_layer_2"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "lines, labels, taken, expected", [row[1:] for row in OBJECT_NAMES], ids=[row[0] for row in OBJECT_NAMES]
+)
+def test_object_names(lines, labels, taken, expected) -> None:
+    from tfmodernize.codemods.migrate.network_function_to_module.plan import object_names
+
+    statements = [cst.parse_statement(line) for line in lines]
+    function = lines[0].split("= ")[1].split("(")[0]
+    assert object_names(function, statements, set(taken), labels) == expected

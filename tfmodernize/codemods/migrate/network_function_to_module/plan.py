@@ -53,20 +53,22 @@ def object_names(
     while len(parts) > 1 and parts[0].lower() in VERBS:
         parts = parts[1:]
     made = parts[-1].lower()
-    wanted = []
+    by_label, by_target = [], []
     for line, label in zip(lines, labels or [None] * len(lines)):
         bound = first_target(line)
-        if label is not None:
-            wanted.append(label if made in _words(label) else f"{label}_{made}")
-        elif bound is None:
-            wanted.append("")
+        by_label.append("" if label is None else label if made in _words(label) else f"{label}_{made}")
+        if bound is None:
+            by_target.append("")
         elif made in _words(bound):
-            wanted.append(f"{bound}_module")  # not ``layer1_conv_layer``
+            by_target.append(f"{bound}_module")  # not ``layer1_conv_layer``
         else:
-            wanted.append(f"{bound}_{'_'.join(parts)}")
-    if all(wanted) and len(set(wanted)) == len(wanted) and not set(wanted) & taken:
-        taken.update(wanted)
-        return wanted
+            by_target.append(f"{bound}_{'_'.join(parts)}")
+    # The scope's name where every call gives one and none is taken (``name="layer1"`` beside
+    # ``layer1 = ...`` is), else the names the calls bind.
+    for wanted in ([b or t for b, t in zip(by_label, by_target)], by_target):
+        if all(wanted) and len(set(wanted)) == len(wanted) and not set(wanted) & taken:
+            taken.update(wanted)
+            return wanted
     return [fresh_name(f"{name}_{n}", taken) for n in range(1, len(lines) + 1)]
 
 
