@@ -49,21 +49,26 @@ def prologue(function: cst.FunctionDef, tf) -> Optional[cst.If]:
     _, body = split_docstring(list(function.body.body))
     if not body or reuse_parameter(function) is None:
         return None
-    first = body[0]
+    return body[0] if reuse_switch(body[0], ["reuse"], tf) else None
+
+
+def reuse_switch(statement: cst.BaseStatement, parameters: list[str], tf) -> bool:
+    """``if <parameter>: tf.get_variable_scope().reuse_variables()``: the scope around it reuses
+    its variables from then on, as ``reuse=True`` would, when the parameter is true."""
     if not (
-        isinstance(first, cst.If)
-        and first.orelse is None
-        and isinstance(first.test, cst.Name)
-        and first.test.value == "reuse"
-        and isinstance(first.body, cst.IndentedBlock)
-        and len(first.body.body) == 1
-        and isinstance(first.body.body[0], cst.SimpleStatementLine)
-        and len(first.body.body[0].body) == 1
+        isinstance(statement, cst.If)
+        and statement.orelse is None
+        and isinstance(statement.test, cst.Name)
+        and statement.test.value in parameters
+        and isinstance(statement.body, cst.IndentedBlock)
+        and len(statement.body.body) == 1
+        and isinstance(statement.body.body[0], cst.SimpleStatementLine)
+        and len(statement.body.body[0].body) == 1
+        and isinstance(statement.body.body[0].body[0], cst.Expr)
     ):
-        return None
-    expression = first.body.body[0].body[0]
-    call = expression.value if isinstance(expression, cst.Expr) else None
-    if not (
+        return False
+    call = statement.body.body[0].body[0].value
+    return (
         isinstance(call, cst.Call)
         and not call.args
         and isinstance(call.func, cst.Attribute)
@@ -71,9 +76,7 @@ def prologue(function: cst.FunctionDef, tf) -> Optional[cst.If]:
         and isinstance(call.func.value, cst.Call)
         and not call.func.value.args
         and tf.is_tf(call.func.value.func, "get_variable_scope")
-    ):
-        return None
-    return first
+    )
 
 
 def is_wrapper(node: cst.CSTNode, tf) -> bool:

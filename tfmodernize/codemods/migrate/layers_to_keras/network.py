@@ -12,7 +12,7 @@ from typing import Iterator, Optional
 import libcst as cst
 
 from tfmodernize.codemod import Decline
-from tfmodernize.analysis import variable_calls
+from tfmodernize.analysis import variable_calls, variable_reuse
 from tfmodernize.treewalk import contains
 from tfmodernize.codemods.migrate.session_to_function.graph import RANDOM_OPS, RNN_PREFIXES
 from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import false
@@ -255,29 +255,8 @@ class NetworkFunctions:
         return None
 
     def _reuse_switch(self, statement: cst.BaseStatement, parameters: list[str]) -> bool:
-        """``if reuse: tf.get_variable_scope().reuse_variables()``, ``reuse`` a parameter (the
-        scope around it reuses its variables from then on, as ``reuse=True`` would)."""
-        if not (
-            isinstance(statement, cst.If)
-            and statement.orelse is None
-            and isinstance(statement.test, cst.Name)
-            and statement.test.value in parameters
-            and len(statement.body.body) == 1
-            and isinstance(statement.body.body[0], cst.SimpleStatementLine)
-            and len(statement.body.body[0].body) == 1
-            and isinstance(statement.body.body[0].body[0], cst.Expr)
-        ):
-            return False
-        call = statement.body.body[0].body[0].value
-        return (
-            isinstance(call, cst.Call)
-            and not call.args
-            and isinstance(call.func, cst.Attribute)
-            and call.func.attr.value == "reuse_variables"
-            and isinstance(call.func.value, cst.Call)
-            and not call.func.value.args
-            and self.tf.is_tf(call.func.value.func, "get_variable_scope")
-        )
+        """``if reuse: tf.get_variable_scope().reuse_variables()``, ``reuse`` a parameter."""
+        return variable_reuse.reuse_switch(statement, parameters, self.tf)
 
     def _scope_reuse(self, item: cst.WithItem, parameters: list[str], split: bool = False) -> "str | bool | None":
         """For ``with tf.variable_scope("name", reuse=...)`` / ``tf.name_scope("name")``: None
