@@ -10,12 +10,22 @@ V1 = "import tensorflow.compat.v1 as tf\n"
 REWRITES = [
     pytest.param(
         TF1 + "loss = tf.losses.mean_squared_error(y, p)\n",
-        TF1 + "loss = tf.reduce_mean(tf.math.squared_difference(tf.cast(p, tf.float32), tf.cast(y, tf.float32)))\n",
+        TF1
+        + (
+            "loss = tf.reduce_mean(\n"
+            "    tf.math.squared_difference(tf.cast(p, tf.float32), tf.cast(y, tf.float32))\n"
+            ")\n"
+        ),
         id="mse-positional",
     ),
     pytest.param(
         TF1 + "loss = tf.losses.mean_squared_error(predictions=p, labels=tf.cast(y, tf.float32), scope='mse')\n",
-        TF1 + "loss = tf.reduce_mean(tf.math.squared_difference(tf.cast(p, tf.float32), tf.cast(y, tf.float32)))\n",
+        TF1
+        + (
+            "loss = tf.reduce_mean(\n"
+            "    tf.math.squared_difference(tf.cast(p, tf.float32), tf.cast(y, tf.float32))\n"
+            ")\n"
+        ),
         id="mse-keywords-scope-dropped-cast-not-doubled",
     ),
     pytest.param(
@@ -30,7 +40,12 @@ REWRITES = [
     ),
     pytest.param(
         TF1 + "loss = tf.losses.softmax_cross_entropy(onehot_labels=y, logits=z, label_smoothing=0)\n",
-        TF1 + "loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z))\n",
+        TF1
+        + (
+            "loss = tf.reduce_mean(\n"
+            "    tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z)\n"
+            ")\n"
+        ),
         id="softmax",
     ),
     pytest.param(
@@ -40,21 +55,35 @@ REWRITES = [
     ),
     pytest.param(
         TF1 + "loss = tf.losses.sparse_softmax_cross_entropy(labels=y, logits=z)\n",
-        TF1 + "loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(y, z, from_logits=True))\n",
+        TF1
+        + ("loss = tf.reduce_mean(\n    tf.keras.losses.sparse_categorical_crossentropy(y, z, from_logits=True)\n)\n"),
         id="sparse",
     ),
     pytest.param(
         TF1 + "loss = tf.losses.softmax_cross_entropy(y, end_points['Logits'], label_smoothing=0.1)\n",
         TF1
-        + "loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y * (1 - 0.1) + 0.1 / "
-        "tf.cast(tf.shape(y)[-1], end_points['Logits'].dtype)), logits=end_points['Logits']))\n",
+        + (
+            "loss = tf.reduce_mean(\n"
+            "    tf.nn.softmax_cross_entropy_with_logits(\n"
+            "        labels=tf.stop_gradient(\n"
+            "            y * (1 - 0.1) + 0.1 / tf.cast(tf.shape(y)[-1], end_points['Logits'].dtype)\n"
+            "        ),\n"
+            "        logits=end_points['Logits'],\n"
+            "    )\n"
+            ")\n"
+        ),
         id="softmax-smoothed-literal",
     ),
     pytest.param(
         TF1 + "loss = tf.losses.sigmoid_cross_entropy(tf.ones_like(z), z, label_smoothing=FLAGS.smoothing)\n",
         TF1
-        + "loss = tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.ones_like(z) * (1 - FLAGS.smoothing) "
-        "+ 0.5 * FLAGS.smoothing, logits=z))\n",
+        + (
+            "loss = tf.reduce_mean(\n"
+            "    tf.nn.sigmoid_cross_entropy_with_logits(\n"
+            "        labels=tf.ones_like(z) * (1 - FLAGS.smoothing) + 0.5 * FLAGS.smoothing, logits=z\n"
+            "    )\n"
+            ")\n"
+        ),
         id="sigmoid-smoothed-by-a-name",
     ),
     pytest.param(
@@ -70,33 +99,61 @@ REWRITES = [
     ),
     pytest.param(
         TF1 + "loss = tf.losses.absolute_difference(y, p, weights=mask)\n",
-        TF1 + "loss_per_element = tf.abs(tf.cast(p, tf.float32) - tf.cast(y, tf.float32))\n"
-        "loss = tf.math.divide_no_nan(tf.reduce_sum(loss_per_element * tf.cast(mask, tf.float32)), "
-        "tf.math.count_nonzero(tf.broadcast_to(tf.cast(mask, tf.float32), tf.shape(loss_per_element)), dtype=tf.float32))\n",
+        TF1
+        + (
+            "loss_per_element = tf.abs(tf.cast(p, tf.float32) - tf.cast(y, tf.float32))\n"
+            "loss = tf.math.divide_no_nan(\n"
+            "    tf.reduce_sum(loss_per_element * tf.cast(mask, tf.float32)),\n"
+            "    tf.math.count_nonzero(\n"
+            "        tf.broadcast_to(tf.cast(mask, tf.float32), tf.shape(loss_per_element)),\n"
+            "        dtype=tf.float32,\n"
+            "    ),\n"
+            ")\n"
+        ),
         id="weighted-mean-over-the-non-zero-weights",
     ),
     pytest.param(
         TF1
         + "def head(y, z, w):\n    loss = tf.losses.sigmoid_cross_entropy(y, z, weights=w, reduction=tf.losses.Reduction.MEAN)\n"
         "    return loss\n",
-        TF1 + "def head(y, z, w):\n    loss_per_element = tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=z)\n"
-        "    loss = tf.math.divide_no_nan(tf.reduce_sum(loss_per_element * tf.cast(w, tf.float32)), "
-        "tf.reduce_sum(tf.ones_like(loss_per_element) * tf.cast(w, tf.float32)))\n    return loss\n",
+        TF1
+        + (
+            "def head(y, z, w):\n"
+            "    loss_per_element = tf.nn.sigmoid_cross_entropy_with_logits(labels=y, logits=z)\n"
+            "    loss = tf.math.divide_no_nan(\n"
+            "        tf.reduce_sum(loss_per_element * tf.cast(w, tf.float32)),\n"
+            "        tf.reduce_sum(tf.ones_like(loss_per_element) * tf.cast(w, tf.float32)),\n"
+            "    )\n"
+            "    return loss\n"
+        ),
         id="weighted-mean-divided-by-the-weights-in-a-function",
     ),
     pytest.param(
         TF1
         + "total = 2 * tf.losses.softmax_cross_entropy(y, z, weights=w[0] + 1, reduction=tf.losses.Reduction.SUM)\n",
-        TF1 + "total = 2 * tf.reduce_sum(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z) "
-        "* tf.cast(w[0] + 1, tf.float32))\n",
+        TF1
+        + (
+            "total = (\n"
+            "    2\n"
+            "    * tf.reduce_sum(tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=z) * tf.cast(w[0] + 1, tf.float32))\n"
+            ")\n"
+        ),
         id="weighted-sum-anywhere",
     ),
     pytest.param(
         TF1 + "self.total += tf.losses.softmax_cross_entropy(y, aux['logits'], weights=0.4)\n",
         TF1
-        + "total_per_element = tf.nn.softmax_cross_entropy_with_logits(labels=tf.stop_gradient(y), logits=aux['logits'])\n"
-        "self.total += tf.math.divide_no_nan(tf.reduce_sum(total_per_element * 0.4), tf.math.count_nonzero("
-        "tf.broadcast_to(0.4, tf.shape(total_per_element)), dtype=tf.float32))\n",
+        + (
+            "total_per_element = tf.nn.softmax_cross_entropy_with_logits(\n"
+            "    labels=tf.stop_gradient(y), logits=aux['logits']\n"
+            ")\n"
+            "self.total += tf.math.divide_no_nan(\n"
+            "    tf.reduce_sum(total_per_element * 0.4),\n"
+            "    tf.math.count_nonzero(\n"
+            "        tf.broadcast_to(0.4, tf.shape(total_per_element)), dtype=tf.float32\n"
+            "    ),\n"
+            ")\n"
+        ),
         id="weighted-mean-added-to-an-attribute",
     ),
     pytest.param(
@@ -107,14 +164,23 @@ REWRITES = [
     pytest.param(
         V1 + "loss = tf.losses.mean_squared_error(y, p)\n",
         V1
-        + "loss = tf.compat.v2.reduce_mean(tf.compat.v2.math.squared_difference(tf.compat.v2.cast(p, tf.compat.v2.float32), "
-        "tf.compat.v2.cast(y, tf.compat.v2.float32)))\n",
+        + (
+            "loss = tf.compat.v2.reduce_mean(\n"
+            "    tf.compat.v2.math.squared_difference(\n"
+            "        tf.compat.v2.cast(p, tf.compat.v2.float32),\n"
+            "        tf.compat.v2.cast(y, tf.compat.v2.float32),\n"
+            "    )\n"
+            ")\n"
+        ),
         id="compat-v1-spelled-v2",
     ),
     pytest.param(
         "import tensorflow as tf\nloss = tf.compat.v1.losses.log_loss(y, p) + tf.compat.v1.losses.mean_squared_error(y, p)\n",
-        "import tensorflow as tf\nloss = tf.compat.v1.losses.log_loss(y, p) + tf.reduce_mean(tf.math.squared_difference("
-        "tf.cast(p, tf.float32), tf.cast(y, tf.float32)))\n",
+        "import tensorflow as tf\n"
+        "loss = (\n"
+        "    tf.compat.v1.losses.log_loss(y, p)\n"
+        "    + tf.reduce_mean(tf.math.squared_difference(tf.cast(p, tf.float32), tf.cast(y, tf.float32)))\n"
+        ")\n",
         id="compat-v1-spelling-is-tf1-log-loss-left",
     ),
 ]
