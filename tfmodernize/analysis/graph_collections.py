@@ -5,7 +5,7 @@ UPDATE_OPS (the batch-normalisation updates a train op must depend on)."""
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 import libcst as cst
 
@@ -54,4 +54,43 @@ def trainable_collection_read(call: cst.Call, tf: TFNames) -> Optional[tuple[Opt
             isinstance(key, cst.SimpleString) and key.evaluated_value == "trainable_variables"
         )
         return (argument(call, 1, "scope"),) if is_trainable else None
+    return None
+
+
+def name_test(test: cst.BaseExpression, variable: str) -> Optional[Callable[[str], bool]]:
+    """What ``"gen" in v.name`` or ``v.name.startswith("gen")`` keeps (``variable``: ``v``), as a
+    test of a TF1 graph name (``"gen/Variable:0"``); None for any other test."""
+
+    def name_of_variable(node: cst.BaseExpression) -> bool:
+        return (
+            isinstance(node, cst.Attribute)
+            and node.attr.value == "name"
+            and isinstance(node.value, cst.Name)
+            and node.value.value == variable
+        )
+
+    def literal(node: cst.BaseExpression) -> Optional[str]:
+        value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+        return value if isinstance(value, str) else None
+
+    if (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.In)
+        and name_of_variable(test.comparisons[0].comparator)
+        and literal(test.left) is not None
+    ):
+        part = literal(test.left)
+        return lambda name: part in name
+    if (
+        isinstance(test, cst.Call)
+        and isinstance(test.func, cst.Attribute)
+        and test.func.attr.value == "startswith"
+        and name_of_variable(test.func.value)
+        and len(test.args) == 1
+        and test.args[0].keyword is None
+        and literal(test.args[0].value) is not None
+    ):
+        prefix = literal(test.args[0].value)
+        return lambda name: name.startswith(prefix)
     return None

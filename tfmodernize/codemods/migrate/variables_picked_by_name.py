@@ -3,7 +3,8 @@
 What it does
     Writes out the variables a name filter picks from TF1's trainable-variable collection:
     ``[v for v in tf.trainable_variables() if "critic" in v.name]`` (or over a name bound once to
-    such a read, ``params = tf.trainable_variables()``; or ``v.name.startswith("critic")``)
+    such a read, ``params = tf.trainable_variables()``; or ``v.name.startswith("critic")``; the
+    filter layers-to-keras reads for its layers, ``graph_collections.name_test``)
     becomes the list of the variables whose TF1 graph names pass the test, in creation order
     (``[critic_w, critic_b]``). The names are TF1's: the variable's own name under the variable
     and name scopes its module-level statement is made in (``critic/Variable_1:0``).
@@ -38,8 +39,7 @@ Fix safety
 Declines when
     (no finding: the filter is left as it is, and collections-to-tracking and session-to-function
     report what keeps the file on TF1) the filter is not a module-level ``[v for v in ... if
-    test]`` whose test is ``"words" in v.name``, ``"words" not in v.name`` or
-    ``v.name.startswith("words")``; the file is not a program (no entry point) or other files of
+    test]`` whose test is ``"words" in v.name`` or ``v.name.startswith("words")``; the file is not a program (no entry point) or other files of
     the run import it; a variable's name is not a literal, Keras layers, helpers or imported code
     may make variables before the read; the list read is bound more than once, or changed in place
     (``append``, ``+=``, item assignment).
@@ -47,15 +47,15 @@ Declines when
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Optional
 
 import libcst as cst
 
 from tfmodernize import treewalk
-from tfmodernize.analysis import module_variables
+from tfmodernize.analysis import graph_collections, module_variables
 from tfmodernize.analysis.program import entry_point
 from tfmodernize.codemod import TFCodemod
-from tfmodernize.syntax import ancestors, argument
+from tfmodernize.syntax import ancestors
 
 
 class VariablesPickedByName(TFCodemod):
@@ -88,7 +88,7 @@ class VariablesPickedByName(TFCodemod):
             or not (isinstance(comprehension.elt, cst.Name) and comprehension.elt.value == loop.target.value)
         ):
             return None
-        test = name_test(loop.ifs[0].test, loop.target.value)
+        test = graph_collections.name_test(loop.ifs[0].test, loop.target.value)
         chain = [comprehension, *ancestors(comprehension, self.state.parents(self._module))]
         if test is None or chain[-1] is not self._module:
             return None
@@ -104,7 +104,8 @@ class VariablesPickedByName(TFCodemod):
             if bound is None or bound[0] >= top or changed_in_place(self._module, read.value):
                 return None
             at, read = bound
-        if not self._reads_trainable_variables(read):
+        scope = graph_collections.trainable_collection_read(read, self.tf) if isinstance(read, cst.Call) else None
+        if scope is None or scope[0] is not None:
             return None
         inventory = self.state.reading(self._module, module_variables.inventory)
         if inventory.problem_before(at) is not None:
@@ -113,60 +114,6 @@ class VariablesPickedByName(TFCodemod):
         if not variables or any(v.graph_name is None or v.keras for v in variables):
             return None
         return [v for v in variables if test(f"{v.graph_name}:0")]
-
-    def _reads_trainable_variables(self, node: cst.BaseExpression) -> bool:
-        """``tf.trainable_variables()`` or ``tf.get_collection(tf.GraphKeys.TRAINABLE_VARIABLES)``."""
-        if not isinstance(node, cst.Call):
-            return False
-        symbol = self.tf.tf_symbol(node.func)
-        if symbol is None:
-            return False
-        if symbol.path == "trainable_variables":
-            return argument(node, 0, "scope") is None
-        if symbol.path == "get_collection" and argument(node, 1, "scope") is None:
-            key = argument(node, 0, "key")
-            key_symbol = self.tf.tf_symbol(key) if key is not None else None
-            return key_symbol is not None and key_symbol.path == "GraphKeys.TRAINABLE_VARIABLES"
-        return False
-
-
-def name_test(test: cst.BaseExpression, variable: str) -> Optional[Callable[[str], bool]]:
-    """What ``"gen" in v.name``, ``"gen" not in v.name`` or ``v.name.startswith("gen")`` keeps,
-    as a test of a graph name (``"gen/Variable:0"``); None for any other test."""
-
-    def name_of_variable(node: cst.BaseExpression) -> bool:
-        return (
-            isinstance(node, cst.Attribute)
-            and node.attr.value == "name"
-            and isinstance(node.value, cst.Name)
-            and node.value.value == variable
-        )
-
-    def literal(node: cst.BaseExpression) -> Optional[str]:
-        value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
-        return value if isinstance(value, str) else None
-
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        words, comparison = literal(test.left), test.comparisons[0]
-        if words is None or not name_of_variable(comparison.comparator):
-            return None
-        if isinstance(comparison.operator, cst.In):
-            return lambda name: words in name
-        if isinstance(comparison.operator, cst.NotIn):
-            return lambda name: words not in name
-        return None
-    if (
-        isinstance(test, cst.Call)
-        and isinstance(test.func, cst.Attribute)
-        and test.func.attr.value == "startswith"
-        and name_of_variable(test.func.value)
-        and len(test.args) == 1
-        and test.args[0].keyword is None
-        and literal(test.args[0].value) is not None
-    ):
-        prefix = literal(test.args[0].value)
-        return lambda name: name.startswith(prefix)
-    return None
 
 
 def changed_in_place(module: cst.Module, name: str) -> bool:

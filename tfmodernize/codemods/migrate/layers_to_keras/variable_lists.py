@@ -196,36 +196,7 @@ def _selection(
     source = value.for_in.iter
     if not (_whole(source, tf) or isinstance(source, cst.Name) and source.value in whole):
         return None
-    variable, test = value.for_in.target.value, value.for_in.ifs[0].test
-
-    def names(node: cst.BaseExpression) -> bool:  # ``v.name``
-        return (
-            isinstance(node, cst.Attribute)
-            and node.attr.value == "name"
-            and isinstance(node.value, cst.Name)
-            and node.value.value == variable
-        )
-
-    if (
-        isinstance(test, cst.Call)
-        and isinstance(test.func, cst.Attribute)
-        and test.func.attr.value == "startswith"
-        and names(test.func.value)
-        and len(test.args) == 1
-        and isinstance(test.args[0].value, cst.SimpleString)
-    ):
-        prefix = test.args[0].value.evaluated_value
-        return lambda name: name.startswith(prefix)
-    if (
-        isinstance(test, cst.Comparison)
-        and len(test.comparisons) == 1
-        and isinstance(test.comparisons[0].operator, cst.In)
-        and isinstance(test.left, cst.SimpleString)
-        and names(test.comparisons[0].comparator)
-    ):
-        part = test.left.evaluated_value
-        return lambda name: part in name
-    return None
+    return graph_collections.name_test(value.for_in.ifs[0].test, value.for_in.target.value)
 
 
 def _selects(test: Callable[[str], bool], layer: MadeLayer, node: cst.CSTNode) -> bool:
