@@ -103,6 +103,59 @@ REWRITES = [
         """
         import tensorflow as tf
 
+        hidden = tf.layers.dense(x, 8, activation=tf.nn.relu)
+        logits = tf.layers.dense(hidden, 2)
+        """,
+        """
+        import tensorflow as tf
+        WRITTEN_GLOROT_UNIFORM
+        hidden_dense = tf.keras.layers.Dense(
+            8, activation=tf.nn.relu, kernel_initializer=glorot_uniform
+        )
+        hidden = hidden_dense(x)
+        logits_dense = tf.keras.layers.Dense(2, kernel_initializer=glorot_uniform)
+        logits = logits_dense(hidden)
+        """,
+        id="several-dense-named-after-what-they-bind",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        logits = tf.layers.dense(tf.layers.dense(x, 8), 2)
+        """,
+        """
+        import tensorflow as tf
+        WRITTEN_GLOROT_UNIFORM
+        dense = tf.keras.layers.Dense(8, kernel_initializer=glorot_uniform)
+        dense_2 = tf.keras.layers.Dense(2, kernel_initializer=glorot_uniform)
+        logits = dense_2(dense(x))
+        """,
+        id="no-op-two-dense-on-one-line-binding-one-name-keep-their-kind",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        hidden_dense = 3
+        hidden = tf.layers.dense(x, 8)
+        logits = tf.layers.dense(hidden, 2)
+        """,
+        """
+        import tensorflow as tf
+        WRITTEN_GLOROT_UNIFORM
+        hidden_dense = 3
+        dense = tf.keras.layers.Dense(8, kernel_initializer=glorot_uniform)
+        hidden = dense(x)
+        logits_dense = tf.keras.layers.Dense(2, kernel_initializer=glorot_uniform)
+        logits = logits_dense(hidden)
+        """,
+        id="no-op-a-bound-name-taken-keeps-the-kind",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
         c = tf.layers.conv2d(inputs=images, filters=16, kernel_size=[5, 5], padding="same")
         p = tf.layers.max_pooling2d(c, pool_size=[2, 2], strides=2)
         d = tf.layers.dropout(p, training=False)
@@ -1173,10 +1226,10 @@ class Dense(tf.Module):
 
 
 x = tf.placeholder(tf.float32, [None, 3])
-dense = Dense(3, 2, "first")
-a = dense(x)
-dense_2 = Dense(2, 4, name="second")
-b = dense_2(a)
+first_dense = Dense(3, 2, "first")
+a = first_dense(x)
+second_dense = Dense(2, 4, name="second")
+b = second_dense(a)
 """
     assert_rewrites("TFM107", before, after)
 

@@ -3,7 +3,16 @@
 import libcst as cst
 import pytest
 
-from tfmodernize.names import bound_names, local_names, names_read, parameter_names, target_names
+from tfmodernize.names import (
+    bound_names,
+    local_names,
+    names_read,
+    object_name,
+    object_names,
+    parameter_names,
+    scope_string,
+    target_names,
+)
 
 
 @pytest.mark.parametrize(
@@ -64,3 +73,84 @@ def test_a_function_s_own_locals_and_parameters():
     assert parameter_names(function) == ["a", "args", "b", "kw"]
     assert local_names(function) == {"x", "total"}
     assert local_names(function, augmented=False) == {"x"}
+
+
+OBJECT_NAMES = [
+    # (calls, labels, names already taken, the objects' names)
+    (
+        "the scope strings",
+        ["h = dense_layer(x)", "out = dense_layer(h)"],
+        ["hidden", "output"],
+        set(),
+        ["hidden_layer", "output_layer"],
+    ),
+    (
+        "a scope string taken by a result: the bound names",
+        ["layer1 = conv_layer(x)", "layer2 = conv_layer(layer1)"],
+        ["layer1", "layer2"],
+        {"layer1", "layer2"},
+        ["layer1_module", "layer2_module"],
+    ),
+    (
+        "no scope strings: the bound names",
+        ["h = add_layer(x)", "out = add_layer(h)"],
+        None,
+        set(),
+        ["h_layer", "out_layer"],
+    ),
+    (
+        "clashing everywhere: numbered",
+        ["h = add_layer(x)", "h = add_layer(h)"],
+        None,
+        set(),
+        ["add_layer_1", "add_layer_2"],
+    ),
+    (
+        "one call: the function's name",
+        ["h = add_layer(x)"],
+        ["hidden"],
+        set(),
+        ["add_layer"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "lines, labels, taken, expected",
+    [row[1:] for row in OBJECT_NAMES],
+    ids=[row[0] for row in OBJECT_NAMES],
+)
+def test_object_names(lines, labels, taken, expected) -> None:
+    statements = [cst.parse_statement(line) for line in lines]
+    function = lines[0].split("= ")[1].split("(")[0]
+    assert object_names(function, statements, set(taken), labels) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "label", "expected"),
+    [
+        ("logits = dense(h)", "dense", None, "logits_dense"),
+        ("scores, state = make_cell(x)", "make_cell", None, "scores_cell"),
+        ("cell_out = make_cell(x)", "make_cell", None, "cell_out_module"),
+        ("y = fc(x)", "fc", "output", "output_fc"),
+        ("y = fc_layer(x)", "fc_layer", "output_layer", "output_layer"),
+        ("print(dense(h))", "dense", None, None),
+        ("a.b = dense(h)", "dense", None, None),
+    ],
+)
+def test_object_name(line, name, label, expected) -> None:
+    assert object_name(name, cst.parse_statement(line), label) == expected
+
+
+@pytest.mark.parametrize(
+    ("literal", "expected"),
+    [
+        ('"Hidden layer"', "hidden_layer"),
+        ('"conv/1"', "conv_1"),
+        ('"2nd"', None),
+        ('"class"', None),
+        ("name", None),
+    ],
+)
+def test_scope_string(literal, expected) -> None:
+    assert scope_string(cst.parse_expression(literal)) == expected

@@ -3,10 +3,10 @@
 Numeric proofs (with session-to-function and minimize-to-tape after it) live in
 ``fixtures/network-function-to-module/``."""
 
-import libcst as cst
 import pytest
 
-from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+from tfmodernize.engine import transform_text
+from tfmodernize.testing import assert_rewrites, assert_unchanged, resolve, rewrite
 
 SESSION = "with tf.Session() as sess:\n    sess.run(tf.global_variables_initializer())\n"
 
@@ -487,45 +487,38 @@ def test_a_draw_after_the_last_sub_module_is_kept_in_the_call():
     assert "        return tf.nn.dropout(self.layer_2(h), 0.5)\n" in code
 
 
-OBJECT_NAMES = [
-    # (calls, labels, names already taken, the objects' names)
-    (
-        "the scope strings",
-        ["h = dense_layer(x)", "out = dense_layer(h)"],
-        ["hidden", "output"],
-        set(),
-        ["hidden_layer", "output_layer"],
-    ),
-    (
-        "a scope string taken by a result: the bound names",
-        ["layer1 = conv_layer(x)", "layer2 = conv_layer(layer1)"],
-        ["layer1", "layer2"],
-        {"layer1", "layer2"},
-        ["layer1_module", "layer2_module"],
-    ),
-    (
-        "no scope strings: the bound names",
-        ["h = add_layer(x)", "out = add_layer(h)"],
-        None,
-        set(),
-        ["h_layer", "out_layer"],
-    ),
-    (
-        "clashing everywhere: numbered",
-        ["h = add_layer(x)", "h = add_layer(h)"],
-        None,
-        set(),
-        ["add_layer_1", "add_layer_2"],
-    ),
-]
+REUSED_IN_ITS_SCOPE = (
+    "import tensorflow as tf\n\n\n"
+    "def dense(x, n_in, n_out):\n"
+    '    w = tf.get_variable("w", [n_in, n_out], initializer=tf.ones_initializer())\n'
+    "    return tf.matmul(x, w)\n\n\n"
+    "def net(x):\n"
+    '    with tf.variable_scope("first"):\n'
+    "        h = dense(x, 2, 3)\n"
+    '    with tf.variable_scope("second"):\n'
+    "        return dense(h, 3, 1)\n\n\n"
+    "x = tf.placeholder(tf.float32, [None, 2])\n"
+    'with tf.variable_scope("pair") as scope:\n'
+    "    a = net(x)\n"
+    "{lines}"
+    "    scope.reuse_variables()\n"
+    "    b = net(x * 2.0)\n" + SESSION
+)
 
 
 @pytest.mark.parametrize(
-    "lines, labels, taken, expected", [row[1:] for row in OBJECT_NAMES], ids=[row[0] for row in OBJECT_NAMES]
+    ("lines", "kept"),
+    [
+        ("    # Reuse the weights made above.\n", "a = net(x)\nb = net(x * 2.0)\n"),
+        (
+            "    # The nets below share their weights.\n\n    # Reuse the weights made above.\n",
+            "a = net(x)\n# The nets below share their weights.\n\nb = net(x * 2.0)\n",
+        ),
+    ],
+    ids=["its-own-comment-goes-with-it", "no-op-a-comment-heading-a-section-stays"],
 )
-def test_object_names(lines, labels, taken, expected) -> None:
-    from tfmodernize.codemods.migrate.network_function_to_module.plan import object_names
-
-    statements = [cst.parse_statement(line) for line in lines]
-    function = lines[0].split("= ")[1].split("(")[0]
-    assert object_names(function, statements, set(taken), labels) == expected
+def test_the_reuse_line_takes_its_own_comment_with_it(lines, kept) -> None:
+    source = REUSED_IN_ITS_SCOPE.replace("{lines}", lines)
+    code, _ = transform_text(source, [resolve("TFM106"), resolve("TFM121")])
+    assert f"net = Net()\n{kept}with tf.Session()" in code
+    assert "Reuse the weights" not in code

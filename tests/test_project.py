@@ -729,9 +729,9 @@ def test_a_network_sized_by_its_input_exports_the_width_its_init_takes(tmp_path)
     assert "def make_weights(tag, shape):\n    return tf.Variable(" in found["blocks.py"].new
     # The placeholder's declared width, then the first object's output width (its `units`).
     new = found["main.py"].new
-    assert 'dense_block = DenseBlock(features, hidden, "encode")' in new
-    assert 'dense_block_2 = DenseBlock(hidden, features, "decode")' in new
-    assert "tf.square(dense_block.kernel)" in new and 'tf.summary.histogram("decode/offsets"' in new
+    assert 'code_dense_block = DenseBlock(features, hidden, "encode")' in new
+    assert 'rebuilt_dense_block = DenseBlock(hidden, features, "decode")' in new
+    assert "tf.square(code_dense_block.kernel)" in new and 'tf.summary.histogram("decode/offsets"' in new
 
 
 NAMED_BLOCK = textwrap.dedent("""\
@@ -866,9 +866,9 @@ def test_a_caller_passes_the_widths_it_knows_and_reads_returned_variables_as_att
         "h, k = dense_block(x, 4, 'a')\ng, j = dense_block(h, 2, 'b', squash=False)\nnorm = tf.norm(k)\n"
     )
     new, _ = transform_text(source, [resolve("TFM107")], project=SPLIT_BLOCKS)
-    assert "dense_block = DenseBlock(width, 4, 'a')\nh, k = dense_block(x)\n" in new
-    assert "dense_block_2 = DenseBlock(4, 2, 'b')\ng, j = dense_block_2(h, squash=False)\n" in new
-    assert "norm = tf.norm(dense_block.kernel)\n" in new
+    assert "h_dense_block = DenseBlock(width, 4, 'a')\nh, k = h_dense_block(x)\n" in new
+    assert "g_dense_block = DenseBlock(4, 2, 'b')\ng, j = g_dense_block(h, squash=False)\n" in new
+    assert "norm = tf.norm(h_dense_block.kernel)\n" in new
 
 
 def test_summaries_under_a_scope_named_by_a_parameter_need_the_name_written_out():

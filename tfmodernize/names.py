@@ -8,7 +8,9 @@ annotated assignment, ``for`` target, comprehension target, ``with ... as``/``ex
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+import keyword
+import re
+from typing import Iterator, Optional, Sequence
 
 import libcst as cst
 
@@ -193,6 +195,102 @@ def fresh_name(base: str, taken: set[str]) -> str:
         name = f"{base}_{counter}"
     taken.add(name)
     return name
+
+
+#: Words a function's name may start with before what it makes (``add_layer``).
+VERBS = frozenset("add build make create get define compute construct new".split())
+#: The parameters naming the scope a call makes its variables under (``name="hidden"``).
+SCOPE_PARAMETERS = frozenset({"name", "scope", "scope_name", "layer_name"})
+
+
+def object_names(
+    name: str,
+    lines: list[cst.SimpleStatementLine],
+    taken: set[str],
+    labels: Optional[list[Optional[str]]] = None,
+) -> list[str]:
+    """The object each call of the function ``name`` makes: the function's name for one call;
+    for several, the name the call gives its scope (``labels``, ``scope_string``: ``"hidden"`` ->
+    ``hidden_layer``), else the name its line binds first (``object_name``), or numbered
+    (``add_layer_1``) when a call has neither or the names clash. ``lines``: the statement of
+    each call. The names returned are marked taken."""
+    if len(lines) == 1:
+        return [name]
+    labels = labels or [None] * len(lines)
+    by_label = [object_name(name, line, label) or "" for line, label in zip(lines, labels)]
+    by_target = [object_name(name, line) or "" for line in lines]
+    # The scope's name where every call gives one and none is taken (``name="layer1"`` beside
+    # ``layer1 = ...`` is), else the names the calls bind.
+    for wanted in (by_label, by_target):
+        if all(wanted) and len(set(wanted)) == len(wanted) and not set(wanted) & taken:
+            taken.update(wanted)
+            return wanted
+    return [fresh_name(f"{name}_{n}", taken) for n in range(1, len(lines) + 1)]
+
+
+def object_name(name: str, line: cst.BaseStatement, label: Optional[str] = None) -> Optional[str]:
+    """The name of the object one of several calls of the function (or layer) ``name`` makes,
+    ``line`` holding the call, taken or not: after the scope string it passes (``label``:
+    ``"hidden"`` -> ``hidden_layer``, ``"output_layer"`` stays), else after the first name the
+    line binds and what the function makes (``h = add_layer(...)`` -> ``h_layer``,
+    ``logits = tf.layers.dense(...)`` -> ``logits_dense``; ``layer1_module`` when the name says
+    it already: ``layer1 = new_conv_layer(...)``); None when the call has neither."""
+    parts = name.split("_")
+    while len(parts) > 1 and parts[0].lower() in VERBS:
+        parts = parts[1:]
+    made = parts[-1].lower().removesuffix("s")
+    if label is not None:
+        return label if made in _words(label) else f"{label}_{made}"
+    bound = first_target(line)
+    if bound is None:
+        return None
+    if made in _words(bound):
+        return f"{bound}_module"  # not ``layer1_conv_layer``
+    return f"{bound}_{'_'.join(parts)}"
+
+
+def _words(name: str) -> set[str]:
+    """The words of a snake_case name, without their numbers or plural ``s`` (``layer1_out`` ->
+    layer, out; ``scores`` -> score)."""
+    return {word.rstrip("0123456789").lower().removesuffix("s") for word in name.split("_")}
+
+
+def scope_label(call: cst.Call, function: cst.FunctionDef) -> Optional[str]:
+    """The name a call of ``function`` gives its variables' scope, as a Python name: a string
+    literal passed as a parameter named ``name`` or ``scope`` (``scope_string``)."""
+    parameters = [p.name.value for p in function.params.params]
+    for position, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        parameter = (
+            arg.keyword.value
+            if arg.keyword is not None
+            else (parameters[position] if position < len(parameters) else None)
+        )
+        if parameter in SCOPE_PARAMETERS and isinstance(arg.value, cst.SimpleString):
+            return scope_string(arg.value)
+    return None
+
+
+def scope_string(value: cst.BaseExpression) -> Optional[str]:
+    """A scope's name passed as a string literal, as a Python name (``"Hidden layer"`` ->
+    ``hidden_layer``); None for any other expression or a string making no name."""
+    text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+    label = re.sub(r"[^0-9a-zA-Z]+", "_", text if isinstance(text, str) else "").strip("_").lower()
+    if label and label.isidentifier() and not keyword.iskeyword(label):
+        return label
+    return None
+
+
+def first_target(line: cst.BaseStatement) -> Optional[str]:
+    """The first name ``line`` binds: ``hidden`` of ``hidden = ...`` or ``hidden, state = ...``."""
+    assign = line.body[0] if isinstance(line, cst.SimpleStatementLine) else None
+    if not isinstance(assign, cst.Assign):
+        return None
+    target = assign.targets[0].target
+    if isinstance(target, (cst.Tuple, cst.List)) and target.elements:
+        target = target.elements[0].value
+    return target.value if isinstance(target, cst.Name) else None
 
 
 def module_bindings(module: cst.Module) -> set[str]:

@@ -26,7 +26,14 @@ from tfmodernize.codemods.migrate.layers_to_keras.training_batch_norm import (
     statistics_reader,
 )
 from tfmodernize.imports import drop_aliases
-from tfmodernize.names import local_names, name_nodes, parameter_names
+from tfmodernize.names import (
+    SCOPE_PARAMETERS,
+    local_names,
+    name_nodes,
+    object_name,
+    parameter_names,
+    scope_string,
+)
 from tfmodernize.syntax import source, statement_holding
 from tfmodernize.treewalk import walk
 
@@ -45,6 +52,8 @@ class ProjectCallers:
         self._moved_imports: dict[int, tuple[cst.ImportFrom, set[int]]] = {}
         #: The class of a project module's network function -> the last object made for it here.
         self._instances: dict[str, str] = {}
+        #: A function called here -> how many of its calls make an object (share no variables).
+        self._making: dict[str, int] = {}
 
     def call_splits(self, statement: cst.BaseStatement, splits: dict, taken: set[str], keeps_lines: bool) -> None:
         """Calls of a project module's network function that became a class: an object made
@@ -149,7 +158,7 @@ class ProjectCallers:
             if shares:
                 instance = self._instances[split["class"]]
             else:
-                instance = fresh_name(modules.instance_name(split["class"]), taken)
+                instance = self._object_name(call, called, split, given, taken)
                 self._instances[split["class"]] = instance
                 made.append(cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(instance))], construction)]))
             if targets is not None:
@@ -188,6 +197,31 @@ class ProjectCallers:
             self.editor.insert_before(statement, made)
         else:
             make_before(self.editor, statement, made)
+
+    def _object_name(self, call: cst.Call, called: str, split: dict, given: dict, taken: set) -> str:
+        """The object ``call`` makes: the class's name in snake case (``fc_layer``) when the file
+        makes one; for several, named after the scope string the call passes (``"Hidden_layer"``
+        -> ``hidden_layer``), else after what its line binds (``out = fc_layer(...)`` ->
+        ``out_layer``), as network-function-to-module names its objects; numbered if taken."""
+        function = modules.instance_name(split["class"])
+        if called not in self._making:
+            self._making[called] = sum(
+                1
+                for n in walk(self.plan.module, code_only=True)
+                if isinstance(n, cst.Call) and source(n.func) == called and not _shares(n, split)
+            )
+        if self._making[called] > 1:
+            line = statement_holding(call, self.plan.parents)
+            strings = [scope_string(v) for k, v in given.items() if k in SCOPE_PARAMETERS]
+            label = next((string for string in strings if string is not None), None)
+            by_label = object_name(function, line, label) if label else None
+            alone = sum(1 for n in walk(line) if isinstance(n, cst.Call) and source(n.func) == called) == 1
+            by_target = object_name(function, line) if alone else None  # (one line, one name)
+            for wanted in (by_label, by_target):
+                if wanted is not None and wanted not in taken:
+                    taken.add(wanted)
+                    return wanted
+        return fresh_name(function, taken)
 
     def _read_as_attributes(
         self,
@@ -242,6 +276,14 @@ class ProjectCallers:
                 lambda updated: updated.with_changes(leading_lines=[*line.leading_lines, *updated.leading_lines]),
             )
         self.editor.remove(line)
+
+
+def _shares(call: cst.Call, split: dict) -> bool:
+    """Whether ``call`` shares the variables of an earlier call (``reuse=True``)."""
+    try:
+        return modules.without_reuse(call, split)[1]
+    except Decline:
+        return False
 
 
 def local_calls(plan: FilePlan, function: cst.FunctionDef, split: dict) -> None:

@@ -83,8 +83,10 @@ class HoistedArguments:
         """The value of ``name = <constant>`` (or of ``name``'s place in ``a, name = 3, <constant>``),
         the function's only binding of ``name``, a line of
         its own in its body or scope blocks, before the statement of ``call``; the value is
-        numbers and strings, combined by operators, and names (parenthesized when combined), or
-        a TF initializer made of such arguments (``tf.truncated_normal_initializer(stddev=s)``)."""
+        numbers and strings, combined by operators, and names (parenthesized when combined), a
+        list or tuple of those written out (``shape = [k, k, channels, filters]``, which nothing
+        changes in place: no method or item of it is read), or a TF initializer made of such
+        arguments (``tf.truncated_normal_initializer(stddev=s)``)."""
         line = self._binding_line(function, network, name, call)
         if line is None:
             return None
@@ -99,6 +101,10 @@ class HoistedArguments:
         parts = [arg.value for arg in value.args if not arg.star] if initializer else [value]
         if initializer and len(parts) != len(value.args):
             return None
+        if isinstance(value, (cst.List, cst.Tuple)):
+            if any(isinstance(e, cst.StarredElement) for e in value.elements) or _changed_in_place(function, name):
+                return None
+            parts = [e.value for e in value.elements]
         if not all(
             isinstance(
                 n,
@@ -119,13 +125,13 @@ class HoistedArguments:
         ):
             return None
         network.constants[name] = line
-        return parenthesized(value)
+        return value if isinstance(value, (cst.List, cst.Tuple)) else parenthesized(value)
 
     def _static_dim(self, function: cst.FunctionDef, network: Network, name: str, call: cst.Call) -> bool:
         """Whether ``name`` is a dimension of an input, bound once, on a line of its own before
         ``call``: ``in_dim = x.get_shape()[1]`` (or ``x.shape[1]``, ``.as_list()``, ``int(...)``,
-        ``.value``), ``x`` a parameter the function does not bind again and the index a
-        non-negative integer written out. Then (the function becoming a class) ``__init__``
+        ``.value``), ``x`` a parameter the function does not bind again and the index an
+        integer written out (``[-1]``: the last dimension, whatever the rank). Then (the function becoming a class) ``__init__``
         takes it, and each caller passes the dimension of what it gives ``x``, when it knows it
         (``Network.derived``)."""
         line = self._binding_line(function, network, name, call)
@@ -198,8 +204,8 @@ class HoistedArguments:
 def input_dimension(value: cst.BaseExpression, function: cst.FunctionDef) -> Optional[tuple[str, int]]:
     """(parameter, axis) when ``value`` reads a static dimension of one of the function's
     parameters that it does not bind again: ``x.get_shape()[1]``, ``x.shape[1]``,
-    ``x.get_shape().as_list()[1]``, in ``int(...)`` or with ``.value``; the axis a non-negative
-    integer written out."""
+    ``x.get_shape().as_list()[1]``, in ``int(...)`` or with ``.value``; the axis an integer
+    written out, counted from the end when negative (``as_list()[-1]``: the channels)."""
     if isinstance(value, cst.Attribute) and value.attr.value == "value":
         value = value.value
     if (
@@ -211,12 +217,10 @@ def input_dimension(value: cst.BaseExpression, function: cst.FunctionDef) -> Opt
         and not value.args[0].star
     ):
         value = value.args[0].value
-    if not (
-        isinstance(value, cst.Subscript)
-        and len(value.slice) == 1
-        and isinstance(value.slice[0].slice, cst.Index)
-        and isinstance(value.slice[0].slice.value, cst.Integer)
-    ):
+    if not (isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)):
+        return None
+    axis = _written_integer(value.slice[0].slice.value)
+    if axis is None:
         return None
     shape = value.value
     listed = _called_on(shape, "as_list")
@@ -233,7 +237,24 @@ def input_dimension(value: cst.BaseExpression, function: cst.FunctionDef) -> Opt
         shape.value in names_bound_here(n) for n in walk(function.body)
     ):
         return None
-    return shape.value, int(value.slice[0].slice.value.value)
+    return shape.value, axis
+
+
+def _changed_in_place(function: cst.FunctionDef, name: str) -> bool:
+    """Whether ``function`` reads a member or an item of ``name`` (``shape.append(1)``,
+    ``shape[0] = 2``), which could change the list it holds."""
+    return any(
+        isinstance(n, (cst.Attribute, cst.Subscript)) and isinstance(n.value, cst.Name) and n.value.value == name
+        for n in walk(function.body, code_only=True)
+    )
+
+
+def _written_integer(node: cst.BaseExpression) -> Optional[int]:
+    """The value of an integer written out (``1``, ``-1``), else None."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _written_integer(node.expression)
+        return None if inner is None else -inner
+    return int(node.evaluated_value) if isinstance(node, cst.Integer) else None
 
 
 def _called_on(node: cst.BaseExpression, method: str) -> Optional[cst.BaseExpression]:

@@ -20,6 +20,7 @@ from tfmodernize.codemods.migrate.layers_to_keras.variable_lists import MadeLaye
 from tfmodernize.names import name_nodes
 from tfmodernize.syntax import statement_holding
 from tfmodernize.tfsymbols import TFNames
+from tfmodernize.treewalk import walk
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,27 @@ class FilePlan:
     local_splits: dict[str, modules.ImportedSplit] = field(default_factory=dict)
     #: The layers given a ``cell_kernel`` object (TF1's initializer of an RNN cell's kernel).
     cell_kernel_layers: list[str] = field(default_factory=list)
+    #: The calls of each TF function in the file passing no ``name=`` (``unnamed_calls``).
+    _unnamed: dict[str, int] = field(default_factory=dict)
 
     @property
     def cell_kernels(self) -> bool:
         """Whether a layer was given TF1's cell kernel: the class is written into the file."""
         return bool(self.cell_kernel_layers)
+
+    def unnamed_calls(self, call: cst.Call) -> int:
+        """How many calls of the TF function ``call`` calls the file makes passing no name
+        (``name=``, ``scope=``): a layer made by one is named after the layer, by several
+        after what each binds."""
+        if not self._unnamed:
+            for node in walk(self.module, code_only=True):
+                symbol = self.tf.tf_symbol(node.func) if isinstance(node, cst.Call) else None
+                if symbol is not None and not any(
+                    a.keyword and a.keyword.value in ("name", "scope") for a in node.args
+                ):
+                    self._unnamed[symbol.path] = self._unnamed.get(symbol.path, 0) + 1
+        symbol = self.tf.tf_symbol(call.func)
+        return self._unnamed.get(symbol.path, 0) if symbol is not None else 0
 
     def export_class(self, function: str, exported: dict[str, Any]) -> None:
         """Tell the calling files that ``function`` became the class ``exported`` describes."""

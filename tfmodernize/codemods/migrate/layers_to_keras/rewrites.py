@@ -11,7 +11,7 @@ from typing import Any, Mapping, Optional, Protocol, Sequence
 
 import libcst as cst
 
-from tfmodernize.names import fresh_name
+from tfmodernize.names import fresh_name, object_name
 from tfmodernize.treewalk import contains
 from tfmodernize.codemods.migrate.layers_to_keras import modules
 from tfmodernize.codemods.migrate.layers_to_keras.initializer import CELL_GATES
@@ -32,7 +32,7 @@ from tfmodernize.codemods.migrate.layers_to_keras.variable_lists import (
 from tfmodernize.edits import Edits, Replacement
 from tfmodernize.layout import fitted
 from tfmodernize.names import parameter_names
-from tfmodernize.syntax import commas, no_space_equal
+from tfmodernize.syntax import commas, no_space_equal, statement_holding
 
 
 class Editor(Protocol):
@@ -228,6 +228,19 @@ def layer_objects(
         named = layer.tf1_name if layer.tf1_name and re.fullmatch(r"[A-Za-z_]\w*", layer.tf1_name) else None
         base = named.lower() if named else layer.function
         base = f"{prefix}_{base}" if prefix and not base.startswith(prefix) else base
+        # One of several layers of its kind passing no name: named after what its line binds
+        # (``logits = tf.layers.dense(h, 10)`` -> ``logits_dense``, under the network's scope
+        # ``generator_logits_dense``), as network-function-to-module names its objects.
+        line = statement_holding(call, plan.parents)
+        bound = (
+            object_name(layer.function, line)
+            if named is None
+            and plan.unnamed_calls(call) > 1
+            and sum(1 for c in calls if statement_holding(c, plan.parents) is line) == 1
+            else None
+        )
+        bound = f"{prefix}_{bound}" if bound is not None and prefix else bound
+        base = bound if bound is not None and bound not in taken else base
         # ``conv = tf.layers.conv2d(..., name="conv")``: the layer is ``conv_layer``.
         name = fresh_name(base if base not in taken or base in ours else f"{base}_layer", taken)
         ours.add(base)

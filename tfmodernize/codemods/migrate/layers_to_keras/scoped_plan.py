@@ -157,20 +157,29 @@ class ScopedVariables:
                 )
             inside = {id(n) for variable in made for n in walk(variable.call)}
 
+            removed: list[cst.SimpleStatementLine] = []
+
             def reads_left(constant: str) -> bool:
                 return any(
                     id(n) not in inside
                     for n in name_nodes(function.body)
-                    if n.value == constant and not contains(network.constants[constant], n)
+                    if n.value == constant
+                    and not any(contains(line, n) for line in [*removed, network.constants[constant]])
                 )
 
             # ``width = 6`` (or ``rows, cols = 3, 6``, ``in_dim = x.get_shape()[1]``) read by the
-            # variables only.
-            removed = [
-                line
-                for line in {id(line): line for line in network.constants.values()}.values()
-                if self.plan.hoisting.removable(network, line, reads_left)
-            ]
+            # variables only, or by such lines going too (``shape = [3, 3, in_dim, 8]``).
+            constant_lines = list({id(line): line for line in network.constants.values()}.values())
+            while True:
+                going = {id(line) for line in removed}
+                more = [
+                    line
+                    for line in constant_lines
+                    if id(line) not in going and self.plan.hoisting.removable(network, line, reads_left)
+                ]
+                if not more:
+                    break
+                removed += more
             gone = {bound for line in removed for bound in names_bound_here(line.body[0].targets[0])}
             if any(derived not in gone for derived in network.derived):
                 raise Decline(

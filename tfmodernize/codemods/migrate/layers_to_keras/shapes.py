@@ -347,6 +347,7 @@ class KnownShapes:
         if not isinstance(given, cst.Name) or given.value not in self.shapes:
             return None
         rank, dims = self.shapes[given.value]
+        axis = axis + rank if axis < 0 else axis  # (``[-1]``: the last dimension)
         if not 0 <= axis < rank or dims[axis] is None:
             return None
         found = dims[axis]

@@ -131,15 +131,15 @@ from tfmodernize.codemods.migrate.network_function_to_module.plan import (
     Network,
     bind,
     named_args,
-    object_names,
-    scope_label,
     plain_assignment,
     trains,
     transitively,
     variable_statement,
+    without_own_comment,
 )
 from tfmodernize.layout import style_width
 from tfmodernize.names import bound_names, fresh_name, name_nodes, names_bound_here, names_read, own_nodes, used_names
+from tfmodernize.names import object_names, scope_label
 from tfmodernize.syntax import ancestors, calls_in, parse_statement, split_docstring
 from tfmodernize.tfsymbols import root_name
 from tfmodernize.treewalk import walk
@@ -248,10 +248,11 @@ class NetworkFunctionToModule(TFCodemod):
         def lines(updated: cst.With) -> cst.FlattenSentinel:
             statements = list(updated.body.body)
             at = next((i for i, s in enumerate(statements) if reuse_line and s.deep_equals(reuse_line)), None)
-            if at is not None:  # (its comments go with the line after it)
+            if at is not None:  # (its own comment goes with it; what heads a section stays)
                 dropped = statements.pop(at)
                 if at < len(statements):
-                    leading = [*dropped.leading_lines, *statements[at].leading_lines]
+                    kept = without_own_comment(dropped.leading_lines)
+                    leading = [*kept, *statements[at].leading_lines]
                     statements[at] = statements[at].with_changes(leading_lines=leading)
             first, *rest = statements
             leading = [*wrapper.leading_lines, *first.leading_lines]

@@ -17,11 +17,18 @@ from tfmodernize.codemods.migrate.network_function_to_module.plan import (
     REPEATING,
     bind,
     named_args,
-    object_names,
     trains,
     variable_statement,
 )
-from tfmodernize.names import bound_names, fresh_name, name_nodes, names_bound_here, own_nodes, plain_parameters
+from tfmodernize.names import (
+    bound_names,
+    fresh_name,
+    name_nodes,
+    names_bound_here,
+    object_names,
+    own_nodes,
+    plain_parameters,
+)
 from tfmodernize.syntax import ancestors, calls_in, split_docstring
 from tfmodernize.tfsymbols import root_name
 from tfmodernize.treewalk import walk
