@@ -90,8 +90,16 @@ CANNOT_MIGRATE = (
     ),
 )
 #: Words of findings that only follow from another decline in the same file (the file stays a
-#: TF1 graph program, or on tf.compat.v1): listed apart, as their cause is listed already.
-FOLLOWS_FROM = ("migrates it first", "moves graph code into functions first", "not applied: its rewrite is TF2 code")
+#: TF1 graph program, or on tf.compat.v1): listed apart, as their cause is listed already. A
+#: module kept on tf.compat.v1 (for the TF1 name its own finding lists) with no entry point is
+#: told that its importer must switch v2 behaviour off: the program importing it in the run is
+#: kept on TF1 with it and does.
+FOLLOWS_FROM = (
+    "migrates it first",
+    "moves graph code into functions first",
+    "not applied: its rewrite is TF2 code",
+    "builds a TF1 graph but has no entry point",
+)
 
 
 def decline_table(findings: dict[str, list[dict]]) -> list[tuple[str, str, list[str], str]]:

@@ -4,10 +4,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import libcst as cst
 import pytest
 
-from tfmodernize.analysis.tables import tables
+from tfmodernize.analysis.tables import tables, v1_requirement
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
+from tfmodernize.tfsymbols import TFNames
 
 REWRITES = [
     pytest.param(
@@ -238,9 +240,42 @@ REWRITES = [
         "q = tf.math.divide(tf.reduce_sum(w, 1), tf.cast(n, tf.float32))\n",
         id="div-of-cast-shorthands-in-one-run",
     ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.random_normal([2])\n"
+        "d = tf.keras.layers.Dense(\n    2, bias_initializer=tf.constant_initializer(1, dtype=tf.int32)\n)\n"
+        "r = tf.initializers.random_uniform(maxval=3.0)\n"
+        "c = tf.constant_initializer(0.5, tf.float32, False)\n"
+        "n = tf.random_normal_initializer(0.0, 2.0, None, tf.float32)\n",
+        "import tensorflow as tf\nx = tf.random.normal([2])\n"
+        "d = tf.keras.layers.Dense(\n    2, bias_initializer=tf.constant_initializer(1)\n)\n"
+        "r = tf.random_uniform_initializer(minval=0.0, maxval=3.0)\n"
+        "c = tf.constant_initializer(0.5)\n"
+        "n = tf.random_normal_initializer(0.0, 2.0, None)\n",
+        id="initializers-tf2-has-take-tf1s-defaults-and-leave-the-dtype-to-the-call",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+        "z = tf.zeros_initializer(dtype=tf.float32)\n"
+        "n = tf.random_normal_initializer()\n",
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+        "z = tf.compat.v2.zeros_initializer()\n"
+        "n = tf.compat.v2.random_normal_initializer(stddev=1.0)\n",
+        id="initializers-rewritten-in-code-staying-tf1-spell-compat-v2",
+    ),
 ]
 
 NO_OPS = [
+    pytest.param(
+        "import tensorflow as tf\nn = tf.random_normal_initializer()\nc = tf.constant_initializer(2)\n",
+        id="initializers-in-tf2-code-are-tf2s",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+        "w = tf.get_variable('w', [2], initializer=tf.random_normal_initializer(stddev=0.1))\n"
+        "b = tf.get_variable('b', [2], initializer=tf.constant_initializer())\n"
+        "k = tf.constant_initializer(-0.5)\n",
+        id="initializers-tf2s-class-draws-the-same-as-written",
+    ),
     pytest.param("tf = object()\nx = tf.random_normal([2])\n", id="non-tf-object"),
     pytest.param("import mylib as tf\nx = tf.random_normal([2])\n", id="other-module-as-tf"),
     pytest.param("import tensorflow as tf\ndef f(tf):\n    return tf.random_normal([2])\n", id="shadowed-parameter"),
@@ -306,6 +341,39 @@ NO_OPS = [
 ]
 
 FINDINGS = [
+    pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+        "i = tf.random_normal_initializer(stddev=0.1, seed=4)\n",
+        "stateless op",
+        id="initializer-seeded-draws-other-numbers-in-tf2",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ni = tf.ones_initializer(dtype=tf.int32)\n",
+        "takes no dtype",
+        id="initializer-dtype-not-given-where-it-is-called",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ni = tf.constant_initializer(3)\n",
+        "makes its value's dtype",
+        id="constant-initializer-of-an-integer-called-directly",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+        "w = tf.get_variable('w', [4], initializer=tf.constant_initializer([1.0, 2.0]))\n",
+        "not a number",
+        id="constant-initializer-of-a-list-may-be-filled-by-tf1",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\n"
+        "i = tf.constant_initializer(0.0, verify_shape=True)\n",
+        "verify_shape",
+        id="constant-initializer-verifying-its-shape",
+    ),
+    pytest.param(
+        "import tensorflow as tf\nx = tf.placeholder(tf.float32)\ni = tf.truncated_normal_initializer(stddev=0.1)\n",
+        "tf.random.truncated_normal(shape, mean, stddev)",
+        id="truncated-normal-initializer-has-no-tf2-class",
+    ),
     pytest.param(
         "import tensorflow as tf\nx = tf.log(y)  # tfmodernize: ignore\na = tf.assert_equal(x, y)\n",
         "tf.compat.v1.assert_equal",
@@ -581,3 +649,23 @@ def test_the_tutorials_import_alone_keeps_no_program_on_tf1(tmp_path):
     assert "Session" not in outcome.new and "from tensorflow.examples.tutorials.mnist import input_data" in outcome.new
     [finding] = [f for f in outcome.findings if "tensorflow.examples.tutorials.mnist" in f.message]
     assert (finding.code, finding.line) == ("TFM109", 2)
+
+
+@pytest.mark.parametrize(
+    ("source", "needs_v1"),
+    [
+        ("init = tf.random_normal_initializer(stddev=0.1)", False),
+        ("init = tf.constant_initializer(0.5)", False),
+        ("init = tf.random_normal_initializer()", True),
+        ("init = tf.random_normal_initializer(stddev=0.1, seed=2)", True),
+        ("init = tf.zeros_initializer(dtype=tf.int64)", True),
+        ("init = tf.constant_initializer(1)", True),
+    ],
+)
+def test_initializers_need_compat_v1_only_where_tf2s_class_draws_otherwise(source, needs_v1):
+    """``v1_requirement``, which compat-v1-import switches a file's import by: a call of an
+    initializer TF 2.x has a class for needs compat.v1 only where that class computes otherwise."""
+    call = cst.parse_expression(source.split(" = ")[1])
+    names = TFNames.for_module(cst.parse_module("import tensorflow.compat.v1 as tf\n"))
+    path = names.tf_symbol(call.func).path
+    assert (v1_requirement(path, call, names) is not None) == needs_v1

@@ -52,3 +52,19 @@ def test_reasons_that_cannot_migrate_carry_their_note_and_consequences_are_marke
     random_row, follows_row = table
     assert random_row[2] == ["P1", "P2"] and "kernel" in random_row[3]
     assert follows_row[2] == ["P1"] and follows_row[3] == "follows"
+
+
+def test_a_module_kept_on_tf1_without_an_entry_point_follows_from_its_own_tf1_names():
+    findings = {
+        "P1": [
+            finding(
+                "TFM113",
+                "this module builds a TF1 graph but has no entry point (no session code, "
+                '`if __name__ == "__main__":` or app.run): the program that imports it must call '
+                "tf.compat.v1.disable_v2_behavior() before building graphs",
+            ),
+            finding("TFM109", "tf.nn.dynamic_rnn has no TF2 equivalent that behaves the same"),
+        ]
+    }
+    rows = {row[0]: row for row in real_programs.decline_table(findings)}
+    assert rows["TFM113"][3] == "follows" and rows["TFM109"][3] == ""

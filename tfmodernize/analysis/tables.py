@@ -19,6 +19,7 @@ from typing import Any, Optional
 
 import libcst as cst
 
+from tfmodernize.analysis.tf1_api import SHARED_INITIALIZERS
 from tfmodernize.tfsymbols import TFNames
 
 #: The table file, found through the installed ``tfmodernize`` package.
@@ -167,6 +168,11 @@ def v1_requirement(path: str, call: Optional[cst.Call], names: TFNames) -> Optio
     shape in the call.
     """
     t = tables()
+    if call is not None and path in SHARED_INITIALIZERS and SHARED_INITIALIZERS[path].tf2 == path:
+        reading = tf2_initializer(path, call, names, dtype_given=False)
+        if reading.differs is not None:
+            return reading.differs
+        return "TF2's takes other arguments" if reading.dropped or reading.written else None
     if t.v1_only_name(path):
         return "no TF2 equivalent of this name"
     if path.startswith("contrib."):
@@ -203,3 +209,110 @@ def v1_requirement(path: str, call: Optional[cst.Call], names: TFNames) -> Optio
     if kind == "name_scope_transformer":
         return None if len(call.args) == 1 and not used - {"name"} else "default_name/values are gone"
     return "its TF2 version behaves differently"
+
+
+@dataclass(frozen=True)
+class InitializerCall:
+    """What a TF1 call of an initializer TF 2.x keeps (``tf1_api.SHARED_INITIALIZERS``) needs to
+    draw the same as TF2's class: the arguments dropped (TF1's parameter names: a ``dtype`` TF2
+    takes where the initializer is called, ``verify_shape=False``) and the TF1 defaults written
+    out, as ``(keyword, code)``; or why it cannot (``differs``)."""
+
+    dropped: tuple[str, ...] = ()
+    written: tuple[tuple[str, str], ...] = ()
+    differs: Optional[str] = None
+
+
+FLOAT32 = ("float32", "dtypes.float32")
+
+
+def tf2_initializer(
+    path: str,
+    call: cst.Call,
+    names: TFNames,
+    *,
+    dtype_given: bool,
+) -> InitializerCall:
+    """How TF1's ``tf.<path>(...)`` becomes TF2's class of the same initializer, drawing the same
+    numbers. ``dtype_given``: the initializer is passed to a TF function making a variable
+    (``initializer=``, ``kernel_initializer=``), which calls it with the variable's dtype (TF1's
+    makers did too: the constructor's ``dtype`` was never read there).
+
+    The same when unseeded (TF2's seeded classes draw with stateless ops), with TF1's defaults
+    written where TF2 changed them, and a ``dtype`` only where TF2's would make the same:
+    float32 (TF2's default, but for ``constant_initializer``, whose TF2 class makes its value's
+    dtype) or given by the maker. ``constant_initializer``'s value must be a number (TF1
+    repeated a short list's last value to fill the shape; TF2 fails)."""
+    shared = SHARED_INITIALIZERS[path]
+    name = f"tf.{path}"
+    if has_star_args(call):
+        return _differs(f"{name} is called with *args/**kwargs: migrate this call by hand")
+    given: dict[str, cst.BaseExpression] = {}
+    for index, arg in enumerate(call.args):
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword is None and index >= len(shared.parameters):
+            return _differs(f"{name} is called with more arguments than TF1's took")
+        if keyword is not None and keyword not in shared.parameters:
+            return _differs(f"{name} is passed {keyword}=, which TF1's did not take")
+        given[keyword or shared.parameters[index]] = arg.value
+    seed = given.get("seed")
+    if seed is not None and not (isinstance(seed, cst.Name) and seed.value == "None"):
+        return _differs(
+            f"{name}(seed=...): TF2's class draws a seeded initializer's values with a "
+            "stateless op, other numbers than TF1's for the same seed; to keep TF1's, make "
+            "the initial value where the variable is made with the op TF1 ran "
+            "(tf.random.normal / tf.random.uniform with this seed), or accept new initial "
+            "values and rename it by hand"
+        )
+    dropped = []
+    verify = given.get("verify_shape")
+    if verify is not None:
+        if not (isinstance(verify, cst.Name) and verify.value == "False"):
+            return _differs(
+                f"{name}(verify_shape=...): TF2's class takes no verify_shape (it fails on a "
+                "value that has neither the variable's shape nor its size): drop it by hand"
+            )
+        dropped.append("verify_shape")
+    dtype = given.get("dtype")
+    symbol = names.tf_symbol(dtype) if dtype is not None else None
+    float32 = (symbol is not None and symbol.path in FLOAT32) or (
+        isinstance(dtype, cst.SimpleString) and dtype.evaluated_value == "float32"
+    )
+    if shared.tf2 == "constant_initializer":
+        value = given.get("value")
+        if value is not None and not _number(value, (cst.Integer, cst.Float)):
+            return _differs(
+                f"{name} of a value that is not a number: TF2's class fails where TF1's "
+                "repeated a short list's last value to fill the variable; with a value of "
+                "the variable's shape, TF2's tf.constant_initializer is the same: rename it "
+                "by hand"
+            )
+        floating = value is not None and _number(value, cst.Float)
+        if not dtype_given and not (floating and (dtype is None or float32)):
+            return _differs(
+                f"{name} called where no dtype is given: TF2's class makes its value's dtype "
+                "(int32 for an integer) where TF1's made float32 or its dtype=: pass the "
+                "dtype where it is called (init(shape, dtype=tf.float32)) and drop it here"
+            )
+    elif dtype is not None and not float32 and not dtype_given:
+        return _differs(
+            f"{name}(dtype=...): TF2's class takes no dtype, and makes float32 when called "
+            "without one: pass the dtype where it is called (init(shape, dtype=...)) and "
+            "drop it here"
+        )
+    if dtype is not None:
+        dropped.append("dtype")
+    defaults = shared.tf1_defaults
+    written = tuple((keyword, code) for keyword, code in defaults if keyword not in given)
+    return InitializerCall(dropped=tuple(dropped), written=written)
+
+
+def _differs(reason: str) -> InitializerCall:
+    return InitializerCall(differs=reason)
+
+
+def _number(node: cst.BaseExpression, kinds) -> bool:
+    """Whether ``node`` is a literal of ``kinds`` (``cst.Float``), negated or not."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        node = node.expression
+    return isinstance(node, kinds)

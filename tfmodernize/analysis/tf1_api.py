@@ -3,7 +3,7 @@ shared, so that a name added for one codemod counts for all)."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import libcst as cst
 
@@ -124,3 +124,61 @@ RANDOM_OPS = (
 #: API families whose calls run in Python on the host and build no op: the tutorials' dataset
 #: readers, file and logging helpers. A module function calling only these builds no tensor.
 HOST_PREFIXES = ("examples.", "gfile.", "io.gfile.", "logging.")
+
+
+class SharedInitializer(NamedTuple):
+    """A TF1 initializer TF 2.x has a class for (``init_ops_v2``): its TF2 name, TF1's
+    constructor parameters in order, and the TF1 defaults TF2 changed, as code."""
+
+    tf2: str
+    parameters: tuple[str, ...]
+    tf1_defaults: tuple[tuple[str, str], ...] = ()
+
+
+ZEROS = SharedInitializer("zeros_initializer", ("dtype",))
+ONES = SharedInitializer("ones_initializer", ("dtype",))
+CONSTANT = SharedInitializer("constant_initializer", ("value", "dtype", "verify_shape"))
+RANDOM_NORMAL = SharedInitializer(
+    "random_normal_initializer",
+    ("mean", "stddev", "seed", "dtype"),
+    (("stddev", "1.0"),),
+)
+RANDOM_UNIFORM = SharedInitializer(
+    "random_uniform_initializer",
+    ("minval", "maxval", "seed", "dtype"),
+    (("minval", "0.0"), ("maxval", "1.0")),
+)
+#: TF1 initializers whose TF2 class draws the same numbers with the same arguments, when unseeded
+#: (TF2's seeded ones draw with stateless ops), by TF1 path. TF2's take no ``dtype`` (it is
+#: given where they are called; ``constant_initializer``'s second parameter became
+#: ``support_partition``), nor ``verify_shape``; ``random_normal_initializer``'s ``stddev`` and
+#: ``random_uniform_initializer``'s range default to other values.
+SHARED_INITIALIZERS = {
+    "zeros_initializer": ZEROS,
+    "initializers.zeros": ZEROS,
+    "ones_initializer": ONES,
+    "initializers.ones": ONES,
+    "constant_initializer": CONSTANT,
+    "initializers.constant": CONSTANT,
+    "random_normal_initializer": RANDOM_NORMAL,
+    "initializers.random_normal": RANDOM_NORMAL,
+    "random_uniform_initializer": RANDOM_UNIFORM,
+    "initializers.random_uniform": RANDOM_UNIFORM,
+}
+TRUNCATED_NORMAL = "tf.random.truncated_normal(shape, mean, stddev)"
+GLOROT_UNIFORM = "tf.random.uniform(shape, -limit, limit), limit = sqrt(6 / (fan_in + fan_out))"
+GLOROT_NORMAL = "tf.random.truncated_normal(shape, 0, sqrt(2 / (fan_in + fan_out)) / 0.8796)"
+VARIANCE_SCALING = "tf.random.truncated_normal or tf.random.uniform of the scale it computes"
+#: TF1 initializers no TF 2.x class draws the same numbers for (Keras's draw with their own
+#: seed generator), by TF1 path: the TF2 op drawing what TF1's ``__call__`` drew, where the
+#: variable is made.
+TF1_ONLY_INITIALIZERS = {
+    "truncated_normal_initializer": TRUNCATED_NORMAL,
+    "initializers.truncated_normal": TRUNCATED_NORMAL,
+    "glorot_uniform_initializer": GLOROT_UNIFORM,
+    "initializers.glorot_uniform": GLOROT_UNIFORM,
+    "glorot_normal_initializer": GLOROT_NORMAL,
+    "initializers.glorot_normal": GLOROT_NORMAL,
+    "variance_scaling_initializer": VARIANCE_SCALING,
+    "initializers.variance_scaling": VARIANCE_SCALING,
+}

@@ -72,6 +72,19 @@ What it does
       (literals, ``tf.constant``, ``tf.placeholder(tf.float32)``, ``tf.cast``, float makers
       such as ``tf.random_normal``, ops that keep their input's dtype; the peer keeps
       ``tf.compat.v1.div``); otherwise a finding;
+    * ``tf.random_normal_initializer``, ``random_uniform_initializer``, ``zeros_initializer``,
+      ``ones_initializer`` and ``constant_initializer`` (and their ``tf.initializers.*`` names)
+      become TF2's classes of the same name where those draw the same numbers (the peer keeps
+      ``tf.compat.v1``): unseeded (TF2's seeded classes draw with stateless ops), TF1's defaults
+      TF2 changed written out (``stddev=1.0``; ``minval=0.0, maxval=1.0``), a ``dtype`` dropped
+      where it is float32 or the initializer is passed to a TF function making a variable (which
+      calls it with the variable's dtype), a constant's value a number; otherwise a finding.
+      ``tf.truncated_normal_initializer`` and the Glorot and variance-scaling initializers have no
+      TF2 class drawing TF1's numbers (Keras's draw with their own seeds): a finding names the op
+      that does, which get-variable-to-variable writes for the ``tf.get_variable`` it migrates;
+    * the calls whose numbers change with the meaning (``tf.nn.dropout``'s second argument,
+      initializers' defaults, ``softmax_cross_entropy_with_logits``' labels) are read as TF1's
+      wherever the file was written as TF1 code, also once session-to-function took its TF1 names;
     * TF1 queues (``tf.FIFOQueue``, ...) are reported, not renamed to ``tf.queue.*``: run
       eagerly, a dequeue from an empty queue blocks forever;
     * a deleted keyword passed a value TF2 does not behave as (``tf.cond(..., strict=False)``)
@@ -118,8 +131,10 @@ Fix safety
 Declines when
     a call passes ``*args``/``**kwargs`` whose names or order TF2 changed, a deleted keyword has a
     value TF2 does not assume, the code does not say ``tf.div``'s first operand's dtype, a
-    ``tf.image.resize_images`` is not nearest-neighbour of a batch shown 4-D, or the target exists only in
-    ``tf.compat.v1`` (other codemods migrate those): a finding says what the peer would do;
+    ``tf.image.resize_images`` is not nearest-neighbour of a batch shown 4-D, an initializer is
+    seeded, given a dtype TF2's class cannot take where it stands or a constant that is not a
+    number, or the target exists only in ``tf.compat.v1`` (other codemods migrate those): a
+    finding says what the peer would do, or what to do;
     ``tf.name_scope(name, default_name, values)`` whose TF2 form is not proven, in code that
     stays TF1 (in a file headed for TF2 it is spelled ``tf.compat.v1.name_scope``, with a finding).
 """
@@ -133,6 +148,7 @@ import libcst as cst
 
 from tfmodernize.analysis.contrib import instead as contrib_instead, reexported_tf1_name
 from tfmodernize.analysis.tables import tables
+from tfmodernize.analysis.tf1_api import SHARED_INITIALIZERS, TF1_ONLY_INITIALIZERS
 from tfmodernize.codemods.migrate.api_renames.policy import (
     CALL_REWRITES,
     DIVISIONS,
@@ -224,6 +240,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         self._call_funcs: set[int] = set()
         self._frozen: set[int] = set()
         self._tf1_file = False
+        self._written_tf1 = False
         self._stays_tf1 = False
         self._from_imported: dict[str, str] = {}
         self._reexported: dict[str, ReexportedImport] = {}
@@ -250,6 +267,13 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             return moves_to_absl(node, self.tf) if moves else frozenset()
 
         self._tf1_file, self._stays_tf1 = tf1_evidence(node, self.tf, self._operand_kinds, absl)
+        # Where an earlier codemod took the file's TF1 names (session-to-function its sessions
+        # and placeholders), the names it left were written as TF1's all the same: the calls
+        # that compute other numbers under TF2's meaning (dropout's keep_prob, initializers'
+        # defaults) are read as TF1's.
+        self._written_tf1 = self._tf1_file or (
+            node is not self.state.parsed and tf1_evidence(self.state.parsed, self.tf, None)[0]
+        )
         # A file of a project kept on TF1 is kept on compat.v1 with it (compat-fallback).
         self._stays_tf1 = self._stays_tf1 or self.state.project_on_v1 is not None
         self._from_imported = self.from_imports(node)
@@ -301,7 +325,8 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         t = tables()
         called = id(original) in self._call_funcs
         transformer = t.transformers.get(path, {}).get("kind")
-        if called and (transformer in CALL_REWRITES or path in RESIZE or path in DIVISIONS):
+        rewritten_calls = transformer in CALL_REWRITES or path in RESIZE or path in DIVISIONS
+        if called and (rewritten_calls or path in SHARED_INITIALIZERS):
             return  # the call handles it
         if path in RESIZE or transformer in CALL_REWRITES:
             if not symbol.v1:
@@ -383,6 +408,16 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             return  # already spelled through compat.v1: compat-v1-import lists it
         owner = owner_of(symbol.path)
         if owner is not None and find_codemod(owner) is not None:
+            return
+        if key in TF1_ONLY_INITIALIZERS:
+            self.report(
+                node,
+                f"tf.{key} has no TF2 class drawing the same numbers (Keras's initializers "
+                "draw with their own seeds): make the initial value where the variable is made, "
+                f"with {TF1_ONLY_INITIALIZERS[key]} (what get-variable-to-variable writes for a "
+                "tf.get_variable it migrates), or accept new initial values from "
+                "tf.keras.initializers",
+            )
             return
         # The peer's note, without its account of its own compat.v1 rewrite.
         message = tables().messages.get(key, {}).get("message", "").split("\n")[0]

@@ -14,8 +14,10 @@ from tfmodernize.analysis.tables import (
     literal_text,
     positional_count,
     tables,
+    tf2_initializer,
     v1_requirement,
 )
+from tfmodernize.analysis.tf1_api import SHARED_INITIALIZERS
 from tfmodernize.codemods.migrate.api_renames.policy import (
     CAST_DTYPES,
     DIVISIONS,
@@ -88,6 +90,8 @@ class CallRewrites:
             return self._division_plan(call, path)
         if kind == "add_summary_recording_cond_transformer":
             return self._recording_plan(call, path, transformer["cond"])
+        if path in SHARED_INITIALIZERS:
+            return self._initializer_plan(call, symbol)
         # Same name, other meaning in TF1 and TF2: only where the code is TF1 code.
         tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
         edits = []
@@ -139,10 +143,12 @@ class CallRewrites:
                 )
         if set(passed) & (set(renames) | set(deletions)):
             edits.append(("keywords", renames, deletions))
-        if kind == "dropout_transformer" and tf1:
+        # Numbers change with the meaning: TF1's wherever the file was written as TF1 code.
+        tf1_numbers = symbol.v1 or (self._written_tf1 and not symbol.v2)
+        if kind == "dropout_transformer" and tf1_numbers:
             if positional_count(call) >= 2 or "keep_prob" in passed:
                 edits.append(("dropout",))
-        elif kind == "softmax_cross_entropy_with_logits_transformer" and tf1:
+        elif kind == "softmax_cross_entropy_with_logits_transformer" and tf1_numbers:
             labels = passed.get("labels")
             if labels is None:
                 raise Decline(call, f"tf.{path} without labels=: cannot tell which argument to stop gradients on")
@@ -319,6 +325,56 @@ class CallRewrites:
             return updated.with_changes(func=self.tf_expr("cast"), args=_fix_commas(args, call.args))
 
         return f"tf.{path}(x) is tf.cast(x, tf.{dtype}) in TF2", build
+
+    def _initializer_plan(
+        self, call: cst.Call, symbol: TFSymbol
+    ) -> Optional[tuple[str, Callable[[cst.Call], cst.Call]]]:
+        """TF1's ``tf.random_normal_initializer(...)`` and the other initializers TF 2.x has a
+        class for (``tf1_api.SHARED_INITIALIZERS``) -> TF2's class, drawing the same numbers: a
+        ``dtype`` TF2 takes where it is called dropped, TF1's defaults TF2 changed written out
+        (``tables.tf2_initializer``). In TF1 code only: in TF2 code the name is TF2's."""
+        if not (symbol.v1 or (self._written_tf1 and not symbol.v2)):
+            return None
+        path = symbol.path
+        shared = SHARED_INITIALIZERS[path]
+        reading = tf2_initializer(path, call, self.tf, dtype_given=self._passed_to_maker(call))
+        if reading.differs is not None:
+            raise Decline(call, reading.differs)
+        renamed = shared.tf2 != path
+        if not (reading.dropped or reading.written or renamed):
+            return None  # TF2's class, as written
+
+        def build(updated: cst.Call) -> cst.Call:
+            # TF1's defaults TF2 changed go in their parameter's place among the keywords (the
+            # arguments dropped are TF1's last: no positional argument follows one).
+            placed = []
+            for index, arg in enumerate(updated.args):
+                keyword = arg.keyword.value if arg.keyword is not None else shared.parameters[index]
+                if keyword not in reading.dropped:
+                    order = -1 if arg.keyword is None else shared.parameters.index(keyword)
+                    placed.append((order, arg))
+            for keyword, code in reading.written:
+                default = _keyword(keyword, cst.parse_expression(code))
+                placed.append((shared.parameters.index(keyword), default))
+            args = [arg for _, arg in sorted(placed, key=lambda item: item[0])]
+            updated = updated.with_changes(args=_fix_commas(args, updated.args))
+            if renamed or symbol.v1 or self._stays_tf1:
+                tf2 = self.tf_expr(shared.tf2, spell_v2=self._stays_tf1)
+                updated = updated.with_changes(func=tf2)
+            return updated
+
+        return f"tf.{path} is TF2's tf.{shared.tf2}, drawing the same (TF1's arguments)", build
+
+    def _passed_to_maker(self, call: cst.Call) -> bool:
+        """Whether ``call`` is passed as an ``...initializer=`` argument of a TF function (a
+        variable or layer maker, which calls it with the variable's dtype)."""
+        parent_of = self.state.parents(self._module)
+        arg = parent_of.get(id(call))
+        keyword = arg.keyword if isinstance(arg, cst.Arg) else None
+        if keyword is None or not keyword.value.endswith("initializer"):
+            return False
+        maker = parent_of.get(id(arg))
+        return isinstance(maker, cst.Call) and self.tf.tf_symbol(maker.func) is not None
 
     def _name_scope_plan(
         self, call: cst.Call, symbol: TFSymbol
