@@ -22,11 +22,36 @@ PRODUCT = "        self.y = tf.matmul(self.x, self.w)\n"
 LOSS = "        self.y = tf.reduce_sum(tf.matmul(self.x, self.w))\n        self.t = optimizer.minimize(self.y)\n"
 
 
+GRAPH_METHOD = "\n    def _graph(self):\n        self.y = tf.matmul(self.x, self.w)\n"
+
+
 def _class(*lines: str, methods: str = "", after: str = "") -> str:
     return HEAD + "".join(lines) + SESSION + methods + after
 
 
 REWRITES = [
+    # A variable ``__init__`` binds to a local is kept on the tf.Module, which must hold it.
+    pytest.param(
+        "import tensorflow as tf\n\n\nclass M:\n"
+        "    def __init__(self):\n"
+        "        self.x = tf.placeholder(tf.float32, [None, 2])\n"
+        "        v = tf.Variable(tf.ones([1]))\n"
+        "        self.y = tf.reduce_sum(self.x, axis=1) * v\n"
+        "        self.sess = tf.Session()\n"
+        "        self.sess.run(tf.global_variables_initializer())\n\n"
+        "    def f(self, a):\n"
+        "        return self.sess.run(self.y, feed_dict={self.x: a})\n",
+        "import tensorflow as tf\n\n\nclass M(tf.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.v = tf.Variable(tf.ones([1]))\n\n"
+        "    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])\n"
+        "    def _y(self, x):\n"
+        "        return tf.reduce_sum(x, axis=1) * self.v\n\n"
+        "    def f(self, a):\n"
+        "        return self._y(a).numpy()\n",
+        id="variable-kept-in-a-local",
+    ),
     pytest.param(
         "import tensorflow as tf\n\n\nclass M:\n"
         "    def __init__(self, optimizer):\n"
@@ -343,14 +368,6 @@ DECLINES = [
     ),
     pytest.param(
         _class(
-            "        v = tf.Variable(tf.ones([1]))\n",
-            "        self.y = tf.matmul(self.x, self.w) * v\n",
-        ),
-        "reads `v`, a variable not kept on the object",
-        id="variable-kept-in-a-local",
-    ),
-    pytest.param(
-        _class(
             "        self.y = self._net(self.x)\n",
             methods="\n    def _net(self, x):\n        return tf.matmul(x, self.w)\n",
         ),
@@ -392,6 +409,52 @@ DECLINES = [
         _class(PRODUCT, methods="\n    def build(self):\n        self.z = tf.ones([2])\n"),
         "builds graph ops outside `__init__`",
         id="ops-built-in-a-method",
+    ),
+    # ``__init__`` reads the lines of a method building its graph only when nothing else runs them.
+    pytest.param(
+        _class("        self._graph()\n", methods=GRAPH_METHOD + "\n    def again(self):\n        self._graph()\n"),
+        "builds the graph in a way this migration does not read",
+        id="graph-method-also-called-by-another-method",
+    ),
+    pytest.param(
+        _class("        self._graph(2)\n", methods=GRAPH_METHOD.replace("(self)", "(self, k)")),
+        "builds the graph in a way this migration does not read",
+        id="graph-method-given-arguments",
+    ),
+    pytest.param(
+        _class("        k = 3\n        self._graph()\n", methods=GRAPH_METHOD + "        k = self.y\n"),
+        "builds the graph in a way this migration does not read",
+        id="graph-method-binding-a-name-init-binds",
+    ),
+    pytest.param(
+        _class("        self.y = self._graph()\n", methods=GRAPH_METHOD + "        return self.y\n"),
+        "calls a method that builds the graph",
+        id="graph-method-returning-a-value",
+    ),
+    pytest.param(
+        _class("        with tf.device(self.n):\n            self.y = tf.matmul(self.x, self.w)\n"),
+        "builds its graph in a block",
+        id="device-block-of-a-computed-name",
+    ),
+    pytest.param(
+        _class(
+            "        self._graph()\n",
+            methods=GRAPH_METHOD,
+            after="\n\nm = M(2)\nm._graph()\n",
+        ),
+        "reads `_graph`",
+        id="graph-method-called-by-code-using-the-class",
+    ),
+    # A variable bound to a local is kept on the object only under a name the class leaves free.
+    pytest.param(
+        _class("        v = tf.Variable(tf.ones([2, 1]))\n        self.v = 1\n        self.y = tf.matmul(self.x, v)\n"),
+        "the graph reads `v`, a variable not kept on the object",
+        id="local-variable-named-as-an-attribute",
+    ),
+    pytest.param(
+        _class("        variables = tf.Variable(tf.ones([2, 1]))\n        self.y = tf.matmul(self.x, variables)\n"),
+        "the graph reads `variables`, a variable not kept on the object",
+        id="local-variable-named-as-a-tf-module-member",
     ),
 ]
 
@@ -555,6 +618,17 @@ def test_a_trainer_in_the_graph_class_module_calls_its_methods():
     assert "    def train(self, x):\n        with tf.GradientTape() as tape:\n" in result.code
     assert "        loss = self.net.train(v).numpy()\n        return loss\n" in result.code
     assert "class Trainer:\n    def __init__(self):\n        self.net = Net()\n\n" in result.code
+
+
+def test_a_graph_class_building_its_graph_in_a_method_init_calls_is_one():
+    built = GRAPH.replace(
+        "    def __init__(self):\n        self.x",
+        "    def __init__(self):\n        self.build()\n\n    def build(self):\n        self.x",
+    )
+    run = "_, loss = self.sess.run([self.net.train, self.net.loss], {self.net.x: v})\n        return loss"
+    result = rewrite("TFM120", _trainer(run).replace(GRAPH, built))
+    assert "class Net(tf.Module):" in result.code and "def build(" not in result.code
+    assert "        loss = self.net.train(v).numpy()\n        return loss\n" in result.code
 
 
 @pytest.mark.parametrize(

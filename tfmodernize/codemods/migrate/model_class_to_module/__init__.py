@@ -24,6 +24,12 @@ What it does
       a run fetching several tensors, a function returning them; a run feeding a computed
       tensor (``feed_dict={self.z: z}``) calls the methods reading it with the value fed
       (they take it as a parameter, computed by the callers that do not feed it);
+    - ``__init__`` is read through what only arranges its graph code: a method it calls once to
+      build the graph (``self.build_graph()``, a plain method called nowhere else) is read as
+      its lines in place of the call, and goes; ``with tf.name_scope("loss"):`` and ``with
+      tf.device("/cpu:0"):`` blocks are read as their lines (they name and place ops); a
+      variable bound to a local (``embedding = tf.get_variable(...)``) is kept on the object
+      (``self.embedding``), which must hold its variables;
     - the runs' values are numpy values as TF1 returned them (``.numpy()``), fetched
       variables are read eagerly (``self.w.numpy()``), ops built at the run on no placeholder
       are computed where they stand, the session and its ``close()`` go;
@@ -136,11 +142,14 @@ Declines when
     the class has a base other than ``object``, is decorated or holds other statements than
     methods; its session is not ``self.<name> = tf.Session()`` made in ``__init__`` (a session
     passed in, made elsewhere); ``__init__`` builds the graph in blocks (``for``, ``if``,
-    ``with``: scopes), calls methods that do more than make variables, reads graph values
-    through locals it does not keep on the object, rebinds a graph value, runs its session for
-    more than initialising; the graph calls what a function would compute otherwise
-    (collections, summaries, savers, assignments, layers or anything making variables, shape
-    reads of tensors); a method builds ops outside a run, reads a graph value outside a run,
+    ``with``: scopes other than name and device scopes), calls methods that do more than make
+    variables other than one building the graph it calls once without arguments (given
+    arguments, returning a value, called elsewhere too, binding a name ``__init__`` uses), reads
+    graph values through locals it does not keep on the object (a variable's local named as an
+    attribute of the class or a member of tf.Module, bound twice), rebinds a graph value, runs
+    its session for more than initialising; the graph calls what a function would compute
+    otherwise (collections, summaries, savers, assignments, layers or anything making
+    variables, shape reads of tensors); a method builds ops outside a run, reads a graph value outside a run,
     or rebinds a value the graph read; a run feeds something other than a placeholder or a
     tensor of the model, lacks a placeholder its fetches need, fetches placeholders, variables
     with tensors, or uses a train op's value (``None``); an optimizer's Keras counterpart
@@ -179,10 +188,8 @@ from tfmodernize.codemods.migrate.model_class_to_module.callers import (
     exported,
     imported_classes,
 )
-from tfmodernize.codemods.migrate.model_class_to_module.model import (
-    builds_graph,
-    opens_session,
-)
+from tfmodernize.codemods.migrate.model_class_to_module.inline import builds_graph, flattened
+from tfmodernize.codemods.migrate.model_class_to_module.model import opens_session
 from tfmodernize.codemods.migrate.model_class_to_module.optimizers import Optimizers
 from tfmodernize.codemods.migrate.model_class_to_module.plan import plan_class
 from tfmodernize.codemods.migrate.model_class_to_module.reader import read_class
@@ -346,14 +353,21 @@ class ModelClassToModule(TFCodemod):
                 cls,
                 f"its module is imported and {self.state.exports_refused}, where a tf.Module could not run",
             )
-        model = read_class(cls, self.tf, graph_only=graph_only, foreign=foreign)
-        sites = read_sites(model, self.tf)
-        if any(logdir is None for logdir in sites.summary_lines.values()):
-            self._check_merged(cls)
-        plan = plan_class(model, sites, self.tf)
-        writer = Writer(plan, self, values, width, self.optimizers)
+        flat = flattened(cls, self.tf)
+        try:
+            inlined = flat.inlined
+            model = read_class(flat.cls, self.tf, graph_only=graph_only, foreign=foreign, inlined=inlined)
+            sites = read_sites(model, self.tf)
+            if any(logdir is None for logdir in sites.summary_lines.values()):
+                self._check_merged(cls)
+            plan = plan_class(model, sites, self.tf)
+            writer = Writer(plan, self, values, width, self.optimizers)
+            new = writer.class_def()
+        except Decline as decline:
+            # Reported where the code was written (a line read into ``__init__``, the class).
+            raise Decline(flat.origin.get(id(decline.node), decline.node), decline.reason) from None
         summarizes = bool(model.summaries or sites.summary_lines)
-        return writer.class_def(), exported(model, plan.api, summarizes), writer
+        return new, exported(model, plan.api, summarizes), writer
 
     def _check_merged(self, cls: cst.ClassDef) -> None:
         """A class merging its graph object's summaries (``merge_all``): no other code of the

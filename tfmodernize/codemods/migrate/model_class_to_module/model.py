@@ -185,6 +185,8 @@ class ClassModel:
     #: The summaries ``__init__`` makes (``tf.summary.scalar("loss", self.loss)``), in order:
     #: (kind, the tag literal, the key of the tensor summarized).
     summaries: list[tuple[str, cst.SimpleString, str]] = field(default_factory=list)
+    #: The methods ``__init__`` called to build the graph, read as its lines (``inline``): gone.
+    inlined: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -203,8 +205,9 @@ class ClassModel:
         return [node for node in self.nodes.values() if node.kind is kind]
 
     def graph_attributes(self) -> set[str]:
-        """The attributes holding graph objects: what TF2 code cannot read as TF1 code did."""
-        return {n.name for n in self.nodes.values() if n.attribute}
+        """The attributes holding graph objects, and the methods that built them: what TF2 code
+        cannot read as TF1 code did."""
+        return {n.name for n in self.nodes.values() if n.attribute} | set(self.inlined)
 
     def methods(self) -> list[cst.FunctionDef]:
         return [s for s in self.cls.body.body if isinstance(s, cst.FunctionDef)]
@@ -291,14 +294,3 @@ def names_bound(statement: cst.CSTNode) -> set[str]:
         elif isinstance(node, cst.For):
             found |= target_names(node.target)
     return found
-
-
-def builds_graph(cls: cst.ClassDef, tf: TFNames) -> bool:
-    """Whether a class's ``__init__`` makes placeholders (a graph class, when it has no session)."""
-    init = next(
-        (s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
-        None,
-    )
-    return init is not None and any(
-        isinstance(n, cst.Call) and tf.is_tf(n.func, *PLACEHOLDERS) for n in walk(init.body, code_only=True)
-    )

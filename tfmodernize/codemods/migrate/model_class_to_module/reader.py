@@ -60,8 +60,9 @@ class Reader:
         tf: TFNames,
         graph_only: bool = False,
         foreign: Optional[dict] = None,
+        inlined: tuple[str, ...] = (),
     ) -> None:
-        self.cls, self.tf, self.graph_only = cls, tf, graph_only
+        self.cls, self.tf, self.graph_only, self.inlined = cls, tf, graph_only, inlined
         #: Graph classes this class may make objects of, by the dotted name calling them.
         self.foreign = foreign or {}
 
@@ -85,7 +86,7 @@ class Reader:
                 raise Decline(statement, "the class body holds statements other than methods")
         if init is None:
             raise Decline(cls, f"`{cls.name.value}` has no `__init__`")
-        model = ClassModel(cls=cls, init=init, graph_only=self.graph_only)
+        model = ClassModel(cls=cls, init=init, graph_only=self.graph_only, inlined=self.inlined)
         model.attributes = self._attributes()
         clash = sorted(model.attributes & TF_MODULE_MEMBERS)
         if clash:
@@ -380,9 +381,15 @@ class Reader:
 
 
 def read_class(
-    cls: cst.ClassDef, tf: TFNames, *, graph_only: bool = False, foreign: Optional[dict] = None
+    cls: cst.ClassDef,
+    tf: TFNames,
+    *,
+    graph_only: bool = False,
+    foreign: Optional[dict] = None,
+    inlined: tuple[str, ...] = (),
 ) -> ClassModel:
     """The model ``cls`` is (``ClassModel``); raises ``Decline`` at what it cannot follow.
     ``graph_only``: a graph class without a session; ``foreign``: the graph classes (by the
-    dotted name calling them) whose objects the class may run."""
-    return Reader(cls, tf, graph_only, foreign).read()
+    dotted name calling them) whose objects the class may run; ``inlined``: the methods whose
+    lines ``cls``'s ``__init__`` holds in place of their calls (``inline.flattened``)."""
+    return Reader(cls, tf, graph_only, foreign, inlined).read()

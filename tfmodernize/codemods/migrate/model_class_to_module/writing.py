@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping, Union
+from typing import Callable, Mapping, Optional, Union
 
 import libcst as cst
 
@@ -19,19 +19,28 @@ class _Substitute(cst.CSTTransformer):
     """Replaces nodes of an original tree by identity (a node, or a function of the node as
     rebuilt with the replacements below it)."""
 
-    def __init__(self, replacements: dict[int, Replacement]) -> None:
+    def __init__(self, replacements: dict[int, Replacement], origin: Optional[dict[int, cst.CSTNode]]) -> None:
         super().__init__()
         self.replacements = replacements
+        self.origin = origin
 
     def on_leave(self, original_node, updated_node):
         new = self.replacements.get(id(original_node))
         if new is None:
+            if self.origin is not None and updated_node is not original_node:
+                self.origin[id(updated_node)] = self.origin.get(id(original_node), original_node)
             return updated_node
         return new(updated_node) if callable(new) else new
 
 
-def substituted(node: cst.CSTNode, replacements: dict[int, Replacement]) -> cst.CSTNode:
-    return node.visit(_Substitute(replacements)) if replacements else node
+def substituted(
+    node: cst.CSTNode,
+    replacements: dict[int, Replacement],
+    origin: Optional[dict[int, cst.CSTNode]] = None,
+) -> cst.CSTNode:
+    """``node`` with ``replacements`` made; ``origin`` (if given) learns, of each node rebuilt
+    around a replacement, the original node it stands for."""
+    return node.visit(_Substitute(replacements, origin)) if replacements else node
 
 
 @dataclass(frozen=True)
