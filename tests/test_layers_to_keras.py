@@ -1128,12 +1128,20 @@ second = head(tf.zeros([1, 2]))
             id="apart-sized-by-an-input-read-in-place",
         ),
         pytest.param(
+            "def net(x, tag):\n    with tf.variable_scope(tag):\n        width = x.get_shape()[1]\n"
+            "        w = tf.get_variable('w', [width, 2], initializer=tf.zeros_initializer())\n"
+            "        return tf.matmul(x, w)\n\n\n"
+            "a = net(p, 'a')\ns = tf.Variable(tf.random_normal([]))\nb = net(q, 'b')\n",
+            "the file makes variables elsewhere too (`tf.Variable`)",
+            id="apart-input-width-unknown-beside-a-variable",
+        ),
+        pytest.param(
             "def net(x, name):\n    with tf.variable_scope(name):\n        width = x.get_shape()[1]\n"
             "        w = tf.get_variable('w', [width, 2], initializer=tf.zeros_initializer())\n"
             "        return tf.matmul(x, w)\n\n\n"
             "a = net(p, 'a')\nb = net(q, 'b')\n",
-            "that of `p` is not known here",
-            id="apart-input-width-unknown",
+            "`name`, a parameter `net` would keep on its object, is an attribute",
+            id="apart-input-width-unknown-scope-parameter-named-name",
         ),
         # Batch normalisations always in training mode: what is not read is declined.
         *(

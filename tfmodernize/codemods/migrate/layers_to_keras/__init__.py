@@ -76,8 +76,11 @@ What it does
     x.get_shape()[1]``), becomes such a class in the same file, one object per call, when each call names
     its variables apart (the scope or name reads a parameter the calls give different strings
     written out: ``dense(x, 64, "hidden")``, ``dense(h, 10, "out")``) and every call can follow
-    (the widths of its inputs known). Calls of a project module's class in a function
-    the script calls once (``main()``), outside its loops, get their objects made before that
+    (the widths of its inputs known). When a call's input width is only known once the graph
+    runs (after a strided pooling or a reshape), the class makes its variables on its first
+    call instead (``build`` reads ``in_dim`` from that call's input, and ``__init__`` keeps the
+    other arguments on the object), if the file makes no variable elsewhere. Calls of a
+    project module's class in a function the script calls once (``main()``), outside its loops, get their objects made before that
     function's definition, when nothing there draws random values or makes variables first and
     their arguments read nothing the function binds; when that function imports them itself
     (``from nets import critic`` in ``main()``), the classes are imported at the top of the
@@ -215,7 +218,9 @@ Declines when
     its summaries are under a scope named by a parameter and an object is not given a name
     written out for it; (a function of the program called several times) when a call is not a
     statement of the top-level code, the calls' variable names are not shown apart, or it
-    summarizes its variables.
+    summarizes its variables; when a call's input width is not known and the file makes
+    variables elsewhere too (made before the first call's trace, they would draw their initial
+    values out of TF1's order).
     A variable list picked by scope is left (with a finding; its file then stays on TF1) when
     its test's answer depends on the suffix TF1 added to make a layer name unique, when the
     program makes other variables too, when it is read before the layers it selects were

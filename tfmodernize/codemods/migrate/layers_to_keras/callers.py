@@ -303,6 +303,21 @@ def local_calls(plan: FilePlan, function: cst.FunctionDef, split: dict) -> None:
             shapes.noted(targets, split, given)
 
 
+class UnknownWidth(Decline):
+    """A call of a network class whose input's dimension, which the class makes its variables
+    from, the file does not know."""
+
+
+def widths_known(plan: FilePlan, function: cst.FunctionDef, split: dict) -> bool:
+    """Whether the file knows, at each call of its network function ``function``, the
+    dimensions of the inputs ``split`` makes its variables from (``local_calls`` passes)."""
+    try:
+        local_calls(plan, function, split)
+    except UnknownWidth:
+        return False
+    return True
+
+
 def input_dimensions(call: cst.Call, split: dict, given: dict, shapes: KnownShapes) -> dict[str, cst.BaseExpression]:
     """What the object's ``__init__`` takes as dimensions of the call's inputs
     (``Split.derived``: ``in_dim`` of ``x.get_shape()[1]``), from what the file knows of what
@@ -312,7 +327,7 @@ def input_dimensions(call: cst.Call, split: dict, given: dict, shapes: KnownShap
         value = given.get(parameter)
         dimension = shapes.dimension(value, axis) if value is not None else None
         if dimension is None:
-            raise Decline(
+            raise UnknownWidth(
                 call,
                 f"its class makes its variables from dimension {axis} of `{parameter}`, and that of "
                 f"`{source(value) if value is not None else parameter}` is not known here (a "

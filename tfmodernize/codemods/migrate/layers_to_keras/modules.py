@@ -79,6 +79,9 @@ class Split:
     #: Whether TF1 made moving statistics the class does not (a batch normalisation always in
     #: training mode): a calling file must not read them.
     statistics: bool = False
+    #: Whether the object makes its variables on its first call (``build``), from the dimensions
+    #: of that call's input (``derived``), because a caller does not know them ahead.
+    lazy: bool = False
 
     def export(self) -> dict[str, Any]:
         exported = {
@@ -91,6 +94,8 @@ class Split:
             "widths": [list(width) for width in self.widths],
             "variables": [list(variable) for variable in self.variables],
         }
+        if self.lazy:
+            exported = {**exported, "derived": {}, "lazy": True}
         return {**exported, "statistics": True} if self.statistics else exported
 
 
@@ -144,11 +149,14 @@ def split_of(
     removed: list[cst.CSTNode],
     taken: set[str],
     derived: Mapping[str, tuple[str, int]] = MappingProxyType({}),
+    lazy: bool = False,
 ) -> Split:
     """How ``function`` splits, given its layers' constructor arguments, the lines the
     migration removes from it (an RNN's cell lines, constants read only where the layers are
     made) and the dimensions of its inputs they read (``derived``: ``__init__`` takes them,
-    before the parameter they are read from); declines what cannot be split."""
+    before the parameter they are read from; ``lazy``: ``build`` reads them from its first call's
+    input instead, and ``__init__`` keeps every parameter it takes on the object); declines what
+    cannot be split."""
     if not plain_parameters(function):
         raise Decline(function, f"`{function.name.value}` takes `*args`, `**kwargs` or keyword-only parameters")
     if function.decorators or any(isinstance(n, (cst.Yield, cst.Global, cst.Nonlocal)) for n in walk(function.body)):
@@ -168,7 +176,7 @@ def split_of(
         name
         for p in parameters
         for name in (
-            *(d for d, (source_parameter, _) in derived.items() if source_parameter == p and d in read),
+            *(d for d, (source_parameter, _) in derived.items() if source_parameter == p and d in read and not lazy),
             *((p,) if p in read else ()),
         )
     )
@@ -180,7 +188,8 @@ def split_of(
             f"`{function.name.value}` binds `{sorted(set(init) & rebound)[0]}` again, "
             "a parameter its layers are made with",
         )
-    clashing = sorted(set(init) & {p for p in init if p in elsewhere} & RESERVED)
+    stored = tuple(p for p in init if p in elsewhere or lazy)
+    clashing = sorted(set(stored) & RESERVED)
     if clashing:
         raise Decline(
             function,
@@ -195,8 +204,9 @@ def split_of(
         name,
         parameters,
         init,
-        tuple(p for p in init if p in elsewhere),
-        derived=tuple((d, p, axis) for d, (p, axis) in derived.items() if d in init),
+        stored,
+        derived=tuple((d, p, axis) for d, (p, axis) in derived.items() if d in read),
+        lazy=lazy,
     )
 
 
@@ -284,21 +294,47 @@ def module_class(
     init_body += [
         cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(p))], cst.Name(p))]) for p in split.stored
     ]
+    making: list[cst.BaseStatement] = []
     for index, (name, call) in enumerate(created):
+        if split.lazy:  # ``build`` reads what ``__init__`` takes from the object
+            call = _on_the_object(call, set(split.init))
+            block = scoped[index] if index < len(scoped) else None
+            if block is not None:
+                block = _on_the_object(block, set(split.init))
+            scoped = [*scoped[:index], block, *scoped[index + 1 :]]
         line = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(name))], call)])
         block = scoped[index] if index < len(scoped) else None
-        previous = init_body[-1]
+        previous = making[-1] if making else None
         if block is None:
-            init_body.append(line if width is None else fitted(line, width, 2))
+            making.append(line if width is None else fitted(line, width, 2))
         elif (
             isinstance(previous, cst.With)
             and index
             and scoped[index - 1] is not None
             and source(scoped[index - 1].items[0]) == source(block.items[0])
         ):
-            init_body[-1] = previous.with_changes(body=previous.body.with_changes(body=[*previous.body.body, line]))
+            making[-1] = previous.with_changes(body=previous.body.with_changes(body=[*previous.body.body, line]))
         else:
-            init_body.append(block.with_changes(body=cst.IndentedBlock([line])))
+            making.append(block.with_changes(body=cst.IndentedBlock([line])))
+    first_call: list[cst.BaseStatement] = []
+    if split.lazy and created:
+        # Made on the first call, from its input's dimensions: no caller needs to know them.
+        inputs = [p for p in split.parameters if any(p == source_parameter for _, source_parameter, _ in split.derived)]
+        dimensions = [
+            cst.parse_statement(f"{name} = {source_parameter}.shape[{axis}]")
+            for name, source_parameter, axis in split.derived
+        ]
+        init_body.append(cst.parse_statement(f"self.{created[0][0]} = None"))
+        lazy_build = cst.FunctionDef(
+            cst.Name("build"),
+            cst.Parameters(commas([me, *(param(p) for p in inputs)])),
+            cst.IndentedBlock([*dimensions, *making]),
+            leading_lines=[cst.EmptyLine(indent=False)],
+        )
+        first_call = [cst.parse_statement(f"if self.{created[0][0]} is None:\n    self.build({', '.join(inputs)})\n")]
+    else:
+        init_body += making
+        lazy_build = None
     init = cst.FunctionDef(
         cst.Name("__init__"),
         cst.Parameters(commas([me, *(param(p) for p in split.init)])),
@@ -309,10 +345,10 @@ def module_class(
     call = cst.FunctionDef(
         cst.Name(method),
         cst.Parameters(commas([me, *(param(p) for p in calls)])),
-        cst.IndentedBlock(body or [cst.SimpleStatementLine([cst.Pass()])]),
+        cst.IndentedBlock([*first_call, *body] or [cst.SimpleStatementLine([cst.Pass()])]),
         leading_lines=[cst.EmptyLine(indent=False)],
     )
-    build = cst.FunctionDef(
+    build = lazy_build or cst.FunctionDef(
         cst.Name("build"),
         cst.Parameters(commas([me, cst.Param(cst.Name("input_shape"))])),
         cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(cst.SimpleString(BUILD_DOCSTRING))])]),
@@ -320,10 +356,26 @@ def module_class(
     )
     return cst.ClassDef(
         cst.Name(split.class_name),
-        cst.IndentedBlock([*docstring, init, *([build] if builds_on_call else []), call]),
+        cst.IndentedBlock([*docstring, init, *([build] if builds_on_call or lazy_build else []), call]),
         bases=[cst.Arg(base)],
         leading_lines=updated.leading_lines,
     )
+
+
+class _OnTheObject(cst.CSTTransformer):
+    def __init__(self, reads: set[int]) -> None:
+        self.reads = reads
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        if id(original) in self.reads:
+            return cst.Attribute(cst.Name("self"), updated)
+        return updated
+
+
+def _on_the_object(node: cst.CSTNode, kept: set[str]) -> cst.CSTNode:
+    """``node`` reading the parameters ``__init__`` keeps on the object (``kept``) as
+    ``self.name``."""
+    return node.visit(_OnTheObject({id(n) for n in name_nodes(node) if n.value in kept}))
 
 
 # -- the callers' side -----------------------------------------------------------------------

@@ -14,11 +14,12 @@ import re
 import libcst as cst
 
 from tfmodernize.treewalk import contains
+from tfmodernize.analysis.tf1_api import VARIABLE_MAKERS
 from tfmodernize.analysis.variables import VariableValues, math_importable
 from tfmodernize.analysis.variable_reuse import helper_scope, read_shared_networks
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.layers_to_keras import modules
-from tfmodernize.codemods.migrate.layers_to_keras.callers import local_calls
+from tfmodernize.codemods.migrate.layers_to_keras.callers import local_calls, widths_known
 from tfmodernize.codemods.migrate.layers_to_keras.network import (
     UNIT_BREAKS,
     Network,
@@ -51,7 +52,7 @@ from tfmodernize.codemods.migrate.layers_to_keras.training_batch_norm import (
     statistics_reader,
 )
 from tfmodernize.names import name_nodes, names_bound_here, parameter_names
-from tfmodernize.syntax import ancestors, argument, split_docstring, statement_holding
+from tfmodernize.syntax import ancestors, argument, source, split_docstring, statement_holding
 from tfmodernize.treewalk import walk
 
 
@@ -189,31 +190,42 @@ class ScopedVariables:
                 )
             if project or local:
                 # The scope blocks' items go with the blocks: what they read is not kept.
-                split = modules.split_of(
-                    function,
-                    [read for v in made for read in v.reads],
-                    [
-                        *(v.call for v in made),
-                        *removed,
-                        *(item for block in network.scopes for item in block.items),
-                    ],
-                    taken,
-                    network.derived,
-                )
-                split = dataclasses.replace(
-                    split,
-                    widths=result_widths(function, made, split.parameters, self.plan.tf, parents, self.plan.helpers),
-                    variables=returned_variables(function, made, parents),
-                )
-                if norms:
-                    split = dataclasses.replace(split, statistics=True)
-                if network.reuse is not None:
+                def split_of(lazy: bool) -> modules.Split:
+                    split = modules.split_of(
+                        function,
+                        [read for v in made for read in v.reads],
+                        [
+                            *(v.call for v in made),
+                            *removed,
+                            *(item for block in network.scopes for item in block.items),
+                        ],
+                        taken,
+                        network.derived,
+                        lazy,
+                    )
                     split = dataclasses.replace(
                         split,
-                        parameters=tuple(p for p in split.parameters if p != network.reuse),
-                        reuse=network.reuse,
-                        reuse_position=parameter_names(function).index(network.reuse),
+                        widths=result_widths(
+                            function, made, split.parameters, self.plan.tf, parents, self.plan.helpers
+                        ),
+                        variables=returned_variables(function, made, parents),
                     )
+                    if norms:
+                        split = dataclasses.replace(split, statistics=True)
+                    if network.reuse is not None:
+                        split = dataclasses.replace(
+                            split,
+                            parameters=tuple(p for p in split.parameters if p != network.reuse),
+                            reuse=network.reuse,
+                            reuse_position=parameter_names(function).index(network.reuse),
+                        )
+                    return split
+
+                split = split_of(lazy=False)
+                if local and split.derived and not widths_known(self.plan, function, split.export()):
+                    # A call's input is as wide as only the graph says (after a pooling or a
+                    # reshape): the object makes its variables on its first call, from that input.
+                    split = lazy_split(self.plan, function, split_of(lazy=True), variables[0])
             if local:
                 local_calls(self.plan, function, split.export())
         except Decline as decline:
@@ -463,3 +475,46 @@ def taken_by_get_variable_to_variable(function: cst.FunctionDef, module: cst.Mod
         and body[0].items[0].item.args[0].value.value in {p.name.value for p in function.params.params}
         and read_shared_networks(module, tf, parents) is not None
     )
+
+
+def lazy_split(
+    plan: FilePlan,
+    function: cst.FunctionDef,
+    split: modules.Split,
+    first: cst.Call,
+) -> modules.Split:
+    """``split`` making its variables on the first call (``Split.lazy``), in the trace of the
+    function holding that call; declines where a dimension they are made from is of an input
+    the object is made with, or where the file makes variables or layers elsewhere (made ahead
+    of the trace, they would draw their initial values before this class's, not in TF1's order)."""
+    for name, parameter, _ in split.derived:
+        if parameter in split.init:
+            raise Decline(
+                first,
+                f"`{name}`, a dimension its variables are made from, is of `{parameter}`, which "
+                f"`{function.name.value}`'s layers are made with too: no caller knows it, and the "
+                "first call cannot make them from it",
+            )
+    makers = {function.name.value} | {
+        n.func.value for n in walk(function.body) if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)
+    }
+    inside = {
+        id(n)
+        for definition in plan.module.body
+        if isinstance(definition, cst.FunctionDef) and definition.name.value in makers
+        for n in walk(definition)
+    }
+    for call in walk(plan.module, code_only=True):
+        symbol = plan.tf.tf_symbol(call.func) if isinstance(call, cst.Call) else None
+        if (
+            symbol is not None
+            and (symbol.path in VARIABLE_MAKERS or symbol.path.startswith(("layers.", "keras.layers.")))
+            and id(call) not in inside
+        ):
+            raise Decline(
+                first,
+                f"the file makes variables elsewhere too (`{source(call.func)}`); "
+                f"`{function.name.value}`'s would be made on its first call, in a trace, after "
+                "those: their initial values would be drawn in another order than TF1's",
+            )
+    return split
