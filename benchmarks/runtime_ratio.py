@@ -2,7 +2,7 @@
 
     python benchmarks/runtime_ratio.py --src /tmp/corpus --migrated /tmp/conv
         [--ids D01,D07 | --score-json score.json [--score-json rescored.json]]
-        [--repeats 3] [--workers 1] [--json OUT.json] [--md OUT.md]
+        [--baseline /tmp/conv_head] [--repeats 3] [--workers 1] [--json OUT.json] [--md OUT.md]
 
 For each program (the ``--ids`` given; else the programs of ``--score-json`` that are clean and
 print the original's numbers, a later file overriding an earlier one per id; else every program
@@ -14,6 +14,11 @@ The time is the harness's ``exec_seconds``: the program's own execution, interpr
 TensorFlow import excluded. The two sides alternate which runs first (program ``i``, repeat
 ``r``: the original first when ``i + r`` is even), so neither side always meets a warm or a
 cold disk cache; with ``--repeats N`` each side keeps its fastest run.
+
+``--baseline DIR`` times a second migrated tree (the same programs migrated by another version
+of the tool) in the same runs: each repeat runs the three sides back to back, their order
+rotating, so a change to the tool is measured against the version before it under the same
+load; its median and worst ratio follow the table (and go to the json as ``baseline_summary``).
 
 Reports, per program, the original's and the migrated program's seconds, their ratio (each
 time floored at the harness's 0.01 s resolution, so a program too short to measure gives 1.0,
@@ -57,6 +62,7 @@ class Timing:
     v2_runs: list[float] = field(default_factory=list)
     numeric: bool | None = None
     error: str = ""
+    baseline: Timing | None = None  # the --baseline tree's times, from the same runs of v1
 
     @property
     def ratio(self) -> float | None:
@@ -73,6 +79,15 @@ def ratio(v1: float | None, v2: float | None) -> float | None:
 def original_first(index: int, repeat: int) -> bool:
     """Whether the original runs before the migrated program in this pair (they alternate)."""
     return (index + repeat) % 2 == 0
+
+
+def run_order(index: int, repeat: int, baseline: bool) -> tuple[str, ...]:
+    """The sides in the order they run: the pair alternates; with a baseline the three rotate."""
+    if not baseline:
+        return ("v1", "v2") if original_first(index, repeat) else ("v2", "v1")
+    shift = (index + repeat) % 3
+    sides = ("v1", "v2", "base")
+    return sides[shift:] + sides[:shift]
 
 
 def selected_ids(score_reports: list[dict]) -> list[str]:
@@ -182,24 +197,30 @@ def time_program(
 ):
     """Both sides (``paths``: side -> file) of one program, ``repeats`` times, alternating."""
     timing = Timing(pid)
+    base = Timing(pid) if "base" in paths else None
     for repeat in range(repeats):
-        sides = ("v1", "v2") if original_first(index, repeat) else ("v2", "v1")
         results = {}
-        for side in sides:
-            path = str(paths[side])
-            results[side] = scorer.run(path, side, cap, pid, det=scorer.DET_MODE, timeout=timeout)
+        for side in run_order(index, repeat, base is not None):
+            path, mode = str(paths[side]), "v1" if side == "v1" else "v2"
+            results[side] = scorer.run(path, mode, cap, pid, det=scorer.DET_MODE, timeout=timeout)
         failed = [f"{side} {r['status']}: {r.get('exc_type') or ''}" for side, r in results.items()]
         failed = [message for message, r in zip(failed, results.values()) if r["status"] != "ok"]
         if failed:
             timing.error = "; ".join(failed)
             timing.v1 = timing.v2 = None
             return timing
-        timing.v1_runs.append(results["v1"]["exec_seconds"])
-        timing.v2_runs.append(results["v2"]["exec_seconds"])
-        if timing.numeric is None:
-            compared = scorer.compare(results["v1"]["stdout"], results["v2"]["stdout"])
-            timing.numeric = compared["match"]
-    timing.v1, timing.v2 = min(timing.v1_runs), min(timing.v2_runs)
+        for side_timing, side in ((timing, "v2"), (base, "base")):
+            if side_timing is None:
+                continue
+            side_timing.v1_runs.append(results["v1"]["exec_seconds"])
+            side_timing.v2_runs.append(results[side]["exec_seconds"])
+            if side_timing.numeric is None:
+                compared = scorer.compare(results["v1"]["stdout"], results[side]["stdout"])
+                side_timing.numeric = compared["match"]
+    for side_timing in (timing, base):
+        if side_timing is not None:
+            side_timing.v1, side_timing.v2 = min(side_timing.v1_runs), min(side_timing.v2_runs)
+    timing.baseline = base
     return timing
 
 
@@ -209,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     add = parser.add_argument
     add("--src", type=Path, default=Path("/tmp/corpus"), help="the TF1 originals <id>.py")
     add("--migrated", type=Path, required=True, help="the migrated copies <id>.py")
+    add("--baseline", type=Path, default=None, help="another migrated tree, timed in the same runs")
     add("--ids", default="", help="comma list of ids (default: see --score-json)")
     add(
         "--score-json",
@@ -236,13 +258,19 @@ def main(argv: list[str] | None = None) -> int:
         present = [pid for pid in caps if (migrated / f"{pid}.py").exists()]
         ids = [pid for pid in present if scorer.clean_check(str(migrated / f"{pid}.py"))["clean"]]
     timeout = args.timeout or scorer.TIMEOUT
+    baseline = args.baseline.resolve() if args.baseline else None
+
+    def paths_of(pid: str) -> dict[str, Path]:
+        paths = {"v1": src / f"{pid}.py", "v2": migrated / f"{pid}.py"}
+        return paths if baseline is None else dict(paths, base=baseline / f"{pid}.py")
+
     timings: dict[str, Timing] = {}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.workers)) as pool:
         futures = {
             pool.submit(
                 time_program,
                 scorer,
-                {"v1": src / f"{pid}.py", "v2": migrated / f"{pid}.py"},
+                paths_of(pid),
                 pid,
                 caps.get(pid),
                 index,
@@ -256,10 +284,16 @@ def main(argv: list[str] | None = None) -> int:
             timings[t.pid] = t
             shown = f"{t.ratio:.2f}x" if t.ratio is not None else t.error
             line = f"  {t.pid}: v1 {_seconds(t.v1)} s, v2 {_seconds(t.v2)} s, {shown}"
+            if t.baseline is not None and t.baseline.ratio is not None:
+                line += f" (baseline {_seconds(t.baseline.v2)} s, {t.baseline.ratio:.2f}x)"
             print(line, file=sys.stderr, flush=True)
     ordered = [timings[pid] for pid in ids]
     totals = summary(ordered)
     print(render(ordered, totals), end="")
+    base_totals = None
+    if baseline is not None:
+        base_totals = summary([t.baseline for t in ordered if t.baseline is not None])
+        print(f"baseline {baseline}: {summary_line(base_totals)}")
     if args.md:
         args.md.write_text(render(ordered, totals, markdown=True))
     if args.json:
@@ -269,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
             "repeats": args.repeats,
             "det_random": f"{scorer.DET_MODE}(seed={scorer.DET_SEED})",
             "summary": totals,
+            "baseline": str(baseline) if baseline else None,
+            "baseline_summary": base_totals,
             "programs": [dict(asdict(t), ratio=t.ratio) for t in ordered],
         }
         args.json.write_text(json.dumps(payload, indent=1) + "\n")

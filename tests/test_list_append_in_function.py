@@ -139,6 +139,19 @@ NOOP = [
         """,
         id="suppressed",
     ),
+    pytest.param(
+        """\
+        import tensorflow as tf
+
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)], autograph=False)
+        def f(xs):
+            out = []
+            for k in range(3):
+                out.append(tf.cast(xs[k], tf.float32))
+            return tf.stack(out)
+        """,
+        id="traced-without-autograph",
+    ),
 ]
 
 

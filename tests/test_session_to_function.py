@@ -31,7 +31,7 @@ REWRITES = [
         W = tf.Variable([[1.0], [2.0]])
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)], autograph=False)
         def compute_y(x):
             y = tf.matmul(x, W)
             return y
@@ -243,10 +243,13 @@ REWRITES = [
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[
-            tf.TensorSpec([None, 2], tf.float32),
-            tf.TensorSpec([], tf.float32),
-        ])
+        @tf.function(
+            input_signature=[
+                tf.TensorSpec([None, 2], tf.float32),
+                tf.TensorSpec([], tf.float32),
+            ],
+            autograph=False,
+        )
         def compute_out(x, keep=1.0):
             h = tf.nn.relu(x) * keep
             out = tf.reduce_sum(h, axis=1)
@@ -320,7 +323,7 @@ REWRITES = [
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)], autograph=False)
         def compute_y(x):
             y = x + 1.0
             return y
@@ -347,7 +350,7 @@ REWRITES = [
         import tensorflow as tf  # tfmodernize: ignore[TFM207]
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)], autograph=False)
         def evaluate(x):
             mean = tf.reduce_mean(x)
             spread = tf.reduce_max(x) - tf.reduce_min(x)
@@ -387,7 +390,7 @@ REWRITES = [
             # Creates the averages; this first update leaves them at the variables' values.
             tracker.apply([level])
 
-            @tf.function
+            @tf.function(autograph=False)
             def run_track():
                 track = tracker.apply([level])
 
@@ -423,7 +426,7 @@ REWRITES.append(
         w = tf.Variable(1.0)
 
 
-        @tf.function
+        @tf.function(autograph=False)
         def evaluate():
             grow = tf.group(w.assign_add(1.0))
             half = w / 2.0
@@ -579,7 +582,7 @@ REWRITES.append(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)], autograph=False)
         def compute_stats(x):
             stats = tf.nn.moments(x, [0])
             return stats
@@ -751,7 +754,7 @@ REWRITES.append(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)], autograph=False)
         def compute_y(x):
             y = x + 1.0
             return y
@@ -803,7 +806,7 @@ REWRITES.append(
         layer = tf.keras.layers.Dropout(0.5)
 
 
-        @tf.function
+        @tf.function(autograph=False)
         def compute_y(x, training):
             y = layer(x, training=training)
             return y
@@ -878,7 +881,7 @@ REWRITES.extend(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)], autograph=False)
         def compute_h(x):
             h = tf.nn.relu(x)
             return h
@@ -926,7 +929,7 @@ REWRITES.extend(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([], tf.float32)], autograph=False)
         def compute_y(x=1.0):
             y = x * 3.0
             return y
@@ -980,7 +983,7 @@ REWRITES.extend(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)], autograph=False)
         def compute_total(x):
             total = 0.0
             for k in range(3):
@@ -1132,7 +1135,7 @@ REWRITES.extend(
         w = tf.Variable(1.0)
 
 
-        @tf.function
+        @tf.function(autograph=False)
         def compute_w():
             bump = tf.group(w.assign_add(1.0))
             return w
@@ -1164,7 +1167,7 @@ REWRITES.extend(
         w = tf.Variable([1.0, 2.0])
 
 
-        @tf.function
+        @tf.function(autograph=False)
         def evaluate():
             total = tf.reduce_sum(w * 2.0)
             return w, total
@@ -2449,7 +2452,12 @@ def test_tf1_compat_import_names_tf2_through_compat_v2() -> None:
                 out = sess.run(y, {x: row})
         """,
     )
-    assert "@tf.compat.v2.function(input_signature=[tf.compat.v2.TensorSpec([2], tf.float32)])" in result.code
+    assert (
+        "@tf.compat.v2.function(\n"
+        "    input_signature=[tf.compat.v2.TensorSpec([2], tf.float32)],\n"
+        "    autograph=False,\n"
+        ")\n"
+    ) in result.code
     assert "placeholder" not in result.code and "Session" not in result.code
 
 
@@ -2719,7 +2727,7 @@ import tensorflow as tf
 w = tf.Variable([[1.0]])
 
 
-@tf.function(input_signature=[tf.TensorSpec([None, 1], tf.float32)])
+@tf.function(input_signature=[tf.TensorSpec([None, 1], tf.float32)], autograph=False)
 def evaluate(x):
     loss = tf.reduce_sum(tf.matmul(x, w))
     grow = w.assign_add([[0.5]])
@@ -2807,10 +2815,10 @@ import tensorflow as tf
 w = tf.Variable([[1.0]])
 
 
-@tf.function(input_signature=[
-    tf.TensorSpec([None, 1], tf.float32),
-    tf.TensorSpec([], tf.int64),
-])
+@tf.function(
+    input_signature=[tf.TensorSpec([None, 1], tf.float32), tf.TensorSpec([], tf.int64)],
+    autograph=False,
+)
 def evaluate(x, step):
     loss = tf.reduce_sum(tf.matmul(x, w))
     grow = w.assign_add([[0.5]])
@@ -2954,7 +2962,7 @@ def test_a_line_of_spaces_closing_a_block_counts_as_a_blank_line_before_a_functi
     result = rewrite("TFM101", before, dedent=False)
     assert result.code == (
         "import tensorflow as tf\n\nif True:\n    a = 1\n    \n\n"
-        "@tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])\n"
+        "@tf.function(input_signature=[tf.TensorSpec([2], tf.float32)], autograph=False)\n"
         "def compute_y(x):\n    y = x * 2.0\n    return y\n\n\n"
         "for i in range(2):\n    print(compute_y([1.0, 2.0]).numpy())\n"
     )

@@ -34,7 +34,7 @@ from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.syntax import source
+from tfmodernize.syntax import commas, no_space_equal, source
 
 #: Without longer lines in the file, what it is written to; the most it is ever written to.
 DEFAULT_WIDTH, MOST_WIDTH = 88, 100
@@ -360,6 +360,30 @@ def fitted_decorator(definition: cst.FunctionDef, limit: int, depth: int) -> cst
             decorator = decorator.with_changes(decorator=call.with_changes(args=[arg]))
         decorators.append(decorator)
     return definition.with_changes(decorators=decorators)
+
+
+def autograph_off(definition: cst.FunctionDef, limit: int, depth: int) -> cst.FunctionDef:
+    """``definition``, decorated with ``tf.function`` or a call of it alone, traced without
+    AutoGraph: ``autograph=False`` after the decorator's arguments. A decorator wider than
+    ``limit`` takes one argument a line, and a list argument still too wide one element a line
+    (the layout ruff and black give it)."""
+    decorator = definition.decorators[0]
+    call = decorator.decorator
+    off = cst.Arg(cst.Name("False"), keyword=cst.Name("autograph"), equal=no_space_equal())
+    func, args = (call.func, [*call.args, off]) if isinstance(call, cst.Call) else (call, [off])
+    written = decorator.with_changes(decorator=cst.Call(func, commas(args)))
+    if width(written, depth) > limit:
+        inner, outer = _break(STEP * 2), _break(STEP)
+        for index, arg in enumerate(args):
+            listed = arg.value
+            if isinstance(listed, cst.List) and listed.elements and width(arg, depth + 1) + 1 > limit:
+                elements = [e.with_changes(comma=cst.Comma(whitespace_after=inner)) for e in listed.elements]
+                elements[-1] = elements[-1].with_changes(comma=cst.Comma(whitespace_after=outer))
+                listed = listed.with_changes(lbracket=cst.LeftSquareBracket(whitespace_after=inner), elements=elements)
+            args[index] = arg.with_changes(value=listed, comma=cst.Comma(whitespace_after=outer))
+        args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=_break("")))
+        written = decorator.with_changes(decorator=cst.Call(func, args, whitespace_before_args=outer))
+    return definition.with_changes(decorators=[written])
 
 
 def depth(node: cst.CSTNode, parents: dict) -> int:

@@ -52,7 +52,10 @@ Fix safety
 
 Declines when
     the list is used other than by ``append`` in one plain ``for`` loop and one stack/concat, a nested
-    function uses it, or the element dtype is not written.
+    function uses it, or the element dtype is not written. A function decorated
+    ``@tf.function(autograph=False)`` (as TF1 graph code is migrated) is left alone: without
+    AutoGraph its loops run in Python while it is traced, as TF1's did while building the graph,
+    and a list grows there as it did in TF1.
 """
 
 from __future__ import annotations
@@ -63,7 +66,13 @@ from typing import Optional, Union
 import libcst as cst
 
 from tfmodernize.analysis.dtypes import DTYPE_ARGUMENT, FLOAT_MAKERS, SAME_DTYPE, number_dtype
-from tfmodernize.analysis.tf_function import LooksInTFFunctions, INTERESTS, own_body, traced_functions
+from tfmodernize.analysis.tf_function import (
+    INTERESTS,
+    LooksInTFFunctions,
+    is_tf_function,
+    own_body,
+    traced_functions,
+)
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.names import name_nodes
 from tfmodernize.treewalk import contains, walk
@@ -111,7 +120,11 @@ class ListAppendInFunction(LooksInTFFunctions, TFCodemod):
         return True
 
     def leave_FunctionDef(self, original: cst.FunctionDef) -> None:
-        if original not in self._traced or any(contains(original, inner) for inner in self._rewritten):
+        if (
+            original not in self._traced
+            or _without_autograph(original, self.tf)
+            or any(contains(original, inner) for inner in self._rewritten)
+        ):
             return
         plans = []
         for index, stmt in enumerate(original.body.body):
@@ -320,6 +333,23 @@ class ListAppendInFunction(LooksInTFFunctions, TFCodemod):
             if arg.keyword is not None and arg.keyword.value == "dtype":
                 return arg.value
         return None
+
+
+def _without_autograph(function: cst.FunctionDef, names) -> bool:
+    """Whether ``function`` is decorated ``@tf.function(..., autograph=False)``: its loops all run
+    in Python while it is traced (TF1 graph code migrated as it ran), where a list is fine."""
+    return any(
+        isinstance(decorator.decorator, cst.Call)
+        and is_tf_function(decorator.decorator, names)
+        and any(
+            arg.keyword is not None
+            and arg.keyword.value == "autograph"
+            and isinstance(arg.value, cst.Name)
+            and arg.value.value == "False"
+            for arg in decorator.decorator.args
+        )
+        for decorator in function.decorators
+    )
 
 
 def _binds(block: cst.CSTNode, name: str, besides: int = 0) -> bool:

@@ -24,7 +24,7 @@ from tfmodernize.codemods.migrate.model_class_to_module.writing import (
     Writing,
     substituted,
 )
-from tfmodernize.layout import fitted, fitted_decorator
+from tfmodernize.layout import autograph_off, fitted
 from tfmodernize.names import fresh_name, name_nodes
 from tfmodernize.syntax import (
     commas,
@@ -66,7 +66,7 @@ class FunctionWriter:
             decorators=[self._decorator(expression.params)] if expression.decorated else [],
             leading_lines=[cst.EmptyLine(indent=False), *comments],
         )
-        return fitted_decorator(definition, self.width, 1)
+        return self._fitted(definition) if expression.decorated else definition
 
     def _reads(
         self, expression: Expression, members: list[Node]
@@ -141,6 +141,12 @@ class FunctionWriter:
         return cst.Parameters(
             commas([cst.Param(cst.Name("self")), *(cst.Param(cst.Name(self.names[k])) for k in keys)])
         )
+
+    def _fitted(self, definition: cst.FunctionDef) -> cst.FunctionDef:
+        """A traced method, without AutoGraph: it holds the class's TF1 graph code and the tape
+        step written around it, whose Python loops and branches ran once, while the graph was
+        built, as they do in a trace without AutoGraph."""
+        return autograph_off(definition, self.width, 1)
 
     def _decorator(self, keys: list[str]) -> cst.Decorator:
         specs = [cst.Element(self._spec(self.model.nodes[key])) for key in keys]
@@ -242,4 +248,4 @@ class FunctionWriter:
             decorators=[self._decorator(run.params)],
             leading_lines=[cst.EmptyLine(indent=False)],
         )
-        return fitted_decorator(definition, self.width, 1)
+        return self._fitted(definition)

@@ -17,7 +17,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import (
     session_free,
     tf_path,
 )
-from tfmodernize.layout import fitted_decorator, moved, relaid, width
+from tfmodernize.layout import autograph_off, fitted_decorator, moved, relaid, width
 from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.session_to_function.plan import (
     ASSIGN_METHODS,
@@ -241,7 +241,11 @@ class Emitter:
             body=cst.IndentedBlock([_laid_out(stmt, self._width, depth + 1) for stmt in body]),
             decorators=[cst.Decorator(decorator)],
         )
-        return fitted_decorator(definition, self._width, depth)
+        if converts_control_flow(body, [param.name.value for param in params], self.tf):
+            return fitted_decorator(definition, self._width, depth)
+        # TF1 ran the graph code's Python loops and branches once, while building the graph; so
+        # does a trace without AutoGraph, which also skips converting the code.
+        return autograph_off(definition, self._width, depth)
 
     def _signature(self, function: FunctionPlan, unit: GraphUnit) -> tuple[list[cst.Param], Optional[list]]:
         """A function's parameters, and its input signature (each parameter's name and
@@ -634,6 +638,29 @@ class _Rewriter(cst.CSTTransformer):
         if not updated.body:
             return updated.with_changes(body=[cst.SimpleStatementLine([cst.Pass()])])
         return updated
+
+
+def converts_control_flow(body: Sequence[cst.CSTNode], params: Sequence[str], names) -> bool:
+    """Whether AutoGraph would turn a loop or branch of ``body`` into graph control flow: one
+    that tests or iterates over a tensor the function is given (``if flag:``, ``for row in
+    batch``, ``while step < limit``) or over ``tf.range``. Graph code of TF1 has none (a tensor
+    had no truth value and could not be iterated while a graph was built): its loops and
+    branches ran in Python, as they do in a trace without AutoGraph (``autograph=False``)."""
+    given = set(params)
+    for statement in body:
+        for node in walk(statement, code_only=True):
+            if isinstance(node, (cst.If, cst.While, cst.IfExp)):
+                tested = node.test
+            elif isinstance(node, (cst.For, cst.CompFor)):
+                tested = node.iter
+            else:
+                continue
+            for part in walk(tested, code_only=True):
+                if isinstance(part, cst.Name) and part.value in given:
+                    return True
+                if isinstance(part, cst.Call) and tf_path(part.func, names) == "range":
+                    return True
+    return False
 
 
 def _renamed(node: cst.CSTNode, plan: UnitPlan) -> cst.CSTNode:
