@@ -9,14 +9,10 @@ import libcst as cst
 
 from tfmodernize.syntax import commas, no_space_equal, parenthesized, source
 
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    GraphUnit,
-    Kind,
-    Statement,
-    opens_session,
-    session_free,
-    tf_path,
-)
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.model import Kind, Statement
+from tfmodernize.codemods.migrate.session_to_function.blocks import opens_session, session_free
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import tf_path
 from tfmodernize.layout import fitted_decorator, moved, relaid, width
 from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.session_to_function.plan import (

@@ -10,18 +10,19 @@ import libcst as cst
 from tfmodernize.treewalk import contains, visit, walk
 
 from tfmodernize.syntax import calls_in
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    INITIALIZERS,
-    PLACEHOLDERS,
+from tfmodernize.analysis.tf1_api import INITIALIZERS, PLACEHOLDERS
+from tfmodernize.codemods.migrate.session_to_function.model import (
     UNKNOWN_OPS,
     STATEFUL_OPS,
-    Decline,
-    GraphUnit,
     Kind,
     Statement,
-    STATIC_ATTRIBUTES,
     StaticRead,
     Value,
+)
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import (
+    STATIC_ATTRIBUTES,
     draws_random,
     inline_op,
     names_used,
