@@ -42,7 +42,13 @@ from tfmodernize.codemods.migrate.session_to_function.reading import (
     calls_in_loops,
 )
 from tfmodernize.syntax import argument, commas, function_definitions, no_space_equal, source
-from tfmodernize.names import fresh_name, target_name_nodes
+from tfmodernize.names import fresh_name
+from tfmodernize.codemods.migrate.session_to_function.numpy_values import (
+    eager_value,
+    reads_to_convert,
+    to_numpy,
+    wants_numpy,
+)
 from tfmodernize.codemods.migrate.session_to_function.feeds import feed_overrides, restart_iterator, run_call
 from tfmodernize.codemods.migrate.session_to_function.fetches import (
     fetched_elements,
@@ -421,16 +427,23 @@ class RunSites:
             plan.eager_updates = plan.eager_updates or updating
             if updating:
                 plan.updating.add(id(site.call))
-            value = self._eager_value(
-                elements, shape, unit, stmt.index, numpy=site.context != "discard", targets=targets
+            value = eager_value(
+                self.tf,
+                self.tf_expr,
+                elements,
+                shape,
+                unit,
+                stmt.index,
+                numpy=site.context != "discard",
+                targets=targets,
             )
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
         elif (following := next_element(plan, site, elements, ops, overrides)) is not None:
             # The fetch is a dataset's next element as it is: no function to compute it.
             value = following
-            if shape != Shape.NONE and self._wants_numpy(plan, site, targets):
+            if shape != Shape.NONE and wants_numpy(plan, site, targets):
                 listed = shape == Shape.SINGLE and isinstance(targets, (cst.Tuple, cst.List))
-                value = self._to_numpy(following, Shape.LIST if listed else shape, unit, elements, stmt.index)
+                value = to_numpy(self.tf_expr, following, Shape.LIST if listed else shape, unit, elements, stmt.index)
             elif shape == Shape.LIST:
                 value = cst.Call(cst.Name("list"), [cst.Arg(following)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{source(following)}`"))
@@ -446,15 +459,15 @@ class RunSites:
             value = call
             reads = None
             if shape != Shape.NONE:
-                reads = self._reads_to_convert(plan, site, elements, targets)
+                reads = reads_to_convert(self.state, self._module, plan, site, elements, targets)
             if reads is not None:
                 for read in reads:
                     plan.replacements[read] = numpy_call(read)
-            elif shape != Shape.NONE and self._wants_numpy(plan, site, targets):
+            elif shape != Shape.NONE and wants_numpy(plan, site, targets):
                 listed = shape == Shape.SINGLE and (
                     isinstance(targets, (cst.Tuple, cst.List)) or unit.is_sequence(elements[0].expr)
                 )
-                value = self._to_numpy(call, Shape.LIST if listed else shape, unit, elements, stmt.index)
+                value = to_numpy(self.tf_expr, call, Shape.LIST if listed else shape, unit, elements, stmt.index)
             elif shape in (Shape.LIST, Shape.TUPLE) and not returned_is(
                 function, cst.List if shape == Shape.LIST else cst.Tuple
             ):
@@ -492,55 +505,13 @@ class RunSites:
         overrides = feed_overrides(self.tf, self._module, plan, site)
         args = [cst.Arg(message)] if message is not None else []
         if not overrides and all(e.kind != Value.DYNAMIC for e in elements):
-            args += [cst.Arg(e.expr.visit(AssignMethods(self))) for e in elements]
+            args += [cst.Arg(e.expr.visit(AssignMethods(self.tf))) for e in elements]
         else:
             single = len(elements) == 1
             function = self._function_for(plan, stmt, elements, [], Shape.SINGLE if single else Shape.LIST, overrides)
             function.sites.append(at)
             args.append(cst.Arg(run_call(self.tf, self._module, function, plan, site), star="" if single else "*"))
         return cst.Call(self.tf_expr("print"), commas(args))
-
-    def _eager_value(
-        self, elements: list[Element], shape: Shape, unit: GraphUnit, at: int, numpy: bool, targets=None
-    ) -> Optional[cst.BaseExpression]:
-        if not numpy:
-            # The value is dropped: what remains to do is the computation (``w.assign(v)``).
-            effects = [e.expr.visit(AssignMethods(self)) for e in elements if not isinstance(e.expr, cst.Name)]
-            if not effects:
-                return None
-            return (
-                effects[0]
-                if len(effects) == 1
-                else cst.Tuple(commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
-            )
-        # A value unpacked into ``_`` is read by nothing: computed as TF1 did, never converted.
-        unread = (
-            {i for i, t in enumerate(targets.elements) if isinstance(t.value, cst.Name) and t.value.value == "_"}
-            if shape == Shape.UNPACKED
-            and isinstance(targets, (cst.Tuple, cst.List))
-            and len(targets.elements) == len(elements)
-            and all(isinstance(t, cst.Element) for t in targets.elements)
-            else set()
-        )
-        values = [
-            e.expr.visit(AssignMethods(self))
-            if position in unread
-            else cst.ListComp(numpy_call(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
-            if unit.is_sequence(e.expr)
-            else self._nested_numpy(e.expr.visit(AssignMethods(self)))
-            if unit.holds_structure(e.expr, at)
-            else numpy_call(e.expr.visit(AssignMethods(self)))
-            for position, e in enumerate(elements)
-        ]
-        if shape == Shape.SINGLE:
-            return values[0]
-        if shape == Shape.DICT:
-            return cst.Dict([cst.DictElement(e.key, v) for e, v in zip(elements, values)])
-        if shape == Shape.UNPACKED:
-            return cst.Tuple(commas([cst.Element(v) for v in values]), lpar=[], rpar=[])
-        if shape == Shape.TUPLE:
-            return cst.Tuple(commas([cst.Element(v) for v in values]))
-        return cst.List(commas([cst.Element(v) for v in values]))
 
     def _converted_once(
         self, plan: UnitPlan, stmt: Statement, site: "Site", function: FunctionPlan, call: cst.Call
@@ -650,116 +621,6 @@ class RunSites:
             if any(isinstance(n, cst.Name) and n.value == name for n in walk(definition, code_only=True)):
                 return False
         return True
-
-    def _wants_numpy(self, plan: UnitPlan, site: "Site", targets) -> bool:
-        if site.context == "value":
-            return True
-        if site.context == "discard" or targets is None:
-            return False
-        return any(n.value in plan.numpy_uses for n in target_name_nodes(targets))
-
-    def _reads_to_convert(
-        self, plan: UnitPlan, site: "Site", elements: list[Element], targets
-    ) -> Optional[list[cst.Name]]:
-        """The reads of the names a run in a loop binds, each to take ``.numpy()`` where it
-        reads the name, so that the step returns tensors and nothing is converted that the
-        program does not read that step (``print(loss_value)`` under ``if step % 100 == 0``, a
-        value never read); or None to convert at the call, as ``sess.run`` returned: a run
-        outside a loop (converted once), a name bound elsewhere too, read other than as a value
-        (``+=``), fed to a run, read by graph-building code, or read more than once
-        in the loop's own block (one conversion serves every read), or when every name is read
-        at every step (nothing to save)."""
-        if id(site.call) not in plan.repeated or not isinstance(site.small, cst.Assign) or targets is None:
-            return None
-        if not (
-            isinstance(targets, cst.Name)
-            or isinstance(targets, (cst.Tuple, cst.List))
-            and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in targets.elements)
-        ):
-            return None
-        unit = plan.unit
-        if any(unit.is_sequence(e.expr) or unit.holds_structure(e.expr, site.statement) for e in elements):
-            return None
-        bound = {n.value for n in target_name_nodes(targets)}
-        own = {id(n) for n in target_name_nodes(site.small.targets[0].target)}
-        if any(unit.bindings.get(name, 0) != 1 for name in bound):
-            return None
-        parents = self.state.parents(self._module)
-        block = parents.get(id(parents.get(id(site.small))))  # the block the run's line is in
-        reads: list[cst.Name] = []
-        steady: dict[str, int] = {}  # reads made at every pass of the loop, per name
-        for stmt in unit.statements:
-            for node in walk(stmt.node, code_only=True):
-                if not isinstance(node, cst.Name) or node.value not in bound or id(node) in own:
-                    continue
-                if stmt.kind not in (Kind.RUN, Kind.PLAIN):
-                    return None
-                every_step = True
-                child, parent = node, parents.get(id(node))
-                while parent is not None and parent is not block:
-                    binding = (cst.AugAssign, cst.AssignTarget, cst.Del, cst.For, cst.CompFor)
-                    if (
-                        isinstance(parent, binding)
-                        and child is not getattr(parent, "iter", None)
-                        and child is not getattr(parent, "value", None)
-                    ):
-                        return None
-                    if (
-                        isinstance(parent, cst.Call)
-                        and isinstance(parent.func, cst.Attribute)
-                        and parent.func.attr.value in ("run", "eval")
-                    ):
-                        return None
-                    if isinstance(parent, (cst.If, cst.Else, cst.For, cst.While, cst.Try)):
-                        every_step = False
-                    child, parent = parent, parents.get(id(parent))
-                every_step = every_step and parent is block
-                steady[node.value] = steady.get(node.value, 0) + every_step
-                reads.append(node)
-        if all(steady.get(name, 0) for name in bound):
-            return None  # all read at every step: converted once at the call, as TF1 returned them
-        if any(steady.get(name, 0) and sum(r.value == name for r in reads) > 1 for name in bound):
-            return None
-        return reads
-
-    def _to_numpy(
-        self, call: cst.Call, shape: Shape, unit: GraphUnit, elements: list[Element], at: int
-    ) -> cst.BaseExpression:
-        """What ``sess.run`` returned: numpy values in the fetched structure. Where an element
-        may itself be a structure (``optimizer.compute_gradients``'s pairs), the conversion
-        follows it at any depth (``tf.nest.map_structure``), as ``sess.run`` did."""
-        flat_list = shape == Shape.LIST and len(elements) == 1 and unit.is_sequence(elements[0].expr)
-        if not flat_list and any(unit.holds_structure(e.expr, at) for e in elements):
-            return self._nested_numpy(call)
-        if shape == Shape.SINGLE:
-            return numpy_call(call)
-        item = cst.Name("t")
-        loop = cst.CompFor(target=item, iter=call)
-        if shape == Shape.DICT:
-            return cst.DictComp(
-                cst.Name("k"),
-                numpy_call(cst.Name("t")),
-                cst.CompFor(
-                    target=cst.Tuple(
-                        [
-                            cst.Element(cst.Name("k"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-                            cst.Element(cst.Name("t")),
-                        ],
-                        lpar=[],
-                        rpar=[],
-                    ),
-                    iter=cst.Call(cst.Attribute(call, cst.Name("items"))),
-                ),
-            )
-        if shape == Shape.TUPLE:
-            return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(numpy_call(item), loop, lpar=[], rpar=[]))])
-        return cst.ListComp(numpy_call(item), loop)
-
-    def _nested_numpy(self, value: cst.BaseExpression) -> cst.Call:
-        """``tf.nest.map_structure(lambda t: t.numpy(), value)``: numpy values in ``value``'s
-        structure, at any depth (lists, tuples, dicts, pairs)."""
-        numpy = cst.Lambda(cst.Parameters([cst.Param(cst.Name("t"))]), numpy_call(cst.Name("t")))
-        return cst.Call(self.tf_expr("nest.map_structure"), commas([cst.Arg(numpy), cst.Arg(value)]))
 
 
 #: What ``t.eval()`` without ``session=`` runs in: the default session, the one the program
