@@ -15,12 +15,10 @@ from tfmodernize.codemod import Decline
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import argument
 
-from tfmodernize.analysis.tf1_api import (
-    SESSIONS,
-    VARIABLE_MAKERS,
-)
+from tfmodernize.analysis.tf1_api import SESSIONS, VARIABLE_MAKERS
 from tfmodernize.codemods.migrate.session_to_function.model import Flattened
 from tfmodernize.codemods.migrate.session_to_function.statement_reads import names_used, single_assignment, tf_path
+
 
 # -- reading blocks through -------------------------------------------------------------------
 

@@ -12,24 +12,17 @@ from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
 from tfmodernize.analysis.tf1_api import PLACEHOLDERS
-from tfmodernize.codemods.migrate.session_to_function.model import (
-    Value,
-)
+from tfmodernize.codemods.migrate.session_to_function.model import Value
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
-from tfmodernize.codemods.migrate.session_to_function.statement_reads import (
-    names_used,
-    tf_path,
-)
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import names_used, tf_path
 from tfmodernize.codemods.migrate.session_to_function.plan import (
     FunctionPlan,
     OVERRIDE_HINT,
     UnitPlan,
     side_effect_free,
 )
-from tfmodernize.codemods.migrate.session_to_function.reading import (
-    Site,
-)
+from tfmodernize.codemods.migrate.session_to_function.reading import Site
 from tfmodernize.syntax import commas, function_definitions, name_assignment, no_space_equal, source
 
 

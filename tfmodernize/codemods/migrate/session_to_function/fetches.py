@@ -10,28 +10,14 @@ import libcst as cst
 
 from tfmodernize.tfsymbols import TFNames
 
-
 from tfmodernize.syntax import calls_in
 from tfmodernize.analysis.tf1_api import INITIALIZERS
-from tfmodernize.codemods.migrate.session_to_function.model import (
-    UNKNOWN_OPS,
-    Value,
-)
+from tfmodernize.codemods.migrate.session_to_function.model import UNKNOWN_OPS, Value
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
-from tfmodernize.codemods.migrate.session_to_function.statement_reads import (
-    names_used,
-    tf_calls,
-    tf_path,
-)
-from tfmodernize.codemods.migrate.session_to_function.plan import (
-    Element,
-    Shape,
-    UnitPlan,
-)
-from tfmodernize.codemods.migrate.session_to_function.reading import (
-    Site,
-)
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import names_used, tf_calls, tf_path
+from tfmodernize.codemods.migrate.session_to_function.plan import Element, Shape, UnitPlan
+from tfmodernize.codemods.migrate.session_to_function.reading import Site
 from tfmodernize.syntax import commas, source
 
 

@@ -10,11 +10,7 @@ from typing import Iterable, Optional
 
 import libcst as cst
 
-
-from tfmodernize.analysis.tf1_api import (
-    HOST_PREFIXES,
-    V2_OFF,
-)
+from tfmodernize.analysis.tf1_api import HOST_PREFIXES, V2_OFF
 
 
 CONFIGS = ("ConfigProto", "GPUOptions")

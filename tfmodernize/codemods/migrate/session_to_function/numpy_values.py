@@ -13,20 +13,11 @@ from tfmodernize.tfsymbols import TFNames
 
 from tfmodernize.treewalk import walk
 
-from tfmodernize.codemods.migrate.session_to_function.model import (
-    Kind,
-)
+from tfmodernize.codemods.migrate.session_to_function.model import Kind
 from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
 from tfmodernize.codemods.migrate.session_to_function.emit import AssignMethods
-from tfmodernize.codemods.migrate.session_to_function.plan import (
-    Element,
-    Shape,
-    UnitPlan,
-    numpy_call,
-)
-from tfmodernize.codemods.migrate.session_to_function.reading import (
-    Site,
-)
+from tfmodernize.codemods.migrate.session_to_function.plan import Element, Shape, UnitPlan, numpy_call
+from tfmodernize.codemods.migrate.session_to_function.reading import Site
 from tfmodernize.syntax import commas
 from tfmodernize.names import target_name_nodes
 

@@ -28,7 +28,6 @@ from tfmodernize.codemods.migrate.session_to_function.statement_reads import (
 from tfmodernize.codemods.migrate.session_to_function.emit import AssignMethods
 from tfmodernize.codemods.migrate.session_to_function.plan import (
     Element,
-    FunctionPlan,
     INITIALISED,
     Shape,
     UnitPlan,
@@ -41,14 +40,15 @@ from tfmodernize.codemods.migrate.session_to_function.reading import (
     assignments,
     calls_in_loops,
 )
-from tfmodernize.syntax import argument, commas, function_definitions, no_space_equal, source
-from tfmodernize.names import fresh_name
+from tfmodernize.syntax import argument, commas, source
 from tfmodernize.codemods.migrate.session_to_function.numpy_values import (
     eager_value,
     reads_to_convert,
     to_numpy,
     wants_numpy,
 )
+from tfmodernize.codemods.migrate.session_to_function.averages import plan_averages
+from tfmodernize.codemods.migrate.session_to_function.invariant_feeds import converted_once
 from tfmodernize.codemods.migrate.session_to_function.feeds import feed_overrides, restart_iterator, run_call
 from tfmodernize.codemods.migrate.session_to_function.fetches import (
     fetched_elements,
@@ -61,31 +61,13 @@ from tfmodernize.codemods.migrate.session_to_function.fetches import (
 )
 
 
-#: TF1 calls listing (or saving) every variable of the program: the averages ``ema.apply``
-#: makes are among them, and no inventory of the migrated program lists them.
-VARIABLE_LISTS = (
-    "global_variables",
-    "all_variables",
-    "moving_average_variables",
-    "get_collection",
-    "get_collection_ref",
-    "train.Saver",
-    "saved_model.simple_save",
-    "saved_model.builder.SavedModelBuilder",
-    "saved_model.Builder",
-)
-
-#: The comment above the call making the averages once.
-AVERAGES_MADE = "# Creates the averages; this first update leaves them at the variables' values."
-
-
 class RunSites:
     """Part of :class:`SessionToFunction` (see the package docstring)."""
 
     def _plan_runs(self, plan: UnitPlan) -> None:
         unit = plan.unit
         self._plan_local_feeds(plan)
-        self._plan_averages(plan)
+        plan_averages(self.tf, self._module, plan)
         runs: list[cst.Call] = []  # every session call, in the order the program makes them
         # the session each one runs in (``GraphUnit.session_at``)
         opened: dict[int, Optional[int]] = {}
@@ -452,8 +434,14 @@ class RunSites:
             function.sites.append(stmt.index)
             if any(member.stateful for member in function.body):
                 plan.updating.add(id(site.call))
-            call = self._converted_once(
-                plan, stmt, site, function, run_call(self.tf, self._module, function, plan, site)
+            call = converted_once(
+                self.tf_expr,
+                self._module,
+                plan,
+                stmt,
+                site,
+                function,
+                run_call(self.tf, self._module, function, plan, site),
             )
             plan.step_calls.append((function, site, targets, call))
             value = call
@@ -512,115 +500,6 @@ class RunSites:
             function.sites.append(at)
             args.append(cst.Arg(run_call(self.tf, self._module, function, plan, site), star="" if single else "*"))
         return cst.Call(self.tf_expr("print"), commas(args))
-
-    def _converted_once(
-        self, plan: UnitPlan, stmt: Statement, site: "Site", function: FunctionPlan, call: cst.Call
-    ) -> cst.Call:
-        """A run in a loop feeding the same Python value at every pass (``{x: x_data}``, the
-        list or array never rebound nor changed there) passes the tensor made from it once,
-        before the statement holding the loop (``x_data_tensor = tf.constant(x_data,
-        dtype=tf.float32)``), instead of converting it again at every call."""
-        if id(site.call) not in plan.repeated or any(a.star for a in call.args):
-            return call
-        unit = plan.unit
-        args = []
-        for position, arg in enumerate(call.args):
-            param = arg.keyword.value if arg.keyword is not None else function.params[position]
-            value = arg.value
-            placeholder = unit.placeholders.get(param)
-            if (
-                isinstance(value, cst.Name)
-                and placeholder is not None
-                and placeholder.default is None
-                and placeholder.dtype is not None
-                and not placeholder.iterator
-                and not placeholder.switch
-                and self._unchanged_in(plan, stmt, value.value)
-            ):
-                dtype = source(placeholder.dtype)
-                key = (stmt.index, value.value, dtype)
-                if key not in plan.invariants:
-                    name = fresh_name(f"{value.value}_tensor", plan.taken)
-                    plan.invariants[key] = name
-                    made = cst.Call(
-                        self.tf_expr("constant"),
-                        commas(
-                            [
-                                cst.Arg(value),
-                                cst.Arg(placeholder.dtype, keyword=cst.Name("dtype"), equal=no_space_equal()),
-                            ]
-                        ),
-                    )
-                    plan.prefix.setdefault(stmt.index, []).append(
-                        cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], made)])
-                    )
-                    plan.fixes.append(
-                        (value, f"`{value.value}` is the same at every run: converted once, before the loop")
-                    )
-                arg = arg.with_changes(value=cst.Name(plan.invariants[key]))
-            args.append(arg)
-        return call.with_changes(args=args)
-
-    def _plan_averages(self, plan: UnitPlan) -> None:
-        """``op = ema.apply([w])`` (``Statement.averages``): the averages are made once where
-        TF1 built them, by the same call made eagerly there; the functions running ``op`` update
-        them."""
-        averaging = [call for stmt in plan.unit.statements for call in stmt.averages]
-        if not averaging:
-            return
-        calls, methods = tf_calls(self._module, self.tf)
-        listing = next((call for path, call in calls if path in VARIABLE_LISTS), None)
-        restoring = (call for method, call in methods if method == "variables_to_restore")
-        listing = listing or next(restoring, None)
-        if listing is not None:
-            raise Decline(
-                averaging[0],
-                f"`{source(averaging[0].func)}` creates the averages' variables, and "
-                f"`{source(listing.func)}` lists or saves the program's variables: the lists the "
-                "migration writes would leave the averages out; not migrated",
-            )
-        for stmt in plan.unit.statements:
-            for position, call in enumerate(stmt.averages):
-                lines = [cst.EmptyLine(comment=cst.Comment(AVERAGES_MADE))] if position == 0 else []
-                made = cst.SimpleStatementLine([cst.Expr(call.deep_clone())], leading_lines=lines)
-                plan.prefix.setdefault(stmt.index, []).append(made)
-                message = f"`{source(call.func)}` makes the averages once, where TF1 built it"
-                plan.fixes.append((call, message))
-
-    def _unchanged_in(self, plan: UnitPlan, stmt: Statement, name: str) -> bool:
-        """Whether the value ``name`` holds where ``stmt`` starts is what every run in it
-        feeds: bound before it, read in it only as a fed value (never rebound, given to a call
-        or aliased there), read by no other function of the module, and no name bound from it
-        before used in ``stmt`` other than as a fed value."""
-        unit = plan.unit
-        if unit.reaching(name, stmt.index) is None:
-            return False
-        aliases = {name}
-        for earlier in unit.statements[: stmt.index]:
-            if name in earlier.uses:
-                aliases |= set(earlier.defs)
-        fed = set()
-        for node in walk(stmt.node, code_only=True):
-            if (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
-                and node.func.attr.value == "run"
-                and isinstance(node.func.value, cst.Name)
-                and node.func.value.value in unit.sessions
-            ):
-                feed = argument(node, 1, "feed_dict")
-                if isinstance(feed, cst.Dict):
-                    fed |= {id(e.value) for e in feed.elements if isinstance(e, cst.DictElement)}
-        for node in walk(stmt.node, code_only=True):
-            if isinstance(node, cst.Name) and node.value in aliases and id(node) not in fed:
-                return False
-        own = stmt.origin
-        for _, definition in function_definitions(self._module):
-            if contains(definition, own):
-                continue
-            if any(isinstance(n, cst.Name) and n.value == name for n in walk(definition, code_only=True)):
-                return False
-        return True
 
 
 #: What ``t.eval()`` without ``session=`` runs in: the default session, the one the program

@@ -9,16 +9,13 @@ import libcst as cst
 
 from tfmodernize.treewalk import visit, walk
 
-
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.syntax import commas, source
 from tfmodernize.names import local_names, name_nodes, parameter_names, target_names
 
-from tfmodernize.analysis.tf1_api import (
-    INITIALIZERS,
-    RANDOM_OPS,
-)
+from tfmodernize.analysis.tf1_api import INITIALIZERS, RANDOM_OPS
 from tfmodernize.codemods.migrate.session_to_function.model import OBJECT_PREFIXES, StaticRead
+
 
 # -- names ---------------------------------------------------------------------------------
 
