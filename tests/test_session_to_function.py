@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit, Kind
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.model import Kind
 from tfmodernize.testing import assert_rewrites, assert_unchanged, rewrite
 
 REWRITES = [

@@ -23,7 +23,7 @@ from tfmodernize.codemods.migrate.layers_to_keras.rnn import (
     RecurrentSite,
     read_site,
 )
-from tfmodernize.codemods.migrate.session_to_function.graph import naming_scope
+from tfmodernize.codemods.migrate.session_to_function.blocks import naming_scope
 from tfmodernize.syntax import (
     ancestors,
     argument,

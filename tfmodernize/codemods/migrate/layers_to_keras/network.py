@@ -14,7 +14,8 @@ import libcst as cst
 from tfmodernize.codemod import Decline
 from tfmodernize.analysis import variable_calls, variable_reuse
 from tfmodernize.treewalk import contains
-from tfmodernize.codemods.migrate.session_to_function.graph import RANDOM_OPS, RNN_PREFIXES
+from tfmodernize.analysis.tf1_api import RANDOM_OPS
+from tfmodernize.codemods.migrate.session_to_function.model import RNN_PREFIXES
 from tfmodernize.codemods.migrate.layers_to_keras.batch_norm import false
 from tfmodernize.names import name_nodes, parameter_names
 from tfmodernize.syntax import ancestors, argument, source, statement_holding

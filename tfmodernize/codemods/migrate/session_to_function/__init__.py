@@ -186,15 +186,11 @@ from tfmodernize.analysis.program import resets_graph
 from tfmodernize.analysis.program import main_guard
 from tfmodernize.analysis.project_facts import FunctionFacts, ModuleFacts, imported_functions
 from tfmodernize.analysis.variable_calls import MadeVariable, made_variable
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    PLACEHOLDERS,
-    SESSIONS,
-    VARIABLE_MAKERS,
-    Decline,
-    GraphUnit,
-    Kind,
-    Value,
-    builds_ops,
+from tfmodernize.analysis.tf1_api import PLACEHOLDERS, SESSIONS, VARIABLE_MAKERS
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.model import Kind, Value, builds_ops
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import (
     draws_random,
     free_names,
     names_used,

@@ -6,14 +6,10 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    Decline,
-    GraphUnit,
-    Kind,
-    Statement,
-    Value,
-    tf_path,
-)
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.model import Kind, Statement, Value
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import tf_path
 from tfmodernize.codemods.migrate.session_to_function.plan import CONFIG_CALLS, UnitPlan
 from tfmodernize.syntax import source
 

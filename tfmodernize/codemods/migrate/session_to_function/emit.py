@@ -3,20 +3,17 @@ sessions and placeholders gone."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
 import libcst as cst
 
 from tfmodernize.syntax import commas, no_space_equal, parenthesized, source
+from tfmodernize.tfsymbols import TFNames
 
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    GraphUnit,
-    Kind,
-    Statement,
-    opens_session,
-    session_free,
-    tf_path,
-)
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.model import Kind, Statement
+from tfmodernize.codemods.migrate.session_to_function.blocks import opens_session, session_free
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import tf_path
 from tfmodernize.layout import autograph_off, fitted_decorator, moved, relaid, width
 from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.session_to_function.plan import (
@@ -27,10 +24,6 @@ from tfmodernize.codemods.migrate.session_to_function.plan import (
     squeeze,
     drawn_unrun,
 )
-
-if TYPE_CHECKING:
-    from tfmodernize.codemods.migrate.session_to_function import SessionToFunction
-
 
 #: the statements that go in every migration, leaving no statement of their own
 GONE = (Kind.PLACEHOLDER, Kind.SESSION, Kind.INIT, Kind.RESET, Kind.FEED, Kind.SHAPE)
@@ -167,7 +160,7 @@ class Emitter:
             if isinstance(step, Helper):
                 node = step.call()
             else:
-                node = _renamed(step.node, plan).visit(AssignMethods(self))
+                node = _renamed(step.node, plan).visit(AssignMethods(self.tf))
             lines = [line for line in node.leading_lines if position > 0 or line.comment is not None]
             # A blank line keeps no indentation (it would leave trailing spaces in the body).
             lines = [line if line.comment is not None else cst.EmptyLine(indent=False) for line in lines]
@@ -694,11 +687,11 @@ class _Named(cst.CSTTransformer):
 class AssignMethods(cst.CSTTransformer):
     """``tf.assign(ref, value)`` -> ``ref.assign(value)`` (TF2 has only the method)."""
 
-    def __init__(self, codemod: SessionToFunction) -> None:
-        self.codemod = codemod
+    def __init__(self, names: TFNames) -> None:
+        self.names = names
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        path = tf_path(original.func, self.codemod.tf)
+        path = tf_path(original.func, self.names)
         if path not in ASSIGN_METHODS or len(updated.args) < 2 or any(a.keyword for a in updated.args[:2]):
             return updated
         ref, value = updated.args[0].value, updated.args[1]

@@ -9,13 +9,11 @@ import libcst as cst
 
 from tfmodernize.treewalk import contains, visit, walk
 
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    SESSIONS,
-    Decline,
-    GraphUnit,
-    Kind,
-    Statement,
-    Value,
+from tfmodernize.analysis.tf1_api import SESSIONS
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.model import Kind, Statement, Value
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import (
     draws_random,
     names_used,
     static_names,

@@ -40,8 +40,8 @@ Public API, for codemods that need the same facts:
 - ``unit.backward_slice(names, before)``: the dynamic graph statements a set of names
   depends on, in program order.
 - ``variables_created(statements, names)``: just the variables, in creation order, or None.
-- ``names_used(node)`` / ``names_bound(node)``: the Python names an expression or statement
-  reads / binds.
+- ``names_used(node)`` / ``names_bound(node)`` (statement_reads.py): the Python names an
+  expression or statement reads / binds.
 
 Nothing here imports TensorFlow.
 """
@@ -49,8 +49,6 @@ Nothing here imports TensorFlow.
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Iterable, Optional, Sequence
 
 import libcst as cst
@@ -58,874 +56,64 @@ import libcst as cst
 from tfmodernize import treewalk
 from tfmodernize.treewalk import visit, walk
 
-from tfmodernize.codemod import Decline  # noqa: F401 - the one decline type, raised here
+from tfmodernize.codemod import Decline
 
 from tfmodernize.tfsymbols import TFNames
-from tfmodernize.syntax import argument, commas, source
-from tfmodernize.names import local_names, name_nodes, parameter_names, target_names
+from tfmodernize.syntax import argument, source
+from tfmodernize.names import name_nodes, target_names
 
 from tfmodernize.analysis.variable_calls import Unknown, made_variable, trainable_flag
-from tfmodernize.analysis.tf1_api import (  # noqa: F401 - re-exported to the session-to-function package
-    HOST_PREFIXES,
+from tfmodernize.analysis.tf1_api import (
     INITIALIZERS,
     PLACEHOLDERS,
     RANDOM_OPS,
     SESSIONS,
-    V2_OFF,
     VARIABLE_MAKERS,
 )
-
-CONFIGS = ("ConfigProto", "GPUOptions")
-#: Ops returning a list or tuple of tensors (fetched, a list of arrays).
-SEQUENCE_OPS = (
-    "gradients",
-    "nn.moments",
-    "nn.weighted_moments",
-    "unstack",
-    "split",
-    "meshgrid",
-    "unique",
-    "unique_with_counts",
-    "linalg.eigh",
-    "self_adjoint_eig",
-    "linalg.qr",
-    "qr",
-    "svd",
-    "linalg.svd",
-    "nn.top_k",
-    "math.top_k",
-    "hessians",
+from tfmodernize.codemods.migrate.session_to_function.blocks import flatten, session_call
+from tfmodernize.codemods.migrate.session_to_function.model import (
+    CONFIGS,
+    GRAPH_MODE_SWITCHES,
+    IMPORTED_HINT,
+    ITERATOR_MAKERS,
+    ITERATOR_METHODS,
+    Kind,
+    LIST_FILLERS,
+    LOOKUPS,
+    OBJECTS_OVER_VARIABLES,
+    Placeholder,
+    RNN_PREFIXES,
+    SEQUENCE_OPS,
+    STATEFUL_OPS,
+    STRUCTURES,
+    STRUCTURE_METHODS,
+    STRUCTURE_OPS,
+    Statement,
+    UNKNOWN_OPS,
+    UNSUPPORTED,
+    VALUELESS_OPS,
+    VARIABLE_MAKING_OBJECTS,
+    Value,
+    Variable,
+    builds_ops,
 )
-#: Ops whose result may be a structure of tensors (nested, or other than a flat list): outputs
-#: and state, the loop variables, whatever the mapped or called function returns.
-STRUCTURE_OPS = (
-    "nn.dynamic_rnn",
-    "nn.static_rnn",
-    "nn.bidirectional_dynamic_rnn",
-    "nn.static_bidirectional_rnn",
-    "nn.raw_rnn",
-    "while_loop",
-    "cond",
-    "case",
-    "switch_case",
-    "map_fn",
-    "scan",
-    "foldl",
-    "foldr",
-    "py_func",
-    "py_function",
-    "numpy_function",
-    "identity_n",
-    "tuple",
-    "nn.fused_batch_norm",
-    "nn.sufficient_statistics",
-    "nn.max_pool_with_argmax",
-    "nn.ctc_beam_search_decoder",
-    "nn.ctc_greedy_decoder",
-    "nest.map_structure",
-    "nest.flatten",
-    "nest.pack_sequence_as",
-    "custom_gradient",
-    "recompute_grad",
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import (
+    StatementReader,
+    dotted,
+    expression_of,
+    free_names,
+    graph_reads,
+    inline_op,
+    is_object_path,
+    names_used,
+    op_call,
+    outside_use,
+    refined_shape,
+    single_assignment,
+    static_reads,
+    tf_calls,
+    tf_path,
 )
-#: Expressions making a structure of values: literals and comprehensions.
-STRUCTURES = (cst.List, cst.Tuple, cst.Dict, cst.ListComp, cst.DictComp)
-#: Methods of TF1 objects returning a structure of tensors: an optimizer's (gradient, variable)
-#: pairs.
-STRUCTURE_METHODS = ("compute_gradients",)
-#: RNN builders: they create their cells' variables when called.
-RNN_PREFIXES = (
-    "nn.dynamic_rnn",
-    "nn.static_rnn",
-    "nn.bidirectional_dynamic_rnn",
-    "nn.raw_rnn",
-    "nn.rnn_cell.",
-    "nn.static_bidirectional_rnn",
-)
-#: Calls that only reset or force graph mode: gone once the program is migrated.
-GRAPH_MODE_SWITCHES = ("reset_default_graph", *V2_OFF)
-#: List methods that fill a list in place.
-LIST_FILLERS = ("append", "extend", "insert")
-STATEFUL_OPS = ("assign", "assign_add", "assign_sub", "scatter_update", "scatter_add", "scatter_sub")
-#: Ops whose fetched value is ``None`` in ``sess.run``.
-VALUELESS_OPS = ("group",)
-#: Ops whose fetch this codemod cannot translate (summaries have their own codemod).
-UNKNOWN_OPS = ("no_op", "Print", "print", "py_func", "control_dependencies", "assert_equal", "Assert")
-#: Constructs whose semantics a tf.function cannot reproduce: the whole unit is declined.
-UNSUPPORTED = (
-    ("train.start_queue_runners", "queue runners"),
-    ("train.Coordinator", "queue runners"),
-    ("train.string_input_producer", "input queues"),
-    ("train.input_producer", "input queues"),
-    ("train.slice_input_producer", "input queues"),
-    ("train.batch", "input queues"),
-    ("train.shuffle_batch", "input queues"),
-    ("FIFOQueue", "queues"),
-    ("RandomShuffleQueue", "queues"),
-    ("PaddingFIFOQueue", "queues"),
-    ("while_loop", None),
-    ("import_graph_def", "an imported graph"),
-    ("train.import_meta_graph", "an imported graph"),
-    ("saved_model.loader.load", "an imported graph"),
-    ("saved_model.load", "an imported graph"),
-)
-#: What makes a TF1 iterator over a dataset (a method of the dataset, or a ``tf.data`` function
-#: taking it); TF2 iterates with ``iter(dataset)``.
-ITERATOR_METHODS = ("make_one_shot_iterator", "make_initializable_iterator")
-ITERATOR_MAKERS = ("data.make_one_shot_iterator", "data.make_initializable_iterator")
-#: Graph methods that look tensors up by name: the tensors of an imported graph.
-LOOKUPS = ("get_tensor_by_name", "get_operation_by_name")
-#: What a user can do with a program that runs an imported graph.
-IMPORTED_HINT = (
-    "load a SavedModel with tf.saved_model.load, or wrap the imported graph with tf.compat.v1.wrap_function, by hand"
-)
-#: API families whose calls make an object (kept where it is), not a tensor. ``examples.``:
-#: the tutorials' dataset readers (``input_data.read_data_sets``) return numpy arrays.
-OBJECT_PREFIXES = ("train.", "keras.", "initializers.", "summary.FileWriter", "estimator.", "examples.")
-
-
-def builds_ops(calls: Iterable[tuple[str, cst.Call]]) -> bool:
-    """Whether TF calls (``tf_calls``) of a function build ops: any outside the host-only API."""
-    return any(not path.startswith(HOST_PREFIXES) for path, _ in calls)
-
-
-#: Objects that hold variables rather than compute from them (a checkpoint of ``w`` is no tensor of ``w``).
-OBJECTS_OVER_VARIABLES = (
-    "train.Checkpoint",
-    "train.CheckpointManager",
-    "train.ExponentialMovingAverage",
-)
-#: Objects whose methods create variables when they run: ``ema.apply([w])`` makes each
-#: variable's shadow copy.
-VARIABLE_MAKING_OBJECTS = {"train.ExponentialMovingAverage": "apply"}
-
-
-class Value(StrEnum):
-    """What a name of the graph is bound to, as a statement binds it (``GraphUnit.kind``);
-    also what a fetched element is."""
-
-    PLACEHOLDER = "placeholder"
-    VARIABLE = "variable"
-    #: computed from placeholders, variables or random ops: runs in a function
-    DYNAMIC = "dynamic"
-    #: computed from constants: its eager value is what TF1 computed
-    STATIC = "static"
-    #: an op whose fetched value is None (``minimize``, ``tf.group``)
-    OP = "op"
-    #: built once and kept (an optimizer, a Keras layer, a writer)
-    OBJECT = "object"
-    SESSION = "session"
-    INIT = "init"
-    CONFIG = "config"
-    FEED = "feed"
-    GRAPH = "graph"
-    #: a dataset iterator (``dataset.make_initializable_iterator()``): ``iter(dataset)`` in TF2
-    ITERATOR = "iterator"
-    #: an op this codemod cannot translate (a summary, ``tf.no_op``)
-    UNKNOWN = "unknown"
-
-
-class Kind(StrEnum):
-    """What a statement of a unit does."""
-
-    PLACEHOLDER = "placeholder"
-    VARIABLE = "variable"
-    OBJECT = "object"
-    GRAPH = "graph"
-    SESSION = "session"
-    INIT = "init"
-    CONFIG = "config"
-    RESET = "reset"
-    RUN = "run"
-    FEED = "feed"
-    #: ``x.set_shape(...)`` of a placeholder (``GraphUnit._sets_placeholder_shape``)
-    SHAPE = "shape"
-    ITERATOR = "iterator"
-    PLAIN = "plain"
-
-
-@dataclass
-class Placeholder:
-    name: str
-    dtype: Optional[cst.BaseExpression]
-    shape: Optional[cst.BaseExpression]
-    default: Optional[cst.BaseExpression]  # placeholder_with_default's input
-    statement: "Statement"
-    #: An element of a dataset iterator (``x, y = iterator.get_next()``): the iterator's name,
-    #: and the names that one ``get_next()`` binds (each run takes one element, all of them).
-    iterator: Optional[str] = None
-    group: tuple[str, ...] = ()
-    #: A boolean placeholder the graph reads only as ``training=`` of layers: Keras layers branch
-    #: on it in Python, so the functions take a Python bool (``GraphUnit._find_switches``).
-    switch: bool = False
-    #: ``x.set_shape([8, 2])`` before any op reads it: the shapes the graph knew, each from the
-    #: statement of that index on (the declared one first); ``shape`` is then the last one
-    shapes: list[tuple[int, Optional[cst.BaseExpression]]] = field(default_factory=list)
-
-    def shape_at(self, index: int) -> Optional[cst.BaseExpression]:
-        """The shape the graph knew of the placeholder at the statement of that index."""
-        known = [shape for at, shape in self.shapes if at < index]
-        return known[-1] if known else self.shape
-
-
-@dataclass
-class Variable:
-    name: str
-    trainable: bool
-    statement: "Statement"
-
-
-@dataclass(eq=False)
-class Statement:
-    """One top-level statement of a unit. ``origin`` is the node in the original tree (for
-    positions); ``node`` the same statement with the leading lines of blocks read through."""
-
-    index: int
-    node: cst.BaseStatement
-    origin: cst.BaseStatement
-    kind: Kind
-    defs: frozenset[str] = frozenset()
-    uses: frozenset[str] = frozenset()
-    dynamic: bool = False
-    #: a minimize / group op: its fetched value is None
-    valueless: bool = False
-    #: updates variables (assign, minimize)
-    stateful: bool = False
-    #: dynamic only because it draws random numbers (an initial value, typically)
-    random_only: bool = False
-    #: calls a random op (``tf.random_uniform``, ``tf.random.normal``...)
-    draws_random: bool = False
-    #: what the names this statement binds are (``kind_of`` values), as it binds them
-    kinds: dict[str, Value] = field(default_factory=dict)
-    #: TF1 optimizer steps (``minimize``, ``apply_gradients``) this statement runs
-    minimizes: int = 0
-    gradients: int = 0
-    #: reads of what a graph tensor is, not its value, by a statement outside the session (or
-    #: beside its session calls): ``t.shape`` / ``t.get_shape()`` / ``t.dtype``, ``type(t)``,
-    #: ``t`` written as text (``StaticRead``)
-    static_reads: list["StaticRead"] = field(default_factory=list)
-    #: ``ema.apply([w])`` calls of this statement creating their averages' variables: each is
-    #: made once where the statement stands (``plan.prefix``), then updated by the functions
-    averages: list[cst.Call] = field(default_factory=list)
-
-
-@dataclass
-class Flattened:
-    """The unit's statements with session/graph ``with`` blocks read through."""
-
-    statements: list[tuple[cst.BaseStatement, cst.BaseStatement]] = field(default_factory=list)
-    sessions: set[str] = field(default_factory=set)
-    #: ``config=`` of the sessions opened, with the index of the statement they precede
-    session_configs: list[tuple[cst.BaseExpression, int]] = field(default_factory=list)
-    #: the sessions opened by blocks read through: (name, index of the first statement in it)
-    openings: list[tuple[str, int]] = field(default_factory=list)
-    removed_blocks: list[cst.With] = field(default_factory=list)
-    #: the graph and name scope blocks read through: (block, index of its first statement,
-    #: index after its last)
-    scopes: list[tuple[cst.With, int, int]] = field(default_factory=list)
-    #: session blocks inside other statements, dedented where they are
-    nested_blocks: list[cst.With] = field(default_factory=list)
-
-
-# -- names ---------------------------------------------------------------------------------
-
-
-class _NameReader(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.loads: set[str] = set()
-        self.stores: set[str] = set()
-        self.scoped: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.loads.add(node.value)
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        visit(node.value, self)
-        return False
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        visit(node.value, self)
-        return False
-
-    def visit_Param(self, node: cst.Param) -> bool:
-        self.scoped.add(node.name.value)
-        if node.default is not None:
-            visit(node.default, self)
-        return False
-
-    def visit_CompFor(self, node: cst.CompFor) -> None:
-        self.scoped |= target_names(node.target)
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> bool:
-        self._store(node.target)
-        return False
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        bound = target_names(node.target)
-        self.loads |= bound
-        self.stores |= bound
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
-        self._store(node.target)
-        if node.value is not None:
-            visit(node.value, self)
-        return False
-
-    def visit_For(self, node: cst.For) -> None:
-        self._store(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> bool:
-        self._store(node.name)
-        return False
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._store(node.target)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.stores.add(node.name.value)
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.stores.add(node.name.value)
-
-    def visit_Import(self, node: cst.Import) -> bool:
-        for alias in node.names:
-            if alias.asname is None:
-                self.stores.add(_dotted(alias.name).split(".")[0])
-        return True
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        if not isinstance(node.names, cst.ImportStar):
-            for alias in node.names:
-                if alias.asname is None:
-                    self.stores.add(_dotted(alias.name))
-        return True
-
-    def _store(self, target: cst.CSTNode) -> None:
-        if isinstance(target, (cst.Attribute, cst.Subscript)):
-            # ``a.b = v`` / ``a[i] = v`` mutate ``a``: a use, not a binding.
-            visit(target, self)
-            return
-        if isinstance(target, cst.StarredElement):
-            self._store(target.value)
-            return
-        if isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self._store(element.value)
-            return
-        if isinstance(target, cst.Name):
-            self.stores.add(target.value)
-            return
-        visit(target, self)
-
-
-#: What a graph tensor is, rather than its value: readable outside a session.
-STATIC_ATTRIBUTES = ("shape", "dtype")
-#: Builtins turning their arguments into text: a graph tensor given to them is described (TF1
-#: printed ``Tensor("add:0", shape=(), dtype=float32)``), not evaluated.
-TEXT_BUILTINS = ("print", "str", "repr", "format")
-
-#: One read of a graph tensor that needs no value: (the node read, the tensor's name, what is
-#: read: ``shape``, ``dtype``, ``describe`` (its text) or ``type`` (``type(t)``)).
-StaticRead = tuple[cst.BaseExpression, str, str]
-
-
-def graph_reads(
-    node: cst.CSTNode, graph_names: Iterable[str], ops: Optional[TFNames] = None
-) -> tuple[list[StaticRead], list]:
-    """The reads of graph names in ``node`` that need no value (``t.shape``, ``t.get_shape()``,
-    ``t.dtype``, ``type(t)``, ``t`` printed or formatted as text), and the other value uses of
-    graph names. With ``ops`` (the file's TF names), the shape or dtype of a TF op built there
-    from graph tensors (``tf.argmax(y, 1).shape``) is such a read too (``inline_op``)."""
-    names = frozenset(graph_names)
-    reads: list[StaticRead] = []
-    covered: set[int] = set()
-    stray: list[cst.Name] = []
-
-    def described(value: cst.BaseExpression) -> None:
-        if isinstance(value, cst.Name) and value.value in names and id(value) not in covered:
-            reads.append((value, value.value, "describe"))
-            covered.add(id(value))
-
-    def inline(value: cst.BaseExpression) -> bool:
-        return (
-            ops is not None
-            and isinstance(value, cst.Call)
-            and tf_path(value.func, ops) is not None
-            and not is_object_path(tf_path(value.func, ops))
-            and bool(names_used(value) & names)
-        )
-
-    class Reader(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> Optional[bool]:
-            func = call.func
-            if (
-                isinstance(func, cst.Attribute)
-                and func.attr.value == "get_shape"
-                and not call.args
-                and inline(func.value)
-            ):
-                reads.append((call, source(func.value), "shape"))
-                return False
-            if (
-                isinstance(func, cst.Attribute)
-                and func.attr.value == "get_shape"
-                and not call.args
-                and isinstance(func.value, cst.Name)
-                and func.value.value in names
-            ):
-                reads.append((call, func.value.value, "shape"))
-                covered.add(id(func.value))
-            elif (
-                isinstance(func, cst.Name)
-                and func.value == "type"
-                and len(call.args) == 1
-                and call.args[0].keyword is None
-                and not call.args[0].star
-                and isinstance(call.args[0].value, cst.Name)
-                and call.args[0].value.value in names
-            ):
-                reads.append((call, call.args[0].value.value, "type"))
-                covered.add(id(call.args[0].value))
-            elif (isinstance(func, cst.Name) and func.value in TEXT_BUILTINS) or (
-                isinstance(func, cst.Attribute) and func.attr.value == "format"
-            ):
-                # ``print(t)``, ``str(t)``, ``"{}".format(t)``; ``print``'s own keywords
-                # (``sep=``, ``file=``) are no text of it.
-                for arg in call.args:
-                    if not arg.star and (arg.keyword is None or isinstance(func, cst.Attribute)):
-                        described(arg.value)
-
-        def visit_FormattedStringExpression(self, part: cst.FormattedStringExpression) -> None:
-            described(part.expression)
-
-        def visit_BinaryOperation(self, operation: cst.BinaryOperation) -> None:
-            # ``"%s" % t``, ``"%s and %s" % (t, u)``
-            if isinstance(operation.operator, cst.Modulo) and isinstance(
-                operation.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)
-            ):
-                values = [operation.right]
-                if isinstance(operation.right, cst.Tuple):
-                    values = [element.value for element in operation.right.elements]
-                for value in values:
-                    described(value)
-
-        def visit_Attribute(self, attribute: cst.Attribute) -> Optional[bool]:
-            if attribute.attr.value in STATIC_ATTRIBUTES and inline(attribute.value):
-                reads.append((attribute, source(attribute.value), attribute.attr.value))
-                return False
-            if (
-                attribute.attr.value in STATIC_ATTRIBUTES
-                and isinstance(attribute.value, cst.Name)
-                and attribute.value.value in names
-            ):
-                reads.append((attribute, attribute.value.value, attribute.attr.value))
-                covered.add(id(attribute.value))
-
-        def visit_Name(self, name: cst.Name) -> None:
-            if name.value in names and id(name) not in covered:
-                stray.append(name)
-
-    visit(node, Reader())
-    # Attribute names (``.shape``) and keywords are Names too: only a stray *value* counts.
-    values = {id(n) for n in name_nodes(node)}
-    return reads, [n for n in stray if id(n) in values]
-
-
-def static_reads(
-    node: cst.CSTNode, graph_names: Iterable[str], ops: Optional[TFNames] = None
-) -> Optional[list[StaticRead]]:
-    """Every use of a graph name in ``node`` as ``t.shape``, ``t.get_shape()``, ``t.dtype``,
-    ``type(t)`` or text (``print(t)``): ``[(node, name, "shape" | "dtype" | "type" |
-    "describe")]``; None when a graph name is used any other way (``ops``: see
-    ``graph_reads``)."""
-    reads, stray = graph_reads(node, graph_names, ops)
-    if stray or not reads:
-        return None
-    return reads
-
-
-def inline_op(read: StaticRead) -> Optional[cst.Call]:
-    """The TF op a static read reads the shape or dtype of, built where it is read
-    (``tf.argmax(y, 1).shape``); None for a read of a graph name."""
-    node = read[0]
-    value = node.value if isinstance(node, cst.Attribute) else node.func.value if isinstance(node, cst.Call) else None
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        value = node.func.value
-    return value if isinstance(value, cst.Call) and read[1] == source(value) else None
-
-
-def static_names(reads: Sequence[StaticRead]) -> set[str]:
-    """The graph names static reads read: each read tensor's, and those an op built where it
-    is read takes."""
-    found: set[str] = set()
-    for read in reads:
-        op = inline_op(read)
-        found |= set(names_used(op)) if op is not None else {read[1]}
-    return found
-
-
-def _dotted(node: cst.CSTNode) -> str:
-    if isinstance(node, cst.Attribute):
-        return f"{_dotted(node.value)}.{node.attr.value}"
-    return node.value if isinstance(node, cst.Name) else ""
-
-
-def _read(node: cst.CSTNode) -> _NameReader:
-    reader = _NameReader()
-    visit(node, reader)
-    return reader
-
-
-def names_used(node: cst.CSTNode) -> frozenset[str]:
-    """Names ``node`` reads (over-approximated: a name a nested scope binds still counts
-    unless only that scope binds it)."""
-    reader = _read(node)
-    return frozenset(reader.loads - (reader.scoped - reader.stores))
-
-
-def free_names(definition: "cst.FunctionDef | cst.ClassDef") -> frozenset[str]:
-    """The names a function or class definition reads from the scope it is defined in: its
-    decorators, bases and defaults, and what its body (a class's methods') reads that it does
-    not bind itself (over-approximated as ``names_used``: a nested scope's locals still count)."""
-    outside: set[str] = set()
-    for decorator in definition.decorators:
-        outside |= names_used(decorator)
-    if isinstance(definition, cst.ClassDef):
-        for base in (*definition.bases, *definition.keywords):
-            outside |= names_used(base.value)
-        for statement in definition.body.body:
-            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-                outside |= free_names(statement)
-            else:
-                outside |= names_used(statement)
-        return frozenset(outside)
-    params = definition.params
-    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
-        if param.default is not None:
-            outside |= names_used(param.default)
-    own = local_names(definition) | set(parameter_names(definition))
-    return frozenset(outside | (names_used(definition.body) - own))
-
-
-def names_bound(node: cst.CSTNode) -> frozenset[str]:
-    """Names ``node`` binds in the scope it runs in (assignments, loop and with targets,
-    imports, definitions)."""
-    return frozenset(_read(node).stores)
-
-
-# -- TF calls -------------------------------------------------------------------------------
-
-
-class _CallReader(cst.CSTVisitor):
-    def __init__(self, names: TFNames) -> None:
-        self.names = names
-        self.calls: list[tuple[str, cst.Call]] = []
-        self.attribute_calls: list[tuple[str, cst.Call]] = []
-        self.name_calls: list[cst.Call] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        path = tf_path(node.func, self.names)
-        if path is not None:
-            self.calls.append((path, node))
-        elif isinstance(node.func, cst.Attribute):
-            self.attribute_calls.append((node.func.attr.value, node))
-        elif isinstance(node.func, cst.Name):
-            self.name_calls.append(node)
-
-
-class _StatementReader(_NameReader, _CallReader):
-    """Names and calls of one statement, in one traversal."""
-
-    def __init__(self, names: TFNames) -> None:
-        _NameReader.__init__(self)
-        _CallReader.__init__(self, names)
-
-
-def draws_random(calls: Sequence[tuple[str, cst.Call]]) -> bool:
-    """Whether TF calls (as ``tf_calls`` gives them) include a random op."""
-    return any(path in RANDOM_OPS or path.startswith("random.") for path, _ in calls)
-
-
-def tf_calls(node: cst.CSTNode, names: TFNames) -> tuple[list[tuple[str, cst.Call]], list[tuple[str, cst.Call]]]:
-    """(TF API calls as (path, node), method calls as (method name, node)) inside ``node``."""
-    reader = _CallReader(names)
-    visit(node, reader)
-    return reader.calls, reader.attribute_calls
-
-
-def tf_path(node: cst.CSTNode, names: TFNames) -> Optional[str]:
-    """The TF API path a call's function names (``"nn.relu"``), or None."""
-    symbol = names.tf_symbol(node)
-    if symbol is not None:
-        return symbol.path
-    keras = names.keras_path(node)
-    return "keras." + keras if keras is not None else None
-
-
-def op_call(node: cst.CSTNode, names: TFNames) -> bool:
-    """Whether ``node`` calls a TF op (``tf.argmax(labels, 1)``): a tensor, not an object."""
-    if not isinstance(node, cst.Call):
-        return False
-    path = tf_path(node.func, names)
-    return path is not None and not is_object_path(path) and path not in INITIALIZERS
-
-
-def is_object_path(path: str) -> bool:
-    if path.startswith("train.") and path not in ("train.exponential_decay",):
-        return True
-    if path.endswith("_initializer") and path not in INITIALIZERS:
-        return True
-    return path.startswith(OBJECT_PREFIXES[1:])
-
-
-def _single_assignment(node: cst.BaseStatement) -> Optional[tuple[str, cst.BaseExpression]]:
-    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
-        return None
-    small = node.body[0]
-    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
-        return small.targets[0].target.value, small.value
-    return None
-
-
-def _is_none_name(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
-
-
-def _refined(declared: Optional[cst.BaseExpression], wanted) -> Optional[cst.List]:
-    """The shape ``set_shape(wanted)`` leaves a placeholder declared with ``declared``: each
-    size ``wanted`` gives, or the declared one where it gives None. None unless both are
-    literal lists or tuples of int literals and None of one rank, ``wanted`` keeping every
-    declared size (or ``declared`` is None: any rank)."""
-
-    def sizes(shape: cst.BaseExpression) -> Optional[list[cst.BaseExpression]]:
-        if not isinstance(shape, (cst.List, cst.Tuple)):
-            return None
-        values = [element.value for element in shape.elements]
-        if all(isinstance(v, cst.Integer) or _is_none_name(v) for v in values):
-            return values
-        return None
-
-    new = sizes(wanted)
-    if new is None:
-        return None
-    old = sizes(declared) if declared is not None else [cst.Name("None")] * len(new)
-    if old is None or len(old) != len(new):
-        return None
-    merged = []
-    for was, given in zip(old, new):
-        same = isinstance(given, cst.Integer) and isinstance(was, cst.Integer)
-        same = same and given.value == was.value
-        if isinstance(was, cst.Integer) and not same:
-            if isinstance(given, cst.Integer):
-                return None  # TF1 raises: the sizes are incompatible
-            given = was
-        merged.append(cst.Element(given))
-    return cst.List(commas(merged))
-
-
-def _outside_use(node: cst.BaseStatement, tensors: set[str]) -> str:
-    """Why a statement reading graph tensors outside the session is not migrated, naming the
-    tensor and, for ``t.graph`` / ``t.op`` / ``t.name``, what TF2 lacks."""
-    reason = "a tensor is used outside the session (printed or passed to Python)"
-    if not tensors:
-        return reason
-    for attribute in walk(node, code_only=True):
-        if (
-            isinstance(attribute, cst.Attribute)
-            and isinstance(attribute.value, cst.Name)
-            and attribute.value.value in tensors
-            and attribute.attr.value in ("graph", "op", "name", "consumers")
-        ):
-            return (
-                f"{reason}: `{attribute.value.value}.{attribute.attr.value}` is what the TF1 graph "
-                "holds of the tensor; a TF2 function's tensors exist only while it traces: print "
-                "it inside the function, or drop it"
-            )
-    name = sorted(tensors)[0]
-    return f"{reason}: `{name}`; compute what Python needs from it in a run (`sess.run({name})`)"
-
-
-def _expression(node: cst.BaseStatement) -> Optional[cst.BaseExpression]:
-    if isinstance(node, cst.SimpleStatementLine) and len(node.body) == 1 and isinstance(node.body[0], cst.Expr):
-        return node.body[0].value
-    return None
-
-
-# -- reading blocks through -------------------------------------------------------------------
-
-
-def _session_call(expr: cst.BaseExpression, names: TFNames) -> Optional[cst.Call]:
-    if isinstance(expr, cst.Call) and tf_path(expr.func, names) in SESSIONS:
-        return expr
-    return None
-
-
-def _graph_context(expr: cst.BaseExpression, names: TFNames, graphs: frozenset[str]) -> bool:
-    """``tf.Graph().as_default()``, or ``g.as_default()`` for a ``g = tf.Graph()``."""
-    if not (
-        isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "as_default"
-    ):
-        return False
-    graph = expr.func.value
-    if isinstance(graph, cst.Name):
-        return graph.value in graphs
-    return isinstance(graph, cst.Call) and tf_path(graph.func, names) == "Graph"
-
-
-def flatten(body: Sequence[cst.BaseStatement], names: TFNames) -> Flattened:
-    """The statements of ``body`` with ``with tf.Session() as s:`` and
-    ``with tf.Graph().as_default():`` blocks read through."""
-    out = Flattened()
-    graphs = graph_names(body, names)
-    used = frozenset().union(*(names_used(stmt) for stmt in body))
-    # ``[v for v in tf.trainable_variables() if "generator" in v.name]``: names are read.
-    reads_names = any(
-        isinstance(n, cst.Attribute) and n.attr.value == "name"
-        for stmt in body
-        for n in treewalk.walk(stmt, code_only=True)
-    )
-
-    def walk(statements: Sequence[cst.BaseStatement], carried: Sequence[cst.EmptyLine]) -> None:
-        for position, stmt in enumerate(statements):
-            leading = list(carried) if position == 0 else []
-            if isinstance(stmt, cst.With) and _is_read_through(stmt, names, graphs):
-                for item in stmt.items:
-                    if naming_scope(item, names) and item.asname is not None and item.asname.name.value in used:
-                        raise Decline(item, f"the name scope's `{item.asname.name.value}` is used")
-                    if (
-                        reads_names
-                        and naming_scope(item, names)
-                        and tf_path(item.item.func, names) != "device"
-                        and any(
-                            isinstance(n, cst.Call) and tf_path(n.func, names) in VARIABLE_MAKERS
-                            for n in treewalk.walk(stmt.body, code_only=True)
-                        )
-                    ):
-                        raise Decline(
-                            item,
-                            "the variables made in this scope are named after it (`scope/Variable:0`) "
-                            "and the program reads variable names: keep the scope as "
-                            "`tf.name_scope(...)` around their creation by hand",
-                        )
-                    call = _session_call(item.item, names)
-                    if call is not None:
-                        if item.asname is None or not isinstance(item.asname.name, cst.Name):
-                            raise Decline(stmt, "a session opened without a name")
-                        out.sessions.add(item.asname.name.value)
-                        out.openings.append((item.asname.name.value, len(out.statements)))
-                        config = argument(call, 2, "config")
-                        if config is not None:
-                            out.session_configs.append((config, len(out.statements)))
-                out.removed_blocks.append(stmt)
-                inner = stmt.body
-                if not isinstance(inner, cst.IndentedBlock):
-                    raise Decline(stmt, "a one-line session block")
-                # A block left with nothing but ``pass`` leaves nothing behind.
-                body = [s for s in inner.body if not _is_pass(s)]
-                # The comment on a session block is about the session ("launch the graph"): it
-                # goes with it; a graph or name scope block's comment heads what it built.
-                first = len(out.statements)
-                walk(
-                    body,
-                    [
-                        *leading,
-                        *(session_free(stmt.leading_lines) if opens_session(stmt, names) else stmt.leading_lines),
-                    ],
-                )
-                if not opens_session(stmt, names):
-                    out.scopes.append((stmt, first, len(out.statements)))
-                continue
-            node = stmt
-            if leading:
-                node = stmt.with_changes(leading_lines=[*leading, *stmt.leading_lines])
-            out.statements.append((node, stmt))
-
-    walk(body, ())
-    out.nested_blocks = _nested_session_blocks([node for node, _ in out.statements], names, graphs)
-    for block in out.nested_blocks:
-        for item in block.items:
-            if _session_call(item.item, names) is not None:
-                if item.asname is None or not isinstance(item.asname.name, cst.Name):
-                    raise Decline(block, "a session opened without a name")
-                if argument(_session_call(item.item, names), 2, "config") is not None:
-                    raise Decline(item, "a configured session inside another block")
-                out.sessions.add(item.asname.name.value)
-    return out
-
-
-def opens_session(block: cst.With, names: TFNames) -> bool:
-    """Whether a ``with`` block opens a session (``with tf.Session() as sess:``)."""
-    return any(_session_call(item.item, names) is not None for item in block.items)
-
-
-def session_free(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
-    """The leading lines of a session block once it goes: its comment goes with it."""
-    return [line for line in lines if line.comment is None]
-
-
-def _nested_session_blocks(
-    statements: Sequence[cst.BaseStatement], names: TFNames, graphs: frozenset[str]
-) -> list[cst.With]:
-    """Session blocks inside other statements (``if __name__ == "__main__":``, loops), not in
-    nested definitions: they are dedented in place."""
-    found: list[cst.With] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_With(self, node: cst.With) -> None:
-            if _is_read_through(node, names, graphs) and isinstance(node.body, cst.IndentedBlock):
-                found.append(node)
-
-    for stmt in statements:
-        if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-            visit(stmt, Finder())
-    return found
-
-
-def _is_pass(stmt: cst.BaseStatement) -> bool:
-    return isinstance(stmt, cst.SimpleStatementLine) and all(isinstance(s, cst.Pass) for s in stmt.body)
-
-
-def _is_read_through(stmt: cst.With, names: TFNames, graphs: frozenset[str]) -> bool:
-    return all(
-        _session_call(i.item, names) is not None or _graph_context(i.item, names, graphs) or naming_scope(i, names)
-        for i in stmt.items
-    )
-
-
-def naming_scope(item: cst.WithItem, names: TFNames) -> bool:
-    """``with tf.name_scope("loss"):`` / ``with tf.device("/cpu:0"):`` around graph building:
-    they name and place ops, computing nothing, and are read through like a session block
-    (an ``as scope`` name must be used nowhere: the scope string it binds is gone). So is a
-    ``with tf.variable_scope("input"):`` given only its name: without ``reuse`` it shares
-    nothing and only prefixes names (a ``tf.get_variable`` in it keeps the file on TF1 through
-    get-variable-to-variable, which migrates none made in a scope)."""
-    call = item.item
-    if not (isinstance(call, cst.Call) and tf_path(call.func, names) in ("name_scope", "device", "variable_scope")):
-        return False
-    if not call.args or any(a.star for a in call.args) or not isinstance(call.args[0].value, cst.SimpleString):
-        return False
-    if tf_path(call.func, names) == "variable_scope" and (len(call.args) > 1 or call.args[0].keyword is not None):
-        return False  # reuse, a default name, initializers...: more than a name
-    return item.asname is None or isinstance(item.asname.name, cst.Name)
-
-
-def graph_names(body: Sequence[cst.BaseStatement], names: TFNames) -> frozenset[str]:
-    """Names bound by ``g = tf.Graph()`` / ``sess = tf.Session()`` statements of ``body``:
-    ``with g.as_default():`` and ``with sess.as_default():`` blocks are read through."""
-    found = set()
-    for stmt in body:
-        assignment = _single_assignment(stmt)
-        if assignment and isinstance(assignment[1], cst.Call):
-            if tf_path(assignment[1].func, names) in ("Graph", *SESSIONS):
-                found.add(assignment[0])
-    return frozenset(found)
-
 
 # -- the unit -----------------------------------------------------------------------------------
 
@@ -985,7 +173,7 @@ class GraphUnit:
             holders = [s.index for s in self.statements if treewalk.contains(s.node, block)]
             holder = holders[0] if holders else None
             for item in block.items if holder is not None else ():
-                if _session_call(item.item, names) is not None:
+                if session_call(item.item, names) is not None:
                     self.openings.append((item.asname.name.value, holder))
         self.openings.sort(key=lambda opening: opening[1])
         self._find_switches()
@@ -1008,7 +196,7 @@ class GraphUnit:
             return True
         if isinstance(expr, cst.Name):
             stmt = self.reaching(expr.value, at)
-            assignment = _single_assignment(stmt.node) if stmt is not None else None
+            assignment = single_assignment(stmt.node) if stmt is not None else None
             return assignment is not None and self.holds_structure(assignment[1], stmt.index)
         if isinstance(expr, cst.Call):
             path = tf_path(expr.func, self.names)
@@ -1050,7 +238,7 @@ class GraphUnit:
 
     def _add(self, node: cst.BaseStatement, origin: cst.BaseStatement) -> None:
         index = len(self.statements)
-        reader = _StatementReader(self.names)
+        reader = StatementReader(self.names)
         visit(node, reader)
         defs = frozenset(reader.stores)
         uses = frozenset(reader.loads - (reader.scoped - reader.stores))
@@ -1071,7 +259,7 @@ class GraphUnit:
                     hint = f": {IMPORTED_HINT}" if what == "an imported graph" else ""
                     raise Decline(
                         call,
-                        f"`{_dotted(call.func)}` ({what or 'graph control flow'}) has no tf.function "
+                        f"`{dotted(call.func)}` ({what or 'graph control flow'}) has no tf.function "
                         f"equivalent this codemod can write{hint}",
                     )
         for method, call in methods:
@@ -1091,8 +279,8 @@ class GraphUnit:
                 )
         stmt = Statement(index, node, origin, Kind.PLAIN, defs, uses)
         self._bound = set()
-        assignment = _single_assignment(node)
-        expression = _expression(node)
+        assignment = single_assignment(node)
+        expression = expression_of(node)
         call = assignment[1] if assignment else expression
         path = tf_path(call.func, self.names) if isinstance(call, cst.Call) else None
         graph_names = {
@@ -1268,7 +456,7 @@ class GraphUnit:
             )
         shape = None
         if len(expression.args) == 1:
-            shape = _refined(placeholder.shape, expression.args[0].value)
+            shape = refined_shape(placeholder.shape, expression.args[0].value)
         if shape is None:
             raise Decline(
                 expression,
@@ -1339,7 +527,7 @@ class GraphUnit:
             and not tensor_calls
             and not (uses & graph_names)
             and isinstance(assignment[1], cst.Call)
-            and _dotted(assignment[1].func) in self.object_classes
+            and dotted(assignment[1].func) in self.object_classes
         ):
             # ``net = Network(10)``: an object owning its variables, made once, then called like a layer.
             stmt.kind = Kind.OBJECT
@@ -1383,14 +571,14 @@ class GraphUnit:
                     loop = "for" if isinstance(node, cst.For) else "while"
                     raise Decline(
                         call,
-                        f"`{_dotted(call.func)}` made in a `{loop}` loop: each pass makes new "
+                        f"`{dotted(call.func)}` made in a `{loop}` loop: each pass makes new "
                         "variables, and this codemod only follows variables made once by a "
                         f"`name = tf.{made}(...)` statement of their own; unroll the loop (one "
                         "such statement per variable) and migrate again",
                     )
                 raise Decline(
                     call,
-                    f"`{_dotted(call.func)}` inside a larger statement or block: this codemod only follows `name = tf.{made}(...)` statements",
+                    f"`{dotted(call.func)}` inside a larger statement or block: this codemod only follows `name = tf.{made}(...)` statements",
                 )
         stmt.kind = Kind.GRAPH
         # An object owning variables (``net = Net()``; ``net.kernel`` read) computes from them: its
@@ -1427,7 +615,7 @@ class GraphUnit:
             if creators:
                 raise Decline(
                     creators[0],
-                    f"`{_dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session",
+                    f"`{dotted(creators[0].func)}` creates variables each time it runs: create them once (layers-to-keras) before migrating the session",
                 )
             self._check_callees(node, calls, dynamic_names)
         if isinstance(node, cst.SimpleStatementLine) and any(isinstance(s, cst.Expr) for s in node.body):
@@ -1437,7 +625,7 @@ class GraphUnit:
                 return
             if path is not None and path.startswith("summary.") and stmt.dynamic:
                 return
-            raise Decline(origin, _outside_use(node, uses & graph_names))
+            raise Decline(origin, outside_use(node, uses & graph_names))
         listed = assignment and isinstance(assignment[1], (cst.List, cst.Tuple, cst.ListComp))
         if assignment and (path in SEQUENCE_OPS or listed):
             self.sequences.add(assignment[0])
@@ -1469,7 +657,7 @@ class GraphUnit:
             return shadows
         raise Decline(
             shadows[0],
-            f"`{_dotted(shadows[0].func)}` creates the averages' variables where it is built and "
+            f"`{dotted(shadows[0].func)}` creates the averages' variables where it is built and "
             "updates them where it runs; TF2 does both at each call, and this codemod makes "
             f"the averages once only for a call {reason}: not migrated",
         )
@@ -1481,7 +669,7 @@ class GraphUnit:
         bound = self.reaching(owner, before)
         for stmt in self.statements[bound.index if bound is not None else 0 : before]:
             for call in stmt.averages:
-                if isinstance(call.func, cst.Attribute) and _dotted(call.func.value) == owner:
+                if isinstance(call.func, cst.Attribute) and dotted(call.func.value) == owner:
                     made |= set(self._averaged_variables(call) or ())
         return made
 
@@ -1533,7 +721,7 @@ class GraphUnit:
             if self.kind_of.get(name) == Value.DYNAMIC or name in stmt.defs:
                 continue  # graph code already, or a list the statement makes itself
             made = self.reaching(name, stmt.index)
-            assignment = _single_assignment(made.node) if made is not None else None
+            assignment = single_assignment(made.node) if made is not None else None
             between = self.statements[made.index + 1 : stmt.index] if made is not None else []
             if (
                 made is None
@@ -1597,7 +785,7 @@ class GraphUnit:
         if reader.found is not None:
             raise Decline(
                 reader.found,
-                f"`{_dotted(reader.found.func) or 'this call'}` is defined elsewhere: called in a tf.function it may create variables on every trace",
+                f"`{dotted(reader.found.func) or 'this call'}` is defined elsewhere: called in a tf.function it may create variables on every trace",
             )
 
     def _variables_made(self, name: str, value: cst.BaseExpression) -> Optional[list[tuple[str, cst.Call]]]:
@@ -1796,7 +984,7 @@ def _local_start(stmt: Statement) -> bool:
     constant graph statement, or a plain assignment calling nothing (``total = 0``)."""
     if stmt.kind is Kind.GRAPH:
         return not stmt.dynamic and not stmt.draws_random
-    assignment = _single_assignment(stmt.node)
+    assignment = single_assignment(stmt.node)
     return (
         stmt.kind is Kind.PLAIN
         and assignment is not None

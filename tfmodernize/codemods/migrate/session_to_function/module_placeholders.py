@@ -12,12 +12,8 @@ from typing import Sequence
 
 import libcst as cst
 
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    PLACEHOLDERS,
-    free_names,
-    names_used,
-    tf_path,
-)
+from tfmodernize.analysis.tf1_api import PLACEHOLDERS
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import free_names, names_used, tf_path
 from tfmodernize.names import bound_names
 from tfmodernize.syntax import name_assignment
 from tfmodernize.tfsymbols import TFNames

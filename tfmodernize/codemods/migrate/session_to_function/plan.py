@@ -13,13 +13,9 @@ from tfmodernize.syntax import commas, parenthesized
 
 from tfmodernize.treewalk import visit
 
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    Decline,
-    GraphUnit,
-    Kind,
-    Statement,
-    Value,
-)
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.model import Kind, Statement, Value
 
 #: ``ConfigProto`` fields with a process-wide ``tf.config`` equivalent.
 CONFIG_CALLS = {

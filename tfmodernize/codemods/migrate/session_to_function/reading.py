@@ -8,16 +8,11 @@ from typing import TYPE_CHECKING, Optional
 
 import libcst as cst
 
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    INITIALIZERS,
-    SESSIONS,
-    Decline,
-    GraphUnit,
-    Value,
-    names_used,
-    op_call,
-    tf_path,
-)
+from tfmodernize.analysis.tf1_api import INITIALIZERS, SESSIONS
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.model import Value
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import names_used, op_call, tf_path
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import contains, visit
 from tfmodernize.syntax import argument

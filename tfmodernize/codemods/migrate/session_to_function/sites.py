@@ -9,36 +9,30 @@ import libcst as cst
 
 from tfmodernize.treewalk import contains, visit, walk
 
-from tfmodernize.syntax import calls_in
-from tfmodernize.codemods.migrate.session_to_function.graph import (
-    INITIALIZERS,
-    PLACEHOLDERS,
-    UNKNOWN_OPS,
+from tfmodernize.codemods.migrate.session_to_function.model import (
     STATEFUL_OPS,
-    Decline,
-    GraphUnit,
     Kind,
     Statement,
-    STATIC_ATTRIBUTES,
     StaticRead,
     Value,
+)
+from tfmodernize.codemod import Decline
+from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import (
+    STATIC_ATTRIBUTES,
     draws_random,
     inline_op,
-    names_used,
     tf_calls,
     tf_path,
 )
 from tfmodernize.codemods.migrate.session_to_function.emit import AssignMethods
 from tfmodernize.codemods.migrate.session_to_function.plan import (
     Element,
-    FunctionPlan,
     INITIALISED,
-    OVERRIDE_HINT,
     Shape,
     UnitPlan,
     numpy_call,
     returned_is,
-    side_effect_free,
 )
 from tfmodernize.codemods.migrate.session_to_function.reading import (
     SessionCalls,
@@ -46,26 +40,25 @@ from tfmodernize.codemods.migrate.session_to_function.reading import (
     assignments,
     calls_in_loops,
 )
-from tfmodernize.syntax import argument, commas, function_definitions, name_assignment, no_space_equal, source
-from tfmodernize.names import fresh_name, target_name_nodes
-
-
-#: TF1 calls listing (or saving) every variable of the program: the averages ``ema.apply``
-#: makes are among them, and no inventory of the migrated program lists them.
-VARIABLE_LISTS = (
-    "global_variables",
-    "all_variables",
-    "moving_average_variables",
-    "get_collection",
-    "get_collection_ref",
-    "train.Saver",
-    "saved_model.simple_save",
-    "saved_model.builder.SavedModelBuilder",
-    "saved_model.Builder",
+from tfmodernize.syntax import argument, commas, source
+from tfmodernize.codemods.migrate.session_to_function.numpy_values import (
+    eager_value,
+    reads_to_convert,
+    to_numpy,
+    wants_numpy,
 )
-
-#: The comment above the call making the averages once.
-AVERAGES_MADE = "# Creates the averages; this first update leaves them at the variables' values."
+from tfmodernize.codemods.migrate.session_to_function.averages import plan_averages
+from tfmodernize.codemods.migrate.session_to_function.invariant_feeds import converted_once
+from tfmodernize.codemods.migrate.session_to_function.feeds import feed_overrides, restart_iterator, run_call
+from tfmodernize.codemods.migrate.session_to_function.fetches import (
+    fetched_elements,
+    fetch_kind,
+    initialised,
+    initialised_twice,
+    next_element,
+    place,
+    without_ops,
+)
 
 
 class RunSites:
@@ -74,7 +67,7 @@ class RunSites:
     def _plan_runs(self, plan: UnitPlan) -> None:
         unit = plan.unit
         self._plan_local_feeds(plan)
-        self._plan_averages(plan)
+        plan_averages(self.tf, self._module, plan)
         runs: list[cst.Call] = []  # every session call, in the order the program makes them
         # the session each one runs in (``GraphUnit.session_at``)
         opened: dict[int, Optional[int]] = {}
@@ -107,7 +100,7 @@ class RunSites:
             for s in unit.statements
             if s.kind is Kind.VARIABLE or (s.kind is Kind.GRAPH and not s.dynamic)
         )
-        redrawn = random_initial and self._initialised_twice(plan, initializer_runs, opened)
+        redrawn = random_initial and initialised_twice(plan, initializer_runs, opened)
         if (
             again
             and session is not None
@@ -165,21 +158,6 @@ class RunSites:
             only = f"only `{session}.run(...)` is migrated"
             return f"session `{session}` is passed to `{callee}`: {only}"
         return f"session `{session}` is used other than to run the graph"
-
-    @staticmethod
-    def _initialised_twice(plan: UnitPlan, initializer_runs: list, opened: dict) -> bool:
-        """Whether a session initialises one variable twice (or in a loop, or in a session that
-        cannot be told apart): ``plan.initialised`` says which variables each run initialises."""
-        seen: set[tuple[Optional[int], int]] = set()
-        for node in initializer_runs:
-            session = opened.get(id(node))
-            covered = plan.initialised.get(id(node), set())
-            if session is None or (covered and id(node) in plan.repeated):
-                return True
-            if any((session, variable) in seen for variable in covered):
-                return True
-            seen |= {(session, variable) for variable in covered}
-        return False
 
     def _plan_static_reads(self, plan: UnitPlan) -> None:
         """``x.shape`` / ``x.get_shape()`` / ``x.dtype`` outside the session: what TF1 knew of
@@ -400,29 +378,29 @@ class RunSites:
             plan.smalls[site.small] = cst.Expr(printed)
             plan.fixes.append((site.call, "`tf.Print` run for its log line -> `tf.print` (to stderr, as TF1)"))
             return
-        elements, shape = self._elements(unit, site.fetches, stmt.index)
+        elements, shape = fetched_elements(self.tf, unit, site.fetches, stmt.index)
         ops = [e for e in elements if e.kind == Value.OP]
         kinds = {e.kind for e in elements}
         if kinds == {Value.INIT}:
             plan.initialised[id(site.call)] = set().union(
-                *(self._initialised(unit, element.expr, stmt.index) for element in elements)
+                *(initialised(self.tf, unit, element.expr, stmt.index) for element in elements)
             )
             if site.context == "discard":
                 plan.smalls[site.small] = None
             else:
                 # ``out = sess.run(init)``: an initializer's value is None.
-                self._place(plan, site, cst.Name("None"), site.targets)
+                place(plan, site, cst.Name("None"), site.targets)
             plan.fixes.append((site.call, INITIALISED))
             return
         if Value.INIT in kinds:
             raise Decline(site.call, "an initializer fetched together with other values")
         if kinds == {Value.ITERATOR} and len(elements) == 1 and site.context == "discard":
-            self._restart_iterator(plan, site, elements[0].expr.value.value)
+            restart_iterator(plan, site, elements[0].expr.value.value)
             return
         if Value.ITERATOR in kinds:
             raise Decline(site.call, "an iterator's initializer fetched together with other values or used")
-        elements, shape, targets = self._without_ops(plan, site, elements, shape)
-        overrides = self._overrides(plan, site)
+        elements, shape, targets = without_ops(plan, site, elements, shape)
+        overrides = feed_overrides(self.tf, self._module, plan, site)
         dynamic = ops or overrides or any(e.kind == Value.DYNAMIC for e in elements)
         if not dynamic:
             found = [tf_calls(element.expr, self.tf) for element in elements]
@@ -431,16 +409,23 @@ class RunSites:
             plan.eager_updates = plan.eager_updates or updating
             if updating:
                 plan.updating.add(id(site.call))
-            value = self._eager_value(
-                elements, shape, unit, stmt.index, numpy=site.context != "discard", targets=targets
+            value = eager_value(
+                self.tf,
+                self.tf_expr,
+                elements,
+                shape,
+                unit,
+                stmt.index,
+                numpy=site.context != "discard",
+                targets=targets,
             )
             plan.fixes.append((site.call, "a fetch no placeholder feeds is its eager value"))
-        elif (following := self._next_element(plan, site, elements, ops, overrides)) is not None:
+        elif (following := next_element(plan, site, elements, ops, overrides)) is not None:
             # The fetch is a dataset's next element as it is: no function to compute it.
             value = following
-            if shape != Shape.NONE and self._wants_numpy(plan, site, targets):
+            if shape != Shape.NONE and wants_numpy(plan, site, targets):
                 listed = shape == Shape.SINGLE and isinstance(targets, (cst.Tuple, cst.List))
-                value = self._to_numpy(following, Shape.LIST if listed else shape, unit, elements, stmt.index)
+                value = to_numpy(self.tf_expr, following, Shape.LIST if listed else shape, unit, elements, stmt.index)
             elif shape == Shape.LIST:
                 value = cst.Call(cst.Name("list"), [cst.Arg(following)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{source(following)}`"))
@@ -449,158 +434,34 @@ class RunSites:
             function.sites.append(stmt.index)
             if any(member.stateful for member in function.body):
                 plan.updating.add(id(site.call))
-            call = self._converted_once(plan, stmt, site, function, self._call(function, plan, site))
+            call = converted_once(
+                self.tf_expr,
+                self._module,
+                plan,
+                stmt,
+                site,
+                function,
+                run_call(self.tf, self._module, function, plan, site),
+            )
             plan.step_calls.append((function, site, targets, call))
             value = call
             reads = None
             if shape != Shape.NONE:
-                reads = self._reads_to_convert(plan, site, elements, targets)
+                reads = reads_to_convert(self.state, self._module, plan, site, elements, targets)
             if reads is not None:
                 for read in reads:
                     plan.replacements[read] = numpy_call(read)
-            elif shape != Shape.NONE and self._wants_numpy(plan, site, targets):
+            elif shape != Shape.NONE and wants_numpy(plan, site, targets):
                 listed = shape == Shape.SINGLE and (
                     isinstance(targets, (cst.Tuple, cst.List)) or unit.is_sequence(elements[0].expr)
                 )
-                value = self._to_numpy(call, Shape.LIST if listed else shape, unit, elements, stmt.index)
+                value = to_numpy(self.tf_expr, call, Shape.LIST if listed else shape, unit, elements, stmt.index)
             elif shape in (Shape.LIST, Shape.TUPLE) and not returned_is(
                 function, cst.List if shape == Shape.LIST else cst.Tuple
             ):
                 value = cst.Call(cst.Name(str(shape)), [cst.Arg(call)])
             plan.fixes.append((site.call, f"`{source(site.call)}` -> `{function.name}(...)`"))
-        self._place(plan, site, value, targets)
-
-    @staticmethod
-    def _next_element(plan: UnitPlan, site: "Site", elements: list[Element], ops, overrides) -> Optional[cst.Call]:
-        """``it.get_next()`` when the run fetches exactly what one ``get_next()`` bound, in its
-        order (``sess.run([x, y])`` after ``x, y = it.get_next()``), and nothing else; else None."""
-        if ops or overrides or not elements or not all(isinstance(e.expr, cst.Name) for e in elements):
-            return None
-        placeholders = [plan.unit.placeholders.get(e.expr.value) for e in elements]
-        if any(p is None or p.iterator is None for p in placeholders):
-            return None
-        feed = site.feed
-        if feed is not None and not (isinstance(feed, cst.Name) and feed.value == "None"):
-            return None
-        first = placeholders[0]
-        if tuple(e.expr.value for e in elements) != first.group or any(p.group != first.group for p in placeholders):
-            return None
-        unpacked = isinstance(first.statement.node.body[0].targets[0].target, (cst.Tuple, cst.List))
-        if len(elements) == 1 and unpacked:
-            return None  # one of several names: the element's tuple is not what was fetched
-        return cst.Call(cst.Attribute(cst.Name(first.iterator), cst.Name("get_next")))
-
-    def _initialised(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> set[int]:
-        """The variables (their statements' indices) an initializer run at the statement of index
-        ``at`` initialises: ``w.initializer`` just ``w``; ``tf.global_variables_initializer()``
-        those made before it; any other, every variable."""
-        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
-            made = unit.reaching(expr.value.value, at)
-            if made is not None:
-                return {made.index}
-        made_at = at
-        if isinstance(expr, cst.Name):
-            bound = unit.reaching(expr.value, at)
-            made_at = bound.index if bound is not None else at
-            expr = (
-                bound.node.body[0].value
-                if bound is not None and isinstance(bound.node, cst.SimpleStatementLine)
-                else expr
-            )
-        path = tf_path(expr.func, self.tf) if isinstance(expr, cst.Call) else None
-        if path in ("global_variables_initializer", "initialize_all_variables"):
-            return {v.statement.index for v in unit.variables if v.statement.index < made_at}
-        if path in LOCAL_INITIALIZERS:
-            return set()
-        return {v.statement.index for v in unit.variables}
-
-    def _restart_iterator(self, plan: UnitPlan, site: "Site", iterator: str) -> None:
-        """``sess.run(it.initializer)`` -> ``it = iter(dataset)``: a fresh iterator from the
-        dataset's first element, as TF1's initializer restarted it."""
-        unit = plan.unit
-        dataset, made = unit.iterators[iterator]
-        for name in names_used(dataset):
-            if unit.reaching(name, site.statement) is not unit.reaching(name, made.index):
-                raise Decline(site.call, f"`{name}` is rebound between the iterator and its initializer run")
-        restart = cst.Assign([cst.AssignTarget(cst.Name(iterator))], cst.Call(cst.Name("iter"), [cst.Arg(dataset)]))
-        plan.smalls[site.small] = restart
-        plan.fixes.append((site.call, f"the iterator restarts: `{iterator} = iter(...)`"))
-
-    def _iterator_call(self, function: FunctionPlan, plan: UnitPlan, site: "Site") -> cst.Call:
-        """A function over a dataset iterator's elements, called with its next element:
-        ``step(*it.get_next())``, one element per run, as TF1 took one per ``sess.run`` (and
-        ``OutOfRangeError`` at the end, as in TF1)."""
-        unit = plan.unit
-        group = unit.placeholders[function.params[0]].group
-        iterator = unit.placeholders[function.params[0]].iterator
-        if tuple(function.params) != group:
-            raise Decline(
-                site.call,
-                f"`{function.name}` is fed by a dataset iterator and by placeholders: "
-                "feed the placeholders' values through the dataset by hand",
-            )
-        feed = site.feed
-        if feed is not None and not (isinstance(feed, cst.Name) and feed.value == "None"):
-            raise Decline(feed, f"a feed_dict at a run that takes `{iterator}`'s next element")
-        following = cst.Call(cst.Attribute(cst.Name(iterator), cst.Name("get_next")))
-        unpacked = isinstance(
-            unit.placeholders[group[0]].statement.node.body[0].targets[0].target, (cst.Tuple, cst.List)
-        )
-        return cst.Call(cst.Name(function.name), [cst.Arg(following, star="*" if unpacked else "")])
-
-    def _without_ops(self, plan: UnitPlan, site: "Site", elements: list[Element], shape: Shape):
-        """Fetched ops are run, not returned (their value is None): the elements, structure and
-        assignment targets that remain. An op's value may only go to ``_``, to a name nothing
-        reads, or be discarded."""
-        targets = site.targets
-        if shape != Shape.SINGLE and isinstance(targets, (cst.Tuple, cst.List)):
-            if len(targets.elements) != len(elements):
-                raise Decline(site.call, "fetches and assignment targets differ in number")
-            kept, kept_targets = [], []
-            for element, target in zip(elements, targets.elements):
-                if element.kind == Value.OP:
-                    if not (
-                        isinstance(target.value, cst.Name)
-                        and (target.value.value == "_" or target.value.value not in plan.reads)
-                    ):
-                        raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
-                    continue
-                kept.append(element)
-                kept_targets.append(target)
-            shape = Shape.SINGLE if len(kept) == 1 else (Shape.UNPACKED if kept else Shape.NONE)
-            if not kept:
-                return kept, shape, None
-            if len(kept_targets) == 1:
-                return kept, shape, kept_targets[0].value
-            # ``a, b, _ =`` and ``a, b, _, =`` -> ``a, b =``: no comma left dangling.
-            kept_targets[-1] = kept_targets[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            return kept, shape, targets.with_changes(elements=commas(kept_targets))
-        if (
-            all(e.kind == Value.OP for e in elements)
-            and isinstance(targets, cst.Name)
-            and targets.value not in plan.reads
-        ):
-            return [], Shape.NONE, None  # ``step = sess.run(train_op)``, ``step`` read nowhere
-        if any(e.kind == Value.OP for e in elements):
-            picked = _picked_values(plan, site, elements, shape)
-            if picked is not None:
-                return (*picked, targets)
-            if site.context != "discard":
-                raise Decline(site.call, "the value of a fetched op (None in TF1) is used")
-            elements = [e for e in elements if e.kind != Value.OP]
-            shape = Shape.SINGLE if len(elements) == 1 else (Shape.UNPACKED if elements else Shape.NONE)
-        return elements, shape, targets
-
-    def _place(self, plan: UnitPlan, site: "Site", value: Optional[cst.BaseExpression], targets) -> None:
-        if site.context == "value":
-            plan.calls[site.call] = value
-        elif site.context == "discard" or targets is None:
-            plan.smalls[site.small] = cst.Expr(value) if value is not None else None
-        else:
-            assert isinstance(site.small, cst.Assign)
-            plan.smalls[site.small] = site.small.with_changes(
-                targets=[site.small.targets[0].with_changes(target=targets)], value=value
-            )
+        place(plan, site, value, targets)
 
     def _printed(self, plan: UnitPlan, stmt: Statement, site: "Site") -> Optional[cst.Call]:
         """``sess.run(tf.Print(x, [x, y], "msg"))``, its value dropped, is run for the line it
@@ -622,621 +483,28 @@ class RunSites:
         if not isinstance(printed, cst.Name) or not isinstance(data, (cst.List, cst.Tuple)) or not data.elements:
             return None
         try:
-            elements, _ = self._elements(unit, data, at)
-            input_kind = self._fetch_kind(unit, printed, at)
+            elements, _ = fetched_elements(self.tf, unit, data, at)
+            input_kind = fetch_kind(self.tf, unit, printed, at)
         except Decline:
             return None
         tensors = (Value.STATIC, Value.VARIABLE, Value.DYNAMIC)
         if input_kind not in tensors or any(e.kind not in tensors for e in elements):
             return None
-        overrides = self._overrides(plan, site)
+        overrides = feed_overrides(self.tf, self._module, plan, site)
         args = [cst.Arg(message)] if message is not None else []
         if not overrides and all(e.kind != Value.DYNAMIC for e in elements):
-            args += [cst.Arg(e.expr.visit(AssignMethods(self))) for e in elements]
+            args += [cst.Arg(e.expr.visit(AssignMethods(self.tf))) for e in elements]
         else:
             single = len(elements) == 1
             function = self._function_for(plan, stmt, elements, [], Shape.SINGLE if single else Shape.LIST, overrides)
             function.sites.append(at)
-            args.append(cst.Arg(self._call(function, plan, site), star="" if single else "*"))
+            args.append(cst.Arg(run_call(self.tf, self._module, function, plan, site), star="" if single else "*"))
         return cst.Call(self.tf_expr("print"), commas(args))
-
-    def _elements(self, unit: GraphUnit, fetches: cst.BaseExpression, at: int) -> tuple[list[Element], str]:
-        """The fetched values and the structure they were fetched in (single, list, tuple, dict)."""
-        if isinstance(fetches, (cst.List, cst.Tuple)):
-            shape = Shape.LIST if isinstance(fetches, cst.List) else Shape.TUPLE
-            items = []
-            for element in fetches.elements:
-                if isinstance(element, cst.StarredElement):
-                    raise Decline(element, "starred fetches")
-                items.append(Element(element.value, ""))
-        elif isinstance(fetches, cst.Dict):
-            shape = Shape.DICT
-            items = []
-            for element in fetches.elements:
-                if not isinstance(element, cst.DictElement):
-                    raise Decline(element, "`**` in a fetch dict")
-                items.append(Element(element.value, "", element.key))
-        else:
-            shape, items = Shape.SINGLE, [Element(fetches, "")]
-        for item in items:
-            item.kind = self._structure_kind(unit, item.expr, at)
-        return items, shape
-
-    def _structure_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> Value:
-        """What a fetched element is; a nested list, tuple or dict of tensors is computed where
-        any of its tensors is (``dynamic`` if one is fed), and fetched whole."""
-        if not isinstance(expr, (cst.List, cst.Tuple, cst.Dict)):
-            return self._fetch_kind(unit, expr, at)
-        kinds = set()
-        for element in expr.elements:
-            if not isinstance(element, (cst.Element, cst.DictElement)):
-                raise Decline(element, "starred elements in a nested fetch structure")
-            kinds.add(self._structure_kind(unit, element.value, at))
-        if kinds - {Value.DYNAMIC, Value.STATIC, Value.VARIABLE}:
-            raise Decline(expr, "an op, initializer or iterator inside a nested fetch structure: fetch it on its own")
-        return Value.DYNAMIC if Value.DYNAMIC in kinds else Value.STATIC
-
-    def _fetch_kind(self, unit: GraphUnit, expr: cst.BaseExpression, at: int) -> Value:
-        if isinstance(expr, cst.Call) and tf_path(expr.func, self.tf) in INITIALIZERS:
-            return Value.INIT
-        if (
-            isinstance(expr, cst.Attribute)
-            and expr.attr.value == "initializer"
-            and isinstance(expr.value, cst.Name)
-            and unit.kind(expr.value.value, at) == Value.VARIABLE
-        ):
-            return Value.INIT  # ``sess.run(w.initializer)``
-        if (
-            isinstance(expr, cst.Attribute)
-            and expr.attr.value == "initializer"
-            and isinstance(expr.value, cst.Name)
-            and unit.kind(expr.value.value, at) == Value.ITERATOR
-        ):
-            return Value.ITERATOR  # ``sess.run(iterator.initializer)``: iterate again from the start
-        if isinstance(expr, cst.Name):
-            kind = unit.kind(expr.value, at)
-            if kind == Value.UNKNOWN:
-                raise Decline(expr, f"fetch `{expr.value}` is an op this codemod does not understand")
-            if kind in (Value.INIT, Value.OP, Value.VARIABLE, Value.STATIC, Value.DYNAMIC):
-                return kind
-            if kind == Value.PLACEHOLDER and unit.placeholders[expr.value].iterator is not None:
-                return Value.DYNAMIC  # a dataset element: the run's next element, returned as it is
-            if kind == Value.PLACEHOLDER and unit.placeholders[expr.value].switch:
-                raise Decline(expr, f"placeholder `{expr.value}` (a Python bool in TF2) is fetched")
-            if kind == Value.PLACEHOLDER:
-                # What the run fed it, as a tensor of its dtype: the function returns its parameter.
-                return Value.DYNAMIC
-            raise Decline(expr, f"fetch `{expr.value}` is not a tensor or op this codemod understands")
-        if isinstance(expr, cst.Call) and tf_path(expr.func, self.tf) == "Print":
-            raise Decline(
-                expr,
-                f"fetch `{source(expr)}` logs tensors in a way `tf.print` does not repeat (its value "
-                "used, a tensor it logs not computed by this graph, `first_n` or `summarize`): log "
-                "them with `tf.print(...)` after the run by hand and migrate again",
-            )
-        if unit.reads_average(expr, at):
-            return Value.VARIABLE  # ``ema.average(w)``: the variable holding ``w``'s average
-        used = names_used(expr)
-        kinds = {unit.kind(n, at) for n in used}
-        if kinds & {Value.INIT, Value.SESSION, Value.OBJECT, Value.CONFIG, Value.UNKNOWN, Value.GRAPH}:
-            raise Decline(expr, f"fetch `{source(expr)}` is not a tensor this codemod understands")
-        calls, _ = tf_calls(expr, self.tf)
-        builders = {c.func.value for c in calls_in(expr) if isinstance(c.func, cst.Name)} & unit.graph_functions
-        if builders & unit.variable_functions:
-            raise Decline(expr, f"fetch `{source(expr)}` creates variables where the graph is run")
-        if kinds & {Value.PLACEHOLDER, Value.DYNAMIC, Value.OP}:
-            return Value.DYNAMIC
-        if any(path.startswith("summary.") or path in UNKNOWN_OPS for path, _ in calls):
-            raise Decline(expr, f"fetch `{source(expr)}` builds new graph ops where the graph is run")
-        if not calls and not builders and not kinds & {Value.STATIC, Value.VARIABLE}:
-            raise Decline(expr, f"fetch `{source(expr)}` is not a tensor of this graph")
-        # Built and run at once (``sess.run(w.assign(v))``, ``sess.run(w * 2)``): eager code
-        # computes the same where it stands.
-        return Value.STATIC
-
-    def _eager_value(
-        self, elements: list[Element], shape: Shape, unit: GraphUnit, at: int, numpy: bool, targets=None
-    ) -> Optional[cst.BaseExpression]:
-        if not numpy:
-            # The value is dropped: what remains to do is the computation (``w.assign(v)``).
-            effects = [e.expr.visit(AssignMethods(self)) for e in elements if not isinstance(e.expr, cst.Name)]
-            if not effects:
-                return None
-            return (
-                effects[0]
-                if len(effects) == 1
-                else cst.Tuple(commas([cst.Element(e) for e in effects]), lpar=[], rpar=[])
-            )
-        # A value unpacked into ``_`` is read by nothing: computed as TF1 did, never converted.
-        unread = (
-            {i for i, t in enumerate(targets.elements) if isinstance(t.value, cst.Name) and t.value.value == "_"}
-            if shape == Shape.UNPACKED
-            and isinstance(targets, (cst.Tuple, cst.List))
-            and len(targets.elements) == len(elements)
-            and all(isinstance(t, cst.Element) for t in targets.elements)
-            else set()
-        )
-        values = [
-            e.expr.visit(AssignMethods(self))
-            if position in unread
-            else cst.ListComp(numpy_call(cst.Name("t")), cst.CompFor(target=cst.Name("t"), iter=e.expr))
-            if unit.is_sequence(e.expr)
-            else self._nested_numpy(e.expr.visit(AssignMethods(self)))
-            if unit.holds_structure(e.expr, at)
-            else numpy_call(e.expr.visit(AssignMethods(self)))
-            for position, e in enumerate(elements)
-        ]
-        if shape == Shape.SINGLE:
-            return values[0]
-        if shape == Shape.DICT:
-            return cst.Dict([cst.DictElement(e.key, v) for e, v in zip(elements, values)])
-        if shape == Shape.UNPACKED:
-            return cst.Tuple(commas([cst.Element(v) for v in values]), lpar=[], rpar=[])
-        if shape == Shape.TUPLE:
-            return cst.Tuple(commas([cst.Element(v) for v in values]))
-        return cst.List(commas([cst.Element(v) for v in values]))
-
-    def _call(self, function: FunctionPlan, plan: UnitPlan, site: "Site") -> cst.Call:
-        unit = plan.unit
-        if any(unit.placeholders[n].iterator for n in function.params if n in unit.placeholders):
-            return self._iterator_call(function, plan, site)
-        fed: dict[str, cst.BaseExpression] = {}
-        feed = site.feed
-        if isinstance(feed, cst.Name) and feed.value == "None":
-            feed = None
-        at = site.statement
-        if isinstance(feed, cst.Name) and feed.value in plan.local_feeds:
-            keys = [e.key.value for e in plan.local_feeds[feed.value].elements]
-            required = [n for n in function.params if n in function.overrides or unit.placeholders[n].default is None]
-            if not set(required) <= set(keys):
-                missing = sorted(set(required) - set(keys))[0]
-                raise Decline(
-                    feed, f"feed dict `{feed.value}` does not feed `{missing}`, which `{function.name}` needs"
-                )
-            plan.feed_uses.add(id(feed))
-            for element in plan.local_feeds[feed.value].elements:
-                _check_switch(unit, element.key.value, element.value)
-            local = cst.Name(plan.feed_names.get(feed.value, feed.value))
-            if set(keys) <= set(function.params):
-                return cst.Call(cst.Name(function.name), [cst.Arg(local, star="**")])
-            # TF1 ignores fed placeholders the fetches do not need: pass only the needed ones.
-            return cst.Call(
-                cst.Name(function.name),
-                commas(
-                    [
-                        cst.Arg(
-                            cst.Subscript(local, [cst.SubscriptElement(cst.Index(cst.SimpleString(f'"{key}"')))]),
-                            keyword=cst.Name(key),
-                            equal=no_space_equal(),
-                        )
-                        for key in keys
-                        if key in function.params
-                    ]
-                ),
-            )
-        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == Value.FEED:
-            built = unit.reaching(feed.value, at)
-            feed = unit.feeds[feed.value]
-            for name in names_used(feed):
-                if built is None or unit.reaching(name, built.index) is not unit.reaching(name, at):
-                    raise Decline(site.feed, f"`{name}` in feed dict `{site.feed.value}` is rebound before the run")
-        if feed is not None:
-            if not isinstance(feed, cst.Dict):
-                raise Decline(feed, "a feed_dict that is not a dict literal")
-            for element in feed.elements:
-                if not isinstance(element, cst.DictElement):
-                    raise Decline(element, "`**` in a feed_dict")
-                key = element.key
-                if not (
-                    isinstance(key, cst.Name)
-                    and (unit.kind(key.value, at) == Value.PLACEHOLDER or key.value in function.overrides)
-                ):
-                    raise Decline(key, self._not_a_placeholder(plan, key, at))
-                _check_switch(unit, key.value, element.value)
-                fed[key.value] = element.value
-        for name, value in fed.items():
-            if name not in function.params and not side_effect_free(value):
-                raise Decline(value, f"the value fed to `{name}` is computed but not needed by the fetches")
-        for name in function.params:
-            if name not in fed and unit.placeholders[name].default is None:
-                raise Decline(site.call, f"placeholder `{name}` is not fed")
-        for name in function.overrides:
-            if name not in fed:
-                raise Decline(site.call, f"`{name}` is fed at one run of `{function.name}` but not at another")
-        # Positional while the fed values line up with the parameters, keywords after a gap
-        # (a defaulted parameter not fed) and whenever the feed order differs from theirs, so
-        # that the fed expressions are still evaluated in the program's order.
-        order = [n for n in fed if n in function.params]
-        expected = [n for n in function.params if n in fed]
-        args: list[cst.Arg] = []
-        positional = order == expected
-        for position, name in enumerate(order):
-            positional = positional and function.params[position] == name
-            keyword = None if positional else cst.Name(name)
-            args.append(
-                cst.Arg(fed[name], keyword=keyword, equal=no_space_equal() if keyword else cst.MaybeSentinel.DEFAULT)
-            )
-        return cst.Call(cst.Name(function.name), commas(args))
-
-    def _converted_once(
-        self, plan: UnitPlan, stmt: Statement, site: "Site", function: FunctionPlan, call: cst.Call
-    ) -> cst.Call:
-        """A run in a loop feeding the same Python value at every pass (``{x: x_data}``, the
-        list or array never rebound nor changed there) passes the tensor made from it once,
-        before the statement holding the loop (``x_data_tensor = tf.constant(x_data,
-        dtype=tf.float32)``), instead of converting it again at every call."""
-        if id(site.call) not in plan.repeated or any(a.star for a in call.args):
-            return call
-        unit = plan.unit
-        args = []
-        for position, arg in enumerate(call.args):
-            param = arg.keyword.value if arg.keyword is not None else function.params[position]
-            value = arg.value
-            placeholder = unit.placeholders.get(param)
-            if (
-                isinstance(value, cst.Name)
-                and placeholder is not None
-                and placeholder.default is None
-                and placeholder.dtype is not None
-                and not placeholder.iterator
-                and not placeholder.switch
-                and self._unchanged_in(plan, stmt, value.value)
-            ):
-                dtype = source(placeholder.dtype)
-                key = (stmt.index, value.value, dtype)
-                if key not in plan.invariants:
-                    name = fresh_name(f"{value.value}_tensor", plan.taken)
-                    plan.invariants[key] = name
-                    made = cst.Call(
-                        self.tf_expr("constant"),
-                        commas(
-                            [
-                                cst.Arg(value),
-                                cst.Arg(placeholder.dtype, keyword=cst.Name("dtype"), equal=no_space_equal()),
-                            ]
-                        ),
-                    )
-                    plan.prefix.setdefault(stmt.index, []).append(
-                        cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], made)])
-                    )
-                    plan.fixes.append(
-                        (value, f"`{value.value}` is the same at every run: converted once, before the loop")
-                    )
-                arg = arg.with_changes(value=cst.Name(plan.invariants[key]))
-            args.append(arg)
-        return call.with_changes(args=args)
-
-    def _plan_averages(self, plan: UnitPlan) -> None:
-        """``op = ema.apply([w])`` (``Statement.averages``): the averages are made once where
-        TF1 built them, by the same call made eagerly there; the functions running ``op`` update
-        them."""
-        averaging = [call for stmt in plan.unit.statements for call in stmt.averages]
-        if not averaging:
-            return
-        calls, methods = tf_calls(self._module, self.tf)
-        listing = next((call for path, call in calls if path in VARIABLE_LISTS), None)
-        restoring = (call for method, call in methods if method == "variables_to_restore")
-        listing = listing or next(restoring, None)
-        if listing is not None:
-            raise Decline(
-                averaging[0],
-                f"`{source(averaging[0].func)}` creates the averages' variables, and "
-                f"`{source(listing.func)}` lists or saves the program's variables: the lists the "
-                "migration writes would leave the averages out; not migrated",
-            )
-        for stmt in plan.unit.statements:
-            for position, call in enumerate(stmt.averages):
-                lines = [cst.EmptyLine(comment=cst.Comment(AVERAGES_MADE))] if position == 0 else []
-                made = cst.SimpleStatementLine([cst.Expr(call.deep_clone())], leading_lines=lines)
-                plan.prefix.setdefault(stmt.index, []).append(made)
-                message = f"`{source(call.func)}` makes the averages once, where TF1 built it"
-                plan.fixes.append((call, message))
-
-    def _unchanged_in(self, plan: UnitPlan, stmt: Statement, name: str) -> bool:
-        """Whether the value ``name`` holds where ``stmt`` starts is what every run in it
-        feeds: bound before it, read in it only as a fed value (never rebound, given to a call
-        or aliased there), read by no other function of the module, and no name bound from it
-        before used in ``stmt`` other than as a fed value."""
-        unit = plan.unit
-        if unit.reaching(name, stmt.index) is None:
-            return False
-        aliases = {name}
-        for earlier in unit.statements[: stmt.index]:
-            if name in earlier.uses:
-                aliases |= set(earlier.defs)
-        fed = set()
-        for node in walk(stmt.node, code_only=True):
-            if (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
-                and node.func.attr.value == "run"
-                and isinstance(node.func.value, cst.Name)
-                and node.func.value.value in unit.sessions
-            ):
-                feed = argument(node, 1, "feed_dict")
-                if isinstance(feed, cst.Dict):
-                    fed |= {id(e.value) for e in feed.elements if isinstance(e, cst.DictElement)}
-        for node in walk(stmt.node, code_only=True):
-            if isinstance(node, cst.Name) and node.value in aliases and id(node) not in fed:
-                return False
-        own = stmt.origin
-        for _, definition in function_definitions(self._module):
-            if contains(definition, own):
-                continue
-            if any(isinstance(n, cst.Name) and n.value == name for n in walk(definition, code_only=True)):
-                return False
-        return True
-
-    def _overrides(self, plan: UnitPlan, site: "Site") -> list[str]:
-        """The constant tensors the site feeds, in feed order: TF1 replaced their value for that
-        run (``sess.run(b, {a: 15})`` with ``a = tf.add(2, 5)``), so the fetch becomes a function
-        taking them. Placeholders the fetch does not need are ignored, as in TF1; a fed variable
-        or computed tensor declines."""
-        feed, unit, at = site.feed, plan.unit, site.statement
-        if feed is None or (isinstance(feed, cst.Name) and (feed.value == "None" or feed.value in plan.local_feeds)):
-            return []
-        if isinstance(feed, cst.Name) and unit.kind(feed.value, at) == Value.FEED:
-            feed = unit.feeds[feed.value]
-        if not isinstance(feed, cst.Dict):
-            raise Decline(feed, f"feed `{source(feed)}` feeds tensors this codemod cannot tell: {OVERRIDE_HINT}")
-        overrides = []
-        for element in feed.elements:
-            key = element.key if isinstance(element, cst.DictElement) else element
-            kind = unit.kind(key.value, at) if isinstance(key, cst.Name) else None
-            if kind == Value.STATIC:
-                overrides.append(key.value)
-            elif kind != Value.PLACEHOLDER:
-                raise Decline(key, self._not_a_placeholder(plan, key, at))
-        return overrides
-
-    def _not_a_placeholder(self, plan: UnitPlan, key: cst.BaseExpression, at: int) -> str:
-        """Why a fed key declines: not a placeholder, or a placeholder the module makes for a
-        graph a function builds and runs (only a unit's own placeholders become parameters)."""
-        name = key.value if isinstance(key, cst.Name) else None
-        if name is not None and plan.unit.reaching(name, at) is None:
-            for statement in self._module.body:
-                pair = name_assignment(statement)
-                if (
-                    pair is not None
-                    and pair[0] == name
-                    and isinstance(pair[1], cst.Call)
-                    and tf_path(pair[1].func, self.tf) in PLACEHOLDERS
-                ):
-                    return (
-                        f"feeding `{name}`, a placeholder made at module level for a graph this "
-                        "function builds and runs: only a placeholder made where its graph is "
-                        "built becomes a parameter; move it into the function (passing it to the "
-                        "helpers reading it) and migrate again"
-                    )
-        maker = self._placeholder_maker(plan.unit, name, at) if name is not None else None
-        if maker is not None:
-            return (
-                f"feeding `{name}`, a placeholder `{maker}()` makes and returns: only a placeholder "
-                "made where its graph is built and run becomes a parameter; make it before the "
-                f"call, pass it to `{maker}` as an argument, and migrate again"
-            )
-        return f"feeding `{source(key)}`, which is not a placeholder: {OVERRIDE_HINT}"
-
-    def _placeholder_maker(self, unit: GraphUnit, name: str, at: int) -> Optional[str]:
-        """The module function whose returned placeholder ``name`` is bound to (``x, y =
-        model()``, ``model`` returning ``x`` made by ``x = tf.placeholder(...)``), or None."""
-        bound = unit.reaching(name, at)
-        node = bound.node if bound is not None else None
-        if not (isinstance(node, cst.SimpleStatementLine) and isinstance(node.body[0], cst.Assign)):
-            return None
-        assign = node.body[0]
-        if len(assign.targets) != 1 or not isinstance(assign.value, cst.Call):
-            return None
-        target, func = assign.targets[0].target, assign.value.func
-        if isinstance(target, cst.Name):
-            position = None
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            names = [e.value.value if isinstance(e.value, cst.Name) else None for e in target.elements]
-            if name not in names:
-                return None
-            position = names.index(name)
-        else:
-            return None
-        maker = next(
-            (
-                f
-                for _, f in function_definitions(self._module)
-                if isinstance(func, cst.Name) and f.name.value == func.value
-            ),
-            None,
-        )
-        if maker is None:
-            return None
-        made = set()
-        for inner in walk(maker, code_only=True):
-            pair = name_assignment(inner) if isinstance(inner, cst.SimpleStatementLine) else None
-            if pair is not None and isinstance(pair[1], cst.Call) and tf_path(pair[1].func, self.tf) in PLACEHOLDERS:
-                made.add(pair[0])
-        for inner in walk(maker, code_only=True):
-            if not isinstance(inner, cst.Return) or inner.value is None:
-                continue
-            returned = inner.value
-            if position is not None:
-                if not isinstance(returned, (cst.Tuple, cst.List)) or len(returned.elements) <= position:
-                    continue
-                returned = returned.elements[position].value
-            if isinstance(returned, cst.Name) and returned.value in made:
-                return maker.name.value
-        return None
-
-    def _wants_numpy(self, plan: UnitPlan, site: "Site", targets) -> bool:
-        if site.context == "value":
-            return True
-        if site.context == "discard" or targets is None:
-            return False
-        return any(n.value in plan.numpy_uses for n in target_name_nodes(targets))
-
-    def _reads_to_convert(
-        self, plan: UnitPlan, site: "Site", elements: list[Element], targets
-    ) -> Optional[list[cst.Name]]:
-        """The reads of the names a run in a loop binds, each to take ``.numpy()`` where it
-        reads the name, so that the step returns tensors and nothing is converted that the
-        program does not read that step (``print(loss_value)`` under ``if step % 100 == 0``, a
-        value never read); or None to convert at the call, as ``sess.run`` returned: a run
-        outside a loop (converted once), a name bound elsewhere too, read other than as a value
-        (``+=``), fed to a run, read by graph-building code, or read more than once
-        in the loop's own block (one conversion serves every read), or when every name is read
-        at every step (nothing to save)."""
-        if id(site.call) not in plan.repeated or not isinstance(site.small, cst.Assign) or targets is None:
-            return None
-        if not (
-            isinstance(targets, cst.Name)
-            or isinstance(targets, (cst.Tuple, cst.List))
-            and all(isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in targets.elements)
-        ):
-            return None
-        unit = plan.unit
-        if any(unit.is_sequence(e.expr) or unit.holds_structure(e.expr, site.statement) for e in elements):
-            return None
-        bound = {n.value for n in target_name_nodes(targets)}
-        own = {id(n) for n in target_name_nodes(site.small.targets[0].target)}
-        if any(unit.bindings.get(name, 0) != 1 for name in bound):
-            return None
-        parents = self.state.parents(self._module)
-        block = parents.get(id(parents.get(id(site.small))))  # the block the run's line is in
-        reads: list[cst.Name] = []
-        steady: dict[str, int] = {}  # reads made at every pass of the loop, per name
-        for stmt in unit.statements:
-            for node in walk(stmt.node, code_only=True):
-                if not isinstance(node, cst.Name) or node.value not in bound or id(node) in own:
-                    continue
-                if stmt.kind not in (Kind.RUN, Kind.PLAIN):
-                    return None
-                every_step = True
-                child, parent = node, parents.get(id(node))
-                while parent is not None and parent is not block:
-                    binding = (cst.AugAssign, cst.AssignTarget, cst.Del, cst.For, cst.CompFor)
-                    if (
-                        isinstance(parent, binding)
-                        and child is not getattr(parent, "iter", None)
-                        and child is not getattr(parent, "value", None)
-                    ):
-                        return None
-                    if (
-                        isinstance(parent, cst.Call)
-                        and isinstance(parent.func, cst.Attribute)
-                        and parent.func.attr.value in ("run", "eval")
-                    ):
-                        return None
-                    if isinstance(parent, (cst.If, cst.Else, cst.For, cst.While, cst.Try)):
-                        every_step = False
-                    child, parent = parent, parents.get(id(parent))
-                every_step = every_step and parent is block
-                steady[node.value] = steady.get(node.value, 0) + every_step
-                reads.append(node)
-        if all(steady.get(name, 0) for name in bound):
-            return None  # all read at every step: converted once at the call, as TF1 returned them
-        if any(steady.get(name, 0) and sum(r.value == name for r in reads) > 1 for name in bound):
-            return None
-        return reads
-
-    def _to_numpy(
-        self, call: cst.Call, shape: Shape, unit: GraphUnit, elements: list[Element], at: int
-    ) -> cst.BaseExpression:
-        """What ``sess.run`` returned: numpy values in the fetched structure. Where an element
-        may itself be a structure (``optimizer.compute_gradients``'s pairs), the conversion
-        follows it at any depth (``tf.nest.map_structure``), as ``sess.run`` did."""
-        flat_list = shape == Shape.LIST and len(elements) == 1 and unit.is_sequence(elements[0].expr)
-        if not flat_list and any(unit.holds_structure(e.expr, at) for e in elements):
-            return self._nested_numpy(call)
-        if shape == Shape.SINGLE:
-            return numpy_call(call)
-        item = cst.Name("t")
-        loop = cst.CompFor(target=item, iter=call)
-        if shape == Shape.DICT:
-            return cst.DictComp(
-                cst.Name("k"),
-                numpy_call(cst.Name("t")),
-                cst.CompFor(
-                    target=cst.Tuple(
-                        [
-                            cst.Element(cst.Name("k"), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))),
-                            cst.Element(cst.Name("t")),
-                        ],
-                        lpar=[],
-                        rpar=[],
-                    ),
-                    iter=cst.Call(cst.Attribute(call, cst.Name("items"))),
-                ),
-            )
-        if shape == Shape.TUPLE:
-            return cst.Call(cst.Name("tuple"), [cst.Arg(cst.GeneratorExp(numpy_call(item), loop, lpar=[], rpar=[]))])
-        return cst.ListComp(numpy_call(item), loop)
-
-    def _nested_numpy(self, value: cst.BaseExpression) -> cst.Call:
-        """``tf.nest.map_structure(lambda t: t.numpy(), value)``: numpy values in ``value``'s
-        structure, at any depth (lists, tuples, dicts, pairs)."""
-        numpy = cst.Lambda(cst.Parameters([cst.Param(cst.Name("t"))]), numpy_call(cst.Name("t")))
-        return cst.Call(self.tf_expr("nest.map_structure"), commas([cst.Arg(numpy), cst.Arg(value)]))
 
 
 #: What ``t.eval()`` without ``session=`` runs in: the default session, the one the program
 #: opened last (``with tf.Session() as sess:``) as far as a run after an initialisation goes.
 DEFAULT_SESSION = "<default session>"
-
-
-def _picked_values(
-    plan: UnitPlan, site: "Site", elements: list[Element], shape: Shape
-) -> Optional[tuple[list[Element], Shape]]:
-    """``sess.run([step, loss, w])[1:]``: a literal index or slice taking only values, never an
-    op's None. The values the function returns (the fetched ops left out) and their structure;
-    the subscript is planned to take the same values from them (``plan.picks``)."""
-    subscript = site.picked
-    if site.context == "discard" or subscript is None or shape not in (Shape.LIST, Shape.TUPLE):
-        return None
-    positions = _positions(subscript, len(elements))
-    kept = [i for i, element in enumerate(elements) if element.kind != Value.OP]
-    if not positions or any(p not in kept for p in positions):
-        return None
-    single = isinstance(subscript.slice[0].slice, cst.Index)
-    taken = [kept.index(p) for p in positions]  # consecutive: a slice without step, ops left out
-    if len(kept) == 1 and not single:
-        container = cst.List if shape == Shape.LIST else cst.Tuple
-        plan.picks[subscript] = lambda updated: container([cst.Element(updated.value)])
-    elif len(kept) == 1 or taken == list(range(len(kept))) and not single:
-        plan.picks[subscript] = lambda updated: updated.value
-    else:
-        end = taken[-1] + 1
-        chosen = cst.Index(cst.Integer(str(taken[0])))
-        if not single:
-            chosen = cst.Slice(
-                lower=cst.Integer(str(taken[0])) if taken[0] else None,
-                upper=cst.Integer(str(end)) if end < len(kept) else None,
-            )
-        element = cst.SubscriptElement(chosen)
-        plan.picks[subscript] = lambda updated: updated.with_changes(slice=[element])
-    values = [elements[i] for i in kept]
-    return values, (Shape.SINGLE if len(values) == 1 else shape)
-
-
-def _positions(subscript: cst.Subscript, count: int) -> Optional[list[int]]:
-    """The positions among ``count`` values a literal index (``[1]``, ``[-1]``) or slice
-    without step (``[1:]``, ``[:-1]``) takes, or None."""
-    if len(subscript.slice) != 1:
-        return None
-    part = subscript.slice[0].slice
-    if isinstance(part, cst.Index) and part.star is None:
-        at = _literal_int(part.value)
-        return [range(count)[at]] if at is not None and -count <= at < count else None
-    if not isinstance(part, cst.Slice) or part.step is not None:
-        return None
-    bounds = [_literal_int(b) if b is not None else None for b in (part.lower, part.upper)]
-    if any(b is None and given is not None for b, given in zip(bounds, (part.lower, part.upper))):
-        return None
-    return list(range(count))[bounds[0] : bounds[1]]
-
-
-def _literal_int(expr: cst.BaseExpression) -> Optional[int]:
-    """The value of ``3`` or ``-1``, or None."""
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        inner = _literal_int(expr.expression)
-        return -inner if inner is not None else None
-    return int(expr.value) if isinstance(expr, cst.Integer) and expr.value.isdigit() else None
 
 
 def _session_of(call: cst.Call, sessions: set[str]) -> Optional[str]:
@@ -1256,12 +524,6 @@ def _session_of(call: cst.Call, sessions: set[str]) -> Optional[str]:
     return session.value if isinstance(session, cst.Name) else None
 
 
-#: Initializers of no variable a program makes (local variables, tables).
-LOCAL_INITIALIZERS = (
-    "local_variables_initializer",
-    "initialize_local_variables",
-    "tables_initializer",
-)
 #: The end of a decline's reason naming what the codemod does not follow.
 UNDERSTOOD = "this codemod understands"
 
@@ -1271,18 +533,3 @@ def _single_variable(unit: GraphUnit, name: str, at: int) -> bool:
     list of them)."""
     made = unit.reaching(name, at)
     return any(variable.name == name and variable.statement is made for variable in unit.variables)
-
-
-def _check_switch(unit: GraphUnit, name: str, value: cst.BaseExpression) -> None:
-    """A training switch (``Placeholder.switch``) becomes a Python bool: fed True or False."""
-    placeholder = unit.placeholders.get(name)
-    if (
-        placeholder is not None
-        and placeholder.switch
-        and not (isinstance(value, cst.Name) and value.value in ("True", "False"))
-    ):
-        raise Decline(
-            value,
-            f"`{name}` switches layers between training and inference, which Keras layers "
-            "decide in Python: feed it the literal True or False",
-        )

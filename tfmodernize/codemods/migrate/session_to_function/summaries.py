@@ -15,7 +15,8 @@ from typing import Optional
 
 import libcst as cst
 
-from tfmodernize.codemods.migrate.session_to_function.graph import Kind, names_used, tf_path
+from tfmodernize.codemods.migrate.session_to_function.model import Kind
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import names_used, tf_path
 from tfmodernize.codemods.migrate.session_to_function.plan import FunctionPlan, UnitPlan, numpy_call
 from tfmodernize.names import target_name_nodes
 from tfmodernize.syntax import commas, no_space_equal
