@@ -93,6 +93,16 @@ def statement_of(call: cst.Call, parents: dict) -> Optional[tuple[Optional[str],
     return None
 
 
+def own_comment_start(lines: Sequence[cst.EmptyLine]) -> int:
+    """Where a statement's own comment starts in its leading lines: the comment lines right
+    above it, no blank line between (what goes with the statement when it moves or goes; the
+    blank lines and section comments above stay)."""
+    start = len(lines)
+    while start > 0 and lines[start - 1].comment is not None:
+        start -= 1
+    return start
+
+
 def ancestors(node: cst.CSTNode, parents: dict) -> Iterator[cst.CSTNode]:
     """The nodes holding ``node``, innermost first (``parents``: a parent map)."""
     parent = parents.get(id(node))

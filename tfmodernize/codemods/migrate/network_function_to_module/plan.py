@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 import libcst as cst
 
 from tfmodernize.analysis.variable_calls import is_variable_maker
-from tfmodernize.syntax import calls_in
+from tfmodernize.syntax import calls_in, own_comment_start
 
 #: Optimizer methods building a training step.
 TRAINING_METHODS = frozenset({"minimize", "apply_gradients", "compute_gradients"})
@@ -33,10 +33,7 @@ def without_own_comment(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
     """A statement's leading lines without its own comment (the comment lines right above it,
     no blank line between), which goes with the statement when it is removed: the blank lines
     and the comments heading a section above it stay."""
-    cut = len(lines)
-    while cut > 0 and lines[cut - 1].comment is not None:
-        cut -= 1
-    return list(lines[:cut])
+    return list(lines[: own_comment_start(lines)])
 
 
 def variable_statement(statement: cst.BaseStatement, tf) -> Optional[str]:

@@ -7,7 +7,7 @@ from typing import Optional, Sequence, Union
 
 import libcst as cst
 
-from tfmodernize.syntax import commas, no_space_equal, parenthesized, source
+from tfmodernize.syntax import commas, no_space_equal, own_comment_start, parenthesized, source
 from tfmodernize.tfsymbols import TFNames
 
 from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
@@ -373,10 +373,7 @@ def _without_own_comment(stmt: Statement, emptied: Sequence[cst.With] = ()) -> l
 
 def _own_comment(lines: Sequence[cst.EmptyLine]) -> list[cst.EmptyLine]:
     """The comment lines right above a statement (no blank line between)."""
-    cut = len(lines)
-    while cut > 0 and lines[cut - 1].comment is not None:
-        cut -= 1
-    return list(lines[cut:])
+    return list(lines[own_comment_start(lines) :])
 
 
 def _emptied_scopes(unit: GraphUnit, stmt: Statement) -> list[cst.With]:
