@@ -296,11 +296,19 @@ WRAPPED = [
     ),
     pytest.param(
         "y = f(\n    tf.log(a),\n    b,\n)\n",
+        "y = f(\n    tf.math.log(a_name),\n    b,\n)\n",
+        30,
+        0,
+        "y = f(\n    tf.math.log(a_name),\n    b,\n)\n",
+        id="no-op-one-item-a-line-with-a-trailing-comma-fitting-is-kept",
+    ),
+    pytest.param(
+        "y = f(\n    tf.log(a),\n    b,\n)\n",
         "y = f(\n    tf.math.log(a_much_longer_name),\n    b,\n)\n",
         30,
         0,
-        "y = f(\n    tf.math.log(a_much_longer_name),\n    b,\n)\n",
-        id="one-item-a-line-with-a-trailing-comma-is-kept",
+        "y = f(\n    tf.math.log(\n        a_much_longer_name\n    ),\n    b,\n)\n",
+        id="one-item-a-line-with-a-trailing-comma-is-kept-its-wide-item-wrapped-inside",
     ),
 ]
 

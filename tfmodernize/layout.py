@@ -692,7 +692,7 @@ def _narrowed(
     if "\n" in text.rstrip("\n"):
         joined = _joined(text)
         if joined is None:
-            return statement
+            return _arguments_fitted(statement, limit, depth, widest)
         try:
             code = _without_parentheses(cst.parse_statement(joined))
         except cst.ParserSyntaxError:
@@ -703,6 +703,25 @@ def _narrowed(
     return wrapped.with_changes(
         leading_lines=statement.leading_lines, trailing_whitespace=statement.trailing_whitespace
     )
+
+
+def _arguments_fitted(
+    statement: cst.SimpleStatementLine, limit: int, depth: int, widest: int
+) -> cst.SimpleStatementLine:
+    """``statement`` whose outermost call its author laid one argument a line (a trailing
+    comma), each argument still too wide on its line wrapped inside; as it was when that is
+    not narrower."""
+    small = statement.body[0] if len(statement.body) == 1 else None
+    value = getattr(small, "value", None)
+    call = _outer_call(value) if isinstance(value, cst.BaseExpression) else None
+    if call is None or not isinstance(call.whitespace_before_args, cst.ParenthesizedWhitespace):
+        return statement
+    room = limit - len(STEP) * depth
+    args = [_fitted_arg(arg, 1, room) for arg in call.args]
+    wrapped = statement.with_changes(
+        body=[small.with_changes(value=_replaced(value, call, call.with_changes(args=args)))]
+    )
+    return wrapped if width(wrapped.with_changes(leading_lines=[]), depth) < widest else statement
 
 
 #: Values whose parentheses, around the whole value assigned or returned, say nothing.
