@@ -104,7 +104,7 @@ After
         def _cost(self, x, y):
             return tf.reduce_mean(tf.square(self._pred(x) - y))
 
-        @tf.function(input_signature=[...])
+        @tf.function(input_signature=[...], autograph=False)
         def _train_step(self, x, y):
             with tf.GradientTape() as tape:
                 cost = self._cost(x, y)

@@ -13,7 +13,10 @@ What it does
       dtypes and shapes, so ``None`` batch sizes do not retrace and float64 feeds compute
       in the placeholder's dtype) and whose body is the backward slice of the fetched tensors,
       in program order; a sub-graph (two statements or more) needed by several functions
-      becomes one helper function they call;
+      becomes one helper function they call; it is traced without AutoGraph
+      (``autograph=False``): TF1 ran the graph code's Python loops and branches once, while
+      building the graph, as such a trace does (AutoGraph stays on where a loop or branch
+      tests a parameter or ``tf.range``);
     - a fetch the program runs once, outside any loop, comprehension or definition, is a plain
       Python function run eagerly, each fed value converted to its placeholder's dtype
       (``x = tf.convert_to_tensor(x, tf.float32)``, as TF1's feed converted it): tracing a
@@ -132,7 +135,7 @@ After
     W = tf.Variable([[1.0], [2.0]])
 
 
-    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)], autograph=False)
     def compute_y(x):
         y = tf.matmul(x, W)
         return y
