@@ -142,13 +142,13 @@ Declines when
 from __future__ import annotations
 
 import re
-from typing import Union
+from typing import Optional, Union
 
 import libcst as cst
 
-from tfmodernize.analysis.contrib import instead as contrib_instead, reexported_tf1_name
+from tfmodernize.analysis.contrib import reexported_tf1_name
 from tfmodernize.analysis.tables import tables
-from tfmodernize.analysis.tf1_api import SHARED_INITIALIZERS, TF1_ONLY_INITIALIZERS
+from tfmodernize.analysis.tf1_api import SHARED_INITIALIZERS
 from tfmodernize.codemods.migrate.api_renames.policy import (
     CALL_REWRITES,
     DIVISIONS,
@@ -162,19 +162,21 @@ from tfmodernize.codemods.migrate.api_renames.policy import (
 from tfmodernize.codemods.migrate.api_renames.evidence import operand_kinds, tf1_evidence
 from tfmodernize.analysis import tf_objects
 from tfmodernize.codemods.migrate.absl_flags_logging import moves_to_absl
-from tfmodernize.codemods.migrate.api_renames.calls import CallRewrites
+from tfmodernize.codemods.migrate.api_renames.call_plan import RenamesFile
+from tfmodernize.codemods.migrate.api_renames.calls import plan_call
 from tfmodernize.codemods.migrate.api_renames.contrib_imports import (
     ReexportedImport,
     all_read_through,
     from_v1,
     reexported_imports,
 )
+from tfmodernize.codemods.migrate.api_renames.findings import contrib_finding, v1_target_finding
 from tfmodernize.codemod import Decline, TFCodemod
 from tfmodernize.layout import depth, relaid, style_width
 from tfmodernize.registry import find_codemod
 from tfmodernize.names import WholeNames
 from tfmodernize.syntax import statement_holding
-from tfmodernize.tfsymbols import TFNames, TFSymbol, dotted_name
+from tfmodernize.tfsymbols import TFNames, dotted_name
 
 
 #: The words a use of ``tf.app``, ``tf.flags`` or ``tf.logging`` takes (absl-flags-logging's).
@@ -182,7 +184,7 @@ ABSL_TEXT = re.compile(r"\b(app|flags|logging)\b")
 IGNORE = "tfmodernize: ignore"
 
 
-class ApiRenames(CallRewrites, WholeNames, TFCodemod):
+class ApiRenames(WholeNames, TFCodemod):
     __doc__ = __doc__
     code = "TFM109"
     name = "api-renames"
@@ -239,15 +241,11 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         self._inner: set[int] = set()
         self._call_funcs: set[int] = set()
         self._frozen: set[int] = set()
-        self._tf1_file = False
-        self._written_tf1 = False
-        self._stays_tf1 = False
+        self._file: Optional[RenamesFile] = None  # what visit_Module reads of the file
         self._from_imported: dict[str, str] = {}
         self._reexported: dict[str, ReexportedImport] = {}
         self._gone_reported: set[int] = set()
         self._laid_out: set[int] = set()
-        #: Findings said with a fix: what the fixed call still leaves for the user (by call id).
-        self._left_for_you: dict[int, str] = {}
         self._module: cst.Module = cst.Module(body=[])
         self._width = 0
         self._provisional = True
@@ -258,7 +256,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         # Only TF1's ``div`` reads them, and naming it takes the word ``div`` (``tf.div``, an import).
         text = self.state.text
         div = ("div" in text and NAMES_DIV.search(text)) or "resize_images" in text
-        self._operand_kinds = operand_kinds(node, self.tf, self.state.parsed) if div else None
+        kinds = operand_kinds(node, self.tf, self.state.parsed) if div else None
         # What absl-flags-logging, which runs next, moves to absl leaves no TF1 (a use silenced
         # by an ignore comment would stay: then nothing is assumed).
 
@@ -266,16 +264,23 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             moves = ABSL_TEXT.search(text) and IGNORE not in text
             return moves_to_absl(node, self.tf) if moves else frozenset()
 
-        self._tf1_file, self._stays_tf1 = tf1_evidence(node, self.tf, self._operand_kinds, absl)
+        tf1_file, stays_tf1 = tf1_evidence(node, self.tf, kinds, absl)
         # Where an earlier codemod took the file's TF1 names (session-to-function its sessions
         # and placeholders), the names it left were written as TF1's all the same: the calls
         # that compute other numbers under TF2's meaning (dropout's keep_prob, initializers'
         # defaults) are read as TF1's.
-        self._written_tf1 = self._tf1_file or (
-            node is not self.state.parsed and tf1_evidence(self.state.parsed, self.tf, None)[0]
-        )
+        written_tf1 = tf1_file or (node is not self.state.parsed and tf1_evidence(self.state.parsed, self.tf, None)[0])
         # A file of a project kept on TF1 is kept on compat.v1 with it (compat-fallback).
-        self._stays_tf1 = self._stays_tf1 or self.state.project_on_v1 is not None
+        stays_tf1 = stays_tf1 or self.state.project_on_v1 is not None
+        self._file = RenamesFile(
+            tf=self.tf,
+            tf_expr=self.tf_expr,
+            tf1_file=tf1_file,
+            written_tf1=written_tf1,
+            stays_tf1=stays_tf1,
+            operand_kinds=kinds,
+            parent_of=lambda: self.state.parents(node),
+        )
         self._from_imported = self.from_imports(node)
         # ``v.initialized_value()`` read the value once the variable was initialised; TF 2.x
         # variables are initialised when made, so it is their value: ``v.read_value()``. In a file
@@ -286,7 +291,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
                 for attribute, what in tf_objects.v1_only_members(node, self.tf)
                 if what == "variable.initialized_value"
             }
-            if "initialized_value" in self.state.text and not self._stays_tf1
+            if "initialized_value" in self.state.text and not stays_tf1
             else set()
         )
         self._reexported = reexported_imports(node) if "contrib" in self.state.text else {}
@@ -305,13 +310,35 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             self._frozen.add(id(node.func))
         elif symbol is not None:
             try:
-                self._plan(node, symbol)
+                plan_call(self._file, node, symbol)
             except Decline as decline:
                 # Leave the whole call as it is, name included: never half-migrate a call.
                 self._frozen.add(id(node.func))
                 if not symbol.v1:
                     self.declined(decline)
         return True
+
+    def leave_Call(self, original: cst.Call) -> None:
+        if id(original.func) in self._initialized_values and not original.args:
+            if self.fix(original, "a TF 2.x variable is initialised when made: its initialized_value is read_value"):
+                self.replace(
+                    original.func,
+                    lambda updated: updated.with_changes(attr=updated.attr.with_changes(value="read_value")),
+                )
+            return
+        if id(original.func) in self._frozen:
+            return
+        symbol = self.tf.tf_symbol(original.func)
+        if symbol is None:
+            return
+        rewrite = plan_call(self._file, original, symbol)
+        if rewrite is None or not self.fix(original, rewrite.message):
+            return
+        self.replace(original, rewrite.build)
+        self.lay_out(original)
+        self._drop_import(original.func)  # goes only if nothing reads the name any more
+        if rewrite.left is not None:
+            self.report(original, rewrite.left)
 
     # -- symbols --------------------------------------------------------------------------------
 
@@ -342,7 +369,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
         renamed = rename_for(path)
         if renamed is not None:
             key, target = renamed
-            tf1 = symbol.v1 or (self._tf1_file and not symbol.v2)
+            tf1 = symbol.v1 or (self._file.tf1_file and not symbol.v2)
             if not (tf1 or tables().tf1_only(key)):
                 return  # a name TF2 has too, in a file that reads as TF2: TF2's meaning
             tf1_name = reexported_tf1_name(key, target)
@@ -363,7 +390,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
                     self.lay_out(original)
                 return
             if target.startswith("compat.v1."):
-                self._report_v1_target(original, symbol, key, target)
+                self._say(original, v1_target_finding(symbol, key, target))
                 return
             if not self.fix(original, f"tf.{key} is tf.{target} in TF2"):
                 return
@@ -371,7 +398,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
             # In code that stays TF1 elsewhere (and so is kept on compat.v1 by compat-fallback),
             # a plain ``tf.argmax`` would read as TF1's own argmax on the next run or under the
             # compat.v1 import: a TF2 name written there says it is TF2's, ``tf.compat.v2.X``.
-            self.replace(original, self.tf_expr(target, spell_v2=self._stays_tf1))
+            self.replace(original, self.tf_expr(target, spell_v2=self._file.stays_tf1))
             self.lay_out(original)
         dead = t.dead_for(path)
         if dead is not None:
@@ -385,7 +412,7 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
                 )
             return
         if path.startswith("contrib."):
-            self._report_contrib(original, path)
+            self._say(original, contrib_finding(path))
         return
 
     def leave_Module(self, original: cst.Module) -> None:
@@ -401,48 +428,11 @@ class ApiRenames(CallRewrites, WholeNames, TFCodemod):
                     self.replace(imported.statement, from_v1(imported))
                 continue
             for node, key, target in imported.uses:
-                self._report_v1_target(node, self.tf.tf_symbol(node), key, target)
+                self._say(node, v1_target_finding(self.tf.tf_symbol(node), key, target))
 
-    def _report_v1_target(self, node: cst.CSTNode, symbol: TFSymbol, key: str, target: str) -> None:
-        if symbol.v1:
-            return  # already spelled through compat.v1: compat-v1-import lists it
-        owner = owner_of(symbol.path)
-        if owner is not None and find_codemod(owner) is not None:
-            return
-        if key in TF1_ONLY_INITIALIZERS:
-            self.report(
-                node,
-                f"tf.{key} has no TF2 class drawing the same numbers (Keras's initializers "
-                "draw with their own seeds): make the initial value where the variable is made, "
-                f"with {TF1_ONLY_INITIALIZERS[key]} (what get-variable-to-variable writes for a "
-                "tf.get_variable it migrates), or accept new initial values from "
-                "tf.keras.initializers",
-            )
-            return
-        # The peer's note, without its account of its own compat.v1 rewrite.
-        message = tables().messages.get(key, {}).get("message", "").split("\n")[0]
-        message = message.replace("<function name>", f"tf.{key}")
-        self.report(
-            node,
-            f"tf.{key} has no TF2 equivalent that behaves the same; tf_upgrade_v2 would "
-            f"use tf.{target}. {message}".strip(),
-        )
-
-    def _report_contrib(self, node: cst.CSTNode, path: str) -> None:
-        owner = owner_of(path)
-        if owner is not None and find_codemod(owner) is not None:
-            return  # contrib-to-core replaces it with core code, or says why not
-        t = tables()
-        addon = t.addons.get(path)
-        if addon is not None:
-            self.report(node, f"tf.{path} is gone from TF2; TensorFlow Addons has {addon} (the API may differ)")
-            return
-        replacement = contrib_instead(path)
-        if replacement is not None:
-            self.report(node, f"tf.{path} is gone from TF 2.x (no tf.contrib): use {replacement} instead")
-            return
-        message = t.messages.get(path, {}).get("message") or t.module_message(path) or "tf.contrib is gone from TF2"
-        self.report(node, message.replace("<function name>", f"tf.{path}"))
+    def _say(self, node: cst.CSTNode, finding: Optional[str]) -> None:
+        if finding is not None:
+            self.report(node, finding)
 
     def lay_out(self, node: cst.CSTNode) -> None:
         """Keep the layout of the statement holding ``node``, which this codemod rewrites: lines
