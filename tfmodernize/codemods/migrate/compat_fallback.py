@@ -294,7 +294,7 @@ class CompatFallback(TFCodemod):
         """The line of ``node``, a use of the TF name ``what``. A node an earlier codemod wrote
         anew as text (session-to-function's functions) stands for no node of the file as
         written: the line is then that of the first use of ``what`` in the file as written."""
-        line, column, _, _ = self._position(node)
+        line, column, _, _ = self.state.position(node)
         if (line, column) != (1, 1) or self.state.parsed is None:
             return line
         if self._first_uses is None:  # read once per file, and only for such a node
@@ -305,7 +305,7 @@ class CompatFallback(TFCodemod):
                 if isinstance(n, (cst.Attribute, cst.Name)) and (symbol := names.tf_symbol(n)) is not None:
                     self._first_uses.setdefault(f"tf.{symbol.path}", n)
         first = self._first_uses.get(what)
-        return line if first is None else self._position(first)[0]
+        return line if first is None else self.state.position(first)[0]
 
     def _facts(self, module: cst.Module) -> "_Facts":
         """What the plan needs to know of the file, read in one walk over its code.

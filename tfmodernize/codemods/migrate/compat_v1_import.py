@@ -228,7 +228,7 @@ class CompatV1Import(TFCodemod):
         seen: dict[str, tuple[int, str]] = {}
         for node, what, why in found:
             if what not in seen:
-                seen[what] = (self._position(node)[0], why)
+                seen[what] = (self.state.position(node)[0], why)
         listed = [f"{what} (line {line}: {why})" for what, (line, why) in list(seen.items())[:_LISTED]]
         more = f" and {len(seen) - _LISTED} more" if len(seen) > _LISTED else ""
         self.report(

@@ -118,7 +118,7 @@ class GlobalReboundInFunction(InTFFunction, TFCodemod):
         if not later or (id(function), name) in self._reported:
             return
         self._reported.add((id(function), name))
-        line = self._position(later[0])[0]
+        line = self.state.position(later[0])[0]
         self.report(node, MESSAGE.format(name=name, function=function.name.value, line=line))
 
     def _calls_between(self, start: int, end: int) -> bool:
