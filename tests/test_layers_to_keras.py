@@ -1136,12 +1136,12 @@ second = head(tf.zeros([1, 2]))
             id="apart-input-width-unknown-beside-a-variable",
         ),
         pytest.param(
-            "def net(x, name):\n    with tf.variable_scope(name):\n        width = x.get_shape()[1]\n"
+            "def net(x, name, scope_name=None):\n    with tf.variable_scope(name):\n        width = x.get_shape()[1]\n"
             "        w = tf.get_variable('w', [width, 2], initializer=tf.zeros_initializer())\n"
             "        return tf.matmul(x, w)\n\n\n"
             "a = net(p, 'a')\nb = net(q, 'b')\n",
             "`name`, a parameter `net` would keep on its object, is an attribute",
-            id="apart-input-width-unknown-scope-parameter-named-name",
+            id="apart-input-width-unknown-scope-parameter-named-name-and-scope_name-taken",
         ),
         # Batch normalisations always in training mode: what is not read is declined.
         *(
@@ -1276,6 +1276,55 @@ class Dense(tf.Module):
 x = tf.placeholder(tf.float32, [None, 3])
 dense = Dense(3, 2)
 a = dense(x)
+"""
+    assert_rewrites("TFM107", before, after)
+
+
+def test_a_network_named_by_a_name_parameter_sized_by_a_reshape_keeps_the_name_as_scope_name():
+    before = """
+import tensorflow as tf
+
+
+def dense(x, width, name):
+    with tf.variable_scope(name):
+        in_dim = x.get_shape()[1]
+        w = tf.get_variable("w", [in_dim, width], initializer=tf.zeros_initializer())
+        return tf.matmul(x, w)
+
+
+x = tf.placeholder(tf.float32, [None, 2, 3])
+flat = tf.reshape(x, [-1, 6])
+a = dense(flat, 2, "first")
+"""
+    after = """
+import tensorflow as tf
+
+
+class Dense(tf.Module):
+    def __init__(self, width, name):
+        super().__init__()
+        self.width = width
+        self.scope_name = name
+        self.w = None
+
+    def build(self, x):
+        in_dim = x.shape[1]
+        self.w = tf.Variable(
+            tf.zeros([in_dim, self.width], dtype=tf.float32),
+            name=f"{self.scope_name}/w",
+        )
+
+    def __call__(self, x):
+        if self.w is None:
+            self.build(x)
+        w = self.w
+        return tf.matmul(x, w)
+
+
+x = tf.placeholder(tf.float32, [None, 2, 3])
+flat = tf.reshape(x, [-1, 6])
+dense = Dense(2, "first")
+a = dense(flat)
 """
     assert_rewrites("TFM107", before, after)
 

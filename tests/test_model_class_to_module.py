@@ -477,16 +477,40 @@ def test_declines_with_a_finding(source, message):
     assert any(message in f.message for f in result.findings), [f.message for f in result.findings]
 
 
-def test_random_ops_in_the_graph_are_an_unsafe_fix():
-    source = _class(
-        "        self.y = tf.matmul(tf.nn.dropout(self.x, 0.5), self.w)\n",
-        methods="\n    def f(self, v):\n        return self.sess.run(self.y, feed_dict={self.x: v})\n",
-    )
+@pytest.mark.parametrize(
+    "line, run",
+    [
+        # The random op reads a variable: drawn apart, its value would lose the gradient.
+        ("        self.y = tf.matmul(tf.nn.dropout(tf.matmul(self.x, self.w), 0.5), self.w)\n", "{self.x: v}"),
+        # The run feeds a computed value the draw would read too: computed twice.
+        ("        self.y = tf.matmul(tf.nn.dropout(self.x, 0.5), self.w)\n", "{self.x: np.tanh(v)}"),
+        # Drawn from a tensor the graph computes.
+        ("        h = tf.matmul(self.x, self.w)\n        self.y = h + tf.random_normal(tf.shape(h))\n", "{self.x: v}"),
+    ],
+    ids=["reads-a-variable", "computed-feed", "reads-a-tensor"],
+)
+def test_random_ops_in_the_graph_are_an_unsafe_fix(line, run):
+    source = _class(line, methods=f"\n    def f(self, v):\n        return self.sess.run(self.y, feed_dict={run})\n")
     safe = assert_unchanged("TFM120", source)
     assert [f.unsafe_fix for f in safe.findings] == [True]
     assert "draws random values" in safe.findings[0].message
     unsafe = rewrite("TFM120", source, unsafe_fixes=True)
     assert "class M(tf.Module):" in unsafe.code
+    assert "get_concrete_function" not in unsafe.code
+
+
+def test_a_random_op_reading_placeholders_is_drawn_apart_by_each_run():
+    """One tf.function traced in ``__init__`` where TF1 made the op draws it; each run calls
+    it and hands its value to the function it runs (a safe fix: TF1's numbers)."""
+    source = _class(
+        "        self.y = tf.matmul(tf.nn.dropout(self.x, 0.5), self.w)\n",
+        methods="\n    def f(self, v):\n        return self.sess.run(self.y, feed_dict={self.x: v})\n",
+    )
+    result = rewrite("TFM120", source)
+    assert "        self._draw_dropped.get_concrete_function()\n" in result.code
+    assert "    def _draw_dropped(self, x):\n        return tf.nn.dropout(x, 0.5)\n" in result.code
+    assert "return self._y(self._draw_dropped(v)).numpy()" in result.code
+    assert not [f for f in result.findings if f.unsafe_fix]
 
 
 NO_OPS = [

@@ -252,6 +252,7 @@ def test_each_module_learns_how_the_rest_of_the_run_uses_its_functions(tmp_path)
             "top_level": True,
             "attribute": False,
             "arguments": [[None, "'out'"], [None, None]],
+            "shapes": [None, None],
             "unit": None,
         },
         {
@@ -261,6 +262,7 @@ def test_each_module_learns_how_the_rest_of_the_run_uses_its_functions(tmp_path)
             "top_level": False,
             "attribute": False,
             "arguments": [[None, "'x'"], [None, None]],
+            "shapes": [None, None],
             "unit": None,
         },
     ]
@@ -272,6 +274,7 @@ def test_each_module_learns_how_the_rest_of_the_run_uses_its_functions(tmp_path)
             "top_level": True,
             "attribute": False,
             "arguments": [[None, None]],
+            "shapes": [None],
             "unit": None,
         },
         {
@@ -281,10 +284,32 @@ def test_each_module_learns_how_the_rest_of_the_run_uses_its_functions(tmp_path)
             "top_level": True,
             "attribute": False,
             "arguments": [],
+            "shapes": [],
             "unit": None,
         },
     ]
     assert index.callers_of(fit) is None  # no file of the run imports it
+
+
+def test_the_callers_say_what_they_know_of_the_shapes_they_pass(tmp_path):
+    (tmp_path / "nets.py").write_text(
+        "import tensorflow as tf\n\n\ndef dense(x, units):\n    return x\n\n\ndef pool(x):\n    return x\n"
+    )
+    main = tmp_path / "main.py"
+    main.write_text(
+        "import tensorflow as tf\nfrom nets import dense, pool\n\nwidth = 4\n"
+        "with tf.name_scope('inputs'):\n    x = tf.placeholder(tf.float32, [None, width])\n"
+        "h = dense(x, 3)\np = pool(h)\nq = tf.nn.relu(p)\nout = dense(h, 2)\nlast = dense(q, 2)\n"
+    )
+    index = summarize([main, tmp_path / "nets.py"], builtin_codemods())
+    uses = index.callers_of(tmp_path / "nets.py")
+    # a placeholder's written dimensions; another function of the module's result; unknown: None.
+    assert [use["shapes"] for use in uses["dense"]] == [
+        [["placeholder", [False, True]], None],
+        [["result", "dense"], None],
+        [None, None],
+    ]
+    assert uses["pool"][0]["shapes"] == [["result", "dense"]]
 
 
 def test_a_helper_called_in_a_block_of_another_file_is_left_with_the_reason(tmp_path):
@@ -758,6 +783,15 @@ NAMED_MAIN = textwrap.dedent("""\
 """)
 
 
+def test_a_parameter_named_name_is_kept_on_the_object_as_scope_name(tmp_path):
+    (tmp_path / "blocks.py").write_text(NAMED_BLOCK)
+    script = tmp_path / "main.py"
+    script.write_text(NAMED_MAIN)
+    found = outcomes([script, tmp_path / "blocks.py"])
+    new = found["blocks.py"].new
+    assert "self.scope_name = name" in new and "name=self.scope_name" in new, new
+
+
 @NEEDS_TF
 def test_the_class_names_its_variables_as_tf1_did(tmp_path):
     # TF1: variable_scope("encode") around get_variable("kernel_" + tag) made "encode/kernel_encode";
@@ -790,9 +824,12 @@ def test_the_class_names_its_variables_as_tf1_did(tmp_path):
             id="width-read-again",
         ),
         pytest.param(
-            NAMED_BLOCK,
+            NAMED_BLOCK.replace(
+                "    return tf.identity(tf.matmul(x, w), name=name)\n",
+                "    scope_name = 'out_'\n    return tf.identity(tf.matmul(x, w), name=scope_name + name)\n",
+            ),
             "`name`, a parameter `block` would keep on its object, is an attribute",
-            id="reserved-attribute",
+            id="reserved-attribute-and-its-other-name-taken",
         ),
     ],
 )

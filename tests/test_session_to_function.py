@@ -1301,6 +1301,82 @@ REWRITES.extend(
     ]
 )
 
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None])
+        total = tf.reduce_sum(x * 3.0)
+
+
+        def show(values, session):
+            print(session.run(total, {x: values}))
+
+
+        with tf.Session() as sess:
+            show([1.0, 2.0], session=sess)
+            show([4.0], sess)
+        """,
+        """
+        import tensorflow as tf
+
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)], autograph=False)
+        def compute_total(x):
+            total = tf.reduce_sum(x * 3.0)
+            return total
+
+
+        def show(values):
+            print(compute_total(values).numpy())
+
+
+        show([1.0, 2.0])
+        show([4.0])
+        """,
+        # The function runs the graph in the session it is handed: the session goes from its
+        # parameters and from each call, by keyword or by position.
+        id="module-function-handed-the-session-by-keyword-and-by-position",
+    )
+)
+
+REWRITES.append(
+    pytest.param(
+        """
+        import tensorflow as tf
+
+
+        def build():
+            x = tf.placeholder(tf.float32, [None])
+            w = tf.Variable(2.0)
+            total = tf.reduce_sum(x * w)
+
+
+        if __name__ == "__main__":
+            print("the graph is not run yet")
+        """,
+        """
+        import tensorflow as tf
+
+
+        def build():
+            w = tf.Variable(2.0)
+
+            @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)], autograph=False)
+            def compute_total(x):
+                total = tf.reduce_sum(x * w)
+                return total
+
+
+        if __name__ == "__main__":
+            print("the graph is not run yet")
+        """,
+        # Nothing calls ``build``: what its graph ends in is a function for the program to call.
+        id="graph-built-by-a-function-nothing-calls",
+    )
+)
+
 
 @pytest.mark.parametrize(("before", "after"), REWRITES)
 def test_rewrites(before: str, after: str) -> None:
@@ -2378,6 +2454,123 @@ DECLINES = [
         "with a shape other than a literal refining the declared one",
         id="placeholder-shape-set-incompatible",
     ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None])
+        total = tf.reduce_sum(x * 3.0)
+
+
+        def show(sess, values):
+            print(sess.run(total, {x: values}))
+
+
+        hooks = [show]
+        with tf.Session() as sess:
+            show(sess, [1.0])
+        """,
+        "`show` runs the graph in the session it is given and is used other than called with a session",
+        id="function-handed-the-session-also-kept-in-a-list",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None])
+        total = tf.reduce_sum(x * 3.0)
+
+
+        def show(sess, values):
+            print(sess.run(total, {x: values}))
+
+
+        with tf.Session() as first:
+            show(first, [1.0])
+        with tf.Session() as second:
+            show(second, [2.0])
+        """,
+        "`show` is given a session in a program opening several",
+        id="function-handed-each-of-two-sessions",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None])
+        total = tf.reduce_sum(x * 3.0)
+
+
+        def show(sess, values):
+            print(sess.run(total, {x: values}))
+
+
+        total = tf.reduce_max(x)
+        with tf.Session() as sess:
+            show(sess, [1.0])
+        """,
+        # Called, it runs the tensor ``total`` names then: not the one built above it.
+        "`show` runs the graph in the session it is given, and `total` is bound again after it is defined",
+        id="function-handed-the-session-reading-a-tensor-rebuilt-below-it",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        x = tf.placeholder(tf.float32, [None])
+        total = tf.reduce_sum(x * 3.0)
+
+
+        def show(sess, values):
+            print(sess.run(total, {x: values}), sess.graph)
+
+
+        with tf.Session() as sess:
+            show(sess, [1.0])
+        """,
+        "`show` uses `total` from the graph",
+        id="function-handed-the-session-reading-its-graph",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+
+        def build():
+            x = tf.placeholder(tf.float32, [None])
+            total = tf.reduce_sum(x * 3.0)
+            tf.summary.scalar("total", total)
+
+
+        if __name__ == "__main__":
+            print("nothing runs the graph")
+        """,
+        # The summary op binds no name: no function of what the graph ends in computes it.
+        "a graph never run with code none of its results reads",
+        id="graph-never-run-with-a-summary",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+        scale = 2.0
+        x = tf.placeholder(tf.float32, [None])
+        y = x * scale
+
+
+        def show(sess):
+            print(sess.run(y, {x: [1.0]}))
+
+
+        scale = 5.0
+        with tf.Session() as sess:
+            show(sess)
+        """,
+        # The function handed the session runs where it is called, after ``scale`` changed: a
+        # trace there would read 5.0, TF1's graph read 2.0.
+        "`scale` is rebound after the graph used it",
+        id="function-handed-the-session-called-after-a-name-the-graph-read-changed",
+    ),
 ]
 
 
@@ -2430,6 +2623,46 @@ NO_OPS = [
         out = sess.run(y, {x: 1.0})  # tfmodernize: ignore
         """,
         id="suppressed-at-call-site",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+
+        def build():
+            x = tf.placeholder(tf.float32, [None])
+            total = tf.reduce_sum(x * 3.0)
+
+
+        build()
+        """,
+        id="graph-built-by-a-function-the-script-calls-and-never-run",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+
+        def build():
+            x = tf.placeholder(tf.float32, [None])
+            total = tf.reduce_sum(x * 3.0)
+        """,
+        id="graph-built-by-a-function-of-a-library-module",
+    ),
+    pytest.param(
+        """
+        import tensorflow as tf
+
+
+        def build():
+            x = tf.placeholder(tf.float32, [None])
+            return x, tf.reduce_sum(x * 3.0)
+
+
+        if __name__ == "__main__":
+            print("built elsewhere")
+        """,
+        id="graph-returned-by-a-function-nothing-calls",
     ),
 ]
 
@@ -2967,3 +3200,26 @@ def test_a_line_of_spaces_closing_a_block_counts_as_a_blank_line_before_a_functi
         "def compute_y(x):\n    y = x * 2.0\n    return y\n\n\n"
         "for i in range(2):\n    print(compute_y([1.0, 2.0]).numpy())\n"
     )
+
+
+def test_a_module_function_making_variables_through_another_is_summarized_as_making_them():
+    """``conv_layer`` calling ``weight_variable``: an importer calling it on a placeholder
+    value must not move it into a tf.function (it would make its variables at every trace)."""
+    import libcst as cst
+
+    from tfmodernize.codemods.migrate.session_to_function import SessionToFunction
+    from tfmodernize.tfsymbols import TFNames
+
+    module = cst.parse_module(
+        "import tensorflow as tf\n\n\n"
+        "def weight_variable(shape):\n"
+        "    return tf.Variable(tf.random.truncated_normal(shape, stddev=0.1))\n\n\n"
+        "def conv_layer(inputs, shape):\n"
+        "    return tf.nn.relu(tf.nn.conv2d(inputs, weight_variable(shape), 1, 'SAME'))\n\n\n"
+        "def block(inputs):\n"
+        "    return conv_layer(conv_layer(inputs, [3, 3, 1, 4]), [3, 3, 4, 4])\n"
+    )
+    functions = SessionToFunction.summarize(module, TFNames.for_module(module))["functions"]
+    assert functions["conv_layer"] == {"graph": True, "variables": True, "draws": True, "factory": False}
+    assert functions["block"]["variables"] and functions["block"]["draws"]
+    assert functions["weight_variable"]["factory"]

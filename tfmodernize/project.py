@@ -257,11 +257,13 @@ def _read_callers(index: ProjectIndex, sources: dict[Path, str], imported: set[P
 
 
 def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Optional[set[str]]]):
-    """(module path, function, {"line", "call", "top_level", "attribute", "arguments"}) for each
+    """(module path, function, {"line", "call", "top_level", "attribute", "arguments", "shapes",
+    "unit"}) for each
     use in ``tree`` of a function of the ``visible`` project modules: by a name ``from m import
     f`` (or ``*``) binds, or as ``m.f`` after ``import m`` (``attribute``). ``top_level``: the
     use is in a simple statement of the module's own top-level code, outside any block;
-    ``arguments``: what a call passes (``_arguments``); ``unit``: the module function holding the
+    ``arguments``: what a call passes (``_arguments``); ``shapes``: what the file knows of each
+    argument's static shape, in the same order (``_argument_shapes``); ``unit``: the module function holding the
     use outside its loops, conditions, ``try`` blocks, comprehensions and nested definitions,
     when the top-level code calls it once (``_units``), else None."""
     names: dict[str, tuple[Path, str]] = {}
@@ -285,6 +287,7 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
         id(statement) for statement in tree.body if not hasattr(statement, "body") and not hasattr(statement, "cases")
     }
     units = _units(tree)
+    shapes = _argument_shapes(tree, names, modules, defined)
     pending: list[tuple[ast.AST, Optional[ast.AST], bool, Optional[str]]] = [
         (statement, None, id(statement) in top, None) for statement in tree.body
     ]
@@ -333,6 +336,7 @@ def _uses(tree: ast.Module, visible: dict[str, Path], defined: dict[Path, Option
                     "top_level": top_level,
                     "attribute": isinstance(node, ast.Attribute),
                     "arguments": _arguments(parent) if called else [],
+                    "shapes": [shapes(value, target[0]) for value in _values(parent)] if called else [],
                     "unit": unit,
                 },
             )
@@ -362,6 +366,78 @@ def _arguments(call: ast.Call) -> list[list]:
             [keyword.arg or "**", repr(keyword.value.value) if isinstance(keyword.value, ast.Constant) else None]
         )
     return found
+
+
+def _values(call: ast.Call) -> list[ast.expr]:
+    """A call's argument values, in the order ``_arguments`` lists them."""
+    return [*call.args, *(keyword.value for keyword in call.keywords)]
+
+
+def _argument_shapes(
+    tree: ast.Module,
+    names: dict[str, tuple[Path, str]],
+    modules: dict[str, Path],
+    defined: dict[Path, Optional[set[str]]],
+) -> Callable[[ast.expr, Path], Optional[list]]:
+    """What a file knows, ahead of any rewrite, of the static shape of an argument it passes to
+    a function of the module at a path: a name its top-level code binds once, to a placeholder
+    declared with a shape written out (``["placeholder", [True, False, ...]]``: whether each
+    dimension is written, a number or names bound once there) or to what another function of
+    that module returns (``["result", function]``); None for anything else (its shape is not known ahead: a
+    pooling's, a reshape's, a name bound twice or inside a function)."""
+    top = [s for s in tree.body if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    counts: dict[str, int] = {}
+    for statement in top:
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                counts[node.id] = counts.get(node.id, 0) + 1
+    once = {name for name, count in counts.items() if count == 1}
+    known: dict[str, list] = {}
+    for statement in (node for line in top for node in ast.walk(line)):
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], (ast.Name, ast.Tuple, ast.List))
+            and isinstance(statement.value, ast.Call)
+        ):
+            continue
+        call, bound = statement.value, statement.targets[0]
+        # ``h = f(x)``, or ``h, w = f(x)`` (one of its results: what it is, its module says).
+        targets = [bound] if isinstance(bound, ast.Name) else [e for e in bound.elts if isinstance(e, ast.Name)]
+        targets = [t.id for t in targets if t.id in once]
+        if not targets:
+            continue
+        func = call.func
+        called = None
+        if isinstance(func, ast.Name) and func.id in names:
+            called = names[func.id]
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in modules:
+            if func.attr in (defined[modules[func.value.id]] or ()):
+                called = (modules[func.value.id], func.attr)
+        if called is not None:
+            known.update({target: ["result", called[0], called[1]] for target in targets})
+            continue
+        if not (isinstance(bound, ast.Name) and isinstance(func, ast.Attribute) and func.attr == "placeholder"):
+            continue
+        target = bound.id
+        shape = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "shape"), None)
+        if isinstance(shape, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in shape.elts):
+            known[target] = [
+                "placeholder",
+                [
+                    not (isinstance(e, ast.Constant) and e.value is None)
+                    and all(n.id in once for n in ast.walk(e) if isinstance(n, ast.Name))
+                    for e in shape.elts
+                ],
+            ]
+
+    def shape_of(value: ast.expr, module: Path) -> Optional[list]:
+        found = known.get(value.id) if isinstance(value, ast.Name) else None
+        if found is not None and found[0] == "result":  # only another function of the same module
+            return ["result", found[2]] if found[1] == module else None
+        return found
+
+    return shape_of
 
 
 def _units(tree: ast.Module) -> set[str]:

@@ -79,7 +79,13 @@ What it does
     (the widths of its inputs known). When a call's input width is only known once the graph
     runs (after a strided pooling or a reshape), the class makes its variables on its first
     call instead (``build`` reads ``in_dim`` from that call's input, and ``__init__`` keeps the
-    other arguments on the object), if the file makes no variable elsewhere. Calls of a
+    other arguments on the object), if the file makes no variable elsewhere; so does a project
+    module's class when a file of the run calls it on such an input (the project pre-pass
+    reads what each call passes: a placeholder with its shape written out, a result of
+    another of the module's networks, or something else), if that file makes no variable of
+    its own and calls no class making its variables when made after it. A scope parameter
+    called ``name``, which ``tf.Module`` and Keras layers keep for themselves, is kept on the
+    object as ``self.scope_name``. Calls of a
     project module's class in a function the script calls once (``main()``), outside its loops, get their objects made before that
     function's definition, when nothing there draws random values or makes variables first and
     their arguments read nothing the function binds; when that function imports them itself

@@ -14,6 +14,7 @@ import libcst as cst
 
 from tfmodernize.names import fresh_name
 from tfmodernize.treewalk import contains
+from tfmodernize.analysis.tf1_api import VARIABLE_MAKERS
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.layers_to_keras import modules
 from tfmodernize.codemods.migrate.layers_to_keras.plan import FilePlan
@@ -96,6 +97,8 @@ class ProjectCallers:
                             "TF1 made for its batch normalisation; the class does not make them "
                             "(training mode never reads them)",
                         )
+                if split.get("lazy"):
+                    self._first_call_makes_in_order(call, splits, local=called in self.plan.local_splits)
                 if imported.holder is not None and (unit is None or unit is not imported.holder):
                     raise Decline(
                         call,
@@ -198,6 +201,37 @@ class ProjectCallers:
         else:
             make_before(self.editor, statement, made)
 
+    def _first_call_makes_in_order(self, call: cst.Call, splits: dict, local: bool) -> None:
+        """Declines a call of a class making its variables on its first call (``lazy``), in a
+        trace, where the file makes variables ahead of that trace that TF1 made after it: its own
+        (``tf.get_variable``, a layer: any; for a class of this file, ``lazy_split`` checked
+        them), or an object of a class making them when made, called after this call."""
+        maker = None if local else variable_maker(self.plan, set())
+        if maker is not None:
+            raise Decline(
+                call,
+                f"its class makes its variables on its first call, in a trace, and this file makes "
+                f"variables too (`{source(maker.func)}`), ahead of that trace: their initial values "
+                "would be drawn in another order than TF1's",
+            )
+        after = False
+        for node in walk(self.plan.module, code_only=True):
+            if node is call:
+                after = True
+            elif (
+                after
+                and isinstance(node, cst.Call)
+                and isinstance(node.func, (cst.Name, cst.Attribute))
+                and source(node.func) in splits
+                and not splits[source(node.func)].split.get("lazy")
+            ):
+                raise Decline(
+                    call,
+                    f"its class makes its variables on its first call, in a trace, and `{source(node.func)}`, "
+                    "called after it, becomes an object making its variables when made, ahead of that "
+                    "trace: their initial values would be drawn in another order than TF1's",
+                )
+
     def _object_name(self, call: cst.Call, called: str, split: dict, given: dict, taken: set) -> str:
         """The object ``call`` makes: the class's name in snake case (``fc_layer``) when the file
         makes one; for several, named after the scope string the call passes (``"Hidden_layer"``
@@ -276,6 +310,20 @@ class ProjectCallers:
                 lambda updated: updated.with_changes(leading_lines=[*line.leading_lines, *updated.leading_lines]),
             )
         self.editor.remove(line)
+
+
+def variable_maker(plan: FilePlan, inside: set[int]) -> Optional[cst.Call]:
+    """The first call of the file making variables or a layer (``tf.get_variable``,
+    ``tf.Variable``, ``tf.layers.dense``) outside the nodes ``inside``, if any."""
+    for call in walk(plan.module, code_only=True):
+        symbol = plan.tf.tf_symbol(call.func) if isinstance(call, cst.Call) else None
+        if (
+            symbol is not None
+            and (symbol.path in VARIABLE_MAKERS or symbol.path.startswith(("layers.", "keras.layers.")))
+            and id(call) not in inside
+        ):
+            return call
+    return None
 
 
 def _shares(call: cst.Call, split: dict) -> bool:

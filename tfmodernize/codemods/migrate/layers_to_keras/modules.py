@@ -49,6 +49,11 @@ RESERVED = TF_MODULE_MEMBERS | frozenset(
     }
 )
 
+#: A reserved parameter kept on the object under another attribute: the name of the scope a
+#: network function makes its variables under (``tf.variable_scope(name)``) -> ``self.scope_name``
+#: (``tf.Module.name`` is the module's own, read-only).
+RENAMED = MappingProxyType({"name": "scope_name"})
+
 #: This codemod's code, under which the split is exported and read back (``LayersToKeras.code``).
 EXPORTS = "TFM107"
 
@@ -82,6 +87,12 @@ class Split:
     #: Whether the object makes its variables on its first call (``build``), from the dimensions
     #: of that call's input (``derived``), because a caller does not know them ahead.
     lazy: bool = False
+    #: The parameters kept on the object under another attribute (``RENAMED``): (parameter, attribute).
+    renamed: tuple[tuple[str, str], ...] = ()
+
+    def attribute(self, parameter: str) -> str:
+        """The attribute of the object a parameter kept on it is stored in."""
+        return dict(self.renamed).get(parameter, parameter)
 
     def export(self) -> dict[str, Any]:
         exported = {
@@ -116,6 +127,40 @@ def callers_allow_split(function: cst.FunctionDef, uses: Optional[list[dict]]) -
         if any(keyword in ("*", "**") for keyword, _ in use.get("arguments", ())):
             return f"`{name}` is called by {use['file']} (line {use['line']}) with `*args` or `**kwargs`"
     return None
+
+
+def callers_know_widths(
+    function: cst.FunctionDef, uses: list[dict], derived: tuple[tuple[str, str, int], ...], networks: set[str]
+) -> bool:
+    """Whether each call of the other files of the run passes, for the parameters whose
+    dimensions the variables are made from (``Split.derived``), a name whose dimension the
+    calling file knows ahead (the project pre-pass's ``shapes``: a placeholder declared with that
+    dimension written out, or a result of one of this module's ``networks``, whose class
+    exports its width); when one does not (a pooling's result, a reshape's), the object makes
+    its variables on its first call instead (``Split.lazy``)."""
+    parameters = parameter_names(function)
+    for use in uses:
+        if "shapes" not in use:
+            continue  # (not read: taken as known, as the calling file checks itself)
+        passed: dict[str, Any] = {}
+        for index, ((keyword, _), shape) in enumerate(zip(use.get("arguments", ()), use.get("shapes", ()))):
+            if keyword is None and index < len(parameters):
+                passed[parameters[index]] = shape
+            elif keyword is not None:
+                passed[keyword] = shape
+        for _, parameter, axis in derived:
+            shape = passed.get(parameter)
+            if shape is None:
+                return False
+            if shape[0] == "result":
+                if shape[1] not in networks:
+                    return False
+                continue
+            dimensions = shape[1]
+            at = axis + len(dimensions) if axis < 0 else axis
+            if not (0 <= at < len(dimensions) and dimensions[at]):
+                return False
+    return True
 
 
 def callers_share(function: cst.FunctionDef, uses: list[dict], reuse: str, position: int) -> Optional[str]:
@@ -189,7 +234,12 @@ def split_of(
             "a parameter its layers are made with",
         )
     stored = tuple(p for p in init if p in elsewhere or lazy)
-    clashing = sorted(set(stored) & RESERVED)
+    renamed = tuple(
+        (p, RENAMED[p])
+        for p in stored
+        if p in RENAMED and RENAMED[p] not in set(parameters) | local_names(function) | RESERVED
+    )
+    clashing = sorted(set(stored) & RESERVED - {p for p, _ in renamed})
     if clashing:
         raise Decline(
             function,
@@ -207,6 +257,7 @@ def split_of(
         stored,
         derived=tuple((d, p, axis) for d, (p, axis) in derived.items() if d in read),
         lazy=lazy,
+        renamed=renamed,
     )
 
 
@@ -292,15 +343,16 @@ def module_class(
         cst.SimpleStatementLine([cst.Expr(cst.parse_expression("super().__init__()"))])
     ]
     init_body += [
-        cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(p))], cst.Name(p))]) for p in split.stored
+        cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(split.attribute(p)))], cst.Name(p))])
+        for p in split.stored
     ]
     making: list[cst.BaseStatement] = []
     for index, (name, call) in enumerate(created):
         if split.lazy:  # ``build`` reads what ``__init__`` takes from the object
-            call = _on_the_object(call, set(split.init))
+            call = _on_the_object(call, split)
             block = scoped[index] if index < len(scoped) else None
             if block is not None:
-                block = _on_the_object(block, set(split.init))
+                block = _on_the_object(block, split)
             scoped = [*scoped[:index], block, *scoped[index + 1 :]]
         line = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(attribute(name))], call)])
         block = scoped[index] if index < len(scoped) else None
@@ -363,19 +415,25 @@ def module_class(
 
 
 class _OnTheObject(cst.CSTTransformer):
-    def __init__(self, reads: set[int]) -> None:
-        self.reads = reads
+    def __init__(self, reads: set[int], split: Split) -> None:
+        self.reads, self.split = reads, split
 
     def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
         if id(original) in self.reads:
-            return cst.Attribute(cst.Name("self"), updated)
+            return on_the_object(updated, self.split)
         return updated
 
 
-def _on_the_object(node: cst.CSTNode, kept: set[str]) -> cst.CSTNode:
-    """``node`` reading the parameters ``__init__`` keeps on the object (``kept``) as
-    ``self.name``."""
-    return node.visit(_OnTheObject({id(n) for n in name_nodes(node) if n.value in kept}))
+def on_the_object(read: cst.Name, split: Split) -> cst.Attribute:
+    """A read of a parameter kept on the object, as its attribute (``self.units``,
+    ``self.scope_name``)."""
+    return cst.Attribute(cst.Name("self"), read.with_changes(value=split.attribute(read.value)))
+
+
+def _on_the_object(node: cst.CSTNode, split: Split) -> cst.CSTNode:
+    """``node`` reading the parameters ``__init__`` keeps on the object (``split.init``) as
+    its attributes."""
+    return node.visit(_OnTheObject({id(n) for n in name_nodes(node) if n.value in split.init}, split))
 
 
 # -- the callers' side -----------------------------------------------------------------------

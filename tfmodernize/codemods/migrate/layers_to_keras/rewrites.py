@@ -179,7 +179,7 @@ def layer_class(
             recurrent(editor, layer.rnn, taken)
     constructors = [arg.value for layer in made for arg in layer.constructor]
     for read in modules.stored_reads(function, split, constructors):
-        editor.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
+        editor.replace(read, lambda updated: modules.on_the_object(updated, split))
     base = editor.tf_expr("keras.layers.Layer")
     editor.replace(
         function,

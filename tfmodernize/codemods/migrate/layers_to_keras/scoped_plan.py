@@ -14,12 +14,11 @@ import re
 import libcst as cst
 
 from tfmodernize.treewalk import contains
-from tfmodernize.analysis.tf1_api import VARIABLE_MAKERS
 from tfmodernize.analysis.variables import VariableValues, math_importable
 from tfmodernize.analysis.variable_reuse import helper_scope, read_shared_networks
 from tfmodernize.codemod import Decline
 from tfmodernize.codemods.migrate.layers_to_keras import modules
-from tfmodernize.codemods.migrate.layers_to_keras.callers import local_calls, widths_known
+from tfmodernize.codemods.migrate.layers_to_keras.callers import local_calls, variable_maker, widths_known
 from tfmodernize.codemods.migrate.layers_to_keras.network import (
     UNIT_BREAKS,
     Network,
@@ -222,7 +221,13 @@ class ScopedVariables:
                     return split
 
                 split = split_of(lazy=False)
-                if local and split.derived and not widths_known(self.plan, function, split.export()):
+                if split.derived and (
+                    not widths_known(self.plan, function, split.export())
+                    if local
+                    else not modules.callers_know_widths(
+                        function, self.plan.callers.get(name, []), split.derived, self._networks()
+                    )
+                ):
                     # A call's input is as wide as only the graph says (after a pooling or a
                     # reshape): the object makes its variables on its first call, from that input.
                     split = lazy_split(self.plan, function, split_of(lazy=True), variables[0])
@@ -273,8 +278,9 @@ class ScopedVariables:
         if split is not None:
             for variable in made:
                 self.editor.replace(variable.call, cst.Attribute(cst.Name("self"), cst.Name(variable.name)))
-            for read in modules.stored_reads(function, split, [v.call for v in made]):
-                self.editor.replace(read, lambda updated: cst.Attribute(cst.Name("self"), updated))
+            # (Not in the lines going: a lazy object keeps every parameter ``build`` reads.)
+            for read in modules.stored_reads(function, split, [*(v.call for v in made), *removed]):
+                self.editor.replace(read, lambda updated: modules.on_the_object(updated, split))
             created = [(name, cst.parse_expression(code)) for _, name, code, _ in making]
             # A helper names its variable without the scope TF1 made it under: made under that name
             # scope.
@@ -325,6 +331,25 @@ class ScopedVariables:
             for _, name, code, _ in making
         ]
         self._hoisted_variables.append((built_at, self.plan.networks.order[id(first)], created))
+
+    def _networks(self) -> set[str]:
+        """The functions of this file making variables (with ``tf.get_variable``, directly or
+        through a variable helper): what one returns, its class exports the width of."""
+        helpers = set(self.plan.helpers)
+        return {
+            definition.name.value
+            for definition in self.plan.module.body
+            if isinstance(definition, cst.FunctionDef)
+            and definition.name.value not in helpers
+            and any(
+                isinstance(n, cst.Call)
+                and (
+                    (isinstance(n.func, cst.Name) and n.func.value in helpers)
+                    or self.plan.tf.is_tf(n.func, "get_variable")
+                )
+                for n in walk(definition.body, code_only=True)
+            )
+        }
 
     def _training_norms(
         self,
@@ -504,17 +529,12 @@ def lazy_split(
         if isinstance(definition, cst.FunctionDef) and definition.name.value in makers
         for n in walk(definition)
     }
-    for call in walk(plan.module, code_only=True):
-        symbol = plan.tf.tf_symbol(call.func) if isinstance(call, cst.Call) else None
-        if (
-            symbol is not None
-            and (symbol.path in VARIABLE_MAKERS or symbol.path.startswith(("layers.", "keras.layers.")))
-            and id(call) not in inside
-        ):
-            raise Decline(
-                first,
-                f"the file makes variables elsewhere too (`{source(call.func)}`); "
-                f"`{function.name.value}`'s would be made on its first call, in a trace, after "
-                "those: their initial values would be drawn in another order than TF1's",
-            )
+    call = variable_maker(plan, inside)
+    if call is not None:
+        raise Decline(
+            first,
+            f"the file makes variables elsewhere too (`{source(call.func)}`); "
+            f"`{function.name.value}`'s would be made on its first call, in a trace, after "
+            "those: their initial values would be drawn in another order than TF1's",
+        )
     return split

@@ -130,11 +130,18 @@ Fix safety
     a run of its train op is written as the step left it (TF1's run read it before or after the
     update, in no set order). ``minimize`` without ``var_list``
     trained the graph's trainable variables the loss reaches; the step trains the object's
-    (those the loss does not reach get no gradient). Two exceptions are unsafe fixes (applied
-    with ``--unsafe-fixes`` only, else a finding): random ops in the graph
-    (``tf.random_normal``, ``tf.nn.dropout``: TF1 drew each run from one op made in
-    ``__init__``, each function draws from its own, the same distribution with other numbers),
-    and optimizers whose Keras maths differ (the table says how). Input signatures leave open
+    (those the loss does not reach get no gradient). A random op reading placeholders only
+    (``eps = tf.random_normal(tf.stack([tf.shape(self.x)[0], n]))``, or inside an attribute's
+    expression: ``self.x + scale * tf.random_normal((n,))``, ``tf.nn.dropout(self.x,
+    self.keep_prob)``) is drawn apart: a tf.function with an input signature returns it,
+    traced once in ``__init__`` where TF1 made the op (so its seed is TF1's and it keeps one
+    random kernel), and each run calls it with what it fed before calling its own function,
+    which takes the value: every run draws on from the one stream as TF1's runs did. Two
+    exceptions are unsafe fixes (applied with ``--unsafe-fixes`` only, else a finding): other
+    random ops in the graph (reading a tensor or a variable, the run feeding the placeholders
+    they read computed values: TF1 drew each run from one op made in ``__init__``, each
+    function draws from its own, the same distribution with other numbers), and optimizers
+    whose Keras maths differ (the table says how). Input signatures leave open
     the sizes ``__init__`` computed (``[None, n_in]`` -> ``[None, None]``): the same values, a
     shape error found later.
 

@@ -168,6 +168,9 @@ class ClassModel:
     nodes: dict[str, Node] = field(default_factory=dict)
     #: Statements of ``__init__`` that go (session, initializer runs), by identity.
     removed: set[int] = field(default_factory=set)
+    #: A random op drawn apart from the tensor attribute it was inside (``noise``): the
+    #: statement of ``__init__`` it was made in.
+    drawn_in: dict[str, cst.SimpleStatementLine] = field(default_factory=dict)
     #: Methods ``__init__`` calls to make variables, by name.
     helpers: dict[str, cst.FunctionDef] = field(default_factory=dict)
     #: ``self.<name>`` attributes holding plain Python values the graph reads.
@@ -272,6 +275,20 @@ def graph_reads(nodes: Mapping[str, Node], node: cst.CSTNode) -> list[str]:
     # A local that is a graph name but read as an attribute's ``attr`` is not a read.
     plain = {n.value for n in name_nodes(node)}
     return [k for k in found if k.startswith("self.") or k in plain]
+
+
+def reads_placeholders_only(nodes: Mapping[str, Node], node: cst.CSTNode) -> bool:
+    """Whether ``node`` reads no graph value but placeholders: no tensor, no variable (whose
+    gradient a value computed apart would lose)."""
+    plain = {n.value for n in name_nodes(node)}
+    for part in walk(node, code_only=True):
+        attribute = self_attribute(part)
+        key = f"self.{attribute}" if attribute is not None else None
+        if isinstance(part, cst.Name) and part.value in plain:
+            key = part.value
+        if key is not None and key in nodes and nodes[key].kind is not Kind.PLACEHOLDER:
+            return False
+    return True
 
 
 def rebound_names(init: cst.FunctionDef) -> list[cst.Name]:

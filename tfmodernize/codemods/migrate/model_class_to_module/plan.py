@@ -16,10 +16,13 @@ from tfmodernize.codemods.migrate.model_class_to_module.model import (
     GraphAPI,
     Kind,
     Node,
+    draws_random,
+    reads_placeholders_only,
+    tf_path,
 )
 from tfmodernize.codemods.migrate.model_class_to_module.sites import Fetched, Shape, Site, Sites
 from tfmodernize.names import fresh_name
-from tfmodernize.syntax import source
+from tfmodernize.syntax import commas, source
 from tfmodernize.tfsymbols import TFNames
 from tfmodernize.treewalk import walk
 
@@ -51,6 +54,16 @@ DTYPE_CHANGING = (
     "complex",
     "math.real",
     "math.imag",
+)
+
+#: TF ops drawing random values of their own, float32 unless given ``dtype=``.
+FLOAT_DRAWS = (
+    "random_normal",
+    "random_uniform",
+    "truncated_normal",
+    "random.normal",
+    "random.uniform",
+    "random.truncated_normal",
 )
 
 #: Words of a train op's name that only say it trains (``d_train_op`` trains ``d``).
@@ -106,6 +119,9 @@ class ClassPlan:
     optimizer_attributes: dict[str, str] = field(default_factory=dict)
     #: Why the rewrite draws other random numbers than TF1 (None: it draws the same).
     random: Optional[str] = None
+    #: The random values drawn apart, by key -> the method drawing each: a tf.function traced
+    #: once, in ``__init__``; each run calls it and hands the value to its own function.
+    drawn: dict[str, str] = field(default_factory=dict)
     taken: set[str] = field(default_factory=set)
     #: The tensors a run feeds (TF1 replaced their value): the expressions reading them take
     #: them as parameters, computed by the caller unless fed.
@@ -121,6 +137,7 @@ def plan_class(model: ClassModel, sites: Sites, tf: TFNames) -> ClassPlan:
     plan.fed = {
         key for site in sites.runs if site.foreign is None for key in site.feeds if model.nodes[key].kind is Kind.TENSOR
     }
+    _plan_drawn(plan, tf)
     for key in sorted(plan.fed):
         dtype = dtype_of(model, key, tf)
         if dtype is None:
@@ -213,7 +230,7 @@ def _plan_expressions(plan: ClassPlan) -> None:
             continue
         users = readers.get(node.key, set())
         trained = any(model.nodes[u].kind is Kind.TRAIN for u in users)
-        if node.attribute or len(users) > 1 or trained:
+        if node.attribute or len(users) > 1 or trained or node.key in plan.drawn:
             own.append(node)
             owner[node.key] = node.key
         elif len(users) == 1:
@@ -221,8 +238,11 @@ def _plan_expressions(plan: ClassPlan) -> None:
         # A local nothing reads is dropped: TF1 never ran it.
     for node in reversed(own):
         public = model.graph_only and node.attribute  # named after the tensor it computes
-        method = node.name if public else fresh_name(f"_{node.name.lstrip('_')}", plan.taken)
-        plan.expressions[node.key] = Expression(node, method, [])
+        stem = "_draw_" if node.key in plan.drawn else "_"
+        method = node.name if public else fresh_name(f"{stem}{node.name.lstrip('_')}", plan.taken)
+        plan.expressions[node.key] = Expression(node, method, [], decorated=node.key in plan.drawn)
+        if node.key in plan.drawn:
+            plan.drawn[node.key] = method
     for node in model.nodes.values():
         if node.kind is Kind.TENSOR and node.key in owner and owner[node.key] != node.key:
             plan.expressions[owner[node.key]].folded.append(node)
@@ -275,8 +295,11 @@ def _plan_site(plan: ClassPlan, site: Site) -> None:
         raise Decline(site.call, "the run fetches a tensor it feeds")
 
     def needs(key: str) -> set[str]:
-        """The fed values computing ``key`` reads."""
+        """The fed values computing ``key`` reads (a value drawn apart: drawn by the run)."""
         if key in site.feeds:
+            return {key}
+        if key in plan.drawn:
+            _draw_for(plan, site, key)
             return {key}
         if model.nodes[key].kind is Kind.PLACEHOLDER:
             raise Decline(site.call, f"the run does not feed `{key}`, which its fetches need")
@@ -319,7 +342,7 @@ def _run_for(plan: ClassPlan, train: Optional[Node], tensors: list[str], params:
         base = "_train_step" if len(trains) == 1 else f"_train_{_stem(train.name) or train.name}_step"
     else:
         names = [plan.expressions[key].node.name for key in tensors]
-        fed = [plan.model.nodes[key].name for key in params if key in plan.fed]
+        fed = [plan.model.nodes[key].name for key in params if key in plan.fed and key not in plan.drawn]
         base = "_compute_" + "_".join(names) if len(names) <= 2 else "_evaluate"
         base += f"_from_{'_'.join(fed)}" if fed and len(names) <= 2 else ""
     run = Run(fresh_name(base, plan.taken), params, train, tensors, shape)
@@ -334,8 +357,11 @@ def _check_draws(plan: ClassPlan) -> None:
     expressions = plan.expressions
     drawing: dict[str, bool] = {}
     for key, expression in expressions.items():
-        drawing[key] = any(n.draws for n in [*expression.folded, expression.node]) or any(
-            drawing[r] for r in expression.reads
+        # A value drawn apart is a parameter of the functions reading it.
+        drawing[key] = (
+            key not in plan.drawn
+            and any(n.draws for n in [*expression.folded, expression.node])
+            or any(drawing[r] for r in expression.reads)
         )
 
     def counts(key: str, found: dict[str, int], given: set[str]) -> None:
@@ -373,11 +399,87 @@ def _check_draws(plan: ClassPlan) -> None:
                 "expressions reading it, it would be drawn several times",
             )
     used = [k for k in expressions if drawing[k] and _draws_itself(expressions[k])]
+    for key in plan.drawn:
+        if any(id(e) != id(expressions[key]) and _computes(e, key, plan) for e in unique.values()):
+            raise Decline(expressions[key].node.statement, f"`{key}` would be drawn inside a traced function")
     if used:
         plan.random = (
             f"`{used[0]}` draws random values: TF1 drew them from one op made in `__init__`, each "
             "tf.function draws from its own (the same distribution, other numbers)"
         )
+
+
+def _computes(function: "Run | Expression", key: str, plan: ClassPlan) -> bool:
+    """Whether the function computes the expression ``key`` itself (not given it)."""
+    expressions = plan.expressions
+    if isinstance(function, Run):
+        roots = list(function.returned) + ([function.train.reads[0]] if function.train is not None else [])
+        given = set(function.params)
+    else:
+        roots, given = list(expressions[function.node.key].reads), set(function.params)
+    seen: set[str] = set()
+    while roots:
+        read = roots.pop()
+        if read in given or read in seen or read not in expressions:
+            continue
+        if read == key:
+            return True
+        seen.add(read)
+        roots += expressions[read].reads
+    return False
+
+
+def _plan_drawn(plan: ClassPlan, tf: TFNames) -> None:
+    """Random values TF1 drew from one op made in ``__init__``, every run drawing on from its
+    stream: a local or attribute bound to a random op alone (``eps = tf.random_normal(...)``)
+    whose arguments read placeholders only (``tf.shape(self.x)``), no run feeding or fetching
+    it. A tf.function with an input signature, traced once in ``__init__`` where TF1 made the
+    op, keeps one random kernel: each run calls it before its own function and hands that the
+    value, drawing on from the one stream as TF1 did, in the same order among the random ops."""
+    model = plan.model
+    if model.graph_only or model.summaries:  # summaries are computed apart from the runs
+        return
+    used = {f.key for site in plan.sites.runs for f in site.fetches} | {
+        key for site in plan.sites.runs for key in site.feeds
+    }
+    for node in model.nodes.values():
+        if node.kind is not Kind.TENSOR or not node.draws or node.key in used:
+            continue
+        value = node.value
+        if not isinstance(value, cst.Call):
+            continue
+        path = tf_path(value.func, tf)
+        if path is None or not draws_random(path):
+            continue
+        inner = [
+            n
+            for a in value.args
+            for n in walk(a.value, code_only=True)
+            if isinstance(n, cst.Call) and (tf_path(n.func, tf) or "") and draws_random(tf_path(n.func, tf))
+        ]
+        if inner or not reads_placeholders_only(model.nodes, value):
+            continue
+        fed = [site.feeds[r] for site in plan.sites.runs for r in node.reads if r in site.feeds]
+        if any(isinstance(n, (cst.Call, cst.Subscript)) for v in fed for n in walk(v, code_only=True)):
+            continue  # computed twice: by the run's draw and by its function
+        plan.drawn[node.key] = ""
+        plan.fed.add(node.key)
+
+
+def _draw_for(plan: ClassPlan, site: Site, key: str) -> None:
+    """The run draws ``key`` by calling its traced function with the values it feeds the
+    placeholders the draw reads (names and attributes only: computed twice otherwise)."""
+    expression = plan.expressions[key]
+    values = {}
+    for param in expression.params:
+        value = site.feeds.get(param)
+        if value is None:
+            raise Decline(site.call, f"the run does not feed `{param}`, which drawing `{key}` needs")
+        if any(isinstance(n, (cst.Call, cst.Subscript)) for n in walk(value, code_only=True)):
+            raise Decline(value, f"the run feeds `{param}` a computed value, which drawing `{key}` reads too")
+        values[param] = value
+    args = commas([cst.Arg(values[p].deep_clone()) for p in expression.params])
+    site.feeds[key] = cst.Call(cst.Attribute(cst.Name("self"), cst.Name(expression.method)), args=args)
 
 
 def _draws_itself(expression: Expression) -> bool:
@@ -397,6 +499,8 @@ def dtype_of(model: ClassModel, key: str, tf: TFNames) -> Optional[str]:
             if arg.keyword is not None and arg.keyword.value == "dtype":
                 symbol = tf.tf_symbol(arg.value)
                 return symbol.path if symbol is not None else None
+        if tf.tf_symbol(value.func).path in FLOAT_DRAWS:
+            return "float32"
     for call in walk(value, code_only=True):
         if isinstance(call, cst.Call):
             symbol = tf.tf_symbol(call.func)

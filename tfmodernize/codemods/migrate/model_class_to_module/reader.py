@@ -34,6 +34,7 @@ from tfmodernize.codemods.migrate.model_class_to_module.model import (
     has_tf,
     key_of,
     names_bound,
+    reads_placeholders_only,
     rebound_names,
     self_attribute,
     tf_path,
@@ -45,7 +46,7 @@ from tfmodernize.codemods.migrate.model_class_to_module.variable_helpers import 
     helper_call,
     variable_keys,
 )
-from tfmodernize.names import name_nodes, parameter_names
+from tfmodernize.names import fresh_name, name_nodes, parameter_names
 from tfmodernize.syntax import argument, source, split_docstring
 from tfmodernize.tfsymbols import TFNames, dotted_name
 from tfmodernize.treewalk import walk
@@ -264,6 +265,8 @@ class Reader:
                 node(Kind.VARIABLE, variable=held.variable, keys=held.keys)  # ``self.weights = weights``
                 return
             raise Decline(value, f"`{key_of(value)}` is bound to another name too")
+        if attribute:
+            value = self._draw_apart(statement, index, value)
         reads = graph_reads(self.model.nodes, value)
         if reads or has_tf(value, self.tf):
             node(Kind.TENSOR, reads=tuple(reads), draws=self._check_expression(value))
@@ -274,6 +277,40 @@ class Reader:
         self._plain(statement)
         if attribute:
             self.plain_attributes.setdefault(name, index)
+
+    def _draw_apart(
+        self, statement: cst.SimpleStatementLine, index: int, value: cst.BaseExpression
+    ) -> cst.BaseExpression:
+        """A tensor attribute's value with one random op inside (``self.x + tf.random_normal(
+        (n,))``), its arguments reading no tensor: the op bound to a local of its own first
+        (``noise``), which the plan can draw apart (``plan.drawn``); the value reading it."""
+        if not has_tf(value, self.tf):
+            return value
+        calls = [
+            n
+            for n in walk(value, code_only=True)
+            if isinstance(n, cst.Call) and draws_random(tf_path(n.func, self.tf) or "")
+        ]
+        if len(calls) != 1 or calls[0] is value:
+            return value
+        call = calls[0]
+        nested = [n for n in walk(call.func, code_only=True)] + [
+            n for a in call.args for n in walk(a.value, code_only=True) if n is not call
+        ]
+        if any(isinstance(n, cst.Call) and draws_random(tf_path(n.func, self.tf) or "") for n in nested):
+            return value
+        if not reads_placeholders_only(self.model.nodes, call):
+            return value
+        reads = graph_reads(self.model.nodes, call)
+        taken = {n.value for n in walk(self.model.init, code_only=True) if isinstance(n, cst.Name)}
+        taken |= set(self.model.nodes)
+        dropout = (tf_path(call.func, self.tf) or "").endswith("dropout")
+        name = fresh_name("dropped" if dropout else "noise", taken)
+        bound = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], call)])
+        self._check_expression(call)
+        self.model.nodes[name] = Node(name, False, Kind.TENSOR, index, bound, call, reads=tuple(reads), draws=True)
+        self.model.drawn_in[name] = statement
+        return value.deep_replace(call, cst.Name(name))
 
     def _plain(self, statement: cst.BaseStatement) -> None:
         """A statement of plain Python values: kept in ``__init__``; the locals it binds."""

@@ -143,7 +143,18 @@ class Writer:
         optimizers = {id(n.statement): n for n in model.of(Kind.OPTIMIZER)}
         variables = {id(n.statement) for n in model.of(Kind.VARIABLE)}
         writers = {id(n.statement): n for n in model.of(Kind.WRITER)}
+        # A value drawn apart: its function traced where TF1 made the random op.
+        drawn: dict[int, list[str]] = {}
+        for key, method in self.plan.drawn.items():
+            made = model.drawn_in.get(key, model.nodes[key].statement)
+            drawn.setdefault(id(made), []).append(method)
         for statement in rest:
+            for number, method in enumerate(drawn.get(id(statement), [])):
+                traced = cst.parse_statement(f"self.{method}.get_concrete_function()\n")
+                blank = [line for line in statement.leading_lines if line.comment is None]  # comments: the method's
+                statements.append(traced.with_changes(leading_lines=blank) if not number else traced)
+            if id(statement) in drawn and id(statement) in model.removed:
+                continue
             if id(statement) in writers:
                 statements.append(self._writer(writers[id(statement)], statement))
                 continue

@@ -87,6 +87,14 @@ What it does
     - ``op = ema.apply([w, b])`` is made once where it stands (the averages start from the
       variables' initial values; that first update moves none), the functions running ``op``
       update them, and ``ema.average(w)`` is the average's variable.
+    - a function defined with the graph and handed the session it runs it in (``def
+      test(sess): ... sess.run(accuracy, {x: ...})``, called ``test(sess)``), reading the
+      graph's tensors by closure, is run code like any other: its runs call the functions, and
+      the session goes from its parameters and its calls (``def test():``, ``test()``);
+    - a function of a script building a graph from placeholders that runs nothing, returns
+      nothing and that no code calls (a second model left for later) gets a ``tf.function`` for
+      each tensor or op its graph ends in (read by nothing after it: its training op, its
+      accuracy), defined where the graph was built, for the program to call.
 
     It declines, changing nothing in that program (or function) and reporting the construct
     and line: feeding a computed tensor or a variable, ``partial_run``, queue runners,
@@ -166,12 +174,14 @@ Fix safety
 Declines when
     the unit feeds a computed tensor or a variable, uses partial_run, queues, an iterator over a
     dataset fed from placeholders (or one whose function also takes placeholders), imported
-    graphs or tensors looked up by name, passes sessions around, re-initialises variables after
-    updating them, runs random ops in several sessions, or calls code defined
+    graphs or tensors looked up by name, passes sessions around (but to a function of its own
+    that only runs the graph in it, called with its one session, the graph names it reads not
+    bound again below it), re-initialises variables after updating them, runs random ops in several sessions, or calls code defined
     elsewhere that may create variables (a function imported from a project module given in the
     same run is read through the project pre-pass; a project module that still needs TF1 keeps
     the program on TF1), or feeds a layers' training switch something other than the literal
-    True or False; each finding names the construct and its line.
+    True or False; a graph never run declines when code of it binds nothing its results read
+    (a summary, a collection); each finding names the construct and its line.
 """
 
 from __future__ import annotations
@@ -213,9 +223,10 @@ from tfmodernize.codemods.migrate.session_to_function.plan import SAFE_MODULES, 
 from tfmodernize.codemods.migrate.session_to_function.reading import UseReader
 from tfmodernize.codemods.migrate.session_to_function.sites import RunSites
 from tfmodernize.codemods.migrate.session_to_function.summaries import Summaries
+from tfmodernize.codemods.migrate.session_to_function.unrun_graphs import UnrunGraphs
 
 
-class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodemod):
+class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, UnrunGraphs, TFCodemod):
     __doc__ = __doc__
     code = "TFM101"
     name = "session-to-function"
@@ -240,6 +251,26 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
             for stmt in module.body
             if isinstance(stmt, cst.FunctionDef)
         }
+        # A function calling one of the module's that creates variables (or draws) does too
+        # (``conv_layer`` calling ``weight_variable``): read through the calls.
+        definitions = {stmt.name.value: stmt for stmt in module.body if isinstance(stmt, cst.FunctionDef)}
+        grown = True
+        while grown:
+            grown = False
+            for name, definition in definitions.items():
+                called = [
+                    functions[c.func.value]
+                    for c in walk(definition.body, code_only=True)
+                    if isinstance(c, cst.Call) and isinstance(c.func, cst.Name) and c.func.value in functions
+                ]
+                facts = functions[name]
+                wider = dataclasses.replace(
+                    facts,
+                    variables=facts.variables or any(f.variables for f in called),
+                    draws=facts.draws or any(f.draws for f in called),
+                )
+                if wider != facts:
+                    functions[name], grown = wider, True
         # Variables made when the module is imported (its top-level code) join the importer's graph.
         top_level = [stmt for stmt in module.body if not isinstance(stmt, (cst.FunctionDef, cst.ClassDef))]
         on_import = any(
@@ -293,17 +324,18 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         self._width = style_width(self.state.text)
         self._traced_names: set[str] = set()  # the locals traced shapes are read into (sites.py)
         owners = self._session_owners(tree)
+        unrun = self._unrun_builders(tree, owners)
         mains = {i for i in owners if self._own_graph_block(tree.body, i)}
         moves = module_placeholders.placeholders_to_move(tree.body, owners, self.tf)
         moved: set[int] = set()  # module placeholders a function's migrated unit took in
         new_body = []
         for index, stmt in enumerate(tree.body):
-            if isinstance(stmt, cst.FunctionDef) and index in owners:
+            if isinstance(stmt, cst.FunctionDef) and (index in owners or index in unrun):
                 # Its functions shadow none of the module's (the function itself included).
                 defined = {s.name.value for s in tree.body if isinstance(s, (cst.FunctionDef, cst.ClassDef))}
                 taken_in = [tree.body[i] for i in moves.get(index, [])]
                 head, rest = split_docstring(stmt.body.body)
-                migrated = self._migrate([*head, *taken_in, *rest], nested=True, taken=defined)
+                migrated = self._migrate([*head, *taken_in, *rest], nested=True, taken=defined, unrun=index in unrun)
                 if migrated is not None:
                     stmt = stmt.with_changes(body=stmt.body.with_changes(body=migrated))
                     moved |= set(moves.get(index, []))
@@ -588,14 +620,16 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
         opening: int = 0,
         reads: Optional[set[str]] = None,
         block: bool = False,
+        unrun: bool = False,
     ) -> Optional[list[cst.BaseStatement]]:
         """The new statements of one unit, or None when it is declined or suppressed. ``reads``:
         the names read where the unit's names are visible, when more than its own body (the
         module, for module-level code); ``block``: module-level code in a block (``if __name__
-        == "__main__":``)."""
+        == "__main__":``); ``unrun``: a function of a script building a graph that nothing calls
+        (``unrun_graphs.py``)."""
         try:
             unit = GraphUnit(body, self.tf, *self._functions)
-            if not unit.runs_in_a_session():
+            if not unrun and not unit.runs_in_a_session():
                 return None
             plan = UnitPlan(unit, in_block=block)
             reader = UseReader()
@@ -608,6 +642,8 @@ class SessionToFunction(RunSites, Summaries, Functions, Config, Emitter, TFCodem
                 taken |= plan.taken
                 plan.taken = taken
             self._plan_runs(plan)
+            if unrun:
+                self._plan_unrun(plan)
             self._plan_static_reads(plan)
             self._plan_removals(plan)
             self._plan_config(plan)

@@ -14,6 +14,7 @@ from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
 from tfmodernize.codemods.migrate.session_to_function.model import Kind, Statement
 from tfmodernize.codemods.migrate.session_to_function.blocks import opens_session, session_free
 from tfmodernize.codemods.migrate.session_to_function.statement_reads import tf_path
+from tfmodernize.codemods.migrate.session_to_function.session_helpers import without
 from tfmodernize.layout import autograph_off, fitted_decorator, moved, relaid, width
 from tfmodernize.treewalk import walk
 from tfmodernize.codemods.migrate.session_to_function.plan import (
@@ -521,7 +522,15 @@ class _Rewriter(cst.CSTTransformer):
         self.flat: set[int] = set()
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if any(id(arg) in self.plan.handed for arg in original.args):
+            # ``test(sess)`` -> ``test()``: the function no longer takes the session.
+            return updated.with_changes(args=without(updated.args, self.plan.handed, original.args))
         return self.plan.calls.get(original, updated)
+
+    def leave_Parameters(self, original: cst.Parameters, updated: cst.Parameters) -> cst.Parameters:
+        if any(id(param) in self.plan.handed for param in original.params):
+            return updated.with_changes(params=without(updated.params, self.plan.handed, original.params))
+        return updated
 
     def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.CSTNode:
         pick = self.plan.picks.get(original)

@@ -97,6 +97,7 @@ from tfmodernize.codemods.migrate.session_to_function.model import (
     Variable,
     builds_ops,
 )
+from tfmodernize.codemods.migrate.session_to_function.session_helpers import check_calls, session_helpers
 from tfmodernize.codemods.migrate.session_to_function.statement_reads import (
     StatementReader,
     dotted,
@@ -167,6 +168,8 @@ class GraphUnit:
         self.variable_methods: dict[str, str] = {}
         #: dataset iterators: name -> (the dataset expression, the statement making the iterator)
         self.iterators: dict[str, tuple[cst.BaseExpression, Statement]] = {}
+        #: functions of this block given the session they run the graph in (``def test(sess):``)
+        self.session_helpers = session_helpers([node for node, _ in flat.statements])
         for node, origin in flat.statements:
             self._add(node, origin)
         for block in self.nested_blocks:
@@ -176,7 +179,27 @@ class GraphUnit:
                 if session_call(item.item, names) is not None:
                     self.openings.append((item.asname.name.value, holder))
         self.openings.sort(key=lambda opening: opening[1])
+        self._check_session_helpers()
         self._find_switches()
+
+    def _check_session_helpers(self) -> None:
+        """A function given the session (``session_helpers.py``) is called only with one of the
+        program's, and what it reads of the graph is not bound again after its definition."""
+        for helper in list(self.session_helpers.values()):
+            if helper.index < 0:
+                del self.session_helpers[helper.name]
+                continue
+            rebound = next(
+                (n for s in self.statements[helper.index + 1 :] for n in sorted(helper.reads & s.defs)),
+                None,
+            )
+            if rebound is not None or self.bindings.get(helper.name, 0) != 1:
+                raise Decline(
+                    self.statements[helper.index].origin,
+                    f"`{helper.name}` runs the graph in the session it is given, and "
+                    f"`{rebound or helper.name}` is bound again after it is defined",
+                )
+        check_calls(self.session_helpers, [s.node for s in self.statements], self.sessions, len(self.openings))
 
     def is_sequence(self, expr: cst.BaseExpression) -> bool:
         """Whether ``expr`` is a list or tuple of tensors: a name bound to one, or an op
@@ -305,7 +328,13 @@ class GraphUnit:
             captured = uses & {
                 n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP, Value.SESSION)
             }
-            if captured:
+            helper = self.session_helpers.get(name)
+            if helper is not None and helper.definition is node:
+                # ``def test(sess): ... sess.run(accuracy, ...)``: runs the graph where it is called.
+                stmt.kind = Kind.RUN
+                helper.index, helper.reads = index, frozenset(uses & graph_names)
+                stmt.static_reads = graph_reads(node, graph_names)[0]
+            elif captured:
                 raise Decline(
                     origin,
                     f"`{node.name.value}` uses `{sorted(captured)[0]}` from the graph: move it into the function by hand",
@@ -369,9 +398,20 @@ class GraphUnit:
             self._settle_initial_values(uses, index)
             dynamic = uses & {n for n, k in self.kind_of.items() if k in (Value.PLACEHOLDER, Value.DYNAMIC, Value.OP)}
             if dynamic:
+                value = assignment[1]
+                maker = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
+                # ``conv1 = conv_layer(x, shape)``: a function making variables and computing from them.
+                network = (
+                    f": `{maker}` creates variables and computes from its arguments, and a tf.function "
+                    "calling it would create them at every trace; make it a tf.Module whose object is "
+                    "made once and called in the function"
+                    if maker in self.variable_functions
+                    else ""
+                )
                 raise Decline(
                     origin,
-                    f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run",
+                    f"variable `{name}` is initialised from `{sorted(dynamic)[0]}`, which changes from run to run"
+                    + network,
                 )
             stmt.kind = Kind.VARIABLE
             for label, call in self._variables_made(name, assignment[1]):

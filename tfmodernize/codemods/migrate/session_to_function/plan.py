@@ -162,6 +162,9 @@ class UnitPlan:
     #: fed values a loop's runs pass unchanged, converted once before the unit statement
     #: holding the loop: (statement index, fed name, dtype source) -> the tensor's name
     invariants: dict[tuple[int, str, str], str] = field(default_factory=dict)
+    #: ids of the session parameters of session helpers (``def test(sess):``) and of the
+    #: arguments handing them a session (``test(sess)``): they go
+    handed: set[int] = field(default_factory=set)
     #: a unit inside a function (its functions are nested ones)
     nested: bool = False
     #: module-level code in a block (``if __name__ == "__main__":``): a definition opening the

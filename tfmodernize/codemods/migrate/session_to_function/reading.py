@@ -50,13 +50,23 @@ class SessionCalls(cst.CSTVisitor):
         self.unexplained: Optional[cst.Name] = None
         #: subscripts of calls, by the id of the call (``sess.run([...])[1:]``)
         self.subscripts: dict[int, cst.Subscript] = {}
+        #: the sessions this statement runs in: a session helper's own parameter too
+        self.sessions = set(unit.sessions)
+        #: the arguments handing a session helper its session (``test(sess)``), and the
+        #: parameter taking it in a helper's definition: they go
+        self.handed: list[cst.CSTNode] = []
+        for helper in unit.session_helpers.values():
+            if helper.index == statement:
+                self.sessions.add(helper.param.name.value)
+                self.explained.add(id(helper.param.name))
+                self.handed.append(helper.param)
 
     def _site(self, call: cst.Call) -> Optional[Site]:
         func = call.func
         if not isinstance(func, cst.Attribute):
             return None
         method, target = func.attr.value, func.value
-        if isinstance(target, cst.Name) and target.value in self.unit.sessions:
+        if isinstance(target, cst.Name) and target.value in self.sessions:
             if method == "run":
                 self.explained.add(id(target))
                 fetches = argument(call, 0, "fetches")
@@ -114,6 +124,10 @@ class SessionCalls(cst.CSTVisitor):
             self.subscripts[id(node.value)] = node
 
     def visit_Call(self, node: cst.Call) -> None:
+        helper = self.unit.session_helpers.get(node.func.value) if isinstance(node.func, cst.Name) else None
+        if helper is not None and id(node) in helper.handed:
+            self.explained.add(id(helper.handed[id(node)].value))
+            self.handed.append(helper.handed[id(node)])
         if id(node) in self.seen:
             return
         site = self._site(node)
@@ -150,7 +164,7 @@ class Leftovers(cst.CSTVisitor):
 
     def __init__(self, gone: set[str], plan: UnitPlan) -> None:
         self.gone = gone
-        self.replaced = {id(n) for n in [*plan.calls, *plan.smalls, *plan.replacements]}
+        self.replaced = {id(n) for n in [*plan.calls, *plan.smalls, *plan.replacements]} | plan.handed
         self.replaced |= {id(item) for block in plan.unit.nested_blocks for item in block.items}
         self.found: Optional[cst.Name] = None
 

@@ -71,20 +71,38 @@ class RunSites:
         runs: list[cst.Call] = []  # every session call, in the order the program makes them
         # the session each one runs in (``GraphUnit.session_at``)
         opened: dict[int, Optional[int]] = {}
+        helpers = {helper.index: helper for helper in unit.session_helpers.values()}
         for stmt in unit.statements:
             if stmt.kind is not Kind.RUN:
                 continue
             sites = SessionCalls(self, unit, stmt.index)
             visit(stmt.origin, sites)
-            plan.repeated |= calls_in_loops(stmt.origin)
+            helper = helpers.get(stmt.index)
+            # (a helper's runs run where it is called, neither once nor at each pass of its loops)
+            plan.repeated |= calls_in_loops(stmt.origin) if helper is None else set()
             if sites.unexplained:
                 raise Decline(sites.unexplained, self._session_use(sites.unexplained))
+            for handed in sites.handed:
+                plan.handed.add(id(handed))
+                plan.fixes.append((handed, "the session handed to a function running the graph goes"))
             for site in sites.sites:
                 runs.append(site.call)
-                name = _session_of(site.call, unit.sessions)
-                name = None if name == DEFAULT_SESSION else name
-                opened[id(site.call)] = unit.session_at(name, stmt.index)
+                if helper is not None:
+                    # The one session the program opens, which every call hands it.
+                    opened[id(site.call)] = 0 if unit.openings else None
+                else:
+                    name = _session_of(site.call, unit.sessions)
+                    name = None if name == DEFAULT_SESSION else name
+                    opened[id(site.call)] = unit.session_at(name, stmt.index)
                 self._plan_site(plan, stmt, site)
+                if helper is not None and id(site.call) in plan.initialised:
+                    raise Decline(site.call, f"`{helper.name}`, given the session, initialises the variables")
+        for helper in helpers.values():
+            # A helper's runs run where it is called: the functions must mean there what they
+            # meant where the graph was built (``_check_free_names``).
+            for function in plan.functions.values():
+                if helper.index in function.sites:
+                    function.sites.extend(i for i in helper.callers if i not in function.sites)
         initializer_runs = [node for node, message in plan.fixes if message == INITIALISED]
         updates = [s for s in unit.statements if s.stateful] or plan.eager_updates
         again = initializer_runs[1:] or [node for node in initializer_runs if id(node) in plan.repeated]

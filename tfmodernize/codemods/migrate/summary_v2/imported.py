@@ -111,14 +111,13 @@ def exported_summaries(plan: ProgramPlan) -> dict[str, tuple[cst.Name, list]]:
     classes: dict[str, list] = {}
     for statement in plan.module.body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
-            if (
-                not isinstance(small, cst.ImportFrom)
-                or small.relative
-                or small.module is None
-                or isinstance(small.names, cst.ImportStar)
-            ):
+            if not isinstance(small, cst.ImportFrom) or small.relative or small.module is None:
                 continue
             for split in plan.exported_classes(source(small.module)).values():
+                if isinstance(small.names, cst.ImportStar):  # ``from ops import *``: every class
+                    if split.get("summaries") and split.get("class"):
+                        classes[split["class"]] = split
+                    continue
                 for alias in small.names:
                     if split.get("summaries") and source(alias.name) == split.get("class"):
                         local = source(alias.asname.name) if alias.asname else source(alias.name)
