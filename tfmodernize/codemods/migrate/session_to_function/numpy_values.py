@@ -108,9 +108,21 @@ def reads_to_convert(
     ):
         return None
     unit = plan.unit
-    if any(unit.is_sequence(e.expr) or unit.holds_structure(e.expr, site.statement) for e in elements):
+    # A value unpacked into ``_`` (read nowhere) stays what the step returned: never converted.
+    unread = (
+        {i for i, t in enumerate(targets.elements) if t.value.value == "_"}
+        if isinstance(targets, (cst.Tuple, cst.List))
+        and len(targets.elements) == len(elements)
+        and "_" not in plan.reads
+        else set()
+    )
+    if any(
+        unit.is_sequence(e.expr) or unit.holds_structure(e.expr, site.statement)
+        for i, e in enumerate(elements)
+        if i not in unread
+    ):
         return None
-    bound = {n.value for n in target_name_nodes(targets)}
+    bound = {n.value for n in target_name_nodes(targets)} - ({"_"} if unread else set())
     own = {id(n) for n in target_name_nodes(site.small.targets[0].target)}
     if any(unit.bindings.get(name, 0) != 1 for name in bound):
         return None
@@ -153,7 +165,7 @@ def reads_to_convert(
             steady[node.value] = steady.get(node.value, 0) + every_step
             if not summarized(node, parents, tf_names):
                 reads.append(node)
-    if all(steady.get(name, 0) for name in bound):
+    if not unread and all(steady.get(name, 0) for name in bound):
         return None  # all read at every step: converted once at the call, as TF1 returned them
     if any(steady.get(name, 0) and sum(r.value == name for r in reads) > 1 for name in bound):
         return None
