@@ -244,14 +244,9 @@ REWRITES = [
         import tensorflow as tf
 
 
-        @tf.function(
-            input_signature=[
-                tf.TensorSpec([None, 2], tf.float32),
-                tf.TensorSpec([], tf.float32),
-            ],
-            autograph=False,
-        )
         def compute_out(x, keep=1.0):
+            x = tf.convert_to_tensor(x, tf.float32)
+            keep = tf.convert_to_tensor(keep, tf.float32)
             h = tf.nn.relu(x) * keep
             out = tf.reduce_sum(h, axis=1)
             return out
@@ -351,8 +346,8 @@ REWRITES = [
         import tensorflow as tf  # tfmodernize: ignore[TFM207]
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)], autograph=False)
         def evaluate(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             mean = tf.reduce_mean(x)
             spread = tf.reduce_max(x) - tf.reduce_min(x)
             return mean, spread

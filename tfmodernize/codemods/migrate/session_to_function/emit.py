@@ -133,10 +133,11 @@ class Emitter:
 
     def _run_eagerly(self, plan: UnitPlan) -> set[str]:
         """The functions written as plain Python functions, run eagerly: those the program calls
-        once, outside any loop, that compute eagerly what their trace would
-        (``Functions._may_run_eagerly``). A ``tf.function`` run once costs its trace, many times
-        the cost of running its ops; one whose trace is read (``get_concrete_function()``) or
-        that is called again stays one (its input signature traces it once for all calls)."""
+        once, or a few times (``EAGER_CALLS``), outside any loop, that compute eagerly what their
+        trace would (``Functions._may_run_eagerly``). A ``tf.function`` run once costs its trace,
+        many times the cost of running its ops; one whose trace is read
+        (``get_concrete_function()``) or that is called in a loop stays one (its input signature
+        traces it once for all calls)."""
         rewriter = _Rewriter(plan, self._width)
         written = [stmt for stmts in [*plan.prefix.values(), *plan.config.values()] for stmt in stmts]
         for stmt in plan.unit.statements:
@@ -150,7 +151,11 @@ class Emitter:
         eager = set()
         for function in plan.functions.values():
             calls = uses.calls.get(function.name, 0)
-            if calls == 1 and function.name not in uses.other and self._may_run_eagerly(plan, function):
+            if (
+                1 <= calls <= EAGER_CALLS
+                and function.name not in uses.other
+                and self._may_run_eagerly(plan, function, calls)
+            ):
                 eager.add(function.name)
         return eager
 
@@ -458,6 +463,11 @@ def _bare_tuple(node: cst.BaseExpression) -> bool:
 def _code_width(statement: cst.SimpleStatementLine, depth: int) -> int:
     """The longest line of ``statement``'s code (its comments aside), ``depth`` blocks deep."""
     return width(statement.with_changes(leading_lines=[], trailing_whitespace=cst.TrailingWhitespace()), depth)
+
+
+#: A function the program calls this many times at most, none in a loop, runs eagerly: its
+#: trace would cost more than running its ops at each of these calls.
+EAGER_CALLS = 4
 
 
 class _FunctionUses(cst.CSTVisitor):
