@@ -422,7 +422,6 @@ REWRITES.append(
         w = tf.Variable(1.0)
 
 
-        @tf.function(autograph=False)
         def evaluate():
             grow = tf.group(w.assign_add(1.0))
             half = w / 2.0
@@ -578,8 +577,8 @@ REWRITES.append(
         import tensorflow as tf
 
 
-        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)], autograph=False)
         def compute_stats(x):
+            x = tf.convert_to_tensor(x, tf.float32)
             stats = tf.nn.moments(x, [0])
             return stats
 
@@ -1163,7 +1162,6 @@ REWRITES.extend(
         w = tf.Variable([1.0, 2.0])
 
 
-        @tf.function(autograph=False)
         def evaluate():
             total = tf.reduce_sum(w * 2.0)
             return w, total

@@ -472,8 +472,9 @@ EAGER_CALLS = 4
 
 class _FunctionUses(cst.CSTVisitor):
     """How often the code written where the graph ran calls each of the unit's functions
-    outside any loop, comprehension, lambda or definition (``calls``), and those it calls in
-    one or reads other than by calling them (``other``: ``f.get_concrete_function()``)."""
+    outside any loop, comprehension, lambda or definition (``calls``; the iterable of a loop or
+    comprehension is outside it: ``[t.numpy() for t in f(x)]`` calls ``f`` once), and those it
+    calls in one or reads other than by calling them (``other``: ``f.get_concrete_function()``)."""
 
     REPEATING = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
@@ -482,11 +483,17 @@ class _FunctionUses(cst.CSTVisitor):
         self.calls: dict[str, int] = {}
         self.other: set[str] = set()
         self.called: set[int] = set()
+        self.once: set[int] = set()  # the iterables of loops and comprehensions
         self.depth = 0
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.once:
+            self.depth -= 1
         if isinstance(node, (*self.REPEATING, cst.Lambda, cst.FunctionDef, cst.ClassDef)):
             self.depth += 1
+        if isinstance(node, (cst.For, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            # what a loop or comprehension iterates over is evaluated once, before it repeats
+            self.once.add(id(node.iter if isinstance(node, cst.For) else node.for_in.iter))
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.names:
             self.called.add(id(node.func))
             if self.depth:
@@ -500,6 +507,8 @@ class _FunctionUses(cst.CSTVisitor):
     def on_leave(self, original_node: cst.CSTNode) -> None:
         if isinstance(original_node, (*self.REPEATING, cst.Lambda, cst.FunctionDef, cst.ClassDef)):
             self.depth -= 1
+        if id(original_node) in self.once:
+            self.depth += 1
 
 
 class _ExplicitVarList(cst.CSTTransformer):
