@@ -17,10 +17,11 @@ What it does
       (``autograph=False``): TF1 ran the graph code's Python loops and branches once, while
       building the graph, as such a trace does (AutoGraph stays on where a loop or branch
       tests a parameter or ``tf.range``);
-    - a fetch the program runs once, outside any loop, comprehension or definition, is a plain
-      Python function run eagerly, each fed value converted to its placeholder's dtype
-      (``x = tf.convert_to_tensor(x, tf.float32)``, as TF1's feed converted it): tracing a
-      ``tf.function`` costs more than running its ops once. It stays a ``tf.function`` when it
+    - a fetch the program runs once, or a few times, outside any loop, comprehension or
+      definition, is a plain Python function run eagerly, each fed value converted to its
+      placeholder's dtype (``x = tf.convert_to_tensor(x, tf.float32)``, as TF1's feed converted
+      it): tracing a ``tf.function`` costs more than running its ops at those calls. It stays a
+      ``tf.function`` when it is run more than once and draws random values, when it
       trains, writes summaries, is fed a constant, has its trace read
       (``get_concrete_function()``), or would compute something else eagerly: a graph-only
       call (``tf.gradients``), a tensor's ``name`` or ``op``, a ``print`` of a tensor (in it or
@@ -29,7 +30,9 @@ What it does
     - ``sess.run`` / ``t.eval()`` / ``op.run()`` call sites call those functions with the fed
       values, taking ``.numpy()`` where the program used the numpy result: at the call, or, for
       a step in a loop whose values are read only some steps or after it, where each is read
-      (never, for a value never read);
+      (never, for a value never read or unpacked into ``_``; a summary written from it takes
+      the tensor); a list of number literals fed at every pass is a tensor made once, before
+      the loop;
     - summaries written right after a step's only call in a loop, from values it returned
       (``with writer.as_default(): tf.summary.scalar(tag, v, step=s)`` as summary-v2 leaves
       them, maybe under ``if s % 10 == 0:``), are written inside the function instead, at a

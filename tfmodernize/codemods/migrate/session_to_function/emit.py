@@ -134,10 +134,11 @@ class Emitter:
 
     def _run_eagerly(self, plan: UnitPlan) -> set[str]:
         """The functions written as plain Python functions, run eagerly: those the program calls
-        once, outside any loop, that compute eagerly what their trace would
-        (``Functions._may_run_eagerly``). A ``tf.function`` run once costs its trace, many times
-        the cost of running its ops; one whose trace is read (``get_concrete_function()``) or
-        that is called again stays one (its input signature traces it once for all calls)."""
+        once, or a few times (``EAGER_CALLS``), outside any loop, that compute eagerly what their
+        trace would (``Functions._may_run_eagerly``). A ``tf.function`` run once costs its trace,
+        many times the cost of running its ops; one whose trace is read
+        (``get_concrete_function()``) or that is called in a loop stays one (its input signature
+        traces it once for all calls)."""
         rewriter = _Rewriter(plan, self._width)
         written = [stmt for stmts in [*plan.prefix.values(), *plan.config.values()] for stmt in stmts]
         for stmt in plan.unit.statements:
@@ -151,7 +152,11 @@ class Emitter:
         eager = set()
         for function in plan.functions.values():
             calls = uses.calls.get(function.name, 0)
-            if calls == 1 and function.name not in uses.other and self._may_run_eagerly(plan, function):
+            if (
+                1 <= calls <= EAGER_CALLS
+                and function.name not in uses.other
+                and self._may_run_eagerly(plan, function, calls)
+            ):
                 eager.add(function.name)
         return eager
 
@@ -461,10 +466,16 @@ def _code_width(statement: cst.SimpleStatementLine, depth: int) -> int:
     return width(statement.with_changes(leading_lines=[], trailing_whitespace=cst.TrailingWhitespace()), depth)
 
 
+#: A function the program calls this many times at most, none in a loop, runs eagerly: its
+#: trace would cost more than running its ops at each of these calls.
+EAGER_CALLS = 4
+
+
 class _FunctionUses(cst.CSTVisitor):
     """How often the code written where the graph ran calls each of the unit's functions
-    outside any loop, comprehension, lambda or definition (``calls``), and those it calls in
-    one or reads other than by calling them (``other``: ``f.get_concrete_function()``)."""
+    outside any loop, comprehension, lambda or definition (``calls``; the iterable of a loop or
+    comprehension is outside it: ``[t.numpy() for t in f(x)]`` calls ``f`` once), and those it
+    calls in one or reads other than by calling them (``other``: ``f.get_concrete_function()``)."""
 
     REPEATING = (cst.For, cst.While, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
@@ -473,11 +484,17 @@ class _FunctionUses(cst.CSTVisitor):
         self.calls: dict[str, int] = {}
         self.other: set[str] = set()
         self.called: set[int] = set()
+        self.once: set[int] = set()  # the iterables of loops and comprehensions
         self.depth = 0
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if id(node) in self.once:
+            self.depth -= 1
         if isinstance(node, (*self.REPEATING, cst.Lambda, cst.FunctionDef, cst.ClassDef)):
             self.depth += 1
+        if isinstance(node, (cst.For, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            # what a loop or comprehension iterates over is evaluated once, before it repeats
+            self.once.add(id(node.iter if isinstance(node, cst.For) else node.for_in.iter))
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.names:
             self.called.add(id(node.func))
             if self.depth:
@@ -491,6 +508,8 @@ class _FunctionUses(cst.CSTVisitor):
     def on_leave(self, original_node: cst.CSTNode) -> None:
         if isinstance(original_node, (*self.REPEATING, cst.Lambda, cst.FunctionDef, cst.ClassDef)):
             self.depth -= 1
+        if id(original_node) in self.once:
+            self.depth += 1
 
 
 class _ExplicitVarList(cst.CSTTransformer):

@@ -156,20 +156,23 @@ class Functions:
         plan.functions[key] = function
         return function
 
-    def _may_run_eagerly(self, plan: UnitPlan, function: FunctionPlan) -> bool:
-        """Whether ``function``, called once, computes the same values as a plain Python
-        function run eagerly. Not when it trains (the tape codemods keep an optimizer's state
+    def _may_run_eagerly(self, plan: UnitPlan, function: FunctionPlan, calls: int = 1) -> bool:
+        """Whether ``function``, called ``calls`` times, computes the same values as a plain
+        Python function run eagerly. Not when it trains (the tape codemods keep an optimizer's state
         in a traced step), writes summaries, reads a fed constant's spec, or reads what only a
         graph has (``tf.gradients``, a tensor's ``name``, a ``print`` of a tensor, in it or in
         the module functions it calls), nor when it draws random values in a branch or loop op
         (a trace creates each random op of a branch once, taken or not; an eager run creates
-        those it takes, at each pass: other seeds)."""
+        those it takes, at each pass: other seeds), nor, called more than once, when it draws
+        any (a trace's op draws on from its state at each call, an eager run makes a new op)."""
         if function.minimizes or function.gradients or function.summaries is not None or function.overrides:
             return False
         defined = {s.name.value: s for s in self._module.body if isinstance(s, cst.FunctionDef)}
         defined.update((s.node.name.value, s.node) for s in plan.unit.statements if isinstance(s.node, cst.FunctionDef))
         reached = _reached([stmt.node for stmt in function.body], defined)
         if reached is None or any(path in GRAPH_ONLY for node in reached for path, _ in tf_calls(node, self.tf)[0]):
+            return False
+        if calls > 1 and any(draws_random(tf_calls(node, self.tf)[0]) for node in reached):
             return False
         if any(isinstance(c.func, cst.Name) and c.func.value in self._imported for n in reached for c in calls_in(n)):
             return False  # (a project module's function: not read here)

@@ -1,5 +1,5 @@
-"""A Python value a run in a loop feeds unchanged at every pass: converted to a tensor once,
-before the loop, instead of at every call."""
+"""A Python value a run in a loop feeds unchanged at every pass (a name, or a list written out
+of numbers): converted to a tensor once, before the loop, instead of at every call."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def converted_once(
     call: cst.Call,
 ) -> cst.Call:
     """A run in a loop feeding the same Python value at every pass (``{x: x_data}``, the
-    list or array never rebound nor changed there) passes the tensor made from it once,
+    list or array never rebound nor changed there, or ``{x: [10, 9, 3, 2]}``, a list of
+    number literals) passes the tensor made from it once,
     before the statement holding the loop (``x_data_tensor = tf.constant(x_data,
     dtype=tf.float32)``), instead of converting it again at every call."""
     if id(site.call) not in plan.repeated or any(a.star for a in call.args):
@@ -38,18 +39,20 @@ def converted_once(
         value = arg.value
         placeholder = unit.placeholders.get(param)
         if (
-            isinstance(value, cst.Name)
+            (isinstance(value, cst.Name) or literal_sequence(value))
             and placeholder is not None
             and placeholder.default is None
             and placeholder.dtype is not None
             and not placeholder.iterator
             and not placeholder.switch
-            and unchanged_in(module, plan, stmt, value.value)
+            and (not isinstance(value, cst.Name) or unchanged_in(module, plan, stmt, value.value))
         ):
             dtype = source(placeholder.dtype)
-            key = (stmt.index, value.value, dtype)
+            # a literal list fed at every pass (``{x: [1, 2, 3]}``) names the tensor after its parameter
+            named = value.value if isinstance(value, cst.Name) else param
+            key = (stmt.index, source(value), dtype)
             if key not in plan.invariants:
-                name = fresh_name(f"{value.value}_tensor", plan.taken)
+                name = fresh_name(f"{named}_tensor", plan.taken)
                 plan.invariants[key] = name
                 made = cst.Call(
                     tf_expr("constant"),
@@ -63,10 +66,26 @@ def converted_once(
                 plan.prefix.setdefault(stmt.index, []).append(
                     cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], made)])
                 )
-                plan.fixes.append((value, f"`{value.value}` is the same at every run: converted once, before the loop"))
+                plan.fixes.append(
+                    (value, f"`{source(value)}` is the same at every run: converted once, before the loop")
+                )
             arg = arg.with_changes(value=cst.Name(plan.invariants[key]))
         args.append(arg)
     return call.with_changes(args=args)
+
+
+def literal_sequence(value: cst.BaseExpression) -> bool:
+    """Whether ``value`` is a list or tuple written out of number literals, at any depth
+    (``[10, 9, 3, 2]``, ``[[1., 2.], [-3., 4.]]``): the same value at every evaluation."""
+    if not isinstance(value, (cst.List, cst.Tuple)) or not value.elements:
+        return False
+
+    def number(node: cst.BaseExpression) -> bool:
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+            node = node.expression
+        return isinstance(node, (cst.Integer, cst.Float)) or literal_sequence(node)
+
+    return all(isinstance(e, cst.Element) and number(e.value) for e in value.elements)
 
 
 def unchanged_in(module: cst.Module, plan: UnitPlan, stmt: Statement, name: str) -> bool:

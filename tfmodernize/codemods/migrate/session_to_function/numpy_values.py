@@ -18,6 +18,8 @@ from tfmodernize.codemods.migrate.session_to_function.graph import GraphUnit
 from tfmodernize.codemods.migrate.session_to_function.emit import AssignMethods
 from tfmodernize.codemods.migrate.session_to_function.plan import Element, Shape, UnitPlan, numpy_call
 from tfmodernize.codemods.migrate.session_to_function.reading import Site
+from tfmodernize.codemods.migrate.session_to_function.statement_reads import tf_path
+from tfmodernize.codemods.migrate.session_to_function.summaries import WRITES
 from tfmodernize.syntax import commas
 from tfmodernize.names import target_name_nodes
 
@@ -79,16 +81,24 @@ def wants_numpy(plan: UnitPlan, site: "Site", targets) -> bool:
 
 
 def reads_to_convert(
-    state: FileState, module: cst.Module, plan: UnitPlan, site: "Site", elements: list[Element], targets
+    state: FileState,
+    module: cst.Module,
+    plan: UnitPlan,
+    site: "Site",
+    elements: list[Element],
+    targets,
+    tf_names: Optional[TFNames] = None,
 ) -> Optional[list[cst.Name]]:
     """The reads of the names a run in a loop binds, each to take ``.numpy()`` where it
     reads the name, so that the step returns tensors and nothing is converted that the
     program does not read that step (``print(loss_value)`` under ``if step % 100 == 0``, a
-    value never read); or None to convert at the call, as ``sess.run`` returned: a run
-    outside a loop (converted once), a name bound elsewhere too, read other than as a value
-    (``+=``), fed to a run, read by graph-building code, or read more than once
+    value read after the loop, once an epoch, or never); or None to convert at the call, as
+    ``sess.run`` returned: a run outside a loop (converted once), a name bound elsewhere too,
+    read other than as a value (``+=``), fed to a run, read by graph-building code, read in a
+    loop the run is not in (converted at each of its passes), or read more than once
     in the loop's own block (one conversion serves every read), or when every name is read
-    at every step (nothing to save)."""
+    at every step (nothing to save). A read that is the value a summary writes
+    (``tf.summary.scalar(tag, loss_value, step=s)``) takes the tensor as it is: not listed."""
     if id(site.call) not in plan.repeated or not isinstance(site.small, cst.Assign) or targets is None:
         return None
     if not (
@@ -98,14 +108,31 @@ def reads_to_convert(
     ):
         return None
     unit = plan.unit
-    if any(unit.is_sequence(e.expr) or unit.holds_structure(e.expr, site.statement) for e in elements):
+    # A value unpacked into ``_`` (read nowhere) stays what the step returned: never converted.
+    unread = (
+        {i for i, t in enumerate(targets.elements) if t.value.value == "_"}
+        if isinstance(targets, (cst.Tuple, cst.List))
+        and len(targets.elements) == len(elements)
+        and "_" not in plan.reads
+        else set()
+    )
+    if any(
+        unit.is_sequence(e.expr) or unit.holds_structure(e.expr, site.statement)
+        for i, e in enumerate(elements)
+        if i not in unread
+    ):
         return None
-    bound = {n.value for n in target_name_nodes(targets)}
+    bound = {n.value for n in target_name_nodes(targets)} - ({"_"} if unread else set())
     own = {id(n) for n in target_name_nodes(site.small.targets[0].target)}
     if any(unit.bindings.get(name, 0) != 1 for name in bound):
         return None
     parents = state.parents(module)
     block = parents.get(id(parents.get(id(site.small))))  # the block the run's line is in
+    around = set()  # the loops the run's block is in: a read after its own loop is in them too
+    node = block
+    while node is not None:
+        around.add(id(node))
+        node = parents.get(id(node))
     reads: list[cst.Name] = []
     steady: dict[str, int] = {}  # reads made at every pass of the loop, per name
     for stmt in unit.statements:
@@ -122,6 +149,7 @@ def reads_to_convert(
                     isinstance(parent, binding)
                     and child is not getattr(parent, "iter", None)
                     and child is not getattr(parent, "value", None)
+                    and not (isinstance(parent, cst.For) and child is parent.body and id(parent) in around)
                 ):
                     return None
                 if (
@@ -135,12 +163,29 @@ def reads_to_convert(
                 child, parent = parent, parents.get(id(parent))
             every_step = every_step and parent is block
             steady[node.value] = steady.get(node.value, 0) + every_step
-            reads.append(node)
-    if all(steady.get(name, 0) for name in bound):
+            if not summarized(node, parents, tf_names):
+                reads.append(node)
+    if not unread and all(steady.get(name, 0) for name in bound):
         return None  # all read at every step: converted once at the call, as TF1 returned them
     if any(steady.get(name, 0) and sum(r.value == name for r in reads) > 1 for name in bound):
         return None
     return reads
+
+
+def summarized(name: cst.Name, parents, tf_names: Optional[TFNames]) -> bool:
+    """Whether ``name`` is the value a v2 summary op writes (``tf.summary.scalar(tag, name,
+    step=s)``), which takes a tensor as well as a numpy value."""
+    arg = parents.get(id(name))
+    call = parents.get(id(arg))
+    return (
+        tf_names is not None
+        and isinstance(arg, cst.Arg)
+        and isinstance(call, cst.Call)
+        and len(call.args) > 1
+        and call.args[1] is arg
+        and arg.keyword is None
+        and tf_path(call.func, tf_names) in WRITES
+    )
 
 
 def to_numpy(

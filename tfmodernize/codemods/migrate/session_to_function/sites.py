@@ -465,7 +465,7 @@ class RunSites:
             value = call
             reads = None
             if shape != Shape.NONE:
-                reads = reads_to_convert(self.state, self._module, plan, site, elements, targets)
+                reads = reads_to_convert(self.state, self._module, plan, site, elements, targets, self.tf)
             if reads is not None:
                 for read in reads:
                     plan.replacements[read] = numpy_call(read)
